@@ -1,0 +1,51 @@
+#!/usr/bin/env node
+// The project's test command: lint + format check, type check, then every test file through
+// node's own test runner (whose closing lines CI reads). `--reliability` runs the long suites in
+// test/reliability/ instead; `--only <substring>` narrows the files while developing.
+import { spawnSync } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+const args = process.argv.slice(2);
+const reliability = args.includes('--reliability');
+const onlyIdx = args.indexOf('--only');
+const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
+const skipChecks = args.includes('--no-checks') || only !== undefined;
+
+function walk(dir, out) {
+  for (const name of readdirSync(dir)) {
+    if (name === 'node_modules' || name.startsWith('.')) continue;
+    const p = join(dir, name);
+    if (statSync(p).isDirectory()) walk(p, out);
+    else if (name.endsWith('.test.ts')) out.push(relative(root, p));
+  }
+  return out;
+}
+
+function run(cmd, cmdArgs) {
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
+  if (r.status !== 0) process.exit(r.status ?? 1);
+}
+
+if (!skipChecks && !reliability) {
+  run('npx', ['biome', 'check', '.']);
+  run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+}
+
+const files = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
+  .filter((f) => (reliability ? f.startsWith('test/reliability/') : !f.startsWith('test/reliability/')))
+  .filter((f) => (only ? f.includes(only) : true))
+  .sort();
+if (files.length === 0) {
+  console.error('no test files found');
+  process.exit(1);
+}
+run(process.execPath, [
+  '--import',
+  'tsx',
+  '--test',
+  '--test-concurrency=2',
+  `--test-timeout=${reliability ? 3_600_000 : 240_000}`,
+  ...files,
+]);

@@ -1,0 +1,102 @@
+// The encoding buffer (docs/codec.md §2–§5). Grows geometrically; `finish()` returns a copy-free view.
+
+const utf8 = new TextEncoder();
+
+export class Writer {
+  buf: Uint8Array;
+  pos = 0;
+
+  constructor(initialBytes = 256) {
+    this.buf = new Uint8Array(initialBytes);
+  }
+
+  ensure(n: number): void {
+    if (this.pos + n <= this.buf.length) return;
+    let size = this.buf.length * 2;
+    while (size < this.pos + n) size *= 2;
+    const next = new Uint8Array(size);
+    next.set(this.buf.subarray(0, this.pos));
+    this.buf = next;
+  }
+
+  u8(v: number): void {
+    this.ensure(1);
+    this.buf[this.pos++] = v;
+  }
+
+  u16(v: number): void {
+    this.ensure(2);
+    this.buf[this.pos++] = v & 0xff;
+    this.buf[this.pos++] = (v >>> 8) & 0xff;
+  }
+
+  u32(v: number): void {
+    this.ensure(4);
+    const b = this.buf;
+    b[this.pos++] = v & 0xff;
+    b[this.pos++] = (v >>> 8) & 0xff;
+    b[this.pos++] = (v >>> 16) & 0xff;
+    b[this.pos++] = (v >>> 24) & 0xff;
+  }
+
+  u64(v: bigint): void {
+    this.u32(Number(v & 0xffffffffn));
+    this.u32(Number(v >> 32n));
+  }
+
+  varuint(v: number): void {
+    this.ensure(8);
+    const b = this.buf;
+    while (v >= 0x80) {
+      b[this.pos++] = (v % 128) | 0x80;
+      v = Math.floor(v / 128);
+    }
+    b[this.pos++] = v;
+  }
+
+  bigVaruint(v: bigint): void {
+    if (v <= 0xfffffffn) {
+      this.varuint(Number(v));
+      return;
+    }
+    while (v >= 0x80n) {
+      this.u8(Number(v & 0x7fn) | 0x80);
+      v >>= 7n;
+    }
+    this.u8(Number(v));
+  }
+
+  bytes(v: Uint8Array): void {
+    this.ensure(v.length);
+    this.buf.set(v, this.pos);
+    this.pos += v.length;
+  }
+
+  string(s: string): void {
+    // Most strings are short ASCII; write them directly and fall back to TextEncoder otherwise.
+    const n = s.length;
+    if (n < 64) {
+      let ascii = true;
+      for (let i = 0; i < n; i++) {
+        if (s.charCodeAt(i) >= 0x80) {
+          ascii = false;
+          break;
+        }
+      }
+      if (ascii) {
+        this.varuint(n);
+        this.ensure(n);
+        const b = this.buf;
+        for (let i = 0; i < n; i++) b[this.pos++] = s.charCodeAt(i);
+        return;
+      }
+    }
+    const encoded = utf8.encode(s);
+    this.varuint(encoded.length);
+    this.bytes(encoded);
+  }
+
+  finish(): Uint8Array {
+    return this.buf.subarray(0, this.pos);
+  }
+}

@@ -1,0 +1,75 @@
+// Events (docs/data-model.md §Events): pipeline events about transactions and blocks, and data events
+// describing each state change of a committed transaction.
+
+import type { Infer } from '../codec/codec.js';
+import { enumOf, option, struct } from '../codec/compound.js';
+import { jsonValue, string, varuint } from '../codec/primitives.js';
+import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
+import { Hash, HashBytes } from './keys.js';
+import { MetadataTargetCodec, LogLevelCodec } from './instructions.js';
+import { Name } from './names.js';
+import { NumericCodec } from './numeric.js';
+import { ParameterCodec } from './parameters.js';
+import { PermissionCodec } from './permissions.js';
+import { RejectionCodec } from './rejections.js';
+
+export const TransactionStatusCodec = enumOf('TransactionStatus', {
+  Queued: {},
+  Approved: {},
+  Committed: {},
+  Rejected: { reason: RejectionCodec },
+  Expired: {},
+});
+export type TransactionStatus = Infer<typeof TransactionStatusCodec>;
+
+export const BlockStatusCodec = enumOf('BlockStatus', {
+  Created: {},
+  Approved: {},
+  Rejected: {},
+  Committed: {},
+  Applied: {},
+});
+export type BlockStatus = Infer<typeof BlockStatusCodec>;
+
+export const DataEventCodec = enumOf('DataEvent', {
+  DomainCreated: { id: DomainId, owner: AccountId },
+  DomainDeleted: { id: DomainId },
+  DomainOwnerChanged: { id: DomainId, owner: AccountId },
+  AccountCreated: { id: AccountId },
+  AccountDeleted: { id: AccountId },
+  AssetDefinitionCreated: { id: AssetDefinitionId, owner: AccountId },
+  AssetDefinitionDeleted: { id: AssetDefinitionId },
+  AssetDefinitionTotalChanged: { id: AssetDefinitionId, total: NumericCodec },
+  AssetAdded: { id: AssetId, amount: NumericCodec },
+  AssetRemoved: { id: AssetId, amount: NumericCodec },
+  NftCreated: { id: NftId, owner: AccountId },
+  NftDeleted: { id: NftId },
+  NftOwnerChanged: { id: NftId, owner: AccountId },
+  RoleCreated: { id: RoleId },
+  RoleDeleted: { id: RoleId },
+  PermissionGranted: { account: AccountId, permission: PermissionCodec },
+  PermissionRevoked: { account: AccountId, permission: PermissionCodec },
+  RoleGranted: { account: AccountId, role: RoleId },
+  RoleRevoked: { account: AccountId, role: RoleId },
+  PeerAdded: { peer: PeerId },
+  PeerRemoved: { peer: PeerId },
+  MetadataSet: { target: MetadataTargetCodec, key: Name, value: jsonValue(16 * 1024) },
+  MetadataRemoved: { target: MetadataTargetCodec, key: Name },
+  ParameterChanged: { parameter: ParameterCodec },
+  Logged: { level: LogLevelCodec, message: string(4096) },
+  UpgradeProposed: { id: Hash },
+  UpgradeActivated: { id: Hash, height: varuint },
+  UpgradeCanceled: { id: Hash },
+});
+export type DataEvent = Infer<typeof DataEventCodec>;
+
+export const EventCodec = enumOf('Event', {
+  Transaction: { hash: HashBytes, status: TransactionStatusCodec, blockHeight: option(varuint) },
+  Block: { height: varuint, hash: HashBytes, status: BlockStatusCodec },
+  Data: { blockHeight: varuint, transactionHash: HashBytes, data: DataEventCodec },
+});
+export type Event = Infer<typeof EventCodec>;
+
+/** An event as delivered to subscribers: a node-assigned, strictly increasing id plus the event. */
+export const EventEnvelopeCodec = struct('EventEnvelope', { id: varuint, event: EventCodec });
+export type EventEnvelope = Infer<typeof EventEnvelopeCodec>;

@@ -1,0 +1,58 @@
+// Instructions: the only way the world state changes (docs/data-model.md §Instructions).
+// Variant tags are positions in this list and are never reused: add new instructions at the end.
+
+import type { Infer } from '../codec/codec.js';
+import { enumOf, seq } from '../codec/compound.js';
+import { jsonValue, string, u8 } from '../codec/primitives.js';
+import { MintableCodec, UpgradeManifestCodec } from './entities.js';
+import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
+import { Hash } from './keys.js';
+import { MetadataCodec } from './metadata.js';
+import { Name } from './names.js';
+import { NumericCodec } from './numeric.js';
+import { ParameterCodec } from './parameters.js';
+import { PermissionCodec } from './permissions.js';
+
+/** The object a key-value instruction writes to. */
+export const MetadataTargetCodec = enumOf('MetadataTarget', {
+  Domain: { id: DomainId },
+  Account: { id: AccountId },
+  AssetDefinition: { id: AssetDefinitionId },
+  Nft: { id: NftId },
+});
+export type MetadataTarget = Infer<typeof MetadataTargetCodec>;
+
+export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
+
+export const InstructionCodec = enumOf('Instruction', {
+  RegisterDomain: { id: DomainId, metadata: MetadataCodec },
+  RegisterAccount: { id: AccountId, metadata: MetadataCodec },
+  RegisterAssetDefinition: { id: AssetDefinitionId, scale: u8, mintable: MintableCodec, metadata: MetadataCodec },
+  RegisterNft: { id: NftId, content: MetadataCodec },
+  RegisterRole: { id: RoleId, permissions: seq(PermissionCodec, 256) },
+  RegisterPeer: { peer: PeerId, address: string(256) },
+  UnregisterDomain: { id: DomainId },
+  UnregisterAccount: { id: AccountId },
+  UnregisterAssetDefinition: { id: AssetDefinitionId },
+  UnregisterNft: { id: NftId },
+  UnregisterRole: { id: RoleId },
+  UnregisterPeer: { peer: PeerId },
+  MintAsset: { asset: AssetId, amount: NumericCodec },
+  BurnAsset: { asset: AssetId, amount: NumericCodec },
+  TransferAsset: { source: AssetId, destination: AccountId, amount: NumericCodec },
+  TransferNft: { id: NftId, source: AccountId, destination: AccountId },
+  TransferDomain: { id: DomainId, source: AccountId, destination: AccountId },
+  SetKeyValue: { target: MetadataTargetCodec, key: Name, value: jsonValue(16 * 1024) },
+  RemoveKeyValue: { target: MetadataTargetCodec, key: Name },
+  GrantPermission: { account: AccountId, permission: PermissionCodec },
+  RevokePermission: { account: AccountId, permission: PermissionCodec },
+  GrantRole: { account: AccountId, role: RoleId },
+  RevokeRole: { account: AccountId, role: RoleId },
+  SetParameter: { parameter: ParameterCodec },
+  Log: { level: LogLevelCodec, message: string(4096) },
+  ProposeRuntimeUpgrade: { manifest: UpgradeManifestCodec },
+  ActivateRuntimeUpgrade: { id: Hash },
+  CancelRuntimeUpgrade: { id: Hash },
+});
+export type Instruction = Infer<typeof InstructionCodec>;
+export type InstructionKind = Instruction['kind'];

@@ -1,0 +1,47 @@
+// Chain parameters held in the world state (docs/data-model.md §Parameters); changed only by
+// `SetParameter` so that every peer applies the same limits at the same height.
+
+import type { Json } from '../codec/codec.js';
+import { enumOf, map, struct } from '../codec/compound.js';
+import { jsonValue, varuint } from '../codec/primitives.js';
+import { Name } from './names.js';
+
+export const ParameterCodec = enumOf('Parameter', {
+  BlockMaxTransactions: { value: varuint },
+  BlockTimeMs: { value: varuint },
+  CommitTimeMs: { value: varuint },
+  MaxClockDriftMs: { value: varuint },
+  TransactionMaxInstructions: { value: varuint },
+  TransactionMaxBytes: { value: varuint },
+  Custom: { id: Name, payload: jsonValue(16 * 1024) },
+});
+
+export const ParametersCodec = struct('Parameters', {
+  blockMaxTransactions: varuint,
+  blockTimeMs: varuint,
+  commitTimeMs: varuint,
+  maxClockDriftMs: varuint,
+  transactionMaxInstructions: varuint,
+  transactionMaxBytes: varuint,
+  custom: map(Name, jsonValue(16 * 1024)),
+});
+
+export interface Parameters {
+  blockMaxTransactions: number;
+  blockTimeMs: number;
+  commitTimeMs: number;
+  maxClockDriftMs: number;
+  transactionMaxInstructions: number;
+  transactionMaxBytes: number;
+  custom: Map<string, Json>;
+}
+
+export const DEFAULT_PARAMETERS: Readonly<Parameters> = Object.freeze({
+  blockMaxTransactions: 512,
+  blockTimeMs: 1000,
+  commitTimeMs: 2000,
+  maxClockDriftMs: 1000,
+  transactionMaxInstructions: 4096,
+  transactionMaxBytes: 65536,
+  custom: new Map(),
+});

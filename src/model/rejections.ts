@@ -1,0 +1,85 @@
+// Rejection codes (docs/errors.md §Ledger rejections). A rejection is a result, not an exception: a
+// stable string code with a never-reused number, the index of the failing instruction, and a message.
+// Checks run in a fixed order so the first failing check wins (TigerBeetle-style result codes).
+
+import type { Infer } from '../codec/codec.js';
+import { option, struct } from '../codec/compound.js';
+import { string, varuint } from '../codec/primitives.js';
+import { textType } from '../codec/text.js';
+
+/** code → [number, meaning]. Numbers are never reused; add new codes at the end of their group. */
+export const REJECTION_CODES = {
+  // 1xx: admission (checked before a transaction is queued)
+  chain_id_mismatch: [101, 'the transaction names another chain'],
+  creation_time_in_future: [102, 'creation time is further in the future than the allowed clock drift'],
+  transaction_expired: [103, 'the time to live has passed'],
+  algorithm_not_allowed: [104, 'the signing algorithm is not allowed on this chain'],
+  signature_invalid: [105, 'the signature does not verify against the authority key'],
+  transaction_too_large: [106, 'the encoded transaction is larger than the limit'],
+  too_many_instructions: [107, 'more instructions than the limit'],
+  no_instructions: [108, 'a transaction must carry at least one instruction'],
+  metadata_too_large: [109, 'transaction metadata larger than the limit'],
+  // 2xx: authority and permissions
+  authority_not_found: [201, 'the authority account is not registered'],
+  permission_denied: [202, 'the authority lacks the permission for this instruction'],
+  // 3xx: entities
+  domain_not_found: [301, 'no such domain'],
+  account_not_found: [302, 'no such account'],
+  asset_definition_not_found: [303, 'no such asset definition'],
+  asset_not_found: [304, 'no such asset'],
+  nft_not_found: [305, 'no such NFT'],
+  role_not_found: [306, 'no such role'],
+  peer_not_found: [307, 'no such peer'],
+  already_exists: [308, 'an entity with this id is already registered'],
+  not_owner: [309, 'the source does not own the object'],
+  metadata_key_not_found: [310, 'no such metadata key'],
+  permission_not_held: [311, 'the account does not hold this permission or role'],
+  domain_not_empty: [312, 'the domain still holds accounts, definitions or NFTs'],
+  reserved_domain: [313, 'the genesis domain cannot be unregistered'],
+  // 4xx: amounts and invariants
+  invalid_amount: [401, 'the amount is zero or has more fraction digits than the definition scale'],
+  insufficient_funds: [402, 'the balance is smaller than the amount'],
+  overflow: [403, 'the result exceeds the 128-bit mantissa'],
+  not_mintable: [404, 'the definition may not be minted again'],
+  same_account: [405, 'source and destination are the same account'],
+  invalid_parameter: [406, 'the parameter value is out of range'],
+  // 5xx: runtime upgrades
+  upgrade_not_found: [501, 'no such runtime upgrade'],
+  upgrade_invalid_state: [502, 'the upgrade is not in the Proposed state'],
+  upgrade_invalid_manifest: [503, 'the manifest is inconsistent (version, heights)'],
+  // 9xx: execution limits
+  execution_limit: [901, 'the transaction exceeded an execution limit'],
+} as const satisfies Record<string, readonly [number, string]>;
+
+export type RejectionCode = keyof typeof REJECTION_CODES;
+
+const byNumber = new Map<number, RejectionCode>(
+  Object.entries(REJECTION_CODES).map(([code, [n]]) => [n, code as RejectionCode]),
+);
+
+export function isRejectionCode(code: string): code is RejectionCode {
+  return Object.hasOwn(REJECTION_CODES, code);
+}
+
+/** Wire form: the code's number; text and JSON form: the code string. */
+export const RejectionCodeCodec = textType<number>({
+  name: 'RejectionCode',
+  base: varuint,
+  format: 'a rejection code such as insufficient_funds',
+  parse: (t) => (isRejectionCode(t) ? REJECTION_CODES[t][0] : undefined),
+  print: (n) => byNumber.get(n)!,
+  check: (n) => (byNumber.has(n) ? undefined : `unknown rejection number ${n}`),
+});
+
+export const RejectionCodec = struct('Rejection', {
+  code: RejectionCodeCodec,
+  instructionIndex: option(varuint),
+  message: string(1024),
+});
+export type Rejection = Infer<typeof RejectionCodec> & { code: RejectionCode };
+
+export function reject(code: RejectionCode, message?: string, instructionIndex?: number): Rejection {
+  const r: Rejection = { code, message: message ?? REJECTION_CODES[code][1] };
+  if (instructionIndex !== undefined) r.instructionIndex = instructionIndex;
+  return r;
+}
