@@ -1,0 +1,73 @@
+// Invariants that tie two keys together. Each key may be valid alone and the pair still unusable
+// (a default page size above the maximum page size), so these run on the merged configuration.
+import { assert } from '../util/assert.js';
+import { type ConfigError, invalidValue } from './errors.js';
+import { configValue, keyByPath } from './keys.js';
+import type { Config } from './schema.js';
+
+interface AtMostRule {
+  /** This key's value must be <= the value of `limit`. */
+  readonly key: string;
+  readonly limit: string;
+  readonly why: string;
+}
+
+export const CONFIG_RULES: readonly AtMostRule[] = Object.freeze([
+  {
+    key: 'gateway.list_limit_default',
+    limit: 'gateway.list_limit_max',
+    why: 'the default page must be a valid page',
+  },
+  {
+    key: 'query.fetch_size_default',
+    limit: 'query.fetch_size_max',
+    why: 'the default batch must be a valid batch',
+  },
+  {
+    key: 'gateway.connections_per_ip_max',
+    limit: 'gateway.connections_max',
+    why: 'one address cannot hold more than every connection',
+  },
+  {
+    key: 'gateway.header_timeout_ms',
+    limit: 'gateway.request_timeout_ms',
+    why: "Node's HTTP server refuses a headers timeout above the request timeout",
+  },
+  {
+    key: 'block.min_interval_ms',
+    limit: 'block.time_ms',
+    why: 'a waiting queue must get a block within block.time_ms',
+  },
+  {
+    key: 'queue.per_account_max',
+    limit: 'queue.capacity',
+    why: 'one account cannot hold more than the whole queue',
+  },
+  {
+    key: 'transaction.metadata_bytes_max',
+    limit: 'transaction.bytes_max',
+    why: 'metadata is part of the transaction',
+  },
+  {
+    key: 'storage.record_bytes_max',
+    limit: 'storage.segment_bytes_max',
+    why: 'a segment must be able to hold its largest record',
+  },
+]);
+
+export function checkRules(config: Config): ConfigError[] {
+  const errors: ConfigError[] = [];
+  for (const rule of CONFIG_RULES) {
+    const k = keyByPath(rule.key);
+    const limit = keyByPath(rule.limit);
+    assert(k !== undefined && limit !== undefined, `config rule names an unknown key: ${rule.key}`);
+    const v = configValue(config, k);
+    const max = configValue(config, limit);
+    if (typeof v === 'number' && typeof max === 'number' && v > max) {
+      errors.push(
+        invalidValue(rule.key, `${rule.key} (${v}) must be at most ${rule.limit} (${max}): ${rule.why}`),
+      );
+    }
+  }
+  return errors;
+}

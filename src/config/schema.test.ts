@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { CONFIG_KEYS, configValue, keyByEnvVar, keyByPath } from './keys.js';
+import { configToJson } from './render.js';
+import { CONFIG_SCHEMA, DEFAULT_CONFIG } from './schema.js';
+import { camelCase } from './spec.js';
+import { checkValue } from './values.js';
+
+// The defaults of the brief, written out a second time on purpose: changing a default in the schema
+// must be a deliberate act that also changes this test.
+const EXPECTED_DEFAULTS = {
+  node: { chain_id: 'torana-dev', genesis_file: 'genesis.json', key_file: 'node.key.json' },
+  gateway: {
+    host: '127.0.0.1',
+    port: 8080,
+    cors_origins: [],
+    transaction_body_bytes_max: 65536,
+    query_body_bytes_max: 65536,
+    json_body_bytes_max: 1048576,
+    header_bytes_max: 16384,
+    request_timeout_ms: 30000,
+    header_timeout_ms: 10000,
+    keep_alive_timeout_ms: 72000,
+    connections_max: 1024,
+    connections_per_ip_max: 32,
+    rate_per_ip_per_s: 2000,
+    rate_burst: 4000,
+    list_limit_default: 100,
+    list_limit_max: 500,
+    filter_depth_max: 10,
+  },
+  streams: {
+    sse_clients_max: 1000,
+    ws_clients_max: 100,
+    subscriptions_per_connection_max: 5,
+    subscriber_buffer_events_max: 1000,
+    subscriber_buffer_bytes_max: 1048576,
+    ws_frame_bytes_max: 65536,
+    ws_ping_interval_ms: 30000,
+    ws_request_timeout_ms: 10000,
+    event_history_max: 10000,
+    sse_heartbeat_ms: 15000,
+    consensus_status_interval_ms: 1000,
+  },
+  queue: { capacity: 65536, per_account_max: 4096, expiry_ms: 86400000 },
+  transaction: {
+    max_clock_drift_ms: 1000,
+    bytes_max: 65536,
+    instructions_max: 4096,
+    signatures_max: 16,
+    metadata_bytes_max: 16384,
+    allowed_algorithms: ['ed25519'],
+  },
+  block: { max_transactions: 512, time_ms: 1000, min_interval_ms: 0, commit_time_ms: 2000 },
+  query: { fetch_size_default: 100, fetch_size_max: 10000, cursors_max: 1024, cursor_idle_ms: 30000 },
+  codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
+  storage: {
+    segment_bytes_max: 134217728,
+    record_bytes_max: 67108864,
+    fsync: true,
+    lmdb_map_bytes: 17179869184,
+  },
+  verify: { threads: 1 },
+  telemetry: { profile: 'operator' },
+  operator: { public_keys: [], request_max_age_ms: 60000, nonces_max: 100000 },
+  iso20022: {
+    enabled: false,
+    bridge_account: '',
+    reference_data_dir: '',
+    xml_body_bytes_max: 1048576,
+    xml_depth_max: 64,
+    xml_attribute_bytes_max: 4096,
+  },
+  log: { level: 'info' },
+};
+
+describe('config schema', () => {
+  it('has the documented defaults, and nothing else', () => {
+    assert.deepEqual(configToJson(DEFAULT_CONFIG), EXPECTED_DEFAULTS);
+  });
+
+  it('exposes typed camelCase fields', () => {
+    // These assignments are checked by tsc; the values by the runtime.
+    const port: number = DEFAULT_CONFIG.gateway.port;
+    const bodyMax: number = DEFAULT_CONFIG.gateway.transactionBodyBytesMax;
+    const profile: 'disabled' | 'operator' | 'extended' | 'developer' | 'full' =
+      DEFAULT_CONFIG.telemetry.profile;
+    const algorithms: readonly string[] = DEFAULT_CONFIG.transaction.allowedAlgorithms;
+    const fsync: boolean = DEFAULT_CONFIG.storage.fsync;
+    assert.deepEqual(
+      [port, bodyMax, profile, algorithms, fsync],
+      [8080, 65536, 'operator', ['ed25519'], true],
+    );
+    assert.equal(DEFAULT_CONFIG.gateway.ratePerIpPerS, 2000);
+    // @ts-expect-error the snake_case name is not a field of the typed value
+    assert.equal(DEFAULT_CONFIG.gateway.rate_per_ip_per_s, undefined);
+    // @ts-expect-error nor is a misspelt one
+    assert.equal(DEFAULT_CONFIG.gateway.prot, undefined);
+    assert.equal(DEFAULT_CONFIG.iso20022.xmlBodyBytesMax, 1048576);
+  });
+
+  it('is deeply frozen', () => {
+    assert.ok(Object.isFrozen(DEFAULT_CONFIG));
+    for (const section of Object.values(DEFAULT_CONFIG)) assert.ok(Object.isFrozen(section));
+    assert.ok(Object.isFrozen(DEFAULT_CONFIG.gateway.corsOrigins));
+    assert.throws(() => {
+      (DEFAULT_CONFIG.gateway as { port: number }).port = 1;
+    }, TypeError);
+    assert.throws(() => (DEFAULT_CONFIG.transaction.allowedAlgorithms as string[]).push('x'), TypeError);
+  });
+
+  it('indexes every key once, with matching field, path and environment names', () => {
+    const declared = Object.entries(CONFIG_SCHEMA).flatMap(([s, sec]) =>
+      Object.keys(sec.keys).map((k) => `${s}.${k}`),
+    );
+    assert.deepEqual(
+      CONFIG_KEYS.map((k) => k.path),
+      declared,
+    );
+    assert.equal(new Set(CONFIG_KEYS.map((k) => k.envVar)).size, CONFIG_KEYS.length);
+    for (const k of CONFIG_KEYS) {
+      assert.equal(k.field, camelCase(k.key));
+      assert.match(k.key, /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, k.path);
+      assert.equal(keyByPath(k.path), k);
+      assert.equal(keyByEnvVar(k.envVar), k);
+      assert.equal(k.envVar, `TORANA_${k.section.toUpperCase()}_${k.key.toUpperCase()}`);
+    }
+    assert.equal(keyByPath('constructor'), undefined);
+    assert.equal(keyByPath('__proto__'), undefined);
+  });
+
+  it('declares defaults that pass their own checks', () => {
+    for (const k of CONFIG_KEYS) {
+      const r = checkValue(k.spec, k.spec.default, { numbersAreFloats: false });
+      assert.ok(r.ok, `${k.path}: ${r.ok ? '' : r.problem}`);
+      if (k.spec.type === 'integer') {
+        assert.ok(
+          Number.isSafeInteger(k.spec.min) && Number.isSafeInteger(k.spec.max) && k.spec.min <= k.spec.max,
+        );
+      }
+      assert.deepEqual(configValue(DEFAULT_CONFIG, k), k.spec.default);
+    }
+  });
+
+  it('converts snake_case to camelCase', () => {
+    assert.equal(camelCase('transaction_body_bytes_max'), 'transactionBodyBytesMax');
+    assert.equal(camelCase('rate_per_ip_per_s'), 'ratePerIpPerS');
+    assert.equal(camelCase('port'), 'port');
+  });
+});

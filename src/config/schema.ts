@@ -1,0 +1,252 @@
+// The single declarative table of every configuration key of a node (style.md "Wiring and
+// configuration"; testing.md "Default limits"). Each key is declared once, with its type, default,
+// bounds and doc; the `Config` type, `DEFAULT_CONFIG`, the environment names, the TOML renderer and
+// docs/configuration.md are all derived from this table. Names follow "units last" (`...Ms`,
+// `...Bytes`, `...Max`) except where the reference's parameter names are kept (`max_clock_drift_ms`).
+import {
+  BYTES_CEILING,
+  bool,
+  COUNT_CEILING,
+  type ConfigValue,
+  camelCase,
+  int,
+  type KeySpec,
+  list,
+  ms,
+  oneOf,
+  type SectionValues,
+  section,
+  str,
+} from './spec.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const GiB = 1024 * MiB;
+
+/** Telemetry profiles of gateway-interface.md "Visibility by telemetry profile". */
+export const TELEMETRY_PROFILES = ['disabled', 'operator', 'extended', 'developer', 'full'] as const;
+/** pino's levels, plus `silent`. */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const CONFIG_SCHEMA = {
+  node: section('Identity of this node and where its files are (paths relative to the node directory).', {
+    chain_id: str('torana-dev', 'Chain identifier; transactions signed for another chain are rejected.', {
+      nonEmpty: true,
+    }),
+    genesis_file: str('genesis.json', 'Signed genesis file, relative to the node directory.', {
+      nonEmpty: true,
+    }),
+    key_file: str('node.key.json', 'Key file of this node, relative to the node directory.', {
+      nonEmpty: true,
+    }),
+  }),
+  gateway: section('The HTTP/SSE/WebSocket gateway: address, body and header limits, timeouts, rates.', {
+    host: str('127.0.0.1', 'Address the gateway listens on.', { nonEmpty: true }),
+    port: int(8080, 0, 65_535, 'TCP port the gateway listens on; 0 picks a free (ephemeral) port.'),
+    cors_origins: list([], 'Origins allowed by CORS; empty sends no CORS headers at all.'),
+    transaction_body_bytes_max: int(
+      64 * KiB,
+      1,
+      BYTES_CEILING,
+      'Largest body of POST /transaction (413 above).',
+    ),
+    query_body_bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest body of POST /query (413 above).'),
+    json_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest body of any other route (413 above).'),
+    header_bytes_max: int(16 * KiB, KiB, 16 * MiB, 'Largest total size of request headers (431 above).'),
+    request_timeout_ms: ms(30_000, 1, 'Time allowed to receive a whole request before the socket is closed.'),
+    header_timeout_ms: ms(
+      10_000,
+      1,
+      'Time allowed to receive the request headers; at most request_timeout_ms.',
+    ),
+    keep_alive_timeout_ms: ms(72_000, 1, 'Idle time before a kept-alive connection is closed.'),
+    connections_max: int(1024, 1, COUNT_CEILING, 'Open connections accepted in total.'),
+    connections_per_ip_max: int(32, 1, COUNT_CEILING, 'Open connections accepted from one IP address.'),
+    rate_per_ip_per_s: int(
+      2000,
+      1,
+      COUNT_CEILING,
+      'Requests per second refilled into the bucket of one IP (429 when empty).',
+    ),
+    rate_burst: int(
+      4000,
+      1,
+      COUNT_CEILING,
+      'Size of the per-IP request bucket: the burst allowed above the rate.',
+    ),
+    list_limit_default: int(
+      100,
+      1,
+      COUNT_CEILING,
+      'Page size of simple lists when the request gives no `limit`.',
+    ),
+    list_limit_max: int(
+      500,
+      1,
+      COUNT_CEILING,
+      'Largest `limit` of simple lists (400 invalid_pagination above).',
+    ),
+    filter_depth_max: int(10, 1, 256, 'Deepest nesting of a `filter` expression on lists and SSE.'),
+  }),
+  streams: section('Server-sent events and WebSocket streams: clients, subscriptions, buffers.', {
+    sse_clients_max: int(
+      1000,
+      0,
+      COUNT_CEILING,
+      'SSE clients connected at once; 0 refuses every SSE client.',
+    ),
+    ws_clients_max: int(
+      100,
+      0,
+      COUNT_CEILING,
+      'WebSocket clients connected at once; 0 refuses every client.',
+    ),
+    subscriptions_per_connection_max: int(5, 1, COUNT_CEILING, 'Subscriptions one connection may hold.'),
+    subscriber_buffer_events_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Events buffered for a slow subscriber before it lags.',
+    ),
+    subscriber_buffer_bytes_max: int(
+      MiB,
+      1,
+      BYTES_CEILING,
+      'Bytes buffered for a slow subscriber before it lags.',
+    ),
+    ws_frame_bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest WebSocket frame accepted from a client.'),
+    ws_ping_interval_ms: ms(30_000, 1, 'Interval of WebSocket pings that detect dead clients.'),
+    ws_request_timeout_ms: ms(10_000, 1, 'Time a WebSocket client has to send its subscription request.'),
+    event_history_max: int(10_000, 0, COUNT_CEILING, 'Events kept for SSE Last-Event-ID resumption.'),
+    sse_heartbeat_ms: ms(15_000, 1, 'Interval of SSE heartbeat comments on idle streams.'),
+    consensus_status_interval_ms: ms(1000, 1, 'Interval of the consensus status SSE stream.'),
+  }),
+  queue: section('The transaction queue between admission and block building.', {
+    capacity: int(65_536, 1, COUNT_CEILING, 'Transactions queued in total (429 with Retry-After when full).'),
+    per_account_max: int(4096, 1, COUNT_CEILING, 'Transactions queued for one authority account.'),
+    expiry_ms: ms(86_400_000, 1, 'Time after which a queued transaction expires.'),
+  }),
+  transaction: section('Admission limits of one signed transaction.', {
+    max_clock_drift_ms: ms(1000, 0, 'How far in the future a creation time may be.'),
+    bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest encoded signed transaction.'),
+    instructions_max: int(4096, 1, COUNT_CEILING, 'Most instructions in one transaction.'),
+    signatures_max: int(16, 1, 255, 'Most signatures on one transaction.'),
+    metadata_bytes_max: int(16 * KiB, 0, BYTES_CEILING, 'Largest encoded metadata of one transaction.'),
+    allowed_algorithms: list(['ed25519'], 'Signature algorithms accepted on transactions.', { itemsMin: 1 }),
+  }),
+  block: section('Block production (single peer and leader).', {
+    max_transactions: int(512, 1, COUNT_CEILING, 'Most transactions in one block.'),
+    time_ms: ms(
+      1000,
+      1,
+      'A block is produced as soon as transactions wait, at most every `block.min_interval_ms`, and a non-empty queue never waits longer than `block.time_ms`.',
+    ),
+    min_interval_ms: ms(0, 0, 'Least time between two blocks; 0 lets blocks follow each other at once.'),
+    commit_time_ms: ms(2000, 1, 'Time allowed for a proposed block to gather its commit certificate.'),
+  }),
+  query: section('Signed queries and their cursors.', {
+    fetch_size_default: int(
+      100,
+      1,
+      COUNT_CEILING,
+      'Batch size of iterable queries when the request gives none.',
+    ),
+    fetch_size_max: int(10_000, 1, COUNT_CEILING, 'Largest batch size of iterable queries.'),
+    cursors_max: int(1024, 1, COUNT_CEILING, 'Live query cursors kept at once (429 above).'),
+    cursor_idle_ms: ms(30_000, 1, 'Idle time after which a cursor is dropped (410 after).'),
+  }),
+  codec: section('Decoding limits of the binary codec (docs/codec.md).', {
+    depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),
+    sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
+    bytes_max: int(16 * MiB, 1, BYTES_CEILING, 'Largest byte string or text one field may hold.'),
+  }),
+  storage: section('The block store and the persisted world state.', {
+    segment_bytes_max: int(
+      128 * MiB,
+      64 * KiB,
+      1024 * GiB,
+      'Size at which the block log starts a new segment.',
+    ),
+    record_bytes_max: int(64 * MiB, 1, BYTES_CEILING, 'Largest record of the block log (one block).'),
+    fsync: bool(true, 'Fsync before a commit is acknowledged; false only for tests and benchmarks.'),
+    lmdb_map_bytes: int(
+      16 * GiB,
+      MiB,
+      256 * 1024 * GiB,
+      'LMDB map size: the most the world state may grow to.',
+    ),
+  }),
+  verify: section('Signature verification.', {
+    threads: int(1, 0, 256, 'Signature verification worker threads; 0 verifies on the main thread.'),
+  }),
+  telemetry: section('Which status, metrics and developer routes are served.', {
+    profile: oneOf(
+      TELEMETRY_PROFILES,
+      'operator',
+      'Telemetry profile (gateway-interface.md table); forbidden routes answer 503.',
+    ),
+  }),
+  operator: section('Operator authentication for /v1/operator/* routes.', {
+    public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),
+    request_max_age_ms: ms(60_000, 1, 'Oldest timestamp accepted on a signed operator request.'),
+    nonces_max: int(100_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
+  }),
+  iso20022: section('The ISO 20022 bridge.', {
+    enabled: bool(false, 'Serve the ISO 20022 bridge routes.'),
+    bridge_account: str('', 'Account that signs bridge transfers; empty = the genesis admin account.'),
+    reference_data_dir: str(
+      '',
+      'Directory of BIC/IBAN/currency reference data; empty = no crosswalk checks.',
+    ),
+    xml_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest XML message body (413 above).'),
+    xml_depth_max: int(64, 1, 1024, 'Deepest element nesting of an XML message.'),
+    xml_attribute_bytes_max: int(4 * KiB, 1, BYTES_CEILING, 'Longest attribute value of an XML message.'),
+  }),
+  log: section('Structured logs (pino).', {
+    level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
+  }),
+} as const;
+
+type Schema = typeof CONFIG_SCHEMA;
+export type ConfigSectionName = keyof Schema & string;
+
+/** The typed, deeply read-only configuration of one node (camelCase fields, one object per section). */
+export type Config = { readonly [S in ConfigSectionName]: SectionValues<Schema[S]['keys']> };
+
+export type NodeConfig = Config['node'];
+export type GatewayConfig = Config['gateway'];
+export type StreamsConfig = Config['streams'];
+export type QueueConfig = Config['queue'];
+export type TransactionConfig = Config['transaction'];
+export type BlockConfig = Config['block'];
+export type QueryConfig = Config['query'];
+export type CodecConfig = Config['codec'];
+export type StorageConfig = Config['storage'];
+export type VerifyConfig = Config['verify'];
+export type TelemetryConfig = Config['telemetry'];
+export type OperatorConfig = Config['operator'];
+export type Iso20022Config = Config['iso20022'];
+export type LogConfig = Config['log'];
+export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * Builds a frozen `Config` by asking `pick` for every key of the table, in table order. The callers
+ * (defaults here, the loader in keys.ts) have already validated each value against its spec.
+ */
+export function buildConfig(pick: (path: string, spec: KeySpec) => ConfigValue): Config {
+  const out: Record<string, Record<string, ConfigValue>> = {};
+  for (const [name, sec] of Object.entries(CONFIG_SCHEMA)) {
+    const fields: Record<string, ConfigValue> = {};
+    for (const [key, spec] of Object.entries<KeySpec>(sec.keys)) {
+      const v = pick(`${name}.${key}`, spec);
+      fields[camelCase(key)] = Array.isArray(v) ? Object.freeze([...v]) : v;
+    }
+    out[name] = Object.freeze(fields);
+  }
+  // The table and the mapped `Config` type describe the same shape; the test suite checks it key by key.
+  return Object.freeze(out) as unknown as Config;
+}
+
+/** Every default, in one place: the `default` of each key of `CONFIG_SCHEMA`. */
+export const DEFAULT_CONFIG: Config = buildConfig((_path, spec) => spec.default);
