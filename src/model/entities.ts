@@ -1,7 +1,7 @@
 // World-state entities as they are stored and returned by queries (docs/data-model.md §Entities).
 
-import { enumOf, option, seq, struct } from '../codec/compound.js';
 import type { Infer } from '../codec/codec.js';
+import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { string, u8, varuint } from '../codec/primitives.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { Hash } from './keys.js';

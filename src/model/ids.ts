@@ -11,12 +11,19 @@ import type { Codec } from '../codec/codec.js';
 import { struct } from '../codec/compound.js';
 import { string } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
-import { parsePublicKey, PublicKeyText } from './keys.js';
+import { PublicKeyText, parsePublicKey } from './keys.js';
 import { NAME_BYTES_MAX, Name, nameProblem } from './names.js';
 
 /** An id whose text form is a single name. */
 function nameId(name: string): Codec<string> {
-  return textType<string>({ name, base: string(NAME_BYTES_MAX), format: 'a name', parse: (t) => t, print: (t) => t, check: nameProblem });
+  return textType<string>({
+    name,
+    base: string(NAME_BYTES_MAX),
+    format: 'a name',
+    parse: (t) => t,
+    print: (t) => t,
+    check: nameProblem,
+  });
 }
 
 export const DomainId = nameId('DomainId');

@@ -27,7 +27,12 @@ export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}
 export const InstructionCodec = enumOf('Instruction', {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
   RegisterAccount: { id: AccountId, metadata: MetadataCodec },
-  RegisterAssetDefinition: { id: AssetDefinitionId, scale: u8, mintable: MintableCodec, metadata: MetadataCodec },
+  RegisterAssetDefinition: {
+    id: AssetDefinitionId,
+    scale: u8,
+    mintable: MintableCodec,
+    metadata: MetadataCodec,
+  },
   RegisterNft: { id: NftId, content: MetadataCodec },
   RegisterRole: { id: RoleId, permissions: seq(PermissionCodec, 256) },
   RegisterPeer: { peer: PeerId, address: string(256) },

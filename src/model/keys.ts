@@ -5,7 +5,12 @@ import type { Codec } from '../codec/codec.js';
 import { enumOf } from '../codec/compound.js';
 import { bytes, fixedBytes } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
-import { type PublicKey as CryptoPublicKey, isKeyTextError, publicKeyFromText, publicKeyToText } from '../crypto/keys.js';
+import {
+  type PublicKey as CryptoPublicKey,
+  isKeyTextError,
+  publicKeyFromText,
+  publicKeyToText,
+} from '../crypto/keys.js';
 import { fromHex, toHex } from '../util/hex.js';
 
 export const HASH_BYTES = 32;
@@ -28,7 +33,9 @@ export const PublicKeyText: Codec<string> = textType({
   parse: (t) => {
     const k = parsePublicKey(t);
     if (k === undefined) return undefined;
-    return k.algorithm === 'ed25519' ? { kind: 'Ed25519' as const, key: k.bytes } : { kind: 'Bls12381' as const, key: k.bytes };
+    return k.algorithm === 'ed25519'
+      ? { kind: 'Ed25519' as const, key: k.bytes }
+      : { kind: 'Bls12381' as const, key: k.bytes };
   },
   print: (v) => publicKeyToText({ algorithm: v.kind === 'Ed25519' ? 'ed25519' : 'bls12_381', bytes: v.key }),
 });

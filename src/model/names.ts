@@ -12,7 +12,8 @@ const enc = new TextEncoder();
 /** Why `text` is not a valid name, or undefined when it is. */
 export function nameProblem(text: string): string | undefined {
   if (text.length === 0) return 'empty';
-  if (text.length > NAME_BYTES_MAX || enc.encode(text).length > NAME_BYTES_MAX) return `longer than ${NAME_BYTES_MAX} bytes`;
+  if (text.length > NAME_BYTES_MAX || enc.encode(text).length > NAME_BYTES_MAX)
+    return `longer than ${NAME_BYTES_MAX} bytes`;
   if (FORBIDDEN.test(text)) return "contains whitespace, '@', '#' or '$'";
   return undefined;
 }

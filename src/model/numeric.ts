@@ -60,15 +60,32 @@ export const NumericCodec: Codec<Numeric> = {
     const mantissa = r.bigVaruint(128);
     const at = r.pos;
     const scale = r.u8();
-    if (scale > NUMERIC_SCALE_MAX) throw new CodecError('codec_invalid_value', `scale ${scale} above ${NUMERIC_SCALE_MAX}`, at);
+    if (scale > NUMERIC_SCALE_MAX)
+      throw new CodecError('codec_invalid_value', `scale ${scale} above ${NUMERIC_SCALE_MAX}`, at);
     return { mantissa, scale };
   },
   toJson: (v) => formatNumeric(v),
   fromJson(j, path) {
-    const n = typeof j === 'string' ? parseNumeric(j) : typeof j === 'number' && Number.isSafeInteger(j) && j >= 0 ? { mantissa: BigInt(j), scale: 0 } : undefined;
-    if (n === undefined) throw new CodecError('codec_invalid_json', `${path || '$'}: expected a decimal string like "12.50"`, path);
+    const n =
+      typeof j === 'string'
+        ? parseNumeric(j)
+        : typeof j === 'number' && Number.isSafeInteger(j) && j >= 0
+          ? { mantissa: BigInt(j), scale: 0 }
+          : undefined;
+    if (n === undefined)
+      throw new CodecError(
+        'codec_invalid_json',
+        `${path || '$'}: expected a decimal string like "12.50"`,
+        path,
+      );
     return n;
   },
-  describe: () => ({ kind: 'struct', fields: [{ name: 'mantissa', type: { kind: 'biguint', bits: 128 } }, { name: 'scale', type: { kind: 'u8' } }] }),
+  describe: () => ({
+    kind: 'struct',
+    fields: [
+      { name: 'mantissa', type: { kind: 'biguint', bits: 128 } },
+      { name: 'scale', type: { kind: 'u8' } },
+    ],
+  }),
   children: () => [],
 };

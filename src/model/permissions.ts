@@ -3,8 +3,8 @@
 
 import type { Json } from '../codec/codec.js';
 import { struct } from '../codec/compound.js';
-import { jsonValue } from '../codec/primitives.js';
 import { canonicalJson } from '../codec/json.js';
+import { jsonValue } from '../codec/primitives.js';
 import { Name } from './names.js';
 
 export const PermissionCodec = struct('Permission', { name: Name, payload: jsonValue(4096) });

@@ -81,7 +81,10 @@ export const QueryPayloadCodec = struct('QueryPayload', {
 });
 export type QueryPayload = Infer<typeof QueryPayloadCodec>;
 
-export const SignedQueryCodec = struct('SignedQuery', { payload: QueryPayloadCodec, signature: SignatureBytes });
+export const SignedQueryCodec = struct('SignedQuery', {
+  payload: QueryPayloadCodec,
+  signature: SignatureBytes,
+});
 export type SignedQuery = Infer<typeof SignedQueryCodec>;
 
 export const CommittedTransactionCodec = struct('CommittedTransaction', {

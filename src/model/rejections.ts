@@ -76,7 +76,7 @@ export const RejectionCodec = struct('Rejection', {
   instructionIndex: option(varuint),
   message: string(1024),
 });
-export type Rejection = Infer<typeof RejectionCodec> & { code: RejectionCode };
+export type Rejection = Infer<typeof RejectionCodec>;
 
 export function reject(code: RejectionCode, message?: string, instructionIndex?: number): Rejection {
   const r: Rejection = { code, message: message ?? REJECTION_CODES[code][1] };

@@ -1,8 +1,8 @@
 // The data model's schema registry: every type that crosses the wire or is hashed, described once.
 // Backs `GET /schema`, frame schema hashes and the SDK's JSON mapping (docs/codec.md §5).
 
-import { SchemaRegistry } from '../codec/registry.js';
 import { CODEC_VERSION } from '../codec/frame.js';
+import { SchemaRegistry } from '../codec/registry.js';
 import { BlockCodec } from './block.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
@@ -14,7 +14,14 @@ export const DATA_MODEL_VERSION = 1;
 
 export function createSchemaRegistry(): SchemaRegistry {
   const r = new SchemaRegistry(CODEC_VERSION);
-  for (const c of [SignedTransactionCodec, SignedQueryCodec, QueryResponseCodec, BlockCodec, EventEnvelopeCodec, ParametersCodec]) {
+  for (const c of [
+    SignedTransactionCodec,
+    SignedQueryCodec,
+    QueryResponseCodec,
+    BlockCodec,
+    EventEnvelopeCodec,
+    ParametersCodec,
+  ]) {
     r.register(c);
   }
   return r;

@@ -39,3 +39,11 @@ export function payloadHash(payload: TransactionPayload): Uint8Array {
 export function transactionHash(tx: SignedTransaction): Uint8Array {
   return hash(encode(SignedTransactionCodec, tx));
 }
+
+/** Signs a payload: the signature covers the payload hash (docs/codec.md §8). */
+export function signTransaction(
+  payload: TransactionPayload,
+  signer: { sign(message: Uint8Array): Uint8Array },
+): SignedTransaction {
+  return { payload, signature: signer.sign(payloadHash(payload)) };
+}

@@ -1,0 +1,94 @@
+// Votes and commit certificates (reference-notes §7). A vote signs a domain-separated subject: chain id,
+// protocol version, phase, height, view, epoch, block hash and validator-set hash. There is no signer
+// index in the message, so votes on one block aggregate into one BLS signature; the certificate's bitmap
+// says who signed. Verifying it is one aggregate check against the signers' keys.
+
+import type { Infer } from '../codec/codec.js';
+import { struct } from '../codec/compound.js';
+import { encode } from '../codec/frame.js';
+import { string, varuint } from '../codec/primitives.js';
+import { blsAggregateSignatures, blsFastAggregateVerify } from '../crypto/bls.js';
+import { CertificatePhaseCodec, type CommitCertificate } from '../model/block.js';
+import { HashBytes } from '../model/keys.js';
+import { bytesEqual } from '../util/hex.js';
+import type { ValidatorSet } from './validator-set.js';
+
+export const CONSENSUS_PROTOCOL = 'torana/consensus/1';
+
+export const VoteSubjectCodec = struct('VoteSubject', {
+  protocol: string(64),
+  chainId: string(64),
+  phase: CertificatePhaseCodec,
+  height: varuint,
+  view: varuint,
+  epoch: varuint,
+  blockHash: HashBytes,
+  validatorSetHash: HashBytes,
+});
+export type VoteSubject = Infer<typeof VoteSubjectCodec>;
+
+export function voteMessage(
+  chainId: string,
+  c: Omit<CommitCertificate, 'signers' | 'signature'>,
+): Uint8Array {
+  return encode(VoteSubjectCodec, {
+    protocol: CONSENSUS_PROTOCOL,
+    chainId,
+    phase: c.phase,
+    height: c.height,
+    view: c.view,
+    epoch: c.epoch,
+    blockHash: c.blockHash,
+    validatorSetHash: c.validatorSetHash,
+  });
+}
+
+export function signersBitmap(indexes: number[], size: number): Uint8Array {
+  const bm = new Uint8Array(Math.ceil(size / 8));
+  for (const i of indexes) bm[i >> 3]! |= 1 << (i & 7);
+  return bm;
+}
+
+export function signerIndexes(bitmap: Uint8Array, size: number): number[] | undefined {
+  if (bitmap.length !== Math.ceil(size / 8)) return undefined;
+  const out: number[] = [];
+  for (let i = 0; i < bitmap.length * 8; i++) {
+    if ((bitmap[i >> 3]! >> (i & 7)) & 1) {
+      if (i >= size) return undefined; // bits beyond the roster
+      out.push(i);
+    }
+  }
+  return out;
+}
+
+export function aggregateCertificate(
+  subject: Omit<CommitCertificate, 'signers' | 'signature'>,
+  votes: { index: number; signature: Uint8Array }[],
+  set: ValidatorSet,
+): CommitCertificate {
+  const sorted = [...votes].sort((a, b) => a.index - b.index);
+  return {
+    ...subject,
+    signers: signersBitmap(
+      sorted.map((v) => v.index),
+      set.size,
+    ),
+    signature: blsAggregateSignatures(sorted.map((v) => v.signature)),
+  };
+}
+
+export type CertificateProblem = 'wrong_validator_set' | 'bad_bitmap' | 'no_quorum' | 'bad_signature';
+
+/** Checks a certificate against a validator set; undefined when valid. Never throws on bad input. */
+export function verifyCertificate(
+  chainId: string,
+  c: CommitCertificate,
+  set: ValidatorSet,
+): CertificateProblem | undefined {
+  if (!bytesEqual(c.validatorSetHash, set.hash)) return 'wrong_validator_set';
+  const signers = signerIndexes(c.signers, set.size);
+  if (signers === undefined) return 'bad_bitmap';
+  if (signers.length < set.quorum) return 'no_quorum';
+  const keys = signers.map((i) => set.blsKeys[i]!);
+  return blsFastAggregateVerify(voteMessage(chainId, c), keys, c.signature) ? undefined : 'bad_signature';
+}

@@ -1,0 +1,181 @@
+// Single-peer consensus (architecture.md "Peers and scale"): the one validator is always the leader. It
+// produces a block as soon as transactions wait (no empty heartbeat blocks, reference-notes §7), at most
+// `blockMaxTransactions` per block; while one block is being made durable the next ones accumulate, which
+// groups many transactions per fsync. Each block gets a real commit certificate signed with the
+// validator's BLS key, verifiable exactly like a multi-peer one.
+
+import type { BlsKeyPair } from '../crypto/bls.js';
+import type { CommitCertificate } from '../model/block.js';
+import { toHex } from '../util/hex.js';
+import { aggregateCertificate, voteMessage } from './certificate.js';
+import type { ConsensusEngine, ConsensusHost, ConsensusSnapshot, PhaseTimings, QcSummary } from './engine.js';
+import type { ValidatorSet } from './validator-set.js';
+
+export interface SinglePeerOptions {
+  signer: BlsKeyPair;
+  peerId: string;
+  validatorSet: ValidatorSet;
+  /** Recent certificates kept for `/v1/consensus/commit-certificates` and checkpoints. */
+  recentCertificatesMax: number;
+  onFatal: (error: unknown) => void;
+}
+
+export class SinglePeerEngine implements ConsensusEngine {
+  readonly mode = 'single-peer' as const;
+  private running = false;
+  private scheduled = false;
+  private inFlight: Promise<void> | undefined;
+  private lastBlockTimeMs = 0;
+  private readonly recent: CommitCertificate[] = [];
+  private lastPhases: PhaseTimings | undefined;
+  private avgPhases: PhaseTimings | undefined;
+  private roundStartedAtMs: number | undefined;
+  private blocksProduced = 0;
+  private readonly heightWaiters: { height: number; resolve: () => void }[] = [];
+  private readonly index: number;
+
+  constructor(
+    private readonly host: ConsensusHost,
+    private readonly opts: SinglePeerOptions,
+  ) {
+    this.index = opts.validatorSet.indexOf(opts.peerId);
+    if (this.index < 0 || opts.validatorSet.size !== 1) {
+      throw new Error('single-peer consensus needs a validator set of exactly this peer');
+    }
+  }
+
+  start(): void {
+    this.running = true;
+    this.notifyWork();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    await this.inFlight;
+  }
+
+  notifyWork(): void {
+    if (!this.running || this.scheduled || this.inFlight !== undefined) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      if (this.inFlight === undefined)
+        this.inFlight = this.produceWhileWork().finally(() => (this.inFlight = undefined));
+    });
+  }
+
+  private async produceWhileWork(): Promise<void> {
+    while (this.running && this.host.queueDepth() > 0) {
+      const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
+      if (txs.length === 0) continue; // everything taken had expired
+      try {
+        await this.produce(txs);
+      } catch (e) {
+        this.running = false;
+        this.opts.onFatal(e);
+        return;
+      }
+      // Let admissions and reads run between blocks.
+      await new Promise<void>((r) => setImmediate(r));
+    }
+  }
+
+  private async produce(txs: Parameters<ConsensusHost['execute']>[2]): Promise<void> {
+    const clock = this.host.clock;
+    const t0 = clock.monotonicMs();
+    this.roundStartedAtMs = clock.nowMs();
+    const blockTime = Math.max(clock.nowMs(), this.lastBlockTimeMs);
+    const executed = this.host.execute(0, blockTime, txs);
+    const t1 = clock.monotonicMs();
+    const certificate = this.certify(executed.header.height, executed.hash);
+    const t2 = clock.monotonicMs();
+    await this.host.commit(executed, certificate);
+    const t3 = clock.monotonicMs();
+    this.lastBlockTimeMs = blockTime;
+    this.blocksProduced++;
+    this.recordPhases({ proposeMs: t1 - t0, collectVotesMs: t2 - t1, commitMs: t3 - t2, totalMs: t3 - t0 });
+    this.recent.unshift(certificate);
+    if (this.recent.length > this.opts.recentCertificatesMax) this.recent.pop();
+    this.roundStartedAtMs = undefined;
+    this.resolveWaiters();
+  }
+
+  /** Signs the commit vote for a block and wraps it as a certificate (quorum of one). */
+  certify(height: number, blockHash: Uint8Array): CommitCertificate {
+    const subject = {
+      phase: { kind: 'Commit' as const },
+      height,
+      view: 0,
+      epoch: 0,
+      blockHash,
+      validatorSetHash: this.opts.validatorSet.hash,
+    };
+    const vote = this.opts.signer.sign(voteMessage(this.host.chainId, subject));
+    return aggregateCertificate(subject, [{ index: this.index, signature: vote }], this.opts.validatorSet);
+  }
+
+  private recordPhases(p: PhaseTimings): void {
+    this.lastPhases = p;
+    const a = this.avgPhases;
+    // Exponential moving average with weight 1/8, the same smoothing for every phase.
+    const ema = (old: number, x: number) => old + (x - old) / 8;
+    this.avgPhases =
+      a === undefined
+        ? { ...p }
+        : {
+            proposeMs: ema(a.proposeMs, p.proposeMs),
+            collectVotesMs: ema(a.collectVotesMs, p.collectVotesMs),
+            commitMs: ema(a.commitMs, p.commitMs),
+            totalMs: ema(a.totalMs, p.totalMs),
+          };
+  }
+
+  /** Seeds the certificate history after a restart from the stored blocks' certificates. */
+  restoreCertificates(certs: CommitCertificate[]): void {
+    this.recent.splice(0, this.recent.length, ...certs.slice(0, this.opts.recentCertificatesMax));
+  }
+
+  waitForHeight(height: number): Promise<void> {
+    if (this.host.height() >= height) return Promise.resolve();
+    return new Promise((resolve) => this.heightWaiters.push({ height, resolve }));
+  }
+
+  private resolveWaiters(): void {
+    const h = this.host.height();
+    for (let i = this.heightWaiters.length - 1; i >= 0; i--) {
+      const w = this.heightWaiters[i]!;
+      if (w.height <= h) {
+        this.heightWaiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  snapshot(): ConsensusSnapshot {
+    const last = this.recent[0];
+    const qc: QcSummary | undefined = last && {
+      height: last.height,
+      view: last.view,
+      subjectBlockHash: toHex(last.blockHash),
+    };
+    return {
+      mode: 'single-peer',
+      height: this.host.height(),
+      view: 0,
+      epoch: 0,
+      leaderIndex: this.index,
+      validatorSet: this.opts.validatorSet,
+      validatorSetHistory: [{ height: 1, set: this.opts.validatorSet }],
+      highestQc: qc,
+      lockedQc: qc,
+      lastCertificate: last,
+      recentCertificates: [...this.recent],
+      viewChanges: 0,
+      viewChangeCauses: {},
+      lastPhases: this.lastPhases,
+      averagePhases: this.avgPhases,
+      roundStartedAtMs: this.roundStartedAtMs,
+      blocksProduced: this.blocksProduced,
+    };
+  }
+}

@@ -1,0 +1,31 @@
+// The node directory (`--dir`, default ./.torana): config, keys, genesis, data and the client settings
+// file that later CLI commands read. One place names every file.
+
+import { join, resolve } from 'node:path';
+
+export const DEFAULT_NODE_DIR = './.torana';
+
+export interface NodeFiles {
+  dir: string;
+  config: string;
+  nodeKey: string;
+  consensusKey: string;
+  adminKey: string;
+  genesis: string;
+  client: string;
+  data: string;
+}
+
+export function nodeFiles(dir: string): NodeFiles {
+  const d = resolve(dir);
+  return {
+    dir: d,
+    config: join(d, 'config.toml'),
+    nodeKey: join(d, 'node.key.json'),
+    consensusKey: join(d, 'consensus.key.json'),
+    adminKey: join(d, 'admin.key.json'),
+    genesis: join(d, 'genesis.json'),
+    client: join(d, 'client.json'),
+    data: join(d, 'data'),
+  };
+}

@@ -1,0 +1,118 @@
+// `torana init`: writes a working local setup into the node directory — configuration, node and
+// consensus keys, the admin account's key, a dev genesis and the client settings file (README "Quick start").
+
+import { access, mkdir } from 'node:fs/promises';
+import { loadConfig, renderConfigToml } from '../config/load.js';
+import type { Config } from '../config/schema.js';
+import { BlsKeyPair } from '../crypto/bls.js';
+import { saveKeyFile } from '../crypto/keyfile.js';
+import { publicKeyToText } from '../crypto/keys.js';
+import { Ed25519KeyPair } from '../crypto/signer.js';
+import { accountId } from '../model/ids.js';
+import type { Instruction } from '../model/instructions.js';
+import { PERMISSIONS } from '../model/permissions.js';
+import { signTransaction } from '../model/transaction.js';
+import { writeFileAtomic } from '../util/atomic-file.js';
+import { saveConsensusKey } from './consensus-key.js';
+import { nodeFiles } from './files.js';
+import { type Genesis, genesisToJson } from './genesis.js';
+
+export const GENESIS_DOMAIN = 'system';
+
+export interface InitOptions {
+  dir: string;
+  /** Dotted config overrides written into config.toml (e.g. `gateway.port`). */
+  overrides?: Record<string, unknown>;
+  /** Genesis creation time; defaults to now. */
+  nowMs?: number;
+}
+
+export interface InitReport {
+  created: boolean;
+  dir: string;
+  adminAccount: string;
+  url: string;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The dev genesis: a `system` domain, an admin account holding `Admin`, this peer, the chain parameters. */
+export function devGenesisInstructions(
+  admin: string,
+  peer: string,
+  address: string,
+  config: Config,
+): Instruction[] {
+  const empty = new Map();
+  return [
+    { kind: 'RegisterDomain', id: GENESIS_DOMAIN, metadata: empty },
+    { kind: 'RegisterAccount', id: admin, metadata: empty },
+    { kind: 'GrantPermission', account: admin, permission: { name: PERMISSIONS.Admin, payload: null } },
+    { kind: 'RegisterPeer', peer, address },
+    {
+      kind: 'SetParameter',
+      parameter: { kind: 'BlockMaxTransactions', value: config.block.maxTransactions },
+    },
+    {
+      kind: 'SetParameter',
+      parameter: { kind: 'MaxClockDriftMs', value: config.transaction.maxClockDriftMs },
+    },
+    {
+      kind: 'SetParameter',
+      parameter: { kind: 'TransactionMaxInstructions', value: config.transaction.instructionsMax },
+    },
+    { kind: 'SetParameter', parameter: { kind: 'TransactionMaxBytes', value: config.transaction.bytesMax } },
+  ];
+}
+
+export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
+  const files = nodeFiles(opts.dir);
+  const loaded = loadConfig({ overrides: { 'telemetry.profile': 'full', ...opts.overrides } });
+  if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
+  const config = loaded.config;
+  const url = `http://${config.gateway.host}:${config.gateway.port}`;
+  if (await exists(files.config)) {
+    const admin = await exists(files.client);
+    return { created: false, dir: files.dir, adminAccount: admin ? '(see client.json)' : '', url };
+  }
+  await mkdir(files.dir, { recursive: true });
+  const nodeKey = Ed25519KeyPair.generate();
+  const consensusKey = BlsKeyPair.generate();
+  const adminKey = Ed25519KeyPair.generate();
+  const admin = accountId(adminKey.publicKeyText(), GENESIS_DOMAIN);
+  const peer = nodeKey.publicKeyText();
+  const instructions = devGenesisInstructions(
+    admin,
+    peer,
+    `${config.gateway.host}:${config.gateway.port}`,
+    config,
+  );
+  const payload = {
+    chainId: config.node.chainId,
+    authority: admin,
+    creationTimeMs: opts.nowMs ?? Date.now(),
+    instructions,
+    metadata: new Map(),
+  };
+  const genesis: Genesis = {
+    chainId: config.node.chainId,
+    validators: [{ peer, blsKey: publicKeyToText(consensusKey.publicKey) }],
+    transaction: signTransaction(payload, adminKey),
+  };
+  await saveKeyFile(files.nodeKey, nodeKey);
+  await saveConsensusKey(files.consensusKey, consensusKey);
+  await saveKeyFile(files.adminKey, adminKey);
+  await writeFileAtomic(files.genesis, `${JSON.stringify(genesisToJson(genesis), null, 2)}\n`);
+  await writeFileAtomic(
+    files.client,
+    `${JSON.stringify({ url, account: admin, key_file: 'admin.key.json' }, null, 2)}\n`,
+  );
+  // The config is written last: its presence marks a complete directory.
+  await writeFileAtomic(files.config, renderConfigToml(config, { onlyNonDefault: true }));
+  return { created: true, dir: files.dir, adminAccount: admin, url };
+}

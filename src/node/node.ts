@@ -1,0 +1,189 @@
+// The composition root (architecture.md "Parts"): the only module that knows every concrete class. It
+// builds a peer from its configuration and directory, applies genesis on first start, and starts and
+// stops the parts in order.
+
+import { join } from 'node:path';
+import type { Config } from '../config/schema.js';
+import type { ConsensusEngine } from '../consensus/engine.js';
+import { SinglePeerEngine } from '../consensus/single-peer.js';
+import { ValidatorSet } from '../consensus/validator-set.js';
+import type { BlsKeyPair } from '../crypto/bls.js';
+import { loadKeyFile } from '../crypto/keyfile.js';
+import type { Algorithm } from '../crypto/keys.js';
+import type { Ed25519KeyPair } from '../crypto/signer.js';
+import { VerifyPool } from '../crypto/verify-pool.js';
+import { transactionHash } from '../model/transaction.js';
+import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
+import { Pipeline } from '../pipeline/pipeline.js';
+import { type Clock, systemClock, type Timer } from '../util/clock.js';
+import { type FailPoints, noFailPoints } from '../util/failpoints.js';
+import { loadConsensusKey } from './consensus-key.js';
+import { nodeFiles } from './files.js';
+import { type Genesis, loadGenesis } from './genesis.js';
+
+export interface NodeOptions {
+  dir: string;
+  config: Config;
+  clock?: Clock;
+  failPoints?: FailPoints;
+  /** Called when the node hits an unrecoverable error (e.g. the disk refuses a write). */
+  onFatal?: (error: unknown) => void;
+}
+
+export class Node {
+  private sweepTimer: Timer | undefined;
+  private stopped = false;
+  fatalError: unknown;
+
+  private constructor(
+    readonly config: Config,
+    readonly genesis: Genesis,
+    readonly nodeKey: Ed25519KeyPair,
+    readonly consensusKey: BlsKeyPair,
+    readonly validatorSet: ValidatorSet,
+    readonly ledger: Ledger,
+    readonly pipeline: Pipeline,
+    readonly engine: ConsensusEngine,
+    readonly verifyPool: VerifyPool,
+    readonly openReport: LedgerOpenReport,
+    readonly startedAtMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  static async start(opts: NodeOptions): Promise<Node> {
+    const { config } = opts;
+    const clock = opts.clock ?? systemClock;
+    const files = nodeFiles(opts.dir);
+    const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
+    const nodeKey = await loadKeyFile(join(files.dir, config.node.keyFile));
+    const consensusKey = await loadConsensusKey(files.consensusKey);
+    const validatorSet = new ValidatorSet(genesis.validators);
+    const peerId = nodeKey.publicKeyText();
+    if (validatorSet.indexOf(peerId) < 0)
+      throw new Error(`this node (${peerId}) is not a validator in the genesis`);
+    if (validatorSet.size !== 1)
+      throw new Error('the genesis names several validators; this build runs single-peer consensus only');
+
+    const { ledger, report } = await Ledger.open({
+      dir: files.data,
+      chainId: config.node.chainId,
+      fsync: config.storage.fsync,
+      segmentBytesMax: config.storage.segmentBytesMax,
+      lmdbMapBytes: config.storage.lmdbMapBytes,
+      decodeLimits: {
+        bytesMax: config.codec.bytesMax,
+        itemsMax: config.codec.sequenceItemsMax,
+        depthMax: config.codec.depthMax,
+      },
+      failPoints: opts.failPoints ?? noFailPoints,
+    });
+    const verifyPool = new VerifyPool({ threads: config.verify.threads });
+    const pipeline = new Pipeline(ledger, {
+      chainId: config.node.chainId,
+      clock,
+      queue: {
+        capacity: config.queue.capacity,
+        perAccountMax: config.queue.perAccountMax,
+        expiryMs: config.queue.expiryMs,
+      },
+      admission: {
+        transactionBytesMax: config.transaction.bytesMax,
+        instructionsMax: config.transaction.instructionsMax,
+        metadataBytesMax: config.transaction.metadataBytesMax,
+        maxClockDriftMs: config.transaction.maxClockDriftMs,
+        allowedAlgorithms: new Set(config.transaction.allowedAlgorithms as Algorithm[]),
+        decode: {
+          bytesMax: config.codec.bytesMax,
+          itemsMax: config.codec.sequenceItemsMax,
+          depthMax: config.codec.depthMax,
+        },
+      },
+      verify: async (publicKey, message, signature) =>
+        (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
+      eventHistoryMax: config.streams.eventHistoryMax,
+      recentStatusesMax: 100_000,
+    });
+    let node: Node | undefined;
+    const engine = new SinglePeerEngine(pipeline, {
+      signer: consensusKey,
+      peerId,
+      validatorSet,
+      recentCertificatesMax: 128,
+      onFatal: (e) => node?.fatal(e),
+    });
+    node = new Node(
+      config,
+      genesis,
+      nodeKey,
+      consensusKey,
+      validatorSet,
+      ledger,
+      pipeline,
+      engine,
+      verifyPool,
+      report,
+      clock.nowMs(),
+      clock,
+    );
+    pipeline.attach(engine);
+    if (ledger.height() === 0) await node.applyGenesis(engine);
+    await node.restoreCertificates(engine);
+    engine.start();
+    node.scheduleSweep();
+    if (opts.onFatal) node.fatalListeners.push(opts.onFatal);
+    return node;
+  }
+
+  private readonly fatalListeners: ((e: unknown) => void)[] = [];
+
+  private fatal(e: unknown): void {
+    this.fatalError ??= e;
+    for (const l of this.fatalListeners) l(e);
+  }
+
+  get healthy(): boolean {
+    return this.fatalError === undefined && !this.stopped;
+  }
+
+  /** Block 1: the genesis transaction, executed without permission checks, certified like any block. */
+  private async applyGenesis(engine: SinglePeerEngine): Promise<void> {
+    const tx = this.genesis.transaction;
+    const hash = transactionHash(tx);
+    const executed = this.ledger.execute({
+      view: 0,
+      creationTimeMs: tx.payload.creationTimeMs,
+      transactions: [tx],
+      hashes: [hash],
+    });
+    if (executed.results[0]?.kind !== 'Committed') {
+      throw new Error(`genesis transaction rejected: ${JSON.stringify(executed.results[0])}`);
+    }
+    await this.pipeline.commit(executed, engine.certify(1, executed.hash));
+  }
+
+  private async restoreCertificates(engine: SinglePeerEngine): Promise<void> {
+    const certs = [];
+    for (let h = this.ledger.height(); h >= 1 && certs.length < 128; h--) {
+      const b = await this.ledger.block(h);
+      if (b !== undefined) certs.push(b.certificate);
+    }
+    engine.restoreCertificates(certs);
+  }
+
+  private scheduleSweep(): void {
+    this.sweepTimer = this.clock.setTimeout(() => {
+      if (this.stopped) return;
+      this.pipeline.sweepExpired();
+      this.scheduleSweep();
+    }, 1000);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.sweepTimer?.cancel();
+    await this.engine.stop();
+    await this.ledger.close();
+    await this.verifyPool.close();
+  }
+}

@@ -1,0 +1,252 @@
+// The ledger: committed blocks (block log), the world state (in memory, persisted per block) and the
+// transaction indexes. Commit order (testing.md "Durability discipline"): append the block and fsync, then
+// make the new state visible, then announce; the state store follows in the background and a restart
+// replays whatever blocks it had not yet recorded, checking every replayed block's hash.
+
+import { decode, encode } from '../codec/frame.js';
+import type { DecodeLimits } from '../codec/limits.js';
+import { type Block, BlockCodec, type CommitCertificate, ZERO_HASH } from '../model/block.js';
+import { transactionHash } from '../model/transaction.js';
+import { WorldState } from '../state/world-state.js';
+import { BlockLog } from '../storage/block-log.js';
+import { type StateChange, StateStore } from '../storage/state-store.js';
+import type { FailPoints } from '../util/failpoints.js';
+import { bytesEqual, toHex } from '../util/hex.js';
+import { accountHistory } from './account-history.js';
+import { type ExecutedBlock, executeProposal, sealBlock } from './executed-block.js';
+import { involvedAccounts } from './involved.js';
+import {
+  decodeLocation,
+  encodeLocation,
+  isIndexKey,
+  type TxLocation,
+  txByAccountKey,
+  txByHashKey,
+} from './tx-index.js';
+
+export interface LedgerOptions {
+  dir: string;
+  chainId: string;
+  fsync: boolean;
+  segmentBytesMax: number;
+  lmdbMapBytes: number;
+  decodeLimits: DecodeLimits;
+  failPoints?: FailPoints;
+  /** Decoded blocks kept in memory for reads and streams. */
+  blockCacheMax?: number;
+}
+
+export interface LedgerOpenReport {
+  height: number;
+  stateHeight: number;
+  replayedBlocks: number;
+  truncatedTailBytes: number;
+}
+
+export class LedgerError extends Error {
+  override readonly name = 'LedgerError';
+  constructor(
+    readonly code: 'ledger_replay_mismatch' | 'ledger_block_undecodable' | 'ledger_state_ahead',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export class Ledger {
+  private readonly cache = new Map<number, Block>();
+  private readonly pendingIndex = new Map<string, TxLocation>();
+  private stateWrites: Promise<void> = Promise.resolve();
+  private stateWriteError: unknown;
+
+  private constructor(
+    readonly state: WorldState,
+    private readonly log: BlockLog,
+    private readonly store: StateStore,
+    private readonly opts: LedgerOptions,
+  ) {}
+
+  static async open(opts: LedgerOptions): Promise<{ ledger: Ledger; report: LedgerOpenReport }> {
+    const { log, report } = await BlockLog.open(opts.dir, {
+      segmentBytesMax: opts.segmentBytesMax,
+      fsync: opts.fsync,
+      ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
+    });
+    const store = await StateStore.open(opts.dir, {
+      fsync: opts.fsync,
+      mapSizeBytes: opts.lmdbMapBytes,
+      ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
+    });
+    const stateHeight = store.appliedHeight();
+    if (stateHeight > log.height) {
+      throw new LedgerError(
+        'ledger_state_ahead',
+        `state store is at height ${stateHeight} but the block log ends at ${log.height}`,
+      );
+    }
+    const entries = [...store.entries()].filter((e) => !isIndexKey(e.key));
+    const state = WorldState.fromEntries(entries);
+    const ledger = new Ledger(state, log, store, opts);
+    let replayed = 0;
+    for await (const rec of log.iterate(stateHeight + 1)) {
+      const block = ledger.decodeBlock(rec.height, rec.bytes);
+      ledger.replay(block, rec.hash);
+      replayed++;
+    }
+    await ledger.flushState();
+    return {
+      ledger,
+      report: {
+        height: log.height,
+        stateHeight,
+        replayedBlocks: replayed,
+        truncatedTailBytes: report.truncatedTailBytes,
+      },
+    };
+  }
+
+  height(): number {
+    return this.log.height;
+  }
+
+  tipHash(): Uint8Array {
+    return this.log.tipHash ?? ZERO_HASH;
+  }
+
+  /** Executes a proposal for the next height on a scratch view of the committed state. */
+  execute(p: {
+    view: number;
+    creationTimeMs: number;
+    transactions: ExecutedBlock['transactions'];
+    hashes: Uint8Array[];
+  }): ExecutedBlock {
+    const height = this.height() + 1;
+    return executeProposal(this.state, this.opts.chainId, {
+      ...p,
+      height,
+      prevHash: this.tipHash(),
+      genesis: height === 1,
+    });
+  }
+
+  /** Durable first (append + fsync), then visible; the state store write follows in order. */
+  async commit(executed: ExecutedBlock, certificate: CommitCertificate): Promise<Block> {
+    if (this.stateWriteError !== undefined) throw this.stateWriteError;
+    const block = sealBlock(executed, certificate);
+    const bytes = encode(BlockCodec, block, 1024 + executed.transactions.length * 256);
+    await this.log.append([
+      { height: executed.header.height, hash: executed.hash, prevHash: executed.header.prevHash, bytes },
+    ]);
+    this.applyCommitted(block, executed);
+    return block;
+  }
+
+  private applyCommitted(block: Block, executed: ExecutedBlock): void {
+    const height = block.header.height;
+    const changes: StateChange[] = executed.execution.changes();
+    executed.execution.commit();
+    for (let i = 0; i < executed.hashes.length; i++) {
+      const loc = { height, index: i };
+      const h = executed.hashes[i]!;
+      this.pendingIndex.set(toHex(h), loc);
+      changes.push({ key: txByHashKey(h), value: encodeLocation(loc) });
+      for (const a of involvedAccounts(block.transactions[i]!))
+        changes.push({ key: txByAccountKey(a, loc), value: h });
+    }
+    this.remember(height, block);
+    const hash = executed.hash;
+    const hexes = executed.hashes.map((h) => toHex(h));
+    this.stateWrites = this.stateWrites.then(async () => {
+      try {
+        await this.store.commit(height, hash, changes);
+        for (const h of hexes) this.pendingIndex.delete(h);
+      } catch (e) {
+        this.stateWriteError ??= e;
+      }
+    });
+  }
+
+  /** Re-executes a stored block and checks that it reproduces the stored header exactly. */
+  private replay(block: Block, recordedHash: Uint8Array): void {
+    const { header } = block;
+    const hashes = block.transactions.map((tx) => transactionHash(tx));
+    const executed = executeProposal(this.state, this.opts.chainId, {
+      height: header.height,
+      prevHash: header.prevHash,
+      view: header.view,
+      creationTimeMs: header.creationTimeMs,
+      transactions: block.transactions,
+      hashes,
+      genesis: header.height === 1,
+    });
+    if (!bytesEqual(executed.hash, recordedHash)) {
+      throw new LedgerError(
+        'ledger_replay_mismatch',
+        `replaying block ${header.height} gave hash ${toHex(executed.hash)}, the log holds ${toHex(recordedHash)} (state root ${toHex(executed.header.stateRoot)} vs ${toHex(header.stateRoot)})`,
+      );
+    }
+    this.applyCommitted(block, executed);
+  }
+
+  private decodeBlock(height: number, bytes: Uint8Array): Block {
+    const d = decode(BlockCodec, bytes, {
+      ...this.opts.decodeLimits,
+      bytesMax: Number.MAX_SAFE_INTEGER,
+      itemsMax: Number.MAX_SAFE_INTEGER,
+    });
+    if (!d.ok)
+      throw new LedgerError(
+        'ledger_block_undecodable',
+        `block ${height} does not decode: ${d.error.code} ${d.error.message}`,
+      );
+    return d.value;
+  }
+
+  private remember(height: number, block: Block): void {
+    this.cache.set(height, block);
+    const max = this.opts.blockCacheMax ?? 256;
+    if (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+  }
+
+  async block(height: number): Promise<Block | undefined> {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
+    const cached = this.cache.get(height);
+    if (cached !== undefined) return cached;
+    const rec = await this.log.read(height);
+    return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
+  }
+
+  /** Where a committed transaction sits, or undefined. */
+  locate(hash: Uint8Array): TxLocation | undefined {
+    const pending = this.pendingIndex.get(toHex(hash));
+    if (pending !== undefined) return pending;
+    const v = this.store.get(txByHashKey(hash));
+    return v === undefined ? undefined : decodeLocation(v);
+  }
+
+  /** Newest-first locations of an account's transactions (offset/limit over the index). */
+  async accountTransactions(
+    account: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; items: TxLocation[] }> {
+    await this.stateWrites; // the index is read from the store: let committed blocks reach it first
+    return accountHistory((prefix) => this.store.entries(prefix), account, offset, limit);
+  }
+
+  /** Resolves once every committed block's state changes are durable in the state store. */
+  async flushState(): Promise<void> {
+    await this.stateWrites;
+    if (this.stateWriteError !== undefined) throw this.stateWriteError;
+  }
+
+  stateStoreHeight(): number {
+    return this.store.appliedHeight();
+  }
+
+  async close(): Promise<void> {
+    await this.stateWrites;
+    await this.log.close();
+    await this.store.close();
+  }
+}

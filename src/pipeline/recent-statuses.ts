@@ -1,0 +1,30 @@
+// Statuses of transactions that are not (yet) in a committed block: queued, expired or dropped. Bounded:
+// the oldest entries are forgotten first (committed transactions are found through the ledger index).
+
+import type { Rejection } from '../model/rejections.js';
+
+export type TrackedStatus =
+  | { status: 'Queued' }
+  | { status: 'Expired' }
+  | { status: 'Dropped'; message: string }
+  | { status: 'Committed'; blockHeight: number }
+  | { status: 'Rejected'; reason: Rejection; blockHeight: number };
+
+export class RecentStatuses {
+  private readonly map = new Map<string, TrackedStatus>();
+  constructor(private readonly max: number) {}
+
+  set(hashHex: string, s: TrackedStatus): void {
+    this.map.delete(hashHex);
+    this.map.set(hashHex, s);
+    if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+  }
+
+  get(hashHex: string): TrackedStatus | undefined {
+    return this.map.get(hashHex);
+  }
+
+  delete(hashHex: string): void {
+    this.map.delete(hashHex);
+  }
+}
