@@ -23,7 +23,7 @@ export interface VerifyChainOptions {
   validatorSet: ValidatorSet;
   decodeLimits: DecodeLimits;
   verifySignatures: (items: VerifyItem[]) => Promise<boolean[]>;
-  onProgress?: (height: number, of: number) => void;
+  onProgress?: ((height: number, of: number) => void) | undefined;
 }
 
 export interface VerifyChainReport {
@@ -48,7 +48,7 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
   const { log } = await BlockLog.open(opts.dir, { fsync: false });
   const state = WorldState.fromEntries([]);
   let transactions = 0;
-  let stateRoot = new Uint8Array(32);
+  let stateRoot: Uint8Array = new Uint8Array(32);
   try {
     const top = log.height;
     for await (const rec of log.iterate(1)) {

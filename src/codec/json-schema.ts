@@ -1,0 +1,108 @@
+// JSON Schema (2020-12, as used by OpenAPI 3.1) for the JSON form of any codec (docs/codec.md §5). Route
+// responses, the OpenAPI document and the SDK's readers are all derived from the codec definitions, so the
+// binary form, the JSON form and the documented schema cannot drift apart.
+
+import type { AnyCodec, TypeDesc, TypeRef } from './codec.js';
+
+export type JsonSchema = Record<string, unknown>;
+
+const UINT_MAX: Record<string, number> = {
+  u8: 0xff,
+  u16: 0xffff,
+  u32: 0xffffffff,
+  varuint: Number.MAX_SAFE_INTEGER,
+};
+
+function fieldsSchema(
+  fields: { name: string; type: TypeRef }[],
+  ref: (r: TypeRef) => JsonSchema,
+  extra: JsonSchema = {},
+): JsonSchema {
+  const properties: Record<string, JsonSchema> = { ...(extra as Record<string, JsonSchema>) };
+  const required: string[] = Object.keys(extra);
+  for (const f of fields) {
+    const isOption = typeof f.type !== 'string' && f.type.kind === 'option';
+    properties[f.name] = isOption ? ref((f.type as { of: TypeRef }).of) : ref(f.type);
+    if (!isOption) required.push(f.name);
+  }
+  return { type: 'object', properties, required, additionalProperties: false };
+}
+
+function descSchema(d: TypeDesc, ref: (r: TypeRef) => JsonSchema): JsonSchema {
+  switch (d.kind) {
+    case 'bool':
+      return { type: 'boolean' };
+    case 'u8':
+    case 'u16':
+    case 'u32':
+    case 'varuint':
+      return { type: 'integer', minimum: 0, maximum: UINT_MAX[d.kind] };
+    case 'u64':
+    case 'biguint':
+      return {
+        type: 'string',
+        pattern: '^(0|[1-9][0-9]*)$',
+        description: 'unsigned integer as a decimal string',
+      };
+    case 'string':
+      return { type: 'string' };
+    case 'bytes':
+      return { type: 'string', pattern: '^([0-9a-f]{2})*$', description: 'bytes as lower-case hex' };
+    case 'fixed_bytes':
+      return {
+        type: 'string',
+        pattern: `^[0-9a-f]{${d.length * 2}}$`,
+        description: `${d.length} bytes as lower-case hex`,
+      };
+    case 'json':
+      return { description: 'any JSON value' };
+    case 'option':
+      return { anyOf: [ref(d.of), { type: 'null' }] };
+    case 'seq':
+      return { type: 'array', items: ref(d.of) };
+    case 'map':
+      return { type: 'object', additionalProperties: ref(d.value) };
+    case 'struct':
+      return fieldsSchema(d.fields, ref);
+    case 'enum':
+      return { oneOf: d.variants.map((v) => fieldsSchema(v.fields, ref, { kind: { const: v.name } })) };
+    case 'text':
+      return { type: 'string', description: d.format };
+  }
+}
+
+/**
+ * The JSON Schema of a codec's JSON form, fully inlined (named types get a `title`). Recursive types are
+ * cut at the second visit with an open schema, which keeps the document finite.
+ */
+export function jsonSchemaOf(codec: AnyCodec): JsonSchema {
+  const named = new Map<string, AnyCodec>();
+  const collect = (c: AnyCodec): void => {
+    if (c.name !== undefined) {
+      if (named.has(c.name)) return;
+      named.set(c.name, c);
+    }
+    for (const child of c.children()) collect(child);
+  };
+  collect(codec);
+  const active = new Set<string>();
+  const refOf = (c: AnyCodec): TypeRef => c.name ?? c.describe(refOf);
+  const build = (r: TypeRef): JsonSchema => {
+    if (typeof r !== 'string') return descSchema(r, build);
+    if (r === 'Numeric')
+      return {
+        type: 'string',
+        pattern: '^(0|[1-9][0-9]*)(\\.[0-9]+)?$',
+        title: 'Numeric',
+        description: 'decimal amount',
+      };
+    if (active.has(r)) return { title: r };
+    const c = named.get(r);
+    if (c === undefined) return { title: r };
+    active.add(r);
+    const s = { title: r, ...descSchema(c.describe(refOf), build) };
+    active.delete(r);
+    return s;
+  };
+  return build(refOf(codec));
+}

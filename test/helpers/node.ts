@@ -1,0 +1,101 @@
+// Test helpers: a node in a temporary directory, and submitting transactions the way the gateway does.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadKeyFile } from '../../src/crypto/keyfile.js';
+import type { TransactionStatus } from '../../src/model/events.js';
+import { accountId } from '../../src/model/ids.js';
+import type { Instruction } from '../../src/model/instructions.js';
+import type { SignedTransaction } from '../../src/model/transaction.js';
+import { nodeFiles } from '../../src/node/files.js';
+import { initNodeDir } from '../../src/node/init.js';
+import { loadNodeConfig } from '../../src/node/load-config.js';
+import { Node } from '../../src/node/node.js';
+import { toHex } from '../../src/util/hex.js';
+import { buildTx, frameTx, type TestAccount } from './tx.js';
+
+export interface TestNode {
+  dir: string;
+  node: Node;
+  admin: TestAccount;
+  chainId: string;
+  restart(overrides?: Record<string, unknown>): Promise<Node>;
+  cleanup(): Promise<void>;
+}
+
+export async function startTestNode(overrides: Record<string, unknown> = {}): Promise<TestNode> {
+  const dir = await mkdtemp(join(tmpdir(), 'torana-test-'));
+  const init = await initNodeDir({
+    dir,
+    overrides: { 'gateway.port': 0, 'node.chain_id': 'torana-test', ...overrides },
+  });
+  const key = await loadKeyFile(nodeFiles(dir).adminKey);
+  const admin = { key, id: init.adminAccount };
+  const start = async (o: Record<string, unknown>) => {
+    const config = await loadNodeConfig({ dir, overrides: { 'verify.threads': 0, ...overrides, ...o } });
+    return Node.start({ dir, config });
+  };
+  const t: TestNode = {
+    dir,
+    node: await start({}),
+    admin,
+    chainId: 'torana-test',
+    async restart(o = {}) {
+      await t.node.stop();
+      t.node = await start(o);
+      return t.node;
+    },
+    async cleanup() {
+      await t.node.stop();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+  return t;
+}
+
+/** Submits and resolves with the final status (Committed or Rejected) announced on the event bus. */
+export async function submitAndWait(
+  node: Node,
+  tx: SignedTransaction,
+): Promise<{ hash: string; status: TransactionStatus; height?: number }> {
+  const bus = node.pipeline.events;
+  let hashHex: string | undefined;
+  const early: { hash: string; status: TransactionStatus; height?: number }[] = [];
+  let resolveFn: ((v: { hash: string; status: TransactionStatus; height?: number }) => void) | undefined;
+  const off = bus.subscribe((env) => {
+    const e = env.event;
+    if (e.kind !== 'Transaction') return;
+    if (e.status.kind !== 'Committed' && e.status.kind !== 'Rejected' && e.status.kind !== 'Expired') return;
+    const v = {
+      hash: toHex(e.hash),
+      status: e.status,
+      ...(e.blockHeight === undefined ? {} : { height: e.blockHeight }),
+    };
+    if (hashHex === undefined) early.push(v);
+    else if (v.hash === hashHex) resolveFn?.(v);
+  });
+  try {
+    const r = await node.pipeline.submit(frameTx(tx));
+    if (!r.ok)
+      throw new Error(
+        `submission refused: ${JSON.stringify(r, (_k, x) => (typeof x === 'bigint' ? x.toString() : x))}`,
+      );
+    hashHex = r.hashHex;
+    const seen = early.find((v) => v.hash === hashHex);
+    if (seen) return seen;
+    return await new Promise((resolve) => {
+      resolveFn = resolve;
+    });
+  } finally {
+    off();
+  }
+}
+
+export async function run(t: TestNode, signer: TestAccount, instructions: Instruction[]) {
+  return submitAndWait(t.node, buildTx(signer, instructions, { chainId: t.chainId }));
+}
+
+export function account(domain: string, key: TestAccount['key']): string {
+  return accountId(key.publicKeyText(), domain);
+}
