@@ -1,0 +1,85 @@
+// The signer component: the only place private keys live at run time (style.md "Wiring";
+// spec/reference-notes.md: keys never live in HTTP handlers or bridge state). Everything else
+// holds a `Signer` and sees only its public key.
+import { blsIsValidPublicKey, blsVerify } from './bls.js';
+import {
+  ED25519_SECRET_SEED_BYTES,
+  Ed25519Signer,
+  ed25519IsValidPublicKey,
+  ed25519Verify,
+} from './ed25519.js';
+import { CryptoError } from './errors.js';
+import type { PublicKey } from './keys.js';
+import { isKeyTextError, privateKeyFromText, privateKeyToText, publicKeyToText } from './keys.js';
+import { randomBytes } from './random.js';
+
+export interface Signer {
+  readonly publicKey: PublicKey;
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export class Ed25519KeyPair implements Signer {
+  readonly publicKey: PublicKey;
+  readonly #signer: Ed25519Signer;
+
+  private constructor(seed: Uint8Array) {
+    this.#signer = new Ed25519Signer(seed);
+    this.publicKey = { algorithm: 'ed25519', bytes: this.#signer.publicKey };
+  }
+
+  static generate(): Ed25519KeyPair {
+    return new Ed25519KeyPair(randomBytes(ED25519_SECRET_SEED_BYTES));
+  }
+
+  static fromSeed(seed: Uint8Array): Ed25519KeyPair {
+    return new Ed25519KeyPair(seed);
+  }
+
+  /** From '802620' + 64 hex digits. Throws `invalid_secret` without repeating the text. */
+  static fromPrivateText(s: string): Ed25519KeyPair {
+    const key = privateKeyFromText(s);
+    if (isKeyTextError(key)) throw new CryptoError('invalid_secret', key.message);
+    if (key.algorithm !== 'ed25519') {
+      throw new CryptoError('invalid_secret', `expected an ed25519 private key, got ${key.algorithm}`);
+    }
+    return new Ed25519KeyPair(key.bytes);
+  }
+
+  sign(m: Uint8Array): Uint8Array {
+    return this.#signer.sign(m);
+  }
+
+  privateKeyText(): string {
+    return privateKeyToText({ algorithm: 'ed25519', bytes: this.#signer.seed() });
+  }
+
+  publicKeyText(): string {
+    return publicKeyToText(this.publicKey);
+  }
+}
+
+/** Verifies with the algorithm the key names. Answers false, never throws, on malformed input. */
+export function verifySignature(pk: PublicKey, message: Uint8Array, signature: Uint8Array): boolean {
+  if (typeof pk !== 'object' || pk === null) return false;
+  switch (pk.algorithm) {
+    case 'ed25519':
+      return ed25519Verify(pk.bytes, message, signature);
+    case 'bls12_381':
+      return blsVerify(pk.bytes, message, signature);
+    default:
+      return false;
+  }
+}
+
+/** True when the key's bytes are a valid point for its algorithm (prime-order, not the identity). */
+export function isValidPublicKey(pk: PublicKey): boolean {
+  if (typeof pk !== 'object' || pk === null) return false;
+  switch (pk.algorithm) {
+    case 'ed25519':
+      return ed25519IsValidPublicKey(pk.bytes);
+    case 'bls12_381':
+      return blsIsValidPublicKey(pk.bytes);
+    default:
+      return false;
+  }
+}
