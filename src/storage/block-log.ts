@@ -1,0 +1,242 @@
+// The durable block log: append-only segment files of checksummed, hash-chained records
+// (architecture.md "Storage"; testing.md "Durability discipline"). A batch is written, fsynced once
+// (group commit), and only then indexed and visible to readers, so nothing a caller was told is
+// durable can be lost by a crash, and nothing unsynced is ever served.
+
+import type { FileHandle } from 'node:fs/promises';
+import { mkdir, open } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import type { BlockIndex, IndexedSegment } from './block-index.js';
+import type { BlockLogOptions, ResolvedBlockLogOptions } from './block-log-checks.js';
+import { checkBatch, resolveBlockLogOptions } from './block-log-checks.js';
+import { StorageCorruptionError, StorageError } from './errors.js';
+import { ReadHandles } from './read-handles.js';
+import type { BlockRecord, RecordVerdict } from './record.js';
+import { decodePayload, encodeRecords, examineBytes, recordBytes } from './record.js';
+import { recoverBlockLog } from './recovery.js';
+import { BLOCKS_DIR, createSegment, readUpTo, syncDirectory, writeFully } from './segment-files.js';
+import { examineRecord, SegmentReader } from './segment-reader.js';
+
+export type { BlockLogOptions } from './block-log-checks.js';
+export type { BlockRecord } from './record.js';
+
+export interface OpenReport {
+  height: number;
+  tipHash: Uint8Array | undefined;
+  /** Bytes cut from the end of the last segment (a torn write from a crash). */
+  truncatedTailBytes: number;
+  segments: number;
+  scannedRecords: number;
+}
+
+export class BlockLog {
+  private readonly readHandles = new ReadHandles();
+  /** Appends run one at a time: each waits for the previous one to settle. */
+  private appendTail: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Set when a write or fsync failed: the file's tail is unknown until a reopen recovers it. */
+  private failure: unknown;
+
+  private constructor(
+    private readonly blocksDir: string,
+    private readonly opts: ResolvedBlockLogOptions,
+    private readonly index: BlockIndex,
+    private active: { segment: IndexedSegment; handle: FileHandle },
+    private tip: Uint8Array,
+  ) {}
+
+  /** Opens (creating if needed) `<dir>/blocks/`, verifying every record; see recovery.ts. */
+  static async open(
+    dir: string,
+    options?: Partial<BlockLogOptions>,
+  ): Promise<{ log: BlockLog; report: OpenReport }> {
+    const opts = resolveBlockLogOptions(options);
+    const blocksDir = resolve(dir, BLOCKS_DIR);
+    const created = await mkdir(blocksDir, { recursive: true });
+    if (opts.fsync && created !== undefined) await syncNewDirectories(resolve(created), blocksDir);
+    const recovered = await recoverBlockLog(blocksDir, opts);
+    const { index } = recovered;
+    let segment = index.segments.at(-1);
+    let handle: FileHandle;
+    if (segment === undefined) {
+      const created = await createSegment(blocksDir, 1, opts.fsync, opts.failPoints);
+      segment = index.addSegment(created.file);
+      handle = created.handle;
+    } else {
+      handle = await open(segment.file.path, 'r+');
+    }
+    const log = new BlockLog(blocksDir, opts, index, { segment, handle }, recovered.tipHash);
+    const report: OpenReport = {
+      height: index.height,
+      tipHash: log.tipHash,
+      truncatedTailBytes: recovered.truncatedTailBytes,
+      segments: index.segments.length,
+      scannedRecords: recovered.scannedRecords,
+    };
+    return { log, report };
+  }
+
+  /** The last durable height; 0 when the log is empty. */
+  get height(): number {
+    return this.index.height;
+  }
+
+  /** The hash of the last durable record (a copy), or undefined when the log is empty. */
+  get tipHash(): Uint8Array | undefined {
+    return this.index.height === 0 ? undefined : new Uint8Array(this.tip);
+  }
+
+  /**
+   * Writes the records after the tip, fsyncs once, and resolves when they are durable and readable.
+   * Throws StorageError `storage_invalid_append` / `storage_record_too_large` (nothing written) or
+   * `storage_failed` (an I/O error; the log refuses further appends until reopened).
+   */
+  append(records: readonly BlockRecord[]): Promise<void> {
+    const run = this.appendTail.then(() => this.appendNow(records));
+    this.appendTail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(records: readonly BlockRecord[]): Promise<void> {
+    this.checkOpen();
+    if (this.failure !== undefined) {
+      throw new StorageError('storage_failed', 'an earlier write failed; reopen the block log to recover', {
+        cause: String(this.failure),
+      });
+    }
+    if (records.length === 0) return;
+    checkBatch(records, this.index.height, this.tip, this.opts.recordBytesMax);
+    // Everything taken from the caller's arrays is captured now, before the first await.
+    // (`new Uint8Array(x)` copies; `Buffer#slice` would not.)
+    const bytes = encodeRecords(records);
+    const sizes = records.map(recordBytes);
+    const newTip = new Uint8Array(records.at(-1)!.hash);
+    try {
+      await this.writeDurably(bytes);
+    } catch (e) {
+      this.failure = e;
+      throw new StorageError('storage_failed', `block log write failed: ${String(e)}`, { cause: String(e) });
+    }
+    // Published only now: readers never see a record before it is durable.
+    let offset = this.active.segment.endOffset;
+    for (const size of sizes) {
+      this.index.add(offset, size);
+      offset += size;
+    }
+    this.tip = newTip;
+  }
+
+  private async writeDurably(bytes: Uint8Array): Promise<void> {
+    const fp = this.opts.failPoints;
+    const current = this.active.segment;
+    if (current.endOffset > 0 && current.endOffset + bytes.length > this.opts.segmentBytesMax)
+      await this.roll();
+    const { handle, segment } = this.active;
+    fp.hit('blocklog.before-write');
+    // Two writes instead of one so that the `blocklog.mid-write` fail point can leave a genuinely
+    // torn record on disk; the extra syscall is negligible next to the fsync.
+    const half = bytes.length >>> 1;
+    await writeFully(handle, bytes.subarray(0, half), segment.endOffset);
+    fp.hit('blocklog.mid-write');
+    await writeFully(handle, bytes.subarray(half), segment.endOffset + half);
+    fp.hit('blocklog.after-write');
+    if (this.opts.fsync) await handle.datasync();
+    fp.hit('blocklog.after-fsync');
+  }
+
+  /** Starts a new segment named after the next height; the old one is already fsynced. */
+  private async roll(): Promise<void> {
+    const created = await createSegment(
+      this.blocksDir,
+      this.index.height + 1,
+      this.opts.fsync,
+      this.opts.failPoints,
+    );
+    const old = this.active.handle;
+    this.active = { segment: this.index.addSegment(created.file), handle: created.handle };
+    await old.close();
+  }
+
+  /** The record at `height`, or undefined when it is not (yet) in the log. Verifies the checksum. */
+  async read(height: number): Promise<BlockRecord | undefined> {
+    this.checkOpen();
+    const at = this.index.locate(height);
+    if (at === undefined) return undefined;
+    const path = at.segment.file.path;
+    const bytes = await this.readHandles.use(path, (h) => readUpTo(h, at.offset, at.size));
+    return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
+  }
+
+  /**
+   * Records `fromHeight..toHeight` (default: the height when called) in order, one segment read
+   * sequentially through a bounded window at a time.
+   */
+  async *iterate(fromHeight: number, toHeight?: number): AsyncIterable<BlockRecord> {
+    this.checkOpen();
+    if (!Number.isSafeInteger(fromHeight) || (toHeight !== undefined && !Number.isSafeInteger(toHeight))) {
+      throw new StorageError('storage_invalid_height', 'iterate needs integer heights', {
+        fromHeight,
+        toHeight,
+      });
+    }
+    const last = Math.min(toHeight ?? this.index.height, this.index.height);
+    let height = Math.max(1, fromHeight);
+    while (height <= last) {
+      const first = this.index.locate(height)!;
+      const segment = first.segment;
+      const end = Math.min(last, segment.firstHeight + segment.count - 1);
+      const handle = await open(segment.file.path, 'r');
+      try {
+        const reader = new SegmentReader(handle, segment.endOffset);
+        for (; height <= end; height += 1) {
+          const offset = segment.offsetOf(height);
+          const verdict = await examineRecord(reader, offset, this.opts.recordBytesMax);
+          // The window is reused, so the record must not keep views into it.
+          yield verifiedRecord(verdict, segment.file.path, offset, height, true);
+        }
+      } finally {
+        await handle.close();
+      }
+    }
+  }
+
+  /** Waits for appends in flight, then releases every file. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.appendTail;
+    await this.active.handle.close();
+    await this.readHandles.closeAll();
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new StorageError('storage_closed', 'the block log is closed');
+  }
+}
+
+/** Turns a verdict into a record, or into a corruption error naming the file and offset. */
+function verifiedRecord(
+  verdict: RecordVerdict,
+  file: string,
+  offset: number,
+  height: number,
+  copy: boolean,
+): BlockRecord {
+  if (!verdict.ok) throw new StorageCorruptionError({ file, offset, height, reason: verdict.reason });
+  const record = decodePayload(copy ? new Uint8Array(verdict.payload) : verdict.payload);
+  if (record.height !== height) {
+    const extra = { recordHeight: record.height };
+    throw new StorageCorruptionError({ file, offset, height, reason: 'height_discontinuity', extra });
+  }
+  return record;
+}
+
+/** fsyncs the parent of every directory `mkdir -p` created, so their entries survive a power cut. */
+async function syncNewDirectories(firstCreated: string, deepest: string): Promise<void> {
+  let dir = deepest;
+  for (;;) {
+    await syncDirectory(dirname(dir));
+    if (dir === firstCreated || dirname(dir) === dir) return;
+    dir = dirname(dir);
+  }
+}

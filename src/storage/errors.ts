@@ -1,0 +1,83 @@
+// Typed storage errors (style.md "Errors"). Operating errors carry a stable string `code`;
+// corruption additionally says where (file, byte offset, height) and what was wrong.
+
+export type StorageErrorCode =
+  | 'storage_corruption'
+  | 'storage_invalid_append'
+  | 'storage_record_too_large'
+  | 'storage_invalid_height'
+  | 'storage_invalid_key'
+  | 'storage_invalid_commit'
+  | 'storage_invalid_options'
+  | 'storage_closed'
+  | 'storage_failed';
+
+export class StorageError extends Error {
+  override readonly name: string = 'StorageError';
+  constructor(
+    readonly code: StorageErrorCode,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** What was wrong with the bytes found on disk. */
+export type CorruptionReason =
+  | 'bad_magic'
+  | 'length_out_of_range'
+  | 'short_record'
+  | 'checksum_mismatch'
+  | 'height_discontinuity'
+  | 'hash_linkage'
+  | 'unexpected_segment'
+  | 'state_meta_invalid';
+
+export interface CorruptionSite {
+  /** The file holding the bad bytes. */
+  file: string;
+  /** Byte offset of the bad record (or field) in that file. */
+  offset: number;
+  /** The height the bad record should have had, when known. */
+  height: number | undefined;
+  reason: CorruptionReason;
+  /** Extra facts, e.g. the offset of a good record found after the bad one. */
+  extra?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Committed history is damaged. The node must refuse to start (testing.md "Durability discipline"
+ * rule 3); storage never repairs this by dropping records.
+ */
+export class StorageCorruptionError extends StorageError {
+  override readonly name = 'StorageCorruptionError';
+  override readonly code = 'storage_corruption' as const;
+  readonly file: string;
+  readonly offset: number;
+  readonly height: number | undefined;
+  readonly reason: CorruptionReason;
+
+  constructor(site: CorruptionSite) {
+    const at = site.height === undefined ? '' : ` (height ${site.height})`;
+    super(
+      'storage_corruption',
+      `storage corrupt: ${site.reason} in ${site.file} at byte ${site.offset}${at}`,
+      {
+        file: site.file,
+        offset: site.offset,
+        height: site.height,
+        reason: site.reason,
+        ...site.extra,
+      },
+    );
+    this.file = site.file;
+    this.offset = site.offset;
+    this.height = site.height;
+    this.reason = site.reason;
+  }
+}
+
+export function isStorageError(e: unknown): e is StorageError {
+  return e instanceof StorageError;
+}

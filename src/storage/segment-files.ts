@@ -1,0 +1,86 @@
+// Segment file naming and the low-level file operations of the block log: listing, creating a new
+// segment durably (file fsync + directory fsync, testing.md "Durability discipline" rule 2), and
+// positional reads and writes that loop until every byte is transferred.
+
+import type { FileHandle } from 'node:fs/promises';
+import { open, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { FailPoints } from '../util/failpoints.js';
+
+export const BLOCKS_DIR = 'blocks';
+const SEGMENT_NAME = /^seg-(\d{12})\.log$/;
+const HEIGHT_DIGITS = 12;
+
+export interface SegmentFile {
+  /** Height of the first record in the file; the file name says it. */
+  firstHeight: number;
+  path: string;
+}
+
+export function segmentFileName(firstHeight: number): string {
+  return `seg-${String(firstHeight).padStart(HEIGHT_DIGITS, '0')}.log`;
+}
+
+/** Segment files in `blocksDir`, in height order. Other files are ignored. */
+export async function listSegments(blocksDir: string): Promise<SegmentFile[]> {
+  const out: SegmentFile[] = [];
+  for (const name of await readdir(blocksDir)) {
+    const m = SEGMENT_NAME.exec(name);
+    if (m === null) continue;
+    out.push({ firstHeight: Number(m[1]), path: join(blocksDir, name) });
+  }
+  return out.sort((a, b) => a.firstHeight - b.firstHeight);
+}
+
+/** Makes directory entries (a new file, a rename) durable: POSIX needs an fsync of the directory. */
+export async function syncDirectory(path: string): Promise<void> {
+  const dir = await open(path, 'r');
+  try {
+    await dir.sync();
+  } finally {
+    await dir.close();
+  }
+}
+
+/**
+ * Creates an empty segment and makes its existence durable before any record goes into it, so a
+ * crash can never leave records in a file whose directory entry was lost.
+ */
+export async function createSegment(
+  blocksDir: string,
+  firstHeight: number,
+  fsync: boolean,
+  failPoints: FailPoints,
+): Promise<{ handle: FileHandle; file: SegmentFile }> {
+  const path = join(blocksDir, segmentFileName(firstHeight));
+  const handle = await open(path, 'wx+');
+  try {
+    if (fsync) await handle.sync();
+    failPoints.hit('blocklog.segment-created');
+    if (fsync) await syncDirectory(blocksDir);
+  } catch (e) {
+    await handle.close();
+    throw e;
+  }
+  return { handle, file: { firstHeight, path } };
+}
+
+export async function writeFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  let done = 0;
+  while (done < bytes.length) {
+    const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    done += bytesWritten;
+  }
+}
+
+/** Reads exactly `length` bytes, or returns the shorter prefix the file has (end of file). */
+export async function readUpTo(handle: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  const out = new Uint8Array(length);
+  let done = 0;
+  while (done < length) {
+    const { bytesRead } = await handle.read(out, done, length - done, position + done);
+    if (bytesRead === 0) break;
+    done += bytesRead;
+  }
+  return done === length ? out : out.subarray(0, done);
+}

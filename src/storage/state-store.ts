@@ -1,0 +1,215 @@
+// Durable world state: after each committed block the node writes that block's state changes and
+// the applied (height, block hash) in ONE LMDB write transaction, and continues only once it is
+// flushed (architecture.md "Storage"). A crash therefore leaves either the old or the new height
+// with its matching data, never a mix, and a restart resumes without replaying every block. The
+// state can always be rebuilt from the block log (testing.md "Durability discipline" rule 4).
+
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RootDatabase } from 'lmdb';
+import { open as openLmdb } from 'lmdb';
+import type { FailPoints } from '../util/failpoints.js';
+import { noFailPoints } from '../util/failpoints.js';
+import { StorageCorruptionError, StorageError } from './errors.js';
+import { HASH_BYTES } from './record.js';
+import {
+  decodeApplied,
+  encodeApplied,
+  fromUserKey,
+  META_APPLIED,
+  prefixRange,
+  userKey,
+} from './state-keys.js';
+
+export { STATE_KEY_BYTES_MAX } from './state-keys.js';
+
+export const STATE_DIR = 'state';
+
+export interface StateChange {
+  key: Uint8Array | string;
+  /** undefined deletes the key. */
+  value: Uint8Array | undefined;
+}
+
+export interface StateStoreOptions {
+  /** Wait for each commit to reach the disk; false only for tests and benchmarks. */
+  fsync?: boolean;
+  failPoints?: FailPoints;
+  /** Initial LMDB map size; LMDB grows it when needed. */
+  mapSizeBytes?: number;
+}
+
+type Db = RootDatabase<Uint8Array, Uint8Array>;
+
+export class StateStore {
+  /** Commits and clears run one at a time, in call order. */
+  private writeTail: Promise<void> = Promise.resolve();
+  private closed = false;
+  /** Set when a flush failed after a commit: what is on disk is unknown until a reopen. */
+  private failure: unknown;
+
+  private constructor(
+    private readonly db: Db,
+    private readonly fsync: boolean,
+    private readonly failPoints: FailPoints,
+    private height: number,
+    private blockHash: Uint8Array | undefined,
+  ) {}
+
+  /** Opens (creating if needed) the LMDB environment in `<dir>/state/`. */
+  static async open(dir: string, opts: StateStoreOptions = {}): Promise<StateStore> {
+    const path = join(dir, STATE_DIR);
+    await mkdir(path, { recursive: true });
+    const fsync = opts.fsync ?? true;
+    const db: Db = openLmdb<Uint8Array, Uint8Array>({
+      path,
+      keyEncoding: 'binary',
+      encoding: 'binary',
+      compression: false,
+      cache: false,
+      noSync: !fsync,
+      ...(opts.mapSizeBytes === undefined ? {} : { mapSize: opts.mapSizeBytes }),
+    });
+    const stored = db.get(META_APPLIED);
+    let applied: ReturnType<typeof decodeApplied>;
+    if (stored !== undefined) {
+      applied = decodeApplied(stored);
+      if (applied === undefined) {
+        await db.close();
+        throw new StorageCorruptionError({
+          file: path,
+          offset: 0,
+          height: undefined,
+          reason: 'state_meta_invalid',
+        });
+      }
+    }
+    return new StateStore(
+      db,
+      fsync,
+      opts.failPoints ?? noFailPoints,
+      applied?.height ?? 0,
+      applied?.blockHash,
+    );
+  }
+
+  /** Height of the last block whose changes are durable here; 0 when empty. */
+  appliedHeight(): number {
+    return this.height;
+  }
+
+  appliedBlockHash(): Uint8Array | undefined {
+    return this.blockHash === undefined ? undefined : new Uint8Array(this.blockHash);
+  }
+
+  /**
+   * Applies `changes` (in order; a later change to the same key wins) and records `height` and
+   * `blockHash` as applied, atomically; resolves once durable. `height` must be appliedHeight() + 1.
+   */
+  commit(height: number, blockHash: Uint8Array, changes: readonly StateChange[]): Promise<void> {
+    return this.serialise(() => this.commitNow(height, blockHash, changes));
+  }
+
+  private async commitNow(
+    height: number,
+    blockHash: Uint8Array,
+    changes: readonly StateChange[],
+  ): Promise<void> {
+    this.checkOpen();
+    if (this.failure !== undefined) {
+      throw new StorageError('storage_failed', 'an earlier flush failed; reopen the state store', {
+        cause: String(this.failure),
+      });
+    }
+    if (height !== this.height + 1) {
+      throw new StorageError(
+        'storage_invalid_height',
+        `commit height ${height}, expected ${this.height + 1}`,
+        {
+          height,
+          expectedHeight: this.height + 1,
+        },
+      );
+    }
+    if (blockHash.length !== HASH_BYTES) {
+      throw new StorageError('storage_invalid_commit', `block hash must be ${HASH_BYTES} bytes`, {
+        bytes: blockHash.length,
+      });
+    }
+    // Every key is checked before the transaction starts, so a bad key never aborts half a commit.
+    const writes = changes.map((c) => ({ key: userKey(c.key), value: c.value }));
+    const meta = encodeApplied(height, blockHash);
+    const appliedHash = new Uint8Array(blockHash);
+    const half = writes.length >>> 1;
+    this.failPoints.hit('state.before-commit');
+    await this.db.transaction(() => {
+      for (const [i, w] of writes.entries()) {
+        // Crashing with half the changes written proves the transaction is all-or-nothing.
+        if (i === half) this.failPoints.hit('state.mid-transaction');
+        if (w.value === undefined) this.db.removeSync(w.key);
+        else this.db.putSync(w.key, w.value);
+      }
+      if (writes.length === 0) this.failPoints.hit('state.mid-transaction');
+      this.db.putSync(META_APPLIED, meta);
+    });
+    await this.flush();
+    this.failPoints.hit('state.after-commit');
+    this.height = height;
+    this.blockHash = appliedHash;
+  }
+
+  get(key: Uint8Array | string): Uint8Array | undefined {
+    this.checkOpen();
+    return this.db.get(userKey(key));
+  }
+
+  /** Entries whose key starts with `prefix` (default: all), sorted by key bytes. */
+  *entries(
+    prefix: Uint8Array | string = new Uint8Array(0),
+  ): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    this.checkOpen();
+    for (const { key, value } of this.db.getRange(prefixRange(prefix))) {
+      yield { key: fromUserKey(key), value };
+    }
+  }
+
+  /** Deletes everything, the applied height included (before a rebuild from the block log). */
+  clear(): Promise<void> {
+    return this.serialise(async () => {
+      this.checkOpen();
+      await this.db.clearAsync();
+      await this.flush();
+      this.height = 0;
+      this.blockHash = undefined;
+    });
+  }
+
+  /** Waits for writes in flight, then closes LMDB. Idempotent. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.writeTail;
+    await this.db.close();
+  }
+
+  /** With overlapping sync LMDB resolves a commit when visible; durability needs the flush too. */
+  private async flush(): Promise<void> {
+    if (!this.fsync) return;
+    try {
+      await this.db.flushed;
+    } catch (e) {
+      this.failure = e;
+      throw new StorageError('storage_failed', `state flush failed: ${String(e)}`, { cause: String(e) });
+    }
+  }
+
+  private serialise(work: () => Promise<void>): Promise<void> {
+    const run = this.writeTail.then(work);
+    this.writeTail = run.catch(() => undefined);
+    return run;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new StorageError('storage_closed', 'the state store is closed');
+  }
+}
