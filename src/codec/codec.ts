@@ -8,7 +8,7 @@ export type Json = null | boolean | number | string | Json[] | { [key: string]: 
 
 /** The description of a type, as served by `GET /schema` and hashed into frame headers. */
 export type TypeDesc =
-  | { kind: 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'varuint' | 'string' | 'bytes' | 'json' }
+  | { kind: 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'varuint' | 'varint' | 'string' | 'bytes' | 'json' }
   | { kind: 'biguint'; bits: number }
   | { kind: 'fixed_bytes'; length: number }
   | { kind: 'option' | 'seq'; of: TypeRef }
@@ -42,5 +42,6 @@ export type AnyCodec = Codec<any>;
 export type Infer<C> = C extends Codec<infer T> ? T : never;
 
 export function refOf(c: AnyCodec, ref: (c: AnyCodec) => TypeRef): TypeRef {
-  return c.name ?? c.describe(ref);
+  // Named children go through `ref` so a registry sees (and registers) every named type it reaches.
+  return c.name === undefined ? c.describe(ref) : ref(c);
 }

@@ -37,6 +37,8 @@ function descSchema(d: TypeDesc, ref: (r: TypeRef) => JsonSchema): JsonSchema {
     case 'u32':
     case 'varuint':
       return { type: 'integer', minimum: 0, maximum: UINT_MAX[d.kind] };
+    case 'varint':
+      return { type: 'integer', minimum: -(2 ** 52 - 1), maximum: 2 ** 52 - 1 };
     case 'u64':
     case 'biguint':
       return {

@@ -3,15 +3,22 @@
 import { bytesEqual, fromHex, toHex } from '../util/hex.js';
 import type { Codec, Json } from './codec.js';
 import { CodecError } from './errors.js';
-import { canonicalJson } from './json.js';
+import { canonicalJson, JSON_DEPTH_MAX, jsonDepth } from './json.js';
 import type { Reader } from './reader.js';
 
 function jsonError(path: string, expected: string): CodecError {
   return new CodecError('codec_invalid_json', `${path || '$'}: expected ${expected}`, path);
 }
 
+const utf8 = new TextEncoder();
+
+/** Whether the UTF-8 form of `s` exceeds `bytesMax` (a UTF-16 code unit is at most 3 UTF-8 bytes). */
+function longerThan(s: string, bytesMax: number): boolean {
+  return s.length * 3 > bytesMax && utf8.encode(s).length > bytesMax;
+}
+
 function primitive<T>(
-  kind: 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'varuint' | 'string' | 'bytes' | 'json',
+  kind: 'bool' | 'u8' | 'u16' | 'u32' | 'u64' | 'varuint' | 'varint' | 'string' | 'bytes' | 'json',
   minBytes: number,
   impl: Pick<Codec<T>, 'encode' | 'decode' | 'toJson' | 'fromJson'>,
 ): Codec<T> {
@@ -74,7 +81,32 @@ export const varuint: Codec<number> = primitive('varuint', 1, {
   decode: (r) => r.varuint(),
   toJson: (v) => v,
   fromJson: (j, path) => {
-    if (typeof j !== 'number' || !Number.isSafeInteger(j) || j < 0) throw jsonError(path, 'a non-negative integer');
+    if (typeof j !== 'number' || !Number.isSafeInteger(j) || j < 0)
+      throw jsonError(path, 'a non-negative integer');
+    return j;
+  },
+});
+
+/** Largest magnitude of a signed varint: zig-zag doubling must stay a safe integer. */
+export const VARINT_MAGNITUDE_MAX = 2 ** 52 - 1;
+
+/**
+ * Signed integer (docs/codec.md §2.3): zig-zag mapped (0, -1, 1, -2, … → 0, 1, 2, 3, …) then canonical
+ * LEB128, so small magnitudes of either sign take one byte. Magnitude at most 2^52-1.
+ */
+export const varint: Codec<number> = primitive('varint', 1, {
+  encode: (w, v) => w.varuint(v >= 0 ? v * 2 : -v * 2 - 1),
+  decode: (r) => {
+    const at = r.pos;
+    const z = r.varuint();
+    if (z > VARINT_MAGNITUDE_MAX * 2)
+      throw new CodecError('codec_varint_overflow', 'signed varint magnitude above 2^52-1', at);
+    return z % 2 === 0 ? z / 2 : -(z + 1) / 2;
+  },
+  toJson: (v) => v,
+  fromJson: (j, path) => {
+    if (typeof j !== 'number' || !Number.isSafeInteger(j) || Math.abs(j) > VARINT_MAGNITUDE_MAX)
+      throw jsonError(path, 'an integer');
     return j;
   },
 });
@@ -101,7 +133,9 @@ export function string(bytesMax = Number.MAX_SAFE_INTEGER): Codec<string> {
     decode: (r) => r.string(bytesMax),
     toJson: (v) => v,
     fromJson: (j, path) => {
-      if (typeof j !== 'string') throw jsonError(path, 'a string');
+      // The same byte limit as decoding, so JSON never admits a value its encoding would not.
+      if (typeof j !== 'string' || longerThan(j, bytesMax))
+        throw jsonError(path, `a string of at most ${bytesMax} bytes`);
       return j;
     },
   });
@@ -130,7 +164,8 @@ export function fixedBytes(length: number): Codec<Uint8Array> {
     name: undefined,
     minBytes: length,
     encode: (w, v) => {
-      if (v.length !== length) throw new CodecError('codec_invalid_value', `expected ${length} bytes, got ${v.length}`);
+      if (v.length !== length)
+        throw new CodecError('codec_invalid_value', `expected ${length} bytes, got ${v.length}`);
       w.bytes(v);
     },
     decode: (r) => r.copy(length),
@@ -156,6 +191,9 @@ export function jsonValue(bytesMax = 64 * 1024): Codec<Json> {
     decode: (r) => {
       const at = r.pos;
       const text = r.string(bytesMax);
+      if (jsonDepth(text) > JSON_DEPTH_MAX) {
+        throw new CodecError('codec_depth_limit', `JSON value nested deeper than ${JSON_DEPTH_MAX}`, at);
+      }
       let parsed: Json;
       try {
         parsed = JSON.parse(text) as Json;
@@ -169,11 +207,16 @@ export function jsonValue(bytesMax = 64 * 1024): Codec<Json> {
     },
     toJson: (v) => v,
     fromJson: (j, path) => {
+      let text: string;
       try {
-        return JSON.parse(canonicalJson(j as Json)) as Json;
+        text = canonicalJson(j as Json);
       } catch {
         throw jsonError(path, 'a JSON value');
       }
+      if (longerThan(text, bytesMax) || jsonDepth(text) > JSON_DEPTH_MAX) {
+        throw jsonError(path, `a JSON value of at most ${bytesMax} bytes and ${JSON_DEPTH_MAX} levels`);
+      }
+      return JSON.parse(text) as Json;
     },
   });
 }

@@ -1,29 +1,35 @@
 // The data model's schema registry: every type that crosses the wire or is hashed, described once.
 // Backs `GET /schema`, frame schema hashes and the SDK's JSON mapping (docs/codec.md §5).
 
+import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
 import { SchemaRegistry } from '../codec/registry.js';
 import { BlockCodec } from './block.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
+import { ReceiptCodec } from './receipt.js';
 import { SignedTransactionCodec } from './transaction.js';
 
 /** The version of the data model; bumped whenever a wire type changes incompatibly. */
 export const DATA_MODEL_VERSION = 1;
 
-export function createSchemaRegistry(): SchemaRegistry {
+/**
+ * A registry of the model's wire types plus `extra` named codecs (e.g. the gateway's response views).
+ * A type's schema hash depends only on its own definition, so it is the same in every registry.
+ */
+export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
   const r = new SchemaRegistry(CODEC_VERSION);
-  for (const c of [
+  const model = [
     SignedTransactionCodec,
     SignedQueryCodec,
     QueryResponseCodec,
     BlockCodec,
     EventEnvelopeCodec,
     ParametersCodec,
-  ]) {
-    r.register(c);
-  }
+    ReceiptCodec,
+  ];
+  for (const c of [...model, ...extra]) r.register(c);
   return r;
 }
 

@@ -47,7 +47,7 @@ export class Node {
     readonly verifyPool: VerifyPool,
     readonly openReport: LedgerOpenReport,
     readonly startedAtMs: number,
-    private readonly clock: Clock,
+    readonly clock: Clock,
   ) {}
 
   static async start(opts: NodeOptions): Promise<Node> {

@@ -216,6 +216,15 @@ export class Ledger {
     return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
   }
 
+  /** `block` for synchronous callers (query execution): cache, else a positioned read of the log. */
+  blockSync(height: number): Block | undefined {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
+    const cached = this.cache.get(height);
+    if (cached !== undefined) return cached;
+    const rec = this.log.readSync(height);
+    return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
+  }
+
   /** Where a committed transaction sits, or undefined. */
   locate(hash: Uint8Array): TxLocation | undefined {
     const pending = this.pendingIndex.get(toHex(hash));
@@ -232,6 +241,16 @@ export class Ledger {
   ): Promise<{ total: number; items: TxLocation[] }> {
     await this.stateWrites; // the index is read from the store: let committed blocks reach it first
     return accountHistory((prefix) => this.store.entries(prefix), account, offset, limit);
+  }
+
+  /** Oldest-first history of an account as of the last durable state write (see flushState). */
+  accountTransactionsSync(account: string): TxLocation[] {
+    return accountHistory(
+      (prefix) => this.store.entries(prefix),
+      account,
+      0,
+      Number.MAX_SAFE_INTEGER,
+    ).items.reverse();
   }
 
   /** Resolves once every committed block's state changes are durable in the state store. */

@@ -3,6 +3,7 @@
 // (group commit), and only then indexed and visible to readers, so nothing a caller was told is
 // durable can be lost by a crash, and nothing unsynced is ever served.
 
+import { closeSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
@@ -164,6 +165,27 @@ export class BlockLog {
     if (at === undefined) return undefined;
     const path = at.segment.file.path;
     const bytes = await this.readHandles.use(path, (h) => readUpTo(h, at.offset, at.size));
+    return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
+  }
+
+  /**
+   * The same as `read`, synchronously (positioned read on a short-lived descriptor). For callers that
+   * cannot await, such as query execution over committed blocks; verifies the checksum likewise.
+   */
+  readSync(height: number): BlockRecord | undefined {
+    this.checkOpen();
+    const at = this.index.locate(height);
+    if (at === undefined) return undefined;
+    const path = at.segment.file.path;
+    const fd = openSync(path, 'r');
+    let bytes: Uint8Array;
+    try {
+      const buf = new Uint8Array(at.size);
+      const n = readSync(fd, buf, 0, at.size, at.offset);
+      bytes = buf.subarray(0, n);
+    } finally {
+      closeSync(fd);
+    }
     return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
   }
 

@@ -1,0 +1,32 @@
+// Error codes the node adds to the gateway's registry at composition time (docs/errors.md "Ledger and
+// pipeline"): admission rejections (the ledger's stable codes), queue answers, query errors, node health.
+
+import { REJECTION_CODES } from '../model/rejections.js';
+import type { ErrorSpec } from './errors.js';
+
+/** Admission-stage rejection codes (1xx) answer 400; later stages only appear in transaction statuses. */
+function admissionCodes(): Record<string, ErrorSpec> {
+  const out: Record<string, ErrorSpec> = {};
+  for (const [code, [n, meaning]] of Object.entries(REJECTION_CODES)) {
+    if (n >= 100 && n < 200) out[code] = { status: 400, message: `Transaction rejected: ${meaning}.` };
+  }
+  return out;
+}
+
+export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
+  ...admissionCodes(),
+  already_enqueued: { status: 409, message: 'This transaction is already in the queue.' },
+  already_committed: { status: 409, message: 'This transaction is already committed.' },
+  queue_full: { status: 429, message: 'The transaction queue is full; retry later.' },
+  account_queue_full: { status: 429, message: 'This account has too many queued transactions; retry later.' },
+  query_signature_invalid: {
+    status: 403,
+    message: 'The query signature does not verify against its authority.',
+  },
+  query_authority_not_found: { status: 403, message: 'The query authority account is not registered.' },
+  permission_denied: { status: 403, message: 'The authority may not run this query.' },
+  cursor_not_found: { status: 400, message: 'No such query cursor (it may belong to another authority).' },
+  cursor_expired: { status: 410, message: 'The query cursor expired; start the query again.' },
+  cursors_exhausted: { status: 429, message: 'Too many open query cursors; retry later.' },
+  node_unhealthy: { status: 503, message: 'The node is stopping or has stopped after a fatal error.' },
+};

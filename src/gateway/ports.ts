@@ -1,0 +1,163 @@
+// The ports through which route families reach the node (style.md "Layout": the gateway sees small
+// interfaces, never concrete classes). `node/serve.ts` adapts the concrete node to these.
+
+import type { CodecError } from '../codec/errors.js';
+import type { ConsensusSnapshot } from '../consensus/engine.js';
+import type { Block } from '../model/block.js';
+import type {
+  Account,
+  Asset,
+  AssetDefinition,
+  Domain,
+  Nft,
+  Peer,
+  Role,
+  UpgradeRecord,
+} from '../model/entities.js';
+import type { EventEnvelope } from '../model/events.js';
+import type { Parameters } from '../model/parameters.js';
+import type { Permission } from '../model/permissions.js';
+import type { QueryResponse } from '../model/queries.js';
+import type { Rejection } from '../model/rejections.js';
+
+/** Read-only view of the committed world state. */
+export interface StateReader {
+  domain(id: string): Domain | undefined;
+  account(id: string): Account | undefined;
+  assetDefinition(id: string): AssetDefinition | undefined;
+  asset(id: string): Asset | undefined;
+  nft(id: string): Nft | undefined;
+  role(id: string): Role | undefined;
+  peer(id: string): Peer | undefined;
+  upgrade(id: string): UpgradeRecord | undefined;
+  parameters(): Parameters;
+  abiVersion(): number;
+  listDomains(): Domain[];
+  listAccounts(): Account[];
+  listAssetDefinitions(): AssetDefinition[];
+  listAssets(): Asset[];
+  listNfts(): Nft[];
+  listRoles(): Role[];
+  listPeers(): Peer[];
+  listUpgrades(): UpgradeRecord[];
+  assetsOfAccount(account: string): Asset[];
+  holdersOfDefinition(definition: string): Asset[];
+  permissionsOfAccount(account: string): Permission[];
+  rolesOfAccount(account: string): string[];
+  domainCount(): number;
+  accountCount(): number;
+  stateRoot(): Uint8Array;
+}
+
+export interface TxLocation {
+  height: number;
+  index: number;
+}
+
+/** Committed blocks and transaction indexes. */
+export interface ChainReader {
+  height(): number;
+  tipHash(): Uint8Array;
+  block(height: number): Promise<Block | undefined>;
+  locate(hash: Uint8Array): TxLocation | undefined;
+  accountTransactions(
+    account: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ total: number; items: TxLocation[] }>;
+}
+
+export type SubmitOutcome =
+  | {
+      ok: true;
+      hash: Uint8Array;
+      hashHex: string;
+      depth: number;
+      submittedAtMs: number;
+      submittedAtHeight: number;
+    }
+  | { ok: false; kind: 'codec'; error: CodecError }
+  | { ok: false; kind: 'rejected'; rejection: Rejection; hashHex?: string }
+  | { ok: false; kind: 'duplicate'; code: 'already_enqueued' | 'already_committed'; hashHex: string }
+  | {
+      ok: false;
+      kind: 'queue_full';
+      code: 'queue_full' | 'account_queue_full';
+      depth: number;
+      capacity: number;
+      hashHex: string;
+    };
+
+export type TxStatusView =
+  | { status: 'Queued' }
+  | { status: 'Expired' }
+  | { status: 'Dropped'; message: string }
+  | { status: 'Committed'; blockHeight: number }
+  | { status: 'Rejected'; reason: Rejection; blockHeight: number };
+
+export interface PipelineCountersView {
+  txsApproved: number;
+  txsRejected: number;
+  txsExpired: number;
+  blocks: number;
+  blocksNonEmpty: number;
+  lastCommitMs: number;
+}
+
+export interface TransactionsPort {
+  submit(body: Uint8Array): Promise<SubmitOutcome>;
+  status(hash: Uint8Array): Promise<TxStatusView | undefined>;
+  queueDepth(): number;
+  queueCapacity(): number;
+  counters(): PipelineCountersView;
+}
+
+export type QueryOutcome =
+  | { ok: true; response: QueryResponse }
+  | { ok: false; code: string; message: string; details?: Record<string, unknown> };
+
+export interface QueriesPort {
+  /** Decodes, verifies and runs a signed query (framed or bare codec bytes). */
+  execute(body: Uint8Array): Promise<QueryOutcome>;
+}
+
+export interface EventsPort {
+  since(lastId: number): EventEnvelope[] | 'gone';
+  subscribe(listener: (e: EventEnvelope) => void): () => void;
+  lastId(): number;
+}
+
+/** A signed acknowledgement of receipt, by the node's key. */
+export interface Receipt {
+  txHash: string;
+  submittedAtMs: number;
+  submittedAtHeight: number;
+  nodePublicKey: string;
+  signature: string;
+}
+
+export interface NodeInfoPort {
+  chainId: string;
+  peerId: string;
+  address: string;
+  startedAtMs: number;
+  nowMs(): number;
+  healthy(): boolean;
+  /** Signs a receipt for an admitted transaction. */
+  receipt(txHash: Uint8Array, submittedAtMs: number, submittedAtHeight: number): Receipt;
+  connectedPeers(): string[];
+}
+
+export interface ConsensusPort {
+  snapshot(): ConsensusSnapshot;
+}
+
+export interface GatewayPorts {
+  node: NodeInfoPort;
+  state: StateReader;
+  chain: ChainReader;
+  transactions: TransactionsPort;
+  queries: QueriesPort;
+  events: EventsPort;
+  consensus: ConsensusPort;
+}

@@ -1,0 +1,151 @@
+// Submitting signed transactions and queries (gateway-interface.md "Common endpoints"; reference-notes §1):
+// POST /transaction answers 202 with a node-signed receipt, or the reject / duplicate / expired /
+// queue-full answers with stable codes; POST /query runs a signed query. Transaction status by hash.
+
+import type { FastifyReply } from 'fastify';
+import { Type } from 'typebox';
+import { QueryResponseCodec } from '../../model/queries.js';
+import { fromHex } from '../../util/hex.js';
+import type { RouteDeps } from '../deps.js';
+import { gatewayError } from '../errors.js';
+import type { FormatOffer } from '../negotiate.js';
+import type { SubmitOutcome } from '../ports.js';
+import { defineRoute, type RouteDef } from '../route-table.js';
+import { respond, viewSchema } from '../view.js';
+import { TransactionAcceptedView } from '../views/common.js';
+import { TransactionStatusView } from '../views/transactions.js';
+
+const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
+const CODEC_FIRST: FormatOffer = { default: 'codec', offers: ['codec', 'json'] };
+/** Seconds a client should wait after a full queue: one block interval is the natural drain step. */
+const QUEUE_FULL_RETRY_AFTER_S = 1;
+
+function bodyBytes(body: unknown): Uint8Array {
+  if (body instanceof Uint8Array) return body;
+  throw gatewayError('invalid_codec_body', { reason: 'empty body' });
+}
+
+function refusal(d: RouteDeps, reply: FastifyReply, r: Exclude<SubmitOutcome, { ok: true }>): never {
+  switch (r.kind) {
+    case 'codec':
+      throw gatewayError('invalid_codec_body', {
+        codec_code: r.error.code,
+        at: r.error.at ?? null,
+        reason: r.error.message,
+      });
+    case 'rejected':
+      throw d.errors.create(r.rejection.code, { tx_hash: r.hashHex ?? null, reason: r.rejection.message });
+    case 'duplicate':
+      throw d.errors.create(r.code, { tx_hash: r.hashHex });
+    case 'queue_full':
+      reply
+        .header('x-ledger-queue-depth', String(r.depth))
+        .header('x-ledger-queue-capacity', String(r.capacity));
+      throw d.errors.create(r.code, {
+        tx_hash: r.hashHex,
+        depth: r.depth,
+        capacity: r.capacity,
+        retry_after_s: QUEUE_FULL_RETRY_AFTER_S,
+      });
+  }
+}
+
+export function transactionRoutes(d: RouteDeps): RouteDef[] {
+  const tags = ['transactions'];
+  return [
+    defineRoute({
+      method: 'POST',
+      url: '/transaction',
+      operationId: 'submitTransaction',
+      summary: 'Submit a signed transaction (framed codec body); 202 with a node-signed receipt',
+      tags,
+      visibility: 'public',
+      bodyFormats: ['codec'],
+      bodyBytesMax: d.limits.transactionBodyBytesMax,
+      formats: JSON_OR_CODEC,
+      errorStatuses: [409],
+      schema: { response: { 202: viewSchema(TransactionAcceptedView) } },
+      handler: async (req, reply) => {
+        const r = await d.ports.transactions.submit(bodyBytes(req.body));
+        if (!r.ok) return refusal(d, reply, r);
+        const capacity = d.ports.transactions.queueCapacity();
+        reply
+          .header('x-ledger-queue-depth', String(r.depth))
+          .header('x-ledger-queue-capacity', String(capacity));
+        const receipt = d.ports.node.receipt(r.hash, r.submittedAtMs, r.submittedAtHeight);
+        return respond(
+          d.schema,
+          req,
+          reply,
+          TransactionAcceptedView,
+          {
+            txHash: r.hashHex,
+            status: 'Queued',
+            receipt: {
+              payload: {
+                txHash: receipt.txHash,
+                submittedAtMs: receipt.submittedAtMs,
+                submittedAtHeight: receipt.submittedAtHeight,
+                nodePublicKey: receipt.nodePublicKey,
+              },
+              signature: fromHex(receipt.signature)!,
+            },
+            queue: { depth: r.depth, capacity },
+          },
+          202,
+        );
+      },
+    }),
+    defineRoute({
+      method: 'POST',
+      url: '/query',
+      operationId: 'submitQuery',
+      summary: 'Run a signed query (framed codec body); the codec answer by default',
+      tags,
+      visibility: 'public',
+      bodyFormats: ['codec'],
+      bodyBytesMax: d.limits.queryBodyBytesMax,
+      formats: CODEC_FIRST,
+      errorStatuses: [403, 404, 410],
+      schema: { response: { 200: viewSchema(QueryResponseCodec) } },
+      handler: async (req, reply) => {
+        const r = await d.ports.queries.execute(bodyBytes(req.body));
+        if (!r.ok) {
+          if (r.code.startsWith('codec_'))
+            throw gatewayError('invalid_codec_body', { codec_code: r.code, reason: r.message });
+          throw d.errors.create(r.code, r.details ?? {}, r.message);
+        }
+        return respond(d.schema, req, reply, QueryResponseCodec, r.response);
+      },
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/pipeline/transactions/status',
+      operationId: 'getTransactionStatus',
+      summary: 'Status of a transaction by hash: Queued, Committed, Rejected (with reason), Expired',
+      tags,
+      visibility: 'public',
+      formats: JSON_OR_CODEC,
+      errorStatuses: [404],
+      schema: {
+        querystring: Type.Object(
+          { hash: Type.String({ pattern: '^[0-9a-fA-F]{64}$' }) },
+          { additionalProperties: false },
+        ),
+        response: { 200: viewSchema(TransactionStatusView) },
+      },
+      handler: async (req, reply) => {
+        const hash = fromHex(req.query.hash, 32)!;
+        const s = await d.ports.transactions.status(hash);
+        if (s === undefined) throw gatewayError('not_found', { hash: req.query.hash.toLowerCase() });
+        return respond(d.schema, req, reply, TransactionStatusView, {
+          hash: req.query.hash.toLowerCase(),
+          status: s.status,
+          ...('blockHeight' in s ? { blockHeight: s.blockHeight } : {}),
+          ...('reason' in s ? { reason: s.reason } : {}),
+          ...('message' in s ? { message: s.message } : {}),
+        });
+      },
+    }),
+  ];
+}

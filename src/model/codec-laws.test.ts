@@ -1,0 +1,100 @@
+// Property laws (a)–(f) of codec/laws.test.ts for every type in the model's schema registry
+// (docs/codec.md §5): a type that is registered is tested, with no list to keep up to date.
+
+import assert from 'node:assert/strict';
+import { readdirSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import type { AnyCodec } from '../codec/codec.js';
+import { lawTests } from '../codec/laws.test.js';
+import { MODEL_ARBITRARIES } from './arbitraries.test.js';
+import { SCHEMA } from './schema.js';
+
+function isCodec(x: unknown): x is AnyCodec {
+  const c = x as Partial<AnyCodec> | null;
+  return (
+    typeof c === 'object' && c !== null && typeof c.encode === 'function' && typeof c.children === 'function'
+  );
+}
+
+/** Every codec exported by a module of the model (so new types need no list kept up to date here). */
+async function exportedCodecs(): Promise<AnyCodec[]> {
+  const dir = new URL('./', import.meta.url);
+  const files = readdirSync(fileURLToPath(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+  const out: AnyCodec[] = [];
+  for (const f of files.sort()) {
+    const m = (await import(new URL(f.replace(/\.ts$/, '.js'), dir).href)) as Record<string, unknown>;
+    out.push(...Object.values(m).filter(isCodec));
+  }
+  return out;
+}
+
+/** Every named codec reachable from `roots`; two different codecs under one name are an error. */
+function namedCodecs(roots: AnyCodec[]): Map<string, AnyCodec> {
+  const found = new Map<string, AnyCodec>();
+  const seen = new Set<AnyCodec>();
+  const walk = (c: AnyCodec): void => {
+    if (seen.has(c)) return;
+    seen.add(c);
+    if (c.name !== undefined) {
+      const other = found.get(c.name);
+      if (other !== undefined && other !== c) throw new Error(`two different codecs are named ${c.name}`);
+      found.set(c.name, c);
+    }
+    for (const child of c.children()) walk(child);
+  };
+  for (const r of roots) walk(r);
+  return found;
+}
+
+const CODECS = namedCodecs(await exportedCodecs());
+const NAMES = Object.keys(SCHEMA.snapshot().types);
+
+/** Large composite types get fewer runs: each run is bigger and the prefix law is quadratic. */
+const LARGE = new Set(['Block', 'QueryResponse', 'QueryOutput', 'CommittedTransaction', 'SignedTransaction']);
+const runsFor = (name: string) => (LARGE.has(name) ? 15 : 40);
+
+describe('model schema coverage', () => {
+  it('every registered type has a codec exported by the model', () => {
+    assert.deepEqual(
+      NAMES.filter((n) => !CODECS.has(n)),
+      [],
+    );
+  });
+
+  it('every registered type has an arbitrary', () => {
+    assert.deepEqual(Object.keys(MODEL_ARBITRARIES).sort(), NAMES);
+  });
+
+  it('the arbitraries produce every variant of every enum', () => {
+    const types = SCHEMA.snapshot().types;
+    for (const [name, desc] of Object.entries(types)) {
+      if (desc.kind !== 'enum') continue;
+      const seen = new Set(
+        fc
+          .sample(MODEL_ARBITRARIES[name]!, { numRuns: desc.variants.length * 25, seed: 7 })
+          .map((v) => (v as { kind: string }).kind),
+      );
+      assert.deepEqual([...seen].sort(), desc.variants.map((v) => v.name).sort(), name);
+    }
+  });
+});
+
+describe('known gaps', () => {
+  // An option of a JSON value has two present-or-absent states that JSON writes the same way: absent is
+  // null, and so is a present null. The binary form keeps them apart; the JSON form cannot.
+  it('QueryParams.filter = null survives the JSON form', {
+    todo: 'option(json) cannot express Some(null) in JSON',
+  }, () => {
+    const codec = CODECS.get('QueryParams')!;
+    const v = { filter: null, offset: 0 };
+    assert.deepStrictEqual(codec.fromJson(codec.toJson(v), ''), v);
+  });
+});
+
+for (const name of NAMES) {
+  describe(`model type ${name}`, () => {
+    lawTests(CODECS.get(name)!, MODEL_ARBITRARIES[name]!, { numRuns: runsFor(name) });
+  });
+}

@@ -1,0 +1,62 @@
+// Core metric series of a node (reference-notes §11), registered on the gateway's per-node registry.
+// Gauges are read when scraped; the commit-time histogram is fed by the pipeline's commit listener.
+
+import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { Node } from './node.js';
+
+export function installNodeMetrics(registry: Registry, node: Node): void {
+  const { pipeline, ledger } = node;
+  const gauge = (name: string, help: string, read: () => number) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        this.set(read());
+      },
+    });
+  gauge('block_height', 'Height of the newest committed block.', () => ledger.height());
+  gauge(
+    'block_height_non_empty',
+    'Committed blocks holding at least one transaction.',
+    () => pipeline.counters.blocksNonEmpty,
+  );
+  gauge('queue_size', 'Transactions waiting in the queue.', () => pipeline.queue.depth);
+  gauge('queue_capacity', 'Capacity of the transaction queue.', () => pipeline.queue.capacity);
+  gauge('connected_peers', 'Peers with a live connection.', () => 0);
+  gauge('view_changes', 'View changes since start.', () => node.engine.snapshot().viewChanges);
+  gauge('domains', 'Registered domains.', () => ledger.state.domainCount());
+  gauge('accounts', 'Registered accounts.', () => ledger.state.accountCount());
+  gauge(
+    'event_subscribers',
+    'Live event bus subscribers (streams, bridge, metrics).',
+    () => pipeline.events.subscriberCount,
+  );
+  new Gauge({
+    name: 'txs',
+    help: 'Transactions by outcome since start: accepted (committed), rejected (in a block), expired (in the queue).',
+    labelNames: ['type'],
+    registers: [registry],
+    collect() {
+      const c = pipeline.counters;
+      this.set({ type: 'accepted' }, c.txsApproved);
+      this.set({ type: 'rejected' }, c.txsRejected);
+      this.set({ type: 'expired' }, c.txsExpired);
+    },
+  });
+  const commitTime = new Histogram({
+    name: 'commit_time_ms',
+    help: 'Time to make a block durable and visible (append, fsync, apply), in milliseconds.',
+    buckets: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000],
+    registers: [registry],
+  });
+  const blockTxs = new Counter({
+    name: 'block_transactions_total',
+    help: 'Transactions included in committed blocks.',
+    registers: [registry],
+  });
+  pipeline.onCommit((executed, durationMs) => {
+    commitTime.observe(durationMs);
+    blockTxs.inc(executed.transactions.length);
+  });
+}

@@ -1,0 +1,61 @@
+// Adapts the concrete node to the gateway's ports (gateway/ports.ts). The only place the two meet.
+
+import type { GatewayPorts, Receipt } from '../gateway/ports.js';
+import { receiptMessage } from '../model/receipt.js';
+import { toHex } from '../util/hex.js';
+import type { Node } from './node.js';
+import { createQueryPort } from './query-port.js';
+
+export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
+  const { config, pipeline, ledger } = node;
+  const nowMs = () => node.clock.nowMs();
+  const peerId = node.nodeKey.publicKeyText();
+  return {
+    node: {
+      chainId: config.node.chainId,
+      peerId,
+      get address() {
+        return address();
+      },
+      startedAtMs: node.startedAtMs,
+      nowMs,
+      healthy: () => node.healthy,
+      receipt(txHash, submittedAtMs, submittedAtHeight): Receipt {
+        const payload = { txHash: toHex(txHash), submittedAtMs, submittedAtHeight, nodePublicKey: peerId };
+        return { ...payload, signature: toHex(node.nodeKey.sign(receiptMessage(payload))) };
+      },
+      // A single peer has no peer connections; the peer transport will report its live sessions here.
+      connectedPeers: () => [],
+    },
+    state: ledger.state,
+    chain: {
+      height: () => ledger.height(),
+      tipHash: () => ledger.tipHash(),
+      block: (h) => ledger.block(h),
+      locate: (h) => ledger.locate(h),
+      accountTransactions: (a, offset, limit) => ledger.accountTransactions(a, offset, limit),
+    },
+    transactions: {
+      submit: (body) => pipeline.submit(body),
+      status: (hash) => pipeline.status(hash),
+      queueDepth: () => pipeline.queue.depth,
+      queueCapacity: () => pipeline.queue.capacity,
+      counters: () => pipeline.counters,
+    },
+    queries: createQueryPort(ledger, {
+      chainId: config.node.chainId,
+      decodeLimits: {
+        bytesMax: config.codec.bytesMax,
+        itemsMax: config.codec.sequenceItemsMax,
+        depthMax: config.codec.depthMax,
+      },
+      fetchSizeDefault: config.query.fetchSizeDefault,
+      fetchSizeMax: config.query.fetchSizeMax,
+      cursorsMax: config.query.cursorsMax,
+      cursorIdleMs: config.query.cursorIdleMs,
+      now: nowMs,
+    }),
+    events: pipeline.events,
+    consensus: { snapshot: () => node.engine.snapshot() },
+  };
+}

@@ -1,0 +1,91 @@
+// Signed queries (reference-notes §1): decode with limits, check the chain, the authority and its
+// signature, then run the query over the committed state. Cursors live in a bounded store per node.
+
+import { decodeFrame, encode } from '../codec/frame.js';
+import type { DecodeLimits } from '../codec/limits.js';
+import { ed25519Verify } from '../crypto/ed25519.js';
+import { hash } from '../crypto/hash.js';
+import type { QueriesPort, QueryOutcome } from '../gateway/ports.js';
+import { parseAccountId } from '../model/ids.js';
+import { parsePublicKey } from '../model/keys.js';
+import { QueryPayloadCodec, SignedQueryCodec } from '../model/queries.js';
+import { SCHEMA } from '../model/schema.js';
+import type { Ledger } from '../pipeline/ledger.js';
+import type { BlockSource } from '../state/block-source.js';
+import { CursorStore } from '../state/cursors.js';
+import { isQueryError } from '../state/errors.js';
+import { executeQuery } from '../state/query.js';
+import { fromHex } from '../util/hex.js';
+
+export interface QueryPortOptions {
+  chainId: string;
+  decodeLimits: DecodeLimits;
+  fetchSizeDefault: number;
+  fetchSizeMax: number;
+  cursorsMax: number;
+  cursorIdleMs: number;
+  now: () => number;
+}
+
+function blockSourceOf(ledger: Ledger): BlockSource {
+  return {
+    height: () => ledger.height(),
+    block: (h) => ledger.blockSync(h),
+    transaction: (hashHex) => {
+      const bytes = fromHex(hashHex, 32);
+      const loc = bytes === undefined ? undefined : ledger.locate(bytes);
+      return loc === undefined ? undefined : { blockHeight: loc.height, index: loc.index };
+    },
+    transactionsOfAccount: (account) =>
+      ledger.accountTransactionsSync(account).map((l) => ({ blockHeight: l.height, index: l.index })),
+  };
+}
+
+export function createQueryPort(ledger: Ledger, opts: QueryPortOptions): QueriesPort {
+  const cursors = new CursorStore({
+    capacity: opts.cursorsMax,
+    idleExpiryMs: opts.cursorIdleMs,
+    now: opts.now,
+  });
+  const blocks = blockSourceOf(ledger);
+  return {
+    async execute(body): Promise<QueryOutcome> {
+      const d = decodeFrame(SCHEMA, SignedQueryCodec, body, opts.decodeLimits);
+      if (!d.ok) return { ok: false, code: d.error.code, message: d.error.message };
+      const { payload, signature } = d.value;
+      if (payload.chainId !== opts.chainId) {
+        return {
+          ok: false,
+          code: 'chain_id_mismatch',
+          message: `query for chain "${payload.chainId}"`,
+          details: { chain_id: payload.chainId },
+        };
+      }
+      const key = parsePublicKey(parseAccountId(payload.authority)!.signatory)!;
+      if (
+        key.algorithm !== 'ed25519' ||
+        !ed25519Verify(key.bytes, hash(encode(QueryPayloadCodec, payload)), signature)
+      ) {
+        return { ok: false, code: 'query_signature_invalid', message: 'query signature does not verify' };
+      }
+      if (ledger.state.account(payload.authority) === undefined) {
+        return {
+          ok: false,
+          code: 'query_authority_not_found',
+          message: `${payload.authority} is not registered`,
+          details: { authority: payload.authority },
+        };
+      }
+      // Index reads (transactions by account) come from the store: let committed blocks reach it first.
+      await ledger.flushState();
+      const r = executeQuery(ledger.state, payload.request, payload.authority, {
+        cursors,
+        blocks,
+        fetchSizeDefault: opts.fetchSizeDefault,
+        fetchSizeMax: opts.fetchSizeMax,
+      });
+      if (isQueryError(r)) return { ok: false, code: r.code, message: r.message, details: { ...r.details } };
+      return { ok: true, response: r };
+    },
+  };
+}

@@ -1,0 +1,119 @@
+// Builds the gateway of a started node: the server with its limits, the error registry extended with
+// the ledger's codes, every route family enabled by the configuration, then listens.
+
+import { struct } from '../codec/compound.js';
+import { encodeFrame } from '../codec/frame.js';
+import { jsonValue, string } from '../codec/primitives.js';
+import type { Config } from '../config/schema.js';
+import type { GatewayApp } from '../gateway/context.js';
+import type { RouteDeps } from '../gateway/deps.js';
+import { createErrorRegistry, type ErrorBody } from '../gateway/errors.js';
+import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
+import type { GatewayLimits } from '../gateway/limits.js';
+import { metricsRoute } from '../gateway/metrics.js';
+import { createOperatorAuth } from '../gateway/operator-auth.js';
+import { registerRoutes } from '../gateway/route-table.js';
+import { commonRoutes } from '../gateway/routes/common.js';
+import { transactionRoutes } from '../gateway/routes/transactions.js';
+import { createGatewayServer } from '../gateway/server.js';
+import { createSchemaRegistry } from '../model/schema.js';
+import { installNodeMetrics } from './metrics.js';
+import type { Node } from './node.js';
+import { gatewayPorts } from './ports.js';
+
+export interface ServedNode {
+  app: GatewayApp;
+  url: string;
+  close(): Promise<void>;
+}
+
+/** The wire form of an error answer for clients that prefer the codec. */
+export const ErrorBodyCodec = struct('ErrorBody', {
+  code: string(64),
+  message: string(1024),
+  details: jsonValue(64 * 1024),
+});
+
+export function gatewayLimits(c: Config): Partial<GatewayLimits> {
+  return {
+    bodyBytesMax: c.gateway.jsonBodyBytesMax,
+    headerBytesMax: c.gateway.headerBytesMax,
+    requestTimeoutMs: c.gateway.requestTimeoutMs,
+    headersTimeoutMs: c.gateway.headerTimeoutMs,
+    keepAliveTimeoutMs: c.gateway.keepAliveTimeoutMs,
+    connectionsMax: c.gateway.connectionsMax,
+    connectionsPerIpMax: c.gateway.connectionsPerIpMax,
+    ratePerSecond: c.gateway.ratePerIpPerS,
+    rateBurst: c.gateway.rateBurst,
+    sseClientsMax: c.streams.sseClientsMax,
+    sseQueueEventsMax: c.streams.subscriberBufferEventsMax,
+    sseQueueBytesMax: c.streams.subscriberBufferBytesMax,
+    sseHeartbeatMs: c.streams.sseHeartbeatMs,
+    wsClientsMax: c.streams.wsClientsMax,
+    wsFrameBytesMax: c.streams.wsFrameBytesMax,
+    wsFirstMessageTimeoutMs: c.streams.wsRequestTimeoutMs,
+    wsPingIntervalMs: c.streams.wsPingIntervalMs,
+    wsSendQueueMax: c.streams.subscriberBufferEventsMax,
+    wsSendBufferBytesMax: c.streams.subscriberBufferBytesMax,
+    wsSubscriptionsMax: c.streams.subscriptionsPerConnectionMax,
+  };
+}
+
+export async function buildGateway(node: Node, address: () => string): Promise<GatewayApp> {
+  const c = node.config;
+  const schema = createSchemaRegistry([ErrorBodyCodec]);
+  const errors = createErrorRegistry(LEDGER_ERRORS);
+  const app = await createGatewayServer({
+    limits: gatewayLimits(c),
+    logLevel: c.log.level,
+    corsOrigins: c.gateway.corsOrigins,
+    errors,
+    encodeErrorCodec: (body: ErrorBody) =>
+      encodeFrame(schema, ErrorBodyCodec, { ...body, details: body.details as never }),
+    openapi: { title: 'torana ledger node', version: '1' },
+    now: () => node.clock.nowMs(),
+  });
+  // Answers are serialised by their codec views (gateway/view.ts); response schemas document them.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const deps: RouteDeps = {
+    ports: gatewayPorts(node, address),
+    errors,
+    schema,
+    limits: {
+      listLimitDefault: c.gateway.listLimitDefault,
+      listLimitMax: c.gateway.listLimitMax,
+      transactionBodyBytesMax: c.gateway.transactionBodyBytesMax,
+      queryBodyBytesMax: c.gateway.queryBodyBytesMax,
+      fetchSizeMax: c.query.fetchSizeMax,
+      filterDepthMax: c.gateway.filterDepthMax,
+    },
+    apiVersions: app.gateway.apiVersions,
+    features: [],
+  };
+  const ctx = {
+    profile: c.telemetry.profile,
+    operatorAuth: createOperatorAuth({
+      operators: c.operator.publicKeys,
+      maxAgeMs: c.operator.requestMaxAgeMs,
+      noncesMax: c.operator.noncesMax,
+      now: () => node.clock.nowMs(),
+    }),
+  };
+  installNodeMetrics(app.gateway.metrics.registry, node);
+  registerRoutes(
+    app,
+    [...commonRoutes(deps), ...transactionRoutes(deps), metricsRoute(app.gateway.metrics)],
+    ctx,
+  );
+  return app;
+}
+
+export async function serveNode(node: Node): Promise<ServedNode> {
+  let url = '';
+  const app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''));
+  await app.listen({ host: node.config.gateway.host, port: node.config.gateway.port });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr !== null ? addr.port : node.config.gateway.port;
+  url = `http://${node.config.gateway.host}:${port}`;
+  return { app, url, close: () => app.close() };
+}
