@@ -72,6 +72,7 @@ export class SinglePeerEngine implements ConsensusEngine {
         await this.produce(txs);
       } catch (e) {
         this.running = false;
+        this.host.abandon(txs, `block production failed: ${(e as Error).message}`);
         this.opts.onFatal(e);
         return;
       }

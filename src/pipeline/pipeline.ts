@@ -71,6 +71,11 @@ export class Pipeline implements ConsensusHost {
     lastCommitMs: 0,
   };
   private readonly statuses: RecentStatuses;
+  /**
+   * Transactions taken from the queue by the engine and not yet committed. A duplicate arriving in that
+   * window must be refused too, or it would be queued again and executed twice.
+   */
+  private readonly inFlight = new Set<string>();
   private engine: ConsensusEngine | undefined;
   private commitListeners: ((executed: ExecutedBlock, durationMs: number) => void)[] = [];
 
@@ -109,6 +114,8 @@ export class Pipeline implements ConsensusHost {
     const { tx, hash, hashHex } = admitted;
     if (this.ledger.locate(hash) !== undefined)
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
+    if (this.inFlight.has(hashHex))
+      return { ok: false, kind: 'duplicate', code: 'already_enqueued', hashHex };
     const ttlExpiry =
       tx.payload.ttlMs === undefined
         ? Number.POSITIVE_INFINITY
@@ -197,6 +204,7 @@ export class Pipeline implements ConsensusHost {
   takeTransactions(max: number): QueuedTransaction[] {
     const { ready, expired } = this.queue.take(max, this.clock.nowMs());
     this.announceExpired(expired);
+    for (const q of ready) this.inFlight.add(q.hashHex);
     return ready;
   }
 
@@ -223,6 +231,7 @@ export class Pipeline implements ConsensusHost {
       const result = executed.results[i]!;
       const hashHex = toHex(hash);
       this.statuses.delete(hashHex);
+      this.inFlight.delete(hashHex);
       if (result.kind === 'Committed') {
         this.counters.txsApproved++;
         this.publish({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
@@ -243,6 +252,9 @@ export class Pipeline implements ConsensusHost {
   }
 
   abandon(txs: QueuedTransaction[], reason: string): void {
-    for (const q of txs) this.statuses.set(q.hashHex, { status: 'Dropped', message: reason });
+    for (const q of txs) {
+      this.inFlight.delete(q.hashHex);
+      this.statuses.set(q.hashHex, { status: 'Dropped', message: reason });
+    }
   }
 }

@@ -115,3 +115,26 @@ describe('ledger core end to end (single peer, in process)', () => {
     assert.equal(toHex(node.ledger.state.stateRoot()), root);
   });
 });
+
+describe('duplicates while a block is in flight (regression)', () => {
+  it('refuses a resubmission after the engine took the transaction and before it committed', async () => {
+    const t = await startTestNode();
+    try {
+      const tx = buildTx(t.admin, [{ kind: 'Log', level: { kind: 'Info' }, message: 'in flight' }], {
+        chainId: t.chainId,
+      });
+      const body = frameTx(tx);
+      const pipeline = t.node.pipeline;
+      await t.node.engine.stop();
+      assert.equal((await pipeline.submit(body)).ok, true);
+      // What the engine does first when it produces: take the transaction out of the queue.
+      const taken = pipeline.takeTransactions(10);
+      assert.equal(taken.length, 1);
+      const again = await pipeline.submit(body);
+      assert.equal(!again.ok && 'code' in again ? again.code : undefined, 'already_enqueued');
+      pipeline.abandon(taken, 'test');
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
