@@ -65,7 +65,8 @@ export function seq<T>(item: Codec<T>, itemsMax = Number.MAX_SAFE_INTEGER): Code
     },
     toJson: (v) => v.map((x) => item.toJson(x)),
     fromJson(j, path) {
-      if (!Array.isArray(j) || j.length > itemsMax) throw jsonError(path, `an array of at most ${itemsMax} items`);
+      if (!Array.isArray(j) || j.length > itemsMax)
+        throw jsonError(path, `an array of at most ${itemsMax} items`);
       return j.map((x, i) => item.fromJson(x, `${path}[${i}]`));
     },
     describe: (ref) => ({ kind: 'seq', of: refOf(item, ref) }),
@@ -77,7 +78,11 @@ export function seq<T>(item: Codec<T>, itemsMax = Number.MAX_SAFE_INTEGER): Code
  * A count then key/value pairs in strictly increasing order of the keys' encoded bytes, so that one
  * map has one encoding whatever order it was built in. String-keyed maps are JSON objects.
  */
-export function map<K, V>(key: Codec<K>, value: Codec<V>, itemsMax = Number.MAX_SAFE_INTEGER): Codec<Map<K, V>> {
+export function map<K, V>(
+  key: Codec<K>,
+  value: Codec<V>,
+  itemsMax = Number.MAX_SAFE_INTEGER,
+): Codec<Map<K, V>> {
   return {
     name: undefined,
     minBytes: 1,
@@ -115,14 +120,19 @@ export function map<K, V>(key: Codec<K>, value: Codec<V>, itemsMax = Number.MAX_
     toJson(m) {
       const o: { [k: string]: Json } = {};
       for (const k of [...m.keys()].map((x) => key.toJson(x) as string).sort()) {
-        o[k] = value.toJson(m.get(key.fromJson(k, '') as K)!);
+        // defineProperty, not assignment: a key such as "__proto__" must become an own property.
+        const v = value.toJson(m.get(key.fromJson(k, '') as K)!);
+        Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
       }
       return o;
     },
     fromJson(j, path) {
-      if (typeof j !== 'object' || j === null || Array.isArray(j)) throw jsonError(path, 'an object');
+      if (typeof j !== 'object' || j === null || Array.isArray(j) || Object.keys(j).length > itemsMax) {
+        throw jsonError(path, `an object of at most ${itemsMax} entries`);
+      }
       const out = new Map<K, V>();
-      for (const [k, v] of Object.entries(j)) out.set(key.fromJson(k, `${path}.${k}`), value.fromJson(v, `${path}.${k}`));
+      for (const [k, v] of Object.entries(j))
+        out.set(key.fromJson(k, `${path}.${k}`), value.fromJson(v, `${path}.${k}`));
       return out;
     },
     describe: (ref) => ({ kind: 'map', key: refOf(key, ref), value: refOf(value, ref) }),
@@ -133,7 +143,9 @@ export function map<K, V>(key: Codec<K>, value: Codec<V>, itemsMax = Number.MAX_
 // ---- structs and enums -------------------------------------------------------------------------
 
 export type Fields = Record<string, AnyCodec>;
-type OptionalKeys<F extends Fields> = { [K in keyof F]: F[K] extends OptionCodec<unknown> ? K : never }[keyof F];
+type OptionalKeys<F extends Fields> = {
+  [K in keyof F]: F[K] extends OptionCodec<unknown> ? K : never;
+}[keyof F];
 type RequiredKeys<F extends Fields> = Exclude<keyof F, OptionalKeys<F>>;
 type Simplify<T> = { [K in keyof T]: T[K] } & {};
 export type StructValue<F extends Fields> = Simplify<
@@ -189,10 +201,17 @@ function fieldsToJson(fs: FieldPlan[], v: Loose, out: { [k: string]: Json }): vo
   }
 }
 
-function fieldsFromJson(fs: FieldPlan[], j: { [k: string]: unknown }, path: string, out: Loose): void {
+function fieldsFromJson(
+  fs: FieldPlan[],
+  j: { [k: string]: unknown },
+  path: string,
+  out: Loose,
+  isVariant = false,
+): void {
   const known = new Set(fs.map((f) => f.json));
   for (const k of Object.keys(j)) {
-    if (!known.has(k) && k !== 'kind') throw jsonError(`${path}.${k}`, 'no such field');
+    // `kind` names an enum's variant; on a plain struct it is as unknown as any other member.
+    if (!known.has(k) && !(isVariant && k === 'kind')) throw jsonError(`${path}.${k}`, 'no such field');
   }
   for (const f of fs) {
     const v = f.codec.fromJson(j[f.json], `${path}.${f.json}`);
@@ -224,7 +243,8 @@ export function struct<F extends Fields>(name: string, fields: F): Codec<StructV
       return out;
     },
     fromJson(j, path) {
-      if (typeof j !== 'object' || j === null || Array.isArray(j)) throw jsonError(path, `an object (${name})`);
+      if (typeof j !== 'object' || j === null || Array.isArray(j))
+        throw jsonError(path, `an object (${name})`);
       const out: Loose = {};
       fieldsFromJson(fs, j as { [k: string]: unknown }, path, out);
       return out as StructValue<F>;
@@ -250,7 +270,8 @@ export function enumOf<V extends Record<string, Fields>>(name: string, variants:
     minBytes: 1,
     encode(w, v) {
       const variant = byKind.get(v.kind);
-      if (variant === undefined) throw new CodecError('codec_invalid_value', `${name}: unknown variant ${v.kind}`);
+      if (variant === undefined)
+        throw new CodecError('codec_invalid_value', `${name}: unknown variant ${v.kind}`);
       w.varuint(variant.tag);
       encodeFields(w, variant.fs, v as Loose);
     },
@@ -274,9 +295,10 @@ export function enumOf<V extends Record<string, Fields>>(name: string, variants:
     fromJson(j, path) {
       const kind = typeof j === 'object' && j !== null ? (j as { kind?: unknown }).kind : undefined;
       const variant = typeof kind === 'string' ? byKind.get(kind) : undefined;
-      if (variant === undefined) throw jsonError(`${path}.kind`, `one of ${list.map((v) => v.kind).join(', ')}`);
+      if (variant === undefined)
+        throw jsonError(`${path}.kind`, `one of ${list.map((v) => v.kind).join(', ')}`);
       const out: Loose = { kind: variant.kind };
-      fieldsFromJson(variant.fs, j as { [k: string]: unknown }, path, out);
+      fieldsFromJson(variant.fs, j as { [k: string]: unknown }, path, out, true);
       return out as EnumValue<V>;
     },
     describe: (ref) => ({

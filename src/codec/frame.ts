@@ -32,12 +32,16 @@ export function decode<T>(codec: Codec<T>, bytes: Uint8Array, limits: DecodeLimi
     const r = new Reader(bytes, limits);
     const value = codec.decode(r);
     if (r.pos !== bytes.length) {
-      return { ok: false, error: new CodecError('codec_trailing_bytes', `${bytes.length - r.pos} trailing bytes`, r.pos) };
+      return {
+        ok: false,
+        error: new CodecError('codec_trailing_bytes', `${bytes.length - r.pos} trailing bytes`, r.pos),
+      };
     }
     return { ok: true, value };
   } catch (e) {
     if (e instanceof CodecError) return { ok: false, error: e };
-    if (e instanceof RangeError) return { ok: false, error: new CodecError('codec_invalid_value', e.message) };
+    if (e instanceof RangeError)
+      return { ok: false, error: new CodecError('codec_invalid_value', e.message) };
     throw e;
   }
 }
@@ -71,31 +75,42 @@ export function unframe(
     ok: false as const,
     error: new CodecError(code, message, at),
   });
-  if (bytes.length >= 1 && bytes[0] === CODEC_VERSION && !bytesEqual(bytes.subarray(0, 4), FRAME_MAGIC)) {
-    return { ok: true, payload: bytes.subarray(1) }; // bare form: version byte + payload
-  }
+  // The first byte decides (docs/codec.md §1.4): the version byte of a bare payload, or 'T' opening a frame.
+  // Anything else reads as the version byte of a bare form this node does not support.
+  if (bytes.length === 0) return fail('codec_truncated', 'empty body', 0);
+  if (bytes[0] === CODEC_VERSION) return { ok: true, payload: bytes.subarray(1) };
+  if (bytes[0] !== FRAME_MAGIC[0]) return fail('codec_unsupported_version', `version byte ${bytes[0]}`, 0);
+  const magic = Math.min(bytes.length, FRAME_MAGIC.length);
+  if (!bytesEqual(bytes.subarray(0, magic), FRAME_MAGIC.subarray(0, magic)))
+    return fail('codec_bad_magic', 'bad magic', 0);
   if (bytes.length < FRAME_HEADER_BYTES) {
-    if (bytes.length >= 4 && !bytesEqual(bytes.subarray(0, 4), FRAME_MAGIC)) return fail('codec_bad_magic', 'bad magic', 0);
-    if (bytes.length === 0) return fail('codec_truncated', 'empty body', 0);
-    if (bytes[0] !== FRAME_MAGIC[0]) return fail('codec_unsupported_version', `version byte ${bytes[0]}`, 0);
     return fail('codec_truncated', `frame header needs ${FRAME_HEADER_BYTES} bytes`, bytes.length);
   }
-  if (!bytesEqual(bytes.subarray(0, 4), FRAME_MAGIC)) {
-    return fail(bytes[0] === undefined ? 'codec_bad_magic' : 'codec_unsupported_version', 'neither a frame nor a supported version byte', 0);
-  }
   if (bytes[4] !== CODEC_VERSION) return fail('codec_unsupported_version', `codec version ${bytes[4]}`, 4);
-  if ((bytes[5]! & ~KNOWN_FLAGS) !== 0) return fail('codec_unknown_flags', `unknown flags 0x${bytes[5]!.toString(16)}`, 5);
+  if ((bytes[5]! & ~KNOWN_FLAGS) !== 0)
+    return fail('codec_unknown_flags', `unknown flags 0x${bytes[5]!.toString(16)}`, 5);
   const expected = registry.schemaHash(typeName);
   if (!bytesEqual(bytes.subarray(6, 14), expected)) {
-    return fail('codec_schema_mismatch', `schema hash ${toHex(bytes.subarray(6, 14))} is not ${typeName} (${toHex(expected)})`, 6);
+    return fail(
+      'codec_schema_mismatch',
+      `schema hash ${toHex(bytes.subarray(6, 14))} is not ${typeName} (${toHex(expected)})`,
+      6,
+    );
   }
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const length = view.getUint32(14, true);
   const actual = bytes.length - FRAME_HEADER_BYTES;
-  if (length > actual) return fail('codec_truncated', `payload length ${length}, ${actual} bytes present`, 14);
-  if (length < actual) return fail('codec_trailing_bytes', `${actual - length} bytes after the payload`, FRAME_HEADER_BYTES + length);
+  if (length > actual)
+    return fail('codec_truncated', `payload length ${length}, ${actual} bytes present`, 14);
+  if (length < actual)
+    return fail(
+      'codec_trailing_bytes',
+      `${actual - length} bytes after the payload`,
+      FRAME_HEADER_BYTES + length,
+    );
   const payload = bytes.subarray(FRAME_HEADER_BYTES);
-  if (crc32c(payload) !== view.getUint32(18, true)) return fail('codec_checksum_mismatch', 'payload checksum mismatch', 18);
+  if (crc32c(payload) !== view.getUint32(18, true))
+    return fail('codec_checksum_mismatch', 'payload checksum mismatch', 18);
   return { ok: true, payload };
 }
 

@@ -17,3 +17,27 @@ export function canonicalJson(v: Json): string {
   }
   throw new CodecError('codec_invalid_value', `not a JSON value: ${typeof v}`);
 }
+
+/**
+ * Deepest nesting of arrays and objects in a JSON value (docs/codec.md §3.7, §6). Bounded explicitly so
+ * that whether a value is accepted never depends on the JavaScript stack size of the node decoding it.
+ */
+export const JSON_DEPTH_MAX = 32;
+
+/** The deepest nesting of arrays and objects in JSON text: a linear scan that skips string contents. */
+export function jsonDepth(text: string): number {
+  let depth = 0;
+  let max = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) max = Math.max(max, ++depth);
+    else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return max;
+}

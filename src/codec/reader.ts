@@ -77,7 +77,8 @@ export class Reader {
       const byte = b[this.pos++]!;
       result += (byte & 0x7f) * mul;
       if ((byte & 0x80) === 0) {
-        if (byte === 0 && i > 0) throw new CodecError('codec_overlong_varint', 'overlong varint', this.pos - 1);
+        if (byte === 0 && i > 0)
+          throw new CodecError('codec_overlong_varint', 'overlong varint', this.pos - 1);
         if (result > Number.MAX_SAFE_INTEGER) {
           throw new CodecError('codec_varint_overflow', 'varint above 2^53-1', this.pos - 1);
         }
@@ -99,7 +100,8 @@ export class Reader {
       const byte = b[this.pos++]!;
       result |= BigInt(byte & 0x7f) << shift;
       if ((byte & 0x80) === 0) {
-        if (byte === 0 && i > 0) throw new CodecError('codec_overlong_varint', 'overlong varint', this.pos - 1);
+        if (byte === 0 && i > 0)
+          throw new CodecError('codec_overlong_varint', 'overlong varint', this.pos - 1);
         if (result >> BigInt(maxBits) !== 0n) {
           throw new CodecError('codec_varint_overflow', `varint above 2^${maxBits}-1`, this.pos - 1);
         }
@@ -116,7 +118,11 @@ export class Reader {
     const n = this.varuint();
     if (n > limit) throw new CodecError('codec_length_limit', `length ${n} above limit ${limit}`, at);
     if (minItemBytes > 0 && n * minItemBytes > this.end - this.pos) {
-      throw new CodecError('codec_truncated', `length ${n} longer than the ${this.end - this.pos} bytes left`, at);
+      throw new CodecError(
+        'codec_truncated',
+        `length ${n} longer than the ${this.end - this.pos} bytes left`,
+        at,
+      );
     }
     return n;
   }

@@ -1,6 +1,10 @@
 // The encoding buffer (docs/codec.md §2–§5). Grows geometrically; `finish()` returns a copy-free view.
 
+import { CodecError } from './errors.js';
+
 const utf8 = new TextEncoder();
+/** In a `u` regex a well-formed surrogate pair is one code point, so only unpaired halves match. */
+const LONE_SURROGATE = /\p{Cs}/u;
 
 export class Writer {
   buf: Uint8Array;
@@ -91,6 +95,10 @@ export class Writer {
         return;
       }
     }
+    // A lone surrogate has no UTF-8 form; TextEncoder would silently write U+FFFD instead, giving two
+    // strings one encoding (docs/codec.md §3.2).
+    if (LONE_SURROGATE.test(s))
+      throw new CodecError('codec_invalid_utf8', 'string holds a lone UTF-16 surrogate');
     const encoded = utf8.encode(s);
     this.varuint(encoded.length);
     this.bytes(encoded);

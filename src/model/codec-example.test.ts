@@ -125,6 +125,7 @@ function blocks(): Record<string, string> {
   const framed = encodeFrame(SCHEMA, SignedTransactionCodec, tx);
   const payloadBytes = encode(TransactionPayloadCodec, payload);
   return {
+    'example-json': `\`\`\`json\n${JSON.stringify(SignedTransactionCodec.toJson(tx), null, 2)}\n\`\`\``,
     'example-transaction': fence(render(transactionSegments())),
     'example-frame': fence(render(frameSegments(framed, bare.length))),
     'example-hashes': fence(

@@ -1,0 +1,143 @@
+// MintAsset, BurnAsset, TransferAsset (README.md §Instructions). Amounts are exact mantissas at the
+// definition's scale; a zero balance deletes the asset row, so "no row" and "balance 0" are one state.
+// Invariant kept by every path: the balances of a definition sum to its total quantity.
+
+import type { AssetDefinition } from '../model/entities.js';
+import { assetId, parseAccountId, parseAssetId, parseDefinitionId } from '../model/ids.js';
+import type { Numeric } from '../model/numeric.js';
+import { assert } from '../util/assert.js';
+import { checkedAdd, toScale } from './amounts.js';
+import { authorize } from './authorize.js';
+import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
+
+interface Resolved {
+  readonly assetId: string;
+  readonly account: string;
+  readonly definitionId: string;
+  readonly definition: AssetDefinition;
+  readonly domainOwner: string | undefined;
+}
+
+/** Looks up the definition then the account of an asset id: asset_definition_not_found, account_not_found. */
+function resolve(x: ExecContext, id: string): Resolved | Fail {
+  const parts = parseAssetId(id);
+  if (parts === undefined || assetId(parts.definition, parts.account) !== id) {
+    return fail('asset_not_found', `asset id ${id} is not canonical`);
+  }
+  const definition = x.t.assetDefinition.get(parts.definition);
+  if (definition === undefined)
+    return fail('asset_definition_not_found', `no asset definition ${parts.definition}`);
+  if (!x.t.account.has(parts.account)) return fail('account_not_found', `no account ${parts.account}`);
+  const domain = parseDefinitionId(parts.definition)?.domain;
+  const domainOwner = domain === undefined ? undefined : x.t.domain.get(domain)?.ownedBy;
+  return { assetId: id, account: parts.account, definitionId: parts.definition, definition, domainOwner };
+}
+
+function isFail(v: Resolved | Fail): v is Fail {
+  return 'code' in v;
+}
+
+/** The amount as a mantissa at the definition scale: invalid_amount when zero or not representable. */
+function scaled(amount: Numeric, definition: AssetDefinition): bigint | Fail {
+  const s = toScale(amount, definition.scale);
+  if (s.ok) return s.mantissa;
+  if (s.why === 'overflow')
+    return fail('overflow', 'amount exceeds the 128-bit mantissa at the definition scale');
+  return fail(
+    'invalid_amount',
+    s.why === 'zero'
+      ? 'amount must be greater than zero'
+      : `amount has more than ${definition.scale} fraction digits`,
+  );
+}
+
+function balance(x: ExecContext, id: string): bigint {
+  return x.t.asset.get(id)?.value.mantissa ?? 0n;
+}
+
+function setBalance(x: ExecContext, id: string, mantissa: bigint, scale: number): void {
+  if (mantissa === 0n) x.t.asset.delete(id);
+  else x.t.asset.set(id, { id, value: { mantissa, scale } });
+}
+
+function setTotal(x: ExecContext, r: Resolved, total: bigint, mintable = r.definition.mintable): void {
+  const d = x.t.assetDefinition.get(r.definitionId)!;
+  x.t.assetDefinition.set(r.definitionId, {
+    ...d,
+    mintable,
+    totalQuantity: { mantissa: total, scale: d.scale },
+  });
+  x.emit({
+    kind: 'AssetDefinitionTotalChanged',
+    id: r.definitionId,
+    total: { mantissa: total, scale: d.scale },
+  });
+}
+
+export const mintAsset: Handler<'MintAsset'> = (x, ins) => {
+  const r = resolve(x, ins.asset);
+  if (isFail(r)) return r;
+  const denied = authorize(
+    x,
+    [r.definition.ownedBy, r.domainOwner],
+    'CanMintAssetWithDefinition',
+    r.definitionId,
+  );
+  if (denied) return denied;
+  const amount = scaled(ins.amount, r.definition);
+  if (typeof amount !== 'bigint') return amount;
+  if (r.definition.mintable.kind === 'Not')
+    return fail('not_mintable', `${r.definitionId} may not be minted`);
+  const total = checkedAdd(r.definition.totalQuantity.mantissa, amount);
+  const next = checkedAdd(balance(x, r.assetId), amount);
+  if (total === undefined || next === undefined)
+    return fail('overflow', `minting would pass 2^128-1 for ${r.definitionId}`);
+  setBalance(x, r.assetId, next, r.definition.scale);
+  x.emit({ kind: 'AssetAdded', id: r.assetId, amount: { mantissa: amount, scale: r.definition.scale } });
+  // Mintable Once: the first successful mint closes minting for good.
+  setTotal(x, r, total, r.definition.mintable.kind === 'Once' ? { kind: 'Not' } : r.definition.mintable);
+  return undefined;
+};
+
+export const burnAsset: Handler<'BurnAsset'> = (x, ins) => {
+  const r = resolve(x, ins.asset);
+  if (isFail(r)) return r;
+  const owners = [r.account, r.definition.ownedBy, r.domainOwner];
+  const denied = authorize(x, owners, 'CanBurnAssetWithDefinition', r.definitionId);
+  if (denied) return denied;
+  const amount = scaled(ins.amount, r.definition);
+  if (typeof amount !== 'bigint') return amount;
+  const held = balance(x, r.assetId);
+  if (held < amount) return fail('insufficient_funds', `${r.assetId} holds less than the amount`);
+  assert(r.definition.totalQuantity.mantissa >= amount, `total of ${r.definitionId} below a balance`);
+  setBalance(x, r.assetId, held - amount, r.definition.scale);
+  x.emit({ kind: 'AssetRemoved', id: r.assetId, amount: { mantissa: amount, scale: r.definition.scale } });
+  setTotal(x, r, r.definition.totalQuantity.mantissa - amount);
+  return undefined;
+};
+
+export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
+  const r = resolve(x, ins.source);
+  if (isFail(r)) return r;
+  const dest = parseAccountId(ins.destination);
+  if (dest === undefined || !x.t.account.has(ins.destination))
+    return fail('account_not_found', `no account ${ins.destination}`);
+  const denied = authorize(x, [r.account, r.domainOwner], 'CanTransferAssetWithDefinition', r.definitionId);
+  if (denied) return denied;
+  const amount = scaled(ins.amount, r.definition);
+  if (typeof amount !== 'bigint') return amount;
+  if (ins.destination === r.account)
+    return fail('same_account', 'source and destination are the same account');
+  const held = balance(x, r.assetId);
+  if (held < amount) return fail('insufficient_funds', `${r.assetId} holds less than the amount`);
+  const destId = assetId(r.definitionId, ins.destination);
+  const next = checkedAdd(balance(x, destId), amount);
+  // Balances of one definition sum to its total, which fits the mantissa, so this cannot overflow.
+  assert(next !== undefined, `balance of ${destId} above the total of its definition`);
+  setBalance(x, r.assetId, held - amount, r.definition.scale);
+  setBalance(x, destId, next, r.definition.scale);
+  const moved = { mantissa: amount, scale: r.definition.scale };
+  x.emit({ kind: 'AssetRemoved', id: r.assetId, amount: moved });
+  x.emit({ kind: 'AssetAdded', id: destId, amount: moved });
+  return undefined;
+};

@@ -1,0 +1,39 @@
+// What an instruction handler sees: the scratch view, the block context, the authority, and an event
+// sink. Handlers return a Fail (the first failing check, in the fixed order README.md documents) or
+// undefined after applying their writes; the executor turns a Fail into a Rejection and rolls back.
+
+import type { DataEvent } from '../model/events.js';
+import type { Instruction, InstructionKind } from '../model/instructions.js';
+import type { RejectionCode } from '../model/rejections.js';
+import type { StateView, StateViews } from './state-view.js';
+
+export interface BlockContext {
+  height: number;
+  blockTimeMs: number;
+  chainId: string;
+  /** Height 1: transactions skip permission checks and the authority need not exist yet. */
+  genesis: boolean;
+}
+
+export interface Fail {
+  readonly code: RejectionCode;
+  readonly message?: string;
+}
+
+export interface ExecContext {
+  readonly view: StateView;
+  readonly t: StateViews;
+  readonly block: Readonly<BlockContext>;
+  readonly authority: string;
+  /** False only for genesis transactions. */
+  readonly checkPermissions: boolean;
+  emit(e: DataEvent): void;
+}
+
+export type InstructionOf<K extends InstructionKind> = Extract<Instruction, { kind: K }>;
+export type Handler<K extends InstructionKind> = (x: ExecContext, ins: InstructionOf<K>) => Fail | undefined;
+export type HandlerTable = { readonly [K in InstructionKind]: Handler<K> };
+
+export function fail(code: RejectionCode, message?: string): Fail {
+  return message === undefined ? { code } : { code, message };
+}

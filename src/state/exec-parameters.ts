@@ -1,0 +1,63 @@
+// SetParameter and Log (README.md §Instructions). Parameters bound what every peer accepts, so a value
+// of 0 or an absurd one would stall the chain: each must lie in 1..its named maximum.
+
+import type { Json } from '../codec/codec.js';
+import { nameProblem } from '../model/names.js';
+import type { Parameters } from '../model/parameters.js';
+import { authorize } from './authorize.js';
+import { fail, type Handler } from './exec-context.js';
+import { SINGLETON_ID } from './keys.js';
+import { jsonValueProblem } from './validate.js';
+
+/** Upper bounds of the numeric chain parameters (the lower bound is 1 for all). */
+export const PARAMETER_MAX = Object.freeze({
+  BlockMaxTransactions: 100_000,
+  BlockTimeMs: 3_600_000,
+  CommitTimeMs: 3_600_000,
+  MaxClockDriftMs: 3_600_000,
+  /** The codec's default item limit: a longer transaction could not be decoded anyway. */
+  TransactionMaxInstructions: 100_000,
+  /** The codec's default byte limit. */
+  TransactionMaxBytes: 16 * 1024 * 1024,
+});
+export const CUSTOM_PARAMETERS_MAX = 256;
+export const CUSTOM_PARAMETER_BYTES_MAX = 16 * 1024;
+
+const FIELD = {
+  BlockMaxTransactions: 'blockMaxTransactions',
+  BlockTimeMs: 'blockTimeMs',
+  CommitTimeMs: 'commitTimeMs',
+  MaxClockDriftMs: 'maxClockDriftMs',
+  TransactionMaxInstructions: 'transactionMaxInstructions',
+  TransactionMaxBytes: 'transactionMaxBytes',
+} as const satisfies Record<keyof typeof PARAMETER_MAX, keyof Parameters>;
+
+export const setParameter: Handler<'SetParameter'> = (x, ins) => {
+  const denied = authorize(x, [], 'CanSetParameters');
+  if (denied) return denied;
+  const p = ins.parameter;
+  const current = x.view.parameters();
+  let next: Parameters;
+  if (p.kind === 'Custom') {
+    const problem = nameProblem(p.id) ?? jsonValueProblem(p.payload, CUSTOM_PARAMETER_BYTES_MAX);
+    if (problem !== undefined) return fail('invalid_parameter', `custom parameter ${p.id}: ${problem}`);
+    if (!current.custom.has(p.id) && current.custom.size >= CUSTOM_PARAMETERS_MAX) {
+      return fail('execution_limit', `at most ${CUSTOM_PARAMETERS_MAX} custom parameters`);
+    }
+    next = { ...current, custom: new Map(current.custom).set(p.id, structuredClone(p.payload) as Json) };
+  } else {
+    const max = PARAMETER_MAX[p.kind];
+    if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > max) {
+      return fail('invalid_parameter', `${p.kind} must be an integer in 1..${max}`);
+    }
+    next = { ...current, [FIELD[p.kind]]: p.value };
+  }
+  x.t.parameters.set(SINGLETON_ID, next);
+  x.emit({ kind: 'ParameterChanged', parameter: p });
+  return undefined;
+};
+
+export const log: Handler<'Log'> = (x, ins) => {
+  x.emit({ kind: 'Logged', level: ins.level, message: ins.message });
+  return undefined;
+};

@@ -1,0 +1,152 @@
+// Deterministic block execution (architecture.md "The path of a transaction" step 3). Transactions apply
+// to a scratch view of the committed state; each is atomic (an undo journal rolls back every write of a
+// rejected one). The base is untouched until commit(), so readers keep seeing the committed state while a
+// block is built, and a block that is never committed leaves no trace. No wall clock, no randomness:
+// time and height come from the BlockContext, and everything persisted or hashed is sorted by key.
+
+import type { TransactionResult } from '../model/block.js';
+import type { DataEvent } from '../model/events.js';
+import { parseAccountId } from '../model/ids.js';
+import type { Instruction } from '../model/instructions.js';
+import { reject } from '../model/rejections.js';
+import type { SignedTransaction } from '../model/transaction.js';
+import { assert } from '../util/assert.js';
+import type { BlockContext, ExecContext, Fail, Handler } from './exec-context.js';
+import { HANDLERS } from './handlers.js';
+import { publishRoot } from './root.js';
+import { type RowChange, StateView } from './state-view.js';
+import type { BaseTable } from './table.js';
+import type { WorldState } from './world-state.js';
+
+export type { BlockContext } from './exec-context.js';
+
+export interface ApplyOutcome {
+  result: TransactionResult;
+  events: DataEvent[];
+}
+
+export class BlockExecution {
+  private readonly view: StateView;
+  private readonly baseVersion: number;
+  private prepared: { changes: RowChange[]; sum: bigint } | undefined;
+  private committed = false;
+
+  constructor(
+    private readonly base: WorldState,
+    private readonly ctx: Readonly<BlockContext>,
+  ) {
+    assert(!ctx.genesis || ctx.height === 1, 'only height 1 can be the genesis block');
+    assert(Number.isSafeInteger(ctx.height) && ctx.height >= 1, 'block height must be a positive integer');
+    this.view = new StateView(base);
+    this.baseVersion = base.version;
+  }
+
+  /**
+   * Applies one transaction (signatures were checked at admission); rejection leaves no trace. `txHash`
+   * identifies the transaction to the caller's bookkeeping; execution itself does not depend on it.
+   */
+  apply(tx: SignedTransaction, txHash: Uint8Array): ApplyOutcome {
+    assert(!this.committed, 'block execution already committed');
+    assert(txHash.length === 32, 'transaction hash must be 32 bytes');
+    this.prepared = undefined;
+    const authority = tx.payload.authority;
+    if (!this.ctx.genesis && !this.view.t.account.has(authority)) {
+      return {
+        result: { kind: 'Rejected', reason: reject('authority_not_found', `no account ${authority}`) },
+        events: [],
+      };
+    }
+    const mark = this.view.journal.mark();
+    const events: DataEvent[] = [];
+    const x: ExecContext = {
+      view: this.view,
+      t: this.view.t,
+      block: this.ctx,
+      authority,
+      checkPermissions: !this.ctx.genesis,
+      // Events are copies: a subscriber must not be able to reach a row through an event.
+      emit: (e) => events.push(structuredClone(e)),
+    };
+    try {
+      if (this.ctx.genesis) this.recordGenesisDomain(authority);
+      const instructions = tx.payload.instructions;
+      for (let i = 0; i < instructions.length; i++) {
+        const failed = runInstruction(x, instructions[i]!);
+        if (failed !== undefined) {
+          this.view.journal.rollback(mark);
+          return {
+            result: { kind: 'Rejected', reason: reject(failed.code, clip(failed.message), i) },
+            events: [],
+          };
+        }
+      }
+    } catch (e) {
+      // A bug (failed assertion) must not leave half a transaction in the view: undo, then let it stop us.
+      this.view.journal.rollback(mark);
+      throw e;
+    }
+    this.view.journal.release(mark);
+    return { result: { kind: 'Committed' }, events };
+  }
+
+  /** The root the base will have after commit(). */
+  stateRoot(): Uint8Array {
+    return publishRoot(this.prepare().sum);
+  }
+
+  /** The block's net writes, sorted by key (undefined value = delete), for StateStore.commit. */
+  changes(): { key: Uint8Array; value: Uint8Array | undefined }[] {
+    return this.prepare().changes.map((c) => ({ key: c.key, value: c.after }));
+  }
+
+  /** Merges the scratch view into the base: rows, indexes, counters and root. */
+  commit(): void {
+    assert(!this.committed, 'block execution already committed');
+    const { changes, sum } = this.prepare();
+    this.base.mergeWrites(
+      this.baseVersion,
+      (tables) => {
+        for (const c of changes) {
+          const table = tables[c.table] as BaseTable<unknown>;
+          if (c.value === undefined) table.remove(c.id);
+          else table.put(c.id, c.value);
+        }
+      },
+      sum,
+    );
+    this.committed = true;
+  }
+
+  private prepare(): { changes: RowChange[]; sum: bigint } {
+    if (this.prepared === undefined) {
+      const changes = this.view.diff();
+      this.prepared = { changes, sum: this.view.sumAfter(changes) };
+    }
+    return this.prepared;
+  }
+
+  /** The genesis domain (reserved forever) is the authority's domain in block 1. */
+  private recordGenesisDomain(authority: string): void {
+    const meta = this.view.meta();
+    const domain = parseAccountId(authority)?.domain;
+    if (meta.genesisDomain === undefined && domain !== undefined)
+      this.view.setMeta({ ...meta, genesisDomain: domain });
+  }
+}
+
+/** Rejection messages are at most 1024 UTF-8 bytes on the wire (model/rejections.ts); ids can be long. */
+export const REJECTION_MESSAGE_CHARS_MAX = 340;
+
+function clip(message: string | undefined): string | undefined {
+  if (message === undefined || message.length <= REJECTION_MESSAGE_CHARS_MAX) return message;
+  // At most 3 UTF-8 bytes per UTF-16 unit; never end on half a surrogate pair.
+  let cut = message.slice(0, REJECTION_MESSAGE_CHARS_MAX - 1);
+  if (/[\uD800-\uDBFF]$/.test(cut)) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+function runInstruction(x: ExecContext, ins: Instruction): Fail | undefined {
+  const handler = HANDLERS[ins.kind] as Handler<typeof ins.kind> | undefined;
+  assert(handler !== undefined, `no handler for instruction ${String(ins.kind)}`);
+  return handler(x, ins as never);
+}

@@ -1,0 +1,49 @@
+// Loading the persisted form (README.md §Key scheme). Entries come from disk, so nothing about them is
+// asserted: every problem is a StateError naming the key. Values must be in canonical form (re-encoding
+// gives the same bytes) because the root is later updated by re-encoding rows.
+
+import { decode } from '../codec/frame.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import { bytesEqual, toHex } from '../util/hex.js';
+import { StateError } from './errors.js';
+import { parseStateKey, type TableName } from './keys.js';
+import { addLeaf, leafValue } from './root.js';
+import type { BaseTable } from './table.js';
+import { TABLE_NAMES, TABLES } from './tables.js';
+
+export interface StateEntry {
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+const BY_TAG = new Map<number, TableName>(TABLE_NAMES.map((n) => [TABLES[n].tag, n]));
+
+function bad(key: Uint8Array, why: string): StateError {
+  return new StateError('state_invalid_entry', `state entry ${toHex(key)}: ${why}`, { key: toHex(key) });
+}
+
+/** Puts every entry into `tables`; returns the root accumulator of the loaded entries. */
+export function loadEntries(
+  tableOf: (name: TableName) => BaseTable<unknown>,
+  entries: Iterable<StateEntry>,
+): bigint {
+  let sum = 0n;
+  for (const { key, value } of entries) {
+    const parsed = parseStateKey(key);
+    if (parsed === undefined) throw bad(key, 'malformed key');
+    const name = BY_TAG.get(parsed.tag);
+    if (name === undefined) throw bad(key, `unknown table tag ${parsed.tag}`);
+    const table = tableOf(name);
+    if (table.get(parsed.id) !== undefined) throw bad(key, 'duplicate key');
+    const r = decode(table.def.codec, value, DEFAULT_DECODE_LIMITS);
+    if (!r.ok) throw bad(key, `undecodable value (${r.error.code}: ${r.error.message})`);
+    const idOf = table.def.idOf;
+    if (idOf !== undefined && idOf(r.value) !== parsed.id) throw bad(key, 'value id differs from key id');
+    const problem = table.def.check?.(parsed.id, r.value);
+    if (problem !== undefined) throw bad(key, problem);
+    if (!bytesEqual(table.encodeValue(r.value), value)) throw bad(key, 'value not in canonical form');
+    table.put(parsed.id, r.value);
+    sum = addLeaf(sum, leafValue(key, value));
+  }
+  return sum;
+}

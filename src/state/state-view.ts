@@ -1,0 +1,84 @@
+// The scratch view a block executes against: one overlay per table over the committed WorldState, a
+// shared undo journal, and the computation of the block's net row changes (sorted by key) from which
+// both changes() and the post-state root are derived.
+
+import { DEFAULT_PARAMETERS, type Parameters } from '../model/parameters.js';
+import { bytesEqual, compareBytes } from '../util/hex.js';
+import { SINGLETON_ID, type TableName } from './keys.js';
+import { addLeaf, leafValue, subLeaf } from './root.js';
+import type { BaseTable } from './table.js';
+import { DELETED, Journal, TableView } from './table-view.js';
+import { INITIAL_META, type RowOf, type StateMeta, TABLE_NAMES } from './tables.js';
+import type { WorldState } from './world-state.js';
+
+export type StateViews = { readonly [N in TableName]: TableView<RowOf<N>> };
+
+/** One row's net change over the block: the bytes before and after (undefined = absent). */
+export interface RowChange {
+  readonly table: TableName;
+  readonly id: string;
+  readonly key: Uint8Array;
+  readonly before: Uint8Array | undefined;
+  readonly after: Uint8Array | undefined;
+  /** The new row value, undefined when the row is deleted. */
+  readonly value: unknown;
+}
+
+export class StateView {
+  readonly journal = new Journal();
+  readonly t: StateViews;
+
+  constructor(readonly base: WorldState) {
+    const t: Partial<Record<TableName, TableView<unknown>>> = {};
+    for (const name of TABLE_NAMES)
+      t[name] = new TableView(base.tables[name] as BaseTable<unknown>, this.journal);
+    this.t = t as StateViews;
+  }
+
+  parameters(): Parameters {
+    return this.t.parameters.get(SINGLETON_ID) ?? DEFAULT_PARAMETERS;
+  }
+
+  meta(): StateMeta {
+    return this.t.meta.get(SINGLETON_ID) ?? INITIAL_META;
+  }
+
+  setMeta(m: StateMeta): void {
+    this.t.meta.set(SINGLETON_ID, m);
+  }
+
+  /** Net row changes against the base, sorted by key; rows written back to their old bytes are omitted. */
+  diff(): RowChange[] {
+    const out: RowChange[] = [];
+    for (const name of TABLE_NAMES) {
+      const view = this.t[name] as TableView<unknown>;
+      const base = view.base;
+      for (const [id, slot] of view.writes) {
+        const old = base.get(id);
+        const before = old === undefined ? undefined : base.encodeValue(old);
+        const after = slot === DELETED ? undefined : base.encodeValue(slot);
+        if (before === undefined && after === undefined) continue;
+        if (before !== undefined && after !== undefined && bytesEqual(before, after)) continue;
+        out.push({
+          table: name,
+          id,
+          key: base.key(id),
+          before,
+          after,
+          value: slot === DELETED ? undefined : slot,
+        });
+      }
+    }
+    return out.sort((a, b) => compareBytes(a.key, b.key));
+  }
+
+  /** The root accumulator the base would have after applying `changes`. */
+  sumAfter(changes: readonly RowChange[]): bigint {
+    let sum = this.base.rootSum;
+    for (const c of changes) {
+      if (c.before !== undefined) sum = subLeaf(sum, leafValue(c.key, c.before));
+      if (c.after !== undefined) sum = addLeaf(sum, leafValue(c.key, c.after));
+    }
+    return sum;
+  }
+}

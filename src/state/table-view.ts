@@ -1,0 +1,109 @@
+// A scratch overlay over one committed table (architecture.md "executes it against a scratch view"):
+// writes land in `writes` (a value, or DELETED), reads fall through to the base. Every write is recorded
+// in the shared undo journal so a rejected transaction can be rolled back exactly.
+
+import type { BaseTable } from './table.js';
+import type { IndexName } from './tables.js';
+
+export const DELETED: unique symbol = Symbol('deleted');
+type Slot<V> = V | typeof DELETED;
+
+interface UndoEntry {
+  readonly undo: () => void;
+}
+
+/** The per-transaction undo journal shared by every table view of one block execution. */
+export class Journal {
+  private readonly entries: UndoEntry[] = [];
+
+  record(undo: () => void): void {
+    this.entries.push({ undo });
+  }
+
+  mark(): number {
+    return this.entries.length;
+  }
+
+  /** Undoes every write made since `mark`, newest first. */
+  rollback(mark: number): void {
+    while (this.entries.length > mark) this.entries.pop()!.undo();
+  }
+
+  /** Forgets the undo entries of a transaction that was kept. */
+  release(mark: number): void {
+    this.entries.length = mark;
+  }
+}
+
+export class TableView<V> {
+  readonly writes = new Map<string, Slot<V>>();
+  /**
+   * Rows whose index links were touched in this overlay, per (index, parent). Only ever grows: it is a
+   * superset of the overlay's members and every lookup re-checks membership, so undo need not shrink it.
+   */
+  private readonly touched = new Map<string, Set<string>>();
+
+  constructor(
+    readonly base: BaseTable<V>,
+    private readonly journal: Journal,
+  ) {}
+
+  get(id: string): V | undefined {
+    const w = this.writes.get(id);
+    if (w === DELETED) return undefined;
+    return w ?? this.base.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.get(id) !== undefined;
+  }
+
+  set(id: string, v: V): void {
+    this.touch(id, this.get(id));
+    this.touch(id, v);
+    this.write(id, v);
+  }
+
+  delete(id: string): void {
+    const old = this.get(id);
+    if (old === undefined) return;
+    this.touch(id, old);
+    this.write(id, DELETED);
+  }
+
+  /** Ids linked to `parent` in `index` as this overlay sees them, sorted (deterministic iteration). */
+  children(index: IndexName, parent: string): string[] {
+    const candidates = new Set<string>(this.base.childSet(index, parent));
+    for (const id of this.touched.get(`${index}\u0000${parent}`) ?? []) candidates.add(id);
+    const out: string[] = [];
+    for (const id of candidates) {
+      const v = this.get(id);
+      if (v === undefined) continue;
+      if (this.base.linksOf(id, v).some(([i, p]) => i === index && p === parent)) out.push(id);
+    }
+    return out.sort();
+  }
+
+  private touch(id: string, v: V | undefined): void {
+    if (v === undefined) return;
+    for (const [index, parent] of this.base.linksOf(id, v)) {
+      const k = `${index}\u0000${parent}`;
+      let set = this.touched.get(k);
+      if (set === undefined) {
+        set = new Set();
+        this.touched.set(k, set);
+      }
+      set.add(id);
+    }
+  }
+
+  private write(id: string, slot: Slot<V>): void {
+    const had = this.writes.has(id);
+    const prev = this.writes.get(id);
+    this.writes.set(id, slot);
+    this.journal.record(() => {
+      if (had) this.writes.set(id, prev!);
+      else this.writes.delete(id);
+    });
+  }
+}

@@ -1,0 +1,140 @@
+// The tables of the world state: for each, its key tag, the codec of its persisted value, how to read
+// the row id back out of a value (checked when loading), and the secondary indexes a row belongs to.
+// Indexes are derived from row contents only, so they are rebuilt, never persisted.
+
+import type { Codec } from '../codec/codec.js';
+import { option, seq, struct } from '../codec/compound.js';
+import { varuint } from '../codec/primitives.js';
+import {
+  type Account,
+  AccountCodec,
+  type Asset,
+  AssetCodec,
+  type AssetDefinition,
+  AssetDefinitionCodec,
+  type Domain,
+  DomainCodec,
+  type Nft,
+  NftCodec,
+  type Peer,
+  PeerCodec,
+  type Role,
+  RoleCodec,
+  type UpgradeRecord,
+  UpgradeRecordCodec,
+} from '../model/entities.js';
+import {
+  DomainId,
+  parseAccountId,
+  parseAssetId,
+  parseDefinitionId,
+  parseNftId,
+  RoleId,
+} from '../model/ids.js';
+import { type Parameters, ParametersCodec } from '../model/parameters.js';
+import { type Permission, PermissionCodec, permissionKey } from '../model/permissions.js';
+import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
+
+/** Bookkeeping of the state itself, persisted like any other row. */
+export const StateMetaCodec = struct('StateMeta', {
+  /** The authority domain of block 1; it can never be unregistered. */
+  genesisDomain: option(DomainId),
+  /** The active runtime ABI version (1 until an upgrade is activated). */
+  abiVersion: varuint,
+});
+export interface StateMeta {
+  genesisDomain?: string;
+  abiVersion: number;
+}
+export const INITIAL_META: Readonly<StateMeta> = Object.freeze({ abiVersion: 1 });
+
+/** An index membership of a row: (index name, parent id). */
+export type IndexLink = readonly [IndexName, string];
+export type IndexName =
+  | 'accountsByDomain'
+  | 'definitionsByDomain'
+  | 'nftsByDomain'
+  | 'assetsByAccount'
+  | 'assetsByDefinition'
+  | 'holdersByRole';
+
+export interface TableDef<V> {
+  readonly name: TableName;
+  readonly tag: number;
+  readonly codec: Codec<V>;
+  /** The id a value must be stored under (checked by fromEntries); undefined for list rows keyed by owner. */
+  readonly idOf?: (v: V) => string;
+  readonly links?: (id: string, v: V) => readonly IndexLink[];
+  /** Extra consistency check on load: why the row is invalid, or undefined. */
+  readonly check?: (id: string, v: V) => string | undefined;
+}
+
+/** A list row must be keyed by a canonical account id and hold a non-empty, strictly increasing list. */
+function checkList<T>(keyOf: (item: T) => string) {
+  return (id: string, items: readonly T[]): string | undefined => {
+    const a = parseAccountId(id);
+    if (a === undefined || `${a.signatory}@${a.domain}` !== id) return 'key is not a canonical account id';
+    if (items.length === 0) return 'empty list row';
+    for (let i = 1; i < items.length; i++) {
+      if (keyOf(items[i - 1]!) >= keyOf(items[i]!)) return 'list not strictly sorted';
+    }
+    return undefined;
+  };
+}
+
+function def<V>(
+  name: TableName,
+  codec: Codec<V>,
+  extra: Omit<TableDef<V>, 'name' | 'tag' | 'codec'> = {},
+): TableDef<V> {
+  return Object.freeze({ name, tag: TABLE_TAGS[name], codec, ...extra });
+}
+
+const domainOf = (id: string, parse: (t: string) => { domain: string } | undefined): string =>
+  parse(id)?.domain ?? '';
+
+export const TABLES = Object.freeze({
+  domain: def<Domain>('domain', DomainCodec, { idOf: (v) => v.id }),
+  account: def<Account>('account', AccountCodec, {
+    idOf: (v) => v.id,
+    links: (id) => [['accountsByDomain', domainOf(id, parseAccountId)]],
+  }),
+  assetDefinition: def<AssetDefinition>('assetDefinition', AssetDefinitionCodec, {
+    idOf: (v) => v.id,
+    links: (id) => [['definitionsByDomain', domainOf(id, parseDefinitionId)]],
+  }),
+  asset: def<Asset>('asset', AssetCodec, {
+    idOf: (v) => v.id,
+    links: (id) => {
+      const p = parseAssetId(id);
+      return p === undefined
+        ? []
+        : [
+            ['assetsByAccount', p.account],
+            ['assetsByDefinition', p.definition],
+          ];
+    },
+  }),
+  nft: def<Nft>('nft', NftCodec, {
+    idOf: (v) => v.id,
+    links: (id) => [['nftsByDomain', domainOf(id, parseNftId)]],
+  }),
+  role: def<Role>('role', RoleCodec, { idOf: (v) => v.id }),
+  /** Direct permissions of an account, keyed by account id, sorted by permissionKey, never empty. */
+  accountPermissions: def<readonly Permission[]>('accountPermissions', seq(PermissionCodec), {
+    check: checkList(permissionKey),
+  }),
+  /** Roles held by an account, keyed by account id, sorted, never empty. */
+  accountRoles: def<readonly string[]>('accountRoles', seq(RoleId), {
+    links: (_id, roles) => roles.map((r) => ['holdersByRole', r] as const),
+    check: checkList((r: string) => r),
+  }),
+  peer: def<Peer>('peer', PeerCodec, { idOf: (v) => v.id }),
+  upgrade: def<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
+  parameters: def<Parameters>('parameters', ParametersCodec, { idOf: () => SINGLETON_ID }),
+  meta: def<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),
+});
+
+export type Tables = typeof TABLES;
+export type RowOf<N extends TableName> = Tables[N] extends TableDef<infer V> ? V : never;
+export const TABLE_NAMES = Object.keys(TABLES) as TableName[];

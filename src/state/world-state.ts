@@ -1,0 +1,203 @@
+// The committed world state (README.md): typed tables of immutable rows, their indexes, and the
+// incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
+// writes through a BlockExecution overlay and merges it here with commit().
+
+import type {
+  Account,
+  Asset,
+  AssetDefinition,
+  Domain,
+  Nft,
+  Peer,
+  Role,
+  UpgradeRecord,
+} from '../model/entities.js';
+import { DEFAULT_PARAMETERS, type Parameters } from '../model/parameters.js';
+import type { Permission } from '../model/permissions.js';
+import { assert } from '../util/assert.js';
+import { compareBytes } from '../util/hex.js';
+import { SINGLETON_ID, type TableName } from './keys.js';
+import { loadEntries, type StateEntry } from './persist.js';
+import { publishRoot } from './root.js';
+import { BaseTable } from './table.js';
+import { INITIAL_META, type IndexName, type RowOf, TABLE_NAMES, TABLES } from './tables.js';
+
+export type { StateEntry } from './persist.js';
+export type StateTables = { readonly [N in TableName]: BaseTable<RowOf<N>> };
+
+/** A deep copy, so no caller can reach a row the state still holds. */
+function copy<T>(v: T): T {
+  return structuredClone(v);
+}
+
+function makeTables(): StateTables {
+  const t: Partial<Record<TableName, BaseTable<unknown>>> = {};
+  for (const name of TABLE_NAMES) t[name] = new BaseTable(TABLES[name] as never);
+  return t as StateTables;
+}
+
+export class WorldState {
+  readonly tables: StateTables = makeTables();
+  /** The root accumulator (sum of leaves mod 2^256, see root.ts). */
+  private sum = 0n;
+  /** Bumped by every commit, so a block execution prepared against an older state cannot be merged. */
+  private versionNumber = 0;
+
+  /** Loads a state from persisted pairs (what StateStore returns); throws StateError on a bad entry. */
+  static fromEntries(entries: Iterable<StateEntry>): WorldState {
+    const s = new WorldState();
+    s.sum = loadEntries((name) => s.tables[name] as BaseTable<unknown>, entries);
+    return s;
+  }
+
+  /** Every persisted pair, sorted by key. */
+  *entries(): Generator<StateEntry> {
+    const names = [...TABLE_NAMES].sort((a, b) => TABLES[a].tag - TABLES[b].tag);
+    for (const name of names) {
+      const table = this.tables[name] as BaseTable<unknown>;
+      // Byte order of the UTF-8 keys, which can differ from the UTF-16 order of the ids.
+      const keyed = table.sortedIds().map((id) => ({ id, key: table.key(id) }));
+      keyed.sort((a, b) => compareBytes(a.key, b.key));
+      for (const { id, key } of keyed) yield { key, value: table.encodeValue(table.get(id)!) };
+    }
+  }
+
+  stateRoot(): Uint8Array {
+    return publishRoot(this.sum);
+  }
+
+  get rootSum(): bigint {
+    return this.sum;
+  }
+
+  get version(): number {
+    return this.versionNumber;
+  }
+
+  /** Merges a block's prepared writes (called by BlockExecution.commit only). */
+  mergeWrites(expectedVersion: number, apply: (tables: StateTables) => void, newSum: bigint): void {
+    assert(expectedVersion === this.versionNumber, 'block execution was prepared against an older state');
+    apply(this.tables);
+    this.sum = newSum;
+    this.versionNumber++;
+  }
+
+  // ---- read API: copies of model values, never the rows themselves ----------------------------------
+
+  domain(id: string): Domain | undefined {
+    return this.read('domain', id);
+  }
+  account(id: string): Account | undefined {
+    return this.read('account', id);
+  }
+  assetDefinition(id: string): AssetDefinition | undefined {
+    return this.read('assetDefinition', id);
+  }
+  asset(id: string): Asset | undefined {
+    return this.read('asset', id);
+  }
+  nft(id: string): Nft | undefined {
+    return this.read('nft', id);
+  }
+  role(id: string): Role | undefined {
+    return this.read('role', id);
+  }
+  peer(id: string): Peer | undefined {
+    return this.read('peer', id);
+  }
+  /** A runtime upgrade by its id (64 lower-case hex digits). */
+  upgrade(id: string): UpgradeRecord | undefined {
+    return this.read('upgrade', id);
+  }
+
+  parameters(): Parameters {
+    return copy(this.tables.parameters.get(SINGLETON_ID) ?? DEFAULT_PARAMETERS);
+  }
+  abiVersion(): number {
+    return (this.tables.meta.get(SINGLETON_ID) ?? INITIAL_META).abiVersion;
+  }
+  genesisDomain(): string | undefined {
+    return this.tables.meta.get(SINGLETON_ID)?.genesisDomain;
+  }
+
+  listDomains(): Domain[] {
+    return this.list('domain');
+  }
+  listAccounts(): Account[] {
+    return this.list('account');
+  }
+  listAssetDefinitions(): AssetDefinition[] {
+    return this.list('assetDefinition');
+  }
+  listAssets(): Asset[] {
+    return this.list('asset');
+  }
+  listNfts(): Nft[] {
+    return this.list('nft');
+  }
+  listRoles(): Role[] {
+    return this.list('role');
+  }
+  listPeers(): Peer[] {
+    return this.list('peer');
+  }
+  listUpgrades(): UpgradeRecord[] {
+    return this.list('upgrade');
+  }
+
+  accountsInDomain(domain: string): Account[] {
+    return this.listLinked('account', 'accountsByDomain', domain);
+  }
+  assetDefinitionsInDomain(domain: string): AssetDefinition[] {
+    return this.listLinked('assetDefinition', 'definitionsByDomain', domain);
+  }
+  nftsInDomain(domain: string): Nft[] {
+    return this.listLinked('nft', 'nftsByDomain', domain);
+  }
+  assetsOfAccount(account: string): Asset[] {
+    return this.listLinked('asset', 'assetsByAccount', account);
+  }
+  holdersOfDefinition(definition: string): Asset[] {
+    return this.listLinked('asset', 'assetsByDefinition', definition);
+  }
+  /** The account's direct permissions (not those it has through roles), sorted by permission key. */
+  permissionsOfAccount(account: string): Permission[] {
+    return copy([...(this.tables.accountPermissions.get(account) ?? [])]);
+  }
+  /** Ids of the roles the account holds, sorted. */
+  rolesOfAccount(account: string): string[] {
+    return [...(this.tables.accountRoles.get(account) ?? [])];
+  }
+  /** Ids of the accounts holding the role, sorted. */
+  holdersOfRole(role: string): string[] {
+    return this.linkedIds('accountRoles', 'holdersByRole', role);
+  }
+
+  /** For /metrics. */
+  domainCount(): number {
+    return this.tables.domain.size;
+  }
+  accountCount(): number {
+    return this.tables.account.size;
+  }
+
+  /** Sorted ids of `table` rows linked to `parent` in `index`. */
+  linkedIds(table: TableName, index: IndexName, parent: string): string[] {
+    return [...((this.tables[table] as BaseTable<unknown>).childSet(index, parent) ?? [])].sort();
+  }
+
+  private read<N extends TableName>(name: N, id: string): RowOf<N> | undefined {
+    const v = (this.tables[name] as BaseTable<RowOf<N>>).get(id);
+    return v === undefined ? undefined : copy(v);
+  }
+
+  private list<N extends TableName>(name: N): RowOf<N>[] {
+    const t = this.tables[name] as BaseTable<RowOf<N>>;
+    return t.sortedIds().map((id) => copy(t.get(id)!));
+  }
+
+  private listLinked<N extends TableName>(name: N, index: IndexName, parent: string): RowOf<N>[] {
+    const t = this.tables[name] as BaseTable<RowOf<N>>;
+    return this.linkedIds(name, index, parent).map((id) => copy(t.get(id)!));
+  }
+}
