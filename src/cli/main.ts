@@ -1,7 +1,9 @@
 // The `torana` command line (README "Command line"). Every command takes `--dir` (default ./.torana).
 
 import { Command, CommanderError } from 'commander';
+import { registerClientCommands } from './client-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { CliError } from './settings.js';
 
 export function buildProgram(): Command {
   const program = new Command('torana')
@@ -9,6 +11,7 @@ export function buildProgram(): Command {
     .showHelpAfterError()
     .exitOverride();
   registerNodeCommands(program);
+  registerClientCommands(program);
   return program;
 }
 
@@ -20,8 +23,10 @@ export async function main(argv: string[]): Promise<number> {
     return typeof process.exitCode === 'number' ? process.exitCode : 0;
   } catch (e) {
     if (e instanceof CommanderError) return e.exitCode;
-    const err = e as { code?: string; message?: string };
-    process.stderr.write(`error${err.code ? ` [${err.code}]` : ''}: ${err.message ?? String(e)}\n`);
-    return 1;
+    const err = e as { code?: string; message?: string; name?: string };
+    const label = err.name === 'TransactionRejectedError' ? 'rejected' : 'error';
+    process.stderr.write(`${label}${err.code ? ` [${err.code}]` : ''}: ${err.message ?? String(e)}\n`);
+    if (e instanceof CliError) return e.exitCode;
+    return err.name === 'TransactionRejectedError' ? 3 : 1;
   }
 }

@@ -5,6 +5,7 @@
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ConsensusEngine } from '../consensus/engine.js';
+import { EVIDENCE_RECORDS_MAX, EvidenceStore } from '../consensus/evidence-store.js';
 import { SinglePeerEngine } from '../consensus/single-peer.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
@@ -34,6 +35,8 @@ export class Node {
   private sweepTimer: Timer | undefined;
   private stopped = false;
   fatalError: unknown;
+  /** Consensus evidence submitted to this node (in memory, bounded; consensus/evidence-store.ts). */
+  readonly evidence = new EvidenceStore(EVIDENCE_RECORDS_MAX);
 
   private constructor(
     readonly config: Config,

@@ -3,6 +3,7 @@
 import type { GatewayPorts, Receipt } from '../gateway/ports.js';
 import { receiptMessage } from '../model/receipt.js';
 import { toHex } from '../util/hex.js';
+import { createConsensusPort } from './consensus-port.js';
 import type { Node } from './node.js';
 import { createQueryPort } from './query-port.js';
 
@@ -56,6 +57,6 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       now: nowMs,
     }),
     events: pipeline.events,
-    consensus: { snapshot: () => node.engine.snapshot() },
+    consensus: createConsensusPort(node),
   };
 }

@@ -1,9 +1,7 @@
 // Builds the gateway of a started node: the server with its limits, the error registry extended with
 // the ledger's codes, every route family enabled by the configuration, then listens.
 
-import { struct } from '../codec/compound.js';
 import { encodeFrame } from '../codec/frame.js';
-import { jsonValue, string } from '../codec/primitives.js';
 import type { Config } from '../config/schema.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
@@ -20,6 +18,7 @@ import { runtimeRoutes } from '../gateway/routes/runtime.js';
 import { streamRoutes } from '../gateway/routes/streams.js';
 import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
+import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { installNodeMetrics } from './metrics.js';
 import type { Node } from './node.js';
@@ -30,13 +29,6 @@ export interface ServedNode {
   url: string;
   close(): Promise<void>;
 }
-
-/** The wire form of an error answer for clients that prefer the codec. */
-export const ErrorBodyCodec = struct('ErrorBody', {
-  code: string(64),
-  message: string(1024),
-  details: jsonValue(64 * 1024),
-});
 
 export function gatewayLimits(c: Config): Partial<GatewayLimits> {
   return {
@@ -106,7 +98,15 @@ export async function buildGateway(node: Node, address: () => string): Promise<G
   installNodeMetrics(app.gateway.metrics.registry, node);
   registerRoutes(
     app,
-    [...commonRoutes(deps), ...transactionRoutes(deps), metricsRoute(app.gateway.metrics)],
+    [
+      ...commonRoutes(deps),
+      ...transactionRoutes(deps),
+      metricsRoute(app.gateway.metrics),
+      ...consensusRoutes(deps),
+      ...runtimeRoutes(deps),
+      ...streamRoutes(app, deps),
+      ...appRoutes(deps),
+    ],
     ctx,
   );
   return app;

@@ -97,3 +97,7 @@ export const TransactionAcceptedView = struct('TransactionAccepted', {
   receipt: ReceiptCodec,
   queue: struct('QueueState', { depth: varuint, capacity: varuint }),
 });
+
+/** The wire form of every error answer (JSON, or the codec when the client prefers it). */
+export const ErrorBodyView = struct('ErrorBody', { code: string(64), message: string(1024), details: jsonValue(64 * 1024) });
+export const ErrorBodyCodec = ErrorBodyView;

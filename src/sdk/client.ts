@@ -1,0 +1,235 @@
+// The torana client (README "SDK"): signed transactions and queries, typed readers decoded with the
+// gateway's own view codecs (so the SDK and the node cannot drift), and event streams with resumption.
+
+import type { Codec } from '../codec/codec.js';
+import { decodeFrame, encode, encodeFrame } from '../codec/frame.js';
+import { hash } from '../crypto/hash.js';
+import type { Signer } from '../crypto/signer.js';
+import { ApiVersionsView, CapabilitiesView, PeersView, StatusView, TimeNowView, TimeStatusView, TransactionAcceptedView } from '../gateway/views/common.js';
+
+import { TransactionStatusView } from '../gateway/views/transactions.js';
+import { type Event, EventCodec } from '../model/events.js';
+import type { Instruction } from '../model/instructions.js';
+import { ParametersCodec } from '../model/parameters.js';
+import {
+  type IterableQuery,
+  type QueryOutput,
+  type QueryParams,
+  QueryPayloadCodec,
+  type QueryRequest,
+  type QueryResponse,
+  QueryResponseCodec,
+  type SingularQuery,
+  SignedQueryCodec,
+} from '../model/queries.js';
+import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
+import { TransactionRejectedError, ToranaApiError, ToranaTimeoutError, ToranaTransportError } from './errors.js';
+import { Http, type HttpOptions } from './http.js';
+import { sseStream } from './sse.js';
+import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
+
+export interface ClientOptions extends Omit<HttpOptions, 'baseUrl'> {
+  url: string;
+  /** Needed to build transactions and queries; read from /v1/node/capabilities when absent. */
+  chainId?: string;
+  /** The account transactions and queries are signed for, and its key. */
+  account?: string;
+  signer?: Signer;
+}
+
+export interface ListOptions {
+  limit?: number;
+  offset?: number;
+  filter?: unknown;
+  sort?: string;
+}
+
+export interface EventStreamOptions {
+  /** A filter expression over tx_status, tx_hash, block_status, block_height (docs/streams.md). */
+  filter?: unknown;
+  /** Resume after this event id. */
+  since?: number;
+  signal?: AbortSignal;
+}
+
+const DECODE_LIMITS = { bytesMax: 64 * 1024 * 1024, itemsMax: 1_000_000, depthMax: 64 };
+
+function decodeJson<T>(codec: Codec<T>, json: unknown, what: string): T {
+  try {
+    return codec.fromJson(json, '');
+  } catch (e) {
+    throw new ToranaTransportError(`${what}: the answer does not match its schema (${(e as Error).message})`);
+  }
+}
+
+export class ToranaClient {
+  readonly http: Http;
+  private chainIdValue: string | undefined;
+  private readonly registry = createSchemaRegistry();
+
+  constructor(readonly opts: ClientOptions) {
+    this.http = new Http({ ...opts, baseUrl: opts.url });
+    this.chainIdValue = opts.chainId;
+  }
+
+  // ---- readers ---------------------------------------------------------------------------------
+
+  private async view<T>(path: string, codec: Codec<T>, query?: Record<string, string | number | undefined>): Promise<T> {
+    return decodeJson(codec, await this.http.json({ method: 'GET', path, ...(query ? { query } : {}) }), path);
+  }
+
+  health() {
+    return this.http.json<{ status: string }>({ method: 'GET', path: '/health' });
+  }
+  status() {
+    return this.view('/status', StatusView);
+  }
+  capabilities() {
+    return this.view('/v1/node/capabilities', CapabilitiesView);
+  }
+  apiVersions() {
+    return this.view('/v1/api/versions', ApiVersionsView);
+  }
+  timeNow() {
+    return this.view('/v1/time/now', TimeNowView);
+  }
+  timeStatus() {
+    return this.view('/v1/time/status', TimeStatusView);
+  }
+  peers() {
+    return this.view('/peers', PeersView);
+  }
+  parameters() {
+    return this.view('/v1/parameters', ParametersCodec);
+  }
+  transactionStatus(hashHex: string) {
+    return this.view('/v1/pipeline/transactions/status', TransactionStatusView, { hash: hashHex });
+  }
+
+  /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */
+  get<T = unknown>(path: string, list: ListOptions = {}): Promise<T> {
+    return this.http.json<T>({
+      method: 'GET',
+      path,
+      query: {
+        limit: list.limit,
+        offset: list.offset,
+        sort: list.sort,
+        filter: list.filter === undefined ? undefined : JSON.stringify(list.filter),
+      },
+    });
+  }
+
+  async chainId(): Promise<string> {
+    this.chainIdValue ??= (await this.capabilities()).chainId;
+    return this.chainIdValue;
+  }
+
+  // ---- transactions ----------------------------------------------------------------------------
+
+  private identity(): { account: string; signer: Signer } {
+    if (this.opts.account === undefined || this.opts.signer === undefined) {
+      throw new Error('this client has no account and signer: pass `account` and `signer` to sign transactions');
+    }
+    return { account: this.opts.account, signer: this.opts.signer };
+  }
+
+  /** A builder for a transaction of the client's account. */
+  async transaction(): Promise<TransactionBuilder> {
+    return new TransactionBuilder(await this.chainId(), this.identity().account);
+  }
+
+  /** Builds and signs a transaction of `instructions` with the client's key. */
+  async build(instructions: Instruction[], opts: { ttlMs?: number; nonce?: number } = {}): Promise<BuiltTransaction> {
+    const b = (await this.transaction()).add(...instructions);
+    if (opts.ttlMs !== undefined) b.ttlMs(opts.ttlMs);
+    if (opts.nonce !== undefined) b.nonce(opts.nonce);
+    return b.sign(this.identity().signer);
+  }
+
+  /** Submits; 429 (queue full, rate limit) is retried after Retry-After. Resolves on acceptance (202). */
+  async submit(tx: BuiltTransaction) {
+    const res = await this.http.request({ method: 'POST', path: '/transaction', body: tx.bytes, contentType: 'application/x-codec' });
+    return decodeJson(TransactionAcceptedView, await res.json(), '/transaction');
+  }
+
+  /**
+   * Submits and resolves when the transaction is committed; rejects with TransactionRejectedError when
+   * a block records it as rejected. Listens on the event stream first, so the outcome cannot be missed.
+   */
+  async submitAndWait(tx: BuiltTransaction, opts: { timeoutMs?: number } = {}): Promise<{ hash: string; blockHeight: number }> {
+    const abort = new AbortController();
+    const timeoutMs = opts.timeoutMs ?? 60_000;
+    const filter = { eq: ['tx_hash', tx.hash] };
+    const events = this.events({ filter, signal: abort.signal });
+    const first = events.next(); // connect before submitting
+    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    try {
+      await this.submit(tx).catch((e: unknown) => {
+        if (!(e instanceof ToranaApiError && e.code === 'already_enqueued')) throw e;
+      });
+      for (let r = await first; !r.done; r = await events.next()) {
+        const e = r.value.event;
+        if (e.kind !== 'Transaction') continue;
+        if (e.status.kind === 'Committed') return { hash: tx.hash, blockHeight: e.blockHeight ?? 0 };
+        if (e.status.kind === 'Rejected') throw new TransactionRejectedError(tx.hash, e.status.reason, e.blockHeight);
+        if (e.status.kind === 'Expired') throw new ToranaApiError(400, 'transaction_expired', 'the transaction expired in the queue', { tx_hash: tx.hash });
+      }
+      throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
+    } catch (e) {
+      if (abort.signal.aborted) throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
+      throw e;
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+      await events.return(undefined);
+    }
+  }
+
+  // ---- queries ---------------------------------------------------------------------------------
+
+  /** Signs and runs a raw query request. */
+  async query(request: QueryRequest): Promise<QueryResponse> {
+    const { account, signer } = this.identity();
+    const payload = { chainId: await this.chainId(), authority: account, creationTimeMs: Date.now(), request };
+    const signature = signer.sign(hash(encode(QueryPayloadCodec, payload)));
+    const body = encodeFrame(SCHEMA, SignedQueryCodec, { payload, signature });
+    const res = await this.http.request({ method: 'POST', path: '/query', body, contentType: 'application/x-codec', accept: 'application/x-codec' });
+    const d = decodeFrame(this.registry, QueryResponseCodec, new Uint8Array(await res.arrayBuffer()), DECODE_LIMITS);
+    if (!d.ok) throw new ToranaTransportError(`/query: undecodable answer (${d.error.code})`);
+    return d.value;
+  }
+
+  async find(query: SingularQuery): Promise<QueryOutput> {
+    const r = await this.query({ kind: 'Singular', query });
+    if (r.kind !== 'Singular') throw new ToranaTransportError('expected a singular answer');
+    return r.output;
+  }
+
+  /** Iterates every item of an iterable query, following continuation cursors. */
+  async *iterate(query: IterableQuery, params: Partial<QueryParams> = {}): AsyncGenerator<QueryOutput> {
+    let r = await this.query({ kind: 'Start', query, params: { offset: 0, ...params } });
+    for (;;) {
+      if (r.kind !== 'Iterable') throw new ToranaTransportError('expected an iterable answer');
+      yield* r.batch;
+      if (r.cursor === undefined) return;
+      r = await this.query({ kind: 'Continue', cursor: r.cursor });
+    }
+  }
+
+  // ---- streams ---------------------------------------------------------------------------------
+
+  /** Events over SSE, resuming automatically after dropped connections. */
+  async *events(opts: EventStreamOptions = {}): AsyncGenerator<{ id: number; event: Event }> {
+    const stream = sseStream(this.http, {
+      path: '/v1/events/sse',
+      query: { filter: opts.filter === undefined ? undefined : JSON.stringify(opts.filter) },
+      ...(opts.since === undefined ? {} : { lastEventId: opts.since }),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    });
+    for await (const m of stream) {
+      if (m.event === 'lagged' || m.event === 'gone') continue;
+      yield { id: m.id, event: decodeJson(EventCodec, JSON.parse(m.data), 'event') };
+    }
+  }
+}

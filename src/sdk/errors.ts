@@ -1,0 +1,47 @@
+// Typed SDK errors carrying the gateway's stable codes (docs/errors.md).
+
+import type { Rejection } from '../model/rejections.js';
+
+/** The node answered with an error body `{code, message, details}`. */
+export class ToranaApiError extends Error {
+  override readonly name = 'ToranaApiError';
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: Record<string, unknown>,
+    readonly retryAfterS?: number,
+  ) {
+    super(`${code}: ${message}`);
+  }
+}
+
+/** A transaction was committed in a block as rejected (e.g. insufficient_funds). */
+export class TransactionRejectedError extends Error {
+  override readonly name = 'TransactionRejectedError';
+  readonly code: string;
+  constructor(
+    readonly hash: string,
+    readonly reason: Rejection,
+    readonly blockHeight: number | undefined,
+  ) {
+    super(`transaction ${hash} rejected: ${reason.code}: ${reason.message}`);
+    this.code = reason.code;
+  }
+}
+
+/** The node could not be reached, or answered something that is not the documented shape. */
+export class ToranaTransportError extends Error {
+  override readonly name = 'ToranaTransportError';
+  readonly code = 'transport_error';
+}
+
+/** Waiting for a transaction's outcome took longer than allowed. */
+export class ToranaTimeoutError extends Error {
+  override readonly name = 'ToranaTimeoutError';
+  readonly code = 'timeout';
+}
+
+export function isToranaApiError(e: unknown, code?: string): e is ToranaApiError {
+  return e instanceof ToranaApiError && (code === undefined || e.code === code);
+}

@@ -1,0 +1,112 @@
+// One typed builder per instruction of the data model (src/model/instructions.ts). Amounts accept a
+// decimal string ("12.50"), a bigint (scale 0) or a Numeric; metadata a plain object or a Map.
+
+import type { Json } from '../codec/codec.js';
+import type { Mintable, UpgradeManifest } from '../model/entities.js';
+import { assetId } from '../model/ids.js';
+import type { Instruction, MetadataTarget } from '../model/instructions.js';
+import { type Numeric, numeric } from '../model/numeric.js';
+import type { Parameters } from '../model/parameters.js';
+import type { Permission } from '../model/permissions.js';
+
+export type AmountLike = string | bigint | Numeric;
+export type MetadataLike = Record<string, Json> | Map<string, Json>;
+
+export function toAmount(a: AmountLike): Numeric {
+  if (typeof a === 'string') return numeric(a);
+  if (typeof a === 'bigint') {
+    if (a < 0n) throw new RangeError('amounts are never negative');
+    return { mantissa: a, scale: 0 };
+  }
+  return a;
+}
+
+export function toMetadata(m: MetadataLike | undefined): Map<string, Json> {
+  if (m === undefined) return new Map();
+  return m instanceof Map ? new Map(m) : new Map(Object.entries(m));
+}
+
+const mintables = { infinitely: 'Infinitely', once: 'Once', not: 'Not' } as const;
+
+export const instructions = {
+  registerDomain: (id: string, metadata?: MetadataLike): Instruction => ({ kind: 'RegisterDomain', id, metadata: toMetadata(metadata) }),
+  registerAccount: (id: string, metadata?: MetadataLike): Instruction => ({ kind: 'RegisterAccount', id, metadata: toMetadata(metadata) }),
+  registerAssetDefinition: (
+    id: string,
+    opts: { scale?: number; mintable?: keyof typeof mintables; metadata?: MetadataLike } = {},
+  ): Instruction => ({
+    kind: 'RegisterAssetDefinition',
+    id,
+    scale: opts.scale ?? 0,
+    mintable: { kind: mintables[opts.mintable ?? 'infinitely'] } as Mintable,
+    metadata: toMetadata(opts.metadata),
+  }),
+  registerNft: (id: string, content?: MetadataLike): Instruction => ({ kind: 'RegisterNft', id, content: toMetadata(content) }),
+  registerRole: (id: string, permissions: Permission[] = []): Instruction => ({ kind: 'RegisterRole', id, permissions }),
+  registerPeer: (peer: string, address: string): Instruction => ({ kind: 'RegisterPeer', peer, address }),
+  unregisterDomain: (id: string): Instruction => ({ kind: 'UnregisterDomain', id }),
+  unregisterAccount: (id: string): Instruction => ({ kind: 'UnregisterAccount', id }),
+  unregisterAssetDefinition: (id: string): Instruction => ({ kind: 'UnregisterAssetDefinition', id }),
+  unregisterNft: (id: string): Instruction => ({ kind: 'UnregisterNft', id }),
+  unregisterRole: (id: string): Instruction => ({ kind: 'UnregisterRole', id }),
+  unregisterPeer: (peer: string): Instruction => ({ kind: 'UnregisterPeer', peer }),
+  /** Mints `amount` of `definition` (e.g. 'rose#wonderland') into `account`. */
+  mintAsset: (definition: string, account: string, amount: AmountLike): Instruction => ({
+    kind: 'MintAsset',
+    asset: assetId(definition, account),
+    amount: toAmount(amount),
+  }),
+  burnAsset: (definition: string, account: string, amount: AmountLike): Instruction => ({
+    kind: 'BurnAsset',
+    asset: assetId(definition, account),
+    amount: toAmount(amount),
+  }),
+  transferAsset: (definition: string, from: string, to: string, amount: AmountLike): Instruction => ({
+    kind: 'TransferAsset',
+    source: assetId(definition, from),
+    destination: to,
+    amount: toAmount(amount),
+  }),
+  transferNft: (id: string, from: string, to: string): Instruction => ({ kind: 'TransferNft', id, source: from, destination: to }),
+  transferDomain: (id: string, from: string, to: string): Instruction => ({ kind: 'TransferDomain', id, source: from, destination: to }),
+  setKeyValue: (target: MetadataTarget, key: string, value: Json): Instruction => ({ kind: 'SetKeyValue', target, key, value }),
+  removeKeyValue: (target: MetadataTarget, key: string): Instruction => ({ kind: 'RemoveKeyValue', target, key }),
+  grantPermission: (account: string, name: string, payload: Json = null): Instruction => ({
+    kind: 'GrantPermission',
+    account,
+    permission: { name, payload },
+  }),
+  revokePermission: (account: string, name: string, payload: Json = null): Instruction => ({
+    kind: 'RevokePermission',
+    account,
+    permission: { name, payload },
+  }),
+  grantRole: (account: string, role: string): Instruction => ({ kind: 'GrantRole', account, role }),
+  revokeRole: (account: string, role: string): Instruction => ({ kind: 'RevokeRole', account, role }),
+  setParameter: (
+    name: Exclude<keyof Parameters, 'custom'>,
+    value: number,
+  ): Instruction => {
+    const kinds = {
+      blockMaxTransactions: 'BlockMaxTransactions',
+      blockTimeMs: 'BlockTimeMs',
+      commitTimeMs: 'CommitTimeMs',
+      maxClockDriftMs: 'MaxClockDriftMs',
+      transactionMaxInstructions: 'TransactionMaxInstructions',
+      transactionMaxBytes: 'TransactionMaxBytes',
+    } as const;
+    return { kind: 'SetParameter', parameter: { kind: kinds[name], value } };
+  },
+  setCustomParameter: (id: string, payload: Json): Instruction => ({ kind: 'SetParameter', parameter: { kind: 'Custom', id, payload } }),
+  log: (message: string, level: 'Trace' | 'Debug' | 'Info' | 'Warn' | 'Error' = 'Info'): Instruction => ({
+    kind: 'Log',
+    level: { kind: level },
+    message,
+  }),
+  proposeRuntimeUpgrade: (manifest: UpgradeManifest): Instruction => ({ kind: 'ProposeRuntimeUpgrade', manifest }),
+  activateRuntimeUpgrade: (id: string): Instruction => ({ kind: 'ActivateRuntimeUpgrade', id }),
+  cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
+} as const;
+
+/** Every instruction kind has a builder (checked by the type system and by a test). */
+export type InstructionBuilders = typeof instructions;
