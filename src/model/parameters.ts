@@ -36,12 +36,15 @@ export interface Parameters {
   custom: Map<string, Json>;
 }
 
-export const DEFAULT_PARAMETERS: Readonly<Parameters> = Object.freeze({
-  blockMaxTransactions: 512,
-  blockTimeMs: 1000,
-  commitTimeMs: 2000,
-  maxClockDriftMs: 1000,
-  transactionMaxInstructions: 4096,
-  transactionMaxBytes: 65536,
-  custom: new Map(),
-});
+/** The parameters of a chain before any SetParameter; a fresh value each call (its map is mutable). */
+export function defaultParameters(): Parameters {
+  return {
+    blockMaxTransactions: 512,
+    blockTimeMs: 1000,
+    commitTimeMs: 2000,
+    maxClockDriftMs: 1000,
+    transactionMaxInstructions: 4096,
+    transactionMaxBytes: 65536,
+    custom: new Map(),
+  };
+}

@@ -4,7 +4,7 @@ import { buildTx, frameTx, newAccount } from '../../test/helpers/tx.js';
 import { encodeFrame } from '../codec/frame.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import type { Instruction } from '../model/instructions.js';
-import { DEFAULT_PARAMETERS, ParametersCodec } from '../model/parameters.js';
+import { defaultParameters, ParametersCodec } from '../model/parameters.js';
 import { SCHEMA } from '../model/schema.js';
 import { signTransaction } from '../model/transaction.js';
 import { type AdmissionLimits, admitTransaction } from './admission.js';
@@ -89,7 +89,7 @@ describe('admission', () => {
     const flipped = framed.slice();
     flipped[flipped.length - 1]! ^= 0xff;
     assert.equal(await rejectionOf(flipped), 'codec_checksum_mismatch');
-    const wrongType = encodeFrame(SCHEMA, ParametersCodec, { ...DEFAULT_PARAMETERS });
+    const wrongType = encodeFrame(SCHEMA, ParametersCodec, defaultParameters());
     assert.equal(await rejectionOf(wrongType), 'codec_schema_mismatch');
     for (let i = 0; i < 200; i++) {
       const junk = new Uint8Array(1 + ((i * 37) % 300)).map((_, j) => (i * 31 + j * 17) & 0xff);

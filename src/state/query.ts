@@ -4,7 +4,7 @@
 // permissioned network admits only known accounts); `canRead` is the hook for finer read permissions.
 
 import type { Json } from '../codec/codec.js';
-import { DEFAULT_PARAMETERS } from '../model/parameters.js';
+import { defaultParameters } from '../model/parameters.js';
 import type {
   QueryOutput,
   QueryParams,
@@ -141,7 +141,7 @@ function singular(state: WorldState, q: SingularQuery, blocks: BlockSource): Que
     case 'FindRoleById':
       return found('Role', t.role.get(q.id), 'role', q.id);
     case 'FindParameters':
-      return { kind: 'Parameters', value: t.parameters.get(SINGLETON_ID) ?? DEFAULT_PARAMETERS };
+      return { kind: 'Parameters', value: t.parameters.get(SINGLETON_ID) ?? defaultParameters() };
     case 'FindTransactionByHash': {
       const at = blocks.transaction(q.hash.toLowerCase());
       return found('Transaction', at && committedTransaction(blocks, at), 'transaction', q.hash);

@@ -2,7 +2,7 @@
 // shared undo journal, and the computation of the block's net row changes (sorted by key) from which
 // both changes() and the post-state root are derived.
 
-import { DEFAULT_PARAMETERS, type Parameters } from '../model/parameters.js';
+import { defaultParameters, type Parameters } from '../model/parameters.js';
 import { bytesEqual, compareBytes } from '../util/hex.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
 import { addLeaf, leafValue, subLeaf } from './root.js';
@@ -36,7 +36,7 @@ export class StateView {
   }
 
   parameters(): Parameters {
-    return this.t.parameters.get(SINGLETON_ID) ?? DEFAULT_PARAMETERS;
+    return this.t.parameters.get(SINGLETON_ID) ?? defaultParameters();
   }
 
   meta(): StateMeta {

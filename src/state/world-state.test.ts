@@ -4,7 +4,7 @@ import { seq } from '../codec/compound.js';
 import { encode } from '../codec/frame.js';
 import { DomainCodec } from '../model/entities.js';
 import { RoleId } from '../model/ids.js';
-import { DEFAULT_PARAMETERS } from '../model/parameters.js';
+import { defaultParameters } from '../model/parameters.js';
 import { compareBytes, toHex } from '../util/hex.js';
 import { isStateError } from './errors.js';
 import { stateKey, TABLE_TAGS } from './keys.js';
@@ -34,7 +34,7 @@ describe('WorldState', () => {
     const s = new WorldState();
     assert.deepEqual(s.stateRoot(), publishRoot(0n));
     assert.deepEqual([...s.entries()], []);
-    assert.deepEqual(s.parameters(), { ...DEFAULT_PARAMETERS, custom: new Map() });
+    assert.deepEqual(s.parameters(), defaultParameters());
     assert.equal(s.abiVersion(), 1);
     assert.equal(s.genesisDomain(), undefined);
     assert.equal(s.domainCount(), 0);

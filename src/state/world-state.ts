@@ -12,7 +12,7 @@ import type {
   Role,
   UpgradeRecord,
 } from '../model/entities.js';
-import { DEFAULT_PARAMETERS, type Parameters } from '../model/parameters.js';
+import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
@@ -111,7 +111,7 @@ export class WorldState {
   }
 
   parameters(): Parameters {
-    return copy(this.tables.parameters.get(SINGLETON_ID) ?? DEFAULT_PARAMETERS);
+    return copy(this.tables.parameters.get(SINGLETON_ID) ?? defaultParameters());
   }
   abiVersion(): number {
     return (this.tables.meta.get(SINGLETON_ID) ?? INITIAL_META).abiVersion;

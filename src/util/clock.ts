@@ -37,7 +37,11 @@ export class ManualClock implements Clock {
   setTimeout(fn: () => void, ms: number): Timer {
     const t = { at: this.now + ms, fn, live: true };
     this.timers.push(t);
-    return { cancel: () => void (t.live = false) };
+    return {
+      cancel: () => {
+        t.live = false;
+      },
+    };
   }
   advance(ms: number): void {
     const target = this.now + ms;
