@@ -1,8 +1,32 @@
-// Application read routes (gateway-interface.md "Application route families"; reference-notes §6, §12).
+// Application read routes (gateway-interface.md "List responses", "Application route families";
+// reference-notes §6, §12). Every route answers from the committed state or the block store through the
+// ports, in JSON by default and in the framed codec when `Accept` prefers it:
+//
+//   /v1/domains, /v1/domains/{id}                                   app-domains.ts
+//   /v1/nfts, /v1/nfts/{id}                                         app-domains.ts
+//   /v1/assets/definitions, …/{id}, …/{id}/holders                 app-assets.ts
+//   /v1/accounts, …/{id}, …/{id}/assets, /permissions, /transactions  app-accounts.ts
+//   POST /v1/{domains,accounts,assets/definitions,nfts}/query       app-lists.ts
+//   /v1/explorer/blocks[/{height}], /v1/explorer/transactions[/{hash}]  explorer.ts
+//   /v1/explorer/{accounts,domains,assets/definitions}              explorer-state.ts
+//
+// List parameters and their errors: gateway/list.ts. Path ids: app-params.ts.
 
 import type { RouteDeps } from '../deps.js';
 import type { RouteDef } from '../route-table.js';
+import { accountRoutes } from './app-accounts.js';
+import { assetDefinitionRoutes } from './app-assets.js';
+import { domainRoutes, nftRoutes } from './app-domains.js';
+import { explorerChainRoutes } from './explorer.js';
+import { explorerStateRoutes } from './explorer-state.js';
 
-export function appRoutes(_d: RouteDeps): RouteDef[] {
-  return [];
+export function appRoutes(d: RouteDeps): RouteDef[] {
+  return [
+    ...domainRoutes(d),
+    ...assetDefinitionRoutes(d),
+    ...accountRoutes(d),
+    ...nftRoutes(d),
+    ...explorerChainRoutes(d),
+    ...explorerStateRoutes(d),
+  ];
 }

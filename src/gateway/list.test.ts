@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { struct } from '../codec/compound.js';
+import { string, varuint } from '../codec/primitives.js';
+import type { RouteLimits } from './deps.js';
+import { isGatewayError } from './errors.js';
+import {
+  applyList,
+  EXPLORER_PER_PAGE_DEFAULT,
+  explorerPagination,
+  filterDepth,
+  jsonFieldsOf,
+  LIST_OFFSET_MAX,
+  parseExplorerPage,
+  parseListParams,
+  parsePage,
+} from './list.js';
+
+const limits: RouteLimits = {
+  listLimitDefault: 3,
+  listLimitMax: 5,
+  transactionBodyBytesMax: 1024,
+  queryBodyBytesMax: 1024,
+  fetchSizeMax: 10,
+  filterDepthMax: 3,
+};
+
+function code(f: () => unknown): string {
+  try {
+    f();
+  } catch (e) {
+    if (isGatewayError(e)) return e.code;
+    throw e;
+  }
+  return 'no error';
+}
+
+const items = [
+  { id: 'c', qty: '10.5', metadata: { tier: 'gold' } },
+  { id: 'a', qty: '9.75', metadata: { tier: 'silver' } },
+  { id: 'b', qty: '10.50', metadata: {} },
+  { id: 'd', qty: '100', metadata: { tier: 'gold' } },
+];
+const fields = ['id', 'qty', 'metadata'];
+const ids = (input: Parameters<typeof parseListParams>[0]) =>
+  applyList(
+    items,
+    parseListParams(input, limits, fields),
+    (x) => x,
+    (x) => x.id,
+  );
+
+describe('list parameters', () => {
+  it('defaults limit and offset and accepts the bounds', () => {
+    assert.deepEqual(parsePage({}, limits), { limit: 3, offset: 0 });
+    assert.deepEqual(parsePage({ limit: '5', offset: '7' }, limits), { limit: 5, offset: 7 });
+    assert.deepEqual(parsePage({ limit: 1, offset: 0 }, limits), { limit: 1, offset: 0 });
+  });
+
+  it('refuses limit 0, above the cap, fractions, signs, text and huge offsets with invalid_pagination', () => {
+    for (const limit of ['0', '6', '1.5', '-1', 'abc', '', '01', 1.5, 0])
+      assert.equal(
+        code(() => parsePage({ limit }, limits)),
+        'invalid_pagination',
+        String(limit),
+      );
+    for (const offset of ['-1', 'x', '2.0', String(LIST_OFFSET_MAX + 1), 0.5])
+      assert.equal(
+        code(() => parsePage({ offset }, limits)),
+        'invalid_pagination',
+        String(offset),
+      );
+  });
+
+  it('measures filter depth the way compileFilter counts it and stops at the cap', () => {
+    assert.equal(filterDepth({ eq: ['id', 'a'] }, 10), 1);
+    assert.equal(filterDepth({ not: { and: [{ eq: ['id', 'a'] }] } }, 10), 3);
+    let deep: unknown = { eq: ['id', 'a'] };
+    for (let i = 0; i < 10_000; i++) deep = { not: deep };
+    assert.equal(filterDepth(deep, 4), 5);
+  });
+
+  it('refuses bad filters with invalid_filter and honours the configured depth cap', () => {
+    assert.equal(
+      code(() => parseListParams({ filterText: '{not json' }, limits, fields)),
+      'invalid_filter',
+    );
+    assert.equal(
+      code(() => parseListParams({ filter: { bogus: 1 } }, limits, fields)),
+      'invalid_filter',
+    );
+    const ok = { not: { not: { eq: ['id', 'a'] } } }; // depth 3 == filterDepthMax
+    assert.equal(typeof parseListParams({ filter: ok }, limits, fields).filter, 'function');
+    assert.equal(
+      code(() => parseListParams({ filter: { not: ok } }, limits, fields)),
+      'invalid_filter',
+    );
+  });
+
+  it('refuses bad sorts and unknown fields with invalid_sort', () => {
+    for (const sort of ['id:up', 'nope:asc', 'id,id', 'a:b:c', 42])
+      assert.equal(
+        code(() => parseListParams({ sort }, limits, fields)),
+        'invalid_sort',
+        String(sort),
+      );
+    assert.equal(parseListParams({ sort: 'metadata.tier:desc' }, limits, fields).sort.length, 1);
+  });
+});
+
+describe('applyList', () => {
+  it('orders by id by default and pages with offset and limit', () => {
+    const r = ids({ limit: 2, offset: 1 });
+    assert.deepEqual(
+      r.items.map((x) => x.id),
+      ['b', 'c'],
+    );
+    assert.equal(r.total, 4);
+    assert.deepEqual(ids({ offset: 10 }), { items: [], total: 4 });
+  });
+
+  it('filters on decimals numerically and on metadata keys; total counts the matches', () => {
+    const gt = ids({ filter: { gt: ['qty', '10'] }, limit: 5 });
+    assert.deepEqual(
+      gt.items.map((x) => x.id),
+      ['b', 'c', 'd'],
+    );
+    const gold = ids({ filterText: '{"eq":["metadata.tier","gold"]}', limit: 1 });
+    assert.deepEqual(
+      gold.items.map((x) => x.id),
+      ['c'],
+    );
+    assert.equal(gold.total, 2);
+  });
+
+  it('sorts by decimals both ways with id as the tie-break', () => {
+    assert.deepEqual(
+      ids({ sort: 'qty:desc', limit: 5 }).items.map((x) => x.id),
+      ['d', 'b', 'c', 'a'],
+    );
+    assert.deepEqual(
+      ids({ sort: 'qty:asc', limit: 5 }).items.map((x) => x.id),
+      ['a', 'b', 'c', 'd'],
+    );
+  });
+
+  it('lists the JSON field names of a struct view', () => {
+    assert.deepEqual(jsonFieldsOf(struct('T', { id: string(8), totalQuantity: varuint })), [
+      'id',
+      'total_quantity',
+    ]);
+  });
+});
+
+describe('explorer paging', () => {
+  it('defaults to page 1 of EXPLORER_PER_PAGE_DEFAULT (capped by the list cap)', () => {
+    const big = { ...limits, listLimitMax: 500 };
+    assert.deepEqual(parseExplorerPage({}, big), { page: 1, perPage: EXPLORER_PER_PAGE_DEFAULT, offset: 0 });
+    assert.deepEqual(parseExplorerPage({}, limits), { page: 1, perPage: 5, offset: 0 });
+    assert.deepEqual(parseExplorerPage({ page: '3', per_page: '4' }, limits), {
+      page: 3,
+      perPage: 4,
+      offset: 8,
+    });
+  });
+
+  it('refuses page 0, per_page 0 or above the cap', () => {
+    for (const q of [{ page: '0' }, { per_page: '0' }, { per_page: '6' }, { page: 'x' }, { page: '1e3' }])
+      assert.equal(
+        code(() => parseExplorerPage(q, limits)),
+        'invalid_pagination',
+        JSON.stringify(q),
+      );
+  });
+
+  it('computes total_pages with a ceiling, 0 for an empty list', () => {
+    const p = { page: 2, perPage: 4, offset: 4 };
+    assert.deepEqual(explorerPagination(p, 9), { page: 2, perPage: 4, totalPages: 3, totalItems: 9 });
+    assert.deepEqual(explorerPagination(p, 8).totalPages, 2);
+    assert.deepEqual(explorerPagination(p, 0).totalPages, 0);
+  });
+});

@@ -1,0 +1,76 @@
+// Domains and NFTs (gateway-interface.md "List responses", "Application route families": /v1/domains/*,
+// /v1/nfts/*; reference-notes §6): lists with their query twins, and reads by id.
+
+import { DomainId, NftId } from '../../model/ids.js';
+import type { RouteDeps } from '../deps.js';
+import { gatewayError } from '../errors.js';
+import { defineRoute, type RouteDef } from '../route-table.js';
+import { respond, viewSchema } from '../view.js';
+import { DomainItemView, DomainListView, NftItemView, NftListView } from '../views/app.js';
+import { domainItem, nftItem } from './app-items.js';
+import { itemId, JSON_OR_CODEC, listRoutes } from './app-lists.js';
+import { IdParams, pathId } from './app-params.js';
+
+export function domainRoutes(d: RouteDeps): RouteDef[] {
+  const { state } = d.ports;
+  const tags = ['domains'];
+  return [
+    ...listRoutes(d, {
+      url: '/v1/domains',
+      noun: 'Domains',
+      what: 'domains',
+      tags,
+      views: { item: DomainItemView, list: DomainListView, idOf: itemId },
+      load: () => state.listDomains().map(domainItem),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/domains/:id',
+      operationId: 'getDomain',
+      summary: 'One domain by id',
+      tags,
+      visibility: 'public',
+      formats: JSON_OR_CODEC,
+      errorStatuses: [404],
+      schema: { params: IdParams, response: { 200: viewSchema(DomainItemView) } },
+      handler: (req, reply) => {
+        const id = pathId(DomainId, req.params.id);
+        const domain = state.domain(id);
+        if (domain === undefined) throw gatewayError('not_found', { domain: id });
+        return respond(d.schema, req, reply, DomainItemView, domainItem(domain));
+      },
+    }),
+  ];
+}
+
+export function nftRoutes(d: RouteDeps): RouteDef[] {
+  const { state } = d.ports;
+  const tags = ['nfts'];
+  return [
+    ...listRoutes(d, {
+      url: '/v1/nfts',
+      noun: 'Nfts',
+      what: 'NFTs',
+      tags,
+      views: { item: NftItemView, list: NftListView, idOf: itemId },
+      load: () => state.listNfts().map(nftItem),
+    }),
+    defineRoute({
+      method: 'GET',
+      url: '/v1/nfts/:id',
+      operationId: 'getNft',
+      summary: 'One NFT by id (<name>$<domain>, URL-encoded)',
+      tags,
+      visibility: 'public',
+      formats: JSON_OR_CODEC,
+      errorStatuses: [404],
+      schema: { params: IdParams, response: { 200: viewSchema(NftItemView) } },
+      handler: (req, reply) => {
+        const id = pathId(NftId, req.params.id);
+        const nft = state.nft(id);
+        if (nft === undefined) throw gatewayError('not_found', { nft: id });
+        return respond(d.schema, req, reply, NftItemView, nftItem(nft));
+      },
+    }),
+  ];
+}

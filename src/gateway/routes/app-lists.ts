@@ -1,0 +1,110 @@
+// Building blocks of the simple list routes (reference-notes §6): a GET list taking `limit`, `offset`,
+// `filter` and `sort` in the query string, its `POST …/query` twin taking the same in a JSON body, and the
+// one function both answer with.
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Codec } from '../../codec/codec.js';
+import type { RouteDeps } from '../deps.js';
+import {
+  applyList,
+  jsonFieldsOf,
+  type ListInput,
+  ListQueryBody,
+  ListQuerystring,
+  parseListParams,
+} from '../list.js';
+import type { FormatOffer } from '../negotiate.js';
+import { defineRoute, type RouteDef } from '../route-table.js';
+import { respond, viewSchema } from '../view.js';
+
+export const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
+
+export type ListOf<I> = { items: I[]; total: number };
+
+export interface ListViews<I> {
+  item: Codec<I>;
+  list: Codec<ListOf<I>>;
+  /** The item's id: the default order and the tie-break of every sort. */
+  idOf: (item: I) => string;
+}
+
+export const itemId = (item: { id: string }): string => item.id;
+
+/** Filters, sorts and pages `all` over their JSON forms, then answers with `views.list`. */
+export function answerList<I>(
+  d: RouteDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  views: ListViews<I>,
+  all: readonly I[],
+  input: ListInput,
+): FastifyReply {
+  const p = parseListParams(input, d.limits, jsonFieldsOf(views.item));
+  // Each item's JSON form is computed once: the filter and the sort both read it.
+  const wrapped = all.map((item) => ({ item, json: views.item.toJson(item) }));
+  const page = applyList(
+    wrapped,
+    p,
+    (w) => w.json,
+    (w) => views.idOf(w.item),
+  );
+  return respond(d.schema, req, reply, views.list, {
+    items: page.items.map((w) => w.item),
+    total: page.total,
+  });
+}
+
+export function queryInput(q: {
+  limit?: string;
+  offset?: string;
+  filter?: string;
+  sort?: string;
+}): ListInput {
+  return {
+    limit: q.limit,
+    offset: q.offset,
+    sort: q.sort,
+    ...(q.filter === undefined ? {} : { filterText: q.filter }),
+  };
+}
+
+export interface ListResource<I> {
+  /** Collection path, e.g. '/v1/domains'. */
+  url: string;
+  /** PascalCase plural for operation ids: listDomains, queryDomains. */
+  noun: string;
+  what: string;
+  tags: string[];
+  views: ListViews<I>;
+  /** Every item, in any order (the answer is ordered by id or by `sort`). */
+  load: () => I[];
+}
+
+/** `GET <url>` and `POST <url>/query` for one resource. */
+export function listRoutes<I>(d: RouteDeps, r: ListResource<I>): RouteDef[] {
+  const { views } = r;
+  return [
+    defineRoute({
+      method: 'GET',
+      url: r.url,
+      operationId: `list${r.noun}`,
+      summary: `List ${r.what}: {items, total} with limit, offset, filter (JSON) and sort`,
+      tags: r.tags,
+      visibility: 'public',
+      formats: JSON_OR_CODEC,
+      schema: { querystring: ListQuerystring, response: { 200: viewSchema(views.list) } },
+      handler: (req, reply) => answerList(d, req, reply, views, r.load(), queryInput(req.query)),
+    }),
+    defineRoute({
+      method: 'POST',
+      url: `${r.url}/query`,
+      operationId: `query${r.noun}`,
+      summary: `Query ${r.what} with {filter, sort, limit, offset} in a JSON body`,
+      tags: r.tags,
+      visibility: 'public',
+      formats: JSON_OR_CODEC,
+      schema: { body: ListQueryBody, response: { 200: viewSchema(views.list) } },
+      handler: (req, reply) => answerList(d, req, reply, views, r.load(), { ...req.body }),
+    }),
+  ];
+}

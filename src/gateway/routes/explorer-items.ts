@@ -1,0 +1,123 @@
+// Blocks and committed transactions as explorer summaries (views/explorer.ts; reference-notes §12).
+
+import { type Block, blockHash } from '../../model/block.js';
+import { transactionHash } from '../../model/transaction.js';
+import { toHex } from '../../util/hex.js';
+import type {
+  ExplorerBlock,
+  ExplorerBlockDetail,
+  ExplorerTransaction,
+  ExplorerTransactionDetail,
+} from '../views/explorer.js';
+
+function rejectedCount(b: Block): number {
+  let n = 0;
+  for (const r of b.results) if (r.kind === 'Rejected') n++;
+  return n;
+}
+
+/** Set bits of the certificate's signer bitmap. */
+function popcount(bitmap: Uint8Array): number {
+  let n = 0;
+  for (let byte of bitmap) {
+    for (; byte !== 0; byte &= byte - 1) n++;
+  }
+  return n;
+}
+
+export function blockSummary(b: Block): ExplorerBlock {
+  const h = b.header;
+  return {
+    height: h.height,
+    hash: toHex(blockHash(h)),
+    prevHash: toHex(h.prevHash),
+    creationTimeMs: h.creationTimeMs,
+    view: h.view,
+    transactionCount: b.transactions.length,
+    rejectedCount: rejectedCount(b),
+  };
+}
+
+/** The summary of transaction `index` of `b`; undefined when the block has no such transaction. */
+export function transactionSummary(b: Block, index: number): ExplorerTransaction | undefined {
+  const tx = b.transactions[index];
+  const result = b.results[index];
+  if (tx === undefined || result === undefined) return undefined;
+  return {
+    hash: toHex(transactionHash(tx)),
+    blockHeight: b.header.height,
+    index,
+    authority: tx.payload.authority,
+    creationTimeMs: tx.payload.creationTimeMs,
+    instructionCount: tx.payload.instructions.length,
+    result,
+  };
+}
+
+export function blockDetail(b: Block): ExplorerBlockDetail {
+  const h = b.header;
+  const c = b.certificate;
+  const transactions: ExplorerTransaction[] = [];
+  for (let i = 0; i < b.transactions.length; i++) transactions.push(transactionSummary(b, i)!);
+  return {
+    ...blockSummary(b),
+    transactionsRoot: toHex(h.transactionsRoot),
+    resultsRoot: toHex(h.resultsRoot),
+    stateRoot: toHex(h.stateRoot),
+    transactions,
+    certificate: {
+      phase: c.phase,
+      height: c.height,
+      view: c.view,
+      epoch: c.epoch,
+      blockHash: toHex(c.blockHash),
+      validatorSetHash: toHex(c.validatorSetHash),
+      signerCount: popcount(c.signers),
+      signers: c.signers,
+    },
+  };
+}
+
+export function transactionDetail(b: Block, index: number): ExplorerTransactionDetail | undefined {
+  const tx = b.transactions[index];
+  const result = b.results[index];
+  if (tx === undefined || result === undefined) return undefined;
+  const p = tx.payload;
+  return {
+    hash: toHex(transactionHash(tx)),
+    blockHeight: b.header.height,
+    blockHash: toHex(blockHash(b.header)),
+    index,
+    authority: p.authority,
+    creationTimeMs: p.creationTimeMs,
+    ...(p.ttlMs === undefined ? {} : { ttlMs: p.ttlMs }),
+    ...(p.nonce === undefined ? {} : { nonce: p.nonce }),
+    metadata: p.metadata,
+    instructions: p.instructions,
+    signature: tx.signature,
+    result,
+  };
+}
+
+/**
+ * One page of transactions over blocks given newest first (`counts[i]` = transactions of block i), newest
+ * first within a block too: skips `offset` transactions, then takes at most `count`. Returns positions.
+ */
+export function newestFirst(
+  counts: readonly number[],
+  offset: number,
+  count: number,
+): { block: number; index: number }[] {
+  const out: { block: number; index: number }[] = [];
+  let skip = offset;
+  for (let b = 0; b < counts.length && out.length < count; b++) {
+    const n = counts[b]!;
+    if (skip >= n) {
+      skip -= n;
+      continue;
+    }
+    for (let i = n - 1 - skip; i >= 0 && out.length < count; i--) out.push({ block: b, index: i });
+    skip = 0;
+  }
+  return out;
+}

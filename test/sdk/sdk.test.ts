@@ -1,0 +1,230 @@
+// SDK against a real node (issue "Client SDK and CLI", Done means): every instruction builder round-trips
+// encode → node → decode; cursor iteration over more items than one fetch; 429 back-off.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { encode, encodeFrame } from '../../src/codec/frame.js';
+import { hash } from '../../src/crypto/hash.js';
+import { UpgradeManifestCodec } from '../../src/model/entities.js';
+import { type Instruction, InstructionCodec } from '../../src/model/instructions.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { isToranaApiError } from '../../src/sdk/errors.js';
+import { instructions as ix } from '../../src/sdk/instructions.js';
+import { accountOf, generateKeyPair, importKeyPair } from '../../src/sdk/keys.js';
+import { toHex } from '../../src/util/hex.js';
+import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+
+async function waitFinal(client: ToranaClient, hashHex: string) {
+  for (;;) {
+    try {
+      const s = await client.transactionStatus(hashHex);
+      if (s.status !== 'Queued') return s;
+    } catch (e) {
+      if (!isToranaApiError(e, 'not_found')) throw e;
+    }
+    await new Promise((r) => setTimeout(r, 15));
+  }
+}
+
+describe('SDK against a served node', () => {
+  let t: ServedTestNode;
+  let client: ToranaClient;
+  before(async () => {
+    t = await startServedNode();
+    client = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
+  });
+  after(async () => t.stopAll());
+
+  it('imports and exports keys in the CLI text forms', () => {
+    const k = generateKeyPair();
+    const again = importKeyPair(k.privateKeyText());
+    assert.equal(again.publicKeyText(), k.publicKeyText());
+    assert.match(accountOf(k, 'wonderland'), /^ed0120[0-9A-F]{64}@wonderland$/);
+  });
+
+  it('round-trips every instruction builder through the node', async () => {
+    const alice = generateKeyPair();
+    const bob = generateKeyPair();
+    const a = accountOf(alice, 'wonderland');
+    const b = accountOf(bob, 'wonderland');
+    const peer = generateKeyPair().publicKeyText();
+    const manifest = (n: number) => ({
+      name: `up${n}`,
+      description: 'test',
+      abiVersion: 1 + n,
+      abiHash: toHex(hash(new Uint8Array([n]))),
+      startHeight: 1000 + n,
+    });
+    const upgradeId = (n: number) => toHex(hash(encode(UpgradeManifestCodec, manifest(n))));
+    const steps: Instruction[][] = [
+      [
+        ix.registerDomain('wonderland', { motto: 'curiouser' }),
+        ix.registerAccount(a),
+        ix.registerAccount(b, { nick: 'bob' }),
+      ],
+      [
+        ix.registerAssetDefinition('rose#wonderland', { scale: 2, mintable: 'infinitely' }),
+        ix.registerNft('deed$wonderland', { acres: 3 }),
+      ],
+      [
+        ix.registerRole('auditor', [{ name: 'CanRegisterDomain', payload: null }]),
+        ix.registerPeer(peer, '127.0.0.1:9999'),
+      ],
+      [
+        ix.mintAsset('rose#wonderland', a, '10.50'),
+        ix.burnAsset('rose#wonderland', a, 1n),
+        ix.transferAsset('rose#wonderland', a, b, '2.25'),
+      ],
+      [ix.transferNft('deed$wonderland', t.admin.id, a), ix.transferDomain('wonderland', t.admin.id, a)],
+      [
+        ix.setKeyValue({ kind: 'Account', id: a }, 'score', [1, 2, 3]),
+        ix.removeKeyValue({ kind: 'Account', id: a }, 'score'),
+      ],
+      [
+        ix.grantPermission(b, 'CanRegisterDomain'),
+        ix.revokePermission(b, 'CanRegisterDomain'),
+        ix.grantRole(b, 'auditor'),
+        ix.revokeRole(b, 'auditor'),
+      ],
+      [
+        ix.setParameter('blockMaxTransactions', 256),
+        ix.setCustomParameter('fee_policy', { flat: '0.01' }),
+        ix.log('hello', 'Warn'),
+      ],
+      [
+        ix.proposeRuntimeUpgrade(manifest(1)),
+        ix.activateRuntimeUpgrade(upgradeId(1)),
+        ix.proposeRuntimeUpgrade(manifest(2)),
+        ix.cancelRuntimeUpgrade(upgradeId(2)),
+      ],
+      [
+        ix.unregisterRole('auditor'),
+        ix.unregisterPeer(peer),
+        ix.transferNft('deed$wonderland', a, t.admin.id),
+        ix.unregisterNft('deed$wonderland'),
+      ],
+      [
+        ix.burnAsset('rose#wonderland', b, '2.25'),
+        ix.burnAsset('rose#wonderland', a, '7.25'),
+        ix.unregisterAccount(b),
+        ix.unregisterAssetDefinition('rose#wonderland'),
+      ],
+    ];
+    const kinds = new Set<string>();
+    for (const instructions of steps) {
+      const tx = await client.build(instructions);
+      await client.submit(tx);
+      const s = await waitFinal(client, tx.hash);
+      assert.equal(
+        s.status,
+        'Committed',
+        `${instructions.map((i) => i.kind).join(', ')}: ${JSON.stringify(s.reason)}`,
+      );
+      const out = await client.find({ kind: 'FindTransactionByHash', hash: tx.hash });
+      assert.equal(out.kind, 'Transaction');
+      if (out.kind !== 'Transaction') return;
+      const back = out.value.transaction.payload.instructions;
+      assert.deepEqual(
+        back.map((i) => InstructionCodec.toJson(i)),
+        instructions.map((i) => InstructionCodec.toJson(i)),
+      );
+      for (const i of instructions) kinds.add(i.kind);
+    }
+    // unregisterDomain: a domain must be empty, so it gets its own domain.
+    const tx = await client.build([ix.registerDomain('ephemeral'), ix.unregisterDomain('ephemeral')]);
+    await client.submit(tx);
+    assert.equal((await waitFinal(client, tx.hash)).status, 'Committed');
+    kinds.add('UnregisterDomain').add('RegisterDomain');
+    const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
+      (v) => v.name,
+    );
+    assert.deepEqual(
+      all.filter((k) => !kinds.has(k)),
+      [],
+      'every instruction kind was built by the SDK and committed',
+    );
+  });
+
+  it('iterates a query over more items than one fetch, following cursors', async () => {
+    const instructions = Array.from({ length: 230 }, (_, i) =>
+      ix.registerDomain(`page${String(i).padStart(3, '0')}`),
+    );
+    const tx = await client.build(instructions);
+    await client.submit(tx);
+    assert.equal((await waitFinal(client, tx.hash)).status, 'Committed');
+    const ids: string[] = [];
+    for await (const item of client.iterate(
+      { kind: 'FindDomains' },
+      {
+        fetchSize: 50,
+        sort: 'id:desc',
+        filter: { in: ['id', instructions.map((i) => (i as { id: string }).id)] },
+      },
+    )) {
+      if (item.kind === 'Domain') ids.push(item.value.id);
+    }
+    assert.equal(ids.length, 230);
+    assert.equal(ids[0], 'page229');
+    assert.equal(ids[229], 'page000');
+  });
+
+  it('backs off on 429 queue_full with Retry-After and succeeds once the queue drains', async () => {
+    const small = await startServedNode({ 'queue.capacity': 2, 'queue.per_account_max': 2 });
+    try {
+      const c = new ToranaClient({
+        url: small.url,
+        account: small.admin.id,
+        signer: small.admin.key,
+        retries: 5,
+      });
+      await small.node.engine.stop();
+      await c.submit(await c.build([ix.log('1')], { nonce: 1 }));
+      await c.submit(await c.build([ix.log('2')], { nonce: 2 }));
+      const started = Date.now();
+      setTimeout(() => small.node.engine.start(), 300); // the queue drains while the SDK waits
+      const third = await c.build([ix.log('3')], { nonce: 3 });
+      const accepted = await c.submit(third);
+      assert.equal(accepted.txHash, third.hash);
+      assert.ok(Date.now() - started >= 900, 'the SDK waited for Retry-After (1 s) before retrying');
+      const noRetry = new ToranaClient({
+        url: small.url,
+        account: small.admin.id,
+        signer: small.admin.key,
+        retries: 0,
+      });
+      await small.node.engine.stop();
+      await noRetry.submit(await noRetry.build([ix.log('4')], { nonce: 4 }));
+      await noRetry.submit(await noRetry.build([ix.log('5')], { nonce: 5 })).catch(() => undefined);
+      await assert.rejects(
+        noRetry.submit(await noRetry.build([ix.log('6')], { nonce: 6 })),
+        (e: unknown) => isToranaApiError(e) && e.status === 429 && e.retryAfterS === 1,
+      );
+      small.node.engine.start();
+    } finally {
+      await small.stopAll();
+    }
+  });
+
+  it('reads typed JSON routes decoded with the gateway views', async () => {
+    const status = await client.status();
+    assert.ok(status.blocks >= 1);
+    const caps = await client.capabilities();
+    assert.equal(caps.chainId, t.chainId);
+    const params = await client.parameters();
+    assert.equal(typeof params.blockMaxTransactions, 'number');
+    assert.deepEqual(await client.peers(), []);
+  });
+
+  it('raises typed errors with the gateway codes', async () => {
+    const bad = {
+      signed: undefined as never,
+      bytes: encodeFrame(
+        (await import('../../src/model/schema.js')).SCHEMA,
+        (await import('../../src/model/parameters.js')).ParametersCodec,
+        (await import('../../src/model/parameters.js')).defaultParameters(),
+      ),
+      hash: '',
+    };
+    await assert.rejects(client.submit(bad), (e: unknown) => isToranaApiError(e, 'invalid_codec_body'));
+  });
+});
