@@ -29,4 +29,14 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   cursor_expired: { status: 410, message: 'The query cursor expired; start the query again.' },
   cursors_exhausted: { status: 429, message: 'Too many open query cursors; retry later.' },
   node_unhealthy: { status: 503, message: 'The node is stopping or has stopped after a fatal error.' },
+  // Consensus evidence and runtime upgrades (routes/consensus-evidence.ts, routes/runtime.ts).
+  evidence_malformed: {
+    status: 400,
+    message: 'The evidence is not hex or not a codec ConsensusEvidence record.',
+  },
+  evidence_invalid: { status: 400, message: 'The evidence does not prove misbehaviour.' },
+  upgrade_invalid_manifest: { status: 400, message: 'The upgrade manifest is malformed or inconsistent.' },
+  upgrade_not_found: { status: 404, message: 'No runtime upgrade has this id.' },
+  upgrade_invalid_state: { status: 409, message: 'The runtime upgrade is not in a state that allows this.' },
+  upgrade_already_exists: { status: 409, message: 'A runtime upgrade with this manifest already exists.' },
 };

@@ -3,6 +3,8 @@
 
 import type { CodecError } from '../codec/errors.js';
 import type { ConsensusSnapshot } from '../consensus/engine.js';
+import type { EvidenceKind } from '../consensus/evidence.js';
+import type { EvidenceOutcome, EvidencePage } from '../consensus/evidence-store.js';
 import type { Block } from '../model/block.js';
 import type {
   Account,
@@ -148,8 +150,37 @@ export interface NodeInfoPort {
   connectedPeers(): string[];
 }
 
+/**
+ * Consensus settings the routes report, fixed for the life of a node. In single-peer mode the one validator
+ * is leader and sole collector (k = r = 1) and never changes view, so no pacemaker timeout ever fires.
+ */
+export interface ConsensusSettings {
+  /** config `block.time_ms`: the longest a non-empty queue waits for a block. */
+  blockTimeMs: number;
+  /** config `block.commit_time_ms`: the time a proposal has to gather its commit certificate (view timeout). */
+  commitTimeMs: number;
+  /** Collectors per (height, view), and collectors each vote is sent to (reference-notes §7). */
+  collectorsK: number;
+  collectorsR: number;
+  /** config `streams.consensus_status_interval_ms`: period of `/v1/consensus/status/sse`. */
+  statusIntervalMs: number;
+  /** How many of the newest blocks `blockHeightByHash` can find. */
+  blockHashLookupMax: number;
+}
+
+export interface EvidencePort {
+  /** Decodes (framed or bare codec bytes), verifies and stores one record. */
+  submit(bytes: Uint8Array): EvidenceOutcome;
+  list(q: { kind?: EvidenceKind; offset: number; limit: number }): EvidencePage;
+  count(): number;
+}
+
 export interface ConsensusPort {
   snapshot(): ConsensusSnapshot;
+  settings(): ConsensusSettings;
+  /** The height of a committed block by its hash, among the newest `blockHashLookupMax` blocks. */
+  blockHeightByHash(blockHash: Uint8Array): Promise<number | undefined>;
+  evidence: EvidencePort;
 }
 
 export interface GatewayPorts {
