@@ -1,0 +1,149 @@
+// Operator authentication by signed requests (reference-notes §4; layout in operator-message.ts).
+// Checks run in this order, cheapest first, so unauthenticated clients cost little:
+//   onRequest     no operators configured -> 403 operator_access_disabled; a header missing -> 401
+//                 operator_auth_missing; malformed header, unknown key or timestamp outside ±maxAgeMs
+//                 -> 401 operator_auth_invalid (before the body is read)
+//   preParsing    the raw body is hashed (SHA-256) as it streams to the parser, within the body limit
+//   preValidation the signature must verify -> else 401 operator_auth_invalid; only then is the nonce
+//                 recorded, and a nonce seen before -> 401 operator_replay (so forged requests cannot
+//                 burn nonces).
+// A GET's body is ignored by the server and signed as empty.
+
+import { createHash } from 'node:crypto';
+import { Transform } from 'node:stream';
+import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
+import { ed25519Verify } from '../crypto/ed25519.js';
+import { isKeyTextError, publicKeyFromText } from '../crypto/keys.js';
+import { AssertionError } from '../util/assert.js';
+import { fromHex, toHex } from '../util/hex.js';
+import { gatewayError } from './errors.js';
+import { createNonceCache } from './nonce-cache.js';
+import { OPERATOR_HEADERS, OPERATOR_NONCE, operatorMessage, sha256Hex } from './operator-message.js';
+
+export interface OperatorAuthOptions {
+  /** Public key texts (`ed0120…`) of the operators; empty disables operator routes (403). */
+  operators: readonly string[];
+  /** Largest allowed difference between the request timestamp and the node clock. */
+  maxAgeMs?: number;
+  /** Nonces remembered for replay detection. */
+  noncesMax?: number;
+  now: () => number;
+}
+
+export const DEFAULT_OPERATOR_MAX_AGE_MS = 30_000;
+export const DEFAULT_OPERATOR_NONCES_MAX = 10_000;
+
+export interface OperatorAuth {
+  readonly enabled: boolean;
+  onRequest(req: FastifyRequest): Promise<void>;
+  preParsing(req: FastifyRequest, reply: FastifyReply, payload: RequestPayload): Promise<RequestPayload>;
+  preValidation(req: FastifyRequest): Promise<void>;
+}
+
+interface Pending {
+  keyHex: string;
+  publicKey: Uint8Array;
+  timestampMs: number;
+  nonce: string;
+  signature: Uint8Array;
+  bodySha256Hex?: string;
+}
+
+const HEADERS = OPERATOR_HEADERS;
+const TIMESTAMP = /^[0-9]{1,15}$/;
+const EMPTY_SHA256_HEX = sha256Hex(new Uint8Array());
+
+function header(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return typeof v === 'string' && v !== '' ? v : undefined;
+}
+
+function invalid(reason: string) {
+  return gatewayError('operator_auth_invalid', { reason });
+}
+
+function parseOperators(texts: readonly string[]): Set<string> {
+  const keys = new Set<string>();
+  for (const text of texts) {
+    const key = publicKeyFromText(text);
+    if (isKeyTextError(key) || key.algorithm !== 'ed25519') {
+      throw new AssertionError(`operator key is not an ed25519 public key text: ${text.slice(0, 80)}`);
+    }
+    keys.add(toHex(key.bytes));
+  }
+  return keys;
+}
+
+export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
+  const operators = parseOperators(opts.operators);
+  const maxAgeMs = opts.maxAgeMs ?? DEFAULT_OPERATOR_MAX_AGE_MS;
+  const nonces = createNonceCache(opts.noncesMax ?? DEFAULT_OPERATOR_NONCES_MAX, maxAgeMs);
+  const pending = new WeakMap<FastifyRequest, Pending>();
+
+  function readHeaders(req: FastifyRequest): Pending {
+    const missing = HEADERS.filter((h) => header(req, h) === undefined);
+    if (missing.length > 0) throw gatewayError('operator_auth_missing', { missing });
+    const [keyText, stampText, nonce, sigText] = HEADERS.map((h) => header(req, h)!) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    if (!TIMESTAMP.test(stampText)) throw invalid('timestamp_format');
+    const timestampMs = Number(stampText);
+    if (Math.abs(opts.now() - timestampMs) > maxAgeMs) throw invalid('timestamp_skew');
+    if (!OPERATOR_NONCE.test(nonce)) throw invalid('nonce_format');
+    const key = publicKeyFromText(keyText);
+    if (isKeyTextError(key) || key.algorithm !== 'ed25519') throw invalid('key_format');
+    const keyHex = toHex(key.bytes);
+    if (!operators.has(keyHex)) throw invalid('unknown_key');
+    const signature = fromHex(sigText, 64);
+    if (signature === undefined) throw invalid('signature_format');
+    return { keyHex, publicKey: key.bytes, timestampMs, nonce, signature };
+  }
+
+  return {
+    enabled: operators.size > 0,
+    async onRequest(req) {
+      if (operators.size === 0) throw gatewayError('operator_access_disabled');
+      pending.set(req, readHeaders(req));
+    },
+    async preParsing(req, _reply, payload) {
+      const p = pending.get(req);
+      if (p === undefined) return payload;
+      const hash = createHash('sha256');
+      const tee = new Transform({
+        transform(chunk: Buffer, _enc, cb) {
+          hash.update(chunk);
+          cb(null, chunk);
+        },
+        flush(cb) {
+          p.bodySha256Hex = hash.digest('hex');
+          cb();
+        },
+      });
+      payload.on('error', (err) => tee.destroy(err));
+      return payload.pipe(tee);
+    },
+    async preValidation(req) {
+      const p = pending.get(req);
+      if (p === undefined) throw gatewayError('operator_auth_missing', { missing: HEADERS });
+      const message = operatorMessage({
+        method: req.method,
+        url: req.raw.url ?? req.url,
+        bodySha256Hex: p.bodySha256Hex ?? EMPTY_SHA256_HEX,
+        timestampMs: p.timestampMs,
+        nonce: p.nonce,
+      });
+      if (!ed25519Verify(p.publicKey, message, p.signature)) throw invalid('signature');
+      if (!nonces.checkAndAdd(`${p.keyHex}:${p.nonce}`, p.timestampMs, opts.now())) {
+        throw gatewayError('operator_replay');
+      }
+    },
+  };
+}
+
+/** The auth of a node without operators: every operator route answers 403. */
+export function disabledOperatorAuth(): OperatorAuth {
+  return createOperatorAuth({ operators: [], now: Date.now });
+}

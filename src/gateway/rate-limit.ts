@@ -1,0 +1,80 @@
+// Per-client token bucket (design/testing.md "rate ... with Retry-After"). Our own code: a bounded map of
+// client keys with least-recently-seen eviction, so memory stays bounded whatever addresses arrive. An
+// evicted client comes back with a full bucket; that only favours a client which was quiet long enough to
+// be the least recently seen, which is acceptable.
+
+/**
+ * The key a client is counted under: IPv4 as is (IPv4-mapped IPv6 unwrapped), IPv6 by its /64 prefix,
+ * because one subscriber usually holds a whole /64 and could otherwise rotate addresses to escape limits.
+ */
+export function clientKey(address: string | undefined): string {
+  if (address === undefined || address === '') return 'unknown';
+  const lower = address.toLowerCase();
+  if (lower.startsWith('::ffff:') && lower.includes('.')) return lower.slice(7);
+  if (!lower.includes(':')) return lower;
+  const groups = expandIpv6(lower.split('%')[0] ?? lower);
+  return groups === undefined ? lower : `${groups.slice(0, 4).join(':')}::/64`;
+}
+
+function expandIpv6(text: string): string[] | undefined {
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const head = halves[0] === '' ? [] : (halves[0] ?? '').split(':');
+  const tail = halves.length === 2 && halves[1] !== '' ? (halves[1] ?? '').split(':') : [];
+  const missing = 8 - head.length - tail.length;
+  if (missing < 0 || (halves.length === 1 && missing !== 0)) return undefined;
+  const groups = [...head, ...new Array<string>(missing).fill('0'), ...tail];
+  return groups.map((g) => g.replace(/^0+(?=.)/, ''));
+}
+
+export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
+
+export interface RateLimiter {
+  take(key: string): RateDecision;
+  /** Number of tracked clients (bounded by `trackedMax`). */
+  size(): number;
+}
+
+export interface RateLimiterOptions {
+  ratePerSecond: number;
+  burst: number;
+  trackedMax: number;
+  now: () => number;
+}
+
+interface Bucket {
+  tokens: number;
+  atMs: number;
+}
+
+export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
+  const buckets = new Map<string, Bucket>();
+  return {
+    size: () => buckets.size,
+    take(key) {
+      if (opts.ratePerSecond === 0) return { ok: true };
+      const now = opts.now();
+      let bucket = buckets.get(key);
+      if (bucket === undefined) {
+        bucket = { tokens: opts.burst, atMs: now };
+      } else {
+        buckets.delete(key); // re-inserted below: the map's order is least recently seen first
+        const elapsedMs = Math.max(0, now - bucket.atMs);
+        bucket.tokens = Math.min(opts.burst, bucket.tokens + (elapsedMs * opts.ratePerSecond) / 1000);
+        bucket.atMs = now;
+      }
+      buckets.set(key, bucket);
+      if (buckets.size > opts.trackedMax) {
+        const oldest = buckets.keys().next();
+        if (!oldest.done) buckets.delete(oldest.value);
+      }
+      if (bucket.tokens >= 1) {
+        bucket.tokens -= 1;
+        return { ok: true };
+      }
+      // RFC 9110 §10.2.3: Retry-After in whole seconds; round up so a client that waits is served.
+      const retryAfterS = Math.max(1, Math.ceil((1 - bucket.tokens) / opts.ratePerSecond));
+      return { ok: false, retryAfterS };
+    },
+  };
+}

@@ -1,0 +1,193 @@
+// The shape of a route family (design/style.md: one route table per family, `gateway/routes/<family>.ts`).
+// Every family file is a list of RouteDef; registerRoutes turns them into Fastify routes with the same
+// hooks in the same order:
+//   1. telemetry profile gate (503 telemetry_profile_restricted; profiles.ts)
+//   2. operator authentication for 'operator' routes (operator-auth.ts)
+//   3. answer negotiation (406 not_acceptable; negotiate.ts) -> `req.responseFormat`
+//   4. request content type (415 unsupported_media_type) before the body is read
+// and records the route's metadata for the OpenAPI document (openapi.ts).
+
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { RouteGenericInterface } from 'fastify/types/route.js';
+import type { TSchema } from 'typebox';
+import { AssertionError } from '../util/assert.js';
+import type { GatewayApp, RouteMeta } from './context.js';
+import { gatewayError } from './errors.js';
+import { type Format, type FormatOffer, JSON_ONLY, MEDIA_TYPES, negotiate } from './negotiate.js';
+import type { OperatorAuth } from './operator-auth.js';
+import { profileAllows, profilesAllowing, type TelemetryProfile, type Visibility } from './profiles.js';
+
+export type { Visibility } from './profiles.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteSchema {
+  params?: TSchema;
+  querystring?: TSchema;
+  body?: TSchema;
+  headers?: TSchema;
+  response?: Record<number, TSchema>;
+}
+
+export type RouteHandler = (req: FastifyRequest, reply: FastifyReply) => unknown;
+
+export interface RouteDef {
+  method: HttpMethod;
+  url: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  visibility: Visibility;
+  /** Body limit of this route; the server's `bodyBytesMax` when absent. */
+  bodyBytesMax?: number;
+  /** Answer formats; JSON only when absent. */
+  formats?: FormatOffer;
+  /** Accepted request body formats; `['json']` for POST/PUT when absent, none for GET/DELETE. */
+  bodyFormats?: readonly Format[];
+  /** Further error statuses the handler answers with (e.g. 404, 409), for the OpenAPI document. */
+  errorStatuses?: readonly number[];
+  schema: RouteSchema;
+  handler: RouteHandler;
+}
+
+export interface RouteContext {
+  profile: TelemetryProfile;
+  operatorAuth: OperatorAuth;
+}
+
+export type TypedRequest<S extends RouteSchema> = FastifyRequest<
+  RouteGenericInterface,
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  S,
+  TypeBoxTypeProvider
+>;
+
+/** A RouteDef whose handler sees typed params, query and body (TypeBox `Static` of the schema). */
+export function defineRoute<S extends RouteSchema>(
+  def: Omit<RouteDef, 'schema' | 'handler'> & {
+    schema: S;
+    handler: (req: TypedRequest<S>, reply: FastifyReply) => unknown;
+  },
+): RouteDef {
+  return def as unknown as RouteDef;
+}
+
+/** Content types accepted for each body format (the first is the canonical one). */
+const BODY_MEDIA: Readonly<Record<Format, readonly string[]>> = {
+  json: ['application/json'],
+  codec: ['application/x-codec'],
+  xml: ['application/xml', 'text/xml'],
+  text: ['text/plain'],
+  sse: [],
+};
+
+function mediaTypeOf(contentType: string | undefined): string {
+  return (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+}
+
+function hasBody(req: FastifyRequest): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
+}
+
+function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
+  const formats = def.formats ?? JSON_ONLY;
+  if (!formats.offers.includes(formats.default)) {
+    throw new AssertionError(`route ${def.operationId}: default format ${formats.default} is not offered`);
+  }
+  const bodyFormats = def.bodyFormats ?? (def.method === 'POST' || def.method === 'PUT' ? ['json'] : []);
+  const restricted = !profileAllows(profile, def.visibility);
+  const statuses = new Set<number>([400, 406, 429, 500, ...(def.errorStatuses ?? [])]);
+  if (bodyFormats.length > 0) for (const s of [413, 415]) statuses.add(s);
+  if (def.visibility === 'operator') for (const s of [401, 403]) statuses.add(s);
+  if (restricted) statuses.add(503);
+  return {
+    operationId: def.operationId,
+    visibility: def.visibility,
+    formats,
+    bodyFormats,
+    errorStatuses: [...statuses].sort((a, b) => a - b),
+    restricted,
+  };
+}
+
+type Hook = (req: FastifyRequest) => Promise<void>;
+
+function requestHooks(meta: RouteMeta, ctx: RouteContext): Hook[] {
+  if (meta.restricted) {
+    const details = { profile: ctx.profile, served_by: profilesAllowing(meta.visibility) };
+    return [async () => Promise.reject(gatewayError('telemetry_profile_restricted', details))];
+  }
+  const hooks: Hook[] = [];
+  if (meta.visibility === 'operator') hooks.push((req) => ctx.operatorAuth.onRequest(req));
+  hooks.push(async (req) => {
+    const n = negotiate(req.headers.accept, meta.formats);
+    if (!n.ok) {
+      const offered = meta.formats.offers.map((f) => MEDIA_TYPES[f]);
+      throw gatewayError('not_acceptable', { reason: n.reason, offered });
+    }
+    req.responseFormat = n.format;
+  });
+  const accepted = meta.bodyFormats.flatMap((f) => BODY_MEDIA[f]);
+  if (accepted.length > 0) {
+    hooks.push(async (req) => {
+      if (!hasBody(req)) return;
+      const media = mediaTypeOf(req.headers['content-type']);
+      if (!accepted.includes(media)) {
+        throw gatewayError('unsupported_media_type', { content_type: media.slice(0, 100), accepted });
+      }
+    });
+  }
+  return hooks;
+}
+
+/** Adds one route; exported for the gateway's own routes (OpenAPI, WebSocket paths). */
+export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): void {
+  const meta = routeMeta(def, ctx.profile);
+  const known = app.gateway.routeMeta;
+  if (known.has(def.operationId)) throw new AssertionError(`duplicate operationId ${def.operationId}`);
+  known.set(def.operationId, meta);
+  const operator = def.visibility === 'operator' && !meta.restricted;
+  app.route({
+    method: def.method,
+    url: def.url,
+    schema: {
+      ...def.schema,
+      operationId: def.operationId,
+      summary: def.summary,
+      tags: def.tags,
+      ...(def.description === undefined ? {} : { description: def.description }),
+    },
+    ...(def.bodyBytesMax === undefined ? {} : { bodyLimit: def.bodyBytesMax }),
+    onRequest: requestHooks(meta, ctx),
+    ...(operator
+      ? {
+          preParsing: [(req, reply, payload) => ctx.operatorAuth.preParsing(req, reply, payload)],
+          preValidation: [(req: FastifyRequest) => ctx.operatorAuth.preValidation(req)],
+        }
+      : {}),
+    handler: def.handler,
+  });
+}
+
+export function registerRoutes(app: GatewayApp, defs: readonly RouteDef[], ctx: RouteContext): void {
+  for (const def of defs) addRoute(app, def, ctx);
+}
+
+/** Sends `value` in the negotiated format: JSON (route schema serializer) or codec bytes. */
+export function sendNegotiated(
+  req: FastifyRequest,
+  reply: FastifyReply,
+  value: unknown,
+  encodeCodec?: (value: unknown) => Uint8Array,
+): FastifyReply {
+  if (req.responseFormat === 'codec') {
+    if (encodeCodec === undefined)
+      throw new AssertionError(`route ${req.url} offers the codec without an encoder`);
+    return reply.type(MEDIA_TYPES.codec).send(Buffer.from(encodeCodec(value)));
+  }
+  return reply.send(value);
+}

@@ -1,0 +1,167 @@
+// createGatewayServer: a Fastify 5 instance with every limit on by default (design/testing.md "Default
+// limits"), one error mapping (error-reply.ts), API-version headers on every answer (api-version.ts),
+// per-IP rate limiting and connection caps, CORS from an allow-list, metrics on a per-server registry
+// and the OpenAPI document. Route families are added afterwards with registerRoutes (route-table.ts).
+
+import cors from '@fastify/cors';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import type { Registry } from 'prom-client';
+import {
+  API_VERSION_HEADER,
+  type ApiVersions,
+  apiHeaders,
+  DEFAULT_API_VERSIONS,
+  negotiateApiVersion,
+} from './api-version.js';
+import { createClientErrorHandler } from './client-error.js';
+import { attachConnectionLimits } from './connections.js';
+import type { GatewayApp, GatewayContext } from './context.js';
+import { frameworkErrorHandler, installErrorHandlers } from './error-reply.js';
+import { createErrorRegistry, type ErrorBody, type ErrorRegistry, gatewayError } from './errors.js';
+import { type GatewayLimits, resolveLimits } from './limits.js';
+import { createGatewayMetrics, installHttpMetrics } from './metrics.js';
+import { type OpenApiInfo, openApiRoutes, registerOpenApi } from './openapi.js';
+import { disabledOperatorAuth } from './operator-auth.js';
+import { OPERATOR_HEADERS } from './operator-message.js';
+import { clientKey, createRateLimiter } from './rate-limit.js';
+import { registerRoutes } from './route-table.js';
+import { createStreamTracker } from './streams.js';
+
+export type { GatewayLimits } from './limits.js';
+
+export interface GatewayServerOptions {
+  limits?: Partial<GatewayLimits>;
+  /** pino level; 'silent' in tests. */
+  logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** Origins allowed to read answers from a browser; empty or absent: no CORS headers at all. */
+  corsOrigins?: readonly string[];
+  apiVersions?: ApiVersions;
+  /** The error registry, extended with the ledger's codes by the composition root. */
+  errors?: ErrorRegistry;
+  /** Encodes error bodies for clients preferring the codec; JSON errors only when absent. */
+  encodeErrorCodec?: (body: ErrorBody) => Uint8Array;
+  /** Registry for the gateway series; a fresh one per server when absent (never the global one). */
+  metricsRegistry?: Registry;
+  openapi?: OpenApiInfo;
+  /** Clock for the rate limiter (ms). */
+  now?: () => number;
+}
+
+const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'torana ledger node', version: '1' };
+
+/** Headers a browser may send and read cross-origin (RFC 6454 / Fetch CORS protocol). */
+const CORS_REQUEST_HEADERS = [
+  'content-type',
+  'accept',
+  API_VERSION_HEADER,
+  'last-event-id',
+  ...OPERATOR_HEADERS,
+];
+const CORS_EXPOSED_HEADERS = [API_VERSION_HEADER, 'x-ledger-api-supported', 'retry-after'];
+
+function buildFastify(
+  limits: GatewayLimits,
+  opts: GatewayServerOptions,
+  ctx: Omit<GatewayContext, 'rateLimiter'>,
+) {
+  return Fastify({
+    logger: { level: opts.logLevel ?? 'info' },
+    bodyLimit: limits.bodyBytesMax,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    http: {
+      maxHeaderSize: limits.headerBytesMax,
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      connectionsCheckingInterval: limits.timeoutCheckIntervalMs,
+    },
+    exposeHeadRoutes: false,
+    // Text ids (accounts carry a 70-character key) arrive as path parameters; Fastify's default is 100.
+    // (Set through routerOptions: the top-level option is deprecated in Fastify 5, FSTDEP022.)
+    routerOptions: { maxParamLength: 1024 },
+    forceCloseConnections: true,
+    // Fastify's closing 503 is a fixed body outside the registry; requests that still arrive while the
+    // server drains are answered normally instead (with `Connection: close`).
+    return503OnClosing: false,
+    clientErrorHandler: createClientErrorHandler(ctx.apiVersions, ctx.metrics),
+    frameworkErrors: frameworkErrorHandler,
+  }).withTypeProvider<TypeBoxTypeProvider>();
+}
+
+function installParsers(app: GatewayApp): void {
+  // Only the media the gateway understands; anything else is 415 before the body is read. Families
+  // with other bodies (ISO 20022 XML) add their own parser.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser(
+    'application/json',
+    { parseAs: 'string' },
+    app.getDefaultJsonParser('error', 'error'),
+  );
+  app.addContentTypeParser('application/x-codec', { parseAs: 'buffer' }, (_req, body, done) =>
+    done(null, body),
+  );
+}
+
+function installRequestGate(app: GatewayApp, versions: ApiVersions): void {
+  const headers = apiHeaders(versions.default, versions);
+  app.addHook('onRequest', async (req, reply) => {
+    // Set first, so even the refusals below carry the version headers.
+    reply.headers(headers);
+    const decision = app.gateway.rateLimiter.take(clientKey(req.ip));
+    if (!decision.ok) throw gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
+    const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], versions);
+    if (typeof version !== 'number') throw version;
+    reply.header(API_VERSION_HEADER, String(version));
+  });
+}
+
+export async function createGatewayServer(opts: GatewayServerOptions = {}): Promise<GatewayApp> {
+  const limits = resolveLimits(opts.limits);
+  const metrics = createGatewayMetrics(opts.metricsRegistry);
+  const base: Omit<GatewayContext, 'rateLimiter'> = {
+    limits,
+    errors: opts.errors ?? createErrorRegistry(),
+    metrics,
+    apiVersions: opts.apiVersions ?? DEFAULT_API_VERSIONS,
+    encodeErrorCodec: opts.encodeErrorCodec,
+    streams: createStreamTracker({ sse: limits.sseClientsMax, ws: limits.wsClientsMax }, metrics),
+    routeMeta: new Map(),
+    routes: [],
+    wsRoutes: new Map(),
+  };
+  const app = buildFastify(limits, opts, base);
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
+    for (const method of methods) base.routes.push({ method: String(method), url: route.url, hidden });
+  });
+  const rateLimiter = createRateLimiter({
+    ratePerSecond: limits.ratePerSecond,
+    burst: limits.rateBurst,
+    trackedMax: limits.rateTrackedIpsMax,
+    now: opts.now ?? Date.now,
+  });
+  app.decorate('gateway', { ...base, rateLimiter });
+  app.decorateRequest('responseFormat', 'json');
+  attachConnectionLimits(app.server, limits, metrics);
+  installParsers(app);
+  installErrorHandlers(app);
+  const origins = opts.corsOrigins ?? [];
+  if (origins.length > 0) {
+    await app.register(cors, {
+      origin: [...origins],
+      allowedHeaders: CORS_REQUEST_HEADERS,
+      exposedHeaders: CORS_EXPOSED_HEADERS,
+      methods: ['GET', 'POST', 'PUT', 'DELETE'],
+      // A malformed preflight gets a plain 204 without CORS headers rather than the plugin's text/plain 400.
+      strictPreflight: false,
+    });
+  }
+  installRequestGate(app, base.apiVersions);
+  installHttpMetrics(app, metrics);
+  app.addHook('preClose', async () => app.gateway.streams.closeAll());
+  await registerOpenApi(app, opts.openapi ?? DEFAULT_OPENAPI_INFO);
+  registerRoutes(app, openApiRoutes(app), { profile: 'disabled', operatorAuth: disabledOperatorAuth() });
+  return app;
+}

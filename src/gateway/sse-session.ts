@@ -1,0 +1,152 @@
+// One SSE subscriber on a hijacked response: replay-then-live handoff, the bounded queue and the
+// lagged / gone / shutdown endings. The rules are described in sse.ts.
+
+import type { ServerResponse } from 'node:http';
+import { formatControl, formatEvent, HEARTBEAT_FRAME, type StreamEvent } from './sse-frame.js';
+
+export interface EventFeed {
+  /** Events with id > lastId from bounded history, in id order; 'gone' if history was pruned past it. */
+  since(lastId: number): StreamEvent[] | 'gone';
+  /** Live events, in id order. Returns the unsubscribe function. */
+  subscribe(fn: (e: StreamEvent) => void): () => void;
+  lastId(): number;
+}
+
+export interface SseLimits {
+  queueEventsMax: number;
+  queueBytesMax: number;
+  heartbeatMs: number;
+  retryMs: number;
+  closeGraceMs: number;
+}
+
+export type SseCloseReason = 'client' | 'lagged' | 'gone' | 'shutdown';
+
+export interface SessionOptions {
+  filter?: (e: StreamEvent) => boolean;
+  onClose?: (reason: SseCloseReason) => void;
+  /** Called once when the session ends, whatever the reason (frees the stream slot). */
+  release: () => void;
+}
+
+interface Queued {
+  id: number;
+  frame: string;
+  bytes: number;
+}
+
+/** A subscriber whose socket has not drained for this many heartbeats in a row is treated as lagged. */
+const STALLED_HEARTBEATS_MAX = 2;
+
+export class SseSession {
+  private live: Queued[] = [];
+  private liveBytes = 0;
+  private replay: StreamEvent[] = [];
+  private replayAt = 0;
+  private writable = true;
+  private closed = false;
+  private stalled = 0;
+  private lastSentId = 0;
+  private heartbeat: NodeJS.Timeout | undefined;
+  private unsubscribe: () => void = () => {};
+  private readonly keep: (e: StreamEvent) => boolean;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly limits: SseLimits,
+    private readonly opts: SessionOptions,
+  ) {
+    this.keep = opts.filter ?? (() => true);
+  }
+
+  /** Subscribes first, then replays history after `resumeFrom` (live from now when undefined). */
+  start(feed: EventFeed, resumeFrom: number | undefined): void {
+    this.lastSentId = resumeFrom ?? 0;
+    this.unsubscribe = feed.subscribe((e) => this.onLive(e));
+    if (resumeFrom === undefined) this.lastSentId = feed.lastId();
+    this.heartbeat = setInterval(() => this.onHeartbeat(), this.limits.heartbeatMs);
+    this.heartbeat.unref();
+    this.res.on('drain', () => {
+      this.writable = true;
+      this.pump();
+    });
+    this.res.on('close', () => this.finish('client'));
+    this.res.on('error', () => this.finish('client'));
+    const history = feed.since(this.lastSentId);
+    if (history === 'gone') {
+      this.res.write(formatControl('gone', { last_event_id: this.lastSentId }));
+      this.finish('gone');
+      return;
+    }
+    this.replay = history;
+    this.pump();
+  }
+
+  finish(reason: SseCloseReason): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    this.unsubscribe();
+    this.opts.release();
+    this.live = [];
+    this.replay = [];
+    this.opts.onClose?.(reason);
+    if (reason !== 'client') {
+      this.res.end();
+      // A client that never reads would keep the socket (and its buffers) forever.
+      setTimeout(() => this.res.destroy(), this.limits.closeGraceMs).unref();
+    }
+  }
+
+  private lagged(): void {
+    if (this.closed) return;
+    this.res.write(formatControl('lagged', { last_sent_id: this.lastSentId }));
+    this.finish('lagged');
+  }
+
+  private onLive(e: StreamEvent): void {
+    if (this.closed || e.id <= this.lastSentId || !this.keep(e)) return;
+    const frame = formatEvent(e);
+    const bytes = Buffer.byteLength(frame);
+    this.live.push({ id: e.id, frame, bytes });
+    this.liveBytes += bytes;
+    if (this.live.length > this.limits.queueEventsMax || this.liveBytes > this.limits.queueBytesMax)
+      this.lagged();
+    else this.pump();
+  }
+
+  /** The next event to write: history first, then queued live events; duplicates dropped by id. */
+  private next(): Queued | undefined | 'empty' {
+    if (this.replayAt < this.replay.length) {
+      const e = this.replay[this.replayAt++]!;
+      return e.id > this.lastSentId && this.keep(e)
+        ? { id: e.id, frame: formatEvent(e), bytes: 0 }
+        : undefined;
+    }
+    const queued = this.live.shift();
+    if (queued === undefined) return 'empty';
+    this.liveBytes -= queued.bytes;
+    return queued.id > this.lastSentId ? queued : undefined;
+  }
+
+  private pump(): void {
+    while (this.writable && !this.closed) {
+      const next = this.next();
+      if (next === 'empty') return;
+      if (next === undefined) continue;
+      this.lastSentId = next.id;
+      this.writable = this.res.write(next.frame);
+    }
+  }
+
+  private onHeartbeat(): void {
+    if (!this.writable) {
+      this.stalled += 1;
+      if (this.stalled >= STALLED_HEARTBEATS_MAX) this.lagged();
+      return;
+    }
+    this.stalled = 0;
+    const idle = this.replayAt >= this.replay.length && this.live.length === 0;
+    if (idle) this.writable = this.res.write(HEARTBEAT_FRAME);
+  }
+}

@@ -1,0 +1,163 @@
+// GET /events over WebSocket (gateway-interface.md "Events"; reference-notes §5). The client's first
+// message is its subscription: a text frame holding JSON `{"filter": <expr>, "since": <id>}` (both
+// optional) or a binary frame holding a framed codec `EventSubscription` (views/events.ts). The server
+// then sends one message per matching event: framed codec `EventEnvelope` binary frames when the request
+// was binary, JSON text frames `{"id": …, "event": …}` when it was text.
+// Same rules as SSE (sse.ts): subscribe live first, then replay history after `since`, duplicates dropped
+// by id; replay waits for the socket to drain; live events wait in a queue bounded by the send limits,
+// over which the connection is closed 1013 `lagged` (the client resumes with `since` = the last id it
+// received, losing nothing). A `since` the history no longer holds: close 4410 `gone`. A bad request:
+// close 1008. One subscription per connection: any later message closes 1008.
+
+import { decodeFrame } from '../codec/frame.js';
+import type { SchemaRegistry } from '../codec/registry.js';
+import { compileEventFilter, type EventMatcher } from './event-filter.js';
+import type { EventHub, SharedEvent } from './event-hub.js';
+import { EventSubscriptionView, SUBSCRIPTION_DECODE_LIMITS } from './views/events.js';
+import { WS_CLOSE, type WsContext } from './ws.js';
+
+/** Application close code (RFC 6455 §7.4.2 private range): the resume id is older than the history. */
+export const WS_CLOSE_GONE = 4410;
+/** RFC 6455 §5.5: a close frame's payload is at most 125 bytes, 2 of them the code. */
+const CLOSE_REASON_CHARS_MAX = 100;
+
+export interface EventRequest {
+  match: EventMatcher;
+  since: number | undefined;
+  binary: boolean;
+}
+
+export interface EventSocketOptions {
+  schema: SchemaRegistry;
+  filterDepthMax: number;
+  /** Live events queued for a subscriber whose socket is full, before it is closed as lagged. */
+  queueEventsMax: number;
+}
+
+const refuse = (reason: string) => ({ ok: false as const, reason: reason.slice(0, CLOSE_REASON_CHARS_MAX) });
+
+function parseText(
+  text: string,
+): { ok: true; filter: unknown; since: unknown } | { ok: false; reason: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return refuse('subscription is not valid JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return refuse('subscription must be a JSON object');
+  const extra = Object.keys(body).find((k) => k !== 'filter' && k !== 'since');
+  if (extra !== undefined) return refuse(`unknown subscription field ${extra}`);
+  const { filter, since } = body as { filter?: unknown; since?: unknown };
+  return { ok: true, filter, since };
+}
+
+/** The subscription in a first message, or why it is refused (the close reason). */
+export function parseEventRequest(
+  first: Buffer,
+  binary: boolean,
+  opts: Pick<EventSocketOptions, 'schema' | 'filterDepthMax'>,
+): { ok: true; request: EventRequest } | { ok: false; reason: string } {
+  let filter: unknown;
+  let since: unknown;
+  if (binary) {
+    const decoded = decodeFrame(opts.schema, EventSubscriptionView, first, SUBSCRIPTION_DECODE_LIMITS);
+    if (!decoded.ok) return refuse(`bad EventSubscription: ${decoded.error.code}`);
+    ({ filter, since } = decoded.value);
+  } else {
+    const parsed = parseText(first.toString('utf8'));
+    if (!parsed.ok) return parsed;
+    ({ filter, since } = parsed);
+  }
+  if (since !== undefined && !(Number.isSafeInteger(since) && (since as number) >= 0))
+    return refuse('since must be a non-negative integer');
+  const compiled = compileEventFilter(filter, opts.filterDepthMax);
+  if (!compiled.ok) return refuse(`invalid filter at ${compiled.details.path}: ${compiled.details.reason}`);
+  return { ok: true, request: { match: compiled.match, since: since as number | undefined, binary } };
+}
+
+/** Why a subscription ended: the server cut a lagging client, the resume id was too old, or it closed. */
+export type EventStreamEnd = 'lagged' | 'gone' | 'closed';
+
+/** One subscription on one connection: replay, then live, under the connection's send bounds. */
+export class EventSocketSession {
+  private replay: SharedEvent[] = [];
+  private replayAt = 0;
+  private live: SharedEvent[] = [];
+  private lastSentId = 0;
+  private waiting = false;
+  private closed = false;
+  private unsubscribe: () => void = () => {};
+
+  constructor(
+    private readonly ctx: WsContext,
+    private readonly request: EventRequest,
+    private readonly queueEventsMax: number,
+    private readonly onEnd: (reason: EventStreamEnd) => void = () => {},
+  ) {}
+
+  start(hub: EventHub): void {
+    this.ctx.onClose(() => this.end('closed'));
+    this.lastSentId = this.request.since ?? 0;
+    this.unsubscribe = hub.subscribe((e) => this.onLive(e));
+    if (this.request.since === undefined) this.lastSentId = hub.lastId();
+    const history = hub.since(this.lastSentId);
+    if (history === 'gone') {
+      this.close(WS_CLOSE_GONE, 'gone', 'gone');
+      return;
+    }
+    this.replay = history;
+    this.pump();
+  }
+
+  private close(code: number, text: string, reason: EventStreamEnd): void {
+    this.end(reason);
+    this.ctx.close(code, text);
+  }
+
+  private end(reason: EventStreamEnd): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe();
+    this.replay = [];
+    this.live = [];
+    this.onEnd(reason);
+  }
+
+  private onLive(e: SharedEvent): void {
+    if (this.closed || e.id <= this.lastSentId || !this.request.match(e.fields)) return;
+    this.live.push(e);
+    if (this.live.length > this.queueEventsMax) this.close(WS_CLOSE.tryAgainLater, 'lagged', 'lagged');
+    else this.pump();
+  }
+
+  /** History first, then queued live events; undefined for an event to skip. */
+  private next(): SharedEvent | undefined | 'empty' {
+    if (this.replayAt < this.replay.length) {
+      const e = this.replay[this.replayAt++]!;
+      return e.id > this.lastSentId && this.request.match(e.fields) ? e : undefined;
+    }
+    const e = this.live.shift();
+    if (e === undefined) return 'empty';
+    return e.id > this.lastSentId ? e : undefined;
+  }
+
+  private pump(): void {
+    while (!this.closed && !this.waiting) {
+      if (!this.ctx.hasRoom()) {
+        this.waiting = true;
+        void this.ctx.drained().then((open) => {
+          this.waiting = false;
+          if (open) this.pump();
+        });
+        return;
+      }
+      const e = this.next();
+      if (e === 'empty') return;
+      if (e === undefined) continue;
+      this.lastSentId = e.id;
+      this.ctx.send(this.request.binary ? e.codecFrame() : e.jsonText());
+    }
+  }
+}

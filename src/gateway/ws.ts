@@ -1,0 +1,126 @@
+// WebSocket plumbing with `ws` (gateway-interface.md: `GET /events`, `GET /block/stream`). Upgrades are
+// taken from the HTTP server's 'upgrade' event for registered paths only; any other upgrade gets a 404
+// and the socket is closed. The same path is also a plain Fastify GET route answering 426 Upgrade
+// Required, so it is in the route table and in the OpenAPI document. Upgrades pass the same per-client
+// rate limiter and API-version check as HTTP requests, and the server-wide WebSocket client cap
+// (503 too_many_connections). WebSocket routes are public: they are not profile-gated.
+
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Type } from 'typebox';
+import { WebSocketServer } from 'ws';
+import { API_VERSION_HEADER, apiHeaders, negotiateApiVersion } from './api-version.js';
+import { writeRawError } from './client-error.js';
+import type { GatewayApp } from './context.js';
+import { type GatewayError, gatewayError } from './errors.js';
+import { disabledOperatorAuth } from './operator-auth.js';
+import { clientKey } from './rate-limit.js';
+import { addRoute } from './route-table.js';
+import { startWsSession, WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
+
+export { WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
+
+export interface WsRouteOptions {
+  operationId: string;
+  summary: string;
+  tags?: string[];
+  /** Overrides of the server's WebSocket limits for this path. */
+  limits?: Partial<WsLimits>;
+}
+
+function pathOf(url: string | undefined): string {
+  const u = url ?? '/';
+  const q = u.indexOf('?');
+  return q < 0 ? u : u.slice(0, q);
+}
+
+/** The refusal for an upgrade request, or undefined to let it through. */
+function screenUpgrade(app: GatewayApp, req: IncomingMessage): GatewayError | undefined {
+  const gw = app.gateway;
+  const decision = gw.rateLimiter.take(clientKey(req.socket.remoteAddress));
+  if (!decision.ok) return gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
+  const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], gw.apiVersions);
+  return typeof version === 'number' ? undefined : version;
+}
+
+function onUpgrade(app: GatewayApp, req: IncomingMessage, socket: Duplex, head: Buffer): void {
+  const gw = app.gateway;
+  const path = pathOf(req.url);
+  const route = gw.wsRoutes.get(path);
+  const refusal =
+    route === undefined ? gatewayError('not_found', { path: path.slice(0, 256) }) : screenUpgrade(app, req);
+  if (refusal !== undefined || route === undefined) {
+    writeRawError(socket, refusal ?? gatewayError('not_found'), gw.apiVersions, gw.metrics);
+    return;
+  }
+  route(req, socket, head);
+}
+
+export function registerWsRoute(
+  app: GatewayApp,
+  path: string,
+  handler: WsHandler,
+  opts: WsRouteOptions,
+): void {
+  const gw = app.gateway;
+  const limits: WsLimits = {
+    frameBytesMax: gw.limits.wsFrameBytesMax,
+    firstMessageTimeoutMs: gw.limits.wsFirstMessageTimeoutMs,
+    pingIntervalMs: gw.limits.wsPingIntervalMs,
+    sendQueueMax: gw.limits.wsSendQueueMax,
+    sendBufferBytesMax: gw.limits.wsSendBufferBytesMax,
+    subscriptionsMax: gw.limits.wsSubscriptionsMax,
+    closeGraceMs: gw.limits.streamCloseGraceMs,
+    ...opts.limits,
+  };
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: limits.frameBytesMax,
+    perMessageDeflate: false,
+    clientTracking: false,
+  });
+  const versionHeaders = Object.entries(apiHeaders(gw.apiVersions.default, gw.apiVersions));
+  wss.on('headers', (lines: string[]) => {
+    for (const [k, v] of versionHeaders) lines.push(`${k}: ${v}`);
+  });
+  if (gw.wsRoutes.size === 0) {
+    app.server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+      onUpgrade(app, req, socket, head),
+    );
+  }
+  gw.wsRoutes.set(path, (req, socket, head) => {
+    let ctx: WsContext | undefined;
+    const release = gw.streams.open('ws', () => ctx?.close(WS_CLOSE.goingAway, 'server shutting down'));
+    if (release === undefined) {
+      const error = gatewayError('too_many_connections', { kind: 'ws', retry_after_s: 1 });
+      writeRawError(socket, error, gw.apiVersions, gw.metrics);
+      return;
+    }
+    socket.once('close', release);
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      ctx = startWsSession(ws, req, handler, limits, (err) =>
+        app.log.error({ err }, 'websocket handler failed'),
+      );
+    });
+  });
+  app.addHook('onClose', async () => wss.close());
+  addRoute(
+    app,
+    {
+      method: 'GET',
+      url: path,
+      operationId: opts.operationId,
+      summary: opts.summary,
+      description:
+        'WebSocket endpoint: send `Connection: Upgrade`, `Upgrade: websocket`. Plain GET answers 426.',
+      tags: opts.tags ?? ['streams'],
+      visibility: 'public',
+      errorStatuses: [426, 503],
+      schema: { response: { 101: Type.Null({ description: 'Switching Protocols (WebSocket)' }) } },
+      handler: () => {
+        throw gatewayError('upgrade_required', { path });
+      },
+    },
+    { profile: 'disabled', operatorAuth: disabledOperatorAuth() },
+  );
+}
