@@ -2,6 +2,7 @@
 // Right after `npm start` they work with no flags: settings come from <dir>/client.json.
 
 import type { Command } from 'commander';
+import { CodecError } from '../codec/errors.js';
 import type { Json } from '../codec/codec.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
 import type { IterableQuery } from '../model/queries.js';
@@ -25,7 +26,14 @@ function clientOptions(cmd: Command): Command {
 
 async function submit(flags: Flags, build: (client: ToranaClient, account: string) => Promise<ReturnType<typeof ix.log>[]> | ReturnType<typeof ix.log>[]): Promise<void> {
   const { client, account } = await resolveClient(flags, true);
-  const tx = await client.build(await build(client, account!));
+  let tx: Awaited<ReturnType<ToranaClient['build']>>;
+  try {
+    tx = await client.build(await build(client, account!));
+  } catch (e) {
+    // Ids and amounts are checked when the transaction is encoded: report them as bad arguments.
+    if (e instanceof CodecError || e instanceof RangeError) throw new CliError('invalid_argument', e.message, 2);
+    throw e;
+  }
   const done = progress(`waiting for transaction ${tx.hash.slice(0, 12)}… to commit`);
   try {
     const r = await client.submitAndWait(tx);

@@ -1,0 +1,104 @@
+// The CLI driven as a user would, against a started node (issue "Client SDK and CLI", Done means):
+// register a domain and an account, define, mint and transfer an asset, read the balance, and follow
+// the events of the transfer.
+
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], { cwd: ROOT });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => resolve({ code, out, err }));
+  });
+}
+
+describe('torana CLI end to end', () => {
+  let t: ServedTestNode;
+  let common: string[];
+  let follower: ChildProcess | undefined;
+  before(async () => {
+    t = await startServedNode();
+    common = ['--dir', t.dir, '--url', t.url];
+  });
+  after(async () => {
+    follower?.kill();
+    await t.stopAll();
+  });
+
+  it('runs a whole asset lifecycle and follows the transfer events', async () => {
+    const keys = await cli(['keys', 'generate', '--json']);
+    assert.equal(keys.code, 0, keys.err);
+    const alice = JSON.parse(keys.out) as { public_key: string; private_key: string };
+    assert.match(alice.public_key, /^ed0120[0-9A-F]{64}$/);
+    const aliceKeyFile = join(t.dir, 'alice.key.json');
+    await writeFile(aliceKeyFile, JSON.stringify(alice));
+    const aliceId = `${alice.public_key}@wonderland`;
+    const bob = JSON.parse((await cli(['keys', 'generate', '--json'])).out) as { public_key: string };
+    const bobId = `${bob.public_key}@wonderland`;
+
+    for (const args of [
+      ['domain', 'register', 'wonderland'],
+      ['account', 'register', aliceId],
+      ['account', 'register', bobId],
+      ['asset', 'define', 'rose#wonderland', '--scale', '2'],
+      ['asset', 'mint', 'rose#wonderland', aliceId, '100'],
+    ]) {
+      const r = await cli([...args, ...common, '--json']);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+      assert.equal(JSON.parse(r.out).status, 'Committed');
+    }
+
+    // Follow events before the transfer; --json prints one JSON document per line.
+    let followed = '';
+    follower = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', 'events', '--follow', '--json', ...common], { cwd: ROOT });
+    follower.stdout?.on('data', (d) => (followed += d));
+    await new Promise((r) => setTimeout(r, 1500));
+
+    const transfer = await cli(['asset', 'transfer', 'rose#wonderland', aliceId, bobId, '25.5', ...common, '--account', aliceId, '--key-file', aliceKeyFile, '--json']);
+    assert.equal(transfer.code, 0, transfer.err);
+    const txHash = JSON.parse(transfer.out).tx_hash as string;
+
+    const balance = await cli(['asset', 'balance', 'rose#wonderland', bobId, ...common]);
+    assert.equal(balance.code, 0, balance.err);
+    assert.equal(balance.out.trim(), '25.50');
+    const aliceBalance = await cli(['asset', 'balance', 'rose#wonderland', aliceId, ...common, '--json']);
+    assert.equal(JSON.parse(aliceBalance.out).balance, '74.50');
+
+    const deadline = Date.now() + 10_000;
+    while (!followed.includes(txHash) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    const lines = followed.trim().split('\n').map((l) => JSON.parse(l) as { id: number; event: Record<string, unknown> });
+    const mine = lines.filter((l) => l.event.hash === txHash || l.event.transaction_hash === txHash);
+    assert.ok(mine.some((l) => (l.event.status as { kind: string } | undefined)?.kind === 'Committed'), 'the transfer committed event was followed');
+    assert.ok(mine.some((l) => (l.event.data as { kind: string } | undefined)?.kind === 'AssetAdded'), 'the transfer data event was followed');
+    const ids = lines.map((l) => l.id);
+    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'events arrive in id order');
+  });
+
+  it('exits non-zero with the code of a rejection and of bad usage', async () => {
+    const r = await cli(['asset', 'mint', 'nosuch#wonderland', 'not-an-account', '1', ...common]);
+    assert.notEqual(r.code, 0);
+    assert.equal(r.code, 2);
+    assert.match(r.err, /error \[invalid_argument\]: .*AssetId/);
+    const rejected = await cli(['asset', 'define', 'rose#nowhere', ...common]);
+    assert.equal(rejected.code, 3, rejected.err);
+    assert.match(rejected.err, /rejected \[domain_not_found\]/);
+    const usage = await cli(['query', 'nothing', ...common]);
+    assert.equal(usage.code, 2);
+  });
+
+  it('prints help with examples', async () => {
+    const r = await cli(['asset', 'transfer', '--help']);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /Example:/);
+  });
+});
