@@ -15,6 +15,7 @@ export function clientFromEnv(): ToranaClient {
   const url = process.env.LEDGER_URL ?? fromDir('client.json').url ?? 'http://127.0.0.1:8080';
   const account = process.env.LEDGER_ACCOUNT ?? fromDir('client.json').account;
   const keyText = process.env.LEDGER_KEY ?? fromDir('admin.key.json').private_key;
-  if (account === undefined || keyText === undefined) throw new Error('set LEDGER_ACCOUNT and LEDGER_KEY, or run `npm start` first');
+  if (account === undefined || keyText === undefined)
+    throw new Error('set LEDGER_ACCOUNT and LEDGER_KEY, or run `npm start` first');
   return new ToranaClient({ url, account, signer: importKeyPair(keyText) });
 }

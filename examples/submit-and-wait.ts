@@ -21,4 +21,5 @@ try {
   throw e;
 }
 const balance = await client.find({ kind: 'FindAssetById', id: `${coin}#${me}` });
-if (balance.kind === 'Asset') console.log(`balance of ${coin}: ${balance.value.value.mantissa} (scale ${balance.value.value.scale})`);
+if (balance.kind === 'Asset')
+  console.log(`balance of ${coin}: ${balance.value.value.mantissa} (scale ${balance.value.value.scale})`);

@@ -2,14 +2,14 @@
 // Right after `npm start` they work with no flags: settings come from <dir>/client.json.
 
 import type { Command } from 'commander';
-import { CodecError } from '../codec/errors.js';
 import type { Json } from '../codec/codec.js';
+import { CodecError } from '../codec/errors.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
+import { formatNumeric } from '../model/numeric.js';
 import type { IterableQuery } from '../model/queries.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
-import { formatNumeric } from '../model/numeric.js';
-import { instructions as ix } from '../sdk/instructions.js';
 import type { ToranaClient } from '../sdk/client.js';
+import { instructions as ix } from '../sdk/instructions.js';
 import { printJson, printRecord, printTable, progress } from './output.js';
 import { CliError, type ClientFlags, resolveClient } from './settings.js';
 
@@ -24,14 +24,21 @@ function clientOptions(cmd: Command): Command {
     .option('--json', 'machine-readable output: one JSON document (one per line when following)');
 }
 
-async function submit(flags: Flags, build: (client: ToranaClient, account: string) => Promise<ReturnType<typeof ix.log>[]> | ReturnType<typeof ix.log>[]): Promise<void> {
+async function submit(
+  flags: Flags,
+  build: (
+    client: ToranaClient,
+    account: string,
+  ) => Promise<ReturnType<typeof ix.log>[]> | ReturnType<typeof ix.log>[],
+): Promise<void> {
   const { client, account } = await resolveClient(flags, true);
   let tx: Awaited<ReturnType<ToranaClient['build']>>;
   try {
     tx = await client.build(await build(client, account!));
   } catch (e) {
     // Ids and amounts are checked when the transaction is encoded: report them as bad arguments.
-    if (e instanceof CodecError || e instanceof RangeError) throw new CliError('invalid_argument', e.message, 2);
+    if (e instanceof CodecError || e instanceof RangeError)
+      throw new CliError('invalid_argument', e.message, 2);
     throw e;
   }
   const done = progress(`waiting for transaction ${tx.hash.slice(0, 12)}… to commit`);
@@ -68,6 +75,7 @@ function parseJsonFlag(text: string | undefined, name: string): unknown {
 }
 
 export function registerClientCommands(program: Command): void {
+  registerBlocksCommand(program);
   clientOptions(program.command('status').description('the node status summary'))
     .addHelpText('after', '\nExample:\n  torana status --json\n')
     .action(async (flags: Flags) => {
@@ -76,10 +84,17 @@ export function registerClientCommands(program: Command): void {
       const { StatusView } = await import('../gateway/views/common.js');
       const json = StatusView.toJson(s) as Record<string, Json>;
       if (flags.json) printJson(json);
-      else printRecord({ ...json, uptime: `${s.uptime.secs}s`, consensus: `${s.consensus.mode}, view ${s.consensus.view}` });
+      else
+        printRecord({
+          ...json,
+          uptime: `${s.uptime.secs}s`,
+          consensus: `${s.consensus.mode}, view ${s.consensus.view}`,
+        });
     });
 
-  clientOptions(program.command('whoami').description('the account and public key the CLI signs with')).action(async (flags: Flags) => {
+  clientOptions(
+    program.command('whoami').description('the account and public key the CLI signs with'),
+  ).action(async (flags: Flags) => {
     const { account, key, url } = await resolveClient(flags, true);
     const out = { account: account!, public_key: key!.publicKeyText(), url };
     if (flags.json) printJson(out);
@@ -99,11 +114,23 @@ export function registerClientCommands(program: Command): void {
       else printRecord(out);
     });
 
-  clientOptions(program.command('domain').description('domains').command('register <domain>').description('register a domain'))
+  clientOptions(
+    program
+      .command('domain')
+      .description('domains')
+      .command('register <domain>')
+      .description('register a domain'),
+  )
     .addHelpText('after', '\nExample:\n  torana domain register wonderland\n')
     .action((domain: string, flags: Flags) => submit(flags, () => [ix.registerDomain(domain)]));
 
-  clientOptions(program.command('account').description('accounts').command('register <account-id>').description('register an account (<public key>@<domain>)'))
+  clientOptions(
+    program
+      .command('account')
+      .description('accounts')
+      .command('register <account-id>')
+      .description('register an account (<public key>@<domain>)'),
+  )
     .addHelpText('after', '\nExample:\n  torana account register ed0120…@wonderland\n')
     .action((id: string, flags: Flags) => submit(flags, () => [ix.registerAccount(id)]));
 
@@ -114,16 +141,33 @@ export function registerClientCommands(program: Command): void {
     .addHelpText('after', '\nExample:\n  torana asset define rose#wonderland --scale 2\n')
     .action((id: string, flags: Flags & { scale: string; mintable: string }) => {
       const scale = Number(flags.scale);
-      if (!Number.isInteger(scale) || scale < 0 || scale > 28) throw new CliError('invalid_argument', '--scale must be an integer 0..28', 2);
-      if (!['infinitely', 'once', 'not'].includes(flags.mintable)) throw new CliError('invalid_argument', '--mintable must be infinitely, once or not', 2);
-      return submit(flags, () => [ix.registerAssetDefinition(id, { scale, mintable: flags.mintable as 'once' })]);
+      if (!Number.isInteger(scale) || scale < 0 || scale > 28)
+        throw new CliError('invalid_argument', '--scale must be an integer 0..28', 2);
+      if (!['infinitely', 'once', 'not'].includes(flags.mintable))
+        throw new CliError('invalid_argument', '--mintable must be infinitely, once or not', 2);
+      return submit(flags, () => [
+        ix.registerAssetDefinition(id, { scale, mintable: flags.mintable as 'once' }),
+      ]);
     });
-  clientOptions(asset.command('mint <definition-id> <account> <amount>').description('mint an amount into an account'))
+  clientOptions(
+    asset.command('mint <definition-id> <account> <amount>').description('mint an amount into an account'),
+  )
     .addHelpText('after', '\nExample:\n  torana asset mint rose#wonderland ed0120…@wonderland 100.50\n')
-    .action((def: string, account: string, amount: string, flags: Flags) => submit(flags, () => [ix.mintAsset(def, account, amount)]));
-  clientOptions(asset.command('transfer <definition-id> <from> <to> <amount>').description('transfer an amount between accounts'))
-    .addHelpText('after', '\nExample:\n  torana asset transfer rose#wonderland ed0120A…@wonderland ed0120B…@wonderland 10\n')
-    .action((def: string, from: string, to: string, amount: string, flags: Flags) => submit(flags, () => [ix.transferAsset(def, from, to, amount)]));
+    .action((def: string, account: string, amount: string, flags: Flags) =>
+      submit(flags, () => [ix.mintAsset(def, account, amount)]),
+    );
+  clientOptions(
+    asset
+      .command('transfer <definition-id> <from> <to> <amount>')
+      .description('transfer an amount between accounts'),
+  )
+    .addHelpText(
+      'after',
+      '\nExample:\n  torana asset transfer rose#wonderland ed0120A…@wonderland ed0120B…@wonderland 10\n',
+    )
+    .action((def: string, from: string, to: string, amount: string, flags: Flags) =>
+      submit(flags, () => [ix.transferAsset(def, from, to, amount)]),
+    );
   clientOptions(asset.command('balance <definition-id> <account>').description('the balance of an account'))
     .addHelpText('after', '\nExample:\n  torana asset balance rose#wonderland ed0120…@wonderland\n')
     .action(async (def: string, account: string, flags: Flags) => {
@@ -141,16 +185,27 @@ export function registerClientCommands(program: Command): void {
       else process.stdout.write(`${balance}\n`);
     });
 
-  clientOptions(program.command('query <resource>').description(`list a resource: ${Object.keys(RESOURCES).join(', ')}`))
+  clientOptions(
+    program.command('query <resource>').description(`list a resource: ${Object.keys(RESOURCES).join(', ')}`),
+  )
     .option('--filter <json>', 'filter expression, e.g. \'{"eq":["id","wonderland"]}\'')
     .option('--sort <spec>', 'sort, e.g. id:asc,total_quantity:desc')
     .option('--limit <n>', 'at most n items')
-    .addHelpText('after', '\nExamples:\n  torana query domains\n  torana query assets --filter \'{"gt":["value","10"]}\' --sort value:desc --limit 5\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  torana query domains\n  torana query assets --filter \'{"gt":["value","10"]}\' --sort value:desc --limit 5\n',
+    )
     .action(async (resource: string, flags: Flags & { filter?: string; sort?: string; limit?: string }) => {
       const kind = RESOURCES[resource];
-      if (kind === undefined) throw new CliError('invalid_argument', `unknown resource "${resource}"; one of ${Object.keys(RESOURCES).join(', ')}`, 2);
+      if (kind === undefined)
+        throw new CliError(
+          'invalid_argument',
+          `unknown resource "${resource}"; one of ${Object.keys(RESOURCES).join(', ')}`,
+          2,
+        );
       const limit = flags.limit === undefined ? undefined : Number(flags.limit);
-      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new CliError('invalid_argument', '--limit must be a positive integer', 2);
+      if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+        throw new CliError('invalid_argument', '--limit must be a positive integer', 2);
       const { client } = await resolveClient(flags, true);
       const filter = parseJsonFlag(flags.filter, 'filter');
       const rows: Record<string, Json>[] = [];
@@ -163,13 +218,30 @@ export function registerClientCommands(program: Command): void {
         rows.push((QueryOutputCodec.toJson(item) as { value: Record<string, Json> }).value);
       }
       if (flags.json) printJson(rows);
-      else printTable(rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v]))));
+      else
+        printTable(
+          rows.map((r) =>
+            Object.fromEntries(
+              Object.entries(r).map(([k, v]) => [
+                k,
+                typeof v === 'object' && v !== null ? JSON.stringify(v) : v,
+              ]),
+            ),
+          ),
+        );
     });
 
-  clientOptions(program.command('tx').description('transactions').command('status <hash>').description('status of a transaction by hash'))
+  clientOptions(
+    program
+      .command('tx')
+      .description('transactions')
+      .command('status <hash>')
+      .description('status of a transaction by hash'),
+  )
     .addHelpText('after', '\nExample:\n  torana tx status 3f2a…\n')
     .action(async (hash: string, flags: Flags) => {
-      if (!/^[0-9a-fA-F]{64}$/.test(hash)) throw new CliError('invalid_argument', 'a transaction hash is 64 hex digits', 2);
+      if (!/^[0-9a-fA-F]{64}$/.test(hash))
+        throw new CliError('invalid_argument', 'a transaction hash is 64 hex digits', 2);
       const { client } = await resolveClient(flags, false);
       const s = await client.transactionStatus(hash);
       const { TransactionStatusView } = await import('../gateway/views/transactions.js');
@@ -182,7 +254,10 @@ export function registerClientCommands(program: Command): void {
     .option('--filter <json>', 'filter over tx_status, tx_hash, block_status, block_height, kind')
     .option('--follow', 'keep following new events')
     .option('--since <id>', 'start after this event id')
-    .addHelpText('after', '\nExamples:\n  torana events --follow\n  torana events --follow --json --filter \'{"eq":["tx_status","Committed"]}\'\n')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  torana events --follow\n  torana events --follow --json --filter \'{"eq":["tx_status","Committed"]}\'\n',
+    )
     .action(async (flags: Flags & { filter?: string; follow?: boolean; since?: string }) => {
       const { client } = await resolveClient(flags, false);
       const abort = new AbortController();
@@ -195,7 +270,11 @@ export function registerClientCommands(program: Command): void {
       };
       arm();
       const since = flags.since === undefined ? 0 : Number(flags.since);
-      for await (const { id, event } of client.events({ filter: parseJsonFlag(flags.filter, 'filter'), since, signal: abort.signal })) {
+      for await (const { id, event } of client.events({
+        filter: parseJsonFlag(flags.filter, 'filter'),
+        since,
+        signal: abort.signal,
+      })) {
         const json = EventCodec.toJson(event) as Record<string, Json>;
         if (flags.json) printJson({ id, event: json });
         else process.stdout.write(`${String(id).padStart(6)}  ${describeEvent(json)}\n`);
@@ -205,11 +284,46 @@ export function registerClientCommands(program: Command): void {
     });
 }
 
+/** Registers `torana blocks`: committed blocks from a height, over the block stream. */
+function registerBlocksCommand(program: Command): void {
+  clientOptions(program.command('blocks').description('committed blocks from a height'))
+    .option('--from <height>', 'first block height (default 1)', '1')
+    .option('--follow', 'keep following new blocks')
+    .addHelpText('after', '\nExamples:\n  torana blocks --from 10\n  torana blocks --follow --json\n')
+    .action(async (flags: Flags & { from: string; follow?: boolean }) => {
+      const from = Number(flags.from);
+      if (!Number.isSafeInteger(from) || from < 1)
+        throw new CliError('invalid_argument', '--from must be an integer >= 1', 2);
+      const { client } = await resolveClient(flags, false);
+      const newest = await client.get<{ items: { height: number }[] }>('/v1/explorer/blocks', {
+        limit: undefined,
+      });
+      const top = newest.items[0]?.height ?? 0;
+      if (!flags.follow && from > top) return;
+      const { BlockCodec } = await import('../model/block.js');
+      const abort = new AbortController();
+      for await (const block of client.blocks({ from, signal: abort.signal })) {
+        const h = block.header;
+        if (flags.json) printJson(BlockCodec.toJson(block));
+        else {
+          const rejected = block.results.filter((r) => r.kind === 'Rejected').length;
+          process.stdout.write(
+            `${String(h.height).padStart(8)}  ${new Date(h.creationTimeMs).toISOString()}  ${String(h.transactionCount).padStart(4)} tx  ${rejected} rejected\n`,
+          );
+        }
+        if (!flags.follow && h.height >= top) abort.abort();
+      }
+    });
+}
+
 function describeEvent(e: Record<string, Json>): string {
   const status = (e.status as { kind?: string } | undefined)?.kind ?? '';
-  if (e.kind === 'Transaction') return `transaction ${e.hash} ${status}${e.block_height ? ` in block ${e.block_height}` : ''}`;
+  if (e.kind === 'Transaction')
+    return `transaction ${e.hash} ${status}${e.block_height ? ` in block ${e.block_height}` : ''}`;
   if (e.kind === 'Block') return `block ${e.height} ${status}`;
   const data = e.data as Record<string, Json>;
   const { kind, ...rest } = data;
-  return `${kind} ${Object.values(rest).map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v))).join(' ')}`;
+  return `${kind} ${Object.values(rest)
+    .map((v) => (typeof v === 'object' ? JSON.stringify(v) : String(v)))
+    .join(' ')}`;
 }

@@ -18,9 +18,14 @@ export function printTable(rows: Record<string, Json | undefined>[], columns?: s
     return;
   }
   const cols = columns ?? Object.keys(rows[0]!);
-  const cell = (v: Json | undefined) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+  const cell = (v: Json | undefined) =>
+    v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v);
   const widths = cols.map((c) => Math.max(c.length, ...rows.map((r) => cell(r[c]).length)));
-  const line = (vals: string[]) => vals.map((v, i) => v.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (vals: string[]) =>
+    vals
+      .map((v, i) => v.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   process.stdout.write(`${line(cols.map((c) => c.toUpperCase()))}\n`);
   for (const r of rows) process.stdout.write(`${line(cols.map((c) => cell(r[c])))}\n`);
 }
@@ -29,7 +34,9 @@ export function printTable(rows: Record<string, Json | undefined>[], columns?: s
 export function printRecord(record: Record<string, Json | undefined>): void {
   const width = Math.max(...Object.keys(record).map((k) => k.length));
   for (const [k, v] of Object.entries(record)) {
-    process.stdout.write(`${k.padEnd(width)}  ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')}\n`);
+    process.stdout.write(
+      `${k.padEnd(width)}  ${typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v ?? '')}\n`,
+    );
   }
 }
 

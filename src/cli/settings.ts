@@ -52,11 +52,21 @@ export async function resolveClient(flags: ClientFlags, needKey: boolean): Promi
   const file = await readClientFile(flags.dir);
   const url = flags.url ?? file.url ?? 'http://127.0.0.1:8080';
   const account = flags.account ?? file.account;
-  const keyPath = flags.keyFile ?? (file.key_file === undefined ? undefined : isAbsolute(file.key_file) ? file.key_file : join(nodeFiles(flags.dir).dir, file.key_file));
+  const keyPath =
+    flags.keyFile ??
+    (file.key_file === undefined
+      ? undefined
+      : isAbsolute(file.key_file)
+        ? file.key_file
+        : join(nodeFiles(flags.dir).dir, file.key_file));
   let key: Ed25519KeyPair | undefined;
   if (needKey) {
     if (account === undefined || keyPath === undefined) {
-      throw new CliError('client_not_configured', `no account and key: pass --account and --key-file, or run "torana init --dir ${flags.dir}" first`, 2);
+      throw new CliError(
+        'client_not_configured',
+        `no account and key: pass --account and --key-file, or run "torana init --dir ${flags.dir}" first`,
+        2,
+      );
     }
     key = await loadKeyFile(keyPath);
   }

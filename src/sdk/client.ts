@@ -5,9 +5,18 @@ import type { Codec } from '../codec/codec.js';
 import { decodeFrame, encode, encodeFrame } from '../codec/frame.js';
 import { hash } from '../crypto/hash.js';
 import type { Signer } from '../crypto/signer.js';
-import { ApiVersionsView, CapabilitiesView, PeersView, StatusView, TimeNowView, TimeStatusView, TransactionAcceptedView } from '../gateway/views/common.js';
+import {
+  ApiVersionsView,
+  CapabilitiesView,
+  PeersView,
+  StatusView,
+  TimeNowView,
+  TimeStatusView,
+  TransactionAcceptedView,
+} from '../gateway/views/common.js';
 
 import { TransactionStatusView } from '../gateway/views/transactions.js';
+import type { Block } from '../model/block.js';
 import { type Event, EventCodec } from '../model/events.js';
 import type { Instruction } from '../model/instructions.js';
 import { ParametersCodec } from '../model/parameters.js';
@@ -19,11 +28,17 @@ import {
   type QueryRequest,
   type QueryResponse,
   QueryResponseCodec,
-  type SingularQuery,
   SignedQueryCodec,
+  type SingularQuery,
 } from '../model/queries.js';
 import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
-import { TransactionRejectedError, ToranaApiError, ToranaTimeoutError, ToranaTransportError } from './errors.js';
+import { blockStream } from './blocks.js';
+import {
+  ToranaApiError,
+  ToranaTimeoutError,
+  ToranaTransportError,
+  TransactionRejectedError,
+} from './errors.js';
 import { Http, type HttpOptions } from './http.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
@@ -74,8 +89,16 @@ export class ToranaClient {
 
   // ---- readers ---------------------------------------------------------------------------------
 
-  private async view<T>(path: string, codec: Codec<T>, query?: Record<string, string | number | undefined>): Promise<T> {
-    return decodeJson(codec, await this.http.json({ method: 'GET', path, ...(query ? { query } : {}) }), path);
+  private async view<T>(
+    path: string,
+    codec: Codec<T>,
+    query?: Record<string, string | number | undefined>,
+  ): Promise<T> {
+    return decodeJson(
+      codec,
+      await this.http.json({ method: 'GET', path, ...(query ? { query } : {}) }),
+      path,
+    );
   }
 
   health() {
@@ -129,7 +152,9 @@ export class ToranaClient {
 
   private identity(): { account: string; signer: Signer } {
     if (this.opts.account === undefined || this.opts.signer === undefined) {
-      throw new Error('this client has no account and signer: pass `account` and `signer` to sign transactions');
+      throw new Error(
+        'this client has no account and signer: pass `account` and `signer` to sign transactions',
+      );
     }
     return { account: this.opts.account, signer: this.opts.signer };
   }
@@ -140,7 +165,10 @@ export class ToranaClient {
   }
 
   /** Builds and signs a transaction of `instructions` with the client's key. */
-  async build(instructions: Instruction[], opts: { ttlMs?: number; nonce?: number } = {}): Promise<BuiltTransaction> {
+  async build(
+    instructions: Instruction[],
+    opts: { ttlMs?: number; nonce?: number } = {},
+  ): Promise<BuiltTransaction> {
     const b = (await this.transaction()).add(...instructions);
     if (opts.ttlMs !== undefined) b.ttlMs(opts.ttlMs);
     if (opts.nonce !== undefined) b.nonce(opts.nonce);
@@ -149,7 +177,12 @@ export class ToranaClient {
 
   /** Submits; 429 (queue full, rate limit) is retried after Retry-After. Resolves on acceptance (202). */
   async submit(tx: BuiltTransaction) {
-    const res = await this.http.request({ method: 'POST', path: '/transaction', body: tx.bytes, contentType: 'application/x-codec' });
+    const res = await this.http.request({
+      method: 'POST',
+      path: '/transaction',
+      body: tx.bytes,
+      contentType: 'application/x-codec',
+    });
     return decodeJson(TransactionAcceptedView, await res.json(), '/transaction');
   }
 
@@ -157,7 +190,10 @@ export class ToranaClient {
    * Submits and resolves when the transaction is committed; rejects with TransactionRejectedError when
    * a block records it as rejected. Listens on the event stream first, so the outcome cannot be missed.
    */
-  async submitAndWait(tx: BuiltTransaction, opts: { timeoutMs?: number } = {}): Promise<{ hash: string; blockHeight: number }> {
+  async submitAndWait(
+    tx: BuiltTransaction,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<{ hash: string; blockHeight: number }> {
     const abort = new AbortController();
     const timeoutMs = opts.timeoutMs ?? 60_000;
     const filter = { eq: ['tx_hash', tx.hash] };
@@ -172,12 +208,17 @@ export class ToranaClient {
         const e = r.value.event;
         if (e.kind !== 'Transaction') continue;
         if (e.status.kind === 'Committed') return { hash: tx.hash, blockHeight: e.blockHeight ?? 0 };
-        if (e.status.kind === 'Rejected') throw new TransactionRejectedError(tx.hash, e.status.reason, e.blockHeight);
-        if (e.status.kind === 'Expired') throw new ToranaApiError(400, 'transaction_expired', 'the transaction expired in the queue', { tx_hash: tx.hash });
+        if (e.status.kind === 'Rejected')
+          throw new TransactionRejectedError(tx.hash, e.status.reason, e.blockHeight);
+        if (e.status.kind === 'Expired')
+          throw new ToranaApiError(400, 'transaction_expired', 'the transaction expired in the queue', {
+            tx_hash: tx.hash,
+          });
       }
       throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
     } catch (e) {
-      if (abort.signal.aborted) throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
+      if (abort.signal.aborted)
+        throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
       throw e;
     } finally {
       clearTimeout(timer);
@@ -191,11 +232,27 @@ export class ToranaClient {
   /** Signs and runs a raw query request. */
   async query(request: QueryRequest): Promise<QueryResponse> {
     const { account, signer } = this.identity();
-    const payload = { chainId: await this.chainId(), authority: account, creationTimeMs: Date.now(), request };
+    const payload = {
+      chainId: await this.chainId(),
+      authority: account,
+      creationTimeMs: Date.now(),
+      request,
+    };
     const signature = signer.sign(hash(encode(QueryPayloadCodec, payload)));
     const body = encodeFrame(SCHEMA, SignedQueryCodec, { payload, signature });
-    const res = await this.http.request({ method: 'POST', path: '/query', body, contentType: 'application/x-codec', accept: 'application/x-codec' });
-    const d = decodeFrame(this.registry, QueryResponseCodec, new Uint8Array(await res.arrayBuffer()), DECODE_LIMITS);
+    const res = await this.http.request({
+      method: 'POST',
+      path: '/query',
+      body,
+      contentType: 'application/x-codec',
+      accept: 'application/x-codec',
+    });
+    const d = decodeFrame(
+      this.registry,
+      QueryResponseCodec,
+      new Uint8Array(await res.arrayBuffer()),
+      DECODE_LIMITS,
+    );
     if (!d.ok) throw new ToranaTransportError(`/query: undecodable answer (${d.error.code})`);
     return d.value;
   }
@@ -218,6 +275,12 @@ export class ToranaClient {
   }
 
   // ---- streams ---------------------------------------------------------------------------------
+
+  /** Committed blocks from `from` (≥ 1), following the tip; reconnects after drops without a gap. */
+  blocks(opts: { from: number; signal?: AbortSignal }): AsyncGenerator<Block> {
+    const ws = this.http.url('/block/stream').replace(/^http/, 'ws');
+    return blockStream(ws, this.registry, opts);
+  }
 
   /** Events over SSE, resuming automatically after dropped connections. */
   async *events(opts: EventStreamOptions = {}): AsyncGenerator<{ id: number; event: Event }> {

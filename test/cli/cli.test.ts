@@ -13,7 +13,9 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], {
+      cwd: ROOT,
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -60,11 +62,28 @@ describe('torana CLI end to end', () => {
 
     // Follow events before the transfer; --json prints one JSON document per line.
     let followed = '';
-    follower = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', 'events', '--follow', '--json', ...common], { cwd: ROOT });
+    follower = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'test/helpers/torana-cli.ts', 'events', '--follow', '--json', ...common],
+      { cwd: ROOT },
+    );
     follower.stdout?.on('data', (d) => (followed += d));
     await new Promise((r) => setTimeout(r, 1500));
 
-    const transfer = await cli(['asset', 'transfer', 'rose#wonderland', aliceId, bobId, '25.5', ...common, '--account', aliceId, '--key-file', aliceKeyFile, '--json']);
+    const transfer = await cli([
+      'asset',
+      'transfer',
+      'rose#wonderland',
+      aliceId,
+      bobId,
+      '25.5',
+      ...common,
+      '--account',
+      aliceId,
+      '--key-file',
+      aliceKeyFile,
+      '--json',
+    ]);
     assert.equal(transfer.code, 0, transfer.err);
     const txHash = JSON.parse(transfer.out).tx_hash as string;
 
@@ -76,12 +95,25 @@ describe('torana CLI end to end', () => {
 
     const deadline = Date.now() + 10_000;
     while (!followed.includes(txHash) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
-    const lines = followed.trim().split('\n').map((l) => JSON.parse(l) as { id: number; event: Record<string, unknown> });
+    const lines = followed
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { id: number; event: Record<string, unknown> });
     const mine = lines.filter((l) => l.event.hash === txHash || l.event.transaction_hash === txHash);
-    assert.ok(mine.some((l) => (l.event.status as { kind: string } | undefined)?.kind === 'Committed'), 'the transfer committed event was followed');
-    assert.ok(mine.some((l) => (l.event.data as { kind: string } | undefined)?.kind === 'AssetAdded'), 'the transfer data event was followed');
+    assert.ok(
+      mine.some((l) => (l.event.status as { kind: string } | undefined)?.kind === 'Committed'),
+      'the transfer committed event was followed',
+    );
+    assert.ok(
+      mine.some((l) => (l.event.data as { kind: string } | undefined)?.kind === 'AssetAdded'),
+      'the transfer data event was followed',
+    );
     const ids = lines.map((l) => l.id);
-    assert.deepEqual(ids, [...ids].sort((a, b) => a - b), 'events arrive in id order');
+    assert.deepEqual(
+      ids,
+      [...ids].sort((a, b) => a - b),
+      'events arrive in id order',
+    );
   });
 
   it('exits non-zero with the code of a rejection and of bad usage', async () => {
@@ -100,5 +132,42 @@ describe('torana CLI end to end', () => {
     const r = await cli(['asset', 'transfer', '--help']);
     assert.equal(r.code, 0);
     assert.match(r.out, /Example:/);
+  });
+});
+
+describe('torana blocks', () => {
+  it('prints committed blocks from a height and follows new ones', async () => {
+    const t = await startServedNode();
+    try {
+      const common = ['--dir', t.dir, '--url', t.url];
+      const r = await cli(['blocks', '--from', '1', '--json', ...common]);
+      assert.equal(r.code, 0, r.err);
+      const blocks = r.out
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { header: { height: number } });
+      assert.deepEqual(
+        blocks.map((b) => b.header.height),
+        [1],
+      );
+      let followed = '';
+      const follower = spawn(
+        process.execPath,
+        ['--import', 'tsx', 'test/helpers/torana-cli.ts', 'blocks', '--follow', ...common],
+        { cwd: ROOT },
+      );
+      follower.stdout.on('data', (d) => (followed += d));
+      await new Promise((r) => setTimeout(r, 1500));
+      const d = await cli(['domain', 'register', 'wonderland', ...common]);
+      assert.equal(d.code, 0, d.err);
+      const deadline = Date.now() + 10_000;
+      while (!/^\s+2\s/m.test(followed) && Date.now() < deadline)
+        await new Promise((res) => setTimeout(res, 100));
+      follower.kill();
+      assert.match(followed, /^\s+1\s.*1 tx/m);
+      assert.match(followed, /^\s+2\s.*1 tx\s+0 rejected/m);
+    } finally {
+      await t.stopAll();
+    }
   });
 });

@@ -1,0 +1,39 @@
+// A loopback TCP proxy whose live connections a test can cut, to drop a client's stream mid-way.
+
+import { connect, createServer, type Server, type Socket } from 'node:net';
+
+export interface CutProxy {
+  url: string;
+  cutAll(): number;
+  close(): Promise<void>;
+}
+
+export async function startCutProxy(target: string): Promise<CutProxy> {
+  const { hostname, port } = new URL(target);
+  const live = new Set<Socket>();
+  const server: Server = createServer((client) => {
+    const upstream = connect(Number(port), hostname);
+    live.add(client).add(upstream);
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+      live.delete(client);
+      live.delete(upstream);
+    };
+    client.on('error', drop).on('close', drop);
+    upstream.on('error', drop).on('close', drop);
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const addr = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${addr.port}`,
+    cutAll() {
+      const n = live.size;
+      for (const s of live) s.destroy();
+      live.clear();
+      return n;
+    },
+    close: () => new Promise((r) => server.close(() => r())),
+  };
+}
