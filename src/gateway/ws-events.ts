@@ -18,8 +18,6 @@ import { WS_CLOSE, type WsContext } from './ws.js';
 
 /** Application close code (RFC 6455 §7.4.2 private range): the resume id is older than the history. */
 export const WS_CLOSE_GONE = 4410;
-/** RFC 6455 §5.5: a close frame's payload is at most 125 bytes, 2 of them the code. */
-const CLOSE_REASON_CHARS_MAX = 100;
 
 export interface EventRequest {
   match: EventMatcher;
@@ -34,7 +32,8 @@ export interface EventSocketOptions {
   queueEventsMax: number;
 }
 
-const refuse = (reason: string) => ({ ok: false as const, reason: reason.slice(0, CLOSE_REASON_CHARS_MAX) });
+/** WsContext.close cuts reasons to the close frame's limit. */
+const refuse = (reason: string) => ({ ok: false as const, reason });
 
 function parseText(
   text: string,

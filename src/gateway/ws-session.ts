@@ -47,6 +47,23 @@ export interface WsContext {
 /** `binary`: the first message came as a binary frame (text frames are UTF-8 text). */
 export type WsHandler = (socket: WebSocket, firstMessage: Buffer, ctx: WsContext, binary: boolean) => void;
 
+/** RFC 6455 §5.5: a control frame payload is at most 125 bytes, 2 of them the close code. */
+export const CLOSE_REASON_BYTES_MAX = 123;
+
+/**
+ * `reason` cut to the close frame's limit on a character boundary: reasons may quote client input, and
+ * `ws` throws on an overlong one (which would leave the connection open).
+ */
+export function closeReason(reason: string): string {
+  if (Buffer.byteLength(reason) <= CLOSE_REASON_BYTES_MAX) return reason;
+  let out = '';
+  for (const ch of reason) {
+    if (Buffer.byteLength(out + ch) > CLOSE_REASON_BYTES_MAX) break;
+    out += ch;
+  }
+  return out;
+}
+
 function toBuffer(data: RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
   if (Array.isArray(data)) return Buffer.concat(data);
@@ -110,8 +127,9 @@ function boundedContext(ws: WebSocket, req: IncomingMessage, limits: WsLimits, s
       if (halfEmpty()) return Promise.resolve(true);
       return new Promise((resolve) => waiters.push(resolve));
     },
-    close(code, reason) {
+    close(code, text) {
       if (state.sent !== undefined) return;
+      const reason = closeReason(text);
       state.sent = { code, reason };
       wake();
       ws.close(code, reason);
