@@ -295,9 +295,7 @@ function registerBlocksCommand(program: Command): void {
       if (!Number.isSafeInteger(from) || from < 1)
         throw new CliError('invalid_argument', '--from must be an integer >= 1', 2);
       const { client } = await resolveClient(flags, false);
-      const newest = await client.get<{ items: { height: number }[] }>('/v1/explorer/blocks', {
-        limit: undefined,
-      });
+      const newest = await client.get<{ items: { height: number }[] }>('/v1/explorer/blocks');
       const top = newest.items[0]?.height ?? 0;
       if (!flags.follow && from > top) return;
       const { BlockCodec } = await import('../model/block.js');

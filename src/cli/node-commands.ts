@@ -12,7 +12,7 @@ import { loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
 import { serveNode } from '../node/serve.js';
 import { Ledger } from '../pipeline/ledger.js';
-import { verifyChain } from '../pipeline/verify-chain.js';
+import { verifyChain } from '../node/verify-chain.js';
 
 interface StartFlags {
   dir: string;

@@ -4,27 +4,8 @@
 // changes nothing in the pipeline.
 
 import type { CommitCertificate } from '../model/block.js';
-import type { ExecutedBlock } from '../pipeline/executed-block.js';
-import type { QueuedTransaction } from '../pipeline/queue.js';
-import type { Clock } from '../util/clock.js';
+import type { ConsensusHost } from '../pipeline/consensus-host.js';
 import type { ValidatorSet } from './validator-set.js';
-
-export interface ConsensusHost {
-  readonly chainId: string;
-  readonly clock: Clock;
-  height(): number;
-  tipHash(): Uint8Array;
-  blockMaxTransactions(): number;
-  /** Removes up to `max` transactions from the queue (expired ones are dropped and announced). */
-  takeTransactions(max: number): QueuedTransaction[];
-  queueDepth(): number;
-  /** Executes a proposal on a scratch view of the committed state. */
-  execute(view: number, creationTimeMs: number, txs: QueuedTransaction[]): ExecutedBlock;
-  /** Makes a certified block durable, then visible, then announces it. */
-  commit(executed: ExecutedBlock, certificate: CommitCertificate): Promise<void>;
-  /** Transactions that could not be committed (engine stopping): back to their submitters as failures. */
-  abandon(txs: QueuedTransaction[], reason: string): void;
-}
 
 export interface QcSummary {
   height: number;
@@ -71,3 +52,5 @@ export interface ConsensusEngine {
   /** Resolves when the chain reaches `height` (tests, SDK waits). */
   waitForHeight(height: number): Promise<void>;
 }
+
+export type { ConsensusHost };

@@ -15,7 +15,7 @@ import { payloadHash, transactionHash } from '../model/transaction.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import { bytesEqual, toHex } from '../util/hex.js';
-import { executeProposal } from './executed-block.js';
+import { executeProposal } from '../pipeline/executed-block.js';
 
 export interface VerifyChainOptions {
   dir: string;
