@@ -1,0 +1,112 @@
+// Figure `codec_ratio_vs_msgpackr` (issue 6 table, "codec"): encode + decode of one block of 512
+// transfer transactions with our BlockCodec (bare payload, as the block log stores it, docs/codec.md),
+// against msgpackr's standard `pack`/`unpack` of the same model value and JSON.stringify/parse of the
+// block's JSON form. Goal: faster than msgpackr (ratio > 1). msgpackr's record mode (`new Packr()`,
+// non-standard MessagePack) is measured too and reported in `extra`, since it is msgpackr's fastest mode.
+
+import { Packr, pack, unpack } from 'msgpackr';
+import { decode, encode } from '../../src/codec/frame.js';
+import { randomBytes } from '../../src/crypto/random.js';
+import { type Block, BlockCodec } from '../../src/model/block.js';
+import type { Instruction } from '../../src/model/instructions.js';
+import { buildTx, newAccount } from '../../test/helpers/tx.js';
+import { compare } from '../lib/timing.js';
+import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
+
+export const CODEC_BLOCK_TRANSACTIONS = 512;
+const LIMITS = { bytesMax: 16 * 1024 * 1024, itemsMax: 100_000, depthMax: 32 };
+/** The writer's first buffer size, computed as the ledger does for a block (pipeline/ledger.ts). */
+const SIZE_HINT = 1024 + CODEC_BLOCK_TRANSACTIONS * 256;
+
+/** A realistic block: 512 signed one-transfer transactions among 64 accounts, all committed. */
+export function sampleBlock(): Block {
+  const accounts = Array.from({ length: 64 }, () => newAccount('bench'));
+  const transactions = Array.from({ length: CODEC_BLOCK_TRANSACTIONS }, (_, i) => {
+    const from = accounts[i % accounts.length]!;
+    const to = accounts[(i + 1) % accounts.length]!;
+    const transfer: Instruction = {
+      kind: 'TransferAsset',
+      source: `unit#bench#${from.id}`,
+      destination: to.id,
+      amount: { mantissa: BigInt(1 + i), scale: 2 },
+    };
+    return buildTx(from, [transfer], { chainId: 'torana-bench', nonce: i });
+  });
+  const h = () => randomBytes(32);
+  return {
+    header: {
+      height: 123_456,
+      prevHash: h(),
+      transactionsRoot: h(),
+      resultsRoot: h(),
+      stateRoot: h(),
+      creationTimeMs: Date.now(),
+      view: 0,
+      transactionCount: transactions.length,
+    },
+    transactions,
+    results: transactions.map(() => ({ kind: 'Committed' as const })),
+    certificate: {
+      phase: { kind: 'Commit' },
+      height: 123_456,
+      view: 0,
+      epoch: 0,
+      blockHash: h(),
+      validatorSetHash: h(),
+      signers: new Uint8Array([1]),
+      signature: randomBytes(96),
+    },
+  };
+}
+
+function sizes(block: Block, json: unknown, records: Packr) {
+  return {
+    ours_bytes: encode(BlockCodec, block).length,
+    msgpackr_bytes: pack(block).length,
+    msgpackr_records_bytes: records.pack(block).length,
+    json_bytes: Buffer.byteLength(JSON.stringify(json)),
+  };
+}
+
+export const codecFigure: Figure = {
+  id: 'codec_ratio_vs_msgpackr',
+  async run(ctx): Promise<FigureResult> {
+    const block = sampleBlock();
+    const json = BlockCodec.toJson(block);
+    const records = new Packr();
+    const roundTrip = decode(BlockCodec, encode(BlockCodec, block), LIMITS);
+    if (!roundTrip.ok) throw new Error(`BlockCodec does not round-trip: ${roundTrip.error.message}`);
+    const timing = ctx.quick
+      ? { warmupMs: 300, roundMs: 250, rounds: 6 }
+      : { warmupMs: 1000, roundMs: 1000, rounds: 10 };
+    const ops = compare(
+      [
+        { name: 'ours', op: () => decode(BlockCodec, encode(BlockCodec, block, SIZE_HINT), LIMITS) },
+        { name: 'msgpackr', op: () => unpack(pack(block)) },
+        { name: 'msgpackr_records', op: () => records.unpack(records.pack(block)) },
+        { name: 'json', op: () => JSON.parse(JSON.stringify(json)) },
+      ],
+      timing,
+    );
+    const ours = ops.get('ours')!;
+    const msgpackr = ops.get('msgpackr')!;
+    const ratio = ratioOf(ours, msgpackr);
+    return {
+      id: 'codec_ratio_vs_msgpackr',
+      value: ours,
+      unit: 'blocks/s (encode+decode, 512 tx)',
+      baseline: 'msgpackr pack+unpack',
+      baseline_value: msgpackr,
+      ratio,
+      goal: 'ratio > 1 (faster than msgpackr)',
+      met: ratio !== null && ratio > 1,
+      extra: {
+        json_blocks_per_s: ops.get('json')!,
+        ratio_vs_json: ours / ops.get('json')!,
+        msgpackr_records_blocks_per_s: ops.get('msgpackr_records')!,
+        ratio_vs_msgpackr_records: ours / ops.get('msgpackr_records')!,
+        ...sizes(block, json, records),
+      },
+    };
+  },
+};

@@ -1,0 +1,156 @@
+// What several figures share within one run, built on first use and measured in the same run as the
+// figures that compare against it (issue 6: "every figure is reported next to a baseline measured in
+// the same run"). One instance per run: nothing is kept at module level.
+
+import { rm } from 'node:fs/promises';
+import { bareRequestsPerSecond } from './bare-baselines.js';
+import { presigned, withBenchNode } from './bench-node.js';
+import { type BuiltChain, buildChain } from './chain.js';
+import { ed25519VerifyPerSecond } from './ed25519-baseline.js';
+import { type FanoutResult, measureFanout } from './fanout.js';
+import { findServe } from './gateway.js';
+import { type HttpPeak, httpPeak } from './http-load.js';
+import { startHttpNode } from './http-node.js';
+import { runLoad } from './inprocess-load.js';
+
+/** Committed transactions in the restart/replay chain (issue 6: 1,000,000; fewer with --quick). */
+export const CHAIN_TRANSACTIONS_FULL = 1_000_000;
+export const CHAIN_TRANSACTIONS_QUICK = 50_000;
+
+/** Subscribers of the fan-out figures (issue 6 table). */
+export const FANOUT_SSE = 10_000;
+export const FANOUT_WS = 1_000;
+
+/** Submitted but not yet final during the peak measurement: 8 full blocks. */
+const PEAK_IN_FLIGHT_MAX = 4096;
+
+export interface PeakResult {
+  txPerS: number;
+  seconds: number;
+  committed: number;
+  refused: number;
+  signedOnTheFly: number;
+  blockTimeMs: number;
+}
+
+export class Fixtures {
+  #ed25519: Promise<{ perSecond: number; threads: number }> | undefined;
+  #chain: Promise<BuiltChain> | undefined;
+  #peak: Promise<PeakResult> | undefined;
+  #httpPeak: Promise<HttpPeak & { blockTimeMs: number }> | undefined;
+  #gateway: Promise<string | undefined> | undefined;
+  #fanout: Promise<FanoutResult> | undefined;
+  #bare = new Map<'hello' | 'verify', Promise<{ rps: number; p99Ms: number; non2xx: number }>>();
+
+  constructor(
+    readonly quick: boolean,
+    private readonly log: (m: string) => void,
+  ) {}
+
+  /** Ed25519 verifications per second on all cores (the node's VerifyPool, one worker per core). */
+  ed25519(): Promise<{ perSecond: number; threads: number }> {
+    this.#ed25519 ??= (async () => {
+      this.log('measuring Ed25519 verifications per second on all cores');
+      return ed25519VerifyPerSecond(this.quick ? 2000 : 5000);
+    })();
+    return this.#ed25519;
+  }
+
+  /** A stopped node directory with many committed transfers. */
+  chain(): Promise<BuiltChain> {
+    this.#chain ??= (async () => {
+      const n = this.quick ? CHAIN_TRANSACTIONS_QUICK : CHAIN_TRANSACTIONS_FULL;
+      this.log(`building a chain of ${n} transactions (fsync off, blocks of 512)`);
+      return buildChain(n, this.log);
+    })();
+    return this.#chain;
+  }
+
+  /** Durations of the load figures. */
+  loadSeconds(): number {
+    return this.quick ? 5 : 20;
+  }
+
+  /** Requests per second of a bare Fastify route in its own process, loaded by autocannon. */
+  bare(route: 'hello' | 'verify') {
+    let p = this.#bare.get(route);
+    if (p === undefined) {
+      this.log(`measuring the bare Fastify ${route} route`);
+      p = bareRequestsPerSecond(route, this.loadSeconds());
+      this.#bare.set(route, p);
+    }
+    return p;
+  }
+
+  /** Why the HTTP gateway cannot be used, or undefined when it can. */
+  gatewayMissing(): Promise<string | undefined> {
+    this.#gateway ??= findServe().then((f) => ('missing' in f ? f.missing : undefined));
+    return this.#gateway;
+  }
+
+  /** Transfers signed before an HTTP load starts (more are signed on the fly, and counted). */
+  presignCount(): number {
+    return this.quick ? 30_000 : 120_000;
+  }
+
+  /** Peak committed transactions per second of a fresh node in its own process, over HTTP. */
+  httpPeak(): Promise<HttpPeak & { blockTimeMs: number }> {
+    this.#httpPeak ??= (async () => {
+      const node = await startHttpNode({ announce: false });
+      try {
+        this.log(`${this.loadSeconds()} s of POST /transaction at full speed (autocannon)`);
+        const peak = await httpPeak(node, this.loadSeconds(), this.presignCount());
+        return { ...peak, blockTimeMs: node.blockTimeMs };
+      } finally {
+        await node.stop();
+      }
+    })();
+    return this.#httpPeak;
+  }
+
+  /**
+   * Event fan-out: 10,000 SSE + 1,000 WebSocket subscribers (issue 6), a tenth of that with --quick.
+   */
+  fanout(): Promise<FanoutResult> {
+    const scale = this.quick ? 10 : 1;
+    this.#fanout ??= measureFanout({
+      sse: FANOUT_SSE / scale,
+      ws: FANOUT_WS / scale,
+      seconds: this.loadSeconds(),
+      presign: this.presignCount(),
+      log: this.log,
+    });
+    return this.#fanout;
+  }
+
+  /**
+   * Peak committed transactions per second of a fresh node (default configuration, fsync on), fed
+   * through `node.pipeline.submit` in this process: the load generator shares the node's event loop.
+   */
+  inProcessPeak(): Promise<PeakResult> {
+    this.#peak ??= withBenchNode({}, async (b) => {
+      const seconds = this.loadSeconds();
+      this.log(`signing transfers, then ${seconds} s of in-process submissions at full speed`);
+      const source = presigned(b.accounts, this.quick ? 40_000 : 160_000);
+      const r = await runLoad(b.node, {
+        next: source.next,
+        durationMs: seconds * 1000,
+        inFlightMax: PEAK_IN_FLIGHT_MAX,
+      });
+      return {
+        txPerS: r.committedInWindow / r.windowSeconds,
+        seconds: r.windowSeconds,
+        committed: r.committedInWindow,
+        refused: r.refused,
+        signedOnTheFly: source.stats.onTheFly,
+        blockTimeMs: b.config.block.timeMs,
+      };
+    });
+    return this.#peak;
+  }
+
+  async dispose(): Promise<void> {
+    const chain = await this.#chain?.catch(() => undefined);
+    if (chain !== undefined) await rm(chain.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,134 @@
+// HTTP load against a node in its own process: the peak (autocannon, keep-alive connections, as fast
+// as the node answers) and a paced run (undici, a fixed rate) that measures submit-to-commit latency.
+// Commits are counted by the node on its event bus (node-server.ts), as issue 6 asks.
+
+import autocannon from 'autocannon';
+import { Pool } from 'undici';
+import { HTTP_CONNECTIONS } from './bare-baselines.js';
+import { BENCH_CHAIN_ID } from './chain.js';
+import type { HttpNode } from './http-node.js';
+import { sleep } from './timing.js';
+import { signedTransferSource } from './transfers.js';
+
+const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
+/** Granularity of the paced sender. */
+const PACE_TICK_MS = 10;
+/** After a paced run, how long stragglers may take to commit before the rest count as lost. */
+const DRAIN_MS = 5_000;
+
+/** Pre-signed transfers (signing happens before the clock starts), then signed on demand. */
+function presignedHttp(node: HttpNode, count: number) {
+  const source = signedTransferSource(node.accounts, BENCH_CHAIN_ID);
+  const items = Array.from({ length: count }, () => source());
+  let i = 0;
+  const stats = { onTheFly: 0 };
+  const next = () => {
+    const item = items[i];
+    if (item === undefined) {
+      stats.onTheFly++;
+      return source();
+    }
+    items[i++] = { bytes: new Uint8Array(0), hashHex: '' };
+    return item;
+  };
+  return { next, stats };
+}
+
+export interface HttpPeak {
+  txPerS: number;
+  seconds: number;
+  committed: number;
+  accepted202: number;
+  non2xx: number;
+  errors: number;
+  signedOnTheFly: number;
+}
+
+export async function httpPeak(node: HttpNode, seconds: number, presign: number): Promise<HttpPeak> {
+  const source = presignedHttp(node, presign);
+  const start = await node.nextCount();
+  const r = await autocannon({
+    url: node.url,
+    connections: HTTP_CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/transaction',
+        headers: SUBMIT_HEADERS,
+        setupRequest: (req) => ({ ...req, body: Buffer.from(source.next().bytes) }),
+      },
+    ],
+  });
+  // The newest count when the load stops: commits of the backlog drained afterwards are not counted.
+  const end = node.latest();
+  const windowS = (end.atMs - start.atMs) / 1000;
+  return {
+    txPerS: (end.committed - start.committed) / windowS,
+    seconds: windowS,
+    committed: end.committed - start.committed,
+    accepted202: r['2xx'],
+    non2xx: r.non2xx,
+    errors: r.errors + r.timeouts,
+    signedOnTheFly: source.stats.onTheFly,
+  };
+}
+
+export interface PacedRun {
+  latenciesMs: number[];
+  sent: number;
+  accepted: number;
+  refused: number;
+  failed: number;
+  uncommitted: number;
+}
+
+export async function httpPaced(node: HttpNode, ratePerS: number, seconds: number): Promise<PacedRun> {
+  const source = presignedHttp(node, Math.ceil(ratePerS * seconds * 1.05));
+  const pool = new Pool(node.url, { connections: HTTP_CONNECTIONS });
+  const sentAt = new Map<string, number>();
+  const run: PacedRun = { latenciesMs: [], sent: 0, accepted: 0, refused: 0, failed: 0, uncommitted: 0 };
+  const inFlight: Promise<void>[] = [];
+  const t0 = performance.now();
+  try {
+    while (performance.now() - t0 < seconds * 1000) {
+      const due = Math.floor(((performance.now() - t0) / 1000) * ratePerS) - run.sent;
+      for (let i = 0; i < due; i++) {
+        const { bytes, hashHex } = source.next();
+        sentAt.set(hashHex, performance.timeOrigin + performance.now());
+        run.sent++;
+        const req = pool.request({
+          method: 'POST',
+          path: '/transaction',
+          headers: SUBMIT_HEADERS,
+          body: bytes,
+        });
+        inFlight.push(
+          req.then(
+            async (res) => {
+              await res.body.dump();
+              if (res.statusCode === 202) run.accepted++;
+              else run.refused++;
+            },
+            () => {
+              run.failed++;
+            },
+          ),
+        );
+      }
+      await sleep(PACE_TICK_MS);
+    }
+    await Promise.all(inFlight);
+    const drainUntil = performance.now() + DRAIN_MS;
+    while (performance.now() < drainUntil && [...sentAt.keys()].some((h) => !node.commits.has(h)))
+      await sleep(50);
+  } finally {
+    await pool.close();
+  }
+  for (const [hash, t] of sentAt) {
+    const c = node.commits.get(hash);
+    if (c === undefined) run.uncommitted++;
+    else run.latenciesMs.push(c - t);
+  }
+  return run;
+}

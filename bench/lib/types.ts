@@ -1,0 +1,67 @@
+// The shapes every figure shares (issue 6 "Benchmarks": the JSON file holds
+// `{machine, started_at, figures: [{id, value, unit, baseline, baseline_value, ratio, goal, met}]}`).
+
+import type { Fixtures } from './fixtures.js';
+
+/** Stable ids, so runs can be compared over time (issue 6: "keep these stable"). */
+export const FIGURE_IDS = [
+  'committed_tx_per_s',
+  'commit_latency_p99_ms',
+  'read_ratio_vs_bare',
+  'fanout_p99_ms',
+  'fanout_bytes_per_subscriber',
+  'codec_ratio_vs_msgpackr',
+  'restart_ready_s',
+  'replay_tx_per_s',
+  'iso_pacs008_per_s',
+] as const;
+export type FigureId = (typeof FIGURE_IDS)[number];
+
+export interface FigureResult {
+  id: FigureId;
+  /** null when the figure could not be measured; never a made-up number. */
+  value: number | null;
+  unit: string;
+  baseline: string | null;
+  baseline_value: number | null;
+  /** value ÷ baseline_value, when both exist. */
+  ratio: number | null;
+  goal: string;
+  met: boolean;
+  /** false when the run could not judge the goal (reduced scale with --quick, a fallback path). */
+  assessed?: boolean;
+  note?: string;
+  /** Further numbers measured on the way (other baselines, p50, sizes). */
+  extra?: Record<string, number | string>;
+}
+
+export interface FigureContext {
+  quick: boolean;
+  log(message: string): void;
+  fixtures: Fixtures;
+}
+
+export interface Figure {
+  id: FigureId;
+  run(ctx: FigureContext): Promise<FigureResult>;
+}
+
+export function ratioOf(value: number | null, baseline: number | null): number | null {
+  if (value === null || baseline === null || baseline === 0) return null;
+  return value / baseline;
+}
+
+/** A figure whose feature does not exist yet (issue 6: report it, never invent a number). */
+export function notMeasured(id: FigureId, unit: string, goal: string, why: string): FigureResult {
+  return {
+    id,
+    value: null,
+    unit,
+    baseline: null,
+    baseline_value: null,
+    ratio: null,
+    goal,
+    met: false,
+    note: `not measured: ${why}`,
+  };
+}

@@ -1,0 +1,107 @@
+// `npm run bench` (issue 6 "Benchmarks"): runs every figure (or `--only <id>`), prints the machine and a
+// table of figure, value, baseline measured in the same run, ratio, goal and whether it was met, and
+// writes `bench/results/<timestamp>.json` and `bench/results/latest.json` as
+// `{machine, started_at, mode, figures: [...]}`. `--quick` shortens every measurement (whole run
+// under 3 minutes). A figure whose feature is missing is reported with `value: null`, never invented.
+
+import { mkdir, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { codecFigure } from './figures/codec.js';
+import { committedFigure } from './figures/committed.js';
+import { fanoutBytesFigure } from './figures/fanout-bytes.js';
+import { fanoutP99Figure } from './figures/fanout-p99.js';
+import { isoFigure } from './figures/iso.js';
+import { latencyFigure } from './figures/latency.js';
+import { readFigure } from './figures/read.js';
+import { replayFigure } from './figures/replay.js';
+import { restartFigure } from './figures/restart.js';
+import { Fixtures } from './lib/fixtures.js';
+import { describeMachine, machineLine } from './lib/machine.js';
+import { formatTable } from './lib/table.js';
+import { FIGURE_IDS, type Figure, type FigureId, type FigureResult } from './lib/types.js';
+
+/** In issue 6's table order (ids in lib/types.ts). */
+const FIGURES: readonly Figure[] = [
+  committedFigure,
+  latencyFigure,
+  readFigure,
+  fanoutP99Figure,
+  fanoutBytesFigure,
+  codecFigure,
+  restartFigure,
+  replayFigure,
+  isoFigure,
+];
+
+const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
+
+function parseCli(): { quick: boolean; only: FigureId | undefined } {
+  const { values } = parseArgs({
+    options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
+  });
+  const only = values.only;
+  if (only !== undefined && !(FIGURE_IDS as readonly string[]).includes(only)) {
+    throw new Error(`--only: unknown figure "${only}"; one of ${FIGURE_IDS.join(', ')}`);
+  }
+  return { quick: values.quick ?? false, only: only as FigureId | undefined };
+}
+
+async function runFigure(figure: Figure, fixtures: Fixtures, quick: boolean): Promise<FigureResult> {
+  const log = (m: string) => process.stderr.write(`[${figure.id}] ${m}\n`);
+  const t0 = performance.now();
+  try {
+    const r = await figure.run({ quick, log, fixtures });
+    log(`done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+    return r;
+  } catch (e) {
+    log(`FAILED: ${(e as Error).stack ?? String(e)}`);
+    return {
+      id: figure.id,
+      value: null,
+      unit: '',
+      baseline: null,
+      baseline_value: null,
+      ratio: null,
+      goal: '',
+      met: false,
+      note: `failed: ${(e as Error).message}`,
+    };
+  }
+}
+
+async function main(): Promise<number> {
+  const { quick, only } = parseCli();
+  const machine = describeMachine();
+  const startedAt = new Date().toISOString();
+  process.stdout.write(`${machineLine(machine)}\nmode: ${quick ? 'quick' : 'full'}; started ${startedAt}\n`);
+  const fixtures = new Fixtures(quick, (m) => process.stderr.write(`[fixtures] ${m}\n`));
+  const figures: FigureResult[] = [];
+  try {
+    for (const figure of FIGURES) {
+      if (only !== undefined && figure.id !== only) continue;
+      figures.push(await runFigure(figure, fixtures, quick));
+    }
+  } finally {
+    await fixtures.dispose();
+  }
+  process.stdout.write(`\n${formatTable(figures)}\n`);
+  const loadAtEnd = loadavg()[0] ?? 0;
+  process.stdout.write(`load average at the end: ${loadAtEnd.toFixed(2)}\n`);
+  const doc = {
+    machine: { ...machine, load_average_1m_end: loadAtEnd },
+    started_at: startedAt,
+    mode: quick ? 'quick' : 'full',
+    figures,
+  };
+  const text = `${JSON.stringify(doc, null, 2)}\n`;
+  await mkdir(RESULTS_DIR, { recursive: true });
+  const file = `${RESULTS_DIR}${startedAt.replace(/[:.]/g, '-')}.json`;
+  await writeFile(file, text);
+  await writeFile(`${RESULTS_DIR}latest.json`, text);
+  process.stdout.write(`\nwritten ${file} and bench/results/latest.json\n`);
+  return figures.some((f) => f.note?.startsWith('failed:')) ? 1 : 0;
+}
+
+process.exitCode = await main();
