@@ -5,9 +5,16 @@ import { spawn } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { type ServedTestNode, startServedNode } from './helpers/served.js';
 
-function runExample(file: string, env: Record<string, string>, args: string[] = []): Promise<{ code: number | null; out: string; err: string }> {
+function runExample(
+  file: string,
+  env: Record<string, string>,
+  args: string[] = [],
+): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `examples/${file}`, ...args], { env: { ...process.env, ...env }, cwd: new URL('..', import.meta.url).pathname });
+    const child = spawn(process.execPath, ['--import', 'tsx', `examples/${file}`, ...args], {
+      env: { ...process.env, ...env },
+      cwd: new URL('..', import.meta.url).pathname,
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));

@@ -11,8 +11,8 @@ import { initNodeDir } from '../node/init.js';
 import { loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
 import { serveNode } from '../node/serve.js';
-import { Ledger } from '../pipeline/ledger.js';
 import { verifyChain } from '../node/verify-chain.js';
+import { Ledger } from '../pipeline/ledger.js';
 
 interface StartFlags {
   dir: string;
@@ -96,7 +96,7 @@ export function registerNodeCommands(program: Command): void {
           process.exitCode = 70;
         },
       });
-      const server = await serveNode(node);
+      const server = await serveNode(node, { dir: flags.dir });
       process.stdout.write(
         `torana node listening on ${server.url} (height ${node.ledger.height()}, chain ${config.node.chainId})\n`,
       );
