@@ -6,8 +6,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION_HEADER, apiHeaders } from './api-version.js';
 import type { GatewayApp } from './context.js';
+import { boundErrorBody } from './error-bounds.js';
 import { type GatewayError, gatewayError, isGatewayError, retryAfterSeconds } from './errors.js';
 import { createMethodIndex } from './method-index.js';
+import { methodLabel } from './metrics.js';
 import { errorFormat, MEDIA_TYPES } from './negotiate.js';
 
 /** Validation problems reported back to the client, at most this many. */
@@ -88,16 +90,25 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, error: Gatew
   if (wait !== undefined) reply.header('retry-after', wait);
   if (error.status === 426) reply.header('upgrade', 'websocket');
   const encode = gw.encodeErrorCodec;
+  const body = boundErrorBody(error.toBody());
   if (encode !== undefined && errorFormat(req.headers.accept, true) === 'codec') {
-    return reply.type(MEDIA_TYPES.codec).send(Buffer.from(encode(error.toBody())));
+    return reply.type(MEDIA_TYPES.codec).send(Buffer.from(encode(body)));
   }
-  return reply.type('application/json; charset=utf-8').send(JSON.stringify(error.toBody()));
+  return reply.type('application/json; charset=utf-8').send(JSON.stringify(body));
 }
 
-/** Fastify's `frameworkErrors` option: errors raised by the router before any hook runs. */
+/**
+ * Fastify's `frameworkErrors` option: errors raised by the router before any hook runs (bad percent-encoding,
+ * overlong parameter). Fastify answers these outside any route, so no onResponse hook runs: they are
+ * counted here, under the `unmatched` route label, or they would be missing from http_requests_total.
+ */
 export function frameworkErrorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
   const { error } = toGatewayError(err, (code) => req.server.gateway.errors.has(code));
   sendError(req, reply, error);
+  const metrics = req.server.gateway.metrics;
+  const labels = { route: 'unmatched', method: methodLabel(req.method) };
+  metrics.requests.inc({ ...labels, status: String(error.status) });
+  metrics.duration.observe(labels, reply.elapsedTime / 1000);
 }
 
 export function installErrorHandlers(app: GatewayApp): void {
