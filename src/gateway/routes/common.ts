@@ -148,7 +148,11 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
       tags,
       visibility: 'status',
       errorStatuses: [404],
-      schema: { params: Type.Object({ field: Type.String({ maxLength: 64 }) }) },
+      schema: {
+        params: Type.Object({ field: Type.String({ maxLength: 64 }) }),
+        // Documents the answer (any JSON value: a number or an object, depending on the field).
+        response: { 200: Type.Unknown({ description: 'The JSON value of that field of GET /status' }) },
+      },
       handler: (req, reply) => {
         const json = StatusView.toJson(statusOf(d)) as Record<string, unknown>;
         if (!Object.hasOwn(json, req.params.field))

@@ -41,7 +41,7 @@ function statusRoutes(d: RouteDeps): RouteDef[] {
       tags,
       visibility: 'status',
       formats: SSE_ONLY,
-      schema: {},
+      schema: { response: { 200: Type.String({ description: 'text/event-stream' }) } },
       handler: (req, reply) => serveSse(req, reply, statusFeed(d)),
     }),
     defineRoute({
