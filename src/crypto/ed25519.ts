@@ -1,21 +1,21 @@
-// Ed25519 (RFC 8032 §5.1) through libsodium, with strict verification: libsodium's
-// crypto_sign_verify_detached rejects a non-canonical S (S >= L, RFC 8032 §5.1.7 step 1),
-// non-canonical or small-order public keys, and a small-order R, and compares R byte for byte
-// with the recomputed canonical encoding. Lengths are checked here first because sodium-native
-// throws on wrong lengths, and verification must never throw on untrusted input.
-import sodium from 'sodium-native';
+// Ed25519 (RFC 8032 §5.1) through the platform backend (backend.ts): libsodium on Node, noble in a
+// browser bundle, both with strict verification: a non-canonical S (S >= L, RFC 8032 §5.1.7 step
+// 1), non-canonical or small-order public keys and a small-order R are rejected, and R is compared
+// byte for byte with the recomputed canonical encoding. Lengths and types are checked here first
+// because the backends assume them (sodium-native throws on wrong lengths), and verification must
+// never throw on untrusted input.
+import { backend } from '#crypto-backend';
 import { CryptoError } from './errors.js';
 import { randomBytes } from './random.js';
 
 export const ED25519_PUBLIC_KEY_BYTES = 32;
 export const ED25519_SECRET_SEED_BYTES = 32;
 export const ED25519_SIGNATURE_BYTES = 64;
-/** libsodium's expanded secret key: the seed followed by the public key. */
-const ED25519_EXPANDED_SECRET_BYTES = 64;
 
 /**
- * Holds the expanded secret key so that signing does not redo the seed expansion (one SHA-512
- * and one base-point multiplication) on every call. Keep instances inside a signer component.
+ * Holds the expanded secret key so that signing on Node does not redo the seed expansion (one
+ * SHA-512 and one base-point multiplication) on every call; the browser backend re-expands, as
+ * noble signs from the seed. Keep instances inside a signer component.
  */
 export class Ed25519Signer {
   readonly publicKey: Uint8Array;
@@ -25,18 +25,16 @@ export class Ed25519Signer {
     if (!(seed instanceof Uint8Array) || seed.length !== ED25519_SECRET_SEED_BYTES) {
       throw new CryptoError('invalid_secret', `Ed25519 seed must be ${ED25519_SECRET_SEED_BYTES} bytes`);
     }
-    this.publicKey = new Uint8Array(ED25519_PUBLIC_KEY_BYTES);
-    this.#secret = new Uint8Array(ED25519_EXPANDED_SECRET_BYTES);
-    sodium.crypto_sign_seed_keypair(this.publicKey, this.#secret, seed);
+    const { publicKey, secret } = backend.ed25519FromSeed(seed);
+    this.publicKey = publicKey;
+    this.#secret = secret;
   }
 
   sign(message: Uint8Array): Uint8Array {
-    const sig = new Uint8Array(ED25519_SIGNATURE_BYTES);
-    sodium.crypto_sign_detached(sig, message, this.#secret);
-    return sig;
+    return backend.ed25519Sign(this.#secret, message);
   }
 
-  /** A copy of the 32-byte seed (the first half of libsodium's expanded key). */
+  /** A copy of the 32-byte seed (the first half of the expanded key, on every backend). */
   seed(): Uint8Array {
     return this.#secret.slice(0, ED25519_SECRET_SEED_BYTES);
   }
@@ -61,7 +59,7 @@ export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signat
   if (!(publicKey instanceof Uint8Array) || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
   if (!(signature instanceof Uint8Array) || signature.length !== ED25519_SIGNATURE_BYTES) return false;
   if (!(message instanceof Uint8Array)) return false;
-  return sodium.crypto_sign_verify_detached(signature, message, publicKey);
+  return backend.ed25519Verify(publicKey, message, signature);
 }
 
 /**
@@ -70,5 +68,5 @@ export function ed25519Verify(publicKey: Uint8Array, message: Uint8Array, signat
  */
 export function ed25519IsValidPublicKey(publicKey: Uint8Array): boolean {
   if (!(publicKey instanceof Uint8Array) || publicKey.length !== ED25519_PUBLIC_KEY_BYTES) return false;
-  return sodium.crypto_core_ed25519_is_valid_point(publicKey);
+  return backend.ed25519IsValidPoint(publicKey);
 }

@@ -1,17 +1,16 @@
 // Ledger hash: BLAKE2b with a 32-byte digest (RFC 7693; the digest length is in the parameter
-// block, so this is not a truncated BLAKE2b-512), computed by libsodium's crypto_generichash.
+// block, so this is not a truncated BLAKE2b-512), computed by the platform backend (backend.ts):
+// libsodium's crypto_generichash on Node, @noble/hashes in a browser bundle.
 // Like the reference ledger (spec/reference-notes.md, "Hash"), the lowest bit of the last byte is
 // forced to 1 so a ledger hash can never be mistaken for another 32-byte value such as a key.
-import sodium from 'sodium-native';
+import { backend } from '#crypto-backend';
 import { fromHex, toHex } from './hex.js';
 
 export const HASH_BYTES = 32;
 
 /** Plain BLAKE2b-256 of `data` (no bit forcing). */
 export function blake2b256(data: Uint8Array): Uint8Array {
-  const out = new Uint8Array(HASH_BYTES);
-  sodium.crypto_generichash(out, data);
-  return out;
+  return backend.blake2b256(data);
 }
 
 /** The ledger ("prehashed") hash: BLAKE2b-256 with `out[31] |= 1`. */

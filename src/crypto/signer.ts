@@ -1,7 +1,9 @@
 // The signer component: the only place private keys live at run time (style.md "Wiring";
 // spec/reference-notes.md: keys never live in HTTP handlers or bridge state). Everything else
 // holds a `Signer` and sees only its public key.
-import { blsIsValidPublicKey, blsVerify } from './bls.js';
+// BLS goes through the platform backend (backend.ts) so that a browser bundle of the SDK does not
+// pull in the native blst addon: there, BLS keys never verify and are never valid (fail closed).
+import { backend } from '#crypto-backend';
 import {
   ED25519_SECRET_SEED_BYTES,
   Ed25519Signer,
@@ -65,7 +67,7 @@ export function verifySignature(pk: PublicKey, message: Uint8Array, signature: U
     case 'ed25519':
       return ed25519Verify(pk.bytes, message, signature);
     case 'bls12_381':
-      return blsVerify(pk.bytes, message, signature);
+      return backend.blsVerify(pk.bytes, message, signature);
     default:
       return false;
   }
@@ -78,7 +80,7 @@ export function isValidPublicKey(pk: PublicKey): boolean {
     case 'ed25519':
       return ed25519IsValidPublicKey(pk.bytes);
     case 'bls12_381':
-      return blsIsValidPublicKey(pk.bytes);
+      return backend.blsIsValidPublicKey(pk.bytes);
     default:
       return false;
   }

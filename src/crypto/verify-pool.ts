@@ -3,6 +3,13 @@
 // batch is packed into one ArrayBuffer and transferred to the least busy worker, and the answers
 // are put back in the caller's order. A worker that dies rejects its batches with a typed error
 // (`verify_worker_crashed`) and is replaced by a fresh thread on the next call; nothing hangs.
+//
+// Micro-batching: admission verifies one signature per call, and one message round trip per
+// signature costs the event loop about as much as the verification costs the worker. Calls
+// smaller than a batch are therefore gathered, across callers, until the end of the current turn
+// of the event loop (setImmediate) or until a batch is full, and go to a worker as one batch; each
+// caller still gets exactly its own answers, in its order. Under load many submissions arrive per
+// turn, so batches grow with load; alone, a call waits at most one turn.
 import { Worker } from 'node:worker_threads';
 import { assert } from '../util/assert.js';
 import { CryptoError } from './errors.js';
@@ -59,6 +66,21 @@ interface Slot {
   dead: boolean;
 }
 
+/** A caller waiting on part of a gathered batch: its items are [start, start + count). */
+interface Waiter {
+  readonly start: number;
+  readonly count: number;
+  resolve(answers: boolean[]): void;
+  reject(error: Error): void;
+}
+
+/** Small calls gathered for the next batch. */
+interface Gathered {
+  readonly items: VerifyItem[];
+  readonly waiters: Waiter[];
+  bytes: number;
+}
+
 interface BatchReply {
   id: number;
   results: ArrayBuffer;
@@ -80,6 +102,8 @@ export class VerifyPool {
   #nextJobId = 0;
   #restarts = 0;
   #closed = false;
+  #gathered: Gathered | undefined;
+  #flushScheduled = false;
 
   constructor(opts: VerifyPoolOptions) {
     const {
@@ -104,6 +128,8 @@ export class VerifyPool {
   async verify(items: VerifyItem[]): Promise<boolean[]> {
     if (this.#closed) throw new CryptoError('verify_pool_closed', 'verification pool is closed');
     if (this.#threads === 0) return verifyItemsInline(items);
+    if (items.length === 0) return [];
+    if (items.length < this.#batchMax) return this.#gather(items);
     const batches = this.#cut(items).map(([start, end]) =>
       this.#dispatch(encodeBatch(items.slice(start, end))),
     );
@@ -113,10 +139,14 @@ export class VerifyPool {
     return out;
   }
 
-  /** Ends every worker; batches still in flight reject with `verify_pool_closed`. */
+  /** Ends every worker; batches still in flight (or still gathering) reject with `verify_pool_closed`. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
+    const gathered = this.#gathered;
+    this.#gathered = undefined;
+    for (const w of gathered?.waiters ?? [])
+      w.reject(new CryptoError('verify_pool_closed', 'verification pool closed'));
     const closing = this.#slots.map((slot) => {
       this.#fail(slot, new CryptoError('verify_pool_closed', 'verification pool closed'));
       return slot.worker.terminate();
@@ -128,6 +158,54 @@ export class VerifyPool {
     let batchesInFlight = 0;
     for (const slot of this.#slots) batchesInFlight += slot.jobs.size;
     return { threads: this.#threads, restarts: this.#restarts, batchesInFlight };
+  }
+
+  /** Adds a small call to the batch being gathered; it is sent when full or at the end of this turn. */
+  #gather(items: readonly VerifyItem[]): Promise<boolean[]> {
+    let bytes = 0;
+    for (const item of items) bytes += itemBatchBytes(item);
+    const open = this.#gathered;
+    if (
+      open !== undefined &&
+      (open.items.length + items.length > this.#batchMax || open.bytes + bytes > this.#batchBytesMax)
+    ) {
+      this.#flush();
+    }
+    const g: Gathered = this.#gathered ?? { items: [], waiters: [], bytes: 0 };
+    this.#gathered = g;
+    const answer = new Promise<boolean[]>((resolve, reject) => {
+      g.waiters.push({ start: g.items.length, count: items.length, resolve, reject });
+    });
+    for (const item of items) g.items.push(item);
+    g.bytes += bytes;
+    if (g.items.length >= this.#batchMax || g.bytes >= this.#batchBytesMax) this.#flush();
+    else if (!this.#flushScheduled) {
+      this.#flushScheduled = true;
+      setImmediate(() => {
+        this.#flushScheduled = false;
+        this.#flush();
+      });
+    }
+    return answer;
+  }
+
+  /** Sends the gathered batch, then hands each waiter its slice of the answers. */
+  #flush(): void {
+    const g = this.#gathered;
+    if (g === undefined || this.#closed) return;
+    this.#gathered = undefined;
+    this.#dispatch(encodeBatch(g.items)).then(
+      (answer) => {
+        for (const w of g.waiters) {
+          const out = new Array<boolean>(w.count);
+          for (let i = 0; i < w.count; i++) out[i] = answer[w.start + i] === 1;
+          w.resolve(out);
+        }
+      },
+      (error: Error) => {
+        for (const w of g.waiters) w.reject(error);
+      },
+    );
   }
 
   /** Half-open index ranges of the batches for `items`. */

@@ -90,7 +90,12 @@ async function toApiError(res: Response): Promise<ToranaApiError> {
   let body: { code?: unknown; message?: unknown; details?: unknown } = {};
   try {
     if ((res.headers.get('content-type') ?? '').startsWith('application/x-codec')) {
-      const d = decodeFrame(ERROR_REGISTRY, ErrorBodyView, new Uint8Array(await res.arrayBuffer()), ERROR_LIMITS);
+      const d = decodeFrame(
+        ERROR_REGISTRY,
+        ErrorBodyView,
+        new Uint8Array(await res.arrayBuffer()),
+        ERROR_LIMITS,
+      );
       if (d.ok) body = d.value;
     } else body = (await res.json()) as typeof body;
   } catch {
@@ -100,7 +105,9 @@ async function toApiError(res: Response): Promise<ToranaApiError> {
     res.status,
     typeof body.code === 'string' ? body.code : `http_${res.status}`,
     typeof body.message === 'string' ? body.message : res.statusText,
-    typeof body.details === 'object' && body.details !== null ? (body.details as Record<string, unknown>) : {},
+    typeof body.details === 'object' && body.details !== null
+      ? (body.details as Record<string, unknown>)
+      : {},
     retryAfterS,
   );
 }

@@ -29,8 +29,16 @@ export function toMetadata(m: MetadataLike | undefined): Map<string, Json> {
 const mintables = { infinitely: 'Infinitely', once: 'Once', not: 'Not' } as const;
 
 export const instructions = {
-  registerDomain: (id: string, metadata?: MetadataLike): Instruction => ({ kind: 'RegisterDomain', id, metadata: toMetadata(metadata) }),
-  registerAccount: (id: string, metadata?: MetadataLike): Instruction => ({ kind: 'RegisterAccount', id, metadata: toMetadata(metadata) }),
+  registerDomain: (id: string, metadata?: MetadataLike): Instruction => ({
+    kind: 'RegisterDomain',
+    id,
+    metadata: toMetadata(metadata),
+  }),
+  registerAccount: (id: string, metadata?: MetadataLike): Instruction => ({
+    kind: 'RegisterAccount',
+    id,
+    metadata: toMetadata(metadata),
+  }),
   registerAssetDefinition: (
     id: string,
     opts: { scale?: number; mintable?: keyof typeof mintables; metadata?: MetadataLike } = {},
@@ -41,8 +49,16 @@ export const instructions = {
     mintable: { kind: mintables[opts.mintable ?? 'infinitely'] } as Mintable,
     metadata: toMetadata(opts.metadata),
   }),
-  registerNft: (id: string, content?: MetadataLike): Instruction => ({ kind: 'RegisterNft', id, content: toMetadata(content) }),
-  registerRole: (id: string, permissions: Permission[] = []): Instruction => ({ kind: 'RegisterRole', id, permissions }),
+  registerNft: (id: string, content?: MetadataLike): Instruction => ({
+    kind: 'RegisterNft',
+    id,
+    content: toMetadata(content),
+  }),
+  registerRole: (id: string, permissions: Permission[] = []): Instruction => ({
+    kind: 'RegisterRole',
+    id,
+    permissions,
+  }),
   registerPeer: (peer: string, address: string): Instruction => ({ kind: 'RegisterPeer', peer, address }),
   unregisterDomain: (id: string): Instruction => ({ kind: 'UnregisterDomain', id }),
   unregisterAccount: (id: string): Instruction => ({ kind: 'UnregisterAccount', id }),
@@ -67,10 +83,29 @@ export const instructions = {
     destination: to,
     amount: toAmount(amount),
   }),
-  transferNft: (id: string, from: string, to: string): Instruction => ({ kind: 'TransferNft', id, source: from, destination: to }),
-  transferDomain: (id: string, from: string, to: string): Instruction => ({ kind: 'TransferDomain', id, source: from, destination: to }),
-  setKeyValue: (target: MetadataTarget, key: string, value: Json): Instruction => ({ kind: 'SetKeyValue', target, key, value }),
-  removeKeyValue: (target: MetadataTarget, key: string): Instruction => ({ kind: 'RemoveKeyValue', target, key }),
+  transferNft: (id: string, from: string, to: string): Instruction => ({
+    kind: 'TransferNft',
+    id,
+    source: from,
+    destination: to,
+  }),
+  transferDomain: (id: string, from: string, to: string): Instruction => ({
+    kind: 'TransferDomain',
+    id,
+    source: from,
+    destination: to,
+  }),
+  setKeyValue: (target: MetadataTarget, key: string, value: Json): Instruction => ({
+    kind: 'SetKeyValue',
+    target,
+    key,
+    value,
+  }),
+  removeKeyValue: (target: MetadataTarget, key: string): Instruction => ({
+    kind: 'RemoveKeyValue',
+    target,
+    key,
+  }),
   grantPermission: (account: string, name: string, payload: Json = null): Instruction => ({
     kind: 'GrantPermission',
     account,
@@ -83,10 +118,7 @@ export const instructions = {
   }),
   grantRole: (account: string, role: string): Instruction => ({ kind: 'GrantRole', account, role }),
   revokeRole: (account: string, role: string): Instruction => ({ kind: 'RevokeRole', account, role }),
-  setParameter: (
-    name: Exclude<keyof Parameters, 'custom'>,
-    value: number,
-  ): Instruction => {
+  setParameter: (name: Exclude<keyof Parameters, 'custom'>, value: number): Instruction => {
     const kinds = {
       blockMaxTransactions: 'BlockMaxTransactions',
       blockTimeMs: 'BlockTimeMs',
@@ -97,13 +129,19 @@ export const instructions = {
     } as const;
     return { kind: 'SetParameter', parameter: { kind: kinds[name], value } };
   },
-  setCustomParameter: (id: string, payload: Json): Instruction => ({ kind: 'SetParameter', parameter: { kind: 'Custom', id, payload } }),
+  setCustomParameter: (id: string, payload: Json): Instruction => ({
+    kind: 'SetParameter',
+    parameter: { kind: 'Custom', id, payload },
+  }),
   log: (message: string, level: 'Trace' | 'Debug' | 'Info' | 'Warn' | 'Error' = 'Info'): Instruction => ({
     kind: 'Log',
     level: { kind: level },
     message,
   }),
-  proposeRuntimeUpgrade: (manifest: UpgradeManifest): Instruction => ({ kind: 'ProposeRuntimeUpgrade', manifest }),
+  proposeRuntimeUpgrade: (manifest: UpgradeManifest): Instruction => ({
+    kind: 'ProposeRuntimeUpgrade',
+    manifest,
+  }),
   activateRuntimeUpgrade: (id: string): Instruction => ({ kind: 'ActivateRuntimeUpgrade', id }),
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
 } as const;

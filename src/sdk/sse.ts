@@ -2,8 +2,8 @@
 // automatic resumption: after a dropped connection or a `lagged` notice it reconnects with
 // Last-Event-ID, so no event is lost while the node still holds it in history.
 
-import type { Http } from './http.js';
 import { ToranaApiError } from './errors.js';
+import type { Http } from './http.js';
 
 export interface SseMessage {
   id: number;
@@ -45,18 +45,32 @@ export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<S
     let res: Response;
     try {
       res = await http.raw(http.url(opts.path, opts.query), {
-        headers: { accept: 'text/event-stream', ...(last === undefined ? {} : { 'last-event-id': String(last) }) },
+        headers: {
+          accept: 'text/event-stream',
+          ...(last === undefined ? {} : { 'last-event-id': String(last) }),
+        },
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
     } catch (e) {
       if (opts.signal?.aborted) return;
       if (++failures > (opts.reconnectAttemptsMax ?? 10)) throw e;
-      await new Promise((r) => setTimeout(r, Math.min((opts.reconnectDelayMs ?? 250) * 2 ** failures, 10_000)));
+      await new Promise((r) =>
+        setTimeout(r, Math.min((opts.reconnectDelayMs ?? 250) * 2 ** failures, 10_000)),
+      );
       continue;
     }
     if (!res.ok || res.body === null) {
-      const body = (await res.json().catch(() => ({}))) as { code?: string; message?: string; details?: Record<string, unknown> };
-      throw new ToranaApiError(res.status, body.code ?? `http_${res.status}`, body.message ?? res.statusText, body.details ?? {});
+      const body = (await res.json().catch(() => ({}))) as {
+        code?: string;
+        message?: string;
+        details?: Record<string, unknown>;
+      };
+      throw new ToranaApiError(
+        res.status,
+        body.code ?? `http_${res.status}`,
+        body.message ?? res.statusText,
+        body.details ?? {},
+      );
     }
     failures = 0;
     let buffer = '';
@@ -81,7 +95,13 @@ export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<S
       if (opts.signal?.aborted) return;
       void e; // a dropped connection: reconnect below with Last-Event-ID
     }
-    if (gone) throw new ToranaApiError(410, 'events_gone', 'the node no longer holds the events after the last seen id', { last_event_id: last ?? null });
+    if (gone)
+      throw new ToranaApiError(
+        410,
+        'events_gone',
+        'the node no longer holds the events after the last seen id',
+        { last_event_id: last ?? null },
+      );
     await new Promise((r) => setTimeout(r, opts.reconnectDelayMs ?? 250));
   }
 }

@@ -8,8 +8,8 @@ import { SCHEMA } from '../model/schema.js';
 import {
   type SignedTransaction,
   SignedTransactionCodec,
-  type TransactionPayload,
   signTransaction,
+  type TransactionPayload,
   transactionHash,
 } from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
@@ -79,5 +79,9 @@ export class TransactionBuilder {
 }
 
 export function encodeTransaction(signed: SignedTransaction): BuiltTransaction {
-  return { signed, bytes: encodeFrame(SCHEMA, SignedTransactionCodec, signed), hash: toHex(transactionHash(signed)) };
+  return {
+    signed,
+    bytes: encodeFrame(SCHEMA, SignedTransactionCodec, signed),
+    hash: toHex(transactionHash(signed)),
+  };
 }

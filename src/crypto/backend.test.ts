@@ -1,0 +1,136 @@
+// Both crypto backends (backend.ts) on the same inputs: the node backend (libsodium) and the browser
+// backend (noble) must give identical keys, signatures, hashes and verification answers, including
+// on the crafted signatures where Ed25519 verifiers are known to disagree (ed25519-fixture.ts).
+// The browser backend is imported directly here; test/sdk/browser-bundle.test.ts checks that a
+// browser bundle really selects it.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ed25519 as noble } from '@noble/curves/ed25519';
+import fc from 'fast-check';
+import { blake2b } from 'hash-wasm';
+import type { CryptoBackend } from './backend.js';
+import { backend as browserBackend } from './backend-browser.js';
+import { cryptoBackendInfo } from './backend-info.js';
+import { backend as nodeBackend } from './backend-node.js';
+import { BlsKeyPair } from './bls.js';
+import { ed25519Verify } from './ed25519.js';
+import { hex, ORDER_8_POINT, RFC8032_VECTORS, SMALL_ORDER_KEYS, strictCases } from './ed25519-fixture.js';
+import { toHex } from './hex.js';
+
+const BACKENDS: readonly CryptoBackend[] = [nodeBackend, browserBackend];
+const utf8 = (s: string) => new TextEncoder().encode(s);
+
+describe('crypto backends: each on the shared vectors', () => {
+  for (const b of BACKENDS) {
+    it(`${b.info.platform}: RFC 8032 §7.1 keys, signatures and verification`, () => {
+      for (const v of RFC8032_VECTORS) {
+        const { publicKey, secret } = b.ed25519FromSeed(hex(v.secretKey));
+        assert.equal(toHex(publicKey), v.publicKey, v.name);
+        assert.equal(toHex(secret), v.secretKey + v.publicKey, `${v.name}: seed ‖ public key`);
+        assert.equal(toHex(b.ed25519Sign(secret, hex(v.message))), v.signature, v.name);
+        assert.equal(b.ed25519Verify(publicKey, hex(v.message), hex(v.signature)), true, v.name);
+        assert.equal(b.ed25519IsValidPoint(publicKey), true, v.name);
+      }
+    });
+
+    it(`${b.info.platform}: libsodium's answer on every crafted signature`, () => {
+      const cases = strictCases();
+      assert.ok(cases.filter((c) => !c.strict && c.lax).length >= 13, 'the forgeries pass a lax verifier');
+      for (const c of cases) {
+        const answer = b.ed25519Verify(hex(c.publicKey), hex(c.message), hex(c.signature));
+        assert.equal(answer, c.strict, c.name);
+      }
+    });
+
+    it(`${b.info.platform}: point validity (small order, non-canonical, mixed order, off curve)`, () => {
+      for (const key of SMALL_ORDER_KEYS) assert.equal(b.ed25519IsValidPoint(hex(key)), false, key);
+      const a = noble.utils.getExtendedPublicKey(hex(RFC8032_VECTORS[0]!.secretKey)).point;
+      const mixed = a.add(noble.Point.fromBytes(hex(ORDER_8_POINT), true)).toBytes();
+      assert.equal(b.ed25519IsValidPoint(mixed), false, 'not in the prime-order subgroup');
+      const offCurve = hex(`02${'00'.repeat(31)}`); // y = 2 has no x on the curve
+      assert.equal(b.ed25519IsValidPoint(offCurve), false);
+      assert.equal(b.ed25519Verify(offCurve, new Uint8Array(0), new Uint8Array(64)), false);
+    });
+
+    it(`${b.info.platform}: BLAKE2b-256 published vectors and hash-wasm across block sizes`, async () => {
+      assert.equal(
+        toHex(b.blake2b256(new Uint8Array(0))),
+        '0e5751c026e543b2e8ab2eb06099daa1d1e5df47778f7787faab45cdf12fe3a8',
+      );
+      assert.equal(
+        toHex(b.blake2b256(utf8('abc'))),
+        'bddd813c634239723171ef3fee98579b94964e3bb1cb3e427262c8c068d52319',
+      );
+      for (const n of [1, 127, 128, 129, 1000]) {
+        const data = Uint8Array.from({ length: n }, (_, i) => (i * 7 + n) & 0xff);
+        assert.equal(toHex(b.blake2b256(data)), await blake2b(data, 256), `length ${n}`);
+      }
+    });
+  }
+});
+
+describe('crypto backends: node and browser agree', () => {
+  it('on keys, signatures and verification for random seeds and messages', () => {
+    fc.assert(
+      fc.property(
+        fc.uint8Array({ minLength: 32, maxLength: 32 }),
+        fc.uint8Array({ maxLength: 300 }),
+        (seed, m) => {
+          const n = nodeBackend.ed25519FromSeed(seed);
+          const w = browserBackend.ed25519FromSeed(seed);
+          assert.deepEqual(w, n);
+          const sig = nodeBackend.ed25519Sign(n.secret, m);
+          assert.deepEqual(browserBackend.ed25519Sign(w.secret, m), sig);
+          assert.equal(browserBackend.ed25519Verify(w.publicKey, m, sig), true);
+          assert.deepEqual(browserBackend.blake2b256(m), nodeBackend.blake2b256(m));
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('on arbitrary (mostly invalid) keys and signatures, never throwing', () => {
+    const signed = nodeBackend.ed25519FromSeed(hex(RFC8032_VECTORS[1]!.secretKey));
+    const message = utf8('agree');
+    const good = nodeBackend.ed25519Sign(signed.secret, message);
+    const bytes = (n: number) => fc.uint8Array({ minLength: n, maxLength: n });
+    const flip = fc.tuple(fc.nat(63), fc.integer({ min: 1, max: 255 }));
+    fc.assert(
+      fc.property(bytes(32), bytes(64), flip, (key, sig, [at, x]) => {
+        const tampered = good.slice();
+        tampered[at]! ^= x;
+        for (const [k, s] of [
+          [key, sig],
+          [signed.publicKey, tampered],
+          [key, good],
+        ] as const) {
+          assert.equal(browserBackend.ed25519Verify(k, message, s), nodeBackend.ed25519Verify(k, message, s));
+          assert.equal(browserBackend.ed25519IsValidPoint(k), nodeBackend.ed25519IsValidPoint(k));
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
+describe('crypto backends: what each offers', () => {
+  it('names its platform; only the node backend verifies BLS, the browser one fails closed', () => {
+    assert.equal(nodeBackend.info.platform, 'node');
+    assert.equal(browserBackend.info.platform, 'browser');
+    const kp = BlsKeyPair.generate();
+    const m = utf8('vote');
+    const sig = kp.sign(m);
+    assert.equal(nodeBackend.info.bls, true);
+    assert.equal(nodeBackend.blsVerify(kp.publicKey.bytes, m, sig), true);
+    assert.equal(browserBackend.info.bls, false);
+    assert.equal(browserBackend.blsVerify(kp.publicKey.bytes, m, sig), false);
+    assert.equal(browserBackend.blsIsValidPublicKey(kp.publicKey.bytes), false);
+  });
+
+  it('the running (Node) build resolves #crypto-backend to the node backend', () => {
+    assert.equal(cryptoBackendInfo(), nodeBackend.info);
+    for (const c of strictCases()) {
+      assert.equal(ed25519Verify(hex(c.publicKey), hex(c.message), hex(c.signature)), c.strict, c.name);
+    }
+  });
+});
