@@ -12,7 +12,7 @@ import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
-import { isoFigure } from './figures/iso.js';
+import { isoPacs008Figure } from './figures/iso-pacs008.js';
 import { latencyFigure } from './figures/latency.js';
 import { readFigure } from './figures/read.js';
 import { replayFigure } from './figures/replay.js';
@@ -32,7 +32,7 @@ const FIGURES: readonly Figure[] = [
   codecFigure,
   restartFigure,
   replayFigure,
-  isoFigure,
+  isoPacs008Figure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

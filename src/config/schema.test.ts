@@ -66,6 +66,8 @@ const EXPECTED_DEFAULTS = {
   iso20022: {
     enabled: false,
     bridge_account: '',
+    bridge_key_file: 'admin.key.json',
+    retry_interval_ms: 1000,
     reference_data_dir: '',
     xml_body_bytes_max: 1048576,
     xml_depth_max: 64,

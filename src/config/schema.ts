@@ -194,6 +194,12 @@ export const CONFIG_SCHEMA = {
   iso20022: section('The ISO 20022 bridge.', {
     enabled: bool(false, 'Serve the ISO 20022 bridge routes.'),
     bridge_account: str('', 'Account that signs bridge transfers; empty = the genesis admin account.'),
+    bridge_key_file: str(
+      'admin.key.json',
+      'Key file of the bridge account, relative to the node directory (read by the signer only).',
+      { nonEmpty: true },
+    ),
+    retry_interval_ms: ms(1000, 1, 'Wait before a message refused by a full queue is submitted again.'),
     reference_data_dir: str(
       '',
       'Directory of BIC/IBAN/currency reference data; empty = no crosswalk checks.',

@@ -5,6 +5,9 @@ import type { CodecError } from '../codec/errors.js';
 import type { ConsensusSnapshot } from '../consensus/engine.js';
 import type { EvidenceKind } from '../consensus/evidence.js';
 import type { EvidenceOutcome, EvidencePage } from '../consensus/evidence-store.js';
+import type { AuditPage } from '../iso20022/bridge/audit-page.js';
+import type { BridgeRecord, RoutedKind } from '../iso20022/bridge/record.js';
+import type { ReportKind } from '../iso20022/bridge/reports.js';
 import type { Block } from '../model/block.js';
 import type {
   Account,
@@ -191,4 +194,19 @@ export interface GatewayPorts {
   queries: QueriesPort;
   events: EventsPort;
   consensus: ConsensusPort;
+  /** The ISO 20022 bridge; present only when `iso20022.enabled` (routes/iso20022.ts). */
+  iso20022?: BridgePort;
+}
+
+/**
+ * The ISO 20022 bridge (src/iso20022/bridge/service.ts). Failures are thrown as BridgeError values with
+ * codes registered in ledger-errors.ts.
+ */
+export interface BridgePort {
+  /** The account that signs bridge transactions and anchors the audit manifest. */
+  readonly account: string;
+  submit(kind: RoutedKind, body: string | object): Promise<BridgeRecord>;
+  record(messageId: string): BridgeRecord;
+  report(messageId: string, report: ReportKind): string;
+  audit(offset: number, limit: number): AuditPage;
 }

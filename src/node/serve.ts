@@ -10,16 +10,19 @@ import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
 import type { GatewayLimits } from '../gateway/limits.js';
 import { metricsRoute } from '../gateway/metrics.js';
 import { createOperatorAuth } from '../gateway/operator-auth.js';
+import type { BridgePort } from '../gateway/ports.js';
 import { registerRoutes } from '../gateway/route-table.js';
 import { appRoutes } from '../gateway/routes/app.js';
 import { commonRoutes } from '../gateway/routes/common.js';
 import { consensusRoutes } from '../gateway/routes/consensus.js';
+import { installIso20022Parser, iso20022Routes } from '../gateway/routes/iso20022.js';
 import { runtimeRoutes } from '../gateway/routes/runtime.js';
 import { streamRoutes } from '../gateway/routes/streams.js';
 import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
+import { startBridge } from './bridge.js';
 import { installNodeMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { gatewayPorts } from './ports.js';
@@ -55,7 +58,16 @@ export function gatewayLimits(c: Config): Partial<GatewayLimits> {
   };
 }
 
-export async function buildGateway(node: Node, address: () => string): Promise<GatewayApp> {
+export interface ServeOptions {
+  /** The node directory; needed when `iso20022.enabled` (bridge key file and `<data>/bridge/`). */
+  dir?: string;
+}
+
+export async function buildGateway(
+  node: Node,
+  address: () => string,
+  bridge?: BridgePort,
+): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
   const errors = createErrorRegistry(LEDGER_ERRORS);
@@ -72,7 +84,7 @@ export async function buildGateway(node: Node, address: () => string): Promise<G
   // Answers are serialised by their codec views (gateway/view.ts); response schemas document them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
   const deps: RouteDeps = {
-    ports: gatewayPorts(node, address),
+    ports: { ...gatewayPorts(node, address), ...(bridge === undefined ? {} : { iso20022: bridge }) },
     errors,
     schema,
     limits: {
@@ -106,18 +118,37 @@ export async function buildGateway(node: Node, address: () => string): Promise<G
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
+      ...(bridge === undefined ? [] : iso20022Routes(deps, { xmlBodyBytesMax: c.iso20022.xmlBodyBytesMax })),
     ],
     ctx,
   );
+  if (bridge !== undefined) installIso20022Parser(app, c.iso20022.xmlBodyBytesMax);
   return app;
 }
 
-export async function serveNode(node: Node): Promise<ServedNode> {
+export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<ServedNode> {
   let url = '';
-  const app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''));
-  await app.listen({ host: node.config.gateway.host, port: node.config.gateway.port });
-  const addr = app.server.address();
+  let app: GatewayApp | undefined;
+  let bridge: Awaited<ReturnType<typeof startBridge>> | undefined;
+  if (node.config.iso20022.enabled) {
+    if (opts.dir === undefined)
+      throw new Error('iso20022.enabled: serveNode needs the node directory ({ dir })');
+    bridge = await startBridge(node, opts.dir, (e) => app?.log.error({ err: e }, 'iso20022 bridge'));
+  }
+  try {
+    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge);
+    if (bridge !== undefined) {
+      const b = bridge;
+      app.addHook('onClose', () => b.close());
+    }
+    await app.listen({ host: node.config.gateway.host, port: node.config.gateway.port });
+  } catch (e) {
+    await bridge?.close();
+    throw e;
+  }
+  const served = app;
+  const addr = served.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : node.config.gateway.port;
   url = `http://${node.config.gateway.host}:${port}`;
-  return { app, url, close: () => app.close() };
+  return { app: served, url, close: () => served.close() };
 }
