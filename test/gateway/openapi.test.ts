@@ -134,3 +134,41 @@ describe('OpenAPI document of a served node', () => {
     assert.ok(!t.served.app.gateway.routes.some((r) => r.url.startsWith('/v1/iso20022')));
   });
 });
+
+describe('OpenAPI document with the ISO 20022 bridge enabled', () => {
+  it('adds exactly the bridge routes and stays valid', async () => {
+    const t = await startServedNode({ 'telemetry.profile': 'full', 'iso20022.enabled': true });
+    try {
+      const doc = await fetchOpenApi(t.url);
+      const result = await new Validator().validate(doc as never);
+      assert.equal(result.valid, true, JSON.stringify(result.errors, null, 1)?.slice(0, 2000));
+      const documented = documentedOperations(doc);
+      const registered = new Set(
+        t.served.app.gateway.routes
+          .filter((r) => !r.hidden)
+          .map((r) => `${r.method} ${openApiPathOf(r.url)}`),
+      );
+      assert.deepEqual([...documented].sort(), [...registered].sort());
+      const iso = [...documented].filter((o) => o.includes('/v1/iso20022/'));
+      for (const kind of [
+        'pacs008',
+        'pacs009',
+        'pacs002',
+        'pacs004',
+        'camt056',
+        'sese023',
+        'sese024',
+        'sese025',
+        'colr012',
+      ]) {
+        assert.ok(iso.includes(`POST /v1/iso20022/${kind}`), kind);
+      }
+      assert.ok(iso.includes('GET /v1/iso20022/messages/{msg_id}'));
+      assert.ok(iso.includes('GET /v1/iso20022/audit/messages'));
+      for (const xml of ['pacs002', 'pacs004', 'camt029', 'sese024', 'sese025'])
+        assert.ok(iso.includes(`GET /v1/iso20022/messages/{msg_id}/${xml}`), xml);
+    } finally {
+      await t.stopAll();
+    }
+  });
+});
