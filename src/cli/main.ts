@@ -2,6 +2,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { registerClientCommands } from './client-commands.js';
+import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { CliError } from './settings.js';
 
@@ -12,6 +13,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerNodeCommands(program);
   registerClientCommands(program);
+  registerIsoCommands(program);
   return program;
 }
 

@@ -65,16 +65,17 @@ export function encodeFrame<T>(registry: SchemaRegistry, codec: Codec<T>, value:
   return out;
 }
 
+/** A failed unframe (a function, not a closure per call: every submission is unframed). */
+function fail(code: CodecError['code'], message: string, at?: number): { ok: false; error: CodecError } {
+  return { ok: false, error: new CodecError(code, message, at) };
+}
+
 /** Splits a frame into its checked payload, verifying magic, version, flags, schema hash, length, checksum. */
 export function unframe(
   registry: SchemaRegistry,
   typeName: string,
   bytes: Uint8Array,
 ): { ok: true; payload: Uint8Array } | { ok: false; error: CodecError } {
-  const fail = (code: CodecError['code'], message: string, at?: number) => ({
-    ok: false as const,
-    error: new CodecError(code, message, at),
-  });
   // The first byte decides (docs/codec.md §1.4): the version byte of a bare payload, or 'T' opening a frame.
   // Anything else reads as the version byte of a bare form this node does not support.
   if (bytes.length === 0) return fail('codec_truncated', 'empty body', 0);

@@ -91,6 +91,8 @@ export interface VerifyPoolStats {
   /** Workers replaced after dying. */
   restarts: number;
   batchesInFlight: number;
+  /** Batches sent to workers since the pool started (calls gathered into one batch count once). */
+  batchesSent: number;
 }
 
 export class VerifyPool {
@@ -101,6 +103,7 @@ export class VerifyPool {
   readonly #slots: Slot[] = [];
   #nextJobId = 0;
   #restarts = 0;
+  #batchesSent = 0;
   #closed = false;
   #gathered: Gathered | undefined;
   #flushScheduled = false;
@@ -157,7 +160,12 @@ export class VerifyPool {
   stats(): VerifyPoolStats {
     let batchesInFlight = 0;
     for (const slot of this.#slots) batchesInFlight += slot.jobs.size;
-    return { threads: this.#threads, restarts: this.#restarts, batchesInFlight };
+    return {
+      threads: this.#threads,
+      restarts: this.#restarts,
+      batchesInFlight,
+      batchesSent: this.#batchesSent,
+    };
   }
 
   /** Adds a small call to the batch being gathered; it is sent when full or at the end of this turn. */
@@ -194,7 +202,14 @@ export class VerifyPool {
     const g = this.#gathered;
     if (g === undefined || this.#closed) return;
     this.#gathered = undefined;
-    this.#dispatch(encodeBatch(g.items)).then(
+    let sent: Promise<Uint8Array>;
+    try {
+      sent = this.#dispatch(encodeBatch(g.items));
+    } catch (e) {
+      // Runs from setImmediate too, where a throw would be uncaught: every waiter gets the error instead.
+      sent = Promise.reject(e);
+    }
+    sent.then(
       (answer) => {
         for (const w of g.waiters) {
           const out = new Array<boolean>(w.count);
@@ -229,6 +244,7 @@ export class VerifyPool {
   #dispatch(batch: ArrayBuffer): Promise<Uint8Array> {
     const slot = this.#leastBusySlot();
     const id = this.#nextJobId++;
+    this.#batchesSent++;
     return new Promise<Uint8Array>((resolve, reject) => {
       if (slot.jobs.size === 0) slot.worker.ref();
       slot.jobs.set(id, { resolve, reject });

@@ -6,6 +6,7 @@ import type { Infer } from '../codec/codec.js';
 import { enumOf, seq, struct } from '../codec/compound.js';
 import { encode } from '../codec/frame.js';
 import { bytes, fixedBytes, varuint } from '../codec/primitives.js';
+import { Writer } from '../codec/writer.js';
 import { hash } from '../crypto/hash.js';
 import { HashBytes } from './keys.js';
 import { RejectionCodec } from './rejections.js';
@@ -56,6 +57,37 @@ export type Block = Infer<typeof BlockCodec>;
 
 export const ZERO_HASH = new Uint8Array(32);
 
+const TransactionResultsCodec = seq(TransactionResultCodec);
+
+/**
+ * The block's bare encoding, byte for byte `encode(BlockCodec, block)`. Where `encodedTransactions[i]` is
+ * given it must be the canonical encoding of `block.transactions[i]` (the bytes admission decoded it
+ * from and hashed); it is copied instead of encoding the transaction again, which on the commit path
+ * costs more than the rest of the block together. The codec is canonical (docs/codec.md §8), which is
+ * also what makes the admission hash equal the hash a replay recomputes.
+ */
+export function encodeBlock(
+  block: Block,
+  encodedTransactions?: readonly (Uint8Array | undefined)[],
+  sizeHint = 256,
+): Uint8Array {
+  if (encodedTransactions === undefined) return encode(BlockCodec, block, sizeHint);
+  const txs = block.transactions;
+  if (encodedTransactions.length !== txs.length)
+    throw new RangeError(`${encodedTransactions.length} encodings for ${txs.length} transactions`);
+  const w = new Writer(sizeHint);
+  BlockHeaderCodec.encode(w, block.header);
+  w.varuint(txs.length);
+  for (let i = 0; i < txs.length; i++) {
+    const raw = encodedTransactions[i];
+    if (raw === undefined) SignedTransactionCodec.encode(w, txs[i]!);
+    else w.bytes(raw);
+  }
+  TransactionResultsCodec.encode(w, block.results);
+  CommitCertificateCodec.encode(w, block.certificate);
+  return w.finish();
+}
+
 export function blockHash(header: BlockHeader): Uint8Array {
   return hash(encode(BlockHeaderCodec, header));
 }
@@ -63,27 +95,51 @@ export function blockHash(header: BlockHeader): Uint8Array {
 /**
  * Binary Merkle root over leaf hashes: leaves are hashed pairwise with a 0x01 prefix, an odd last node is
  * carried up unchanged, and the empty tree's root is the hash of the empty string. Order matters.
+ * A pair of the very same nodes as the previous pair of its level gets the previous parent without
+ * hashing again: a block's results are mostly the one `Committed` leaf, so its results tree is a few
+ * hashes instead of one per transaction. The root is always a fresh array, never one of the leaves.
  */
-export function merkleRoot(leaves: Uint8Array[]): Uint8Array {
+export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   if (leaves.length === 0) return hash(new Uint8Array(0));
+  if (leaves.length === 1) return leaves[0]!.slice();
+  const buf = new Uint8Array(65);
+  buf[0] = 1;
   let level = leaves;
   while (level.length > 1) {
     const next: Uint8Array[] = [];
+    let prevA: Uint8Array | undefined;
+    let prevB: Uint8Array | undefined;
+    let prevParent: Uint8Array | undefined;
     for (let i = 0; i < level.length; i += 2) {
       const a = level[i]!;
       const b = level[i + 1];
       if (b === undefined) next.push(a);
+      else if (a === prevA && b === prevB) next.push(prevParent!);
       else {
-        const buf = new Uint8Array(65);
-        buf[0] = 1;
         buf.set(a, 1);
         buf.set(b, 33);
-        next.push(hash(buf));
+        prevParent = hash(buf);
+        prevA = a;
+        prevB = b;
+        next.push(prevParent);
       }
     }
     level = next;
   }
   return level[0]!;
+}
+
+/** The hash of the `Committed` result, the same for every committed transaction (see resultHashes). */
+const COMMITTED_RESULT: TransactionResult = Object.freeze({ kind: 'Committed' });
+
+/** The Merkle leaves of a block's results: one shared leaf object for every `Committed` result. */
+export function resultHashes(results: readonly TransactionResult[]): Uint8Array[] {
+  let committed: Uint8Array | undefined;
+  return results.map((r) => {
+    if (r.kind !== 'Committed') return resultHash(r);
+    committed ??= resultHash(COMMITTED_RESULT);
+    return committed;
+  });
 }
 
 export function resultHash(r: TransactionResult): Uint8Array {

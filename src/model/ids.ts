@@ -11,7 +11,7 @@ import type { Codec } from '../codec/codec.js';
 import { struct } from '../codec/compound.js';
 import { string } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
-import { PublicKeyText, parsePublicKey } from './keys.js';
+import { canonicalPublicKeyText, PublicKeyText } from './keys.js';
 import { NAME_BYTES_MAX, Name, nameProblem } from './names.js';
 
 /** An id whose text form is a single name. */
@@ -34,15 +34,27 @@ export interface AccountParts {
   domain: string;
 }
 
-/** Splits '<public key>@<domain>' and canonicalises the key; undefined when malformed. */
+/**
+ * Splits '<public key>@<domain>' and canonicalises the key; undefined when malformed. Runs for every id
+ * of every transaction, so an already canonical key (the usual case) is checked by one scan, not parsed.
+ */
 export function parseAccountId(text: string): AccountParts | undefined {
   const at = text.lastIndexOf('@');
   if (at <= 0 || at === text.length - 1) return undefined;
   const domain = text.slice(at + 1);
   if (nameProblem(domain) !== undefined) return undefined;
-  const key = parsePublicKey(text.slice(0, at));
-  if (key === undefined) return undefined;
-  return { signatory: PublicKeyText.fromJson(text.slice(0, at), '') as string, domain };
+  const signatory = canonicalPublicKeyText(text.slice(0, at));
+  return signatory === undefined ? undefined : { signatory, domain };
+}
+
+/** The canonical text of an account id, or undefined when malformed (the id itself when canonical). */
+export function canonicalAccountId(text: string): string | undefined {
+  const a = parseAccountId(text);
+  if (a === undefined) return undefined;
+  // Same length and same domain means the key part was already canonical: no new string.
+  return a.signatory.length + 1 + a.domain.length === text.length && text.startsWith(a.signatory)
+    ? text
+    : accountId(a.signatory, a.domain);
 }
 
 export const AccountId: Codec<string> = textType<{ signatory: string; domain: string }>({
@@ -57,12 +69,18 @@ export function accountId(signatory: string, domain: string): string {
   return `${signatory}@${domain}`;
 }
 
-export function parseDefinitionId(text: string): { name: string; domain: string } | undefined {
-  const parts = text.split('#');
-  if (parts.length !== 2) return undefined;
-  const [name, domain] = parts as [string, string];
+/** Splits '<left><sep><right>' at its only `sep`, both sides valid names; undefined otherwise. */
+function twoNames(text: string, sep: string): { name: string; domain: string } | undefined {
+  const i = text.indexOf(sep);
+  if (i < 0 || text.indexOf(sep, i + 1) >= 0) return undefined;
+  const name = text.slice(0, i);
+  const domain = text.slice(i + 1);
   if (nameProblem(name) !== undefined || nameProblem(domain) !== undefined) return undefined;
   return { name, domain };
+}
+
+export function parseDefinitionId(text: string): { name: string; domain: string } | undefined {
+  return twoNames(text, '#');
 }
 
 export const AssetDefinitionId: Codec<string> = textType({
@@ -78,9 +96,9 @@ export function parseAssetId(text: string): { definition: string; account: strin
   const second = first < 0 ? -1 : text.indexOf('#', first + 1);
   if (second < 0) return undefined;
   const definition = text.slice(0, second);
-  const account = text.slice(second + 1);
-  if (parseDefinitionId(definition) === undefined || parseAccountId(account) === undefined) return undefined;
-  return { definition, account: AccountId.fromJson(account, '') };
+  if (parseDefinitionId(definition) === undefined) return undefined;
+  const account = canonicalAccountId(text.slice(second + 1));
+  return account === undefined ? undefined : { definition, account };
 }
 
 export function assetId(definition: string, account: string): string {
@@ -96,11 +114,7 @@ export const AssetId: Codec<string> = textType({
 });
 
 export function parseNftId(text: string): { name: string; domain: string } | undefined {
-  const parts = text.split('$');
-  if (parts.length !== 2) return undefined;
-  const [name, domain] = parts as [string, string];
-  if (nameProblem(name) !== undefined || nameProblem(domain) !== undefined) return undefined;
-  return { name, domain };
+  return twoNames(text, '$');
 }
 
 export const NftId: Codec<string> = textType({

@@ -25,6 +25,33 @@ export function parsePublicKey(text: string): CryptoPublicKey | undefined {
   return isKeyTextError(k) ? undefined : k;
 }
 
+/** Canonical text prefixes and their lengths (crypto/keys.ts: lower-case prefix, upper-case hex). */
+const ED25519_TEXT = { prefix: 'ed0120', chars: 6 + 64 } as const;
+const BLS_TEXT = { prefix: 'ea0130', chars: 6 + 96 } as const;
+
+/**
+ * True when `text` is already the canonical text of a public key, so parsing and printing it again
+ * would give `text` back. A scan of the characters, no allocation: ids are checked on every transaction.
+ */
+export function isCanonicalPublicKeyText(text: string): boolean {
+  const form =
+    text.length === ED25519_TEXT.chars ? ED25519_TEXT : text.length === BLS_TEXT.chars ? BLS_TEXT : undefined;
+  if (form === undefined || !text.startsWith(form.prefix)) return false;
+  for (let i = form.prefix.length; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // 0-9 or A-F: upper-case hex is the canonical print (publicKeyToText).
+    if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 70))) return false;
+  }
+  return true;
+}
+
+/** The canonical text of a public key given in any accepted text form; undefined when malformed. */
+export function canonicalPublicKeyText(text: string): string | undefined {
+  if (isCanonicalPublicKeyText(text)) return text;
+  const k = parsePublicKey(text);
+  return k === undefined ? undefined : publicKeyToText(k);
+}
+
 /** A public key in its canonical text form (upper-case hex after the prefix). */
 export const PublicKeyText: Codec<string> = textType({
   name: 'PublicKey',

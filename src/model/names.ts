@@ -9,11 +9,27 @@ export const NAME_BYTES_MAX = 128;
 const FORBIDDEN = /[\s@#$\p{Cc}]/u;
 const enc = new TextEncoder();
 
+/** True when every character is printable ASCII other than the separators: such a name needs no regex. */
+function isPlainAsciiName(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    // 0x21..0x7e is printable ASCII without space; 0x23 '#', 0x24 '$', 0x40 '@' are id separators.
+    if (c < 0x21 || c > 0x7e || c === 0x23 || c === 0x24 || c === 0x40) return false;
+  }
+  return true;
+}
+
 /** Why `text` is not a valid name, or undefined when it is. */
 export function nameProblem(text: string): string | undefined {
   if (text.length === 0) return 'empty';
+  // Names are checked for every id of every transaction; the usual short ASCII name is decided by one
+  // scan (at most 128 ASCII characters are at most 128 bytes), anything else by the full rules below.
+  if (text.length <= NAME_BYTES_MAX && isPlainAsciiName(text)) return undefined;
   // UTF-8 takes at most 3 bytes per UTF-16 unit, so short names need no encoding to be measured.
-  if (text.length > NAME_BYTES_MAX || (text.length * 3 > NAME_BYTES_MAX && enc.encode(text).length > NAME_BYTES_MAX)) {
+  if (
+    text.length > NAME_BYTES_MAX ||
+    (text.length * 3 > NAME_BYTES_MAX && enc.encode(text).length > NAME_BYTES_MAX)
+  ) {
     return `longer than ${NAME_BYTES_MAX} bytes`;
   }
   if (FORBIDDEN.test(text)) return "contains whitespace, a control character, '@', '#' or '$'";

@@ -5,7 +5,6 @@
 import type { CodecError } from '../codec/errors.js';
 import { decode, encode, unframe } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
-import { Reader } from '../codec/reader.js';
 import { hash } from '../crypto/hash.js';
 import type { Algorithm } from '../crypto/keys.js';
 import { parseAccountId } from '../model/ids.js';
@@ -13,11 +12,7 @@ import { parsePublicKey } from '../model/keys.js';
 import { MetadataCodec } from '../model/metadata.js';
 import { type Rejection, reject } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
-import {
-  type SignedTransaction,
-  SignedTransactionCodec,
-  TransactionPayloadCodec,
-} from '../model/transaction.js';
+import { type SignedTransaction, SignedTransactionCodec } from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
 
 export interface AdmissionLimits {
@@ -41,6 +36,8 @@ export interface Admitted {
   hash: Uint8Array;
   hashHex: string;
   encodedBytes: number;
+  /** The signed transaction's canonical encoding as received (a copy), reused when the block is encoded. */
+  encoded: Uint8Array;
 }
 
 export type AdmissionResult =
@@ -60,10 +57,28 @@ export function decodeSignedTransaction(
   const decoded = decode(SignedTransactionCodec, u.payload, limits);
   if (!decoded.ok) return decoded;
   // The encoding is canonical, so the payload's bytes as received are exactly its canonical encoding:
-  // hash them directly instead of re-encoding (docs/codec.md §8).
-  const r = new Reader(u.payload, limits);
-  TransactionPayloadCodec.decode(r);
-  return { ok: true, tx: decoded.value, payloadBytes: u.payload.subarray(0, r.pos), txBytes: u.payload };
+  // hash them directly instead of re-encoding (docs/codec.md §8). The signature is the last field (a
+  // canonical varint length then its bytes) and the whole input was consumed, so the payload ends
+  // where the signature's encoding begins: no second decoding pass is needed to find it.
+  const signature = decoded.value.signature;
+  const payloadEnd = u.payload.length - varuintBytes(signature.length) - signature.length;
+  return {
+    ok: true,
+    tx: decoded.value,
+    payloadBytes: u.payload.subarray(0, payloadEnd),
+    txBytes: u.payload,
+  };
+}
+
+/** Bytes of the canonical LEB128 encoding of `n` (docs/codec.md §2). */
+function varuintBytes(n: number): number {
+  let bytes = 1;
+  for (let v = n; v >= 0x80; v = Math.floor(v / 128)) bytes++;
+  return bytes;
+}
+
+function refused(hashHex: string, rejection: Rejection): AdmissionResult {
+  return { ok: false, kind: 'rejected', rejection, hashHex };
 }
 
 export async function admitTransaction(
@@ -85,18 +100,15 @@ export async function admitTransaction(
   const { tx, payloadBytes, txBytes } = d;
   const p = tx.payload;
   const txHash = hash(txBytes);
+  // Copied now: the caller's buffer is not ours to keep across the signature check's await.
+  const encoded = txBytes.slice();
   const hashHex = toHex(txHash);
-  const fail = (rejection: Rejection): AdmissionResult => ({
-    ok: false,
-    kind: 'rejected',
-    rejection,
-    hashHex,
-  });
 
   if (p.chainId !== chainId)
-    return fail(reject('chain_id_mismatch', `chain id "${p.chainId}" is not "${chainId}"`));
+    return refused(hashHex, reject('chain_id_mismatch', `chain id "${p.chainId}" is not "${chainId}"`));
   if (p.creationTimeMs > nowMs + limits.maxClockDriftMs) {
-    return fail(
+    return refused(
+      hashHex,
       reject(
         'creation_time_in_future',
         `created ${p.creationTimeMs - nowMs} ms in the future (drift allowed: ${limits.maxClockDriftMs} ms)`,
@@ -104,21 +116,29 @@ export async function admitTransaction(
     );
   }
   if (p.ttlMs !== undefined && p.creationTimeMs + p.ttlMs <= nowMs) {
-    return fail(reject('transaction_expired', `expired ${nowMs - p.creationTimeMs - p.ttlMs} ms ago`));
+    return refused(
+      hashHex,
+      reject('transaction_expired', `expired ${nowMs - p.creationTimeMs - p.ttlMs} ms ago`),
+    );
   }
   const account = parseAccountId(p.authority)!; // decoding validated the id
   const key = parsePublicKey(account.signatory)!;
   if (!limits.allowedAlgorithms.has(key.algorithm))
-    return fail(reject('algorithm_not_allowed', `algorithm ${key.algorithm} is not allowed`));
-  if (!(await verify(key.bytes, hash(payloadBytes), tx.signature))) return fail(reject('signature_invalid'));
-  if (p.instructions.length === 0) return fail(reject('no_instructions'));
+    return refused(hashHex, reject('algorithm_not_allowed', `algorithm ${key.algorithm} is not allowed`));
+  if (!(await verify(key.bytes, hash(payloadBytes), tx.signature)))
+    return refused(hashHex, reject('signature_invalid'));
+  if (p.instructions.length === 0) return refused(hashHex, reject('no_instructions'));
   if (p.instructions.length > limits.instructionsMax) {
-    return fail(
+    return refused(
+      hashHex,
       reject('too_many_instructions', `${p.instructions.length} instructions > ${limits.instructionsMax}`),
     );
   }
   if (p.metadata.size > 0 && encode(MetadataCodec, p.metadata).length > limits.metadataBytesMax) {
-    return fail(reject('metadata_too_large', `metadata larger than ${limits.metadataBytesMax} bytes`));
+    return refused(
+      hashHex,
+      reject('metadata_too_large', `metadata larger than ${limits.metadataBytesMax} bytes`),
+    );
   }
-  return { ok: true, tx, hash: txHash, hashHex, encodedBytes: txBytes.length };
+  return { ok: true, tx, hash: txHash, hashHex, encodedBytes: txBytes.length, encoded };
 }

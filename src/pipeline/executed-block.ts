@@ -6,13 +6,14 @@ import {
   blockHash,
   type CommitCertificate,
   merkleRoot,
-  resultHash,
+  resultHashes,
   type TransactionResult,
 } from '../model/block.js';
 import type { DataEvent } from '../model/events.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { BlockExecution } from '../state/executor.js';
 import type { WorldState } from '../state/world-state.js';
+import { toHex } from '../util/hex.js';
 
 export interface Proposal {
   height: number;
@@ -21,6 +22,10 @@ export interface Proposal {
   creationTimeMs: number;
   transactions: SignedTransaction[];
   hashes: Uint8Array[];
+  /** The hashes as lower-case hex, when the caller already has them (computed otherwise). */
+  hashHexes?: string[];
+  /** Each transaction's canonical encoding as received, when known (see model/block.ts encodeBlock). */
+  encoded?: readonly (Uint8Array | undefined)[];
   genesis: boolean;
 }
 
@@ -29,6 +34,9 @@ export interface ExecutedBlock {
   hash: Uint8Array;
   transactions: SignedTransaction[];
   hashes: Uint8Array[];
+  hashHexes: string[];
+  /** Canonical encodings of `transactions` as received, when known; used to encode the block. */
+  encodedTransactions?: readonly (Uint8Array | undefined)[];
   results: TransactionResult[];
   events: DataEvent[][];
   execution: BlockExecution;
@@ -52,7 +60,7 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     height: p.height,
     prevHash: p.prevHash,
     transactionsRoot: merkleRoot(p.hashes),
-    resultsRoot: merkleRoot(results.map(resultHash)),
+    resultsRoot: merkleRoot(resultHashes(results)),
     stateRoot: execution.stateRoot(),
     creationTimeMs: p.creationTimeMs,
     view: p.view,
@@ -63,6 +71,8 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     hash: blockHash(header),
     transactions: p.transactions,
     hashes: p.hashes,
+    hashHexes: p.hashHexes ?? p.hashes.map((h) => toHex(h)),
+    ...(p.encoded === undefined ? {} : { encodedTransactions: p.encoded }),
     results,
     events,
     execution,

@@ -32,8 +32,20 @@ function partiesOf(i: Instruction): string[] {
   }
 }
 
+/** Up to this many names, dedupe and sort in place (no Set, no sort's scratch copy); beyond, the general way. */
+const SMALL_LIST_MAX = 16;
+
 export function involvedAccounts(tx: SignedTransaction): string[] {
-  const set = new Set<string>([tx.payload.authority]);
-  for (const i of tx.payload.instructions) for (const a of partiesOf(i)) set.add(a);
-  return [...set].sort();
+  const all = [tx.payload.authority];
+  for (const i of tx.payload.instructions) for (const a of partiesOf(i)) all.push(a);
+  if (all.length > SMALL_LIST_MAX) return [...new Set(all)].sort();
+  // Insertion sort by code units (the order of Array.prototype.sort's default), dropping repeats.
+  const out: string[] = [];
+  for (const a of all) {
+    let at = out.length;
+    while (at > 0 && out[at - 1]! > a) at--;
+    if (at > 0 && out[at - 1] === a) continue;
+    out.splice(at, 0, a);
+  }
+  return out;
 }

@@ -3,9 +3,9 @@
 // make the new state visible, then announce; the state store follows in the background and a restart
 // replays whatever blocks it had not yet recorded, checking every replayed block's hash.
 
-import { decode, encode } from '../codec/frame.js';
+import { decode } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
-import { type Block, BlockCodec, type CommitCertificate, ZERO_HASH } from '../model/block.js';
+import { type Block, BlockCodec, type CommitCertificate, encodeBlock, ZERO_HASH } from '../model/block.js';
 import { transactionHash } from '../model/transaction.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
@@ -18,9 +18,10 @@ import { involvedAccounts } from './involved.js';
 import {
   decodeLocation,
   encodeLocation,
-  isIndexKey,
+  TX_BY_ACCOUNT_PREFIX,
   type TxLocation,
-  txByAccountKey,
+  txByAccountKeyAt,
+  txByAccountPrefix,
   txByHashKey,
 } from './tx-index.js';
 
@@ -84,8 +85,9 @@ export class Ledger {
         `state store is at height ${stateHeight} but the block log ends at ${log.height}`,
       );
     }
-    const entries = [...store.entries()].filter((e) => !isIndexKey(e.key));
-    const state = WorldState.fromEntries(entries);
+    // Only the world state's key ranges: the transaction indexes (0xFD, 0xFE) stay on disk and are
+    // read on demand, so a restart does not load one entry per committed transaction.
+    const state = WorldState.fromEntries(worldStateEntries(store));
     const ledger = new Ledger(state, log, store, opts);
     let replayed = 0;
     for await (const rec of log.iterate(stateHeight + 1)) {
@@ -119,6 +121,8 @@ export class Ledger {
     creationTimeMs: number;
     transactions: ExecutedBlock['transactions'];
     hashes: Uint8Array[];
+    hashHexes?: string[];
+    encoded?: readonly (Uint8Array | undefined)[];
   }): ExecutedBlock {
     const height = this.height() + 1;
     return executeProposal(this.state, this.opts.chainId, {
@@ -133,7 +137,7 @@ export class Ledger {
   async commit(executed: ExecutedBlock, certificate: CommitCertificate): Promise<Block> {
     if (this.stateWriteError !== undefined) throw this.stateWriteError;
     const block = sealBlock(executed, certificate);
-    const bytes = encode(BlockCodec, block, 1024 + executed.transactions.length * 256);
+    const bytes = encodeBlock(block, executed.encodedTransactions, 1024 + executed.transactions.length * 256);
     await this.log.append([
       { height: executed.header.height, hash: executed.hash, prevHash: executed.header.prevHash, bytes },
     ]);
@@ -145,17 +149,25 @@ export class Ledger {
     const height = block.header.height;
     const changes: StateChange[] = executed.execution.changes();
     executed.execution.commit();
+    const hexes = executed.hashHexes;
+    // One account usually appears in many transactions of a block: encode its key prefix once.
+    const prefixes = new Map<string, Uint8Array>();
     for (let i = 0; i < executed.hashes.length; i++) {
       const loc = { height, index: i };
       const h = executed.hashes[i]!;
-      this.pendingIndex.set(toHex(h), loc);
+      this.pendingIndex.set(hexes[i]!, loc);
       changes.push({ key: txByHashKey(h), value: encodeLocation(loc) });
-      for (const a of involvedAccounts(block.transactions[i]!))
-        changes.push({ key: txByAccountKey(a, loc), value: h });
+      for (const a of involvedAccounts(block.transactions[i]!)) {
+        let prefix = prefixes.get(a);
+        if (prefix === undefined) {
+          prefix = txByAccountPrefix(a);
+          prefixes.set(a, prefix);
+        }
+        changes.push({ key: txByAccountKeyAt(prefix, loc), value: h });
+      }
     }
     this.remember(height, block);
     const hash = executed.hash;
-    const hexes = executed.hashes.map((h) => toHex(h));
     this.stateWrites = this.stateWrites.then(async () => {
       try {
         await this.store.commit(height, hash, changes);
@@ -225,9 +237,9 @@ export class Ledger {
     return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
   }
 
-  /** Where a committed transaction sits, or undefined. */
-  locate(hash: Uint8Array): TxLocation | undefined {
-    const pending = this.pendingIndex.get(toHex(hash));
+  /** Where a committed transaction sits, or undefined (`hashHex`: the hash in hex, when known). */
+  locate(hash: Uint8Array, hashHex = toHex(hash)): TxLocation | undefined {
+    const pending = this.pendingIndex.get(hashHex);
     if (pending !== undefined) return pending;
     const v = this.store.get(txByHashKey(hash));
     return v === undefined ? undefined : decodeLocation(v);
@@ -268,4 +280,9 @@ export class Ledger {
     await this.log.close();
     await this.store.close();
   }
+}
+
+/** Every stored entry below the index prefixes, read range by range (lazily, in key order). */
+function* worldStateEntries(store: StateStore): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+  for (let tag = 0x01; tag < TX_BY_ACCOUNT_PREFIX; tag++) yield* store.entries(Uint8Array.of(tag));
 }

@@ -1,7 +1,6 @@
 // The transaction pipeline (architecture.md "The path of a transaction"): admission → queue → (consensus
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
-import type { ConsensusEngine, ConsensusHost } from '../consensus/engine.js';
 import type { CommitCertificate } from '../model/block.js';
 import type { Event } from '../model/events.js';
 import type { Clock } from '../util/clock.js';
@@ -12,6 +11,7 @@ import {
   admitTransaction,
   type SignatureCheck,
 } from './admission.js';
+import type { ConsensusHost, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
 import type { ExecutedBlock } from './executed-block.js';
 import type { Ledger } from './ledger.js';
@@ -76,7 +76,8 @@ export class Pipeline implements ConsensusHost {
    * window must be refused too, or it would be queued again and executed twice.
    */
   private readonly inFlight = new Set<string>();
-  private engine: ConsensusEngine | undefined;
+  private engine: WorkListener | undefined;
+  private limits: { version: number; value: AdmissionLimits } | undefined;
   private commitListeners: ((executed: ExecutedBlock, durationMs: number) => void)[] = [];
 
   constructor(
@@ -91,7 +92,7 @@ export class Pipeline implements ConsensusHost {
     this.counters.blocks = ledger.height();
   }
 
-  attach(engine: ConsensusEngine): void {
+  attach(engine: WorkListener): void {
     this.engine = engine;
   }
 
@@ -101,18 +102,17 @@ export class Pipeline implements ConsensusHost {
 
   /** Admission with the chain's current parameters, then the queue. */
   async submit(body: Uint8Array): Promise<SubmitResult> {
-    const params = this.ledger.state.parameters();
-    const limits: AdmissionLimits = {
-      ...this.opts.admission,
-      maxClockDriftMs: params.maxClockDriftMs,
-      instructionsMax: Math.min(this.opts.admission.instructionsMax, params.transactionMaxInstructions),
-      transactionBytesMax: Math.min(this.opts.admission.transactionBytesMax, params.transactionMaxBytes),
-    };
     const now = this.clock.nowMs();
-    const admitted = await admitTransaction(body, this.chainId, now, limits, this.opts.verify);
+    const admitted = await admitTransaction(
+      body,
+      this.chainId,
+      now,
+      this.admissionLimits(),
+      this.opts.verify,
+    );
     if (!admitted.ok) return admitted;
     const { tx, hash, hashHex } = admitted;
-    if (this.ledger.locate(hash) !== undefined)
+    if (this.ledger.locate(hash, hashHex) !== undefined)
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
     if (this.inFlight.has(hashHex))
       return { ok: false, kind: 'duplicate', code: 'already_enqueued', hashHex };
@@ -125,6 +125,7 @@ export class Pipeline implements ConsensusHost {
       hash,
       hashHex,
       encodedBytes: admitted.encodedBytes,
+      encoded: admitted.encoded,
       admittedAtMs: now,
       expiresAtMs: Math.min(ttlExpiry, now + this.opts.queue.expiryMs),
     };
@@ -152,6 +153,27 @@ export class Pipeline implements ConsensusHost {
       submittedAtMs: now,
       submittedAtHeight: this.ledger.height(),
     };
+  }
+
+  /**
+   * The admission limits under the chain's current parameters. Parameters change only when a block
+   * commits (which bumps the state's version), so the object is rebuilt once per block, not per call.
+   */
+  private admissionLimits(): AdmissionLimits {
+    const state = this.ledger.state;
+    if (this.limits?.version !== state.version) {
+      const admission = this.opts.admission;
+      this.limits = {
+        version: state.version,
+        value: {
+          ...admission,
+          maxClockDriftMs: state.limit('maxClockDriftMs'),
+          instructionsMax: Math.min(admission.instructionsMax, state.limit('transactionMaxInstructions')),
+          transactionBytesMax: Math.min(admission.transactionBytesMax, state.limit('transactionMaxBytes')),
+        },
+      };
+    }
+    return this.limits.value;
   }
 
   /** The latest known status of a transaction, from the queue, recent history or the committed index. */
@@ -194,7 +216,7 @@ export class Pipeline implements ConsensusHost {
   }
 
   blockMaxTransactions(): number {
-    return this.ledger.state.parameters().blockMaxTransactions;
+    return this.ledger.state.limit('blockMaxTransactions');
   }
 
   queueDepth(): number {
@@ -214,6 +236,8 @@ export class Pipeline implements ConsensusHost {
       creationTimeMs,
       transactions: txs.map((q) => q.tx),
       hashes: txs.map((q) => q.hash),
+      hashHexes: txs.map((q) => q.hashHex),
+      encoded: txs.map((q) => q.encoded),
     });
   }
 
@@ -229,7 +253,7 @@ export class Pipeline implements ConsensusHost {
     for (let i = 0; i < executed.transactions.length; i++) {
       const hash = executed.hashes[i]!;
       const result = executed.results[i]!;
-      const hashHex = toHex(hash);
+      const hashHex = executed.hashHexes[i]!;
       this.statuses.delete(hashHex);
       this.inFlight.delete(hashHex);
       if (result.kind === 'Committed') {

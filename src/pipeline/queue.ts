@@ -8,6 +8,11 @@ export interface QueuedTransaction {
   readonly hash: Uint8Array;
   readonly hashHex: string;
   readonly encodedBytes: number;
+  /**
+   * The canonical encoding as received (admission checked it decodes to `tx`), so the block encoder can
+   * copy it instead of encoding `tx` again. Absent for transactions not built from received bytes.
+   */
+  readonly encoded?: Uint8Array;
   readonly admittedAtMs: number;
   /** The earliest of the TTL expiry and the queue's own expiry. */
   readonly expiresAtMs: number;

@@ -4,7 +4,6 @@
 
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { Reader } from '../codec/reader.js';
-import { Writer } from '../codec/writer.js';
 
 export const TX_BY_HASH_PREFIX = 0xfe;
 export const TX_BY_ACCOUNT_PREFIX = 0xfd;
@@ -21,11 +20,29 @@ export function txByHashKey(hash: Uint8Array): Uint8Array {
   return k;
 }
 
+/** Two canonical LEB128 varints (docs/codec.md §2): height then index, in an array of exactly their size. */
 export function encodeLocation(loc: TxLocation): Uint8Array {
-  const w = new Writer(12);
-  w.varuint(loc.height);
-  w.varuint(loc.index);
-  return w.finish().slice();
+  const out = new Uint8Array(varuintSize(loc.height) + varuintSize(loc.index));
+  writeVaruint(out, writeVaruint(out, 0, loc.height), loc.index);
+  return out;
+}
+
+function varuintSize(v: number): number {
+  let n = 1;
+  for (let x = v; x >= 0x80; x = Math.floor(x / 128)) n++;
+  return n;
+}
+
+/** Writes `v` at `at`; returns the position after it. */
+function writeVaruint(out: Uint8Array, at: number, v: number): number {
+  let x = v;
+  let p = at;
+  while (x >= 0x80) {
+    out[p++] = (x % 128) | 0x80;
+    x = Math.floor(x / 128);
+  }
+  out[p++] = x;
+  return p;
 }
 
 export function decodeLocation(bytes: Uint8Array): TxLocation {
@@ -37,21 +54,39 @@ const enc = new TextEncoder();
 
 /** account prefix: 0xFD ‖ utf8(account) ‖ 0x00; entries sort by (height, index) big-endian after it. */
 export function txByAccountPrefix(account: string): Uint8Array {
-  const a = enc.encode(account);
-  const k = new Uint8Array(a.length + 2);
+  // Account ids are ASCII in practice: write those directly (TextEncoder costs more than the key).
+  let ascii = true;
+  for (let i = 0; i < account.length && ascii; i++) ascii = account.charCodeAt(i) < 0x80;
+  const a = ascii ? undefined : enc.encode(account);
+  const n = a === undefined ? account.length : a.length;
+  const k = new Uint8Array(n + 2);
   k[0] = TX_BY_ACCOUNT_PREFIX;
-  k.set(a, 1);
+  if (a !== undefined) k.set(a, 1);
+  else for (let i = 0; i < n; i++) k[i + 1] = account.charCodeAt(i);
   return k;
 }
 
 export function txByAccountKey(account: string, loc: TxLocation): Uint8Array {
-  const p = txByAccountPrefix(account);
-  const k = new Uint8Array(p.length + 12);
-  k.set(p);
-  const v = new DataView(k.buffer);
-  v.setBigUint64(p.length, BigInt(loc.height), false);
-  v.setUint32(p.length + 8, loc.index, false);
+  return txByAccountKeyAt(txByAccountPrefix(account), loc);
+}
+
+/** `txByAccountKey` from the account's prefix (callers writing many keys of one account reuse it). */
+export function txByAccountKeyAt(prefix: Uint8Array, loc: TxLocation): Uint8Array {
+  const n = prefix.length;
+  const k = new Uint8Array(n + 12);
+  k.set(prefix);
+  // Height as u64 and index as u32, big-endian; a height is below 2^53, so two u32 halves suffice.
+  writeU32BE(k, n, Math.floor(loc.height / 0x1_0000_0000));
+  writeU32BE(k, n + 4, loc.height >>> 0);
+  writeU32BE(k, n + 8, loc.index);
   return k;
+}
+
+function writeU32BE(out: Uint8Array, at: number, v: number): void {
+  out[at] = v >>> 24;
+  out[at + 1] = (v >>> 16) & 0xff;
+  out[at + 2] = (v >>> 8) & 0xff;
+  out[at + 3] = v & 0xff;
 }
 
 export function locationFromAccountKey(key: Uint8Array): TxLocation {

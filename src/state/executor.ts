@@ -11,10 +11,11 @@ import type { Instruction } from '../model/instructions.js';
 import { reject } from '../model/rejections.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { assert } from '../util/assert.js';
+import { deepCopy } from './copy.js';
 import type { BlockContext, ExecContext, Fail, Handler } from './exec-context.js';
 import { HANDLERS } from './handlers.js';
 import { publishRoot } from './root.js';
-import { type RowChange, StateView } from './state-view.js';
+import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
 import type { WorldState } from './world-state.js';
 
@@ -57,16 +58,7 @@ export class BlockExecution {
       };
     }
     const mark = this.view.journal.mark();
-    const events: DataEvent[] = [];
-    const x: ExecContext = {
-      view: this.view,
-      t: this.view.t,
-      block: this.ctx,
-      authority,
-      checkPermissions: !this.ctx.genesis,
-      // Events are copies: a subscriber must not be able to reach a row through an event.
-      emit: (e) => events.push(structuredClone(e)),
-    };
+    const x = new TxContext(this.view, this.ctx, authority);
     try {
       if (this.ctx.genesis) this.recordGenesisDomain(authority);
       const instructions = tx.payload.instructions;
@@ -86,7 +78,7 @@ export class BlockExecution {
       throw e;
     }
     this.view.journal.release(mark);
-    return { result: { kind: 'Committed' }, events };
+    return { result: { kind: 'Committed' }, events: x.events };
   }
 
   /** The root the base will have after commit(). */
@@ -96,7 +88,8 @@ export class BlockExecution {
 
   /** The block's net writes, sorted by key (undefined value = delete), for StateStore.commit. */
   changes(): { key: Uint8Array; value: Uint8Array | undefined }[] {
-    return this.prepare().changes.map((c) => ({ key: c.key, value: c.after }));
+    // Copies: the committed tables keep these bytes for the next block's diff (table.ts encoded()).
+    return this.prepare().changes.map((c) => ({ key: c.key.slice(), value: c.after?.slice() }));
   }
 
   /** Merges the scratch view into the base: rows, indexes, counters and root. */
@@ -109,7 +102,10 @@ export class BlockExecution {
         for (const c of changes) {
           const table = tables[c.table] as BaseTable<unknown>;
           if (c.value === undefined) table.remove(c.id);
-          else table.put(c.id, c.value);
+          else {
+            const encoding = { row: c.value, key: c.key, bytes: c.after!, leaf: c.afterLeaf! };
+            table.put(c.id, c.value, encoding);
+          }
         }
       },
       sum,
@@ -131,6 +127,27 @@ export class BlockExecution {
     const domain = parseAccountId(authority)?.domain;
     if (meta.genesisDomain === undefined && domain !== undefined)
       this.view.setMeta({ ...meta, genesisDomain: domain });
+  }
+}
+
+/** The ExecContext of one transaction: a class, so that emitting needs no closure per transaction. */
+class TxContext implements ExecContext {
+  readonly t: StateViews;
+  readonly checkPermissions: boolean;
+  readonly events: DataEvent[] = [];
+
+  constructor(
+    readonly view: StateView,
+    readonly block: Readonly<BlockContext>,
+    readonly authority: string,
+  ) {
+    this.t = view.t;
+    this.checkPermissions = !block.genesis;
+  }
+
+  /** Events are copies: a subscriber must not be able to reach a row through an event. */
+  emit(e: DataEvent): void {
+    this.events.push(deepCopy(e));
   }
 }
 

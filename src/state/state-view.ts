@@ -20,6 +20,9 @@ export interface RowChange {
   readonly key: Uint8Array;
   readonly before: Uint8Array | undefined;
   readonly after: Uint8Array | undefined;
+  /** The state-root leaves (root.ts) of `before` and `after`. */
+  readonly beforeLeaf: bigint | undefined;
+  readonly afterLeaf: bigint | undefined;
   /** The new row value, undefined when the row is deleted. */
   readonly value: unknown;
 }
@@ -55,16 +58,19 @@ export class StateView {
       const base = view.base;
       for (const [id, slot] of view.writes) {
         const old = base.get(id);
-        const before = old === undefined ? undefined : base.encodeValue(old);
+        const prior = old === undefined ? undefined : base.encoded(id, old);
         const after = slot === DELETED ? undefined : base.encodeValue(slot);
-        if (before === undefined && after === undefined) continue;
-        if (before !== undefined && after !== undefined && bytesEqual(before, after)) continue;
+        if (prior === undefined && after === undefined) continue;
+        if (prior !== undefined && after !== undefined && bytesEqual(prior.bytes, after)) continue;
+        const key = prior?.key ?? base.key(id);
         out.push({
           table: name,
           id,
-          key: base.key(id),
-          before,
+          key,
+          before: prior?.bytes,
           after,
+          beforeLeaf: prior?.leaf,
+          afterLeaf: after === undefined ? undefined : leafValue(key, after),
           value: slot === DELETED ? undefined : slot,
         });
       }
@@ -76,8 +82,8 @@ export class StateView {
   sumAfter(changes: readonly RowChange[]): bigint {
     let sum = this.base.rootSum;
     for (const c of changes) {
-      if (c.before !== undefined) sum = subLeaf(sum, leafValue(c.key, c.before));
-      if (c.after !== undefined) sum = addLeaf(sum, leafValue(c.key, c.after));
+      if (c.beforeLeaf !== undefined) sum = subLeaf(sum, c.beforeLeaf);
+      if (c.afterLeaf !== undefined) sum = addLeaf(sum, c.afterLeaf);
     }
     return sum;
   }

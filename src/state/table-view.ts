@@ -8,16 +8,23 @@ import type { IndexName } from './tables.js';
 export const DELETED: unique symbol = Symbol('deleted');
 type Slot<V> = V | typeof DELETED;
 
+/** How to undo one write: put back the slot `id` had in `view` (or remove it when it had none). */
 interface UndoEntry {
-  readonly undo: () => void;
+  readonly view: TableView<unknown>;
+  readonly id: string;
+  readonly had: boolean;
+  readonly prev: unknown;
 }
 
-/** The per-transaction undo journal shared by every table view of one block execution. */
+/**
+ * The per-transaction undo journal shared by every table view of one block execution. Entries are plain
+ * records, not closures: a block writes thousands of rows and each entry is garbage once the block ends.
+ */
 export class Journal {
   private readonly entries: UndoEntry[] = [];
 
-  record(undo: () => void): void {
-    this.entries.push({ undo });
+  record(entry: UndoEntry): void {
+    this.entries.push(entry);
   }
 
   mark(): number {
@@ -26,7 +33,10 @@ export class Journal {
 
   /** Undoes every write made since `mark`, newest first. */
   rollback(mark: number): void {
-    while (this.entries.length > mark) this.entries.pop()!.undo();
+    while (this.entries.length > mark) {
+      const e = this.entries.pop()!;
+      e.view.restore(e.id, e.had, e.prev);
+    }
   }
 
   /** Forgets the undo entries of a transaction that was kept. */
@@ -42,6 +52,8 @@ export class TableView<V> {
    * superset of the overlay's members and every lookup re-checks membership, so undo need not shrink it.
    */
   private readonly touched = new Map<string, Set<string>>();
+  /** Ids already recorded in `touched` (only kept for tables whose links depend on the id alone). */
+  private readonly touchedIds = new Set<string>();
 
   constructor(
     readonly base: BaseTable<V>,
@@ -86,6 +98,12 @@ export class TableView<V> {
 
   private touch(id: string, v: V | undefined): void {
     if (v === undefined) return;
+    // Links fixed by the id: a committed row is already in the base's indexes, and an id touched once
+    // is already in `touched`, so only the first write of a new id has anything to record.
+    if (this.base.def.linksById === true) {
+      if (this.base.get(id) !== undefined || this.touchedIds.has(id)) return;
+      this.touchedIds.add(id);
+    }
     for (const [index, parent] of this.base.linksOf(id, v)) {
       const k = `${index}\u0000${parent}`;
       let set = this.touched.get(k);
@@ -97,13 +115,16 @@ export class TableView<V> {
     }
   }
 
+  /** Undo of one write (Journal.rollback only). */
+  restore(id: string, had: boolean, prev: unknown): void {
+    if (had) this.writes.set(id, prev as Slot<V>);
+    else this.writes.delete(id);
+  }
+
   private write(id: string, slot: Slot<V>): void {
     const had = this.writes.has(id);
     const prev = this.writes.get(id);
     this.writes.set(id, slot);
-    this.journal.record(() => {
-      if (had) this.writes.set(id, prev!);
-      else this.writes.delete(id);
-    });
+    this.journal.record({ view: this as TableView<unknown>, id, had, prev });
   }
 }

@@ -4,12 +4,30 @@
 
 import { encode } from '../codec/frame.js';
 import { stateKey } from './keys.js';
+import { leafValue } from './root.js';
 import type { IndexLink, IndexName, TableDef } from './tables.js';
+
+/** A row with its persisted key, its encoded value and its state-root leaf (root.ts). */
+export interface EncodedRow<V> {
+  readonly row: V;
+  readonly key: Uint8Array;
+  readonly bytes: Uint8Array;
+  readonly leaf: bigint;
+}
+
+/**
+ * Rows per table whose encoding is kept after a block wrote them. The next block that changes such a row
+ * needs its old bytes and leaf (to take the leaf out of the root); hot rows (busy accounts' balances)
+ * change block after block, and re-encoding and re-hashing them was a large share of a block's cost.
+ */
+export const ENCODED_ROWS_KEPT_MAX = 16_384;
 
 export class BaseTable<V> {
   readonly rows = new Map<string, V>();
   private readonly indexes = new Map<IndexName, Map<string, Set<string>>>();
   private sorted: string[] | undefined;
+  /** Encodings of recently written rows, oldest first; valid only while `rows` still holds that row. */
+  private readonly encodedRows = new Map<string, EncodedRow<V>>();
 
   constructor(readonly def: TableDef<V>) {}
 
@@ -29,6 +47,19 @@ export class BaseTable<V> {
     return encode(this.def.codec, v);
   }
 
+  /**
+   * The committed row `row` stored under `id`, encoded: from the kept encodings when that exact row
+   * object was written by a recent block (rows are immutable, so its bytes cannot have changed),
+   * otherwise computed.
+   */
+  encoded(id: string, row: V): EncodedRow<V> {
+    const kept = this.encodedRows.get(id);
+    if (kept !== undefined && kept.row === row) return kept;
+    const key = this.key(id);
+    const bytes = this.encodeValue(row);
+    return { row, key, bytes, leaf: leafValue(key, bytes) };
+  }
+
   /** Row ids in ascending code-unit order; cached until the next write. */
   sortedIds(): readonly string[] {
     this.sorted ??= [...this.rows.keys()].sort();
@@ -44,8 +75,19 @@ export class BaseTable<V> {
     return this.def.links?.(id, v) ?? [];
   }
 
-  put(id: string, v: V): void {
+  /** Stores `v` under `id`; `encoding`, when given, is kept for the next block that changes the row. */
+  put(id: string, v: V, encoding?: EncodedRow<V>): void {
+    this.encodedRows.delete(id);
+    if (encoding !== undefined && encoding.row === v) {
+      this.encodedRows.set(id, encoding);
+      if (this.encodedRows.size > ENCODED_ROWS_KEPT_MAX)
+        this.encodedRows.delete(this.encodedRows.keys().next().value!);
+    }
     const old = this.rows.get(id);
+    if (old !== undefined && this.def.linksById === true) {
+      this.rows.set(id, v); // same id, same index entries
+      return;
+    }
     if (old !== undefined) this.unlink(id, old);
     else this.sorted = undefined;
     this.rows.set(id, v);
@@ -65,6 +107,7 @@ export class BaseTable<V> {
   }
 
   remove(id: string): void {
+    this.encodedRows.delete(id);
     const old = this.rows.get(id);
     if (old === undefined) return;
     this.unlink(id, old);

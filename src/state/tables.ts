@@ -65,6 +65,11 @@ export interface TableDef<V> {
   /** The id a value must be stored under (checked by fromEntries); undefined for list rows keyed by owner. */
   readonly idOf?: (v: V) => string;
   readonly links?: (id: string, v: V) => readonly IndexLink[];
+  /**
+   * True when `links` depends on the id alone, never on the value: replacing an existing row then cannot
+   * move it between index entries, so index upkeep is skipped on updates (the hot path of transfers).
+   */
+  readonly linksById?: boolean;
   /** Extra consistency check on load: why the row is invalid, or undefined. */
   readonly check?: (id: string, v: V) => string | undefined;
 }
@@ -98,13 +103,16 @@ export const TABLES = Object.freeze({
   account: def<Account>('account', AccountCodec, {
     idOf: (v) => v.id,
     links: (id) => [['accountsByDomain', domainOf(id, parseAccountId)]],
+    linksById: true,
   }),
   assetDefinition: def<AssetDefinition>('assetDefinition', AssetDefinitionCodec, {
     idOf: (v) => v.id,
     links: (id) => [['definitionsByDomain', domainOf(id, parseDefinitionId)]],
+    linksById: true,
   }),
   asset: def<Asset>('asset', AssetCodec, {
     idOf: (v) => v.id,
+    linksById: true,
     links: (id) => {
       const p = parseAssetId(id);
       return p === undefined
@@ -118,6 +126,7 @@ export const TABLES = Object.freeze({
   nft: def<Nft>('nft', NftCodec, {
     idOf: (v) => v.id,
     links: (id) => [['nftsByDomain', domainOf(id, parseNftId)]],
+    linksById: true,
   }),
   role: def<Role>('role', RoleCodec, { idOf: (v) => v.id }),
   /** Direct permissions of an account, keyed by account id, sorted by permissionKey, never empty. */

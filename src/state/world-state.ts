@@ -16,6 +16,7 @@ import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
+import { deepCopy } from './copy.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
@@ -23,12 +24,13 @@ import { BaseTable } from './table.js';
 import { INITIAL_META, type IndexName, type RowOf, TABLE_NAMES, TABLES } from './tables.js';
 
 export type { StateEntry } from './persist.js';
+/** The chain parameters that are plain numbers (everything but the custom map). */
+export type NumericParameter = Exclude<keyof Parameters, 'custom'>;
+const DEFAULT_LIMITS: Readonly<Parameters> = Object.freeze(defaultParameters());
 export type StateTables = { readonly [N in TableName]: BaseTable<RowOf<N>> };
 
 /** A deep copy, so no caller can reach a row the state still holds. */
-function copy<T>(v: T): T {
-  return structuredClone(v);
-}
+const copy = deepCopy;
 
 function makeTables(): StateTables {
   const t: Partial<Record<TableName, BaseTable<unknown>>> = {};
@@ -112,6 +114,13 @@ export class WorldState {
 
   parameters(): Parameters {
     return copy(this.tables.parameters.get(SINGLETON_ID) ?? defaultParameters());
+  }
+  /**
+   * One numeric chain parameter, without copying the parameters (admission reads several per
+   * submission, and `parameters()` copies the custom map each time).
+   */
+  limit(name: NumericParameter): number {
+    return (this.tables.parameters.get(SINGLETON_ID) ?? DEFAULT_LIMITS)[name];
   }
   abiVersion(): number {
     return (this.tables.meta.get(SINGLETON_ID) ?? INITIAL_META).abiVersion;
