@@ -13,7 +13,9 @@ const ROOT = new URL('../..', import.meta.url).pathname;
 
 function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], {
+      cwd: ROOT,
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (d) => (out += d));
@@ -38,7 +40,10 @@ describe('torana iso20022', () => {
 
   it('submits a pacs.008 file, reads its record and its pacs.002, and verifies the audit manifest', async () => {
     const file = join(b.dir, 'payment.xml');
-    await writeFile(file, pacs008Sample('CLI-MSG-0001', { source: b.alice.id, target: b.bob.id, asset: EUR }));
+    await writeFile(
+      file,
+      pacs008Sample('CLI-MSG-0001', { source: b.alice.id, target: b.bob.id, asset: EUR }),
+    );
     const submitted = await cli(['iso20022', 'submit', file, ...common, '--json']);
     assert.equal(submitted.code, 0, submitted.err);
     assert.equal(JSON.parse(submitted.out).message_id, 'CLI-MSG-0001');
@@ -55,7 +60,12 @@ describe('torana iso20022', () => {
     assert.equal(report.code, 0, report.err);
     assert.match(report.out, /<TxSts>ACSC<\/TxSts>/);
     // Anchoring follows the block with bridge activity; give it a moment, then verify.
-    let verified: { ok: boolean; entries_checked: number; anchors_verified: number; problems: unknown[] } = { ok: false, entries_checked: 0, anchors_verified: 0, problems: [] };
+    let verified: { ok: boolean; entries_checked: number; anchors_verified: number; problems: unknown[] } = {
+      ok: false,
+      entries_checked: 0,
+      anchors_verified: 0,
+      problems: [],
+    };
     const until = Date.now() + 15_000;
     while (Date.now() < until) {
       const v = await cli(['iso20022', 'verify-audit', ...common, '--json']);
@@ -65,12 +75,18 @@ describe('torana iso20022', () => {
     }
     assert.equal(verified.ok, true, JSON.stringify(verified.problems));
     assert.ok(verified.entries_checked >= 3);
-    assert.ok(verified.anchors_verified >= 1, 'at least one anchor was read back from the ledger and matched');
+    assert.ok(
+      verified.anchors_verified >= 1,
+      'at least one anchor was read back from the ledger and matched',
+    );
   });
 
   it('reports a duplicate message id with the bridge code and a usage error for unknown types', async () => {
     const file = join(b.dir, 'dup.xml');
-    await writeFile(file, pacs008Sample('CLI-MSG-0001', { source: b.alice.id, target: b.bob.id, asset: EUR }));
+    await writeFile(
+      file,
+      pacs008Sample('CLI-MSG-0001', { source: b.alice.id, target: b.bob.id, asset: EUR }),
+    );
     const dup = await cli(['iso20022', 'submit', file, ...common]);
     assert.equal(dup.code, 1);
     assert.match(dup.err, /409|duplicate|already/i);
