@@ -3,26 +3,12 @@
 // the events of the transfer.
 
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { cli, spawnCli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], {
-      cwd: ROOT,
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('torana CLI end to end', () => {
   let t: ServedTestNode;
@@ -62,11 +48,7 @@ describe('torana CLI end to end', () => {
 
     // Follow events before the transfer; --json prints one JSON document per line.
     let followed = '';
-    follower = spawn(
-      process.execPath,
-      ['--import', 'tsx', 'test/helpers/torana-cli.ts', 'events', '--follow', '--json', ...common],
-      { cwd: ROOT },
-    );
+    follower = spawnCli(['events', '--follow', '--json', ...common]);
     follower.stdout?.on('data', (d) => (followed += d));
     await new Promise((r) => setTimeout(r, 1500));
 
@@ -151,12 +133,8 @@ describe('torana blocks', () => {
         [1],
       );
       let followed = '';
-      const follower = spawn(
-        process.execPath,
-        ['--import', 'tsx', 'test/helpers/torana-cli.ts', 'blocks', '--follow', ...common],
-        { cwd: ROOT },
-      );
-      follower.stdout.on('data', (d) => (followed += d));
+      const follower = spawnCli(['blocks', '--follow', ...common]);
+      follower.stdout?.on('data', (d) => (followed += d));
       await new Promise((r) => setTimeout(r, 1500));
       const d = await cli(['domain', 'register', 'wonderland', ...common]);
       assert.equal(d.code, 0, d.err);

@@ -1,28 +1,13 @@
 // `torana iso20022 submit | status | report | verify-audit` against a node with the bridge enabled.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kindFromXml } from '../../src/cli/iso-commands.js';
+import { cli } from '../helpers/run-cli.js';
 import { type BridgeNode, EUR, startBridgeNode } from '../iso20022/bridge-fixture.js';
 import { pacs008Sample } from '../iso20022/messages.js';
-
-const ROOT = new URL('../..', import.meta.url).pathname;
-
-function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], {
-      cwd: ROOT,
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => resolve({ code, out, err }));
-  });
-}
 
 describe('torana iso20022', () => {
   let b: BridgeNode;
