@@ -8,14 +8,14 @@ import type { DecodeLimits } from '../codec/limits.js';
 import { verifyCertificate } from '../consensus/certificate.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
 import type { VerifyItem } from '../crypto/verify-batch.js';
-import { BlockCodec, blockHash } from '../model/block.js';
+import { type Block, BlockCodec, blockHash } from '../model/block.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { payloadHash, transactionHash } from '../model/transaction.js';
+import { executeProposal } from '../pipeline/executed-block.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import { bytesEqual, toHex } from '../util/hex.js';
-import { executeProposal } from '../pipeline/executed-block.js';
 
 export interface VerifyChainOptions {
   dir: string;
@@ -43,58 +43,96 @@ export class ChainVerificationError extends Error {
   }
 }
 
+interface Checked {
+  height: number;
+  recordHash: Uint8Array;
+  block: Block;
+  /** Signature checks in flight on the verification workers. */
+  signatures: Promise<boolean[]>;
+}
+
+/** Decodes a record and checks everything about it that needs no state; starts its signature checks. */
+function checkRecord(
+  rec: { height: number; hash: Uint8Array; bytes: Uint8Array },
+  opts: VerifyChainOptions,
+): Checked {
+  const h = rec.height;
+  const d = decode(BlockCodec, rec.bytes, {
+    ...opts.decodeLimits,
+    bytesMax: Number.MAX_SAFE_INTEGER,
+    itemsMax: Number.MAX_SAFE_INTEGER,
+  });
+  if (!d.ok) throw new ChainVerificationError(h, `does not decode (${d.error.code})`);
+  const block = d.value;
+  if (!bytesEqual(blockHash(block.header), rec.hash))
+    throw new ChainVerificationError(h, 'header hash differs from the log record');
+  if (block.certificate.height !== h || !bytesEqual(block.certificate.blockHash, rec.hash)) {
+    throw new ChainVerificationError(h, 'certificate is for another block');
+  }
+  const problem = verifyCertificate(opts.chainId, block.certificate, opts.validatorSet);
+  if (problem !== undefined) throw new ChainVerificationError(h, `certificate invalid: ${problem}`);
+  const items: VerifyItem[] = block.transactions.map((tx) => ({
+    publicKey: parsePublicKey(parseAccountId(tx.payload.authority)!.signatory)!.bytes,
+    message: payloadHash(tx.payload),
+    signature: tx.signature,
+  }));
+  return { height: h, recordHash: rec.hash, block, signatures: opts.verifySignatures(items) };
+}
+
+/** Waits for a block's signatures, re-executes it and checks it reproduces the stored header exactly. */
+async function replayChecked(c: Checked, state: WorldState, chainId: string): Promise<Uint8Array> {
+  const bad = (await c.signatures).indexOf(false);
+  if (bad >= 0) throw new ChainVerificationError(c.height, `transaction ${bad} has an invalid signature`);
+  const { header, transactions } = c.block;
+  const executed = executeProposal(state, chainId, {
+    height: c.height,
+    prevHash: header.prevHash,
+    view: header.view,
+    creationTimeMs: header.creationTimeMs,
+    transactions,
+    hashes: transactions.map(transactionHash),
+    genesis: c.height === 1,
+  });
+  if (!bytesEqual(executed.hash, c.recordHash)) {
+    throw new ChainVerificationError(
+      c.height,
+      `re-execution gives block hash ${toHex(executed.hash)} (state root ${toHex(executed.header.stateRoot)}, stored ${toHex(header.stateRoot)})`,
+    );
+  }
+  executed.execution.commit();
+  return executed.header.stateRoot;
+}
+
 export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChainReport> {
   const t0 = performance.now();
   const { log } = await BlockLog.open(opts.dir, { fsync: false });
   const state = WorldState.fromEntries([]);
   let transactions = 0;
   let stateRoot: Uint8Array = new Uint8Array(32);
+  // One block ahead: the workers check block N+1's signatures while this thread re-executes block N.
+  let pending: Checked | undefined;
+  const finish = async (c: Checked) => {
+    stateRoot = await replayChecked(c, state, opts.chainId);
+    transactions += c.block.transactions.length;
+    opts.onProgress?.(c.height, log.height);
+  };
   try {
-    const top = log.height;
     for await (const rec of log.iterate(1)) {
-      const h = rec.height;
-      const d = decode(BlockCodec, rec.bytes, {
-        ...opts.decodeLimits,
-        bytesMax: Number.MAX_SAFE_INTEGER,
-        itemsMax: Number.MAX_SAFE_INTEGER,
-      });
-      if (!d.ok) throw new ChainVerificationError(h, `does not decode (${d.error.code})`);
-      const block = d.value;
-      if (!bytesEqual(blockHash(block.header), rec.hash))
-        throw new ChainVerificationError(h, 'header hash differs from the log record');
-      if (block.certificate.height !== h || !bytesEqual(block.certificate.blockHash, rec.hash)) {
-        throw new ChainVerificationError(h, 'certificate is for another block');
+      let next: Checked;
+      try {
+        next = checkRecord(rec, opts);
+      } catch (e) {
+        // Report the first bad block: the one still pending is older, so it is judged first.
+        const older = pending;
+        pending = undefined;
+        if (older !== undefined) await finish(older);
+        throw e;
       }
-      const problem = verifyCertificate(opts.chainId, block.certificate, opts.validatorSet);
-      if (problem !== undefined) throw new ChainVerificationError(h, `certificate invalid: ${problem}`);
-      const items: VerifyItem[] = block.transactions.map((tx) => ({
-        publicKey: parsePublicKey(parseAccountId(tx.payload.authority)!.signatory)!.bytes,
-        message: payloadHash(tx.payload),
-        signature: tx.signature,
-      }));
-      const ok = await opts.verifySignatures(items);
-      const bad = ok.indexOf(false);
-      if (bad >= 0) throw new ChainVerificationError(h, `transaction ${bad} has an invalid signature`);
-      const executed = executeProposal(state, opts.chainId, {
-        height: h,
-        prevHash: block.header.prevHash,
-        view: block.header.view,
-        creationTimeMs: block.header.creationTimeMs,
-        transactions: block.transactions,
-        hashes: block.transactions.map(transactionHash),
-        genesis: h === 1,
-      });
-      if (!bytesEqual(executed.hash, rec.hash)) {
-        throw new ChainVerificationError(
-          h,
-          `re-execution gives block hash ${toHex(executed.hash)} (state root ${toHex(executed.header.stateRoot)}, stored ${toHex(block.header.stateRoot)})`,
-        );
-      }
-      executed.execution.commit();
-      stateRoot = executed.header.stateRoot;
-      transactions += block.transactions.length;
-      opts.onProgress?.(h, top);
+      const older = pending;
+      pending = next;
+      if (older !== undefined) await finish(older);
     }
+    if (pending !== undefined) await finish(pending);
     return {
       height: log.height,
       transactions,
@@ -102,6 +140,8 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
       durationMs: performance.now() - t0,
     };
   } finally {
+    // A failure leaves the next block's checks in flight: settle them so nothing rejects unobserved.
+    await pending?.signatures.catch(() => undefined);
     await log.close();
   }
 }
