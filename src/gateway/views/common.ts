@@ -99,5 +99,9 @@ export const TransactionAcceptedView = struct('TransactionAccepted', {
 });
 
 /** The wire form of every error answer (JSON, or the codec when the client prefers it). */
-export const ErrorBodyView = struct('ErrorBody', { code: string(64), message: string(1024), details: jsonValue(64 * 1024) });
+export const ErrorBodyView = struct('ErrorBody', {
+  code: string(64),
+  message: string(1024),
+  details: jsonValue(64 * 1024),
+});
 export const ErrorBodyCodec = ErrorBodyView;
