@@ -46,6 +46,6 @@ run(process.execPath, [
   'tsx',
   '--test',
   '--test-concurrency=2',
-  `--test-timeout=${reliability ? 3_600_000 : 240_000}`,
+  `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
   ...files,
 ]);

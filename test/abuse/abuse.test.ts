@@ -1,0 +1,34 @@
+// Issue 6 "Abuse" — the short subset that runs inside `npm test` (< 60 s on 2 cores). The same scenarios
+// run at full size in test/reliability/abuse.test.ts; each prints a `[figure]` line (connections refused,
+// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts.
+
+import { describe, it } from 'node:test';
+import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
+import { metricsCardinality } from './cardinality.js';
+import { slowCrowd } from './crowd.js';
+import { queueFlood } from './queue.js';
+import { connectionCaps, slowClients } from './slow.js';
+import { fullBlockBurst, subscriptionFloods } from './streams.js';
+
+const BODY = { concurrent: 10, chunkedSendMax: 32 * 1024 * 1024, gzipInflatedBytes: 64 * 1024 * 1024 };
+
+describe('abuse (short)', { timeout: 120_000 }, () => {
+  // First, in a fresh process, so that its memory figures are not blurred by earlier scenarios' garbage.
+  it('never-reading SSE and WebSocket clients are cut off; readers get every event in order', () =>
+    slowCrowd({ sse: 50, ws: 50, readers: 1, txMax: 1_000 }));
+  it('oversized bodies: 413 before the body is read, with and without Content-Length', () =>
+    oversizedBodies(BODY));
+  it('a gzip bomb is refused without being inflated', () => gzipBomb(BODY));
+  it('header floods: 431 while others are served', () => headerFloods({ floods: 10 }));
+  it('slowloris headers and slow bodies are cut off by the timeouts; others are served', () =>
+    slowClients({ slowloris: 10, slowBodies: 10, headerTimeoutMs: 400, requestTimeoutMs: 1_000 }));
+  it('connections beyond the per-IP and total caps are refused', () =>
+    connectionCaps({ perIpMax: 4, totalMax: 20, extra: 3 }));
+  it('SSE and WebSocket clients beyond the stream caps are refused', () =>
+    subscriptionFloods({ sseMax: 10, wsMax: 10, extra: 5 }));
+  it('regression: a burst of 1,200 transactions does not cut off SSE readers', () =>
+    fullBlockBurst({ transactions: 1_200 }));
+  it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>
+    queueFlood({ capacity: 200, factor: 3, concurrency: 16 }));
+  it('metrics label cardinality stays bounded', () => metricsCardinality({ requests: 1_000 }));
+});

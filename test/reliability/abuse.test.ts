@@ -1,0 +1,38 @@
+// Issue 6 "Abuse" (long version, `npm run test:reliability`): the scenarios of test/abuse/ at full size —
+// oversized bodies (with and without Content-Length) and a gzip bomb, header floods, slowloris headers
+// and slow bodies from hundreds of addresses, connection caps per IP and in total, SSE / WebSocket
+// clients beyond their caps, 1,000 never-reading SSE + WebSocket clients while readers receive every
+// event in order, queue flooding beyond capacity (429 with Retry-After, then drains), metrics label
+// cardinality. Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
+
+import { describe, it } from 'node:test';
+import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
+import { metricsCardinality } from '../abuse/cardinality.js';
+import { slowCrowd } from '../abuse/crowd.js';
+import { queueFlood } from '../abuse/queue.js';
+import { connectionCaps, slowClients } from '../abuse/slow.js';
+import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
+
+const BODY = { concurrent: 100, chunkedSendMax: 256 * 1024 * 1024, gzipInflatedBytes: 512 * 1024 * 1024 };
+
+describe('abuse (long)', { timeout: 900_000 }, () => {
+  // First, in a fresh process, so that its memory figures are not blurred by earlier scenarios' garbage.
+  it('1,000 never-reading SSE + WebSocket clients are cut off; readers get every event in order', () =>
+    slowCrowd({ sse: 500, ws: 500, readers: 4, txMax: 5_000 }));
+  it('oversized bodies: 413 before the body is read, 100 at once, memory bounded', () =>
+    oversizedBodies(BODY));
+  it('a 512 MiB gzip bomb is refused without being inflated', () => gzipBomb(BODY));
+  it('200 concurrent header floods: 431 while others are served', () => headerFloods({ floods: 200 }));
+  it('200 slowloris + 200 slow-body clients are cut off by the timeouts; others are served', () =>
+    slowClients({ slowloris: 200, slowBodies: 200, headerTimeoutMs: 1_000, requestTimeoutMs: 3_000 }));
+  it('connections beyond 32 per IP and 300 in total are refused', () =>
+    connectionCaps({ perIpMax: 32, totalMax: 300, extra: 20 }));
+  it('SSE and WebSocket clients beyond the stream caps are refused', () =>
+    subscriptionFloods({ sseMax: 300, wsMax: 100, extra: 50 }));
+  it('regression: 5,000 transactions in full blocks do not cut off SSE readers', () =>
+    fullBlockBurst({ transactions: 5_000 }));
+  it('queue flooding 4x beyond a capacity of 5,000: 429 with Retry-After, then drains; nothing lost', () =>
+    queueFlood({ capacity: 5_000, factor: 4, concurrency: 32 }));
+  it('metrics label cardinality stays bounded over 20,000 hostile requests', () =>
+    metricsCardinality({ requests: 20_000 }));
+});
