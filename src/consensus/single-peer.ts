@@ -17,6 +17,8 @@ export interface SinglePeerOptions {
   validatorSet: ValidatorSet;
   /** Recent certificates kept for `/v1/consensus/commit-certificates` and checkpoints. */
   recentCertificatesMax: number;
+  /** Least time between the starts of two blocks (`block.min_interval_ms`); 0 = back to back. */
+  minIntervalMs: number;
   onFatal: (error: unknown) => void;
 }
 
@@ -26,6 +28,7 @@ export class SinglePeerEngine implements ConsensusEngine {
   private scheduled = false;
   private inFlight: Promise<void> | undefined;
   private lastBlockTimeMs = 0;
+  private lastRoundStartMs = Number.NEGATIVE_INFINITY;
   private readonly recent: CommitCertificate[] = [];
   private lastPhases: PhaseTimings | undefined;
   private avgPhases: PhaseTimings | undefined;
@@ -66,6 +69,15 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   private async produceWhileWork(): Promise<void> {
     while (this.running && this.host.queueDepth() > 0) {
+      // With `minIntervalMs`, transactions gather until that long after the previous block started
+      // (fewer, fuller blocks); 0 produces as soon as anything waits.
+      const waitMs = this.opts.minIntervalMs - (this.host.clock.monotonicMs() - this.lastRoundStartMs);
+      if (waitMs > 0) {
+        await new Promise<void>((r) => {
+          this.host.clock.setTimeout(r, waitMs, { keepAlive: true }); // transactions are waiting
+        });
+        if (!this.running) return;
+      }
       const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
       if (txs.length === 0) continue; // everything taken had expired
       try {
@@ -84,6 +96,7 @@ export class SinglePeerEngine implements ConsensusEngine {
   private async produce(txs: Parameters<ConsensusHost['execute']>[2]): Promise<void> {
     const clock = this.host.clock;
     const t0 = clock.monotonicMs();
+    this.lastRoundStartMs = t0;
     this.roundStartedAtMs = clock.nowMs();
     const blockTime = Math.max(clock.nowMs(), this.lastBlockTimeMs);
     const executed = this.host.execute(0, blockTime, txs);

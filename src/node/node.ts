@@ -112,6 +112,7 @@ export class Node {
       peerId,
       validatorSet,
       recentCertificatesMax: 128,
+      minIntervalMs: config.block.minIntervalMs,
       onFatal: (e) => node?.fatal(e),
     });
     node = new Node(

@@ -11,15 +11,16 @@ export interface Clock {
   nowMs(): number;
   /** Monotonic milliseconds for measuring durations. */
   monotonicMs(): number;
-  setTimeout(fn: () => void, ms: number): Timer;
+  /** Timers do not keep the process alive unless `keepAlive` (work is pending on them). */
+  setTimeout(fn: () => void, ms: number, opts?: { keepAlive?: boolean }): Timer;
 }
 
 export const systemClock: Clock = {
   nowMs: () => Date.now(),
   monotonicMs: () => performance.now(),
-  setTimeout(fn, ms) {
+  setTimeout(fn, ms, opts) {
     const t = setTimeout(fn, ms);
-    t.unref?.();
+    if (opts?.keepAlive !== true) t.unref?.();
     return { cancel: () => clearTimeout(t) };
   },
 };

@@ -138,3 +138,35 @@ describe('duplicates while a block is in flight (regression)', () => {
     }
   });
 });
+
+describe('block.min_interval_ms', () => {
+  it('spaces block starts by at least the configured interval, gathering transactions meanwhile', async () => {
+    const t = await startTestNode({ 'block.min_interval_ms': 400, 'block.time_ms': 1000 });
+    try {
+      const first = await run(t, t.admin, [{ kind: 'Log', level: { kind: 'Info' }, message: 'a' }]);
+      const rest = await Promise.all(
+        [1, 2, 3].map((n) =>
+          submitAndWait(
+            t.node,
+            buildTx(t.admin, [{ kind: 'Log', level: { kind: 'Info' }, message: `b${n}` }], {
+              chainId: t.chainId,
+            }),
+          ),
+        ),
+      );
+      const a = await t.node.ledger.block(first.height!);
+      const b = await t.node.ledger.block(rest[0]!.height!);
+      assert.ok(
+        b!.header.creationTimeMs - a!.header.creationTimeMs >= 390,
+        `${b!.header.creationTimeMs - a!.header.creationTimeMs} ms apart`,
+      );
+      assert.equal(
+        new Set(rest.map((r) => r.height)).size,
+        1,
+        'the three waiting transactions share one block',
+      );
+    } finally {
+      await t.cleanup();
+    }
+  });
+});
