@@ -8,7 +8,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Client, Pool } from 'undici';
+import { Pool } from 'undici';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';
 import { signOperatorRequest } from '../../src/gateway/operator-message.js';
 import { numeric } from '../../src/model/numeric.js';
@@ -25,6 +25,7 @@ import {
   sendOversized,
   structuredProbes,
 } from '../helpers/bad-requests.js';
+import { startHealthMonitor } from '../helpers/health-monitor.js';
 import { run } from '../helpers/node.js';
 import {
   discoverSamples,
@@ -68,36 +69,6 @@ async function seedWorld(t: ServedTestNode): Promise<void> {
     { kind: 'RegisterNft', id: 'deed$wonderland', content: meta },
   ]);
   assert.equal(r.status.kind, 'Committed', JSON.stringify(r.status));
-}
-
-/** Polls /health on its own connection until stopped; reports every latency and failure. */
-function startHealthMonitor(url: string): { stop(): Promise<{ latencies: number[]; failures: string[] }> } {
-  const client = new Client(url);
-  const latencies: number[] = [];
-  const failures: string[] = [];
-  let running = true;
-  const loop = (async () => {
-    while (running) {
-      const started = performance.now();
-      try {
-        const r = await client.request({ method: 'GET', path: '/health', headersTimeout: 5_000 });
-        await r.body.dump();
-        if (r.statusCode !== 200) failures.push(`status ${r.statusCode}`);
-      } catch (e) {
-        failures.push((e as Error).message);
-      }
-      latencies.push(performance.now() - started);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  })();
-  return {
-    async stop() {
-      running = false;
-      await loop;
-      await client.close();
-      return { latencies, failures };
-    },
-  };
 }
 
 describe('bad input on every route (real socket)', () => {

@@ -12,13 +12,14 @@ import { after, before, describe, it } from 'node:test';
 import { Pool } from 'undici';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';
 import { numeric } from '../../src/model/numeric.js';
+import { startHealthMonitor } from '../helpers/health-monitor.js';
 import { run } from '../helpers/node.js';
 import { discoverSamples, fetchOpenApi, liveRoutes } from '../helpers/route-catalog.js';
 import { newAccount } from '../helpers/tx.js';
 import { type BridgeNode, startBridgeNode } from '../iso20022/bridge-fixture.js';
 import { loadRegressions, saveRegression } from './lib/regressions.js';
 import { RouteFuzzer } from './lib/route-fuzzer.js';
-import { percentile, startHealthMonitor } from './lib/route-send.js';
+import { percentile } from './lib/route-send.js';
 
 const SECONDS = Number(process.env.FUZZ_SECONDS ?? 60);
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000_007);
