@@ -3,12 +3,10 @@
 // fsync the directory) so a crash leaves either the old file or the new one, never half of one.
 // Loading checks that the public key matches the private one, so a hand-edited file cannot make
 // the node announce a key it cannot sign for. Errors name the file but never print its content.
-import { open, readFile, rename, unlink } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
+import { open, readFile } from 'node:fs/promises';
+import { writeFileAtomic } from '../util/atomic-file.js';
 import { CryptoError } from './errors.js';
-import { toHex } from './hex.js';
 import { isKeyTextError, publicKeyEquals, publicKeyFromText } from './keys.js';
-import { randomBytes } from './random.js';
 import { Ed25519KeyPair } from './signer.js';
 
 /** A key file is two short strings; anything bigger is not one of ours. */
@@ -18,19 +16,9 @@ const KEY_FILE_FIELDS = ['public_key', 'private_key'] as const;
 
 export async function saveKeyFile(path: string, kp: Ed25519KeyPair): Promise<void> {
   const body = `${JSON.stringify({ public_key: kp.publicKeyText(), private_key: kp.privateKeyText() }, null, 2)}\n`;
-  const tmp = join(dirname(path), `.${basename(path)}.${toHex(randomBytes(6))}.tmp`);
   try {
-    const fh = await open(tmp, 'wx', KEY_FILE_MODE);
-    try {
-      await fh.writeFile(body, 'utf8');
-      await fh.sync();
-    } finally {
-      await fh.close();
-    }
-    await rename(tmp, path);
-    await syncDirectory(dirname(path));
+    await writeFileAtomic(path, body, KEY_FILE_MODE);
   } catch (cause) {
-    await unlink(tmp).catch(() => undefined);
     throw new CryptoError('key_file_unwritable', `cannot write key file ${path}: ${describe(cause)}`, {
       cause,
     });
@@ -82,16 +70,6 @@ async function readLimited(path: string): Promise<string> {
       throw new CryptoError('key_file_invalid', `key file ${path}: larger than ${KEY_FILE_BYTES_MAX} bytes`);
     }
     return await readFile(fh, 'utf8');
-  } finally {
-    await fh.close();
-  }
-}
-
-/** Makes the rename durable: the directory entry is data too (testing.md, durability). */
-async function syncDirectory(dir: string): Promise<void> {
-  const fh = await open(dir, 'r');
-  try {
-    await fh.sync();
   } finally {
     await fh.close();
   }
