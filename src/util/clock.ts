@@ -24,36 +24,3 @@ export const systemClock: Clock = {
     return { cancel: () => clearTimeout(t) };
   },
 };
-
-/** A clock that moves only when told to (tests and the simulator). */
-export class ManualClock implements Clock {
-  private timers: { at: number; fn: () => void; live: boolean }[] = [];
-  constructor(private now = 1_700_000_000_000) {}
-  nowMs(): number {
-    return this.now;
-  }
-  monotonicMs(): number {
-    return this.now;
-  }
-  setTimeout(fn: () => void, ms: number): Timer {
-    const t = { at: this.now + ms, fn, live: true };
-    this.timers.push(t);
-    return {
-      cancel: () => {
-        t.live = false;
-      },
-    };
-  }
-  advance(ms: number): void {
-    const target = this.now + ms;
-    for (;;) {
-      const due = this.timers.filter((t) => t.live && t.at <= target).sort((a, b) => a.at - b.at)[0];
-      if (due === undefined) break;
-      this.now = due.at;
-      due.live = false;
-      due.fn();
-    }
-    this.timers = this.timers.filter((t) => t.live);
-    this.now = target;
-  }
-}
