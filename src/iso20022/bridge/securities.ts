@@ -44,6 +44,11 @@ function required(
   return pin.value;
 }
 
+/** The account a required pin names, checked where it was read. */
+function pinnedAccount(pin: Pin | undefined, what: string): string {
+  return accountIdAt(required(pin, 'account_unresolved', what), pin!.path);
+}
+
 function checkLedger(ctx: PlanContext, pin: Pin | undefined): void {
   if (pin?.value !== undefined && pin.value !== ctx.chainId) {
     throw businessRule(
@@ -128,14 +133,8 @@ export function planSese023(m: Sese023Message, ctx: PlanContext): Plan {
   ];
   const pins = readSecuritiesPins(ctx.body, SESE023, names, ctx.xmlLimits);
   checkLedger(ctx, pins.LedgerId);
-  const owner = accountIdAt(
-    required(pins.SourceAccountId, 'account_unresolved', 'the instructing party account'),
-    pins.SourceAccountId!.path,
-  );
-  const other = accountIdAt(
-    required(pins.TargetAccountId, 'account_unresolved', 'the counterparty account'),
-    pins.TargetAccountId!.path,
-  );
+  const owner = pinnedAccount(pins.SourceAccountId, 'the instructing party account');
+  const other = pinnedAccount(pins.TargetAccountId, 'the counterparty account');
   const security = {
     id: definitionIdAt(
       required(pins.AssetDefinitionId, 'asset_unresolved', 'the security asset definition'),
@@ -201,14 +200,8 @@ export function planColr012(m: Colr012Message, ctx: PlanContext): Plan {
   ];
   const pins = readSecuritiesPins(ctx.body, COLR012, names, ctx.xmlLimits);
   checkLedger(ctx, pins.LedgerId);
-  const giver = accountIdAt(
-    required(pins.SourceAccountId, 'account_unresolved', 'the collateral giver account'),
-    pins.SourceAccountId!.path,
-  );
-  const taker = accountIdAt(
-    required(pins.TargetAccountId, 'account_unresolved', 'the collateral taker account'),
-    pins.TargetAccountId!.path,
-  );
+  const giver = pinnedAccount(pins.SourceAccountId, 'the collateral giver account');
+  const taker = pinnedAccount(pins.TargetAccountId, 'the collateral taker account');
   const side = (asset: string, quantity: string) => {
     const a = pins[asset]!;
     return {
