@@ -9,6 +9,8 @@ import { encodeFrame } from '../codec/frame.js';
 import { jsonSchemaOf } from '../codec/json-schema.js';
 import type { SchemaRegistry } from '../codec/registry.js';
 import { MEDIA_TYPES } from './negotiate.js';
+import type { Visibility } from './profiles.js';
+import type { RouteDef } from './route-table.js';
 
 export function viewSchema(codec: Codec<never> | Codec<unknown>): TSchema {
   return jsonSchemaOf(codec) as unknown as TSchema;
@@ -29,4 +31,30 @@ export function respond<T>(
     return reply.type(MEDIA_TYPES.codec).send(Buffer.from(encodeFrame(registry, codec, value)));
   }
   return reply.type('application/json; charset=utf-8').send(JSON.stringify(codec.toJson(value)));
+}
+
+/**
+ * A GET route whose whole job is to answer one view (JSON by default, the codec on request): the
+ * common shape of status-like routes, declared once.
+ */
+export function viewRoute<T>(
+  registry: SchemaRegistry,
+  r: {
+    url: string;
+    operationId: string;
+    summary: string;
+    tags: string[];
+    visibility: Visibility;
+    errorStatuses?: readonly number[];
+  },
+  view: Codec<T>,
+  value: () => T,
+): RouteDef {
+  return {
+    method: 'GET',
+    ...r,
+    formats: { default: 'json', offers: ['json', 'codec'] },
+    schema: { response: { 200: viewSchema(view as Codec<unknown>) } },
+    handler: (req, reply) => respond(registry, req, reply, view, value()),
+  };
 }

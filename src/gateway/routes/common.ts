@@ -9,9 +9,8 @@ import { DATA_MODEL_VERSION } from '../../model/schema.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
-import type { FormatOffer } from '../negotiate.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { viewRoute } from '../view.js';
 import {
   ApiVersionsView,
   ApiVersionView,
@@ -23,8 +22,6 @@ import {
   TimeNowView,
   TimeStatusView,
 } from '../views/common.js';
-
-const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 
 /** Resources the query aggregate helpers can count (reference-notes §3 `query.aggregate`). */
 export const AGGREGATE_RESOURCES = [
@@ -81,65 +78,76 @@ function timeNow(d: RouteDeps): Infer<typeof TimeNowView> {
   };
 }
 
+function capabilities(d: RouteDeps): Infer<typeof CapabilitiesView> {
+  return {
+    abiVersion: d.ports.state.abiVersion(),
+    dataModelVersion: DATA_MODEL_VERSION,
+    codecVersion: CODEC_VERSION,
+    chainId: d.ports.node.chainId,
+    crypto: { defaultHash: 'blake2b-256', signingAlgorithms: ['ed25519'], consensusSignature: 'bls12_381' },
+    query: { aggregate: { supportedResources: AGGREGATE_RESOURCES }, fetchSizeMax: d.limits.fetchSizeMax },
+    features: [...d.features],
+  };
+}
+
+function timeStatus(d: RouteDeps): Infer<typeof TimeStatusView> {
+  const t = timeNow(d);
+  return {
+    peers: t.peerCount,
+    samplesUsed: 0,
+    offsetMs: 0,
+    confidenceMs: 0,
+    fallback: true,
+    health: t.health,
+    samples: [],
+    rttHistogram: [],
+  };
+}
+
 export function commonRoutes(d: RouteDeps): RouteDef[] {
   const tags = ['node'];
-  const health = (url: string, operationId: string, summary: string) =>
-    defineRoute({
-      method: 'GET',
-      url,
-      operationId,
-      summary,
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      errorStatuses: [503],
-      schema: { response: { 200: viewSchema(HealthView) } },
-      handler: (req, reply) => {
-        if (!d.ports.node.healthy()) throw d.errors.create('node_unhealthy');
-        return respond(d.schema, req, reply, HealthView, { status: 'ok' });
-      },
-    });
+  const pub = (url: string, operationId: string, summary: string) => ({
+    url,
+    operationId,
+    summary,
+    tags,
+    visibility: 'public' as const,
+  });
+  const healthy = () => {
+    if (!d.ports.node.healthy()) throw d.errors.create('node_unhealthy');
+    return { status: 'ok' };
+  };
   return [
-    health('/health', 'getHealth', 'Liveness: 200 while the node runs'),
-    health('/v1/health', 'getHealthV1', 'Liveness (versioned path)'),
-    defineRoute({
-      method: 'GET',
-      url: '/api_version',
-      operationId: 'getApiVersion',
-      summary: 'Default API version',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(ApiVersionView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, ApiVersionView, { version: String(d.apiVersions.default) }),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/api/versions',
-      operationId: 'getApiVersions',
-      summary: 'Supported API versions',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(ApiVersionsView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, ApiVersionsView, {
-          default: String(d.apiVersions.default),
-          supported: d.apiVersions.supported.map(String),
-        }),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/status',
-      operationId: 'getStatus',
-      summary: 'Operator status summary',
-      tags,
-      visibility: 'status',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(StatusView) } },
-      handler: (req, reply) => respond(d.schema, req, reply, StatusView, statusOf(d)),
-    }),
+    viewRoute(
+      d.schema,
+      { ...pub('/health', 'getHealth', 'Liveness: 200 while the node runs'), errorStatuses: [503] },
+      HealthView,
+      healthy,
+    ),
+    viewRoute(
+      d.schema,
+      { ...pub('/v1/health', 'getHealthV1', 'Liveness (versioned path)'), errorStatuses: [503] },
+      HealthView,
+      healthy,
+    ),
+    viewRoute(d.schema, pub('/api_version', 'getApiVersion', 'Default API version'), ApiVersionView, () => ({
+      version: String(d.apiVersions.default),
+    })),
+    viewRoute(
+      d.schema,
+      pub('/v1/api/versions', 'getApiVersions', 'Supported API versions'),
+      ApiVersionsView,
+      () => ({
+        default: String(d.apiVersions.default),
+        supported: d.apiVersions.supported.map(String),
+      }),
+    ),
+    viewRoute(
+      d.schema,
+      { ...pub('/status', 'getStatus', 'Operator status summary'), visibility: 'status' },
+      StatusView,
+      () => statusOf(d),
+    ),
     defineRoute({
       method: 'GET',
       url: '/status/:field',
@@ -160,102 +168,41 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(json[req.params.field]));
       },
     }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/node/capabilities',
-      operationId: 'getCapabilities',
-      summary: 'Node capabilities and data-model metadata',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(CapabilitiesView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, CapabilitiesView, {
-          abiVersion: d.ports.state.abiVersion(),
-          dataModelVersion: DATA_MODEL_VERSION,
-          codecVersion: CODEC_VERSION,
-          chainId: d.ports.node.chainId,
-          crypto: {
-            defaultHash: 'blake2b-256',
-            signingAlgorithms: ['ed25519'],
-            consensusSignature: 'bls12_381',
-          },
-          query: {
-            aggregate: { supportedResources: AGGREGATE_RESOURCES },
-            fetchSizeMax: d.limits.fetchSizeMax,
-          },
-          features: [...d.features],
-        }),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/time/now',
-      operationId: 'getTimeNow',
-      summary: 'Wall-clock snapshot',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(TimeNowView) } },
-      handler: (req, reply) => respond(d.schema, req, reply, TimeNowView, timeNow(d)),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/time/status',
-      operationId: 'getTimeStatus',
-      summary: 'Time synchronisation status',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(TimeStatusView) } },
-      handler: (req, reply) => {
-        const t = timeNow(d);
-        return respond(d.schema, req, reply, TimeStatusView, {
-          peers: t.peerCount,
-          samplesUsed: 0,
-          offsetMs: 0,
-          confidenceMs: 0,
-          fallback: true,
-          health: t.health,
-          samples: [],
-          rttHistogram: [],
-        });
-      },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/peers',
-      operationId: 'getPeers',
-      summary: 'Connected peers as "<public key>@<host:port>"',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(PeersView) } },
-      handler: (req, reply) => respond(d.schema, req, reply, PeersView, d.ports.node.connectedPeers()),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/schema',
-      operationId: 'getSchema',
-      summary: 'Data-model schema snapshot (every codec type)',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(SchemaView) } },
-      handler: (req, reply) => {
+    viewRoute(
+      d.schema,
+      pub('/v1/node/capabilities', 'getCapabilities', 'Node capabilities and data-model metadata'),
+      CapabilitiesView,
+      () => capabilities(d),
+    ),
+    viewRoute(d.schema, pub('/v1/time/now', 'getTimeNow', 'Wall-clock snapshot'), TimeNowView, () =>
+      timeNow(d),
+    ),
+    viewRoute(
+      d.schema,
+      pub('/v1/time/status', 'getTimeStatus', 'Time synchronisation status'),
+      TimeStatusView,
+      () => timeStatus(d),
+    ),
+    viewRoute(
+      d.schema,
+      pub('/peers', 'getPeers', 'Connected peers as "<public key>@<host:port>"'),
+      PeersView,
+      () => d.ports.node.connectedPeers(),
+    ),
+    viewRoute(
+      d.schema,
+      pub('/schema', 'getSchema', 'Data-model schema snapshot (every codec type)'),
+      SchemaView,
+      () => {
         const s = d.schema.snapshot();
-        return respond(d.schema, req, reply, SchemaView, { version: s.version, types: s.types as never });
+        return { version: s.version, types: s.types as never };
       },
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/parameters',
-      operationId: 'getParameters',
-      summary: 'Chain parameters in force',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(ParametersCodec) } },
-      handler: (req, reply) => respond(d.schema, req, reply, ParametersCodec, d.ports.state.parameters()),
-    }),
+    ),
+    viewRoute(
+      d.schema,
+      pub('/v1/parameters', 'getParameters', 'Chain parameters in force'),
+      ParametersCodec,
+      () => d.ports.state.parameters(),
+    ),
   ];
 }
