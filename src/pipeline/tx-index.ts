@@ -96,7 +96,3 @@ export function locationFromAccountKey(key: Uint8Array): TxLocation {
     index: v.getUint32(key.length - 4, false),
   };
 }
-
-export function isIndexKey(key: Uint8Array): boolean {
-  return key[0] === TX_BY_HASH_PREFIX || key[0] === TX_BY_ACCOUNT_PREFIX;
-}

@@ -7,6 +7,8 @@ import { encode, encodeFrame } from '../../src/codec/frame.js';
 import { hash } from '../../src/crypto/hash.js';
 import { UpgradeManifestCodec } from '../../src/model/entities.js';
 import { type Instruction, InstructionCodec } from '../../src/model/instructions.js';
+import { defaultParameters, ParametersCodec } from '../../src/model/parameters.js';
+import { SCHEMA } from '../../src/model/schema.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { isToranaApiError } from '../../src/sdk/errors.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
@@ -218,11 +220,7 @@ describe('SDK against a served node', () => {
   it('raises typed errors with the gateway codes', async () => {
     const bad = {
       signed: undefined as never,
-      bytes: encodeFrame(
-        (await import('../../src/model/schema.js')).SCHEMA,
-        (await import('../../src/model/parameters.js')).ParametersCodec,
-        (await import('../../src/model/parameters.js')).defaultParameters(),
-      ),
+      bytes: encodeFrame(SCHEMA, ParametersCodec, defaultParameters()),
       hash: '',
     };
     await assert.rejects(client.submit(bad), (e: unknown) => isToranaApiError(e, 'invalid_codec_body'));
