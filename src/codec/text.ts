@@ -4,6 +4,8 @@
 import type { Codec } from './codec.js';
 import { refOf } from './codec.js';
 import { CodecError } from './errors.js';
+import type { Reader } from './reader.js';
+import { Writer } from './writer.js';
 
 export interface TextTypeSpec<B> {
   name: string;
@@ -17,7 +19,19 @@ export interface TextTypeSpec<B> {
   print(value: B): string;
   /** Checks a decoded binary value (e.g. name rules); returns a reason when invalid. */
   check?(value: B): string | undefined;
+  /**
+   * Reads the wire form straight to the canonical text, without building the binary value (hot leaf
+   * types such as public keys). Must give exactly what `print(base.decode(r))` gives, errors included.
+   */
+  decodeText?(r: Reader): string;
 }
+
+/**
+ * Texts whose encoding each text type remembers (per type, oldest forgotten first). Ids recur in almost
+ * every transaction (authorities, accounts, asset ids), and encoding one means parsing and validating its
+ * text; the encoding of a valid text never changes, so a remembered one is written as is.
+ */
+export const TEXT_ENCODING_MEMO_MAX = 4096;
 
 export function textType<B>(spec: TextTypeSpec<B>): Codec<string> {
   const { name, base } = spec;
@@ -30,11 +44,22 @@ export function textType<B>(spec: TextTypeSpec<B>): Codec<string> {
     }
     return v;
   };
+  const memo = new Map<string, Uint8Array>();
+  const encodeText = (text: string): Uint8Array => {
+    const w = new Writer(64);
+    base.encode(w, parseOrThrow(text, undefined));
+    const bytes = w.finish();
+    if (memo.size >= TEXT_ENCODING_MEMO_MAX) memo.delete(memo.keys().next().value as string);
+    memo.set(text, bytes);
+    return bytes;
+  };
+  const { decodeText } = spec;
   return {
     name,
     minBytes: base.minBytes,
-    encode: (w, text) => base.encode(w, parseOrThrow(text, undefined)),
+    encode: (w, text) => w.bytes(memo.get(text) ?? encodeText(text)),
     decode(r) {
+      if (decodeText !== undefined) return decodeText(r);
       const at = r.pos;
       const v = base.decode(r);
       const reason = spec.check?.(v);

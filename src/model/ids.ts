@@ -10,6 +10,7 @@
 import type { Codec } from '../codec/codec.js';
 import { struct } from '../codec/compound.js';
 import { string } from '../codec/primitives.js';
+import type { Reader } from '../codec/reader.js';
 import { textType } from '../codec/text.js';
 import { canonicalPublicKeyText, PublicKeyText } from './keys.js';
 import { NAME_BYTES_MAX, Name, nameProblem } from './names.js';
@@ -57,12 +58,28 @@ export function canonicalAccountId(text: string): string | undefined {
     : accountId(a.signatory, a.domain);
 }
 
+/**
+ * Reads a two-part id straight to its text, as `print(base.decode(r))` would (the parts' own checks run,
+ * the struct's depth is entered) without the intermediate parts object: ids are read for every
+ * transaction of every block.
+ */
+function joinParts(left: Codec<string>, sep: string, right: Codec<string>): (r: Reader) => string {
+  return (r) => {
+    r.enter();
+    const a = left.decode(r);
+    const b = right.decode(r);
+    r.leave();
+    return a + sep + b;
+  };
+}
+
 export const AccountId: Codec<string> = textType<{ signatory: string; domain: string }>({
   name: 'AccountId',
   base: struct('AccountIdParts', { signatory: PublicKeyText, domain: DomainId }),
   format: '<public key>@<domain>',
   parse: parseAccountId,
   print: (v) => `${v.signatory}@${v.domain}`,
+  decodeText: joinParts(PublicKeyText, '@', DomainId),
 });
 
 export function accountId(signatory: string, domain: string): string {
@@ -89,6 +106,7 @@ export const AssetDefinitionId: Codec<string> = textType({
   format: '<name>#<domain>',
   parse: parseDefinitionId,
   print: (v) => `${v.name}#${v.domain}`,
+  decodeText: joinParts(Name, '#', DomainId),
 });
 
 export function parseAssetId(text: string): { definition: string; account: string } | undefined {
@@ -111,6 +129,7 @@ export const AssetId: Codec<string> = textType({
   format: '<definition name>#<definition domain>#<account id>',
   parse: parseAssetId,
   print: (v) => assetId(v.definition, v.account),
+  decodeText: joinParts(AssetDefinitionId, '#', AccountId),
 });
 
 export function parseNftId(text: string): { name: string; domain: string } | undefined {
@@ -123,6 +142,7 @@ export const NftId: Codec<string> = textType({
   format: '<name>$<domain>',
   parse: parseNftId,
   print: (v) => `${v.name}$${v.domain}`,
+  decodeText: joinParts(Name, '$', DomainId),
 });
 
 /** A peer is identified by its public key. */

@@ -3,6 +3,7 @@
 
 import type { Codec } from '../codec/codec.js';
 import { enumOf } from '../codec/compound.js';
+import { CodecError } from '../codec/errors.js';
 import { bytes, fixedBytes } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
 import {
@@ -65,6 +66,19 @@ export const PublicKeyText: Codec<string> = textType({
       : { kind: 'Bls12381' as const, key: k.bytes };
   },
   print: (v) => publicKeyToText({ algorithm: v.kind === 'Ed25519' ? 'ed25519' : 'bls12_381', bytes: v.key }),
+  // Every transaction carries keys (signatory, authority, account ids): read the tag and print the hex
+  // from the input bytes, without copying them into a PublicKeyBytes value first.
+  decodeText(r) {
+    const at = r.pos;
+    const tag = r.varuint();
+    const form = tag === 0 ? ED25519_TEXT : tag === 1 ? BLS_TEXT : undefined;
+    if (form === undefined)
+      throw new CodecError('codec_invalid_tag', `PublicKeyBytes: unknown tag ${tag}`, at);
+    r.enter();
+    const text = form.prefix + toHex(r.view((form.chars - form.prefix.length) / 2), true);
+    r.leave();
+    return text;
+  },
 });
 
 /** A 32-byte hash; text and JSON form is lower-case hex. */
