@@ -28,9 +28,21 @@ export function encode<T>(codec: Codec<T>, value: T, sizeHint = 256): Uint8Array
 
 /** Decodes a bare payload; the whole input must be consumed. */
 export function decode<T>(codec: Codec<T>, bytes: Uint8Array, limits: DecodeLimits): DecodeResult<T> {
+  return decodeWith(bytes, limits, (r) => codec.decode(r));
+}
+
+/**
+ * Decodes a bare payload with a hand-written reader that must consume the whole input (a codec's decode
+ * that also notes positions, e.g. model/block-spans.ts); errors as `decode`.
+ */
+export function decodeWith<T>(
+  bytes: Uint8Array,
+  limits: DecodeLimits,
+  read: (r: Reader) => T,
+): DecodeResult<T> {
   try {
     const r = new Reader(bytes, limits);
-    const value = codec.decode(r);
+    const value = read(r);
     if (r.pos !== bytes.length) {
       return {
         ok: false,

@@ -57,7 +57,7 @@ export type Block = Infer<typeof BlockCodec>;
 
 export const ZERO_HASH = new Uint8Array(32);
 
-const TransactionResultsCodec = seq(TransactionResultCodec);
+export const TransactionResultsCodec = seq(TransactionResultCodec);
 
 /**
  * The block's bare encoding, byte for byte `encode(BlockCodec, block)`. Where `encodedTransactions[i]` is

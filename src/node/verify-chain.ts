@@ -3,15 +3,14 @@
 // from an empty state, and the result must reproduce each stored header exactly. The final state root is
 // what a rebuild from blocks gives, to compare with the persisted state.
 
-import { decode } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { verifyCertificate } from '../consensus/certificate.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
 import type { VerifyItem } from '../crypto/verify-batch.js';
-import { type Block, BlockCodec, blockHash } from '../model/block.js';
+import { type Block, blockHash } from '../model/block.js';
+import { decodeBlockWithSpans, spanPayloadHash, spanTransactionHash } from '../model/block-spans.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
-import { payloadHash, transactionHash } from '../model/transaction.js';
 import { executeProposal } from '../pipeline/executed-block.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
@@ -47,6 +46,8 @@ interface Checked {
   height: number;
   recordHash: Uint8Array;
   block: Block;
+  /** The transactions' hashes, taken over their bytes in the record. */
+  hashes: Uint8Array[];
   /** Signature checks in flight on the verification workers. */
   signatures: Promise<boolean[]>;
 }
@@ -57,13 +58,13 @@ function checkRecord(
   opts: VerifyChainOptions,
 ): Checked {
   const h = rec.height;
-  const d = decode(BlockCodec, rec.bytes, {
+  const d = decodeBlockWithSpans(rec.bytes, {
     ...opts.decodeLimits,
     bytesMax: Number.MAX_SAFE_INTEGER,
     itemsMax: Number.MAX_SAFE_INTEGER,
   });
   if (!d.ok) throw new ChainVerificationError(h, `does not decode (${d.error.code})`);
-  const block = d.value;
+  const { block, spans } = d.value;
   if (!bytesEqual(blockHash(block.header), rec.hash))
     throw new ChainVerificationError(h, 'header hash differs from the log record');
   if (block.certificate.height !== h || !bytesEqual(block.certificate.blockHash, rec.hash)) {
@@ -71,12 +72,18 @@ function checkRecord(
   }
   const problem = verifyCertificate(opts.chainId, block.certificate, opts.validatorSet);
   if (problem !== undefined) throw new ChainVerificationError(h, `certificate invalid: ${problem}`);
-  const items: VerifyItem[] = block.transactions.map((tx) => ({
+  const items: VerifyItem[] = block.transactions.map((tx, i) => ({
     publicKey: parsePublicKey(parseAccountId(tx.payload.authority)!.signatory)!.bytes,
-    message: payloadHash(tx.payload),
+    message: spanPayloadHash(rec.bytes, spans[i]!),
     signature: tx.signature,
   }));
-  return { height: h, recordHash: rec.hash, block, signatures: opts.verifySignatures(items) };
+  return {
+    height: h,
+    recordHash: rec.hash,
+    block,
+    hashes: spans.map((s) => spanTransactionHash(rec.bytes, s)),
+    signatures: opts.verifySignatures(items),
+  };
 }
 
 /** Waits for a block's signatures, re-executes it and checks it reproduces the stored header exactly. */
@@ -90,7 +97,7 @@ async function replayChecked(c: Checked, state: WorldState, chainId: string): Pr
     view: header.view,
     creationTimeMs: header.creationTimeMs,
     transactions,
-    hashes: transactions.map(transactionHash),
+    hashes: c.hashes,
     genesis: c.height === 1,
   });
   if (!bytesEqual(executed.hash, c.recordHash)) {

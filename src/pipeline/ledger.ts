@@ -3,10 +3,10 @@
 // make the new state visible, then announce; the state store follows in the background and a restart
 // replays whatever blocks it had not yet recorded, checking every replayed block's hash.
 
-import { decode } from '../codec/frame.js';
+import { type DecodeResult, decode } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { type Block, BlockCodec, type CommitCertificate, encodeBlock, ZERO_HASH } from '../model/block.js';
-import { transactionHash } from '../model/transaction.js';
+import { decodeBlockWithSpans, spanTransactionHash } from '../model/block-spans.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import { type StateChange, StateStore } from '../storage/state-store.js';
@@ -91,8 +91,12 @@ export class Ledger {
     const ledger = new Ledger(state, log, store, opts);
     let replayed = 0;
     for await (const rec of log.iterate(stateHeight + 1)) {
-      const block = ledger.decodeBlock(rec.height, rec.bytes);
-      ledger.replay(block, rec.hash);
+      const { block, spans } = ledger.decodeRecord(rec.height, rec.bytes, decodeBlockWithSpans);
+      ledger.replay(
+        block,
+        spans.map((s) => spanTransactionHash(rec.bytes, s)),
+        rec.hash,
+      );
       replayed++;
     }
     await ledger.flushState();
@@ -179,9 +183,8 @@ export class Ledger {
   }
 
   /** Re-executes a stored block and checks that it reproduces the stored header exactly. */
-  private replay(block: Block, recordedHash: Uint8Array): void {
+  private replay(block: Block, hashes: Uint8Array[], recordedHash: Uint8Array): void {
     const { header } = block;
-    const hashes = block.transactions.map((tx) => transactionHash(tx));
     const executed = executeProposal(this.state, this.opts.chainId, {
       height: header.height,
       prevHash: header.prevHash,
@@ -201,7 +204,16 @@ export class Ledger {
   }
 
   private decodeBlock(height: number, bytes: Uint8Array): Block {
-    const d = decode(BlockCodec, bytes, {
+    return this.decodeRecord(height, bytes, (b, limits) => decode(BlockCodec, b, limits));
+  }
+
+  /** Decodes a block record of the log (without the gateway's size limits: the log's blocks are ours). */
+  private decodeRecord<T>(
+    height: number,
+    bytes: Uint8Array,
+    decoder: (bytes: Uint8Array, limits: DecodeLimits) => DecodeResult<T>,
+  ): T {
+    const d = decoder(bytes, {
       ...this.opts.decodeLimits,
       bytesMax: Number.MAX_SAFE_INTEGER,
       itemsMax: Number.MAX_SAFE_INTEGER,
