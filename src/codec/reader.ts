@@ -137,7 +137,10 @@ export class Reader {
 
   /** A copy of the next n bytes (values that outlive the input buffer). */
   copy(n: number): Uint8Array {
-    return this.view(n).slice();
+    this.need(n);
+    const v = this.buf.slice(this.pos, this.pos + n);
+    this.pos += n;
+    return v;
   }
 
   string(limit: number): string {

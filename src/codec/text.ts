@@ -5,7 +5,7 @@ import type { Codec } from './codec.js';
 import { refOf } from './codec.js';
 import { CodecError } from './errors.js';
 import type { Reader } from './reader.js';
-import { Writer } from './writer.js';
+import type { Writer } from './writer.js';
 
 export interface TextTypeSpec<B> {
   name: string;
@@ -20,6 +20,12 @@ export interface TextTypeSpec<B> {
   /** Checks a decoded binary value (e.g. name rules); returns a reason when invalid. */
   check?(value: B): string | undefined;
   /**
+   * Writes the wire form of a text that is already canonical straight from its characters, without
+   * building the binary value (ids are encoded for every transaction). Returns false, having written
+   * nothing, for any other text, which then takes the general path (parse, check, encode).
+   */
+  encodeText?(w: Writer, text: string): boolean;
+  /**
    * Reads the wire form straight to the canonical text, without building the binary value (hot leaf
    * types such as public keys). Must give exactly what `print(base.decode(r))` gives, errors included.
    */
@@ -27,9 +33,9 @@ export interface TextTypeSpec<B> {
 }
 
 /**
- * Texts whose encoding each text type remembers (per type, oldest forgotten first). Ids recur in almost
- * every transaction (authorities, accounts, asset ids), and encoding one means parsing and validating its
- * text; the encoding of a valid text never changes, so a remembered one is written as is.
+ * Texts whose encoding each text type remembers (per type; all forgotten at once when full, which keeps
+ * a stream of new texts cheap). Ids recur in almost every transaction (authorities, accounts, asset ids)
+ * and the encoding of a valid text never changes, so a remembered one is copied as is.
  */
 export const TEXT_ENCODING_MEMO_MAX = 4096;
 
@@ -44,20 +50,23 @@ export function textType<B>(spec: TextTypeSpec<B>): Codec<string> {
     }
     return v;
   };
+  const { encodeText, decodeText } = spec;
   const memo = new Map<string, Uint8Array>();
-  const encodeText = (text: string): Uint8Array => {
-    const w = new Writer(64);
-    base.encode(w, parseOrThrow(text, undefined));
-    const bytes = w.finish();
-    if (memo.size >= TEXT_ENCODING_MEMO_MAX) memo.delete(memo.keys().next().value as string);
-    memo.set(text, bytes);
-    return bytes;
-  };
-  const { decodeText } = spec;
   return {
     name,
     minBytes: base.minBytes,
-    encode: (w, text) => w.bytes(memo.get(text) ?? encodeText(text)),
+    encode(w, text) {
+      const known = memo.get(text);
+      if (known !== undefined) {
+        w.bytes(known);
+        return;
+      }
+      const start = w.pos;
+      if (encodeText === undefined || typeof text !== 'string' || !encodeText(w, text))
+        base.encode(w, parseOrThrow(text, undefined));
+      if (memo.size >= TEXT_ENCODING_MEMO_MAX) memo.clear();
+      memo.set(text, w.buf.slice(start, w.pos));
+    },
     decode(r) {
       if (decodeText !== undefined) return decodeText(r);
       const at = r.pos;

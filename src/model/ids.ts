@@ -12,7 +12,13 @@ import { struct } from '../codec/compound.js';
 import { string } from '../codec/primitives.js';
 import type { Reader } from '../codec/reader.js';
 import { textType } from '../codec/text.js';
-import { canonicalPublicKeyText, PublicKeyText } from './keys.js';
+import type { Writer } from '../codec/writer.js';
+import {
+  canonicalPublicKeyText,
+  isCanonicalPublicKeyText,
+  PublicKeyText,
+  writeCanonicalKey,
+} from './keys.js';
 import { NAME_BYTES_MAX, Name, nameProblem } from './names.js';
 
 /** An id whose text form is a single name. */
@@ -73,12 +79,59 @@ function joinParts(left: Codec<string>, sep: string, right: Codec<string>): (r: 
   };
 }
 
+// Encoding fast paths (`encodeText`): a text already in canonical form is written from its characters,
+// after the same checks the general path makes; any other text returns false and takes that path.
+
+/** The key and domain of a canonical account id in text[from..]; undefined otherwise. */
+function canonicalAccountParts(text: string, from: number): { key: string; domain: string } | undefined {
+  const at = text.lastIndexOf('@');
+  if (at <= from || at === text.length - 1) return undefined;
+  const key = text.slice(from, at);
+  const domain = text.slice(at + 1);
+  return nameProblem(domain) === undefined && isCanonicalPublicKeyText(key) ? { key, domain } : undefined;
+}
+
+function writeAccount(w: Writer, text: string): boolean {
+  const a = canonicalAccountParts(text, 0);
+  if (a === undefined) return false;
+  writeCanonicalKey(w, a.key);
+  w.string(a.domain);
+  return true;
+}
+
+/** '<name><sep><domain>' written as its two names. */
+function writeTwoNames(w: Writer, text: string, sep: string): boolean {
+  const parts = twoNames(text, sep);
+  if (parts === undefined) return false;
+  w.string(parts.name);
+  w.string(parts.domain);
+  return true;
+}
+
+/** '<name>#<domain>#<account id>' written as definition name, definition domain, account key, domain. */
+function writeAsset(w: Writer, text: string): boolean {
+  const first = text.indexOf('#');
+  const second = first < 0 ? -1 : text.indexOf('#', first + 1);
+  if (second < 0) return false;
+  const name = text.slice(0, first);
+  const domain = text.slice(first + 1, second);
+  if (nameProblem(name) !== undefined || nameProblem(domain) !== undefined) return false;
+  const account = canonicalAccountParts(text, second + 1);
+  if (account === undefined) return false;
+  w.string(name);
+  w.string(domain);
+  writeCanonicalKey(w, account.key);
+  w.string(account.domain);
+  return true;
+}
+
 export const AccountId: Codec<string> = textType<{ signatory: string; domain: string }>({
   name: 'AccountId',
   base: struct('AccountIdParts', { signatory: PublicKeyText, domain: DomainId }),
   format: '<public key>@<domain>',
   parse: parseAccountId,
   print: (v) => `${v.signatory}@${v.domain}`,
+  encodeText: writeAccount,
   decodeText: joinParts(PublicKeyText, '@', DomainId),
 });
 
@@ -106,6 +159,7 @@ export const AssetDefinitionId: Codec<string> = textType({
   format: '<name>#<domain>',
   parse: parseDefinitionId,
   print: (v) => `${v.name}#${v.domain}`,
+  encodeText: (w, text) => writeTwoNames(w, text, '#'),
   decodeText: joinParts(Name, '#', DomainId),
 });
 
@@ -129,6 +183,7 @@ export const AssetId: Codec<string> = textType({
   format: '<definition name>#<definition domain>#<account id>',
   parse: parseAssetId,
   print: (v) => assetId(v.definition, v.account),
+  encodeText: writeAsset,
   decodeText: joinParts(AssetDefinitionId, '#', AccountId),
 });
 
@@ -142,6 +197,7 @@ export const NftId: Codec<string> = textType({
   format: '<name>$<domain>',
   parse: parseNftId,
   print: (v) => `${v.name}$${v.domain}`,
+  encodeText: (w, text) => writeTwoNames(w, text, '$'),
   decodeText: joinParts(Name, '$', DomainId),
 });
 

@@ -6,6 +6,7 @@ import { enumOf } from '../codec/compound.js';
 import { CodecError } from '../codec/errors.js';
 import { bytes, fixedBytes } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
+import type { Writer } from '../codec/writer.js';
 import {
   type PublicKey as CryptoPublicKey,
   isKeyTextError,
@@ -46,12 +47,85 @@ export function isCanonicalPublicKeyText(text: string): boolean {
   return true;
 }
 
+/**
+ * Writes the wire form (PublicKeyBytes: tag, then the key) of a canonical key text straight from its hex
+ * digits; false, having written nothing, when `text` is not canonical.
+ */
+export function writeCanonicalKey(w: Writer, text: string): boolean {
+  const form =
+    text.length === ED25519_TEXT.chars ? ED25519_TEXT : text.length === BLS_TEXT.chars ? BLS_TEXT : undefined;
+  if (form === undefined || !text.startsWith(form.prefix)) return false;
+  const n = (form.chars - form.prefix.length) / 2;
+  // The text's characters as bytes (one native call; faster than charCodeAt per digit). Non-ASCII
+  // characters become several bytes or U+FFFD's, never a digit at a digit's place, so they fail below.
+  const chars = ascii.encodeInto(text, keyChars).written;
+  if (chars !== text.length) return false;
+  w.ensure(1 + n);
+  const b = w.buf;
+  // The key's bytes go after the one-byte tag, which is written last: a bad digit returns false with
+  // the writer's position unmoved, so nothing counts as written. One pass checks and converts.
+  const p = w.pos + 1;
+  for (let i = 0, c = form.prefix.length; i < n; i++, c += 2) {
+    const hi = UPPER_HEX_DIGIT[keyChars[c]!]!;
+    const lo = UPPER_HEX_DIGIT[keyChars[c + 1]!]!;
+    if ((hi | lo) < 0) return false;
+    b[p + i] = (hi << 4) | lo;
+  }
+  b[p - 1] = form === ED25519_TEXT ? 0 : 1;
+  w.pos = p + n;
+  return true;
+}
+
+const ascii = new TextEncoder();
+/** Room for the longest key text in UTF-8 (any character is at most 3 bytes per UTF-16 unit). */
+const keyChars = new Uint8Array(3 * BLS_TEXT.chars);
+/** The value of each byte as a canonical (0-9, A-F) hex digit, or -1. */
+const UPPER_HEX_DIGIT = new Int8Array(256).fill(-1);
+for (let i = 0; i < 16; i++) UPPER_HEX_DIGIT['0123456789ABCDEF'.charCodeAt(i)] = i;
+
 /** The canonical text of a public key given in any accepted text form; undefined when malformed. */
 export function canonicalPublicKeyText(text: string): string | undefined {
   if (isCanonicalPublicKeyText(text)) return text;
   const k = parsePublicKey(text);
   return k === undefined ? undefined : publicKeyToText(k);
 }
+
+/**
+ * The texts of recently read keys, by their bytes. The same few keys come back in almost every
+ * transaction (signatories, authorities, account ids inside asset ids), and printing one is 64–96 hex
+ * digits; a remembered text is found by the key's first four bytes and a comparison of all of them.
+ * Bounded: at most KEY_TEXT_MEMO_MAX entries per algorithm, all forgotten when full.
+ */
+export const KEY_TEXT_MEMO_MAX = 4096;
+
+class PrintedKeys {
+  readonly bytes: number;
+  private readonly entries = new Map<number, { key: Uint8Array; text: string }>();
+
+  constructor(private readonly form: { prefix: string; chars: number }) {
+    this.bytes = (form.chars - form.prefix.length) / 2;
+  }
+
+  /** The text of the key in buf[at, at + this.bytes) (bounds checked by the caller). */
+  print(buf: Uint8Array, at: number): string {
+    const slot = (buf[at]! | (buf[at + 1]! << 8) | (buf[at + 2]! << 16)) + buf[at + 3]! * 0x1000000;
+    const hit = this.entries.get(slot);
+    if (hit !== undefined && sameBytes(hit.key, buf, at)) return hit.text;
+    const key = buf.slice(at, at + this.bytes);
+    const text = this.form.prefix + toHex(key, true);
+    if (this.entries.size >= KEY_TEXT_MEMO_MAX) this.entries.clear();
+    this.entries.set(slot, { key, text });
+    return text;
+  }
+}
+
+function sameBytes(key: Uint8Array, buf: Uint8Array, at: number): boolean {
+  for (let i = 0; i < key.length; i++) if (key[i] !== buf[at + i]) return false;
+  return true;
+}
+
+const ED25519_PRINTED = new PrintedKeys(ED25519_TEXT);
+const BLS_PRINTED = new PrintedKeys(BLS_TEXT);
 
 /** A public key in its canonical text form (upper-case hex after the prefix). */
 export const PublicKeyText: Codec<string> = textType({
@@ -66,16 +140,19 @@ export const PublicKeyText: Codec<string> = textType({
       : { kind: 'Bls12381' as const, key: k.bytes };
   },
   print: (v) => publicKeyToText({ algorithm: v.kind === 'Ed25519' ? 'ed25519' : 'bls12_381', bytes: v.key }),
+  encodeText: (w, text) => writeCanonicalKey(w, text),
   // Every transaction carries keys (signatory, authority, account ids): read the tag and print the hex
   // from the input bytes, without copying them into a PublicKeyBytes value first.
   decodeText(r) {
     const at = r.pos;
     const tag = r.varuint();
-    const form = tag === 0 ? ED25519_TEXT : tag === 1 ? BLS_TEXT : undefined;
-    if (form === undefined)
+    const memo = tag === 0 ? ED25519_PRINTED : tag === 1 ? BLS_PRINTED : undefined;
+    if (memo === undefined)
       throw new CodecError('codec_invalid_tag', `PublicKeyBytes: unknown tag ${tag}`, at);
     r.enter();
-    const text = form.prefix + toHex(r.view((form.chars - form.prefix.length) / 2), true);
+    r.need(memo.bytes);
+    const text = memo.print(r.buf, r.pos);
+    r.pos += memo.bytes;
     r.leave();
     return text;
   },

@@ -1,0 +1,253 @@
+// The fast paths of keys and ids (keys.ts, ids.ts) against the general path they stand in for:
+// `decodeText` (read the wire form straight to text) vs decoding the binary parts and printing them, on
+// valid encodings and random bytes — the same text, or the same error at the same offset; `encodeText`
+// and the remembered encodings (codec/text.ts) vs parsing the text and encoding its parts, on canonical,
+// non-canonical and broken texts — the same bytes, or the same error.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import type { Codec } from '../codec/codec.js';
+import { CodecError } from '../codec/errors.js';
+import { decode, encode } from '../codec/frame.js';
+import { Reader } from '../codec/reader.js';
+import { Writer } from '../codec/writer.js';
+import { publicKeyToText } from '../crypto/keys.js';
+import { accountIdArb, assetIdArb, definitionIdArb, nftIdArb, publicKeyArb } from './arbitraries.test.js';
+import {
+  AccountId,
+  AssetDefinitionId,
+  AssetId,
+  DomainId,
+  NftId,
+  parseAccountId,
+  parseAssetId,
+  parseDefinitionId,
+  parseNftId,
+} from './ids.js';
+import { KEY_TEXT_MEMO_MAX, PublicKeyText, parsePublicKey } from './keys.js';
+import { Name } from './names.js';
+
+type Decoder = (r: Reader) => string;
+
+/** The generic path for a public key: the PublicKeyBytes enum value, then its print. */
+const keyReference: Decoder = (r) => {
+  const v = PublicKeyText.children()[0]!.decode(r) as { kind: string; key: Uint8Array };
+  return publicKeyToText({ algorithm: v.kind === 'Ed25519' ? 'ed25519' : 'bls12_381', bytes: v.key });
+};
+
+/** The generic path for a two-part id: its parts struct (entered like any struct), then the joined text. */
+function partsReference(left: Decoder, sep: string, right: Decoder): Decoder {
+  return (r) => {
+    r.enter();
+    const a = left(r);
+    const b = right(r);
+    r.leave();
+    return a + sep + b;
+  };
+}
+
+const plain =
+  (c: Codec<string>): Decoder =>
+  (r) =>
+    c.decode(r);
+const accountReference = partsReference(keyReference, '@', plain(DomainId));
+const definitionReference = partsReference(plain(Name), '#', plain(DomainId));
+const CASES: { name: string; codec: Codec<string>; reference: Decoder }[] = [
+  { name: 'PublicKey', codec: PublicKeyText, reference: keyReference },
+  { name: 'AccountId', codec: AccountId, reference: accountReference },
+  { name: 'AssetDefinitionId', codec: AssetDefinitionId, reference: definitionReference },
+  { name: 'AssetId', codec: AssetId, reference: partsReference(definitionReference, '#', accountReference) },
+  { name: 'NftId', codec: NftId, reference: partsReference(plain(Name), '$', plain(DomainId)) },
+];
+
+type Outcome = { text: string; end: number } | { code: string; at: number | string | undefined };
+
+function outcome(bytes: Uint8Array, depthMax: number, read: Decoder): Outcome {
+  const r = new Reader(bytes, { bytesMax: 1 << 20, itemsMax: 1000, depthMax });
+  try {
+    const text = read(r);
+    return { text, end: r.pos };
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return { code: e.code, at: e.at };
+  }
+}
+
+const KEY = 'ed0120' + 'AB'.repeat(32);
+const SAMPLES = {
+  PublicKey: [KEY, 'ea0130' + '0F'.repeat(48)],
+  AccountId: [`${KEY}@wonderland`],
+  AssetDefinitionId: ['rose#wonderland'],
+  AssetId: [`rose#wonderland#${KEY}@garden`],
+  NftId: ['deed$wonderland'],
+} as const;
+
+describe('direct text decoders match the generic path', () => {
+  for (const { name, codec, reference } of CASES) {
+    it(`${name}: valid encodings, truncations, depth limits and random bytes agree`, () => {
+      for (const text of SAMPLES[name as keyof typeof SAMPLES]) {
+        const bytes = encode(codec, text);
+        const back = decode(codec, bytes, { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 });
+        assert.ok(back.ok && back.value === text, `${name} round trip`);
+        for (let cut = 0; cut <= bytes.length; cut++) {
+          for (const depth of [0, 1, 2, 32]) {
+            const part = bytes.subarray(0, cut);
+            assert.deepEqual(
+              outcome(part, depth, (r) => codec.decode(r)),
+              outcome(part, depth, reference),
+            );
+          }
+        }
+      }
+      fc.assert(
+        fc.property(fc.uint8Array({ maxLength: 160 }), fc.integer({ min: 0, max: 4 }), (bytes, depth) => {
+          assert.deepEqual(
+            outcome(bytes, depth, (r) => codec.decode(r)),
+            outcome(bytes, depth, reference),
+          );
+        }),
+        { numRuns: 2000 },
+      );
+    });
+  }
+
+  it('remembered key texts: keys sharing their first bytes, and more keys than the memo holds', () => {
+    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+    const read = (text: string) => {
+      const d = decode(PublicKeyText, encode(PublicKeyText, text), limits);
+      assert.ok(d.ok);
+      return d.value;
+    };
+    const a = `ed0120AABBCCDD${'11'.repeat(28)}`;
+    const b = `ed0120AABBCCDD${'22'.repeat(28)}`;
+    const c = `ea0130AABBCCDD${'11'.repeat(44)}`;
+    for (let i = 0; i < 3; i++) for (const k of [a, b, c, a]) assert.equal(read(k), k);
+    const many = Array.from(
+      { length: KEY_TEXT_MEMO_MAX + 500 },
+      (_, i) => `ed0120${i.toString(16).toUpperCase().padStart(8, '0').repeat(8)}`,
+    );
+    for (let round = 0; round < 2; round++) for (const k of many) assert.equal(read(k), k);
+  });
+
+  it('a remembered encoding is never used for a different or invalid text', () => {
+    const canonical = `${KEY}@wonderland`;
+    const lower = `${KEY.toLowerCase()}@wonderland`;
+    assert.deepEqual(encode(AccountId, lower), encode(AccountId, canonical));
+    assert.deepEqual(encode(AccountId, canonical), encode(AccountId, lower));
+    assert.throws(() => encode(AccountId, `${KEY}@wonder land`), { code: 'codec_invalid_value' });
+    assert.throws(() => encode(AccountId, `${KEY}@wonder land`), { code: 'codec_invalid_value' });
+  });
+});
+
+/** The general encoding path of each id: parse the text, encode the binary parts. */
+const keyBytes = PublicKeyText.children()[0]!;
+function keyParts(text: string) {
+  const k = parsePublicKey(text);
+  return k === undefined
+    ? undefined
+    : { kind: k.algorithm === 'ed25519' ? 'Ed25519' : 'Bls12381', key: k.bytes };
+}
+const ENCODERS: {
+  name: string;
+  codec: Codec<string>;
+  reference: (w: Writer, text: string) => void;
+  arb: fc.Arbitrary<string>;
+}[] = [
+  {
+    name: 'PublicKey',
+    codec: PublicKeyText,
+    arb: publicKeyArb,
+    reference: (w, t) => keyBytes.encode(w, need(keyParts(t))),
+  },
+  {
+    name: 'AccountId',
+    codec: AccountId,
+    arb: accountIdArb,
+    reference: (w, t) => {
+      const a = need(parseAccountId(t));
+      keyBytes.encode(w, need(keyParts(a.signatory)));
+      w.string(a.domain);
+    },
+  },
+  {
+    name: 'AssetDefinitionId',
+    codec: AssetDefinitionId,
+    arb: definitionIdArb,
+    reference: (w, t) => names(w, need(parseDefinitionId(t))),
+  },
+  { name: 'NftId', codec: NftId, arb: nftIdArb, reference: (w, t) => names(w, need(parseNftId(t))) },
+  {
+    name: 'AssetId',
+    codec: AssetId,
+    arb: assetIdArb,
+    reference: (w, t) => {
+      const a = need(parseAssetId(t));
+      names(w, need(parseDefinitionId(a.definition)));
+      const acct = need(parseAccountId(a.account));
+      keyBytes.encode(w, need(keyParts(acct.signatory)));
+      w.string(acct.domain);
+    },
+  },
+];
+
+function need<T>(v: T | undefined): T {
+  if (v === undefined) throw new CodecError('codec_invalid_value', 'malformed');
+  return v;
+}
+
+function names(w: Writer, v: { name: string; domain: string }): void {
+  w.string(v.name);
+  w.string(v.domain);
+}
+
+function encodeOutcome(write: (w: Writer) => void): string {
+  const w = new Writer(16);
+  try {
+    write(w);
+    return Buffer.from(w.finish()).toString('hex');
+  } catch (e) {
+    if (!(e instanceof CodecError)) throw e;
+    return e.code;
+  }
+}
+
+/** Texts near a valid one: a changed, dropped or doubled character, lower case, another separator. */
+function variants(text: string, at: number, ch: string): string[] {
+  const i = at % (text.length + 1);
+  return [
+    text,
+    text.toLowerCase(),
+    text.slice(0, i) + ch + text.slice(i + 1),
+    text.slice(0, i) + text.slice(i + 1),
+    text.slice(0, i) + ch + text.slice(i),
+    ` ${text}`,
+  ];
+}
+
+describe('direct text encoders and remembered encodings match the general path', () => {
+  for (const { name, codec, reference, arb } of ENCODERS) {
+    it(`${name}: canonical, non-canonical and broken texts, each encoded twice`, () => {
+      fc.assert(
+        fc.property(
+          arb,
+          fc.nat(),
+          fc.constantFrom('@', '#', '$', 'a', 'F', 'g', ' ', 'é', '０', '\u0000'),
+          (text, at, ch) => {
+            for (const t of variants(text, at, ch)) {
+              const expected = encodeOutcome((w) => reference(w, t));
+              for (let round = 0; round < 2; round++) {
+                assert.equal(
+                  encodeOutcome((w) => codec.encode(w, t)),
+                  expected,
+                  `${name} ${JSON.stringify(t)} round ${round}`,
+                );
+              }
+            }
+          },
+        ),
+        { numRuns: 400 },
+      );
+    });
+  }
+});
