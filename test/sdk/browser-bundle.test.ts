@@ -114,6 +114,12 @@ function browserContext(): vm.Context {
     `globalThis.TextEncoder = class TextEncoder {
        get encoding() { return 'utf-8'; }
        encode(s = '') { return new Uint8Array(hostEncode(String(s))); }
+       encodeInto(s, dest) {
+         const b = hostEncode(String(s));
+         if (b.length > dest.length) throw new Error('encodeInto: partial writes are not modelled here');
+         dest.set(b);
+         return { read: String(s).length, written: b.length };
+       }
      };`,
     context,
   );
