@@ -91,7 +91,10 @@ export async function startHttpNode(opts: HttpNodeOptions): Promise<HttpNode> {
     ...(opts.blocks ? ['--blocks'] : []),
   ];
   const script = new URL('./node-server.ts', import.meta.url);
-  const server = await startServerProcess(script, args, onLine, ['--expose-gc']).catch(async (e: unknown) => {
+  // BENCH_NODE_FLAGS: extra Node flags for the node process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"
+  // to profile the node under a figure's load.
+  const flags = ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
+  const server = await startServerProcess(script, args, onLine, flags).catch(async (e: unknown) => {
     await rm(dir, { recursive: true, force: true });
     throw e;
   });
