@@ -51,7 +51,7 @@ const EXPECTED_DEFAULTS = {
     metadata_bytes_max: 16384,
     allowed_algorithms: ['ed25519'],
   },
-  block: { max_transactions: 512, time_ms: 1000, min_interval_ms: 0, commit_time_ms: 2000 },
+  block: { max_transactions: 512, time_ms: 1000, min_interval_ms: 50, commit_time_ms: 2000 },
   query: { fetch_size_default: 100, fetch_size_max: 10000, cursors_max: 1024, cursor_idle_ms: 30000 },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   storage: {

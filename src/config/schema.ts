@@ -141,7 +141,11 @@ export const CONFIG_SCHEMA = {
       1,
       'A block is produced as soon as transactions wait, at most every `block.min_interval_ms`, and a non-empty queue never waits longer than `block.time_ms`.',
     ),
-    min_interval_ms: ms(0, 0, 'Least time between two blocks; 0 lets blocks follow each other at once.'),
+    min_interval_ms: ms(
+      50,
+      0,
+      'Least time between the starts of two blocks: under load, transactions gather into fewer, fuller blocks (each block has a fixed cost: certificate, fsync, state commit); 0 lets blocks follow each other at once.',
+    ),
     commit_time_ms: ms(2000, 1, 'Time allowed for a proposed block to gather its commit certificate.'),
   }),
   query: section('Signed queries and their cursors.', {
