@@ -78,11 +78,12 @@ export function routeLabel(req: FastifyRequest): string {
 
 /** Counts every answered request; hijacked streams count themselves when they start. */
 export function installHttpMetrics(app: GatewayApp, metrics: GatewayMetrics): void {
-  app.addHook('onResponse', async (req: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = routeLabel(req);
     const method = methodLabel(req.method);
     metrics.requests.inc({ route, method, status: String(reply.statusCode) });
     metrics.duration.observe({ route, method }, reply.elapsedTime / 1000);
+    done();
   });
 }
 

@@ -105,14 +105,22 @@ function installParsers(app: GatewayApp): void {
 
 function installRequestGate(app: GatewayApp, versions: ApiVersions): void {
   const headers = apiHeaders(versions.default, versions);
-  app.addHook('onRequest', async (req, reply) => {
+  // Callback form (no promise per request): every request passes here.
+  app.addHook('onRequest', (req, reply, done) => {
     // Set first, so even the refusals below carry the version headers.
     reply.headers(headers);
     const decision = app.gateway.rateLimiter.take(clientKey(req.ip));
-    if (!decision.ok) throw gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
+    if (!decision.ok) {
+      done(gatewayError('rate_limited', { retry_after_s: decision.retryAfterS }));
+      return;
+    }
     const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], versions);
-    if (typeof version !== 'number') throw version;
+    if (typeof version !== 'number') {
+      done(version);
+      return;
+    }
     reply.header(API_VERSION_HEADER, String(version));
+    done();
   });
 }
 
