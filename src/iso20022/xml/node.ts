@@ -84,14 +84,17 @@ function cdataText(v: unknown): string {
  * every element an array, attributes prefixed `@_`, CDATA under `#cdata`). Recursion depth is
  * bounded by the pre-scan's `depthMax`.
  */
+/** One shared empty map for the many elements without attributes or children (read-only everywhere). */
+const NONE = new Map<string, never>() as ReadonlyMap<string, never>;
+
 export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
   if (!isRecord(raw)) {
     const text = typeof raw === 'string' ? decodeEntities(raw) : '';
     if (text === undefined) return new TreeError(`invalid entity reference in <${name}>`);
-    return { name, text, attributes: new Map(), children: new Map() };
+    return { name, text, attributes: NONE, children: NONE };
   }
-  const attributes = new Map<string, string>();
-  const children = new Map<string, XmlNode[]>();
+  let attributes: Map<string, string> | undefined;
+  let children: Map<string, XmlNode[]> | undefined;
   let rawText = '';
   let cdata = '';
   for (const [key, value] of Object.entries(raw)) {
@@ -101,6 +104,7 @@ export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
       const decoded = typeof value === 'string' ? decodeEntities(value) : '';
       if (decoded === undefined)
         return new TreeError(`invalid entity reference in an attribute of <${name}>`);
+      attributes ??= new Map();
       attributes.set(key.slice(2), decoded);
     } else {
       const list: XmlNode[] = [];
@@ -109,6 +113,7 @@ export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
         if (child instanceof TreeError) return child;
         list.push(child);
       }
+      children ??= new Map();
       children.set(key, list);
     }
   }
@@ -116,5 +121,10 @@ export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
   if (decoded === undefined) return new TreeError(`invalid entity reference in <${name}>`);
   // Mixed text and CDATA would need document order to join, which the parser does not keep.
   if (decoded !== '' && cdata !== '') return new TreeError(`<${name}> mixes text and CDATA`);
-  return { name, text: cdata !== '' ? cdata : decoded, attributes, children };
+  return {
+    name,
+    text: cdata !== '' ? cdata : decoded,
+    attributes: attributes ?? NONE,
+    children: children ?? NONE,
+  };
 }
