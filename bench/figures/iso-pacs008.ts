@@ -9,6 +9,7 @@
 // `npm start`'s defaults (both reported in the note).
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -98,11 +99,28 @@ async function load(
   };
 }
 
+/** `GET /status` on a connection of its own that closes after the answer. A keep-alive connection
+ * left open here would be one more from 127.0.0.1 during the load, whose 32 connections fill the node's
+ * per-IP cap: the node would refuse (reset) one of the load's connections over and over. */
+function statusOnce(url: string): Promise<{ queue_size?: number }> {
+  return new Promise((resolve, reject) => {
+    const req = httpGet(`${url}/status`, { agent: false, headers: { connection: 'close' } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (d: string) => {
+        text += d;
+      });
+      res.on('end', () => resolve(JSON.parse(text) as { queue_size?: number }));
+    });
+    req.on('error', reject);
+  });
+}
+
 /** Waits until the node's queue is empty, so one load's backlog does not slow the next one down. */
 async function drained(url: string): Promise<void> {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
-    const status = (await (await fetch(`${url}/status`)).json()) as { queue_size?: number };
+    const status = await statusOnce(url);
     if (status.queue_size === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
