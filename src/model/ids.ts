@@ -116,6 +116,8 @@ function writeAsset(w: Writer, text: string): boolean {
   const name = text.slice(0, first);
   const domain = text.slice(first + 1, second);
   if (nameProblem(name) !== undefined || nameProblem(domain) !== undefined) return false;
+  // Every part is checked before anything is written: writing a name can itself fail (a lone surrogate
+  // has no UTF-8 form), and the general path reports a malformed account before that.
   const account = canonicalAccountParts(text, second + 1);
   if (account === undefined) return false;
   w.string(name);
