@@ -5,7 +5,13 @@
 // time is an input.
 
 import { Issues } from '../validate/fields.js';
-import { agent, originalFields, originalRefs, reasonElement } from './fragments.js';
+import {
+  agent,
+  type OriginalTransactionInput,
+  originalFields,
+  originalRefs,
+  reasonElement,
+} from './fragments.js';
 import {
   type BuildResult,
   bic,
@@ -15,7 +21,6 @@ import {
   original,
   reason,
   text,
-  uuid,
 } from './inputs.js';
 import { el, isoDocument, opt, renderXml, type XmlElement } from './xml-writer.js';
 
@@ -37,12 +42,8 @@ export const INVESTIGATION_STATUSES: ReadonlySet<string> = new Set([
 const GROUP_CANCELLATION_STATUSES: ReadonlySet<string> = new Set(['PACR', 'RJCR', 'ACCR', 'PDCR']);
 const TRANSACTION_CANCELLATION_STATUSES: ReadonlySet<string> = new Set(['RJCR', 'ACCR', 'PDCR']);
 
-export interface Camt029TransactionInput {
+export interface Camt029TransactionInput extends OriginalTransactionInput {
   readonly cancellationStatusId?: string | undefined;
-  readonly originalInstructionId?: string | undefined;
-  readonly originalEndToEndId?: string | undefined;
-  readonly originalTransactionId?: string | undefined;
-  readonly originalUetr?: string | undefined;
   /** ACCR accepted, RJCR rejected (a reason is then required), PDCR pending. */
   readonly status: 'ACCR' | 'RJCR' | 'PDCR';
   readonly reasonCode?: string | undefined;
@@ -68,12 +69,7 @@ function transaction(is: Issues, t: Camt029TransactionInput, path: string): XmlE
   const status = code(is, t.status, `${path}.status`, TRANSACTION_CANCELLATION_STATUSES);
   return el('TxInfAndSts', [
     opt('CxlStsId', text(is, t.cancellationStatusId, `${path}.cancellationStatusId`, false)),
-    ...originalRefs({
-      instructionId: text(is, t.originalInstructionId, `${path}.originalInstructionId`, false),
-      endToEndId: text(is, t.originalEndToEndId, `${path}.originalEndToEndId`, false),
-      transactionId: text(is, t.originalTransactionId, `${path}.originalTransactionId`, false),
-      uetr: uuid(is, t.originalUetr, `${path}.originalUetr`),
-    }),
+    ...originalRefs(is, t, path),
     opt('TxCxlSts', status),
     reasonElement('CxlStsRsnInf', reason(is, t, path, t.status === 'RJCR')),
   ]);

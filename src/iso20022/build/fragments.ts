@@ -1,6 +1,8 @@
 // XML fragments several builders share (ISO 20022 components: agents, amounts, reasons,
 // original group references).
 
+import type { Issues } from '../validate/fields.js';
+import { text, uuid } from './inputs.js';
 import { el, opt, type XmlElement } from './xml-writer.js';
 
 /** BranchAndFinancialInstitutionIdentification6 by BIC: `<name><FinInstnId><BICFI>…`. */
@@ -44,17 +46,24 @@ export function originalFields(o: OriginalParts): XmlElement[] {
   );
 }
 
-/** Original transaction references in schema order (without OrgnlClrSysRef). */
-export function originalRefs(r: {
-  instructionId: string | undefined;
-  endToEndId: string | undefined;
-  transactionId: string | undefined;
-  uetr: string | undefined;
-}): Array<XmlElement | undefined> {
+/** The original-transaction reference fields every per-transaction report input carries. */
+export interface OriginalTransactionInput {
+  readonly originalInstructionId?: string | undefined;
+  readonly originalEndToEndId?: string | undefined;
+  readonly originalTransactionId?: string | undefined;
+  readonly originalUetr?: string | undefined;
+}
+
+/** Original transaction references in schema order (without OrgnlClrSysRef), checked under `path`. */
+export function originalRefs(
+  is: Issues,
+  t: OriginalTransactionInput,
+  path: string,
+): Array<XmlElement | undefined> {
   return [
-    opt('OrgnlInstrId', r.instructionId),
-    opt('OrgnlEndToEndId', r.endToEndId),
-    opt('OrgnlTxId', r.transactionId),
-    opt('OrgnlUETR', r.uetr),
+    opt('OrgnlInstrId', text(is, t.originalInstructionId, `${path}.originalInstructionId`, false)),
+    opt('OrgnlEndToEndId', text(is, t.originalEndToEndId, `${path}.originalEndToEndId`, false)),
+    opt('OrgnlTxId', text(is, t.originalTransactionId, `${path}.originalTransactionId`, false)),
+    opt('OrgnlUETR', uuid(is, t.originalUetr, `${path}.originalUetr`)),
   ];
 }

@@ -5,7 +5,13 @@
 
 import { PAYMENT_STATUS_CODES } from '../messages/pacs002.js';
 import { Issues } from '../validate/fields.js';
-import { agent, originalFields, originalRefs, reasonElement } from './fragments.js';
+import {
+  agent,
+  type OriginalTransactionInput,
+  originalFields,
+  originalRefs,
+  reasonElement,
+} from './fragments.js';
 import {
   type BuildResult,
   bic,
@@ -15,7 +21,6 @@ import {
   original,
   reason,
   text,
-  uuid,
 } from './inputs.js';
 import { el, isoDocument, opt, renderXml, type XmlElement } from './xml-writer.js';
 
@@ -35,12 +40,8 @@ export type PaymentStatus =
 /** A group status may also be PART: some transactions accepted, some rejected. */
 export type GroupStatus = PaymentStatus | 'PART';
 
-export interface Pacs002TransactionInput {
+export interface Pacs002TransactionInput extends OriginalTransactionInput {
   readonly statusId?: string | undefined;
-  readonly originalInstructionId?: string | undefined;
-  readonly originalEndToEndId?: string | undefined;
-  readonly originalTransactionId?: string | undefined;
-  readonly originalUetr?: string | undefined;
   readonly status: PaymentStatus;
   /** Required when the status is RJCT (or give proprietaryReason). */
   readonly reasonCode?: string | undefined;
@@ -64,12 +65,7 @@ function transaction(is: Issues, t: Pacs002TransactionInput, path: string): XmlE
   const r = reason(is, t, path, t.status === 'RJCT');
   return el('TxInfAndSts', [
     opt('StsId', text(is, t.statusId, `${path}.statusId`, false)),
-    ...originalRefs({
-      instructionId: text(is, t.originalInstructionId, `${path}.originalInstructionId`, false),
-      endToEndId: text(is, t.originalEndToEndId, `${path}.originalEndToEndId`, false),
-      transactionId: text(is, t.originalTransactionId, `${path}.originalTransactionId`, false),
-      uetr: uuid(is, t.originalUetr, `${path}.originalUetr`),
-    }),
+    ...originalRefs(is, t, path),
     opt('TxSts', status),
     reasonElement('StsRsnInf', r),
     opt('AccptncDtTm', dateTime(is, t.acceptanceTime, `${path}.acceptanceTime`, false)),

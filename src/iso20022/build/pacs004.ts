@@ -4,7 +4,14 @@
 // the creation time is an input.
 
 import { Issues } from '../validate/fields.js';
-import { agent, amountElement, originalFields, originalRefs, reasonElement } from './fragments.js';
+import {
+  agent,
+  amountElement,
+  type OriginalTransactionInput,
+  originalFields,
+  originalRefs,
+  reasonElement,
+} from './fragments.js';
 import {
   type AmountInput,
   amount,
@@ -17,7 +24,6 @@ import {
   original,
   reason,
   text,
-  uuid,
 } from './inputs.js';
 import { el, isoDocument, opt, renderXml, type XmlElement } from './xml-writer.js';
 
@@ -25,12 +31,8 @@ export const PACS004_DEFINITION = 'pacs.004.001.10';
 const SETTLEMENT_METHODS: ReadonlySet<string> = new Set(['INDA', 'INGA', 'COVE', 'CLRG']);
 const CHARGE_BEARERS: ReadonlySet<string> = new Set(['DEBT', 'CRED', 'SHAR', 'SLEV']);
 
-export interface Pacs004TransactionInput {
+export interface Pacs004TransactionInput extends OriginalTransactionInput {
   readonly returnId?: string | undefined;
-  readonly originalInstructionId?: string | undefined;
-  readonly originalEndToEndId?: string | undefined;
-  readonly originalTransactionId?: string | undefined;
-  readonly originalUetr?: string | undefined;
   readonly originalAmount?: AmountInput | undefined;
   readonly originalSettlementDate?: string | undefined;
   readonly returnedAmount: AmountInput;
@@ -57,12 +59,7 @@ function transaction(is: Issues, t: Pacs004TransactionInput, path: string): XmlE
   const r = reason(is, t, path, true);
   return el('TxInf', [
     opt('RtrId', text(is, t.returnId, `${path}.returnId`, false)),
-    ...originalRefs({
-      instructionId: text(is, t.originalInstructionId, `${path}.originalInstructionId`, false),
-      endToEndId: text(is, t.originalEndToEndId, `${path}.originalEndToEndId`, false),
-      transactionId: text(is, t.originalTransactionId, `${path}.originalTransactionId`, false),
-      uetr: uuid(is, t.originalUetr, `${path}.originalUetr`),
-    }),
+    ...originalRefs(is, t, path),
     amountElement('OrgnlIntrBkSttlmAmt', amount(is, t.originalAmount, `${path}.originalAmount`, false)),
     opt('OrgnlIntrBkSttlmDt', date(is, t.originalSettlementDate, `${path}.originalSettlementDate`, false)),
     amountElement('RtrdIntrBkSttlmAmt', amount(is, t.returnedAmount, `${path}.returnedAmount`)),
