@@ -8,7 +8,7 @@ import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { respond, viewRoute, viewSchema } from '../view.js';
 import {
   BlsKeysView,
   CheckpointsView,
@@ -193,65 +193,65 @@ function keyRoutes(d: RouteDeps): RouteDef[] {
     }));
   };
   return [
-    defineRoute({
-      method: 'GET',
-      url: '/v1/consensus/consensus-keys',
-      operationId: 'listConsensusKeys',
-      summary: 'Active consensus keys of the current validator set',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(ConsensusKeysView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, ConsensusKeysView, {
-          items: activeKeys().map((k) => ({
-            index: k.index,
-            peerId: k.peerId,
-            algorithm: 'bls12_381',
-            publicKey: k.blsKey,
-            activeFromHeight: k.activeFromHeight,
-          })),
-        }),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/consensus/bls_keys',
-      operationId: 'listBlsKeys',
-      summary: 'Active BLS12-381 consensus keys by peer',
-      tags,
-      visibility: 'developer',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(BlsKeysView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, BlsKeysView, {
-          items: activeKeys().map(({ peerId, blsKey, activeFromHeight }) => ({
-            peerId,
-            blsKey,
-            activeFromHeight,
-          })),
-        }),
-    }),
-    defineRoute({
-      method: 'GET',
-      url: '/v1/consensus/key-lifecycle',
-      operationId: 'getConsensusKeyLifecycle',
-      summary: 'Consensus key history: registered, active from, disabled',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(KeyLifecycleView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, KeyLifecycleView, {
-          items: keyLifecycle(snap()).map((l) => ({
-            peerId: l.peerId,
-            blsKey: l.blsKey,
-            status: l.disabledHeight === undefined ? 'active' : 'disabled',
-            registeredHeight: l.activeFromHeight,
-            activeFromHeight: l.activeFromHeight,
-            ...(l.disabledHeight === undefined ? {} : { disabledHeight: l.disabledHeight }),
-          })),
-        }),
-    }),
+    viewRoute(
+      d.schema,
+      {
+        url: '/v1/consensus/consensus-keys',
+        operationId: 'listConsensusKeys',
+        summary: 'Active consensus keys of the current validator set',
+        tags,
+        visibility: 'public',
+      },
+      ConsensusKeysView,
+      () => ({
+        items: activeKeys().map((k) => ({
+          index: k.index,
+          peerId: k.peerId,
+          algorithm: 'bls12_381',
+          publicKey: k.blsKey,
+          activeFromHeight: k.activeFromHeight,
+        })),
+      }),
+    ),
+    viewRoute(
+      d.schema,
+      {
+        url: '/v1/consensus/bls_keys',
+        operationId: 'listBlsKeys',
+        summary: 'Active BLS12-381 consensus keys by peer',
+        tags,
+        visibility: 'developer',
+      },
+      BlsKeysView,
+      () => ({
+        items: activeKeys().map(({ peerId, blsKey, activeFromHeight }) => ({
+          peerId,
+          blsKey,
+          activeFromHeight,
+        })),
+      }),
+    ),
+    viewRoute(
+      d.schema,
+      {
+        url: '/v1/consensus/key-lifecycle',
+        operationId: 'getConsensusKeyLifecycle',
+        summary: 'Consensus key history: registered, active from, disabled',
+        tags,
+        visibility: 'public',
+      },
+      KeyLifecycleView,
+      () => ({
+        items: keyLifecycle(snap()).map((l) => ({
+          peerId: l.peerId,
+          blsKey: l.blsKey,
+          status: l.disabledHeight === undefined ? 'active' : 'disabled',
+          registeredHeight: l.activeFromHeight,
+          activeFromHeight: l.activeFromHeight,
+          ...(l.disabledHeight === undefined ? {} : { disabledHeight: l.disabledHeight }),
+        })),
+      }),
+    ),
   ];
 }
 

@@ -6,6 +6,7 @@
 // (state/exec-upgrades.ts) checks everything again when the transaction runs.
 
 import { Type } from 'typebox';
+import type { Codec } from '../../codec/codec.js';
 import { isCodecError } from '../../codec/errors.js';
 import { type UpgradeManifest, UpgradeManifestCodec, type UpgradeRecord } from '../../model/entities.js';
 import type { Instruction } from '../../model/instructions.js';
@@ -14,7 +15,7 @@ import { upgradeId } from '../../state/exec-upgrades.js';
 import type { RouteDeps } from '../deps.js';
 import type { FormatOffer } from '../negotiate.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { respond, viewRoute, viewSchema } from '../view.js';
 import {
   AbiActiveView,
   AbiHashView,
@@ -116,57 +117,39 @@ function upgradeRoutes(d: RouteDeps): RouteDef[] {
 }
 
 export function runtimeRoutes(d: RouteDeps): RouteDef[] {
-  const get = defineRoute;
+  const view = <T>(url: string, operationId: string, summary: string, codec: Codec<T>, value: () => T) =>
+    viewRoute(d.schema, { url, operationId, summary, tags, visibility: 'public' }, codec, value);
   return [
-    get({
-      method: 'GET',
-      url: '/v1/runtime/abi/active',
-      operationId: 'getRuntimeAbiActive',
-      summary: 'Active runtime ABI: version, policy and descriptor',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(AbiActiveView) } },
-      handler: (req, reply) => {
+    view(
+      '/v1/runtime/abi/active',
+      'getRuntimeAbiActive',
+      'Active runtime ABI: version, policy and descriptor',
+      AbiActiveView,
+      () => {
         const v = d.ports.state.abiVersion();
-        return respond(d.schema, req, reply, AbiActiveView, {
-          abiVersion: v,
-          policy: abiPolicy(v),
-          descriptor: abiDescriptor(v),
-        });
+        return { abiVersion: v, policy: abiPolicy(v), descriptor: abiDescriptor(v) };
       },
-    }),
-    get({
-      method: 'GET',
-      url: '/v1/runtime/abi/hash',
-      operationId: 'getRuntimeAbiHash',
-      summary: 'Hash of the active runtime ABI descriptor',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(AbiHashView) } },
-      handler: (req, reply) => {
+    ),
+    view(
+      '/v1/runtime/abi/hash',
+      'getRuntimeAbiHash',
+      'Hash of the active runtime ABI descriptor',
+      AbiHashView,
+      () => {
         const v = d.ports.state.abiVersion();
-        return respond(d.schema, req, reply, AbiHashView, {
-          policy: abiPolicy(v),
-          abiHashHex: abiHashHex(abiDescriptor(v)),
-        });
+        return { policy: abiPolicy(v), abiHashHex: abiHashHex(abiDescriptor(v)) };
       },
-    }),
-    get({
-      method: 'GET',
-      url: '/v1/runtime/metrics',
-      operationId: 'getRuntimeMetrics',
-      summary: 'Active ABI version and upgrade counts from the upgrade records',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(RuntimeMetricsView) } },
-      handler: (req, reply) => {
+    ),
+    view(
+      '/v1/runtime/metrics',
+      'getRuntimeMetrics',
+      'Active ABI version and upgrade counts from the upgrade records',
+      RuntimeMetricsView,
+      () => {
         const records = d.ports.state.listUpgrades();
         const count = (k: UpgradeRecord['status']['kind']) =>
           records.filter((r) => r.status.kind === k).length;
-        return respond(d.schema, req, reply, RuntimeMetricsView, {
+        return {
           abiVersion: d.ports.state.abiVersion(),
           // Every record was proposed once; activation and cancellation are final states.
           upgradeEventsTotal: {
@@ -174,23 +157,12 @@ export function runtimeRoutes(d: RouteDeps): RouteDef[] {
             activated: count('ActivatedAt'),
             canceled: count('Canceled'),
           },
-        });
+        };
       },
-    }),
-    get({
-      method: 'GET',
-      url: '/v1/runtime/upgrades',
-      operationId: 'listRuntimeUpgrades',
-      summary: 'Runtime upgrade records',
-      tags,
-      visibility: 'public',
-      formats: JSON_OR_CODEC,
-      schema: { response: { 200: viewSchema(UpgradesView) } },
-      handler: (req, reply) =>
-        respond(d.schema, req, reply, UpgradesView, {
-          items: d.ports.state.listUpgrades().map((record) => ({ idHex: record.id, record })),
-        }),
-    }),
+    ),
+    view('/v1/runtime/upgrades', 'listRuntimeUpgrades', 'Runtime upgrade records', UpgradesView, () => ({
+      items: d.ports.state.listUpgrades().map((record) => ({ idHex: record.id, record })),
+    })),
     ...upgradeRoutes(d),
   ];
 }
