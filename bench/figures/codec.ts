@@ -23,10 +23,12 @@ const SIZE_HINT = 1024 + CODEC_BLOCK_TRANSACTIONS * 256;
 
 /**
  * The no-reuse variant (in `extra`): blocks in which every account takes part in one transaction only
- * (1,024 fresh accounts per block), cycled over enough blocks that no key or id text comes back before
- * the codec's bounded memos (model/keys.ts, codec/text.ts: 4,096 entries each) have forgotten it.
+ * (1,024 fresh accounts and 512 asset ids per block), cycled over enough blocks that no key or id text
+ * comes back before the codec's bounded memos (model/keys.ts, codec/text.ts: 4,096 entries each,
+ * forgotten all at once when full) have been emptied: 9 blocks hold 4,608 asset ids and 9,216 accounts,
+ * more than a memo keeps, so every text is a miss.
  */
-const NO_REUSE_BLOCKS = 6;
+const NO_REUSE_BLOCKS = 9;
 
 /**
  * A realistic block: 512 signed one-transfer transactions, all committed. By default among 64 accounts,
