@@ -22,6 +22,7 @@ export const REJECTION_CODES = {
   // 2xx: authority and permissions
   authority_not_found: [201, 'the authority account is not registered'],
   permission_denied: [202, 'the authority lacks the permission for this instruction'],
+  debit_not_granted: [203, 'a delegate account debited an account that did not grant it CanTransferFrom'],
   // 3xx: entities
   domain_not_found: [301, 'no such domain'],
   account_not_found: [302, 'no such account'],

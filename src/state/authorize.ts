@@ -19,6 +19,7 @@ export const GLOBAL_TOKENS: ReadonlySet<string> = new Set<PermissionName>([
   'CanManagePeers',
   'CanSetParameters',
   'CanManageRuntimeUpgrades',
+  'TransferDelegate',
 ]);
 
 /** The single payload field each scoped token carries (model/permissions.ts comments). */
@@ -30,6 +31,7 @@ export const SCOPED_TOKEN_FIELD: Readonly<Record<string, string>> = Object.freez
   CanBurnAssetWithDefinition: 'asset_definition',
   CanTransferAssetWithDefinition: 'asset_definition',
   CanModifyMetadata: 'target',
+  CanTransferFrom: 'account',
 });
 
 /** Why a permission cannot be granted or put in a role, or undefined when it is well-formed. */
@@ -80,10 +82,46 @@ export function authorize(
   if (!x.checkPermissions) return undefined;
   if (owners.includes(x.authority)) return undefined;
   const held = heldTokens(x.t, x.authority);
+  // A delegate acts only on what it owns and what owners granted it (authorizeDebit): no token,
+  // not even Admin, widens that, so a misconfigured role cannot turn the bridge into a thief.
+  if (held.has(PERMISSIONS.TransferDelegate))
+    return fail('permission_denied', `${x.authority} is a transfer delegate: only its own objects`);
   if (held.has(PERMISSIONS.Admin)) return undefined;
   if (token !== undefined && held.has(tokenKey(token, object))) return undefined;
   const need = token === undefined ? 'ownership' : object === undefined ? token : `${token} on ${object}`;
   return fail('permission_denied', `${x.authority} lacks ${need}`);
+}
+
+/**
+ * A debit (transfer or burn) of `source`'s asset. The source account itself may; a delegate only with
+ * the source's `CanTransferFrom { account: source }` grant (else `debit_not_granted`, whatever else it
+ * holds); anyone else under the generic rules of `authorize`, or with that grant.
+ */
+export function authorizeDebit(
+  x: ExecContext,
+  source: string,
+  owners: readonly (string | undefined)[],
+  token: PermissionName,
+  definition: string,
+): Fail | undefined {
+  if (!x.checkPermissions || x.authority === source) return undefined;
+  const held = heldTokens(x.t, x.authority);
+  if (held.has(tokenKey('CanTransferFrom', source))) return undefined;
+  if (held.has(PERMISSIONS.TransferDelegate))
+    return fail('debit_not_granted', `${source} has not granted CanTransferFrom to ${x.authority}`);
+  return authorize(x, owners, token, definition);
+}
+
+/**
+ * Who may grant or revoke `p`: `CanTransferFrom { account }` the account itself (an owner hands its
+ * funds to a delegate) or a permission manager; anything else a permission manager (+ Admin for Admin).
+ */
+export function authorizeGrant(x: ExecContext, p: Permission): Fail | undefined {
+  const owner =
+    p.name === PERMISSIONS.CanTransferFrom && isObject(p.payload) && typeof p.payload.account === 'string'
+      ? [p.payload.account]
+      : [];
+  return authorize(x, owner, 'CanManagePermissions') ?? authorizeEscalation(x, [p]);
 }
 
 /** Granting Admin (directly or through a role) needs Admin itself, so CanManage* cannot escalate. */

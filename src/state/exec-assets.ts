@@ -7,7 +7,7 @@ import { assetId, parseAccountId, parseAssetId, parseDefinitionId } from '../mod
 import type { Numeric } from '../model/numeric.js';
 import { assert } from '../util/assert.js';
 import { checkedAdd, toScale } from './amounts.js';
-import { authorize } from './authorize.js';
+import { authorize, authorizeDebit } from './authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
 
 interface Resolved {
@@ -103,7 +103,7 @@ export const burnAsset: Handler<'BurnAsset'> = (x, ins) => {
   const r = resolve(x, ins.asset);
   if (isFail(r)) return r;
   const owners = [r.account, r.definition.ownedBy, r.domainOwner];
-  const denied = authorize(x, owners, 'CanBurnAssetWithDefinition', r.definitionId);
+  const denied = authorizeDebit(x, r.account, owners, 'CanBurnAssetWithDefinition', r.definitionId);
   if (denied) return denied;
   const amount = scaled(ins.amount, r.definition);
   if (typeof amount !== 'bigint') return amount;
@@ -122,7 +122,13 @@ export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
   const dest = parseAccountId(ins.destination);
   if (dest === undefined || !x.t.account.has(ins.destination))
     return fail('account_not_found', `no account ${ins.destination}`);
-  const denied = authorize(x, [r.account, r.domainOwner], 'CanTransferAssetWithDefinition', r.definitionId);
+  const denied = authorizeDebit(
+    x,
+    r.account,
+    [r.account, r.domainOwner],
+    'CanTransferAssetWithDefinition',
+    r.definitionId,
+  );
   if (denied) return denied;
   const amount = scaled(ins.amount, r.definition);
   if (typeof amount !== 'bigint') return amount;

@@ -5,13 +5,13 @@
 
 import { nameProblem } from '../model/names.js';
 import { type Permission, permissionKey } from '../model/permissions.js';
-import { authorize, authorizeEscalation, permissionProblem } from './authorize.js';
+import { authorize, authorizeEscalation, authorizeGrant, permissionProblem } from './authorize.js';
 import { fail, type Handler } from './exec-context.js';
 import { jsonValueProblem, PERMISSION_PAYLOAD_BYTES_MAX } from './validate.js';
 
 export const grantPermission: Handler<'GrantPermission'> = (x, ins) => {
   if (!x.t.account.has(ins.account)) return fail('account_not_found', `no account ${ins.account}`);
-  const denied = authorize(x, [], 'CanManagePermissions') ?? authorizeEscalation(x, [ins.permission]);
+  const denied = authorizeGrant(x, ins.permission);
   if (denied) return denied;
   const problem = permissionProblem(ins.permission);
   if (problem !== undefined) return fail('invalid_parameter', problem);
@@ -31,7 +31,7 @@ export const grantPermission: Handler<'GrantPermission'> = (x, ins) => {
 
 export const revokePermission: Handler<'RevokePermission'> = (x, ins) => {
   if (!x.t.account.has(ins.account)) return fail('account_not_found', `no account ${ins.account}`);
-  const denied = authorize(x, [], 'CanManagePermissions') ?? authorizeEscalation(x, [ins.permission]);
+  const denied = authorizeGrant(x, ins.permission);
   if (denied) return denied;
   // A payload that is not a finite JSON value cannot be held (grants are validated), and has no key.
   if (jsonValueProblem(ins.permission.payload, PERMISSION_PAYLOAD_BYTES_MAX) !== undefined) {

@@ -1,0 +1,130 @@
+// Transfer delegates (model/permissions.ts TransferDelegate, CanTransferFrom; issue 10 finding 1): the
+// ISO 20022 bridge account may debit only accounts that granted it CanTransferFrom, whatever else it
+// holds, and only an account itself (or a permission manager) hands out a grant on it.
+
+import { describe, it } from 'node:test';
+import type { Instruction } from '../model/instructions.js';
+import {
+  ADMIN,
+  ALICE,
+  acc,
+  amount,
+  asset,
+  BOB,
+  CAROL,
+  type Chain,
+  expectCode,
+  perm,
+  ROSE,
+  world,
+} from './state-fixture.js';
+
+const BRIDGE = acc(9);
+const from = (account: string) => perm('CanTransferFrom', { account });
+const grant = (account: string, p = from(account), to = BRIDGE): Instruction => ({
+  kind: 'GrantPermission',
+  account: to,
+  permission: p,
+});
+const move = (source: string, destination: string, n = '1'): Instruction => ({
+  kind: 'TransferAsset',
+  source: asset(ROSE, source),
+  destination,
+  amount: amount(n),
+});
+const burn = (source: string): Instruction => ({
+  kind: 'BurnAsset',
+  asset: asset(ROSE, source),
+  amount: amount('1'),
+});
+
+/** world() plus the delegate BRIDGE (TransferDelegate) and 100 ROSE on ALICE and on CAROL. */
+function setup(): Chain {
+  const chain = world();
+  expectCode(
+    chain,
+    ADMIN,
+    [
+      { kind: 'RegisterAccount', id: BRIDGE, metadata: new Map() },
+      grant('', perm('TransferDelegate')),
+      { kind: 'MintAsset', asset: asset(ROSE, ALICE), amount: amount('100') },
+      { kind: 'MintAsset', asset: asset(ROSE, CAROL), amount: amount('100') },
+    ],
+    'Committed',
+  );
+  return chain;
+}
+
+describe('transfer delegates', () => {
+  it('debit only what the source granted: transfer and burn refused with debit_not_granted', () => {
+    const chain = setup();
+    expectCode(chain, BRIDGE, [move(CAROL, BOB)], 'debit_not_granted');
+    expectCode(chain, BRIDGE, [burn(CAROL)], 'debit_not_granted');
+    expectCode(chain, ALICE, [grant(ALICE)], 'Committed');
+    expectCode(chain, BRIDGE, [move(ALICE, BOB, '2.5')], 'Committed');
+    expectCode(chain, BRIDGE, [burn(ALICE)], 'Committed');
+    // ALICE's grant says nothing about CAROL.
+    expectCode(chain, BRIDGE, [move(CAROL, BOB)], 'debit_not_granted');
+    // Revoked by the owner: refused again.
+    expectCode(
+      chain,
+      ALICE,
+      [{ kind: 'RevokePermission', account: BRIDGE, permission: from(ALICE) }],
+      'Committed',
+    );
+    expectCode(chain, BRIDGE, [move(ALICE, BOB)], 'debit_not_granted');
+  });
+
+  it('no token widens a delegate: Admin, a role, CanTransferAssetWithDefinition', () => {
+    const chain = setup();
+    expectCode(
+      chain,
+      ADMIN,
+      [
+        grant('', perm('Admin')),
+        grant('', perm('CanTransferAssetWithDefinition', { asset_definition: ROSE })),
+        { kind: 'RegisterRole', id: 'ops', permissions: [perm('CanManagePermissions')] },
+        { kind: 'GrantRole', account: BRIDGE, role: 'ops' },
+      ],
+      'Committed',
+    );
+    expectCode(chain, BRIDGE, [move(CAROL, BOB)], 'debit_not_granted');
+    expectCode(
+      chain,
+      BRIDGE,
+      [{ kind: 'MintAsset', asset: asset(ROSE, BRIDGE), amount: amount('5') }],
+      'permission_denied',
+    );
+    // It can neither grant itself a debit nor shed the delegate mark.
+    expectCode(chain, BRIDGE, [grant(CAROL)], 'permission_denied');
+    expectCode(
+      chain,
+      BRIDGE,
+      [{ kind: 'RevokePermission', account: BRIDGE, permission: perm('TransferDelegate') }],
+      'permission_denied',
+    );
+    // Its own objects stay its own: metadata of its account.
+    expectCode(
+      chain,
+      BRIDGE,
+      [{ kind: 'SetKeyValue', target: { kind: 'Account', id: BRIDGE }, key: 'k', value: 1 }],
+      'Committed',
+    );
+  });
+
+  it('only the source account or a permission manager grants CanTransferFrom on it', () => {
+    const chain = setup();
+    expectCode(chain, BOB, [grant(CAROL)], 'permission_denied');
+    expectCode(chain, BOB, [grant(CAROL, from(CAROL), BOB)], 'permission_denied');
+    expectCode(chain, CAROL, [grant(CAROL)], 'Committed');
+    expectCode(chain, ALICE, [grant(ALICE, from(ALICE), BOB)], 'Committed');
+    // A non-delegate holding the grant may debit too (the token is generic).
+    expectCode(chain, BOB, [move(ALICE, CAROL)], 'Committed');
+    expectCode(
+      chain,
+      ADMIN,
+      [grant(ALICE, { name: 'CanTransferFrom', payload: { domain: 'x' } })],
+      'invalid_parameter',
+    );
+  });
+});
