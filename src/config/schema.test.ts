@@ -66,7 +66,10 @@ const EXPECTED_DEFAULTS = {
   iso20022: {
     enabled: false,
     bridge_account: '',
-    bridge_key_file: 'admin.key.json',
+    bridge_key_file: 'bridge.key.json',
+    participants_file: 'participants.json',
+    request_max_age_ms: 30000,
+    nonces_max: 100000,
     retry_interval_ms: 1000,
     reference_data_dir: '',
     xml_body_bytes_max: 1048576,

@@ -197,12 +197,26 @@ export const CONFIG_SCHEMA = {
   }),
   iso20022: section('The ISO 20022 bridge.', {
     enabled: bool(false, 'Serve the ISO 20022 bridge routes.'),
-    bridge_account: str('', 'Account that signs bridge transfers; empty = the genesis admin account.'),
+    bridge_account: str(
+      '',
+      'Account that signs bridge transfers (a TransferDelegate, never the genesis authority); empty = <bridge key>@<genesis domain>.',
+    ),
     bridge_key_file: str(
-      'admin.key.json',
+      'bridge.key.json',
       'Key file of the bridge account, relative to the node directory (read by the signer only).',
       { nonEmpty: true },
     ),
+    participants_file: str(
+      'participants.json',
+      'Participants (account → BICs, accounts it acts for), relative to the node directory; missing = none, every bridge request 403.',
+      { nonEmpty: true },
+    ),
+    request_max_age_ms: ms(
+      30_000,
+      1,
+      'Largest difference between a signed bridge request timestamp and node time.',
+    ),
+    nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed bridge request nonces remembered to refuse replays.'),
     retry_interval_ms: ms(1000, 1, 'Wait before a message refused by a full queue is submitted again.'),
     reference_data_dir: str(
       '',

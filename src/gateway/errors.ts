@@ -24,6 +24,14 @@ export const ERRORS = {
   operator_auth_invalid: { status: 401, message: 'Operator authentication failed.' },
   operator_replay: { status: 401, message: 'The operator request nonce was already used.' },
   operator_access_disabled: { status: 403, message: 'Operator access is not configured on this node.' },
+  // Signed app requests (app-families.md §1.2; signed-request.ts), e.g. ISO 20022 bridge participants.
+  signature_missing: { status: 401, message: 'This route needs a signed request (x-ledger-* headers).' },
+  request_stale: { status: 401, message: 'The signed request timestamp is outside the freshness window.' },
+  request_signature_invalid: {
+    status: 403,
+    message: 'The request signature does not verify against the account key.',
+  },
+  nonce_reused: { status: 409, message: 'The signed request nonce was already used.' },
   not_found: { status: 404, message: 'No such route or resource.' },
   method_not_allowed: { status: 405, message: 'The method is not allowed on this route.' },
   not_acceptable: { status: 406, message: 'None of the acceptable media types can be produced.' },

@@ -55,6 +55,10 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   },
   iso_validation_failed: { status: 400, message: 'A field of the message is missing or invalid.' },
   iso_business_rule_failed: { status: 422, message: 'The message breaks a business rule of the bridge.' },
+  iso_participant_not_authorised: {
+    status: 403,
+    message: 'The signing participant may not act for this institution or account.',
+  },
   iso_duplicate_message: { status: 409, message: 'A message with this id was already received.' },
   iso_message_not_found: { status: 404, message: 'No bridge message has this id.' },
   iso_report_unavailable: { status: 404, message: 'This report does not exist for this message (yet).' },

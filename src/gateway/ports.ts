@@ -205,7 +205,10 @@ export interface GatewayPorts {
 export interface BridgePort {
   /** The account that signs bridge transactions and anchors the audit manifest. */
   readonly account: string;
-  submit(kind: RoutedKind, body: string | object): Promise<BridgeRecord>;
+  /** `participant`: the account that signed the request (checked against the participants). */
+  submit(kind: RoutedKind, body: string | object, participant: string): Promise<BridgeRecord>;
+  /** Throws 403 `iso_participant_not_authorised` unless `account` is a participant. */
+  participant(account: string): unknown;
   record(messageId: string): BridgeRecord;
   report(messageId: string, report: ReportKind): string;
   audit(offset: number, limit: number): AuditPage;

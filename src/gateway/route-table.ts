@@ -2,7 +2,8 @@
 // Every family file is a list of RouteDef; registerRoutes turns them into Fastify routes with the same
 // hooks in the same order:
 //   1. telemetry profile gate (503 telemetry_profile_restricted; profiles.ts)
-//   2. operator authentication for 'operator' routes (operator-auth.ts)
+//   2. operator authentication for 'operator' routes (operator-auth.ts), or the route's own `auth`
+//      (signed app requests, signed-request.ts)
 //   3. answer negotiation (406 not_acceptable; negotiate.ts) -> `req.responseFormat`
 //   4. request content type (415 unsupported_media_type) before the body is read
 // and records the route's metadata for the OpenAPI document (openapi.ts).
@@ -17,6 +18,7 @@ import { gatewayError } from './errors.js';
 import { type Format, type FormatOffer, JSON_ONLY, MEDIA_TYPES, negotiate } from './negotiate.js';
 import type { OperatorAuth } from './operator-auth.js';
 import { profileAllows, profilesAllowing, type TelemetryProfile, type Visibility } from './profiles.js';
+import type { RequestAuth } from './signed-request.js';
 
 export type { Visibility } from './profiles.js';
 
@@ -50,6 +52,8 @@ export interface RouteDef {
   errorStatuses?: readonly number[];
   schema: RouteSchema;
   handler: RouteHandler;
+  /** Request authentication of a public route (e.g. signed app requests); 401/403/409 documented. */
+  auth?: RequestAuth;
 }
 
 export interface RouteContext {
@@ -103,6 +107,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
   const statuses = new Set<number>([400, 406, 429, 500, ...(def.errorStatuses ?? [])]);
   if (bodyFormats.length > 0) for (const s of [413, 415]) statuses.add(s);
   if (def.visibility === 'operator') for (const s of [401, 403]) statuses.add(s);
+  if (def.auth !== undefined) for (const s of [401, 403, 409]) statuses.add(s);
   if (restricted) statuses.add(503);
   return {
     operationId: def.operationId,
@@ -117,7 +122,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
 /** A route's onRequest hook in Fastify's callback form: no promise per request on the hot path. */
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
-function requestHooks(meta: RouteMeta, ctx: RouteContext): Hook[] {
+function requestHooks(meta: RouteMeta, ctx: RouteContext, auth: RequestAuth | undefined): Hook[] {
   if (meta.restricted) {
     const details = { profile: ctx.profile, served_by: profilesAllowing(meta.visibility) };
     return [(_req, _reply, done) => done(gatewayError('telemetry_profile_restricted', details))];
@@ -126,6 +131,10 @@ function requestHooks(meta: RouteMeta, ctx: RouteContext): Hook[] {
   if (meta.visibility === 'operator') {
     hooks.push((req, _reply, done) => {
       ctx.operatorAuth.onRequest(req).then(() => done(), done);
+    });
+  } else if (auth !== undefined) {
+    hooks.push((req, _reply, done) => {
+      auth.onRequest(req).then(() => done(), done);
     });
   }
   const accepted = meta.bodyFormats.flatMap((f) => BODY_MEDIA[f]);
@@ -157,6 +166,7 @@ export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): voi
   if (known.has(def.operationId)) throw new AssertionError(`duplicate operationId ${def.operationId}`);
   known.set(def.operationId, meta);
   const operator = def.visibility === 'operator' && !meta.restricted;
+  const auth = meta.restricted ? undefined : operator ? ctx.operatorAuth : def.auth;
   app.route({
     method: def.method,
     url: def.url,
@@ -168,11 +178,11 @@ export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): voi
       ...(def.description === undefined ? {} : { description: def.description }),
     },
     ...(def.bodyBytesMax === undefined ? {} : { bodyLimit: def.bodyBytesMax }),
-    onRequest: requestHooks(meta, ctx),
-    ...(operator
+    onRequest: requestHooks(meta, ctx, operator ? undefined : auth),
+    ...(auth !== undefined
       ? {
-          preParsing: [(req, reply, payload) => ctx.operatorAuth.preParsing(req, reply, payload)],
-          preValidation: [(req: FastifyRequest) => ctx.operatorAuth.preValidation(req)],
+          preParsing: [(req, reply, payload) => auth.preParsing(req, reply, payload)],
+          preValidation: [(req: FastifyRequest) => auth.preValidation(req)],
         }
       : {}),
     handler: def.handler,

@@ -11,6 +11,10 @@ export interface NodeFiles {
   nodeKey: string;
   consensusKey: string;
   adminKey: string;
+  /** The ISO 20022 bridge account's key (its own account, never the admin's). */
+  bridgeKey: string;
+  /** ISO 20022 bridge participants (docs/iso20022.md "Participants"). */
+  participants: string;
   genesis: string;
   client: string;
   data: string;
@@ -24,6 +28,8 @@ export function nodeFiles(dir: string): NodeFiles {
     nodeKey: join(d, 'node.key.json'),
     consensusKey: join(d, 'consensus.key.json'),
     adminKey: join(d, 'admin.key.json'),
+    bridgeKey: join(d, 'bridge.key.json'),
+    participants: join(d, 'participants.json'),
     genesis: join(d, 'genesis.json'),
     client: join(d, 'client.json'),
     data: join(d, 'data'),

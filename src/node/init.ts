@@ -41,18 +41,30 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/** The dev genesis: a `system` domain, an admin account holding `Admin`, this peer, the chain parameters. */
+/**
+ * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
+ * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
+ * chain parameters.
+ */
 export function devGenesisInstructions(
   admin: string,
   peer: string,
   address: string,
   config: Config,
+  bridge?: string,
 ): Instruction[] {
   const empty = new Map();
+  const delegate = { name: PERMISSIONS.TransferDelegate, payload: null };
   return [
     { kind: 'RegisterDomain', id: GENESIS_DOMAIN, metadata: empty },
     { kind: 'RegisterAccount', id: admin, metadata: empty },
     { kind: 'GrantPermission', account: admin, permission: { name: PERMISSIONS.Admin, payload: null } },
+    ...(bridge === undefined
+      ? []
+      : ([
+          { kind: 'RegisterAccount', id: bridge, metadata: empty },
+          { kind: 'GrantPermission', account: bridge, permission: delegate },
+        ] as const)),
     { kind: 'RegisterPeer', peer, address },
     {
       kind: 'SetParameter',
@@ -85,12 +97,15 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   const consensusKey = BlsKeyPair.generate();
   const adminKey = Ed25519KeyPair.generate();
   const admin = accountId(adminKey.publicKeyText(), GENESIS_DOMAIN);
+  const bridgeKey = Ed25519KeyPair.generate();
+  const bridge = accountId(bridgeKey.publicKeyText(), GENESIS_DOMAIN);
   const peer = nodeKey.publicKeyText();
   const instructions = devGenesisInstructions(
     admin,
     peer,
     `${config.gateway.host}:${config.gateway.port}`,
     config,
+    bridge,
   );
   const payload = {
     chainId: config.node.chainId,
@@ -107,6 +122,7 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   await saveKeyFile(files.nodeKey, nodeKey);
   await saveConsensusKey(files.consensusKey, consensusKey);
   await saveKeyFile(files.adminKey, adminKey);
+  await saveKeyFile(files.bridgeKey, bridgeKey);
   await writeFileAtomic(files.genesis, `${JSON.stringify(genesisToJson(genesis), null, 2)}\n`);
   await writeFileAtomic(
     files.client,

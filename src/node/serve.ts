@@ -20,6 +20,7 @@ import { runtimeRoutes } from '../gateway/routes/runtime.js';
 import { streamRoutes } from '../gateway/routes/streams.js';
 import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
+import { createSignedRequests } from '../gateway/signed-request.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
@@ -118,7 +119,16 @@ export async function buildGateway(
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
-      ...(bridge === undefined ? [] : iso20022Routes(deps, { xmlBodyBytesMax: c.iso20022.xmlBodyBytesMax })),
+      ...(bridge === undefined
+        ? []
+        : iso20022Routes(deps, {
+            xmlBodyBytesMax: c.iso20022.xmlBodyBytesMax,
+            auth: createSignedRequests({
+              maxAgeMs: c.iso20022.requestMaxAgeMs,
+              noncesMax: c.iso20022.noncesMax,
+              now: () => node.clock.nowMs(),
+            }),
+          })),
     ],
     ctx,
   );

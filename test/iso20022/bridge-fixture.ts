@@ -7,8 +7,14 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { validateXML } from 'xmllint-wasm';
+import { loadKeyFile } from '../../src/crypto/keyfile.js';
+import { accountId } from '../../src/model/ids.js';
+import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
+import { nodeFiles } from '../../src/node/files.js';
+import { GENESIS_DOMAIN } from '../../src/node/init.js';
 import { type ServedNode, serveNode } from '../../src/node/serve.js';
+import { signRequest } from '../../src/sdk/signed-request.js';
 import { run, startTestNode, type TestNode } from '../helpers/node.js';
 import { newAccount, type TestAccount } from '../helpers/tx.js';
 
@@ -29,9 +35,39 @@ export const IBAN = {
 export const BIC = { alice: 'DEUTDEFFXXX', bob: 'NWBKGB2LXXX', carol: 'COBADEFFXXX' };
 export const XSD_DIR = new URL('../../../shared/iso20022/xsd/', import.meta.url);
 
+/** Every BIC the test messages and samples use as an instructing or debited institution. */
+export const BANK_BICS = [BIC.alice, BIC.bob, BIC.carol, 'BNPAFRPPXXX', 'DAKVDEFFXXX'];
+
 /** The test accounts: fixed keys, so reference data naming them can be written before the node starts. */
 export function fixtureAccounts() {
   return { alice: newAccount(DOMAIN, 11), bob: newAccount(DOMAIN, 12), carol: newAccount(DOMAIN, 13) };
+}
+
+/** The participant the tests sign bridge requests as: every test BIC, acting for alice, bob and carol. */
+export function fixtureBank(): TestAccount {
+  return newAccount(DOMAIN, 20);
+}
+
+/** participants.json (docs/iso20022.md "Participants") of the fixture bank, plus `extra` entries. */
+export async function writeParticipants(dir: string, extra: Record<string, unknown> = {}): Promise<void> {
+  const { alice, bob, carol } = fixtureAccounts();
+  const bank = { bics: BANK_BICS, account_ids: [alice.id, bob.id, carol.id] };
+  await writeFile(join(dir, 'participants.json'), JSON.stringify({ [fixtureBank().id]: bank, ...extra }));
+}
+
+/** The bridge account `torana init` created (its own key, a TransferDelegate). */
+export async function bridgeAccountOf(dir: string): Promise<string> {
+  const key = await loadKeyFile(nodeFiles(dir).bridgeKey);
+  return accountId(key.publicKeyText(), GENESIS_DOMAIN);
+}
+
+/** `account` lets the bridge debit it (its owner signs; the ledger checks it, state/authorize.ts). */
+export function grantBridge(account: string, bridge: string): Instruction {
+  return {
+    kind: 'GrantPermission',
+    account: bridge,
+    permission: { name: 'CanTransferFrom', payload: { account } },
+  };
 }
 
 /** Writes crosswalks (README "Reference data") for the fixture accounts into `dir`. */
@@ -55,6 +91,10 @@ export interface BridgeNode extends TestNode {
   alice: TestAccount;
   bob: TestAccount;
   carol: TestAccount;
+  /** The participant bridge requests are signed as by default. */
+  bank: TestAccount;
+  /** The bridge account (a TransferDelegate; alice, bob and carol granted it CanTransferFrom). */
+  bridgeAccount: string;
   /** Stops the HTTP server and bridge, restarts the node (same directory), serves it again. */
   restartServed(overrides?: Record<string, unknown>): Promise<void>;
   stopAll(): Promise<void>;
@@ -71,6 +111,9 @@ export async function startBridgeNode(overrides: Record<string, unknown> = {}): 
   const config = { ...BASE_CONFIG, ...overrides };
   const t = await startTestNode(config);
   const { alice, bob, carol } = fixtureAccounts();
+  const bank = fixtureBank();
+  const bridgeAccount = await bridgeAccountOf(t.dir);
+  await writeParticipants(t.dir);
   const def = (id: string, scale: number) => ({
     kind: 'RegisterAssetDefinition' as const,
     id,
@@ -93,8 +136,20 @@ export async function startBridgeNode(overrides: Record<string, unknown> = {}): 
     { kind: 'MintAsset', asset: `${OAT}#${carol.id}`, amount: numeric('10000000') },
   ]);
   assert.equal(setup.status.kind, 'Committed', JSON.stringify(setup.status));
+  for (const a of [alice, bob, carol]) {
+    const g = await run(t, a, [grantBridge(a.id, bridgeAccount)]);
+    assert.equal(g.status.kind, 'Committed', JSON.stringify(g.status));
+  }
   const served = await serveNode(t.node, { dir: t.dir });
-  const b = Object.assign(t, { url: served.url, served, alice, bob, carol }) as BridgeNode;
+  const b = Object.assign(t, {
+    url: served.url,
+    served,
+    alice,
+    bob,
+    carol,
+    bank,
+    bridgeAccount,
+  }) as BridgeNode;
   b.restartServed = async (o = {}) => {
     await b.served.close();
     await t.restart({ ...config, ...o });
@@ -113,17 +168,42 @@ export function balance(b: BridgeNode, definition: string, account: TestAccount)
   return a === undefined ? '0' : `${a.value.mantissa}e-${a.value.scale}`;
 }
 
+/** The signed-request headers (app-families.md §1.2) of `signer`, or none when `signer` is null. */
+export function signedHeaders(
+  signer: TestAccount | null,
+  method: string,
+  url: string,
+  body?: string,
+): Record<string, string> {
+  if (signer === null) return {};
+  return signRequest({
+    method,
+    url,
+    ...(body === undefined ? {} : { body }),
+    account: signer.id,
+    signer: signer.key,
+  });
+}
+
+/** POSTs a message signed as `as` (default: the fixture bank; null: unsigned). */
 export async function post(
   b: BridgeNode,
   kind: string,
   body: string | object,
   headers: Record<string, string> = {},
+  as: TestAccount | null = b.bank,
 ) {
   const isText = typeof body === 'string';
-  const res = await fetch(`${b.url}/v1/iso20022/${kind}`, {
+  const sent = isText ? body : JSON.stringify(body);
+  const path = `/v1/iso20022/${kind}`;
+  const res = await fetch(`${b.url}${path}`, {
     method: 'POST',
-    headers: { 'content-type': isText ? 'application/xml' : 'application/json', ...headers },
-    body: isText ? body : JSON.stringify(body),
+    headers: {
+      'content-type': isText ? 'application/xml' : 'application/json',
+      ...signedHeaders(as, 'POST', path, sent),
+      ...headers,
+    },
+    body: sent,
   });
   const text = await res.text();
   return {
@@ -132,8 +212,9 @@ export async function post(
   };
 }
 
-export async function get(b: BridgeNode, path: string) {
-  const res = await fetch(`${b.url}${path}`);
+/** GETs a bridge path signed as `as` (default: the fixture bank; null: unsigned). */
+export async function get(b: BridgeNode, path: string, as: TestAccount | null = b.bank) {
+  const res = await fetch(`${b.url}${path}`, { headers: signedHeaders(as, 'GET', path) });
   const text = await res.text();
   return {
     status: res.status,

@@ -19,6 +19,7 @@ import {
   get,
   post,
   settledOrRejected,
+  signedHeaders,
   startBridgeNode,
   WHOLE_EUR,
   waitFor,
@@ -169,8 +170,9 @@ describe('ISO 20022 bridge: payments', () => {
   });
 
   it('answers in the codec when Accept prefers it', async () => {
-    const res = await fetch(`${b.url}/v1/iso20022/messages/DEUT-P008-20250314-000117`, {
-      headers: { accept: 'application/x-codec' },
+    const path = '/v1/iso20022/messages/DEUT-P008-20250314-000117';
+    const res = await fetch(`${b.url}${path}`, {
+      headers: { accept: 'application/x-codec', ...signedHeaders(b.bank, 'GET', path) },
     });
     assert.equal(res.status, 200);
     const bytes = new Uint8Array(await res.arrayBuffer());

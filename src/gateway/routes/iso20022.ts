@@ -21,6 +21,7 @@ import { PageQuerystring, parsePage } from '../list.js';
 import type { FormatOffer } from '../negotiate.js';
 import type { BridgePort } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
+import type { SignedRequests } from '../signed-request.js';
 import { respond, viewSchema } from '../view.js';
 import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from '../views/iso20022.js';
 
@@ -78,6 +79,18 @@ function bridgeOf(d: RouteDeps): BridgePort {
   return b;
 }
 
+/**
+ * The participant that signed `req` (app-families.md §1.2 headers, verified by the route's `auth` before
+ * the handler runs); 403 `iso_participant_not_authorised` when the account is not a participant.
+ */
+function signerOf(d: RouteDeps, auth: SignedRequests, req: FastifyRequest): string {
+  const account = auth.account(req);
+  // The auth hooks ran and passed: an unverified request here is a wiring bug, not a client error.
+  if (account === undefined) throw new Error('bridge route reached without a verified signed request');
+  mapped(d, () => bridgeOf(d).participant(account));
+  return account;
+}
+
 /** Bridge failures become registered gateway errors; anything else is a bug and stays one (500). */
 function asGatewayError(d: RouteDeps, e: unknown): unknown {
   return e instanceof BridgeError ? d.errors.create(e.code, e.details, e.message) : e;
@@ -111,8 +124,13 @@ function submission(r: BridgeRecord) {
   };
 }
 
+const AUTH_NOTE =
+  'Signed by a bridge participant (app-families.md §1.2: x-ledger-account, x-ledger-signature, ' +
+  'x-ledger-timestamp-ms, x-ledger-nonce); docs/iso20022.md "Participants".';
+
 function submitRoute(
   d: RouteDeps,
+  auth: SignedRequests,
   bodyBytesMax: number,
   [kind, operationId, summary]: (typeof SUBMISSIONS)[number],
 ) {
@@ -122,8 +140,10 @@ function submitRoute(
     url: `/v1/iso20022/${kind}`,
     operationId,
     summary,
+    description: `${AUTH_NOTE} 403 iso_participant_not_authorised when the instructing agent is not one of its BICs or a transfer debits an account it does not act for.`,
     tags: TAGS,
     visibility: 'public',
+    auth,
     bodyFormats: flat ? ['xml', 'json'] : ['xml'],
     bodyBytesMax,
     formats: JSON_OR_CODEC,
@@ -134,8 +154,9 @@ function submitRoute(
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let record: BridgeRecord;
+      const signer = signerOf(d, auth, req);
       try {
-        record = await bridgeOf(d).submit(kind, req.body as string | object);
+        record = await bridgeOf(d).submit(kind, req.body as string | object, signer);
       } catch (e) {
         throw asGatewayError(d, e);
       }
@@ -144,38 +165,52 @@ function submitRoute(
   });
 }
 
-function reportRoute(d: RouteDeps, [report, operationId, summary]: (typeof REPORTS)[number]) {
+function reportRoute(
+  d: RouteDeps,
+  auth: SignedRequests,
+  [report, operationId, summary]: (typeof REPORTS)[number],
+) {
   return defineRoute({
     method: 'GET',
     url: `/v1/iso20022/messages/:msg_id/${report}`,
     operationId,
     summary,
+    description: AUTH_NOTE,
     tags: TAGS,
     visibility: 'public',
+    auth,
     formats: XML_ONLY,
     errorStatuses: [404, 503],
     schema: { params: MessageParams, response: { 200: Type.String({ description: `${report} XML` }) } },
     handler: (req, reply) => {
+      signerOf(d, auth, req);
       const xml = mapped(d, () => bridgeOf(d).report(req.params.msg_id, report));
       return reply.code(200).type('application/xml; charset=utf-8').send(xml);
     },
   });
 }
 
-export function iso20022Routes(d: RouteDeps, opts: { xmlBodyBytesMax: number }): RouteDef[] {
+export function iso20022Routes(
+  d: RouteDeps,
+  opts: { xmlBodyBytesMax: number; auth: SignedRequests },
+): RouteDef[] {
+  const auth = opts.auth;
   return [
-    ...SUBMISSIONS.map((s) => submitRoute(d, opts.xmlBodyBytesMax, s)),
+    ...SUBMISSIONS.map((s) => submitRoute(d, auth, opts.xmlBodyBytesMax, s)),
     defineRoute({
       method: 'GET',
       url: '/v1/iso20022/messages/:msg_id',
       operationId: 'getIso20022Message',
       summary: 'The canonical bridge record of one message',
+      description: AUTH_NOTE,
       tags: TAGS,
       visibility: 'public',
+      auth,
       formats: JSON_OR_CODEC,
       errorStatuses: [404, 503],
       schema: { params: MessageParams, response: { 200: viewSchema(Iso20022RecordView) } },
       handler: (req, reply) => {
+        signerOf(d, auth, req);
         const r = mapped(d, () => bridgeOf(d).record(req.params.msg_id));
         return respond(d.schema, req, reply, Iso20022RecordView, r);
       },
@@ -185,12 +220,15 @@ export function iso20022Routes(d: RouteDeps, opts: { xmlBodyBytesMax: number }):
       url: '/v1/iso20022/audit/messages',
       operationId: 'getIso20022AuditManifest',
       summary: 'Tamper-evident audit manifest: hash-chained entries, anchors and inclusion proofs (paged)',
+      description: AUTH_NOTE,
       tags: TAGS,
       visibility: 'public',
+      auth,
       formats: JSON_OR_CODEC,
       errorStatuses: [503],
       schema: { querystring: PageQuerystring, response: { 200: viewSchema(Iso20022AuditPageView) } },
       handler: (req, reply) => {
+        signerOf(d, auth, req);
         const page = parsePage(req.query, d.limits);
         const bridge = bridgeOf(d);
         const a = mapped(d, () => bridge.audit(page.offset, page.limit));
@@ -210,6 +248,6 @@ export function iso20022Routes(d: RouteDeps, opts: { xmlBodyBytesMax: number }):
         });
       },
     }),
-    ...REPORTS.map((r) => reportRoute(d, r)),
+    ...REPORTS.map((r) => reportRoute(d, auth, r)),
   ];
 }

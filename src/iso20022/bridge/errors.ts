@@ -15,6 +15,7 @@ export type BridgeErrorCode =
   | 'iso_input_invalid'
   | 'iso_validation_failed'
   | 'iso_business_rule_failed'
+  | 'iso_participant_not_authorised'
   | 'iso_duplicate_message'
   | 'iso_message_not_found'
   | 'iso_report_unavailable'

@@ -48,6 +48,7 @@ describe('bridge service (fake ledger)', () => {
       signer: testSigner(),
       store: await BridgeStore.open(dir, { fsync: false, nowMs: () => ledger.now }),
       reference: EMPTY_REFERENCE_DATA,
+      participants: new Map(),
       xmlLimits: {},
       retryIntervalMs: 10,
     });
@@ -60,7 +61,7 @@ describe('bridge service (fake ledger)', () => {
   it('a record stored but never submitted (crash) is submitted once on restart, then settles', async () => {
     ledger.mode = 'hang';
     const first = await open();
-    void first.submit('pacs008', flatPacs008('M-1'));
+    void first.submit('pacs008', flatPacs008('M-1'), undefined);
     await until(() => {
       try {
         return first.record('M-1').pacs002Code === 'ACTC';
@@ -85,7 +86,7 @@ describe('bridge service (fake ledger)', () => {
 
   it('a transaction committed while the bridge was down settles without a resubmission', async () => {
     const first = await open();
-    const r = await first.submit('pacs008', flatPacs008('M-2'));
+    const r = await first.submit('pacs008', flatPacs008('M-2'), undefined);
     assert.equal(r.pacs002Code, 'ACSP');
     await first.close();
     ledger.statuses.set(r.transactionHash!, { kind: 'committed', height: 9 });
@@ -98,7 +99,7 @@ describe('bridge service (fake ledger)', () => {
   it('a full queue leaves the record ACTC and the retry timer sends it later', async () => {
     ledger.mode = 'busy';
     const b = await open();
-    const r = await b.submit('pacs008', flatPacs008('M-3'));
+    const r = await b.submit('pacs008', flatPacs008('M-3'), undefined);
     assert.equal(r.pacs002Code, 'ACTC');
     ledger.mode = 'queue';
     await until(() => b.record('M-3').pacs002Code === 'ACSP');
@@ -109,7 +110,7 @@ describe('bridge service (fake ledger)', () => {
   it('an admission rejection is RJCT with the ISO reason (transaction_expired → ED07)', async () => {
     ledger.mode = 'expired';
     const b = await open();
-    await b.submit('pacs008', flatPacs008('M-4'));
+    await b.submit('pacs008', flatPacs008('M-4'), undefined);
     await until(() => b.record('M-4').pacs002Code === 'RJCT');
     assert.equal(b.record('M-4').reasonCode, 'ED07');
     assert.equal(b.record('M-4').status, 'Rejected');
@@ -118,10 +119,12 @@ describe('bridge service (fake ledger)', () => {
 
   it('records, duplicates and the audit chain persist across reopening', async () => {
     const first = await open();
-    for (const id of ['P-1', 'P-2']) await first.submit('pacs008', flatPacs008(id));
+    for (const id of ['P-1', 'P-2']) await first.submit('pacs008', flatPacs008(id), undefined);
     await first.close();
     const second = await open();
-    await assert.rejects(second.submit('pacs008', flatPacs008('P-1')), { code: 'iso_duplicate_message' });
+    await assert.rejects(second.submit('pacs008', flatPacs008('P-1'), undefined), {
+      code: 'iso_duplicate_message',
+    });
     const page = second.audit(0, 100);
     assert.equal(page.total, 4);
     assert.deepEqual(verifyChain(page.entries, AUDIT_GENESIS_HASH), { ok: true });
@@ -130,12 +133,14 @@ describe('bridge service (fake ledger)', () => {
       ['P-1:received', 'P-1:queued', 'P-2:received', 'P-2:queued'],
     );
     await second.close();
-    await assert.rejects(second.submit('pacs008', flatPacs008('P-3')), { code: 'iso_bridge_unavailable' });
+    await assert.rejects(second.submit('pacs008', flatPacs008('P-3'), undefined), {
+      code: 'iso_bridge_unavailable',
+    });
   });
 
   it('anchors the audit chain; a refused anchor waits for new entries instead of retrying every block', async () => {
     const b = await open();
-    await b.submit('pacs008', flatPacs008('A-1'));
+    await b.submit('pacs008', flatPacs008('A-1'), undefined);
     await until(() => anchors(ledger).length >= 1);
     const kv = decoded(anchors(ledger)[0]!).payload.instructions[0];
     assert.equal(kv?.kind === 'SetKeyValue' ? kv.key : '', 'iso20022_audit');
@@ -147,7 +152,7 @@ describe('bridge service (fake ledger)', () => {
       await new Promise((r) => setTimeout(r, 50));
     }
     assert.ok(seen <= 2, `anchored ${seen} times for two entries`);
-    await b.submit('pacs008', flatPacs008('A-2'));
+    await b.submit('pacs008', flatPacs008('A-2'), undefined);
     await until(() => anchors(ledger).length === seen + 1);
     const retry = decoded(anchors(ledger)[seen]!).payload.instructions[0];
     assert.equal(retry?.kind === 'SetKeyValue' ? (retry.value as { from_seq: number }).from_seq : -1, 1);

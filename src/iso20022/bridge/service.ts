@@ -19,9 +19,11 @@ import type { XmlLimits } from '../limits.js';
 import type { ReferenceData } from '../reference-data.js';
 import { AuditAnchorer } from './anchor.js';
 import { type AuditPage, auditPage } from './audit-page.js';
+import { checkDebits, checkInstructingAgent } from './authorise.js';
 import { settleCancellations } from './cancellations.js';
 import { BridgeError } from './errors.js';
 import { messageIdOf, parseRouted, planOf } from './kinds.js';
+import { notAuthorised, type Participants } from './participants.js';
 import type { PlanContext } from './plan.js';
 import type { BridgeLedgerPort, LedgerTxStatus } from './ports.js';
 import { awaitsLedger, type BridgeRecord, BridgeRecordCodec, isFinal, type RoutedKind } from './record.js';
@@ -36,6 +38,8 @@ export interface BridgeOptions {
   readonly signer: BridgeSigner;
   readonly store: BridgeStore;
   readonly reference: ReferenceData;
+  /** Who may submit (participants.ts); keyed by account id. */
+  readonly participants: Participants;
   readonly xmlLimits: Partial<XmlLimits>;
   /** How long a message the pipeline refused as busy (queue full) waits before it is sent again. */
   readonly retryIntervalMs: number;
@@ -82,15 +86,23 @@ export class Bridge {
     return b;
   }
 
-  async submit(kind: RoutedKind, body: string | object): Promise<BridgeRecord> {
+  /**
+   * Submits a message on behalf of the participant that signed the request (`signer`, an account id).
+   * `undefined` skips the participant checks: only for tests that show the ledger's own limit (the
+   * executor refuses debits nobody granted the bridge account).
+   */
+  async submit(kind: RoutedKind, body: string | object, signer: string | undefined): Promise<BridgeRecord> {
     if (this.closed)
       throw new BridgeError('iso_bridge_unavailable', 'the bridge is closed', { reason: 'closed' });
+    const participant = signer === undefined ? undefined : this.participant(signer);
     const ctx = this.context(body);
     const message = parseRouted(kind, body, ctx);
+    if (participant !== undefined) checkInstructingAgent(message, participant);
     const id = messageIdOf(message, body);
     const existing = this.o.store.get(id);
     if (existing !== undefined) throw duplicate(existing);
     const plan = planOf(message, ctx);
+    if (participant !== undefined) checkDebits(plan.instructions, participant, this.o.reference);
     const signed = plan.instructions.length === 0 ? undefined : this.sign(id, kind, plan.instructions);
     const record = signed === undefined ? plan.record : { ...plan.record, transactionHash: signed.hashHex };
     const write: StoreWrite = {
@@ -102,6 +114,13 @@ export class Bridge {
     this.anchorer.maybeAnchor();
     if (signed !== undefined) await this.send(id, signed.bytes);
     return this.o.store.get(id) ?? record;
+  }
+
+  /** The participant signing as `account`, or 403 `iso_participant_not_authorised`. */
+  participant(account: string) {
+    const p = this.o.participants.get(account);
+    if (p === undefined) throw notAuthorised('not_a_participant', `${account} is not a bridge participant`);
+    return p;
   }
 
   /** The record of a message, or 404 `iso_message_not_found`. */
