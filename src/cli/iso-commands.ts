@@ -36,7 +36,7 @@ function options(cmd: Command): Command {
   return cmd
     .option('--dir <dir>', 'node directory holding client.json', './.torana')
     .option('--url <url>', 'gateway URL')
-    .option('--account <id>', 'account to sign queries as')
+    .option('--account <id>', 'account to sign requests as (a bridge participant)')
     .option('--key-file <file>', 'key file of that account')
     .option('--json', 'machine-readable output');
 }
@@ -85,8 +85,8 @@ export function registerIsoCommands(program: Command): void {
       const kind = flags.type ?? (isJson ? undefined : kindFromXml(body));
       if (kind === undefined || !KINDS.includes(kind))
         throw new CliError('invalid_argument', `give --type (one of ${KINDS.join(', ')})`, 2);
-      const { client } = await resolveClient(flags, false);
-      const res = await client.http.request({
+      const { client } = await resolveClient(flags, true);
+      const res = await client.signedRequest({
         method: 'POST',
         path: `/v1/iso20022/${kind}`,
         body,
@@ -98,10 +98,11 @@ export function registerIsoCommands(program: Command): void {
     });
   options(iso.command('status <msg-id>').description('the bridge record of a message')).action(
     async (id: string, flags: Flags) => {
-      const { client } = await resolveClient(flags, false);
-      const record = await client.get<Record<string, unknown>>(
-        `/v1/iso20022/messages/${encodeURIComponent(id)}`,
-      );
+      const { client } = await resolveClient(flags, true);
+      const record = await client.signedJson<Record<string, unknown>>({
+        method: 'GET',
+        path: `/v1/iso20022/messages/${encodeURIComponent(id)}`,
+      });
       if (flags.json) printJson(record);
       else printRecord(record as never);
     },
@@ -112,8 +113,8 @@ export function registerIsoCommands(program: Command): void {
     .action(async (id: string, flags: Flags & { as: string }) => {
       if (!REPORTS.includes(flags.as))
         throw new CliError('invalid_argument', `--as must be one of ${REPORTS.join(', ')}`, 2);
-      const { client } = await resolveClient(flags, false);
-      const res = await client.http.request({
+      const { client } = await resolveClient(flags, true);
+      const res = await client.signedRequest({
         method: 'GET',
         path: `/v1/iso20022/messages/${encodeURIComponent(id)}/${flags.as}`,
         accept: 'application/xml',
@@ -131,7 +132,7 @@ export function registerIsoCommands(program: Command): void {
     let anchorsVerified = 0;
     const problems: unknown[] = [];
     for (;;) {
-      const page = await client.http.json<
+      const page = await client.signedJson<
         AuditPageJson & { total: number; bridge_account: string; metadata_key: string }
       >({
         method: 'GET',

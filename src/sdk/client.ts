@@ -39,7 +39,8 @@ import {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
-import { Http, type HttpOptions } from './http.js';
+import { Http, type HttpOptions, type HttpRequest } from './http.js';
+import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
 
@@ -141,6 +142,29 @@ export class ToranaClient {
         filter: list.filter === undefined ? undefined : JSON.stringify(list.filter),
       },
     });
+  }
+
+  /**
+   * Sends `req` as a signed app request of the client's account (app-families.md §1.2: the
+   * `x-ledger-*` headers over method, path, sorted query and body hash), as the ISO 20022 bridge
+   * routes require (docs/iso20022.md "Participants"). Each call signs afresh (new timestamp and nonce),
+   * so retries of 429/503 inside Http reuse headers only within the freshness window.
+   */
+  signedRequest(req: HttpRequest): Promise<Response> {
+    const { account, signer } = this.identity();
+    const u = new URL(this.http.url(req.path, req.query));
+    const headers = signRequest({
+      method: req.method,
+      url: `${u.pathname}${u.search}`,
+      ...(req.body === undefined ? {} : { body: req.body }),
+      account,
+      signer,
+    });
+    return this.http.request({ ...req, headers: { ...req.headers, ...headers } });
+  }
+
+  async signedJson<T = unknown>(req: HttpRequest): Promise<T> {
+    return (await (await this.signedRequest(req)).json()) as T;
   }
 
   async chainId(): Promise<string> {

@@ -26,6 +26,8 @@ export interface HttpRequest {
   body?: Uint8Array | string;
   contentType?: string;
   accept?: string;
+  /** Extra headers of this request (e.g. signed-request headers). */
+  headers?: Record<string, string>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -58,6 +60,7 @@ export class Http {
             ...this.opts.headers,
             ...(req.contentType ? { 'content-type': req.contentType } : {}),
             accept: req.accept ?? 'application/json',
+            ...req.headers,
           },
           ...(req.body === undefined ? {} : { body: req.body as NonNullable<RequestInit['body']> }),
         });

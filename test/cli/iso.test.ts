@@ -5,6 +5,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kindFromXml } from '../../src/cli/iso-commands.js';
+import { saveKeyFile } from '../../src/crypto/keyfile.js';
 import { cli } from '../helpers/run-cli.js';
 import { type BridgeNode, EUR, startBridgeNode } from '../iso20022/bridge-fixture.js';
 import { pacs008Sample } from '../iso20022/messages.js';
@@ -14,7 +15,10 @@ describe('torana iso20022', () => {
   let common: string[];
   before(async () => {
     b = await startBridgeNode();
-    common = ['--dir', b.dir, '--url', b.url];
+    // Bridge requests are signed by a participant (docs/iso20022.md "Participants"): the fixture bank.
+    const keyFile = join(b.dir, 'bank.key.json');
+    await saveKeyFile(keyFile, b.bank.key);
+    common = ['--dir', b.dir, '--url', b.url, '--account', b.bank.id, '--key-file', keyFile];
   });
   after(async () => b.stopAll());
 
@@ -77,5 +81,16 @@ describe('torana iso20022', () => {
     assert.match(dup.err, /409|duplicate|already/i);
     const bad = await cli(['iso20022', 'report', 'CLI-MSG-0001', '--as', 'camt053', ...common]);
     assert.equal(bad.code, 2);
+  });
+
+  it('signs as the client account: the admin of client.json is no participant (403)', async () => {
+    const file = join(b.dir, 'admin.xml');
+    await writeFile(
+      file,
+      pacs008Sample('CLI-MSG-0002', { source: b.alice.id, target: b.bob.id, asset: EUR }),
+    );
+    const r = await cli(['iso20022', 'submit', file, '--dir', b.dir, '--url', b.url]);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /iso_participant_not_authorised/);
   });
 });

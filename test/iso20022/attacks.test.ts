@@ -9,7 +9,7 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type BridgeNode, startBridgeNode } from './bridge-fixture.js';
+import { type BridgeNode, signedHeaders, startBridgeNode } from './bridge-fixture.js';
 
 const NS = 'urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09';
 /** testing.md: "400 within 50 ms". Typical times are a few ms, the HTTP round trip included. */
@@ -84,9 +84,13 @@ describe('ISO 20022 bridge: XML attacks through the route', () => {
     for (let i = 0; i < 3; i++) {
       const started = performance.now();
       const { value, opened } = await watchingFiles(async () => {
+        // Signed by a participant: the attack must be refused by the reader, not only by the auth.
         const res = await fetch(`${b.url}/v1/iso20022/pacs008`, {
           method: 'POST',
-          headers: { 'content-type': 'application/xml' },
+          headers: {
+            'content-type': 'application/xml',
+            ...signedHeaders(b.bank, 'POST', '/v1/iso20022/pacs008', body),
+          },
           body,
         });
         return { status: res.status, text: await res.text() };
@@ -143,10 +147,14 @@ describe('ISO 20022 bridge: XML attacks through the route', () => {
   });
 
   it('a body above iso20022.xml_body_bytes_max is 413 before it is parsed', async () => {
+    const body = pacs008With('x'.repeat(2 * 1024 * 1024));
     const res = await fetch(`${b.url}/v1/iso20022/pacs008`, {
       method: 'POST',
-      headers: { 'content-type': 'application/xml' },
-      body: pacs008With('x'.repeat(2 * 1024 * 1024)),
+      headers: {
+        'content-type': 'application/xml',
+        ...signedHeaders(b.bank, 'POST', '/v1/iso20022/pacs008', body),
+      },
+      body,
     });
     assert.equal(res.status, 413);
     assert.equal(((await res.json()) as { code: string }).code, 'body_too_large');

@@ -123,7 +123,11 @@ export async function startBridgeNode(overrides: Record<string, unknown> = {}): 
   });
   const setup = await run(t, t.admin, [
     { kind: 'RegisterDomain', id: DOMAIN, metadata: new Map() },
-    ...[alice, bob, carol].map((a) => ({ kind: 'RegisterAccount' as const, id: a.id, metadata: new Map() })),
+    ...[alice, bob, carol, bank].map((a) => ({
+      kind: 'RegisterAccount' as const,
+      id: a.id,
+      metadata: new Map(),
+    })),
     def(EUR, 2),
     def(JPY, 0),
     def(BUND, 0),
