@@ -24,6 +24,7 @@ import { createSignedRequests } from '../gateway/signed-request.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import type { Bridge } from '../iso20022/bridge/service.js';
 import { installNodeMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { gatewayPorts } from './ports.js';
@@ -31,6 +32,8 @@ import { gatewayPorts } from './ports.js';
 export interface ServedNode {
   app: GatewayApp;
   url: string;
+  /** The ISO 20022 bridge when `iso20022.enabled` (tests reach the service behind the routes). */
+  bridge?: Bridge;
   close(): Promise<void>;
 }
 
@@ -160,5 +163,10 @@ export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<Se
   const addr = served.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : node.config.gateway.port;
   url = `http://${node.config.gateway.host}:${port}`;
-  return { app: served, url, close: () => served.close() };
+  return {
+    app: served,
+    url,
+    ...(bridge === undefined ? {} : { bridge }),
+    close: () => served.close(),
+  };
 }

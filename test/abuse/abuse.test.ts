@@ -4,6 +4,7 @@
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
+import { bridgeTheft } from './bridge-theft.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
 import { queueFlood } from './queue.js';
@@ -31,4 +32,6 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>
     queueFlood({ capacity: 200, factor: 3, concurrency: 16 }));
   it('metrics label cardinality stays bounded', () => metricsCardinality({ requests: 1_000 }));
+  it('ISO 20022 bridge theft: refused at the route (401/403/409) and by the executor without it', () =>
+    bridgeTheft({ attempts: 2 }));
 });

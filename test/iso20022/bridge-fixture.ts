@@ -107,13 +107,17 @@ const BASE_CONFIG = {
   'gateway.rate_burst': 100_000,
 };
 
-export async function startBridgeNode(overrides: Record<string, unknown> = {}): Promise<BridgeNode> {
+/** `participants`: entries added to the fixture bank in participants.json. */
+export async function startBridgeNode(
+  overrides: Record<string, unknown> = {},
+  participants: Record<string, unknown> = {},
+): Promise<BridgeNode> {
   const config = { ...BASE_CONFIG, ...overrides };
   const t = await startTestNode(config);
   const { alice, bob, carol } = fixtureAccounts();
   const bank = fixtureBank();
   const bridgeAccount = await bridgeAccountOf(t.dir);
-  await writeParticipants(t.dir);
+  await writeParticipants(t.dir, participants);
   const def = (id: string, scale: number) => ({
     kind: 'RegisterAssetDefinition' as const,
     id,
@@ -178,12 +182,14 @@ export function signedHeaders(
   method: string,
   url: string,
   body?: string,
+  timestampMs?: number,
 ): Record<string, string> {
   if (signer === null) return {};
   return signRequest({
     method,
     url,
     ...(body === undefined ? {} : { body }),
+    ...(timestampMs === undefined ? {} : { timestampMs }),
     account: signer.id,
     signer: signer.key,
   });

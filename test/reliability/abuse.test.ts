@@ -7,6 +7,7 @@
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
+import { bridgeTheft } from '../abuse/bridge-theft.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { queueFlood } from '../abuse/queue.js';
@@ -35,4 +36,6 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     queueFlood({ capacity: 5_000, factor: 4, concurrency: 32 }));
   it('metrics label cardinality stays bounded over 20,000 hostile requests', () =>
     metricsCardinality({ requests: 20_000 }));
+  it('ISO 20022 bridge theft, 20 rounds of 7 variants: refused at the route and by the executor', () =>
+    bridgeTheft({ attempts: 20 }));
 });
