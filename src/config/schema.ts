@@ -208,7 +208,7 @@ export const CONFIG_SCHEMA = {
     ),
     participants_file: str(
       'participants.json',
-      'Participants (account → BICs, accounts it acts for), relative to the node directory; missing = none, every bridge request 403.',
+      'Bridge participants (account, BICs, accounts it acts for), relative to the node directory; missing = none (every bridge request 403).',
       { nonEmpty: true },
     ),
     request_max_age_ms: ms(
