@@ -24,6 +24,7 @@ const PAYMENT_REASONS: Readonly<Record<string, string>> = {
   same_account: 'BE01', // InconsistentWithEndCustomer: debtor and creditor are one account
   permission_denied: 'AG01', // TransactionForbidden: the bridge may not move these funds
   authority_not_found: 'AG01',
+  debit_not_granted: 'AG01', // the debited account never granted the bridge CanTransferFrom
   transaction_expired: 'ED07', // as the reference node: the transaction expired before a block took it
 };
 
@@ -34,6 +35,7 @@ const SECURITIES_REASONS: Readonly<Record<string, readonly [string, string]>> = 
   account_not_found: ['SAFE', 'CASH'], // invalid safekeeping / cash account
   asset_definition_not_found: ['DSEC', 'DCUR'], // unknown security / currency
   permission_denied: ['REFU', 'REFU'],
+  debit_not_granted: ['REFU', 'REFU'],
 };
 
 export function paymentReason(ledgerCode: string, message: string): IsoReason {
