@@ -26,6 +26,7 @@ import {
   post,
   signedHeaders,
   startBridgeNode,
+  waitFor,
 } from '../iso20022/bridge-fixture.js';
 import { sample } from '../iso20022/messages.js';
 
@@ -190,6 +191,8 @@ async function withoutRouteCheck(b: BridgeNode, body: object): Promise<number> {
       const s = await b.node.pipeline.status(hash);
       if (s?.status === 'Rejected') {
         assert.equal(s.reason.code, 'debit_not_granted', s.reason.message);
+        const rec = await waitFor(b, 'THEFT-UNCHECKED', (x) => x.pacs002_code === 'RJCT');
+        assert.equal(rec.reason_code, 'AG01', JSON.stringify(rec));
         return 1;
       }
       assert.notEqual(s?.status, 'Committed', 'the ledger settled the theft');
