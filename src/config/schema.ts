@@ -148,7 +148,7 @@ export const CONFIG_SCHEMA = {
     ),
     commit_time_ms: ms(2000, 1, 'Time allowed for a proposed block to gather its commit certificate.'),
   }),
-  query: section('Signed queries and their cursors.', {
+  query: section('Signed queries, their cursors, and the cost of filters and lists.', {
     fetch_size_default: int(
       100,
       1,
@@ -158,6 +158,24 @@ export const CONFIG_SCHEMA = {
     fetch_size_max: int(10_000, 1, COUNT_CEILING, 'Largest batch size of iterable queries.'),
     cursors_max: int(1024, 1, COUNT_CEILING, 'Live query cursors kept at once (429 above).'),
     cursor_idle_ms: ms(30_000, 1, 'Idle time after which a cursor is dropped (410 after).'),
+    cursors_per_account_max: int(
+      16,
+      1,
+      COUNT_CEILING,
+      'Live query cursors one account may hold at once (429 cursors_exhausted above).',
+    ),
+    filter_value_chars_max: int(
+      64 * 1024,
+      1,
+      BYTES_CEILING,
+      'Summed canonical size of the values of one filter (signed queries and list routes; 400 invalid_filter above).',
+    ),
+    work_units_max: int(
+      4_000_000,
+      1_000,
+      COUNT_CEILING,
+      'Work one query or list request may do: items scanned plus filter work (422 query_budget_exceeded above).',
+    ),
   }),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),

@@ -12,6 +12,10 @@ export interface RouteLimits {
   queryBodyBytesMax: number;
   fetchSizeMax: number;
   filterDepthMax: number;
+  /** `query.filter_value_chars_max` (default FILTER_VALUE_CHARS_MAX). */
+  filterValueCharsMax?: number;
+  /** `query.work_units_max` (default QUERY_WORK_UNITS_MAX). */
+  workUnitsMax?: number;
 }
 
 export interface RouteDeps {

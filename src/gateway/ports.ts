@@ -37,6 +37,8 @@ export interface StateReader {
   upgrade(id: string): UpgradeRecord | undefined;
   parameters(): Parameters;
   abiVersion(): number;
+  /** Ids of a table in ascending order, not copied (a snapshot the caller must not change). */
+  sortedIds(table: 'domain' | 'account' | 'assetDefinition' | 'asset' | 'nft'): readonly string[];
   listDomains(): Domain[];
   listAccounts(): Account[];
   listAssetDefinitions(): AssetDefinition[];

@@ -24,6 +24,9 @@ export interface QueryPortOptions {
   fetchSizeMax: number;
   cursorsMax: number;
   cursorIdleMs: number;
+  cursorsPerAccountMax: number;
+  filterValueCharsMax: number;
+  workUnitsMax: number;
   now: () => number;
 }
 

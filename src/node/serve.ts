@@ -94,6 +94,8 @@ export async function buildGateway(
       queryBodyBytesMax: c.gateway.queryBodyBytesMax,
       fetchSizeMax: c.query.fetchSizeMax,
       filterDepthMax: c.gateway.filterDepthMax,
+      filterValueCharsMax: c.query.filterValueCharsMax,
+      workUnitsMax: c.query.workUnitsMax,
     },
     apiVersions: app.gateway.apiVersions,
     features: [],

@@ -129,6 +129,14 @@ export class WorldState {
     return this.tables.meta.get(SINGLETON_ID)?.genesisDomain;
   }
 
+  /**
+   * Ids of a listed table in ascending code-unit order, without copying: the table's cached array,
+   * replaced (never changed) by the next write, so a list route can page without reading every row.
+   */
+  sortedIds(table: 'domain' | 'account' | 'assetDefinition' | 'asset' | 'nft'): readonly string[] {
+    return this.tables[table].sortedIds();
+  }
+
   listDomains(): Domain[] {
     return this.list('domain');
   }
