@@ -126,6 +126,10 @@ export type QueryOutcome =
 export interface QueriesPort {
   /** Decodes, verifies and runs a signed query (framed or bare codec bytes). */
   execute(body: Uint8Array): Promise<QueryOutcome>;
+  /** Stops background work (the cursor sweep timer). */
+  close?(): void;
+  /** Live query cursors (for tests and metrics). */
+  openCursors?(): number;
 }
 
 export interface EventsPort {

@@ -110,6 +110,7 @@ export async function buildGateway(
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
+  app.addHook('onClose', async () => deps.ports.queries.close?.());
   registerRoutes(
     app,
     [
