@@ -52,6 +52,12 @@ export const CONFIG_SCHEMA = {
     ),
     query_body_bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest body of POST /query (413 above).'),
     json_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest body of any other route (413 above).'),
+    list_query_body_bytes_max: int(
+      256 * KiB,
+      1,
+      BYTES_CEILING,
+      'Largest body of the `POST /v1/<resource>/query` list routes (413 above): their filters are capped far lower anyway.',
+    ),
     header_bytes_max: int(16 * KiB, KiB, 16 * MiB, 'Largest total size of request headers (431 above).'),
     request_timeout_ms: ms(30_000, 1, 'Time allowed to receive a whole request before the socket is closed.'),
     header_timeout_ms: ms(

@@ -12,6 +12,8 @@ export interface RouteLimits {
   queryBodyBytesMax: number;
   fetchSizeMax: number;
   filterDepthMax: number;
+  /** `gateway.list_query_body_bytes_max` (default LIST_QUERY_BODY_BYTES_MAX). */
+  listQueryBodyBytesMax?: number;
   /** `query.filter_value_chars_max` (default FILTER_VALUE_CHARS_MAX). */
   filterValueCharsMax?: number;
   /** `query.work_units_max` (default QUERY_WORK_UNITS_MAX). */

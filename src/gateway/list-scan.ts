@@ -5,19 +5,21 @@
 // - With a filter or a sort every item must be looked at, so the scan charges a work budget (one
 //   `ITEM_SCAN_UNITS` per item plus the filter's own work) and stops with 422 `query_budget_exceeded`
 //   when it is spent; it also yields to the event loop every `SLICE_MS`, so `/health` and other clients
-//   are answered while a long scan runs. Only ids and sort values are kept; the page's items are read
-//   again at the end (an item deleted meanwhile is left out).
+//   are answered while a long scan runs. Only the first offset + limit matches are kept (top-k.ts: ids
+//   and sort values); the page's items are read again at the end (an item deleted meanwhile is left out).
 
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { compareEntries, type SortEntry, sortEntry } from '../state/sort.js';
+import { TopK } from '../state/top-k.js';
 import type { WorkBudget } from '../state/work-budget.js';
 import { gatewayError } from './errors.js';
 import type { ListParams } from './list.js';
 
 /** Work units charged per item scanned: reading it and building its JSON form cost about 16 key chars. */
 export const ITEM_SCAN_UNITS = 16;
-/** Longest run of scanning between two yields to the event loop. */
-export const SLICE_MS = 5;
+/** Longest run of scanning between two yields to the event loop (checked every SLICE_CHECK_ITEMS). */
+export const SLICE_MS = 1;
+const SLICE_CHECK_ITEMS = 16;
 
 /** Where a list's items come from: ids in ascending order, and each item read on demand. */
 export interface ListSource<T> {
@@ -25,6 +27,8 @@ export interface ListSource<T> {
   ids(): readonly string[];
   /** The item with this id now, or undefined when it is gone. */
   get(id: string): T | undefined;
+  /** As `get`, without copying the state's row: for items that are only turned into JSON by a scan. */
+  peek?(id: string): T | undefined;
 }
 
 /** A source over items already in memory (small per-parent lists). */
@@ -53,10 +57,15 @@ export async function scanList<T>(
   if (p.filter === undefined && p.sort.length === 0) {
     return { items: present(source, ids.slice(p.offset, p.offset + p.limit)), total: ids.length };
   }
-  const kept = await matching(source, ids, p, jsonOf);
-  if (p.sort.length > 0) kept.sort((a, b) => compareEntries(a, b, p.sort));
-  const page = kept.slice(p.offset, p.offset + p.limit).map((e) => e.tie);
-  return { items: present(source, page), total: kept.length };
+  const { top, total } = await matching(source, ids, p, jsonOf);
+  const page = top.sorted().slice(p.offset, p.offset + p.limit);
+  return {
+    items: present(
+      source,
+      page.map((e) => e.tie),
+    ),
+    total,
+  };
 }
 
 async function matching<T>(
@@ -64,25 +73,31 @@ async function matching<T>(
   ids: readonly string[],
   p: ListParams,
   jsonOf: (t: T) => unknown,
-): Promise<SortEntry<undefined>[]> {
+): Promise<{ top: TopK<SortEntry<undefined>>; total: number }> {
   const budget: WorkBudget = p.budget;
-  const kept: SortEntry<undefined>[] = [];
+  // Only the first offset + limit matches in order are kept (ties by id make the order total).
+  const top = new TopK<SortEntry<undefined>>(p.offset + p.limit, (a, b) => compareEntries(a, b, p.sort));
+  let total = 0;
+  const read = source.peek ?? source.get;
   let sliceStart = performance.now();
   for (let i = 0; i < ids.length; i++) {
-    if ((i & 63) === 0 && performance.now() - sliceStart > SLICE_MS) {
+    if (i % SLICE_CHECK_ITEMS === 0 && performance.now() - sliceStart > SLICE_MS) {
       await yieldToLoop();
       sliceStart = performance.now();
     }
     budget.charge(ITEM_SCAN_UNITS);
     const id = ids[i]!;
-    const item = source.get(id);
+    const item = read(id);
     if (item === undefined) continue;
     const json = jsonOf(item);
-    if (p.filter === undefined || p.filter(json)) kept.push(sortEntry(undefined, json, id, p.sort));
+    if (p.filter === undefined || p.filter(json)) {
+      total++;
+      top.offer(sortEntry(undefined, json, id, p.sort));
+    }
     if (budget.exceeded) {
       const e = budget.error(i + 1);
       throw gatewayError('query_budget_exceeded', { ...e.details });
     }
   }
-  return kept;
+  return { top, total };
 }

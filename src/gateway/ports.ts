@@ -24,9 +24,14 @@ import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import type { QueryResponse } from '../model/queries.js';
 import type { Rejection } from '../model/rejections.js';
+import type { ListedRows } from '../state/world-state.js';
+
+export type { ListedRows };
 
 /** Read-only view of the committed world state. */
 export interface StateReader {
+  /** A row without copying: only to derive new values from (a list scan's JSON); never change it. */
+  peek<N extends keyof ListedRows>(table: N, id: string): Readonly<ListedRows[N]> | undefined;
   domain(id: string): Domain | undefined;
   account(id: string): Account | undefined;
   assetDefinition(id: string): AssetDefinition | undefined;

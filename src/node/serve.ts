@@ -23,7 +23,7 @@ import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
-import { installNodeMetrics } from './metrics.js';
+import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { gatewayPorts } from './ports.js';
 
@@ -94,6 +94,7 @@ export async function buildGateway(
       queryBodyBytesMax: c.gateway.queryBodyBytesMax,
       fetchSizeMax: c.query.fetchSizeMax,
       filterDepthMax: c.gateway.filterDepthMax,
+      listQueryBodyBytesMax: c.gateway.listQueryBodyBytesMax,
       filterValueCharsMax: c.query.filterValueCharsMax,
       workUnitsMax: c.query.workUnitsMax,
     },
@@ -110,6 +111,7 @@ export async function buildGateway(
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
+  installQueryMetrics(app.gateway.metrics.registry, deps.ports.queries);
   app.addHook('onClose', async () => deps.ports.queries.close?.());
   registerRoutes(
     app,

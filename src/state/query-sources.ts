@@ -134,8 +134,8 @@ function txSource(blocks: BlockSource, count: number, at: (n: number) => TxLocat
     slice: (from, to) => {
       const out: Item[] = [];
       for (let n = from; n < Math.min(to, count); n++) {
-        let v: CommittedTransaction | undefined;
-        const json = () => CommittedTransactionCodec.toJson((v ??= value(n))!);
+        // Read (and hashed) only when a filter or sort asks: a scan asks once per item.
+        const json = () => CommittedTransactionCodec.toJson(value(n)!);
         out.push({ tie: locationTie(at(n)), ref: n, json });
       }
       return out;
@@ -183,13 +183,11 @@ function permissions(state: WorldState, account: string): ItemSource {
     scanUnits: ROW_UNITS,
     stable: false,
     slice: (from, to) =>
-      values
-        .slice(from, to)
-        .map((value) => ({
-          tie: permissionKey(value),
-          ref: value,
-          json: () => PermissionCodec.toJson(value),
-        })),
+      values.slice(from, to).map((value) => ({
+        tie: permissionKey(value),
+        ref: value,
+        json: () => PermissionCodec.toJson(value),
+      })),
     output: (value) => ({ kind: 'Permission', value }) as QueryOutput,
   };
 }

@@ -135,11 +135,7 @@ export function accountRoutes(d: RouteDeps): RouteDef[] {
       what: 'accounts',
       tags: ['accounts'],
       views: { item: AccountItemView, list: AccountListView, idOf: itemId },
-      source: tableSource(
-        () => d.ports.state.sortedIds('account'),
-        (id) => d.ports.state.account(id),
-        accountItem,
-      ),
+      source: tableSource(d.ports.state, 'account', accountItem),
     }),
     ...accountReadRoutes(d),
     defineRoute({

@@ -34,11 +34,7 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
       what: 'asset definitions',
       tags,
       views: { item: AssetDefinitionItemView, list: AssetDefinitionListView, idOf: itemId },
-      source: tableSource(
-        () => state.sortedIds('assetDefinition'),
-        (id) => state.assetDefinition(id),
-        definitionItem,
-      ),
+      source: tableSource(state, 'assetDefinition', definitionItem),
     }),
     defineRoute({
       method: 'GET',

@@ -21,11 +21,7 @@ export function domainRoutes(d: RouteDeps): RouteDef[] {
       what: 'domains',
       tags,
       views: { item: DomainItemView, list: DomainListView, idOf: itemId },
-      source: tableSource(
-        () => state.sortedIds('domain'),
-        (id) => state.domain(id),
-        domainItem,
-      ),
+      source: tableSource(state, 'domain', domainItem),
     }),
     defineRoute({
       method: 'GET',
@@ -57,11 +53,7 @@ export function nftRoutes(d: RouteDeps): RouteDef[] {
       what: 'NFTs',
       tags,
       views: { item: NftItemView, list: NftListView, idOf: itemId },
-      source: tableSource(
-        () => state.sortedIds('nft'),
-        (id) => state.nft(id),
-        nftItem,
-      ),
+      source: tableSource(state, 'nft', nftItem),
     }),
     defineRoute({
       method: 'GET',

@@ -5,9 +5,17 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Codec } from '../../codec/codec.js';
 import type { RouteDeps } from '../deps.js';
-import { jsonFieldsOf, type ListInput, ListQueryBody, ListQuerystring, parseListParams } from '../list.js';
+import {
+  jsonFieldsOf,
+  LIST_QUERY_BODY_BYTES_MAX,
+  type ListInput,
+  ListQueryBody,
+  ListQuerystring,
+  parseListParams,
+} from '../list.js';
 import { arraySource, type ListSource, scanList } from '../list-scan.js';
 import type { FormatOffer } from '../negotiate.js';
+import type { ListedRows, StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewSchema } from '../view.js';
 
@@ -42,22 +50,40 @@ export async function answerList<I>(
   return respond(d.schema, req, reply, views.list, page);
 }
 
-/** A table's items as list items: ids from the state's sorted index, each row read (and copied) on demand. */
-export function tableSource<R, I>(
-  ids: () => readonly string[],
-  read: (id: string) => R | undefined,
-  toItem: (row: R) => I,
+/**
+ * A table's items as list items: ids from the state's sorted index; the page's rows read (and copied) on
+ * demand, scanned rows peeked at without copying (they only become JSON).
+ */
+export function tableSource<N extends keyof ListedRows, I>(
+  state: StateReader,
+  table: N,
+  toItem: (row: ListedRows[N]) => I,
 ): () => ListSource<I> {
+  const item = (row: Readonly<ListedRows[N]> | undefined) =>
+    row === undefined ? undefined : toItem(row as ListedRows[N]);
   return () => {
-    const snapshot = ids();
+    const snapshot = state.sortedIds(table);
     return {
       ids: () => snapshot,
-      get: (id) => {
-        const row = read(id);
-        return row === undefined ? undefined : toItem(row);
-      },
+      get: (id) => item(readCopy(state, table, id)),
+      peek: (id) => item(state.peek(table, id)),
     };
   };
+}
+
+function readCopy<N extends keyof ListedRows>(
+  state: StateReader,
+  table: N,
+  id: string,
+): ListedRows[N] | undefined {
+  const readers: { [K in keyof ListedRows]: (id: string) => ListedRows[K] | undefined } = {
+    domain: (i) => state.domain(i),
+    account: (i) => state.account(i),
+    assetDefinition: (i) => state.assetDefinition(i),
+    asset: (i) => state.asset(i),
+    nft: (i) => state.nft(i),
+  };
+  return readers[table](id);
 }
 
 export function queryInput(q: {
@@ -109,6 +135,7 @@ export function listRoutes<I>(d: RouteDeps, r: ListResource<I>): RouteDef[] {
       tags: r.tags,
       visibility: 'public',
       formats: JSON_OR_CODEC,
+      bodyBytesMax: d.limits.listQueryBodyBytesMax ?? LIST_QUERY_BODY_BYTES_MAX,
       schema: { body: ListQueryBody, response: { 200: viewSchema(views.list) } },
       handler: (req, reply) => answerList(d, req, reply, views, r.source(), { ...req.body }),
     }),
