@@ -1,11 +1,14 @@
 // Issue 6 "Abuse" — the short subset that runs inside `npm test` (< 60 s on 2 cores). The same scenarios
 // run at full size in test/reliability/abuse.test.ts; each prints a `[figure]` line (connections refused,
-// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts.
+// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts (issue 10:
+// query-cost.ts, cursors.ts).
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
+import { cursorFlood } from './cursors.js';
+import { queryCostAttacks } from './query-cost.js';
 import { queueFlood } from './queue.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
@@ -31,4 +34,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>
     queueFlood({ capacity: 200, factor: 3, concurrency: 16 }));
   it('metrics label cardinality stays bounded', () => metricsCardinality({ requests: 1_000 }));
+  it('filter and list cost at 20,000 accounts: huge filters refused, pages O(page), /health answered', () =>
+    queryCostAttacks({ accounts: 20_000, clients: 4, rounds: 6 }));
+  it('query cursors: capped per account, positions not copies, swept by the timer', () =>
+    cursorFlood({ transactions: 100, requests: 64, perAccountMax: 16, idleMs: 2_000 }));
 });

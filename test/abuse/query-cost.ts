@@ -153,6 +153,7 @@ async function filterPhase(t: ServedTestNode, size: QueryCostSize): Promise<void
 }
 
 async function pageMedian(pool: Pool, path: string, n: number): Promise<number> {
+  for (let i = 0; i < 10; i++) await timed(pool, 'GET', path); // warm-up: JIT and connections
   const ms: number[] = [];
   for (let i = 0; i < n; i++) {
     const r = await timed(pool, 'GET', path);
