@@ -29,6 +29,7 @@ const EXPECTED_DEFAULTS = {
     list_limit_default: 100,
     list_limit_max: 500,
     filter_depth_max: 10,
+    list_scans_concurrent_max: 2,
   },
   streams: {
     sse_clients_max: 1000,

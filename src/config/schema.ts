@@ -93,6 +93,12 @@ export const CONFIG_SCHEMA = {
       'Largest `limit` of simple lists (400 invalid_pagination above).',
     ),
     filter_depth_max: int(10, 1, 256, 'Deepest nesting of a `filter` expression on lists and SSE.'),
+    list_scans_concurrent_max: int(
+      2,
+      1,
+      COUNT_CEILING,
+      'Filtered or sorted list scans running at once; more wait their turn (keeps /health answered).',
+    ),
   }),
   streams: section('Server-sent events and WebSocket streams: clients, subscriptions, buffers.', {
     sse_clients_max: int(

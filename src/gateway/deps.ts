@@ -3,6 +3,7 @@
 
 import type { SchemaRegistry } from '../codec/registry.js';
 import type { ErrorRegistry } from './errors.js';
+import type { ScanGate } from './list-scan.js';
 import type { GatewayPorts } from './ports.js';
 
 export interface RouteLimits {
@@ -25,6 +26,8 @@ export interface RouteDeps {
   errors: ErrorRegistry;
   schema: SchemaRegistry;
   limits: RouteLimits;
+  /** Bounds concurrent filtered / sorted list scans (`gateway.list_scans_concurrent_max`); none when absent. */
+  listScans?: ScanGate;
   apiVersions: { default: number; supported: readonly number[] };
   features: readonly string[];
 }

@@ -14,7 +14,7 @@ import {
   parseListParams,
   parsePage,
 } from './list.js';
-import { arraySource, ITEM_SCAN_UNITS, scanList } from './list-scan.js';
+import { arraySource, ITEM_SCAN_UNITS, ScanGate, scanList } from './list-scan.js';
 
 const limits: RouteLimits = {
   listLimitDefault: 3,
@@ -151,6 +151,27 @@ describe('scanList', () => {
     // Unfiltered, unsorted pages read only the page: no budget is charged.
     assert.equal((await ids({ limit: 1 }, small)).total, 4);
     assert.equal((await ids({ filter: { exists: 'id' } }, { ...small, workUnitsMax: 1000 })).total, 4);
+  });
+
+  it('runs at most ScanGate.max scans at once; the others wait their turn', async () => {
+    const gate = new ScanGate(2);
+    let running = 0;
+    let peak = 0;
+    const scan = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      return 1;
+    };
+    const results = await Promise.all(Array.from({ length: 7 }, () => gate.run(scan)));
+    assert.deepEqual([results.length, peak], [7, 2]);
+    await assert.rejects(
+      gate.run(async () => {
+        throw new Error('boom');
+      }),
+    );
+    assert.equal(await gate.run(scan), 1); // a failed scan gave its slot back
   });
 
   it('refuses a filter whose values are larger than filterValueCharsMax in all', () => {

@@ -8,6 +8,7 @@ import type { RouteDeps } from '../gateway/deps.js';
 import { createErrorRegistry, type ErrorBody } from '../gateway/errors.js';
 import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
 import type { GatewayLimits } from '../gateway/limits.js';
+import { ScanGate } from '../gateway/list-scan.js';
 import { metricsRoute } from '../gateway/metrics.js';
 import { createOperatorAuth } from '../gateway/operator-auth.js';
 import type { BridgePort } from '../gateway/ports.js';
@@ -100,6 +101,7 @@ export async function buildGateway(
     },
     apiVersions: app.gateway.apiVersions,
     features: [],
+    listScans: new ScanGate(c.gateway.listScansConcurrentMax),
   };
   const ctx = {
     profile: c.telemetry.profile,

@@ -46,7 +46,7 @@ export async function answerList<I>(
 ): Promise<FastifyReply> {
   const p = parseListParams(input, d.limits, jsonFieldsOf(views.item));
   const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
-  const page = await scanList(from, p, (item) => views.item.toJson(item));
+  const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);
   return respond(d.schema, req, reply, views.list, page);
 }
 
