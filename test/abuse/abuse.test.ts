@@ -15,7 +15,7 @@ import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
 const BODY = { concurrent: 10, chunkedSendMax: 32 * 1024 * 1024, gzipInflatedBytes: 64 * 1024 * 1024 };
 
-describe('abuse (short)', { timeout: 120_000 }, () => {
+describe('abuse (short)', { timeout: 240_000 }, () => {
   // First, in a fresh process, so that its memory figures are not blurred by earlier scenarios' garbage.
   it('never-reading SSE and WebSocket clients are cut off; readers get every event in order', () =>
     slowCrowd({ sse: 50, ws: 50, readers: 1, txMax: 1_000 }));
