@@ -17,6 +17,7 @@ const EXPECTED_DEFAULTS = {
     transaction_body_bytes_max: 65536,
     query_body_bytes_max: 65536,
     json_body_bytes_max: 1048576,
+    list_query_body_bytes_max: 262144,
     header_bytes_max: 16384,
     request_timeout_ms: 30000,
     header_timeout_ms: 10000,
@@ -28,6 +29,7 @@ const EXPECTED_DEFAULTS = {
     list_limit_default: 100,
     list_limit_max: 500,
     filter_depth_max: 10,
+    list_scans_concurrent_max: 2,
   },
   streams: {
     sse_clients_max: 1000,
@@ -52,7 +54,15 @@ const EXPECTED_DEFAULTS = {
     allowed_algorithms: ['ed25519'],
   },
   block: { max_transactions: 512, time_ms: 1000, min_interval_ms: 50, commit_time_ms: 2000 },
-  query: { fetch_size_default: 100, fetch_size_max: 10000, cursors_max: 1024, cursor_idle_ms: 30000 },
+  query: {
+    fetch_size_default: 100,
+    fetch_size_max: 10000,
+    cursors_max: 1024,
+    cursor_idle_ms: 30000,
+    cursors_per_account_max: 16,
+    filter_value_chars_max: 65536,
+    work_units_max: 4000000,
+  },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   storage: {
     segment_bytes_max: 134217728,

@@ -52,6 +52,12 @@ export const CONFIG_SCHEMA = {
     ),
     query_body_bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest body of POST /query (413 above).'),
     json_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest body of any other route (413 above).'),
+    list_query_body_bytes_max: int(
+      256 * KiB,
+      1,
+      BYTES_CEILING,
+      'Largest body of the `POST /v1/<resource>/query` list routes (413 above): their filters are capped far lower anyway.',
+    ),
     header_bytes_max: int(16 * KiB, KiB, 16 * MiB, 'Largest total size of request headers (431 above).'),
     request_timeout_ms: ms(30_000, 1, 'Time allowed to receive a whole request before the socket is closed.'),
     header_timeout_ms: ms(
@@ -87,6 +93,12 @@ export const CONFIG_SCHEMA = {
       'Largest `limit` of simple lists (400 invalid_pagination above).',
     ),
     filter_depth_max: int(10, 1, 256, 'Deepest nesting of a `filter` expression on lists and SSE.'),
+    list_scans_concurrent_max: int(
+      2,
+      1,
+      COUNT_CEILING,
+      'Filtered or sorted list scans running at once; more wait their turn (keeps /health answered).',
+    ),
   }),
   streams: section('Server-sent events and WebSocket streams: clients, subscriptions, buffers.', {
     sse_clients_max: int(
@@ -148,7 +160,7 @@ export const CONFIG_SCHEMA = {
     ),
     commit_time_ms: ms(2000, 1, 'Time allowed for a proposed block to gather its commit certificate.'),
   }),
-  query: section('Signed queries and their cursors.', {
+  query: section('Signed queries, their cursors, and the cost of filters and lists.', {
     fetch_size_default: int(
       100,
       1,
@@ -158,6 +170,24 @@ export const CONFIG_SCHEMA = {
     fetch_size_max: int(10_000, 1, COUNT_CEILING, 'Largest batch size of iterable queries.'),
     cursors_max: int(1024, 1, COUNT_CEILING, 'Live query cursors kept at once (429 above).'),
     cursor_idle_ms: ms(30_000, 1, 'Idle time after which a cursor is dropped (410 after).'),
+    cursors_per_account_max: int(
+      16,
+      1,
+      COUNT_CEILING,
+      'Live query cursors one account may hold at once (429 cursors_exhausted above).',
+    ),
+    filter_value_chars_max: int(
+      64 * 1024,
+      1,
+      BYTES_CEILING,
+      'Summed canonical size of the values of one filter (signed queries and list routes; 400 invalid_filter above).',
+    ),
+    work_units_max: int(
+      4_000_000,
+      1_000,
+      COUNT_CEILING,
+      'Work one query or list request may do: items scanned plus filter work (422 query_budget_exceeded above).',
+    ),
   }),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),

@@ -3,6 +3,7 @@
 
 import type { SchemaRegistry } from '../codec/registry.js';
 import type { ErrorRegistry } from './errors.js';
+import type { ScanGate } from './list-scan.js';
 import type { GatewayPorts } from './ports.js';
 
 export interface RouteLimits {
@@ -12,6 +13,12 @@ export interface RouteLimits {
   queryBodyBytesMax: number;
   fetchSizeMax: number;
   filterDepthMax: number;
+  /** `gateway.list_query_body_bytes_max` (default LIST_QUERY_BODY_BYTES_MAX). */
+  listQueryBodyBytesMax?: number;
+  /** `query.filter_value_chars_max` (default FILTER_VALUE_CHARS_MAX). */
+  filterValueCharsMax?: number;
+  /** `query.work_units_max` (default QUERY_WORK_UNITS_MAX). */
+  workUnitsMax?: number;
 }
 
 export interface RouteDeps {
@@ -19,6 +26,8 @@ export interface RouteDeps {
   errors: ErrorRegistry;
   schema: SchemaRegistry;
   limits: RouteLimits;
+  /** Bounds concurrent filtered / sorted list scans (`gateway.list_scans_concurrent_max`); none when absent. */
+  listScans?: ScanGate;
   apiVersions: { default: number; supported: readonly number[] };
   features: readonly string[];
 }

@@ -38,6 +38,10 @@ export const ERRORS = {
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   body_too_large: { status: 413, message: 'The request body exceeds the limit of this route.' },
   unsupported_media_type: { status: 415, message: 'The request content type is not accepted here.' },
+  query_budget_exceeded: {
+    status: 422,
+    message: 'The query needs more work than one query may do; narrow its filter or sort.',
+  },
   upgrade_required: { status: 426, message: 'This route only serves WebSocket upgrades.' },
   rate_limited: { status: 429, message: 'Too many requests from this client; retry later.' },
   stream_limit_reached: { status: 429, message: 'Too many open streams; retry later.' },

@@ -5,7 +5,6 @@ import { string, varuint } from '../codec/primitives.js';
 import type { RouteLimits } from './deps.js';
 import { isGatewayError } from './errors.js';
 import {
-  applyList,
   EXPLORER_PER_PAGE_DEFAULT,
   explorerPagination,
   filterDepth,
@@ -15,6 +14,7 @@ import {
   parseListParams,
   parsePage,
 } from './list.js';
+import { arraySource, ITEM_SCAN_UNITS, ScanGate, scanList } from './list-scan.js';
 
 const limits: RouteLimits = {
   listLimitDefault: 3,
@@ -42,12 +42,11 @@ const items = [
   { id: 'd', qty: '100', metadata: { tier: 'gold' } },
 ];
 const fields = ['id', 'qty', 'metadata'];
-const ids = (input: Parameters<typeof parseListParams>[0]) =>
-  applyList(
-    items,
-    parseListParams(input, limits, fields),
+const ids = (input: Parameters<typeof parseListParams>[0], l: RouteLimits = limits) =>
+  scanList(
+    arraySource(items, (x) => x.id),
+    parseListParams(input, l, fields),
     (x) => x,
-    (x) => x.id,
   );
 
 describe('list parameters', () => {
@@ -108,24 +107,24 @@ describe('list parameters', () => {
   });
 });
 
-describe('applyList', () => {
-  it('orders by id by default and pages with offset and limit', () => {
-    const r = ids({ limit: 2, offset: 1 });
+describe('scanList', () => {
+  it('orders by id by default and pages with offset and limit', async () => {
+    const r = await ids({ limit: 2, offset: 1 });
     assert.deepEqual(
       r.items.map((x) => x.id),
       ['b', 'c'],
     );
     assert.equal(r.total, 4);
-    assert.deepEqual(ids({ offset: 10 }), { items: [], total: 4 });
+    assert.deepEqual(await ids({ offset: 10 }), { items: [], total: 4 });
   });
 
-  it('filters on decimals numerically and on metadata keys; total counts the matches', () => {
-    const gt = ids({ filter: { gt: ['qty', '10'] }, limit: 5 });
+  it('filters on decimals numerically and on metadata keys; total counts the matches', async () => {
+    const gt = await ids({ filter: { gt: ['qty', '10'] }, limit: 5 });
     assert.deepEqual(
       gt.items.map((x) => x.id),
       ['b', 'c', 'd'],
     );
-    const gold = ids({ filterText: '{"eq":["metadata.tier","gold"]}', limit: 1 });
+    const gold = await ids({ filterText: '{"eq":["metadata.tier","gold"]}', limit: 1 });
     assert.deepEqual(
       gold.items.map((x) => x.id),
       ['c'],
@@ -133,14 +132,58 @@ describe('applyList', () => {
     assert.equal(gold.total, 2);
   });
 
-  it('sorts by decimals both ways with id as the tie-break', () => {
+  it('sorts by decimals both ways with id as the tie-break', async () => {
     assert.deepEqual(
-      ids({ sort: 'qty:desc', limit: 5 }).items.map((x) => x.id),
+      (await ids({ sort: 'qty:desc', limit: 5 })).items.map((x) => x.id),
       ['d', 'b', 'c', 'a'],
     );
     assert.deepEqual(
-      ids({ sort: 'qty:asc', limit: 5 }).items.map((x) => x.id),
+      (await ids({ sort: 'qty:asc', limit: 5 })).items.map((x) => x.id),
       ['a', 'b', 'c', 'd'],
+    );
+  });
+
+  it('stops a filtered scan with query_budget_exceeded once its work budget is spent', async () => {
+    // Four items cost 4 * ITEM_SCAN_UNITS plus the filter's work: a budget of two items' worth is too small.
+    const small = { ...limits, workUnitsMax: 2 * ITEM_SCAN_UNITS };
+    await assert.rejects(ids({ filter: { exists: 'id' } }, small), { code: 'query_budget_exceeded' });
+    await assert.rejects(ids({ sort: 'qty' }, small), { code: 'query_budget_exceeded' });
+    // Unfiltered, unsorted pages read only the page: no budget is charged.
+    assert.equal((await ids({ limit: 1 }, small)).total, 4);
+    assert.equal((await ids({ filter: { exists: 'id' } }, { ...small, workUnitsMax: 1000 })).total, 4);
+  });
+
+  it('runs at most ScanGate.max scans at once; the others wait their turn', async () => {
+    const gate = new ScanGate(2);
+    let running = 0;
+    let peak = 0;
+    const scan = async () => {
+      running++;
+      peak = Math.max(peak, running);
+      await new Promise((r) => setTimeout(r, 5));
+      running--;
+      return 1;
+    };
+    const results = await Promise.all(Array.from({ length: 7 }, () => gate.run(scan)));
+    assert.deepEqual([results.length, peak], [7, 2]);
+    await assert.rejects(
+      gate.run(async () => {
+        throw new Error('boom');
+      }),
+    );
+    assert.equal(await gate.run(scan), 1); // a failed scan gave its slot back
+  });
+
+  it('refuses a filter whose values are larger than filterValueCharsMax in all', () => {
+    const l = { ...limits, filterValueCharsMax: 100 };
+    const values = Array.from({ length: 10 }, (_, i) => `value-${i}-${'x'.repeat(10)}`);
+    assert.equal(
+      code(() => parseListParams({ filter: { in: ['id', values] } }, l, fields)),
+      'invalid_filter',
+    );
+    assert.equal(
+      typeof parseListParams({ filter: { in: ['id', values.slice(0, 3)] } }, l, fields).filter,
+      'function',
     );
   });
 

@@ -15,13 +15,20 @@
 import { Type } from 'typebox';
 import type { AnyCodec } from '../codec/codec.js';
 import { compileFilter, FILTER_DEPTH_MAX, type Predicate } from '../state/filter.js';
-import { parseSort, type SortKey, sortItems } from '../state/sort.js';
+import { parseSort, type SortKey } from '../state/sort.js';
+import { QUERY_WORK_UNITS_MAX, WorkBudget } from '../state/work-budget.js';
 import type { RouteLimits } from './deps.js';
 import { gatewayError } from './errors.js';
 
 /** Longest `filter` / `sort` text accepted in a query string (the header limit bounds it anyway). */
 export const LIST_FILTER_CHARS_MAX = 8 * 1024;
 export const LIST_SORT_CHARS_MAX = 512;
+/**
+ * Default body cap of `POST /v1/<resource>/query`: a filter's values are capped at 64 Ki characters
+ * (`query.filter_value_chars_max`), so a bigger body can only be refused, and parsing one costs the event
+ * loop milliseconds per request (issue 10 finding 2: 8 clients sending 1 MiB filters held /health 0.5 s).
+ */
+export const LIST_QUERY_BODY_BYTES_MAX = 256 * 1024;
 /** Offsets and pages are bounded so that `offset + limit` and `(page - 1) * per_page` stay exact. */
 export const LIST_OFFSET_MAX = 2 ** 32;
 /** Explorer default page size (reference-notes §12 leaves it open; 20 suits a table on one screen). */
@@ -72,6 +79,8 @@ export interface ListParams {
   offset: number;
   filter: Predicate | undefined;
   sort: SortKey[];
+  /** The request's work budget; the filter charges its work to it (list-scan.ts). */
+  budget: WorkBudget;
 }
 
 const INTEGER_TEXT = /^(0|[1-9][0-9]{0,15})$/;
@@ -131,7 +140,11 @@ export function filterDepth(expr: unknown, cap: number, depth = 1): number {
   return depth;
 }
 
-export function parseFilter(input: ListInput, limits: RouteLimits): Predicate | undefined {
+export function parseFilter(
+  input: ListInput,
+  limits: RouteLimits,
+  budget?: WorkBudget,
+): Predicate | undefined {
   let expr = input.filter;
   if (input.filterText !== undefined) {
     try {
@@ -145,7 +158,10 @@ export function parseFilter(input: ListInput, limits: RouteLimits): Predicate | 
   const cap = Math.min(limits.filterDepthMax, FILTER_DEPTH_MAX);
   if (filterDepth(expr, cap) > cap)
     throw gatewayError('invalid_filter', { path: '$', reason: `nested deeper than ${cap}` });
-  const compiled = compileFilter(expr);
+  const compiled = compileFilter(expr, {
+    ...(limits.filterValueCharsMax === undefined ? {} : { valueCharsMax: limits.filterValueCharsMax }),
+    ...(budget === undefined ? {} : { meter: budget }),
+  });
   if (typeof compiled !== 'function') throw gatewayError('invalid_filter', { ...compiled.details });
   return compiled;
 }
@@ -167,10 +183,12 @@ export function parseListParams(
   limits: RouteLimits,
   fields: readonly string[],
 ): ListParams {
+  const budget = new WorkBudget(limits.workUnitsMax ?? QUERY_WORK_UNITS_MAX);
   return {
     ...parsePage(input, limits),
-    filter: parseFilter(input, limits),
+    filter: parseFilter(input, limits, budget),
     sort: parseSortText(input.sort, fields),
+    budget,
   };
 }
 
@@ -178,22 +196,6 @@ export function parseListParams(
 export function jsonFieldsOf(view: AnyCodec): string[] {
   const d = view.describe(() => 'x');
   return d.kind === 'struct' ? d.fields.map((f) => f.name) : [];
-}
-
-/**
- * Filters, sorts and pages `items`. `jsonOf` gives the item's JSON form (what filter and sort see),
- * `idOf` its id (default order and tie-break).
- */
-export function applyList<T>(
-  items: readonly T[],
-  p: ListParams,
-  jsonOf: (t: T) => unknown,
-  idOf: (t: T) => string,
-): { items: T[]; total: number } {
-  const filter = p.filter;
-  const kept = filter === undefined ? items : items.filter((t) => filter(jsonOf(t)));
-  const ordered = sortItems(kept, p.sort, jsonOf, idOf);
-  return { items: ordered.slice(p.offset, p.offset + p.limit), total: ordered.length };
 }
 
 export interface ExplorerPage {

@@ -24,9 +24,14 @@ import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import type { QueryResponse } from '../model/queries.js';
 import type { Rejection } from '../model/rejections.js';
+import type { ListedRows } from '../state/world-state.js';
+
+export type { ListedRows };
 
 /** Read-only view of the committed world state. */
 export interface StateReader {
+  /** A row without copying: only to derive new values from (a list scan's JSON); never change it. */
+  peek<N extends keyof ListedRows>(table: N, id: string): Readonly<ListedRows[N]> | undefined;
   domain(id: string): Domain | undefined;
   account(id: string): Account | undefined;
   assetDefinition(id: string): AssetDefinition | undefined;
@@ -37,6 +42,8 @@ export interface StateReader {
   upgrade(id: string): UpgradeRecord | undefined;
   parameters(): Parameters;
   abiVersion(): number;
+  /** Ids of a table in ascending order, not copied (a snapshot the caller must not change). */
+  sortedIds(table: 'domain' | 'account' | 'assetDefinition' | 'asset' | 'nft'): readonly string[];
   listDomains(): Domain[];
   listAccounts(): Account[];
   listAssetDefinitions(): AssetDefinition[];
@@ -124,6 +131,10 @@ export type QueryOutcome =
 export interface QueriesPort {
   /** Decodes, verifies and runs a signed query (framed or bare codec bytes). */
   execute(body: Uint8Array): Promise<QueryOutcome>;
+  /** Stops background work (the cursor sweep timer). */
+  close?(): void;
+  /** Live query cursors (for tests and metrics). */
+  openCursors?(): number;
 }
 
 export interface EventsPort {

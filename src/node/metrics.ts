@@ -2,7 +2,20 @@
 // Gauges are read when scraped; the commit-time histogram is fed by the pipeline's commit listener.
 
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
+import type { QueriesPort } from '../gateway/ports.js';
 import type { Node } from './node.js';
+
+/** `query_cursors_open`: live query cursors, so an operator sees cursors pile up (and the sweep free them). */
+export function installQueryMetrics(registry: Registry, queries: QueriesPort): void {
+  new Gauge({
+    name: 'query_cursors_open',
+    help: 'Live query cursors of signed iterable queries.',
+    registers: [registry],
+    collect() {
+      this.set(queries.openCursors?.() ?? 0);
+    },
+  });
+}
 
 export function installNodeMetrics(registry: Registry, node: Node): void {
   const { pipeline, ledger } = node;

@@ -24,11 +24,31 @@ export interface QueryPortOptions {
   fetchSizeMax: number;
   cursorsMax: number;
   cursorIdleMs: number;
+  cursorsPerAccountMax: number;
+  filterValueCharsMax: number;
+  workUnitsMax: number;
   now: () => number;
+}
+
+/**
+ * Running transaction counts per height (index h: transactions in blocks 1..h), filled once per block:
+ * committed blocks never change, so locating the n-th transaction of the chain never re-reads blocks.
+ */
+function runningCounts(ledger: Ledger): (height: number) => number {
+  const upTo: number[] = [0];
+  return (height) => {
+    for (let h = upTo.length; h <= height; h++) {
+      const block = ledger.blockSync(h);
+      if (block === undefined) break; // not readable now: count nothing past it, and retry next time
+      upTo.push(upTo[h - 1]! + block.transactions.length);
+    }
+    return upTo[Math.min(height, upTo.length - 1)]!;
+  };
 }
 
 function blockSourceOf(ledger: Ledger): BlockSource {
   return {
+    transactionsUpTo: runningCounts(ledger),
     height: () => ledger.height(),
     block: (h) => ledger.blockSync(h),
     transaction: (hashHex) => {
@@ -41,11 +61,18 @@ function blockSourceOf(ledger: Ledger): BlockSource {
   };
 }
 
+/** How often idle cursors are swept: often enough that an expired cursor's memory returns promptly. */
+function sweepEveryMs(idleMs: number): number {
+  return Math.max(10, Math.min(1_000, Math.floor(idleMs / 2)));
+}
+
 export function createQueryPort(ledger: Ledger, opts: QueryPortOptions): QueriesPort {
   const cursors = new CursorStore({
     capacity: opts.cursorsMax,
+    perAuthorityMax: opts.cursorsPerAccountMax,
     idleExpiryMs: opts.cursorIdleMs,
     now: opts.now,
+    sweepEveryMs: sweepEveryMs(opts.cursorIdleMs),
   });
   const blocks = blockSourceOf(ledger);
   return {
@@ -78,14 +105,18 @@ export function createQueryPort(ledger: Ledger, opts: QueryPortOptions): Queries
       }
       // Index reads (transactions by account) come from the store: let committed blocks reach it first.
       await ledger.flushState();
-      const r = executeQuery(ledger.state, payload.request, payload.authority, {
+      const r = await executeQuery(ledger.state, payload.request, payload.authority, {
         cursors,
         blocks,
         fetchSizeDefault: opts.fetchSizeDefault,
         fetchSizeMax: opts.fetchSizeMax,
+        filterValueCharsMax: opts.filterValueCharsMax,
+        workUnitsMax: opts.workUnitsMax,
       });
       if (isQueryError(r)) return { ok: false, code: r.code, message: r.message, details: { ...r.details } };
       return { ok: true, response: r };
     },
+    close: () => cursors.close(),
+    openCursors: () => cursors.size,
   };
 }

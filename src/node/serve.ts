@@ -8,6 +8,7 @@ import type { RouteDeps } from '../gateway/deps.js';
 import { createErrorRegistry, type ErrorBody } from '../gateway/errors.js';
 import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
 import type { GatewayLimits } from '../gateway/limits.js';
+import { ScanGate } from '../gateway/list-scan.js';
 import { metricsRoute } from '../gateway/metrics.js';
 import { createOperatorAuth } from '../gateway/operator-auth.js';
 import type { BridgePort } from '../gateway/ports.js';
@@ -25,7 +26,7 @@ import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
-import { installNodeMetrics } from './metrics.js';
+import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { gatewayPorts } from './ports.js';
 
@@ -98,9 +99,13 @@ export async function buildGateway(
       queryBodyBytesMax: c.gateway.queryBodyBytesMax,
       fetchSizeMax: c.query.fetchSizeMax,
       filterDepthMax: c.gateway.filterDepthMax,
+      listQueryBodyBytesMax: c.gateway.listQueryBodyBytesMax,
+      filterValueCharsMax: c.query.filterValueCharsMax,
+      workUnitsMax: c.query.workUnitsMax,
     },
     apiVersions: app.gateway.apiVersions,
     features: [],
+    listScans: new ScanGate(c.gateway.listScansConcurrentMax),
   };
   const ctx = {
     profile: c.telemetry.profile,
@@ -112,6 +117,8 @@ export async function buildGateway(
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
+  installQueryMetrics(app.gateway.metrics.registry, deps.ports.queries);
+  app.addHook('onClose', async () => deps.ports.queries.close?.());
   registerRoutes(
     app,
     [

@@ -16,6 +16,11 @@ export interface BlockSource {
   transaction(hashHex: string): TxLocation | undefined;
   /** Transactions whose authority is `accountId`, oldest first. */
   transactionsOfAccount(accountId: string): readonly TxLocation[];
+  /**
+   * Transactions in blocks 1..height together (0 for height 0). Queries locate the n-th transaction of
+   * the chain with it, so it must be cheap: the node keeps running counts instead of re-reading blocks.
+   */
+  transactionsUpTo(height: number): number;
 }
 
 /** A chain with no blocks, for nodes or tests that do not serve block queries. */
@@ -24,4 +29,5 @@ export const EMPTY_BLOCK_SOURCE: BlockSource = Object.freeze({
   block: () => undefined,
   transaction: () => undefined,
   transactionsOfAccount: () => [],
+  transactionsUpTo: () => 0,
 });

@@ -1,11 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { QueryOutput } from '../model/queries.js';
-import { type Batch, CursorStore } from './cursors.js';
+import { type Batch, CursorStore, type Pager, refPager } from './cursors.js';
 import type { QueryError } from './errors.js';
 
-const items = (n: number): QueryOutput[] =>
-  Array.from({ length: n }, (_, i) => ({ kind: 'Role', value: { id: `r${i}`, permissions: [] } }));
+const items = (n: number): Pager =>
+  refPager(
+    Array.from({ length: n }, (_, i) => i),
+    (i): QueryOutput => ({ kind: 'Role', value: { id: `r${i}`, permissions: [] } }),
+  );
 
 function clock() {
   let t = 0;
@@ -63,6 +66,37 @@ describe('CursorStore', () => {
     assert.equal(full.code, 'cursors_exhausted');
     c.advance(1001);
     assert.equal(typeof store.open('c', items(3), 1), 'string');
+  });
+
+  it('caps the cursors of one authority, and frees a closed cursor from its count', () => {
+    const c = clock();
+    const store = new CursorStore({ capacity: 10, perAuthorityMax: 2, idleExpiryMs: 1000, now: c.now });
+    const first = store.open('a', items(2), 1) as string;
+    store.open('a', items(2), 1);
+    const refused = store.open('a', items(2), 1);
+    assert.ok(isError(refused));
+    assert.equal(refused.code, 'cursors_exhausted');
+    assert.equal(refused.details.per_account_max, 2);
+    assert.equal(typeof store.open('b', items(2), 1), 'string');
+    store.next(first, 'a');
+    assert.ok(isError(store.open('a', items(2), 1)));
+    store.next(first, 'a'); // its last batch closes it
+    assert.equal(typeof store.open('a', items(2), 1), 'string');
+  });
+
+  it('frees idle cursors on a timer, with no new cursor opened', async () => {
+    const c = clock();
+    const store = new CursorStore({ capacity: 10, idleExpiryMs: 1000, now: c.now, sweepEveryMs: 5 });
+    try {
+      const id = store.open('a', items(5), 1) as string;
+      assert.equal(store.size, 1);
+      c.advance(1001);
+      await new Promise((r) => setTimeout(r, 30));
+      assert.equal(store.size, 0);
+      assert.equal((store.next(id, 'a') as QueryError).code, 'cursor_expired');
+    } finally {
+      store.close();
+    }
   });
 
   it('uses unguessable ids and retries on a collision', () => {

@@ -1,7 +1,12 @@
 // Query cursors (reference-notes §1): the rest of an iterable query's result, held for its authority
-// between batches. Bounded in count (cursors_exhausted, 429) and idle time (cursor_expired, 410); ids are
-// 128 random bits so one client cannot guess another's cursor, and a cursor answers only the authority
-// that opened it (to anyone else it does not exist). The clock is injected; nothing here is global.
+// between batches. Bounded in count, in total (cursors_exhausted, 429) and per authority, and in idle
+// time (cursor_expired, 410); ids are 128 random bits so one client cannot guess another's cursor, and a
+// cursor answers only the authority that opened it (to anyone else it does not exist). The clock is
+// injected; nothing here is global.
+//
+// Issue 10 finding 6: a cursor holds a Pager — a position over its result (a range of the chain, or
+// references to immutable rows), never decoded copies — and idle cursors are freed by a timer
+// (`sweepEveryMs`, unref'd), not only when the next one opens.
 
 import { randomBytes } from 'node:crypto';
 import type { QueryOutput } from '../model/queries.js';
@@ -10,11 +15,23 @@ import { type QueryError, queryError } from './errors.js';
 export interface CursorStoreOptions {
   /** Live cursors at most; opening one more answers cursors_exhausted. */
   readonly capacity: number;
+  /** Live cursors of one authority at most (default: capacity). */
+  readonly perAuthorityMax?: number;
   /** A cursor not used for this long expires. */
   readonly idleExpiryMs: number;
   readonly now: () => number;
+  /** When set, idle cursors are swept this often by an unref'd timer (stop it with close()). */
+  readonly sweepEveryMs?: number;
   /** Cursor id source; defaults to 16 random bytes as hex. */
   readonly newId?: () => string;
+}
+
+/** The rest of a result, read batch by batch. */
+export interface Pager {
+  /** Items not yet taken. */
+  readonly remaining: number;
+  /** The next `n` items (fewer at the end). */
+  take(n: number): QueryOutput[];
 }
 
 export interface Batch {
@@ -25,40 +42,55 @@ export interface Batch {
 
 interface Entry {
   readonly authority: string;
-  readonly items: readonly QueryOutput[];
+  readonly pager: Pager;
   readonly fetchSize: number;
-  position: number;
   lastUsedMs: number;
 }
 
 export class CursorStore {
   private readonly live = new Map<string, Entry>();
+  private readonly perAuthority = new Map<string, number>();
   /** Ids that expired recently, so a late client hears "expired" rather than "unknown" (bounded, FIFO). */
   private readonly expired = new Set<string>();
   private readonly newId: () => string;
+  private readonly timer: ReturnType<typeof setInterval> | undefined;
 
   constructor(private readonly opts: CursorStoreOptions) {
     if (!Number.isSafeInteger(opts.capacity) || opts.capacity < 1)
       throw new RangeError('cursor capacity must be >= 1');
     if (!(opts.idleExpiryMs > 0)) throw new RangeError('cursor idle expiry must be > 0');
     this.newId = opts.newId ?? (() => randomBytes(16).toString('hex'));
+    if (opts.sweepEveryMs !== undefined) {
+      this.timer = setInterval(() => this.sweep(), opts.sweepEveryMs);
+      this.timer.unref();
+    }
   }
 
   get size(): number {
     return this.live.size;
   }
 
-  /** Keeps `items` (taken in batches of `fetchSize`) for `authority`; returns the cursor id. */
-  open(authority: string, items: readonly QueryOutput[], fetchSize: number): string | QueryError {
+  /** Stops the sweep timer; the cursors stay readable until they expire. */
+  close(): void {
+    if (this.timer !== undefined) clearInterval(this.timer);
+  }
+
+  /** Keeps `pager` (taken in batches of `fetchSize`) for `authority`; returns the cursor id. */
+  open(authority: string, pager: Pager, fetchSize: number): string | QueryError {
     this.sweep();
-    if (this.live.size >= this.opts.capacity) {
+    const held = this.perAuthority.get(authority) ?? 0;
+    const perMax = this.opts.perAuthorityMax ?? this.opts.capacity;
+    if (this.live.size >= this.opts.capacity || held >= perMax) {
       return queryError('cursors_exhausted', 'too many open query cursors; retry later', {
         capacity: this.opts.capacity,
+        per_account_max: perMax,
+        held_by_account: held,
       });
     }
     let id = this.newId();
     while (this.live.has(id) || this.expired.has(id)) id = this.newId();
-    this.live.set(id, { authority, items, fetchSize, position: 0, lastUsedMs: this.opts.now() });
+    this.live.set(id, { authority, pager, fetchSize, lastUsedMs: this.opts.now() });
+    this.perAuthority.set(authority, held + 1);
     return id;
   }
 
@@ -78,27 +110,50 @@ export class CursorStore {
         idle_expiry_ms: this.opts.idleExpiryMs,
       });
     }
-    const batch = e.items.slice(e.position, e.position + e.fetchSize);
-    e.position += batch.length;
+    const batch = e.pager.take(e.fetchSize);
     e.lastUsedMs = now;
-    const remainingItems = e.items.length - e.position;
+    const remainingItems = e.pager.remaining;
     if (remainingItems === 0) {
-      this.live.delete(id);
+      this.remove(id);
       return { batch, remainingItems };
     }
     return { batch, remainingItems, cursor: id };
   }
 
-  /** Expires every idle cursor (also done on each open). */
+  /** Expires every idle cursor (also done on each open, and by the timer when configured). */
   sweep(): void {
     const now = this.opts.now();
     for (const [id, e] of this.live) if (now - e.lastUsedMs > this.opts.idleExpiryMs) this.expire(id);
   }
 
-  private expire(id: string): void {
+  private remove(id: string): void {
+    const e = this.live.get(id);
+    if (e === undefined) return;
     this.live.delete(id);
+    const held = (this.perAuthority.get(e.authority) ?? 1) - 1;
+    if (held <= 0) this.perAuthority.delete(e.authority);
+    else this.perAuthority.set(e.authority, held);
+  }
+
+  private expire(id: string): void {
+    this.remove(id);
     this.expired.add(id);
     // Remember at most `capacity` expired ids; Set iteration order is insertion order (oldest first).
     while (this.expired.size > this.opts.capacity) this.expired.delete(this.expired.values().next().value!);
   }
+}
+
+/** A pager over references kept in memory (8 bytes each), turned into outputs only when taken. */
+export function refPager<R>(refs: readonly R[], output: (ref: R) => QueryOutput): Pager {
+  let position = 0;
+  return {
+    get remaining() {
+      return refs.length - position;
+    },
+    take(n) {
+      const out = refs.slice(position, position + n).map(output);
+      position += out.length;
+      return out;
+    },
+  };
 }

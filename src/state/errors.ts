@@ -27,6 +27,7 @@ export type QueryErrorCode =
   | 'cursor_not_found'
   | 'cursor_expired'
   | 'cursors_exhausted'
+  | 'query_budget_exceeded'
   | 'permission_denied';
 
 /** The HTTP status the gateway should answer each query error with (reference-notes §1). */
@@ -38,6 +39,7 @@ export const QUERY_ERROR_STATUS: Readonly<Record<QueryErrorCode, number>> = Obje
   cursor_not_found: 400,
   cursor_expired: 410,
   cursors_exhausted: 429,
+  query_budget_exceeded: 422,
   permission_denied: 403,
 });
 

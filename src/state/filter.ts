@@ -4,16 +4,38 @@
 // Decimal strings and numbers compare numerically; other strings by UTF-16 code units. A missing field
 // satisfies only ne, nin and is_null. compileFilter validates once (bounded depth and size) and returns a
 // predicate the gateway reuses for list routes and the SSE `filter` parameter.
+//
+// Cost (issue 10 finding 2): the node cap alone ignores how big the values are, so the expected values'
+// canonical keys (canonical-value.ts) are computed once at compile time and their total length is capped
+// (`valueCharsMax`). Equality then compares one key per item (`in` / `nin` look it up in a Set), and an
+// item's key is never built past the longest expected key. Every evaluation charges its work to an
+// optional meter, so callers can stop a scan that exceeds their budget (work-budget.ts).
 
-import { asDecimal, compareDecimals } from './decimal.js';
+import { canonicalKey } from './canonical-value.js';
+import { asDecimal, compareDecimals, type Decimal } from './decimal.js';
 import { type QueryError, queryError } from './errors.js';
 import { parsePath, resolvePath } from './json-path.js';
 
 export const FILTER_DEPTH_MAX = 10;
 export const FILTER_NODES_MAX = 256;
+/** Default cap on the summed canonical size of a filter's values (config `query.filter_value_chars_max`). */
+export const FILTER_VALUE_CHARS_MAX = 64 * 1024;
 
 export type FilterError = QueryError & { readonly code: 'invalid_filter' };
 export type Predicate = (item: unknown) => boolean;
+
+/** Receives the work an evaluation did: one unit per node visited, plus the characters of keys built. */
+export interface WorkMeter {
+  charge(units: number): void;
+}
+
+export interface FilterOptions {
+  /** Cap on the summed canonical size of the expected values (default FILTER_VALUE_CHARS_MAX). */
+  readonly valueCharsMax?: number;
+  readonly meter?: WorkMeter;
+}
+
+const NO_METER: WorkMeter = { charge: () => {} };
 
 const COMPARISONS = ['eq', 'ne', 'lt', 'lte', 'gt', 'gte'] as const;
 type Comparison = (typeof COMPARISONS)[number];
@@ -37,21 +59,33 @@ export function jsonEquals(a: unknown, b: unknown): boolean {
 }
 
 /** Order of two scalars, or undefined when they are not comparable (different kinds, objects). */
-export function compareScalars(a: unknown, b: unknown): number | undefined {
+export function compareScalars(a: unknown, b: unknown, bDecimal = asDecimal(b)): number | undefined {
   const da = asDecimal(a);
-  const db = da === undefined ? undefined : asDecimal(b);
+  const db = da === undefined ? undefined : bDecimal;
   if (da !== undefined && db !== undefined) return compareDecimals(da, db);
   if (typeof a === 'string' && typeof b === 'string') return a === b ? 0 : a < b ? -1 : 1;
   return undefined;
 }
 
-function comparison(op: Comparison, segments: string[], want: unknown): Predicate {
-  return (item) => {
+/** The key of an item's value for equality with keys no longer than `charsMax`; undefined: equals none. */
+function itemKey(value: unknown, charsMax: number, meter: WorkMeter): string | undefined {
+  const k = canonicalKey(value, charsMax);
+  meter.charge(k.kind === 'key' ? k.key.length : k.kind === 'too_long' ? k.charsSeen : 1);
+  return k.kind === 'key' ? k.key : undefined;
+}
+
+function orderedComparison(
+  op: Exclude<Comparison, 'eq' | 'ne'>,
+  segments: string[],
+  want: unknown,
+  m: WorkMeter,
+) {
+  const wantDecimal: Decimal | undefined = asDecimal(want);
+  return (item: unknown) => {
+    m.charge(1);
     const r = resolvePath(item, segments);
-    if (!r.found) return op === 'ne';
-    if (op === 'eq') return jsonEquals(r.value, want);
-    if (op === 'ne') return !jsonEquals(r.value, want);
-    const c = compareScalars(r.value, want);
+    if (!r.found) return false;
+    const c = compareScalars(r.value, want, wantDecimal);
     if (c === undefined) return false;
     return op === 'lt' ? c < 0 : op === 'lte' ? c <= 0 : op === 'gt' ? c > 0 : c >= 0;
   };
@@ -59,9 +93,33 @@ function comparison(op: Comparison, segments: string[], want: unknown): Predicat
 
 class Compiler {
   nodes = 0;
+  valueChars = 0;
+  private readonly valueCharsMax: number;
+  readonly meter: WorkMeter;
 
-  fail(path: string, why: string): FilterError {
-    return queryError('invalid_filter', `filter ${path}: ${why}`, { path, reason: why }) as FilterError;
+  constructor(opts: FilterOptions) {
+    this.valueCharsMax = opts.valueCharsMax ?? FILTER_VALUE_CHARS_MAX;
+    this.meter = opts.meter ?? NO_METER;
+  }
+
+  /** The canonical key of an expected value, counted against the filter's value budget. */
+  private expectedKey(v: unknown, at: string): string | FilterError {
+    const k = canonicalKey(v, this.valueCharsMax - this.valueChars);
+    if (k.kind === 'not_json') return this.fail(at, 'expected a JSON value (nested at most 32 deep)');
+    if (k.kind === 'too_long')
+      return this.fail(at, `values larger than ${this.valueCharsMax} characters in all`, {
+        limit: this.valueCharsMax,
+      });
+    this.valueChars += k.key.length;
+    return k.key;
+  }
+
+  fail(path: string, why: string, extra: Record<string, unknown> = {}): FilterError {
+    return queryError('invalid_filter', `filter ${path}: ${why}`, {
+      path,
+      reason: why,
+      ...extra,
+    }) as FilterError;
   }
 
   compile(e: unknown, path: string, depth: number): Predicate | FilterError {
@@ -75,6 +133,7 @@ class Compiler {
     const arg = (e as Record<string, unknown>)[op];
     const at = `${path}.${op}`;
     if (op === 'and' || op === 'or') return this.logical(op, arg, at, depth);
+    const m = this.meter;
     if (op === 'not') {
       const inner = this.compile(arg, at, depth + 1);
       return typeof inner === 'function' ? (item) => !inner(item) : inner;
@@ -86,10 +145,12 @@ class Compiler {
       if (segments === undefined) return this.fail(at, 'expected a field path');
       return op === 'exists'
         ? (item) => {
+            m.charge(1);
             const r = resolvePath(item, segments);
             return r.found && r.value !== null;
           }
         : (item) => {
+            m.charge(1);
             const r = resolvePath(item, segments);
             return !r.found || r.value === null;
           };
@@ -119,7 +180,23 @@ class Compiler {
       return this.fail(`${at}[1]`, 'expected a string or a number');
     }
     if (want === undefined) return this.fail(`${at}[1]`, 'expected a JSON value');
-    return comparison(op, segments, want);
+    if (op !== 'eq' && op !== 'ne') return orderedComparison(op, segments, want, this.meter);
+    const key = this.expectedKey(want, `${at}[1]`);
+    if (typeof key !== 'string') return key;
+    return this.keyed(op === 'eq', segments, (k) => k === key, key.length);
+  }
+
+  /** eq / ne / in / nin: true when the item's key is `hit` (`positive`), or never was (negated). */
+  private keyed(positive: boolean, segments: string[], hit: (key: string) => boolean, charsMax: number) {
+    const m = this.meter;
+    return (item: unknown) => {
+      m.charge(1);
+      const r = resolvePath(item, segments);
+      // A missing field equals nothing: `eq` / `in` fail, `ne` / `nin` pass.
+      const key = r.found ? itemKey(r.value, charsMax, m) : undefined;
+      const found = key !== undefined && hit(key);
+      return positive ? found : !found;
+    };
   }
 
   private membership(op: 'in' | 'nin', arg: unknown, at: string): Predicate | FilterError {
@@ -130,15 +207,19 @@ class Compiler {
     const values = arg[1] as unknown[];
     this.nodes += values.length;
     if (this.nodes > FILTER_NODES_MAX) return this.fail(`${at}[1]`, `more than ${FILTER_NODES_MAX} nodes`);
-    return (item) => {
-      const r = resolvePath(item, segments);
-      const hit = r.found && values.some((v) => jsonEquals(r.value, v));
-      return op === 'in' ? hit : !hit;
-    };
+    const keys = new Set<string>();
+    let longest = 0;
+    for (let i = 0; i < values.length; i++) {
+      const key = this.expectedKey(values[i], `${at}[1][${i}]`);
+      if (typeof key !== 'string') return key;
+      keys.add(key);
+      longest = Math.max(longest, key.length);
+    }
+    return this.keyed(op === 'in', segments, (k) => keys.has(k), longest);
   }
 }
 
 /** Validates `json` and turns it into a predicate over items' JSON forms, or a FilterError naming the path. */
-export function compileFilter(json: unknown): Predicate | FilterError {
-  return new Compiler().compile(json, '$', 1);
+export function compileFilter(json: unknown, opts: FilterOptions = {}): Predicate | FilterError {
+  return new Compiler(opts).compile(json, '$', 1);
 }

@@ -1,6 +1,8 @@
-// Where each query's items come from (model/queries.ts). Items carry their output (still the state's own
-// immutable rows: query.ts copies a batch before it leaves), a tie-break key that also gives the default
-// order, and their JSON form for filters and sorting (computed only when needed).
+// Where each query's items come from (model/queries.ts), as sources read by position (issue 10 finding
+// 6): a query looks only at the items it needs — the page, or every item when a filter or sort must see
+// them — and a cursor keeps a position or references, never decoded copies. Items carry a reference
+// (an immutable state row, or a position in the chain), a tie-break key that also gives the default order,
+// and their JSON form for filters and sorting (computed only when asked for).
 
 import type { AnyCodec, Json } from '../codec/codec.js';
 import { BlockCodec } from '../model/block.js';
@@ -30,9 +32,26 @@ import type { WorldState } from './world-state.js';
 
 export interface Item {
   readonly tie: string;
-  readonly output: QueryOutput;
+  /** What a cursor keeps of the item: an immutable row or a chain position (a few bytes). */
+  readonly ref: unknown;
   json(): Json;
 }
+
+export interface ItemSource {
+  readonly count: number;
+  /** Work units one item costs to read and turn into JSON (work-budget.ts). */
+  readonly scanUnits: number;
+  /** Positions never change (the chain is append-only): a cursor may keep a range instead of refs. */
+  readonly stable: boolean;
+  /** Items [from, to) in default order. */
+  slice(from: number, to: number): Item[];
+  output(ref: unknown): QueryOutput;
+}
+
+/** Scan costs: a row is cheap; a transaction or block must be read from the chain and hashed. */
+const ROW_UNITS = 16;
+const TX_UNITS = 64;
+const BLOCK_UNITS = 256;
 
 type RowKind = 'Domain' | 'Account' | 'AssetDefinition' | 'Asset' | 'Nft' | 'Role' | 'Peer' | 'Upgrade';
 const ROW_SOURCES = {
@@ -46,25 +65,44 @@ const ROW_SOURCES = {
   Upgrade: { table: 'upgrade', codec: UpgradeRecordCodec },
 } as const satisfies Record<RowKind, { table: TableName; codec: unknown }>;
 
-function rowItems(state: WorldState, kind: RowKind, ids: readonly string[]): Item[] {
+/** JSON field names of each kind's items (what `sort` may name first). */
+export const ITEM_CODECS: Readonly<Record<QueryOutput['kind'], AnyCodec | undefined>> = {
+  Domain: DomainCodec as AnyCodec,
+  Account: AccountCodec as AnyCodec,
+  AssetDefinition: AssetDefinitionCodec as AnyCodec,
+  Asset: AssetCodec as AnyCodec,
+  Nft: NftCodec as AnyCodec,
+  Role: RoleCodec as AnyCodec,
+  Peer: PeerCodec as AnyCodec,
+  Upgrade: UpgradeRecordCodec as AnyCodec,
+  Permission: PermissionCodec as AnyCodec,
+  Transaction: CommittedTransactionCodec as AnyCodec,
+  Block: BlockCodec as AnyCodec,
+  Parameters: undefined,
+};
+
+function rowSource(state: WorldState, kind: RowKind, ids: readonly string[]): ItemSource {
   const { table, codec } = ROW_SOURCES[kind];
   const rows = state.tables[table];
-  return ids.map((id) => {
-    const value = rows.get(id)!;
-    return {
-      tie: id,
-      output: { kind, value } as QueryOutput,
-      json: () => (codec as AnyCodec).toJson(value) as Json,
-    };
-  });
+  return {
+    count: ids.length,
+    scanUnits: ROW_UNITS,
+    stable: false,
+    slice: (from, to) =>
+      ids.slice(from, to).map((id) => {
+        const value = rows.get(id)!;
+        return { tie: id, ref: value, json: () => (codec as AnyCodec).toJson(value) as Json };
+      }),
+    output: (value) => ({ kind, value }) as QueryOutput,
+  };
 }
 
-function all(state: WorldState, kind: RowKind): Item[] {
-  return rowItems(state, kind, state.tables[ROW_SOURCES[kind].table].sortedIds());
+function all(state: WorldState, kind: RowKind): ItemSource {
+  return rowSource(state, kind, state.tables[ROW_SOURCES[kind].table].sortedIds());
 }
 
-function linked(state: WorldState, kind: RowKind, index: IndexName, parent: string): Item[] {
-  return rowItems(state, kind, state.linkedIds(ROW_SOURCES[kind].table, index, parent));
+function linked(state: WorldState, kind: RowKind, index: IndexName, parent: string): ItemSource {
+  return rowSource(state, kind, state.linkedIds(ROW_SOURCES[kind].table, index, parent));
 }
 
 /** Zero-padded so that string order is numeric order. */
@@ -86,51 +124,84 @@ export function committedTransaction(blocks: BlockSource, l: TxLocation): Commit
   };
 }
 
-function txItems(blocks: BlockSource, locations: readonly TxLocation[]): Item[] {
-  const out: Item[] = [];
-  for (const l of locations) {
-    const value = committedTransaction(blocks, l);
-    if (value !== undefined) {
-      out.push({
-        tie: locationTie(l),
-        output: { kind: 'Transaction', value },
-        json: () => CommittedTransactionCodec.toJson(value),
-      });
-    }
-  }
-  return out;
+/** Transactions at positions 0..count-1 of a list of locations given by `at`. */
+function txSource(blocks: BlockSource, count: number, at: (n: number) => TxLocation): ItemSource {
+  const value = (n: number) => committedTransaction(blocks, at(n));
+  return {
+    count,
+    scanUnits: TX_UNITS,
+    stable: true,
+    slice: (from, to) => {
+      const out: Item[] = [];
+      for (let n = from; n < Math.min(to, count); n++) {
+        // Read (and hashed) only when a filter or sort asks: a scan asks once per item.
+        const json = () => CommittedTransactionCodec.toJson(value(n)!);
+        out.push({ tie: locationTie(at(n)), ref: n, json });
+      }
+      return out;
+    },
+    output: (n) => ({ kind: 'Transaction', value: value(n as number)! }),
+  };
 }
 
-function allTransactions(blocks: BlockSource): Item[] {
-  const locations: TxLocation[] = [];
-  for (let h = 1; h <= blocks.height(); h++) {
-    const n = blocks.block(h)?.transactions.length ?? 0;
-    for (let i = 0; i < n; i++) locations.push({ blockHeight: h, index: i });
+/** The n-th transaction of the chain (0-based): the lowest height whose running count exceeds n. */
+function nthTransaction(blocks: BlockSource, height: number, n: number): TxLocation {
+  let lo = 1;
+  let hi = height;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (blocks.transactionsUpTo(mid) > n) hi = mid;
+    else lo = mid + 1;
   }
-  return txItems(blocks, locations);
+  return { blockHeight: lo, index: n - blocks.transactionsUpTo(lo - 1) };
 }
 
-function allBlocks(blocks: BlockSource): Item[] {
-  const out: Item[] = [];
-  for (let h = 1; h <= blocks.height(); h++) {
-    const value = blocks.block(h);
-    if (value !== undefined) {
-      out.push({
-        tie: String(h).padStart(16, '0'),
-        output: { kind: 'Block', value },
-        json: () => BlockCodec.toJson(value),
-      });
-    }
-  }
-  return out;
+function allTransactions(blocks: BlockSource): ItemSource {
+  const height = blocks.height();
+  return txSource(blocks, blocks.transactionsUpTo(height), (n) => nthTransaction(blocks, height, n));
+}
+
+function allBlocks(blocks: BlockSource): ItemSource {
+  const block = (h: number) => ({ kind: 'Block', value: blocks.block(h)! }) as QueryOutput;
+  return {
+    count: blocks.height(),
+    scanUnits: BLOCK_UNITS,
+    stable: true,
+    slice: (from, to) =>
+      Array.from({ length: Math.max(0, Math.min(to, blocks.height()) - from) }, (_, i) => {
+        const h = from + i + 1;
+        return { tie: String(h).padStart(16, '0'), ref: h, json: () => BlockCodec.toJson(blocks.block(h)!) };
+      }),
+    output: (h) => block(h as number),
+  };
+}
+
+function permissions(state: WorldState, account: string): ItemSource {
+  const values = state.tables.accountPermissions.get(account) ?? [];
+  return {
+    count: values.length,
+    scanUnits: ROW_UNITS,
+    stable: false,
+    slice: (from, to) =>
+      values.slice(from, to).map((value) => ({
+        tie: permissionKey(value),
+        ref: value,
+        json: () => PermissionCodec.toJson(value),
+      })),
+    output: (value) => ({ kind: 'Permission', value }) as QueryOutput,
+  };
 }
 
 function missing(what: string, id: string): QueryError {
   return queryError('not_found', `no ${what} ${id}`, { id });
 }
 
-/** Every item of an iterable query in default (tie) order, or not_found when its parent does not exist. */
-export function iterableItems(state: WorldState, q: IterableQuery, blocks: BlockSource): Item[] | QueryError {
+/** The items of an iterable query in default (tie) order, or not_found when its parent does not exist. */
+export function iterableSource(
+  state: WorldState,
+  q: IterableQuery,
+  blocks: BlockSource,
+): ItemSource | QueryError {
   switch (q.kind) {
     case 'FindDomains':
       return all(state, 'Domain');
@@ -155,23 +226,54 @@ export function iterableItems(state: WorldState, q: IterableQuery, blocks: Block
       return all(state, 'Role');
     case 'FindRolesByAccount':
       if (!state.tables.account.get(q.account)) return missing('account', q.account);
-      return rowItems(state, 'Role', state.tables.accountRoles.get(q.account) ?? []);
+      return rowSource(state, 'Role', state.tables.accountRoles.get(q.account) ?? []);
     case 'FindPermissionsByAccount':
       if (!state.tables.account.get(q.account)) return missing('account', q.account);
-      return (state.tables.accountPermissions.get(q.account) ?? []).map((value) => ({
-        tie: permissionKey(value),
-        output: { kind: 'Permission', value },
-        json: () => PermissionCodec.toJson(value),
-      }));
+      return permissions(state, q.account);
     case 'FindPeers':
       return all(state, 'Peer');
     case 'FindTransactions':
       return allTransactions(blocks);
-    case 'FindTransactionsByAccount':
-      return txItems(blocks, blocks.transactionsOfAccount(q.account));
+    case 'FindTransactionsByAccount': {
+      const locations = blocks.transactionsOfAccount(q.account);
+      return txSource(blocks, locations.length, (n) => locations[n]!);
+    }
     case 'FindBlocks':
       return allBlocks(blocks);
     case 'FindUpgrades':
       return all(state, 'Upgrade');
+  }
+}
+
+/** The kind of output an iterable query's items have (for checking its sort fields). */
+export function itemKindOf(q: IterableQuery): QueryOutput['kind'] {
+  switch (q.kind) {
+    case 'FindDomains':
+      return 'Domain';
+    case 'FindAccounts':
+    case 'FindAccountsInDomain':
+      return 'Account';
+    case 'FindAssetDefinitions':
+      return 'AssetDefinition';
+    case 'FindAssets':
+    case 'FindAssetsByAccount':
+    case 'FindHoldersOfDefinition':
+      return 'Asset';
+    case 'FindNfts':
+      return 'Nft';
+    case 'FindRoles':
+    case 'FindRolesByAccount':
+      return 'Role';
+    case 'FindPermissionsByAccount':
+      return 'Permission';
+    case 'FindPeers':
+      return 'Peer';
+    case 'FindTransactions':
+    case 'FindTransactionsByAccount':
+      return 'Transaction';
+    case 'FindBlocks':
+      return 'Block';
+    case 'FindUpgrades':
+      return 'Upgrade';
   }
 }

@@ -49,9 +49,15 @@ class FakeBlocks implements BlockSource {
     });
   }
   height = () => this.blocks.length;
-  block = (h: number) => this.blocks[h - 1];
+  /** Blocks read so far: a query must read only the blocks of the transactions it returns. */
+  reads = 0;
+  block = (h: number) => {
+    this.reads++;
+    return this.blocks[h - 1];
+  };
   transaction = (hashHex: string) => this.byHash.get(hashHex);
   transactionsOfAccount = (account: string) => this.byAccount.get(account) ?? [];
+  transactionsUpTo = (h: number) => this.blocks.slice(0, h).reduce((n, b) => n + b.transactions.length, 0);
 }
 
 function fixture() {
@@ -97,7 +103,7 @@ const ids = (r: QueryResponse | QueryError) =>
 const code = (r: QueryResponse | QueryError) => (r as QueryError).code;
 
 describe('executeQuery: singular', () => {
-  it('finds every kind of object, or not_found', () => {
+  it('finds every kind of object, or not_found', async () => {
     const { q, t1 } = fixture();
     const found: [object, string][] = [
       [{ kind: 'FindDomainById', id: 'garden' }, 'Domain'],
@@ -111,7 +117,7 @@ describe('executeQuery: singular', () => {
       [{ kind: 'FindBlockByHeight', height: 1 }, 'Block'],
     ];
     for (const [query, kind] of found) {
-      const r = q(single(query));
+      const r = await q(single(query));
       assert.ok(
         'kind' in r && r.kind === 'Singular' && r.output.kind === kind,
         `${JSON.stringify(query)} → ${code(r)}`,
@@ -119,22 +125,22 @@ describe('executeQuery: singular', () => {
     }
     for (const [query] of found.filter(([, k]) => k !== 'Parameters')) {
       const missing = { ...query, id: 'nope', hash: '00'.repeat(32), height: 99 };
-      assert.equal(code(q(single(missing))), 'not_found');
+      assert.equal(code(await q(single(missing))), 'not_found');
     }
-    assert.equal(code(q(single({ kind: 'FindUpgradeById', id: '00'.repeat(32) }))), 'not_found');
+    assert.equal(code(await q(single({ kind: 'FindUpgradeById', id: '00'.repeat(32) }))), 'not_found');
   });
 
-  it('returns copies of the state', () => {
+  it('returns copies of the state', async () => {
     const { q, chain } = fixture();
-    const r = q(single({ kind: 'FindAccountById', id: BOB }));
+    const r = await q(single({ kind: 'FindAccountById', id: BOB }));
     assert.ok('kind' in r && r.kind === 'Singular' && r.output.kind === 'Account');
     r.output.value.metadata.set('tier', 'hacked');
     assert.equal(chain.state.account(BOB)!.metadata.get('tier'), 'gold');
   });
 
-  it('places a committed transaction by hash', () => {
+  it('places a committed transaction by hash', async () => {
     const { q, t1 } = fixture();
-    const r = q(single({ kind: 'FindTransactionByHash', hash: toHex(transactionHash(t1)) }));
+    const r = await q(single({ kind: 'FindTransactionByHash', hash: toHex(transactionHash(t1)) }));
     assert.ok('kind' in r && r.kind === 'Singular' && r.output.kind === 'Transaction');
     assert.deepEqual(
       [r.output.value.blockHeight, r.output.value.index, r.output.value.result],
@@ -144,62 +150,71 @@ describe('executeQuery: singular', () => {
 });
 
 describe('executeQuery: iterable', () => {
-  it('lists every kind', () => {
+  it('lists every kind', async () => {
     const { q } = fixture();
-    assert.deepEqual(ids(q(start({ kind: 'FindDomains' }))), ['garden', 'wonderland']);
-    assert.deepEqual(ids(q(start({ kind: 'FindAccounts' }))), [ADMIN, ALICE, BOB, CAROL].sort());
-    assert.deepEqual(ids(q(start({ kind: 'FindAccountsInDomain', domain: 'garden' }))), []);
-    assert.deepEqual(ids(q(start({ kind: 'FindAssetDefinitions' }))), [ROSE]);
-    assert.deepEqual(ids(q(start({ kind: 'FindAssets' }))), [asset(ROSE, ALICE), asset(ROSE, BOB)].sort());
-    assert.deepEqual(ids(q(start({ kind: 'FindAssetsByAccount', account: BOB }))), [asset(ROSE, BOB)]);
-    assert.deepEqual(ids(q(start({ kind: 'FindHoldersOfDefinition', definition: ROSE }))).length, 2);
-    assert.deepEqual(ids(q(start({ kind: 'FindNfts' }))), ['deed$garden']);
-    assert.deepEqual(ids(q(start({ kind: 'FindRoles' }))), ['ops']);
-    assert.deepEqual(ids(q(start({ kind: 'FindRolesByAccount', account: BOB }))), ['ops']);
-    assert.deepEqual(batch(q(start({ kind: 'FindPermissionsByAccount', account: BOB }))).batch, [
+    assert.deepEqual(ids(await q(start({ kind: 'FindDomains' }))), ['garden', 'wonderland']);
+    assert.deepEqual(ids(await q(start({ kind: 'FindAccounts' }))), [ADMIN, ALICE, BOB, CAROL].sort());
+    assert.deepEqual(ids(await q(start({ kind: 'FindAccountsInDomain', domain: 'garden' }))), []);
+    assert.deepEqual(ids(await q(start({ kind: 'FindAssetDefinitions' }))), [ROSE]);
+    assert.deepEqual(
+      ids(await q(start({ kind: 'FindAssets' }))),
+      [asset(ROSE, ALICE), asset(ROSE, BOB)].sort(),
+    );
+    assert.deepEqual(ids(await q(start({ kind: 'FindAssetsByAccount', account: BOB }))), [asset(ROSE, BOB)]);
+    assert.deepEqual(ids(await q(start({ kind: 'FindHoldersOfDefinition', definition: ROSE }))).length, 2);
+    assert.deepEqual(ids(await q(start({ kind: 'FindNfts' }))), ['deed$garden']);
+    assert.deepEqual(ids(await q(start({ kind: 'FindRoles' }))), ['ops']);
+    assert.deepEqual(ids(await q(start({ kind: 'FindRolesByAccount', account: BOB }))), ['ops']);
+    assert.deepEqual(batch(await q(start({ kind: 'FindPermissionsByAccount', account: BOB }))).batch, [
       { kind: 'Permission', value: perm('CanSetParameters') },
     ]);
-    assert.deepEqual(ids(q(start({ kind: 'FindPeers' }))), []);
-    assert.deepEqual(ids(q(start({ kind: 'FindTransactions' }))), ['Transaction', 'Transaction']);
-    assert.deepEqual(batch(q(start({ kind: 'FindTransactionsByAccount', account: BOB }))).batch.length, 1);
-    assert.deepEqual(ids(q(start({ kind: 'FindBlocks' }))), ['Block']);
-    assert.deepEqual(ids(q(start({ kind: 'FindUpgrades' }))), []);
+    assert.deepEqual(ids(await q(start({ kind: 'FindPeers' }))), []);
+    assert.deepEqual(ids(await q(start({ kind: 'FindTransactions' }))), ['Transaction', 'Transaction']);
+    assert.deepEqual(
+      batch(await q(start({ kind: 'FindTransactionsByAccount', account: BOB }))).batch.length,
+      1,
+    );
+    assert.deepEqual(ids(await q(start({ kind: 'FindBlocks' }))), ['Block']);
+    assert.deepEqual(ids(await q(start({ kind: 'FindUpgrades' }))), []);
   });
 
-  it('answers not_found for a missing parent', () => {
+  it('answers not_found for a missing parent', async () => {
     const { q } = fixture();
-    assert.equal(code(q(start({ kind: 'FindAccountsInDomain', domain: 'nope' }))), 'not_found');
-    assert.equal(code(q(start({ kind: 'FindAssetsByAccount', account: `${BOB}x` }))), 'not_found');
-    assert.equal(code(q(start({ kind: 'FindHoldersOfDefinition', definition: 'x#y' }))), 'not_found');
-    assert.equal(code(q(start({ kind: 'FindRolesByAccount', account: 'x' }))), 'not_found');
-    assert.equal(code(q(start({ kind: 'FindPermissionsByAccount', account: 'x' }))), 'not_found');
+    assert.equal(code(await q(start({ kind: 'FindAccountsInDomain', domain: 'nope' }))), 'not_found');
+    assert.equal(code(await q(start({ kind: 'FindAssetsByAccount', account: `${BOB}x` }))), 'not_found');
+    assert.equal(code(await q(start({ kind: 'FindHoldersOfDefinition', definition: 'x#y' }))), 'not_found');
+    assert.equal(code(await q(start({ kind: 'FindRolesByAccount', account: 'x' }))), 'not_found');
+    assert.equal(code(await q(start({ kind: 'FindPermissionsByAccount', account: 'x' }))), 'not_found');
   });
 
-  it('filters and sorts over the JSON form (snake_case, metadata, decimals)', () => {
+  it('filters and sorts over the JSON form (snake_case, metadata, decimals)', async () => {
     const { q } = fixture();
-    const assets = (p: Partial<QueryParams>) => ids(q(start({ kind: 'FindAssets' }, p)));
-    assert.deepEqual(assets({ filter: { gt: ['value', '10'] } }), [asset(ROSE, BOB)]);
-    assert.deepEqual(assets({ sort: 'value:desc' }), [asset(ROSE, BOB), asset(ROSE, ALICE)]);
-    assert.deepEqual(ids(q(start({ kind: 'FindAccounts' }, { filter: { eq: ['metadata.tier', 'gold'] } }))), [
-      BOB,
-    ]);
-    const defs = q(start({ kind: 'FindAssetDefinitions' }, { filter: { eq: ['total_quantity', '17.5'] } }));
+    const assets = async (p: Partial<QueryParams>) => ids(await q(start({ kind: 'FindAssets' }, p)));
+    assert.deepEqual(await assets({ filter: { gt: ['value', '10'] } }), [asset(ROSE, BOB)]);
+    assert.deepEqual(await assets({ sort: 'value:desc' }), [asset(ROSE, BOB), asset(ROSE, ALICE)]);
+    assert.deepEqual(
+      ids(await q(start({ kind: 'FindAccounts' }, { filter: { eq: ['metadata.tier', 'gold'] } }))),
+      [BOB],
+    );
+    const defs = await q(
+      start({ kind: 'FindAssetDefinitions' }, { filter: { eq: ['total_quantity', '17.5'] } }),
+    );
     assert.deepEqual(ids(defs), [ROSE]);
-    assert.equal(code(q(start({ kind: 'FindAssets' }, { filter: { bogus: [] } }))), 'invalid_filter');
-    assert.equal(code(q(start({ kind: 'FindAssets' }, { sort: 'value:sideways' }))), 'invalid_sort');
+    assert.equal(code(await q(start({ kind: 'FindAssets' }, { filter: { bogus: [] } }))), 'invalid_filter');
+    assert.equal(code(await q(start({ kind: 'FindAssets' }, { sort: 'value:sideways' }))), 'invalid_sort');
   });
 
-  it('paginates with offset and limit and validates them', () => {
+  it('paginates with offset and limit and validates them', async () => {
     const { q } = fixture();
-    const all = ids(q(start({ kind: 'FindAccounts' })));
-    assert.deepEqual(ids(q(start({ kind: 'FindAccounts' }, { offset: 1, limit: 2 }))), all.slice(1, 3));
-    assert.deepEqual(ids(q(start({ kind: 'FindAccounts' }, { offset: 10 }))), []);
-    assert.equal(code(q(start({ kind: 'FindAccounts' }, { limit: 0 }))), 'invalid_pagination');
-    assert.equal(code(q(start({ kind: 'FindAccounts' }, { fetchSize: 0 }))), 'invalid_pagination');
-    assert.equal(code(q(start({ kind: 'FindAccounts' }, { fetchSize: 10_001 }))), 'invalid_pagination');
+    const all = ids(await q(start({ kind: 'FindAccounts' })));
+    assert.deepEqual(ids(await q(start({ kind: 'FindAccounts' }, { offset: 1, limit: 2 }))), all.slice(1, 3));
+    assert.deepEqual(ids(await q(start({ kind: 'FindAccounts' }, { offset: 10 }))), []);
+    assert.equal(code(await q(start({ kind: 'FindAccounts' }, { limit: 0 }))), 'invalid_pagination');
+    assert.equal(code(await q(start({ kind: 'FindAccounts' }, { fetchSize: 0 }))), 'invalid_pagination');
+    assert.equal(code(await q(start({ kind: 'FindAccounts' }, { fetchSize: 10_001 }))), 'invalid_pagination');
   });
 
-  it('iterates 2,500 items in batches of 100 through a cursor', () => {
+  it('iterates 2,500 items in batches of 100 through a cursor', async () => {
     const chain = Chain.genesis();
     const roles = Array.from({ length: 2500 }, (_, i) => `role${String(i).padStart(4, '0')}`);
     chain.run(
@@ -207,7 +222,9 @@ describe('executeQuery: iterable', () => {
       roles.map((id) => ({ kind: 'RegisterRole', id, permissions: [] })),
     );
     const opts = { cursors: new CursorStore({ capacity: 2, idleExpiryMs: 1000, now: () => 0 }) };
-    let r = batch(executeQuery(chain.state, start({ kind: 'FindRoles' }, { fetchSize: 100 }), ADMIN, opts));
+    let r = batch(
+      await executeQuery(chain.state, start({ kind: 'FindRoles' }, { fetchSize: 100 }), ADMIN, opts),
+    );
     const seen: string[] = [];
     let rounds = 0;
     for (;;) {
@@ -215,33 +232,86 @@ describe('executeQuery: iterable', () => {
       seen.push(...ids(r));
       assert.equal(r.remainingItems, 2500 - seen.length);
       if (r.cursor === undefined) break;
-      r = batch(executeQuery(chain.state, { kind: 'Continue', cursor: r.cursor }, ADMIN, opts));
+      r = batch(await executeQuery(chain.state, { kind: 'Continue', cursor: r.cursor }, ADMIN, opts));
     }
     assert.equal(rounds, 25);
     assert.deepEqual(seen, roles);
     assert.equal(opts.cursors.size, 0);
   });
 
-  it('reports cursor expiry, foreign cursors, capacity and the read hook', () => {
+  it('answers invalid_sort for a field the items do not have (issue 11), as the list routes do', async () => {
+    const { q } = fixture();
+    const r = await q(start({ kind: 'FindAccounts' }, { sort: 'owner:asc' }));
+    assert.equal(code(r), 'invalid_sort');
+    assert.deepEqual((r as QueryError).details.fields, ['id', 'metadata']);
+    assert.equal(code(await q(start({ kind: 'FindTransactions' }, { sort: 'nope' }))), 'invalid_sort');
+    batch(await q(start({ kind: 'FindAccounts' }, { sort: 'metadata.tier:desc' })));
+    batch(await q(start({ kind: 'FindTransactions' }, { sort: 'block_height:desc' })));
+  });
+
+  it('stops a filtered or sorted scan with query_budget_exceeded once its work budget is spent', async () => {
+    const { q, opts } = fixture();
+    const small = { ...opts, workUnitsMax: 40 }; // 4 accounts cost 64 units to scan
+    const over = await q(start({ kind: 'FindAccounts' }, { filter: { exists: 'id' } }), ADMIN, small);
+    assert.equal(code(over), 'query_budget_exceeded');
+    assert.equal((over as QueryError).details.limit, 40);
+    assert.equal(
+      code(await q(start({ kind: 'FindAccounts' }, { sort: 'id' }), ADMIN, small)),
+      'query_budget_exceeded',
+    );
+    // Unfiltered and unsorted, only the page is touched: no budget applies.
+    assert.equal(batch(await q(start({ kind: 'FindAccounts' }), ADMIN, small)).batch.length, 4);
+  });
+
+  it('refuses a filter whose values are larger than filterValueCharsMax in all', async () => {
+    const { q, opts } = fixture();
+    const values = Array.from({ length: 20 }, (_, i) => `v${i}`.padEnd(40, 'x'));
+    const o = { ...opts, filterValueCharsMax: 400 };
+    const r = await q(start({ kind: 'FindAccounts' }, { filter: { in: ['id', values] } }), ADMIN, o);
+    assert.equal(code(r), 'invalid_filter');
+    assert.equal((r as QueryError).details.limit, 400);
+    batch(await q(start({ kind: 'FindAccounts' }, { filter: { in: ['id', values.slice(0, 5)] } }), ADMIN, o));
+  });
+
+  it('pages the chain by position: FindTransactions reads only the blocks of the batch it returns', async () => {
+    const { q, blocks, chain } = fixture();
+    for (let i = 0; i < 20; i++) {
+      const t = tx(BOB, [{ kind: 'Log', level: { kind: 'Info' }, message: `m${i}` }]);
+      blocks.add([t], chain.block([t]).results);
+    }
+    blocks.reads = 0;
+    const first = batch(await q(start({ kind: 'FindTransactions' }, { fetchSize: 1, offset: 3 })));
+    assert.equal(first.remainingItems, 22 - 4);
+    assert.equal(first.batch.length, 1);
+    assert.ok(blocks.reads <= 2, `Start read ${blocks.reads} blocks`);
+    blocks.reads = 0;
+    const next = batch(await q({ kind: 'Continue', cursor: first.cursor! }));
+    assert.ok(blocks.reads <= 2, `Continue read ${blocks.reads} blocks`);
+    const at = (r: typeof first) => r.batch.map((o) => (o.value as { blockHeight: number }).blockHeight);
+    // Block 1 holds two transactions, so the fourth of the chain (offset 3) is the only one of block 3.
+    assert.deepEqual([...at(first), ...at(next)], [3, 4]);
+  });
+
+  it('reports cursor expiry, foreign cursors, capacity and the read hook', async () => {
     const { q, clock, opts } = fixture();
-    const first = batch(q(start({ kind: 'FindAccounts' }, { fetchSize: 1 })));
+    const first = batch(await q(start({ kind: 'FindAccounts' }, { fetchSize: 1 })));
     assert.equal(first.remainingItems, 3);
     const cursor = first.cursor!;
-    assert.equal(code(q({ kind: 'Continue', cursor }, BOB)), 'cursor_not_found');
-    assert.equal(code(q({ kind: 'Continue', cursor: 'f'.repeat(32) })), 'cursor_not_found');
+    assert.equal(code(await q({ kind: 'Continue', cursor }, BOB)), 'cursor_not_found');
+    assert.equal(code(await q({ kind: 'Continue', cursor: 'f'.repeat(32) })), 'cursor_not_found');
     clock.advance(60_001);
-    assert.equal(code(q({ kind: 'Continue', cursor })), 'cursor_expired');
-    for (let i = 0; i < 4; i++) batch(q(start({ kind: 'FindAccounts' }, { fetchSize: 1 })));
-    assert.equal(code(q(start({ kind: 'FindAccounts' }, { fetchSize: 1 }))), 'cursors_exhausted');
-    const denied = q(start({ kind: 'FindAccounts' }), BOB, { ...opts, canRead: (who) => who !== BOB });
+    assert.equal(code(await q({ kind: 'Continue', cursor })), 'cursor_expired');
+    for (let i = 0; i < 4; i++) batch(await q(start({ kind: 'FindAccounts' }, { fetchSize: 1 })));
+    assert.equal(code(await q(start({ kind: 'FindAccounts' }, { fetchSize: 1 }))), 'cursors_exhausted');
+    const denied = await q(start({ kind: 'FindAccounts' }), BOB, { ...opts, canRead: (who) => who !== BOB });
     assert.equal(code(denied), 'permission_denied');
   });
 
-  it('serves a snapshot: later commits do not change an open cursor', () => {
+  it('serves a snapshot: later commits do not change an open cursor', async () => {
     const { q, chain } = fixture();
-    const first = batch(q(start({ kind: 'FindAccounts' }, { fetchSize: 2 })));
+    const first = batch(await q(start({ kind: 'FindAccounts' }, { fetchSize: 2 })));
     chain.run(ADMIN, [{ kind: 'UnregisterAccount', id: CAROL }]);
-    const rest = batch(q({ kind: 'Continue', cursor: first.cursor! }));
+    const rest = batch(await q({ kind: 'Continue', cursor: first.cursor! }));
     assert.deepEqual([...ids(first), ...ids(rest)], [ADMIN, ALICE, BOB, CAROL].sort());
   });
 });

@@ -3,7 +3,8 @@
 // (offset, limit) → first batch of fetchSize, the rest parked behind a cursor. Any account may read (a
 // permissioned network admits only known accounts); `canRead` is the hook for finer read permissions.
 
-import type { Json } from '../codec/codec.js';
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
+import type { AnyCodec } from '../codec/codec.js';
 import { defaultParameters } from '../model/parameters.js';
 import type {
   QueryOutput,
@@ -13,12 +14,19 @@ import type {
   SingularQuery,
 } from '../model/queries.js';
 import { type BlockSource, EMPTY_BLOCK_SOURCE } from './block-source.js';
-import type { CursorStore } from './cursors.js';
+import { type CursorStore, type Pager, refPager } from './cursors.js';
 import { type QueryError, queryError } from './errors.js';
-import { compileFilter } from './filter.js';
+import { compileFilter, type Predicate } from './filter.js';
 import { SINGLETON_ID } from './keys.js';
-import { committedTransaction, type Item, iterableItems } from './query-sources.js';
-import { parseSort, sortItems } from './sort.js';
+import {
+  committedTransaction,
+  ITEM_CODECS,
+  type ItemSource,
+  itemKindOf,
+  iterableSource,
+} from './query-sources.js';
+import { compareEntries, parseSort, type SortEntry, type SortKey, sortEntry } from './sort.js';
+import { QUERY_WORK_UNITS_MAX, WorkBudget } from './work-budget.js';
 import type { WorldState } from './world-state.js';
 
 export const FETCH_SIZE_DEFAULT = 100;
@@ -31,14 +39,26 @@ export interface QueryOptions {
   readonly fetchSizeMax?: number;
   /** Read-permission hook; every authority may read when absent. */
   readonly canRead?: (authority: string, request: QueryRequest) => boolean;
+  /** Cap on the summed size of a filter's values (filter.ts FILTER_VALUE_CHARS_MAX by default). */
+  readonly filterValueCharsMax?: number;
+  /** Work budget of one Start (work-budget.ts QUERY_WORK_UNITS_MAX by default). */
+  readonly workUnitsMax?: number;
 }
 
-export function executeQuery(
+/** Items scanned per slice of a filtered or sorted Start; the scan yields to the event loop between slices. */
+const SCAN_SLICE_ITEMS = 256;
+const SCAN_SLICE_MS = 5;
+
+/**
+ * Runs `request` for `authority`. A Start with a filter or sort scans its source in slices and yields to
+ * the event loop between them (so the node keeps answering), within the query's work budget.
+ */
+export async function executeQuery(
   state: WorldState,
   request: QueryRequest,
   authority: string,
   opts: QueryOptions,
-): QueryResponse | QueryError {
+): Promise<QueryResponse | QueryError> {
   if (opts.canRead !== undefined && !opts.canRead(authority, request)) {
     return queryError('permission_denied', `${authority} may not run this query`, { authority });
   }
@@ -78,42 +98,112 @@ function pagination(p: QueryParams, opts: QueryOptions): { fetchSize: number } |
   return { fetchSize };
 }
 
-function start(
+/** Sort keys whose first segment is a field of the query's items (the list routes' rule: invalid_sort). */
+function sortKeysFor(
+  text: string,
+  request: Extract<QueryRequest, { kind: 'Start' }>,
+): SortKey[] | QueryError {
+  const keys = parseSort(text);
+  if (!Array.isArray(keys)) return keys;
+  const codec: AnyCodec | undefined = ITEM_CODECS[itemKindOf(request.query)];
+  const d = codec?.describe(() => 'x');
+  if (d?.kind !== 'struct') return keys;
+  const fields = d.fields.map((f) => f.name);
+  const unknown = keys.find((k) => !fields.includes(k.segments[0]!));
+  if (unknown === undefined) return keys;
+  return queryError('invalid_sort', `sort ${JSON.stringify(text)}: unknown field ${unknown.field}`, {
+    sort: text,
+    reason: `unknown field ${unknown.field}`,
+    fields,
+  });
+}
+
+/** References of the items that pass `predicate`, in `sortKeys` order (or default order). */
+async function scan(
+  source: ItemSource,
+  predicate: Predicate | undefined,
+  sortKeys: readonly SortKey[],
+  budget: WorkBudget,
+): Promise<unknown[] | QueryError> {
+  const kept: SortEntry<unknown>[] = [];
+  let sliceStart = performance.now();
+  for (let from = 0; from < source.count; from += SCAN_SLICE_ITEMS) {
+    if (performance.now() - sliceStart > SCAN_SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
+    const items = source.slice(from, from + SCAN_SLICE_ITEMS);
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i]!;
+      budget.charge(source.scanUnits);
+      const json = item.json();
+      if (predicate === undefined || predicate(json))
+        kept.push(sortEntry(item.ref, json, item.tie, sortKeys));
+      if (budget.exceeded) return budget.error(from + i + 1);
+    }
+  }
+  if (sortKeys.length > 0) kept.sort((a, b) => compareEntries(a, b, sortKeys));
+  return kept.map((e) => e.item);
+}
+
+/** A pager over positions [from, to) of a source whose positions never change. */
+function rangePager(source: ItemSource, from: number, to: number): Pager {
+  let position = from;
+  return {
+    get remaining() {
+      return to - position;
+    },
+    take(n) {
+      const items = source.slice(position, Math.min(position + n, to));
+      position += items.length;
+      return items.map((item) => source.output(item.ref));
+    },
+  };
+}
+
+async function start(
   state: WorldState,
   request: Extract<QueryRequest, { kind: 'Start' }>,
   authority: string,
   blocks: BlockSource,
   opts: QueryOptions,
-): QueryResponse | QueryError {
+): Promise<QueryResponse | QueryError> {
   const p = request.params;
   const page = pagination(p, opts);
   if ('code' in page) return page;
-  const predicate = p.filter === undefined ? undefined : compileFilter(p.filter);
-  if (predicate !== undefined && typeof predicate !== 'function') return predicate;
-  const sortKeys = p.sort === undefined ? undefined : parseSort(p.sort);
-  if (sortKeys !== undefined && !Array.isArray(sortKeys)) return sortKeys;
-  const collected = iterableItems(state, request.query, blocks);
-  if (!Array.isArray(collected)) return collected;
-  // JSON forms are computed at most once per item, and only when a filter or sort needs them.
-  const jsonCache = new Map<Item, Json>();
-  const jsonOf = (item: Item): Json => {
-    let j = jsonCache.get(item);
-    if (j === undefined) {
-      j = item.json();
-      jsonCache.set(item, j);
-    }
-    return j;
+  const budget = new WorkBudget(opts.workUnitsMax ?? QUERY_WORK_UNITS_MAX);
+  const filterOpts = {
+    meter: budget,
+    ...(opts.filterValueCharsMax === undefined ? {} : { valueCharsMax: opts.filterValueCharsMax }),
   };
-  let items = predicate === undefined ? collected : collected.filter((item) => predicate(jsonOf(item)));
-  if (sortKeys !== undefined) items = sortItems(items, sortKeys, jsonOf, (item) => item.tie);
-  const end = p.limit === undefined ? items.length : p.offset + p.limit;
-  const outputs = items.slice(p.offset, end).map((item) => item.output);
-  const first = outputs.slice(0, page.fetchSize);
-  if (first.length === outputs.length) return iterable(first, 0, undefined);
-  const rest = outputs.slice(page.fetchSize);
-  const cursor = opts.cursors.open(authority, rest, page.fetchSize);
+  const predicate = p.filter === undefined ? undefined : compileFilter(p.filter, filterOpts);
+  if (predicate !== undefined && typeof predicate !== 'function') return predicate;
+  const sortKeys = p.sort === undefined ? [] : sortKeysFor(p.sort, request);
+  if (!Array.isArray(sortKeys)) return sortKeys;
+  const source = iterableSource(state, request.query, blocks);
+  if ('code' in source) return source;
+  let pager: Pager;
+  if (predicate === undefined && sortKeys.length === 0) {
+    // Only the requested range is touched: a chain range is kept as two numbers, rows as references.
+    const from = Math.min(p.offset, source.count);
+    const to = p.limit === undefined ? source.count : Math.min(source.count, p.offset + p.limit);
+    pager = source.stable
+      ? rangePager(source, from, to)
+      : refPager(
+          source.slice(from, to).map((item) => item.ref),
+          (ref) => source.output(ref),
+        );
+  } else {
+    const refs = await scan(source, predicate, sortKeys, budget);
+    if (!Array.isArray(refs)) return refs;
+    const end = p.limit === undefined ? refs.length : p.offset + p.limit;
+    pager = refPager(refs.slice(p.offset, end), (ref) => source.output(ref));
+  }
+  const first = pager.take(page.fetchSize);
+  if (pager.remaining === 0) return iterable(first, 0, undefined);
+  const cursor = opts.cursors.open(authority, pager, page.fetchSize);
   if (typeof cursor !== 'string') return cursor;
-  return iterable(first, rest.length, cursor);
+  return iterable(first, pager.remaining, cursor);
 }
 
 function singular(state: WorldState, q: SingularQuery, blocks: BlockSource): QueryOutput | QueryError {

@@ -43,7 +43,7 @@ export function parseSort(text: string): SortKey[] | SortError {
 }
 
 /** A value reduced to what sorting needs: a rank (kind) and something comparable within the rank. */
-type SortValue =
+export type SortValue =
   | { rank: 0; d: NonNullable<ReturnType<typeof asDecimal>> }
   | { rank: 1 | 2 | 3; s: string }
   | { rank: 4 };
@@ -71,6 +71,25 @@ function compareSortValues(a: SortValue, b: SortValue, descending: boolean): num
   return descending ? -c : c;
 }
 
+/** What sorting needs of one item: its sort values and its tie-break key. */
+export interface SortEntry<T> {
+  readonly item: T;
+  readonly tie: string;
+  readonly values: readonly SortValue[];
+}
+
+export function sortEntry<T>(item: T, json: unknown, tie: string, keys: readonly SortKey[]): SortEntry<T> {
+  return { item, tie, values: keys.map((k) => sortValue(json, k)) };
+}
+
+export function compareEntries<T>(a: SortEntry<T>, b: SortEntry<T>, keys: readonly SortKey[]): number {
+  for (let i = 0; i < keys.length; i++) {
+    const c = compareSortValues(a.values[i]!, b.values[i]!, keys[i]!.descending);
+    if (c !== 0) return c;
+  }
+  return a.tie === b.tie ? 0 : a.tie < b.tie ? -1 : 1;
+}
+
 /**
  * Sorts `items` by `keys` over `jsonOf(item)`, ties by `tieOf(item)` ascending. Each item's sort values are
  * computed once (decorate, sort, undecorate).
@@ -81,16 +100,7 @@ export function sortItems<T>(
   jsonOf: (t: T) => unknown,
   tieOf: (t: T) => string,
 ): T[] {
-  const decorated = items.map((item) => {
-    const json = jsonOf(item);
-    return { item, tie: tieOf(item), values: keys.map((k) => sortValue(json, k)) };
-  });
-  decorated.sort((a, b) => {
-    for (let i = 0; i < keys.length; i++) {
-      const c = compareSortValues(a.values[i]!, b.values[i]!, keys[i]!.descending);
-      if (c !== 0) return c;
-    }
-    return a.tie === b.tie ? 0 : a.tie < b.tie ? -1 : 1;
-  });
+  const decorated = items.map((item) => sortEntry(item, jsonOf(item), tieOf(item), keys));
+  decorated.sort((a, b) => compareEntries(a, b, keys));
   return decorated.map((d) => d.item);
 }

@@ -27,6 +27,15 @@ export type { StateEntry } from './persist.js';
 /** The chain parameters that are plain numbers (everything but the custom map). */
 export type NumericParameter = Exclude<keyof Parameters, 'custom'>;
 const DEFAULT_LIMITS: Readonly<Parameters> = Object.freeze(defaultParameters());
+/** The tables list routes page through by id, and their rows. */
+export interface ListedRows {
+  domain: Domain;
+  account: Account;
+  assetDefinition: AssetDefinition;
+  asset: Asset;
+  nft: Nft;
+}
+
 export type StateTables = { readonly [N in TableName]: BaseTable<RowOf<N>> };
 
 /** A deep copy, so no caller can reach a row the state still holds. */
@@ -127,6 +136,22 @@ export class WorldState {
   }
   genesisDomain(): string | undefined {
     return this.tables.meta.get(SINGLETON_ID)?.genesisDomain;
+  }
+
+  /**
+   * Ids of a listed table in ascending code-unit order, without copying: the table's cached array,
+   * replaced (never changed) by the next write, so a list route can page without reading every row.
+   */
+  sortedIds(table: 'domain' | 'account' | 'assetDefinition' | 'asset' | 'nft'): readonly string[] {
+    return this.tables[table].sortedIds();
+  }
+
+  /**
+   * A row without copying, for readers that only derive new values from it (list scans turn it into
+   * JSON). Rows are shared with the state and must never be changed.
+   */
+  peek<N extends keyof ListedRows>(table: N, id: string): Readonly<ListedRows[N]> | undefined {
+    return (this.tables[table] as unknown as BaseTable<ListedRows[N]>).get(id);
   }
 
   listDomains(): Domain[] {

@@ -1,19 +1,22 @@
 // Issue 6 "Abuse" — the short subset that runs inside `npm test` (< 60 s on 2 cores). The same scenarios
 // run at full size in test/reliability/abuse.test.ts; each prints a `[figure]` line (connections refused,
-// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts.
+// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts (issue 10:
+// query-cost.ts, cursors.ts).
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { bridgeTheft } from './bridge-theft.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
+import { cursorFlood } from './cursors.js';
+import { queryCostAttacks } from './query-cost.js';
 import { queueFlood } from './queue.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
 const BODY = { concurrent: 10, chunkedSendMax: 32 * 1024 * 1024, gzipInflatedBytes: 64 * 1024 * 1024 };
 
-describe('abuse (short)', { timeout: 120_000 }, () => {
+describe('abuse (short)', { timeout: 240_000 }, () => {
   // First, in a fresh process, so that its memory figures are not blurred by earlier scenarios' garbage.
   it('never-reading SSE and WebSocket clients are cut off; readers get every event in order', () =>
     slowCrowd({ sse: 50, ws: 50, readers: 1, txMax: 1_000 }));
@@ -34,4 +37,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
   it('metrics label cardinality stays bounded', () => metricsCardinality({ requests: 1_000 }));
   it('ISO 20022 bridge theft: refused at the route (401/403/409) and by the executor without it', () =>
     bridgeTheft({ attempts: 2 }).then(() => undefined));
+  it('filter and list cost at 20,000 accounts: huge filters refused, pages O(page), /health answered', () =>
+    queryCostAttacks({ accounts: 20_000, clients: 4, rounds: 6 }));
+  it('query cursors: capped per account, positions not copies, swept by the timer', () =>
+    cursorFlood({ transactions: 100, requests: 64, perAccountMax: 16, idleMs: 2_000 }));
 });

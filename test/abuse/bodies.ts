@@ -83,7 +83,7 @@ export interface BodySize {
 const ROUTES: readonly [string, string, string][] = [
   ['/transaction', 'application/x-codec', 'gateway.transaction_body_bytes_max'],
   ['/query', 'application/x-codec', 'gateway.query_body_bytes_max'],
-  ['/v1/domains/query', 'application/json', 'gateway.json_body_bytes_max'],
+  ['/v1/domains/query', 'application/json', 'gateway.list_query_body_bytes_max'],
 ];
 const LIMIT_BYTES = 64 * 1024;
 

@@ -3,13 +3,15 @@
 // and slow bodies from hundreds of addresses, connection caps per IP and in total, SSE / WebSocket
 // clients beyond their caps, 1,000 never-reading SSE + WebSocket clients while readers receive every
 // event in order, queue flooding beyond capacity (429 with Retry-After, then drains), metrics label
-// cardinality. Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
+// cardinality, filter and list cost over 42,000 accounts, and a query cursor flood (issue 10). Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { bridgeTheft } from '../abuse/bridge-theft.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
+import { cursorFlood } from '../abuse/cursors.js';
+import { queryCostAttacks } from '../abuse/query-cost.js';
 import { queueFlood } from '../abuse/queue.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
@@ -38,4 +40,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     metricsCardinality({ requests: 20_000 }));
   it('ISO 20022 bridge theft, 20 rounds of 7 variants: refused at the route and by the executor', () =>
     bridgeTheft({ attempts: 20 }).then(() => undefined));
+  it('filter and list cost at 42,000 accounts, 8 clients: huge filters refused, pages O(page), /health < 100 ms', () =>
+    queryCostAttacks({ accounts: 42_000, clients: 8, rounds: 12 }));
+  it('1,000 Start FindTransactions from one account on a 10,000-transaction chain: capped, memory bounded, swept', () =>
+    cursorFlood({ transactions: 1_000, requests: 1_000, perAccountMax: 16, idleMs: 3_000 }));
 });

@@ -28,7 +28,7 @@ import {
   PermissionListView,
 } from '../views/app.js';
 import { accountDetail, accountItem, assetItem } from './app-items.js';
-import { answerList, itemId, JSON_OR_CODEC, listRoutes, queryInput } from './app-lists.js';
+import { answerList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
 import { IdParams, pathId } from './app-params.js';
 
 async function historyItems(d: RouteDeps, locations: readonly TxLocation[]): Promise<AccountTransaction[]> {
@@ -135,7 +135,7 @@ export function accountRoutes(d: RouteDeps): RouteDef[] {
       what: 'accounts',
       tags: ['accounts'],
       views: { item: AccountItemView, list: AccountListView, idOf: itemId },
-      load: () => d.ports.state.listAccounts().map(accountItem),
+      source: tableSource(d.ports.state, 'account', accountItem),
     }),
     ...accountReadRoutes(d),
     defineRoute({

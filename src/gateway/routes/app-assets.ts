@@ -15,7 +15,7 @@ import {
   AssetListView,
 } from '../views/app.js';
 import { assetItem, definitionItem } from './app-items.js';
-import { answerList, itemId, JSON_OR_CODEC, listRoutes, queryInput } from './app-lists.js';
+import { answerList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
 import { IdParams, pathId } from './app-params.js';
 
 export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
@@ -34,7 +34,7 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
       what: 'asset definitions',
       tags,
       views: { item: AssetDefinitionItemView, list: AssetDefinitionListView, idOf: itemId },
-      load: () => state.listAssetDefinitions().map(definitionItem),
+      source: tableSource(state, 'assetDefinition', definitionItem),
     }),
     defineRoute({
       method: 'GET',

@@ -8,7 +8,7 @@ import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewSchema } from '../view.js';
 import { DomainItemView, DomainListView, NftItemView, NftListView } from '../views/app.js';
 import { domainItem, nftItem } from './app-items.js';
-import { itemId, JSON_OR_CODEC, listRoutes } from './app-lists.js';
+import { itemId, JSON_OR_CODEC, listRoutes, tableSource } from './app-lists.js';
 import { IdParams, pathId } from './app-params.js';
 
 export function domainRoutes(d: RouteDeps): RouteDef[] {
@@ -21,7 +21,7 @@ export function domainRoutes(d: RouteDeps): RouteDef[] {
       what: 'domains',
       tags,
       views: { item: DomainItemView, list: DomainListView, idOf: itemId },
-      load: () => state.listDomains().map(domainItem),
+      source: tableSource(state, 'domain', domainItem),
     }),
     defineRoute({
       method: 'GET',
@@ -53,7 +53,7 @@ export function nftRoutes(d: RouteDeps): RouteDef[] {
       what: 'NFTs',
       tags,
       views: { item: NftItemView, list: NftListView, idOf: itemId },
-      load: () => state.listNfts().map(nftItem),
+      source: tableSource(state, 'nft', nftItem),
     }),
     defineRoute({
       method: 'GET',

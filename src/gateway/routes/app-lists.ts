@@ -6,14 +6,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Codec } from '../../codec/codec.js';
 import type { RouteDeps } from '../deps.js';
 import {
-  applyList,
   jsonFieldsOf,
+  LIST_QUERY_BODY_BYTES_MAX,
   type ListInput,
   ListQueryBody,
   ListQuerystring,
   parseListParams,
 } from '../list.js';
+import { arraySource, type ListSource, scanList } from '../list-scan.js';
 import type { FormatOffer } from '../negotiate.js';
+import type { ListedRows, StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewSchema } from '../view.js';
 
@@ -30,28 +32,58 @@ export interface ListViews<I> {
 
 export const itemId = (item: { id: string }): string => item.id;
 
-/** Filters, sorts and pages `all` over their JSON forms, then answers with `views.list`. */
-export function answerList<I>(
+/**
+ * Filters, sorts and pages `source` over its items' JSON forms, then answers with `views.list`. An array
+ * is taken as it is (small per-parent lists); tables come as a ListSource so a page costs O(page).
+ */
+export async function answerList<I>(
   d: RouteDeps,
   req: FastifyRequest,
   reply: FastifyReply,
   views: ListViews<I>,
-  all: readonly I[],
+  source: ListSource<I> | readonly I[],
   input: ListInput,
-): FastifyReply {
+): Promise<FastifyReply> {
   const p = parseListParams(input, d.limits, jsonFieldsOf(views.item));
-  // Each item's JSON form is computed once: the filter and the sort both read it.
-  const wrapped = all.map((item) => ({ item, json: views.item.toJson(item) }));
-  const page = applyList(
-    wrapped,
-    p,
-    (w) => w.json,
-    (w) => views.idOf(w.item),
-  );
-  return respond(d.schema, req, reply, views.list, {
-    items: page.items.map((w) => w.item),
-    total: page.total,
-  });
+  const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
+  const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);
+  return respond(d.schema, req, reply, views.list, page);
+}
+
+/**
+ * A table's items as list items: ids from the state's sorted index; the page's rows read (and copied) on
+ * demand, scanned rows peeked at without copying (they only become JSON).
+ */
+export function tableSource<N extends keyof ListedRows, I>(
+  state: StateReader,
+  table: N,
+  toItem: (row: ListedRows[N]) => I,
+): () => ListSource<I> {
+  const item = (row: Readonly<ListedRows[N]> | undefined) =>
+    row === undefined ? undefined : toItem(row as ListedRows[N]);
+  return () => {
+    const snapshot = state.sortedIds(table);
+    return {
+      ids: () => snapshot,
+      get: (id) => item(readCopy(state, table, id)),
+      peek: (id) => item(state.peek(table, id)),
+    };
+  };
+}
+
+function readCopy<N extends keyof ListedRows>(
+  state: StateReader,
+  table: N,
+  id: string,
+): ListedRows[N] | undefined {
+  const readers: { [K in keyof ListedRows]: (id: string) => ListedRows[K] | undefined } = {
+    domain: (i) => state.domain(i),
+    account: (i) => state.account(i),
+    assetDefinition: (i) => state.assetDefinition(i),
+    asset: (i) => state.asset(i),
+    nft: (i) => state.nft(i),
+  };
+  return readers[table](id);
 }
 
 export function queryInput(q: {
@@ -76,8 +108,8 @@ export interface ListResource<I> {
   what: string;
   tags: string[];
   views: ListViews<I>;
-  /** Every item, in any order (the answer is ordered by id or by `sort`). */
-  load: () => I[];
+  /** The items by id (the answer is ordered by id or by `sort`). */
+  source: () => ListSource<I>;
 }
 
 /** `GET <url>` and `POST <url>/query` for one resource. */
@@ -93,7 +125,7 @@ export function listRoutes<I>(d: RouteDeps, r: ListResource<I>): RouteDef[] {
       visibility: 'public',
       formats: JSON_OR_CODEC,
       schema: { querystring: ListQuerystring, response: { 200: viewSchema(views.list) } },
-      handler: (req, reply) => answerList(d, req, reply, views, r.load(), queryInput(req.query)),
+      handler: (req, reply) => answerList(d, req, reply, views, r.source(), queryInput(req.query)),
     }),
     defineRoute({
       method: 'POST',
@@ -103,8 +135,9 @@ export function listRoutes<I>(d: RouteDeps, r: ListResource<I>): RouteDef[] {
       tags: r.tags,
       visibility: 'public',
       formats: JSON_OR_CODEC,
+      bodyBytesMax: d.limits.listQueryBodyBytesMax ?? LIST_QUERY_BODY_BYTES_MAX,
       schema: { body: ListQueryBody, response: { 200: viewSchema(views.list) } },
-      handler: (req, reply) => answerList(d, req, reply, views, r.load(), { ...req.body }),
+      handler: (req, reply) => answerList(d, req, reply, views, r.source(), { ...req.body }),
     }),
   ];
 }
