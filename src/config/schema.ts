@@ -124,6 +124,18 @@ export const CONFIG_SCHEMA = {
   queue: section('The transaction queue between admission and block building.', {
     capacity: int(65_536, 1, COUNT_CEILING, 'Transactions queued in total (429 with Retry-After when full).'),
     per_account_max: int(4096, 1, COUNT_CEILING, 'Transactions queued for one authority account.'),
+    per_key_max: int(
+      4096,
+      1,
+      COUNT_CEILING,
+      'Transactions queued whose authority is signed by one key, across all its accounts.',
+    ),
+    per_source_max: int(
+      16_384,
+      1,
+      COUNT_CEILING,
+      'Transactions queued from one client address (IPv6: its /64) over HTTP; in-process submitters are not counted.',
+    ),
     expiry_ms: ms(86_400_000, 1, 'Time after which a queued transaction expires.'),
   }),
   transaction: section('Admission limits of one signed transaction.', {

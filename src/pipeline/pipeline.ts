@@ -3,6 +3,7 @@
 
 import type { CommitCertificate } from '../model/block.js';
 import type { Event } from '../model/events.js';
+import { reject } from '../model/rejections.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
 import {
@@ -15,7 +16,7 @@ import type { ConsensusHost, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
 import type { ExecutedBlock } from './executed-block.js';
 import type { Ledger } from './ledger.js';
-import { type QueuedTransaction, type QueueLimits, TransactionQueue } from './queue.js';
+import { type QueuedTransaction, type QueueFullCode, type QueueLimits, TransactionQueue } from './queue.js';
 import { RecentStatuses, type TrackedStatus } from './recent-statuses.js';
 
 export interface PipelineOptions {
@@ -42,7 +43,7 @@ export type SubmitResult =
   | {
       ok: false;
       kind: 'queue_full';
-      code: 'queue_full' | 'account_queue_full';
+      code: QueueFullCode;
       depth: number;
       capacity: number;
       hashHex: string;
@@ -100,8 +101,12 @@ export class Pipeline implements ConsensusHost {
     this.commitListeners.push(listener);
   }
 
-  /** Admission with the chain's current parameters, then the queue. */
-  async submit(body: Uint8Array): Promise<SubmitResult> {
+  /**
+   * Admission with the chain's current parameters, then the queue. `source` is the submitter's network
+   * address (the gateway's client key), counted against `queue.per_source_max`; in-process submitters
+   * (the ISO 20022 bridge) pass none.
+   */
+  async submit(body: Uint8Array, source?: string): Promise<SubmitResult> {
     const now = this.clock.nowMs();
     const admitted = await admitTransaction(
       body,
@@ -116,6 +121,8 @@ export class Pipeline implements ConsensusHost {
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
     if (this.inFlight.has(hashHex))
       return { ok: false, kind: 'duplicate', code: 'already_enqueued', hashHex };
+    const unknown = this.unknownAuthority(tx.payload.authority, hashHex);
+    if (unknown !== undefined) return unknown;
     const ttlExpiry =
       tx.payload.ttlMs === undefined
         ? Number.POSITIVE_INFINITY
@@ -127,6 +134,7 @@ export class Pipeline implements ConsensusHost {
       encodedBytes: admitted.encodedBytes,
       encoded: admitted.encoded,
       admittedAtMs: now,
+      ...(source === undefined ? {} : { source }),
       expiresAtMs: Math.min(ttlExpiry, now + this.opts.queue.expiryMs),
     };
     const pushed = this.queue.push(queued);
@@ -152,6 +160,26 @@ export class Pipeline implements ConsensusHost {
       depth: pushed.depth,
       submittedAtMs: now,
       submittedAtHeight: this.ledger.height(),
+    };
+  }
+
+  /**
+   * Issue 10 finding 4: a transaction whose authority is not registered in the committed state cannot
+   * pass execution, and writing its rejection into a block would let anyone with fresh keys grow the
+   * chain for free. Refused here instead (a map lookup), never queued. The executor keeps its own check:
+   * the account may be unregistered between admission and execution. The signing key is the account
+   * id's signatory (`key@domain`) and the signature was checked against it, so a registered authority
+   * implies the key is its signatory. Before genesis (height 0) nothing is registered yet; genesis is
+   * applied by the node directly, never submitted. An account registered by a transaction still in the
+   * queue is unknown until that block commits: its own transactions are refused until then.
+   */
+  private unknownAuthority(authority: string, hashHex: string): SubmitResult | undefined {
+    if (this.ledger.height() === 0 || this.ledger.state.account(authority) !== undefined) return undefined;
+    return {
+      ok: false,
+      kind: 'rejected',
+      rejection: reject('authority_not_found', `no account ${authority} in the committed state`),
+      hashHex,
     };
   }
 

@@ -3,6 +3,7 @@
 // events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts.
 
 import { describe, it } from 'node:test';
+import { submitterCaps, unregisteredKeys } from './admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
@@ -31,4 +32,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>
     queueFlood({ capacity: 200, factor: 3, concurrency: 16 }));
   it('metrics label cardinality stays bounded', () => metricsCardinality({ requests: 1_000 }));
+  it('unregistered keys are refused at admission: no block grows', () =>
+    unregisteredKeys({ transactions: 50, concurrency: 8 }));
+  it('per-key and per-source queue caps: 429 with Retry-After, others served', () =>
+    submitterCaps({ perKeyMax: 10, perSourceMax: 15 }));
 });

@@ -122,7 +122,10 @@ export async function subscriptionFloods(size: FloodSize): Promise<void> {
  */
 export async function fullBlockBurst(size: { transactions: number }): Promise<void> {
   // Stream limits at their defaults; the queue only has to hold the burst of one account.
-  const t = await startServedNode({ 'queue.per_account_max': Math.max(4_096, size.transactions) });
+  const t = await startServedNode({
+    'queue.per_account_max': Math.max(4_096, size.transactions),
+    'queue.per_key_max': Math.max(4_096, size.transactions),
+  });
   const readers: EventReader[] = [];
   try {
     const since = t.node.pipeline.events.lastId();

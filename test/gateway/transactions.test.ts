@@ -129,12 +129,17 @@ describe('POST /transaction', () => {
   });
 
   it('answers 429 queue_full with Retry-After and queue depth when the queue is saturated, then drains', async () => {
-    await t.node.engine.stop(); // hold block production so the queue fills
     const signers = [newAccount('system'), newAccount('system'), newAccount('system')];
+    // Admission refuses unregistered authorities (issue 10 finding 4): register them first.
+    await run(
+      t,
+      t.admin,
+      signers.map((s) => ({ kind: 'RegisterAccount', id: s.id, metadata: new Map() })),
+    );
+    await t.node.engine.stop(); // hold block production so the queue fills
     const answers = [];
     for (let i = 0; i < 12; i++) {
       const signer = i < 4 ? t.admin : signers[i % 3]!;
-      // Unregistered authorities are admitted (existence is checked at execution) so they fill the queue too.
       answers.push(
         await post(
           `${t.url}/transaction`,

@@ -6,6 +6,7 @@
 // cardinality. Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
 
 import { describe, it } from 'node:test';
+import { submitterCaps, unregisteredKeys } from '../abuse/admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
@@ -35,4 +36,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     queueFlood({ capacity: 5_000, factor: 4, concurrency: 32 }));
   it('metrics label cardinality stays bounded over 20,000 hostile requests', () =>
     metricsCardinality({ requests: 20_000 }));
+  it('500 transactions of ~60 KB from fresh unregistered keys: all refused 400, no block grows', () =>
+    unregisteredKeys({ transactions: 500, concurrency: 16 }));
+  it('per-key (1,000) and per-source (1,500) queue caps: 429 with Retry-After, others served', () =>
+    submitterCaps({ perKeyMax: 1_000, perSourceMax: 1_500 }));
 });
