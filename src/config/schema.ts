@@ -170,6 +170,17 @@ export const CONFIG_SCHEMA = {
     fetch_size_max: int(10_000, 1, COUNT_CEILING, 'Largest batch size of iterable queries.'),
     cursors_max: int(1024, 1, COUNT_CEILING, 'Live query cursors kept at once (429 above).'),
     cursor_idle_ms: ms(30_000, 1, 'Idle time after which a cursor is dropped (410 after).'),
+    max_age_ms: ms(
+      60_000,
+      1,
+      'Oldest creation time a signed query may carry (400 query_expired); also the replay window.',
+    ),
+    replay_cache_max: int(
+      65_536,
+      1,
+      COUNT_CEILING,
+      'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
+    ),
   }),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),

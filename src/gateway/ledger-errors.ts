@@ -38,6 +38,15 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     message: 'The query signature does not verify against its authority.',
   },
   query_authority_not_found: { status: 403, message: 'The query authority account is not registered.' },
+  query_creation_time_in_future: {
+    status: 400,
+    message: 'The query creation time is further in the future than the allowed clock drift.',
+  },
+  query_expired: { status: 400, message: 'The query creation time is older than query.max_age_ms.' },
+  query_replayed: {
+    status: 409,
+    message: 'This signed query was already answered; sign it again with the current time.',
+  },
   permission_denied: { status: 403, message: 'The authority may not run this query.' },
   cursor_not_found: { status: 400, message: 'No such query cursor (it may belong to another authority).' },
   cursor_expired: { status: 410, message: 'The query cursor expired; start the query again.' },

@@ -54,6 +54,7 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       fetchSizeMax: config.query.fetchSizeMax,
       cursorsMax: config.query.cursorsMax,
       cursorIdleMs: config.query.cursorIdleMs,
+      freshness: { maxAgeMs: config.query.maxAgeMs, replayCacheMax: config.query.replayCacheMax },
       now: nowMs,
     }),
     events: pipeline.events,

@@ -7,6 +7,7 @@ import { submitterCaps, unregisteredKeys } from './admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
+import { signedQueryReplay } from './queries.js';
 import { queueFlood } from './queue.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
@@ -36,4 +37,6 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
     unregisteredKeys({ transactions: 50, concurrency: 8 }));
   it('per-key and per-source queue caps: 429 with Retry-After, others served', () =>
     submitterCaps({ perKeyMax: 10, perSourceMax: 15 }));
+  it('signed queries: stale and future refused, a replay answered once, even after eviction', () =>
+    signedQueryReplay({ replays: 20, cacheMax: 20 }));
 });

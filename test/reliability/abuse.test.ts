@@ -10,6 +10,7 @@ import { submitterCaps, unregisteredKeys } from '../abuse/admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
+import { signedQueryReplay } from '../abuse/queries.js';
 import { queueFlood } from '../abuse/queue.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
@@ -40,4 +41,6 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     unregisteredKeys({ transactions: 500, concurrency: 16 }));
   it('per-key (1,000) and per-source (1,500) queue caps: 429 with Retry-After, others served', () =>
     submitterCaps({ perKeyMax: 1_000, perSourceMax: 1_500 }));
+  it('signed queries: stale and future refused, 1,000 concurrent replays answered once, 4,000 past the cache', () =>
+    signedQueryReplay({ replays: 1_000, cacheMax: 2_000 }));
 });

@@ -107,7 +107,7 @@ export function transactionRoutes(d: RouteDeps): RouteDef[] {
       bodyFormats: ['codec'],
       bodyBytesMax: d.limits.queryBodyBytesMax,
       formats: CODEC_FIRST,
-      errorStatuses: [403, 404, 410],
+      errorStatuses: [403, 404, 409, 410],
       schema: { response: { 200: viewSchema(QueryResponseCodec) } },
       handler: async (req, reply) => {
         const r = await d.ports.queries.execute(bodyBytes(req.body));
