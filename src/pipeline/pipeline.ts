@@ -88,7 +88,7 @@ export class Pipeline implements ConsensusHost {
     this.chainId = opts.chainId;
     this.clock = opts.clock;
     this.queue = new TransactionQueue(opts.queue);
-    this.events = new EventBus(opts.eventHistoryMax);
+    this.events = new EventBus(opts.eventHistoryMax, ledger.height());
     this.statuses = new RecentStatuses(opts.recentStatusesMax);
     this.counters.blocks = ledger.height();
   }
@@ -151,7 +151,7 @@ export class Pipeline implements ConsensusHost {
       };
     }
     this.statuses.set(hashHex, { status: 'Queued' });
-    this.publish({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
+    this.events.publishPending({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
     this.engine?.notifyWork();
     return {
       ok: true,
@@ -225,12 +225,8 @@ export class Pipeline implements ConsensusHost {
     for (const q of expired) {
       this.counters.txsExpired++;
       this.statuses.set(q.hashHex, { status: 'Expired' });
-      this.publish({ kind: 'Transaction', hash: q.hash, status: { kind: 'Expired' } });
+      this.events.publishPending({ kind: 'Transaction', hash: q.hash, status: { kind: 'Expired' } });
     }
-  }
-
-  private publish(e: Event): void {
-    this.events.publish(e);
   }
 
   // ---- ConsensusHost ---------------------------------------------------------------------------
@@ -277,7 +273,8 @@ export class Pipeline implements ConsensusHost {
     this.counters.blocks = height;
     if (executed.transactions.length > 0) this.counters.blocksNonEmpty++;
     this.counters.lastCommitMs = durationMs;
-    this.publish({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } });
+    // One array, published at once: each event's id is its position in the block (event-id.ts).
+    const events: Event[] = [{ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } }];
     for (let i = 0; i < executed.transactions.length; i++) {
       const hash = executed.hashes[i]!;
       const result = executed.results[i]!;
@@ -286,12 +283,12 @@ export class Pipeline implements ConsensusHost {
       this.inFlight.delete(hashHex);
       if (result.kind === 'Committed') {
         this.counters.txsApproved++;
-        this.publish({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
+        events.push({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
         for (const data of executed.events[i]!)
-          this.publish({ kind: 'Data', blockHeight: height, transactionHash: hash, data });
+          events.push({ kind: 'Data', blockHeight: height, transactionHash: hash, data });
       } else {
         this.counters.txsRejected++;
-        this.publish({
+        events.push({
           kind: 'Transaction',
           hash,
           status: { kind: 'Rejected', reason: result.reason },
@@ -299,7 +296,8 @@ export class Pipeline implements ConsensusHost {
         });
       }
     }
-    this.publish({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
+    events.push({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
+    this.events.publishBlock(height, events);
     for (const l of this.commitListeners) l(executed, durationMs);
   }
 

@@ -9,6 +9,7 @@ import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
 import { signedQueryReplay } from './queries.js';
 import { queueFlood } from './queue.js';
+import { resumeAcrossRestart } from './restart-resume.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
@@ -39,4 +40,6 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
     submitterCaps({ perKeyMax: 10, perSourceMax: 15 }));
   it('signed queries: stale and future refused, a replay answered once, even after eviction', () =>
     signedQueryReplay({ replays: 20, cacheMax: 20 }));
+  it('SSE resumption across a restart: exactly the missed events, no gap, no repeat', () =>
+    resumeAcrossRestart({ before: 5, after: 8 }));
 });

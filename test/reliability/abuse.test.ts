@@ -12,6 +12,7 @@ import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { signedQueryReplay } from '../abuse/queries.js';
 import { queueFlood } from '../abuse/queue.js';
+import { resumeAcrossRestart } from '../abuse/restart-resume.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 
@@ -43,4 +44,6 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     submitterCaps({ perKeyMax: 1_000, perSourceMax: 1_500 }));
   it('signed queries: stale and future refused, 1,000 concurrent replays answered once, 4,000 past the cache', () =>
     signedQueryReplay({ replays: 1_000, cacheMax: 2_000 }));
+  it('SSE resumption across a restart after 100 / 200 commits: exactly the missed events', () =>
+    resumeAcrossRestart({ before: 100, after: 200 }));
 });
