@@ -42,7 +42,13 @@ const EXPECTED_DEFAULTS = {
     sse_heartbeat_ms: 15000,
     consensus_status_interval_ms: 1000,
   },
-  queue: { capacity: 65536, per_account_max: 4096, expiry_ms: 86400000 },
+  queue: {
+    capacity: 65536,
+    per_account_max: 4096,
+    per_key_max: 4096,
+    per_source_max: 16384,
+    expiry_ms: 86400000,
+  },
   transaction: {
     max_clock_drift_ms: 1000,
     bytes_max: 65536,
@@ -52,7 +58,14 @@ const EXPECTED_DEFAULTS = {
     allowed_algorithms: ['ed25519'],
   },
   block: { max_transactions: 512, time_ms: 1000, min_interval_ms: 50, commit_time_ms: 2000 },
-  query: { fetch_size_default: 100, fetch_size_max: 10000, cursors_max: 1024, cursor_idle_ms: 30000 },
+  query: {
+    fetch_size_default: 100,
+    fetch_size_max: 10000,
+    cursors_max: 1024,
+    cursor_idle_ms: 30000,
+    max_age_ms: 60000,
+    replay_cache_max: 65536,
+  },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   storage: {
     segment_bytes_max: 134217728,
