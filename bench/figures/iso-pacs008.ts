@@ -37,6 +37,7 @@ const CONFIG = {
   ...HTTP_NODE_CONFIG,
   'iso20022.enabled': true,
   'queue.per_account_max': 65_536,
+  'queue.per_key_max': 65_536,
 };
 
 function setup(accounts: readonly { id: string }[]): Instruction[] {

@@ -44,7 +44,13 @@ const EXPECTED_DEFAULTS = {
     sse_heartbeat_ms: 15000,
     consensus_status_interval_ms: 1000,
   },
-  queue: { capacity: 65536, per_account_max: 4096, expiry_ms: 86400000 },
+  queue: {
+    capacity: 65536,
+    per_account_max: 4096,
+    per_key_max: 4096,
+    per_source_max: 16384,
+    expiry_ms: 86400000,
+  },
   transaction: {
     max_clock_drift_ms: 1000,
     bytes_max: 65536,
@@ -62,6 +68,8 @@ const EXPECTED_DEFAULTS = {
     cursors_per_account_max: 16,
     filter_value_chars_max: 65536,
     work_units_max: 4000000,
+    max_age_ms: 60000,
+    replay_cache_max: 65536,
   },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   storage: {

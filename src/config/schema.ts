@@ -136,6 +136,18 @@ export const CONFIG_SCHEMA = {
   queue: section('The transaction queue between admission and block building.', {
     capacity: int(65_536, 1, COUNT_CEILING, 'Transactions queued in total (429 with Retry-After when full).'),
     per_account_max: int(4096, 1, COUNT_CEILING, 'Transactions queued for one authority account.'),
+    per_key_max: int(
+      4096,
+      1,
+      COUNT_CEILING,
+      'Transactions queued whose authority is signed by one key, across all its accounts.',
+    ),
+    per_source_max: int(
+      16_384,
+      1,
+      COUNT_CEILING,
+      'Transactions queued from one client address (IPv6: its /64) over HTTP; in-process submitters are not counted.',
+    ),
     expiry_ms: ms(86_400_000, 1, 'Time after which a queued transaction expires.'),
   }),
   transaction: section('Admission limits of one signed transaction.', {
@@ -187,6 +199,17 @@ export const CONFIG_SCHEMA = {
       1_000,
       COUNT_CEILING,
       'Work one query or list request may do: items scanned plus filter work (422 query_budget_exceeded above).',
+    ),
+    max_age_ms: ms(
+      60_000,
+      1,
+      'Oldest creation time a signed query may carry (400 query_expired); also the replay window.',
+    ),
+    replay_cache_max: int(
+      65_536,
+      1,
+      COUNT_CEILING,
+      'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {

@@ -91,16 +91,12 @@ export class EventHub implements EventFeed {
   }
 
   /**
-   * Events after `lastId`, or 'gone' when the bus no longer holds all of them. An id above the bus's
-   * last id is 'gone' too: it comes from before a node restart (ids restart at 1), and resuming from
-   * it would silently skip every event up to it.
+   * Events after `lastId`, or 'gone' when the bus no longer holds all of them (the bus decides: ids are
+   * stable across restarts but not contiguous, pipeline/event-id.ts).
    */
   since(lastId: number): SharedEvent[] | 'gone' {
-    const last = this.bus.lastId();
-    if (lastId > last) return 'gone';
     const history = this.bus.since(lastId);
     if (history === 'gone') return 'gone';
-    if (history.length < last - lastId) return 'gone';
     return history.map((env) => this.recent.get(env.id) ?? new SharedEvent(env, this.schema));
   }
 

@@ -15,15 +15,38 @@ function admissionCodes(): Record<string, ErrorSpec> {
 
 export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   ...admissionCodes(),
+  // The one 2xx check admission also runs (issue 10 finding 4): refused before queueing, never written
+  // to a block. The executor's own check remains for accounts unregistered meanwhile.
+  authority_not_found: {
+    status: 400,
+    message: 'Transaction rejected: the authority account is not registered.',
+  },
   already_enqueued: { status: 409, message: 'This transaction is already in the queue.' },
   already_committed: { status: 409, message: 'This transaction is already committed.' },
   queue_full: { status: 429, message: 'The transaction queue is full; retry later.' },
   account_queue_full: { status: 429, message: 'This account has too many queued transactions; retry later.' },
+  key_queue_full: {
+    status: 429,
+    message: 'This signing key has too many queued transactions across its accounts; retry later.',
+  },
+  source_queue_full: {
+    status: 429,
+    message: 'This client address has too many queued transactions; retry later.',
+  },
   query_signature_invalid: {
     status: 403,
     message: 'The query signature does not verify against its authority.',
   },
   query_authority_not_found: { status: 403, message: 'The query authority account is not registered.' },
+  query_creation_time_in_future: {
+    status: 400,
+    message: 'The query creation time is further in the future than the allowed clock drift.',
+  },
+  query_expired: { status: 400, message: 'The query creation time is older than query.max_age_ms.' },
+  query_replayed: {
+    status: 409,
+    message: 'This signed query was already answered; sign it again with the current time.',
+  },
   permission_denied: { status: 403, message: 'The authority may not run this query.' },
   cursor_not_found: { status: 400, message: 'No such query cursor (it may belong to another authority).' },
   cursor_expired: { status: 410, message: 'The query cursor expired; start the query again.' },

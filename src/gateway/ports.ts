@@ -94,7 +94,7 @@ export type SubmitOutcome =
   | {
       ok: false;
       kind: 'queue_full';
-      code: 'queue_full' | 'account_queue_full';
+      code: 'queue_full' | 'account_queue_full' | 'key_queue_full' | 'source_queue_full';
       depth: number;
       capacity: number;
       hashHex: string;
@@ -117,7 +117,8 @@ export interface PipelineCountersView {
 }
 
 export interface TransactionsPort {
-  submit(body: Uint8Array): Promise<SubmitOutcome>;
+  /** `source`: the submitter's client key (network address), for the per-source queue cap. */
+  submit(body: Uint8Array, source?: string): Promise<SubmitOutcome>;
   status(hash: Uint8Array): Promise<TxStatusView | undefined>;
   queueDepth(): number;
   queueCapacity(): number;

@@ -41,7 +41,8 @@ export function formatRetry(ms: number): string {
 
 export const HEARTBEAT_FRAME = ': heartbeat\n\n';
 
-const EVENT_ID = /^(?:0|[1-9][0-9]{0,14})$/;
+/** Event ids are safe integers (pipeline/event-id.ts: height × 2^24 + position): at most 16 digits. */
+const EVENT_ID = /^(?:0|[1-9][0-9]{0,15})$/;
 
 /**
  * The id to resume after: the `Last-Event-ID` header (what EventSource sends on reconnect) or the
@@ -56,6 +57,7 @@ export function lastEventIdOf(req: FastifyRequest): number | undefined {
     text = q < 0 ? undefined : (new URLSearchParams(url.slice(q + 1)).get('last_event_id') ?? undefined);
   }
   if (text === undefined) return undefined;
-  if (!EVENT_ID.test(text)) throw gatewayError('invalid_last_event_id', { value: text.slice(0, 32) });
+  if (!EVENT_ID.test(text) || !Number.isSafeInteger(Number(text)))
+    throw gatewayError('invalid_last_event_id', { value: text.slice(0, 32) });
   return Number(text);
 }

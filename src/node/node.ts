@@ -87,6 +87,8 @@ export class Node {
       queue: {
         capacity: config.queue.capacity,
         perAccountMax: config.queue.perAccountMax,
+        perKeyMax: config.queue.perKeyMax,
+        perSourceMax: config.queue.perSourceMax,
         expiryMs: config.queue.expiryMs,
       },
       admission: {

@@ -37,7 +37,7 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       accountTransactions: (a, offset, limit) => ledger.accountTransactions(a, offset, limit),
     },
     transactions: {
-      submit: (body) => pipeline.submit(body),
+      submit: (body, source) => pipeline.submit(body, source),
       status: (hash) => pipeline.status(hash),
       queueDepth: () => pipeline.queue.depth,
       queueCapacity: () => pipeline.queue.capacity,
@@ -57,6 +57,7 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       cursorsPerAccountMax: config.query.cursorsPerAccountMax,
       filterValueCharsMax: config.query.filterValueCharsMax,
       workUnitsMax: config.query.workUnitsMax,
+      freshness: { maxAgeMs: config.query.maxAgeMs, replayCacheMax: config.query.replayCacheMax },
       now: nowMs,
     }),
     events: pipeline.events,

@@ -1,10 +1,12 @@
-// Signed queries (reference-notes §1): decode with limits, check the chain, the authority and its
-// signature, then run the query over the committed state. Cursors live in a bounded store per node.
+// Signed queries (reference-notes §1): decode with limits, check the chain, the creation time (drift and
+// age, query-freshness.ts), the signature and the authority, refuse a replay, then run the query over the
+// committed state. Cursors live in a bounded store per node.
 
 import { decodeFrame, encode } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { hash } from '../crypto/hash.js';
+import { createNonceCache } from '../gateway/nonce-cache.js';
 import type { QueriesPort, QueryOutcome } from '../gateway/ports.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
@@ -15,7 +17,8 @@ import type { BlockSource } from '../state/block-source.js';
 import { CursorStore } from '../state/cursors.js';
 import { isQueryError } from '../state/errors.js';
 import { executeQuery } from '../state/query.js';
-import { fromHex } from '../util/hex.js';
+import { fromHex, toHex } from '../util/hex.js';
+import { checkQueryTime, type QueryFreshnessLimits, replayedQuery } from './query-freshness.js';
 
 export interface QueryPortOptions {
   chainId: string;
@@ -27,6 +30,7 @@ export interface QueryPortOptions {
   cursorsPerAccountMax: number;
   filterValueCharsMax: number;
   workUnitsMax: number;
+  freshness: QueryFreshnessLimits;
   now: () => number;
 }
 
@@ -75,6 +79,7 @@ export function createQueryPort(ledger: Ledger, opts: QueryPortOptions): Queries
     sweepEveryMs: sweepEveryMs(opts.cursorIdleMs),
   });
   const blocks = blockSourceOf(ledger);
+  const seen = createNonceCache(opts.freshness.replayCacheMax, opts.freshness.maxAgeMs);
   return {
     async execute(body): Promise<QueryOutcome> {
       const d = decodeFrame(SCHEMA, SignedQueryCodec, body, opts.decodeLimits);
@@ -88,11 +93,17 @@ export function createQueryPort(ledger: Ledger, opts: QueryPortOptions): Queries
           details: { chain_id: payload.chainId },
         };
       }
+      const nowMs = opts.now();
+      const stale = checkQueryTime(
+        payload.creationTimeMs,
+        nowMs,
+        ledger.state.limit('maxClockDriftMs'),
+        opts.freshness.maxAgeMs,
+      );
+      if (stale !== undefined) return stale;
       const key = parsePublicKey(parseAccountId(payload.authority)!.signatory)!;
-      if (
-        key.algorithm !== 'ed25519' ||
-        !ed25519Verify(key.bytes, hash(encode(QueryPayloadCodec, payload)), signature)
-      ) {
+      const payloadHash = hash(encode(QueryPayloadCodec, payload));
+      if (key.algorithm !== 'ed25519' || !ed25519Verify(key.bytes, payloadHash, signature)) {
         return { ok: false, code: 'query_signature_invalid', message: 'query signature does not verify' };
       }
       if (ledger.state.account(payload.authority) === undefined) {
@@ -103,6 +114,10 @@ export function createQueryPort(ledger: Ledger, opts: QueryPortOptions): Queries
           details: { authority: payload.authority },
         };
       }
+      // Only verified queries of registered authorities enter the replay set, so forged or foreign
+      // ones cannot push honest entries out of it.
+      const hashHex = toHex(payloadHash);
+      if (!seen.checkAndAdd(hashHex, payload.creationTimeMs, nowMs)) return replayedQuery(hashHex);
       // Index reads (transactions by account) come from the store: let committed blocks reach it first.
       await ledger.flushState();
       const r = await executeQuery(ledger.state, payload.request, payload.authority, {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { startTestNode } from '../../test/helpers/node.js';
+import { run, startTestNode } from '../../test/helpers/node.js';
 import { buildTx, frameTx, newAccount } from '../../test/helpers/tx.js';
 import { encode, encodeFrame } from '../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
@@ -111,9 +111,15 @@ describe('commit path: a node with a verification worker', () => {
   it('gathers concurrent signature checks into batches, answers each, and logs canonical blocks', async () => {
     const t = await startTestNode({ 'verify.threads': 1 });
     try {
-      const senders = Array.from({ length: 8 }, (_, i) => newAccount('wonderland', 40 + i));
+      const domain = t.admin.id.slice(t.admin.id.indexOf('@') + 1);
+      const senders = Array.from({ length: 8 }, (_, i) => newAccount(domain, 40 + i));
       const log: Instruction = { kind: 'Log', level: { kind: 'Info' }, message: 'hi' };
-      // Unknown authorities are fine here: admission does not look accounts up; execution rejects them.
+      // Admission refuses unknown authorities (issue 10 finding 4): register the senders first (block 2).
+      await run(
+        t,
+        t.admin,
+        senders.map((s) => ({ kind: 'RegisterAccount', id: s.id, metadata: new Map() })),
+      );
       const frames = Array.from({ length: 120 }, (_, i) => {
         const tx = buildTx(senders[i % 8]!, [log], { chainId: t.chainId, nonce: i });
         if (i % 3 === 0) tx.signature[10]! ^= 0x10; // every third one is forged
@@ -134,9 +140,9 @@ describe('commit path: a node with a verification worker', () => {
       });
       assert.ok(sent >= 1 && sent <= 4, `${sent} batches for 120 concurrent checks`);
 
-      // Every admitted one is executed (rejected there: these authorities have no accounts).
+      // Every admitted one is executed (after the registration).
       const counters = t.node.pipeline.counters;
-      while (counters.txsApproved + counters.txsRejected < 80) await new Promise((r) => setTimeout(r, 10));
+      while (counters.txsApproved + counters.txsRejected < 81) await new Promise((r) => setTimeout(r, 10));
       const height = t.node.ledger.height();
       const decoded = [];
       for (let h = 1; h <= height; h++) decoded.push(await t.node.ledger.block(h));
@@ -150,7 +156,7 @@ describe('commit path: a node with a verification worker', () => {
           assert.ok(bytesEqual(rec.bytes, encode(BlockCodec, block)), `block ${h} is not canonical`);
         }
         assert.equal(
-          decoded.slice(1).reduce((n, b) => n + b!.transactions.length, 0),
+          decoded.slice(2).reduce((n, b) => n + b!.transactions.length, 0),
           80,
         );
       } finally {

@@ -1,23 +1,61 @@
-// The event bus (architecture.md "The path of a transaction" step 4): every pipeline and data event gets a
-// strictly increasing id, is kept in a bounded history for resumption, and is delivered synchronously to
-// subscribers in id order. Subscribers must not block: stream code buffers with its own limits.
+// The event bus (architecture.md "The path of a transaction" step 4): every pipeline and data event gets
+// an increasing id (event-id.ts: committed events by height and position, stable across restarts), is
+// kept in a bounded history for resumption, and is delivered synchronously to subscribers in id order.
+// Subscribers must not block: stream code buffers with its own limits.
 
 import type { Event, EventEnvelope } from '../model/events.js';
+import { assert } from '../util/assert.js';
+import {
+  APPLIED_POSITION,
+  appliedEventId,
+  committedEventId,
+  eventIdPlace,
+  pendingEventId,
+} from './event-id.js';
 
 export type EventListener = (e: EventEnvelope) => void;
 
 export class EventBus {
   private readonly history: EventEnvelope[] = [];
   private head = 0; // index of the oldest kept event in `history` (a ring kept as an array + offset)
-  private nextId = 1;
+  private last: number;
+  /** Every event with an id above this one is still in `history`: resuming from here loses nothing. */
+  private floor: number;
+  private tip: number;
+  private pendingSeq = 0;
   private readonly listeners = new Set<EventListener>();
 
-  constructor(private readonly historyMax: number) {}
+  /** `tipHeight`: the committed height at start; its events were announced by an earlier run. */
+  constructor(
+    private readonly historyMax: number,
+    tipHeight = 0,
+  ) {
+    this.tip = tipHeight;
+    this.last = appliedEventId(tipHeight);
+    this.floor = this.last;
+  }
 
-  publish(event: Event): EventEnvelope {
-    const env: EventEnvelope = { id: this.nextId++, event };
+  /** A committed block's events in chain order; the last one must be its Block Applied. */
+  publishBlock(height: number, events: readonly Event[]): void {
+    assert(height > this.tip && events.length >= 1, 'blocks are announced once, in height order');
+    assert(events.length - 1 <= APPLIED_POSITION, 'more events in one block than its id span holds');
+    this.tip = height;
+    this.pendingSeq = 0;
+    for (let i = 0; i < events.length - 1; i++) this.emit(committedEventId(height, i), events[i]!);
+    this.emit(appliedEventId(height), events[events.length - 1]!);
+  }
+
+  /** A notification that is not part of the chain (a transaction queued or expired). */
+  publishPending(event: Event): EventEnvelope {
+    return this.emit(pendingEventId(this.tip, this.pendingSeq++), event);
+  }
+
+  private emit(id: number, event: Event): EventEnvelope {
+    if (id <= this.last) return { id: this.last, event }; // a saturated pending span: nothing new to send
+    const env: EventEnvelope = { id, event };
+    this.last = id;
     this.history.push(env);
-    if (this.history.length - this.head > this.historyMax) this.head++;
+    if (this.history.length - this.head > this.historyMax) this.floor = this.history[this.head++]!.id;
     if (this.head > 4096 && this.head * 2 > this.history.length) {
       this.history.splice(0, this.head);
       this.head = 0;
@@ -32,15 +70,32 @@ export class EventBus {
   }
 
   lastId(): number {
-    return this.nextId - 1;
+    return this.last;
   }
 
-  /** Events with id > lastId still in history, or 'gone' when some of them were already dropped. */
+  /**
+   * Events with id > lastId, or 'gone' when some of them are no longer held: older than the history
+   * (or than this run's start), or an id this chain has not reached. An id in the pending span of the
+   * current tip that this run never issued comes from a run before a restart: the pending notifications
+   * of that run are not replayed, this run's are.
+   */
   since(lastId: number): EventEnvelope[] | 'gone' {
-    const oldest = this.history[this.head];
-    if (oldest === undefined || lastId >= this.nextId - 1) return [];
-    if (lastId + 1 < oldest.id) return 'gone';
-    return this.history.slice(this.head + (lastId + 1 - oldest.id));
+    let from = lastId;
+    if (from > this.last) {
+      const place = eventIdPlace(from);
+      if (!place.pending || place.height !== this.tip) return 'gone';
+      from = appliedEventId(this.tip);
+    }
+    if (from < this.floor) return 'gone';
+    // History is sorted by id: binary search for the first id above `from`.
+    let lo = this.head;
+    let hi = this.history.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.history[mid]!.id <= from) lo = mid + 1;
+      else hi = mid;
+    }
+    return this.history.slice(lo);
   }
 
   get subscriberCount(): number {

@@ -3,6 +3,7 @@
 
 import type { CommitCertificate } from '../model/block.js';
 import type { Event } from '../model/events.js';
+import { reject } from '../model/rejections.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
 import {
@@ -15,7 +16,7 @@ import type { ConsensusHost, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
 import type { ExecutedBlock } from './executed-block.js';
 import type { Ledger } from './ledger.js';
-import { type QueuedTransaction, type QueueLimits, TransactionQueue } from './queue.js';
+import { type QueuedTransaction, type QueueFullCode, type QueueLimits, TransactionQueue } from './queue.js';
 import { RecentStatuses, type TrackedStatus } from './recent-statuses.js';
 
 export interface PipelineOptions {
@@ -42,7 +43,7 @@ export type SubmitResult =
   | {
       ok: false;
       kind: 'queue_full';
-      code: 'queue_full' | 'account_queue_full';
+      code: QueueFullCode;
       depth: number;
       capacity: number;
       hashHex: string;
@@ -87,7 +88,7 @@ export class Pipeline implements ConsensusHost {
     this.chainId = opts.chainId;
     this.clock = opts.clock;
     this.queue = new TransactionQueue(opts.queue);
-    this.events = new EventBus(opts.eventHistoryMax);
+    this.events = new EventBus(opts.eventHistoryMax, ledger.height());
     this.statuses = new RecentStatuses(opts.recentStatusesMax);
     this.counters.blocks = ledger.height();
   }
@@ -100,8 +101,12 @@ export class Pipeline implements ConsensusHost {
     this.commitListeners.push(listener);
   }
 
-  /** Admission with the chain's current parameters, then the queue. */
-  async submit(body: Uint8Array): Promise<SubmitResult> {
+  /**
+   * Admission with the chain's current parameters, then the queue. `source` is the submitter's network
+   * address (the gateway's client key), counted against `queue.per_source_max`; in-process submitters
+   * (the ISO 20022 bridge) pass none.
+   */
+  async submit(body: Uint8Array, source?: string): Promise<SubmitResult> {
     const now = this.clock.nowMs();
     const admitted = await admitTransaction(
       body,
@@ -116,6 +121,8 @@ export class Pipeline implements ConsensusHost {
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
     if (this.inFlight.has(hashHex))
       return { ok: false, kind: 'duplicate', code: 'already_enqueued', hashHex };
+    const unknown = this.unknownAuthority(tx.payload.authority, hashHex);
+    if (unknown !== undefined) return unknown;
     const ttlExpiry =
       tx.payload.ttlMs === undefined
         ? Number.POSITIVE_INFINITY
@@ -127,6 +134,7 @@ export class Pipeline implements ConsensusHost {
       encodedBytes: admitted.encodedBytes,
       encoded: admitted.encoded,
       admittedAtMs: now,
+      ...(source === undefined ? {} : { source }),
       expiresAtMs: Math.min(ttlExpiry, now + this.opts.queue.expiryMs),
     };
     const pushed = this.queue.push(queued);
@@ -143,7 +151,7 @@ export class Pipeline implements ConsensusHost {
       };
     }
     this.statuses.set(hashHex, { status: 'Queued' });
-    this.publish({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
+    this.events.publishPending({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
     this.engine?.notifyWork();
     return {
       ok: true,
@@ -152,6 +160,26 @@ export class Pipeline implements ConsensusHost {
       depth: pushed.depth,
       submittedAtMs: now,
       submittedAtHeight: this.ledger.height(),
+    };
+  }
+
+  /**
+   * Issue 10 finding 4: a transaction whose authority is not registered in the committed state cannot
+   * pass execution, and writing its rejection into a block would let anyone with fresh keys grow the
+   * chain for free. Refused here instead (a map lookup), never queued. The executor keeps its own check:
+   * the account may be unregistered between admission and execution. The signing key is the account
+   * id's signatory (`key@domain`) and the signature was checked against it, so a registered authority
+   * implies the key is its signatory. Before genesis (height 0) nothing is registered yet; genesis is
+   * applied by the node directly, never submitted. An account registered by a transaction still in the
+   * queue is unknown until that block commits: its own transactions are refused until then.
+   */
+  private unknownAuthority(authority: string, hashHex: string): SubmitResult | undefined {
+    if (this.ledger.height() === 0 || this.ledger.state.account(authority) !== undefined) return undefined;
+    return {
+      ok: false,
+      kind: 'rejected',
+      rejection: reject('authority_not_found', `no account ${authority} in the committed state`),
+      hashHex,
     };
   }
 
@@ -197,12 +225,8 @@ export class Pipeline implements ConsensusHost {
     for (const q of expired) {
       this.counters.txsExpired++;
       this.statuses.set(q.hashHex, { status: 'Expired' });
-      this.publish({ kind: 'Transaction', hash: q.hash, status: { kind: 'Expired' } });
+      this.events.publishPending({ kind: 'Transaction', hash: q.hash, status: { kind: 'Expired' } });
     }
-  }
-
-  private publish(e: Event): void {
-    this.events.publish(e);
   }
 
   // ---- ConsensusHost ---------------------------------------------------------------------------
@@ -249,7 +273,8 @@ export class Pipeline implements ConsensusHost {
     this.counters.blocks = height;
     if (executed.transactions.length > 0) this.counters.blocksNonEmpty++;
     this.counters.lastCommitMs = durationMs;
-    this.publish({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } });
+    // One array, published at once: each event's id is its position in the block (event-id.ts).
+    const events: Event[] = [{ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } }];
     for (let i = 0; i < executed.transactions.length; i++) {
       const hash = executed.hashes[i]!;
       const result = executed.results[i]!;
@@ -258,12 +283,12 @@ export class Pipeline implements ConsensusHost {
       this.inFlight.delete(hashHex);
       if (result.kind === 'Committed') {
         this.counters.txsApproved++;
-        this.publish({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
+        events.push({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
         for (const data of executed.events[i]!)
-          this.publish({ kind: 'Data', blockHeight: height, transactionHash: hash, data });
+          events.push({ kind: 'Data', blockHeight: height, transactionHash: hash, data });
       } else {
         this.counters.txsRejected++;
-        this.publish({
+        events.push({
           kind: 'Transaction',
           hash,
           status: { kind: 'Rejected', reason: result.reason },
@@ -271,7 +296,8 @@ export class Pipeline implements ConsensusHost {
         });
       }
     }
-    this.publish({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
+    events.push({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
+    this.events.publishBlock(height, events);
     for (const l of this.commitListeners) l(executed, durationMs);
   }
 

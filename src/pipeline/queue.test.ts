@@ -36,6 +36,33 @@ describe('transaction queue', () => {
     assert.deepEqual(q.push(entry(b, 2)), { ok: false, code: 'queue_full', depth: 3 });
   });
 
+  it('caps one signing key across its accounts, and frees the count', () => {
+    const sameKey = { key: a.key, id: a.id.replace('@d', '@e') };
+    const q = new TransactionQueue({ capacity: 10, perAccountMax: 10, perKeyMax: 2, expiryMs: 1000 });
+    assert.equal(q.push(entry(a, 1)).ok, true);
+    assert.equal(q.push(entry(sameKey, 2)).ok, true);
+    assert.deepEqual(q.push(entry(a, 3)), { ok: false, code: 'key_queue_full', depth: 2 });
+    assert.equal(q.push(entry(b, 1)).ok, true, 'another key is not affected');
+    q.take(1, 0);
+    assert.equal(q.push(entry(a, 3)).ok, true);
+  });
+
+  it('caps one source address; in-process submissions carry none; frees the count', () => {
+    const q = new TransactionQueue({ capacity: 10, perAccountMax: 10, perSourceMax: 2, expiryMs: 1000 });
+    const from = (e: QueuedTransaction, source: string) => ({ ...e, source });
+    assert.equal(q.push(from(entry(a, 1), '10.0.0.1')).ok, true);
+    assert.equal(q.push(from(entry(b, 2), '10.0.0.1')).ok, true);
+    assert.deepEqual(q.push(from(entry(a, 3), '10.0.0.1')), {
+      ok: false,
+      code: 'source_queue_full',
+      depth: 2,
+    });
+    assert.equal(q.push(from(entry(a, 3), '10.0.0.2')).ok, true, 'another address is not affected');
+    assert.equal(q.push(entry(a, 4)).ok, true);
+    q.take(1, 0);
+    assert.equal(q.push(from(entry(a, 5), '10.0.0.1')).ok, true);
+  });
+
   it('takes in admission order and frees capacity', () => {
     const q = new TransactionQueue({ capacity: 3, perAccountMax: 3, expiryMs: 1000 });
     for (let i = 0; i < 3; i++) q.push(entry(a, i));

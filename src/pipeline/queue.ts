@@ -1,5 +1,7 @@
-// The transaction queue (reference-notes §1): bounded, deduplicated by hash, with a per-account cap and
-// expiry (the queue's own limit, and each transaction's TTL). FIFO within the order of admission.
+// The transaction queue (reference-notes §1): bounded, deduplicated by hash, with caps per authority
+// account, per signing key and per source address (issue 10 finding 4: one client with many keys or
+// many accounts must not fill the queue alone), and expiry (the queue's own limit, and each
+// transaction's TTL). FIFO within the order of admission.
 
 import type { SignedTransaction } from '../model/transaction.js';
 
@@ -14,6 +16,8 @@ export interface QueuedTransaction {
    */
   readonly encoded?: Uint8Array;
   readonly admittedAtMs: number;
+  /** The submitter's network address (the gateway's client key); absent for in-process submitters. */
+  readonly source?: string;
   /** The earliest of the TTL expiry and the queue's own expiry. */
   readonly expiresAtMs: number;
 }
@@ -21,16 +25,46 @@ export interface QueuedTransaction {
 export interface QueueLimits {
   capacity: number;
   perAccountMax: number;
+  /** Transactions queued whose authority is signed by one key (in any domain). */
+  perKeyMax?: number;
+  /** Transactions queued from one source address (submissions without a source are not counted). */
+  perSourceMax?: number;
   expiryMs: number;
 }
 
+export type QueueFullCode = 'queue_full' | 'account_queue_full' | 'key_queue_full' | 'source_queue_full';
+
 export type PushResult =
   | { ok: true; depth: number }
-  | { ok: false; code: 'already_enqueued' | 'queue_full' | 'account_queue_full'; depth: number };
+  | { ok: false; code: 'already_enqueued' | QueueFullCode; depth: number };
+
+/** Counts per name, forgetting names whose count drops to zero (so the maps stay as small as the queue). */
+class Tally {
+  private readonly counts = new Map<string, number>();
+  get(name: string): number {
+    return this.counts.get(name) ?? 0;
+  }
+  add(name: string): void {
+    this.counts.set(name, this.get(name) + 1);
+  }
+  remove(name: string): void {
+    const n = this.get(name) - 1;
+    if (n <= 0) this.counts.delete(name);
+    else this.counts.set(name, n);
+  }
+}
+
+/** The signing key of an account id `signatory@domain` (the key text never holds `@`). */
+export function signatoryOf(authority: string): string {
+  const at = authority.indexOf('@');
+  return at < 0 ? authority : authority.slice(0, at);
+}
 
 export class TransactionQueue {
   private readonly entries = new Map<string, QueuedTransaction>();
-  private readonly perAccount = new Map<string, number>();
+  private readonly perAccount = new Tally();
+  private readonly perKey = new Tally();
+  private readonly perSource = new Tally();
 
   constructor(readonly limits: QueueLimits) {}
 
@@ -50,13 +84,30 @@ export class TransactionQueue {
     if (this.entries.has(q.hashHex)) return { ok: false, code: 'already_enqueued', depth: this.entries.size };
     if (this.entries.size >= this.limits.capacity)
       return { ok: false, code: 'queue_full', depth: this.entries.size };
-    const authority = q.tx.payload.authority;
-    const n = this.perAccount.get(authority) ?? 0;
-    if (n >= this.limits.perAccountMax)
-      return { ok: false, code: 'account_queue_full', depth: this.entries.size };
+    const full = this.capReached(q);
+    if (full !== undefined) return { ok: false, code: full, depth: this.entries.size };
     this.entries.set(q.hashHex, q);
-    this.perAccount.set(authority, n + 1);
+    const authority = q.tx.payload.authority;
+    this.perAccount.add(authority);
+    this.perKey.add(signatoryOf(authority));
+    if (q.source !== undefined) this.perSource.add(q.source);
     return { ok: true, depth: this.entries.size };
+  }
+
+  /** The first per-submitter cap `q` would exceed: account, then key, then source address. */
+  private capReached(q: QueuedTransaction): QueueFullCode | undefined {
+    const authority = q.tx.payload.authority;
+    const l = this.limits;
+    if (this.perAccount.get(authority) >= l.perAccountMax) return 'account_queue_full';
+    if (l.perKeyMax !== undefined && this.perKey.get(signatoryOf(authority)) >= l.perKeyMax)
+      return 'key_queue_full';
+    if (
+      q.source !== undefined &&
+      l.perSourceMax !== undefined &&
+      this.perSource.get(q.source) >= l.perSourceMax
+    )
+      return 'source_queue_full';
+    return undefined;
   }
 
   /**
@@ -86,8 +137,8 @@ export class TransactionQueue {
   private remove(q: QueuedTransaction): void {
     this.entries.delete(q.hashHex);
     const authority = q.tx.payload.authority;
-    const n = (this.perAccount.get(authority) ?? 1) - 1;
-    if (n === 0) this.perAccount.delete(authority);
-    else this.perAccount.set(authority, n);
+    this.perAccount.remove(authority);
+    this.perKey.remove(signatoryOf(authority));
+    if (q.source !== undefined) this.perSource.remove(q.source);
   }
 }

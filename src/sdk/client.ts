@@ -81,6 +81,7 @@ function decodeJson<T>(codec: Codec<T>, json: unknown, what: string): T {
 export class ToranaClient {
   readonly http: Http;
   private chainIdValue: string | undefined;
+  private lastQueryMs = 0;
   private readonly registry = createSchemaRegistry();
 
   constructor(readonly opts: ClientOptions) {
@@ -253,13 +254,23 @@ export class ToranaClient {
 
   // ---- queries ---------------------------------------------------------------------------------
 
+  /**
+   * The creation time of the next signed query: the clock, kept strictly increasing per client. The node
+   * refuses a signed query it has already answered (409 query_replayed, issue 10 finding 10), so two
+   * identical requests (a repeated lookup, a page fetched again) sent in the same millisecond must differ.
+   */
+  private queryTimeMs(): number {
+    this.lastQueryMs = Math.max(Date.now(), this.lastQueryMs + 1);
+    return this.lastQueryMs;
+  }
+
   /** Signs and runs a raw query request. */
   async query(request: QueryRequest): Promise<QueryResponse> {
     const { account, signer } = this.identity();
     const payload = {
       chainId: await this.chainId(),
       authority: account,
-      creationTimeMs: Date.now(),
+      creationTimeMs: this.queryTimeMs(),
       request,
     };
     const signature = signer.sign(hash(encode(QueryPayloadCodec, payload)));

@@ -4,13 +4,16 @@
 // query-cost.ts, cursors.ts).
 
 import { describe, it } from 'node:test';
+import { submitterCaps, unregisteredKeys } from './admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { bridgeTheft } from './bridge-theft.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
 import { cursorFlood } from './cursors.js';
 import { queryCostAttacks } from './query-cost.js';
+import { signedQueryReplay } from './queries.js';
 import { queueFlood } from './queue.js';
+import { resumeAcrossRestart } from './restart-resume.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
@@ -41,4 +44,12 @@ describe('abuse (short)', { timeout: 240_000 }, () => {
     queryCostAttacks({ accounts: 20_000, clients: 4, rounds: 6 }));
   it('query cursors: capped per account, positions not copies, swept by the timer', () =>
     cursorFlood({ transactions: 100, requests: 64, perAccountMax: 16, idleMs: 2_000 }));
+  it('unregistered keys are refused at admission: no block grows', () =>
+    unregisteredKeys({ transactions: 50, concurrency: 8 }));
+  it('per-key and per-source queue caps: 429 with Retry-After, others served', () =>
+    submitterCaps({ perKeyMax: 10, perSourceMax: 15 }));
+  it('signed queries: stale and future refused, a replay answered once, even after eviction', () =>
+    signedQueryReplay({ replays: 20, cacheMax: 20 }));
+  it('SSE resumption across a restart: exactly the missed events, no gap, no repeat', () =>
+    resumeAcrossRestart({ before: 5, after: 8 }));
 });

@@ -8,6 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { WebSocket } from 'ws';
+import type { Node } from '../../src/node/node.js';
 
 export { sleep };
 
@@ -193,12 +194,22 @@ export async function readingWs(url: string, first = '{}'): Promise<EventReader>
 export const range = (from: number, to: number) =>
   Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
 
-/** The first place where `ids` is not exactly from..to, or undefined when it is. */
-export function gapOrDisorder(ids: readonly number[], from: number, to: number): string | undefined {
-  if (ids.length !== to - from + 1) return `${ids.length} events, expected ${to - from + 1}`;
+/** The first place where `ids` is not exactly `expected`, or undefined when it is. */
+export function gapOrDisorder(ids: readonly number[], expected: readonly number[]): string | undefined {
+  if (ids.length !== expected.length) return `${ids.length} events, expected ${expected.length}`;
   for (let i = 0; i < ids.length; i++)
-    if (ids[i] !== from + i) return `at ${i}: id ${ids[i]}, expected ${from + i}`;
+    if (ids[i] !== expected[i]) return `at ${i}: id ${ids[i]}, expected ${expected[i]}`;
   return undefined;
+}
+
+/**
+ * Records the ids the node publishes from now on (its history may be shorter than a scenario). Ids are
+ * stable across restarts but not contiguous (src/pipeline/event-id.ts), so "every event" is this list.
+ */
+export function publishedIds(node: Node): { between(since: number, last: number): number[]; stop(): void } {
+  const ids: number[] = [];
+  const stop = node.pipeline.events.subscribe((e) => ids.push(e.id));
+  return { between: (since, last) => ids.filter((id) => id > since && id <= last), stop };
 }
 
 setFlagsFromString('--expose-gc');

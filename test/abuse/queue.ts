@@ -104,6 +104,8 @@ export async function queueFlood(size: QueueSize): Promise<void> {
   const t = await startServedNode({
     'queue.capacity': size.capacity,
     'queue.per_account_max': size.capacity,
+    'queue.per_key_max': size.capacity,
+    'queue.per_source_max': size.capacity,
     'gateway.rate_per_ip_per_s': 1_000_000,
     'gateway.rate_burst': 1_000_000,
   });

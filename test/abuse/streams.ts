@@ -15,6 +15,7 @@ import {
   jsonBodyOf,
   maskedTextFrame,
   portOf,
+  publishedIds,
   type RawClient,
   readingSse,
   readingWs,
@@ -29,14 +30,13 @@ export const SSE_PATH = '/v1/events/sse';
 export const ok = () => true;
 export const ko = () => false;
 
-/** Why each reader's ids are not exactly since+1..last (or why it ended), undefined when they are. */
+/** Why each reader's ids are not exactly `expected` (or why it ended), undefined when they are. */
 export function readerProblems(
   readers: readonly EventReader[],
-  since: number,
-  last: number,
+  expected: readonly number[],
 ): (string | undefined)[] {
   return readers.map(
-    (r) => gapOrDisorder(r.ids, since + 1, last) ?? (r.endings.length > 0 ? r.endings.join() : undefined),
+    (r) => gapOrDisorder(r.ids, expected) ?? (r.endings.length > 0 ? r.endings.join() : undefined),
   );
 }
 
@@ -122,10 +122,14 @@ export async function subscriptionFloods(size: FloodSize): Promise<void> {
  */
 export async function fullBlockBurst(size: { transactions: number }): Promise<void> {
   // Stream limits at their defaults; the queue only has to hold the burst of one account.
-  const t = await startServedNode({ 'queue.per_account_max': Math.max(4_096, size.transactions) });
+  const t = await startServedNode({
+    'queue.per_account_max': Math.max(4_096, size.transactions),
+    'queue.per_key_max': Math.max(4_096, size.transactions),
+  });
   const readers: EventReader[] = [];
   try {
     const since = t.node.pipeline.events.lastId();
+    const published = publishedIds(t.node);
     readers.push(
       await readingSse(portOf(t.url), `${SSE_PATH}?last_event_id=${since}`),
       await readingWs(t.url, JSON.stringify({ since })),
@@ -150,11 +154,13 @@ export async function fullBlockBurst(size: { transactions: number }): Promise<vo
       ok,
       ko,
     );
-    const problems = readerProblems(readers, since, last);
+    const expected = published.between(since, last);
+    published.stop();
+    const problems = readerProblems(readers, expected);
     figure('full-block burst', {
       transactions: size.transactions,
       blocks: t.node.ledger.height() - height,
-      events: last - since,
+      events: expected.length,
       'SSE reader received': readers[0]!.ids.length,
       'WebSocket reader received': readers[1]!.ids.length,
       lost: problems.filter((p) => p !== undefined).length,

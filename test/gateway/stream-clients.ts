@@ -7,6 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSource, type FetchLike } from 'eventsource';
 import { WebSocket } from 'ws';
+import type { Node } from '../../src/node/node.js';
 import type { ServedTestNode } from '../helpers/served.js';
 import { buildTx, frameTx } from '../helpers/tx.js';
 
@@ -21,6 +22,16 @@ export async function waitFor(what: string, cond: () => boolean, timeoutMs = 10_
 }
 
 export const range = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, i) => from + i);
+
+/**
+ * The ids the node published after `after`, up to `upTo`, from its event history. Event ids are stable
+ * across restarts but not contiguous (src/pipeline/event-id.ts), so "every event" is this list.
+ */
+export function idsBetween(node: Node, after: number, upTo: number): number[] {
+  const held = node.pipeline.events.since(after);
+  if (held === 'gone') throw new Error(`the node no longer holds the events after ${after}`);
+  return held.map((e) => e.id).filter((id) => id <= upTo);
+}
 
 export interface SseMessage {
   id: number;

@@ -18,6 +18,7 @@ import { receiptMessage } from '../../src/model/receipt.js';
 import { createSchemaRegistry, SCHEMA } from '../../src/model/schema.js';
 import { fromHex } from '../../src/util/hex.js';
 import { run } from '../helpers/node.js';
+import { queryTimeMs } from '../helpers/route-catalog.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { buildTx, frameTx, newAccount, type TestAccount } from '../helpers/tx.js';
 
@@ -34,7 +35,7 @@ async function post(
 }
 
 function signedQuery(t: ServedTestNode, signer: TestAccount, request: QueryRequest): Uint8Array {
-  const payload = { chainId: t.chainId, authority: signer.id, creationTimeMs: Date.now(), request };
+  const payload = { chainId: t.chainId, authority: signer.id, creationTimeMs: queryTimeMs(), request };
   const signature = signer.key.sign(hash(encode(QueryPayloadCodec, payload)));
   return encodeFrame(SCHEMA, SignedQueryCodec, { payload, signature });
 }
@@ -129,12 +130,17 @@ describe('POST /transaction', () => {
   });
 
   it('answers 429 queue_full with Retry-After and queue depth when the queue is saturated, then drains', async () => {
-    await t.node.engine.stop(); // hold block production so the queue fills
     const signers = [newAccount('system'), newAccount('system'), newAccount('system')];
+    // Admission refuses unregistered authorities (issue 10 finding 4): register them first.
+    await run(
+      t,
+      t.admin,
+      signers.map((s) => ({ kind: 'RegisterAccount', id: s.id, metadata: new Map() })),
+    );
+    await t.node.engine.stop(); // hold block production so the queue fills
     const answers = [];
     for (let i = 0; i < 12; i++) {
       const signer = i < 4 ? t.admin : signers[i % 3]!;
-      // Unregistered authorities are admitted (existence is checked at execution) so they fill the queue too.
       answers.push(
         await post(
           `${t.url}/transaction`,
@@ -190,11 +196,22 @@ describe('POST /query', () => {
     if (d.ok && d.value.kind === 'Singular' && d.value.output.kind === 'Domain')
       assert.equal(d.value.output.value.id, 'wonderland');
     else assert.fail('expected a Domain');
-    const json = await post(`${t.url}/query`, body, {
+    // Signed again: the node answers one signed query once (a replay is refused 409 query_replayed).
+    const again = signedQuery(t, t.admin, {
+      kind: 'Singular',
+      query: { kind: 'FindDomainById', id: 'wonderland' },
+    });
+    const json = await post(`${t.url}/query`, again, {
       'content-type': 'application/x-codec',
       accept: 'application/json',
     });
     assert.equal(json.json().output.value.id, 'wonderland');
+    const replayed = await post(`${t.url}/query`, again, {
+      'content-type': 'application/x-codec',
+      accept: 'application/json',
+    });
+    assert.equal(replayed.res.status, 409);
+    assert.equal(replayed.json().code, 'query_replayed');
   });
 
   it('iterates with a cursor over more items than one fetch', async () => {

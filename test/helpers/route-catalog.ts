@@ -266,6 +266,17 @@ export function exampleTransaction(ctx: BodyContext, nonce: number): Uint8Array 
   return frameTx(buildTx(ctx.admin, [log], { chainId: ctx.chainId, nonce }));
 }
 
+let lastQueryMs = 0;
+
+/**
+ * The creation time of a test's next signed query: the clock, strictly increasing, so two identical
+ * requests signed in the same millisecond still differ (the node refuses a replayed one, 409).
+ */
+export function queryTimeMs(): number {
+  lastQueryMs = Math.max(Date.now(), lastQueryMs + 1);
+  return lastQueryMs;
+}
+
 /** A signed query of the admin (by default the singular FindParameters). */
 export function exampleQueryBody(
   ctx: BodyContext,
@@ -274,7 +285,7 @@ export function exampleQueryBody(
   const payload: QueryPayload = {
     chainId: ctx.chainId,
     authority: ctx.admin.id,
-    creationTimeMs: Date.now(),
+    creationTimeMs: queryTimeMs(),
     request,
   };
   const signature = ctx.admin.key.sign(hash(encode(QueryPayloadCodec, payload)));

@@ -6,13 +6,16 @@
 // cardinality, filter and list cost over 42,000 accounts, and a query cursor flood (issue 10). Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
 
 import { describe, it } from 'node:test';
+import { submitterCaps, unregisteredKeys } from '../abuse/admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { bridgeTheft } from '../abuse/bridge-theft.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { cursorFlood } from '../abuse/cursors.js';
 import { queryCostAttacks } from '../abuse/query-cost.js';
+import { signedQueryReplay } from '../abuse/queries.js';
 import { queueFlood } from '../abuse/queue.js';
+import { resumeAcrossRestart } from '../abuse/restart-resume.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 
@@ -44,4 +47,12 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     queryCostAttacks({ accounts: 42_000, clients: 8, rounds: 12 }));
   it('1,000 Start FindTransactions from one account on a 10,000-transaction chain: capped, memory bounded, swept', () =>
     cursorFlood({ transactions: 1_000, requests: 1_000, perAccountMax: 16, idleMs: 3_000 }));
+  it('500 transactions of ~60 KB from fresh unregistered keys: all refused 400, no block grows', () =>
+    unregisteredKeys({ transactions: 500, concurrency: 16 }));
+  it('per-key (1,000) and per-source (1,500) queue caps: 429 with Retry-After, others served', () =>
+    submitterCaps({ perKeyMax: 1_000, perSourceMax: 1_500 }));
+  it('signed queries: stale and future refused, 1,000 concurrent replays answered once, 4,000 past the cache', () =>
+    signedQueryReplay({ replays: 1_000, cacheMax: 2_000 }));
+  it('SSE resumption across a restart after 100 / 200 commits: exactly the missed events', () =>
+    resumeAcrossRestart({ before: 100, after: 200 }));
 });

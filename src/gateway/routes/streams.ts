@@ -127,7 +127,9 @@ export function streamRoutes(app: GatewayApp, d: RouteDeps): RouteDef[] {
       description:
         'Each message: `id:` (event id), `event:` (transaction | block | data), `data:` (compact JSON ' +
         'of the event). On lag: `event: lagged` {last_sent_id} then close; resume with Last-Event-ID. ' +
-        'A resume id older than the history: `event: gone` {last_event_id} then close.',
+        'A resume id older than the history: `event: gone` {last_event_id} then close. Ids are stable ' +
+        'across restarts: height × 2^24 + position in the block for committed events; pending ' +
+        'notifications (Queued, Expired) follow the tip block and are replayed only within one run.',
       tags: TAGS,
       visibility: 'public',
       formats: { default: 'sse', offers: ['sse'] },

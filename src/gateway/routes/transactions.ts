@@ -10,6 +10,7 @@ import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import type { FormatOffer } from '../negotiate.js';
 import type { SubmitOutcome } from '../ports.js';
+import { clientKey } from '../rate-limit.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewSchema } from '../view.js';
 import { TransactionAcceptedView } from '../views/common.js';
@@ -66,7 +67,7 @@ export function transactionRoutes(d: RouteDeps): RouteDef[] {
       errorStatuses: [409],
       schema: { response: { 202: viewSchema(TransactionAcceptedView) } },
       handler: async (req, reply) => {
-        const r = await d.ports.transactions.submit(bodyBytes(req.body));
+        const r = await d.ports.transactions.submit(bodyBytes(req.body), clientKey(req.ip));
         if (!r.ok) return refusal(d, reply, r);
         const capacity = d.ports.transactions.queueCapacity();
         reply
@@ -106,7 +107,7 @@ export function transactionRoutes(d: RouteDeps): RouteDef[] {
       bodyFormats: ['codec'],
       bodyBytesMax: d.limits.queryBodyBytesMax,
       formats: CODEC_FIRST,
-      errorStatuses: [403, 404, 410],
+      errorStatuses: [403, 404, 409, 410],
       schema: { response: { 200: viewSchema(QueryResponseCodec) } },
       handler: async (req, reply) => {
         const r = await d.ports.queries.execute(bodyBytes(req.body));
