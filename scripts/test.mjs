@@ -26,7 +26,10 @@ function walk(dir, out) {
 // `#crypto-backend` resolves through package.json `imports`: the `torana-source` condition picks the
 // TypeScript sources (tsx), without it the compiled dist/ files. NODE_OPTIONS carries the condition
 // into every process and worker the tests start.
-const env = { ...process.env, NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=torana-source`.trim() };
+const env = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=torana-source`.trim(),
+};
 
 function run(cmd, cmdArgs) {
   const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
