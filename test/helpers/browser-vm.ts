@@ -74,7 +74,7 @@ globalThis.probe = {
     });
     const signer = sdk.importKeyPair(input.privateKey);
     const client = new sdk.ToranaClient({ url: input.url, account: input.account, signer, fetch: recording });
-    const tx = (await client.transaction()).add(sdk.instructions.registerDomain('browserland')).sign(signer);
+    const tx = (await client.transaction()).add(sdk.instructions.registerDomain(input.domain ?? 'browserland')).sign(signer);
     const done = await client.submitAndWait(tx, { timeoutMs: 20000 });
     return JSON.stringify({ hash: tx.hash, done, seen });
   },
