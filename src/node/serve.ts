@@ -23,6 +23,7 @@ import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { gatewayPorts } from './ports.js';
@@ -74,6 +75,10 @@ export async function buildGateway(
   const app = await createGatewayServer({
     limits: gatewayLimits(c),
     logLevel: c.log.level,
+    logAccess: c.log.access,
+    ...(usePrettyLogs(c.log.format, process.stdout.isTTY)
+      ? { logStream: prettyLogStream(process.stdout) }
+      : {}),
     corsOrigins: c.gateway.corsOrigins,
     errors,
     encodeErrorCodec: (body: ErrorBody) =>
