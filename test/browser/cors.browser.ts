@@ -54,10 +54,16 @@ describe('the bundled SDK in Chromium across origins', () => {
     const page = await browser.newPage();
     try {
       await page.goto(origin);
-      const input = { url: node.url, account: node.admin.id, key: node.admin.key.privateKeyText(), domain };
+      const input = {
+        sdkUrl: `${origin}/sdk.js`,
+        url: node.url,
+        account: node.admin.id,
+        key: node.admin.key.privateKeyText(),
+        domain,
+      };
       return await page.evaluate(async (i) => {
         // biome-ignore lint/suspicious/noExplicitAny: the bundle's module, loaded in the page.
-        const sdk: any = await import(`${location.origin}/sdk.js`);
+        const sdk: any = await import(i.sdkUrl);
         try {
           const signer = sdk.importKeyPair(i.key);
           const client = new sdk.ToranaClient({ url: i.url, account: i.account, signer });
