@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
@@ -33,6 +34,7 @@ const FIGURES: readonly Figure[] = [
   restartFigure,
   replayFigure,
   isoPacs008Figure,
+  cliStatusFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

@@ -23,8 +23,16 @@ function walk(dir, out) {
   return out;
 }
 
+// `#crypto-backend` resolves through package.json `imports`: the `torana-source` condition picks the
+// TypeScript sources (tsx), without it the compiled dist/ files. NODE_OPTIONS carries the condition
+// into every process and worker the tests start.
+const env = {
+  ...process.env,
+  NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=torana-source`.trim(),
+};
+
 function run(cmd, cmdArgs) {
-  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit' });
+  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 

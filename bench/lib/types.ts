@@ -14,6 +14,7 @@ export const FIGURE_IDS = [
   'restart_ready_s',
   'replay_tx_per_s',
   'iso_pacs008_per_s',
+  'cli_status_ms',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

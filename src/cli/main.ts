@@ -1,10 +1,29 @@
-// The `torana` command line (README "Command line"). Every command takes `--dir` (default ./.torana).
+// The `torana` command line (README "Command line"). Every command takes `--dir` (default ./.torana)
+// and `--json`, even where it does not need them, so scripts can pass the same flags to any command.
+// This module and the declaration modules it imports stay light (commander and node:path): the code
+// of a command is imported when it runs (lazy.ts), so `torana --help` does not load the node.
 
 import { Command, CommanderError } from 'commander';
+import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerClientCommands } from './client-commands.js';
+import { CliError } from './errors.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
-import { CliError } from './settings.js';
+
+function hasOption(cmd: Command, long: string): boolean {
+  return cmd.options.some((o) => o.long === long);
+}
+
+/** Gives every runnable command `--dir` and `--json` (the README promises both everywhere). */
+function addCommonOptions(cmd: Command): void {
+  if (cmd.commands.length > 0) {
+    for (const sub of cmd.commands) addCommonOptions(sub);
+    return;
+  }
+  if (!hasOption(cmd, '--dir')) cmd.option('--dir <dir>', 'node directory', DEFAULT_NODE_DIR);
+  if (!hasOption(cmd, '--json'))
+    cmd.option('--json', 'machine-readable output: JSON (one document per line when following)');
+}
 
 export function buildProgram(): Command {
   const program = new Command('torana')
@@ -14,6 +33,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerIsoCommands(program);
+  for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }
 
@@ -31,4 +51,24 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof CliError) return e.exitCode;
     return err.name === 'TransactionRejectedError' ? 3 : 1;
   }
+}
+
+/**
+ * Runs the CLI as the `torana` process: exits as soon as the command is done and its output is
+ * flushed. Without this a client command lingers until the node closes the idle keep-alive
+ * connection that `fetch` keeps open (hundreds of ms: issue 11, CLI start-up).
+ */
+export async function runAsProcess(argv: string[]): Promise<void> {
+  let code: number;
+  try {
+    code = await main(argv);
+  } catch (e) {
+    process.stderr.write(`torana: ${(e as Error)?.stack ?? e}\n`);
+    code = 1;
+  }
+  process.exitCode = code;
+  // The write callbacks run once everything written before them is flushed (pipes may be async).
+  await new Promise((resolve) => process.stdout.write('', resolve));
+  await new Promise((resolve) => process.stderr.write('', resolve));
+  process.exit(code);
 }

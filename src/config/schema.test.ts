@@ -94,7 +94,7 @@ const EXPECTED_DEFAULTS = {
     xml_depth_max: 64,
     xml_attribute_bytes_max: 4096,
   },
-  log: { level: 'info' },
+  log: { level: 'info', format: 'auto', access: false },
 };
 
 describe('config schema', () => {

@@ -27,6 +27,7 @@ const GiB = 1024 * MiB;
 export const TELEMETRY_PROFILES = ['disabled', 'operator', 'extended', 'developer', 'full'] as const;
 /** pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 
 export const CONFIG_SCHEMA = {
   node: section('Identity of this node and where its files are (paths relative to the node directory).', {
@@ -281,6 +282,12 @@ export const CONFIG_SCHEMA = {
   }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
+    format: oneOf(
+      LOG_FORMATS,
+      'auto',
+      'pretty: one readable line per entry; json: one JSON object per line; auto: pretty on a terminal, else json.',
+    ),
+    access: bool(false, 'Write one log entry per HTTP request and response (access log).'),
   }),
 } as const;
 

@@ -10,18 +10,23 @@
 // Fast aggregate verification is only sound for keys whose owners proved possession of their
 // secret (rogue-key attack, draft §3.3): consensus must check `blsVerifyPossession` when a key is
 // registered. See README.md for why our proof is a domain-separated ordinary signature.
-import {
-  aggregateSerializedPublicKeys,
-  aggregateSerializedSignatures,
-  PublicKey as BlstPublicKey,
-  SecretKey as BlstSecretKey,
-  Signature as BlstSignature,
-  fastAggregateVerify,
-  verify,
-} from '@chainsafe/blst';
+import { createRequire } from 'node:module';
+import type * as Blst from '@chainsafe/blst';
 import { CryptoError } from './errors.js';
 import type { PublicKey } from './keys.js';
 import { randomBytes } from './random.js';
+
+// The native addon is loaded on first use, not at import: the CLI's client commands and the SDK in
+// Node import this module through the crypto backend but never touch BLS (issue 11, CLI start-up).
+const requireBlst = createRequire(import.meta.url);
+let loaded: typeof Blst | undefined;
+function blst(): typeof Blst {
+  loaded ??= requireBlst('@chainsafe/blst') as typeof Blst;
+  return loaded;
+}
+type BlstSecretKey = Blst.SecretKey;
+type BlstPublicKey = Blst.PublicKey;
+type BlstSignature = Blst.Signature;
 
 export const BLS_PUBLIC_KEY_BYTES = 48;
 export const BLS_SIGNATURE_BYTES = 96;
@@ -47,7 +52,7 @@ export class BlsKeyPair {
     if (!(ikm instanceof Uint8Array) || ikm.length < BLS_IKM_BYTES_MIN) {
       throw new CryptoError('invalid_secret', `BLS key material must be at least ${BLS_IKM_BYTES_MIN} bytes`);
     }
-    return new BlsKeyPair(BlstSecretKey.fromKeygen(ikm));
+    return new BlsKeyPair(blst().SecretKey.fromKeygen(ikm));
   }
 
   static generate(): BlsKeyPair {
@@ -60,7 +65,7 @@ export class BlsKeyPair {
       throw new CryptoError('invalid_secret', `BLS secret key must be ${BLS_SECRET_KEY_BYTES} bytes`);
     }
     try {
-      return new BlsKeyPair(BlstSecretKey.fromBytes(bytes));
+      return new BlsKeyPair(blst().SecretKey.fromBytes(bytes));
     } catch (cause) {
       throw new CryptoError('invalid_secret', 'BLS secret key is not a valid non-zero scalar', { cause });
     }
@@ -79,7 +84,7 @@ export class BlsKeyPair {
 function readPublicKey(bytes: unknown): BlstPublicKey | undefined {
   if (!(bytes instanceof Uint8Array) || bytes.length !== BLS_PUBLIC_KEY_BYTES) return undefined;
   try {
-    return BlstPublicKey.fromBytes(bytes, true);
+    return blst().PublicKey.fromBytes(bytes, true);
   } catch {
     return undefined;
   }
@@ -89,7 +94,7 @@ function readPublicKey(bytes: unknown): BlstPublicKey | undefined {
 function readSignature(bytes: unknown): BlstSignature | undefined {
   if (!(bytes instanceof Uint8Array) || bytes.length !== BLS_SIGNATURE_BYTES) return undefined;
   try {
-    return BlstSignature.fromBytes(bytes, true, true);
+    return blst().Signature.fromBytes(bytes, true, true);
   } catch {
     return undefined;
   }
@@ -105,7 +110,7 @@ export function blsVerify(publicKey: Uint8Array, message: Uint8Array, signature:
   const sig = readSignature(signature);
   if (pk === undefined || sig === undefined) return false;
   try {
-    return verify(message, pk, sig, false, false);
+    return blst().verify(message, pk, sig, false, false);
   } catch {
     return false;
   }
@@ -117,7 +122,7 @@ export function blsAggregateSignatures(sigs: Uint8Array[]): Uint8Array {
   if (sigs.some((s) => readSignature(s) === undefined)) {
     throw new CryptoError('bls_invalid_input', 'a signature to aggregate is not a valid G2 point');
   }
-  return aggregateSerializedSignatures(sigs, false).toBytes(true);
+  return blst().aggregateSerializedSignatures(sigs, false).toBytes(true);
 }
 
 /** One public key for many: the group sum. Throws `bls_invalid_input` on an empty or invalid list. */
@@ -126,7 +131,7 @@ export function blsAggregatePublicKeys(pks: Uint8Array[]): Uint8Array {
   if (pks.some((p) => readPublicKey(p) === undefined)) {
     throw new CryptoError('bls_invalid_input', 'a public key to aggregate is not a valid G1 point');
   }
-  return aggregateSerializedPublicKeys(pks, false).toBytes(true);
+  return blst().aggregateSerializedPublicKeys(pks, false).toBytes(true);
 }
 
 /**
@@ -148,7 +153,7 @@ export function blsFastAggregateVerify(
     pks.push(pk);
   }
   try {
-    return fastAggregateVerify(message, pks, sig, false);
+    return blst().fastAggregateVerify(message, pks, sig, false);
   } catch {
     return false;
   }

@@ -34,6 +34,10 @@ export interface GatewayServerOptions {
   limits?: Partial<GatewayLimits>;
   /** pino level; 'silent' in tests. */
   logLevel?: 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+  /** One log entry per request and response (`log.access`); on when absent. */
+  logAccess?: boolean;
+  /** Where log lines go instead of stdout (a readable formatter on a terminal: node/log-format.ts). */
+  logStream?: { write(line: string): void };
   /** Origins allowed to read answers from a browser; empty or absent: no CORS headers at all. */
   corsOrigins?: readonly string[];
   apiVersions?: ApiVersions;
@@ -66,7 +70,8 @@ function buildFastify(
   ctx: Omit<GatewayContext, 'rateLimiter'>,
 ) {
   return Fastify({
-    logger: { level: opts.logLevel ?? 'info' },
+    logger: { level: opts.logLevel ?? 'info', ...(opts.logStream ? { stream: opts.logStream } : {}) },
+    disableRequestLogging: opts.logAccess === false,
     bodyLimit: limits.bodyBytesMax,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,

@@ -26,6 +26,7 @@ import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { gatewayPorts } from './ports.js';
@@ -79,6 +80,10 @@ export async function buildGateway(
   const app = await createGatewayServer({
     limits: gatewayLimits(c),
     logLevel: c.log.level,
+    logAccess: c.log.access,
+    ...(usePrettyLogs(c.log.format, process.stdout.isTTY)
+      ? { logStream: prettyLogStream(process.stdout) }
+      : {}),
     corsOrigins: c.gateway.corsOrigins,
     errors,
     encodeErrorCodec: (body: ErrorBody) =>

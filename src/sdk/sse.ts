@@ -1,7 +1,10 @@
-// A minimal Server-Sent Events client over `fetch` streaming (works in Node ≥ 20 and browsers) with
+// A Server-Sent Events client over `fetch` streaming (works in Node ≥ 20 and browsers) with
 // automatic resumption: after a dropped connection or a `lagged` notice it reconnects with
-// Last-Event-ID, so no event is lost while the node still holds it in history.
+// Last-Event-ID, so no event is lost while the node still holds it in history. The stream is parsed
+// by eventsource-parser (WHATWG HTML §9.2.6: CR, LF and CRLF line ends, also split across chunks,
+// which the hand-written parser it replaced got wrong for a CR at the end of a chunk).
 
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { ToranaApiError } from './errors.js';
 import type { Http } from './http.js';
 
@@ -21,20 +24,6 @@ export interface SseOptions {
   /** Consecutive failed connection attempts before giving up. */
   reconnectAttemptsMax?: number;
   signal?: AbortSignal;
-}
-
-function parseBlock(block: string): { id?: string; event?: string; data: string[] } {
-  const out: { id?: string; event?: string; data: string[] } = { data: [] };
-  for (const line of block.split('\n')) {
-    if (line === '' || line.startsWith(':')) continue;
-    const i = line.indexOf(':');
-    const field = i < 0 ? line : line.slice(0, i);
-    const value = i < 0 ? '' : line.slice(i + 1).replace(/^ /, '');
-    if (field === 'id') out.id = value;
-    else if (field === 'event') out.event = value;
-    else if (field === 'data') out.data.push(value);
-  }
-  return out;
 }
 
 export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<SseMessage> {
@@ -73,22 +62,19 @@ export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<S
       );
     }
     failures = 0;
-    let buffer = '';
+    const pending: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (m) => pending.push(m) });
     let gone = false;
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
-        buffer += decoder.decode(chunk, { stream: true }).replace(/\r\n?/g, '\n');
-        let cut = buffer.indexOf('\n\n');
-        while (cut >= 0) {
-          const block = parseBlock(buffer.slice(0, cut));
-          buffer = buffer.slice(cut + 2);
-          cut = buffer.indexOf('\n\n');
-          if (block.event === 'gone') gone = true;
-          if (block.id === undefined || !/^\d+$/.test(block.id)) continue;
-          const id = Number(block.id);
+        parser.feed(decoder.decode(chunk, { stream: true }));
+        for (const m of pending.splice(0)) {
+          if (m.event === 'gone') gone = true;
+          if (m.id === undefined || !/^\d+$/.test(m.id)) continue;
+          const id = Number(m.id);
           if (last !== undefined && id <= last) continue;
           last = id;
-          yield { id, event: block.event ?? 'message', data: block.data.join('\n') };
+          yield { id, event: m.event ?? 'message', data: m.data };
         }
       }
     } catch (e) {

@@ -1,4 +1,4 @@
-// Runs the CLI from source (tests spawn it as a user would run `torana`).
-import { main } from '../../src/cli/main.js';
+// Runs the CLI from source (tests spawn it as a user would run `torana`), exiting as bin/torana.js does.
+import { runAsProcess } from '../../src/cli/main.js';
 
-process.exitCode = await main(process.argv);
+await runAsProcess(process.argv);

@@ -1,25 +1,22 @@
 // The SDK in a browser bundle (issue 4: "Works in Node.js ≥ 20 and in a browser bundle"). esbuild
 // bundles src/sdk/index.ts for the browser, resolving `#crypto-backend` through package.json's
-// `imports` map with the `browser` condition (mapped from dist/ back to src/ as TypeScript does), and
-// must find no Node built-in or native package in the graph. The bundle then runs in a node:vm
+// `imports` map with no plugin (a user's bundler gets the same answer from the `browser` condition),
+// and must find no Node built-in or native package in the graph. The bundle then runs in a node:vm
 // context holding only browser-like globals, where it must produce byte-for-byte the transaction the
 // Node SDK (libsodium backend) produces, verify RFC 8032 vectors with libsodium's strictness, hash a
 // published BLAKE2b-256 vector, and get a transaction accepted and committed by a served node.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { isBuiltin } from 'node:module';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import vm from 'node:vm';
 import { gzipSync } from 'node:zlib';
-import { type BuildOptions, build, type Plugin, transform } from 'esbuild';
+import { type BuildOptions, build, type Message } from 'esbuild';
 import { RFC8032_VECTORS, strictCases } from '../../src/crypto/ed25519-fixture.js';
 import * as nodeSdk from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
+import { loadProbe } from '../helpers/browser-vm.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const ROOT = new URL('../../', import.meta.url);
-const rootPath = fileURLToPath(ROOT);
 /** Packages that cannot run in a browser (native addons, servers, Node sockets). */
 const NODE_ONLY_PACKAGES = new Set([
   'sodium-native',
@@ -36,40 +33,17 @@ const NODE_ONLY_SOURCES = ['backend-node.ts', 'bls.ts', 'verify-pool.ts', 'keyfi
 );
 const SEED = RFC8032_VECTORS[0]!.secretKey;
 
-function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+function packageName(path: string): string | undefined {
+  const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(path);
+  return m?.[1];
 }
 
 /**
- * Resolves our own `#` imports with the `browser` condition of package.json (dist/x.js → src/x.ts,
- * the mapping tsc applies from outDir to rootDir), and records any Node-only import instead of failing
- * on the first, so the test can list them all.
+ * Bundles with plain esbuild, no plugin: `#crypto-backend` resolves through package.json `imports`
+ * (the `torana-source` condition picks src/, platform=browser adds the `browser` condition). A Node
+ * built-in fails the build ("Could not resolve"); those errors and any node-only package in the graph
+ * come back as `nodeOnly` so the test lists them all.
  */
-function browserResolution(nodeOnly: string[]): Plugin {
-  const pkg = JSON.parse(readFileSync(new URL('package.json', ROOT), 'utf8')) as {
-    imports?: Record<string, Record<string, string>>;
-  };
-  return {
-    name: 'torana-browser-resolution',
-    setup(b) {
-      b.onResolve({ filter: /^#/ }, (args) => {
-        if (args.importer.includes('/node_modules/')) return undefined;
-        const target = pkg.imports?.[args.path]?.browser;
-        const m = target === undefined ? null : /^\.\/dist\/(.+)\.js$/.exec(target);
-        if (m === null)
-          return { errors: [{ text: `package.json "imports" has no browser dist target for ${args.path}` }] };
-        return { path: fileURLToPath(new URL(`src/${m[1]}.ts`, ROOT)) };
-      });
-      b.onResolve({ filter: /^[^./#]/ }, (args) => {
-        if (!isBuiltin(args.path) && !NODE_ONLY_PACKAGES.has(packageName(args.path))) return undefined;
-        nodeOnly.push(`${args.importer.replace(rootPath, '')} imports ${args.path}`);
-        return { path: args.path, external: true };
-      });
-    },
-  };
-}
-
 async function bundle(entry: string, extra: BuildOptions = {}) {
   const nodeOnly: string[] = [];
   const result = await build({
@@ -78,106 +52,20 @@ async function bundle(entry: string, extra: BuildOptions = {}) {
     write: false,
     platform: 'browser',
     format: 'esm',
-    conditions: ['browser'],
+    conditions: ['torana-source'],
     metafile: true,
     logLevel: 'silent',
-    plugins: [browserResolution(nodeOnly)],
     ...extra,
+  }).catch((e: { errors?: Message[] }) => {
+    nodeOnly.push(...(e.errors ?? []).map((m) => `${m.location?.file ?? '?'}: ${m.text}`));
+    return undefined;
   });
-  const text = result.outputFiles?.[0]?.text;
-  assert.ok(
-    text !== undefined && result.metafile !== undefined,
-    'esbuild returned the bundle and its metafile',
-  );
-  return { text, inputs: Object.keys(result.metafile.inputs), nodeOnly };
-}
-
-/** Browser-like globals only. TextEncoder wraps the host's so its bytes belong to the context's realm. */
-function browserContext(): vm.Context {
-  const hostEncoder = new TextEncoder();
-  const context = vm.createContext({
-    crypto: globalThis.crypto,
-    TextDecoder,
-    hostEncode: (s: string) => hostEncoder.encode(s),
-    fetch: globalThis.fetch.bind(globalThis),
-    URL,
-    URLSearchParams,
-    AbortController,
-    AbortSignal,
-    Headers,
-    setTimeout,
-    clearTimeout,
-    queueMicrotask,
-    console,
-  });
-  vm.runInContext(
-    `globalThis.TextEncoder = class TextEncoder {
-       get encoding() { return 'utf-8'; }
-       encode(s = '') { return new Uint8Array(hostEncode(String(s))); }
-       encodeInto(s, dest) {
-         const b = hostEncode(String(s));
-         if (b.length > dest.length) throw new Error('encodeInto: partial writes are not modelled here');
-         dest.set(b);
-         return { read: String(s).length, written: b.length };
-       }
-     };`,
-    context,
-  );
-  return context;
-}
-
-// Runs inside the context (plain JavaScript: it is evaluated there, not compiled by tsx). Takes and
-// answers JSON text so that no object crosses between realms.
-const PROBE = `
-const hex = (b) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
-const bytes = (h) => Uint8Array.from(h.match(/../g) ?? [], (x) => parseInt(x, 16));
-globalThis.probe = {
-  env: () => JSON.stringify({
-    require: typeof require, process: typeof process, Buffer: typeof Buffer,
-    backend: ToranaSdk.cryptoBackendInfo(),
-  }),
-  signTx: (json) => {
-    const input = JSON.parse(json);
-    const sdk = ToranaSdk;
-    const ix = sdk.instructions;
-    const key = sdk.importKeyPair(input.seed);
-    const account = sdk.accountOf(key, 'wonderland');
-    const tx = new sdk.TransactionBuilder(input.chainId, account)
-      .add(ix.registerDomain('wonderland', { motto: 'curiouser' }), ix.registerAccount(account))
-      .add(ix.mintAsset('rose#wonderland', account, '12.50'), ix.log('from a browser'))
-      .metadata('note', { n: 1, tags: ['a', 'b'] })
-      .ttlMs(60000).nonce(input.nonce).createdAtMs(input.createdAtMs)
-      .sign(key);
-    return JSON.stringify({ publicKey: key.publicKeyText(), bytes: hex(tx.bytes), hash: tx.hash });
-  },
-  verify: (json) => JSON.stringify(JSON.parse(json).map((c) =>
-    ToranaSdk.verifySignature({ algorithm: 'ed25519', bytes: bytes(c.publicKey) }, bytes(c.message), bytes(c.signature)))),
-  blake2b256: (h) => hex(ToranaHash.blake2b256(bytes(h))),
-  submitAndWait: async (json) => {
-    const input = JSON.parse(json);
-    const sdk = ToranaSdk;
-    const seen = [];
-    const recording = (url, init) => fetch(url, init).then((res) => {
-      seen.push((init?.method ?? 'GET') + ' ' + new URL(url).pathname + ' ' + res.status);
-      return res;
-    });
-    const signer = sdk.importKeyPair(input.privateKey);
-    const client = new sdk.ToranaClient({ url: input.url, account: input.account, signer, fetch: recording });
-    const tx = (await client.transaction()).add(sdk.instructions.registerDomain('browserland')).sign(signer);
-    const done = await client.submitAndWait(tx, { timeoutMs: 20000 });
-    return JSON.stringify({ hash: tx.hash, done, seen });
-  },
-};`;
-
-/** Loads the bundles into a fresh browser-like context and answers the probe defined there. */
-async function loadProbe(bundles: ReadonlyArray<readonly [{ text: string }, string]>) {
-  const context = browserContext();
-  // IIFE form, because vm runs scripts; the conversion also fails on a top-level await.
-  for (const [b, name] of bundles) {
-    vm.runInContext((await transform(b.text, { format: 'iife', globalName: name })).code, context);
+  const inputs = Object.keys(result?.metafile?.inputs ?? {});
+  for (const f of inputs) {
+    const name = packageName(f);
+    if (name !== undefined && NODE_ONLY_PACKAGES.has(name)) nodeOnly.push(`bundled ${f}`);
   }
-  vm.runInContext(PROBE, context);
-  return vm.runInContext('probe', context) as Record<string, (arg: string) => string | Promise<string>>;
+  return { text: result?.outputFiles?.[0]?.text ?? '', inputs, nodeOnly };
 }
 
 describe('SDK browser bundle', () => {

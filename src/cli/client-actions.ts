@@ -1,0 +1,132 @@
+// The code of the client commands declared in client-commands.ts (imported only when one runs).
+
+import type { Json } from '../codec/codec.js';
+import { CodecError } from '../codec/errors.js';
+import { formatNumeric } from '../model/numeric.js';
+import type { IterableQuery } from '../model/queries.js';
+import type { ToranaClient } from '../sdk/client.js';
+import { instructions as ix } from '../sdk/instructions.js';
+import { CliError } from './errors.js';
+import { printJson, printRecord, printTable, progress } from './output.js';
+import { RESOURCE_NAMES, RESOURCES } from './resources.js';
+import { type ClientFlags, resolveClient } from './settings.js';
+
+export type Flags = ClientFlags & { json?: boolean };
+type Built = ReturnType<typeof ix.log>;
+
+async function submit(flags: Flags, build: (account: string) => Built[]): Promise<void> {
+  const { client, account } = await resolveClient(flags, true);
+  let tx: Awaited<ReturnType<ToranaClient['build']>>;
+  try {
+    tx = await client.build(build(account!));
+  } catch (e) {
+    // Ids and amounts are checked when the transaction is encoded: report them as bad arguments.
+    if (e instanceof CodecError || e instanceof RangeError)
+      throw new CliError('invalid_argument', e.message, 2);
+    throw e;
+  }
+  const done = progress(`waiting for transaction ${tx.hash.slice(0, 12)}… to commit`);
+  try {
+    const r = await client.submitAndWait(tx);
+    done();
+    if (flags.json) printJson({ tx_hash: r.hash, status: 'Committed', block_height: r.blockHeight });
+    else process.stdout.write(`committed in block ${r.blockHeight} (transaction ${r.hash})\n`);
+  } finally {
+    done();
+  }
+}
+
+export function parseJsonFlag(text: string | undefined, name: string): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError('invalid_argument', `--${name} must be JSON, e.g. '{"eq":["id","wonderland"]}'`, 2);
+  }
+}
+
+export async function whoami(flags: Flags): Promise<void> {
+  const { account, key, url } = await resolveClient(flags, true);
+  const out = { account: account!, public_key: key!.publicKeyText(), url };
+  if (flags.json) printJson(out);
+  else printRecord(out);
+}
+
+export const domainRegister = (domain: string, flags: Flags) =>
+  submit(flags, () => [ix.registerDomain(domain)]);
+export const accountRegister = (id: string, flags: Flags) => submit(flags, () => [ix.registerAccount(id)]);
+export const assetMint = (def: string, account: string, amount: string, flags: Flags) =>
+  submit(flags, () => [ix.mintAsset(def, account, amount)]);
+export const assetTransfer = (def: string, from: string, to: string, amount: string, flags: Flags) =>
+  submit(flags, () => [ix.transferAsset(def, from, to, amount)]);
+
+export function assetDefine(id: string, flags: Flags & { scale: string; mintable: string }): Promise<void> {
+  const scale = Number(flags.scale);
+  if (!Number.isInteger(scale) || scale < 0 || scale > 28)
+    throw new CliError('invalid_argument', '--scale must be an integer 0..28', 2);
+  if (!['infinitely', 'once', 'not'].includes(flags.mintable))
+    throw new CliError('invalid_argument', '--mintable must be infinitely, once or not', 2);
+  return submit(flags, () => [ix.registerAssetDefinition(id, { scale, mintable: flags.mintable as 'once' })]);
+}
+
+export async function assetBalance(def: string, account: string, flags: Flags): Promise<void> {
+  const { client } = await resolveClient(flags, true);
+  let balance = '0';
+  try {
+    const out = await client.find({ kind: 'FindAssetById', id: `${def}#${account}` });
+    if (out.kind === 'Asset') balance = formatNumeric(out.value.value);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'not_found') throw e;
+    const d = await client.find({ kind: 'FindAssetDefinitionById', id: def });
+    if (d.kind === 'AssetDefinition') balance = formatNumeric({ mantissa: 0n, scale: d.value.scale });
+  }
+  if (flags.json) printJson({ asset_definition: def, account, balance });
+  else process.stdout.write(`${balance}\n`);
+}
+
+export async function query(
+  resource: string,
+  flags: Flags & { filter?: string; sort?: string; limit?: string },
+): Promise<void> {
+  const kind = RESOURCES[resource];
+  if (kind === undefined)
+    throw new CliError(
+      'invalid_argument',
+      `unknown resource "${resource}"; one of ${RESOURCE_NAMES.join(', ')}`,
+      2,
+    );
+  const limit = flags.limit === undefined ? undefined : Number(flags.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1))
+    throw new CliError('invalid_argument', '--limit must be a positive integer', 2);
+  const { client } = await resolveClient(flags, true);
+  const filter = parseJsonFlag(flags.filter, 'filter');
+  const rows: Record<string, Json>[] = [];
+  const { QueryOutputCodec } = await import('../model/queries.js');
+  for await (const item of client.iterate({ kind } as IterableQuery, {
+    ...(filter === undefined ? {} : { filter: filter as Json }),
+    ...(flags.sort === undefined ? {} : { sort: flags.sort }),
+    ...(limit === undefined ? {} : { limit }),
+  })) {
+    rows.push((QueryOutputCodec.toJson(item) as { value: Record<string, Json> }).value);
+  }
+  if (flags.json) printJson(rows);
+  else
+    printTable(
+      rows.map((r) =>
+        Object.fromEntries(
+          Object.entries(r).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v]),
+        ),
+      ),
+    );
+}
+
+export async function txStatus(hash: string, flags: Flags): Promise<void> {
+  if (!/^[0-9a-fA-F]{64}$/.test(hash))
+    throw new CliError('invalid_argument', 'a transaction hash is 64 hex digits', 2);
+  const { client } = await resolveClient(flags, false);
+  const s = await client.transactionStatus(hash);
+  const { TransactionStatusView } = await import('../gateway/views/transactions.js');
+  const json = TransactionStatusView.toJson(s) as Record<string, Json>;
+  if (flags.json) printJson(json);
+  else printRecord(json);
+}

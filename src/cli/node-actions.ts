@@ -1,0 +1,194 @@
+// The code of `torana init`, `start`, `verify` and `rebuild` (declared in node-commands.ts). Imported
+// only when one of them runs: it loads the whole node (storage, gateway, native crypto).
+
+import { access, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ValidatorSet } from '../consensus/validator-set.js';
+import { VerifyPool } from '../crypto/verify-pool.js';
+import { nodeFiles } from '../node/files.js';
+import { loadGenesis } from '../node/genesis.js';
+import { initNodeDir } from '../node/init.js';
+import { loadNodeConfig } from '../node/load-config.js';
+import { Node } from '../node/node.js';
+import { serveNode } from '../node/serve.js';
+import { verifyChain } from '../node/verify-chain.js';
+import { Ledger } from '../pipeline/ledger.js';
+import { CliError } from './errors.js';
+import { findNodeAddress, removeNodeAddress, saveNodeAddress } from './node-address.js';
+
+export interface StartFlags {
+  dir: string;
+  port?: string;
+  profile?: string;
+  config?: string;
+  iso20022?: boolean;
+  json?: boolean;
+}
+
+function overridesOf(flags: StartFlags): Record<string, unknown> {
+  const o: Record<string, unknown> = {};
+  if (flags.port !== undefined) o['gateway.port'] = flags.port;
+  if (flags.profile !== undefined) o['telemetry.profile'] = flags.profile;
+  if (flags.iso20022) o['iso20022.enabled'] = true;
+  return o;
+}
+
+async function exists(path: string): Promise<boolean> {
+  return access(path).then(
+    () => true,
+    () => false,
+  );
+}
+
+export async function init(flags: { dir: string; port?: string; json?: boolean }): Promise<void> {
+  const r = await initNodeDir({
+    dir: flags.dir,
+    overrides: flags.port ? { 'gateway.port': flags.port } : {},
+  });
+  if (flags.json)
+    process.stdout.write(
+      `${JSON.stringify({ created: r.created, dir: r.dir, admin_account: r.adminAccount, url: r.url })}\n`,
+    );
+  else if (r.created)
+    process.stdout.write(
+      `initialised ${r.dir}\n  admin account: ${r.adminAccount}\n  gateway:       ${r.url}\n`,
+    );
+  else process.stdout.write(`${r.dir} is already initialised (config.toml exists); nothing written\n`);
+}
+
+export async function start(flags: StartFlags): Promise<void> {
+  const files = nodeFiles(flags.dir);
+  const running = await findNodeAddress(flags.dir);
+  if (running.state === 'running' && running.address.pid !== process.pid)
+    throw new CliError(
+      'node_running',
+      `a node is already running in ${files.dir} (pid ${running.address.pid}, ${running.address.url})`,
+    );
+  if (flags.config === undefined && !(await exists(files.config))) {
+    const r = await initNodeDir({
+      dir: flags.dir,
+      overrides: flags.port ? { 'gateway.port': flags.port } : {},
+    });
+    if (!flags.json) process.stdout.write(`initialised ${r.dir} (admin account ${r.adminAccount})\n`);
+  }
+  const config = await loadNodeConfig({
+    dir: flags.dir,
+    configFile: flags.config,
+    env: process.env,
+    overrides: overridesOf(flags),
+  });
+  const node = await Node.start({
+    dir: flags.dir,
+    config,
+    onFatal: (e) => {
+      process.stderr.write(`fatal: ${(e as Error).stack ?? e}\n`);
+      process.exitCode = 70;
+    },
+  });
+  const server = await serveNode(node, { dir: flags.dir });
+  // Written once the gateway listens, so a CLI that finds it can connect (node-address.ts).
+  await saveNodeAddress(flags.dir, server.url);
+  const height = node.ledger.height();
+  if (flags.json)
+    process.stdout.write(
+      `${JSON.stringify({ url: server.url, pid: process.pid, height, chain_id: config.node.chainId })}\n`,
+    );
+  else
+    process.stdout.write(
+      `torana node listening on ${server.url} (height ${height}, chain ${config.node.chainId})\n`,
+    );
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  if (!flags.json) process.stdout.write('stopping…\n');
+  await removeNodeAddress(flags.dir);
+  await server.close();
+  await node.stop();
+}
+
+export async function verify(flags: { dir: string; config?: string; json?: boolean }): Promise<void> {
+  const report = await verifyAndCompare(flags.dir, flags.config, !flags.json);
+  if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
+  else {
+    process.stdout.write(
+      `verified ${report.height} blocks, ${report.transactions} transactions in ${(report.duration_ms / 1000).toFixed(1)} s\n` +
+        `  state root from blocks: ${report.rebuilt_state_root}\n  persisted state root:   ${report.persisted_state_root}\n  ${report.match ? 'MATCH' : 'MISMATCH'}\n`,
+    );
+  }
+  if (!report.match) process.exitCode = 2;
+}
+
+export async function rebuild(flags: { dir: string; config?: string; json?: boolean }): Promise<void> {
+  const config = await loadNodeConfig({ dir: flags.dir, configFile: flags.config, env: process.env });
+  const data = nodeFiles(flags.dir).data;
+  await rm(join(data, 'state'), { recursive: true, force: true });
+  const t0 = performance.now();
+  const { ledger, report } = await openLedger(data, config);
+  const root = Buffer.from(ledger.state.stateRoot()).toString('hex');
+  await ledger.close();
+  const ms = performance.now() - t0;
+  if (flags.json)
+    process.stdout.write(
+      `${JSON.stringify({ replayed_blocks: report.replayedBlocks, duration_ms: Math.round(ms), state_root: root })}\n`,
+    );
+  else
+    process.stdout.write(
+      `rebuilt state from ${report.replayedBlocks} blocks in ${(ms / 1000).toFixed(1)} s; state root ${root}\n`,
+    );
+}
+
+async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNodeConfig>>) {
+  return Ledger.open({
+    dir: data,
+    chainId: config.node.chainId,
+    fsync: config.storage.fsync,
+    segmentBytesMax: config.storage.segmentBytesMax,
+    lmdbMapBytes: config.storage.lmdbMapBytes,
+    decodeLimits: {
+      bytesMax: config.codec.bytesMax,
+      itemsMax: config.codec.sequenceItemsMax,
+      depthMax: config.codec.depthMax,
+    },
+  });
+}
+
+async function verifyAndCompare(dir: string, configFile: string | undefined, progress: boolean) {
+  const config = await loadNodeConfig({ dir, configFile, env: process.env });
+  const files = nodeFiles(dir);
+  const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
+  const pool = new VerifyPool({ threads: Math.max(1, config.verify.threads) });
+  try {
+    const rebuilt = await verifyChain({
+      dir: files.data,
+      chainId: config.node.chainId,
+      validatorSet: new ValidatorSet(genesis.validators),
+      decodeLimits: {
+        bytesMax: config.codec.bytesMax,
+        itemsMax: config.codec.sequenceItemsMax,
+        depthMax: config.codec.depthMax,
+      },
+      verifySignatures: (items) => pool.verify(items),
+      onProgress: progress
+        ? (h, of) => {
+            if (h % 1000 === 0 || h === of) process.stderr.write(`\rverifying block ${h}/${of}`);
+            if (h === of) process.stderr.write('\n');
+          }
+        : undefined,
+    });
+    const { ledger } = await openLedger(files.data, config);
+    const persisted = Buffer.from(ledger.state.stateRoot()).toString('hex');
+    await ledger.close();
+    return {
+      height: rebuilt.height,
+      transactions: rebuilt.transactions,
+      duration_ms: Math.round(rebuilt.durationMs),
+      rebuilt_state_root: rebuilt.stateRoot,
+      persisted_state_root: persisted,
+      match: persisted === rebuilt.stateRoot,
+    };
+  } finally {
+    await pool.close();
+  }
+}

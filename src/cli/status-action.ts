@@ -1,0 +1,63 @@
+// `torana status`: one GET of /status over node:http. It does not go through the SDK on purpose:
+// loading the codec schema and `fetch` (undici) would triple the command's start-up for a single
+// JSON document (issue 11; bench figure cli_status_ms). Errors keep the SDK's codes.
+
+import { request } from 'node:http';
+import { request as requestTls } from 'node:https';
+import { ToranaApiError, ToranaTransportError } from '../sdk/errors.js';
+import { printJson, printRecord } from './output.js';
+import { type ClientFlags, resolveTarget } from './target.js';
+
+const STATUS_BYTES_MAX = 1 << 20;
+const STATUS_TIMEOUT_MS = 30_000;
+
+function getJson(base: string, path: string): Promise<unknown> {
+  const url = new URL(path, base.endsWith('/') ? base : `${base}/`);
+  const send = url.protocol === 'https:' ? requestTls : request;
+  return new Promise((resolve, reject) => {
+    const fail = (e: Error) => reject(new ToranaTransportError(`cannot reach ${base}: ${e.message}`));
+    const req = send(url, { headers: { accept: 'application/json' }, timeout: STATUS_TIMEOUT_MS }, (res) => {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size > STATUS_BYTES_MAX) req.destroy(new Error(`answer over ${STATUS_BYTES_MAX} bytes`));
+        else chunks.push(c);
+      });
+      res.on('error', fail);
+      res.on('end', () => {
+        let body: unknown;
+        try {
+          body = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          return fail(new Error(`answer ${res.statusCode} is not JSON`));
+        }
+        const status = res.statusCode ?? 0;
+        if (status >= 200 && status < 300) return resolve(body);
+        const e = body as { code?: string; message?: string; details?: Record<string, unknown> };
+        reject(new ToranaApiError(status, e.code ?? `http_${status}`, e.message ?? '', e.details ?? {}));
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`no answer within ${STATUS_TIMEOUT_MS} ms`)));
+    req.on('error', fail);
+    req.end();
+  });
+}
+
+interface StatusJson {
+  uptime?: { secs?: number };
+  consensus?: { mode?: string; view?: number };
+  [k: string]: unknown;
+}
+
+export async function status(flags: ClientFlags & { json?: boolean }): Promise<void> {
+  const { url } = await resolveTarget(flags);
+  const s = (await getJson(url, '/status')) as StatusJson;
+  if (flags.json) printJson(s);
+  else
+    printRecord({
+      ...(s as Record<string, never>),
+      uptime: `${s.uptime?.secs ?? '?'}s`,
+      consensus: `${s.consensus?.mode ?? '?'}, view ${s.consensus?.view ?? '?'}`,
+    });
+}

@@ -1,0 +1,63 @@
+// Which node a client command talks to, and as whom: flags (`--url`, `--account`, `--key-file`)
+// over the node running in `--dir` (its address file, node.json) over the client file that
+// `torana init` writes there (client.json: { url, account, key_file }). Light on purpose (no SDK):
+// `torana status` needs nothing more (issue 11, CLI start-up).
+
+import { readFile } from 'node:fs/promises';
+import { isAbsolute, join } from 'node:path';
+import { nodeFiles } from '../node/files.js';
+import { findNodeAddress } from './node-address.js';
+
+export interface ClientFlags {
+  dir: string;
+  url?: string;
+  account?: string;
+  keyFile?: string;
+}
+
+export const DEFAULT_URL = 'http://127.0.0.1:8080';
+
+interface ClientFile {
+  url?: string;
+  account?: string;
+  key_file?: string;
+}
+
+async function readClientFile(dir: string): Promise<ClientFile> {
+  try {
+    const parsed = JSON.parse(await readFile(nodeFiles(dir).client, 'utf8')) as unknown;
+    return typeof parsed === 'object' && parsed !== null ? (parsed as ClientFile) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The URL of the node running in `dir`; a file left by a crashed node is ignored with a hint. */
+async function runningNodeUrl(dir: string): Promise<string | undefined> {
+  const found = await findNodeAddress(dir);
+  if (found.state === 'running') return found.address.url;
+  if (found.state === 'stale')
+    process.stderr.write(
+      `note: ignoring ${found.file}: its node (pid ${found.address.pid}) is not running; it did not stop cleanly\n`,
+    );
+  return undefined;
+}
+
+export interface Target {
+  url: string;
+  account: string | undefined;
+  keyPath: string | undefined;
+}
+
+export async function resolveTarget(flags: ClientFlags): Promise<Target> {
+  const file = await readClientFile(flags.dir);
+  const url = flags.url ?? (await runningNodeUrl(flags.dir)) ?? file.url ?? DEFAULT_URL;
+  const keyPath =
+    flags.keyFile ??
+    (file.key_file === undefined
+      ? undefined
+      : isAbsolute(file.key_file)
+        ? file.key_file
+        : join(nodeFiles(flags.dir).dir, file.key_file));
+  return { url, account: flags.account ?? file.account, keyPath };
+}
