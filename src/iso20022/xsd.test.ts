@@ -1,4 +1,4 @@
-// Schema validation against the official ISO 20022 XSDs in shared/iso20022/xsd: every sample
+// Schema validation against the official ISO 20022 XSDs in test/iso20022/xsd: every sample
 // input that has a schema here (the Document part, envelope stripped) and the generated pacs.002,
 // pacs.004 and camt.029. A negative control proves the validator does reject.
 

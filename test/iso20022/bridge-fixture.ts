@@ -27,7 +27,8 @@ export const IBAN = {
   carol: 'FR1420041010050500013M02606',
 };
 export const BIC = { alice: 'DEUTDEFFXXX', bob: 'NWBKGB2LXXX', carol: 'COBADEFFXXX' };
-export const XSD_DIR = new URL('../../../shared/iso20022/xsd/', import.meta.url);
+/** The ISO 20022 schemas the tests validate against (a copy inside the project: xsd/README.md). */
+export const XSD_DIR = new URL('./xsd/', import.meta.url);
 
 /** The test accounts: fixed keys, so reference data naming them can be written before the node starts. */
 export function fixtureAccounts() {
