@@ -69,6 +69,7 @@ const EXPECTED_DEFAULTS = {
     bridge_key_file: 'admin.key.json',
     retry_interval_ms: 1000,
     reference_data_dir: '',
+    allow_non_iban_accounts: false,
     xml_body_bytes_max: 1048576,
     xml_depth_max: 64,
     xml_attribute_bytes_max: 4096,

@@ -82,7 +82,10 @@ export async function startBridge(node: Node, dir: string, onError?: (e: unknown
   if (node.ledger.state.account(account) === undefined)
     throw new BridgeConfigError(`iso20022.bridge_account: ${account} is not a registered account`);
   const signer = accountSigner(account, await loadKeyFile(keyPath));
-  const reference = await referenceData(files.dir, c.referenceDataDir);
+  const reference = {
+    ...(await referenceData(files.dir, c.referenceDataDir)),
+    nonIbanAccounts: c.allowNonIbanAccounts,
+  };
   const store = await BridgeStore.open(join(files.data, BRIDGE_DATA_DIR), {
     fsync: node.config.storage.fsync,
     nowMs: () => node.clock.nowMs(),
