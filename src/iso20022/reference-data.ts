@@ -42,8 +42,8 @@ export interface ReferenceData {
   /** Keyed by BIC11. */
   readonly bics: ReadonlyMap<string, BicEntry>;
   readonly ibans: ReadonlyMap<string, string>;
-  /** Other account id (`Acct/Id/Othr/Id`) → ledger account id. */
-  readonly otherIds: ReadonlyMap<string, string>;
+  /** Other account id (`Acct/Id/Othr/Id`) → ledger account id (absent: empty). */
+  readonly otherIds?: ReadonlyMap<string, string>;
   /** Currency code → asset definition id. */
   readonly currencies: ReadonlyMap<string, string>;
   /**

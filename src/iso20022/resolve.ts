@@ -116,7 +116,7 @@ function mappedAccount(side: Side, ref: ReferenceData): { id?: string; by: strin
   if (side.iban !== undefined)
     return { ...opt(ref.ibans.get(side.iban)), by: `IBAN ${side.iban}`, path: side.ibanPath };
   if (side.otherId !== undefined) {
-    const id = ref.otherIds.get(side.otherId);
+    const id = ref.otherIds?.get(side.otherId);
     return { ...opt(id), by: `other account id ${side.otherId}`, path: side.otherIdPath };
   }
   if (side.fiToFi && side.bic !== undefined) {
