@@ -11,7 +11,7 @@ import {
   type ReferenceData,
 } from './reference-data.js';
 import { resolve } from './resolve.js';
-import { assertRule, documentPart, edit, ok, sample, sampleJson } from './samples-fixture.js';
+import { assertRule, documentPart, edit, errorsOf, ok, sample, sampleJson } from './samples-fixture.js';
 
 const TX = '/Document/FIToFICstmrCdtTrf/CdtTrfTxInf';
 const FILES = {
@@ -199,11 +199,7 @@ describe('resolve', () => {
     // NWBK allows two accounts, so its BIC names none: unresolved at the IBAN the message lacks.
     const p9 = resolve(bicOnly, on);
     assertRule(p9, 'account_unresolved', '/Document/FICdtTrf/CdtTrfTxInf/CdtrAcct/Id/IBAN');
-    assert.equal(errorsOfLength(p9), 1, 'the debtor resolved by the single account of COBADEFF');
+    assert.equal(errorsOf(p9).length, 1, 'the debtor resolved by the single account of COBADEFF');
     assert.ok(!buildReferenceData({ account: { ' padded': 'a@b' } }).ok);
   });
 });
-
-function errorsOfLength(r: { ok: boolean }): number {
-  return r.ok ? 0 : (r as { errors: unknown[] }).errors.length;
-}
