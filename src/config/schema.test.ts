@@ -90,6 +90,7 @@ const EXPECTED_DEFAULTS = {
     nonces_max: 100000,
     retry_interval_ms: 1000,
     reference_data_dir: '',
+    allow_non_iban_accounts: false,
     xml_body_bytes_max: 1048576,
     xml_depth_max: 64,
     xml_attribute_bytes_max: 4096,

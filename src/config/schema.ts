@@ -276,6 +276,10 @@ export const CONFIG_SCHEMA = {
       '',
       'Directory of BIC/IBAN/currency reference data; empty = no crosswalk checks.',
     ),
+    allow_non_iban_accounts: bool(
+      false,
+      'Let a pin or crosswalk (other account id; institution BIC for pacs.009) stand for an absent IBAN.',
+    ),
     xml_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest XML message body (413 above).'),
     xml_depth_max: int(64, 1, 1024, 'Deepest element nesting of an XML message.'),
     xml_attribute_bytes_max: int(4 * KiB, 1, BYTES_CEILING, 'Longest attribute value of an XML message.'),

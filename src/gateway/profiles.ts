@@ -5,9 +5,6 @@
 export const TELEMETRY_PROFILES = ['disabled', 'operator', 'extended', 'developer', 'full'] as const;
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 
-/** The reference's default profile (reference-notes §4). */
-export const DEFAULT_TELEMETRY_PROFILE: TelemetryProfile = 'operator';
-
 /**
  * - public: always served.
  * - status: /status and the operator-level consensus views (consensus status and its stream, consensus
@@ -33,10 +30,6 @@ export function profileAllows(profile: TelemetryProfile, visibility: Visibility)
 /** Profiles under which a visibility class is served (for documentation and 503 details). */
 export function profilesAllowing(visibility: Visibility): readonly TelemetryProfile[] {
   return ALLOWED[visibility];
-}
-
-export function isTelemetryProfile(text: string): text is TelemetryProfile {
-  return (TELEMETRY_PROFILES as readonly string[]).includes(text);
 }
 
 /**

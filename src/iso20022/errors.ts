@@ -100,7 +100,3 @@ export function inputError(code: IsoInputErrorCode, message: string, path?: stri
 export function validationError(rule: IsoRule, path: string, message: string): IsoValidationError {
   return { code: 'iso_validation_failed', rule, path, message };
 }
-
-export function isValidationError(e: IsoError): e is IsoValidationError {
-  return e.code === 'iso_validation_failed';
-}

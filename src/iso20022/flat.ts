@@ -67,6 +67,9 @@ const FLAT_PATHS = {
   settlementDate: 'settlement_date',
   debtorIban: 'debtor_iban',
   creditorIban: 'creditor_iban',
+  // The flat form names accounts by IBAN only (README "Flat form"): no other-id field exists.
+  debtorOtherId: 'debtor_iban',
+  creditorOtherId: 'creditor_iban',
   debtorBic: 'debtor_bic',
   creditorBic: 'creditor_bic',
 } as const;
@@ -171,6 +174,8 @@ export function parseFlatPacs008(flat: Flat): FlatResult<Pacs008Message> {
           settlementDate: must(tx.settlementDate),
           debtorIban: must(tx.debtorIban),
           creditorIban: must(tx.creditorIban),
+          debtorOtherId: undefined,
+          creditorOtherId: undefined,
           debtorBic: must(debtorBic),
           creditorBic: must(creditorBic),
           debtorName,
@@ -223,6 +228,8 @@ export function parseFlatPacs009(flat: Flat): FlatResult<Pacs009Message> {
           instructedAgentBic: must(agents.instructedAgentBic),
           debtorIban: must(tx.debtorIban),
           creditorIban: must(tx.creditorIban),
+          debtorOtherId: undefined,
+          creditorOtherId: undefined,
           purpose,
           pins: pinSet.pins,
           paths: {

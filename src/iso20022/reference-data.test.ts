@@ -11,7 +11,7 @@ import {
   type ReferenceData,
 } from './reference-data.js';
 import { resolve } from './resolve.js';
-import { assertRule, documentPart, edit, ok, sample, sampleJson } from './samples-fixture.js';
+import { assertRule, documentPart, edit, errorsOf, ok, sample, sampleJson } from './samples-fixture.js';
 
 const TX = '/Document/FIToFICstmrCdtTrf/CdtTrfTxInf';
 const FILES = {
@@ -172,5 +172,34 @@ describe('resolve', () => {
       ref,
     );
     assertRule(flat, 'crosswalk_mismatch', 'source_account_id');
+  });
+
+  it('an account without an IBAN: required by default; with the switch, other id, then the single BIC account', () => {
+    const othr = ok(parseMessage('pacs008', sample('pacs008-othr.xml')));
+    const bicOnly = ok(parseMessage('pacs009', sample('pacs009-bic-only.xml')));
+    const files = {
+      bic: {
+        COBADEFF: { ledger_id: 'torana-main', account_ids: ['coba-cash@de'] },
+        NWBKGB2L: { ledger_id: 'torana-main', account_ids: ['nwbk-cash@gb', 'thames-precision@gb'] },
+        DEUTDEFF: { ledger_id: 'torana-main' },
+      },
+      account: { '0532013000': 'muster-maschinenbau@de', '31926819': 'thames-precision@gb' },
+      currency: { EUR: 'eur#bank' },
+    };
+    const off = refData(files);
+    assertRule(resolve(othr, off), 'required', `${TX}/DbtrAcct/Id/IBAN`);
+    assertRule(resolve(bicOnly, off), 'required', '/Document/FICdtTrf/CdtTrfTxInf/DbtrAcct/Id/IBAN');
+    const on = { ...off, nonIbanAccounts: true };
+    const r = resolve(othr, on);
+    assert.ok(r.ok, JSON.stringify(r));
+    assert.deepEqual(
+      [r.contexts[0]?.source_account_id, r.contexts[0]?.target_account_id],
+      ['muster-maschinenbau@de', 'thames-precision@gb'],
+    );
+    // NWBK allows two accounts, so its BIC names none: unresolved at the IBAN the message lacks.
+    const p9 = resolve(bicOnly, on);
+    assertRule(p9, 'account_unresolved', '/Document/FICdtTrf/CdtTrfTxInf/CdtrAcct/Id/IBAN');
+    assert.equal(errorsOf(p9).length, 1, 'the debtor resolved by the single account of COBADEFF');
+    assert.ok(!buildReferenceData({ account: { ' padded': 'a@b' } }).ok);
   });
 });

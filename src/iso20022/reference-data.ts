@@ -5,6 +5,7 @@
 // Directory layout (every file optional; a missing file is an empty crosswalk):
 //   bic.json       { "DEUTDEFFXXX": { "ledger_id": "main", "account_ids": ["alice@de"] } }
 //   iban.json      { "DE89370400440532013000": "alice@de" }
+//   account.json   { "1234567890": "alice@de" }   (other account ids: AcctId/Othr/Id)
 //   currency.json  { "EUR": "eur#bank" }
 // BIC keys may be BIC8 or BIC11 (a BIC8 is stored as BIC11 with branch XXX). loadReferenceData is
 // the library's only I/O; buildReferenceData validates already-decoded JSON.
@@ -21,7 +22,14 @@ import { checkIban } from './validate/iban.js';
 
 /** Largest reference file read, in bytes. */
 export const REFERENCE_FILE_BYTES_MAX = 16 * 1024 * 1024;
-export const REFERENCE_FILES = { bic: 'bic.json', iban: 'iban.json', currency: 'currency.json' } as const;
+export const REFERENCE_FILES = {
+  bic: 'bic.json',
+  iban: 'iban.json',
+  account: 'account.json',
+  currency: 'currency.json',
+} as const;
+/** Longest other account id (ISO 20022 GenericAccountIdentification1/Id is Max34Text). */
+export const OTHER_ACCOUNT_ID_CHARS_MAX = 34;
 
 export interface BicEntry {
   /** The ledger this institution settles on. */
@@ -34,19 +42,29 @@ export interface ReferenceData {
   /** Keyed by BIC11. */
   readonly bics: ReadonlyMap<string, BicEntry>;
   readonly ibans: ReadonlyMap<string, string>;
+  /** Other account id (`Acct/Id/Othr/Id`) → ledger account id (absent: empty). */
+  readonly otherIds?: ReadonlyMap<string, string>;
   /** Currency code → asset definition id. */
   readonly currencies: ReadonlyMap<string, string>;
+  /**
+   * `iso20022.allow_non_iban_accounts` (docs/iso20022.md "Accounts without an IBAN"): whether an
+   * account whose IBAN is absent may be resolved by a pin, the other-id crosswalk or, for a
+   * pacs.009, the BIC crosswalk. Off (undefined) keeps the interface's rule: both IBANs required.
+   */
+  readonly nonIbanAccounts?: boolean;
 }
 
 export const EMPTY_REFERENCE_DATA: ReferenceData = {
   bics: new Map(),
   ibans: new Map(),
+  otherIds: new Map(),
   currencies: new Map(),
 };
 
 export interface ReferenceFiles {
   readonly bic?: unknown;
   readonly iban?: unknown;
+  readonly account?: unknown;
   readonly currency?: unknown;
 }
 
@@ -99,6 +117,17 @@ function readBicEntry(is: Issues, path: string, value: unknown): BicEntry | unde
   };
 }
 
+/** An other account id as a crosswalk key: the same text limits as the message field. */
+function checkOtherId(key: string): Check<string> {
+  return key.length > 0 && key.length <= OTHER_ACCOUNT_ID_CHARS_MAX && key.trim() === key
+    ? { ok: true, value: key }
+    : {
+        ok: false,
+        rule: 'text_length',
+        message: `1 to ${OTHER_ACCOUNT_ID_CHARS_MAX} characters, no outer spaces`,
+      };
+}
+
 /** Validates decoded reference files; every bad entry is reported with its file/key path. */
 export function buildReferenceData(files: ReferenceFiles): IsoResult<ReferenceData> {
   const is = new Issues();
@@ -112,8 +141,11 @@ export function buildReferenceData(files: ReferenceFiles): IsoResult<ReferenceDa
     if (entry !== undefined) bics.set(normalizeBic(key), entry);
   }
   const ibans = readIdMap(is, REFERENCE_FILES.iban, files.iban, checkIban);
+  const otherIds = readIdMap(is, REFERENCE_FILES.account, files.account, checkOtherId);
   const currencies = readIdMap(is, REFERENCE_FILES.currency, files.currency, checkCurrency);
-  return is.ok ? { ok: true, value: { bics, ibans, currencies } } : { ok: false, errors: is.errors };
+  return is.ok
+    ? { ok: true, value: { bics, ibans, otherIds, currencies } }
+    : { ok: false, errors: is.errors };
 }
 
 async function readJson(dir: string, file: string, errors: IsoValidationError[]): Promise<unknown> {
@@ -142,14 +174,14 @@ async function readJson(dir: string, file: string, errors: IsoValidationError[])
   }
 }
 
-/** Loads bic.json, iban.json and currency.json from a directory (missing files are empty). */
+/** Loads the crosswalk files of REFERENCE_FILES from a directory (missing files are empty). */
 export async function loadReferenceData(dir: string): Promise<IsoResult<ReferenceData>> {
   const errors: IsoValidationError[] = [];
-  const [bic, iban, currency] = await Promise.all(
-    [REFERENCE_FILES.bic, REFERENCE_FILES.iban, REFERENCE_FILES.currency].map((f) =>
+  const [bic, iban, account, currency] = await Promise.all(
+    [REFERENCE_FILES.bic, REFERENCE_FILES.iban, REFERENCE_FILES.account, REFERENCE_FILES.currency].map((f) =>
       readJson(dir, f, errors),
     ),
   );
   if (errors.length > 0) return { ok: false, errors };
-  return buildReferenceData({ bic, iban, currency });
+  return buildReferenceData({ bic, iban, account, currency });
 }

@@ -3,6 +3,12 @@
 // crosswalk entry is a `crosswalk_mismatch`; a field found nowhere is `ledger_unresolved`,
 // `account_unresolved` or `asset_unresolved`, reported at the path of the field that would have
 // resolved it (the IBAN for an account, the currency for the asset, the BIC for the ledger).
+//
+// Accounts without an IBAN (docs/iso20022.md "Accounts without an IBAN"): the interface requires
+// both IBANs, and so do we by default (400 `required` at the IBAN path). With the operator's
+// `iso20022.allow_non_iban_accounts` (ReferenceData.nonIbanAccounts), an absent IBAN is resolved by
+// the pin, else the other-id crosswalk (`Othr/Id`), else, for an FI-to-FI pacs.009 only, the BIC
+// crosswalk entry of the institution when it allows exactly one account.
 
 import type { IsoValidationError } from './errors.js';
 import type { Pacs008Message } from './messages/pacs008.js';
@@ -20,8 +26,13 @@ export interface LedgerContext {
 }
 
 interface Side {
-  readonly iban: string;
+  /** Absent when the message names the account otherwise, or (pacs.009) names only the institution. */
+  readonly iban: string | undefined;
   readonly ibanPath: string;
+  readonly otherId: string | undefined;
+  readonly otherIdPath: string;
+  /** True for pacs.009, whose parties are institutions: their BIC may identify the account. */
+  readonly fiToFi: boolean;
   /** The institution that holds the account: the debtor/creditor agent, or for pacs.009 the FI itself. */
   readonly bic: string | undefined;
   readonly bicPath: string;
@@ -37,19 +48,27 @@ export interface ResolvableTransfer {
   readonly pinPaths: PinPaths;
 }
 
+function account(
+  iban: string | undefined,
+  ibanPath: string,
+  otherId: string | undefined,
+  otherIdPath: string,
+  fiToFi: boolean,
+) {
+  return { iban, ibanPath, otherId, otherIdPath, fiToFi };
+}
+
 /** One ResolvableTransfer per transaction of a pacs.008 or pacs.009 (XML or flat). */
 export function transfersOf(message: Pacs008Message | Pacs009Message): ResolvableTransfer[] {
   if (message.kind === 'pacs008') {
     return message.transactions.map((t) => ({
       source: {
-        iban: t.debtorIban,
-        ibanPath: t.paths.debtorIban,
+        ...account(t.debtorIban, t.paths.debtorIban, t.debtorOtherId, t.paths.debtorOtherId, false),
         bic: t.debtorBic,
         bicPath: t.paths.debtorBic,
       },
       target: {
-        iban: t.creditorIban,
-        ibanPath: t.paths.creditorIban,
+        ...account(t.creditorIban, t.paths.creditorIban, t.creditorOtherId, t.paths.creditorOtherId, false),
         bic: t.creditorBic,
         bicPath: t.paths.creditorBic,
       },
@@ -70,10 +89,13 @@ export function transfersOf(message: Pacs008Message | Pacs009Message): Resolvabl
         ? ([t.instructedAgentBic, t.paths.instructedAgentBic] as const)
         : ([t.creditorBic, t.paths.creditorBic] as const);
     return {
-      source: { iban: t.debtorIban, ibanPath: t.paths.debtorIban, bic: sourceBic[0], bicPath: sourceBic[1] },
+      source: {
+        ...account(t.debtorIban, t.paths.debtorIban, t.debtorOtherId, t.paths.debtorOtherId, true),
+        bic: sourceBic[0],
+        bicPath: sourceBic[1],
+      },
       target: {
-        iban: t.creditorIban,
-        ibanPath: t.paths.creditorIban,
+        ...account(t.creditorIban, t.paths.creditorIban, t.creditorOtherId, t.paths.creditorOtherId, true),
         bic: targetBic[0],
         bicPath: targetBic[1],
       },
@@ -89,6 +111,27 @@ function pinPath(t: ResolvableTransfer, field: keyof LedgerPins): string {
   return t.pinPaths[field] ?? field;
 }
 
+/** The crosswalk's account for this side: by IBAN, else (switch on) by other id or institution BIC. */
+function mappedAccount(side: Side, ref: ReferenceData): { id?: string; by: string; path: string } {
+  if (side.iban !== undefined)
+    return { ...opt(ref.ibans.get(side.iban)), by: `IBAN ${side.iban}`, path: side.ibanPath };
+  if (side.otherId !== undefined) {
+    const id = ref.otherIds?.get(side.otherId);
+    return { ...opt(id), by: `other account id ${side.otherId}`, path: side.otherIdPath };
+  }
+  if (side.fiToFi && side.bic !== undefined) {
+    // An institution's BIC names its account only when the crosswalk allows exactly one.
+    const allowed = ref.bics.get(normalizeBic(side.bic))?.accountIds;
+    const only = allowed?.size === 1 ? [...allowed][0] : undefined;
+    return { ...opt(only), by: `the single account of BIC ${side.bic}`, path: side.ibanPath };
+  }
+  return { by: 'any account id', path: side.ibanPath };
+}
+
+function opt(id: string | undefined): { id?: string } {
+  return id === undefined ? {} : { id };
+}
+
 function resolveAccount(
   is: Issues,
   t: ResolvableTransfer,
@@ -96,18 +139,21 @@ function resolveAccount(
   field: 'source_account_id' | 'target_account_id',
   ref: ReferenceData,
 ) {
+  if (side.iban === undefined && ref.nonIbanAccounts !== true) {
+    return is.add('required', side.ibanPath, 'IBAN is required (iso20022.allow_non_iban_accounts is off)');
+  }
   const pinned = t.pins[field];
-  const mapped = ref.ibans.get(side.iban);
-  if (pinned !== undefined && mapped !== undefined && pinned !== mapped) {
+  const mapped = mappedAccount(side, ref);
+  if (pinned !== undefined && mapped.id !== undefined && pinned !== mapped.id) {
     is.add(
       'crosswalk_mismatch',
       pinPath(t, field),
-      `pinned account ${pinned}, but IBAN ${side.iban} maps to ${mapped}`,
+      `pinned account ${pinned}, but ${mapped.by} maps to ${mapped.id}`,
     );
   }
-  const account = pinned ?? mapped;
+  const account = pinned ?? mapped.id;
   if (account === undefined)
-    return is.add('account_unresolved', side.ibanPath, `no pin and no crosswalk entry for IBAN ${side.iban}`);
+    return is.add('account_unresolved', mapped.path, `no pin and no crosswalk entry for ${mapped.by}`);
   const entry = side.bic === undefined ? undefined : ref.bics.get(normalizeBic(side.bic));
   if (side.bic !== undefined && ref.bics.size > 0 && entry === undefined) {
     is.add('crosswalk_mismatch', side.bicPath, `BIC ${side.bic} is not in the BIC crosswalk`);

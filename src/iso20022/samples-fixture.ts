@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
 import type { IsoError, IsoRule } from './errors.js';
 
 export const SAMPLES_DIR = new URL('./samples/', import.meta.url);
-export const XSD_DIR = new URL('../../../shared/iso20022/xsd/', import.meta.url);
+/** The ISO 20022 schemas the tests validate against (a copy inside the project: test/iso20022/xsd/README.md). */
+export const XSD_DIR = new URL('../../test/iso20022/xsd/', import.meta.url);
 
 export function sample(name: string): string {
   return readFileSync(new URL(name, SAMPLES_DIR), 'utf8');

@@ -114,6 +114,27 @@ describe('XML reader', () => {
     }
   });
 
+  it('says where a wrong root, a bad entity or a reserved name is (details.path, docs/errors.md)', () => {
+    const hdr = `<AppHdr xmlns="${HEAD}"/>`;
+    const doc = `<Document xmlns="${NS}"/>`;
+    const cases: ReadonlyArray<readonly [string, string]> = [
+      ['<Foo/>', '/Foo'],
+      [`<Env>${hdr}</Env>`, '/Env'],
+      [`<Env>${hdr}${doc}<Extra/></Env>`, '/Env/Extra'],
+      [`<Env>${hdr}<Other/></Env>`, '/Env/Other'],
+      ['<Invoice><Total>1</Total></Invoice>', '/Invoice'],
+      [`<Document xmlns="${NS}"><A><B>&bogus;</B></A></Document>`, '/Document/A/B'],
+      [`<Document xmlns="${NS}"><A>t<![CDATA[x]]></A></Document>`, '/Document/A'],
+      [`<Document xmlns="${NS}"><constructor/></Document>`, `@${`<Document xmlns="${NS}">`.length}`],
+      ['<r><p:__proto__ xmlns:p="urn:x"/></r>', '@3'],
+    ];
+    for (const [xml, path] of cases) {
+      const r = parseIsoXml(xml);
+      assert.ok(!r.ok, xml);
+      assert.deepEqual([r.errors[0]?.code, r.errors[0]?.path], ['iso_xml_malformed', path], xml);
+    }
+  });
+
   it('refuses a Document outside the ISO 20022 namespace', () => {
     for (const xml of [
       '<Document/>',

@@ -70,8 +70,21 @@ export function parseXmlTree(
     return { ok: false, errors: [xmlError('iso_xml_malformed', 'no root element')] };
   }
   const root = buildNode(top.localName, rootRaw);
-  if (root instanceof TreeError) return { ok: false, errors: [xmlError('iso_xml_malformed', root.message)] };
+  if (root instanceof TreeError) {
+    return { ok: false, errors: [xmlError('iso_xml_malformed', root.message, root.path)] };
+  }
   return { ok: true, value: { root, outline: scan.outline } };
+}
+
+/**
+ * Where a wrong root shape is seen (docs/errors.md `iso_xml_malformed`): the root itself when it is
+ * no envelope at all (neither AppHdr nor Document inside) or a part is missing or repeated, else the
+ * first child of the envelope that is neither AppHdr nor Document.
+ */
+function wrongRootPath(rootName: string, kids: readonly string[]): string {
+  if (!kids.includes('AppHdr') && !kids.includes('Document')) return `/${rootName}`;
+  const stranger = kids.find((k) => k !== 'AppHdr' && k !== 'Document');
+  return stranger === undefined ? `/${rootName}` : `/${rootName}/${stranger}`;
 }
 
 /** Parses and locates the Document and optional AppHdr of an ISO 20022 message. */
@@ -101,7 +114,7 @@ export function parseIsoXml(body: string, limits?: Partial<XmlLimits>): IsoResul
     const kids = outline.filter((e) => e.depth === 2).map((e) => e.localName);
     if (kids.length !== 2 || !kids.includes('AppHdr') || !kids.includes('Document')) {
       const message = `root <${root.name}> is neither Document nor a wrapper of exactly AppHdr and Document`;
-      return { ok: false, errors: [xmlError('iso_xml_malformed', message)] };
+      return { ok: false, errors: [xmlError('iso_xml_malformed', message, wrongRootPath(root.name, kids))] };
     }
     document = root.children.get('Document')?.[0];
     appHeader = root.children.get('AppHdr')?.[0];

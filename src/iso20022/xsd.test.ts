@@ -1,4 +1,4 @@
-// Schema validation against the official ISO 20022 XSDs in shared/iso20022/xsd: every sample
+// Schema validation against the official ISO 20022 XSDs in test/iso20022/xsd: every sample
 // input that has a schema here (the Document part, envelope stripped) and the generated pacs.002,
 // pacs.004 and camt.029. A negative control proves the validator does reject.
 
@@ -39,8 +39,8 @@ const SAMPLES_BY_SCHEMA: ReadonlyArray<readonly [string, readonly string[]]> = [
   ['pacs.002.001.11.xsd', ['pacs002.xml']],
   ['pacs.004.001.10.xsd', ['pacs004.xml']],
   ['pacs.007.001.10.xsd', ['pacs007.xml']],
-  ['pacs.008.001.09.xsd', ['pacs008.xml', 'pacs008-envelope.xml']],
-  ['pacs.009.001.09.xsd', ['pacs009.xml']],
+  ['pacs.008.001.09.xsd', ['pacs008.xml', 'pacs008-envelope.xml', 'pacs008-othr.xml']],
+  ['pacs.009.001.09.xsd', ['pacs009.xml', 'pacs009-bic-only.xml']],
   ['pacs.028.001.04.xsd', ['pacs028.xml']],
   ['camt.052.001.08.xsd', ['camt052.xml']],
   ['camt.053.001.08.xsd', ['camt053.xml']],

@@ -9,7 +9,3 @@ export const METADATA_ENTRIES_MAX = 1024;
 
 export const MetadataCodec = map(Name, jsonValue(16 * 1024), METADATA_ENTRIES_MAX);
 export type Metadata = Map<string, Json>;
-
-export function emptyMetadata(): Metadata {
-  return new Map();
-}

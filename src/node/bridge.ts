@@ -125,7 +125,10 @@ export async function startBridge(node: Node, dir: string, onError?: (e: unknown
   const keyPath = isAbsolute(c.bridgeKeyFile) ? c.bridgeKeyFile : join(files.dir, c.bridgeKeyFile);
   const key = await loadKeyFile(keyPath);
   const signer = accountSigner(bridgeAccount(node, c.bridgeAccount, key.publicKeyText()), key);
-  const reference = await referenceData(files.dir, c.referenceDataDir);
+  const reference = {
+    ...(await referenceData(files.dir, c.referenceDataDir)),
+    nonIbanAccounts: c.allowNonIbanAccounts,
+  };
   const participants = await loadParticipants(files.dir, c.participantsFile);
   const store = await BridgeStore.open(join(files.data, BRIDGE_DATA_DIR), {
     fsync: node.config.storage.fsync,

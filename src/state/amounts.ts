@@ -24,10 +24,6 @@ export function toScale(amount: Numeric, scale: number): ScaledAmount {
     : { ok: false, why: 'inexact' };
 }
 
-export function atScale(mantissa: bigint, scale: number): Numeric {
-  return { mantissa, scale };
-}
-
 /** a + b when it fits the mantissa, else undefined. */
 export function checkedAdd(a: bigint, b: bigint): bigint | undefined {
   const s = a + b;

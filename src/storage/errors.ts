@@ -77,7 +77,3 @@ export class StorageCorruptionError extends StorageError {
     this.reason = site.reason;
   }
 }
-
-export function isStorageError(e: unknown): e is StorageError {
-  return e instanceof StorageError;
-}

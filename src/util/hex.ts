@@ -1,4 +1,8 @@
 // Strict hexadecimal helpers shared by every layer. Decoding never throws: bad input gives undefined.
+// Why not @noble/hashes' bytesToHex/hexToBytes (measured on Node 20, best of 9 rounds): equal at
+// 32 bytes (~140 ns both ways), slower above it (toHex 64 B 200 vs 270 ns, 1 KiB 2.4 vs 3.7 µs), no
+// upper case, and hexToBytes throws on bad input: ~3.4 µs per rejected 32-byte id against 0.16 µs
+// here, on the path that untrusted request ids take.
 
 const LOWER: string[] = [];
 const UPPER: string[] = [];

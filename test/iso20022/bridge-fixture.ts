@@ -33,7 +33,10 @@ export const IBAN = {
   carol: 'FR1420041010050500013M02606',
 };
 export const BIC = { alice: 'DEUTDEFFXXX', bob: 'NWBKGB2LXXX', carol: 'COBADEFFXXX' };
-export const XSD_DIR = new URL('../../../shared/iso20022/xsd/', import.meta.url);
+/** Domestic account numbers (`Othr/Id`) of the non-IBAN samples (src/iso20022/samples/pacs008-othr.xml). */
+export const OTHER_ID = { alice: '0532013000', bob: '31926819' };
+/** The ISO 20022 schemas the tests validate against (a copy inside the project: xsd/README.md). */
+export const XSD_DIR = new URL('./xsd/', import.meta.url);
 
 /** Every BIC the test messages and samples use as an instructing or debited institution. */
 export const BANK_BICS = [BIC.alice, BIC.bob, BIC.carol, 'BNPAFRPPXXX', 'DAKVDEFFXXX'];
@@ -82,6 +85,8 @@ export async function writeReferenceData(dir: string, chainId = 'torana-test'): 
   const iban = { [IBAN.alice]: alice.id, [IBAN.bob]: bob.id, [IBAN.carol]: carol.id };
   await writeFile(join(dir, 'bic.json'), JSON.stringify(bic));
   await writeFile(join(dir, 'iban.json'), JSON.stringify(iban));
+  const account = { [OTHER_ID.alice]: alice.id, [OTHER_ID.bob]: bob.id };
+  await writeFile(join(dir, 'account.json'), JSON.stringify(account));
   await writeFile(join(dir, 'currency.json'), JSON.stringify({ EUR, JPY }));
 }
 

@@ -174,6 +174,29 @@ describe('ISO 20022 bridge: validation through the routes', () => {
     await refused('pacs008', noAsset, 422, 'iso_business_rule_failed', 'crosswalk_mismatch');
   });
 
+  it('details.errors[] gives each rule one code: unresolved account and asset read like an unknown original', async () => {
+    const usd = pacs008('XW-CODES', [
+      {
+        e2e: 'e',
+        amount: '1.00',
+        ccy: 'USD',
+        creditorIban: 'NL91ABNA0417164300',
+        creditorBic: 'NWBKGB2LXXX',
+      },
+    ]);
+    const body = await refused('pacs008', usd, 422, 'iso_business_rule_failed', 'account_unresolved');
+    const entries = body.details.errors.map((e: { code: string; rule: string }) => [e.code, e.rule]);
+    assert.deepEqual(entries, [
+      ['iso_business_rule_failed', 'account_unresolved'],
+      ['iso_business_rule_failed', 'asset_unresolved'],
+    ]);
+    const stranger = await refused('pacs002', sample('pacs002.xml'), 422, 'iso_business_rule_failed');
+    assert.deepEqual(
+      stranger.details.errors.map((e: { code: string; rule: string }) => [e.code, e.rule]),
+      [['iso_business_rule_failed', 'original_unknown']],
+    );
+  });
+
   it('in the flat format, a pin contradicting the IBAN crosswalk is 422 at the field name', async () => {
     const flat = {
       ...JSON.parse(sample('pacs008.flat.json')),
@@ -215,6 +238,15 @@ describe('ISO 20022 bridge: validation through the routes', () => {
       '<Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09"><FIToFICstmrCdtTrf>',
       400,
       'iso_xml_malformed',
+    );
+    // A well-formed body whose root is not an ISO message says where (docs/errors.md).
+    await refused(
+      'pacs008',
+      '<Invoice><Total>1</Total></Invoice>',
+      400,
+      'iso_xml_malformed',
+      undefined,
+      '/Invoice',
     );
     const json = await post(b, 'sese023', { a: '1' });
     assert.equal(json.status, 415);

@@ -3,7 +3,7 @@
 // or invalid input 400, business rules 422, duplicates 409, unknown messages 404. Never a 5xx for a
 // client mistake; `iso_bridge_unavailable` (503) only when the record store itself failed.
 
-import type { IsoError, IsoValidationError } from '../errors.js';
+import type { IsoError } from '../errors.js';
 
 export type BridgeErrorCode =
   | 'iso_xml_malformed'
@@ -68,8 +68,18 @@ const BUSINESS_RULES: ReadonlySet<string> = new Set([
   'asset_unresolved',
 ]);
 
+function isBusinessRule(e: IsoError): boolean {
+  return e.code === 'iso_validation_failed' && BUSINESS_RULES.has(e.rule);
+}
+
+/**
+ * One entry of `details.errors[]`. Its code is the code of its rule, whatever the answer's status:
+ * an unresolved account reads `iso_business_rule_failed` here exactly as an unknown original does
+ * (businessRule below), also when a malformed field beside it makes the whole answer a 400.
+ */
 function item(e: IsoError): ProblemItem {
-  const base = { code: e.code, message: e.message };
+  const code = isBusinessRule(e) ? 'iso_business_rule_failed' : e.code;
+  const base = { code, message: e.message };
   if (e.code === 'iso_validation_failed') return { ...base, rule: e.rule, path: e.path };
   return e.path === undefined ? base : { ...base, path: e.path };
 }
@@ -92,7 +102,7 @@ export function fromIsoErrors(errors: readonly IsoError[]): BridgeError {
   const items = errors.map(item);
   const reader = errors.find((e) => e.code !== 'iso_validation_failed');
   if (reader !== undefined) return new BridgeError(reader.code, reader.message, detailsOf(items));
-  const business = errors.every((e) => BUSINESS_RULES.has((e as IsoValidationError).rule));
+  const business = errors.every(isBusinessRule);
   const first = errors[0];
   const message = first === undefined ? 'validation failed' : `${first.path}: ${first.message}`;
   return new BridgeError(

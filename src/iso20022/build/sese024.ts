@@ -1,5 +1,5 @@
 // Builds sese.024.001.10 SecuritiesSettlementTransactionStatusAdvice (subset, element names per
-// the ISO message definition; no schema in shared/iso20022/xsd): TxId, and any of the processing
+// the ISO message definition; no schema in test/iso20022/xsd): TxId, and any of the processing
 // status (PrcgSts), matching status (MtchgSts) and settlement status (SttlmSts). A status without
 // a reason code is written with NoSpcfdRsn NORE; with one, as Rsn/Cd/Cd.
 

@@ -1,5 +1,5 @@
 // Builds sese.025.001.09 SecuritiesSettlementTransactionConfirmation (subset, element names per
-// the ISO message definition; no schema in shared/iso20022/xsd): TxIdDtls, TradDtls with the
+// the ISO message definition; no schema in test/iso20022/xsd): TxIdDtls, TradDtls with the
 // effective settlement date, the ISIN, the settled quantity and safekeeping account, the
 // securities transaction type, the settlement parties and, against payment, the settled amount.
 

@@ -1,5 +1,5 @@
 // Collateral substitution (subset; names per colr.010.001.05 and colr.012.001.05, no schemas in
-// shared/iso20022/xsd). ISO splits the substitution in two messages:
+// test/iso20022/xsd). ISO splits the substitution in two messages:
 //   colr.010 CollateralSubstitutionRequest: the collateral returned (CollSbstitnRtr) and the
 //            collateral offered instead (CollSbstitnDlvr), each with collateral ids, ISINs and
 //            quantities;

@@ -1,7 +1,9 @@
 // pacs.008 FIToFICustomerCreditTransfer (read per pacs.008.001.09; .08–.13 use the same paths).
 // Required content follows gateway-interface.md "pacs.008 submission content": message id,
 // interbank settlement amount and currency, settlement date (transaction level, else group
-// level), debtor and creditor IBAN, debtor and creditor agent BIC. Mapping table: README.
+// level), debtor and creditor IBAN, debtor and creditor agent BIC. Mapping table: README. An account
+// given by `Othr/Id` instead of an IBAN is read too (account.ts); resolve.ts refuses it unless the
+// operator allowed accounts without an IBAN.
 
 import {
   type IsoAmount,
@@ -12,10 +14,10 @@ import {
   reqAmount,
   reqBic,
   reqDate,
-  reqIban,
   reqText,
 } from '../validate/fields.js';
 import type { XmlCursor } from '../xml/cursor.js';
+import { readAccount } from './account.js';
 import { agentBic, checkCount, type ExtractContext, must, readGroupHeader } from './common.js';
 import type { AppHeader } from './head001.js';
 import { type LedgerPins, mergePins, type PinPaths, type PinSet, readPins } from './pins.js';
@@ -28,6 +30,8 @@ export interface TransferPaths {
   readonly settlementDate: string;
   readonly debtorIban: string;
   readonly creditorIban: string;
+  readonly debtorOtherId: string;
+  readonly creditorOtherId: string;
   readonly debtorBic: string;
   readonly creditorBic: string;
   readonly pins: PinPaths;
@@ -41,10 +45,13 @@ export interface Pacs008Transaction {
   readonly amount: IsoAmount;
   readonly settlementDate: string;
   readonly debtorName: string | undefined;
-  readonly debtorIban: string;
+  /** Absent when the account is given by `Othr/Id` only (then `debtorOtherId`). */
+  readonly debtorIban: string | undefined;
+  readonly debtorOtherId: string | undefined;
   readonly debtorBic: string;
   readonly creditorName: string | undefined;
-  readonly creditorIban: string;
+  readonly creditorIban: string | undefined;
+  readonly creditorOtherId: string | undefined;
   readonly creditorBic: string;
   /** Document-level pins merged with this transaction's own (transaction wins per field). */
   readonly pins: LedgerPins;
@@ -99,14 +106,9 @@ function readTransaction(
   const amountAt = tx.child('IntrBkSttlmAmt');
   const amount = positive(is, reqAmount(is, amountAt, amountAt.attr('Ccy')), amountAt.path);
   const date = settlementDate(is, tx, group);
-  const at = {
-    debtorIban: tx.at('DbtrAcct', 'Id', 'IBAN'),
-    creditorIban: tx.at('CdtrAcct', 'Id', 'IBAN'),
-    debtorBic: agentBic(tx, 'DbtrAgt'),
-    creditorBic: agentBic(tx, 'CdtrAgt'),
-  };
-  const debtorIban = reqIban(is, at.debtorIban);
-  const creditorIban = reqIban(is, at.creditorIban);
+  const at = { debtorBic: agentBic(tx, 'DbtrAgt'), creditorBic: agentBic(tx, 'CdtrAgt') };
+  const debtor = readAccount(is, tx, 'DbtrAcct');
+  const creditor = readAccount(is, tx, 'CdtrAcct');
   const debtorBic = reqBic(is, at.debtorBic);
   const creditorBic = reqBic(is, at.creditorBic);
   const pinSet = mergePins(documentPins, readPins(tx, is));
@@ -123,17 +125,21 @@ function readTransaction(
     endToEndId: must(endToEndId),
     amount: must(amount),
     settlementDate: must(date.value),
-    debtorIban: must(debtorIban),
+    debtorIban: debtor.iban,
+    debtorOtherId: debtor.otherId,
     debtorBic: must(debtorBic),
-    creditorIban: must(creditorIban),
+    creditorIban: creditor.iban,
+    creditorOtherId: creditor.otherId,
     creditorBic: must(creditorBic),
     pins: pinSet.pins,
     paths: {
       amount: amountAt.path,
       currency: amountAt.attr('Ccy').path,
       settlementDate: date.path,
-      debtorIban: at.debtorIban.path,
-      creditorIban: at.creditorIban.path,
+      debtorIban: debtor.ibanPath,
+      creditorIban: creditor.ibanPath,
+      debtorOtherId: debtor.otherIdPath,
+      creditorOtherId: creditor.otherIdPath,
       debtorBic: at.debtorBic.path,
       creditorBic: at.creditorBic.path,
       pins: pinSet.paths,

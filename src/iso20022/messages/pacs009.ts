@@ -14,10 +14,10 @@ import {
   optUuid,
   reqAmount,
   reqBic,
-  reqIban,
   reqText,
 } from '../validate/fields.js';
 import type { XmlCursor } from '../xml/cursor.js';
+import { readAccount } from './account.js';
 import { agentBic, checkCount, type ExtractContext, must, readGroupHeader } from './common.js';
 import type { AppHeader } from './head001.js';
 import { type GroupDate, positive, settlementDate } from './pacs008.js';
@@ -35,6 +35,8 @@ export interface Pacs009Paths {
   readonly instructedAgentBic: string;
   readonly debtorIban: string;
   readonly creditorIban: string;
+  readonly debtorOtherId: string;
+  readonly creditorOtherId: string;
   readonly debtorBic: string;
   readonly creditorBic: string;
   readonly pins: PinPaths;
@@ -52,8 +54,14 @@ export interface Pacs009Transaction {
   /** Dbtr/FinInstnId/BICFI and Cdtr/FinInstnId/BICFI: the parties of pacs.009 are institutions. */
   readonly debtorBic: string | undefined;
   readonly creditorBic: string | undefined;
-  readonly debtorIban: string;
-  readonly creditorIban: string;
+  /**
+   * Absent when the account is given by `Othr/Id` only, or not at all: FI-to-FI transfers often
+   * name only the institutions' BICs (resolve.ts then may use the BIC crosswalk).
+   */
+  readonly debtorIban: string | undefined;
+  readonly creditorIban: string | undefined;
+  readonly debtorOtherId: string | undefined;
+  readonly creditorOtherId: string | undefined;
   readonly purpose: string | undefined;
   readonly pins: LedgerPins;
   readonly paths: Pacs009Paths;
@@ -104,17 +112,15 @@ function readTransaction(
   const at = {
     instructingAgentBic: agent(tx, 'InstgAgt', agents.instructing),
     instructedAgentBic: agent(tx, 'InstdAgt', agents.instructed),
-    debtorIban: tx.at('DbtrAcct', 'Id', 'IBAN'),
-    creditorIban: tx.at('CdtrAcct', 'Id', 'IBAN'),
     debtorBic: agentBic(tx, 'Dbtr'),
     creditorBic: agentBic(tx, 'Cdtr'),
   };
   const required = {
     instructingAgentBic: reqBic(is, at.instructingAgentBic),
     instructedAgentBic: reqBic(is, at.instructedAgentBic),
-    debtorIban: reqIban(is, at.debtorIban),
-    creditorIban: reqIban(is, at.creditorIban),
   };
+  const debtor = readAccount(is, tx, 'DbtrAcct');
+  const creditor = readAccount(is, tx, 'CdtrAcct');
   const optional = {
     instructionId: optText(is, pmtId.child('InstrId')),
     transactionId: optText(is, pmtId.child('TxId')),
@@ -136,11 +142,17 @@ function readTransaction(
     settlementDate: must(date.value),
     instructingAgentBic: must(required.instructingAgentBic),
     instructedAgentBic: must(required.instructedAgentBic),
-    debtorIban: must(required.debtorIban),
-    creditorIban: must(required.creditorIban),
+    debtorIban: debtor.iban,
+    creditorIban: creditor.iban,
+    debtorOtherId: debtor.otherId,
+    creditorOtherId: creditor.otherId,
     pins: pinSet.pins,
     paths: {
       ...paths,
+      debtorIban: debtor.ibanPath,
+      creditorIban: creditor.ibanPath,
+      debtorOtherId: debtor.otherIdPath,
+      creditorOtherId: creditor.otherIdPath,
       amount: amountAt.path,
       currency: amountAt.attr('Ccy').path,
       settlementDate: date.path,

@@ -1,5 +1,5 @@
 // pacs.029 MultilateralSettlementRequest (read per pacs.029.001.02; internal helper, no route; no
-// schema in shared/iso20022/xsd, element names from the ISO message definition): GrpHdr MsgId and
+// schema in test/iso20022/xsd, element names from the ISO message definition): GrpHdr MsgId and
 // CreDtTm, and per SttlmReq its InstrId and movement records (Id, Amt/Amt with @Ccy, Amt/CdtDbt,
 // optional PtcptAcct/Id/IBAN). A multilateral settlement needs at least two movements.
 

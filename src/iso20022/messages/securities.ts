@@ -1,5 +1,5 @@
 // Components shared by sese.023/.025 and colr.010/.012 (names per sese.023.001.09,
-// sese.025.001.09, colr.010.001.05, colr.012.001.05; no schemas for these in shared/iso20022/xsd).
+// sese.025.001.09, colr.010.001.05, colr.012.001.05; no schemas for these in test/iso20022/xsd).
 // Only ISIN-identified securities are read (FinInstrmId/ISIN, SctyId/ISIN).
 
 import type { DecimalValue } from '../validate/amount.js';

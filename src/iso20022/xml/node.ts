@@ -62,8 +62,17 @@ export function decodeEntities(raw: string): string | undefined {
   return out + raw.slice(from);
 }
 
+/** A refusal while building the tree, at the element path where it was found (`/Document/…/Nm`). */
 export class TreeError {
-  constructor(readonly message: string) {}
+  constructor(
+    readonly message: string,
+    readonly path: string,
+  ) {}
+
+  /** The same failure seen from the parent element: the path only grows on the error path. */
+  within(parent: string): TreeError {
+    return new TreeError(this.message, `/${parent}${this.path}`);
+  }
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {
@@ -90,7 +99,7 @@ const NONE = new Map<string, never>() as ReadonlyMap<string, never>;
 export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
   if (!isRecord(raw)) {
     const text = typeof raw === 'string' ? decodeEntities(raw) : '';
-    if (text === undefined) return new TreeError(`invalid entity reference in <${name}>`);
+    if (text === undefined) return new TreeError(`invalid entity reference in <${name}>`, `/${name}`);
     return { name, text, attributes: NONE, children: NONE };
   }
   let attributes: Map<string, string> | undefined;
@@ -103,14 +112,14 @@ export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
     else if (key.startsWith('@_')) {
       const decoded = typeof value === 'string' ? decodeEntities(value) : '';
       if (decoded === undefined)
-        return new TreeError(`invalid entity reference in an attribute of <${name}>`);
+        return new TreeError(`invalid entity reference in an attribute of <${name}>`, `/${name}`);
       attributes ??= new Map();
       attributes.set(key.slice(2), decoded);
     } else {
       const list: XmlNode[] = [];
       for (const item of Array.isArray(value) ? value : [value]) {
         const child = buildNode(key, item);
-        if (child instanceof TreeError) return child;
+        if (child instanceof TreeError) return child.within(name);
         list.push(child);
       }
       children ??= new Map();
@@ -118,9 +127,9 @@ export function buildNode(name: string, raw: unknown): XmlNode | TreeError {
     }
   }
   const decoded = decodeEntities(rawText);
-  if (decoded === undefined) return new TreeError(`invalid entity reference in <${name}>`);
+  if (decoded === undefined) return new TreeError(`invalid entity reference in <${name}>`, `/${name}`);
   // Mixed text and CDATA would need document order to join, which the parser does not keep.
-  if (decoded !== '' && cdata !== '') return new TreeError(`<${name}> mixes text and CDATA`);
+  if (decoded !== '' && cdata !== '') return new TreeError(`<${name}> mixes text and CDATA`, `/${name}`);
   return {
     name,
     text: cdata !== '' ? cdata : decoded,

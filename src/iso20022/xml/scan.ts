@@ -27,6 +27,10 @@ const INVALID_CHAR = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\uFFFE\uFFFF]/;
 // ASCII-only names are enough for ISO 20022 (all element names are ASCII); anything else is refused.
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*(?::[A-Za-z_][A-Za-z0-9_.-]*)?$/;
 const NAME_SHOWN_MAX = 64;
+// Local names the parser refuses (they would be keys of the JavaScript objects it builds). Refusing
+// them here gives the error the offset of the tag, which the parser's exception lacks.
+// All are at least 9 characters long, so shorter names skip the lookup (the element-flood path).
+const RESERVED_LOCAL_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
 
 type Bindings = ReadonlyMap<string, string>;
 const INITIAL_BINDINGS: Bindings = new Map([['xml', 'http://www.w3.org/XML/1998/namespace']]);
@@ -184,6 +188,9 @@ class Scanner {
     const namespace = bindings.get(prefix);
     if (prefix !== '' && namespace === undefined) {
       return fail('iso_xml_malformed', `unbound namespace prefix "${shown(prefix)}"`, lt);
+    }
+    if (name.length - colon > 9 && RESERVED_LOCAL_NAMES.has(colon < 0 ? name : name.slice(colon + 1))) {
+      return fail('iso_xml_malformed', `reserved element name "${name}"`, lt);
     }
     if (depth <= 2) {
       this.outline.push({ depth, localName: name.slice(colon + 1), namespace: namespace || undefined });
