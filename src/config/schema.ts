@@ -101,6 +101,18 @@ export const CONFIG_SCHEMA = {
       COUNT_CEILING,
       'WebSocket clients connected at once; 0 refuses every client.',
     ),
+    sse_clients_per_ip_max: int(
+      16,
+      1,
+      COUNT_CEILING,
+      'SSE clients connected at once from one address (IPv4, or IPv6 /64); 429 above.',
+    ),
+    ws_clients_per_ip_max: int(
+      10,
+      1,
+      COUNT_CEILING,
+      'WebSocket clients connected at once from one address (IPv4, or IPv6 /64); 429 above.',
+    ),
     subscriptions_per_connection_max: int(5, 1, COUNT_CEILING, 'Subscriptions one connection may hold.'),
     subscriber_buffer_events_max: int(
       1000,

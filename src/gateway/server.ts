@@ -133,7 +133,10 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
     metrics,
     apiVersions: opts.apiVersions ?? DEFAULT_API_VERSIONS,
     encodeErrorCodec: opts.encodeErrorCodec,
-    streams: createStreamTracker({ sse: limits.sseClientsMax, ws: limits.wsClientsMax }, metrics),
+    streams: createStreamTracker({ sse: limits.sseClientsMax, ws: limits.wsClientsMax }, metrics, {
+      sse: limits.sseClientsPerIpMax,
+      ws: limits.wsClientsPerIpMax,
+    }),
     routeMeta: new Map(),
     routes: [],
     wsRoutes: new Map(),

@@ -16,6 +16,7 @@ import { type GatewayError, gatewayError } from './errors.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { clientKey } from './rate-limit.js';
 import { addRoute } from './route-table.js';
+import type { StreamRefusal } from './streams.js';
 import { startWsSession, WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
 
 export { WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
@@ -41,6 +42,17 @@ function screenUpgrade(app: GatewayApp, req: IncomingMessage): GatewayError | un
   if (!decision.ok) return gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
   const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], gw.apiVersions);
   return typeof version === 'number' ? undefined : version;
+}
+
+/** The server-wide cap keeps its 503; the per-address cap answers 429 like the SSE caps (issue 10 §8). */
+function wsCapRefusal(app: GatewayApp, refusal: StreamRefusal): GatewayError {
+  if (refusal === 'server') return gatewayError('too_many_connections', { kind: 'ws', retry_after_s: 1 });
+  return gatewayError('stream_limit_reached', {
+    kind: 'ws',
+    scope: 'client_address',
+    limit: app.gateway.limits.wsClientsPerIpMax,
+    retry_after_s: 1,
+  });
 }
 
 function onUpgrade(app: GatewayApp, req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -90,10 +102,13 @@ export function registerWsRoute(
   }
   gw.wsRoutes.set(path, (req, socket, head) => {
     let ctx: WsContext | undefined;
-    const release = gw.streams.open('ws', () => ctx?.close(WS_CLOSE.goingAway, 'server shutting down'));
-    if (release === undefined) {
-      const error = gatewayError('too_many_connections', { kind: 'ws', retry_after_s: 1 });
-      writeRawError(socket, error, gw.apiVersions, gw.metrics);
+    const release = gw.streams.open(
+      'ws',
+      () => ctx?.close(WS_CLOSE.goingAway, 'server shutting down'),
+      clientKey(req.socket.remoteAddress),
+    );
+    if (typeof release === 'string') {
+      writeRawError(socket, wsCapRefusal(app, release), gw.apiVersions, gw.metrics);
       return;
     }
     socket.once('close', release);
@@ -115,7 +130,7 @@ export function registerWsRoute(
         'WebSocket endpoint: send `Connection: Upgrade`, `Upgrade: websocket`. Plain GET answers 426.',
       tags: opts.tags ?? ['streams'],
       visibility: 'public',
-      errorStatuses: [426, 503],
+      errorStatuses: [426, 429, 503],
       schema: { response: { 101: Type.Null({ description: 'Switching Protocols (WebSocket)' }) } },
       handler: () => {
         throw gatewayError('upgrade_required', { path });

@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
+import { streamsPerAddress } from './per-address.js';
 import { queueFlood } from './queue.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
@@ -26,6 +27,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
     connectionCaps({ perIpMax: 4, totalMax: 20, extra: 3 }));
   it('SSE and WebSocket clients beyond the stream caps are refused', () =>
     subscriptionFloods({ sseMax: 10, wsMax: 10, extra: 5 }));
+  it('streams per address: 4 addresses cannot take every SSE / WebSocket slot', () =>
+    streamsPerAddress({ addresses: 4, attempts: 8, perIpMax: 3, serverMax: 20 }));
   it('regression: a burst of 1,200 transactions does not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 1_200 }));
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>

@@ -9,6 +9,7 @@ import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
+import { streamsPerAddress } from '../abuse/per-address.js';
 import { queueFlood } from '../abuse/queue.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
@@ -29,6 +30,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     connectionCaps({ perIpMax: 32, totalMax: 300, extra: 20 }));
   it('SSE and WebSocket clients beyond the stream caps are refused', () =>
     subscriptionFloods({ sseMax: 300, wsMax: 100, extra: 50 }));
+  it('streams per address: 4 addresses x 40 cannot take the 100 SSE / WebSocket slots', () =>
+    streamsPerAddress({ addresses: 4, attempts: 40, perIpMax: 10, serverMax: 100 }));
   it('regression: 5,000 transactions in full blocks do not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 5_000 }));
   it('queue flooding 4x beyond a capacity of 5,000: 429 with Retry-After, then drains; nothing lost', () =>
