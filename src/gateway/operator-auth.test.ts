@@ -1,11 +1,16 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
+import { DEFAULT_CONFIG } from '../config/schema.js';
 import { ed25519Generate } from '../crypto/ed25519.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import type { GatewayApp } from './context.js';
 import { createNonceCache } from './nonce-cache.js';
-import { createOperatorAuth } from './operator-auth.js';
+import {
+  createOperatorAuth,
+  DEFAULT_OPERATOR_MAX_AGE_MS,
+  DEFAULT_OPERATOR_NONCES_MAX,
+} from './operator-auth.js';
 import { operatorMessage, sha256Hex, signOperatorRequest, sortedQuery } from './operator-message.js';
 import { registerRoutes } from './route-table.js';
 import { createGatewayServer } from './server.js';
@@ -164,5 +169,14 @@ describe('nonce cache', () => {
     assert.ok(cache.checkAndAdd('a', 100, 100));
     assert.ok(cache.checkAndAdd('b', 5_000, 5_000)); // a expired long ago
     assert.ok(cache.checkAndAdd('c', 4_500, 5_000));
+  });
+});
+
+describe('operator window defaults', () => {
+  it('the gateway defaults equal the config defaults and the documented ±30 s / 10,000 (issue 10 §11)', () => {
+    assert.equal(DEFAULT_CONFIG.operator.requestMaxAgeMs, DEFAULT_OPERATOR_MAX_AGE_MS);
+    assert.equal(DEFAULT_CONFIG.operator.noncesMax, DEFAULT_OPERATOR_NONCES_MAX);
+    assert.equal(DEFAULT_OPERATOR_MAX_AGE_MS, 30_000);
+    assert.equal(DEFAULT_OPERATOR_NONCES_MAX, 10_000);
   });
 });

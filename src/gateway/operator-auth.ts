@@ -30,6 +30,7 @@ export interface OperatorAuthOptions {
   now: () => number;
 }
 
+// Keep equal to the operator.* config defaults (src/config/schema.ts; checked by operator-auth.test.ts).
 export const DEFAULT_OPERATOR_MAX_AGE_MS = 30_000;
 export const DEFAULT_OPERATOR_NONCES_MAX = 10_000;
 

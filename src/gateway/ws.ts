@@ -3,7 +3,8 @@
 // and the socket is closed. The same path is also a plain Fastify GET route answering 426 Upgrade
 // Required, so it is in the route table and in the OpenAPI document. Upgrades pass the same per-client
 // rate limiter and API-version check as HTTP requests, and the server-wide WebSocket client cap
-// (503 too_many_connections). WebSocket routes are public: they are not profile-gated.
+// (503 too_many_connections), and a browser page's upgrade must come from an origin of the CORS allow
+// list (host-check.ts). WebSocket routes are public: they are not profile-gated.
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -13,6 +14,7 @@ import { API_VERSION_HEADER, apiHeaders, negotiateApiVersion } from './api-versi
 import { writeRawError } from './client-error.js';
 import type { GatewayApp } from './context.js';
 import { type GatewayError, gatewayError } from './errors.js';
+import { checkWsOrigin } from './host-check.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { clientKey } from './rate-limit.js';
 import { addRoute } from './route-table.js';
@@ -40,6 +42,8 @@ function screenUpgrade(app: GatewayApp, req: IncomingMessage): GatewayError | un
   const gw = app.gateway;
   const decision = gw.rateLimiter.take(clientKey(req.socket.remoteAddress));
   if (!decision.ok) return gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
+  const refusal = gw.hostCheck(req.headers.host) ?? checkWsOrigin(req.headers.origin, gw.corsOrigins);
+  if (refusal !== undefined) return refusal;
   const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], gw.apiVersions);
   return typeof version === 'number' ? undefined : version;
 }
@@ -130,7 +134,7 @@ export function registerWsRoute(
         'WebSocket endpoint: send `Connection: Upgrade`, `Upgrade: websocket`. Plain GET answers 426.',
       tags: opts.tags ?? ['streams'],
       visibility: 'public',
-      errorStatuses: [426, 429, 503],
+      errorStatuses: [403, 421, 426, 429, 503],
       schema: { response: { 101: Type.Null({ description: 'Switching Protocols (WebSocket)' }) } },
       handler: () => {
         throw gatewayError('upgrade_required', { path });

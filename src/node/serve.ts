@@ -77,6 +77,8 @@ export async function buildGateway(
     limits: gatewayLimits(c),
     logLevel: c.log.level,
     corsOrigins: c.gateway.corsOrigins,
+    // The listen address is one of the node's names (a LAN address clients dial directly).
+    allowedHosts: [...c.gateway.allowedHosts, c.gateway.host],
     errors,
     encodeErrorCodec: (body: ErrorBody) =>
       encodeFrame(schema, ErrorBodyCodec, { ...body, details: body.details as never }),

@@ -4,6 +4,7 @@
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
+import { browserAttacks } from './browser.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
 import { streamsPerAddress } from './per-address.js';
@@ -29,6 +30,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
     subscriptionFloods({ sseMax: 10, wsMax: 10, extra: 5 }));
   it('streams per address: 4 addresses cannot take every SSE / WebSocket slot', () =>
     streamsPerAddress({ addresses: 4, attempts: 8, perIpMax: 3, serverMax: 20 }));
+  it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
+    browserAttacks());
   it('regression: a burst of 1,200 transactions does not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 1_200 }));
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>

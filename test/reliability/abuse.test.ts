@@ -7,6 +7,7 @@
 
 import { describe, it } from 'node:test';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
+import { browserAttacks } from '../abuse/browser.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { streamsPerAddress } from '../abuse/per-address.js';
@@ -32,6 +33,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     subscriptionFloods({ sseMax: 300, wsMax: 100, extra: 50 }));
   it('streams per address: 4 addresses x 40 cannot take the 100 SSE / WebSocket slots', () =>
     streamsPerAddress({ addresses: 4, attempts: 40, perIpMax: 10, serverMax: 100 }));
+  it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
+    browserAttacks());
   it('regression: 5,000 transactions in full blocks do not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 5_000 }));
   it('queue flooding 4x beyond a capacity of 5,000: 429 with Retry-After, then drains; nothing lost', () =>
