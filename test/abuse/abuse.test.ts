@@ -9,6 +9,7 @@ import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
 import { streamsPerAddress } from './per-address.js';
 import { queueFlood } from './queue.js';
+import { routerRejectionsRateLimited } from './router-rate.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
@@ -32,6 +33,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
     streamsPerAddress({ addresses: 4, attempts: 8, perIpMax: 3, serverMax: 20 }));
   it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
     browserAttacks());
+  it('requests refused by the router spend the rate limit budget (429 after the burst)', () =>
+    routerRejectionsRateLimited({ burst: 10, requests: 40 }));
   it('regression: a burst of 1,200 transactions does not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 1_200 }));
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>

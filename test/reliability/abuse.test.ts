@@ -12,6 +12,7 @@ import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { streamsPerAddress } from '../abuse/per-address.js';
 import { queueFlood } from '../abuse/queue.js';
+import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 
@@ -35,6 +36,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     streamsPerAddress({ addresses: 4, attempts: 40, perIpMax: 10, serverMax: 100 }));
   it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
     browserAttacks());
+  it('requests refused by the router spend the rate limit budget (429 after the burst)', () =>
+    routerRejectionsRateLimited({ burst: 200, requests: 1_000 }));
   it('regression: 5,000 transactions in full blocks do not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 5_000 }));
   it('queue flooding 4x beyond a capacity of 5,000: 429 with Retry-After, then drains; nothing lost', () =>
