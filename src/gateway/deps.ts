@@ -4,6 +4,7 @@
 import type { SchemaRegistry } from '../codec/registry.js';
 import type { ErrorRegistry } from './errors.js';
 import type { GatewayPorts } from './ports.js';
+import type { TelemetryProfile } from './profiles.js';
 
 export interface RouteLimits {
   listLimitDefault: number;
@@ -21,4 +22,6 @@ export interface RouteDeps {
   limits: RouteLimits;
   apiVersions: { default: number; supported: readonly number[] };
   features: readonly string[];
+  /** `telemetry.profile`: WebSocket routes are gated by it as HTTP routes are (ws.ts). */
+  profile: TelemetryProfile;
 }

@@ -16,6 +16,7 @@ import type { GatewayApp } from './context.js';
 import { type GatewayError, gatewayError } from './errors.js';
 import { checkWsOrigin } from './host-check.js';
 import { disabledOperatorAuth } from './operator-auth.js';
+import { profileAllows, profilesAllowing, type TelemetryProfile, type Visibility } from './profiles.js';
 import { clientKey } from './rate-limit.js';
 import { addRoute } from './route-table.js';
 import type { StreamRefusal } from './streams.js';
@@ -29,6 +30,12 @@ export interface WsRouteOptions {
   tags?: string[];
   /** Overrides of the server's WebSocket limits for this path. */
   limits?: Partial<WsLimits>;
+  /**
+   * Telemetry-profile gate, as HTTP routes have (profiles.ts): a path the profile does not serve refuses
+   * every upgrade with 503 `telemetry_profile_restricted`. Omitted: public. Operator-signed WebSocket
+   * routes do not exist (an upgrade carries no body to sign), so 'operator' is not accepted here.
+   */
+  gate?: { visibility: Exclude<Visibility, 'operator'>; profile: TelemetryProfile };
 }
 
 function pathOf(url: string | undefined): string {
@@ -104,7 +111,19 @@ export function registerWsRoute(
       onUpgrade(app, req, socket, head),
     );
   }
+  const gate = opts.gate ?? { visibility: 'public', profile: 'disabled' };
+  const restricted = !profileAllows(gate.profile, gate.visibility);
   gw.wsRoutes.set(path, (req, socket, head) => {
+    if (restricted) {
+      const details = { profile: gate.profile, served_by: profilesAllowing(gate.visibility) };
+      writeRawError(
+        socket,
+        gatewayError('telemetry_profile_restricted', details),
+        gw.apiVersions,
+        gw.metrics,
+      );
+      return;
+    }
     let ctx: WsContext | undefined;
     const release = gw.streams.open(
       'ws',
@@ -133,13 +152,13 @@ export function registerWsRoute(
       description:
         'WebSocket endpoint: send `Connection: Upgrade`, `Upgrade: websocket`. Plain GET answers 426.',
       tags: opts.tags ?? ['streams'],
-      visibility: 'public',
+      visibility: gate.visibility,
       errorStatuses: [403, 421, 426, 429, 503],
       schema: { response: { 101: Type.Null({ description: 'Switching Protocols (WebSocket)' }) } },
       handler: () => {
         throw gatewayError('upgrade_required', { path });
       },
     },
-    { profile: 'disabled', operatorAuth: disabledOperatorAuth() },
+    { profile: gate.profile, operatorAuth: disabledOperatorAuth() },
   );
 }

@@ -9,7 +9,7 @@ import { createErrorRegistry, type ErrorBody } from '../gateway/errors.js';
 import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
 import type { GatewayLimits } from '../gateway/limits.js';
 import { metricsRoute } from '../gateway/metrics.js';
-import { createOperatorAuth } from '../gateway/operator-auth.js';
+import { createOperatorAuth, type OperatorWatermark } from '../gateway/operator-auth.js';
 import type { BridgePort } from '../gateway/ports.js';
 import { registerRoutes } from '../gateway/route-table.js';
 import { appRoutes } from '../gateway/routes/app.js';
@@ -23,8 +23,10 @@ import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import { nodeFiles } from './files.js';
 import { installNodeMetrics } from './metrics.js';
 import type { Node } from './node.js';
+import { openOperatorWatermark } from './operator-watermark.js';
 import { gatewayPorts } from './ports.js';
 
 export interface ServedNode {
@@ -61,7 +63,10 @@ export function gatewayLimits(c: Config): Partial<GatewayLimits> {
 }
 
 export interface ServeOptions {
-  /** The node directory; needed when `iso20022.enabled` (bridge key file and `<data>/bridge/`). */
+  /**
+   * The node directory; needed when `iso20022.enabled` (bridge key file and `<data>/bridge/`), and where
+   * the operator replay mark is kept across restarts (operator-watermark.ts).
+   */
   dir?: string;
 }
 
@@ -69,6 +74,7 @@ export async function buildGateway(
   node: Node,
   address: () => string,
   bridge?: BridgePort,
+  watermark?: OperatorWatermark,
 ): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
@@ -101,6 +107,7 @@ export async function buildGateway(
     },
     apiVersions: app.gateway.apiVersions,
     features: [],
+    profile: c.telemetry.profile,
   };
   const ctx = {
     profile: c.telemetry.profile,
@@ -109,6 +116,8 @@ export async function buildGateway(
       maxAgeMs: c.operator.requestMaxAgeMs,
       noncesMax: c.operator.noncesMax,
       now: () => node.clock.nowMs(),
+      audience: { chainId: c.node.chainId, nodeKey: node.nodeKey.publicKeyText() },
+      ...(watermark === undefined ? {} : { watermark }),
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
@@ -140,7 +149,10 @@ export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<Se
     bridge = await startBridge(node, opts.dir, (e) => app?.log.error({ err: e }, 'iso20022 bridge'));
   }
   try {
-    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge);
+    // Without the node directory (in-process tests) the operator replay mark lives in memory only.
+    const watermark =
+      opts.dir === undefined ? undefined : await openOperatorWatermark(nodeFiles(opts.dir).data);
+    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge, watermark);
     if (bridge !== undefined) {
       const b = bridge;
       app.addHook('onClose', () => b.close());

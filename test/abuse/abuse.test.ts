@@ -7,6 +7,7 @@ import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { browserAttacks } from './browser.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
+import { operatorReplay } from './operator-replay.js';
 import { streamsPerAddress } from './per-address.js';
 import { queueFlood } from './queue.js';
 import { routerRejectionsRateLimited } from './router-rate.js';
@@ -33,6 +34,8 @@ describe('abuse (short)', { timeout: 120_000 }, () => {
     streamsPerAddress({ addresses: 4, attempts: 8, perIpMax: 3, serverMax: 20 }));
   it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
     browserAttacks());
+  it('a signed operator request replayed at another node or after a restart is refused (401)', () =>
+    operatorReplay({ replays: 3 }));
   it('requests refused by the router spend the rate limit budget (429 after the burst)', () =>
     routerRejectionsRateLimited({ burst: 10, requests: 40 }));
   it('regression: a burst of 1,200 transactions does not cut off SSE readers', () =>

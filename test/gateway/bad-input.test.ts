@@ -39,7 +39,7 @@ import {
   type Samples,
   validPath,
 } from '../helpers/route-catalog.js';
-import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
@@ -135,6 +135,7 @@ describe('bad input on every route (real socket)', () => {
           url: p.path,
           body: p.body ?? new Uint8Array(),
           seed: OPERATOR_SEED,
+          ...operatorAudience(t.node),
         }),
       );
     }
@@ -251,7 +252,13 @@ describe('limits at node level: oversized bodies and header floods', () => {
         if (r.meta.visibility === 'operator')
           Object.assign(
             headers,
-            signOperatorRequest({ method: 'POST', url: path, body, seed: OPERATOR_SEED }),
+            signOperatorRequest({
+              method: 'POST',
+              url: path,
+              body,
+              seed: OPERATOR_SEED,
+              ...operatorAudience(t.node),
+            }),
           );
         const a = await sendOversized(t.url, path, headers, body, chunked);
         assert.equal(a.status, 413, `${r.url}: ${a.text.slice(0, 200)}`);

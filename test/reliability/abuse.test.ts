@@ -10,6 +10,7 @@ import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { browserAttacks } from '../abuse/browser.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
+import { operatorReplay } from '../abuse/operator-replay.js';
 import { streamsPerAddress } from '../abuse/per-address.js';
 import { queueFlood } from '../abuse/queue.js';
 import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
@@ -36,6 +37,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     streamsPerAddress({ addresses: 4, attempts: 40, perIpMax: 10, serverMax: 100 }));
   it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
     browserAttacks());
+  it('a signed operator request replayed at another node or after a restart is refused (401)', () =>
+    operatorReplay({ replays: 50 }));
   it('requests refused by the router spend the rate limit budget (429 after the burst)', () =>
     routerRejectionsRateLimited({ burst: 200, requests: 1_000 }));
   it('regression: 5,000 transactions in full blocks do not cut off SSE readers', () =>
