@@ -4,7 +4,7 @@
 //
 // The first three lines bind the request to one node (issue 10 §9): a request signed for one node does not
 // verify at another node that trusts the same operator key, or at a node of another chain. `node-key` is
-// the node's public key text as `/status` reports it (`peer_id`).
+// the node's public key text (`peer_id` in `/v1/consensus/keys`, `node_key` in submission receipts).
 // where `path` is the request path as received (percent-encoding untouched), `sorted-query` is the raw
 // `k=v` pairs of the query string sorted by key then value (plain code-unit order) and joined by `&`,
 // the body hash is lowercase hex (the hash of the empty string when there is no body), `timestamp` is
@@ -53,7 +53,7 @@ export const OPERATOR_MESSAGE_TAG = 'torana-operator-v1';
 /** The node a request is meant for. */
 export interface OperatorAudience {
   chainId: string;
-  /** The node's public key text (`ed0120…`), as `/status` reports it in `peer_id`. */
+  /** The node's public key text (`ed0120…`): `peer_id` in `/v1/consensus/keys`. */
   nodeKey: string;
 }
 
