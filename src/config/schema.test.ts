@@ -14,6 +14,7 @@ const EXPECTED_DEFAULTS = {
     host: '127.0.0.1',
     port: 8080,
     cors_origins: [],
+    allowed_hosts: ['localhost', '127.0.0.1', '[::1]'],
     transaction_body_bytes_max: 65536,
     query_body_bytes_max: 65536,
     json_body_bytes_max: 1048576,
@@ -34,6 +35,8 @@ const EXPECTED_DEFAULTS = {
   streams: {
     sse_clients_max: 1000,
     ws_clients_max: 100,
+    sse_clients_per_ip_max: 16,
+    ws_clients_per_ip_max: 10,
     subscriptions_per_connection_max: 5,
     subscriber_buffer_events_max: 1000,
     subscriber_buffer_bytes_max: 1048576,
@@ -80,7 +83,7 @@ const EXPECTED_DEFAULTS = {
   },
   verify: { threads: 1 },
   telemetry: { profile: 'operator' },
-  operator: { public_keys: [], request_max_age_ms: 60000, nonces_max: 100000 },
+  operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
   iso20022: {
     enabled: false,
     bridge_account: '',

@@ -44,7 +44,14 @@ export const CONFIG_SCHEMA = {
   gateway: section('The HTTP/SSE/WebSocket gateway: address, body and header limits, timeouts, rates.', {
     host: str('127.0.0.1', 'Address the gateway listens on.', { nonEmpty: true }),
     port: int(8080, 0, 65_535, 'TCP port the gateway listens on; 0 picks a free (ephemeral) port.'),
-    cors_origins: list([], 'Origins allowed by CORS; empty sends no CORS headers at all.'),
+    cors_origins: list(
+      [],
+      'Origins allowed by CORS and to open WebSockets from a browser; empty sends no CORS headers at all.',
+    ),
+    allowed_hosts: list(
+      ['localhost', '127.0.0.1', '[::1]'],
+      'Names a request Host header may carry (port ignored), besides gateway.host; "*" disables the check (421 above).',
+    ),
     transaction_body_bytes_max: int(
       64 * KiB,
       1,
@@ -113,6 +120,18 @@ export const CONFIG_SCHEMA = {
       0,
       COUNT_CEILING,
       'WebSocket clients connected at once; 0 refuses every client.',
+    ),
+    sse_clients_per_ip_max: int(
+      16,
+      1,
+      COUNT_CEILING,
+      'SSE clients connected at once from one address (IPv4, or IPv6 /64); 429 above.',
+    ),
+    ws_clients_per_ip_max: int(
+      10,
+      1,
+      COUNT_CEILING,
+      'WebSocket clients connected at once from one address (IPv4, or IPv6 /64); 429 above.',
     ),
     subscriptions_per_connection_max: int(5, 1, COUNT_CEILING, 'Subscriptions one connection may hold.'),
     subscriber_buffer_events_max: int(
@@ -246,8 +265,13 @@ export const CONFIG_SCHEMA = {
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
     public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),
-    request_max_age_ms: ms(60_000, 1, 'Oldest timestamp accepted on a signed operator request.'),
-    nonces_max: int(100_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
+    // 30 s and 10,000 as in spec app-families §1.2, gateway/operator-auth.ts and docs (issue 10 §11).
+    request_max_age_ms: ms(
+      30_000,
+      1,
+      'How far (either side of node time) the timestamp of a signed operator request may be.',
+    ),
+    nonces_max: int(10_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
   }),
   iso20022: section('The ISO 20022 bridge.', {
     enabled: bool(false, 'Serve the ISO 20022 bridge routes.'),

@@ -12,6 +12,7 @@ import type {
 } from 'fastify';
 import type { ApiVersions } from './api-version.js';
 import type { ErrorBody, ErrorRegistry } from './errors.js';
+import type { HostCheck } from './host-check.js';
 import type { GatewayLimits } from './limits.js';
 import type { GatewayMetrics } from './metrics.js';
 import type { Format, FormatOffer } from './negotiate.js';
@@ -54,6 +55,10 @@ export interface GatewayContext {
   readonly encodeErrorCodec: ((body: ErrorBody) => Uint8Array) | undefined;
   readonly rateLimiter: RateLimiter;
   readonly streams: StreamTracker;
+  /** Refuses requests whose `Host` names none of the node's names (host-check.ts, DNS rebinding). */
+  readonly hostCheck: HostCheck;
+  /** The CORS allow list; also the origins allowed to open WebSockets (host-check.ts). */
+  readonly corsOrigins: readonly string[];
   /** Route metadata by operationId (operationIds are unique per server). */
   readonly routeMeta: Map<string, RouteMeta>;
   /** Every route Fastify registered (collected by an onRoute hook); `hidden` ones are not documented. */

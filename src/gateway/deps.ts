@@ -5,6 +5,7 @@ import type { SchemaRegistry } from '../codec/registry.js';
 import type { ErrorRegistry } from './errors.js';
 import type { ScanGate } from './list-scan.js';
 import type { GatewayPorts } from './ports.js';
+import type { TelemetryProfile } from './profiles.js';
 
 export interface RouteLimits {
   listLimitDefault: number;
@@ -30,4 +31,6 @@ export interface RouteDeps {
   listScans?: ScanGate;
   apiVersions: { default: number; supported: readonly number[] };
   features: readonly string[];
+  /** `telemetry.profile`: WebSocket routes are gated by it as HTTP routes are (ws.ts). */
+  profile: TelemetryProfile;
 }

@@ -11,6 +11,7 @@ import { type GatewayError, gatewayError, isGatewayError, retryAfterSeconds } fr
 import { createMethodIndex } from './method-index.js';
 import { methodLabel } from './metrics.js';
 import { errorFormat, MEDIA_TYPES } from './negotiate.js';
+import { clientKey } from './rate-limit.js';
 
 /** Validation problems reported back to the client, at most this many. */
 export const VALIDATION_ISSUES_MAX = 10;
@@ -103,7 +104,12 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, error: Gatew
  * counted here, under the `unmatched` route label, or they would be missing from http_requests_total.
  */
 export function frameworkErrorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
-  const { error } = toGatewayError(err, (code) => req.server.gateway.errors.has(code));
+  // Router failures run no hooks, so the rate limiter of the onRequest gate is taken here: otherwise
+  // malformed URLs would be a way to load the node without spending any budget (issue 11).
+  const decision = req.server.gateway.rateLimiter.take(clientKey(req.ip));
+  const error = decision.ok
+    ? toGatewayError(err, (code) => req.server.gateway.errors.has(code)).error
+    : gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
   sendError(req, reply, error);
   const metrics = req.server.gateway.metrics;
   const labels = { route: 'unmatched', method: methodLabel(req.method) };

@@ -100,7 +100,7 @@ describe('limits over real sockets', { timeout: 60_000 }, () => {
     const { app, port } = await listening({ headerBytesMax: 4096 });
     try {
       const r = await raw(port, (s) => {
-        s.write(`GET /openapi.json HTTP/1.1\r\nHost: x\r\nX-Flood: ${'a'.repeat(8000)}\r\n\r\n`);
+        s.write(`GET /openapi.json HTTP/1.1\r\nHost: localhost\r\nX-Flood: ${'a'.repeat(8000)}\r\n\r\n`);
       });
       assert.match(r.data, /^HTTP\/1\.1 431 /);
       assert.match(r.data, /"code":"headers_too_large"/);
@@ -115,7 +115,11 @@ describe('limits over real sockets', { timeout: 60_000 }, () => {
     try {
       const held = await Promise.all([openIdle(port), openIdle(port), openIdle(port)]);
       await waitUntil(async () => (await openConnections(app)) === 3, 'three connections');
-      const refused = await raw(port, (s) => s.write('GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'), 2_000);
+      const refused = await raw(
+        port,
+        (s) => s.write('GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n'),
+        2_000,
+      );
       assert.equal(refused.data, '', 'no answer over the cap');
       held[0]!.destroy();
       await waitUntil(async () => (await openConnections(app)) === 2, 'a slot to free');
@@ -135,7 +139,11 @@ describe('limits over real sockets', { timeout: 60_000 }, () => {
     try {
       const held = await Promise.all([openIdle(port), openIdle(port)]);
       await waitUntil(async () => (await openConnections(app)) === 2, 'two connections');
-      const refused = await raw(port, (s) => s.write('GET /openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'), 2_000);
+      const refused = await raw(
+        port,
+        (s) => s.write('GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n'),
+        2_000,
+      );
       assert.equal(refused.data, '');
       for (const s of held) s.destroy();
     } finally {
@@ -152,7 +160,7 @@ describe('limits over real sockets', { timeout: 60_000 }, () => {
     try {
       let trickle: NodeJS.Timeout | undefined;
       const slow = raw(port, (s) => {
-        s.write('GET /openapi.json HTTP/1.1\r\nHost: x\r\n');
+        s.write('GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n');
         let n = 0;
         trickle = setInterval(() => {
           if (!s.destroyed) s.write(`X-Slow-${n++}: 1\r\n`);

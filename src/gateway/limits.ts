@@ -29,6 +29,8 @@ export interface GatewayLimits {
   readonly rateTrackedIpsMax: number;
   /** Open SSE streams on this server. 429 `stream_limit_reached` above. */
   readonly sseClientsMax: number;
+  /** Open SSE streams from one client address (IPv4, or IPv6 /64). 429 `stream_limit_reached` above. */
+  readonly sseClientsPerIpMax: number;
   /** Per SSE subscriber: events queued while the client is not reading, then `lagged` and close. */
   readonly sseQueueEventsMax: number;
   /** Per SSE subscriber: bytes queued while the client is not reading, then `lagged` and close. */
@@ -39,6 +41,8 @@ export interface GatewayLimits {
   readonly sseRetryMs: number;
   /** Open WebSocket connections on this server. 503 `too_many_connections` above. */
   readonly wsClientsMax: number;
+  /** Open WebSocket connections from one client address (IPv4, or IPv6 /64). 429 above. */
+  readonly wsClientsPerIpMax: number;
   /** Largest WebSocket message accepted (close 1009 above). */
   readonly wsFrameBytesMax: number;
   /** A WebSocket client must send its request within this time, else close 1008. */
@@ -68,11 +72,13 @@ export const DEFAULT_GATEWAY_LIMITS: GatewayLimits = Object.freeze({
   rateBurst: 200,
   rateTrackedIpsMax: 10_000,
   sseClientsMax: 1_000,
+  sseClientsPerIpMax: 16,
   sseQueueEventsMax: 1_000,
   sseQueueBytesMax: 1024 * 1024,
   sseHeartbeatMs: 15_000,
   sseRetryMs: 2_000,
   wsClientsMax: 100,
+  wsClientsPerIpMax: 10,
   wsFrameBytesMax: 64 * 1024,
   wsFirstMessageTimeoutMs: 10_000,
   wsPingIntervalMs: 30_000,

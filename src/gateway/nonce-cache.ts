@@ -10,9 +10,17 @@ export interface NonceCache {
   size(): number;
 }
 
-export function createNonceCache(capacity: number, maxAgeMs: number): NonceCache {
+/**
+ * `floorMs`: requests stamped at or before it are refused from the start (a restarted node's record of the
+ * newest timestamp it accepted before the restart; operator-auth.ts).
+ */
+export function createNonceCache(
+  capacity: number,
+  maxAgeMs: number,
+  floorMs = Number.NEGATIVE_INFINITY,
+): NonceCache {
   const seen = new Map<string, number>(); // nonce -> request timestamp, oldest insertion first
-  let watermarkMs = Number.NEGATIVE_INFINITY;
+  let watermarkMs = floorMs;
   return {
     size: () => seen.size,
     checkAndAdd(nonce, timestampMs, nowMs) {

@@ -1,11 +1,17 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
+import { DEFAULT_CONFIG } from '../config/schema.js';
 import { ed25519Generate } from '../crypto/ed25519.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import type { GatewayApp } from './context.js';
 import { createNonceCache } from './nonce-cache.js';
-import { createOperatorAuth } from './operator-auth.js';
+import {
+  createOperatorAuth,
+  DEFAULT_OPERATOR_MAX_AGE_MS,
+  DEFAULT_OPERATOR_NONCES_MAX,
+  type OperatorAuthOptions,
+} from './operator-auth.js';
 import { operatorMessage, sha256Hex, signOperatorRequest, sortedQuery } from './operator-message.js';
 import { registerRoutes } from './route-table.js';
 import { createGatewayServer } from './server.js';
@@ -13,10 +19,22 @@ import { createGatewayServer } from './server.js';
 const operator = ed25519Generate();
 const stranger = ed25519Generate();
 const T0 = 1_700_000_000_000;
+const AUDIENCE = { chainId: 'chain-a', nodeKey: 'ed0120node-a' };
 
-async function operatorServer(operators: string[], now: () => number): Promise<GatewayApp> {
+async function operatorServer(
+  operators: string[],
+  now: () => number,
+  extra: Partial<OperatorAuthOptions> = {},
+): Promise<GatewayApp> {
   const app = await createGatewayServer({ logLevel: 'silent', limits: { ratePerSecond: 0 } });
-  const operatorAuth = createOperatorAuth({ operators, now, maxAgeMs: 30_000, noncesMax: 100 });
+  const operatorAuth = createOperatorAuth({
+    operators,
+    now,
+    maxAgeMs: 30_000,
+    noncesMax: 100,
+    audience: AUDIENCE,
+    ...extra,
+  });
   registerRoutes(
     app,
     [
@@ -50,7 +68,15 @@ describe('operator authentication', () => {
       headers: { 'content-type': 'application/json', ...headers },
     });
   const signed = (overrides: Partial<Parameters<typeof signOperatorRequest>[0]> = {}) =>
-    signOperatorRequest({ method: 'POST', url, body, seed: operator.seed, timestampMs: now, ...overrides });
+    signOperatorRequest({
+      method: 'POST',
+      url,
+      body,
+      seed: operator.seed,
+      timestampMs: now,
+      ...AUDIENCE,
+      ...overrides,
+    });
 
   before(async () => {
     app = await operatorServer(
@@ -76,11 +102,22 @@ describe('operator authentication', () => {
   const invalid: [string, () => Record<string, string>, string, string?][] = [
     [
       'unknown key',
-      () => signOperatorRequest({ method: 'POST', url, body, seed: stranger.seed, timestampMs: now }),
+      () =>
+        signOperatorRequest({
+          method: 'POST',
+          url,
+          body,
+          seed: stranger.seed,
+          timestampMs: now,
+          ...AUDIENCE,
+        }),
       'unknown_key',
     ],
     ['tampered body', () => signed(), 'signature', '{"name":"v3"}'],
     ['signature over another path', () => signed({ url: '/v1/runtime/upgrades/cancel/1' }), 'signature'],
+    // Issue 10 §9: a request signed for another node or another chain (same operator key) does not verify.
+    ['signed for another node', () => signed({ nodeKey: 'ed0120node-b' }), 'signature'],
+    ['signed for another chain', () => signed({ chainId: 'chain-b' }), 'signature'],
     ['timestamp too old', () => signed({ timestampMs: now - 30_001 }), 'timestamp_skew'],
     ['timestamp in the future', () => signed({ timestampMs: now + 30_001 }), 'timestamp_skew'],
     [
@@ -127,10 +164,61 @@ describe('operator authentication', () => {
   });
 });
 
+describe('operator replay across a restart', () => {
+  it('refuses a request accepted before the restart, replayed after it within the window', async () => {
+    let mark = Number.NEGATIVE_INFINITY;
+    const saved: number[] = [];
+    const watermark = () => ({
+      initialMs: mark,
+      async save(ms: number) {
+        mark = ms;
+        saved.push(ms);
+      },
+    });
+    const keys = [publicKeyToText({ algorithm: 'ed25519', bytes: operator.publicKey })];
+    const url = '/v1/runtime/upgrades/propose';
+    const payload = '{"name":"v2"}';
+    const headers = signOperatorRequest({
+      method: 'POST',
+      url,
+      body: payload,
+      seed: operator.seed,
+      timestampMs: T0,
+      ...AUDIENCE,
+    });
+    const post = (app: GatewayApp, h: Record<string, string>) =>
+      app.inject({ method: 'POST', url, payload, headers: { 'content-type': 'application/json', ...h } });
+    const first = await operatorServer(keys, () => T0, { watermark: watermark() });
+    assert.equal((await post(first, headers)).statusCode, 200);
+    await first.close();
+    assert.deepEqual(saved, [T0], 'the accepted timestamp is saved before the answer');
+    // The restarted node (5 s later, well inside the ±30 s window) has forgotten its nonces in memory.
+    const second = await operatorServer(keys, () => T0 + 5_000, { watermark: watermark() });
+    try {
+      const replay = await post(second, headers);
+      assert.equal(replay.statusCode, 401);
+      assert.equal(replay.json().code, 'operator_replay');
+      const fresh = signOperatorRequest({
+        method: 'POST',
+        url,
+        body: payload,
+        seed: operator.seed,
+        timestampMs: T0 + 5_000,
+        ...AUDIENCE,
+      });
+      assert.equal((await post(second, fresh)).statusCode, 200, 'a fresh request is served');
+    } finally {
+      await second.close();
+    }
+  });
+});
+
 describe('operator message layout', () => {
-  it('is METHOD, path, sorted query, body hash, timestamp, nonce joined by newlines', () => {
+  it('is the tag, chain id, node key, METHOD, path, sorted query, body hash, timestamp, nonce by lines', () => {
     const text = new TextDecoder().decode(
       operatorMessage({
+        chainId: 'c',
+        nodeKey: 'k',
         method: 'post',
         url: '/p%20x?b=2&a=%2F&a=1&flag',
         bodySha256Hex: 'ab',
@@ -138,7 +226,7 @@ describe('operator message layout', () => {
         nonce: 'n',
       }),
     );
-    assert.equal(text, 'POST\n/p%20x\na=%2F&a=1&b=2&flag=\nab\n5\nn');
+    assert.equal(text, 'torana-operator-v1\nc\nk\nPOST\n/p%20x\na=%2F&a=1&b=2&flag=\nab\n5\nn');
     assert.equal(sortedQuery(''), '');
     assert.equal(
       sha256Hex(new Uint8Array()),
@@ -164,5 +252,14 @@ describe('nonce cache', () => {
     assert.ok(cache.checkAndAdd('a', 100, 100));
     assert.ok(cache.checkAndAdd('b', 5_000, 5_000)); // a expired long ago
     assert.ok(cache.checkAndAdd('c', 4_500, 5_000));
+  });
+});
+
+describe('operator window defaults', () => {
+  it('the gateway defaults equal the config defaults and the documented ±30 s / 10,000 (issue 10 §11)', () => {
+    assert.equal(DEFAULT_CONFIG.operator.requestMaxAgeMs, DEFAULT_OPERATOR_MAX_AGE_MS);
+    assert.equal(DEFAULT_CONFIG.operator.noncesMax, DEFAULT_OPERATOR_NONCES_MAX);
+    assert.equal(DEFAULT_OPERATOR_MAX_AGE_MS, 30_000);
+    assert.equal(DEFAULT_OPERATOR_NONCES_MAX, 10_000);
   });
 });

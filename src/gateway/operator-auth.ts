@@ -4,9 +4,14 @@
 //                 operator_auth_missing; malformed header, unknown key or timestamp outside ±maxAgeMs
 //                 -> 401 operator_auth_invalid (before the body is read)
 //   preParsing    the raw body is hashed (SHA-256) as it streams to the parser, within the body limit
-//   preValidation the signature must verify -> else 401 operator_auth_invalid; only then is the nonce
-//                 recorded, and a nonce seen before -> 401 operator_replay (so forged requests cannot
-//                 burn nonces).
+//   preValidation the signature (over a text that names this node's chain id and key) must verify ->
+//                 else 401 operator_auth_invalid; only then is the nonce recorded, and a nonce seen before
+//                 -> 401 operator_replay (so forged requests cannot burn nonces).
+// Across restarts: the newest timestamp the node has accepted is kept durably (`watermark`), and after a
+// restart every request stamped at or before it is refused as a possible replay. Every request accepted
+// before the restart is stamped at or before that mark, so none can be replayed after it; honest requests
+// are stamped with the current time, which is later (unless a client's clock ran ahead of the node's, in
+// which case it waits out at most the skew window).
 // A GET's body is ignored by the server and signed as empty.
 
 import { createHash } from 'node:crypto';
@@ -18,7 +23,13 @@ import { AssertionError } from '../util/assert.js';
 import { fromHex, toHex } from '../util/hex.js';
 import { gatewayError } from './errors.js';
 import { createNonceCache } from './nonce-cache.js';
-import { OPERATOR_HEADERS, OPERATOR_NONCE, operatorMessage, sha256Hex } from './operator-message.js';
+import {
+  OPERATOR_HEADERS,
+  OPERATOR_NONCE,
+  type OperatorAudience,
+  operatorMessage,
+  sha256Hex,
+} from './operator-message.js';
 
 export interface OperatorAuthOptions {
   /** Public key texts (`ed0120…`) of the operators; empty disables operator routes (403). */
@@ -28,8 +39,21 @@ export interface OperatorAuthOptions {
   /** Nonces remembered for replay detection. */
   noncesMax?: number;
   now: () => number;
+  /** The node that requests must be signed for (operator-message.ts). */
+  audience: OperatorAudience;
+  /** The durable record of the newest accepted timestamp; omitted: kept in memory only. */
+  watermark?: OperatorWatermark;
 }
 
+/** Where the newest accepted request timestamp survives a restart (node/operator-watermark.ts). */
+export interface OperatorWatermark {
+  /** The mark saved by the previous run (−∞ when none). */
+  readonly initialMs: number;
+  /** Saves a newer mark durably before the request it comes from is served. */
+  save(timestampMs: number): Promise<void>;
+}
+
+// Keep equal to the operator.* config defaults (src/config/schema.ts; checked by operator-auth.test.ts).
 export const DEFAULT_OPERATOR_MAX_AGE_MS = 30_000;
 export const DEFAULT_OPERATOR_NONCES_MAX = 10_000;
 
@@ -77,7 +101,13 @@ function parseOperators(texts: readonly string[]): Set<string> {
 export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
   const operators = parseOperators(opts.operators);
   const maxAgeMs = opts.maxAgeMs ?? DEFAULT_OPERATOR_MAX_AGE_MS;
-  const nonces = createNonceCache(opts.noncesMax ?? DEFAULT_OPERATOR_NONCES_MAX, maxAgeMs);
+  const watermark = opts.watermark;
+  const nonces = createNonceCache(
+    opts.noncesMax ?? DEFAULT_OPERATOR_NONCES_MAX,
+    maxAgeMs,
+    watermark?.initialMs ?? Number.NEGATIVE_INFINITY,
+  );
+  let savedMs = watermark?.initialMs ?? Number.NEGATIVE_INFINITY;
   const pending = new WeakMap<FastifyRequest, Pending>();
 
   function readHeaders(req: FastifyRequest): Pending {
@@ -129,6 +159,7 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
       const p = pending.get(req);
       if (p === undefined) throw gatewayError('operator_auth_missing', { missing: HEADERS });
       const message = operatorMessage({
+        ...opts.audience,
         method: req.method,
         url: req.raw.url ?? req.url,
         bodySha256Hex: p.bodySha256Hex ?? EMPTY_SHA256_HEX,
@@ -139,11 +170,15 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
       if (!nonces.checkAndAdd(`${p.keyHex}:${p.nonce}`, p.timestampMs, opts.now())) {
         throw gatewayError('operator_replay');
       }
+      if (watermark !== undefined && p.timestampMs > savedMs) {
+        savedMs = p.timestampMs;
+        await watermark.save(p.timestampMs);
+      }
     },
   };
 }
 
 /** The auth of a node without operators: every operator route answers 403. */
 export function disabledOperatorAuth(): OperatorAuth {
-  return createOperatorAuth({ operators: [], now: Date.now });
+  return createOperatorAuth({ operators: [], now: Date.now, audience: { chainId: '', nodeKey: '' } });
 }

@@ -1,7 +1,10 @@
 // The signed-operator request layout (reference-notes §4). The signature is Ed25519 over the UTF-8 bytes of
 //
-//   METHOD \n path \n sorted-query \n hex(sha256(body)) \n timestamp \n nonce
+//   torana-operator-v1 \n chain-id \n node-key \n METHOD \n path \n sorted-query \n hex(sha256(body)) \n timestamp \n nonce
 //
+// The first three lines bind the request to one node (issue 10 §9): a request signed for one node does not
+// verify at another node that trusts the same operator key, or at a node of another chain. `node-key` is
+// the node's public key text (`peer_id` in `/v1/consensus/keys`, `node_key` in submission receipts).
 // where `path` is the request path as received (percent-encoding untouched), `sorted-query` is the raw
 // `k=v` pairs of the query string sorted by key then value (plain code-unit order) and joined by `&`,
 // the body hash is lowercase hex (the hash of the empty string when there is no body), `timestamp` is
@@ -44,7 +47,17 @@ export function sha256Hex(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('hex');
 }
 
-export interface OperatorMessageParts {
+/** Domain separation: no other signed text of the project starts with this line. */
+export const OPERATOR_MESSAGE_TAG = 'torana-operator-v1';
+
+/** The node a request is meant for. */
+export interface OperatorAudience {
+  chainId: string;
+  /** The node's public key text (`ed0120…`): `peer_id` in `/v1/consensus/keys`. */
+  nodeKey: string;
+}
+
+export interface OperatorMessageParts extends OperatorAudience {
   method: string;
   /** Path and optional query, exactly as sent on the request line (`/v1/x?b=2&a=1`). */
   url: string;
@@ -58,6 +71,9 @@ export function operatorMessage(parts: OperatorMessageParts): Uint8Array {
   const path = q < 0 ? parts.url : parts.url.slice(0, q);
   const query = q < 0 ? '' : sortedQuery(parts.url.slice(q + 1));
   const text = [
+    OPERATOR_MESSAGE_TAG,
+    parts.chainId,
+    parts.nodeKey,
     parts.method.toUpperCase(),
     path,
     query,
@@ -68,7 +84,7 @@ export function operatorMessage(parts: OperatorMessageParts): Uint8Array {
   return new TextEncoder().encode(text);
 }
 
-export interface SignOperatorRequestInput {
+export interface SignOperatorRequestInput extends OperatorAudience {
   method: string;
   url: string;
   body?: Uint8Array | string;
@@ -86,6 +102,8 @@ export function signOperatorRequest(input: SignOperatorRequestInput): Record<str
   const nonce = input.nonce ?? randomBytes(18).toString('base64url');
   const { publicKey } = ed25519KeyPairFromSeed(input.seed);
   const message = operatorMessage({
+    chainId: input.chainId,
+    nodeKey: input.nodeKey,
     method: input.method,
     url: input.url,
     bodySha256Hex: sha256Hex(body),

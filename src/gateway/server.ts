@@ -19,6 +19,7 @@ import { attachConnectionLimits } from './connections.js';
 import type { GatewayApp, GatewayContext } from './context.js';
 import { frameworkErrorHandler, installErrorHandlers } from './error-reply.js';
 import { createErrorRegistry, type ErrorBody, type ErrorRegistry, gatewayError } from './errors.js';
+import { createHostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { type GatewayLimits, resolveLimits } from './limits.js';
 import { createGatewayMetrics, installHttpMetrics } from './metrics.js';
 import { type OpenApiInfo, openApiRoutes, registerOpenApi } from './openapi.js';
@@ -48,6 +49,11 @@ export interface GatewayServerOptions {
   /** Registry for the gateway series; a fresh one per server when absent (never the global one). */
   metricsRegistry?: Registry;
   openapi?: OpenApiInfo;
+  /**
+   * Names a `Host` header may carry (port ignored; `*` disables the check). Default: the loopback names.
+   * A node reached under other names (a public DNS name, a LAN address) must list them.
+   */
+  allowedHosts?: readonly string[];
   /** Clock for the rate limiter (ms). */
   now?: () => number;
 }
@@ -119,6 +125,12 @@ function installRequestGate(app: GatewayApp, versions: ApiVersions): void {
       done(gatewayError('rate_limited', { retry_after_s: decision.retryAfterS }));
       return;
     }
+    // After the rate limiter, so that refused rebinding probes still spend the client's budget.
+    const wrongHost = app.gateway.hostCheck(req.headers.host);
+    if (wrongHost !== undefined) {
+      done(wrongHost);
+      return;
+    }
     const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], versions);
     if (typeof version !== 'number') {
       done(version);
@@ -138,7 +150,12 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
     metrics,
     apiVersions: opts.apiVersions ?? DEFAULT_API_VERSIONS,
     encodeErrorCodec: opts.encodeErrorCodec,
-    streams: createStreamTracker({ sse: limits.sseClientsMax, ws: limits.wsClientsMax }, metrics),
+    streams: createStreamTracker({ sse: limits.sseClientsMax, ws: limits.wsClientsMax }, metrics, {
+      sse: limits.sseClientsPerIpMax,
+      ws: limits.wsClientsPerIpMax,
+    }),
+    hostCheck: createHostCheck(opts.allowedHosts ?? LOOPBACK_HOSTS),
+    corsOrigins: opts.corsOrigins ?? [],
     routeMeta: new Map(),
     routes: [],
     wsRoutes: new Map(),
@@ -160,7 +177,7 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
   attachConnectionLimits(app.server, limits, metrics);
   installParsers(app);
   installErrorHandlers(app);
-  const origins = opts.corsOrigins ?? [];
+  const origins = base.corsOrigins;
   if (origins.length > 0) {
     await app.register(cors, {
       origin: [...origins],

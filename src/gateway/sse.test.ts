@@ -246,7 +246,7 @@ describe('SSE limits', { timeout: 60_000 }, () => {
     slow.on('data', (d) => {
       slowText += d.toString('latin1');
     });
-    slow.write('GET /v1/events/sse HTTP/1.1\r\nHost: x\r\n\r\n');
+    slow.write('GET /v1/events/sse HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await waitUntil(() => h.live.length > 0, 'the slow stream to start');
     slow.pause(); // from now on the slow client reads nothing
     const fastIds: number[] = [];

@@ -14,6 +14,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { gatewayError } from './errors.js';
 import { methodLabel, routeLabel } from './metrics.js';
+import { clientKey } from './rate-limit.js';
 import { formatRetry, lastEventIdOf, type StreamEvent } from './sse-frame.js';
 import { type EventFeed, type SseCloseReason, type SseLimits, SseSession } from './sse-session.js';
 
@@ -44,11 +45,13 @@ export function serveSse(
   };
   const resumeFrom = lastEventIdOf(req);
   let session: SseSession | undefined;
-  const release = gw.streams.open('sse', () => session?.finish('shutdown'));
-  if (release === undefined) {
+  const release = gw.streams.open('sse', () => session?.finish('shutdown'), clientKey(req.ip));
+  if (typeof release === 'string') {
+    const perIp = release === 'address';
     throw gatewayError('stream_limit_reached', {
       kind: 'sse',
-      limit: gw.limits.sseClientsMax,
+      scope: perIp ? 'client_address' : 'server',
+      limit: perIp ? gw.limits.sseClientsPerIpMax : gw.limits.sseClientsMax,
       retry_after_s: 1,
     });
   }

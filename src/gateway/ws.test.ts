@@ -6,6 +6,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { WebSocket } from 'ws';
 import type { GatewayApp } from './context.js';
 import type { GatewayLimits } from './limits.js';
+import type { TelemetryProfile } from './profiles.js';
 import { createGatewayServer } from './server.js';
 import { registerWsRoute, WS_CLOSE, type WsContext } from './ws.js';
 
@@ -198,6 +199,45 @@ describe('WebSocket limits', { timeout: 60_000 }, () => {
       );
     } finally {
       await h.app.close();
+    }
+  });
+});
+
+describe('WebSocket routes and the telemetry profile (issue 11)', () => {
+  async function gated(profile: TelemetryProfile): Promise<{ app: GatewayApp; url: string }> {
+    const app = await createGatewayServer({ logLevel: 'silent', limits: { ratePerSecond: 0 } });
+    registerWsRoute(app, '/v1/status/ws', (_socket, _first, ctx) => ctx.send('ok'), {
+      operationId: 'statusSocket',
+      summary: 'a status-level socket',
+      gate: { visibility: 'status', profile },
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    return { app, url: `ws://127.0.0.1:${(app.server.address() as AddressInfo).port}/v1/status/ws` };
+  }
+
+  it('a profile that does not serve the route refuses the upgrade with 503 telemetry_profile_restricted', async () => {
+    const { app, url } = await gated('disabled');
+    try {
+      const r = await refused(new WebSocket(url));
+      assert.equal(r.status, 503);
+      assert.equal(JSON.parse(r.body).code, 'telemetry_profile_restricted');
+      assert.equal(app.gateway.streams.count('ws'), 0, 'no stream slot taken');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('a profile that serves it upgrades', async () => {
+    const { app, url } = await gated('operator');
+    try {
+      const ws = new WebSocket(url);
+      await new Promise((resolve, reject) => {
+        ws.on('open', resolve);
+        ws.on('error', reject);
+      });
+      ws.close();
+    } finally {
+      await app.close();
     }
   });
 });

@@ -3,7 +3,8 @@
 // and the socket is closed. The same path is also a plain Fastify GET route answering 426 Upgrade
 // Required, so it is in the route table and in the OpenAPI document. Upgrades pass the same per-client
 // rate limiter and API-version check as HTTP requests, and the server-wide WebSocket client cap
-// (503 too_many_connections). WebSocket routes are public: they are not profile-gated.
+// (503 too_many_connections), and a browser page's upgrade must come from an origin of the CORS allow
+// list (host-check.ts). WebSocket routes are public: they are not profile-gated.
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -13,9 +14,12 @@ import { API_VERSION_HEADER, apiHeaders, negotiateApiVersion } from './api-versi
 import { writeRawError } from './client-error.js';
 import type { GatewayApp } from './context.js';
 import { type GatewayError, gatewayError } from './errors.js';
+import { checkWsOrigin } from './host-check.js';
 import { disabledOperatorAuth } from './operator-auth.js';
+import { profileAllows, profilesAllowing, type TelemetryProfile, type Visibility } from './profiles.js';
 import { clientKey } from './rate-limit.js';
 import { addRoute } from './route-table.js';
+import type { StreamRefusal } from './streams.js';
 import { startWsSession, WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
 
 export { WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
@@ -26,6 +30,12 @@ export interface WsRouteOptions {
   tags?: string[];
   /** Overrides of the server's WebSocket limits for this path. */
   limits?: Partial<WsLimits>;
+  /**
+   * Telemetry-profile gate, as HTTP routes have (profiles.ts): a path the profile does not serve refuses
+   * every upgrade with 503 `telemetry_profile_restricted`. Omitted: public. Operator-signed WebSocket
+   * routes do not exist (an upgrade carries no body to sign), so 'operator' is not accepted here.
+   */
+  gate?: { visibility: Exclude<Visibility, 'operator'>; profile: TelemetryProfile };
 }
 
 function pathOf(url: string | undefined): string {
@@ -39,8 +49,21 @@ function screenUpgrade(app: GatewayApp, req: IncomingMessage): GatewayError | un
   const gw = app.gateway;
   const decision = gw.rateLimiter.take(clientKey(req.socket.remoteAddress));
   if (!decision.ok) return gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
+  const refusal = gw.hostCheck(req.headers.host) ?? checkWsOrigin(req.headers.origin, gw.corsOrigins);
+  if (refusal !== undefined) return refusal;
   const version = negotiateApiVersion(req.headers[API_VERSION_HEADER], gw.apiVersions);
   return typeof version === 'number' ? undefined : version;
+}
+
+/** The server-wide cap keeps its 503; the per-address cap answers 429 like the SSE caps (issue 10 §8). */
+function wsCapRefusal(app: GatewayApp, refusal: StreamRefusal): GatewayError {
+  if (refusal === 'server') return gatewayError('too_many_connections', { kind: 'ws', retry_after_s: 1 });
+  return gatewayError('stream_limit_reached', {
+    kind: 'ws',
+    scope: 'client_address',
+    limit: app.gateway.limits.wsClientsPerIpMax,
+    retry_after_s: 1,
+  });
 }
 
 function onUpgrade(app: GatewayApp, req: IncomingMessage, socket: Duplex, head: Buffer): void {
@@ -88,12 +111,27 @@ export function registerWsRoute(
       onUpgrade(app, req, socket, head),
     );
   }
+  const gate = opts.gate ?? { visibility: 'public', profile: 'disabled' };
+  const restricted = !profileAllows(gate.profile, gate.visibility);
   gw.wsRoutes.set(path, (req, socket, head) => {
+    if (restricted) {
+      const details = { profile: gate.profile, served_by: profilesAllowing(gate.visibility) };
+      writeRawError(
+        socket,
+        gatewayError('telemetry_profile_restricted', details),
+        gw.apiVersions,
+        gw.metrics,
+      );
+      return;
+    }
     let ctx: WsContext | undefined;
-    const release = gw.streams.open('ws', () => ctx?.close(WS_CLOSE.goingAway, 'server shutting down'));
-    if (release === undefined) {
-      const error = gatewayError('too_many_connections', { kind: 'ws', retry_after_s: 1 });
-      writeRawError(socket, error, gw.apiVersions, gw.metrics);
+    const release = gw.streams.open(
+      'ws',
+      () => ctx?.close(WS_CLOSE.goingAway, 'server shutting down'),
+      clientKey(req.socket.remoteAddress),
+    );
+    if (typeof release === 'string') {
+      writeRawError(socket, wsCapRefusal(app, release), gw.apiVersions, gw.metrics);
       return;
     }
     socket.once('close', release);
@@ -114,13 +152,13 @@ export function registerWsRoute(
       description:
         'WebSocket endpoint: send `Connection: Upgrade`, `Upgrade: websocket`. Plain GET answers 426.',
       tags: opts.tags ?? ['streams'],
-      visibility: 'public',
-      errorStatuses: [426, 503],
+      visibility: gate.visibility,
+      errorStatuses: [403, 421, 426, 429, 503],
       schema: { response: { 101: Type.Null({ description: 'Switching Protocols (WebSocket)' }) } },
       handler: () => {
         throw gatewayError('upgrade_required', { path });
       },
     },
-    { profile: 'disabled', operatorAuth: disabledOperatorAuth() },
+    { profile: gate.profile, operatorAuth: disabledOperatorAuth() },
   );
 }

@@ -92,7 +92,8 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
     const admin = await exists(files.client);
     return { created: false, dir: files.dir, adminAccount: admin ? '(see client.json)' : '', url };
   }
-  await mkdir(files.dir, { recursive: true });
+  // 0700 and 0600 below whatever the umask (issue 10 §11): the directory holds private keys.
+  await mkdir(files.dir, { recursive: true, mode: 0o700 });
   const nodeKey = Ed25519KeyPair.generate();
   const consensusKey = BlsKeyPair.generate();
   const adminKey = Ed25519KeyPair.generate();
@@ -123,12 +124,13 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   await saveConsensusKey(files.consensusKey, consensusKey);
   await saveKeyFile(files.adminKey, adminKey);
   await saveKeyFile(files.bridgeKey, bridgeKey);
-  await writeFileAtomic(files.genesis, `${JSON.stringify(genesisToJson(genesis), null, 2)}\n`);
+  await writeFileAtomic(files.genesis, `${JSON.stringify(genesisToJson(genesis), null, 2)}\n`, 0o600);
   await writeFileAtomic(
     files.client,
     `${JSON.stringify({ url, account: admin, key_file: 'admin.key.json' }, null, 2)}\n`,
+    0o600,
   );
   // The config is written last: its presence marks a complete directory.
-  await writeFileAtomic(files.config, renderConfigToml(config, { onlyNonDefault: true }));
+  await writeFileAtomic(files.config, renderConfigToml(config, { onlyNonDefault: true }), 0o600);
   return { created: true, dir: files.dir, adminAccount: admin, url };
 }

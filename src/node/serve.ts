@@ -10,7 +10,7 @@ import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
 import type { GatewayLimits } from '../gateway/limits.js';
 import { ScanGate } from '../gateway/list-scan.js';
 import { metricsRoute } from '../gateway/metrics.js';
-import { createOperatorAuth } from '../gateway/operator-auth.js';
+import { createOperatorAuth, type OperatorWatermark } from '../gateway/operator-auth.js';
 import type { BridgePort } from '../gateway/ports.js';
 import { registerRoutes } from '../gateway/route-table.js';
 import { appRoutes } from '../gateway/routes/app.js';
@@ -26,9 +26,11 @@ import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
+import { openOperatorWatermark } from './operator-watermark.js';
 import { gatewayPorts } from './ports.js';
 
 export interface ServedNode {
@@ -51,10 +53,12 @@ export function gatewayLimits(c: Config): Partial<GatewayLimits> {
     ratePerSecond: c.gateway.ratePerIpPerS,
     rateBurst: c.gateway.rateBurst,
     sseClientsMax: c.streams.sseClientsMax,
+    sseClientsPerIpMax: c.streams.sseClientsPerIpMax,
     sseQueueEventsMax: c.streams.subscriberBufferEventsMax,
     sseQueueBytesMax: c.streams.subscriberBufferBytesMax,
     sseHeartbeatMs: c.streams.sseHeartbeatMs,
     wsClientsMax: c.streams.wsClientsMax,
+    wsClientsPerIpMax: c.streams.wsClientsPerIpMax,
     wsFrameBytesMax: c.streams.wsFrameBytesMax,
     wsFirstMessageTimeoutMs: c.streams.wsRequestTimeoutMs,
     wsPingIntervalMs: c.streams.wsPingIntervalMs,
@@ -65,7 +69,10 @@ export function gatewayLimits(c: Config): Partial<GatewayLimits> {
 }
 
 export interface ServeOptions {
-  /** The node directory; needed when `iso20022.enabled` (bridge key file and `<data>/bridge/`). */
+  /**
+   * The node directory; needed when `iso20022.enabled` (bridge key file and `<data>/bridge/`), and where
+   * the operator replay mark is kept across restarts (operator-watermark.ts).
+   */
   dir?: string;
 }
 
@@ -73,6 +80,7 @@ export async function buildGateway(
   node: Node,
   address: () => string,
   bridge?: BridgePort,
+  watermark?: OperatorWatermark,
 ): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
@@ -85,6 +93,8 @@ export async function buildGateway(
       ? { logStream: prettyLogStream(process.stdout) }
       : {}),
     corsOrigins: c.gateway.corsOrigins,
+    // The listen address is one of the node's names (a LAN address clients dial directly).
+    allowedHosts: [...c.gateway.allowedHosts, c.gateway.host],
     errors,
     encodeErrorCodec: (body: ErrorBody) =>
       encodeFrame(schema, ErrorBodyCodec, { ...body, details: body.details as never }),
@@ -111,6 +121,7 @@ export async function buildGateway(
     apiVersions: app.gateway.apiVersions,
     features: [],
     listScans: new ScanGate(c.gateway.listScansConcurrentMax),
+    profile: c.telemetry.profile,
   };
   const ctx = {
     profile: c.telemetry.profile,
@@ -119,6 +130,8 @@ export async function buildGateway(
       maxAgeMs: c.operator.requestMaxAgeMs,
       noncesMax: c.operator.noncesMax,
       now: () => node.clock.nowMs(),
+      audience: { chainId: c.node.chainId, nodeKey: node.nodeKey.publicKeyText() },
+      ...(watermark === undefined ? {} : { watermark }),
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
@@ -161,7 +174,10 @@ export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<Se
     bridge = await startBridge(node, opts.dir, (e) => app?.log.error({ err: e }, 'iso20022 bridge'));
   }
   try {
-    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge);
+    // Without the node directory (in-process tests) the operator replay mark lives in memory only.
+    const watermark =
+      opts.dir === undefined ? undefined : await openOperatorWatermark(nodeFiles(opts.dir).data);
+    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge, watermark);
     if (bridge !== undefined) {
       const b = bridge;
       app.addHook('onClose', () => b.close());

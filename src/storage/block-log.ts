@@ -53,7 +53,8 @@ export class BlockLog {
   ): Promise<{ log: BlockLog; report: OpenReport }> {
     const opts = resolveBlockLogOptions(options);
     const blocksDir = resolve(dir, BLOCKS_DIR);
-    const created = await mkdir(blocksDir, { recursive: true });
+    // 0700: the data directory is the node's alone, even under umask 000 (issue 10 §11).
+    const created = await mkdir(blocksDir, { recursive: true, mode: 0o700 });
     if (opts.fsync && created !== undefined) await syncNewDirectories(resolve(created), blocksDir);
     const recovered = await recoverBlockLog(blocksDir, opts);
     const { index } = recovered;

@@ -4,7 +4,7 @@
 // with its matching data, never a mix, and a restart resumes without replaying every block. The
 // state can always be rebuilt from the block log (testing.md "Durability discipline" rule 4).
 
-import { mkdir } from 'node:fs/promises';
+import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { open as openLmdb } from 'lmdb';
@@ -59,7 +59,8 @@ export class StateStore {
   /** Opens (creating if needed) the LMDB environment in `<dir>/state/`. */
   static async open(dir: string, opts: StateStoreOptions = {}): Promise<StateStore> {
     const path = join(dir, STATE_DIR);
-    await mkdir(path, { recursive: true });
+    // 0700 directory, and 0600 files below: LMDB creates its files with 0644 & ~umask (issue 10 §11).
+    await mkdir(path, { recursive: true, mode: 0o700 });
     const fsync = opts.fsync ?? true;
     const db: Db = openLmdb<Uint8Array, Uint8Array>({
       path,
@@ -70,6 +71,7 @@ export class StateStore {
       noSync: !fsync,
       ...(opts.mapSizeBytes === undefined ? {} : { mapSize: opts.mapSizeBytes }),
     });
+    for (const name of await readdir(path)) await chmod(join(path, name), 0o600);
     const stored = db.get(META_APPLIED);
     let applied: ReturnType<typeof decodeApplied>;
     if (stored !== undefined) {

@@ -7,13 +7,17 @@ import { describe, it } from 'node:test';
 import { submitterCaps, unregisteredKeys } from './admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from './bodies.js';
 import { bridgeTheft } from './bridge-theft.js';
+import { browserAttacks } from './browser.js';
 import { metricsCardinality } from './cardinality.js';
 import { slowCrowd } from './crowd.js';
 import { cursorFlood } from './cursors.js';
+import { operatorReplay } from './operator-replay.js';
+import { streamsPerAddress } from './per-address.js';
 import { signedQueryReplay } from './queries.js';
 import { queryCostAttacks } from './query-cost.js';
 import { queueFlood } from './queue.js';
 import { resumeAcrossRestart } from './restart-resume.js';
+import { routerRejectionsRateLimited } from './router-rate.js';
 import { connectionCaps, slowClients } from './slow.js';
 import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
@@ -33,6 +37,14 @@ describe('abuse (short)', { timeout: 240_000 }, () => {
     connectionCaps({ perIpMax: 4, totalMax: 20, extra: 3 }));
   it('SSE and WebSocket clients beyond the stream caps are refused', () =>
     subscriptionFloods({ sseMax: 10, wsMax: 10, extra: 5 }));
+  it('streams per address: 4 addresses cannot take every SSE / WebSocket slot', () =>
+    streamsPerAddress({ addresses: 4, attempts: 8, perIpMax: 3, serverMax: 20 }));
+  it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
+    browserAttacks());
+  it('a signed operator request replayed at another node or after a restart is refused (401)', () =>
+    operatorReplay({ replays: 3 }));
+  it('requests refused by the router spend the rate limit budget (429 after the burst)', () =>
+    routerRejectionsRateLimited({ burst: 10, requests: 40 }));
   it('regression: a burst of 1,200 transactions does not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 1_200 }));
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>

@@ -50,7 +50,9 @@ export async function oversizedUpload(
   const c = await rawClient(port, localAddress);
   const started = Date.now();
   const framing = declared > 0 ? `Content-Length: ${declared}` : 'Transfer-Encoding: chunked';
-  c.socket.write(`POST ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: ${contentType}\r\n${framing}\r\n\r\n`);
+  c.socket.write(
+    `POST ${path} HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${contentType}\r\n${framing}\r\n\r\n`,
+  );
   const slice = Buffer.alloc(SLICE_BYTES, 0x61);
   const chunk = Buffer.concat([Buffer.from(`${SLICE_BYTES.toString(16)}\r\n`), slice, Buffer.from('\r\n')]);
   let sent = 0;
@@ -194,7 +196,7 @@ export async function headerFloods(size: HeaderSize): Promise<void> {
   try {
     const flood = async (i: number) => {
       const c = await rawClient(port, ip(13, i));
-      c.socket.write(`GET /health HTTP/1.1\r\nHost: x\r\n${i % 2 === 0 ? huge : many}\r\n`);
+      c.socket.write(`GET /health HTTP/1.1\r\nHost: localhost\r\n${i % 2 === 0 ? huge : many}\r\n`);
       await waitFor('431', () => c.text().includes('\r\n\r\n') || c.isClosed(), 10_000);
       const text = c.text();
       c.socket.destroy();

@@ -60,8 +60,8 @@ async function rawOdd(port: number, i: number, token: string): Promise<void> {
   const c = await rawClient(port, ip(60, i));
   c.socket.write(
     i % 2 === 0
-      ? `${token.toUpperCase()} /${token} HTTP/1.1\r\nHost: x\r\n\r\n`
-      : `GET /${token} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      ? `${token.toUpperCase()} /${token} HTTP/1.1\r\nHost: localhost\r\n\r\n`
+      : `GET /${token} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${randomBytes(16).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
   );
   await Promise.race([c.closed, new Promise((r) => setTimeout(r, 500))]);
   c.socket.destroy();

@@ -83,7 +83,7 @@ export function jsonBodyOf(text: string): Record<string, unknown> | undefined {
 /** An SSE request whose answer head has arrived (or the socket closed); the body keeps being read. */
 export async function sseRequest(port: number, path: string, localAddress: string): Promise<RawClient> {
   const c = await rawClient(port, localAddress);
-  c.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+  c.socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n`);
   await waitFor('SSE answer head', () => c.text().includes('\r\n\r\n') || c.isClosed());
   return c;
 }
@@ -118,7 +118,7 @@ export async function wsRequest(
   const c = await rawClient(port, localAddress);
   const key = randomBytes(16).toString('base64');
   c.socket.write(
-    `GET ${path} HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+    `GET ${path} HTTP/1.1\r\nHost: localhost\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
       `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
   );
   await waitFor('WebSocket handshake', () => c.text().includes('\r\n\r\n') || c.isClosed());
@@ -168,7 +168,7 @@ export async function readingSse(
     }
   });
   void c.closed.then(() => r.endings.push('closed'));
-  c.socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+  c.socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n`);
   await waitFor('SSE stream open', () => c.text().includes('\r\n\r\n'));
   return r;
 }

@@ -73,11 +73,11 @@ async function startSlowClients(
     Promise.all(Array.from({ length: n }, (_, i) => rawClient(port, ip(block, i))));
   const loris = await open(size.slowloris, 20);
   for (const c of loris) {
-    c.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n');
+    c.socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\n');
     trickle(c, (n) => `X-Slow-${n}: 1\r\n`);
   }
   const bodies = await open(size.slowBodies, 21);
-  const head = 'POST /v1/domains/query HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n';
+  const head = 'POST /v1/domains/query HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n';
   for (const c of bodies) {
     c.socket.write(`${head}Content-Length: 100000\r\n\r\n{`);
     trickle(c, () => ' ');
@@ -154,13 +154,13 @@ export async function connectionCaps(size: CapSize): Promise<void> {
     await settle();
     const refusedPerIp = held.filter((c) => c.isClosed()).length;
     const kept = held.filter((c) => !c.isClosed());
-    for (const c of kept) c.socket.write('GET /health HTTP/1.1\r\nHost: x\r\n\r\n');
+    for (const c of kept) c.socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\n\r\n');
     await waitFor('answers on the kept connections', () =>
       kept.every((c) => statusOf(c.text()) !== undefined),
     );
     const keptServed = kept.filter((c) => statusOf(c.text()) === 200).length;
     const other = await rawClient(port, ip(22, 1));
-    other.socket.write('GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    other.socket.write('GET /health HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n');
     await other.closed;
     const otherStatus = statusOf(other.text());
 

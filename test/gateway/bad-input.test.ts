@@ -40,7 +40,7 @@ import {
   type Samples,
   validPath,
 } from '../helpers/route-catalog.js';
-import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
@@ -136,6 +136,7 @@ describe('bad input on every route (real socket)', () => {
           url: p.path,
           body: p.body ?? new Uint8Array(),
           seed: OPERATOR_SEED,
+          ...operatorAudience(t.node),
         }),
       );
     } else if (p.sign === true && p.path.startsWith('/v1/iso20022/')) {
@@ -260,7 +261,13 @@ describe('limits at node level: oversized bodies and header floods', () => {
         if (r.meta.visibility === 'operator')
           Object.assign(
             headers,
-            signOperatorRequest({ method: 'POST', url: path, body, seed: OPERATOR_SEED }),
+            signOperatorRequest({
+              method: 'POST',
+              url: path,
+              body,
+              seed: OPERATOR_SEED,
+              ...operatorAudience(t.node),
+            }),
           );
         const a = await sendOversized(t.url, path, headers, body, chunked);
         assert.equal(a.status, 413, `${r.url}: ${a.text.slice(0, 200)}`);
@@ -273,7 +280,7 @@ describe('limits at node level: oversized bodies and header floods', () => {
     const port = Number(new URL(t.url).port);
     const many = Array.from({ length: 900 }, (_, i) => `X-H${i}: ${'v'.repeat(20)}\r\n`).join('');
     for (const extra of [`X-Flood: ${'a'.repeat(20_000)}\r\n`, many]) {
-      const data = await rawExchange(port, `GET /health HTTP/1.1\r\nHost: x\r\n${extra}\r\n`);
+      const data = await rawExchange(port, `GET /health HTTP/1.1\r\nHost: localhost\r\n${extra}\r\n`);
       assert.match(data, /^HTTP\/1\.1 431 /);
       const json = JSON.parse(data.slice(data.indexOf('\r\n\r\n') + 4));
       assert.equal(json.code, 'headers_too_large');

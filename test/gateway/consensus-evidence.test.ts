@@ -13,7 +13,7 @@ import { signOperatorRequest } from '../../src/gateway/operator-message.js';
 import { createSchemaRegistry } from '../../src/model/schema.js';
 import { loadConsensusKey } from '../../src/node/consensus-key.js';
 import { toHex } from '../../src/util/hex.js';
-import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const OPERATOR_SEED = new Uint8Array(32).fill(0x42);
 const OPERATOR_KEY = Ed25519KeyPair.fromSeed(OPERATOR_SEED).publicKeyText();
@@ -21,7 +21,15 @@ const registry = createSchemaRegistry([EvidenceCodec]);
 const PATH = '/v1/consensus/evidence/submit';
 
 async function submit(t: ServedTestNode, body: string, signed = true) {
-  const auth = signed ? signOperatorRequest({ method: 'POST', url: PATH, body, seed: OPERATOR_SEED }) : {};
+  const auth = signed
+    ? signOperatorRequest({
+        method: 'POST',
+        url: PATH,
+        body,
+        seed: OPERATOR_SEED,
+        ...operatorAudience(t.node),
+      })
+    : {};
   const res = await fetch(`${t.url}${PATH}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...auth },

@@ -17,7 +17,7 @@ import { type Instruction, InstructionCodec } from '../../src/model/instructions
 import { createSchemaRegistry } from '../../src/model/schema.js';
 import { abiDescriptor, abiHashHex } from '../../src/runtime/abi.js';
 import { run } from '../helpers/node.js';
-import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const LIMITS = { bytesMax: 1 << 20, itemsMax: 10_000, depthMax: 32 };
 const OPERATOR_SEED = new Uint8Array(32).fill(0x24);
@@ -37,6 +37,7 @@ async function post(t: ServedTestNode, path: string, body?: unknown, signed = tr
         url: path,
         ...(text === undefined ? {} : { body: text }),
         seed: OPERATOR_SEED,
+        ...operatorAudience(t.node),
       })
     : {};
   const res = await fetch(`${t.url}${path}`, {

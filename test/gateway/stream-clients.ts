@@ -128,7 +128,7 @@ export async function neverReadingSse(
   socket.on('data', (d) => {
     text += d.toString('latin1');
   });
-  socket.write(`GET ${path} HTTP/1.1\r\nHost: x\r\nAccept: text/event-stream\r\n\r\n`);
+  socket.write(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nAccept: text/event-stream\r\n\r\n`);
   await waitFor('SSE response headers', () => text.includes('\r\n\r\n'));
   socket.pause();
   return { socket, text: () => text };

@@ -1,5 +1,7 @@
 // Test helper: a started node behind its real gateway on an ephemeral loopback port.
 
+import type { OperatorAudience } from '../../src/gateway/operator-message.js';
+import type { Node } from '../../src/node/node.js';
 import { type ServedNode, serveNode } from '../../src/node/serve.js';
 import { startTestNode, type TestNode } from './node.js';
 
@@ -21,4 +23,9 @@ export async function startServedNode(overrides: Record<string, unknown> = {}): 
       await t.cleanup();
     },
   });
+}
+
+/** The node a signed operator request is meant for (gateway/operator-message.ts). */
+export function operatorAudience(node: Node): OperatorAudience {
+  return { chainId: node.config.node.chainId, nodeKey: node.nodeKey.publicKeyText() };
 }

@@ -9,13 +9,17 @@ import { describe, it } from 'node:test';
 import { submitterCaps, unregisteredKeys } from '../abuse/admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { bridgeTheft } from '../abuse/bridge-theft.js';
+import { browserAttacks } from '../abuse/browser.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { cursorFlood } from '../abuse/cursors.js';
+import { operatorReplay } from '../abuse/operator-replay.js';
+import { streamsPerAddress } from '../abuse/per-address.js';
 import { signedQueryReplay } from '../abuse/queries.js';
 import { queryCostAttacks } from '../abuse/query-cost.js';
 import { queueFlood } from '../abuse/queue.js';
 import { resumeAcrossRestart } from '../abuse/restart-resume.js';
+import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 
@@ -35,6 +39,14 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     connectionCaps({ perIpMax: 32, totalMax: 300, extra: 20 }));
   it('SSE and WebSocket clients beyond the stream caps are refused', () =>
     subscriptionFloods({ sseMax: 300, wsMax: 100, extra: 50 }));
+  it('streams per address: 4 addresses x 40 cannot take the 100 SSE / WebSocket slots', () =>
+    streamsPerAddress({ addresses: 4, attempts: 40, perIpMax: 10, serverMax: 100 }));
+  it('DNS rebinding (wrong Host) 421 and cross-site WebSocket hijacking (wrong Origin) 403', () =>
+    browserAttacks());
+  it('a signed operator request replayed at another node or after a restart is refused (401)', () =>
+    operatorReplay({ replays: 50 }));
+  it('requests refused by the router spend the rate limit budget (429 after the burst)', () =>
+    routerRejectionsRateLimited({ burst: 200, requests: 1_000 }));
   it('regression: 5,000 transactions in full blocks do not cut off SSE readers', () =>
     fullBlockBurst({ transactions: 5_000 }));
   it('queue flooding 4x beyond a capacity of 5,000: 429 with Retry-After, then drains; nothing lost', () =>

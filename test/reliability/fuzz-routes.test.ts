@@ -15,6 +15,7 @@ import { numeric } from '../../src/model/numeric.js';
 import { startHealthMonitor } from '../helpers/health-monitor.js';
 import { run } from '../helpers/node.js';
 import { discoverSamples, fetchOpenApi, liveRoutes } from '../helpers/route-catalog.js';
+import { operatorAudience } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 import { type BridgeNode, startBridgeNode } from '../iso20022/bridge-fixture.js';
 import { loadRegressions, saveRegression } from './lib/regressions.js';
@@ -67,7 +68,7 @@ describe('route fuzzing over every live route (long)', { timeout: (SECONDS + 240
       chainId: t.chainId,
       admin: t.admin,
       registry: () => t.served.app.gateway.errors.specs,
-      operatorSeed: OPERATOR_SEED,
+      operator: { seed: OPERATOR_SEED, audience: operatorAudience(t.node) },
     };
     fuzzer = new RouteFuzzer(target, pool, routes, await discoverSamples(t.url), SEED);
   });

@@ -84,6 +84,8 @@ function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: S
       summary:
         'WebSocket event stream: first message {"filter","since"} as JSON text or a framed EventSubscription',
       tags: TAGS,
+      // Public under every profile (the interface's profile table gates neither event nor block streams).
+      gate: { visibility: 'public', profile: d.profile },
     },
   );
   const encodings = new BlockEncodings(d.schema);
@@ -106,6 +108,8 @@ function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: S
       operationId: 'streamBlocks',
       summary: 'WebSocket stream of committed blocks from a start height ({"from": n} or 8-byte u64 LE)',
       tags: TAGS,
+      // Public under every profile (the interface's profile table gates neither event nor block streams).
+      gate: { visibility: 'public', profile: d.profile },
     },
   );
 }

@@ -4,6 +4,7 @@
 // failing requests (regressions/routes/) are replayed by `replay`.
 
 import type { Pool } from 'undici';
+import type { OperatorAudience } from '../../../src/gateway/operator-message.js';
 import { fromHex, toHex } from '../../../src/util/hex.js';
 import { mutate, type Probe, problemOf, Rng, seededRandom } from '../../helpers/bad-requests.js';
 import { documentedErrorCodes, type LiveRoute, type Samples } from '../../helpers/route-catalog.js';
@@ -49,7 +50,7 @@ export interface FuzzTarget {
   chainId: string;
   admin: TestAccount;
   registry: () => Readonly<Record<string, { status: number }>>;
-  operatorSeed: Uint8Array;
+  operator: { seed: Uint8Array; audience: OperatorAudience };
 }
 
 export const saveProbe = (p: Probe) => ({
@@ -93,7 +94,7 @@ export class RouteFuzzer {
   async check(route: LiveRoute | undefined, p: Probe): Promise<string | undefined> {
     const bump = (k: string) => this.counts.set(k, (this.counts.get(k) ?? 0) + 1);
     try {
-      const a = await sendProbe(this.pool, route, p, this.target.operatorSeed);
+      const a = await sendProbe(this.pool, route, p, this.target.operator);
       bump(a.status < 300 ? '2xx' : a.status < 500 ? `${a.status}` : '5xx');
       return problemOf(a, 'any', this.target.registry(), this.documented);
     } catch (e) {

@@ -150,32 +150,46 @@ export function rawRequest(rng: Rng, paths: readonly string[]): Uint8Array {
   const enc = (s: string) => new TextEncoder().encode(s);
   const kinds: (() => Uint8Array)[] = [
     () => rng.bytes(rng.int(200) + 1),
-    () => enc(crlf([`GET ${path} HTTP/9.9`, 'Host: x'])),
-    () => enc(crlf([`G\u0000T ${path} HTTP/1.1`, 'Host: x'])),
-    () => enc(crlf([`GET ${path} HTTP/1.1`, 'Host: x', 'Bad header line'])),
-    () => enc(crlf([`GET ${path} HTTP/1.1`, 'Host: x', 'X-A: 1', ' folded continuation'])),
-    () => enc(crlf([`POST ${path} HTTP/1.1`, 'Host: x', 'Content-Length: 5', 'Content-Length: 6']) + 'hello'),
+    () => enc(crlf([`GET ${path} HTTP/9.9`, 'Host: localhost'])),
+    () => enc(crlf([`G\u0000T ${path} HTTP/1.1`, 'Host: localhost'])),
+    () => enc(crlf([`GET ${path} HTTP/1.1`, 'Host: localhost', 'Bad header line'])),
+    () => enc(crlf([`GET ${path} HTTP/1.1`, 'Host: localhost', 'X-A: 1', ' folded continuation'])),
     () =>
       enc(
-        crlf([`POST ${path} HTTP/1.1`, 'Host: x', 'Content-Length: 4', 'Transfer-Encoding: chunked']) +
-          '0\r\n\r\n',
+        crlf([`POST ${path} HTTP/1.1`, 'Host: localhost', 'Content-Length: 5', 'Content-Length: 6']) +
+          'hello',
       ),
     () =>
-      enc(crlf([`POST ${path} HTTP/1.1`, 'Host: x', 'Transfer-Encoding: chunked']) + 'zz\r\nab\r\n0\r\n\r\n'),
+      enc(
+        crlf([
+          `POST ${path} HTTP/1.1`,
+          'Host: localhost',
+          'Content-Length: 4',
+          'Transfer-Encoding: chunked',
+        ]) + '0\r\n\r\n',
+      ),
     () =>
-      enc(crlf([`POST ${path} HTTP/1.1`, 'Host: x', 'Transfer-Encoding: chunked']) + 'fffffffffffffff\r\nab'),
-    () => enc(crlf([`POST ${path} HTTP/1.1`, 'Host: x', 'Content-Length: -1'])),
-    () => enc(crlf([`POST ${path} HTTP/1.1`, 'Host: x', `Content-Length: ${'9'.repeat(30)}`])),
+      enc(
+        crlf([`POST ${path} HTTP/1.1`, 'Host: localhost', 'Transfer-Encoding: chunked']) +
+          'zz\r\nab\r\n0\r\n\r\n',
+      ),
+    () =>
+      enc(
+        crlf([`POST ${path} HTTP/1.1`, 'Host: localhost', 'Transfer-Encoding: chunked']) +
+          'fffffffffffffff\r\nab',
+      ),
+    () => enc(crlf([`POST ${path} HTTP/1.1`, 'Host: localhost', 'Content-Length: -1'])),
+    () => enc(crlf([`POST ${path} HTTP/1.1`, 'Host: localhost', `Content-Length: ${'9'.repeat(30)}`])),
     () => enc(`GET ${path} HTTP/1.1\nHost: x\n\n`),
-    () => enc(crlf([`GET http://evil.example${path} HTTP/1.1`, 'Host: x'])),
+    () => enc(crlf([`GET http://evil.example${path} HTTP/1.1`, 'Host: localhost'])),
     () => enc(crlf(['CONNECT evil.example:443 HTTP/1.1', 'Host: evil.example:443'])),
     () => enc(crlf([`GET ${path} HTTP/1.1`])),
-    () => enc(crlf([`GET ${path}${'/a'.repeat(20_000)} HTTP/1.1`, 'Host: x'])),
+    () => enc(crlf([`GET ${path}${'/a'.repeat(20_000)} HTTP/1.1`, 'Host: localhost'])),
     () =>
       enc(
         crlf([
           `GET ${path} HTTP/1.1`,
-          'Host: x',
+          'Host: localhost',
           'Upgrade: websocket',
           'Connection: Upgrade',
           'Sec-WebSocket-Version: 99',
@@ -183,7 +197,7 @@ export function rawRequest(rng: Rng, paths: readonly string[]): Uint8Array {
       ),
     () =>
       Uint8Array.from([
-        ...enc(`GET ${path} HTTP/1.1\r\nHost: x\r\nX: `),
+        ...enc(`GET ${path} HTTP/1.1\r\nHost: localhost\r\nX: `),
         0xff,
         0xfe,
         0x00,
@@ -193,7 +207,7 @@ export function rawRequest(rng: Rng, paths: readonly string[]): Uint8Array {
       enc(
         crlf([
           `POST ${path} HTTP/1.1`,
-          'Host: x',
+          'Host: localhost',
           'Content-Length: 3',
           'Content-Encoding: gzip',
           'Content-Type: application/json',

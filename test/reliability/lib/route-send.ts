@@ -5,7 +5,7 @@
 
 import { connect } from 'node:net';
 import type { Pool } from 'undici';
-import { signOperatorRequest } from '../../../src/gateway/operator-message.js';
+import { type OperatorAudience, signOperatorRequest } from '../../../src/gateway/operator-message.js';
 import type { Answer, Probe } from '../../helpers/bad-requests.js';
 import type { LiveRoute } from '../../helpers/route-catalog.js';
 
@@ -19,7 +19,7 @@ export async function sendProbe(
   pool: Pool,
   route: LiveRoute | undefined,
   p: Probe,
-  operatorSeed: Uint8Array,
+  operator: { seed: Uint8Array; audience: OperatorAudience },
 ): Promise<Answer> {
   const headers = { ...p.headers };
   if (route?.meta.visibility === 'operator' && p.sign === true) {
@@ -29,7 +29,8 @@ export async function sendProbe(
         method: p.method,
         url: p.path,
         body: p.body ?? new Uint8Array(),
-        seed: operatorSeed,
+        seed: operator.seed,
+        ...operator.audience,
       }),
     );
   }
