@@ -1,5 +1,5 @@
 // The SHA-256 of a request body as it streams to the parser (within the route's body limit), for
-// signed requests (signed-request.ts; operator-auth.ts does the same inline). The digest is reported
+// signed requests (signed-request.ts) and signed operator requests (operator-auth.ts). The digest is reported
 // when the stream ends, before preValidation runs.
 
 import { createHash } from 'node:crypto';

@@ -12,7 +12,8 @@ import {
   DEFAULT_OPERATOR_NONCES_MAX,
   type OperatorAuthOptions,
 } from './operator-auth.js';
-import { operatorMessage, sha256Hex, signOperatorRequest, sortedQuery } from './operator-message.js';
+import { operatorMessage, sha256Hex, signOperatorRequest } from './operator-message.js';
+import { sortedQuery } from './request-text.js';
 import { registerRoutes } from './route-table.js';
 import { createGatewayServer } from './server.js';
 

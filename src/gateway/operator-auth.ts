@@ -14,13 +14,12 @@
 // which case it waits out at most the skew window).
 // A GET's body is ignored by the server and signed as empty.
 
-import { createHash } from 'node:crypto';
-import { Transform } from 'node:stream';
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { isKeyTextError, publicKeyFromText } from '../crypto/keys.js';
 import { AssertionError } from '../util/assert.js';
 import { fromHex, toHex } from '../util/hex.js';
+import { digestPayload } from './body-digest.js';
 import { gatewayError } from './errors.js';
 import { createNonceCache } from './nonce-cache.js';
 import {
@@ -141,19 +140,9 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
     async preParsing(req, _reply, payload) {
       const p = pending.get(req);
       if (p === undefined) return payload;
-      const hash = createHash('sha256');
-      const tee = new Transform({
-        transform(chunk: Buffer, _enc, cb) {
-          hash.update(chunk);
-          cb(null, chunk);
-        },
-        flush(cb) {
-          p.bodySha256Hex = hash.digest('hex');
-          cb();
-        },
+      return digestPayload(payload, (hex) => {
+        p.bodySha256Hex = hex;
       });
-      payload.on('error', (err) => tee.destroy(err));
-      return payload.pipe(tee);
     },
     async preValidation(req) {
       const p = pending.get(req);

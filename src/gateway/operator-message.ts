@@ -5,16 +5,15 @@
 // The first three lines bind the request to one node (issue 10 §9): a request signed for one node does not
 // verify at another node that trusts the same operator key, or at a node of another chain. `node-key` is
 // the node's public key text (`peer_id` in `/v1/consensus/keys`, `node_key` in submission receipts).
-// where `path` is the request path as received (percent-encoding untouched), `sorted-query` is the raw
-// `k=v` pairs of the query string sorted by key then value (plain code-unit order) and joined by `&`,
-// the body hash is lowercase hex (the hash of the empty string when there is no body), `timestamp` is
-// milliseconds since the epoch in decimal, and `nonce` is 16–64 characters of [A-Za-z0-9_-].
+// The six lines after them are the signed app request's (request-text.ts: path as received, sorted query,
+// lowercase hex body hash, timestamp in ms, nonce of 16–64 characters of [A-Za-z0-9_-]).
 // The SDK, the CLI and the tests sign with signOperatorRequest; the gateway verifies in operator-auth.ts.
 
 import { createHash, randomBytes } from 'node:crypto';
 import { ed25519KeyPairFromSeed, ed25519Sign } from '../crypto/ed25519.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import { toHex } from '../util/hex.js';
+import { REQUEST_NONCE, type RequestTextParts, requestLines } from './request-text.js';
 
 export const OPERATOR_KEY_HEADER = 'x-ledger-operator-key';
 export const OPERATOR_TIMESTAMP_HEADER = 'x-ledger-operator-timestamp';
@@ -28,20 +27,7 @@ export const OPERATOR_HEADERS: readonly string[] = [
   OPERATOR_SIGNATURE_HEADER,
 ];
 
-export const OPERATOR_NONCE = /^[A-Za-z0-9_-]{16,64}$/;
-
-/** Raw `k=v` pairs sorted by key, then value; a pair without `=` counts as an empty value. */
-export function sortedQuery(rawQuery: string): string {
-  const pairs = rawQuery
-    .split('&')
-    .filter((p) => p !== '')
-    .map((p) => {
-      const eq = p.indexOf('=');
-      return eq < 0 ? ([p, ''] as const) : ([p.slice(0, eq), p.slice(eq + 1)] as const);
-    });
-  pairs.sort(([ka, va], [kb, vb]) => (ka < kb ? -1 : ka > kb ? 1 : va < vb ? -1 : va > vb ? 1 : 0));
-  return pairs.map(([k, v]) => `${k}=${v}`).join('&');
-}
+export const OPERATOR_NONCE = REQUEST_NONCE;
 
 export function sha256Hex(body: Uint8Array): string {
   return createHash('sha256').update(body).digest('hex');
@@ -57,30 +43,10 @@ export interface OperatorAudience {
   nodeKey: string;
 }
 
-export interface OperatorMessageParts extends OperatorAudience {
-  method: string;
-  /** Path and optional query, exactly as sent on the request line (`/v1/x?b=2&a=1`). */
-  url: string;
-  bodySha256Hex: string;
-  timestampMs: number;
-  nonce: string;
-}
+export interface OperatorMessageParts extends OperatorAudience, RequestTextParts {}
 
 export function operatorMessage(parts: OperatorMessageParts): Uint8Array {
-  const q = parts.url.indexOf('?');
-  const path = q < 0 ? parts.url : parts.url.slice(0, q);
-  const query = q < 0 ? '' : sortedQuery(parts.url.slice(q + 1));
-  const text = [
-    OPERATOR_MESSAGE_TAG,
-    parts.chainId,
-    parts.nodeKey,
-    parts.method.toUpperCase(),
-    path,
-    query,
-    parts.bodySha256Hex,
-    String(parts.timestampMs),
-    parts.nonce,
-  ].join('\n');
+  const text = [OPERATOR_MESSAGE_TAG, parts.chainId, parts.nodeKey, requestLines(parts)].join('\n');
   return new TextEncoder().encode(text);
 }
 

@@ -10,7 +10,8 @@
 
 export const REQUEST_NONCE = /^[A-Za-z0-9_-]{16,64}$/;
 
-function sortedQuery(rawQuery: string): string {
+/** Raw `k=v` pairs sorted by key, then value; a pair without `=` counts as an empty value. */
+export function sortedQuery(rawQuery: string): string {
   const pairs = rawQuery
     .split('&')
     .filter((p) => p !== '')
@@ -31,11 +32,12 @@ export interface RequestTextParts {
   nonce: string;
 }
 
-export function requestText(parts: RequestTextParts): Uint8Array {
+/** The six lines, as text (the operator layout prefixes lines of its own: operator-message.ts). */
+export function requestLines(parts: RequestTextParts): string {
   const q = parts.url.indexOf('?');
   const path = q < 0 ? parts.url : parts.url.slice(0, q);
   const query = q < 0 ? '' : sortedQuery(parts.url.slice(q + 1));
-  const text = [
+  return [
     parts.method.toUpperCase(),
     path,
     query,
@@ -43,5 +45,8 @@ export function requestText(parts: RequestTextParts): Uint8Array {
     String(parts.timestampMs),
     parts.nonce,
   ].join('\n');
-  return new TextEncoder().encode(text);
+}
+
+export function requestText(parts: RequestTextParts): Uint8Array {
+  return new TextEncoder().encode(requestLines(parts));
 }
