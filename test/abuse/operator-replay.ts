@@ -14,6 +14,13 @@ const SEED = new Uint8Array(32).fill(0x5a);
 // An operator route that answers 404 for an unknown upgrade once the request is authenticated.
 const PATH = `/v1/runtime/upgrades/activate/${'ab'.repeat(32)}`;
 
+/** One after another: a burst of parallel requests would meet the per-IP connection cap instead. */
+async function postAll(url: string, all: Record<string, string>[]) {
+  const out: Awaited<ReturnType<typeof post>>[] = [];
+  for (const headers of all) out.push(await post(url, headers));
+  return out;
+}
+
 async function post(url: string, headers: Record<string, string>) {
   const res = await fetch(`${url}${PATH}`, { method: 'POST', headers });
   const body = (await res.json()) as { code?: string };
@@ -29,12 +36,12 @@ export async function operatorReplay(size: { replays: number }) {
     const captured = Array.from({ length: size.replays }, () =>
       signOperatorRequest({ method: 'POST', url: PATH, seed: SEED, ...operatorAudience(a.node) }),
     );
-    const served = await Promise.all(captured.map((h) => post(urlA, h)));
+    const served = await postAll(urlA, captured);
     assert.ok(
       served.every((r) => r.status === 404 && r.code === 'upgrade_not_found'),
       `authenticated at the node they were signed for: ${JSON.stringify(served.slice(0, 3))}`,
     );
-    const atOther = await Promise.all(captured.map((h) => post(b.url, h)));
+    const atOther = await postAll(b.url, captured);
     assert.ok(
       atOther.every((r) => r.status === 401 && r.code === 'operator_auth_invalid'),
       JSON.stringify(atOther.slice(0, 3)),
@@ -44,7 +51,7 @@ export async function operatorReplay(size: { replays: number }) {
     await a.restart();
     a.served = await serveNode(a.node, { dir: a.dir });
     urlA = a.served.url;
-    const afterRestart = await Promise.all(captured.map((h) => post(urlA, h)));
+    const afterRestart = await postAll(urlA, captured);
     assert.ok(
       afterRestart.every((r) => r.status === 401 && r.code === 'operator_replay'),
       JSON.stringify(afterRestart.slice(0, 3)),
