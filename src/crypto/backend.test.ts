@@ -8,13 +8,19 @@ import { describe, it } from 'node:test';
 import { ed25519 as noble } from '@noble/curves/ed25519';
 import fc from 'fast-check';
 import { blake2b } from 'hash-wasm';
+import {
+  hex,
+  ORDER_8_POINT,
+  RFC8032_VECTORS,
+  SMALL_ORDER_KEYS,
+  strictCases,
+} from '../../test/fixtures/crypto/ed25519-fixture.js';
 import type { CryptoBackend } from './backend.js';
 import { backend as browserBackend } from './backend-browser.js';
 import { cryptoBackendInfo } from './backend-info.js';
 import { backend as nodeBackend } from './backend-node.js';
 import { BlsKeyPair } from './bls.js';
 import { ed25519Verify } from './ed25519.js';
-import { hex, ORDER_8_POINT, RFC8032_VECTORS, SMALL_ORDER_KEYS, strictCases } from './ed25519-fixture.js';
 import { toHex } from './hex.js';
 
 const BACKENDS: readonly CryptoBackend[] = [nodeBackend, browserBackend];

@@ -7,14 +7,6 @@ import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ed25519 as noble } from '@noble/curves/ed25519';
 import {
-  Ed25519Signer,
-  ed25519Generate,
-  ed25519IsValidPublicKey,
-  ed25519KeyPairFromSeed,
-  ed25519Sign,
-  ed25519Verify,
-} from './ed25519.js';
-import {
   bigintToLe32,
   concat,
   hex,
@@ -22,7 +14,15 @@ import {
   leToBigint,
   RFC8032_VECTORS,
   SMALL_ORDER_KEYS,
-} from './ed25519-fixture.js';
+} from '../../test/fixtures/crypto/ed25519-fixture.js';
+import {
+  Ed25519Signer,
+  ed25519Generate,
+  ed25519IsValidPublicKey,
+  ed25519KeyPairFromSeed,
+  ed25519Sign,
+  ed25519Verify,
+} from './ed25519.js';
 import { isCryptoError } from './errors.js';
 import { toHex } from './hex.js';
 

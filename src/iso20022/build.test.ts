@@ -1,5 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  CAMT029_INPUT,
+  PACS002_INPUT,
+  PACS004_INPUT,
+  SESE024_INPUT,
+  SESE025_INPUT,
+} from '../../test/fixtures/iso20022/build-fixture.js';
+import { assertRule, ok } from '../../test/fixtures/iso20022/samples-fixture.js';
 import { buildCamt029 } from './build/camt029.js';
 import type { BuildResult } from './build/inputs.js';
 import { buildPacs002 } from './build/pacs002.js';
@@ -7,15 +15,7 @@ import { buildPacs004 } from './build/pacs004.js';
 import { buildSese024 } from './build/sese024.js';
 import { buildSese025 } from './build/sese025.js';
 import { escapeAttribute, escapeText } from './build/xml-writer.js';
-import {
-  CAMT029_INPUT,
-  PACS002_INPUT,
-  PACS004_INPUT,
-  SESE024_INPUT,
-  SESE025_INPUT,
-} from './build-fixture.js';
 import { parseMessage } from './parse.js';
-import { assertRule, ok } from './samples-fixture.js';
 import { parseIsoXml } from './xml.js';
 
 function xml(r: BuildResult): string {

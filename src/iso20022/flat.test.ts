@@ -1,8 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  assertCode,
+  assertRule,
+  ok,
+  sample,
+  sampleJson,
+} from '../../test/fixtures/iso20022/samples-fixture.js';
 import { PACS008_FLAT_FIELDS, PACS009_FLAT_FIELDS } from './flat.js';
 import { parseMessage } from './parse.js';
-import { assertCode, assertRule, ok, sample, sampleJson } from './samples-fixture.js';
 
 const flat008 = sampleJson('pacs008.flat.json');
 const flat009 = sampleJson('pacs009.flat.json');

@@ -3,8 +3,15 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  assertCode,
+  assertRule,
+  dropElement,
+  edit,
+  ok,
+  sample,
+} from '../../test/fixtures/iso20022/samples-fixture.js';
 import { MESSAGE_KINDS, parseMessage } from './parse.js';
-import { assertCode, assertRule, dropElement, edit, ok, sample } from './samples-fixture.js';
 
 describe('payment messages', () => {
   it('pacs.002: original message, statuses and reasons', () => {

@@ -1,9 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  assertCode,
+  assertRule,
+  dropElement,
+  edit,
+  errorsOf,
+  ok,
+  sample,
+} from '../../test/fixtures/iso20022/samples-fixture.js';
 import { parseMessage } from './parse.js';
 import { EMPTY_REFERENCE_DATA } from './reference-data.js';
 import { resolve } from './resolve.js';
-import { assertCode, assertRule, dropElement, edit, errorsOf, ok, sample } from './samples-fixture.js';
 
 const TX = '/Document/FIToFICstmrCdtTrf/CdtTrfTxInf';
 const base = sample('pacs008.xml');

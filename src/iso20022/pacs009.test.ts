@@ -1,9 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  assertRule,
+  documentPart,
+  dropElement,
+  edit,
+  ok,
+  sample,
+} from '../../test/fixtures/iso20022/samples-fixture.js';
 import { parseMessage } from './parse.js';
 import { EMPTY_REFERENCE_DATA } from './reference-data.js';
 import { resolve } from './resolve.js';
-import { assertRule, documentPart, dropElement, edit, ok, sample } from './samples-fixture.js';
 
 const ROOT = '/Document/FICdtTrf';
 const TX = `${ROOT}/CdtTrfTxInf`;

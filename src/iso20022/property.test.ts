@@ -5,10 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { sample } from '../../test/fixtures/iso20022/samples-fixture.js';
 import type { IsoError } from './errors.js';
 import { PACS008_FLAT_FIELDS, PACS009_FLAT_FIELDS } from './flat.js';
 import { MESSAGE_KINDS, type MessageKind, parseMessage } from './parse.js';
-import { sample } from './samples-fixture.js';
 import { checkAmount, formatDecimal } from './validate/amount.js';
 import { ISO_4217 } from './validate/iso4217.js';
 

@@ -3,6 +3,15 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import {
+  assertRule,
+  documentPart,
+  edit,
+  errorsOf,
+  ok,
+  sample,
+  sampleJson,
+} from '../../test/fixtures/iso20022/samples-fixture.js';
 import { parseMessage } from './parse.js';
 import {
   buildReferenceData,
@@ -11,7 +20,6 @@ import {
   type ReferenceData,
 } from './reference-data.js';
 import { resolve } from './resolve.js';
-import { assertRule, documentPart, edit, errorsOf, ok, sample, sampleJson } from './samples-fixture.js';
 
 const TX = '/Document/FIToFICstmrCdtTrf/CdtTrfTxInf';
 const FILES = {

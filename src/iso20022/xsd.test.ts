@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { validateXML } from 'xmllint-wasm';
+import { CAMT029_INPUT, PACS002_INPUT, PACS004_INPUT } from '../../test/fixtures/iso20022/build-fixture.js';
+import { documentPart, edit, sample, XSD_DIR } from '../../test/fixtures/iso20022/samples-fixture.js';
 import { buildCamt029 } from './build/camt029.js';
 import type { BuildResult } from './build/inputs.js';
 import { buildPacs002 } from './build/pacs002.js';
 import { buildPacs004 } from './build/pacs004.js';
-import { CAMT029_INPUT, PACS002_INPUT, PACS004_INPUT } from './build-fixture.js';
-import { documentPart, edit, sample, XSD_DIR } from './samples-fixture.js';
 
 async function validate(schemaFile: string, files: ReadonlyArray<readonly [string, string]>) {
   const schema = { fileName: schemaFile, contents: readFileSync(new URL(schemaFile, XSD_DIR), 'utf8') };

@@ -4,9 +4,6 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Instruction } from '../model/instructions.js';
-import { numeric } from '../model/numeric.js';
-import { deepCopy } from './copy.js';
 import {
   ADMIN,
   ALICE,
@@ -20,7 +17,10 @@ import {
   recomputeRoot,
   tx,
   world,
-} from './state-fixture.js';
+} from '../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../model/instructions.js';
+import { numeric } from '../model/numeric.js';
+import { deepCopy } from './copy.js';
 import { WorldState } from './world-state.js';
 
 const transfer = (from: string, to: string, amount: string): Instruction => ({

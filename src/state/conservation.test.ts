@@ -5,8 +5,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import {
+  ADMIN,
+  ALICE,
+  asset,
+  BOB,
+  CAROL,
+  type Chain,
+  outcome,
+  ROSE,
+  tx,
+  world,
+} from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
-import { ADMIN, ALICE, asset, BOB, CAROL, type Chain, outcome, ROSE, tx, world } from './state-fixture.js';
 
 const ACCOUNTS = [ADMIN, ALICE, BOB, CAROL];
 const SEED = 20240611;

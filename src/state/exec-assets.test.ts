@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MANTISSA_MAX } from '../model/numeric.js';
 import {
   ADMIN,
   ALICE,
@@ -13,7 +12,8 @@ import {
   perm,
   ROSE,
   world,
-} from './state-fixture.js';
+} from '../../test/fixtures/state/state-fixture.js';
+import { MANTISSA_MAX } from '../model/numeric.js';
 
 const none = () => new Map();
 const mint = (account: string, a: string, definition = ROSE) =>

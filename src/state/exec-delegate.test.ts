@@ -3,7 +3,6 @@
 // holds, and only an account itself (or a permission manager) hands out a grant on it.
 
 import { describe, it } from 'node:test';
-import type { Instruction } from '../model/instructions.js';
 import {
   ADMIN,
   ALICE,
@@ -17,7 +16,8 @@ import {
   perm,
   ROSE,
   world,
-} from './state-fixture.js';
+} from '../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../model/instructions.js';
 
 const BRIDGE = acc(9);
 const from = (account: string) => perm('CanTransferFrom', { account });

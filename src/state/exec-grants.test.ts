@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ADMIN, acc, BOB, CAROL, expectCode, perm, world } from '../../test/fixtures/state/state-fixture.js';
 import { decode, encode } from '../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { TransactionResultCodec } from '../model/block.js';
-import { ADMIN, acc, BOB, CAROL, expectCode, perm, world } from './state-fixture.js';
 
 const peers = perm('CanManagePeers');
 const grant = (account: string, permission = peers) =>

@@ -1,7 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  ADMIN,
+  ALICE,
+  acc,
+  BOB,
+  CAROL,
+  expectCode,
+  perm,
+  ROSE,
+  world,
+} from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
-import { ADMIN, ALICE, acc, BOB, CAROL, expectCode, perm, ROSE, world } from './state-fixture.js';
 
 describe('TransferNft', () => {
   it('moves ownership when source is the owner; the owner or domain owner may', () => {

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { ADMIN, BOB, Chain, expectCode, perm, world } from '../../test/fixtures/state/state-fixture.js';
 import { encode } from '../codec/frame.js';
 import { hash } from '../crypto/hash.js';
 import { type UpgradeManifest, UpgradeManifestCodec } from '../model/entities.js';
 import { toHex } from '../util/hex.js';
-import { ADMIN, BOB, Chain, expectCode, perm, world } from './state-fixture.js';
 
 describe('SetParameter', () => {
   it('sets each numeric parameter and custom ones', () => {

@@ -1,6 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ADMIN, ALICE, acc, BOB, expectCode, key, perm, ROSE, world } from './state-fixture.js';
+import {
+  ADMIN,
+  ALICE,
+  acc,
+  BOB,
+  expectCode,
+  key,
+  perm,
+  ROSE,
+  world,
+} from '../../test/fixtures/state/state-fixture.js';
 
 const none = () => new Map();
 

@@ -13,7 +13,7 @@ import {
   perm,
   ROSE,
   world,
-} from './state-fixture.js';
+} from '../../test/fixtures/state/state-fixture.js';
 
 const none = () => new Map();
 

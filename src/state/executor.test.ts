@@ -1,8 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { transactionHash } from '../model/transaction.js';
-import { toHex } from '../util/hex.js';
-import { BlockExecution } from './executor.js';
 import {
   ADMIN,
   ALICE,
@@ -20,7 +17,10 @@ import {
   scenarioBlocks,
   tx,
   world,
-} from './state-fixture.js';
+} from '../../test/fixtures/state/state-fixture.js';
+import { transactionHash } from '../model/transaction.js';
+import { toHex } from '../util/hex.js';
+import { BlockExecution } from './executor.js';
 import { WorldState } from './world-state.js';
 
 const ctx = (height: number) => ({

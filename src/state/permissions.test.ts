@@ -2,8 +2,6 @@
 // Admin, a holder of the token and a holder of a role carrying the token.
 
 import { describe, it } from 'node:test';
-import type { Instruction } from '../model/instructions.js';
-import type { Permission } from '../model/permissions.js';
 import {
   ADMIN,
   ALICE,
@@ -17,7 +15,9 @@ import {
   key,
   perm,
   world,
-} from './state-fixture.js';
+} from '../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../model/instructions.js';
+import type { Permission } from '../model/permissions.js';
 
 const TULIP = 'tulip#garden';
 const none = () => new Map();

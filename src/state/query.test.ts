@@ -1,5 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  ADMIN,
+  ALICE,
+  amount,
+  asset,
+  BOB,
+  CAROL,
+  Chain,
+  perm,
+  ROSE,
+  tx,
+  world,
+} from '../../test/fixtures/state/state-fixture.js';
 import type { Block, TransactionResult } from '../model/block.js';
 import type { QueryParams, QueryRequest, QueryResponse } from '../model/queries.js';
 import { type SignedTransaction, transactionHash } from '../model/transaction.js';
@@ -8,7 +21,6 @@ import type { BlockSource, TxLocation } from './block-source.js';
 import { CursorStore } from './cursors.js';
 import type { QueryError } from './errors.js';
 import { executeQuery, type QueryOptions } from './query.js';
-import { ADMIN, ALICE, amount, asset, BOB, CAROL, Chain, perm, ROSE, tx, world } from './state-fixture.js';
 
 /** An in-memory BlockSource fed with the blocks a test chain commits. */
 class FakeBlocks implements BlockSource {

@@ -1,5 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  ADMIN,
+  ALICE,
+  acc,
+  BOB,
+  CAROL,
+  Chain,
+  ROSE,
+  scenarioBlocks,
+  tx,
+} from '../../test/fixtures/state/state-fixture.js';
 import { seq } from '../codec/compound.js';
 import { encode } from '../codec/frame.js';
 import { DomainCodec } from '../model/entities.js';
@@ -9,7 +20,6 @@ import { compareBytes, toHex } from '../util/hex.js';
 import { isStateError } from './errors.js';
 import { stateKey, TABLE_TAGS } from './keys.js';
 import { publishRoot } from './root.js';
-import { ADMIN, ALICE, acc, BOB, CAROL, Chain, ROSE, scenarioBlocks, tx } from './state-fixture.js';
 import { WorldState } from './world-state.js';
 
 function scenarioState(): WorldState {

@@ -3,11 +3,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { CHILD_SEGMENT_BYTES_MAX, makeChain } from '../../test/fixtures/storage/chain-fixture.js';
+import type { ChildRun } from '../../test/fixtures/storage/crash-harness.js';
+import { lastHeight, runChild, seededRandom } from '../../test/fixtures/storage/crash-harness.js';
 import { toHex } from '../util/hex.js';
 import { BlockLog } from './block-log.js';
-import { CHILD_SEGMENT_BYTES_MAX, makeChain } from './chain-fixture.js';
-import type { ChildRun } from './crash-harness.js';
-import { lastHeight, runChild, seededRandom } from './crash-harness.js';
 
 const dirs: string[] = [];
 async function tempDir(): Promise<string> {

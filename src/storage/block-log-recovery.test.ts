@@ -3,8 +3,8 @@ import { mkdtemp, readFile, rm, stat, unlink, writeFile } from 'node:fs/promises
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { GENESIS_PREV_HASH, makeChain } from '../../test/fixtures/storage/chain-fixture.js';
 import { BlockLog } from './block-log.js';
-import { GENESIS_PREV_HASH, makeChain } from './chain-fixture.js';
 import { StorageCorruptionError } from './errors.js';
 import type { BlockRecord } from './record.js';
 import { encodeRecords, recordBytes } from './record.js';

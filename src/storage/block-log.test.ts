@@ -3,9 +3,9 @@ import { mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { GENESIS_PREV_HASH, makeChain } from '../../test/fixtures/storage/chain-fixture.js';
 import { recordingFailPoints } from '../util/failpoints.js';
 import { BlockLog } from './block-log.js';
-import { GENESIS_PREV_HASH, makeChain } from './chain-fixture.js';
 import { StorageError } from './errors.js';
 import type { BlockRecord } from './record.js';
 

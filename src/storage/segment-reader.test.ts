@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import type { FileHandle } from 'node:fs/promises';
 import { describe, it } from 'node:test';
-import { GENESIS_PREV_HASH, makeChain } from './chain-fixture.js';
+import { GENESIS_PREV_HASH, makeChain } from '../../test/fixtures/storage/chain-fixture.js';
 import { encodeRecords, recordBytes } from './record.js';
 import { examineRecord, findNextGoodRecord, SegmentReader } from './segment-reader.js';
 

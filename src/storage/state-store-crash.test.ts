@@ -3,10 +3,14 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import {
+  STATE_FIXTURE_KEYS,
+  stateChangesFor,
+  stateHashFor,
+} from '../../test/fixtures/storage/chain-fixture.js';
+import type { ChildRun } from '../../test/fixtures/storage/crash-harness.js';
+import { lastHeight, runChild, seededRandom } from '../../test/fixtures/storage/crash-harness.js';
 import { toHex } from '../util/hex.js';
-import { STATE_FIXTURE_KEYS, stateChangesFor, stateHashFor } from './chain-fixture.js';
-import type { ChildRun } from './crash-harness.js';
-import { lastHeight, runChild, seededRandom } from './crash-harness.js';
 import { StateStore } from './state-store.js';
 
 const dirs: string[] = [];

@@ -10,9 +10,9 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { type BuildOptions, build, type Message } from 'esbuild';
-import { RFC8032_VECTORS, strictCases } from '../../src/crypto/ed25519-fixture.js';
 import * as nodeSdk from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
+import { RFC8032_VECTORS, strictCases } from '../fixtures/crypto/ed25519-fixture.js';
 import { loadProbe } from '../helpers/browser-vm.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 

@@ -7,13 +7,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, it } from 'node:test';
+import { FakeLedger, flatPacs008, testSigner } from '../../../test/fixtures/iso20022/fake-ledger-fixture.js';
 import { decodeFrame } from '../../codec/frame.js';
 import { SCHEMA } from '../../model/schema.js';
 import { SignedTransactionCodec, transactionHash } from '../../model/transaction.js';
 import { toHex } from '../../util/hex.js';
 import { EMPTY_REFERENCE_DATA } from '../reference-data.js';
 import { AUDIT_GENESIS_HASH, verifyChain } from './audit.js';
-import { FakeLedger, flatPacs008, testSigner } from './fake-ledger-fixture.js';
 import { Bridge } from './service.js';
 import { BridgeStore } from './store.js';
 
