@@ -24,20 +24,24 @@ export async function routerRejectionsRateLimited(size: { burst: number; request
     for (let i = 0; i < size.requests; i++) answers.push(await get(port, `/v1/accounts/%zz${i}`));
     // The bucket refills at 1 token/s while the requests are sent one after another.
     const refill = Math.ceil((performance.now() - started) / 1_000) + 1;
-    const ordinary = await get(port, '/health');
+    // Ordinary requests right after: the bucket holds at most the tokens refilled meanwhile, so one more
+    // than that must meet a 429 (without the fix the burst would still be whole and all would pass).
+    const ordinary: Awaited<ReturnType<typeof get>>[] = [];
+    for (let i = 0; i <= refill; i++) ordinary.push(await get(port, '/health'));
+    const ordinaryLimited = ordinary.filter((a) => a.status === 429).length;
     const count = (s: number) => answers.filter((a) => a.status === s).length;
     figure('router rejections and the rate limiter', {
       'malformed URLs': `${size.requests} sent, ${count(400)} answered 400, ${count(429)} refused 429`,
       burst: size.burst,
       'refilled while sending (1/s)': refill,
-      'then /health': ordinary.status,
+      'then /health': `${ordinary.length} sent, ${ordinaryLimited} refused 429`,
     });
     assert.ok(count(400) <= size.burst + refill, 'no more router answers than the burst and its refill');
     assert.ok(count(429) >= size.requests - size.burst - refill, 'the rest are rate limited');
     const limited = answers.find((a) => a.status === 429);
     assert.equal(limited?.code, 'rate_limited');
     assert.match(limited?.text ?? '', /\r\nretry-after: \d+\r\n/i);
-    assert.equal(ordinary.status, 429, 'the flood spent the budget of the client');
+    assert.ok(ordinaryLimited > 0, 'the flood spent the budget of the client');
   } finally {
     await t.stopAll();
   }
