@@ -4,9 +4,11 @@
 // The node runs in its own process (this file, run with `--serve`), the load generator (autocannon,
 // keep-alive connections) in the bench process. Every message is a real pacs.008.001.09 with its own
 // MsgId and pinned accounts, so each one is parsed, validated, signed by the bridge, recorded durably
-// and submitted. Bridge traffic has one authority (the bridge account), so the queue's per-account cap
-// is raised to the total capacity; that and the lifted per-IP rate limit are the only changes to
-// `npm start`'s defaults (both reported in the note).
+// and submitted. Each request is signed by a bridge participant (docs/iso20022.md "Participants"; the load
+// generator signs), and each debtor account has granted the bridge account `CanTransferFrom`. Bridge
+// traffic has one authority (the bridge account), so the queue's per-account cap is raised to the total
+// capacity; that and the lifted per-IP rate limit are the only changes to `npm start`'s defaults (both
+// reported in the note).
 
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { get as httpGet } from 'node:http';
@@ -19,8 +21,10 @@ import { initNodeDir } from '../../src/node/init.js';
 import { loadNodeConfig } from '../../src/node/load-config.js';
 import { Node } from '../../src/node/node.js';
 import { serveNode } from '../../src/node/serve.js';
+import { signRequest } from '../../src/sdk/signed-request.js';
 import { submitAndWait } from '../../test/helpers/node.js';
 import { buildTx, frameTx, newAccount, type TestAccount } from '../../test/helpers/tx.js';
+import { bridgeAccountOf, grantBridge } from '../../test/iso20022/bridge-fixture.js';
 import { HTTP_CONNECTIONS } from '../lib/bare-baselines.js';
 import { BENCH_CHAIN_ID } from '../lib/chain.js';
 import { HTTP_NODE_CONFIG } from '../lib/http-node.js';
@@ -33,6 +37,12 @@ const GOAL = `>= ${GOAL_MSG_PER_S.toLocaleString('en')} pacs.008 msg/s`;
 const DOMAIN = 'isobench';
 const EUR = `eur#${DOMAIN}`;
 const ACCOUNTS = 64;
+const ISO_PATH = '/v1/iso20022/pacs008';
+// Fixed seeds, so that the node's process (which grants the bridge) and the load generator (which signs)
+// derive the same keys without passing secrets between them.
+const benchAccounts = () => Array.from({ length: ACCOUNTS }, (_, i) => newAccount(DOMAIN, 100 + i));
+const participant = () => newAccount(DOMAIN, 99);
+const DEBTOR_BIC = 'DEUTDEFFXXX';
 const CONFIG = {
   ...HTTP_NODE_CONFIG,
   'iso20022.enabled': true,
@@ -75,7 +85,7 @@ async function load(
   path: string,
   type: string,
   seconds: number,
-  body: () => Buffer,
+  next: () => Buffer | { body: Buffer; headers: Record<string, string> },
 ): Promise<Load> {
   const r = await autocannon({
     url,
@@ -86,7 +96,12 @@ async function load(
         method: 'POST',
         path,
         headers: { 'content-type': type },
-        setupRequest: (req) => ({ ...req, body: body() }),
+        setupRequest: (req) => {
+          const r = next();
+          return Buffer.isBuffer(r)
+            ? { ...req, body: r }
+            : { ...req, body: r.body, headers: { ...req.headers, ...r.headers } };
+        },
       },
     ],
   });
@@ -142,14 +157,18 @@ function transfers(accounts: readonly TestAccount[]): () => Buffer {
   };
 }
 
-function messages(accounts: readonly TestAccount[]): () => Buffer {
+/** Signed pacs.008 requests: the body and the participant's `x-ledger-*` headers. */
+function messages(accounts: readonly TestAccount[]): () => { body: Buffer; headers: Record<string, string> } {
   let n = 0;
   const run = Date.now().toString(36);
+  const bank = participant();
   return () => {
     const i = n++;
-    return Buffer.from(
+    const body = Buffer.from(
       pacs008(`B${run}-${i}`, accounts[i % accounts.length]!.id, accounts[(i + 1) % accounts.length]!.id),
     );
+    const headers = signRequest({ method: 'POST', url: ISO_PATH, body, account: bank.id, signer: bank.key });
+    return { body, headers };
   };
 }
 
@@ -158,9 +177,10 @@ export const isoPacs008Figure: Figure = {
   async run(ctx): Promise<FigureResult> {
     const seconds = ctx.quick ? 3 : 10;
     const dir = await mkdtemp(join(tmpdir(), 'torana-bench-iso-'));
-    const accounts = Array.from({ length: ACCOUNTS }, () => newAccount(DOMAIN));
+    const accounts = benchAccounts();
     await initNodeDir({ dir, overrides: CONFIG });
-    await writeFile(join(dir, 'iso-accounts.json'), JSON.stringify(accounts.map((a) => a.id)));
+    const bank = { bics: [DEBTOR_BIC], account_ids: accounts.map((a) => a.id) };
+    await writeFile(join(dir, 'participants.json'), JSON.stringify({ [participant().id]: bank }));
     const server = await startServerProcess(new URL(import.meta.url), ['--serve', dir]);
     try {
       await load(server.url, '/transaction', 'application/x-codec', 1, transfers(accounts)); // warm-up
@@ -174,13 +194,7 @@ export const isoPacs008Figure: Figure = {
         transfers(accounts),
       );
       ctx.log(`POST /v1/iso20022/pacs008 for ${seconds} s`);
-      const iso = await load(
-        server.url,
-        '/v1/iso20022/pacs008',
-        'application/xml',
-        seconds,
-        messages(accounts),
-      );
+      const iso = await load(server.url, ISO_PATH, 'application/xml', seconds, messages(accounts));
       return {
         id: 'iso_pacs008_per_s',
         value: iso.perS,
@@ -191,7 +205,8 @@ export const isoPacs008Figure: Figure = {
         goal: GOAL,
         met: iso.perS >= GOAL_MSG_PER_S,
         note:
-          'pacs.008 XML answered 202 per second (parse, validate, sign, durable record, submit); node in its own ' +
+          'pacs.008 XML answered 202 per second (participant signature checked, parse, validate, sign, durable ' +
+          'record, submit); the load generator signs each request; node in its own ' +
           'process, fsync on, per-IP rate limit lifted, queue.per_account_max 65536 (one bridge authority)',
         extra: {
           iso_p99_ms: iso.p99Ms,
@@ -215,15 +230,21 @@ export const isoPacs008Figure: Figure = {
 async function serve(dir: string): Promise<void> {
   const config = await loadNodeConfig({ dir });
   const node = await Node.start({ dir, config });
-  const ids = JSON.parse(
-    await import('node:fs/promises').then((fs) => fs.readFile(join(dir, 'iso-accounts.json'), 'utf8')),
-  ) as string[];
+  const accounts = benchAccounts();
+  const chainId = config.node.chainId;
   const done = await submitAndWait(
     node,
-    buildTx(await adminOf(dir), setup(ids.map((id) => ({ id }))), { chainId: config.node.chainId }),
+    buildTx(await adminOf(dir), setup([...accounts, participant()]), { chainId }),
   );
   if (done.status.kind !== 'Committed')
     throw new Error(`bench setup rejected: ${JSON.stringify(done.status)}`);
+  // Each debtor lets the bridge account debit it (the executor refuses the bridge's transfers otherwise).
+  const bridge = await bridgeAccountOf(dir);
+  const grants = await Promise.all(
+    accounts.map((a) => submitAndWait(node, buildTx(a, [grantBridge(a.id, bridge)], { chainId }))),
+  );
+  const refused = grants.find((g) => g.status.kind !== 'Committed');
+  if (refused !== undefined) throw new Error(`bench grant rejected: ${JSON.stringify(refused.status)}`);
   const served = await serveNode(node, { dir });
   process.stdout.write(`LISTENING ${served.url}\n`);
   process.once('SIGTERM', () => {
