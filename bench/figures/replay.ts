@@ -9,7 +9,7 @@ import { ValidatorSet } from '../../src/consensus/validator-set.js';
 import { VerifyPool } from '../../src/crypto/verify-pool.js';
 import { nodeFiles } from '../../src/node/files.js';
 import { loadGenesis } from '../../src/node/genesis.js';
-import { loadNodeConfig } from '../../src/node/load-config.js';
+import { decodeLimitsOf, loadNodeConfig } from '../../src/node/load-config.js';
 import { verifyChain } from '../../src/node/verify-chain.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
@@ -26,11 +26,7 @@ async function replay(dir: string, log: (m: string) => void) {
       dir: files.data,
       chainId: config.node.chainId,
       validatorSet: new ValidatorSet(genesis.validators),
-      decodeLimits: {
-        bytesMax: config.codec.bytesMax,
-        itemsMax: config.codec.sequenceItemsMax,
-        depthMax: config.codec.depthMax,
-      },
+      decodeLimits: decodeLimitsOf(config),
       verifySignatures: (items) => pool.verify(items),
       onProgress: (h, of) => {
         if (h % 500 === 0) log(`  verified block ${h} of ${of}`);

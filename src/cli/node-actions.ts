@@ -8,7 +8,7 @@ import { VerifyPool } from '../crypto/verify-pool.js';
 import { nodeFiles } from '../node/files.js';
 import { loadGenesis } from '../node/genesis.js';
 import { initNodeDir } from '../node/init.js';
-import { loadNodeConfig } from '../node/load-config.js';
+import { decodeLimitsOf, loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
 import { serveNode } from '../node/serve.js';
 import { verifyChain } from '../node/verify-chain.js';
@@ -146,11 +146,7 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
     fsync: config.storage.fsync,
     segmentBytesMax: config.storage.segmentBytesMax,
     lmdbMapBytes: config.storage.lmdbMapBytes,
-    decodeLimits: {
-      bytesMax: config.codec.bytesMax,
-      itemsMax: config.codec.sequenceItemsMax,
-      depthMax: config.codec.depthMax,
-    },
+    decodeLimits: decodeLimitsOf(config),
   });
 }
 
@@ -164,11 +160,7 @@ async function verifyAndCompare(dir: string, configFile: string | undefined, pro
       dir: files.data,
       chainId: config.node.chainId,
       validatorSet: new ValidatorSet(genesis.validators),
-      decodeLimits: {
-        bytesMax: config.codec.bytesMax,
-        itemsMax: config.codec.sequenceItemsMax,
-        depthMax: config.codec.depthMax,
-      },
+      decodeLimits: decodeLimitsOf(config),
       verifySignatures: (items) => pool.verify(items),
       onProgress: progress
         ? (h, of) => {

@@ -2,6 +2,7 @@
 // variables, then command-line flags (config/README.md "Precedence").
 
 import { readFile } from 'node:fs/promises';
+import type { DecodeLimits } from '../codec/limits.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { nodeFiles } from './files.js';
@@ -26,4 +27,13 @@ export async function loadNodeConfig(opts: {
   const r = loadConfig({ file: text, filePath: path, env: opts.env ?? {}, overrides: opts.overrides ?? {} });
   if (!r.ok) throw new ConfigLoadError(r.errors.map((e) => `${e.code}: ${e.message}`).join('\n'));
   return r.config;
+}
+
+/** The codec's decode limits from the `codec.*` keys (used wherever blocks and bodies are decoded). */
+export function decodeLimitsOf(config: Config): DecodeLimits {
+  return {
+    bytesMax: config.codec.bytesMax,
+    itemsMax: config.codec.sequenceItemsMax,
+    depthMax: config.codec.depthMax,
+  };
 }

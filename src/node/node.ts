@@ -21,6 +21,7 @@ import { type FailPoints, noFailPoints } from '../util/failpoints.js';
 import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
 import { type Genesis, loadGenesis } from './genesis.js';
+import { decodeLimitsOf } from './load-config.js';
 
 export interface NodeOptions {
   dir: string;
@@ -73,11 +74,7 @@ export class Node {
       fsync: config.storage.fsync,
       segmentBytesMax: config.storage.segmentBytesMax,
       lmdbMapBytes: config.storage.lmdbMapBytes,
-      decodeLimits: {
-        bytesMax: config.codec.bytesMax,
-        itemsMax: config.codec.sequenceItemsMax,
-        depthMax: config.codec.depthMax,
-      },
+      decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
     });
     const verifyPool = new VerifyPool({ threads: config.verify.threads });
@@ -97,11 +94,7 @@ export class Node {
         metadataBytesMax: config.transaction.metadataBytesMax,
         maxClockDriftMs: config.transaction.maxClockDriftMs,
         allowedAlgorithms: new Set(config.transaction.allowedAlgorithms as Algorithm[]),
-        decode: {
-          bytesMax: config.codec.bytesMax,
-          itemsMax: config.codec.sequenceItemsMax,
-          depthMax: config.codec.depthMax,
-        },
+        decode: decodeLimitsOf(config),
       },
       verify: async (publicKey, message, signature) =>
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,

@@ -4,6 +4,7 @@ import type { GatewayPorts, Receipt } from '../gateway/ports.js';
 import { receiptMessage } from '../model/receipt.js';
 import { toHex } from '../util/hex.js';
 import { createConsensusPort } from './consensus-port.js';
+import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
 import { createQueryPort } from './query-port.js';
 
@@ -45,11 +46,7 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
     },
     queries: createQueryPort(ledger, {
       chainId: config.node.chainId,
-      decodeLimits: {
-        bytesMax: config.codec.bytesMax,
-        itemsMax: config.codec.sequenceItemsMax,
-        depthMax: config.codec.depthMax,
-      },
+      decodeLimits: decodeLimitsOf(config),
       fetchSizeDefault: config.query.fetchSizeDefault,
       fetchSizeMax: config.query.fetchSizeMax,
       cursorsMax: config.query.cursorsMax,

@@ -11,7 +11,7 @@ import { verifyItemsInline } from '../../src/crypto/verify-batch.js';
 import { blockHash } from '../../src/model/block.js';
 import { rescale } from '../../src/model/numeric.js';
 import { nodeFiles } from '../../src/node/files.js';
-import { loadNodeConfig } from '../../src/node/load-config.js';
+import { decodeLimitsOf, loadNodeConfig } from '../../src/node/load-config.js';
 import { Node } from '../../src/node/node.js';
 import { verifyChain } from '../../src/node/verify-chain.js';
 import { fromHex, toHex } from '../../src/util/hex.js';
@@ -122,11 +122,7 @@ export async function checkRecovery(dir: string, history: AnnouncedHistory): Pro
     dir: nodeFiles(dir).data,
     chainId: config.node.chainId,
     validatorSet: node.validatorSet,
-    decodeLimits: {
-      bytesMax: config.codec.bytesMax,
-      itemsMax: config.codec.sequenceItemsMax,
-      depthMax: config.codec.depthMax,
-    },
+    decodeLimits: decodeLimitsOf(config),
     verifySignatures: async (items) => verifyItemsInline(items),
   });
   r.rebuiltRoot = rebuilt.stateRoot;
