@@ -9,7 +9,8 @@ import { type Block, BlockCodec, type CommitCertificate, encodeBlock, ZERO_HASH 
 import { decodeBlockWithSpans, spanTransactionHash } from '../model/block-spans.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
-import { type StateChange, StateStore } from '../storage/state-store.js';
+import type { BlockStore, BlockStoreOpenReport, StateBackend, StateChange } from '../storage/block-store.js';
+import { StateStore } from '../storage/state-store.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import { accountHistory } from './account-history.js';
@@ -25,16 +26,29 @@ import {
   txByHashKey,
 } from './tx-index.js';
 
-export interface LedgerOptions {
-  dir: string;
+/** What the ledger needs whatever its stores are. */
+export interface LedgerCoreOptions {
   chainId: string;
+  decodeLimits: DecodeLimits;
+  /** Decoded blocks kept in memory for reads and streams. */
+  blockCacheMax?: number;
+}
+
+/** The disk stores' options besides the core ones (`Ledger.open`). */
+export interface LedgerOptions extends LedgerCoreOptions {
+  dir: string;
   fsync: boolean;
   segmentBytesMax: number;
   lmdbMapBytes: number;
-  decodeLimits: DecodeLimits;
   failPoints?: FailPoints;
-  /** Decoded blocks kept in memory for reads and streams. */
-  blockCacheMax?: number;
+}
+
+/** Stores already open, for `Ledger.openWith` (the simulator's memory stores, or disk ones). */
+export interface LedgerStores {
+  blocks: BlockStore;
+  state: StateBackend;
+  /** What opening the block store found (default: nothing cut). */
+  blocksReport?: BlockStoreOpenReport;
 }
 
 export interface LedgerOpenReport {
@@ -62,11 +76,12 @@ export class Ledger {
 
   private constructor(
     readonly state: WorldState,
-    private readonly log: BlockLog,
-    private readonly store: StateStore,
-    private readonly opts: LedgerOptions,
+    private readonly log: BlockStore,
+    private readonly store: StateBackend,
+    private readonly opts: LedgerCoreOptions,
   ) {}
 
+  /** Opens (creating if needed) the block log and state store under `opts.dir`. */
   static async open(opts: LedgerOptions): Promise<{ ledger: Ledger; report: LedgerOpenReport }> {
     const { log, report } = await BlockLog.open(opts.dir, {
       segmentBytesMax: opts.segmentBytesMax,
@@ -78,6 +93,18 @@ export class Ledger {
       mapSizeBytes: opts.lmdbMapBytes,
       ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
     });
+    return Ledger.openWith({ blocks: log, state: store, blocksReport: report }, opts);
+  }
+
+  /**
+   * A ledger over stores already open: checks that the state is not ahead of the blocks, loads the
+   * world state and replays the blocks the state had not recorded. Closing the ledger closes them.
+   */
+  static async openWith(
+    stores: LedgerStores,
+    opts: LedgerCoreOptions,
+  ): Promise<{ ledger: Ledger; report: LedgerOpenReport }> {
+    const { blocks: log, state: store } = stores;
     const stateHeight = store.appliedHeight();
     if (stateHeight > log.height) {
       throw new LedgerError(
@@ -106,7 +133,7 @@ export class Ledger {
         height: log.height,
         stateHeight,
         replayedBlocks: replayed,
-        truncatedTailBytes: report.truncatedTailBytes,
+        truncatedTailBytes: stores.blocksReport?.truncatedTailBytes ?? 0,
       },
     };
   }
@@ -295,6 +322,6 @@ export class Ledger {
 }
 
 /** Every stored entry below the index prefixes, read range by range (lazily, in key order). */
-function* worldStateEntries(store: StateStore): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+function* worldStateEntries(store: StateBackend): Iterable<{ key: Uint8Array; value: Uint8Array }> {
   for (let tag = 0x01; tag < TX_BY_ACCOUNT_PREFIX; tag++) yield* store.entries(Uint8Array.of(tag));
 }

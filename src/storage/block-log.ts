@@ -10,6 +10,7 @@ import { dirname, resolve } from 'node:path';
 import type { BlockIndex, IndexedSegment } from './block-index.js';
 import type { BlockLogOptions, ResolvedBlockLogOptions } from './block-log-checks.js';
 import { checkBatch, resolveBlockLogOptions } from './block-log-checks.js';
+import type { BlockStore } from './block-store.js';
 import { StorageCorruptionError, StorageError } from './errors.js';
 import { ReadHandles } from './read-handles.js';
 import type { BlockRecord, RecordVerdict } from './record.js';
@@ -30,7 +31,7 @@ export interface OpenReport {
   scannedRecords: number;
 }
 
-export class BlockLog {
+export class BlockLog implements BlockStore {
   private readonly readHandles = new ReadHandles();
   /** Appends run one at a time: each waits for the previous one to settle. */
   private appendTail: Promise<void> = Promise.resolve();

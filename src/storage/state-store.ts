@@ -10,6 +10,7 @@ import type { RootDatabase } from 'lmdb';
 import { open as openLmdb } from 'lmdb';
 import type { FailPoints } from '../util/failpoints.js';
 import { noFailPoints } from '../util/failpoints.js';
+import type { StateBackend, StateChange } from './block-store.js';
 import { StorageCorruptionError, StorageError } from './errors.js';
 import { HASH_BYTES } from './record.js';
 import {
@@ -25,11 +26,7 @@ export { STATE_KEY_BYTES_MAX } from './state-keys.js';
 
 export const STATE_DIR = 'state';
 
-export interface StateChange {
-  key: Uint8Array | string;
-  /** undefined deletes the key. */
-  value: Uint8Array | undefined;
-}
+export type { StateChange } from './block-store.js';
 
 export interface StateStoreOptions {
   /** Wait for each commit to reach the disk; false only for tests and benchmarks. */
@@ -41,7 +38,7 @@ export interface StateStoreOptions {
 
 type Db = RootDatabase<Uint8Array, Uint8Array>;
 
-export class StateStore {
+export class StateStore implements StateBackend {
   /** Commits and clears run one at a time, in call order. */
   private writeTail: Promise<void> = Promise.resolve();
   private closed = false;

@@ -1,0 +1,128 @@
+// The ledger over the in-memory stores (Ledger.openWith) behaves as over the disk ones: commit, restart
+// by reopening the same media, replay of blocks the state had not recorded, refusal of a state ahead.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  admin,
+  certify,
+  commitGenesis,
+  MEMORY_CHAIN_ID,
+  newDisk,
+  openMemoryLedger,
+} from '../../test/helpers/memory-chain.js';
+import { buildTx, newAccount } from '../../test/helpers/tx.js';
+import { transactionHash } from '../model/transaction.js';
+import { toHex } from '../util/hex.js';
+import type { Ledger } from './ledger.js';
+import { LedgerError } from './ledger.js';
+
+const empty = new Map();
+
+async function commitTx(ledger: Ledger, instructions: Parameters<typeof buildTx>[1], nonce: number) {
+  const tx = buildTx(admin, instructions, {
+    chainId: MEMORY_CHAIN_ID,
+    creationTimeMs: 1_700_000_000_500,
+    nonce,
+  });
+  const executed = ledger.execute({
+    view: 0,
+    creationTimeMs: 1_700_000_001_000 + nonce,
+    transactions: [tx],
+    hashes: [transactionHash(tx)],
+  });
+  await ledger.commit(executed, certify(executed.header.height, executed.hash));
+  return { tx, executed };
+}
+
+describe('Ledger over memory stores', () => {
+  it('commits, restarts on the same media, and finds blocks, state and transactions again', async () => {
+    const disk = newDisk();
+    const { ledger, report } = await openMemoryLedger(disk);
+    assert.deepEqual(report, { height: 0, stateHeight: 0, replayedBlocks: 0, truncatedTailBytes: 0 });
+    await commitGenesis(ledger);
+    const bob = newAccount('system', 21);
+    const { tx } = await commitTx(ledger, [{ kind: 'RegisterAccount', id: bob.id, metadata: empty }], 1);
+    assert.equal(ledger.height(), 2);
+    const root = toHex(ledger.state.stateRoot());
+    const tip = toHex(ledger.tipHash());
+    await ledger.flushState();
+    assert.equal(ledger.stateStoreHeight(), 2);
+    await ledger.close();
+
+    const again = await openMemoryLedger(disk);
+    assert.equal(again.report.height, 2);
+    assert.equal(again.report.replayedBlocks, 0);
+    assert.equal(toHex(again.ledger.state.stateRoot()), root);
+    assert.equal(toHex(again.ledger.tipHash()), tip);
+    assert.ok(again.ledger.state.account(bob.id));
+    assert.deepEqual(again.ledger.locate(transactionHash(tx)), { height: 2, index: 0 });
+    assert.equal((await again.ledger.block(2))?.transactions.length, 1);
+    assert.equal(again.ledger.blockSync(1)?.header.height, 1);
+    const history = await again.ledger.accountTransactions(bob.id, 0, 10);
+    assert.equal(history.total, 1);
+    await again.ledger.close();
+  });
+
+  it('replays the blocks a crash kept from the state backend, to the same state root', async () => {
+    const disk = newDisk();
+    let holdState = false;
+    const held: (() => void)[] = [];
+    const faults = {
+      sync: (kind: string) =>
+        holdState && kind === 'state-commit' ? new Promise<void>((r) => held.push(r)) : Promise.resolve(),
+    };
+    const { ledger } = await openMemoryLedger(disk, faults);
+    await commitGenesis(ledger);
+    await ledger.flushState();
+    holdState = true;
+    const carol = newAccount('system', 22);
+    await commitTx(ledger, [{ kind: 'RegisterAccount', id: carol.id, metadata: empty }], 2);
+    await commitTx(
+      ledger,
+      [{ kind: 'SetKeyValue', target: { kind: 'Account', id: carol.id }, key: 'k', value: 'v' }],
+      3,
+    );
+    const root = toHex(ledger.state.stateRoot());
+    // Power cut: the blocks were durable, the state writes were not.
+    disk.state.crash();
+    disk.blocks.crash();
+    for (const r of held) r();
+    await assert.rejects(ledger.flushState());
+
+    const { ledger: again, report } = await openMemoryLedger(disk);
+    assert.equal(report.height, 3);
+    assert.equal(report.stateHeight, 1);
+    assert.equal(report.replayedBlocks, 2);
+    assert.equal(toHex(again.state.stateRoot()), root);
+    assert.equal(again.state.account(carol.id)?.metadata.get('k'), 'v');
+    await again.flushState();
+    assert.equal(again.stateStoreHeight(), 3);
+  });
+
+  it('refuses a state backend ahead of the block store', async () => {
+    const disk = newDisk();
+    const { ledger } = await openMemoryLedger(disk);
+    await commitGenesis(ledger);
+    await ledger.flushState();
+    disk.blocks.records.length = 0; // the block medium lost everything
+    await assert.rejects(
+      openMemoryLedger(disk),
+      (e) => e instanceof LedgerError && e.code === 'ledger_state_ahead',
+    );
+  });
+
+  it('a block append the disk refuses fails the commit and changes nothing visible', async () => {
+    const disk = newDisk();
+    let refuse = false;
+    const { ledger } = await openMemoryLedger(disk, {
+      failWrite: (kind) => (refuse && kind === 'block-append' ? 'EIO' : undefined),
+    });
+    await commitGenesis(ledger);
+    const root = toHex(ledger.state.stateRoot());
+    refuse = true;
+    await assert.rejects(commitTx(ledger, [{ kind: 'Log', level: { kind: 'Info' }, message: 'x' }], 4));
+    assert.equal(ledger.height(), 1);
+    assert.equal(toHex(ledger.state.stateRoot()), root);
+  });
+});

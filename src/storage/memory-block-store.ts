@@ -1,0 +1,115 @@
+// A block store in memory (block-store.ts), for the simulator and tests: the same contract as the
+// on-disk BlockLog (consecutive heights, hash chaining, size limit, one append at a time, refusal after
+// a failed write) over a `MemoryBlockMedium`, with the fault model of memory-faults.ts.
+
+import { type BlockLogOptions, checkBatch, resolveBlockLogOptions } from './block-log-checks.js';
+import type { BlockRecord, BlockStore, BlockStoreOpenReport } from './block-store.js';
+import { StorageError } from './errors.js';
+import { type MemoryFaults, MemoryMedium, writeThrough } from './memory-faults.js';
+import { HASH_BYTES } from './record.js';
+
+/** The simulated disk of one block store: the durable records, surviving crashes and reopens. */
+export class MemoryBlockMedium extends MemoryMedium {
+  readonly records: BlockRecord[] = [];
+}
+
+function copyRecord(r: BlockRecord): BlockRecord {
+  return {
+    height: r.height,
+    hash: new Uint8Array(r.hash),
+    prevHash: new Uint8Array(r.prevHash),
+    bytes: new Uint8Array(r.bytes),
+  };
+}
+
+export class MemoryBlockStore implements BlockStore {
+  private appendTail: Promise<void> = Promise.resolve();
+  private closed = false;
+  private failure: unknown;
+  private readonly epoch: number;
+  private readonly recordBytesMax: number;
+
+  private constructor(
+    private readonly medium: MemoryBlockMedium,
+    private readonly faults: MemoryFaults,
+    opts: Partial<Pick<BlockLogOptions, 'recordBytesMax'>>,
+  ) {
+    this.epoch = medium.epoch;
+    this.recordBytesMax = resolveBlockLogOptions(opts).recordBytesMax;
+  }
+
+  static open(
+    medium: MemoryBlockMedium = new MemoryBlockMedium(),
+    opts: { faults?: MemoryFaults; recordBytesMax?: number } = {},
+  ): { store: MemoryBlockStore; report: BlockStoreOpenReport } {
+    const extra = opts.recordBytesMax === undefined ? {} : { recordBytesMax: opts.recordBytesMax };
+    const store = new MemoryBlockStore(medium, opts.faults ?? {}, extra);
+    return { store, report: { height: medium.records.length, truncatedTailBytes: 0 } };
+  }
+
+  get height(): number {
+    return this.medium.records.length;
+  }
+
+  get tipHash(): Uint8Array | undefined {
+    const last = this.medium.records.at(-1);
+    return last === undefined ? undefined : new Uint8Array(last.hash);
+  }
+
+  append(records: readonly BlockRecord[]): Promise<void> {
+    const run = this.appendTail.then(() => this.appendNow(records));
+    this.appendTail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async appendNow(records: readonly BlockRecord[]): Promise<void> {
+    this.checkOpen();
+    if (this.failure !== undefined)
+      throw new StorageError('storage_failed', 'an earlier write failed; reopen the block store to recover');
+    if (records.length === 0) return;
+    checkBatch(records, this.height, this.tipHash ?? new Uint8Array(HASH_BYTES), this.recordBytesMax);
+    const copies = records.map(copyRecord);
+    try {
+      await writeThrough(this.medium, this.faults, 'block-append', copies[0]!.height, () =>
+        this.medium.records.push(...copies),
+      );
+    } catch (e) {
+      this.failure = e;
+      throw e;
+    }
+  }
+
+  async read(height: number): Promise<BlockRecord | undefined> {
+    return this.readSync(height);
+  }
+
+  readSync(height: number): BlockRecord | undefined {
+    this.checkOpen();
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.height) return undefined;
+    return copyRecord(this.medium.records[height - 1]!);
+  }
+
+  async *iterate(fromHeight: number, toHeight?: number): AsyncIterable<BlockRecord> {
+    this.checkOpen();
+    if (!Number.isSafeInteger(fromHeight) || (toHeight !== undefined && !Number.isSafeInteger(toHeight))) {
+      throw new StorageError('storage_invalid_height', 'iterate needs integer heights', {
+        fromHeight,
+        toHeight,
+      });
+    }
+    const last = Math.min(toHeight ?? this.height, this.height);
+    for (let h = Math.max(1, fromHeight); h <= last; h++) yield copyRecord(this.medium.records[h - 1]!);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.appendTail;
+  }
+
+  private checkOpen(): void {
+    if (this.closed) throw new StorageError('storage_closed', 'the block store is closed');
+    if (this.medium.epoch !== this.epoch)
+      throw new StorageError('storage_closed', 'the block store was lost in a crash; reopen it');
+  }
+}
