@@ -12,6 +12,8 @@ import {
   BlockCodec,
   BlockHeaderCodec,
   CommitCertificateCodec,
+  type ProposedBlock,
+  ProposedBlockCodec,
   TransactionResultsCodec,
 } from './block.js';
 import { SignatureBytes } from './keys.js';
@@ -30,12 +32,15 @@ export interface SpannedBlock {
 }
 
 /** The field layout this reader follows; checked once so a change to either struct cannot go unnoticed. */
-function fieldNames(c: typeof BlockCodec | typeof SignedTransactionCodec): string {
+function fieldNames(
+  c: typeof BlockCodec | typeof ProposedBlockCodec | typeof SignedTransactionCodec,
+): string {
   const d = c.describe((x) => x.name ?? '');
   return d.kind === 'struct' ? d.fields.map((f) => f.name).join(',') : d.kind;
 }
 if (
   fieldNames(BlockCodec) !== 'header,transactions,results,certificate' ||
+  fieldNames(ProposedBlockCodec) !== 'header,transactions' ||
   fieldNames(SignedTransactionCodec) !== 'payload,signature'
 ) {
   throw new Error('model/block-spans.ts no longer matches the Block or SignedTransaction layout');
@@ -49,26 +54,56 @@ export function decodeBlockWithSpans(bytes: Uint8Array, limits: DecodeLimits): D
   return decodeWith(bytes, limits, (r) => {
     r.enter();
     const header = BlockHeaderCodec.decode(r);
-    const n = r.length(r.limits.itemsMax, SignedTransactionCodec.minBytes);
-    r.enter();
-    const transactions: SignedTransaction[] = new Array(n);
-    const spans: TransactionSpan[] = new Array(n);
-    for (let i = 0; i < n; i++) {
-      const start = r.pos;
-      r.enter();
-      const payload = TransactionPayloadCodec.decode(r);
-      const payloadEnd = r.pos;
-      const signature = SignatureBytes.decode(r);
-      r.leave();
-      transactions[i] = { payload, signature };
-      spans[i] = { start, payloadEnd, end: r.pos };
-    }
-    r.leave();
+    const { transactions, spans } = transactionsWithSpans(r);
     const results = TransactionResultsCodec.decode(r);
     const certificate = CommitCertificateCodec.decode(r);
     r.leave();
     return { block: { header, transactions, results, certificate }, spans };
   });
+}
+
+export interface SpannedProposedBlock {
+  block: ProposedBlock;
+  spans: TransactionSpan[];
+}
+
+/** Exactly `decode(ProposedBlockCodec, bytes, limits)`, plus each transaction's span. */
+export function decodeProposedBlockWithSpans(
+  bytes: Uint8Array,
+  limits: DecodeLimits,
+): DecodeResult<SpannedProposedBlock> {
+  return decodeWith(bytes, limits, (r) => {
+    r.enter();
+    const header = BlockHeaderCodec.decode(r);
+    const { transactions, spans } = transactionsWithSpans(r);
+    r.leave();
+    return { block: { header, transactions }, spans };
+  });
+}
+
+type CodecReader = Parameters<typeof BlockHeaderCodec.decode>[0];
+
+/** The transaction sequence of a block, with where each transaction lies. */
+function transactionsWithSpans(r: CodecReader): {
+  transactions: SignedTransaction[];
+  spans: TransactionSpan[];
+} {
+  const n = r.length(r.limits.itemsMax, SignedTransactionCodec.minBytes);
+  r.enter();
+  const transactions: SignedTransaction[] = new Array(n);
+  const spans: TransactionSpan[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const start = r.pos;
+    r.enter();
+    const payload = TransactionPayloadCodec.decode(r);
+    const payloadEnd = r.pos;
+    const signature = SignatureBytes.decode(r);
+    r.leave();
+    transactions[i] = { payload, signature };
+    spans[i] = { start, payloadEnd, end: r.pos };
+  }
+  r.leave();
+  return { transactions, spans };
 }
 
 /** The hash a transaction's signature covers (= payloadHash of the decoded payload). */

@@ -55,6 +55,38 @@ export const BlockCodec = struct('Block', {
 });
 export type Block = Infer<typeof BlockCodec>;
 
+/**
+ * A block as a leader proposes it, before it is certified: the header and the transactions. Results are
+ * not sent (every replica computes them; the header commits to them through `resultsRoot`).
+ */
+export const ProposedBlockCodec = struct('ProposedBlock', {
+  header: BlockHeaderCodec,
+  transactions: seq(SignedTransactionCodec),
+});
+export type ProposedBlock = Infer<typeof ProposedBlockCodec>;
+
+/**
+ * `encode(ProposedBlockCodec, …)` byte for byte, copying each `encodedTransactions[i]` that is given (the
+ * canonical encoding of `transactions[i]`, as in `encodeBlock`).
+ */
+export function encodeProposedBlock(
+  block: ProposedBlock,
+  encodedTransactions?: readonly (Uint8Array | undefined)[],
+): Uint8Array {
+  const txs = block.transactions;
+  if (encodedTransactions !== undefined && encodedTransactions.length !== txs.length)
+    throw new RangeError(`${encodedTransactions.length} encodings for ${txs.length} transactions`);
+  const w = new Writer(256 + txs.length * 256);
+  BlockHeaderCodec.encode(w, block.header);
+  w.varuint(txs.length);
+  for (let i = 0; i < txs.length; i++) {
+    const raw = encodedTransactions?.[i];
+    if (raw === undefined) SignedTransactionCodec.encode(w, txs[i]!);
+    else w.bytes(raw);
+  }
+  return w.finish();
+}
+
 export const ZERO_HASH = new Uint8Array(32);
 
 export const TransactionResultsCodec = seq(TransactionResultCodec);
