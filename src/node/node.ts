@@ -46,7 +46,7 @@ export class Node {
     readonly consensusKey: BlsKeyPair,
     readonly validatorSet: ValidatorSet,
     readonly ledger: Ledger,
-    readonly pipeline: Pipeline,
+    readonly pipeline: Pipeline<ValidatorSet>,
     readonly engine: ConsensusEngine,
     readonly verifyPool: VerifyPool,
     readonly openReport: LedgerOpenReport,
@@ -78,7 +78,7 @@ export class Node {
       failPoints: opts.failPoints ?? noFailPoints,
     });
     const verifyPool = new VerifyPool({ threads: config.verify.threads });
-    const pipeline = new Pipeline(ledger, {
+    const pipeline = new Pipeline<ValidatorSet>(ledger, {
       chainId: config.node.chainId,
       clock,
       queue: {
@@ -100,6 +100,8 @@ export class Node {
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
       eventHistoryMax: config.streams.eventHistoryMax,
       recentStatusesMax: 100_000,
+      // The genesis roster for now; membership from the committed state plugs in here.
+      validatorSetOf: () => validatorSet,
     });
     let node: Node | undefined;
     const engine = new SinglePeerEngine(pipeline, {

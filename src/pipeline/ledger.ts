@@ -267,6 +267,12 @@ export class Ledger {
     return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
   }
 
+  /** The committed block's bytes as stored (BlockCodec, with its certificate), for serving sync. */
+  async blockBytes(height: number): Promise<Uint8Array | undefined> {
+    if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
+    return (await this.log.read(height))?.bytes;
+  }
+
   /** `block` for synchronous callers (query execution): cache, else a positioned read of the log. */
   blockSync(height: number): Block | undefined {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;

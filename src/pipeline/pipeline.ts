@@ -1,9 +1,10 @@
 // The transaction pipeline (architecture.md "The path of a transaction"): admission → queue → (consensus
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
-import type { CommitCertificate } from '../model/block.js';
+import type { Block, CommitCertificate } from '../model/block.js';
 import type { Event } from '../model/events.js';
 import { reject } from '../model/rejections.js';
+import type { WorldState } from '../state/world-state.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
 import {
@@ -12,14 +13,16 @@ import {
   admitTransaction,
   type SignatureCheck,
 } from './admission.js';
-import type { ConsensusHost, WorkListener } from './consensus-host.js';
+import type { ConsensusHost, ProposalVerdict, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
 import type { ExecutedBlock } from './executed-block.js';
 import type { Ledger } from './ledger.js';
+import { checkProposal, executeSynced } from './proposal-check.js';
 import { type QueuedTransaction, type QueueFullCode, type QueueLimits, TransactionQueue } from './queue.js';
 import { RecentStatuses, type TrackedStatus } from './recent-statuses.js';
+import { VerifiedTransactions } from './verified-cache.js';
 
-export interface PipelineOptions {
+export interface PipelineOptions<Roster = unknown> {
   chainId: string;
   clock: Clock;
   queue: QueueLimits;
@@ -27,6 +30,13 @@ export interface PipelineOptions {
   verify: SignatureCheck;
   eventHistoryMax: number;
   recentStatusesMax: number;
+  /** Hashes of transactions whose signature was verified, kept to skip re-verifying proposals. */
+  verifiedCacheMax?: number;
+  /**
+   * The validator set for the next height from the committed state (`ConsensusHost.validatorSet`).
+   * Membership changes (Register/UnregisterPeer) plug in here; absent, `validatorSet()` throws.
+   */
+  validatorSetOf?: (state: WorldState) => Roster;
 }
 
 export type SubmitResult =
@@ -58,7 +68,7 @@ export interface PipelineCounters {
   lastCommitMs: number;
 }
 
-export class Pipeline implements ConsensusHost {
+export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   readonly queue: TransactionQueue;
   readonly events: EventBus;
   readonly chainId: string;
@@ -77,14 +87,16 @@ export class Pipeline implements ConsensusHost {
    * window must be refused too, or it would be queued again and executed twice.
    */
   private readonly inFlight = new Set<string>();
+  private readonly verified: VerifiedTransactions;
   private engine: WorkListener | undefined;
   private limits: { version: number; value: AdmissionLimits } | undefined;
   private commitListeners: ((executed: ExecutedBlock, durationMs: number) => void)[] = [];
 
   constructor(
     readonly ledger: Ledger,
-    private readonly opts: PipelineOptions,
+    private readonly opts: PipelineOptions<Roster>,
   ) {
+    this.verified = new VerifiedTransactions(opts.verifiedCacheMax);
     this.chainId = opts.chainId;
     this.clock = opts.clock;
     this.queue = new TransactionQueue(opts.queue);
@@ -117,6 +129,7 @@ export class Pipeline implements ConsensusHost {
     );
     if (!admitted.ok) return admitted;
     const { tx, hash, hashHex } = admitted;
+    this.verified.add(hashHex); // admission verified the signature
     if (this.ledger.locate(hash, hashHex) !== undefined)
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
     if (this.inFlight.has(hashHex))
@@ -279,8 +292,11 @@ export class Pipeline implements ConsensusHost {
       const hash = executed.hashes[i]!;
       const result = executed.results[i]!;
       const hashHex = executed.hashHexes[i]!;
+      // Whoever proposed the block: a transaction of ours it includes leaves the queue.
+      this.queue.remove(hashHex);
       this.statuses.delete(hashHex);
       this.inFlight.delete(hashHex);
+      this.verified.delete(hashHex);
       if (result.kind === 'Committed') {
         this.counters.txsApproved++;
         events.push({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
@@ -299,6 +315,51 @@ export class Pipeline implements ConsensusHost {
     events.push({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
     this.events.publishBlock(height, events);
     for (const l of this.commitListeners) l(executed, durationMs);
+  }
+
+  executeProposed(bytes: Uint8Array): Promise<ProposalVerdict> {
+    return checkProposal(bytes, {
+      ledger: this.ledger,
+      chainId: this.chainId,
+      decodeLimits: this.opts.admission.decode,
+      blockMaxTransactions: this.blockMaxTransactions(),
+      allowedAlgorithms: this.opts.admission.allowedAlgorithms,
+      verify: this.opts.verify,
+      verified: this.verified,
+    });
+  }
+
+  async appendSynced(block: Block): Promise<void> {
+    await this.commit(executeSynced(this.ledger, block), block.certificate);
+  }
+
+  blockBytes(height: number): Promise<Uint8Array | undefined> {
+    return this.ledger.blockBytes(height);
+  }
+
+  /**
+   * Own taken transactions back at the queue front. Those committed meanwhile (another peer's block)
+   * or released already are skipped; those expired since are dropped and announced.
+   */
+  release(txs: QueuedTransaction[]): void {
+    const now = this.clock.nowMs();
+    const back: QueuedTransaction[] = [];
+    const expired: QueuedTransaction[] = [];
+    for (const q of txs) {
+      if (!this.inFlight.delete(q.hashHex)) continue;
+      if (this.ledger.locate(q.hash, q.hashHex) !== undefined) continue;
+      if (q.expiresAtMs <= now) expired.push(q);
+      else back.push(q);
+    }
+    this.queue.requeueFront(back);
+    this.announceExpired(expired);
+    if (back.length > 0) this.engine?.notifyWork();
+  }
+
+  validatorSet(): Roster {
+    if (this.opts.validatorSetOf === undefined)
+      throw new Error('this pipeline was built without validatorSetOf: no validator set to report');
+    return this.opts.validatorSetOf(this.ledger.state);
   }
 
   abandon(txs: QueuedTransaction[], reason: string): void {

@@ -89,4 +89,33 @@ describe('transaction queue', () => {
     assert.equal(taken.expired.length, 1);
     assert.equal(q.depth, 0);
   });
+
+  it('removes by hash and frees the per-account count', () => {
+    const q = new TransactionQueue({ capacity: 10, perAccountMax: 1, expiryMs: 1000 });
+    assert.equal(q.push(entry(a, 1)).ok, true);
+    assert.equal(q.remove('nope'), undefined);
+    assert.equal(q.remove(`${a.id}-1`)?.hashHex, `${a.id}-1`);
+    assert.equal(q.depth, 0);
+    assert.equal(q.has(`${a.id}-1`), false);
+    assert.equal(q.push(entry(a, 2)).ok, true, 'the account cap was freed');
+  });
+
+  it('puts taken transactions back at the front, in order, counted again, skipping queued ones', () => {
+    const q = new TransactionQueue({ capacity: 3, perAccountMax: 2, expiryMs: 1000 });
+    q.push(entry(a, 1));
+    q.push(entry(a, 2));
+    const taken = q.take(2, 0).ready;
+    q.push(entry(b, 1));
+    q.push(entry(a, 3));
+    assert.equal(q.requeueFront([...taken, entry(b, 1)]), 2);
+    assert.equal(q.depth, 4, 'may exceed the capacity by one proposal');
+    assert.deepEqual(
+      q.take(10, 0).ready.map((x) => x.hashHex),
+      [`${a.id}-1`, `${a.id}-2`, `${b.id}-1`, `${a.id}-3`],
+    );
+    assert.equal(q.requeueFront([]), 0);
+    assert.equal(q.push(entry(a, 4)).ok, true, 'counts were released by take');
+    assert.equal(q.push(entry(a, 5)).ok, true);
+    assert.deepEqual(q.push(entry(a, 6)), { ok: false, code: 'account_queue_full', depth: 2 });
+  });
 });

@@ -61,7 +61,7 @@ export function signatoryOf(authority: string): string {
 }
 
 export class TransactionQueue {
-  private readonly entries = new Map<string, QueuedTransaction>();
+  private entries = new Map<string, QueuedTransaction>();
   private readonly perAccount = new Tally();
   private readonly perKey = new Tally();
   private readonly perSource = new Tally();
@@ -87,10 +87,7 @@ export class TransactionQueue {
     const full = this.capReached(q);
     if (full !== undefined) return { ok: false, code: full, depth: this.entries.size };
     this.entries.set(q.hashHex, q);
-    const authority = q.tx.payload.authority;
-    this.perAccount.add(authority);
-    this.perKey.add(signatoryOf(authority));
-    if (q.source !== undefined) this.perSource.add(q.source);
+    this.count(q);
     return { ok: true, depth: this.entries.size };
   }
 
@@ -119,7 +116,7 @@ export class TransactionQueue {
     const expired: QueuedTransaction[] = [];
     for (const q of this.entries.values()) {
       if (ready.length >= max) break;
-      this.remove(q);
+      this.drop(q);
       if (q.expiresAtMs <= nowMs) expired.push(q);
       else ready.push(q);
     }
@@ -130,11 +127,43 @@ export class TransactionQueue {
   sweep(nowMs: number): QueuedTransaction[] {
     const expired: QueuedTransaction[] = [];
     for (const q of this.entries.values()) if (q.expiresAtMs <= nowMs) expired.push(q);
-    for (const q of expired) this.remove(q);
+    for (const q of expired) this.drop(q);
     return expired;
   }
 
-  private remove(q: QueuedTransaction): void {
+  /** Removes one transaction by hash (another peer's block committed it); undefined when absent. */
+  remove(hashHex: string): QueuedTransaction | undefined {
+    const q = this.entries.get(hashHex);
+    if (q !== undefined) this.drop(q);
+    return q;
+  }
+
+  /**
+   * Puts taken transactions back at the front, in the given order, ahead of everything queued since
+   * (a proposal that lost its view). They were admitted and counted once already, so neither the
+   * capacity nor the per-submitter caps refuse them: the queue may exceed its capacity by at most
+   * the transactions of one proposal, until they are taken again. Those already queued are skipped.
+   * Returns how many were put back.
+   */
+  requeueFront(txs: readonly QueuedTransaction[]): number {
+    const front = new Map<string, QueuedTransaction>();
+    for (const q of txs) if (!this.entries.has(q.hashHex) && !front.has(q.hashHex)) front.set(q.hashHex, q);
+    const added = front.size;
+    if (added === 0) return 0;
+    for (const q of front.values()) this.count(q);
+    for (const [k, q] of this.entries) front.set(k, q);
+    this.entries = front;
+    return added;
+  }
+
+  private count(q: QueuedTransaction): void {
+    const authority = q.tx.payload.authority;
+    this.perAccount.add(authority);
+    this.perKey.add(signatoryOf(authority));
+    if (q.source !== undefined) this.perSource.add(q.source);
+  }
+
+  private drop(q: QueuedTransaction): void {
     this.entries.delete(q.hashHex);
     const authority = q.tx.payload.authority;
     this.perAccount.remove(authority);

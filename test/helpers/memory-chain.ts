@@ -11,7 +11,7 @@ import type { CommitCertificate } from '../../src/model/block.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { type SignedTransaction, transactionHash } from '../../src/model/transaction.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
-import { Pipeline } from '../../src/pipeline/pipeline.js';
+import { Pipeline, type PipelineOptions } from '../../src/pipeline/pipeline.js';
 import { MemoryBlockMedium, MemoryBlockStore } from '../../src/storage/memory-block-store.js';
 import type { MemoryFaults } from '../../src/storage/memory-faults.js';
 import { MemoryStateBackend, MemoryStateMedium } from '../../src/storage/memory-state-backend.js';
@@ -121,8 +121,12 @@ export async function commitGenesis(ledger: Ledger): Promise<void> {
 export const verifyEd25519 = async (pk: Uint8Array, msg: Uint8Array, sig: Uint8Array) =>
   ed25519Verify(pk, msg, sig);
 
-export function memoryPipeline(ledger: Ledger, clock: Clock = new ManualClock()): Pipeline {
-  return new Pipeline(ledger, {
+export function memoryPipeline<Roster = unknown>(
+  ledger: Ledger,
+  clock: Clock = new ManualClock(),
+  overrides: Partial<PipelineOptions<Roster>> = {},
+): Pipeline<Roster> {
+  return new Pipeline<Roster>(ledger, {
     chainId: MEMORY_CHAIN_ID,
     clock,
     queue: { capacity: 1000, perAccountMax: 1000, expiryMs: 60_000 },
@@ -137,5 +141,6 @@ export function memoryPipeline(ledger: Ledger, clock: Clock = new ManualClock())
     verify: verifyEd25519,
     eventHistoryMax: 1000,
     recentStatusesMax: 1000,
+    ...overrides,
   });
 }

@@ -1,0 +1,34 @@
+// Transactions whose signature this peer has verified (design: "a replica verifies each transaction
+// signature once"): admission records each hash it verified, and a proposed block verifies only the
+// transactions not found here. Bounded: past `max` entries the oldest are forgotten (a forgotten one is
+// merely verified again). Only membership is asked, never the order, so nothing hashed depends on it.
+
+/** Default bound of the cache: comfortably more than a full queue plus a few proposals. */
+export const VERIFIED_TX_CACHE_MAX = 200_000;
+
+export class VerifiedTransactions {
+  private readonly hashes = new Set<string>();
+
+  constructor(readonly max: number = VERIFIED_TX_CACHE_MAX) {
+    if (!Number.isSafeInteger(max) || max < 1)
+      throw new RangeError('the verified-transaction cache needs max >= 1');
+  }
+
+  get size(): number {
+    return this.hashes.size;
+  }
+
+  has(hashHex: string): boolean {
+    return this.hashes.has(hashHex);
+  }
+
+  add(hashHex: string): void {
+    if (this.hashes.has(hashHex)) return;
+    this.hashes.add(hashHex);
+    if (this.hashes.size > this.max) this.hashes.delete(this.hashes.values().next().value!);
+  }
+
+  delete(hashHex: string): void {
+    this.hashes.delete(hashHex);
+  }
+}
