@@ -60,11 +60,16 @@ export class SinglePeerEngine implements ConsensusEngine {
   notifyWork(): void {
     if (!this.running || this.scheduled || this.inFlight !== undefined) return;
     this.scheduled = true;
-    setImmediate(() => {
-      this.scheduled = false;
-      if (this.inFlight === undefined)
-        this.inFlight = this.produceWhileWork().finally(() => (this.inFlight = undefined));
-    });
+    // Through the injected clock (never setImmediate directly), so a simulated clock drives the engine.
+    this.host.clock.setTimeout(
+      () => {
+        this.scheduled = false;
+        if (this.inFlight === undefined)
+          this.inFlight = this.produceWhileWork().finally(() => (this.inFlight = undefined));
+      },
+      0,
+      { keepAlive: true }, // transactions are waiting
+    );
   }
 
   private async produceWhileWork(): Promise<void> {
@@ -89,7 +94,9 @@ export class SinglePeerEngine implements ConsensusEngine {
         return;
       }
       // Let admissions and reads run between blocks.
-      await new Promise<void>((r) => setImmediate(r));
+      await new Promise<void>((r) => {
+        this.host.clock.setTimeout(r, 0, { keepAlive: true });
+      });
     }
   }
 

@@ -11,7 +11,10 @@ export interface Clock {
   nowMs(): number;
   /** Monotonic milliseconds for measuring durations. */
   monotonicMs(): number;
-  /** Timers do not keep the process alive unless `keepAlive` (work is pending on them). */
+  /**
+   * Timers do not keep the process alive unless `keepAlive` (work is pending on them). A delay of 0
+   * means "after the work already queued" (the next turn of the event loop), not "after 1 ms".
+   */
   setTimeout(fn: () => void, ms: number, opts?: { keepAlive?: boolean }): Timer;
 }
 
@@ -19,6 +22,12 @@ export const systemClock: Clock = {
   nowMs: () => Date.now(),
   monotonicMs: () => performance.now(),
   setTimeout(fn, ms, opts) {
+    if (ms <= 0) {
+      // Node's timers wait at least 1 ms; the next turn of the loop is what a zero delay asks for.
+      const i = setImmediate(fn);
+      if (opts?.keepAlive !== true) i.unref();
+      return { cancel: () => clearImmediate(i) };
+    }
     const t = setTimeout(fn, ms);
     if (opts?.keepAlive !== true) t.unref?.();
     return { cancel: () => clearTimeout(t) };
