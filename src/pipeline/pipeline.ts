@@ -2,8 +2,6 @@
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
 import type { Block, CommitCertificate } from '../model/block.js';
-import type { Event } from '../model/events.js';
-import { reject } from '../model/rejections.js';
 import type { WorldState } from '../state/world-state.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
@@ -13,6 +11,8 @@ import {
   admitTransaction,
   type SignatureCheck,
 } from './admission.js';
+import { ChainAdmission } from './chain-admission.js';
+import { committedBlockEvents } from './commit-events.js';
 import type { ConsensusHost, ProposalVerdict, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
 import type { ExecutedBlock } from './executed-block.js';
@@ -89,7 +89,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   private readonly inFlight = new Set<string>();
   private readonly verified: VerifiedTransactions;
   private engine: WorkListener | undefined;
-  private limits: { version: number; value: AdmissionLimits } | undefined;
+  private readonly admission: ChainAdmission;
   private commitListeners: ((executed: ExecutedBlock, durationMs: number) => void)[] = [];
 
   constructor(
@@ -97,6 +97,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     private readonly opts: PipelineOptions<Roster>,
   ) {
     this.verified = new VerifiedTransactions(opts.verifiedCacheMax);
+    this.admission = new ChainAdmission(ledger, opts.admission);
     this.chainId = opts.chainId;
     this.clock = opts.clock;
     this.queue = new TransactionQueue(opts.queue);
@@ -124,7 +125,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       body,
       this.chainId,
       now,
-      this.admissionLimits(),
+      this.admission.limits(),
       this.opts.verify,
     );
     if (!admitted.ok) return admitted;
@@ -134,7 +135,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
     if (this.inFlight.has(hashHex))
       return { ok: false, kind: 'duplicate', code: 'already_enqueued', hashHex };
-    const unknown = this.unknownAuthority(tx.payload.authority, hashHex);
+    const unknown = this.admission.unknownAuthority(tx.payload.authority, hashHex);
     if (unknown !== undefined) return unknown;
     const ttlExpiry =
       tx.payload.ttlMs === undefined
@@ -174,47 +175,6 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       submittedAtMs: now,
       submittedAtHeight: this.ledger.height(),
     };
-  }
-
-  /**
-   * Issue 10 finding 4: a transaction whose authority is not registered in the committed state cannot
-   * pass execution, and writing its rejection into a block would let anyone with fresh keys grow the
-   * chain for free. Refused here instead (a map lookup), never queued. The executor keeps its own check:
-   * the account may be unregistered between admission and execution. The signing key is the account
-   * id's signatory (`key@domain`) and the signature was checked against it, so a registered authority
-   * implies the key is its signatory. Before genesis (height 0) nothing is registered yet; genesis is
-   * applied by the node directly, never submitted. An account registered by a transaction still in the
-   * queue is unknown until that block commits: its own transactions are refused until then.
-   */
-  private unknownAuthority(authority: string, hashHex: string): SubmitResult | undefined {
-    if (this.ledger.height() === 0 || this.ledger.state.account(authority) !== undefined) return undefined;
-    return {
-      ok: false,
-      kind: 'rejected',
-      rejection: reject('authority_not_found', `no account ${authority} in the committed state`),
-      hashHex,
-    };
-  }
-
-  /**
-   * The admission limits under the chain's current parameters. Parameters change only when a block
-   * commits (which bumps the state's version), so the object is rebuilt once per block, not per call.
-   */
-  private admissionLimits(): AdmissionLimits {
-    const state = this.ledger.state;
-    if (this.limits?.version !== state.version) {
-      const admission = this.opts.admission;
-      this.limits = {
-        version: state.version,
-        value: {
-          ...admission,
-          maxClockDriftMs: state.limit('maxClockDriftMs'),
-          instructionsMax: Math.min(admission.instructionsMax, state.limit('transactionMaxInstructions')),
-          transactionBytesMax: Math.min(admission.transactionBytesMax, state.limit('transactionMaxBytes')),
-        },
-      };
-    }
-    return this.limits.value;
   }
 
   /** The latest known status of a transaction, from the queue, recent history or the committed index. */
@@ -286,33 +246,16 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     this.counters.blocks = height;
     if (executed.transactions.length > 0) this.counters.blocksNonEmpty++;
     this.counters.lastCommitMs = durationMs;
-    // One array, published at once: each event's id is its position in the block (event-id.ts).
-    const events: Event[] = [{ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } }];
-    for (let i = 0; i < executed.transactions.length; i++) {
-      const hash = executed.hashes[i]!;
-      const result = executed.results[i]!;
-      const hashHex = executed.hashHexes[i]!;
+    for (const hashHex of executed.hashHexes) {
       // Whoever proposed the block: a transaction of ours it includes leaves the queue.
       this.queue.remove(hashHex);
       this.statuses.delete(hashHex);
       this.inFlight.delete(hashHex);
       this.verified.delete(hashHex);
-      if (result.kind === 'Committed') {
-        this.counters.txsApproved++;
-        events.push({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
-        for (const data of executed.events[i]!)
-          events.push({ kind: 'Data', blockHeight: height, transactionHash: hash, data });
-      } else {
-        this.counters.txsRejected++;
-        events.push({
-          kind: 'Transaction',
-          hash,
-          status: { kind: 'Rejected', reason: result.reason },
-          blockHeight: height,
-        });
-      }
     }
-    events.push({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
+    const { events, approved, rejected } = committedBlockEvents(executed);
+    this.counters.txsApproved += approved;
+    this.counters.txsRejected += rejected;
     this.events.publishBlock(height, events);
     for (const l of this.commitListeners) l(executed, durationMs);
   }

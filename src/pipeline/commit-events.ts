@@ -1,0 +1,37 @@
+// The events a committed block announces, as one array published at once: each event's id is its
+// position in the block (event-id.ts). Block Committed, then per transaction its status (and its data
+// events when committed), then Block Applied.
+
+import type { Event } from '../model/events.js';
+import type { ExecutedBlock } from './executed-block.js';
+
+export function committedBlockEvents(executed: ExecutedBlock): {
+  events: Event[];
+  approved: number;
+  rejected: number;
+} {
+  const { height } = executed.header;
+  let approved = 0;
+  let rejected = 0;
+  const events: Event[] = [{ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } }];
+  for (let i = 0; i < executed.transactions.length; i++) {
+    const hash = executed.hashes[i]!;
+    const result = executed.results[i]!;
+    if (result.kind === 'Committed') {
+      approved++;
+      events.push({ kind: 'Transaction', hash, status: { kind: 'Committed' }, blockHeight: height });
+      for (const data of executed.events[i]!)
+        events.push({ kind: 'Data', blockHeight: height, transactionHash: hash, data });
+    } else {
+      rejected++;
+      events.push({
+        kind: 'Transaction',
+        hash,
+        status: { kind: 'Rejected', reason: result.reason },
+        blockHeight: height,
+      });
+    }
+  }
+  events.push({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });
+  return { events, approved, rejected };
+}
