@@ -2,6 +2,9 @@
 // by reopening the same media, replay of blocks the state had not recorded, refusal of a state ahead.
 
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
   admin,
@@ -12,10 +15,10 @@ import {
   openMemoryLedger,
 } from '../../test/helpers/memory-chain.js';
 import { buildTx, newAccount } from '../../test/helpers/tx.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { transactionHash } from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
-import type { Ledger } from './ledger.js';
-import { LedgerError } from './ledger.js';
+import { Ledger, LedgerError } from './ledger.js';
 
 const empty = new Map();
 
@@ -124,5 +127,43 @@ describe('Ledger over memory stores', () => {
     await assert.rejects(commitTx(ledger, [{ kind: 'Log', level: { kind: 'Info' }, message: 'x' }], 4));
     assert.equal(ledger.height(), 1);
     assert.equal(toHex(ledger.state.stateRoot()), root);
+  });
+
+  it('the same blocks on disk and in memory: equal bytes, roots, indexes and reopen reports', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-ledger-'));
+    try {
+      const openDisk = () =>
+        Ledger.open({
+          dir,
+          chainId: MEMORY_CHAIN_ID,
+          fsync: false,
+          segmentBytesMax: 1 << 20,
+          lmdbMapBytes: 1 << 24,
+          decodeLimits: DEFAULT_DECODE_LIMITS,
+        });
+      const memDisk = newDisk();
+      const ledgers = [(await openDisk()).ledger, (await openMemoryLedger(memDisk)).ledger];
+      const dave = newAccount('system', 23);
+      for (const l of ledgers) {
+        await commitGenesis(l);
+        await commitTx(l, [{ kind: 'RegisterAccount', id: dave.id, metadata: empty }], 5);
+        await commitTx(l, [{ kind: 'Log', level: { kind: 'Info' }, message: 'x' }], 6);
+      }
+      const [disk, mem] = ledgers as [Ledger, Ledger];
+      for (let h = 1; h <= 3; h++) assert.deepEqual(await mem.blockBytes(h), await disk.blockBytes(h));
+      assert.deepEqual(mem.state.stateRoot(), disk.state.stateRoot());
+      assert.deepEqual(
+        await mem.accountTransactions(dave.id, 0, 10),
+        await disk.accountTransactions(dave.id, 0, 10),
+      );
+      assert.deepEqual(mem.accountTransactionsSync(admin.id), disk.accountTransactionsSync(admin.id));
+      for (const l of ledgers) await l.close();
+      const reopened = [await openDisk(), await openMemoryLedger(memDisk)];
+      assert.deepEqual(reopened[1]!.report, reopened[0]!.report);
+      assert.deepEqual(reopened[1]!.ledger.tipHash(), reopened[0]!.ledger.tipHash());
+      for (const r of reopened) await r.ledger.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
