@@ -160,6 +160,14 @@ describe('ConsensusHost: executeProposed', () => {
         },
       ],
     ];
+    const tooMany = b.pipeline.blockMaxTransactions() + 1;
+    cases.push([
+      'proposal_too_many_transactions',
+      (p) => {
+        p.transactions = Array.from({ length: tooMany }, () => p.transactions[0]!);
+        p.header.transactionCount = tooMany;
+      },
+    ]);
     for (const [reason, change] of cases)
       assert.equal(await refusal(b, tampered(bytes, change)), reason, reason);
     assert.equal(await refusal(b, bytes.subarray(0, bytes.length - 3)), 'proposal_undecodable');
@@ -174,7 +182,7 @@ describe('ConsensusHost: executeProposed', () => {
     assert.equal(b.pipeline.height(), 1, 'refusals commit nothing');
   });
 
-  it("refuses a block time before its parent, another chain's and committed transactions", async () => {
+  it("refuses a block time before its parent, another chain's, expired and committed transactions", async () => {
     await submit(a, tx(a.clock));
     const { bytes, executed } = propose(a);
     assert.equal(
@@ -193,6 +201,17 @@ describe('ConsensusHost: executeProposed', () => {
       p.header.transactionsRoot = merkleRoot([transactionHash(foreign)]);
     });
     assert.equal(await refusal(b, withForeign), 'proposal_foreign_transaction');
+    const shortLived = buildTx(admin, [{ kind: 'Log', level: { kind: 'Info' }, message: 'ttl' }], {
+      chainId: MEMORY_CHAIN_ID,
+      creationTimeMs: a.clock.nowMs(),
+      ttlMs: 1_000,
+    });
+    const expiredByBlockTime = tampered(bytes, (p) => {
+      p.transactions = [shortLived];
+      p.header.transactionsRoot = merkleRoot([transactionHash(shortLived)]);
+      p.header.creationTimeMs = a.clock.nowMs() + 5_000;
+    });
+    assert.equal(await refusal(b, expiredByBlockTime), 'proposal_expired_transaction');
     // Commit block 2 on b; a later block that repeats its transaction is refused.
     const v = await b.pipeline.executeProposed(bytes);
     assert.ok(v.ok);

@@ -130,9 +130,9 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     );
     if (!admitted.ok) return admitted;
     const { tx, hash, hashHex } = admitted;
-    this.verified.add(hashHex); // admission verified the signature
     if (this.ledger.locate(hash, hashHex) !== undefined)
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
+    this.verified.add(hashHex); // admission verified the signature
     if (this.inFlight.has(hashHex))
       return { ok: false, kind: 'duplicate', code: 'already_enqueued', hashHex };
     const unknown = this.admission.unknownAuthority(tx.payload.authority, hashHex);

@@ -3,8 +3,11 @@
 // transactions not found here. Bounded: past `max` entries the oldest are forgotten (a forgotten one is
 // merely verified again). Only membership is asked, never the order, so nothing hashed depends on it.
 
-/** Default bound of the cache: comfortably more than a full queue plus a few proposals. */
-export const VERIFIED_TX_CACHE_MAX = 200_000;
+/**
+ * Default bound of the cache: a full default queue (65,536) and a few proposals' worth on top; about
+ * 13 MB of hex strings when full.
+ */
+export const VERIFIED_TX_CACHE_MAX = 100_000;
 
 export class VerifiedTransactions {
   private readonly hashes = new Set<string>();
