@@ -1,0 +1,420 @@
+// PeerNetwork: authenticated, encrypted connections to the configured peers (src/p2p/README.md).
+// Delivers `(fromPeerId, bytes)` to the layer above; what the bytes mean is not this folder's
+// business. Timers go through the injected Clock; reconnect jitter comes from a seeded hash.
+import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
+import type { Ed25519KeyPair } from '../crypto/signer.js';
+import type { Clock, Timer } from '../util/clock.js';
+import { compareBytes } from '../util/hex.js';
+import { formatHostPort, type HostPort, type PeerEntry, parseListen, parsePeerEntries } from './address.js';
+import { reconnectDelayMs } from './backoff.js';
+import { DROP_REASONS, type DropReason, dropCountsAsError } from './drops.js';
+import { P2pError } from './errors.js';
+import { FrameType } from './frame.js';
+import { NETWORK_ID_BYTES_MAX, P2P_PROTOCOL_VERSION, type PeerRole } from './hello.js';
+import { Link, type LinkHost, type LinkLimits } from './link.js';
+import { checkOptions, type NetworkLimits } from './options.js';
+import { PeerSlot } from './slot.js';
+
+/** Inbound connections still in their handshake at once; more are closed on arrival. */
+export const PENDING_HANDSHAKES_MAX = 64;
+
+export interface PeerNetworkOptions extends NetworkLimits {
+  readonly keyPair: Ed25519KeyPair;
+  readonly clock: Clock;
+  /** `host:port` to accept peers on; '' = no listener. */
+  readonly listen: string;
+  /** `network.peers` entries (address.ts). */
+  readonly peers: readonly string[];
+  readonly role: PeerRole;
+  /** Carried in HELLO; a peer on another network id is refused. The chain id. */
+  readonly networkId?: string;
+  /** Jitter seed for reconnect delays; defaults to the node's public key. */
+  readonly jitterSeed?: Uint8Array;
+}
+
+export interface PeerInfo {
+  readonly peerId: string;
+  /** Configured dial address, else the remote address of the live connection, else ''. */
+  readonly address: string;
+  /** What the peer said in its HELLO; 'unknown' before the first connection. */
+  readonly role: PeerRole | 'unknown';
+  readonly connected: boolean;
+  /** Wall-clock ms of the last frame received (0 = never). */
+  readonly lastSeenMs: number;
+  /** Frame bytes (headers included, before encryption) over every connection so far. */
+  readonly bytesIn: number;
+  readonly bytesOut: number;
+  readonly messagesIn: number;
+  readonly messagesOut: number;
+  /** Connections established after the first one. */
+  readonly reconnects: number;
+  /** Connections ended by a reason that blames the remote or the path (drops.ts). */
+  readonly errors: number;
+  /** Messages refused by `send` (not connected or queue overflow). */
+  readonly dropped: number;
+  readonly sendQueue: number;
+  readonly recvQueue: number;
+  /** Equal on both ends of the live connection; '' when not connected. */
+  readonly sessionId: string;
+  readonly lastDrop: DropReason | '';
+}
+
+export interface PeerStateEvent {
+  readonly peerId: string;
+  readonly connected: boolean;
+  readonly reason?: DropReason;
+}
+
+export interface NetworkStats {
+  readonly drops: Readonly<Record<DropReason, number>>;
+  readonly pendingHandshakes: number;
+  readonly handlerErrors: number;
+}
+
+export type SendResult = 'queued' | 'not_connected' | 'unknown_peer' | 'too_large' | 'queue_full';
+export type MessageHandler = (fromPeerId: string, bytes: Uint8Array) => void | Promise<void>;
+
+export class PeerNetwork {
+  readonly selfId: string;
+  readonly #o: PeerNetworkOptions;
+  readonly #listen: HostPort | undefined;
+  readonly #slots = new Map<string, PeerSlot>();
+  readonly #pending = new Set<Link>();
+  readonly #linkHost: LinkHost;
+  readonly #drops = Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
+  readonly #messageHandlers: MessageHandler[] = [];
+  readonly #stateHandlers: ((e: PeerStateEvent) => void)[] = [];
+  #server: Server | undefined;
+  #tickTimer: Timer | undefined;
+  #state: 'new' | 'started' | 'stopped' = 'new';
+  #handlerErrors = 0;
+  #bound: HostPort | undefined;
+
+  constructor(o: PeerNetworkOptions) {
+    checkOptions(o);
+    const networkId = o.networkId ?? '';
+    if (new TextEncoder().encode(networkId).length > NETWORK_ID_BYTES_MAX) {
+      throw new P2pError('p2p_invalid_options', `network id longer than ${NETWORK_ID_BYTES_MAX} bytes`);
+    }
+    this.#o = o;
+    this.selfId = o.keyPair.publicKeyText();
+    this.#listen = parseListen(o.listen);
+    for (const e of parsePeerEntries(o.peers, this.selfId)) this.#slots.set(e.peerId, new PeerSlot(e));
+    const limits: LinkLimits = o;
+    this.#linkHost = {
+      clock: o.clock,
+      limits,
+      selfId: this.selfId,
+      keyPair: o.keyPair.handshakeKeyPair(),
+      hello: { version: P2P_PROTOCOL_VERSION, role: o.role, networkId },
+      authorize: (link, remoteId) => this.#authorize(link, remoteId),
+      opened: (link) => this.#opened(link),
+      message: (link, payload) => this.#message(link, payload),
+      closed: (link, reason, detail) => this.#closed(link, reason, detail),
+    };
+  }
+
+  /** Listens (when `listen` is set) and dials every peer with an address. */
+  async start(): Promise<void> {
+    if (this.#state !== 'new') throw new P2pError('p2p_state', `start() on a ${this.#state} network`);
+    this.#state = 'started';
+    if (this.#listen !== undefined) {
+      const server = createServer((socket) => this.#accept(socket));
+      this.#server = server;
+      const at = this.#listen;
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(at.port, at.host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      server.on('error', () => {});
+      const a = server.address();
+      if (a !== null && typeof a === 'object') this.#bound = { host: at.host, port: a.port };
+    }
+    for (const slot of this.#slots.values()) if (slot.entry.address !== undefined) this.#dial(slot);
+    this.#scheduleTick();
+  }
+
+  /** Closes every connection and the listener; queued messages are dropped. */
+  async stop(): Promise<void> {
+    if (this.#state === 'stopped') return;
+    this.#state = 'stopped';
+    this.#tickTimer?.cancel();
+    for (const slot of this.#slots.values()) {
+      slot.redial?.cancel();
+      slot.redial = undefined;
+      slot.link?.close('stopped', 'network stopped');
+      slot.dialing?.close('stopped', 'network stopped');
+    }
+    for (const l of [...this.#pending]) l.close('stopped', 'network stopped');
+    const server = this.#server;
+    if (server !== undefined) await new Promise<void>((r) => server.close(() => r()));
+  }
+
+  /** The bound listen address (the real port when `listen` asked for port 0). */
+  listenAddress(): string | undefined {
+    return this.#bound === undefined ? undefined : formatHostPort(this.#bound);
+  }
+
+  send(peerId: string, bytes: Uint8Array): SendResult {
+    const slot = this.#slots.get(peerId);
+    if (slot === undefined) return 'unknown_peer';
+    if (bytes.length + 1 > this.#o.frameBytesMax) {
+      slot.dropped++;
+      return 'too_large';
+    }
+    const link = slot.link;
+    if (link === undefined || !link.open) {
+      slot.dropped++;
+      return 'not_connected';
+    }
+    if (link.send(FrameType.Message, bytes) === 'queue_full') {
+      slot.dropped++;
+      link.close('send_queue_full', `send queue of ${link.queueDepth} messages full`);
+      return 'queue_full';
+    }
+    slot.messagesOut++;
+    return 'queued';
+  }
+
+  /** Sends to every connected peer the filter accepts; answers how many were queued. */
+  broadcast(bytes: Uint8Array, filter?: (p: PeerInfo) => boolean): number {
+    let n = 0;
+    for (const slot of this.#slots.values()) {
+      if (slot.link?.open !== true) continue;
+      if (filter !== undefined && !filter(this.#info(slot))) continue;
+      if (this.send(slot.entry.peerId, bytes) === 'queued') n++;
+    }
+    return n;
+  }
+
+  /**
+   * Messages, in order per peer. A handler that returns a promise holds back that peer's next
+   * message until it settles; past `recvQueueMax` waiting messages the peer's socket is paused.
+   */
+  onMessage(fn: MessageHandler): void {
+    this.#messageHandlers.push(fn);
+  }
+
+  onPeerState(fn: (e: PeerStateEvent) => void): void {
+    this.#stateHandlers.push(fn);
+  }
+
+  /** The layer above could not decode a peer's message: disconnect it and count `garbage`. */
+  reportGarbage(peerId: string, detail: string): void {
+    this.#slots.get(peerId)?.link?.close('garbage', detail);
+  }
+
+  peers(): PeerInfo[] {
+    return [...this.#slots.values()].map((s) => this.#info(s)).sort((a, b) => (a.peerId < b.peerId ? -1 : 1));
+  }
+
+  stats(): NetworkStats {
+    return {
+      drops: { ...this.#drops },
+      pendingHandshakes: this.#pending.size,
+      handlerErrors: this.#handlerErrors,
+    };
+  }
+
+  #info(s: PeerSlot): PeerInfo {
+    const link = s.link?.open === true ? s.link : undefined;
+    const addr = s.entry.address;
+    return {
+      peerId: s.entry.peerId,
+      address: addr !== undefined ? formatHostPort(addr) : (link?.remoteAddress ?? ''),
+      role: s.role,
+      connected: link !== undefined,
+      lastSeenMs: s.lastSeenMs,
+      bytesIn: s.bytesIn + (link?.bytesIn ?? 0),
+      bytesOut: s.bytesOut + (link?.bytesOut ?? 0),
+      messagesIn: s.messagesIn,
+      messagesOut: s.messagesOut,
+      reconnects: s.reconnects,
+      errors: s.errors,
+      dropped: s.dropped,
+      sendQueue: link?.queueDepth ?? 0,
+      recvQueue: s.inbound.length,
+      sessionId: link?.sessionId ?? '',
+      lastDrop: s.lastDrop,
+    };
+  }
+
+  #accept(socket: Socket): void {
+    if (this.#state !== 'started') {
+      socket.destroy();
+      return;
+    }
+    socket.on('error', () => {});
+    if (this.#pending.size >= PENDING_HANDSHAKES_MAX) {
+      this.#drops.too_many_pending++;
+      socket.destroy();
+      return;
+    }
+    const link = new Link(this.#linkHost, socket, false);
+    if (!link.closed) this.#pending.add(link);
+  }
+
+  #dial(slot: PeerSlot): void {
+    slot.redial = undefined;
+    const addr = slot.entry.address;
+    if (this.#state !== 'started' || addr === undefined) return;
+    if (slot.dialing !== undefined || slot.link?.open === true) return;
+    const socket = netConnect({ host: addr.host, port: addr.port });
+    socket.on('error', () => {});
+    slot.dialing = new Link(this.#linkHost, socket, true, slot.entry.peerId);
+  }
+
+  #scheduleRedial(slot: PeerSlot): void {
+    if (this.#state !== 'started' || slot.entry.address === undefined) return;
+    if (slot.redial !== undefined || slot.dialing !== undefined || slot.link !== undefined) return;
+    const o = this.#o;
+    const policy = {
+      baseMs: o.reconnectBaseMs,
+      maxMs: o.reconnectMaxMs,
+      seed: o.jitterSeed ?? o.keyPair.publicKey.bytes,
+    };
+    const delay = reconnectDelayMs(policy, slot.entry.peerId, slot.attempt);
+    slot.attempt++;
+    slot.redial = o.clock.setTimeout(() => this.#dial(slot), delay);
+  }
+
+  #scheduleTick(): void {
+    if (this.#state !== 'started') return;
+    this.#tickTimer = this.#o.clock.setTimeout(
+      () => {
+        for (const slot of this.#slots.values()) slot.link?.tick();
+        this.#scheduleTick();
+      },
+      Math.max(1, Math.floor(this.#o.pingIntervalMs / 2)),
+    );
+  }
+
+  #authorize(link: Link, remoteId: string): DropReason | undefined {
+    if (link.initiator) {
+      if (remoteId === link.remoteId) return undefined;
+      return this.#slots.has(remoteId) ? 'wrong_key' : 'unknown_key';
+    }
+    return this.#slots.has(remoteId) && remoteId !== this.selfId ? undefined : 'unknown_key';
+  }
+
+  #opened(link: Link): void {
+    this.#pending.delete(link);
+    const slot = this.#slots.get(link.remoteId ?? '');
+    if (slot === undefined) {
+      link.close('unknown_key', 'opened without a slot');
+      return;
+    }
+    if (slot.dialing === link) slot.dialing = undefined;
+    const current = slot.link;
+    if (current !== undefined && current !== link && !current.closed) {
+      if (this.#keeps(current, link)) {
+        link.close('duplicate', 'a connection to this peer already exists and wins the tie-break');
+        // The kept one may be stale (the remote restarted and dialed anew): probe it now.
+        current.ping();
+        return;
+      }
+      slot.link = link;
+      current.close('duplicate', 'replaced by a connection that wins the tie-break');
+    } else {
+      slot.link = link;
+    }
+    slot.redial?.cancel();
+    slot.redial = undefined;
+    slot.attempt = 0;
+    if (slot.everConnected) slot.reconnects++;
+    slot.everConnected = true;
+    slot.role = link.remoteRole ?? slot.role;
+    slot.lastSeenMs = this.#o.clock.nowMs();
+    if (!slot.announcedUp) {
+      slot.announcedUp = true;
+      this.#emitState({ peerId: slot.entry.peerId, connected: true });
+    }
+  }
+
+  /**
+   * Tie-break between two live connections to one peer: the one dialed by the smaller public key
+   * (byte order) wins; between two dialed by the same side, the newer wins (that side gave up on
+   * the older). Both ends apply the same rule to the same pair, so they keep the same connection.
+   */
+  #keeps(current: Link, incoming: Link): boolean {
+    const dialer = (l: Link) => (l.initiator ? this.selfId : (l.remoteId ?? ''));
+    if (dialer(current) === dialer(incoming)) return false;
+    const remote = this.#slots.get(incoming.remoteId ?? '')!.entry;
+    const selfSmaller = compareBytes(this.#o.keyPair.publicKey.bytes, remote.publicKey) < 0;
+    const smaller = selfSmaller ? this.selfId : remote.peerId;
+    return dialer(current) === smaller;
+  }
+
+  #message(link: Link, payload: Uint8Array): void {
+    const slot = this.#slots.get(link.remoteId ?? '');
+    if (slot === undefined) return;
+    slot.messagesIn++;
+    slot.lastSeenMs = this.#o.clock.nowMs();
+    slot.inbound.push(payload);
+    if (slot.inbound.length >= this.#o.recvQueueMax && !slot.paused) {
+      slot.paused = link;
+      link.pauseReading();
+    }
+    if (!slot.delivering) void this.#deliver(slot);
+  }
+
+  async #deliver(slot: PeerSlot): Promise<void> {
+    slot.delivering = true;
+    try {
+      while (slot.inbound.length > 0) {
+        const bytes = slot.inbound.shift()!;
+        for (const h of this.#messageHandlers) {
+          try {
+            const r = h(slot.entry.peerId, bytes);
+            if (r instanceof Promise) await r;
+          } catch {
+            this.#handlerErrors++;
+          }
+        }
+        if (slot.paused && slot.inbound.length <= this.#o.recvQueueMax / 2) {
+          slot.paused.resumeReading();
+          slot.paused = undefined;
+        }
+      }
+    } finally {
+      slot.delivering = false;
+    }
+  }
+
+  #closed(link: Link, reason: DropReason, detail: string): void {
+    void detail;
+    this.#drops[reason]++;
+    this.#pending.delete(link);
+    const slot = link.remoteId === undefined ? undefined : this.#slots.get(link.remoteId);
+    if (slot === undefined) return;
+    slot.bytesIn += link.bytesIn;
+    slot.bytesOut += link.bytesOut;
+    if (dropCountsAsError(reason)) slot.errors++;
+    slot.lastDrop = reason;
+    if (slot.paused === link) slot.paused = undefined;
+    if (slot.dialing === link) slot.dialing = undefined;
+    if (slot.link === link) {
+      slot.link = undefined;
+      if (slot.announcedUp) {
+        slot.announcedUp = false;
+        this.#emitState({ peerId: slot.entry.peerId, connected: false, reason });
+      }
+    }
+    this.#scheduleRedial(slot);
+  }
+
+  #emitState(e: PeerStateEvent): void {
+    for (const h of this.#stateHandlers) {
+      try {
+        h(e);
+      } catch {
+        this.#handlerErrors++;
+      }
+    }
+  }
+}
+
+export type { PeerEntry };
