@@ -40,7 +40,7 @@ describe('p2p: option checks', () => {
       { frameBytesMax: 16 * 1024 * 1024 },
       { sendQueueMax: 1.5 },
       { reconnectBaseMs: 500, reconnectMaxMs: 100 },
-      { pingIntervalMs: 5000, idleTimeoutMs: 5000 },
+      { pingIntervalMs: 5001, idleTimeoutMs: 5000 },
       { sendQueueBytesMax: 1024, frameBytesMax: 2048 },
     ]) {
       assert.throws(

@@ -46,8 +46,8 @@ export function checkOptions(o: NetworkLimits): void {
   if (o.reconnectBaseMs > o.reconnectMaxMs) {
     throw new P2pError('p2p_invalid_options', 'reconnectBaseMs must be at most reconnectMaxMs');
   }
-  if (o.pingIntervalMs >= o.idleTimeoutMs) {
-    throw new P2pError('p2p_invalid_options', 'pingIntervalMs must be below idleTimeoutMs');
+  if (o.pingIntervalMs > o.idleTimeoutMs) {
+    throw new P2pError('p2p_invalid_options', 'pingIntervalMs must be at most idleTimeoutMs');
   }
   if (o.sendQueueBytesMax < o.frameBytesMax) {
     throw new P2pError('p2p_invalid_options', 'sendQueueBytesMax must hold at least one largest frame');
