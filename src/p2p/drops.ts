@@ -27,10 +27,12 @@ export const DROP_REASONS = [
   'too_many_pending',
   /** This node stopped. */
   'stopped',
+  /** The peer was taken out of the peer list (`setPeers`). */
+  'removed',
 ] as const;
 export type DropReason = (typeof DROP_REASONS)[number];
 
-const NOT_ERRORS: ReadonlySet<DropReason> = new Set(['duplicate', 'stopped']);
+const NOT_ERRORS: ReadonlySet<DropReason> = new Set(['duplicate', 'stopped', 'removed']);
 
 export function dropCountsAsError(reason: DropReason): boolean {
   return !NOT_ERRORS.has(reason);

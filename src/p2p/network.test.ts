@@ -153,6 +153,26 @@ describe('p2p: PeerNetwork connects configured peers', () => {
     assert.deepEqual(got, ['one']);
   });
 
+  it('setPeers: a removed peer is disconnected and refused; adding it back reconnects', async () => {
+    const [a, b, c] = await testNodes(3);
+    const na = await started(networkFor(a!, [b!]));
+    const nb = await started(networkFor(b!, [a!]));
+    await waitFor('connected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
+    assert.throws(() => na.setPeers(['junk']), /network\.peers\[0\]/);
+    assert.ok(connected(na, nb.selfId), 'a bad list changes nothing');
+    na.setPeers([c!.entry]);
+    assert.deepEqual(
+      na.peers().map((p) => p.peerId),
+      [c!.key.publicKeyText()],
+    );
+    await waitFor('b lost a', () => !connected(nb, na.selfId));
+    // b keeps redialing a, and a now refuses b's key.
+    await waitFor('a refuses b', () => na.stats().drops.unknown_key >= 1);
+    assert.equal(na.stats().drops.removed, 1);
+    na.setPeers([b!.entry, c!.entry]);
+    await waitFor('reconnected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
+  });
+
   it('peers through a relay: a cut link drops, redials are refused, and heal reconnects', async () => {
     const [a, b] = await testNodes(2);
     const relay = await startRelay(b!.port);

@@ -153,6 +153,34 @@ export class PeerNetwork {
     if (server !== undefined) await new Promise<void>((r) => server.close(() => r()));
   }
 
+  /**
+   * Replaces the peer list (a roster change): removed peers are disconnected (`removed`) and their
+   * slots forgotten, new ones are dialed, kept ones keep their connection and counters (a changed
+   * address applies from the next dial). Throws `p2p_invalid_peer` and changes nothing on a bad list.
+   */
+  setPeers(peers: readonly string[]): void {
+    const entries = parsePeerEntries(peers, this.selfId);
+    const wanted = new Map(entries.map((e) => [e.peerId, e]));
+    for (const [id, slot] of [...this.#slots]) {
+      if (wanted.has(id)) continue;
+      this.#slots.delete(id);
+      slot.redial?.cancel();
+      slot.redial = undefined;
+      slot.link?.close('removed', 'peer removed from the peer list');
+      slot.dialing?.close('removed', 'peer removed from the peer list');
+    }
+    for (const e of entries) {
+      const slot = this.#slots.get(e.peerId);
+      if (slot !== undefined) {
+        slot.entry = e;
+        continue;
+      }
+      const fresh = new PeerSlot(e);
+      this.#slots.set(e.peerId, fresh);
+      if (this.#state === 'started' && e.address !== undefined) this.#dial(fresh);
+    }
+  }
+
   /** The bound listen address (the real port when `listen` asked for port 0). */
   listenAddress(): string | undefined {
     return this.#bound === undefined ? undefined : formatHostPort(this.#bound);

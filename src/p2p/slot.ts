@@ -6,7 +6,7 @@ import type { PeerRole } from './hello.js';
 import type { Link } from './link.js';
 
 export class PeerSlot {
-  readonly entry: PeerEntry;
+  entry: PeerEntry;
   /** The open connection messages go over (at most one: README "One connection per pair"). */
   link: Link | undefined;
   /** An outbound connection in its handshake. */
