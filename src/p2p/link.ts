@@ -64,6 +64,7 @@ export class Link {
   #lastSentMono: number;
   #error: string | undefined;
   #socketError = false;
+  #readingPaused = false;
 
   constructor(host: LinkHost, socket: Socket, initiator: boolean, expectedId?: string) {
     this.#host = host;
@@ -133,10 +134,13 @@ export class Link {
   }
 
   pauseReading(): void {
+    this.#readingPaused = true;
     this.#stream.pause();
   }
 
   resumeReading(): void {
+    this.#readingPaused = false;
+    this.#lastRecvMono = this.#host.clock.monotonicMs();
     if (!this.closed) this.#stream.resume();
   }
 
@@ -145,6 +149,8 @@ export class Link {
     if (!this.open || this.closed) return;
     const now = this.#host.clock.monotonicMs();
     const l = this.#host.limits;
+    // While this side has stopped reading (its handlers are behind), silence is not the peer's.
+    if (this.#readingPaused) this.#lastRecvMono = now;
     if (now - this.#lastRecvMono >= l.idleTimeoutMs) {
       this.close('idle_timeout', `nothing received for ${l.idleTimeoutMs} ms`);
       return;

@@ -131,7 +131,10 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
 
   it('a slow handler pauses the sender (inbound backpressure) and loses nothing', async () => {
     const [a, b] = await testNodes(2);
-    const na = await started(networkFor(a!, [b!], { recvQueueMax: 8 }));
+    // Idle timeout far below the time the handler holds: a paused reader must not blame the peer.
+    const na = await started(
+      networkFor(a!, [b!], { recvQueueMax: 8, pingIntervalMs: 40, idleTimeoutMs: 150 }),
+    );
     const nb = await started(networkFor(b!, [a!]));
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
@@ -151,12 +154,14 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
       if (nb.send(na.selfId, msg.slice()) === 'queued') queued++;
       if (i % 16 === 0) await new Promise((r) => setTimeout(r, 1));
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 500));
     // Reading stopped at the cap (a few frames of the last chunk may land past it); the rest wait
     // in the sockets and in b's send queue.
     const waiting = na.peers()[0]!.recvQueue;
     assert.ok(waiting >= 7 && waiting <= 16, `inbound queue ${waiting}`);
     assert.ok(nb.peers()[0]!.sendQueue > 0, 'b holds what a does not read');
+    assert.equal(na.stats().drops.idle_timeout, 0);
+    assert.ok(connected(na, nb.selfId));
     release();
     await waitFor('all delivered', () => got.length === queued);
     assert.deepEqual(

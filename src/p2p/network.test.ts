@@ -93,15 +93,15 @@ describe('p2p: PeerNetwork connects configured peers', () => {
       na.peers().some((p) => p.peerId === ns.selfId),
       false,
     );
-    // a dials b's address, where the stranger's key answers instead (b's entry, stranger's socket).
-    const nb = await started(
-      networkFor(stranger!, [a!], { listen: `127.0.0.1:${b!.port}`, peers: [a!.entry] }),
+    // a dials b's address, where the stranger's key answers instead (it accepts a, never dials).
+    const before = na.stats().drops.unknown_key;
+    await started(
+      networkFor(stranger!, [], { listen: `127.0.0.1:${b!.port}`, peers: [a!.key.publicKeyText()] }),
     );
-    void nb;
-    await waitFor('a refused the key at b as dialer', () => na.stats().drops.unknown_key >= 2);
+    await waitFor('a refused the key at b as dialer', () => na.peers()[0]!.lastDrop === 'unknown_key');
+    assert.ok(na.stats().drops.unknown_key > before);
     assert.equal(connected(na, b!.key.publicKeyText()), false);
     assert.ok(na.peers()[0]!.errors >= 1);
-    assert.equal(na.peers()[0]!.lastDrop, 'unknown_key');
   });
 
   it('reconnects with backoff after the remote restarts', async () => {
@@ -120,8 +120,12 @@ describe('p2p: PeerNetwork connects configured peers', () => {
     nb.onMessage((_f, m) => void atB.push(text(m)));
     await waitFor('reconnected', () => connected(na, nb.selfId));
     assert.notEqual(na.peers()[0]!.sessionId, firstSession);
-    assert.equal(na.peers()[0]!.reconnects, 1);
-    assert.deepEqual(states, ['up', 'down:remote_closed', 'up']);
+    // Both ends redial at once here; a side may see the losing connection open and close before
+    // the winner opens (README "One connection per pair"), hence "at least".
+    assert.ok(na.peers()[0]!.reconnects >= 1);
+    assert.deepEqual(states.slice(0, 2), ['up', 'down:remote_closed']);
+    assert.equal(states.at(-1), 'up');
+    assert.equal(states.length % 2, 1);
     assert.equal(na.send(nb.selfId, bytes('after restart')), 'queued');
     await waitFor('message after restart', () => atB.includes('after restart'));
   });
