@@ -133,7 +133,7 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
     const [a, b] = await testNodes(2);
     // Idle timeout far below the time the handler holds: a paused reader must not blame the peer.
     const na = await started(
-      networkFor(a!, [b!], { recvQueueMax: 8, pingIntervalMs: 40, idleTimeoutMs: 150 }),
+      networkFor(a!, [b!], { recvQueueMax: 8, pingIntervalMs: 50, idleTimeoutMs: 300 }),
     );
     const nb = await started(networkFor(b!, [a!]));
     let release: () => void = () => {};
@@ -154,7 +154,7 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
       if (nb.send(na.selfId, msg.slice()) === 'queued') queued++;
       if (i % 16 === 0) await new Promise((r) => setTimeout(r, 1));
     }
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 800));
     // Reading stopped at the cap (a few frames of the last chunk may land past it); the rest wait
     // in the sockets and in b's send queue.
     const waiting = na.peers()[0]!.recvQueue;
