@@ -2,77 +2,21 @@
 // Delivers `(fromPeerId, bytes)` to the layer above; what the bytes mean is not this folder's
 // business. Timers go through the injected Clock; reconnect jitter comes from a seeded hash.
 import { createServer, connect as netConnect, type Server, type Socket } from 'node:net';
-import type { Ed25519KeyPair } from '../crypto/signer.js';
-import type { Clock, Timer } from '../util/clock.js';
-import { compareBytes } from '../util/hex.js';
+import type { Timer } from '../util/clock.js';
 import { formatHostPort, type HostPort, type PeerEntry, parseListen, parsePeerEntries } from './address.js';
 import { reconnectDelayMs } from './backoff.js';
 import { DROP_REASONS, type DropReason, dropCountsAsError } from './drops.js';
 import { P2pError } from './errors.js';
 import { FrameType } from './frame.js';
-import { NETWORK_ID_BYTES_MAX, P2P_PROTOCOL_VERSION, type PeerRole } from './hello.js';
+import { NETWORK_ID_BYTES_MAX, P2P_PROTOCOL_VERSION } from './hello.js';
 import { Link, type LinkHost, type LinkLimits } from './link.js';
-import { checkOptions, type NetworkLimits } from './options.js';
+import { checkOptions, type PeerNetworkOptions } from './options.js';
 import { PeerSlot } from './slot.js';
+import { keepsCurrent } from './tie-break.js';
+import type { MessageHandler, NetworkStats, PeerInfo, PeerStateEvent, SendResult } from './types.js';
 
 /** Inbound connections still in their handshake at once; more are closed on arrival. */
 export const PENDING_HANDSHAKES_MAX = 64;
-
-export interface PeerNetworkOptions extends NetworkLimits {
-  readonly keyPair: Ed25519KeyPair;
-  readonly clock: Clock;
-  /** `host:port` to accept peers on; '' = no listener. */
-  readonly listen: string;
-  /** `network.peers` entries (address.ts). */
-  readonly peers: readonly string[];
-  readonly role: PeerRole;
-  /** Carried in HELLO; a peer on another network id is refused. The chain id. */
-  readonly networkId?: string;
-  /** Jitter seed for reconnect delays; defaults to the node's public key. */
-  readonly jitterSeed?: Uint8Array;
-}
-
-export interface PeerInfo {
-  readonly peerId: string;
-  /** Configured dial address, else the remote address of the live connection, else ''. */
-  readonly address: string;
-  /** What the peer said in its HELLO; 'unknown' before the first connection. */
-  readonly role: PeerRole | 'unknown';
-  readonly connected: boolean;
-  /** Wall-clock ms of the last frame received (0 = never). */
-  readonly lastSeenMs: number;
-  /** Frame bytes (headers included, before encryption) over every connection so far. */
-  readonly bytesIn: number;
-  readonly bytesOut: number;
-  readonly messagesIn: number;
-  readonly messagesOut: number;
-  /** Connections established after the first one. */
-  readonly reconnects: number;
-  /** Connections ended by a reason that blames the remote or the path (drops.ts). */
-  readonly errors: number;
-  /** Messages refused by `send` (not connected or queue overflow). */
-  readonly dropped: number;
-  readonly sendQueue: number;
-  readonly recvQueue: number;
-  /** Equal on both ends of the live connection; '' when not connected. */
-  readonly sessionId: string;
-  readonly lastDrop: DropReason | '';
-}
-
-export interface PeerStateEvent {
-  readonly peerId: string;
-  readonly connected: boolean;
-  readonly reason?: DropReason;
-}
-
-export interface NetworkStats {
-  readonly drops: Readonly<Record<DropReason, number>>;
-  readonly pendingHandshakes: number;
-  readonly handlerErrors: number;
-}
-
-export type SendResult = 'queued' | 'not_connected' | 'unknown_peer' | 'too_large' | 'queue_full';
-export type MessageHandler = (fromPeerId: string, bytes: Uint8Array) => void | Promise<void>;
 
 export class PeerNetwork {
   readonly selfId: string;
@@ -212,7 +156,7 @@ export class PeerNetwork {
     let n = 0;
     for (const slot of this.#slots.values()) {
       if (slot.link?.open !== true) continue;
-      if (filter !== undefined && !filter(this.#info(slot))) continue;
+      if (filter !== undefined && !filter(slot.info())) continue;
       if (this.send(slot.entry.peerId, bytes) === 'queued') n++;
     }
     return n;
@@ -236,7 +180,7 @@ export class PeerNetwork {
   }
 
   peers(): PeerInfo[] {
-    return [...this.#slots.values()].map((s) => this.#info(s)).sort((a, b) => (a.peerId < b.peerId ? -1 : 1));
+    return [...this.#slots.values()].map((s) => s.info()).sort((a, b) => (a.peerId < b.peerId ? -1 : 1));
   }
 
   stats(): NetworkStats {
@@ -244,29 +188,6 @@ export class PeerNetwork {
       drops: { ...this.#drops },
       pendingHandshakes: this.#pending.size,
       handlerErrors: this.#handlerErrors,
-    };
-  }
-
-  #info(s: PeerSlot): PeerInfo {
-    const link = s.link?.open === true ? s.link : undefined;
-    const addr = s.entry.address;
-    return {
-      peerId: s.entry.peerId,
-      address: addr !== undefined ? formatHostPort(addr) : (link?.remoteAddress ?? ''),
-      role: s.role,
-      connected: link !== undefined,
-      lastSeenMs: s.lastSeenMs,
-      bytesIn: s.bytesIn + (link?.bytesIn ?? 0),
-      bytesOut: s.bytesOut + (link?.bytesOut ?? 0),
-      messagesIn: s.messagesIn,
-      messagesOut: s.messagesOut,
-      reconnects: s.reconnects,
-      errors: s.errors,
-      dropped: s.dropped,
-      sendQueue: link?.queueDepth ?? 0,
-      recvQueue: s.inbound.length,
-      sessionId: link?.sessionId ?? '',
-      lastDrop: s.lastDrop,
     };
   }
 
@@ -362,18 +283,14 @@ export class PeerNetwork {
     }
   }
 
-  /**
-   * Tie-break between two live connections to one peer: the one dialed by the smaller public key
-   * (byte order) wins; between two dialed by the same side, the newer wins (that side gave up on
-   * the older). Both ends apply the same rule to the same pair, so they keep the same connection.
-   */
+  /** Whether `current` stays when `incoming` opens to the same peer (tie-break.ts). */
   #keeps(current: Link, incoming: Link): boolean {
-    const dialer = (l: Link) => (l.initiator ? this.selfId : (l.remoteId ?? ''));
-    if (dialer(current) === dialer(incoming)) return false;
-    const remote = this.#slots.get(incoming.remoteId ?? '')!.entry;
-    const selfSmaller = compareBytes(this.#o.keyPair.publicKey.bytes, remote.publicKey) < 0;
-    const smaller = selfSmaller ? this.selfId : remote.peerId;
-    return dialer(current) === smaller;
+    const dialer = (l: Link) => (l.initiator ? this.#o.keyPair.publicKey.bytes : undefined);
+    const remote = this.#slots.get(incoming.remoteId ?? '')!.entry.publicKey;
+    return keepsCurrent(this.#o.keyPair.publicKey.bytes, remote, {
+      currentDialer: dialer(current) ?? remote,
+      incomingDialer: dialer(incoming) ?? remote,
+    });
   }
 
   #message(link: Link, payload: Uint8Array): void {
@@ -386,29 +303,10 @@ export class PeerNetwork {
       slot.paused = link;
       link.pauseReading();
     }
-    if (!slot.delivering) void this.#deliver(slot);
-  }
-
-  async #deliver(slot: PeerSlot): Promise<void> {
-    slot.delivering = true;
-    try {
-      while (slot.inbound.length > 0) {
-        const bytes = slot.inbound.shift()!;
-        for (const h of this.#messageHandlers) {
-          try {
-            const r = h(slot.entry.peerId, bytes);
-            if (r instanceof Promise) await r;
-          } catch {
-            this.#handlerErrors++;
-          }
-        }
-        if (slot.paused && slot.inbound.length <= this.#o.recvQueueMax / 2) {
-          slot.paused.resumeReading();
-          slot.paused = undefined;
-        }
-      }
-    } finally {
-      slot.delivering = false;
+    if (!slot.delivering) {
+      void slot.deliver(this.#messageHandlers, this.#o.recvQueueMax, () => {
+        this.#handlerErrors++;
+      });
     }
   }
 
@@ -445,4 +343,12 @@ export class PeerNetwork {
   }
 }
 
-export type { PeerEntry };
+export type {
+  MessageHandler,
+  NetworkStats,
+  PeerEntry,
+  PeerInfo,
+  PeerNetworkOptions,
+  PeerStateEvent,
+  SendResult,
+};

@@ -1,7 +1,10 @@
 // The numeric limits of the peer transport, named as the `network.*` configuration keys are
 // (camelCase), so the composition root can pass `config.network` through. Checked once here so a
 // caller outside the configuration loader (tests, tools) gets a clear error instead of a hang.
+import type { Ed25519KeyPair } from '../crypto/signer.js';
+import type { Clock } from '../util/clock.js';
 import { P2pError } from './errors.js';
+import type { PeerRole } from './hello.js';
 
 /** Largest frame the transport can carry: the encrypted stream's own message cap (2^24 - 1) less headroom. */
 export const FRAME_BYTES_CEILING = 16 * 1024 * 1024 - 1024;
@@ -52,4 +55,18 @@ export function checkOptions(o: NetworkLimits): void {
   if (o.sendQueueBytesMax < o.frameBytesMax) {
     throw new P2pError('p2p_invalid_options', 'sendQueueBytesMax must hold at least one largest frame');
   }
+}
+
+export interface PeerNetworkOptions extends NetworkLimits {
+  readonly keyPair: Ed25519KeyPair;
+  readonly clock: Clock;
+  /** `host:port` to accept peers on; '' = no listener. */
+  readonly listen: string;
+  /** `network.peers` entries (address.ts). */
+  readonly peers: readonly string[];
+  readonly role: PeerRole;
+  /** Carried in HELLO; a peer on another network id is refused. The chain id. */
+  readonly networkId?: string;
+  /** Jitter seed for reconnect delays; defaults to the node's public key. */
+  readonly jitterSeed?: Uint8Array;
 }

@@ -1,9 +1,10 @@
 // Everything the network remembers about one configured peer across its connections.
 import type { Timer } from '../util/clock.js';
-import type { PeerEntry } from './address.js';
+import { formatHostPort, type PeerEntry } from './address.js';
 import type { DropReason } from './drops.js';
 import type { PeerRole } from './hello.js';
 import type { Link } from './link.js';
+import type { MessageHandler, PeerInfo } from './types.js';
 
 export class PeerSlot {
   entry: PeerEntry;
@@ -34,5 +35,59 @@ export class PeerSlot {
 
   constructor(entry: PeerEntry) {
     this.entry = entry;
+  }
+
+  info(): PeerInfo {
+    const link = this.link?.open === true ? this.link : undefined;
+    const addr = this.entry.address;
+    return {
+      peerId: this.entry.peerId,
+      address: addr !== undefined ? formatHostPort(addr) : (link?.remoteAddress ?? ''),
+      role: this.role,
+      connected: link !== undefined,
+      lastSeenMs: this.lastSeenMs,
+      bytesIn: this.bytesIn + (link?.bytesIn ?? 0),
+      bytesOut: this.bytesOut + (link?.bytesOut ?? 0),
+      messagesIn: this.messagesIn,
+      messagesOut: this.messagesOut,
+      reconnects: this.reconnects,
+      errors: this.errors,
+      dropped: this.dropped,
+      sendQueue: link?.queueDepth ?? 0,
+      recvQueue: this.inbound.length,
+      sessionId: link?.sessionId ?? '',
+      lastDrop: this.lastDrop,
+    };
+  }
+
+  /**
+   * Hands waiting messages to the handlers in order, awaiting a handler's promise before the next
+   * message; resumes a paused connection once half of `recvQueueMax` is handled.
+   */
+  async deliver(
+    handlers: readonly MessageHandler[],
+    recvQueueMax: number,
+    onError: () => void,
+  ): Promise<void> {
+    this.delivering = true;
+    try {
+      while (this.inbound.length > 0) {
+        const bytes = this.inbound.shift()!;
+        for (const h of handlers) {
+          try {
+            const r = h(this.entry.peerId, bytes);
+            if (r instanceof Promise) await r;
+          } catch {
+            onError();
+          }
+        }
+        if (this.paused !== undefined && this.inbound.length <= recvQueueMax / 2) {
+          this.paused.resumeReading();
+          this.paused = undefined;
+        }
+      }
+    } finally {
+      this.delivering = false;
+    }
   }
 }
