@@ -9,6 +9,8 @@ export type P2pErrorCode =
   | 'p2p_invalid_address'
   /** A numeric option is outside its bounds or two options contradict each other. */
   | 'p2p_invalid_options'
+  /** The listen address could not be bound (in use, not local, no permission); `cause` has the system error. */
+  | 'p2p_listen_failed'
   /** `start()` was called twice, or after `stop()`. */
   | 'p2p_state';
 

@@ -50,6 +50,8 @@ export class Link {
   closed = false;
   bytesIn = 0;
   bytesOut = 0;
+  /** Wall-clock ms of the last bytes received after the handshake (0 = none yet). */
+  lastSeenMs = 0;
 
   readonly #host: LinkHost;
   readonly #socket: Socket;
@@ -198,6 +200,7 @@ export class Link {
     if (this.closed) return;
     this.bytesIn += chunk.length;
     this.#lastRecvMono = this.#host.clock.monotonicMs();
+    this.lastSeenMs = this.#host.clock.nowMs();
     const frames = this.#decoder.push(chunk);
     if (!Array.isArray(frames)) {
       this.close(frames.fault, frames.detail);

@@ -55,6 +55,9 @@ describe('p2p: PeerNetwork timers', () => {
     const info = na.peers().find((p) => p.peerId === nb.selfId)!;
     assert.equal(info.connected, true);
     assert.equal(info.sessionId, session, 'same connection after 1200 ms of no messages');
+    // Pings count as being heard from: lastSeenMs is recent although no message came.
+    assert.equal(info.messagesIn, 0);
+    assert.ok(Date.now() - info.lastSeenMs < 450, `last seen ${Date.now() - info.lastSeenMs} ms ago`);
     // c completes the handshake and HELLO, then says nothing (a paused process).
     const raw = await rawPeer(c!.key, a!.port);
     raw.sendHello();

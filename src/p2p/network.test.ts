@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { connected, networkFor, testNodes, waitFor } from '../../test/helpers/p2p.js';
 import { startRelay } from '../../test/helpers/relay.js';
+import { isP2pError } from './errors.js';
 import type { PeerNetwork } from './network.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -175,6 +176,15 @@ describe('p2p: PeerNetwork connects configured peers', () => {
     assert.equal(na.stats().drops.removed, 1);
     na.setPeers([b!.entry, c!.entry]);
     await waitFor('reconnected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
+  });
+
+  it('start refuses a listen address in use with p2p_listen_failed, and start twice with p2p_state', async () => {
+    const [a, b] = await testNodes(2);
+    const na = await started(networkFor(a!, [b!]));
+    await assert.rejects(na.start(), (e) => isP2pError(e) && e.code === 'p2p_state');
+    const clash = networkFor(b!, [a!], { listen: `127.0.0.1:${a!.port}` });
+    await assert.rejects(clash.start(), (e) => isP2pError(e) && e.code === 'p2p_listen_failed');
+    await clash.stop();
   });
 
   it('peers through a relay: a cut link drops, redials are refused, and heal reconnects', async () => {

@@ -67,9 +67,17 @@ export class PeerNetwork {
       this.#server = server;
       const at = this.#listen;
       await new Promise<void>((resolve, reject) => {
-        server.once('error', reject);
+        const fail = (e: Error) => {
+          this.#state = 'stopped';
+          reject(
+            new P2pError('p2p_listen_failed', `cannot listen on ${formatHostPort(at)}: ${e.message}`, {
+              cause: e,
+            }),
+          );
+        };
+        server.once('error', fail);
         server.listen(at.port, at.host, () => {
-          server.off('error', reject);
+          server.off('error', fail);
           resolve();
         });
       });

@@ -45,7 +45,7 @@ export class PeerSlot {
       address: addr !== undefined ? formatHostPort(addr) : (link?.remoteAddress ?? ''),
       role: this.role,
       connected: link !== undefined,
-      lastSeenMs: this.lastSeenMs,
+      lastSeenMs: Math.max(this.lastSeenMs, link?.lastSeenMs ?? 0),
       bytesIn: this.bytesIn + (link?.bytesIn ?? 0),
       bytesOut: this.bytesOut + (link?.bytesOut ?? 0),
       messagesIn: this.messagesIn,

@@ -9,7 +9,7 @@ export interface PeerInfo {
   /** What the peer said in its HELLO; 'unknown' before the first connection. */
   readonly role: PeerRole | 'unknown';
   readonly connected: boolean;
-  /** Wall-clock ms of the last frame received (0 = never). */
+  /** Wall-clock ms of the last bytes received from it, pings included (0 = never). */
   readonly lastSeenMs: number;
   /** Frame bytes (headers included, before encryption) over every connection so far. */
   readonly bytesIn: number;
