@@ -41,6 +41,23 @@ describe('p2p: frames', () => {
     );
   });
 
+  it('never throws on random bytes, and never buffers past the cap plus one chunk', () => {
+    fc.assert(
+      fc.property(fc.array(fc.uint8Array({ maxLength: 200 }), { maxLength: 20 }), (chunks) => {
+        const d = new FrameDecoder(64);
+        for (const c of chunks) {
+          const r = d.push(c);
+          if (!Array.isArray(r)) {
+            assert.ok(r.fault === 'oversize' || r.fault === 'garbage');
+            return;
+          }
+          for (const f of r) assert.ok(f.payload.length < 64);
+          assert.ok(d.buffered <= 64 + 4 + c.length);
+        }
+      }),
+    );
+  });
+
   it('refuses a length above the cap from the header alone, and stays refused', () => {
     const d = new FrameDecoder(10);
     assert.deepEqual(frames(d.push(encodeFrame(FrameType.Message, new Uint8Array(9)))).length, 1);
