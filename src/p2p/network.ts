@@ -97,6 +97,8 @@ export class PeerNetwork {
     for (const slot of this.#slots.values()) {
       slot.redial?.cancel();
       slot.redial = undefined;
+      slot.standbyTimer?.cancel();
+      slot.standby?.close('stopped', 'network stopped');
       slot.link?.close('stopped', 'network stopped');
       slot.dialing?.close('stopped', 'network stopped');
     }
@@ -118,6 +120,8 @@ export class PeerNetwork {
       this.#slots.delete(id);
       slot.redial?.cancel();
       slot.redial = undefined;
+      slot.standbyTimer?.cancel();
+      slot.standby?.close('removed', 'peer removed from the peer list');
       slot.link?.close('removed', 'peer removed from the peer list');
       slot.dialing?.close('removed', 'peer removed from the peer list');
     }
@@ -268,27 +272,48 @@ export class PeerNetwork {
     const current = slot.link;
     if (current !== undefined && current !== link && !current.closed) {
       if (this.#keeps(current, link)) {
-        link.close('duplicate', 'a connection to this peer already exists and wins the tie-break');
+        this.#standBy(slot, link);
         // The kept one may be stale (the remote restarted and dialed anew): probe it now.
         current.ping();
         return;
       }
       slot.link = link;
-      current.close('duplicate', 'replaced by a connection that wins the tie-break');
+      this.#standBy(slot, current);
     } else {
       slot.link = link;
     }
     slot.redial?.cancel();
     slot.redial = undefined;
     slot.attempt = 0;
-    if (slot.everConnected) slot.reconnects++;
-    slot.everConnected = true;
     slot.role = link.remoteRole ?? slot.role;
     slot.lastSeenMs = this.#o.clock.nowMs();
     if (!slot.announcedUp) {
+      if (slot.everConnected) slot.reconnects++;
+      slot.everConnected = true;
       slot.announcedUp = true;
       this.#emitState({ peerId: slot.entry.peerId, connected: true });
     }
+  }
+
+  /**
+   * Parks the loser of a tie-break: nothing is sent on it, what arrives on it is still delivered,
+   * and it is closed as `duplicate` after `handshakeTimeoutMs`, by when the other end has opened
+   * the winner too. Closing it at once could close the only connection the other end has open yet
+   * (it may not have seen the winner's HELLO), making it see a drop that is not one. If the kept
+   * connection ends first, the parked one takes its place.
+   */
+  #standBy(slot: PeerSlot, link: Link): void {
+    if (slot.standby !== undefined && slot.standby !== link) {
+      slot.standby.close('duplicate', 'a newer connection lost the tie-break');
+    }
+    slot.standby = link;
+    slot.standbyTimer?.cancel();
+    slot.standbyTimer = this.#o.clock.setTimeout(() => {
+      if (slot.standby !== link) return;
+      slot.standby = undefined;
+      slot.standbyTimer = undefined;
+      link.close('duplicate', 'lost the tie-break to another connection to this peer');
+    }, this.#o.handshakeTimeoutMs);
   }
 
   /** Whether `current` stays when `incoming` opens to the same peer (tie-break.ts). */
@@ -327,11 +352,25 @@ export class PeerNetwork {
     slot.bytesIn += link.bytesIn;
     slot.bytesOut += link.bytesOut;
     if (dropCountsAsError(reason)) slot.errors++;
-    slot.lastDrop = reason;
+    if (reason !== 'duplicate') slot.lastDrop = reason;
     if (slot.paused === link) slot.paused = undefined;
     if (slot.dialing === link) slot.dialing = undefined;
+    if (slot.standby === link) {
+      slot.standby = undefined;
+      slot.standbyTimer?.cancel();
+      slot.standbyTimer = undefined;
+    }
     if (slot.link === link) {
       slot.link = undefined;
+      const parked = slot.standby;
+      if (parked?.open === true) {
+        // The other connection to this peer carries on: no drop to announce.
+        slot.standby = undefined;
+        slot.standbyTimer?.cancel();
+        slot.standbyTimer = undefined;
+        slot.link = parked;
+        return;
+      }
       if (slot.announcedUp) {
         slot.announcedUp = false;
         this.#emitState({ peerId: slot.entry.peerId, connected: false, reason });

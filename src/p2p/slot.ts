@@ -10,6 +10,9 @@ export class PeerSlot {
   entry: PeerEntry;
   /** The open connection messages go over (at most one: README "One connection per pair"). */
   link: Link | undefined;
+  /** The loser of a tie-break, kept open a moment so the other end can switch (network.ts). */
+  standby: Link | undefined;
+  standbyTimer: Timer | undefined;
   /** An outbound connection in its handshake. */
   dialing: Link | undefined;
   redial: Timer | undefined;
