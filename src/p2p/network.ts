@@ -5,7 +5,7 @@ import { createServer, connect as netConnect, type Server, type Socket } from 'n
 import type { Timer } from '../util/clock.js';
 import { formatHostPort, type HostPort, type PeerEntry, parseListen, parsePeerEntries } from './address.js';
 import { reconnectDelayMs } from './backoff.js';
-import { DROP_REASONS, type DropReason, dropCountsAsError } from './drops.js';
+import { DROP_REASONS, type DropReason } from './drops.js';
 import { P2pError } from './errors.js';
 import { FrameType } from './frame.js';
 import { NETWORK_ID_BYTES_MAX, P2P_PROTOCOL_VERSION } from './hello.js';
@@ -94,14 +94,7 @@ export class PeerNetwork {
     if (this.#state === 'stopped') return;
     this.#state = 'stopped';
     this.#tickTimer?.cancel();
-    for (const slot of this.#slots.values()) {
-      slot.redial?.cancel();
-      slot.redial = undefined;
-      slot.standbyTimer?.cancel();
-      slot.standby?.close('stopped', 'network stopped');
-      slot.link?.close('stopped', 'network stopped');
-      slot.dialing?.close('stopped', 'network stopped');
-    }
+    for (const slot of this.#slots.values()) slot.closeAll('stopped', 'network stopped');
     for (const l of [...this.#pending]) l.close('stopped', 'network stopped');
     const server = this.#server;
     if (server !== undefined) await new Promise<void>((r) => server.close(() => r()));
@@ -118,12 +111,7 @@ export class PeerNetwork {
     for (const [id, slot] of [...this.#slots]) {
       if (wanted.has(id)) continue;
       this.#slots.delete(id);
-      slot.redial?.cancel();
-      slot.redial = undefined;
-      slot.standbyTimer?.cancel();
-      slot.standby?.close('removed', 'peer removed from the peer list');
-      slot.link?.close('removed', 'peer removed from the peer list');
-      slot.dialing?.close('removed', 'peer removed from the peer list');
+      slot.closeAll('removed', 'peer removed from the peer list');
     }
     for (const e of entries) {
       const slot = this.#slots.get(e.peerId);
@@ -268,52 +256,10 @@ export class PeerNetwork {
       link.close('unknown_key', 'opened without a slot');
       return;
     }
-    if (slot.dialing === link) slot.dialing = undefined;
-    const current = slot.link;
-    if (current !== undefined && current !== link && !current.closed) {
-      if (this.#keeps(current, link)) {
-        this.#standBy(slot, link);
-        // The kept one may be stale (the remote restarted and dialed anew): probe it now.
-        current.ping();
-        return;
-      }
-      slot.link = link;
-      this.#standBy(slot, current);
-    } else {
-      slot.link = link;
-    }
-    slot.redial?.cancel();
-    slot.redial = undefined;
-    slot.attempt = 0;
-    slot.role = link.remoteRole ?? slot.role;
-    slot.lastSeenMs = this.#o.clock.nowMs();
-    if (!slot.announcedUp) {
-      if (slot.everConnected) slot.reconnects++;
-      slot.everConnected = true;
-      slot.announcedUp = true;
+    const keeps = (current: Link, incoming: Link) => this.#keeps(current, incoming);
+    if (slot.adopt(link, keeps, this.#o.clock, this.#o.handshakeTimeoutMs)) {
       this.#emitState({ peerId: slot.entry.peerId, connected: true });
     }
-  }
-
-  /**
-   * Parks the loser of a tie-break: nothing is sent on it, what arrives on it is still delivered,
-   * and it is closed as `duplicate` after `handshakeTimeoutMs`, by when the other end has opened
-   * the winner too. Closing it at once could close the only connection the other end has open yet
-   * (it may not have seen the winner's HELLO), making it see a drop that is not one. If the kept
-   * connection ends first, the parked one takes its place.
-   */
-  #standBy(slot: PeerSlot, link: Link): void {
-    if (slot.standby !== undefined && slot.standby !== link) {
-      slot.standby.close('duplicate', 'a newer connection lost the tie-break');
-    }
-    slot.standby = link;
-    slot.standbyTimer?.cancel();
-    slot.standbyTimer = this.#o.clock.setTimeout(() => {
-      if (slot.standby !== link) return;
-      slot.standby = undefined;
-      slot.standbyTimer = undefined;
-      link.close('duplicate', 'lost the tie-break to another connection to this peer');
-    }, this.#o.handshakeTimeoutMs);
   }
 
   /** Whether `current` stays when `incoming` opens to the same peer (tie-break.ts). */
@@ -349,33 +295,7 @@ export class PeerNetwork {
     this.#pending.delete(link);
     const slot = link.remoteId === undefined ? undefined : this.#slots.get(link.remoteId);
     if (slot === undefined) return;
-    slot.bytesIn += link.bytesIn;
-    slot.bytesOut += link.bytesOut;
-    if (dropCountsAsError(reason)) slot.errors++;
-    if (reason !== 'duplicate') slot.lastDrop = reason;
-    if (slot.paused === link) slot.paused = undefined;
-    if (slot.dialing === link) slot.dialing = undefined;
-    if (slot.standby === link) {
-      slot.standby = undefined;
-      slot.standbyTimer?.cancel();
-      slot.standbyTimer = undefined;
-    }
-    if (slot.link === link) {
-      slot.link = undefined;
-      const parked = slot.standby;
-      if (parked?.open === true) {
-        // The other connection to this peer carries on: no drop to announce.
-        slot.standby = undefined;
-        slot.standbyTimer?.cancel();
-        slot.standbyTimer = undefined;
-        slot.link = parked;
-        return;
-      }
-      if (slot.announcedUp) {
-        slot.announcedUp = false;
-        this.#emitState({ peerId: slot.entry.peerId, connected: false, reason });
-      }
-    }
+    if (slot.release(link, reason)) this.#emitState({ peerId: slot.entry.peerId, connected: false, reason });
     this.#scheduleRedial(slot);
   }
 
