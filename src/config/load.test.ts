@@ -257,6 +257,17 @@ describe('loadConfig: keys that must agree', () => {
     assert.ok(ok({ overrides: { 'gateway.header_timeout_ms': 30000 } }));
   });
 
+  it('refuses network timers and sizes that contradict each other', () => {
+    const base = only({ overrides: { 'network.reconnect_base_ms': 20_000 } });
+    assert.equal(base.key, 'network.reconnect_base_ms');
+    assert.match(base.message, /must be at most network\.reconnect_max_ms \(10000\)/);
+    const ping = only({ env: { TORANA_NETWORK_IDLE_TIMEOUT_MS: '1000' } });
+    assert.equal(ping.key, 'network.ping_interval_ms');
+    const tx = only({ file: '[network]\nframe_bytes_max = 32768\n' });
+    assert.equal(tx.key, 'transaction.bytes_max');
+    assert.ok(ok({ overrides: { 'network.reconnect_base_ms': 10_000, 'network.frame_bytes_max': 65536 } }));
+  });
+
   it('checks pairs only once every key is valid on its own', () => {
     const errs = errors({ overrides: { 'gateway.list_limit_default': 600, 'gateway.port': 'x' } });
     assert.deepEqual(

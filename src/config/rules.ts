@@ -53,6 +53,26 @@ export const CONFIG_RULES: readonly AtMostRule[] = Object.freeze([
     limit: 'storage.segment_bytes_max',
     why: 'a segment must be able to hold its largest record',
   },
+  {
+    key: 'network.reconnect_base_ms',
+    limit: 'network.reconnect_max_ms',
+    why: 'the first redial delay cannot exceed the longest',
+  },
+  {
+    key: 'network.ping_interval_ms',
+    limit: 'network.idle_timeout_ms',
+    why: 'a live peer must be heard from before its connection counts as idle',
+  },
+  {
+    key: 'network.frame_bytes_max',
+    limit: 'network.send_queue_bytes_max',
+    why: 'a send queue must be able to hold one largest message',
+  },
+  {
+    key: 'transaction.bytes_max',
+    limit: 'network.frame_bytes_max',
+    why: 'a transaction gossiped to the peers travels in one message',
+  },
 ]);
 
 export function checkRules(config: Config): ConfigError[] {

@@ -28,6 +28,8 @@ export const TELEMETRY_PROFILES = ['disabled', 'operator', 'extended', 'develope
 /** pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
+/** What a node announces to its peers (src/p2p/hello.ts). */
+export const NETWORK_ROLES = ['validator', 'observer'] as const;
 
 export const CONFIG_SCHEMA = {
   node: section('Identity of this node and where its files are (paths relative to the node directory).', {
@@ -237,6 +239,65 @@ export const CONFIG_SCHEMA = {
     sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
     bytes_max: int(16 * MiB, 1, BYTES_CEILING, 'Largest byte string or text one field may hold.'),
   }),
+  network: section(
+    'Peer connections (src/p2p/README.md): listen address, peers, frame and queue limits, timers.',
+    {
+      listen: str(
+        '',
+        'host:port (or [v6]:port) peers connect to; empty = no listener (a lone node, or a peer that only dials).',
+      ),
+      peers: list(
+        [],
+        'Peers: `<ed0120 public key>@host:port` (dial and accept) or `<ed0120 public key>` (accept only). Other keys are refused.',
+      ),
+      role: oneOf(
+        NETWORK_ROLES,
+        'validator',
+        'What this node announces to its peers: a validator votes; an observer only follows.',
+      ),
+      frame_bytes_max: int(
+        4 * MiB,
+        KiB,
+        16 * MiB - KiB,
+        'Largest peer message (a whole block with its transactions travels in one); a peer sending more is disconnected.',
+      ),
+      send_queue_max: int(
+        1024,
+        1,
+        COUNT_CEILING,
+        'Messages waiting to be written to one peer; past it the peer is disconnected.',
+      ),
+      send_queue_bytes_max: int(
+        64 * MiB,
+        KiB,
+        BYTES_CEILING,
+        'Bytes waiting to be written to one peer; past it the peer is disconnected.',
+      ),
+      recv_queue_max: int(
+        1024,
+        1,
+        COUNT_CEILING,
+        "Messages from one peer not yet handled; past it that peer's socket is paused.",
+      ),
+      reconnect_base_ms: ms(
+        200,
+        1,
+        'First delay before redialing a lost peer; doubles per failed attempt (with jitter).',
+      ),
+      reconnect_max_ms: ms(10_000, 1, 'Longest delay between redials of one peer.'),
+      handshake_timeout_ms: ms(
+        5_000,
+        1,
+        'Time allowed for the encrypted handshake and HELLO of a new connection.',
+      ),
+      ping_interval_ms: ms(2_000, 1, 'A ping goes to a peer after this long without sending it anything.'),
+      idle_timeout_ms: ms(
+        10_000,
+        1,
+        'A connection with nothing received for this long is closed and redialed.',
+      ),
+    },
+  ),
   storage: section('The block store and the persisted world state.', {
     segment_bytes_max: int(
       128 * MiB,
@@ -333,6 +394,7 @@ export type TransactionConfig = Config['transaction'];
 export type BlockConfig = Config['block'];
 export type QueryConfig = Config['query'];
 export type CodecConfig = Config['codec'];
+export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];
 export type VerifyConfig = Config['verify'];
 export type TelemetryConfig = Config['telemetry'];

@@ -35,6 +35,14 @@ describe('signer: Ed25519KeyPair', () => {
     }
   });
 
+  it('gives its handshake key pair in the libsodium form (seed || public key)', () => {
+    const kp = Ed25519KeyPair.fromSeed(fromHex(SEED)!);
+    const hk = kp.handshakeKeyPair();
+    assert.equal(toHex(hk.publicKey), PUB);
+    assert.equal(hk.secretKey.length, 64);
+    assert.equal(toHex(hk.secretKey), SEED + PUB);
+  });
+
   it('generates a different key each time', () => {
     assert.notEqual(Ed25519KeyPair.generate().publicKeyText(), Ed25519KeyPair.generate().publicKeyText());
   });

@@ -51,6 +51,17 @@ export class Ed25519KeyPair implements Signer {
     return this.#signer.sign(m);
   }
 
+  /**
+   * The key pair in libsodium's form (32-byte public key, 64-byte secret key = seed || public key),
+   * which the peer transport's Noise handshake takes as its static key. Only p2p calls this.
+   */
+  handshakeKeyPair(): { publicKey: Uint8Array; secretKey: Uint8Array } {
+    const secretKey = new Uint8Array(64);
+    secretKey.set(this.#signer.seed(), 0);
+    secretKey.set(this.publicKey.bytes, 32);
+    return { publicKey: this.publicKey.bytes.slice(), secretKey };
+  }
+
   privateKeyText(): string {
     return privateKeyToText({ algorithm: 'ed25519', bytes: this.#signer.seed() });
   }
