@@ -4,7 +4,7 @@
 // a commit never interleaves with a synced append. The simulator drives this same class with its own
 // clock, transport and disk.
 
-import { encode } from '../../codec/frame.js';
+import { CODEC_VERSION, encode } from '../../codec/frame.js';
 import type { DecodeLimits } from '../../codec/limits.js';
 import type { CommitCertificate } from '../../model/block.js';
 import { encodeProposedBlock } from '../../model/block.js';
@@ -27,6 +27,14 @@ import type { BftDriverOptions, BftHost, BftTransport, SafetyStore } from './por
 import { PhaseAverages, snapshotOf } from './snapshot.js';
 import { blocksToServe, checkSyncedBlock } from './sync.js';
 import { type BftEffect, type BftInput, type BftOptions, ConsensusInvariantError } from './types.js';
+
+/** A transaction's canonical encoding in the codec's bare form (version byte, then the payload). */
+function bareForm(encoded: Uint8Array): Uint8Array {
+  const out = new Uint8Array(encoded.length + 1);
+  out[0] = CODEC_VERSION;
+  out.set(encoded, 1);
+  return out;
+}
 
 /** Bytes of blocks in one sync answer (well under the 4 MiB frame cap). */
 const SYNC_ANSWER_BYTES = 2 * 1024 * 1024;
@@ -169,7 +177,7 @@ export class BftEngine implements ConsensusEngine {
     switch (m.kind) {
       case 'Txs':
         this.counters.gossipIn += m.txs.length;
-        for (const tx of m.txs) void this.host.submit(tx, `peer:${from}`);
+        for (const tx of m.txs) void this.host.submit(bareForm(tx), `peer:${from}`);
         return;
       case 'Tip':
         if (m.height > this.host.height()) this.behind(from, m.height);
