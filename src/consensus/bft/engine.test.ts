@@ -53,7 +53,12 @@ async function cluster() {
       reportGarbage: () => assert.fail('garbage between honest peers'),
     };
     let saved: SafetyState | undefined;
-    const safety: SafetyStore = { load: async () => saved, save: async (s) => void (saved = s) };
+    const safety: SafetyStore = {
+      load: async () => saved,
+      save: async (s) => {
+        saved = s;
+      },
+    };
     evidence.push([]);
     const engine = new BftEngine(pipeline, transport, safety, {
       chainId: MEMORY_CHAIN_ID,
