@@ -75,14 +75,18 @@ export function createConsensusPort(node: Node): ConsensusPort {
     settings: () => settings,
     blockHeightByHash: (h) => index.heightOf(h),
     evidence: {
-      submit: (bytes) =>
-        admitEvidence(bytes, {
+      submit: async (bytes) => {
+        const outcome = admitEvidence(bytes, {
           chainId: config.node.chainId,
           validatorSets: engine.snapshot().validatorSetHistory.map((e) => e.set),
           store: node.evidence,
           nowMs: node.clock.nowMs(),
           height: ledger.height(),
-        }),
+        });
+        // Answer only once the record is on disk (a duplicate was made durable by its first submission).
+        if (outcome.ok) await node.evidence.flush();
+        return outcome;
+      },
       list: (q) => node.evidence.list(q),
       count: () => node.evidence.count(),
     },

@@ -36,9 +36,6 @@ export class Node {
   private sweepTimer: Timer | undefined;
   private stopped = false;
   fatalError: unknown;
-  /** Consensus evidence submitted to this node (in memory, bounded; consensus/evidence-store.ts). */
-  readonly evidence = new EvidenceStore(EVIDENCE_RECORDS_MAX);
-
   private constructor(
     readonly config: Config,
     readonly genesis: Genesis,
@@ -52,6 +49,8 @@ export class Node {
     readonly openReport: LedgerOpenReport,
     readonly startedAtMs: number,
     readonly clock: Clock,
+    /** Consensus evidence (bounded, deduplicated, in `data/evidence.log`; consensus/evidence-store.ts). */
+    readonly evidence: EvidenceStore,
   ) {}
 
   static async start(opts: NodeOptions): Promise<Node> {
@@ -76,6 +75,13 @@ export class Node {
       lmdbMapBytes: config.storage.lmdbMapBytes,
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
+    });
+    const evidence = await EvidenceStore.open(files.evidence, {
+      capacity: EVIDENCE_RECORDS_MAX,
+      fsync: config.storage.fsync,
+    }).catch(async (e: unknown) => {
+      await ledger.close();
+      throw e;
     });
     const verifyPool = new VerifyPool({ threads: config.verify.threads });
     const pipeline = new Pipeline<ValidatorSet>(ledger, {
@@ -125,6 +131,7 @@ export class Node {
       report,
       clock.nowMs(),
       clock,
+      evidence,
     );
     pipeline.attach(engine);
     if (ledger.height() === 0) await node.applyGenesis(engine);
@@ -184,7 +191,12 @@ export class Node {
     this.stopped = true;
     this.sweepTimer?.cancel();
     await this.engine.stop();
-    await this.ledger.close();
-    await this.verifyPool.close();
+    try {
+      // After the engine, which may still record evidence while it stops.
+      await this.evidence.close();
+    } finally {
+      await this.ledger.close();
+      await this.verifyPool.close();
+    }
   }
 }
