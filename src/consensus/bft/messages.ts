@@ -4,13 +4,13 @@
 // than the frame it sent.
 
 import type { Infer } from '../../codec/codec.js';
-import { enumOf, option, seq } from '../../codec/compound.js';
+import { enumOf, option, seq, struct } from '../../codec/compound.js';
 import { decode, encode } from '../../codec/frame.js';
 import type { DecodeLimits } from '../../codec/limits.js';
 import { bytes, fixedBytes, varuint } from '../../codec/primitives.js';
 import { CommitCertificateCodec } from '../../model/block.js';
 import { HashBytes } from '../../model/keys.js';
-import type { BftMessage, VotePhase } from './types.js';
+import type { BftMessage, SafetyState, VotePhase } from './types.js';
 
 /** Blocks in one sync answer, and transactions in one gossip message. */
 export const SYNC_BLOCKS_MAX = 256;
@@ -120,4 +120,32 @@ export function encodePeerMessage(m: PeerMessage): Uint8Array {
 export function decodePeerMessage(bytesIn: Uint8Array, limits: DecodeLimits): PeerMessage | undefined {
   const r = decode(PeerMessageCodec, bytesIn, limits);
   return r.ok ? r.value : undefined;
+}
+
+const VoteRecordCodec = struct('SafetyVote', { view: varuint, blockHash: HashBytes });
+
+/** The safety state as the driver persists it (docs/consensus.md "Crash safety"). */
+export const SafetyStateCodec = struct('SafetyState', {
+  height: varuint,
+  view: varuint,
+  lockedQc: option(CommitCertificateCodec),
+  prepareVote: option(VoteRecordCodec),
+  commitVote: option(VoteRecordCodec),
+});
+
+export function encodeSafetyState(s: SafetyState): Uint8Array {
+  return encode(SafetyStateCodec, s, 512);
+}
+
+export function decodeSafetyState(b: Uint8Array, limits: DecodeLimits): SafetyState | undefined {
+  const r = decode(SafetyStateCodec, b, limits);
+  if (!r.ok) return undefined;
+  const v = r.value;
+  return {
+    height: v.height,
+    view: v.view,
+    ...(v.lockedQc === undefined ? {} : { lockedQc: v.lockedQc }),
+    ...(v.prepareVote === undefined ? {} : { prepareVote: v.prepareVote }),
+    ...(v.commitVote === undefined ? {} : { commitVote: v.commitVote }),
+  };
 }
