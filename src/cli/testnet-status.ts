@@ -1,6 +1,6 @@
-// The status of one testnet peer as `torana testnet up` prints it once a second: height, view and
-// leader from GET /v1/consensus/status, connected peers from GET /peers. One short GET each over
-// node:http (as status-action.ts); a peer that does not answer in time is shown as down.
+// The status of one testnet peer as `torana testnet up` prints it once a second: chain height and
+// connected peers from GET /status, view and leader from GET /v1/consensus/status. One short GET each
+// over node:http (as status-action.ts); a peer that does not answer in time is shown as down.
 
 import { request } from 'node:http';
 import type { TestnetManifest } from '../node/testnet-manifest.js';
@@ -10,11 +10,12 @@ const PROBE_BYTES_MAX = 1 << 20;
 export interface PeerStatus {
   index: number;
   up: boolean;
+  /** Chain height (GET /status `blocks`). */
   height?: number;
   view?: number;
   /** Index (in the testnet) of the peer this one reports as leader. */
   leader?: number;
-  /** Peers this one reports as connected (GET /peers). */
+  /** Peers this one reports as connected (GET /status `peers`). */
   connected?: number;
 }
 
@@ -65,18 +66,21 @@ export async function probePeer(
   timeoutMs: number,
 ): Promise<PeerStatus> {
   const url = manifest.peers[index]!.gatewayUrl;
-  const [consensus, peers] = await Promise.allSettled([
+  const [status, consensus] = await Promise.allSettled([
+    getJson(url, '/status', timeoutMs),
     getJson(url, '/v1/consensus/status', timeoutMs),
-    getJson(url, '/peers', timeoutMs),
   ]);
-  if (consensus.status === 'rejected') return { index, up: false };
-  const c = consensus.value as { height?: unknown; view?: unknown; leader_index?: unknown };
+  if (status.status === 'rejected') return { index, up: false };
+  const st = status.value as { blocks?: unknown; peers?: unknown };
   const s: PeerStatus = { index, up: true };
-  if (typeof c.height === 'number') s.height = c.height;
-  if (typeof c.view === 'number') s.view = c.view;
-  const leader = typeof c.leader_index === 'number' ? leaderPeerIndex(manifest, c.leader_index) : undefined;
-  if (leader !== undefined) s.leader = leader;
-  if (peers.status === 'fulfilled' && Array.isArray(peers.value)) s.connected = peers.value.length;
+  if (typeof st.blocks === 'number') s.height = st.blocks;
+  if (typeof st.peers === 'number') s.connected = st.peers;
+  if (consensus.status === 'fulfilled') {
+    const c = consensus.value as { view?: unknown; leader_index?: unknown };
+    if (typeof c.view === 'number') s.view = c.view;
+    const leader = typeof c.leader_index === 'number' ? leaderPeerIndex(manifest, c.leader_index) : undefined;
+    if (leader !== undefined) s.leader = leader;
+  }
   return s;
 }
 
