@@ -47,7 +47,7 @@ function portFree(port: number): Promise<boolean> {
 }
 
 /** A base port whose `n` gateway ports and `n` p2p ports (+P2P_PORT_OFFSET) are free right now. */
-async function freeBasePort(n: number): Promise<number> {
+export async function freeBasePort(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const base = 20_000 + Math.floor(Math.random() * 400) * 100;
     const ports = Array.from({ length: n }, (_, i) => [base + i, base + P2P_PORT_OFFSET + i]).flat();
