@@ -1,6 +1,6 @@
 // Who leads and who collects votes at (height, view) (design: "Roster"). Per height the canonical roster
 // is shuffled by a pseudo-random function of (chain id, height); each view rotates the plan by one slot;
-// slot 0 leads and the next `k` slots collect votes with it. Pure, so `/leader` and `/collectors` are
+// slot 0 leads, and it and the next k − 1 slots collect votes. Pure, so `/leader` and `/collectors` are
 // checkable by anyone holding the roster.
 
 import { blake2b256 } from '../../crypto/hash.js';
@@ -48,9 +48,9 @@ export class Plan {
     return this.plan[view % this.size]!;
   }
 
-  /** Roster indexes collecting the votes of `view`: the leader and the next `k` slots (distinct). */
+  /** Roster indexes collecting the votes of `view`: `k` slots from the leader's on (the leader first). */
   collectors(view: number, k: number): number[] {
-    const count = Math.min(this.size, 1 + Math.max(0, k));
+    const count = Math.min(this.size, Math.max(1, k));
     const out: number[] = [];
     for (let s = 0; s < count; s++) out.push(this.plan[(view + s) % this.size]!);
     return out;

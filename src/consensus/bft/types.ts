@@ -85,7 +85,7 @@ export interface BftOptions {
   self: string;
   crypto: VoteCrypto;
   pacemaker: PacemakerOptions;
-  /** Vote collectors per (height, view) beyond the leader (reference `collectors_k`). */
+  /** Vote collectors per (height, view), the leader included (config `consensus.collectors_k`). */
   collectorsK: number;
   plantedBug?: PlantedBug;
 }
