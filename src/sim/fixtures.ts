@@ -2,7 +2,7 @@
 // transaction, a pool of signed client transactions (so a seed never pays for Ed25519 signing) and a
 // verifier that remembers signatures it has checked (each distinct signature is still verified once).
 
-import { encode } from '../codec/frame.js';
+import { encodeFrame } from '../codec/frame.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import { BlsKeyPair } from '../crypto/bls.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
@@ -11,7 +11,13 @@ import { publicKeyToText } from '../crypto/keys.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
 import { accountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
-import { type SignedTransaction, SignedTransactionCodec, signTransaction } from '../model/transaction.js';
+import { SCHEMA } from '../model/schema.js';
+import {
+  type SignedTransaction,
+  SignedTransactionCodec,
+  signTransaction,
+  transactionHash,
+} from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
 
 export const SIM_CHAIN_ID = 'torana-sim';
@@ -25,6 +31,7 @@ export interface SimFixtures {
   observer: string;
   genesis: SignedTransaction;
   pool: Uint8Array[];
+  poolHashes: Uint8Array[];
   verify(pk: Uint8Array, msg: Uint8Array, sig: Uint8Array): Promise<boolean>;
 }
 
@@ -71,7 +78,7 @@ function build(n: number): SimFixtures {
   const pool = Array.from({ length: POOL_SIZE }, (_, i) => {
     const user = Ed25519KeyPair.fromSeed(seedBytes(204, i)).publicKeyText();
     const t = tx(admin, [{ kind: 'RegisterAccount', id: accountId(user, 'system'), metadata: empty }], i + 1);
-    return encode(SignedTransactionCodec, t);
+    return { bytes: encodeFrame(SCHEMA, SignedTransactionCodec, t), hash: transactionHash(t) };
   });
   const verified = new Set<string>();
   return {
@@ -79,7 +86,8 @@ function build(n: number): SimFixtures {
     roster,
     observer: Ed25519KeyPair.fromSeed(seedBytes(205, 0)).publicKeyText(),
     genesis,
-    pool,
+    pool: pool.map((p) => p.bytes),
+    poolHashes: pool.map((p) => p.hash),
     async verify(pk, msg, sig) {
       const id = toHex(pk) + toHex(sig) + toHex(hash(msg));
       if (verified.has(id)) return true;
