@@ -4,10 +4,11 @@
 // a commit never interleaves with a synced append. The simulator drives this same class with its own
 // clock, transport and disk.
 
-import { encode } from '../../codec/frame.js';
+import { encodeFrame } from '../../codec/frame.js';
 import type { DecodeLimits } from '../../codec/limits.js';
 import type { CommitCertificate } from '../../model/block.js';
 import { encodeProposedBlock } from '../../model/block.js';
+import { SCHEMA } from '../../model/schema.js';
 import { SignedTransactionCodec } from '../../model/transaction.js';
 import type { ExecutedBlock } from '../../pipeline/executed-block.js';
 import type { QueuedTransaction } from '../../pipeline/queue.js';
@@ -130,7 +131,8 @@ export class BftEngine implements ConsensusEngine {
   /** A transaction admitted from a client: gossip it (batched on the next loop turn). */
   admitted(q: QueuedTransaction, source: string | undefined): void {
     if (source?.startsWith('peer:') || !this.running) return;
-    this.gossip.push(q.encoded ?? encode(SignedTransactionCodec, q.tx));
+    // Framed, as `host.submit` admits it (q.encoded is the bare payload, which admission would refuse).
+    this.gossip.push(encodeFrame(SCHEMA, SignedTransactionCodec, q.tx));
     if (this.gossip.length >= this.o.gossipBatchMax) this.flushGossip();
     else this.gossipTimer ??= this.host.clock.setTimeout(() => this.flushGossip(), 0);
   }
