@@ -175,6 +175,9 @@ export class BftEngine implements ConsensusEngine {
         return;
       case 'Tip':
         if (m.height > this.host.height()) this.behind(from, m.height);
+        // A peer behind us (it says so on view timeouts): tell it our tip so it syncs.
+        else if (m.height < this.host.height())
+          this.transport.send(from, encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
         return;
       case 'SyncRequest':
         this.enqueue(async () => {
@@ -208,7 +211,12 @@ export class BftEngine implements ConsensusEngine {
       case 'SetTimer':
         this.timer?.cancel();
         this.timer = this.host.clock.setTimeout(
-          () => this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() }),
+          () => {
+            // A view that timed out may mean the others decided this height long ago and went quiet:
+            // announce our tip, so a peer ahead answers with its own and block sync starts.
+            this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
+            this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() });
+          },
           e.ms,
           { keepAlive: true },
         );
