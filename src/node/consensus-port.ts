@@ -63,9 +63,9 @@ export function createConsensusPort(node: Node): ConsensusPort {
   const settings: ConsensusSettings = Object.freeze({
     blockTimeMs: config.block.timeMs,
     commitTimeMs: config.block.commitTimeMs,
-    // node.ts runs single-peer consensus only: the one validator collects its own vote.
-    collectorsK: 1,
-    collectorsR: 1,
+    // Single-peer: the one validator collects its own vote. BFT: k collectors, each vote sent to all k.
+    collectorsK: engine.mode === 'bft' ? config.consensus.collectorsK : 1,
+    collectorsR: engine.mode === 'bft' ? config.consensus.collectorsK : 1,
     statusIntervalMs: config.streams.consensusStatusIntervalMs,
     blockHashLookupMax: BLOCK_HASH_LOOKUP_MAX,
   });

@@ -4,15 +4,23 @@
 import { readFile } from 'node:fs/promises';
 import type { Json } from '../codec/codec.js';
 import { type Validator, ValidatorCodec } from '../consensus/validator-set.js';
+import { BLS_SIGNATURE_BYTES } from '../crypto/bls.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { payloadHash, type SignedTransaction, SignedTransactionCodec } from '../model/transaction.js';
+import { fromHex } from '../util/hex.js';
 
 export interface Genesis {
   chainId: string;
   validators: Validator[];
   transaction: SignedTransaction;
+  /**
+   * Peer id → BLS proof of possession (`blsProvePossession`, lower-case hex) from the optional `pop`
+   * field of a validator entry (`torana testnet init` writes one for every validator). Only its form
+   * is checked here; whether it verifies against the validator's BLS key is the membership's business.
+   */
+  proofsOfPossession?: ReadonlyMap<string, string>;
 }
 
 export class GenesisError extends Error {
@@ -22,9 +30,24 @@ export class GenesisError extends Error {
 export function genesisToJson(g: Genesis): Json {
   return {
     chain_id: g.chainId,
-    validators: g.validators.map((v) => ValidatorCodec.toJson(v)),
+    validators: g.validators.map((v) => {
+      const pop = g.proofsOfPossession?.get(v.peer);
+      const json = ValidatorCodec.toJson(v) as { [k: string]: Json };
+      return pop === undefined ? json : { ...json, pop };
+    }),
     transaction: SignedTransactionCodec.toJson(g.transaction),
   };
+}
+
+/** One validator entry: the codec's fields plus an optional `pop` (hex of a BLS signature). */
+function validatorFromJson(j: unknown, path: string, proofs: Map<string, string>): Validator {
+  if (typeof j !== 'object' || j === null || !('pop' in j)) return ValidatorCodec.fromJson(j, path);
+  const { pop, ...rest } = j as { pop: unknown };
+  if (typeof pop !== 'string' || fromHex(pop, BLS_SIGNATURE_BYTES) === undefined)
+    throw new GenesisError(`${path}.pop: expected ${BLS_SIGNATURE_BYTES * 2} hex digits`);
+  const v = ValidatorCodec.fromJson(rest, path);
+  proofs.set(v.peer, pop.toLowerCase());
+  return v;
 }
 
 export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
@@ -35,11 +58,13 @@ export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
     if (typeof o.chain_id !== 'string') throw new GenesisError('genesis.chain_id: expected a string');
     if (!Array.isArray(o.validators) || o.validators.length === 0)
       throw new GenesisError('genesis.validators: expected a non-empty array');
+    const proofs = new Map<string, string>();
     g = {
       chainId: o.chain_id,
-      validators: o.validators.map((v, i) => ValidatorCodec.fromJson(v, `genesis.validators[${i}]`)),
+      validators: o.validators.map((v, i) => validatorFromJson(v, `genesis.validators[${i}]`, proofs)),
       transaction: SignedTransactionCodec.fromJson(o.transaction, 'genesis.transaction'),
     };
+    if (proofs.size > 0) g.proofsOfPossession = proofs;
   } catch (e) {
     throw e instanceof GenesisError ? e : new GenesisError(`${(e as Error).message}`);
   }
