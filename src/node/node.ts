@@ -83,9 +83,11 @@ export class Node {
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
     });
+    let node: Node | undefined;
     const evidence = await EvidenceStore.open(files.evidence, {
       capacity: EVIDENCE_RECORDS_MAX,
       fsync: config.storage.fsync,
+      onError: (e) => node?.fatal(e),
     }).catch(async (e: unknown) => {
       await ledger.close();
       throw e;
@@ -116,7 +118,6 @@ export class Node {
       // The genesis roster for now; membership from the committed state plugs in here.
       validatorSetOf: () => validatorSet,
     });
-    let node: Node | undefined;
     const onFatal = (e: unknown) => node?.fatal(e);
     const bft = networked
       ? buildBft({
