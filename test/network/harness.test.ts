@@ -94,8 +94,7 @@ describe('TestNetwork harness (one validator, no consensus between peers)', () =
     const report = await load.stop();
     assert.ok(report.accepted >= 20, JSON.stringify(report));
     const [height] = await net.waitForHeight(3, [0]);
-    await new Promise((r) => setTimeout(r, 500)); // the last accepted transactions commit
-    const presence = await load.checkCommittedEverywhere([0]);
+    const presence = await load.waitCommittedEverywhere([0]);
     assert.equal(presence.committed, report.accepted, JSON.stringify(presence));
     assert.deepEqual(presence.missing, []);
 
