@@ -83,8 +83,6 @@ describe('torana testnet', () => {
     const cases: [string[], RegExp][] = [
       [['--validators', '1', '--dir', dir], /testnet_dir_not_empty/],
       [['--validators', '0', '--dir', join(base, 'zero')], /testnet_invalid_size/],
-      [['--validators', '20', '--observers', '13', '--dir', join(base, 'big')], /testnet_invalid_size/],
-      [['--validators', '2', '--base-port', '65500', '--dir', join(base, 'port')], /testnet_invalid_port/],
       [['--validators', 'four', '--dir', join(base, 'nan')], /invalid_argument/],
     ];
     for (const [args, code] of cases) {
@@ -92,8 +90,8 @@ describe('torana testnet', () => {
       assert.notEqual(r.code, 0, args.join(' '));
       assert.match(r.err, code);
     }
-    for (const d of ['zero', 'big', 'port', 'nan'])
-      await assert.rejects(readdir(join(base, d)), { code: 'ENOENT' });
+    // The other refusals (too many peers, ports out of range) are in src/node/testnet.test.ts.
+    for (const d of ['zero', 'nan']) await assert.rejects(readdir(join(base, d)), { code: 'ENOENT' });
   });
 
   it('a peer directory of a 1-validator testnet starts alone with torana start --dir', async () => {
