@@ -162,7 +162,21 @@ export interface NodeInfoPort {
   healthy(): boolean;
   /** Signs a receipt for an admitted transaction. */
   receipt(txHash: Uint8Array, submittedAtMs: number, submittedAtHeight: number): Receipt;
+  /** `<peer id>@<address>` of every connected peer. */
   connectedPeers(): string[];
+  /** Every configured peer with its live state (empty for a lone node). */
+  peers(): PeerDetail[];
+}
+
+export interface PeerDetail {
+  peerId: string;
+  /** Configured or observed `host:port`; '' when unknown. */
+  address: string;
+  /** What the peer announced: `validator`, `observer`, or `unknown` before it first connected. */
+  role: string;
+  connected: boolean;
+  /** Wall-clock ms of the last bytes received from it; 0 = never. */
+  lastSeenMs: number;
 }
 
 /**
@@ -184,8 +198,8 @@ export interface ConsensusSettings {
 }
 
 export interface EvidencePort {
-  /** Decodes (framed or bare codec bytes), verifies and stores one record. */
-  submit(bytes: Uint8Array): EvidenceOutcome;
+  /** Decodes (framed or bare codec bytes), verifies and stores one record; resolves once it is durable. */
+  submit(bytes: Uint8Array): Promise<EvidenceOutcome>;
   list(q: { kind?: EvidenceKind; offset: number; limit: number }): EvidencePage;
   count(): number;
 }
