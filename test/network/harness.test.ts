@@ -1,5 +1,5 @@
-// The multi-process network harness itself (test/helpers/network*.ts), on what runs without
-// multi-validator consensus: one validator process plus an observer that is written but not started.
+// The multi-process network harness itself (test/helpers/network*.ts), kept independent of BFT: one
+// validator process plus an observer that is written but not started (a TCP server stands in for it).
 // Relays sit on both ordered links and the configs point at them; the load generator's accepted
 // transactions are found committed; kill -9, pause/resume and restart keep the chain.
 
