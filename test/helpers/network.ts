@@ -178,9 +178,14 @@ export class TestNetwork {
     );
   }
 
-  /** Waits until every listed peer (default: the running ones) has at least height `h`. */
+  /** Indexes of the peers running and not paused. */
+  live(): number[] {
+    return this.peers.flatMap((p, i) => (p.running && !p.paused ? [i] : []));
+  }
+
+  /** Waits until every listed peer (default: the live ones) has at least height `h`. */
   async waitForHeight(h: number, which?: number[], timeoutMs = 30_000): Promise<number[]> {
-    const peers = which ?? this.peers.flatMap((p, i) => (p.running ? [i] : []));
+    const peers = which ?? this.live();
     const deadline = Date.now() + timeoutMs;
     let last: (number | undefined)[] = [];
     while (Date.now() < deadline) {
@@ -195,10 +200,10 @@ export class TestNetwork {
 
   /**
    * Every block (hash, state root) of every listed peer up to the lowest of their heights, compared
-   * height by height; the first difference is reported. Peers default to the running ones.
+   * height by height; the first difference is reported. Peers default to the live ones.
    */
   async compareChains(which?: number[]): Promise<ChainComparison> {
-    const peers = which ?? this.peers.flatMap((p, i) => (p.running ? [i] : []));
+    const peers = which ?? this.live();
     const heights = await this.heights(peers);
     if (heights.some((h) => h === undefined))
       throw new Error(`compareChains: a peer does not answer: ${heights.join(',')}`);
