@@ -1,17 +1,32 @@
 // The genesis file: the chain id, the validator set, and one transaction of instructions signed by the
 // genesis key (architecture.md "Configuration"). Block 1 holds exactly that transaction.
+//
+// Membership (docs/consensus.md "Membership"): each validator entry carries its BLS key and a proof of
+// possession, checked on load. The genesis transaction must register exactly these validators with
+// RegisterPeer (same peer, key and proof): executing block 1 then writes their peer rows, so every peer
+// that replays block 1 has the same state root, and the node never writes state outside a block.
 
 import { readFile } from 'node:fs/promises';
-import type { Json } from '../codec/codec.js';
-import { type Validator, ValidatorCodec } from '../consensus/validator-set.js';
+import type { Infer, Json } from '../codec/codec.js';
+import { struct } from '../codec/compound.js';
+import { blsVerifyPossession } from '../crypto/bls.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
-import { parseAccountId } from '../model/ids.js';
-import { parsePublicKey } from '../model/keys.js';
+import { PeerId, parseAccountId } from '../model/ids.js';
+import { BlsPopBytes, PublicKeyText, parsePublicKey } from '../model/keys.js';
 import { payloadHash, type SignedTransaction, SignedTransactionCodec } from '../model/transaction.js';
+import { bytesEqual } from '../util/hex.js';
+
+/** A genesis validator: peer id, BLS consensus key, proof of possession (JSON: hex `pop`). */
+export const GenesisValidatorCodec = struct('GenesisValidator', {
+  peer: PeerId,
+  blsKey: PublicKeyText,
+  pop: BlsPopBytes,
+});
+export type GenesisValidator = Infer<typeof GenesisValidatorCodec>;
 
 export interface Genesis {
   chainId: string;
-  validators: Validator[];
+  validators: GenesisValidator[];
   transaction: SignedTransaction;
 }
 
@@ -22,7 +37,7 @@ export class GenesisError extends Error {
 export function genesisToJson(g: Genesis): Json {
   return {
     chain_id: g.chainId,
-    validators: g.validators.map((v) => ValidatorCodec.toJson(v)),
+    validators: g.validators.map((v) => GenesisValidatorCodec.toJson(v)),
     transaction: SignedTransactionCodec.toJson(g.transaction),
   };
 }
@@ -37,7 +52,7 @@ export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
       throw new GenesisError('genesis.validators: expected a non-empty array');
     g = {
       chainId: o.chain_id,
-      validators: o.validators.map((v, i) => ValidatorCodec.fromJson(v, `genesis.validators[${i}]`)),
+      validators: o.validators.map((v, i) => GenesisValidatorCodec.fromJson(v, `genesis.validators[${i}]`)),
       transaction: SignedTransactionCodec.fromJson(o.transaction, 'genesis.transaction'),
     };
   } catch (e) {
@@ -57,7 +72,36 @@ export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
   ) {
     throw new GenesisError('genesis transaction signature does not verify against its authority');
   }
+  checkValidators(g);
   return g;
+}
+
+/** Every validator's proof of possession verifies, and the genesis transaction registers exactly them. */
+function checkValidators(g: Genesis): void {
+  const seen = new Set<string>();
+  g.validators.forEach((v, i) => {
+    const key = parsePublicKey(v.blsKey);
+    if (key?.algorithm !== 'bls12_381')
+      throw new GenesisError(`genesis.validators[${i}].bls_key: expected a BLS12-381 public key`);
+    if (!blsVerifyPossession(key.bytes, v.pop))
+      throw new GenesisError(
+        `genesis.validators[${i}].pop: does not verify against bls_key (peer ${v.peer})`,
+      );
+    if (seen.has(v.peer)) throw new GenesisError(`genesis.validators[${i}]: peer ${v.peer} listed twice`);
+    seen.add(v.peer);
+  });
+  const registered = new Map<string, { blsKey: string; pop: Uint8Array }>();
+  for (const ins of g.transaction.payload.instructions)
+    if (ins.kind === 'RegisterPeer') registered.set(ins.peer, ins);
+  g.validators.forEach((v, i) => {
+    const r = registered.get(v.peer);
+    if (r === undefined || r.blsKey !== v.blsKey || !bytesEqual(r.pop, v.pop))
+      throw new GenesisError(
+        `genesis.validators[${i}]: the genesis transaction must register peer ${v.peer} with the same bls_key and pop`,
+      );
+  });
+  if (registered.size !== g.validators.length)
+    throw new GenesisError('genesis transaction registers peers that genesis.validators does not list');
 }
 
 export async function loadGenesis(path: string, expectedChainId: string): Promise<Genesis> {
