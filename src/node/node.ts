@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
 import type { ConsensusEngine } from '../consensus/engine.js';
 import { EVIDENCE_RECORDS_MAX, EvidenceStore } from '../consensus/evidence-store.js';
+import { validatorSetAt } from '../consensus/membership.js';
 import { SinglePeerEngine } from '../consensus/single-peer.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
@@ -61,7 +62,7 @@ export class Node {
     const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
     const nodeKey = await loadKeyFile(join(files.dir, config.node.keyFile));
     const consensusKey = await loadConsensusKey(files.consensusKey);
-    const validatorSet = new ValidatorSet(genesis.validators);
+    const validatorSet = new ValidatorSet(genesis.validators.map(({ peer, blsKey }) => ({ peer, blsKey })));
     const peerId = nodeKey.publicKeyText();
     if (validatorSet.indexOf(peerId) < 0)
       throw new Error(`this node (${peerId}) is not a validator in the genesis`);
@@ -100,8 +101,10 @@ export class Node {
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
       eventHistoryMax: config.streams.eventHistoryMax,
       recentStatusesMax: 100_000,
-      // The genesis roster for now; membership from the committed state plugs in here.
-      validatorSetOf: () => validatorSet,
+      // Membership (consensus/membership.ts): the set of the next height from the committed peer rows.
+      // Before block 1 the state has no peers yet: the genesis file's set, which block 1 registers.
+      validatorSetOf: (state) =>
+        ledger.height() === 0 ? validatorSet : validatorSetAt(state, ledger.height() + 1),
     });
     let node: Node | undefined;
     const engine = new SinglePeerEngine(pipeline, {
