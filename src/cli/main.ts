@@ -9,6 +9,7 @@ import { registerClientCommands } from './client-commands.js';
 import { CliError } from './errors.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerTestnetCommands } from './testnet-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -33,6 +34,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerIsoCommands(program);
+  registerTestnetCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }

@@ -268,6 +268,25 @@ describe('loadConfig: keys that must agree', () => {
     assert.ok(ok({ overrides: { 'network.reconnect_base_ms': 10_000, 'network.frame_bytes_max': 65536 } }));
   });
 
+  it('refuses consensus timers that contradict each other or their bounds', () => {
+    const e = only({ file: '[consensus]\nview_timeout_ms = 40000\n' });
+    assert.deepEqual([e.code, e.key], ['config_invalid_value', 'consensus.view_timeout_ms']);
+    assert.match(e.message, /must be at most consensus\.view_timeout_max_ms \(30000\)/);
+    assert.equal(
+      only({ overrides: { 'consensus.timeout_multiplier_permille': 999 } }).key,
+      'consensus.timeout_multiplier_permille',
+    );
+    assert.equal(
+      only({ env: { TORANA_CONSENSUS_JITTER_PERMILLE: '1001' } }).key,
+      'consensus.jitter_permille',
+    );
+    assert.equal(only({ overrides: { 'consensus.collectors_k': 0 } }).key, 'consensus.collectors_k');
+    const c = ok({
+      overrides: { 'consensus.view_timeout_ms': 30_000, 'consensus.collectors_k': 1 },
+    }).consensus;
+    assert.deepEqual([c.viewTimeoutMs, c.viewTimeoutMaxMs, c.collectorsK], [30_000, 30_000, 1]);
+  });
+
   it('checks pairs only once every key is valid on its own', () => {
     const errs = errors({ overrides: { 'gateway.list_limit_default': 600, 'gateway.port': 'x' } });
     assert.deepEqual(

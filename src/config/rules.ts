@@ -69,6 +69,11 @@ export const CONFIG_RULES: readonly AtMostRule[] = Object.freeze([
     why: 'a send queue must be able to hold one largest message',
   },
   {
+    key: 'consensus.view_timeout_ms',
+    limit: 'consensus.view_timeout_max_ms',
+    why: 'the first view timeout cannot exceed the longest',
+  },
+  {
     key: 'transaction.bytes_max',
     limit: 'network.frame_bytes_max',
     why: 'a transaction gossiped to the peers travels in one message',

@@ -63,6 +63,16 @@ const EXPECTED_DEFAULTS = {
     allowed_algorithms: ['ed25519'],
   },
   block: { max_transactions: 512, time_ms: 1000, min_interval_ms: 50, commit_time_ms: 2000 },
+  consensus: {
+    view_timeout_ms: 2000,
+    timeout_multiplier_permille: 1500,
+    view_timeout_max_ms: 30000,
+    rtt_floor_multiplier: 4,
+    jitter_permille: 100,
+    collectors_k: 2,
+    sync_batch_blocks: 64,
+    gossip_batch_max: 256,
+  },
   query: {
     fetch_size_default: 100,
     fetch_size_max: 10000,

@@ -194,6 +194,52 @@ export const CONFIG_SCHEMA = {
     ),
     commit_time_ms: ms(2000, 1, 'Time allowed for a proposed block to gather its commit certificate.'),
   }),
+  consensus: section(
+    'The BFT protocol among validators: pacemaker timers, collectors, sync and gossip batches (docs/consensus.md).',
+    {
+      view_timeout_ms: ms(
+        2000,
+        1,
+        'Base time a replica waits in view 0 of a height before it sends NEW_VIEW for the next view.',
+      ),
+      timeout_multiplier_permille: int(
+        1500,
+        1000,
+        10_000,
+        'Growth of the view timeout per failed view, in thousandths (1500 = x1.5 per view; 1000 = constant).',
+      ),
+      view_timeout_max_ms: ms(
+        30_000,
+        1,
+        'Longest view timeout, however many views failed in a row; at least consensus.view_timeout_ms.',
+      ),
+      rtt_floor_multiplier: int(
+        4,
+        0,
+        1000,
+        'A view timeout is never shorter than this many measured round trips to the peers; 0 disables the floor.',
+      ),
+      jitter_permille: int(
+        100,
+        0,
+        1000,
+        'Random extra view timeout, up to this many thousandths of it, so replicas do not time out in lockstep; 0 = none.',
+      ),
+      collectors_k: int(
+        2,
+        1,
+        1024,
+        'Collectors per (height, view) that aggregate votes into certificates: k plan slots from the leader on (the leader first); every vote goes to each of them.',
+      ),
+      sync_batch_blocks: int(
+        64,
+        1,
+        4096,
+        'Most blocks (with their certificates) asked of one peer in one block-sync request.',
+      ),
+      gossip_batch_max: int(256, 1, 65_536, 'Most transactions gossiped to the peers in one message.'),
+    },
+  ),
   query: section('Signed queries, their cursors, and the cost of filters and lists.', {
     fetch_size_default: int(
       100,
@@ -392,6 +438,8 @@ export type StreamsConfig = Config['streams'];
 export type QueueConfig = Config['queue'];
 export type TransactionConfig = Config['transaction'];
 export type BlockConfig = Config['block'];
+/** Pacemaker, collector, sync and gossip settings of the BFT engine (docs/consensus.md). */
+export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];

@@ -92,3 +92,38 @@ export function verifyCertificate(
   const keys = signers.map((i) => set.blsKeys[i]!);
   return blsFastAggregateVerify(voteMessage(chainId, c), keys, c.signature) ? undefined : 'bad_signature';
 }
+
+/** The compressed G2 point at infinity: the aggregate of no signatures. */
+const EMPTY_AGGREGATE = (() => {
+  const b = new Uint8Array(96);
+  b[0] = 0xc0;
+  return b;
+})();
+
+/**
+ * Block 1 of a network with several validators: the genesis block is agreed by the genesis file every
+ * peer holds (each peer executes it and gets the same hash), not by votes, so its certificate has no
+ * signers. Accepted only at height 1 (`isGenesisCertificate`); never reported as a quorum.
+ */
+export function genesisCertificate(blockHash: Uint8Array, set: ValidatorSet): CommitCertificate {
+  return {
+    phase: { kind: 'Commit' },
+    height: 1,
+    view: 0,
+    epoch: 0,
+    blockHash,
+    validatorSetHash: set.hash,
+    signers: new Uint8Array(Math.ceil(set.size / 8)),
+    signature: EMPTY_AGGREGATE.slice(),
+  };
+}
+
+export function isGenesisCertificate(c: CommitCertificate, set: ValidatorSet): boolean {
+  return (
+    c.height === 1 &&
+    c.phase.kind === 'Commit' &&
+    bytesEqual(c.validatorSetHash, set.hash) &&
+    c.signers.every((b) => b === 0) &&
+    bytesEqual(c.signature, EMPTY_AGGREGATE)
+  );
+}

@@ -39,6 +39,35 @@ export interface ConsensusSnapshot {
   averagePhases: PhaseTimings | undefined;
   roundStartedAtMs: number | undefined;
   blocksProduced: number;
+  /** BFT only: what the pacemaker and the collectors of the round in progress are doing. */
+  round?: RoundReport;
+}
+
+export interface RoundReport {
+  pacemaker: {
+    /** The view timeout before jitter, its growth, cap, round-trip floor and jitter. */
+    timeoutTargetMs: number;
+    backoffMultiplier: number;
+    maxBackoffMs: number;
+    rttMs: number;
+    rttFloorMultiplier: number;
+    rttFloorMs: number;
+    jitterMs: number;
+    jitterPermille: number;
+  };
+  /** Roster indexes collecting the votes of (height, view). */
+  collectors: number[];
+  collectorsK: number;
+  /** Votes this peer received as a collector and QCs it formed, since start. */
+  votesReceived: number;
+  qcsFormed: number;
+  /** Commit votes seen for the current view's Prepare QC block. */
+  commitVotes: number;
+  /** This peer's roster index, -1 for an observer. */
+  selfIndex: number;
+  proposals: number;
+  votesSent: number;
+  rejectedMessages: number;
 }
 
 export interface ConsensusEngine {

@@ -1,21 +1,36 @@
-// The node's evidence store (reference-notes §7: "stored with deduplication"). In memory, per node: the
-// records are operator information, not ledger state, and a restart starts an empty store (the offending
-// votes can be submitted again). Bounded: at most `capacity` records; when full, the oldest is dropped
-// (counted in `dropped`), so a flood of valid evidence can never grow memory.
+// The node's evidence store (reference-notes §7: "stored with deduplication"; design consensus.md "evidence
+// ... persisted and deduplicated"). Records are operator information, not ledger state. Bounded: at most
+// `capacity` records; when full, the oldest is dropped (counted in `dropped`), so a flood of valid
+// evidence can never grow memory or disk without limit.
+//
+// `EvidenceStore.open(path)` makes it durable (evidence-file.ts): every accepted record is appended and
+// fsynced in the background (records accepted meanwhile share one write); `flush()` resolves once every
+// record accepted so far is durable. At open the file is replayed through the same bounded, deduplicating
+// `add`, so ids stay unique and `dropped` keeps counting across restarts. When the file holds more than
+// twice `capacity` records it is rewritten with only the records in memory. `new EvidenceStore()` is the
+// same store in memory only.
 
 import { decodeFrame } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { createSchemaRegistry } from '../model/schema.js';
+import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
 import {
   canonicalEvidence,
-  type Evidence,
   EvidenceCodec,
   type EvidenceContext,
   type EvidenceKind,
   evidenceId,
   verifyEvidence,
 } from './evidence.js';
+import {
+  type EvidenceEntry,
+  EvidenceFile,
+  type EvidenceFileContents,
+  type EvidenceFileOptions,
+} from './evidence-file.js';
+
+export type { EvidenceEntry } from './evidence-file.js';
 
 /** Records kept; the oldest is dropped beyond this. */
 export const EVIDENCE_RECORDS_MAX = 4096;
@@ -24,22 +39,15 @@ export const EVIDENCE_BYTES_MAX = 8 * 1024;
 const EVIDENCE_DECODE_LIMITS: DecodeLimits = { bytesMax: EVIDENCE_BYTES_MAX, itemsMax: 64, depthMax: 16 };
 /** Only reads schema descriptions (pure functions of the type definitions), so one instance is safe. */
 const EVIDENCE_SCHEMA = createSchemaRegistry([EvidenceCodec]);
-
-export interface EvidenceEntry {
-  /** Hex of `evidenceId`. */
-  id: string;
-  kind: EvidenceKind;
-  /** What the evidence proves (`double_vote`, or the certificate problem of an InvalidQc). */
-  finding: string;
-  recordedAtMs: number;
-  /** The chain height when the node recorded it. */
-  recordedAtHeight: number;
-  evidence: Evidence;
-}
+const ID_PATTERN = /^[0-9a-f]{64}$/;
 
 export interface EvidencePage {
   total: number;
   items: EvidenceEntry[];
+}
+
+export interface EvidenceStoreOptions extends EvidenceFileOptions {
+  capacity?: number;
 }
 
 export class EvidenceStore {
@@ -47,13 +55,48 @@ export class EvidenceStore {
   private readonly entries: EvidenceEntry[] = [];
   private readonly ids = new Set<string>();
   private droppedCount = 0;
+  private file: EvidenceFile | undefined;
+  /** Accepted records not yet handed to the file. */
+  private unwritten: EvidenceEntry[] = [];
+  private writing: Promise<void> | undefined;
+  private failure: { error: unknown } | undefined;
+  private truncatedTail = 0;
 
   constructor(readonly capacity: number = EVIDENCE_RECORDS_MAX) {
     if (!Number.isSafeInteger(capacity) || capacity < 1)
       throw new RangeError('evidence capacity must be >= 1');
   }
 
+  /**
+   * Opens the durable store at `path` (created when absent). Throws `StorageCorruptionError` when the
+   * file is damaged anywhere but a torn last record, which is cut off.
+   */
+  static async open(path: string, opts: EvidenceStoreOptions = {}): Promise<EvidenceStore> {
+    const store = new EvidenceStore(opts.capacity ?? EVIDENCE_RECORDS_MAX);
+    const { file, contents } = await EvidenceFile.open(path, opts);
+    store.replay(contents);
+    store.file = file;
+    if (file.records > 2 * store.capacity) await store.compact(file);
+    return store;
+  }
+
+  private replay(contents: EvidenceFileContents): void {
+    for (const e of contents.records) this.remember(e);
+    this.droppedCount += contents.droppedBefore;
+    this.truncatedTail = contents.truncatedTailBytes;
+  }
+
   add(entry: EvidenceEntry): 'accepted' | 'duplicate' {
+    assert(ID_PATTERN.test(entry.id), 'an evidence id is 64 lowercase hex digits');
+    const status = this.remember(entry);
+    if (status === 'accepted' && this.file !== undefined) {
+      this.unwritten.push(entry);
+      if (this.failure === undefined) this.writing ??= this.drain(this.file);
+    }
+    return status;
+  }
+
+  private remember(entry: EvidenceEntry): 'accepted' | 'duplicate' {
     if (this.ids.has(entry.id)) return 'duplicate';
     this.entries.push(entry);
     this.ids.add(entry.id);
@@ -63,6 +106,49 @@ export class EvidenceStore {
       this.droppedCount++;
     }
     return 'accepted';
+  }
+
+  /** Writes what waits, one batch per fsync; a failed write stops persistence (see `flush`). */
+  private async drain(file: EvidenceFile): Promise<void> {
+    try {
+      while (this.unwritten.length > 0 && this.failure === undefined) {
+        const batch = this.unwritten;
+        this.unwritten = [];
+        if (file.records + batch.length > 2 * this.capacity) await this.compact(file);
+        else await file.append(batch);
+      }
+    } catch (error) {
+      this.failure = { error };
+    } finally {
+      this.writing = undefined;
+    }
+  }
+
+  /** Rewrites the file with exactly the records in memory (which include every unwritten one). */
+  private async compact(file: EvidenceFile): Promise<void> {
+    this.unwritten = [];
+    await file.rewrite([...this.entries], this.droppedCount);
+  }
+
+  /**
+   * Resolves once every record accepted so far is durable; rejects with the write error if the file
+   * failed (later records then stay in memory only). Immediate for an in-memory store.
+   */
+  async flush(): Promise<void> {
+    for (let w = this.writing; w !== undefined; w = this.writing === w ? undefined : this.writing) await w;
+    if (this.failure !== undefined) throw this.failure.error;
+  }
+
+  /** Flushes, then closes the file; the store keeps answering from memory. */
+  async close(): Promise<void> {
+    const file = this.file;
+    if (file === undefined) return;
+    try {
+      await this.flush();
+    } finally {
+      this.file = undefined;
+      await file.close();
+    }
   }
 
   /** Newest first, optionally one kind only; `total` counts every match. */
@@ -76,9 +162,19 @@ export class EvidenceStore {
     return this.entries.length;
   }
 
-  /** Records dropped because the store was full. */
+  /** Records dropped because the store was full, since the file was created. */
   get dropped(): number {
     return this.droppedCount;
+  }
+
+  /** Bytes of a torn last record cut off when the file was opened. */
+  get truncatedTailBytes(): number {
+    return this.truncatedTail;
+  }
+
+  /** Records in the file (0 in memory only); at most 2 x capacity once written. */
+  get fileRecords(): number {
+    return this.file?.records ?? 0;
   }
 }
 

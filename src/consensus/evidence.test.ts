@@ -157,3 +157,46 @@ describe('consensus evidence: invalid QC', () => {
     assert.equal(refusal({ kind: 'InvalidQc', certificate: c }), 'unknown_validator_set');
   });
 });
+
+describe('consensus evidence: invalid proposal', () => {
+  const proposal = (reason: string): Evidence => ({
+    kind: 'InvalidProposal',
+    height: 12,
+    view: 3,
+    validatorSetHash: set.hash,
+    proposerIndex: 0,
+    blockHash: new Uint8Array(32).fill(6),
+    reason,
+  });
+
+  it('is appended as a new variant: the earlier tags keep their bytes', () => {
+    const bytes = encode(EvidenceCodec, proposal('state_root_mismatch'));
+    assert.equal(bytes[0], 3, 'tag 3 follows DoublePrepareVote, DoubleCommitVote, InvalidQc');
+    const back = decode(EvidenceCodec, bytes, DEFAULT_DECODE_LIMITS);
+    assert.ok(back.ok);
+    assert.deepEqual(back.value, proposal('state_root_mismatch'));
+  });
+
+  it('bounds the reason to 64 bytes', () => {
+    assert.ok(
+      decode(EvidenceCodec, encode(EvidenceCodec, proposal('r'.repeat(64))), DEFAULT_DECODE_LIMITS).ok,
+    );
+    const long = decode(
+      EvidenceCodec,
+      encode(EvidenceCodec, proposal('r'.repeat(65))),
+      DEFAULT_DECODE_LIMITS,
+    );
+    assert.equal(long.ok, false);
+  });
+
+  it('cannot be verified by others: not_verifiable; its id is stable', () => {
+    const e = proposal('wrong_leader');
+    assert.deepEqual(
+      (({ ok, ...rest }) => [ok, 'reason' in rest ? rest.reason : ''])(verifyEvidence(e, ctx)),
+      [false, 'not_verifiable'],
+    );
+    assert.equal(canonicalEvidence(e), e);
+    assert.deepEqual(evidenceId(e), evidenceId(proposal('wrong_leader')));
+    assert.notDeepEqual(evidenceId(e), evidenceId(proposal('bad_justify')));
+  });
+});

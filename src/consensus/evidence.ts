@@ -5,19 +5,25 @@
 //     (height, view, epoch, validator set) but different block hashes. Both BLS signatures must verify with
 //     that validator's key over the vote message (certificate.ts `voteMessage`).
 //   - InvalidQc: a certificate that really fails `verifyCertificate` against the validator set it names.
-// The reference's "invalid proposal" and "censorship" kinds need a signed proposal format this node does not
-// have yet; they will be appended as new variants (tags are never reused).
+//   - InvalidProposal: a proposal this node refused (bad block, wrong leader, bad justification). Proposals
+//     are not signed yet, so nobody else can check it: it is recorded locally by the engine, and
+//     `verifyEvidence` answers `not_verifiable` for it (so `POST /v1/consensus/evidence/submit` refuses it).
+// The reference's "censorship" kind needs a signed proposal format this node does not have yet; it will be
+// appended as a new variant (tags are never reused).
 
 import type { Infer } from '../codec/codec.js';
 import { enumOf } from '../codec/compound.js';
 import { encode } from '../codec/frame.js';
-import { fixedBytes, varuint } from '../codec/primitives.js';
+import { fixedBytes, string, varuint } from '../codec/primitives.js';
 import { blsVerify } from '../crypto/bls.js';
 import { hash } from '../crypto/hash.js';
 import { CommitCertificateCodec } from '../model/block.js';
 import { bytesEqual, compareBytes } from '../util/hex.js';
 import { CONSENSUS_PROTOCOL, type VoteSubject, VoteSubjectCodec, verifyCertificate } from './certificate.js';
 import type { ValidatorSet } from './validator-set.js';
+
+/** Longest `reason` of an InvalidProposal record, in UTF-8 bytes. */
+export const INVALID_PROPOSAL_REASON_BYTES_MAX = 64;
 
 const DOUBLE_VOTE = {
   first: VoteSubjectCodec,
@@ -32,10 +38,26 @@ export const EvidenceCodec = enumOf('ConsensusEvidence', {
   DoublePrepareVote: DOUBLE_VOTE,
   DoubleCommitVote: DOUBLE_VOTE,
   InvalidQc: { certificate: CommitCertificateCodec },
+  // Appended last: variant tags follow declaration order and are never reused.
+  InvalidProposal: {
+    height: varuint,
+    view: varuint,
+    validatorSetHash: fixedBytes(32),
+    /** Index of the proposer in the canonical roster of that set. */
+    proposerIndex: varuint,
+    blockHash: fixedBytes(32),
+    /** Why the proposal was refused: a stable code of the engine, at most 64 bytes. */
+    reason: string(INVALID_PROPOSAL_REASON_BYTES_MAX),
+  },
 });
 export type Evidence = Infer<typeof EvidenceCodec>;
 export type EvidenceKind = Evidence['kind'];
-export const EVIDENCE_KINDS: readonly EvidenceKind[] = ['DoublePrepareVote', 'DoubleCommitVote', 'InvalidQc'];
+export const EVIDENCE_KINDS: readonly EvidenceKind[] = [
+  'DoublePrepareVote',
+  'DoubleCommitVote',
+  'InvalidQc',
+  'InvalidProposal',
+];
 
 type DoubleVote = Extract<Evidence, { kind: 'DoublePrepareVote' | 'DoubleCommitVote' }>;
 
@@ -87,6 +109,8 @@ function verifyDoubleVote(e: DoubleVote, ctx: EvidenceContext): EvidenceVerdict 
 
 /** Checks that the evidence proves misbehaviour. Never throws on decoded input. */
 export function verifyEvidence(e: Evidence, ctx: EvidenceContext): EvidenceVerdict {
+  if (e.kind === 'InvalidProposal')
+    return refuse('not_verifiable', 'an invalid proposal is recorded locally: proposals are not signed');
   if (e.kind !== 'InvalidQc') return verifyDoubleVote(e, ctx);
   const set = setByHash(ctx, e.certificate.validatorSetHash);
   if (set === undefined)
@@ -102,7 +126,7 @@ export function verifyEvidence(e: Evidence, ctx: EvidenceContext): EvidenceVerdi
  * the same offence submitted with the votes swapped is one record (and one id).
  */
 export function canonicalEvidence(e: Evidence): Evidence {
-  if (e.kind === 'InvalidQc') return e;
+  if (e.kind === 'InvalidQc' || e.kind === 'InvalidProposal') return e;
   const a = encode(VoteSubjectCodec, e.first);
   const b = encode(VoteSubjectCodec, e.second);
   if (compareBytes(a, b) <= 0) return e;

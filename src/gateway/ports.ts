@@ -184,8 +184,8 @@ export interface ConsensusSettings {
 }
 
 export interface EvidencePort {
-  /** Decodes (framed or bare codec bytes), verifies and stores one record. */
-  submit(bytes: Uint8Array): EvidenceOutcome;
+  /** Decodes (framed or bare codec bytes), verifies and stores one record; resolves once it is durable. */
+  submit(bytes: Uint8Array): Promise<EvidenceOutcome>;
   list(q: { kind?: EvidenceKind; offset: number; limit: number }): EvidencePage;
   count(): number;
 }

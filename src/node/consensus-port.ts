@@ -64,9 +64,9 @@ export function createConsensusPort(node: Node): ConsensusPort {
   const settings: ConsensusSettings = Object.freeze({
     blockTimeMs: config.block.timeMs,
     commitTimeMs: config.block.commitTimeMs,
-    // node.ts runs single-peer consensus only: the one validator collects its own vote.
-    collectorsK: 1,
-    collectorsR: 1,
+    // Single-peer: the one validator collects its own vote. BFT: k collectors, each vote sent to all k.
+    collectorsK: engine.mode === 'bft' ? config.consensus.collectorsK : 1,
+    collectorsR: engine.mode === 'bft' ? config.consensus.collectorsK : 1,
     statusIntervalMs: config.streams.consensusStatusIntervalMs,
     blockHashLookupMax: BLOCK_HASH_LOOKUP_MAX,
   });
@@ -77,14 +77,18 @@ export function createConsensusPort(node: Node): ConsensusPort {
     keyLifecycle: () => keyLifecycle(ledger.state),
     blockHeightByHash: (h) => index.heightOf(h),
     evidence: {
-      submit: (bytes) =>
-        admitEvidence(bytes, {
+      submit: async (bytes) => {
+        const outcome = admitEvidence(bytes, {
           chainId: config.node.chainId,
           validatorSets: engine.snapshot().validatorSetHistory.map((e) => e.set),
           store: node.evidence,
           nowMs: node.clock.nowMs(),
           height: ledger.height(),
-        }),
+        });
+        // Answer only once the record is on disk (a duplicate was made durable by its first submission).
+        if (outcome.ok) await node.evidence.flush();
+        return outcome;
+      },
       list: (q) => node.evidence.list(q),
       count: () => node.evidence.count(),
     },

@@ -7,9 +7,11 @@ import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { EvidenceStore } from '../consensus/evidence-store.js';
 import { BlockLog } from '../storage/block-log.js';
 import { StateStore } from '../storage/state-store.js';
 import { initNodeDir } from './init.js';
+import { writeSafety } from './safety-file.js';
 
 async function modes(root: string): Promise<[string, number, boolean][]> {
   const out: [string, number, boolean][] = [];
@@ -39,6 +41,9 @@ describe('file modes under umask 000', () => {
     await log.close();
     const store = await StateStore.open(data);
     await store.close();
+    const evidence = await EvidenceStore.open(join(data, 'evidence.log'));
+    await evidence.close();
+    await writeSafety(join(data, 'consensus-safety.bin'), Uint8Array.of(1));
     const seen = await modes(join(base, 'node'));
     const bad = seen.filter(([, mode, isDir]) => mode !== (isDir ? 0o700 : 0o600));
     assert.ok(
@@ -48,6 +53,10 @@ describe('file modes under umask 000', () => {
     assert.ok(
       seen.some(([p]) => p.includes('blocks') && !p.endsWith('blocks')),
       'a block segment is checked',
+    );
+    assert.ok(
+      seen.some(([p]) => p.endsWith('evidence.log')) && seen.some(([p]) => p.endsWith('safety.bin')),
+      'the evidence and safety files are checked',
     );
     assert.ok(
       seen.some(([p]) => p.endsWith('.key.json')),

@@ -18,6 +18,10 @@ export interface NodeFiles {
   genesis: string;
   client: string;
   data: string;
+  /** Consensus evidence records, append-only (src/consensus/evidence-file.ts). */
+  evidence: string;
+  /** The consensus safety state, replaced atomically (src/node/safety-file.ts). */
+  safety: string;
 }
 
 export function nodeFiles(dir: string): NodeFiles {
@@ -33,5 +37,7 @@ export function nodeFiles(dir: string): NodeFiles {
     genesis: join(d, 'genesis.json'),
     client: join(d, 'client.json'),
     data: join(d, 'data'),
+    evidence: join(d, 'data', 'evidence.log'),
+    safety: join(d, 'data', 'consensus-safety.bin'),
   };
 }

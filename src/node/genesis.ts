@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Infer, Json } from '../codec/codec.js';
 import { struct } from '../codec/compound.js';
+import type { Validator } from '../consensus/validator-set.js';
 import { blsVerifyPossession } from '../crypto/bls.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { PeerId, parseAccountId } from '../model/ids.js';
@@ -28,6 +29,11 @@ export interface Genesis {
   chainId: string;
   validators: GenesisValidator[];
   transaction: SignedTransaction;
+}
+
+/** The genesis roster without the proofs (what ValidatorSet and certificates use). */
+export function genesisRoster(g: Genesis): Validator[] {
+  return g.validators.map(({ peer, blsKey }) => ({ peer, blsKey }));
 }
 
 export class GenesisError extends Error {

@@ -4,6 +4,8 @@
 
 import { join } from 'node:path';
 import type { Config } from '../config/schema.js';
+import type { BftEngine } from '../consensus/bft/driver.js';
+import { genesisCertificate } from '../consensus/certificate.js';
 import type { ConsensusEngine } from '../consensus/engine.js';
 import { EVIDENCE_RECORDS_MAX, EvidenceStore } from '../consensus/evidence-store.js';
 import { validatorSetAt } from '../consensus/membership.js';
@@ -15,13 +17,15 @@ import type { Algorithm } from '../crypto/keys.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import { transactionHash } from '../model/transaction.js';
+import type { PeerNetwork } from '../p2p/network.js';
 import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { type Clock, systemClock, type Timer } from '../util/clock.js';
 import { type FailPoints, noFailPoints } from '../util/failpoints.js';
+import { buildBft, runsBft } from './bft.js';
 import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
-import { type Genesis, loadGenesis } from './genesis.js';
+import { type Genesis, genesisRoster, loadGenesis } from './genesis.js';
 import { decodeLimitsOf } from './load-config.js';
 
 export interface NodeOptions {
@@ -35,11 +39,10 @@ export interface NodeOptions {
 
 export class Node {
   private sweepTimer: Timer | undefined;
+  /** The peer transport when this node runs in a network (undefined for a lone single-peer node). */
+  network: PeerNetwork | undefined;
   private stopped = false;
   fatalError: unknown;
-  /** Consensus evidence submitted to this node (in memory, bounded; consensus/evidence-store.ts). */
-  readonly evidence = new EvidenceStore(EVIDENCE_RECORDS_MAX);
-
   private constructor(
     readonly config: Config,
     readonly genesis: Genesis,
@@ -53,6 +56,8 @@ export class Node {
     readonly openReport: LedgerOpenReport,
     readonly startedAtMs: number,
     readonly clock: Clock,
+    /** Consensus evidence (bounded, deduplicated, in `data/evidence.log`; consensus/evidence-store.ts). */
+    readonly evidence: EvidenceStore,
   ) {}
 
   static async start(opts: NodeOptions): Promise<Node> {
@@ -62,12 +67,13 @@ export class Node {
     const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
     const nodeKey = await loadKeyFile(join(files.dir, config.node.keyFile));
     const consensusKey = await loadConsensusKey(files.consensusKey);
-    const validatorSet = new ValidatorSet(genesis.validators.map(({ peer, blsKey }) => ({ peer, blsKey })));
+    const validatorSet = new ValidatorSet(genesisRoster(genesis));
     const peerId = nodeKey.publicKeyText();
-    if (validatorSet.indexOf(peerId) < 0)
-      throw new Error(`this node (${peerId}) is not a validator in the genesis`);
-    if (validatorSet.size !== 1)
-      throw new Error('the genesis names several validators; this build runs single-peer consensus only');
+    const networked = runsBft(config, validatorSet);
+    if (!networked && validatorSet.indexOf(peerId) < 0)
+      throw new Error(
+        `this node (${peerId}) is not a validator in the genesis; list its peers in network.peers to run it as an observer`,
+      );
 
     const { ledger, report } = await Ledger.open({
       dir: files.data,
@@ -77,6 +83,13 @@ export class Node {
       lmdbMapBytes: config.storage.lmdbMapBytes,
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
+    });
+    const evidence = await EvidenceStore.open(files.evidence, {
+      capacity: EVIDENCE_RECORDS_MAX,
+      fsync: config.storage.fsync,
+    }).catch(async (e: unknown) => {
+      await ledger.close();
+      throw e;
     });
     const verifyPool = new VerifyPool({ threads: config.verify.threads });
     const pipeline = new Pipeline<ValidatorSet>(ledger, {
@@ -107,14 +120,30 @@ export class Node {
         ledger.height() === 0 ? validatorSet : validatorSetAt(state, ledger.height() + 1),
     });
     let node: Node | undefined;
-    const engine = new SinglePeerEngine(pipeline, {
-      signer: consensusKey,
-      peerId,
-      validatorSet,
-      recentCertificatesMax: 128,
-      minIntervalMs: config.block.minIntervalMs,
-      onFatal: (e) => node?.fatal(e),
-    });
+    const onFatal = (e: unknown) => node?.fatal(e);
+    const bft = networked
+      ? buildBft({
+          config,
+          host: pipeline,
+          nodeKey,
+          consensusKey,
+          validatorSet,
+          clock,
+          safetyPath: files.safety,
+          evidence,
+          onFatal,
+        })
+      : undefined;
+    const engine: SinglePeerEngine | BftEngine =
+      bft?.engine ??
+      new SinglePeerEngine(pipeline, {
+        signer: consensusKey,
+        peerId,
+        validatorSet,
+        recentCertificatesMax: 128,
+        minIntervalMs: config.block.minIntervalMs,
+        onFatal,
+      });
     node = new Node(
       config,
       genesis,
@@ -128,10 +157,21 @@ export class Node {
       report,
       clock.nowMs(),
       clock,
+      evidence,
     );
+    node.network = bft?.network;
     pipeline.attach(engine);
     if (ledger.height() === 0) await node.applyGenesis(engine);
     await node.restoreCertificates(engine);
+    if (bft !== undefined) {
+      const b = bft;
+      pipeline.onAdmitted((q, source) => b.engine.admitted(q, source));
+      await b.engine.open();
+      await b.network.start().catch(async (e: unknown) => {
+        await node?.stop();
+        throw e;
+      });
+    }
     engine.start();
     node.scheduleSweep();
     if (opts.onFatal) node.fatalListeners.push(opts.onFatal);
@@ -150,7 +190,7 @@ export class Node {
   }
 
   /** Block 1: the genesis transaction, executed without permission checks, certified like any block. */
-  private async applyGenesis(engine: SinglePeerEngine): Promise<void> {
+  private async applyGenesis(engine: SinglePeerEngine | BftEngine): Promise<void> {
     const tx = this.genesis.transaction;
     const hash = transactionHash(tx);
     const executed = this.ledger.execute({
@@ -162,10 +202,14 @@ export class Node {
     if (executed.results[0]?.kind !== 'Committed') {
       throw new Error(`genesis transaction rejected: ${JSON.stringify(executed.results[0])}`);
     }
-    await this.pipeline.commit(executed, engine.certify(1, executed.hash));
+    const certificate =
+      engine instanceof SinglePeerEngine
+        ? engine.certify(1, executed.hash)
+        : genesisCertificate(executed.hash, this.validatorSet);
+    await this.pipeline.commit(executed, certificate);
   }
 
-  private async restoreCertificates(engine: SinglePeerEngine): Promise<void> {
+  private async restoreCertificates(engine: SinglePeerEngine | BftEngine): Promise<void> {
     const certs = [];
     for (let h = this.ledger.height(); h >= 1 && certs.length < 128; h--) {
       const b = await this.ledger.block(h);
@@ -187,7 +231,13 @@ export class Node {
     this.stopped = true;
     this.sweepTimer?.cancel();
     await this.engine.stop();
-    await this.ledger.close();
-    await this.verifyPool.close();
+    await this.network?.stop();
+    try {
+      // After the engine, which may still record evidence while it stops.
+      await this.evidence.close();
+    } finally {
+      await this.ledger.close();
+      await this.verifyPool.close();
+    }
   }
 }

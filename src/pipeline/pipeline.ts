@@ -91,6 +91,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   private engine: WorkListener | undefined;
   private readonly admission: ChainAdmission;
   private commitListeners: ((executed: ExecutedBlock, durationMs: number) => void)[] = [];
+  private readonly admittedListeners: ((q: QueuedTransaction, source: string | undefined) => void)[] = [];
 
   constructor(
     readonly ledger: Ledger,
@@ -108,6 +109,14 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
 
   attach(engine: WorkListener): void {
     this.engine = engine;
+  }
+
+  /**
+   * Called for every transaction admitted into the queue, with the `source` it was submitted under (the
+   * BFT engine gossips those that did not come from a peer).
+   */
+  onAdmitted(listener: (q: QueuedTransaction, source: string | undefined) => void): void {
+    this.admittedListeners.push(listener);
   }
 
   onCommit(listener: (executed: ExecutedBlock, durationMs: number) => void): void {
@@ -166,6 +175,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     }
     this.statuses.set(hashHex, { status: 'Queued' });
     this.events.publishPending({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
+    for (const l of this.admittedListeners) l(queued, source);
     this.engine?.notifyWork();
     return {
       ok: true,

@@ -32,7 +32,9 @@ export type CorruptionReason =
   | 'height_discontinuity'
   | 'hash_linkage'
   | 'unexpected_segment'
-  | 'state_meta_invalid';
+  | 'state_meta_invalid'
+  /** A record whose checksum holds but whose payload does not decode (evidence file). */
+  | 'undecodable_record';
 
 export interface CorruptionSite {
   /** The file holding the bad bytes. */

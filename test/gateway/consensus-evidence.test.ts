@@ -89,7 +89,7 @@ describe('consensus evidence (operators configured)', () => {
     assert.match(r.body.id, /^[0-9a-f]{64}$/);
     const again = await submit(t, hexBody(framed(e)));
     assert.deepEqual([again.status, again.body], [202, { ...r.body, status: 'duplicate' }]);
-    if (e.kind === 'InvalidQc') throw new Error('unreachable');
+    if (e.kind === 'InvalidQc' || e.kind === 'InvalidProposal') throw new Error('unreachable');
     const swapped = {
       ...e,
       first: e.second,
@@ -136,6 +136,21 @@ describe('consensus evidence (operators configured)', () => {
       [notHex.status, notHex.body.code, notHex.body.details.reason],
       [400, 'evidence_malformed', 'not_hex'],
     );
+    const proposal = await submit(
+      t,
+      hexBody(
+        framed({
+          kind: 'InvalidProposal',
+          height: 2,
+          view: 0,
+          validatorSetHash: t.node.validatorSet.hash,
+          proposerIndex: 0,
+          blockHash: new Uint8Array(32).fill(4),
+          reason: 'state_root_mismatch',
+        }),
+      ),
+    );
+    assert.deepEqual([proposal.status, proposal.body.details.reason], [400, 'not_verifiable']);
     const junk = await submit(t, hexBody(Uint8Array.of(1, 200, 1)));
     assert.deepEqual([junk.status, junk.body.code], [400, 'evidence_malformed']);
     const huge = await submit(t, JSON.stringify({ evidence_hex: 'ab'.repeat(20_000) }));

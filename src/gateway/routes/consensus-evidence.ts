@@ -82,11 +82,11 @@ export function evidenceRoutes(d: RouteDeps): RouteDef[] {
         ),
         response: { 202: viewSchema(EvidenceSubmittedView) },
       },
-      handler: (req, reply) => {
+      handler: async (req, reply) => {
         const bytes = fromHex(req.body.evidence_hex);
         if (bytes === undefined)
           throw d.errors.create('evidence_malformed', { reason: 'not_hex' }, 'evidence_hex is not hex.');
-        const r = evidence.submit(bytes);
+        const r = await evidence.submit(bytes);
         if (!r.ok) throw d.errors.create(r.code, { reason: r.reason, explanation: r.message });
         return respond(
           d.schema,

@@ -1,0 +1,56 @@
+// The code of `torana testnet init` and `torana testnet up` (declared in testnet-commands.ts).
+
+import { loadTestnet } from '../node/testnet-manifest.js';
+import { CliError } from './errors.js';
+import { superviseTestnet } from './testnet-up.js';
+
+function wholeNumber(flag: string, text: string): number {
+  if (!/^\d+$/.test(text))
+    throw new CliError('invalid_argument', `${flag} expects a whole number, got "${text}"`, 2);
+  return Number(text);
+}
+
+export async function testnetInit(flags: {
+  dir: string;
+  validators: string;
+  observers: string;
+  basePort: string;
+  chainId: string;
+  json?: boolean;
+}): Promise<void> {
+  const { initTestnet } = await import('../node/testnet.js');
+  const manifest = await initTestnet({
+    dir: flags.dir,
+    validators: wholeNumber('--validators', flags.validators),
+    observers: wholeNumber('--observers', flags.observers),
+    basePort: wholeNumber('--base-port', flags.basePort),
+    chainId: flags.chainId,
+  });
+  if (flags.json) {
+    process.stdout.write(`${JSON.stringify(manifest)}\n`);
+    return;
+  }
+  const lines = manifest.peers.map(
+    (p) => `  peer-${p.index}  ${p.role.padEnd(9)}  ${p.gatewayUrl}  p2p ${p.p2pAddress}`,
+  );
+  process.stdout.write(
+    `wrote a ${manifest.peers.length}-peer network (chain ${manifest.chainId}) into ${flags.dir}\n` +
+      `${lines.join('\n')}\nstart it with: torana testnet up --dir ${flags.dir}\n`,
+  );
+}
+
+export async function testnetUp(flags: { dir: string; graceMs: string; json?: boolean }): Promise<void> {
+  const manifest = await loadTestnet(flags.dir);
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const code = await superviseTestnet({
+    manifest,
+    write: (line) => process.stdout.write(`${line}\n`),
+    json: flags.json === true,
+    graceMs: wholeNumber('--grace-ms', flags.graceMs),
+    stopSignal,
+  });
+  process.exitCode = code;
+}

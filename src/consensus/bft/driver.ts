@@ -1,0 +1,399 @@
+// The BFT engine (docs/consensus.md): runs the pure core against the node's parts. Inputs (peer messages,
+// timer expiries, work, results of execution and commits) go through `core.step`; the effects it returns
+// run one after another on a serial queue, so a `Persist` is durable before the votes after it leave and
+// a commit never interleaves with a synced append. The simulator drives this same class with its own
+// clock, transport and disk.
+
+import { CODEC_VERSION, encode } from '../../codec/frame.js';
+import type { DecodeLimits } from '../../codec/limits.js';
+import type { CommitCertificate } from '../../model/block.js';
+import { encodeProposedBlock } from '../../model/block.js';
+import { SignedTransactionCodec } from '../../model/transaction.js';
+import type { ExecutedBlock } from '../../pipeline/executed-block.js';
+import type { QueuedTransaction } from '../../pipeline/queue.js';
+import type { Timer } from '../../util/clock.js';
+import { bytesEqual, toHex } from '../../util/hex.js';
+import type { ConsensusEngine, ConsensusSnapshot } from '../engine.js';
+import type { ValidatorSet } from '../validator-set.js';
+import { BftCore } from './core.js';
+import {
+  decodePeerMessage,
+  encodeCoreMessage,
+  encodePeerMessage,
+  type PeerMessage,
+  toCoreMessage,
+} from './messages.js';
+import type { BftDriverOptions, BftHost, BftTransport, SafetyStore } from './ports.js';
+import { PhaseAverages, snapshotOf } from './snapshot.js';
+import { blocksToServe, checkSyncedBlock } from './sync.js';
+import { type BftEffect, type BftInput, type BftOptions, ConsensusInvariantError } from './types.js';
+
+/** A transaction's canonical encoding in the codec's bare form (version byte, then the payload). */
+function bareForm(encoded: Uint8Array): Uint8Array {
+  const out = new Uint8Array(encoded.length + 1);
+  out[0] = CODEC_VERSION;
+  out.set(encoded, 1);
+  return out;
+}
+
+/** Bytes of blocks in one sync answer (well under the 4 MiB frame cap). */
+const SYNC_ANSWER_BYTES = 2 * 1024 * 1024;
+
+export class BftEngine implements ConsensusEngine {
+  readonly mode = 'bft' as const;
+  readonly core: BftCore;
+  private running = false;
+  private tail: Promise<void> = Promise.resolve();
+  private timer: Timer | undefined;
+  private executed = new Map<string, ExecutedBlock>();
+  private taken: QueuedTransaction[] = [];
+  private lastBuildMs = Number.NEGATIVE_INFINITY;
+  private gossip: Uint8Array[] = [];
+  private gossipTimer: Timer | undefined;
+  private syncing: { peer: string; timer: Timer } | undefined;
+  readonly recent: CommitCertificate[] = [];
+  /** Validator sets by the first height they apply to (bounded: the routes page through it). */
+  readonly history: { height: number; set: ValidatorSet }[] = [];
+  private readonly averages = new PhaseAverages();
+  private readonly waiters: { height: number; resolve: () => void }[] = [];
+  readonly counters = { commits: 0, synced: 0, syncRefused: 0, gossipIn: 0, gossipOut: 0, evidence: 0 };
+
+  constructor(
+    private readonly host: BftHost,
+    private readonly transport: BftTransport,
+    private readonly safety: SafetyStore,
+    private readonly o: BftOptions & BftDriverOptions & { decodeLimits: DecodeLimits },
+  ) {
+    this.core = new BftCore(o);
+  }
+
+  /** Loads the safety state and starts the core at the height after the tip. */
+  async open(): Promise<void> {
+    const safety = await this.safety.load();
+    this.running = true;
+    const roster = this.host.validatorSet();
+    this.noteRoster(this.host.height() + 1, roster);
+    this.input({
+      kind: 'Start',
+      height: this.host.height() + 1,
+      roster,
+      ...(safety === undefined ? {} : { safety }),
+      nowMs: this.now(),
+      pending: this.host.queueDepth() > 0,
+    });
+  }
+
+  start(): void {
+    // `open` starts the core; nothing more to do (kept for the ConsensusEngine contract).
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.timer?.cancel();
+    this.gossipTimer?.cancel();
+    this.syncing?.timer.cancel();
+    await this.tail;
+  }
+
+  private now(): number {
+    return this.host.clock.monotonicMs();
+  }
+
+  // ---- inputs -------------------------------------------------------------------------------------
+
+  private input(i: BftInput): void {
+    if (!this.running) return;
+    let effects: BftEffect[];
+    try {
+      effects = this.core.step(i);
+    } catch (e) {
+      this.fail(e);
+      return;
+    }
+    for (const e of effects) this.enqueue(() => this.run(e));
+  }
+
+  private enqueue(task: () => Promise<void> | void): void {
+    this.tail = this.tail.then(async () => {
+      if (!this.running) return;
+      try {
+        await task();
+      } catch (e) {
+        this.fail(e);
+      }
+    });
+  }
+
+  private fail(e: unknown): void {
+    if (!this.running) return;
+    this.running = false;
+    this.timer?.cancel();
+    this.o.onFatal(e);
+  }
+
+  notifyWork(): void {
+    this.input({ kind: 'Work', pending: this.host.queueDepth() > 0, nowMs: this.now() });
+  }
+
+  /** A transaction admitted from a client: gossip it (batched on the next loop turn). */
+  admitted(q: QueuedTransaction, source: string | undefined): void {
+    if (source?.startsWith('peer:') || !this.running) return;
+    this.gossip.push(q.encoded ?? encode(SignedTransactionCodec, q.tx));
+    if (this.gossip.length >= this.o.gossipBatchMax) this.flushGossip();
+    else this.gossipTimer ??= this.host.clock.setTimeout(() => this.flushGossip(), 0);
+  }
+
+  private flushGossip(): void {
+    this.gossipTimer?.cancel();
+    this.gossipTimer = undefined;
+    if (this.gossip.length === 0) return;
+    const txs = this.gossip;
+    this.gossip = [];
+    this.counters.gossipOut += txs.length;
+    this.transport.broadcast(encodePeerMessage({ kind: 'Txs', txs }));
+  }
+
+  peerConnected(peer: string): void {
+    this.transport.send(peer, encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
+  }
+
+  /** Bytes from a peer (the transport's handler). */
+  onMessage(from: string, bytes: Uint8Array): void {
+    if (!this.running) return;
+    const m = decodePeerMessage(bytes, this.o.decodeLimits);
+    if (m === undefined) {
+      this.transport.reportGarbage(from);
+      return;
+    }
+    const core = toCoreMessage(m);
+    if (core !== undefined) {
+      this.input({ kind: 'Message', from, msg: core, nowMs: this.now() });
+      return;
+    }
+    this.driverMessage(from, m);
+  }
+
+  private driverMessage(from: string, m: PeerMessage): void {
+    switch (m.kind) {
+      case 'Txs':
+        this.counters.gossipIn += m.txs.length;
+        for (const tx of m.txs) void this.host.submit(bareForm(tx), `peer:${from}`);
+        return;
+      case 'Tip':
+        if (m.height > this.host.height()) this.behind(from, m.height);
+        return;
+      case 'SyncRequest':
+        this.enqueue(async () => {
+          const blocks = await blocksToServe(
+            this.host,
+            m.from,
+            Math.min(m.max, this.o.syncBatchBlocks),
+            SYNC_ANSWER_BYTES,
+          );
+          this.transport.send(from, encodePeerMessage({ kind: 'SyncBlocks', blocks }));
+        });
+        return;
+      case 'SyncBlocks':
+        if (this.syncing?.peer === from) this.enqueue(() => this.applySynced(from, m.blocks));
+        return;
+      default:
+        return;
+    }
+  }
+
+  // ---- effects ------------------------------------------------------------------------------------
+
+  private async run(e: BftEffect): Promise<void> {
+    switch (e.kind) {
+      case 'Send':
+        this.transport.send(e.to, encodeCoreMessage(e.msg));
+        return;
+      case 'Broadcast':
+        this.transport.broadcast(encodeCoreMessage(e.msg));
+        return;
+      case 'SetTimer':
+        this.timer?.cancel();
+        this.timer = this.host.clock.setTimeout(
+          () => this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() }),
+          e.ms,
+          { keepAlive: true },
+        );
+        return;
+      case 'CancelTimer':
+        this.timer?.cancel();
+        this.timer = undefined;
+        return;
+      case 'Persist':
+        await this.safety.save(e.safety);
+        return;
+      case 'Build':
+        return this.build(e.height, e.view);
+      case 'Execute':
+        return this.execute(e.height, e.blockHash, e.block);
+      case 'Commit':
+        return this.commit(e.height, e.blockHash, e.certificate);
+      case 'Behind':
+        this.behind(e.peer, e.height);
+        return;
+      case 'Evidence':
+        this.counters.evidence++;
+        this.o.onEvidence(e.finding);
+        return;
+    }
+  }
+
+  private async build(height: number, view: number): Promise<void> {
+    const wait = this.o.minIntervalMs - (this.now() - this.lastBuildMs);
+    if (wait > 0) await new Promise<void>((r) => this.host.clock.setTimeout(r, wait, { keepAlive: true }));
+    if (this.host.height() + 1 !== height) return;
+    this.lastBuildMs = this.now();
+    const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
+    if (txs.length === 0) {
+      this.input({ kind: 'Built', height, view, nowMs: this.now() });
+      return;
+    }
+    this.taken.push(...txs);
+    const executed = this.host.execute(view, this.host.clock.nowMs(), txs);
+    const block = encodeProposedBlock(executed, executed.encodedTransactions);
+    this.executed.set(toHex(executed.hash), executed);
+    this.input({ kind: 'Built', height, view, blockHash: executed.hash, block, nowMs: this.now() });
+  }
+
+  private async execute(height: number, blockHash: Uint8Array, block: Uint8Array): Promise<void> {
+    const known = this.executed.get(toHex(blockHash));
+    if (known !== undefined) {
+      this.input({
+        kind: 'Executed',
+        height,
+        blockHash,
+        headerView: known.header.view,
+        ok: true,
+        nowMs: this.now(),
+      });
+      return;
+    }
+    const v = await this.host.executeProposed(block);
+    if (v.ok && !bytesEqual(v.executed.hash, blockHash)) {
+      this.input({
+        kind: 'Executed',
+        height,
+        blockHash,
+        headerView: v.executed.header.view,
+        ok: false,
+        reason: 'proposal_hash_mismatch',
+        nowMs: this.now(),
+      });
+      return;
+    }
+    if (v.ok) this.executed.set(toHex(blockHash), v.executed);
+    this.input({
+      kind: 'Executed',
+      height,
+      blockHash,
+      headerView: v.ok ? v.executed.header.view : -1,
+      ok: v.ok,
+      ...(v.ok ? {} : { reason: v.reason }),
+      nowMs: this.now(),
+    });
+  }
+
+  private async commit(height: number, blockHash: Uint8Array, certificate: CommitCertificate): Promise<void> {
+    if (height <= this.host.height()) return; // appended by block sync meanwhile
+    const executed = this.executed.get(toHex(blockHash));
+    if (executed === undefined)
+      throw new ConsensusInvariantError(`commit of height ${height} without its executed block`);
+    await this.host.commit(executed, certificate);
+    this.counters.commits++;
+    this.afterCommit(certificate);
+  }
+
+  private afterCommit(certificate: CommitCertificate): void {
+    this.executed.clear();
+    if (this.taken.length > 0) {
+      this.host.release(this.taken);
+      this.taken = [];
+    }
+    this.recent.unshift(certificate);
+    if (this.recent.length > this.o.recentCertificatesMax) this.recent.pop();
+    const height = this.host.height();
+    this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height }));
+    const roster = this.host.validatorSet();
+    this.noteRoster(height + 1, roster);
+    this.input({
+      kind: 'Committed',
+      height,
+      roster,
+      pending: this.host.queueDepth() > 0,
+      nowMs: this.now(),
+    });
+    for (let i = this.waiters.length - 1; i >= 0; i--) {
+      const w = this.waiters[i]!;
+      if (w.height <= height) {
+        this.waiters.splice(i, 1);
+        w.resolve();
+      }
+    }
+  }
+
+  private noteRoster(height: number, set: ValidatorSet): void {
+    const last = this.history[this.history.length - 1];
+    if (last !== undefined && bytesEqual(last.set.hash, set.hash)) return;
+    this.history.push({ height, set });
+    if (this.history.length > 1024) this.history.shift();
+  }
+
+  /** Seeds the certificate history after a restart from the stored blocks' certificates (newest first). */
+  restoreCertificates(certs: CommitCertificate[]): void {
+    this.recent.splice(0, this.recent.length, ...certs.slice(0, this.o.recentCertificatesMax));
+  }
+
+  // ---- block sync ---------------------------------------------------------------------------------
+
+  private behind(peer: string, height: number): void {
+    if (this.syncing !== undefined || height <= this.host.height() || !this.running) return;
+    const timer = this.host.clock.setTimeout(() => {
+      if (this.syncing?.peer === peer) this.syncing = undefined; // no answer: the next hint retries
+    }, 5000);
+    this.syncing = { peer, timer };
+    this.transport.send(
+      peer,
+      encodePeerMessage({ kind: 'SyncRequest', from: this.host.height() + 1, max: this.o.syncBatchBlocks }),
+    );
+  }
+
+  private async applySynced(peer: string, blocks: Uint8Array[]): Promise<void> {
+    this.syncing?.timer.cancel();
+    this.syncing = undefined;
+    for (const bytes of blocks) {
+      const v = checkSyncedBlock(this.host, this.o.crypto, bytes, this.o.decodeLimits);
+      if (!v.ok) {
+        if (v.reason !== 'sync_height') this.counters.syncRefused++;
+        if (v.reason === 'sync_height') continue;
+        return;
+      }
+      await this.host.appendSynced(v.block);
+      this.counters.synced++;
+      this.afterCommit(v.block.certificate);
+    }
+    if (blocks.length >= this.o.syncBatchBlocks) this.behind(peer, this.host.height() + 1);
+  }
+
+  // ---- reading ------------------------------------------------------------------------------------
+
+  snapshot(): ConsensusSnapshot {
+    return snapshotOf(
+      this.core,
+      this.host.height(),
+      this.recent,
+      this.history,
+      this.host.clock,
+      this.averages,
+      this.o.collectorsK,
+    );
+  }
+
+  waitForHeight(height: number): Promise<void> {
+    if (this.host.height() >= height) return Promise.resolve();
+    return new Promise((resolve) => this.waiters.push({ height, resolve }));
+  }
+}

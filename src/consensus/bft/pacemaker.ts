@@ -1,0 +1,38 @@
+// View timeouts (design step 5): base × multiplier^view, capped, never below the measured round trip ×
+// its multiplier, with a jitter that is a pure function of (height, view, peer) — no random source, so
+// the simulator replays it and peers still spread their timeouts apart.
+
+import type { PacemakerOptions } from './types.js';
+
+function mix(a: number, b: number, c: number): number {
+  let x =
+    (Math.imul(a, 0x9e3779b1) ^ Math.imul(b + 0x7f4a7c15, 0x85ebca6b) ^ Math.imul(c + 1, 0xc2b2ae35)) >>> 0;
+  x ^= x >>> 16;
+  x = Math.imul(x, 0x7feb352d) >>> 0;
+  x ^= x >>> 15;
+  return x >>> 0;
+}
+
+export interface Timeout {
+  /** The timeout before jitter. */
+  targetMs: number;
+  jitterMs: number;
+  floorMs: number;
+  ms: number;
+}
+
+/** The timeout of `view` (counted from 0 at each height) for peer `self` (roster index, or -1). */
+export function viewTimeout(
+  o: PacemakerOptions,
+  height: number,
+  view: number,
+  self: number,
+  rttMs: number,
+): Timeout {
+  const grown = o.baseMs * (o.multiplierPermille / 1000) ** Math.min(view, 64);
+  const floorMs = rttMs * o.rttFloorMultiplier;
+  const targetMs = Math.max(floorMs, Math.min(o.maxMs, grown));
+  const span = Math.floor((targetMs * o.jitterPermille) / 1000);
+  const jitterMs = span === 0 ? 0 : mix(height, view, self) % (span + 1);
+  return { targetMs, jitterMs, floorMs, ms: Math.round(targetMs + jitterMs) };
+}

@@ -1,0 +1,58 @@
+// Who leads and who collects votes at (height, view) (design: "Roster"). Per height the canonical roster
+// is shuffled by a pseudo-random function of (chain id, height); each view rotates the plan by one slot;
+// slot 0 leads, and it and the next k − 1 slots collect votes. Pure, so `/leader` and `/collectors` are
+// checkable by anyone holding the roster.
+
+import { blake2b256 } from '../../crypto/hash.js';
+
+const encoder = new TextEncoder();
+
+function u32At(seed: Uint8Array, counter: number): number {
+  const input = new Uint8Array(seed.length + 4);
+  input.set(seed);
+  new DataView(input.buffer).setUint32(seed.length, counter);
+  const d = blake2b256(input);
+  return new DataView(d.buffer, d.byteOffset).getUint32(0);
+}
+
+/** The PRF seed of a height: BLAKE2b-256 of "torana/plan/1" ‖ chain id ‖ height. */
+export function planSeed(chainId: string, height: number): Uint8Array {
+  return blake2b256(encoder.encode(`torana/plan/1|${chainId}|${height}`));
+}
+
+/** The shuffled roster indexes of `height` (Fisher–Yates driven by the PRF). */
+export function planOf(chainId: string, height: number, size: number): number[] {
+  const seed = planSeed(chainId, height);
+  const plan = Array.from({ length: size }, (_, i) => i);
+  for (let i = size - 1; i > 0; i--) {
+    const j = u32At(seed, i) % (i + 1);
+    const t = plan[i]!;
+    plan[i] = plan[j]!;
+    plan[j] = t;
+  }
+  return plan;
+}
+
+export class Plan {
+  private readonly plan: number[];
+  constructor(
+    chainId: string,
+    readonly height: number,
+    readonly size: number,
+  ) {
+    this.plan = planOf(chainId, height, size);
+  }
+
+  /** Roster index of the leader of `view`. */
+  leader(view: number): number {
+    return this.plan[view % this.size]!;
+  }
+
+  /** Roster indexes collecting the votes of `view`: `k` slots from the leader's on (the leader first). */
+  collectors(view: number, k: number): number[] {
+    const count = Math.min(this.size, Math.max(1, k));
+    const out: number[] = [];
+    for (let s = 0; s < count; s++) out.push(this.plan[(view + s) % this.size]!);
+    return out;
+  }
+}

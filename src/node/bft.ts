@@ -1,0 +1,101 @@
+// Wiring of a networked peer (docs/consensus.md): the PeerNetwork carries the BFT engine's messages, the
+// safety state lives in its file, evidence the core finds goes to the evidence store. Only the
+// composition root imports this.
+
+import type { Config } from '../config/schema.js';
+import { BlsVoteCrypto } from '../consensus/bft/bls-vote-crypto.js';
+import { BftEngine } from '../consensus/bft/driver.js';
+import { evidenceIdHex, evidenceOf } from '../consensus/bft/evidence-record.js';
+import { decodeSafetyState, encodeSafetyState } from '../consensus/bft/messages.js';
+import type { BftHost, SafetyStore } from '../consensus/bft/ports.js';
+import type { EvidenceStore } from '../consensus/evidence-store.js';
+import type { ValidatorSet } from '../consensus/validator-set.js';
+import type { BlsKeyPair } from '../crypto/bls.js';
+import type { Ed25519KeyPair } from '../crypto/signer.js';
+import { PeerNetwork } from '../p2p/network.js';
+import type { Clock } from '../util/clock.js';
+import { decodeLimitsOf } from './load-config.js';
+import { SafetyFile } from './safety-file.js';
+
+export interface BftParts {
+  network: PeerNetwork;
+  engine: BftEngine;
+}
+
+/** A network is configured when the genesis names several validators or peers are listed. */
+export function runsBft(config: Config, validators: ValidatorSet): boolean {
+  return validators.size > 1 || config.network.peers.length > 0;
+}
+
+export function buildBft(a: {
+  config: Config;
+  host: BftHost;
+  nodeKey: Ed25519KeyPair;
+  consensusKey: BlsKeyPair;
+  validatorSet: ValidatorSet;
+  clock: Clock;
+  safetyPath: string;
+  evidence: EvidenceStore;
+  onFatal: (e: unknown) => void;
+}): BftParts {
+  const { config, clock } = a;
+  const chainId = config.node.chainId;
+  const self = a.nodeKey.publicKeyText();
+  const network = new PeerNetwork({ ...config.network, keyPair: a.nodeKey, clock, networkId: chainId });
+  const limits = decodeLimitsOf(config);
+  const file = new SafetyFile(a.safetyPath, { fsync: config.storage.fsync });
+  const safety: SafetyStore = {
+    load: async () => {
+      const b = await file.read();
+      return b === undefined ? undefined : decodeSafetyState(b, limits);
+    },
+    save: (s) => file.write(encodeSafetyState(s)),
+  };
+  const isValidator = a.validatorSet.indexOf(self) >= 0 && config.network.role === 'validator';
+  const c = config.consensus;
+  const engine = new BftEngine(
+    a.host,
+    {
+      send: (to, bytes) => void network.send(to, bytes),
+      broadcast: (bytes) => void network.broadcast(bytes),
+      reportGarbage: (peer) => network.reportGarbage(peer, 'undecodable peer message'),
+    },
+    safety,
+    {
+      chainId,
+      // An observer (or a validator configured to observe) never appears in the roster under this id.
+      self: isValidator ? self : `observer:${self}`,
+      crypto: new BlsVoteCrypto(chainId, isValidator ? a.consensusKey : undefined),
+      pacemaker: {
+        baseMs: c.viewTimeoutMs,
+        multiplierPermille: c.timeoutMultiplierPermille,
+        maxMs: c.viewTimeoutMaxMs,
+        rttFloorMultiplier: c.rttFloorMultiplier,
+        jitterPermille: c.jitterPermille,
+      },
+      collectorsK: c.collectorsK,
+      minIntervalMs: config.block.minIntervalMs,
+      syncBatchBlocks: c.syncBatchBlocks,
+      gossipBatchMax: c.gossipBatchMax,
+      recentCertificatesMax: 128,
+      decodeLimits: { ...limits, bytesMax: config.network.frameBytesMax },
+      onEvidence: (f) => {
+        const { evidence, finding } = evidenceOf(chainId, f, a.host.validatorSet());
+        a.evidence.add({
+          id: evidenceIdHex(evidence),
+          kind: evidence.kind,
+          finding,
+          recordedAtMs: clock.nowMs(),
+          recordedAtHeight: a.host.height(),
+          evidence,
+        });
+      },
+      onFatal: a.onFatal,
+    },
+  );
+  network.onMessage((from, bytes) => engine.onMessage(from, bytes));
+  network.onPeerState((e) => {
+    if (e.connected) engine.peerConnected(e.peerId);
+  });
+  return { network, engine };
+}
