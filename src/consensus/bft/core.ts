@@ -349,6 +349,8 @@ export class BftCore {
     hs.proposalAtMs ??= this.nowMs;
     this.activity();
     const b = hs.rememberBlock(msg.blockHash, msg.block);
+    // A verified justify QC raises the lock and the highest QC like any Prepare QC seen.
+    if (msg.justify !== undefined) this.useQc(msg.justify);
     if (b === undefined) return;
     if (b.execution === 'unknown') this.execute(msg.blockHash, b.bytes);
     else if (b.execution === 'ok') this.afterExecuted(msg.blockHash);
