@@ -20,6 +20,7 @@ import { transactionHash } from '../model/transaction.js';
 import type { PeerNetwork } from '../p2p/network.js';
 import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
+import type { WorldState } from '../state/world-state.js';
 import { type Clock, systemClock, type Timer } from '../util/clock.js';
 import { type FailPoints, noFailPoints } from '../util/failpoints.js';
 import { buildBft, runsBft } from './bft.js';
@@ -35,6 +36,22 @@ export interface NodeOptions {
   failPoints?: FailPoints;
   /** Called when the node hits an unrecoverable error (e.g. the disk refuses a write). */
   onFatal?: (error: unknown) => void;
+}
+
+/**
+ * The pipeline's `validatorSetOf`: `validatorSetAt(state, height + 1)`, the genesis set before block 1.
+ * Consensus asks on every round and every synced block, so the set is kept until the height or the
+ * state's version changes (both are checked: the block log's height moves before the state is applied).
+ */
+function nextValidatorSet(ledger: Ledger, genesisSet: ValidatorSet): (state: WorldState) => ValidatorSet {
+  let memo: { height: number; version: number; set: ValidatorSet } | undefined;
+  return (state) => {
+    const height = ledger.height();
+    if (height === 0) return genesisSet;
+    if (memo?.height !== height || memo.version !== state.version)
+      memo = { height, version: state.version, set: validatorSetAt(state, height + 1) };
+    return memo.set;
+  };
 }
 
 export class Node {
@@ -118,8 +135,7 @@ export class Node {
       recentStatusesMax: 100_000,
       // Membership (consensus/membership.ts): the set of the next height from the committed peer rows.
       // Before block 1 the state has no peers yet: the genesis file's set, which block 1 registers.
-      validatorSetOf: (state) =>
-        ledger.height() === 0 ? validatorSet : validatorSetAt(state, ledger.height() + 1),
+      validatorSetOf: nextValidatorSet(ledger, validatorSet),
     });
     const onFatal = (e: unknown) => node?.fatal(e);
     const bft = networked
