@@ -1,0 +1,232 @@
+// A local BFT network for the bft4_* figures (issue 12 "Bench"): a testnet written by
+// src/node/testnet.ts (what `torana testnet init` writes) under os.tmpdir(), one `torana start --dir`
+// process per peer (the CLI run from source, bft-peer-cli.ts), the bench accounts registered and funded
+// by one admin transaction, and a CommitTracker subscribed to every peer's event stream.
+// Configuration: the node's defaults except the settings listed in BFT_NETWORK_CONFIG (reported with
+// the figures), on top of what `testnet init` itself sets.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { leaderPeerIndex } from '../../src/cli/testnet-status.js';
+import { transactionHash } from '../../src/model/transaction.js';
+import { initTestnet } from '../../src/node/testnet.js';
+import { P2P_PORT_OFFSET, type TestnetManifest } from '../../src/node/testnet-manifest.js';
+import { toHex } from '../../src/util/hex.js';
+import { buildTx, frameTx, type TestAccount } from '../../test/helpers/tx.js';
+import { CommitTracker } from './bft-commits.js';
+import { sleep } from './timing.js';
+import { adminOf, benchAccounts, setupInstructions } from './transfers.js';
+
+export const BFT_CHAIN_ID = 'torana-bench-bft';
+
+/**
+ * On top of the node's defaults: the per-IP rate limit lifted (every request comes from 127.0.0.1) and
+ * request logging off, as for the single-peer HTTP node (http-node.ts). Consensus timers are the
+ * node's defaults unless a figure says otherwise.
+ */
+export const BFT_NETWORK_CONFIG: Readonly<Record<string, unknown>> = {
+  'log.level': 'warn',
+  'gateway.rate_per_ip_per_s': 1_000_000_000,
+  'gateway.rate_burst': 1_000_000_000,
+};
+
+export const BFT_NETWORK_NOTE =
+  '4 validators, one `torana start` process each on this machine (node defaults; per-IP rate limit ' +
+  'lifted and request logging off), load round-robin over the 4 gateways, counted on Committed events ' +
+  'of every peer (GET /events)';
+
+const READY_TIMEOUT_MS = 60_000;
+const SETUP_TIMEOUT_MS = 60_000;
+const STOP_GRACE_MS = 10_000;
+const PEER_CLI = fileURLToPath(new URL('./bft-peer-cli.ts', import.meta.url));
+
+function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.once('error', () => resolve(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => resolve(true)));
+  });
+}
+
+/** A base port whose n gateway ports and n p2p ports (+P2P_PORT_OFFSET) are free right now. */
+async function freeBasePort(n: number): Promise<number> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const base = 30_000 + Math.floor(Math.random() * 300) * 100;
+    const ports = Array.from({ length: n }, (_, i) => [base + i, base + P2P_PORT_OFFSET + i]).flat();
+    if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+  }
+  throw new Error(`no free range of ${n} + ${n} ports found`);
+}
+
+class BenchPeer {
+  child: ChildProcess | undefined;
+  exited: Promise<void> = Promise.resolve();
+  #log = '';
+
+  constructor(
+    readonly dir: string,
+    readonly url: string,
+  ) {}
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  start(): void {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=torana-source', '--import', 'tsx', PEER_CLI, 'start', '--dir', this.dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    for (const s of [child.stdout, child.stderr])
+      s?.setEncoding('utf8').on('data', (d: string) => {
+        this.#log = (this.#log + d).slice(-4000);
+      });
+    this.exited = new Promise((resolve) => child.once('close', () => resolve()));
+  }
+
+  async waitReady(deadlineMs: number): Promise<void> {
+    while (Date.now() < deadlineMs) {
+      if (!this.running) throw new Error(`peer ${this.dir} exited: ${this.#log}`);
+      const ok = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) return;
+      await sleep(100);
+    }
+    throw new Error(`peer ${this.dir} not ready: ${this.#log}`);
+  }
+
+  async kill9(): Promise<void> {
+    if (!this.running) return;
+    this.child?.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.child?.kill('SIGTERM');
+    const timer = setTimeout(() => this.child?.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}
+
+export interface BftNetworkOptions {
+  validators: number;
+  /** More dotted config keys for every peer (e.g. consensus timers), reported by the figure. */
+  config?: Record<string, unknown>;
+  log(message: string): void;
+}
+
+export class BftNetwork {
+  private constructor(
+    readonly root: string,
+    readonly manifest: TestnetManifest,
+    readonly peers: BenchPeer[],
+    readonly accounts: TestAccount[],
+    readonly tracker: CommitTracker,
+  ) {}
+
+  get urls(): string[] {
+    return this.peers.map((p) => p.url);
+  }
+
+  /** Writes, starts and funds a network; every peer answers /health and follows commits when it resolves. */
+  static async start(opts: BftNetworkOptions): Promise<BftNetwork> {
+    const root = await mkdtemp(join(tmpdir(), 'torana-bench-bft-'));
+    const peers: BenchPeer[] = [];
+    try {
+      const manifest = await initTestnet({
+        dir: join(root, 'net'),
+        validators: opts.validators,
+        basePort: await freeBasePort(opts.validators),
+        chainId: BFT_CHAIN_ID,
+        overrides: { ...BFT_NETWORK_CONFIG, ...opts.config },
+      });
+      peers.push(...manifest.peers.map((p) => new BenchPeer(p.dir, p.gatewayUrl)));
+      for (const p of peers) p.start();
+      const deadline = Date.now() + READY_TIMEOUT_MS;
+      await Promise.all(peers.map((p) => p.waitReady(deadline)));
+      opts.log(`${peers.length} peers serving; funding the bench accounts`);
+      const tracker = await CommitTracker.open(peers.map((p) => p.url));
+      const net = new BftNetwork(root, manifest, peers, benchAccounts(), tracker);
+      await net.#fund();
+      return net;
+    } catch (e) {
+      await Promise.all(peers.map((p) => p.kill9()));
+      await rm(root, { recursive: true, force: true });
+      throw e;
+    }
+  }
+
+  async #fund(): Promise<void> {
+    const admin = await adminOf(this.peers[0]!.dir);
+    const tx = buildTx(admin, setupInstructions(this.accounts), { chainId: BFT_CHAIN_ID });
+    const hash = toHex(transactionHash(tx));
+    const r = await fetch(`${this.urls[0]}/transaction`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-codec' },
+      body: frameTx(tx),
+    });
+    await r.arrayBuffer();
+    if (r.status !== 202) throw new Error(`bench setup answered HTTP ${r.status}`);
+    const deadline = Date.now() + SETUP_TIMEOUT_MS;
+    while (this.tracker.committedAtAll(hash) === undefined) {
+      if (Date.now() > deadline) throw new Error('bench setup not committed at every peer in time');
+      await sleep(50);
+    }
+  }
+
+  /**
+   * The leader the running peers name most often (GET /v1/consensus/status `leader_index`, mapped to
+   * a peer index), with the committed height they report.
+   */
+  async leader(): Promise<{ peer: number | undefined; height: number }> {
+    const votes = new Map<number, number>();
+    let height = 0;
+    await Promise.all(
+      this.peers.map(async (p) => {
+        if (!p.running) return;
+        const r = await fetch(`${p.url}/v1/consensus/status`, {
+          headers: { accept: 'application/json' },
+          signal: AbortSignal.timeout(2000),
+        }).catch(() => undefined);
+        if (r === undefined || r.status !== 200) return;
+        const s = (await r.json()) as { leader_index: number; height: number };
+        const l = leaderPeerIndex(this.manifest, s.leader_index);
+        if (l !== undefined) votes.set(l, (votes.get(l) ?? 0) + 1);
+        height = Math.max(height, s.height);
+      }),
+    );
+    const best = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
+    return { peer: best?.[0], height };
+  }
+
+  /** GET a JSON route of one peer. */
+  async getJson<T>(peer: number, path: string): Promise<T> {
+    const r = await fetch(`${this.urls[peer]}${path}`, {
+      headers: { accept: 'application/json' },
+      signal: AbortSignal.timeout(5000),
+    });
+    if (r.status !== 200) throw new Error(`peer ${peer} GET ${path}: HTTP ${r.status}`);
+    return (await r.json()) as T;
+  }
+
+  async kill9(peer: number): Promise<void> {
+    this.tracker.drop(peer);
+    await this.peers[peer]?.kill9();
+  }
+
+  async stop(): Promise<void> {
+    this.tracker.close();
+    await Promise.all(this.peers.map((p) => p.stop()));
+    await rm(this.root, { recursive: true, force: true });
+  }
+}
