@@ -8,6 +8,8 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bft4CommittedFigure } from './figures/bft4-committed.js';
+import { bft4LatencyFigure } from './figures/bft4-latency.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
@@ -35,6 +37,8 @@ const FIGURES: readonly Figure[] = [
   replayFigure,
   isoPacs008Figure,
   cliStatusFigure,
+  bft4CommittedFigure,
+  bft4LatencyFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

@@ -34,6 +34,18 @@ export const BFT_NETWORK_CONFIG: Readonly<Record<string, unknown>> = {
   'gateway.rate_burst': 1_000_000_000,
 };
 
+/** The fields of GET /v1/consensus/status the figures read. */
+export interface ConsensusStatusJson {
+  height: number;
+  view: number;
+  leader_index: number;
+  block_time_ms: number;
+  view_changes: number;
+  view_change_causes: Record<string, number>;
+  tx_queue: { depth: number };
+  commit_qc?: { height: number; view: number };
+}
+
 export const BFT_NETWORK_NOTE =
   '4 validators, one `torana start` process each on this machine (node defaults; per-IP rate limit ' +
   'lifted and request logging off), load round-robin over the 4 gateways, counted on Committed events ' +
@@ -42,6 +54,8 @@ export const BFT_NETWORK_NOTE =
 const READY_TIMEOUT_MS = 60_000;
 const SETUP_TIMEOUT_MS = 60_000;
 const STOP_GRACE_MS = 10_000;
+const IDLE_POLL_MS = 200;
+const START_ATTEMPTS = 3;
 const PEER_CLI = fileURLToPath(new URL('./bft-peer-cli.ts', import.meta.url));
 
 function portFree(port: number): Promise<boolean> {
@@ -55,7 +69,8 @@ function portFree(port: number): Promise<boolean> {
 /** A base port whose n gateway ports and n p2p ports (+P2P_PORT_OFFSET) are free right now. */
 async function freeBasePort(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 30_000 + Math.floor(Math.random() * 300) * 100;
+    // Below Linux's ephemeral range (32768+), where outgoing connections would take ports meanwhile.
+    const base = 11_000 + Math.floor(Math.random() * 180) * 100;
     const ports = Array.from({ length: n }, (_, i) => [base + i, base + P2P_PORT_OFFSET + i]).flat();
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
@@ -138,8 +153,23 @@ export class BftNetwork {
     return this.peers.map((p) => p.url);
   }
 
-  /** Writes, starts and funds a network; every peer answers /health and follows commits when it resolves. */
+  /**
+   * Writes, starts and funds a network; every peer answers /health and follows commits when it
+   * resolves. A port taken between the check and the listen (other work on the machine) means a new
+   * network on other ports, up to START_ATTEMPTS times.
+   */
   static async start(opts: BftNetworkOptions): Promise<BftNetwork> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await BftNetwork.#startOnce(opts);
+      } catch (e) {
+        if (attempt >= START_ATTEMPTS || !String(e).includes('EADDRINUSE')) throw e;
+        opts.log(`a port was taken meanwhile (attempt ${attempt}); starting again on other ports`);
+      }
+    }
+  }
+
+  static async #startOnce(opts: BftNetworkOptions): Promise<BftNetwork> {
     const root = await mkdtemp(join(tmpdir(), 'torana-bench-bft-'));
     const peers: BenchPeer[] = [];
     try {
@@ -207,6 +237,36 @@ export class BftNetwork {
     );
     const best = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
     return { peer: best?.[0], height };
+  }
+
+  /** GET /v1/consensus/status of every running peer (undefined for one that does not answer). */
+  async statuses(): Promise<(ConsensusStatusJson | undefined)[]> {
+    return Promise.all(
+      this.peers.map((p, i) =>
+        p.running
+          ? this.getJson<ConsensusStatusJson>(i, '/v1/consensus/status').catch(() => undefined)
+          : undefined,
+      ),
+    );
+  }
+
+  /**
+   * Waits until every running peer reports the same committed height and an empty transaction queue
+   * twice in a row (IDLE_POLL_MS apart); resolves with that height.
+   */
+  async waitIdle(timeoutMs: number): Promise<number> {
+    const deadline = Date.now() + timeoutMs;
+    let previous = -1;
+    while (Date.now() < deadline) {
+      const running = (await this.statuses()).filter((_, i) => this.peers[i]!.running);
+      const heights = new Set(running.map((s) => s?.height));
+      const h = running[0]?.height ?? -1;
+      const idle = heights.size === 1 && running.every((s) => s !== undefined && s.tx_queue.depth === 0);
+      if (idle && h === previous) return h;
+      previous = idle ? h : -1;
+      await sleep(IDLE_POLL_MS);
+    }
+    throw new Error(`the network did not become idle within ${timeoutMs} ms`);
   }
 
   /** GET a JSON route of one peer. */
