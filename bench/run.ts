@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { bft4CommittedFigure } from './figures/bft4-committed.js';
 import { bft4LatencyFigure } from './figures/bft4-latency.js';
+import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
@@ -39,6 +40,7 @@ const FIGURES: readonly Figure[] = [
   cliStatusFigure,
   bft4CommittedFigure,
   bft4LatencyFigure,
+  bft4ViewChangeFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

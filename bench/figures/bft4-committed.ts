@@ -31,7 +31,9 @@ export const bft4CommittedFigure: Figure = {
       ratio,
       goal: GOAL,
       met: ratio !== null && ratio >= RATIO_GOAL,
-      note: `${BFT_NETWORK_NOTE}; a transaction counts when all ${BFT_VALIDATORS} peers announced it`,
+      note:
+        `${BFT_NETWORK_NOTE}; load round-robin over the ${BFT_VALIDATORS} gateways; a transaction counts ` +
+        `when all ${BFT_VALIDATORS} peers announced it Committed (GET /events) within the load window`,
       extra: {
         validators: BFT_VALIDATORS,
         committed_at_every_peer: peak.committed,

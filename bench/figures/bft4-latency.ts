@@ -44,7 +44,9 @@ export const bft4LatencyFigure: Figure = {
       ratio: ratioOf(p99, single.blockTimeMs),
       goal: `${GOAL} (${goalMs} ms)`,
       met: complete && p99 <= goalMs,
-      note: `${BFT_NETWORK_NOTE}; paced with undici at half the bft4 peak`,
+      note:
+        `${BFT_NETWORK_NOTE}; paced with undici at half the bft4 peak, round-robin over the gateways; ` +
+        'committed = announced Committed by every peer (GET /events)',
       extra: {
         p50_ms: percentile(r.latenciesMs, 50),
         samples: r.latenciesMs.length,

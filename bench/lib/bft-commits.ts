@@ -56,7 +56,7 @@ export class CommitTracker {
   /** Times (epoch ms) at which a transaction became committed at every tracked peer. */
   readonly allCommittedAtMs: number[] = [];
   closedUnexpectedly = 0;
-  #tracked: number;
+  readonly #tracked: number;
 
   private constructor(size: number) {
     this.#sockets = Array.from({ length: size }, () => undefined);
@@ -69,6 +69,12 @@ export class CommitTracker {
     const t = new CommitTracker(urls.length);
     await Promise.all(urls.map((url, i) => t.#connect(url, i)));
     return t;
+  }
+
+  /** Follows `peer` again after drop (restarted); live events only. */
+  reconnect(peer: number, url: string): Promise<void> {
+    this.drop(peer);
+    return this.#connect(url, peer);
   }
 
   #connect(url: string, peer: number): Promise<void> {
@@ -131,7 +137,10 @@ export class CommitTracker {
     return () => this.#blockWaiters.delete(onBlock);
   }
 
-  /** Stops following `peer` (killed): it no longer counts towards "every peer". */
+  /**
+   * Stops following `peer` (killed). Transactions committed meanwhile never reach "every peer": the
+   * figures that count them keep every peer running.
+   */
   drop(peer: number): void {
     const ws = this.#sockets[peer];
     this.#sockets[peer] = undefined;

@@ -5,12 +5,10 @@
 // Configuration: the node's defaults except the settings listed in BFT_NETWORK_CONFIG (reported with
 // the figures), on top of what `testnet init` itself sets.
 
-import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { leaderPeerIndex } from '../../src/cli/testnet-status.js';
 import { transactionHash } from '../../src/model/transaction.js';
 import { initTestnet } from '../../src/node/testnet.js';
@@ -18,6 +16,7 @@ import { P2P_PORT_OFFSET, type TestnetManifest } from '../../src/node/testnet-ma
 import { toHex } from '../../src/util/hex.js';
 import { buildTx, frameTx, type TestAccount } from '../../test/helpers/tx.js';
 import { CommitTracker } from './bft-commits.js';
+import { BenchPeer } from './bft-peer.js';
 import { sleep } from './timing.js';
 import { adminOf, benchAccounts, setupInstructions } from './transfers.js';
 
@@ -48,15 +47,12 @@ export interface ConsensusStatusJson {
 
 export const BFT_NETWORK_NOTE =
   '4 validators, one `torana start` process each on this machine (node defaults; per-IP rate limit ' +
-  'lifted and request logging off), load round-robin over the 4 gateways, counted on Committed events ' +
-  'of every peer (GET /events)';
+  'lifted and request logging off)';
 
 const READY_TIMEOUT_MS = 60_000;
 const SETUP_TIMEOUT_MS = 60_000;
-const STOP_GRACE_MS = 10_000;
 const IDLE_POLL_MS = 200;
 const START_ATTEMPTS = 3;
-const PEER_CLI = fileURLToPath(new URL('./bft-peer-cli.ts', import.meta.url));
 
 function portFree(port: number): Promise<boolean> {
   return new Promise((resolve) => {
@@ -75,62 +71,6 @@ async function freeBasePort(n: number): Promise<number> {
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
   throw new Error(`no free range of ${n} + ${n} ports found`);
-}
-
-class BenchPeer {
-  child: ChildProcess | undefined;
-  exited: Promise<void> = Promise.resolve();
-  #log = '';
-
-  constructor(
-    readonly dir: string,
-    readonly url: string,
-  ) {}
-
-  get running(): boolean {
-    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
-  }
-
-  start(): void {
-    const child = spawn(
-      process.execPath,
-      ['--conditions=torana-source', '--import', 'tsx', PEER_CLI, 'start', '--dir', this.dir],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
-    );
-    this.child = child;
-    for (const s of [child.stdout, child.stderr])
-      s?.setEncoding('utf8').on('data', (d: string) => {
-        this.#log = (this.#log + d).slice(-4000);
-      });
-    this.exited = new Promise((resolve) => child.once('close', () => resolve()));
-  }
-
-  async waitReady(deadlineMs: number): Promise<void> {
-    while (Date.now() < deadlineMs) {
-      if (!this.running) throw new Error(`peer ${this.dir} exited: ${this.#log}`);
-      const ok = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
-      if (ok) return;
-      await sleep(100);
-    }
-    throw new Error(`peer ${this.dir} not ready: ${this.#log}`);
-  }
-
-  async kill9(): Promise<void> {
-    if (!this.running) return;
-    this.child?.kill('SIGKILL');
-    await this.exited;
-  }
-
-  async stop(): Promise<void> {
-    if (!this.running) return;
-    this.child?.kill('SIGTERM');
-    const timer = setTimeout(() => this.child?.kill('SIGKILL'), STOP_GRACE_MS);
-    await this.exited;
-    clearTimeout(timer);
-  }
 }
 
 export interface BftNetworkOptions {
@@ -221,20 +161,12 @@ export class BftNetwork {
   async leader(): Promise<{ peer: number | undefined; height: number }> {
     const votes = new Map<number, number>();
     let height = 0;
-    await Promise.all(
-      this.peers.map(async (p) => {
-        if (!p.running) return;
-        const r = await fetch(`${p.url}/v1/consensus/status`, {
-          headers: { accept: 'application/json' },
-          signal: AbortSignal.timeout(2000),
-        }).catch(() => undefined);
-        if (r === undefined || r.status !== 200) return;
-        const s = (await r.json()) as { leader_index: number; height: number };
-        const l = leaderPeerIndex(this.manifest, s.leader_index);
-        if (l !== undefined) votes.set(l, (votes.get(l) ?? 0) + 1);
-        height = Math.max(height, s.height);
-      }),
-    );
+    for (const s of await this.statuses()) {
+      if (s === undefined) continue;
+      const l = leaderPeerIndex(this.manifest, s.leader_index);
+      if (l !== undefined) votes.set(l, (votes.get(l) ?? 0) + 1);
+      height = Math.max(height, s.height);
+    }
     const best = [...votes].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0];
     return { peer: best?.[0], height };
   }
@@ -277,6 +209,14 @@ export class BftNetwork {
     });
     if (r.status !== 200) throw new Error(`peer ${peer} GET ${path}: HTTP ${r.status}`);
     return (await r.json()) as T;
+  }
+
+  /** Starts a stopped peer again, waits for /health, and follows its commits again. */
+  async restart(peer: number): Promise<void> {
+    const p = this.peers[peer]!;
+    p.start();
+    await p.waitReady(Date.now() + READY_TIMEOUT_MS);
+    await this.tracker.reconnect(peer, p.url);
   }
 
   async kill9(peer: number): Promise<void> {
