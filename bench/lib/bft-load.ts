@@ -16,6 +16,12 @@ const PACE_TICK_MS = 10;
 /** After a paced run, how long stragglers may take to commit everywhere before the rest count as lost. */
 const DRAIN_MS = 10_000;
 
+/** A stream that closed under load (e.g. `lagged`) lost commits: the run cannot be counted. */
+function checkStreams(net: BftNetwork): void {
+  const n = net.tracker.closedUnexpectedly;
+  if (n > 0) throw new Error(`${n} event stream(s) closed during the load: commits were not all seen`);
+}
+
 function epochNow(): number {
   return performance.timeOrigin + performance.now();
 }
@@ -67,6 +73,7 @@ export async function bftPeak(net: BftNetwork, seconds: number, presign: number)
   });
   // As the single-peer figure: commits of the backlog drained after the load stops are not counted.
   const endMs = epochNow();
+  checkStreams(net);
   const committed = net.tracker.countBetween(startMs, endMs);
   const windowS = (endMs - startMs) / 1000;
   return {
@@ -132,6 +139,7 @@ export async function bftPaced(net: BftNetwork, ratePerS: number, seconds: numbe
   } finally {
     await Promise.all(pools.map((p) => p.close()));
   }
+  checkStreams(net);
   for (const [hash, t] of sentAt) {
     const c = net.tracker.committedAtAll(hash);
     if (c === undefined) run.uncommitted++;
