@@ -215,6 +215,12 @@ export class BftEngine implements ConsensusEngine {
             // A view that timed out may mean the others decided this height long ago and went quiet:
             // announce our tip, so a peer ahead answers with its own and block sync starts.
             this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
+            // Our proposal lost its view: its transactions go back to the queue, or no leader would
+            // ever propose them again (every peer holding them in flight sees an empty queue).
+            if (this.taken.length > 0) {
+              this.host.release(this.taken);
+              this.taken = [];
+            }
             this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() });
           },
           e.ms,
