@@ -4,6 +4,7 @@
 // The checkers run after every event; the first violation ends the run.
 
 import type { PlantedBug } from '../consensus/bft/types.js';
+import { installAdversary } from './adversary.js';
 import { BYZANTINE_KINDS, type ByzantineKind } from './byzantine.js';
 import { World } from './world.js';
 
@@ -19,8 +20,10 @@ export interface RunOptions {
   plantedBug?: PlantedBug;
   /** Byzantine peers: up to f drawn per seed ('random', the default), none, or only these kinds. */
   byzantine?: 'random' | 'none' | readonly ByzantineKind[];
-  /** Draw more partitions and crashes (the planted-bug hunt). */
+  /** Draw more partitions and crashes, and put an adversary on the wire (adversary.ts): the planted-bug hunt. */
   aggressive?: boolean;
+  /** The hunt's adversary also crashes the honest peers other than its victim (default: with the lost-lock bug). */
+  huntCrashes?: boolean;
   pacemakerBaseMs?: number;
   traceMax?: number;
   traceMessages?: boolean;
@@ -91,6 +94,7 @@ function chooseByzantine(w: World, o: RunOptions): void {
   for (let i = 0; i < count; i++) {
     const node = validators.splice(w.prng.int(0, validators.length - 1), 1)[0]!;
     w.makeByzantine(node, w.prng.pick(kinds));
+    if (o.aggressive === true && node.byz !== undefined) node.byz.allAlternative = true;
     w.count(`byzantine_${node.byzantine}`);
     w.log(`${node.name} is byzantine: ${node.byzantine}`);
   }
@@ -163,6 +167,7 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
     traceMessages: o.traceMessages ?? false,
   });
   chooseByzantine(w, o);
+  if (o.aggressive === true) installAdversary(w, o.huntCrashes ?? o.plantedBug === 'forget-lock-on-restart');
   for (const node of w.nodes) w.clock.setTimeout(() => void w.boot(node), 0);
   scheduleFaults(w, o, faultMs);
   const client = new Client(w, o.txs ?? 6);
