@@ -40,6 +40,7 @@ export class BftEngine implements ConsensusEngine {
   private timer: Timer | undefined;
   private executed = new Map<string, ExecutedBlock>();
   private taken: QueuedTransaction[] = [];
+  private takenView = -1;
   private lastBuildMs = Number.NEGATIVE_INFINITY;
   private gossip: Uint8Array[] = [];
   private gossipTimer: Timer | undefined;
@@ -209,18 +210,18 @@ export class BftEngine implements ConsensusEngine {
         this.transport.broadcast(encodeCoreMessage(e.msg));
         return;
       case 'SetTimer':
+        // A timer for a later view: our proposal lost its view (timed out or joined past). Its
+        // transactions go back to the queue, or no leader would ever propose them again.
+        if (this.taken.length > 0 && e.view > this.takenView) {
+          this.host.release(this.taken);
+          this.taken = [];
+        }
         this.timer?.cancel();
         this.timer = this.host.clock.setTimeout(
           () => {
             // A view that timed out may mean the others decided this height long ago and went quiet:
             // announce our tip, so a peer ahead answers with its own and block sync starts.
             this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
-            // Our proposal lost its view: its transactions go back to the queue, or no leader would
-            // ever propose them again (every peer holding them in flight sees an empty queue).
-            if (this.taken.length > 0) {
-              this.host.release(this.taken);
-              this.taken = [];
-            }
             this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() });
           },
           e.ms,
@@ -261,6 +262,7 @@ export class BftEngine implements ConsensusEngine {
       return;
     }
     this.taken.push(...txs);
+    this.takenView = view;
     const executed = this.host.execute(view, this.host.clock.nowMs(), txs);
     const block = encodeProposedBlock(executed, executed.encodedTransactions);
     this.executed.set(toHex(executed.hash), executed);
