@@ -16,6 +16,8 @@ const REGRESSIONS: { seed: number; n: 4 | 7; observer?: boolean; bug: string }[]
   // Leaders whose proposals lost their views kept the taken transactions in flight until the next
   // commit; with every copy in flight somewhere, no queue had work and no one proposed again.
   { seed: 1142, n: 4, bug: 'taken transactions never released after a lost view' },
+  // The same, when the leader left its view by joining a later one (its own timer never fired).
+  { seed: 925, n: 7, bug: 'taken transactions never released after joining a later view' },
   // An observer misses the last commits of a quiet cluster and has no timer to ask (kept: safety only).
   { seed: 257, n: 4, observer: true, bug: 'observer behind in a quiet cluster (liveness not required)' },
 ];

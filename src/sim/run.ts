@@ -13,7 +13,7 @@ export interface RunOptions {
   observer?: boolean;
   /** Simulated milliseconds of faults (default 3,000). */
   faultPhaseMs?: number;
-  /** Simulated milliseconds the healed cluster gets to commit everything (default 30 view timeouts). */
+  /** Simulated milliseconds the healed cluster gets to commit everything (default 30 s at the 200 ms base). */
   livenessMs?: number;
   /** Client transactions submitted during the fault phase (default 6). */
   txs?: number;
@@ -157,7 +157,7 @@ function converged(w: World, c: Client): boolean {
 export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
   const base = o.pacemakerBaseMs ?? 200;
   const faultMs = o.faultPhaseMs ?? 3_000;
-  const livenessMs = o.livenessMs ?? 30 * base * 2;
+  const livenessMs = o.livenessMs ?? 30 * base * 5;
   const w = new World(seed, {
     n: o.n,
     observer: o.observer ?? false,
