@@ -36,6 +36,8 @@ export class Byzantine {
   /** Block hashes proposed per "height/view", as seen or sent. */
   private readonly seen = new Map<string, Map<string, Uint8Array>>();
   acts = 0;
+  /** The hunt's leader sends its fresh block to everyone, not to half. */
+  allAlternative = false;
 
   constructor(
     readonly kind: ByzantineKind,
@@ -105,7 +107,7 @@ export class Byzantine {
     this.note(m.height, m.view, m.blockHash);
     if (this.kind !== 'equivocating-leader') return [bytes];
     const others = this.net.peers.filter((p) => p !== this.self);
-    if (others.indexOf(to) < Math.ceil(others.length / 2)) return [bytes];
+    if (!this.allAlternative && others.indexOf(to) < Math.ceil(others.length / 2)) return [bytes];
     const alt = this.alternative(m);
     if (alt === undefined) return [bytes];
     this.acts++;

@@ -57,13 +57,8 @@ async function many(count: number, from: number): Promise<void> {
         `${s - from + 1}/${count} seeds, ${failing.length} failing, ${((performance.now() - t0) / 1000).toFixed(1)} s`,
       );
   }
-  console.log(
-    JSON.stringify(
-      { seeds: count, from, failing, simulatedSeconds: totals.simulatedMs / 1000, ...totals },
-      null,
-      1,
-    ),
-  );
+  const summary = { seeds: count, from, failing, simulatedSeconds: totals.simulatedMs / 1000, ...totals };
+  console.log(`SUMMARY ${JSON.stringify(summary)}`);
   process.exitCode = failing.length === 0 ? 0 : 1;
 }
 

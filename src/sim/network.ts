@@ -24,6 +24,8 @@ export class SimNetwork {
   /** A rolling digest of every delivery (time, from, to, size), for the determinism check. */
   digest = 0;
   onDeliver: ((from: string, to: string, bytes: number) => void) | undefined;
+  /** An adversary on the wire (the planted-bug hunt): true drops the message. */
+  adversary: ((from: string, to: string, bytes: Uint8Array) => boolean) | undefined;
 
   constructor(
     private readonly clock: SimClock,
@@ -70,6 +72,10 @@ export class SimNetwork {
   send(from: string, to: string, bytes: Uint8Array): void {
     this.stats.sent++;
     if (!this.linked(from, to)) {
+      this.stats.cut++;
+      return;
+    }
+    if (this.adversary?.(from, to, bytes) === true) {
       this.stats.cut++;
       return;
     }

@@ -4,6 +4,7 @@
 // The checkers run after every event; the first violation ends the run.
 
 import type { PlantedBug } from '../consensus/bft/types.js';
+import { installAdversary } from './adversary.js';
 import { BYZANTINE_KINDS, type ByzantineKind } from './byzantine.js';
 import { World } from './world.js';
 
@@ -12,15 +13,17 @@ export interface RunOptions {
   observer?: boolean;
   /** Simulated milliseconds of faults (default 3,000). */
   faultPhaseMs?: number;
-  /** Simulated milliseconds the healed cluster gets to commit everything (default 30 view timeouts). */
+  /** Simulated milliseconds the healed cluster gets to commit everything (default 30 s at the 200 ms base). */
   livenessMs?: number;
   /** Client transactions submitted during the fault phase (default 6). */
   txs?: number;
   plantedBug?: PlantedBug;
   /** Byzantine peers: up to f drawn per seed ('random', the default), none, or only these kinds. */
   byzantine?: 'random' | 'none' | readonly ByzantineKind[];
-  /** Draw more partitions and crashes (the planted-bug hunt). */
+  /** Draw more partitions and crashes, and put an adversary on the wire (adversary.ts): the planted-bug hunt. */
   aggressive?: boolean;
+  /** The hunt's adversary also crashes the honest peers other than its victim (default: with the lost-lock bug). */
+  huntCrashes?: boolean;
   pacemakerBaseMs?: number;
   traceMax?: number;
   traceMessages?: boolean;
@@ -91,6 +94,7 @@ function chooseByzantine(w: World, o: RunOptions): void {
   for (let i = 0; i < count; i++) {
     const node = validators.splice(w.prng.int(0, validators.length - 1), 1)[0]!;
     w.makeByzantine(node, w.prng.pick(kinds));
+    if (o.aggressive === true && node.byz !== undefined) node.byz.allAlternative = true;
     w.count(`byzantine_${node.byzantine}`);
     w.log(`${node.name} is byzantine: ${node.byzantine}`);
   }
@@ -131,21 +135,29 @@ class Client {
     const out: number[] = [];
     for (const i of this.acked) {
       const h = this.w.fx.poolHashes[i]!;
-      if (this.w.honest().some((x) => x.p === undefined || x.p.ledger.locate(h) === undefined)) out.push(i);
+      if (live(this.w).some((x) => x.p === undefined || x.p.ledger.locate(h) === undefined)) out.push(i);
     }
     return out;
   }
 }
 
+/**
+ * The peers liveness is required of: honest validators. An observer has no view timer, so when it misses
+ * the last commits of a quiet cluster nothing tells it to sync (reported; only safety is checked for it).
+ */
+function live(w: World) {
+  return w.honest().filter((x) => x.index < w.o.n);
+}
+
 function converged(w: World, c: Client): boolean {
-  const hs = w.honest().map((x) => x.p?.ledger.height() ?? -1);
+  const hs = live(w).map((x) => x.p?.ledger.height() ?? -1);
   return hs.every((h) => h === hs[0] && h >= 1) && c.missing().length === 0;
 }
 
 export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
   const base = o.pacemakerBaseMs ?? 200;
   const faultMs = o.faultPhaseMs ?? 3_000;
-  const livenessMs = o.livenessMs ?? 30 * base * 2;
+  const livenessMs = o.livenessMs ?? 30 * base * 5;
   const w = new World(seed, {
     n: o.n,
     observer: o.observer ?? false,
@@ -155,6 +167,7 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
     traceMessages: o.traceMessages ?? false,
   });
   chooseByzantine(w, o);
+  if (o.aggressive === true) installAdversary(w, o.huntCrashes ?? o.plantedBug === 'forget-lock-on-restart');
   for (const node of w.nodes) w.clock.setTimeout(() => void w.boot(node), 0);
   scheduleFaults(w, o, faultMs);
   const client = new Client(w, o.txs ?? 6);
@@ -168,8 +181,9 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
   let failure = w.checkers.failure;
   if (failure === undefined && !done) {
     const missing = client.missing();
-    failure = `liveness: after ${deadline} ms, ${missing.length} acknowledged transactions not committed everywhere (heights ${w
-      .honest()
+    failure = `liveness: after ${deadline} ms, ${missing.length} acknowledged transactions not committed everywhere (heights ${live(
+      w,
+    )
       .map((x) => `${x.name}=${x.p?.ledger.height() ?? 'down'}`)
       .join(' ')})`;
   }

@@ -108,7 +108,9 @@ export class World {
         : { plantedBug: this.o.plantedBug }),
       onEvidence: (f) => {
         this.count(`evidence_${f.kind}`);
-        this.log(`${node.name} evidence ${f.kind}`);
+        this.log(
+          `${node.name} evidence ${f.kind}${f.kind === 'InvalidProposal' ? ` ${f.reason} from ${this.nameOf(f.proposer)} v${f.view}` : ''}`,
+        );
       },
       onFatal: (e) => this.fatal(node, e),
     };

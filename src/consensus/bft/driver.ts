@@ -47,6 +47,7 @@ export class BftEngine implements ConsensusEngine {
   private timer: Timer | undefined;
   private executed = new Map<string, ExecutedBlock>();
   private taken: QueuedTransaction[] = [];
+  private takenView = -1;
   private lastBuildMs = Number.NEGATIVE_INFINITY;
   private gossip: Uint8Array[] = [];
   private gossipTimer: Timer | undefined;
@@ -216,6 +217,12 @@ export class BftEngine implements ConsensusEngine {
         this.transport.broadcast(encodeCoreMessage(e.msg));
         return;
       case 'SetTimer':
+        // A timer for a later view: our proposal lost its view (timed out or joined past). Its
+        // transactions go back to the queue, or no leader would ever propose them again.
+        if (this.taken.length > 0 && e.view > this.takenView) {
+          this.host.release(this.taken);
+          this.taken = [];
+        }
         this.timer?.cancel();
         this.timer = this.host.clock.setTimeout(
           () => {
@@ -262,6 +269,7 @@ export class BftEngine implements ConsensusEngine {
       return;
     }
     this.taken.push(...txs);
+    this.takenView = view;
     const executed = this.host.execute(view, this.host.clock.nowMs(), txs);
     const block = encodeProposedBlock(executed, executed.encodedTransactions);
     this.executed.set(toHex(executed.hash), executed);
