@@ -1,0 +1,26 @@
+// Shared settings of the network scenarios (not a test file): short consensus timers so that view
+// changes, catch-up and recovery fit in the < 60 s each scenario has on a 2-core machine.
+
+/** Config overrides for every peer of a scenario (dotted keys of src/config/schema.ts). */
+export const FAST_CONSENSUS: Readonly<Record<string, unknown>> = {
+  'consensus.view_timeout_ms': 600,
+  'consensus.view_timeout_max_ms': 3000,
+  'block.min_interval_ms': 0,
+};
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+/** Polls `cond` every 250 ms until it holds; throws with `what` after `timeoutMs`. */
+export async function waitUntil(
+  what: string,
+  timeoutMs: number,
+  cond: () => Promise<boolean>,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await cond())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms: ${what}`);
+    await sleep(250);
+  }
+}
