@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { TestNetwork } from '../helpers/network.js';
 import { LoadGenerator } from '../helpers/network-load.js';
 import { certificates, consensusStatus, readSse, rosters, signerPeers } from '../helpers/network-observe.js';
-import { FAST_CONSENSUS, sleep, waitUntil } from './scenario.js';
+import { FAST_CONSENSUS, sleep, waitUntil } from '../helpers/network-scenario.js';
 
 const VALIDATORS = [0, 1, 2, 3];
 const OBSERVER = 4;

@@ -1,5 +1,5 @@
-// Shared settings of the network scenarios (not a test file): short consensus timers so that view
-// changes, catch-up and recovery fit in the < 60 s each scenario has on a 2-core machine.
+// Shared settings and steps of the network scenarios (test/network/*.test.ts): short consensus timers
+// so that view changes, catch-up and recovery fit in the < 60 s each scenario has on a 2-core machine.
 
 /** Config overrides for every peer of a scenario (dotted keys of src/config/schema.ts). */
 export const FAST_CONSENSUS: Readonly<Record<string, unknown>> = {

@@ -1,0 +1,102 @@
+// The leader-kill scenario, shared by test/network/leader-kill.test.ts (short, in `npm test`) and
+// test/reliability/network-leader-kill.test.ts (2 minutes): under load, kill -9 whichever validator the
+// others name leader every `intervalMs`, restart it at once, and at the end demand one chain, every
+// accepted-and-committed transaction on every peer, and the restarted peers caught up by block sync.
+
+import assert from 'node:assert/strict';
+import { TestNetwork } from './network.js';
+import { LoadGenerator } from './network-load.js';
+import { FAST_CONSENSUS, sleep, waitUntil } from './network-scenario.js';
+
+export interface LeaderKillOptions {
+  /** How long the kills go on. */
+  durationMs: number;
+  /** Time between two kills (a kill waits for the previous victim to serve again: one fault at a time). */
+  intervalMs: number;
+  ratePerSecond?: number;
+  log?: (line: string) => void;
+}
+
+export interface LeaderKillReport {
+  kills: { peer: number; atHeight: number }[];
+  heightBefore: number;
+  heightAfter: number;
+}
+
+/** Kills the current leader every intervalMs for durationMs; returns what it did once all checks pass. */
+export async function leaderKillScenario(opts: LeaderKillOptions): Promise<LeaderKillReport> {
+  const log = opts.log ?? (() => {});
+  const net = await TestNetwork.create({ validators: 4, config: FAST_CONSENSUS });
+  try {
+    await net.start();
+    const load = new LoadGenerator({
+      urls: net.manifest.peers.map((p) => p.gatewayUrl),
+      chainId: net.manifest.chainId,
+      admin: await net.admin(),
+      ratePerSecond: opts.ratePerSecond ?? 30,
+    });
+    await load.setup();
+    const heightBefore = Math.max(...((await net.heights()) as number[]));
+    load.start();
+    const kills = await killLeaders(net, opts, log);
+    const report = await load.stop();
+    log(`load: ${JSON.stringify(report)}`);
+    await net.start(net.peers.flatMap((p, i) => (p.running ? [] : [i])));
+
+    // Every peer catches up to the highest one (the restarted ones by block sync) and the chains agree.
+    const top = Math.max(...((await net.heights()) as number[]));
+    await net.waitForHeight(top, undefined, 30_000);
+    assert.ok(top > heightBefore + kills.length, `height grew: ${heightBefore} → ${top} over ${kills.length} kills`);
+    await net.assertSameChains();
+
+    let presence = await load.checkCommittedEverywhere();
+    await waitUntil('committed transactions everywhere', 20_000, async () => {
+      presence = await load.checkCommittedEverywhere();
+      return presence.missing.length === 0;
+    }).catch(() => {});
+    log(`presence: committed ${presence.committed}, not committed ${presence.notCommitted}`);
+    assert.deepEqual(presence.missing, [], 'every transaction committed somewhere is committed everywhere');
+    assert.ok(presence.committed >= report.accepted / 2, `most accepted transactions commit: ${presence.committed}`);
+    return { kills, heightBefore, heightAfter: top };
+  } catch (e) {
+    for (const p of net.peers) log(`${p.label}:\n${p.logs(60).join('\n')}`);
+    throw e;
+  } finally {
+    await net.stop();
+  }
+}
+
+async function killLeaders(
+  net: TestNetwork,
+  opts: LeaderKillOptions,
+  log: (line: string) => void,
+): Promise<LeaderKillReport['kills']> {
+  const kills: LeaderKillReport['kills'] = [];
+  const end = Date.now() + opts.durationMs;
+  let previous: number | undefined;
+  while (Date.now() < end) {
+    if (previous !== undefined) await net.peer(previous).waitReady(30_000);
+    const { leader, byPeer } = await net.leader();
+    const heights = await net.heights();
+    if (leader === undefined) {
+      log(`no leader named (${byPeer}); heights ${heights}`);
+      await sleep(500);
+      continue;
+    }
+    const atHeight = heights[leader] ?? 0;
+    log(`kill -9 leader peer-${leader} at height ${atHeight} (heights ${heights})`);
+    await net.peer(leader).kill9();
+    net.peer(leader).start();
+    kills.push({ peer: leader, atHeight });
+    previous = leader;
+    await sleep(opts.intervalMs);
+    // A restarted peer that then serves again must reach the height the network had when it was killed.
+    await waitCaughtUp(net, leader, atHeight);
+  }
+  return kills;
+}
+
+async function waitCaughtUp(net: TestNetwork, peer: number, height: number): Promise<void> {
+  await net.peer(peer).waitReady(30_000);
+  await net.waitForHeight(height, [peer], 30_000);
+}
