@@ -5,6 +5,8 @@
 import { createParser } from 'eventsource-parser';
 import { signerIndexes } from '../../src/consensus/certificate.js';
 import { fromHex } from '../../src/util/hex.js';
+import type { TestNetwork } from './network.js';
+import type { PresenceReport } from './network-load.js';
 import type { PeerProcess } from './network-peer.js';
 
 /** The fields of GET /v1/consensus/status the scenarios look at. */
@@ -106,4 +108,48 @@ export async function readSse(url: string, path: string): Promise<SseReader> {
     }
   })();
   return { events, close: () => abort.abort() };
+}
+
+/**
+ * The hashes of every transaction in each listed peer's blocks 1..its height (GET
+ * /v1/explorer/blocks/:height lists them all): one request per block instead of one per transaction
+ * and peer, so checking thousands of transactions stays within seconds.
+ */
+export async function committedByPeer(net: TestNetwork, peers: number[]): Promise<Map<number, Set<string>>> {
+  const heights = await net.heights(peers);
+  const out = new Map<number, Set<string>>();
+  await Promise.all(
+    peers.map(async (p, k) => {
+      const top = heights[k];
+      if (top === undefined) throw new Error(`peer ${p} does not answer`);
+      const set = new Set<string>();
+      for (let h = 1; h <= top; h += 8) {
+        const batch = Array.from({ length: Math.min(8, top - h + 1) }, (_, i) =>
+          net.peer(p).getJson<{ transactions: { hash: string }[] }>(`/v1/explorer/blocks/${h + i}`),
+        );
+        for (const b of await Promise.all(batch)) for (const t of b.transactions) set.add(t.hash);
+      }
+      out.set(p, set);
+    }),
+  );
+  return out;
+}
+
+/** Like LoadGenerator.checkCommittedEverywhere, from the peers' blocks (committedByPeer). */
+export async function presenceFromBlocks(
+  net: TestNetwork,
+  hashes: string[],
+  peers: number[] = net.peers.map((_, i) => i),
+): Promise<PresenceReport> {
+  const sets = await committedByPeer(net, peers);
+  const report: PresenceReport = { committed: 0, notCommitted: 0, missing: [] };
+  for (const hash of hashes) {
+    const absent = peers.filter((p) => !sets.get(p)!.has(hash));
+    if (absent.length === peers.length) report.notCommitted++;
+    else {
+      report.committed++;
+      if (absent.length > 0) report.missing.push({ hash, peers: absent });
+    }
+  }
+  return report;
 }

@@ -7,10 +7,11 @@ import { it } from 'node:test';
 import { leaderKillScenario } from '../helpers/network-leader-kill.js';
 
 it('kill -9 of the leader every 5 s for 30 s: one chain, progress, no committed transaction lost', async (t) => {
+  const t0 = Date.now();
   const report = await leaderKillScenario({
     durationMs: 30_000,
     intervalMs: 5000,
-    log: (l) => t.diagnostic(l),
+    log: (l) => t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s ${l}`),
   });
   assert.ok(report.kills.length >= 3, `leaders killed: ${JSON.stringify(report.kills)}`);
 });

@@ -8,7 +8,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TestNetwork } from '../helpers/network.js';
 import { LoadGenerator } from '../helpers/network-load.js';
-import { certificates, consensusStatus, readSse, rosters, signerPeers } from '../helpers/network-observe.js';
+import {
+  certificates,
+  consensusStatus,
+  presenceFromBlocks,
+  readSse,
+  rosters,
+  signerPeers,
+} from '../helpers/network-observe.js';
 import { FAST_CONSENSUS, sleep, waitUntil } from '../helpers/network-scenario.js';
 
 const VALIDATORS = [0, 1, 2, 3];
@@ -44,13 +51,17 @@ describe('steady load on 4 validators and 1 observer', () => {
       assert.ok(report.accepted >= (LOAD_MS / 1000) * 50 * 0.8, `load: ${JSON.stringify(report)}`);
 
       // Everything accepted commits (the queue drains), on every peer.
-      let presence = await load.checkCommittedEverywhere();
+      const hashes = load.accepted.map((a) => a.hash);
+      let presence = await presenceFromBlocks(net, hashes);
       await waitUntil('the accepted transactions commit', 20_000, async () => {
-        presence = await load.checkCommittedEverywhere();
+        presence = await presenceFromBlocks(net, hashes);
         return presence.notCommitted === 0 && presence.missing.length === 0;
       });
       assert.equal(presence.committed, report.accepted);
       assert.deepEqual(presence.missing, []);
+      // The observer answers the per-transaction route too (a sample, one request each).
+      for (const a of load.accepted.slice(-20))
+        assert.ok(await load.committedOn(OBSERVER, a.hash), `${a.hash} readable on the observer`);
 
       const heights = (await net.heights()) as number[];
       assert.ok(Math.min(...heights) > startHeight + 3, `the chain grew: ${startHeight} → ${heights}`);
@@ -60,6 +71,7 @@ describe('steady load on 4 validators and 1 observer', () => {
       // The observer's event stream delivered the blocks committed meanwhile, in height order.
       const seen = blocks.events.filter((e) => e.name === 'block').map((e) => e.data.height as number);
       assert.ok(seen.length >= 3, `block events on the observer: ${seen}`);
+      assert.ok(seen.every(Number.isSafeInteger), `block events carry their height: ${seen}`);
       assert.deepEqual(
         seen,
         [...seen].sort((a, b) => a - b),
