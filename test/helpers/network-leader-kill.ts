@@ -22,6 +22,8 @@ export interface LeaderKillReport {
   kills: { peer: number; atHeight: number }[];
   heightBefore: number;
   heightAfter: number;
+  accepted: number;
+  committed: number;
 }
 
 /** Kills the current leader every intervalMs for durationMs; returns what it did once all checks pass. */
@@ -65,7 +67,13 @@ export async function leaderKillScenario(opts: LeaderKillOptions): Promise<Leade
       presence.committed >= report.accepted / 2,
       `most accepted transactions commit: ${presence.committed}`,
     );
-    return { kills, heightBefore, heightAfter: top };
+    return {
+      kills,
+      heightBefore,
+      heightAfter: top,
+      accepted: report.accepted,
+      committed: presence.committed,
+    };
   } catch (e) {
     for (const p of net.peers) log(`${p.label}:\n${p.logs(60).join('\n')}`);
     throw e;
