@@ -6,12 +6,17 @@
 import assert from 'node:assert/strict';
 import { TestNetwork } from './network.js';
 import { LoadGenerator } from './network-load.js';
-import { presenceFromBlocks } from './network-observe.js';
+import { consensusStatus, presenceFromBlocks } from './network-observe.js';
 import { FAST_CONSENSUS, sleep } from './network-scenario.js';
 
 export interface LeaderKillOptions {
-  /** How long the kills go on. */
+  /** How long the kills go on at least. */
   durationMs: number;
+  /**
+   * Kills at least (default 1): on a slow machine a restart can take longer than the interval, so the
+   * kills go on past durationMs until there were this many.
+   */
+  killsMin?: number;
   /** Time between two kills (a kill waits for the previous victim to serve again: one fault at a time). */
   intervalMs: number;
   ratePerSecond?: number;
@@ -56,6 +61,18 @@ export async function leaderKillScenario(opts: LeaderKillOptions): Promise<Leade
     );
     await net.assertSameChains();
     log(`all at height ${top}, same chains`);
+    // A killed leader leaves heights it would lead without a proposal: the peers never restarted
+    // (counters start again with a process) must have changed view.
+    const survivors = net.peers.flatMap((p, i) => (p.starts === 1 ? [i] : []));
+    if (survivors.length > 0) {
+      const statuses = await Promise.all(survivors.map((i) => consensusStatus(net.peer(i))));
+      const causes = statuses.map((s) => JSON.stringify(s.view_change_causes));
+      log(`view changes of never-killed peers ${survivors}: ${causes}`);
+      assert.ok(
+        statuses.some((s) => s.view_changes > 0),
+        `a never-killed peer counted a view change: ${causes}`,
+      );
+    }
 
     const presence = await presenceFromBlocks(
       net,
@@ -89,7 +106,7 @@ async function killLeaders(
 ): Promise<LeaderKillReport['kills']> {
   const kills: LeaderKillReport['kills'] = [];
   const end = Date.now() + opts.durationMs;
-  while (Date.now() < end) {
+  while (Date.now() < end || kills.length < (opts.killsMin ?? 1)) {
     const { leader, byPeer } = await net.leader();
     const heights = await net.heights();
     if (leader === undefined) {

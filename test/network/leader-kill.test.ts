@@ -2,16 +2,15 @@
 // time; the chain keeps growing, no fork, every accepted transaction committed anywhere is committed
 // everywhere, restarted peers catch up. The 2-minute version: test/reliability/network-leader-kill.test.ts.
 
-import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { leaderKillScenario } from '../helpers/network-leader-kill.js';
 
 it('kill -9 of the leader every 5 s for 30 s: one chain, progress, no committed transaction lost', async (t) => {
   const t0 = Date.now();
-  const report = await leaderKillScenario({
+  await leaderKillScenario({
     durationMs: 30_000,
     intervalMs: 5000,
+    killsMin: 3,
     log: (l) => t.diagnostic(`${((Date.now() - t0) / 1000).toFixed(1)} s ${l}`),
   });
-  assert.ok(report.kills.length >= 3, `leaders killed: ${JSON.stringify(report.kills)}`);
 });

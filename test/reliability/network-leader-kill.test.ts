@@ -3,7 +3,6 @@
 // kill waits for the previous victim to serve again and catch up), restarting it each time. One chain
 // at the end, the height grew, every accepted transaction committed anywhere is committed everywhere.
 
-import assert from 'node:assert/strict';
 import { it } from 'node:test';
 import { leaderKillScenario } from '../helpers/network-leader-kill.js';
 
@@ -12,6 +11,7 @@ it('kill -9 of the leader every 5 s for 2 minutes: one chain, progress, no commi
   const report = await leaderKillScenario({
     durationMs: 120_000,
     intervalMs: 5000,
+    killsMin: 8,
     log: (l) => console.log(`${((Date.now() - t0) / 1000).toFixed(1)} s ${l}`),
   });
   const victims = report.kills.map((k) => k.peer).join(',');
@@ -19,5 +19,4 @@ it('kill -9 of the leader every 5 s for 2 minutes: one chain, progress, no commi
     `[figure] kills ${report.kills.length} (peers ${victims}), height ${report.heightBefore} → ${report.heightAfter}, ` +
       `accepted ${report.accepted}, committed ${report.committed}, lost 0`,
   );
-  assert.ok(report.kills.length >= 8, `leaders killed: ${report.kills.length}`);
 });
