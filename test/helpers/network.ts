@@ -49,7 +49,9 @@ function portFree(port: number): Promise<boolean> {
 /** A base port whose `n` gateway ports and `n` p2p ports (+P2P_PORT_OFFSET) are free right now. */
 export async function freeBasePort(n: number): Promise<number> {
   for (let attempt = 0; attempt < 50; attempt++) {
-    const base = 20_000 + Math.floor(Math.random() * 400) * 100;
+    // Below Linux's ephemeral range (32768–60999): relays listen on port 0 and every outgoing
+    // connection takes an ephemeral port, either of which could otherwise take a peer's port before it starts.
+    const base = 20_000 + Math.floor(Math.random() * 126) * 100;
     const ports = Array.from({ length: n }, (_, i) => [base + i, base + P2P_PORT_OFFSET + i]).flat();
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
   }
