@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import { nodeFiles } from '../node/files.js';
-import { loadGenesis } from '../node/genesis.js';
+import { genesisRoster, loadGenesis } from '../node/genesis.js';
 import { initNodeDir } from '../node/init.js';
 import { decodeLimitsOf, loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
@@ -159,7 +159,7 @@ async function verifyAndCompare(dir: string, configFile: string | undefined, pro
     const rebuilt = await verifyChain({
       dir: files.data,
       chainId: config.node.chainId,
-      validatorSet: new ValidatorSet(genesis.validators),
+      validatorSet: new ValidatorSet(genesisRoster(genesis)),
       decodeLimits: decodeLimitsOf(config),
       verifySignatures: (items) => pool.verify(items),
       onProgress: progress

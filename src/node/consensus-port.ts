@@ -2,6 +2,7 @@
 // (gateway/ports.ts). Everything reported comes from the running engine, the configuration or the chain.
 
 import { admitEvidence } from '../consensus/evidence-store.js';
+import { keyLifecycle } from '../consensus/membership.js';
 import type { ConsensusPort, ConsensusSettings } from '../gateway/ports.js';
 import type { Block } from '../model/block.js';
 import { toHex } from '../util/hex.js';
@@ -73,6 +74,7 @@ export function createConsensusPort(node: Node): ConsensusPort {
   return {
     snapshot: () => engine.snapshot(),
     settings: () => settings,
+    keyLifecycle: () => keyLifecycle(ledger.state),
     blockHeightByHash: (h) => index.heightOf(h),
     evidence: {
       submit: async (bytes) => {

@@ -8,6 +8,7 @@ import type { BftEngine } from '../consensus/bft/driver.js';
 import { genesisCertificate } from '../consensus/certificate.js';
 import type { ConsensusEngine } from '../consensus/engine.js';
 import { EVIDENCE_RECORDS_MAX, EvidenceStore } from '../consensus/evidence-store.js';
+import { validatorSetAt } from '../consensus/membership.js';
 import { SinglePeerEngine } from '../consensus/single-peer.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
@@ -24,7 +25,7 @@ import { type FailPoints, noFailPoints } from '../util/failpoints.js';
 import { buildBft, runsBft } from './bft.js';
 import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
-import { type Genesis, loadGenesis } from './genesis.js';
+import { type Genesis, genesisRoster, loadGenesis } from './genesis.js';
 import { decodeLimitsOf } from './load-config.js';
 
 export interface NodeOptions {
@@ -66,7 +67,7 @@ export class Node {
     const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
     const nodeKey = await loadKeyFile(join(files.dir, config.node.keyFile));
     const consensusKey = await loadConsensusKey(files.consensusKey);
-    const validatorSet = new ValidatorSet(genesis.validators);
+    const validatorSet = new ValidatorSet(genesisRoster(genesis));
     const peerId = nodeKey.publicKeyText();
     const networked = runsBft(config, validatorSet);
     if (!networked && validatorSet.indexOf(peerId) < 0)
@@ -83,9 +84,11 @@ export class Node {
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
     });
+    let node: Node | undefined;
     const evidence = await EvidenceStore.open(files.evidence, {
       capacity: EVIDENCE_RECORDS_MAX,
       fsync: config.storage.fsync,
+      onError: (e) => node?.fatal(e),
     }).catch(async (e: unknown) => {
       await ledger.close();
       throw e;
@@ -113,10 +116,11 @@ export class Node {
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
       eventHistoryMax: config.streams.eventHistoryMax,
       recentStatusesMax: 100_000,
-      // The genesis roster for now; membership from the committed state plugs in here.
-      validatorSetOf: () => validatorSet,
+      // Membership (consensus/membership.ts): the set of the next height from the committed peer rows.
+      // Before block 1 the state has no peers yet: the genesis file's set, which block 1 registers.
+      validatorSetOf: (state) =>
+        ledger.height() === 0 ? validatorSet : validatorSetAt(state, ledger.height() + 1),
     });
-    let node: Node | undefined;
     const onFatal = (e: unknown) => node?.fatal(e);
     const bft = networked
       ? buildBft({

@@ -149,6 +149,7 @@ export class BftCore {
   private activity(): void {
     const hs = this.hs!;
     if (this.me < 0 || hs.timerView === this.view || hs.committing) return;
+    if (hs.timerView < 0 && this.view === 0) hs.startedAtMs = this.nowMs; // the height's round begins
     hs.timerView = this.view;
     const t = viewTimeout(this.o.pacemaker, hs.height, this.view, this.me, this.rttMs);
     this.out.push({ kind: 'SetTimer', height: hs.height, view: this.view, ms: t.ms });
