@@ -1,6 +1,6 @@
 // The code of `torana testnet init` and `torana testnet up` (declared in testnet-commands.ts).
 
-import { loadTestnet } from '../node/testnet-manifest.js';
+import { loadTestnet, testnetToJson } from '../node/testnet-manifest.js';
 import { CliError } from './errors.js';
 import { superviseTestnet } from './testnet-up.js';
 
@@ -27,7 +27,7 @@ export async function testnetInit(flags: {
     chainId: flags.chainId,
   });
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(manifest)}\n`);
+    process.stdout.write(`${JSON.stringify(testnetToJson(manifest))}\n`);
     return;
   }
   const lines = manifest.peers.map(

@@ -2,7 +2,7 @@
 // a genesis whose validators carry verifying proofs of possession, peer lists that name every other peer.
 
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -66,6 +66,32 @@ describe('initTestnet', () => {
       [0, 1, 3].map((j) => `${m.peers[j]!.peerId}@127.0.0.1:${20_100 + j}`),
     );
     await assert.rejects(initTestnet({ dir, validators: 1 }), { code: 'testnet_dir_not_empty' });
+  });
+
+  it('accepts an existing empty directory; testnet.json is snake_case and checked when read', async () => {
+    const dir = join(base, 'empty');
+    await mkdir(dir);
+    const m = await initTestnet({ dir, validators: 2, basePort: 22_000 });
+    const file = join(dir, 'testnet.json');
+    const json = JSON.parse(await readFile(file, 'utf8'));
+    assert.deepEqual(Object.keys(json.peers[1]), [
+      'index',
+      'role',
+      'dir',
+      'gateway_url',
+      'p2p_address',
+      'peer_id',
+    ]);
+    assert.equal(json.peers[1].peer_id, m.peers[1]!.peerId);
+    for (const bad of [
+      { ...json, chain_id: 1 },
+      { ...json, peers: [] },
+      { ...json, peers: [json.peers[1]] },
+    ]) {
+      await writeFile(file, JSON.stringify(bad));
+      await assert.rejects(loadTestnet(dir), { code: 'testnet_not_found' });
+    }
+    await assert.rejects(loadTestnet(join(base, 'nowhere')), { code: 'testnet_not_found' });
   });
 
   it('genesis rejects a malformed or missing pop', async () => {

@@ -28,6 +28,7 @@ import {
   type TestnetManifest,
   type TestnetPeer,
   testnetFile,
+  testnetToJson,
 } from './testnet-manifest.js';
 
 export interface TestnetOptions {
@@ -202,7 +203,7 @@ export async function initTestnet(opts: TestnetOptions): Promise<TestnetManifest
   for (const p of manifest.peers) {
     await writePeerDir(p, keys[p.index]!, { admin, bridge, genesisText, config: configs[p.index]! });
   }
-  await writeFileAtomic(testnetFile(root), `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+  await writeFileAtomic(testnetFile(root), `${JSON.stringify(testnetToJson(manifest), null, 2)}\n`, 0o600);
   return manifest;
 }
 
