@@ -220,3 +220,32 @@ describe('BFT core: voting rules', () => {
     assert.equal(toHex(c.report().lockedQc!.blockHash), toHex(hashB), 'the lock moved up to the higher QC');
   });
 });
+
+describe('BFT core: a leader proposes once per view, even across a restart', () => {
+  it('persists the proposed view before broadcasting, and after a restart in that view does not build again', () => {
+    const c = new BftCore({
+      chainId: CHAIN,
+      self: peerOf(LEADER),
+      crypto: crypto(LEADER),
+      pacemaker: DEFAULT_PACEMAKER,
+      collectorsK: 2,
+    });
+    const started = c.step({ kind: 'Start', height: 2, roster, nowMs: 0, pending: true });
+    assert.ok(started.some((e) => e.kind === 'Build'));
+    const out = c.step({ kind: 'Built', height: 2, view: 0, blockHash: hashA, block: block(1), nowMs: 1 });
+    const persist = out.findIndex((e) => e.kind === 'Persist');
+    const sent = out.findIndex((e) => e.kind === 'Broadcast' && e.msg.kind === 'Proposal');
+    assert.ok(persist >= 0 && persist < sent, out.map((e) => e.kind).join(','));
+    const safety = (out[persist] as Extract<BftEffect, { kind: 'Persist' }>).safety;
+    assert.equal(safety.proposedView, 0);
+    const again = new BftCore({
+      chainId: CHAIN,
+      self: peerOf(LEADER),
+      crypto: crypto(LEADER),
+      pacemaker: DEFAULT_PACEMAKER,
+      collectorsK: 2,
+    });
+    const restarted = again.step({ kind: 'Start', height: 2, roster, safety, nowMs: 2, pending: true });
+    assert.ok(!restarted.some((e) => e.kind === 'Build'), 'no second block for view 0');
+  });
+});

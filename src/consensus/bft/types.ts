@@ -57,6 +57,8 @@ export interface SafetyState {
   /** Highest view with a Prepare / Commit vote at `height`, and what it was for. */
   prepareVote?: { view: number; blockHash: Uint8Array };
   commitVote?: { view: number; blockHash: Uint8Array };
+  /** Highest view at `height` this peer proposed in (as leader): it never proposes there again. */
+  proposedView?: number;
 }
 
 export interface PacemakerOptions {
