@@ -1,13 +1,15 @@
-// `npm run bench` (issue 6 "Benchmarks"): runs every figure (or `--only <id>`), prints the machine and a
-// table of figure, value, baseline measured in the same run, ratio, goal and whether it was met, and
-// writes `bench/results/<timestamp>.json` and `bench/results/latest.json` as
-// `{machine, started_at, mode, figures: [...]}`. `--quick` shortens every measurement (whole run
-// under 3 minutes). A figure whose feature is missing is reported with `value: null`, never invented.
+// `npm run bench` (issue 6 "Benchmarks"): runs every figure (or `--only <id>[,<id>…]`), prints the
+// machine and a table of figure, value, baseline measured in the same run, ratio, goal and whether it
+// was met, and writes `bench/results/<timestamp>.json` and `bench/results/latest.json` as
+// `{machine, started_at, mode, figures: [...]}`. `--quick` shortens every measurement. A figure whose feature is missing is reported with `value: null`, never invented.
 
 import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { bft4CommittedFigure } from './figures/bft4-committed.js';
+import { bft4LatencyFigure } from './figures/bft4-latency.js';
+import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
@@ -35,19 +37,24 @@ const FIGURES: readonly Figure[] = [
   replayFigure,
   isoPacs008Figure,
   cliStatusFigure,
+  bft4CommittedFigure,
+  bft4LatencyFigure,
+  bft4ViewChangeFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
 
-function parseCli(): { quick: boolean; only: FigureId | undefined } {
+/** `--only` takes one figure id or several, comma-separated (`--only a,b`); every id must exist. */
+function parseCli(): { quick: boolean; only: FigureId[] | undefined } {
   const { values } = parseArgs({
     options: { quick: { type: 'boolean', default: false }, only: { type: 'string' } },
   });
-  const only = values.only;
-  if (only !== undefined && !(FIGURE_IDS as readonly string[]).includes(only)) {
-    throw new Error(`--only: unknown figure "${only}"; one of ${FIGURE_IDS.join(', ')}`);
+  const only = values.only?.split(',').map((id) => id.trim());
+  for (const id of only ?? []) {
+    if (!(FIGURE_IDS as readonly string[]).includes(id))
+      throw new Error(`--only: unknown figure "${id}"; one of ${FIGURE_IDS.join(', ')}`);
   }
-  return { quick: values.quick ?? false, only: only as FigureId | undefined };
+  return { quick: values.quick ?? false, only: only as FigureId[] | undefined };
 }
 
 async function runFigure(figure: Figure, fixtures: Fixtures, quick: boolean): Promise<FigureResult> {
@@ -82,7 +89,7 @@ async function main(): Promise<number> {
   const figures: FigureResult[] = [];
   try {
     for (const figure of FIGURES) {
-      if (only !== undefined && figure.id !== only) continue;
+      if (only !== undefined && !only.includes(figure.id)) continue;
       figures.push(await runFigure(figure, fixtures, quick));
     }
   } finally {

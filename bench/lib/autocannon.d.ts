@@ -17,7 +17,8 @@ declare module 'autocannon' {
     setupRequest?: (req: RequestSpec) => RequestSpec;
   }
   interface Options extends RequestSpec {
-    url: string;
+    /** Several URLs: the connections are spread over them in turn. */
+    url: string | string[];
     connections?: number;
     pipelining?: number;
     duration?: number;

@@ -5,6 +5,8 @@
 import { rm } from 'node:fs/promises';
 import { bareRequestsPerSecond } from './bare-baselines.js';
 import { presigned, withBenchNode } from './bench-node.js';
+import { type BftPeak, bftPeak } from './bft-load.js';
+import { BftNetwork } from './bft-network.js';
 import { type BuiltChain, buildChain } from './chain.js';
 import { ed25519VerifyPerSecond } from './ed25519-baseline.js';
 import { type FanoutResult, measureFanout } from './fanout.js';
@@ -20,6 +22,11 @@ export const CHAIN_TRANSACTIONS_QUICK = 50_000;
 /** Subscribers of the fan-out figures (issue 6 table). */
 export const FANOUT_SSE = 10_000;
 export const FANOUT_WS = 1_000;
+
+/** Validators of the bft4_* figures (issue 12 "Bench"). */
+export const BFT_VALIDATORS = 4;
+/** Load before the bft4 peak starts counting (bft-load.ts); the counting window is 10 s with --quick. */
+export const BFT_WARMUP_S = 5;
 
 /** Submitted but not yet final during the peak measurement: 8 full blocks. */
 const PEAK_IN_FLIGHT_MAX = 4096;
@@ -40,6 +47,8 @@ export class Fixtures {
   #httpPeak: Promise<HttpPeak & { blockTimeMs: number }> | undefined;
   #gateway: Promise<string | undefined> | undefined;
   #fanout: Promise<FanoutResult> | undefined;
+  #bft: Promise<BftNetwork> | undefined;
+  #bftPeak: Promise<BftPeak> | undefined;
   #bare = new Map<'hello' | 'verify', Promise<{ rps: number; p99Ms: number; non2xx: number }>>();
 
   constructor(
@@ -149,7 +158,40 @@ export class Fixtures {
     return this.#peak;
   }
 
+  /**
+   * A 4-validator network in 4 processes with the node's consensus defaults, funded, shared by the
+   * throughput and latency figures (started once; stopped by closeBftNetwork or dispose).
+   */
+  bftNetwork(): Promise<BftNetwork> {
+    this.#bft ??= (async () => {
+      this.log(`starting ${BFT_VALIDATORS} validators, one process each`);
+      return BftNetwork.start({ validators: BFT_VALIDATORS, log: this.log });
+    })();
+    return this.#bft;
+  }
+
+  /** Peak committed-at-every-peer transactions per second of that network, over HTTP (autocannon). */
+  bftPeak(): Promise<BftPeak> {
+    this.#bftPeak ??= (async () => {
+      const net = await this.bftNetwork();
+      const seconds = this.quick ? 10 : this.loadSeconds();
+      this.log(
+        `${BFT_WARMUP_S} + ${seconds} s of POST /transaction at full speed over ${BFT_VALIDATORS} gateways`,
+      );
+      return bftPeak(net, { seconds, warmupS: BFT_WARMUP_S, presign: this.quick ? 10_000 : 20_000 });
+    })();
+    return this.#bftPeak;
+  }
+
+  /** Stops the shared network, so that a figure running its own has the machine to itself. */
+  async closeBftNetwork(): Promise<void> {
+    const net = await this.#bft?.catch(() => undefined);
+    this.#bft = undefined;
+    await net?.stop();
+  }
+
   async dispose(): Promise<void> {
+    await this.closeBftNetwork();
     const chain = await this.#chain?.catch(() => undefined);
     if (chain !== undefined) await rm(chain.dir, { recursive: true, force: true });
   }

@@ -15,6 +15,9 @@ export const FIGURE_IDS = [
   'replay_tx_per_s',
   'iso_pacs008_per_s',
   'cli_status_ms',
+  'bft4_committed_tx_per_s',
+  'bft4_commit_latency_p99_ms',
+  'bft4_view_change_ms',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

@@ -55,6 +55,10 @@ export async function whoami(flags: Flags): Promise<void> {
 export const domainRegister = (domain: string, flags: Flags) =>
   submit(flags, () => [ix.registerDomain(domain)]);
 export const accountRegister = (id: string, flags: Flags) => submit(flags, () => [ix.registerAccount(id)]);
+/** `peer register`: the BLS key and proof as `torana keys validator` prints them (checked by the SDK and the ledger). */
+export const peerRegister = (peer: string, flags: Flags & { address: string; blsKey: string; pop: string }) =>
+  submit(flags, () => [ix.registerPeer(peer, flags.address, flags.blsKey, flags.pop)]);
+export const peerUnregister = (peer: string, flags: Flags) => submit(flags, () => [ix.unregisterPeer(peer)]);
 export const assetMint = (def: string, account: string, amount: string, flags: Flags) =>
   submit(flags, () => [ix.mintAsset(def, account, amount)]);
 export const assetTransfer = (def: string, from: string, to: string, amount: string, flags: Flags) =>

@@ -11,6 +11,7 @@ const actions = () => import('./client-actions.js');
 const streams = () => import('./stream-actions.js');
 const keyActions = () => import('./keys-actions.js');
 const statusAction = () => import('./status-action.js');
+const validatorActions = () => import('./validator-actions.js');
 
 function clientOptions(cmd: Command): Command {
   return cmd
@@ -37,6 +38,14 @@ export function registerClientCommands(program: Command): void {
     .description('generate an Ed25519 key pair')
     .addHelpText('after', '\nExample:\n  torana keys generate --json > alice.key.json\n')
     .action(lazyAction(keyActions, 'keysGenerate'));
+  keys
+    .command('validator')
+    .description("this node's validator entry: peer id, BLS consensus key and its proof of possession")
+    .addHelpText(
+      'after',
+      '\nPrints what a genesis validator entry or `torana peer register` needs.\nExample:\n  torana keys validator --dir ./.torana --json\n',
+    )
+    .action(lazyAction(validatorActions, 'keysValidator'));
 
   clientOptions(
     program
@@ -57,6 +66,7 @@ export function registerClientCommands(program: Command): void {
     .addHelpText('after', '\nExample:\n  torana account register ed0120…@wonderland\n')
     .action(lazyAction(actions, 'accountRegister'));
   registerAssetCommands(program);
+  registerPeerCommands(program);
 
   clientOptions(
     program.command('query <resource>').description(`list a resource: ${RESOURCE_NAMES.join(', ')}`),
@@ -114,4 +124,26 @@ function registerAssetCommands(program: Command): void {
   clientOptions(asset.command('balance <definition-id> <account>').description('the balance of an account'))
     .addHelpText('after', '\nExample:\n  torana asset balance rose#wonderland ed0120…@wonderland\n')
     .action(lazyAction(actions, 'assetBalance'));
+}
+
+function registerPeerCommands(program: Command): void {
+  const peer = program.command('peer').description('validators (membership)');
+  clientOptions(
+    peer
+      .command('register <peer-key>')
+      .description('register a validator; its key is active from the next block'),
+  )
+    .requiredOption('--address <host:port>', 'the address other peers reach it at')
+    .requiredOption('--bls-key <key>', "its BLS12-381 consensus key ('ea0130…')")
+    .requiredOption('--pop <hex>', 'proof of possession of that key (192 hex digits)')
+    .addHelpText(
+      'after',
+      '\nThe new validator prints its key and proof with `torana keys validator`.\nExample:\n  torana peer register ed0120… --address 10.0.0.5:1337 --bls-key ea0130… --pop 8f3c…\n',
+    )
+    .action(lazyAction(actions, 'peerRegister'));
+  clientOptions(
+    peer.command('unregister <peer-key>').description('disable a validator at once (its history stays)'),
+  )
+    .addHelpText('after', '\nExample:\n  torana peer unregister ed0120…\n')
+    .action(lazyAction(actions, 'peerUnregister'));
 }

@@ -3,10 +3,12 @@
 
 import { access, rm } from 'node:fs/promises';
 import { join } from 'node:path';
+import { validatorSetAt } from '../consensus/membership.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
+import { runsBft } from '../node/bft.js';
 import { nodeFiles } from '../node/files.js';
-import { loadGenesis } from '../node/genesis.js';
+import { genesisRoster, loadGenesis } from '../node/genesis.js';
 import { initNodeDir } from '../node/init.js';
 import { decodeLimitsOf, loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
@@ -155,11 +157,14 @@ async function verifyAndCompare(dir: string, configFile: string | undefined, pro
   const files = nodeFiles(dir);
   const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
   const pool = new VerifyPool({ threads: Math.max(1, config.verify.threads) });
+  const roster = new ValidatorSet(genesisRoster(genesis));
   try {
     const rebuilt = await verifyChain({
       dir: files.data,
       chainId: config.node.chainId,
-      validatorSet: new ValidatorSet(genesis.validators),
+      validatorSet: roster,
+      // A network's certificates are signed by the validator set of their height (membership).
+      validatorSetAt: runsBft(config, roster) ? validatorSetAt : undefined,
       decodeLimits: decodeLimitsOf(config),
       verifySignatures: (items) => pool.verify(items),
       onProgress: progress

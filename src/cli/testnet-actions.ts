@@ -1,6 +1,6 @@
 // The code of `torana testnet init` and `torana testnet up` (declared in testnet-commands.ts).
 
-import { loadTestnet } from '../node/testnet-manifest.js';
+import { loadTestnet, testnetToJson } from '../node/testnet-manifest.js';
 import { CliError } from './errors.js';
 import { superviseTestnet } from './testnet-up.js';
 
@@ -27,7 +27,7 @@ export async function testnetInit(flags: {
     chainId: flags.chainId,
   });
   if (flags.json) {
-    process.stdout.write(`${JSON.stringify(manifest)}\n`);
+    process.stdout.write(`${JSON.stringify(testnetToJson(manifest))}\n`);
     return;
   }
   const lines = manifest.peers.map(
@@ -41,16 +41,24 @@ export async function testnetInit(flags: {
 
 export async function testnetUp(flags: { dir: string; graceMs: string; json?: boolean }): Promise<void> {
   const manifest = await loadTestnet(flags.dir);
-  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGINT', () => resolve('SIGINT'));
-    process.once('SIGTERM', () => resolve('SIGTERM'));
-  });
+  // The first SIGINT/SIGTERM stops the peers gently; a second one kills those still running.
+  let signals = 0;
+  let stop: (s: NodeJS.Signals) => void = () => {};
+  let force: () => void = () => {};
+  const stopSignal = new Promise<NodeJS.Signals>((r) => (stop = r));
+  const forceSignal = new Promise<void>((r) => (force = r));
+  const onSignal = (s: NodeJS.Signals) => (++signals === 1 ? stop(s) : force());
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
   const code = await superviseTestnet({
     manifest,
     write: (line) => process.stdout.write(`${line}\n`),
     json: flags.json === true,
     graceMs: wholeNumber('--grace-ms', flags.graceMs),
     stopSignal,
+    forceSignal,
   });
+  process.off('SIGINT', onSignal);
+  process.off('SIGTERM', onSignal);
   process.exitCode = code;
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TestnetManifest, TestnetPeer } from '../node/testnet-manifest.js';
-import { leaderPeerIndex, statusLine } from './testnet-status.js';
+import { leaderPeerIndex, peerIndexOf, statusLine } from './testnet-status.js';
 
 function peer(index: number, peerId: string, role: TestnetPeer['role'] = 'validator'): TestnetPeer {
   return { index, role, dir: `/n/peer-${index}`, gatewayUrl: '', p2pAddress: '', peerId };
@@ -19,6 +19,8 @@ describe('testnet status', () => {
       [0, 1, 2, 3].map((i) => leaderPeerIndex(m, i)),
       [1, 3, 0, undefined],
     );
+    assert.equal(peerIndexOf(m, 'ed0120BB'), 3);
+    assert.equal(peerIndexOf(m, 'ed0120DD'), undefined);
   });
 
   it('prints one cell per peer, down peers, and the leaders they report', () => {

@@ -1,6 +1,6 @@
-// The status of one testnet peer as `torana testnet up` prints it once a second: chain height and
-// connected peers from GET /status, view and leader from GET /v1/consensus/status. One short GET each
-// over node:http (as status-action.ts); a peer that does not answer in time is shown as down.
+// The status of one testnet peer as `torana testnet up` prints it once a second: chain height,
+// connected peers and view from GET /status, the leader from GET /v1/consensus/leader. One short GET
+// each over node:http (as status-action.ts); a peer that does not answer in time is shown as down.
 
 import { request } from 'node:http';
 import type { TestnetManifest } from '../node/testnet-manifest.js';
@@ -50,8 +50,9 @@ export function getJson(base: string, path: string, timeoutMs: number): Promise<
 }
 
 /**
- * The validator at `leaderIndex` of the consensus status, as a testnet peer index: validator sets are
- * ordered by peer id text (consensus/validator-set.ts), so every peer derives the same mapping.
+ * The validator at `leaderIndex` of a status answer, as a testnet peer index: validator sets are
+ * ordered by peer id text (consensus/validator-set.ts). Right while the roster is the genesis one; the
+ * leader route's peer id (below) is preferred.
  */
 export function leaderPeerIndex(manifest: TestnetManifest, leaderIndex: number): number | undefined {
   const validators = manifest.peers
@@ -60,27 +61,46 @@ export function leaderPeerIndex(manifest: TestnetManifest, leaderIndex: number):
   return validators[leaderIndex]?.index;
 }
 
+/** The testnet index of a peer id (undefined for a peer outside the testnet, e.g. one registered later). */
+export function peerIndexOf(manifest: TestnetManifest, peerId: string): number | undefined {
+  return manifest.peers.find((p) => p.peerId === peerId)?.index;
+}
+
+interface StatusAnswer {
+  blocks?: unknown;
+  peers?: unknown;
+  consensus?: { view?: unknown; leader_index?: unknown };
+}
+
+/**
+ * One peer's status: GET /status (chain height, connected peers, view) and GET /v1/consensus/leader
+ * (the leader's peer id; when that route is not served, `consensus.leader_index` of /status).
+ */
 export async function probePeer(
   manifest: TestnetManifest,
   index: number,
   timeoutMs: number,
 ): Promise<PeerStatus> {
   const url = manifest.peers[index]!.gatewayUrl;
-  const [status, consensus] = await Promise.allSettled([
+  const [status, leader] = await Promise.allSettled([
     getJson(url, '/status', timeoutMs),
-    getJson(url, '/v1/consensus/status', timeoutMs),
+    getJson(url, '/v1/consensus/leader', timeoutMs),
   ]);
   if (status.status === 'rejected') return { index, up: false };
-  const st = status.value as { blocks?: unknown; peers?: unknown };
+  const st = status.value as StatusAnswer;
   const s: PeerStatus = { index, up: true };
   if (typeof st.blocks === 'number') s.height = st.blocks;
   if (typeof st.peers === 'number') s.connected = st.peers;
-  if (consensus.status === 'fulfilled') {
-    const c = consensus.value as { view?: unknown; leader_index?: unknown };
-    if (typeof c.view === 'number') s.view = c.view;
-    const leader = typeof c.leader_index === 'number' ? leaderPeerIndex(manifest, c.leader_index) : undefined;
-    if (leader !== undefined) s.leader = leader;
-  }
+  if (typeof st.consensus?.view === 'number') s.view = st.consensus.view;
+  const leaderId =
+    leader.status === 'fulfilled' ? (leader.value as { leader_peer_id?: unknown }).leader_peer_id : undefined;
+  const l =
+    typeof leaderId === 'string'
+      ? peerIndexOf(manifest, leaderId)
+      : typeof st.consensus?.leader_index === 'number'
+        ? leaderPeerIndex(manifest, st.consensus.leader_index)
+        : undefined;
+  if (l !== undefined) s.leader = l;
   return s;
 }
 

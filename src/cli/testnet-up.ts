@@ -19,6 +19,8 @@ export interface SupervisorOptions {
   graceMs?: number;
   /** Resolves when the network should stop (a signal); testnet-actions.ts wires SIGINT/SIGTERM. */
   stopSignal: Promise<NodeJS.Signals>;
+  /** Resolves when the peers should be killed at once, without waiting for the grace period (a second Ctrl-C). */
+  forceSignal?: Promise<unknown>;
 }
 
 export function sameProgram(dir: string): { file: string; args: string[] } {
@@ -74,13 +76,15 @@ export async function superviseTestnet(opts: SupervisorOptions): Promise<number>
   if (signal !== undefined) {
     write(`${signal}: stopping ${exits.filter((e) => !e.closed).length} peers (grace ${graceMs} ms)`);
     for (const e of exits) if (!e.closed) e.child.kill(signal);
-    const grace = setTimeout(() => {
+    const killAll = (why: string) => {
       for (const e of exits)
         if (!e.closed) {
-          write(`peer-${exits.indexOf(e)} did not stop within ${graceMs} ms: killing it`);
+          write(`peer-${exits.indexOf(e)} ${why}: killing it`);
           e.child.kill('SIGKILL');
         }
-    }, graceMs);
+    };
+    const grace = setTimeout(() => killAll(`did not stop within ${graceMs} ms`), graceMs);
+    void opts.forceSignal?.then(() => killAll('still running after a second signal'));
     await allExited;
     clearTimeout(grace);
   }

@@ -229,7 +229,7 @@ export const CONFIG_SCHEMA = {
         2,
         1,
         1024,
-        'Collectors per (height, view) that aggregate votes into certificates: the first max(k, quorum) plan slots after the leader.',
+        'Collectors per (height, view) that aggregate votes into certificates: k plan slots from the leader on (the leader first); every vote goes to each of them.',
       ),
       sync_batch_blocks: int(
         64,

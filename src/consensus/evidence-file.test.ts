@@ -165,9 +165,14 @@ describe('EvidenceStore on disk', () => {
     const failPoints = crashingFailPoints({ name: 'evidence.rewrite-after-temp', nth: 1 }, () => {
       throw new Error('simulated crash');
     });
-    const store = await EvidenceStore.open(path, { ...opts, capacity: 2, failPoints });
+    const errors: unknown[] = [];
+    const onError = (e: unknown) => errors.push(e);
+    const store = await EvidenceStore.open(path, { ...opts, capacity: 2, failPoints, onError });
     for (let n = 5; n <= 6; n++) store.add(entry(n));
     await assert.rejects(store.flush(), /simulated crash/);
+    assert.equal(store.add(entry(7)), 'accepted', 'memory keeps working');
+    await assert.rejects(store.flush(), /simulated crash/);
+    assert.equal(errors.length, 1, 'the failure is reported once');
     await store.close().catch(() => undefined);
     const again = await EvidenceStore.open(path, { ...opts, capacity: 2 });
     assert.deepEqual(

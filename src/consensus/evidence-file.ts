@@ -235,7 +235,10 @@ export class EvidenceFile {
     if (entries.length === 0) return;
     const chunks = entries.map(encodeEvidenceRecord);
     const buf = Buffer.concat(chunks);
-    await this.handle.write(buf, 0, buf.length, this.size);
+    for (let done = 0; done < buf.length; ) {
+      const { bytesWritten } = await this.handle.write(buf, done, buf.length - done, this.size + done);
+      done += bytesWritten;
+    }
     this.failPoints.hit('evidence.after-write');
     if (this.fsync) await this.handle.sync();
     this.failPoints.hit('evidence.after-fsync');

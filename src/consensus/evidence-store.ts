@@ -48,6 +48,11 @@ export interface EvidencePage {
 
 export interface EvidenceStoreOptions extends EvidenceFileOptions {
   capacity?: number;
+  /**
+   * Called once when a write to the file fails; records accepted afterwards stay in memory only and
+   * `flush` rejects. The node treats it as fatal, like any write the disk refuses.
+   */
+  onError?: (error: unknown) => void;
 }
 
 export class EvidenceStore {
@@ -61,6 +66,7 @@ export class EvidenceStore {
   private writing: Promise<void> | undefined;
   private failure: { error: unknown } | undefined;
   private truncatedTail = 0;
+  private onError: (error: unknown) => void = () => undefined;
 
   constructor(readonly capacity: number = EVIDENCE_RECORDS_MAX) {
     if (!Number.isSafeInteger(capacity) || capacity < 1)
@@ -76,6 +82,7 @@ export class EvidenceStore {
     const { file, contents } = await EvidenceFile.open(path, opts);
     store.replay(contents);
     store.file = file;
+    if (opts.onError) store.onError = opts.onError;
     if (file.records > 2 * store.capacity) await store.compact(file);
     return store;
   }
@@ -119,6 +126,7 @@ export class EvidenceStore {
       }
     } catch (error) {
       this.failure = { error };
+      this.onError(error);
     } finally {
       this.writing = undefined;
     }

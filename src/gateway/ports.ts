@@ -162,7 +162,21 @@ export interface NodeInfoPort {
   healthy(): boolean;
   /** Signs a receipt for an admitted transaction. */
   receipt(txHash: Uint8Array, submittedAtMs: number, submittedAtHeight: number): Receipt;
+  /** `<peer id>@<address>` of every connected peer. */
   connectedPeers(): string[];
+  /** Every configured peer with its live state (empty for a lone node). */
+  peers(): PeerDetail[];
+}
+
+export interface PeerDetail {
+  peerId: string;
+  /** Configured or observed `host:port`; '' when unknown. */
+  address: string;
+  /** What the peer announced: `validator`, `observer`, or `unknown` before it first connected. */
+  role: string;
+  connected: boolean;
+  /** Wall-clock ms of the last bytes received from it; 0 = never. */
+  lastSeenMs: number;
 }
 
 /**
@@ -190,9 +204,23 @@ export interface EvidencePort {
   count(): number;
 }
 
+/**
+ * One consensus key and its lifecycle, from the committed peer rows (consensus/membership.ts): active at
+ * every height in [activeFrom, disabledAt); genesis keys have registeredAt 0 and activeFrom 1.
+ */
+export interface ConsensusKeyRecord {
+  peerId: string;
+  blsKey: string;
+  registeredAt: number;
+  activeFrom: number;
+  disabledAt: number | undefined;
+}
+
 export interface ConsensusPort {
   snapshot(): ConsensusSnapshot;
   settings(): ConsensusSettings;
+  /** Every registered peer's consensus key, live and disabled, sorted by peer id (committed state). */
+  keyLifecycle(): readonly ConsensusKeyRecord[];
   /** The height of a committed block by its hash, among the newest `blockHashLookupMax` blocks. */
   blockHeightByHash(blockHash: Uint8Array): Promise<number | undefined>;
   evidence: EvidencePort;

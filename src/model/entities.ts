@@ -4,7 +4,7 @@ import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { string, u8, varuint } from '../codec/primitives.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
-import { Hash } from './keys.js';
+import { Hash, PublicKeyText } from './keys.js';
 import { MetadataCodec } from './metadata.js';
 import { NumericCodec } from './numeric.js';
 import { PermissionCodec } from './permissions.js';
@@ -38,7 +38,19 @@ export type Nft = Infer<typeof NftCodec>;
 export const RoleCodec = struct('Role', { id: RoleId, permissions: seq(PermissionCodec) });
 export type Role = Infer<typeof RoleCodec>;
 
-export const PeerCodec = struct('Peer', { id: PeerId, address: string(256) });
+/**
+ * A registered peer and its consensus-key lifecycle (docs/data-model.md §Peers). Rows are never deleted:
+ * unregistering sets `disabledAt`, so the history stays in the state. `activeFrom` is always
+ * `registeredAt + 1`; genesis validators are registered at height 0, so they are active from block 1.
+ */
+export const PeerCodec = struct('Peer', {
+  id: PeerId,
+  address: string(256),
+  blsKey: PublicKeyText,
+  registeredAt: varuint,
+  activeFrom: varuint,
+  disabledAt: option(varuint),
+});
 export type Peer = Infer<typeof PeerCodec>;
 
 // ---- runtime upgrades (docs/data-model.md §Runtime upgrades) ------------------------------------

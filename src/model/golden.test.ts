@@ -14,12 +14,15 @@ import fc from 'fast-check';
 import type { AnyCodec, Json } from '../codec/codec.js';
 import { encode } from '../codec/frame.js';
 import { decodeOk } from '../codec/laws.test.js';
+import { BlsKeyPair, blsProvePossession, blsVerifyPossession } from '../crypto/bls.js';
+import { publicKeyToText } from '../crypto/keys.js';
 import { fromHex, toHex } from '../util/hex.js';
 import { MODEL_ARBITRARIES } from './arbitraries.test.js';
 import { BlockCodec } from './block.js';
 import { EventEnvelopeCodec } from './events.js';
 import { AccountId } from './ids.js';
-import { InstructionCodec } from './instructions.js';
+import { type Instruction, InstructionCodec } from './instructions.js';
+import { parsePublicKey } from './keys.js';
 import { NumericCodec } from './numeric.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
@@ -29,6 +32,7 @@ import { SignedTransactionCodec } from './transaction.js';
 
 const GOLDEN_PATH = fileURLToPath(new URL('./testdata/golden.json', import.meta.url));
 const GOLDEN_SEED = 20_260_001;
+const REGISTER_PEER_PATH = fileURLToPath(new URL('./testdata/register-peer.json', import.meta.url));
 
 interface GoldenVector {
   type: string;
@@ -70,10 +74,31 @@ function generate(): GoldenVector[] {
   return out;
 }
 
+/**
+ * A RegisterPeer with a real BLS key and proof of possession (the seeded sample holds none, and random
+ * bytes are no proof): pins the wire form of the membership fields.
+ */
+function registerPeerVector(): Omit<GoldenVector, 'type'> {
+  const bls = BlsKeyPair.fromSeed(new Uint8Array(32).fill(0x5a));
+  const value: Instruction = {
+    kind: 'RegisterPeer',
+    peer: `ed0120${'AB'.repeat(32)}`,
+    address: '10.0.0.7:1337',
+    blsKey: publicKeyToText(bls.publicKey),
+    pop: blsProvePossession(bls),
+  };
+  return {
+    schema_hash: toHex(SCHEMA.schemaHash('Instruction')),
+    json: InstructionCodec.toJson(value),
+    hex: toHex(encode(InstructionCodec, value)),
+  };
+}
+
 function update(): void {
   writeFileSync(GOLDEN_PATH, `${JSON.stringify(generate(), null, 2)}\n`);
+  writeFileSync(REGISTER_PEER_PATH, `${JSON.stringify(registerPeerVector(), null, 2)}\n`);
   const biome = fileURLToPath(new URL('../../node_modules/.bin/biome', import.meta.url));
-  const r = spawnSync(biome, ['format', '--write', GOLDEN_PATH], { encoding: 'utf8' });
+  const r = spawnSync(biome, ['format', '--write', GOLDEN_PATH, REGISTER_PEER_PATH], { encoding: 'utf8' });
   assert.equal(r.status, 0, r.stderr);
 }
 
@@ -99,5 +124,15 @@ describe('golden vectors (testdata/golden.json)', () => {
       assert.deepStrictEqual(codec.toJson(decoded), g.json, 'the JSON form changed');
       assert.equal(toHex(SCHEMA.schemaHash(g.type)), g.schema_hash, 'the schema hash changed');
     });
+  });
+});
+
+describe('golden vector: RegisterPeer with a real proof of possession (testdata/register-peer.json)', () => {
+  it('encodes as recorded, decodes back, and its proof verifies', () => {
+    const g = JSON.parse(readFileSync(REGISTER_PEER_PATH, 'utf8')) as Omit<GoldenVector, 'type'>;
+    assert.deepStrictEqual(registerPeerVector(), g, 'the RegisterPeer wire or JSON form changed');
+    const decoded = decodeOk(InstructionCodec, fromHex(g.hex)!);
+    assert.ok(decoded.kind === 'RegisterPeer');
+    assert.ok(blsVerifyPossession(parsePublicKey(decoded.blsKey)!.bytes, decoded.pop));
   });
 });

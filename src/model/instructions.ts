@@ -6,7 +6,7 @@ import { enumOf, seq } from '../codec/compound.js';
 import { jsonValue, string, u8 } from '../codec/primitives.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
-import { Hash } from './keys.js';
+import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
 import { MetadataCodec } from './metadata.js';
 import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
@@ -35,7 +35,8 @@ export const InstructionCodec = enumOf('Instruction', {
   },
   RegisterNft: { id: NftId, content: MetadataCodec },
   RegisterRole: { id: RoleId, permissions: seq(PermissionCodec, 256) },
-  RegisterPeer: { peer: PeerId, address: string(256) },
+  // A validator: its BLS12-381 consensus key and the key's proof of possession (rogue-key defence).
+  RegisterPeer: { peer: PeerId, address: string(256), blsKey: PublicKeyText, pop: BlsPopBytes },
   UnregisterDomain: { id: DomainId },
   UnregisterAccount: { id: AccountId },
   UnregisterAssetDefinition: { id: AssetDefinitionId },

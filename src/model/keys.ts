@@ -172,3 +172,6 @@ export const HashBytes = fixedBytes(HASH_BYTES);
 
 /** A signature: 64 bytes for Ed25519, 96 for BLS12-381. */
 export const SignatureBytes = bytes(96);
+
+/** A BLS12-381 proof of possession: the key's signature over its own public key (crypto/bls.ts). */
+export const BlsPopBytes = fixedBytes(96);

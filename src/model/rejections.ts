@@ -37,6 +37,7 @@ export const REJECTION_CODES = {
   permission_not_held: [311, 'the account does not hold this permission or role'],
   domain_not_empty: [312, 'the domain still holds accounts, definitions or NFTs'],
   reserved_domain: [313, 'the genesis domain cannot be unregistered'],
+  last_validator: [314, 'the last active validator cannot be unregistered'],
   // 4xx: amounts and invariants
   invalid_amount: [401, 'the amount is zero or has more fraction digits than the definition scale'],
   insufficient_funds: [402, 'the balance is smaller than the amount'],
@@ -44,6 +45,7 @@ export const REJECTION_CODES = {
   not_mintable: [404, 'the definition may not be minted again'],
   same_account: [405, 'source and destination are the same account'],
   invalid_parameter: [406, 'the parameter value is out of range'],
+  invalid_proof_of_possession: [407, 'the proof of possession does not verify against the BLS key'],
   // 5xx: runtime upgrades
   upgrade_not_found: [501, 'no such runtime upgrade'],
   upgrade_invalid_state: [502, 'the upgrade is not in the Proposed state'],

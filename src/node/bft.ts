@@ -51,7 +51,9 @@ export function buildBft(a: {
     },
     save: (s) => file.write(encodeSafetyState(s)),
   };
-  const isValidator = a.validatorSet.indexOf(self) >= 0 && config.network.role === 'validator';
+  // A validator-role node votes whenever the roster of a height names it (registered later or in the
+  // genesis); an observer-role node never does, even if registered.
+  const isValidator = config.network.role === 'validator';
   const c = config.consensus;
   const engine = new BftEngine(
     a.host,
@@ -63,7 +65,7 @@ export function buildBft(a: {
     safety,
     {
       chainId,
-      // An observer (or a validator configured to observe) never appears in the roster under this id.
+      // An observer-role node runs the core under an id no roster can name.
       self: isValidator ? self : `observer:${self}`,
       crypto: new BlsVoteCrypto(chainId, isValidator ? a.consensusKey : undefined),
       pacemaker: {

@@ -2,6 +2,7 @@
 // (gateway/ports.ts). Everything reported comes from the running engine, the configuration or the chain.
 
 import { admitEvidence } from '../consensus/evidence-store.js';
+import { keyLifecycle } from '../consensus/membership.js';
 import type { ConsensusPort, ConsensusSettings } from '../gateway/ports.js';
 import type { Block } from '../model/block.js';
 import { toHex } from '../util/hex.js';
@@ -63,9 +64,9 @@ export function createConsensusPort(node: Node): ConsensusPort {
   const settings: ConsensusSettings = Object.freeze({
     blockTimeMs: config.block.timeMs,
     commitTimeMs: config.block.commitTimeMs,
-    // node.ts runs single-peer consensus only: the one validator collects its own vote.
-    collectorsK: 1,
-    collectorsR: 1,
+    // Single-peer: the one validator collects its own vote. BFT: k collectors, each vote sent to all k.
+    collectorsK: engine.mode === 'bft' ? config.consensus.collectorsK : 1,
+    collectorsR: engine.mode === 'bft' ? config.consensus.collectorsK : 1,
     statusIntervalMs: config.streams.consensusStatusIntervalMs,
     blockHashLookupMax: BLOCK_HASH_LOOKUP_MAX,
   });
@@ -73,6 +74,7 @@ export function createConsensusPort(node: Node): ConsensusPort {
   return {
     snapshot: () => engine.snapshot(),
     settings: () => settings,
+    keyLifecycle: () => keyLifecycle(ledger.state),
     blockHeightByHash: (h) => index.heightOf(h),
     evidence: {
       submit: async (bytes) => {

@@ -1,26 +1,39 @@
 // The genesis file: the chain id, the validator set, and one transaction of instructions signed by the
 // genesis key (architecture.md "Configuration"). Block 1 holds exactly that transaction.
+//
+// Membership (docs/consensus.md "Membership"): each validator entry carries its BLS key and a proof of
+// possession, checked on load. The genesis transaction must register exactly these validators with
+// RegisterPeer (same peer, key and proof): executing block 1 then writes their peer rows, so every peer
+// that replays block 1 has the same state root, and the node never writes state outside a block.
 
 import { readFile } from 'node:fs/promises';
-import type { Json } from '../codec/codec.js';
-import { type Validator, ValidatorCodec } from '../consensus/validator-set.js';
-import { BLS_SIGNATURE_BYTES } from '../crypto/bls.js';
+import type { Infer, Json } from '../codec/codec.js';
+import { struct } from '../codec/compound.js';
+import type { Validator } from '../consensus/validator-set.js';
+import { blsVerifyPossession } from '../crypto/bls.js';
 import { ed25519Verify } from '../crypto/ed25519.js';
-import { parseAccountId } from '../model/ids.js';
-import { parsePublicKey } from '../model/keys.js';
+import { PeerId, parseAccountId } from '../model/ids.js';
+import { BlsPopBytes, PublicKeyText, parsePublicKey } from '../model/keys.js';
 import { payloadHash, type SignedTransaction, SignedTransactionCodec } from '../model/transaction.js';
-import { fromHex } from '../util/hex.js';
+import { bytesEqual } from '../util/hex.js';
+
+/** A genesis validator: peer id, BLS consensus key, proof of possession (JSON: hex `pop`). */
+export const GenesisValidatorCodec = struct('GenesisValidator', {
+  peer: PeerId,
+  blsKey: PublicKeyText,
+  pop: BlsPopBytes,
+});
+export type GenesisValidator = Infer<typeof GenesisValidatorCodec>;
 
 export interface Genesis {
   chainId: string;
-  validators: Validator[];
+  validators: GenesisValidator[];
   transaction: SignedTransaction;
-  /**
-   * Peer id → BLS proof of possession (`blsProvePossession`, lower-case hex) from the optional `pop`
-   * field of a validator entry (`torana testnet init` writes one for every validator). Only its form
-   * is checked here; whether it verifies against the validator's BLS key is the membership's business.
-   */
-  proofsOfPossession?: ReadonlyMap<string, string>;
+}
+
+/** The genesis roster without the proofs (what ValidatorSet and certificates use). */
+export function genesisRoster(g: Genesis): Validator[] {
+  return g.validators.map(({ peer, blsKey }) => ({ peer, blsKey }));
 }
 
 export class GenesisError extends Error {
@@ -30,24 +43,9 @@ export class GenesisError extends Error {
 export function genesisToJson(g: Genesis): Json {
   return {
     chain_id: g.chainId,
-    validators: g.validators.map((v) => {
-      const pop = g.proofsOfPossession?.get(v.peer);
-      const json = ValidatorCodec.toJson(v) as { [k: string]: Json };
-      return pop === undefined ? json : { ...json, pop };
-    }),
+    validators: g.validators.map((v) => GenesisValidatorCodec.toJson(v)),
     transaction: SignedTransactionCodec.toJson(g.transaction),
   };
-}
-
-/** One validator entry: the codec's fields plus an optional `pop` (hex of a BLS signature). */
-function validatorFromJson(j: unknown, path: string, proofs: Map<string, string>): Validator {
-  if (typeof j !== 'object' || j === null || !('pop' in j)) return ValidatorCodec.fromJson(j, path);
-  const { pop, ...rest } = j as { pop: unknown };
-  if (typeof pop !== 'string' || fromHex(pop, BLS_SIGNATURE_BYTES) === undefined)
-    throw new GenesisError(`${path}.pop: expected ${BLS_SIGNATURE_BYTES * 2} hex digits`);
-  const v = ValidatorCodec.fromJson(rest, path);
-  proofs.set(v.peer, pop.toLowerCase());
-  return v;
 }
 
 export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
@@ -58,13 +56,11 @@ export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
     if (typeof o.chain_id !== 'string') throw new GenesisError('genesis.chain_id: expected a string');
     if (!Array.isArray(o.validators) || o.validators.length === 0)
       throw new GenesisError('genesis.validators: expected a non-empty array');
-    const proofs = new Map<string, string>();
     g = {
       chainId: o.chain_id,
-      validators: o.validators.map((v, i) => validatorFromJson(v, `genesis.validators[${i}]`, proofs)),
+      validators: o.validators.map((v, i) => GenesisValidatorCodec.fromJson(v, `genesis.validators[${i}]`)),
       transaction: SignedTransactionCodec.fromJson(o.transaction, 'genesis.transaction'),
     };
-    if (proofs.size > 0) g.proofsOfPossession = proofs;
   } catch (e) {
     throw e instanceof GenesisError ? e : new GenesisError(`${(e as Error).message}`);
   }
@@ -82,7 +78,36 @@ export function genesisFromJson(j: unknown, expectedChainId: string): Genesis {
   ) {
     throw new GenesisError('genesis transaction signature does not verify against its authority');
   }
+  checkValidators(g);
   return g;
+}
+
+/** Every validator's proof of possession verifies, and the genesis transaction registers exactly them. */
+function checkValidators(g: Genesis): void {
+  const seen = new Set<string>();
+  g.validators.forEach((v, i) => {
+    const key = parsePublicKey(v.blsKey);
+    if (key?.algorithm !== 'bls12_381')
+      throw new GenesisError(`genesis.validators[${i}].bls_key: expected a BLS12-381 public key`);
+    if (!blsVerifyPossession(key.bytes, v.pop))
+      throw new GenesisError(
+        `genesis.validators[${i}].pop: does not verify against bls_key (peer ${v.peer})`,
+      );
+    if (seen.has(v.peer)) throw new GenesisError(`genesis.validators[${i}]: peer ${v.peer} listed twice`);
+    seen.add(v.peer);
+  });
+  const registered = new Map<string, { blsKey: string; pop: Uint8Array }>();
+  for (const ins of g.transaction.payload.instructions)
+    if (ins.kind === 'RegisterPeer') registered.set(ins.peer, ins);
+  g.validators.forEach((v, i) => {
+    const r = registered.get(v.peer);
+    if (r === undefined || r.blsKey !== v.blsKey || !bytesEqual(r.pop, v.pop))
+      throw new GenesisError(
+        `genesis.validators[${i}]: the genesis transaction must register peer ${v.peer} with the same bls_key and pop`,
+      );
+  });
+  if (registered.size !== g.validators.length)
+    throw new GenesisError('genesis transaction registers peers that genesis.validators does not list');
 }
 
 export async function loadGenesis(path: string, expectedChainId: string): Promise<Genesis> {

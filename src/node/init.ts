@@ -4,7 +4,7 @@
 import { access, mkdir } from 'node:fs/promises';
 import { loadConfig, renderConfigToml } from '../config/load.js';
 import type { Config } from '../config/schema.js';
-import { BlsKeyPair } from '../crypto/bls.js';
+import { BlsKeyPair, blsProvePossession } from '../crypto/bls.js';
 import { saveKeyFile } from '../crypto/keyfile.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
@@ -15,7 +15,7 @@ import { signTransaction } from '../model/transaction.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { saveConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
-import { type Genesis, genesisToJson } from './genesis.js';
+import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js';
 
 export const GENESIS_DOMAIN = 'system';
 
@@ -44,11 +44,12 @@ async function exists(path: string): Promise<boolean> {
 /**
  * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
  * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
- * chain parameters.
+ * chain parameters. The genesis validator is registered here, by the genesis transaction, so its peer row
+ * (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
  */
 export function devGenesisInstructions(
   admin: string,
-  peer: string,
+  validator: GenesisValidator,
   address: string,
   config: Config,
   bridge?: string,
@@ -65,7 +66,7 @@ export function devGenesisInstructions(
           { kind: 'RegisterAccount', id: bridge, metadata: empty },
           { kind: 'GrantPermission', account: bridge, permission: delegate },
         ] as const)),
-    { kind: 'RegisterPeer', peer, address },
+    { kind: 'RegisterPeer', peer: validator.peer, address, blsKey: validator.blsKey, pop: validator.pop },
     {
       kind: 'SetParameter',
       parameter: { kind: 'BlockMaxTransactions', value: config.block.maxTransactions },
@@ -100,10 +101,14 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   const admin = accountId(adminKey.publicKeyText(), GENESIS_DOMAIN);
   const bridgeKey = Ed25519KeyPair.generate();
   const bridge = accountId(bridgeKey.publicKeyText(), GENESIS_DOMAIN);
-  const peer = nodeKey.publicKeyText();
+  const validator: GenesisValidator = {
+    peer: nodeKey.publicKeyText(),
+    blsKey: publicKeyToText(consensusKey.publicKey),
+    pop: blsProvePossession(consensusKey),
+  };
   const instructions = devGenesisInstructions(
     admin,
-    peer,
+    validator,
     `${config.gateway.host}:${config.gateway.port}`,
     config,
     bridge,
@@ -117,7 +122,7 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   };
   const genesis: Genesis = {
     chainId: config.node.chainId,
-    validators: [{ peer, blsKey: publicKeyToText(consensusKey.publicKey) }],
+    validators: [validator],
     transaction: signTransaction(payload, adminKey),
   };
   await saveKeyFile(files.nodeKey, nodeKey);

@@ -8,6 +8,7 @@ import type { BftEngine } from '../consensus/bft/driver.js';
 import { genesisCertificate } from '../consensus/certificate.js';
 import type { ConsensusEngine } from '../consensus/engine.js';
 import { EVIDENCE_RECORDS_MAX, EvidenceStore } from '../consensus/evidence-store.js';
+import { validatorSetAt } from '../consensus/membership.js';
 import { SinglePeerEngine } from '../consensus/single-peer.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
@@ -19,12 +20,13 @@ import { transactionHash } from '../model/transaction.js';
 import type { PeerNetwork } from '../p2p/network.js';
 import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
+import type { WorldState } from '../state/world-state.js';
 import { type Clock, systemClock, type Timer } from '../util/clock.js';
 import { type FailPoints, noFailPoints } from '../util/failpoints.js';
 import { buildBft, runsBft } from './bft.js';
 import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
-import { type Genesis, loadGenesis } from './genesis.js';
+import { type Genesis, genesisRoster, loadGenesis } from './genesis.js';
 import { decodeLimitsOf } from './load-config.js';
 
 export interface NodeOptions {
@@ -34,6 +36,22 @@ export interface NodeOptions {
   failPoints?: FailPoints;
   /** Called when the node hits an unrecoverable error (e.g. the disk refuses a write). */
   onFatal?: (error: unknown) => void;
+}
+
+/**
+ * The pipeline's `validatorSetOf`: `validatorSetAt(state, height + 1)`, the genesis set before block 1.
+ * Consensus asks on every round and every synced block, so the set is kept until the height or the
+ * state's version changes (both are checked: the block log's height moves before the state is applied).
+ */
+function nextValidatorSet(ledger: Ledger, genesisSet: ValidatorSet): (state: WorldState) => ValidatorSet {
+  let memo: { height: number; version: number; set: ValidatorSet } | undefined;
+  return (state) => {
+    const height = ledger.height();
+    if (height === 0) return genesisSet;
+    if (memo?.height !== height || memo.version !== state.version)
+      memo = { height, version: state.version, set: validatorSetAt(state, height + 1) };
+    return memo.set;
+  };
 }
 
 export class Node {
@@ -66,7 +84,7 @@ export class Node {
     const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
     const nodeKey = await loadKeyFile(join(files.dir, config.node.keyFile));
     const consensusKey = await loadConsensusKey(files.consensusKey);
-    const validatorSet = new ValidatorSet(genesis.validators);
+    const validatorSet = new ValidatorSet(genesisRoster(genesis));
     const peerId = nodeKey.publicKeyText();
     const networked = runsBft(config, validatorSet);
     if (!networked && validatorSet.indexOf(peerId) < 0)
@@ -83,9 +101,11 @@ export class Node {
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
     });
+    let node: Node | undefined;
     const evidence = await EvidenceStore.open(files.evidence, {
       capacity: EVIDENCE_RECORDS_MAX,
       fsync: config.storage.fsync,
+      onError: (e) => node?.fatal(e),
     }).catch(async (e: unknown) => {
       await ledger.close();
       throw e;
@@ -113,10 +133,10 @@ export class Node {
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
       eventHistoryMax: config.streams.eventHistoryMax,
       recentStatusesMax: 100_000,
-      // The genesis roster for now; membership from the committed state plugs in here.
-      validatorSetOf: () => validatorSet,
+      // Membership (consensus/membership.ts): the set of the next height from the committed peer rows.
+      // Before block 1 the state has no peers yet: the genesis file's set, which block 1 registers.
+      validatorSetOf: nextValidatorSet(ledger, validatorSet),
     });
-    let node: Node | undefined;
     const onFatal = (e: unknown) => node?.fatal(e);
     const bft = networked
       ? buildBft({

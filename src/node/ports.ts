@@ -26,8 +26,16 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
         const payload = { txHash: toHex(txHash), submittedAtMs, submittedAtHeight, nodePublicKey: peerId };
         return { ...payload, signature: toHex(node.nodeKey.sign(receiptMessage(payload))) };
       },
-      // A single peer has no peer connections; the peer transport will report its live sessions here.
-      connectedPeers: () => [],
+      connectedPeers: () =>
+        (node.network?.peers() ?? []).filter((p) => p.connected).map((p) => `${p.peerId}@${p.address}`),
+      peers: () =>
+        (node.network?.peers() ?? []).map((p) => ({
+          peerId: p.peerId,
+          address: p.address,
+          role: p.role,
+          connected: p.connected,
+          lastSeenMs: p.lastSeenMs,
+        })),
     },
     state: ledger.state,
     chain: {

@@ -52,18 +52,35 @@ export function testnetFile(dir: string): string {
   return join(resolve(dir), 'testnet.json');
 }
 
-function isPeer(x: unknown): x is TestnetPeer {
-  const p = x as Partial<TestnetPeer> | null;
-  return (
-    typeof p === 'object' &&
-    p !== null &&
-    typeof p.index === 'number' &&
-    (p.role === 'validator' || p.role === 'observer') &&
-    typeof p.dir === 'string' &&
-    typeof p.gatewayUrl === 'string' &&
-    typeof p.p2pAddress === 'string' &&
-    typeof p.peerId === 'string'
-  );
+/** The file's form: snake_case keys, as every JSON file of a node directory (genesis.json, client.json). */
+export function testnetToJson(m: TestnetManifest): Record<string, unknown> {
+  return {
+    chain_id: m.chainId,
+    peers: m.peers.map((p) => ({
+      index: p.index,
+      role: p.role,
+      dir: p.dir,
+      gateway_url: p.gatewayUrl,
+      p2p_address: p.p2pAddress,
+      peer_id: p.peerId,
+    })),
+  };
+}
+
+function peerFromJson(x: unknown, i: number): TestnetPeer | undefined {
+  if (typeof x !== 'object' || x === null) return undefined;
+  const p = x as Record<string, unknown>;
+  const { index, role, dir, gateway_url, p2p_address, peer_id } = p;
+  if (
+    index !== i ||
+    (role !== 'validator' && role !== 'observer') ||
+    typeof dir !== 'string' ||
+    typeof gateway_url !== 'string' ||
+    typeof p2p_address !== 'string' ||
+    typeof peer_id !== 'string'
+  )
+    return undefined;
+  return { index: i, role, dir, gatewayUrl: gateway_url, p2pAddress: p2p_address, peerId: peer_id };
 }
 
 /** Reads `<dir>/testnet.json`; `testnet_not_found` when it is missing or malformed. */
@@ -78,14 +95,9 @@ export async function loadTestnet(dir: string): Promise<TestnetManifest> {
       `cannot read ${path} (${(e as Error).message}); write one with: torana testnet init --validators N --dir ${dir}`,
     );
   }
-  const m = json as Partial<TestnetManifest> | null;
-  if (
-    typeof m !== 'object' ||
-    m === null ||
-    typeof m.chainId !== 'string' ||
-    !Array.isArray(m.peers) ||
-    !m.peers.every((p, i) => isPeer(p) && p.index === i)
-  )
+  const m = json as { chain_id?: unknown; peers?: unknown } | null;
+  const peers = Array.isArray(m?.peers) ? m.peers.map(peerFromJson) : [];
+  if (typeof m?.chain_id !== 'string' || peers.length === 0 || peers.some((p) => p === undefined))
     throw new TestnetError('testnet_not_found', `${path} is not a testnet description`);
-  return { chainId: m.chainId, peers: m.peers };
+  return { chainId: m.chain_id, peers: peers as TestnetPeer[] };
 }

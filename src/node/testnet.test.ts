@@ -2,13 +2,12 @@
 // a genesis whose validators carry verifying proofs of possession, peer lists that name every other peer.
 
 import assert from 'node:assert/strict';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { blsVerifyPossession } from '../crypto/bls.js';
 import { parsePublicKey } from '../model/keys.js';
-import { fromHex } from '../util/hex.js';
 import { genesisFromJson, genesisToJson } from './genesis.js';
 import { initTestnet, peerEntriesFor } from './testnet.js';
 import { loadTestnet, TestnetError } from './testnet-manifest.js';
@@ -54,9 +53,7 @@ describe('initTestnet', () => {
     const g = genesisFromJson(json, 'unit-net');
     assert.equal(g.validators.length, 3);
     for (const v of g.validators) {
-      const pop = g.proofsOfPossession?.get(v.peer);
-      assert.ok(pop !== undefined, `pop of ${v.peer}`);
-      assert.ok(blsVerifyPossession(parsePublicKey(v.blsKey)!.bytes, fromHex(pop)!));
+      assert.ok(blsVerifyPossession(parsePublicKey(v.blsKey)!.bytes, v.pop), `pop of ${v.peer}`);
     }
     assert.deepEqual(genesisToJson(g), json, 'pop survives a round trip');
     const registered = g.transaction.payload.instructions.filter((i) => i.kind === 'RegisterPeer');
@@ -71,7 +68,33 @@ describe('initTestnet', () => {
     await assert.rejects(initTestnet({ dir, validators: 1 }), { code: 'testnet_dir_not_empty' });
   });
 
-  it('genesis rejects a malformed pop', async () => {
+  it('accepts an existing empty directory; testnet.json is snake_case and checked when read', async () => {
+    const dir = join(base, 'empty');
+    await mkdir(dir);
+    const m = await initTestnet({ dir, validators: 2, basePort: 22_000 });
+    const file = join(dir, 'testnet.json');
+    const json = JSON.parse(await readFile(file, 'utf8'));
+    assert.deepEqual(Object.keys(json.peers[1]), [
+      'index',
+      'role',
+      'dir',
+      'gateway_url',
+      'p2p_address',
+      'peer_id',
+    ]);
+    assert.equal(json.peers[1].peer_id, m.peers[1]!.peerId);
+    for (const bad of [
+      { ...json, chain_id: 1 },
+      { ...json, peers: [] },
+      { ...json, peers: [json.peers[1]] },
+    ]) {
+      await writeFile(file, JSON.stringify(bad));
+      await assert.rejects(loadTestnet(dir), { code: 'testnet_not_found' });
+    }
+    await assert.rejects(loadTestnet(join(base, 'nowhere')), { code: 'testnet_not_found' });
+  });
+
+  it('genesis rejects a malformed or missing pop', async () => {
     const dir = join(base, 'pop');
     await initTestnet({ dir, validators: 1, basePort: 21_000, chainId: 'pop-net' });
     const json = JSON.parse(await readFile(join(dir, 'peer-0', 'genesis.json'), 'utf8'));
@@ -80,7 +103,8 @@ describe('initTestnet', () => {
     json.validators[0].pop = 7;
     assert.throws(() => genesisFromJson(json, 'pop-net'), /validators\[0\]\.pop/);
     delete json.validators[0].pop;
-    assert.equal(genesisFromJson(json, 'pop-net').proofsOfPossession, undefined);
+    assert.throws(() => genesisFromJson(json, 'pop-net'), /validators\[0\]\.pop/);
+    json.validators[0].pop = '00'.repeat(96);
     json.validators[0].other = 'x';
     assert.throws(() => genesisFromJson(json, 'pop-net'), /no such field/);
   });

@@ -15,10 +15,9 @@ import { accountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
 import { signTransaction } from '../model/transaction.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
-import { toHex } from '../util/hex.js';
 import { saveConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
-import { type Genesis, genesisToJson } from './genesis.js';
+import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js';
 import { devGenesisInstructions, GENESIS_DOMAIN } from './init.js';
 import {
   P2P_PORT_OFFSET,
@@ -29,6 +28,7 @@ import {
   type TestnetManifest,
   type TestnetPeer,
   testnetFile,
+  testnetToJson,
 } from './testnet-manifest.js';
 
 export interface TestnetOptions {
@@ -140,18 +140,27 @@ function genesisOf(
 ): Genesis {
   const adminId = accountId(admin.publicKeyText(), GENESIS_DOMAIN);
   const validators = manifest.peers.filter((p) => p.role === 'validator');
-  const first = validators[0]!;
+  const entries = validators.map(
+    (v): GenesisValidator => ({
+      peer: v.peerId,
+      blsKey: publicKeyToText(keys[v.index]!.consensus.publicKey),
+      pop: blsProvePossession(keys[v.index]!.consensus),
+    }),
+  );
   const base = devGenesisInstructions(
     adminId,
-    first.peerId,
-    first.p2pAddress,
+    entries[0]!,
+    validators[0]!.p2pAddress,
     config,
     accountId(bridge.publicKeyText(), GENESIS_DOMAIN),
   );
-  // The dev genesis of `torana init`, with every validator registered where it registers its one peer.
+  // The dev genesis of `torana init`, with every validator registered (BLS key and proof of possession,
+  // as genesis.ts requires) where it registers its one peer.
   const instructions: Instruction[] = base.flatMap((ins) =>
     ins.kind === 'RegisterPeer'
-      ? validators.map((v): Instruction => ({ kind: 'RegisterPeer', peer: v.peerId, address: v.p2pAddress }))
+      ? validators.map(
+          (v, i): Instruction => ({ kind: 'RegisterPeer', address: v.p2pAddress, ...entries[i]! }),
+        )
       : [ins],
   );
   const payload = {
@@ -163,14 +172,8 @@ function genesisOf(
   };
   return {
     chainId: manifest.chainId,
-    validators: validators.map((v) => ({
-      peer: v.peerId,
-      blsKey: publicKeyToText(keys[v.index]!.consensus.publicKey),
-    })),
+    validators: entries,
     transaction: signTransaction(payload, admin),
-    proofsOfPossession: new Map(
-      validators.map((v) => [v.peerId, toHex(blsProvePossession(keys[v.index]!.consensus))]),
-    ),
   };
 }
 
@@ -200,7 +203,7 @@ export async function initTestnet(opts: TestnetOptions): Promise<TestnetManifest
   for (const p of manifest.peers) {
     await writePeerDir(p, keys[p.index]!, { admin, bridge, genesisText, config: configs[p.index]! });
   }
-  await writeFileAtomic(testnetFile(root), `${JSON.stringify(manifest, null, 2)}\n`, 0o600);
+  await writeFileAtomic(testnetFile(root), `${JSON.stringify(testnetToJson(manifest), null, 2)}\n`, 0o600);
   return manifest;
 }
 

@@ -19,7 +19,13 @@ import { bytesEqual, toHex } from '../util/hex.js';
 export interface VerifyChainOptions {
   dir: string;
   chainId: string;
+  /** The genesis validator set (block 1, and every block of a single-peer node). */
   validatorSet: ValidatorSet;
+  /**
+   * A networked node's validator set of `height` from the state after `height - 1` (membership.ts);
+   * when given, each certificate is checked against it, in order, instead of the genesis set.
+   */
+  validatorSetAt?: ((state: WorldState, height: number) => ValidatorSet) | undefined;
   decodeLimits: DecodeLimits;
   verifySignatures: (items: VerifyItem[]) => Promise<boolean[]>;
   onProgress?: ((height: number, of: number) => void) | undefined;
@@ -70,12 +76,7 @@ function checkRecord(
   if (block.certificate.height !== h || !bytesEqual(block.certificate.blockHash, rec.hash)) {
     throw new ChainVerificationError(h, 'certificate is for another block');
   }
-  // Block 1 of a multi-validator network carries the genesis certificate (no signers): it is checked by
-  // re-executing the genesis transaction like every block, not by votes.
-  const genesis =
-    h === 1 && opts.validatorSet.size > 1 && isGenesisCertificate(block.certificate, opts.validatorSet);
-  const problem = genesis ? undefined : verifyCertificate(opts.chainId, block.certificate, opts.validatorSet);
-  if (problem !== undefined) throw new ChainVerificationError(h, `certificate invalid: ${problem}`);
+  if (opts.validatorSetAt === undefined) checkCertificate(h, block, opts.validatorSet, opts);
   const items: VerifyItem[] = block.transactions.map((tx, i) => ({
     publicKey: parsePublicKey(parseAccountId(tx.payload.authority)!.signatory)!.bytes,
     message: spanPayloadHash(rec.bytes, spans[i]!),
@@ -90,8 +91,21 @@ function checkRecord(
   };
 }
 
+function checkCertificate(h: number, block: Block, set: ValidatorSet, opts: VerifyChainOptions): void {
+  // Block 1 of a multi-validator network carries the genesis certificate (no signers): it is checked by
+  // re-executing the genesis transaction like every block, not by votes.
+  const genesis = h === 1 && set.size > 1 && isGenesisCertificate(block.certificate, set);
+  const problem = genesis ? undefined : verifyCertificate(opts.chainId, block.certificate, set);
+  if (problem !== undefined) throw new ChainVerificationError(h, `certificate invalid: ${problem}`);
+}
+
 /** Waits for a block's signatures, re-executes it and checks it reproduces the stored header exactly. */
-async function replayChecked(c: Checked, state: WorldState, chainId: string): Promise<Uint8Array> {
+async function replayChecked(c: Checked, state: WorldState, opts: VerifyChainOptions): Promise<Uint8Array> {
+  const chainId = opts.chainId;
+  if (opts.validatorSetAt !== undefined) {
+    const set = c.height === 1 ? opts.validatorSet : opts.validatorSetAt(state, c.height);
+    checkCertificate(c.height, c.block, set, opts);
+  }
   const bad = (await c.signatures).indexOf(false);
   if (bad >= 0) throw new ChainVerificationError(c.height, `transaction ${bad} has an invalid signature`);
   const { header, transactions } = c.block;
@@ -123,7 +137,7 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
   // One block ahead: the workers check block N+1's signatures while this thread re-executes block N.
   let pending: Checked | undefined;
   const finish = async (c: Checked) => {
-    stateRoot = await replayChecked(c, state, opts.chainId);
+    stateRoot = await replayChecked(c, state, opts);
     transactions += c.block.transactions.length;
     opts.onProgress?.(c.height, log.height);
   };

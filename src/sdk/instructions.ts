@@ -8,6 +8,7 @@ import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import { type Numeric, numeric } from '../model/numeric.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
+import { fromHex } from '../util/hex.js';
 
 export type AmountLike = string | bigint | Numeric;
 export type MetadataLike = Record<string, Json> | Map<string, Json>;
@@ -24,6 +25,13 @@ export function toAmount(a: AmountLike): Numeric {
 export function toMetadata(m: MetadataLike | undefined): Map<string, Json> {
   if (m === undefined) return new Map();
   return m instanceof Map ? new Map(m) : new Map(Object.entries(m));
+}
+
+/** A proof of possession from its hex text (96 bytes). */
+function popFromHex(text: string): Uint8Array {
+  const pop = fromHex(text, 96);
+  if (pop === undefined) throw new RangeError('pop: expected 192 hex digits (96 bytes)');
+  return pop;
 }
 
 const mintables = { infinitely: 'Infinitely', once: 'Once', not: 'Not' } as const;
@@ -59,7 +67,17 @@ export const instructions = {
     id,
     permissions,
   }),
-  registerPeer: (peer: string, address: string): Instruction => ({ kind: 'RegisterPeer', peer, address }),
+  /**
+   * Registers a validator: `blsKey` is its BLS12-381 public key text ('ea0130…'), `pop` the key's proof
+   * of possession (96 bytes, or their hex), as `torana keys` prints it.
+   */
+  registerPeer: (peer: string, address: string, blsKey: string, pop: Uint8Array | string): Instruction => ({
+    kind: 'RegisterPeer',
+    peer,
+    address,
+    blsKey,
+    pop: typeof pop === 'string' ? popFromHex(pop) : pop,
+  }),
   unregisterDomain: (id: string): Instruction => ({ kind: 'UnregisterDomain', id }),
   unregisterAccount: (id: string): Instruction => ({ kind: 'UnregisterAccount', id }),
   unregisterAssetDefinition: (id: string): Instruction => ({ kind: 'UnregisterAssetDefinition', id }),

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ADMIN, acc, BOB, CAROL, expectCode, perm, world } from '../../test/fixtures/state/state-fixture.js';
+import {
+  ADMIN,
+  acc,
+  BOB,
+  CAROL,
+  expectCode,
+  perm,
+  registerPeer,
+  world,
+} from '../../test/fixtures/state/state-fixture.js';
 import { decode, encode } from '../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { TransactionResultCodec } from '../model/block.js';
@@ -18,12 +27,7 @@ describe('GrantPermission / RevokePermission', () => {
       { kind: 'PermissionGranted', account: BOB, permission: peers },
     ]);
     assert.deepEqual(chain.state.permissionsOfAccount(BOB), [peers]);
-    expectCode(
-      chain,
-      BOB,
-      [{ kind: 'RegisterPeer', peer: acc(0x70).split('@')[0]!, address: 'a' }],
-      'Committed',
-    );
+    expectCode(chain, BOB, [registerPeer(0x70)], 'Committed');
     assert.deepEqual(expectCode(chain, ADMIN, [revoke(BOB)], 'Committed'), [
       { kind: 'PermissionRevoked', account: BOB, permission: peers },
     ]);
@@ -75,12 +79,7 @@ describe('GrantRole / RevokeRole', () => {
     );
     assert.deepEqual(events, [{ kind: 'RoleGranted', account: CAROL, role: 'ops' }]);
     assert.deepEqual(chain.state.rolesOfAccount(CAROL), ['ops']);
-    expectCode(
-      chain,
-      CAROL,
-      [{ kind: 'RegisterPeer', peer: acc(0x71).split('@')[0]!, address: 'a' }],
-      'Committed',
-    );
+    expectCode(chain, CAROL, [registerPeer(0x71)], 'Committed');
     const revoked = expectCode(
       chain,
       ADMIN,
@@ -88,12 +87,7 @@ describe('GrantRole / RevokeRole', () => {
       'Committed',
     );
     assert.deepEqual(revoked, [{ kind: 'RoleRevoked', account: CAROL, role: 'ops' }]);
-    expectCode(
-      chain,
-      CAROL,
-      [{ kind: 'RegisterPeer', peer: acc(0x72).split('@')[0]!, address: 'a' }],
-      'permission_denied',
-    );
+    expectCode(chain, CAROL, [registerPeer(0x72)], 'permission_denied');
   });
 
   it('rejects: missing account or role, no CanManageRoles, duplicate, not held, Admin role by non-Admin', () => {

@@ -5,10 +5,12 @@ import {
   ALICE,
   acc,
   BOB,
+  blsKeyPair,
   expectCode,
   key,
   perm,
   ROSE,
+  registerPeer,
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 
@@ -235,29 +237,54 @@ describe('RegisterRole', () => {
 });
 
 describe('RegisterPeer', () => {
-  it('adds a peer; needs CanManagePeers; refuses duplicates and non-keys', () => {
+  it('adds a peer with its BLS key, active from the next height; needs CanManagePeers', () => {
     const chain = world();
-    const events = expectCode(
-      chain,
-      ADMIN,
-      [{ kind: 'RegisterPeer', peer: key(0x50), address: '10.0.0.1:1337' }],
-      'Committed',
-    );
+    const ins = registerPeer(0x50);
+    const events = expectCode(chain, ADMIN, [ins], 'Committed');
     assert.deepEqual(events, [{ kind: 'PeerAdded', peer: key(0x50) }]);
-    assert.deepEqual(chain.state.listPeers(), [{ id: key(0x50), address: '10.0.0.1:1337' }]);
-    expectCode(chain, ADMIN, [{ kind: 'RegisterPeer', peer: key(0x50), address: 'x' }], 'already_exists');
-    expectCode(chain, BOB, [{ kind: 'RegisterPeer', peer: key(0x51), address: 'x' }], 'permission_denied');
+    assert.deepEqual(chain.state.listPeers(), [
+      {
+        id: key(0x50),
+        address: '10.0.0.80:1337',
+        blsKey: ins.blsKey,
+        registeredAt: chain.height,
+        activeFrom: chain.height + 1,
+      },
+    ]);
+    expectCode(chain, ADMIN, [registerPeer(0x50)], 'already_exists');
+    expectCode(chain, BOB, [registerPeer(0x51)], 'permission_denied');
+    expectCode(chain, ADMIN, [{ ...registerPeer(0x52), peer: 'not-a-key' }], 'invalid_parameter');
+    expectCode(chain, ADMIN, [{ ...registerPeer(0x52), address: 'x'.repeat(257) }], 'invalid_parameter');
+  });
+
+  it('verifies the proof of possession', () => {
+    const chain = world();
+    const own = registerPeer(0x50);
+    const other = registerPeer(0x51);
+    // Another key's (valid) proof, random bytes, and a proof signed by the right key over the wrong message.
+    expectCode(chain, ADMIN, [{ ...own, pop: other.pop }], 'invalid_proof_of_possession');
+    const random = new Uint8Array(96).map((_, i) => (i * 37 + 11) & 0xff);
+    expectCode(chain, ADMIN, [{ ...own, pop: random }], 'invalid_proof_of_possession');
+    const wrongMessage = blsKeyPair(0x50).sign(new TextEncoder().encode('not the key'));
+    expectCode(chain, ADMIN, [{ ...own, pop: wrongMessage }], 'invalid_proof_of_possession');
+    assert.deepEqual(chain.state.listPeers(), []);
+    expectCode(chain, ADMIN, [own], 'Committed');
+  });
+
+  it('refuses a BLS key already used, even by a disabled peer, and keys that are not BLS', () => {
+    const chain = world();
+    const first = registerPeer(0x50);
+    expectCode(chain, ADMIN, [first, registerPeer(0x51)], 'Committed');
+    expectCode(chain, ADMIN, [{ ...first, peer: key(0x52) }], 'already_exists');
+    expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x50) }], 'Committed');
+    expectCode(chain, ADMIN, [{ ...first, peer: key(0x52) }], 'already_exists');
+    expectCode(chain, ADMIN, [{ ...registerPeer(0x52), blsKey: key(0x52) }], 'invalid_parameter');
+    // Two registrations of one key in the same transaction: the second sees the first.
     expectCode(
       chain,
       ADMIN,
-      [{ kind: 'RegisterPeer', peer: 'not-a-key', address: 'x' }],
-      'invalid_parameter',
-    );
-    expectCode(
-      chain,
-      ADMIN,
-      [{ kind: 'RegisterPeer', peer: key(0x52), address: 'x'.repeat(257) }],
-      'invalid_parameter',
+      [registerPeer(0x53), { ...registerPeer(0x53), peer: key(0x54) }],
+      'already_exists',
     );
   });
 });

@@ -1,8 +1,9 @@
 // Register* instructions (README.md §Instructions). Check order: parent exists → permission → id free →
 // argument checks. The new object's owner is the transaction authority.
 
+import { blsVerifyPossession } from '../crypto/bls.js';
 import { parseAccountId, parseDefinitionId, parseNftId } from '../model/ids.js';
-import { PublicKeyText } from '../model/keys.js';
+import { PublicKeyText, parsePublicKey } from '../model/keys.js';
 import { nameProblem } from '../model/names.js';
 import { NUMERIC_SCALE_MAX } from '../model/numeric.js';
 import { type Permission, permissionKey } from '../model/permissions.js';
@@ -128,6 +129,12 @@ export const registerRole: Handler<'RegisterRole'> = (x, ins) => {
   return undefined;
 };
 
+/**
+ * Registers a peer with its BLS consensus key. Check order: peer id canonical → permission → peer id
+ * free (a disabled peer keeps its row: ids are never reused) → address length → BLS key canonical and
+ * unused (ever) → proof of possession. Genesis peers are registered at height 0, so they are active from
+ * block 1; later ones at the block's height, active from the next (docs/consensus.md "Membership").
+ */
 export const registerPeer: Handler<'RegisterPeer'> = (x, ins) => {
   if (canonicalPublicKey(ins.peer) !== ins.peer) {
     return fail('invalid_parameter', `peer ${ins.peer} is not a public key in canonical form`);
@@ -138,7 +145,23 @@ export const registerPeer: Handler<'RegisterPeer'> = (x, ins) => {
   if (new TextEncoder().encode(ins.address).length > PEER_ADDRESS_BYTES_MAX) {
     return fail('invalid_parameter', `peer address longer than ${PEER_ADDRESS_BYTES_MAX} bytes`);
   }
-  x.t.peer.set(ins.peer, { id: ins.peer, address: ins.address });
+  const key = parsePublicKey(ins.blsKey);
+  if (key === undefined || key.algorithm !== 'bls12_381' || canonicalPublicKey(ins.blsKey) !== ins.blsKey) {
+    return fail('invalid_parameter', `bls_key ${ins.blsKey} is not a BLS12-381 public key in canonical form`);
+  }
+  const holders = x.t.peer.children('peersByBlsKey', ins.blsKey);
+  if (holders.length > 0) return fail('already_exists', `bls_key already used by peer ${holders[0]}`);
+  if (!blsVerifyPossession(key.bytes, ins.pop)) {
+    return fail('invalid_proof_of_possession', `pop does not verify against bls_key ${ins.blsKey}`);
+  }
+  const registeredAt = x.block.genesis ? 0 : x.block.height;
+  x.t.peer.set(ins.peer, {
+    id: ins.peer,
+    address: ins.address,
+    blsKey: ins.blsKey,
+    registeredAt,
+    activeFrom: registeredAt + 1,
+  });
   x.emit({ kind: 'PeerAdded', peer: ins.peer });
   return undefined;
 };

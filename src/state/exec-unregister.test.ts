@@ -12,6 +12,7 @@ import {
   key,
   perm,
   ROSE,
+  registerPeer,
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 
@@ -150,18 +151,34 @@ describe('UnregisterRole', () => {
     ]);
     assert.deepEqual(chain.state.rolesOfAccount(BOB), ['q']);
     assert.deepEqual(chain.state.rolesOfAccount(CAROL), []);
-    expectCode(chain, CAROL, [{ kind: 'RegisterPeer', peer: key(0x60), address: 'x' }], 'permission_denied');
+    expectCode(chain, CAROL, [registerPeer(0x60)], 'permission_denied');
     expectCode(chain, ADMIN, [{ kind: 'UnregisterRole', id: 'r' }], 'role_not_found');
   });
 });
 
 describe('UnregisterPeer', () => {
-  it('removes a peer; needs CanManagePeers', () => {
+  it('disables a peer at once and keeps its row; needs CanManagePeers', () => {
     const chain = world();
-    expectCode(chain, ADMIN, [{ kind: 'RegisterPeer', peer: key(0x50), address: 'a' }], 'Committed');
+    expectCode(chain, ADMIN, [registerPeer(0x50), registerPeer(0x51)], 'Committed');
     expectCode(chain, BOB, [{ kind: 'UnregisterPeer', peer: key(0x50) }], 'permission_denied');
     const events = expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x50) }], 'Committed');
     assert.deepEqual(events, [{ kind: 'PeerRemoved', peer: key(0x50) }]);
+    const row = chain.state.peer(key(0x50))!;
+    assert.equal(row.disabledAt, chain.height, 'disabled at the height of the unregistering block');
+    assert.equal(row.registeredAt, chain.height - 2);
     expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x50) }], 'peer_not_found');
+    expectCode(chain, ADMIN, [registerPeer(0x50)], 'already_exists');
+  });
+
+  it('refuses an unknown peer and the last live validator', () => {
+    const chain = world();
+    expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x52) }], 'peer_not_found');
+    expectCode(chain, ADMIN, [registerPeer(0x52)], 'Committed');
+    expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x52) }], 'last_validator');
+    assert.equal(chain.state.peer(key(0x52))!.disabledAt, undefined);
+    // Two live peers: one may go, then the other is the last.
+    expectCode(chain, ADMIN, [registerPeer(0x53)], 'Committed');
+    expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x53) }], 'Committed');
+    expectCode(chain, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x52) }], 'last_validator');
   });
 });

@@ -111,11 +111,20 @@ export const unregisterRole: Handler<'UnregisterRole'> = (x, ins) => {
   return undefined;
 };
 
+/**
+ * Disables a peer at once: the row stays (key lifecycle history) with `disabledAt` set to this height.
+ * Check order: peer live → permission → not the last live validator.
+ */
 export const unregisterPeer: Handler<'UnregisterPeer'> = (x, ins) => {
-  if (!x.t.peer.has(ins.peer)) return fail('peer_not_found', `no peer ${ins.peer}`);
+  const peer = x.t.peer.get(ins.peer);
+  if (peer === undefined || peer.disabledAt !== undefined)
+    return fail('peer_not_found', `no peer ${ins.peer}`);
   const denied = authorize(x, [], 'CanManagePeers');
   if (denied) return denied;
-  x.t.peer.delete(ins.peer);
+  if (x.t.peer.children('livePeers', '').length <= 1) {
+    return fail('last_validator', `peer ${ins.peer} is the last validator`);
+  }
+  x.t.peer.set(ins.peer, { ...peer, disabledAt: x.block.height });
   x.emit({ kind: 'PeerRemoved', peer: ins.peer });
   return undefined;
 };

@@ -12,8 +12,8 @@ import {
   CAROL,
   type Chain,
   expectCode,
-  key,
   perm,
+  registerPeer,
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
@@ -123,7 +123,7 @@ const CASES: Case[] = [
   },
   {
     name: 'RegisterPeer',
-    ins: { kind: 'RegisterPeer', peer: key(0x77), address: 'p' },
+    ins: registerPeer(0x77),
     owner: undefined,
     token: perm('CanManagePeers'),
   },

@@ -56,7 +56,11 @@ export type IndexName =
   | 'nftsByDomain'
   | 'assetsByAccount'
   | 'assetsByDefinition'
-  | 'holdersByRole';
+  | 'holdersByRole'
+  /** Peers by BLS key text, disabled ones included: a consensus key is used once, ever. */
+  | 'peersByBlsKey'
+  /** Peers not disabled (active or about to be), under the parent ''. */
+  | 'livePeers';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -138,7 +142,22 @@ export const TABLES = Object.freeze({
     links: (_id, roles) => roles.map((r) => ['holdersByRole', r] as const),
     check: checkList((r: string) => r),
   }),
-  peer: def<Peer>('peer', PeerCodec, { idOf: (v) => v.id }),
+  peer: def<Peer>('peer', PeerCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) =>
+      v.disabledAt === undefined
+        ? [
+            ['peersByBlsKey', v.blsKey],
+            ['livePeers', ''],
+          ]
+        : [['peersByBlsKey', v.blsKey]],
+    check: (_id, v) =>
+      v.activeFrom !== v.registeredAt + 1
+        ? 'activeFrom is not registeredAt + 1'
+        : v.disabledAt !== undefined && v.disabledAt < v.registeredAt
+          ? 'disabledAt before registeredAt'
+          : undefined,
+  }),
   upgrade: def<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
   parameters: def<Parameters>('parameters', ParametersCodec, { idOf: () => SINGLETON_ID }),
   meta: def<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),

@@ -4,9 +4,16 @@
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { blsVerifyPossession } from '../../src/crypto/bls.js';
+import { loadKeyFile } from '../../src/crypto/keyfile.js';
+import { parsePublicKey } from '../../src/model/keys.js';
+import { nodeFiles } from '../../src/node/files.js';
+import { initNodeDir } from '../../src/node/init.js';
+import { fromHex } from '../../src/util/hex.js';
 import { cli, spawnCli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
@@ -108,6 +115,35 @@ describe('torana CLI end to end', () => {
     assert.match(rejected.err, /rejected \[domain_not_found\]/);
     const usage = await cli(['query', 'nothing', ...common]);
     assert.equal(usage.code, 2);
+  });
+
+  it('registers and unregisters a validator with the entry `keys validator` prints', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'torana-validator-'));
+    try {
+      await initNodeDir({ dir: other, overrides: { 'gateway.port': 0 } });
+      const shown = await cli(['keys', 'validator', '--dir', other, '--json']);
+      assert.equal(shown.code, 0, shown.err);
+      const v = JSON.parse(shown.out) as { peer: string; bls_key: string; pop: string };
+      assert.equal(v.peer, (await loadKeyFile(nodeFiles(other).nodeKey)).publicKeyText());
+      const bls = parsePublicKey(v.bls_key)!;
+      assert.equal(bls.algorithm, 'bls12_381');
+      assert.ok(blsVerifyPossession(bls.bytes, fromHex(v.pop, 96)!), 'the printed pop verifies');
+
+      const register = ['peer', 'register', v.peer, '--address', '127.0.0.1:1', '--bls-key', v.bls_key];
+      assert.notEqual(v.bls_key, t.node.validatorSet.validators[0]!.blsKey, 'another node’s key');
+      const wrong = await cli([...register, '--pop', '00'.repeat(96), ...common]);
+      assert.equal(wrong.code, 3, wrong.err);
+      assert.match(wrong.err, /rejected \[invalid_proof_of_possession\]/);
+      const ok = await cli([...register, '--pop', v.pop, ...common, '--json']);
+      assert.equal(ok.code, 0, ok.err);
+      assert.equal(JSON.parse(ok.out).status, 'Committed');
+      assert.equal(t.node.ledger.state.peer(v.peer)?.blsKey, v.bls_key);
+      const gone = await cli(['peer', 'unregister', v.peer, ...common, '--json']);
+      assert.equal(gone.code, 0, gone.err);
+      assert.notEqual(t.node.ledger.state.peer(v.peer)?.disabledAt, undefined);
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
   });
 
   it('prints help with examples', async () => {

@@ -177,7 +177,7 @@ describe('consensus routes (full profile)', () => {
     assert.equal((await get(u('/validator-sets/0'))).status, 400);
   });
 
-  it('keys: the node’s real BLS consensus key, active from height 1', async () => {
+  it('keys: the node’s real BLS consensus key, registered by genesis (height 0), active from height 1', async () => {
     const key = await loadConsensusKey(join(t.dir, 'consensus.key.json'));
     const text = publicKeyToText(key.publicKey);
     const peer = t.node.nodeKey.publicKeyText();
@@ -190,7 +190,7 @@ describe('consensus routes (full profile)', () => {
     ]);
     const life = (await get(u('/key-lifecycle'))).json().items;
     assert.deepEqual(life, [
-      { peer_id: peer, bls_key: text, status: 'active', registered_height: 1, active_from_height: 1 },
+      { peer_id: peer, bls_key: text, status: 'active', registered_height: 0, active_from_height: 1 },
     ]);
   });
 

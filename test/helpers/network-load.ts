@@ -160,19 +160,45 @@ export class LoadGenerator {
     }
   }
 
-  /** Every accepted transaction committed on any of `peers` must be on all of them. */
+  /**
+   * Every accepted transaction committed on any of `peers` must be on all of them: `missing` lists the
+   * ones that are not. Looks up 16 transactions at a time.
+   */
   async checkCommittedEverywhere(peers: number[] = this.opts.urls.map((_, i) => i)): Promise<PresenceReport> {
     const report: PresenceReport = { committed: 0, notCommitted: 0, missing: [] };
-    for (const tx of this.accepted) {
-      const on = await Promise.all(peers.map((p) => this.committedOn(p, tx.hash)));
-      if (!on.some(Boolean)) {
-        report.notCommitted++;
-        continue;
-      }
-      report.committed++;
-      const absent = peers.filter((_, k) => !on[k]);
-      if (absent.length > 0) report.missing.push({ hash: tx.hash, peers: absent });
+    const txs = [...this.accepted];
+    for (let k = 0; k < txs.length; k += 16) {
+      const batch = txs.slice(k, k + 16);
+      const found = await Promise.all(
+        batch.map((tx) => Promise.all(peers.map((p) => this.committedOn(p, tx.hash)))),
+      );
+      batch.forEach((tx, b) => {
+        const on = found[b]!;
+        if (!on.some(Boolean)) {
+          report.notCommitted++;
+          return;
+        }
+        report.committed++;
+        const absent = peers.filter((_, q) => !on[q]);
+        if (absent.length > 0) report.missing.push({ hash: tx.hash, peers: absent });
+      });
     }
     return report;
+  }
+
+  /**
+   * Polls checkCommittedEverywhere until every accepted transaction is committed on every one of
+   * `peers` (or the time is up) and returns the last report.
+   */
+  async waitCommittedEverywhere(
+    peers: number[] = this.opts.urls.map((_, i) => i),
+    timeoutMs = 30_000,
+  ): Promise<PresenceReport> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = await this.checkCommittedEverywhere(peers);
+      if ((r.notCommitted === 0 && r.missing.length === 0) || Date.now() > deadline) return r;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
   }
 }

@@ -104,8 +104,11 @@ export class PeerProcess {
     return this.lines.slice(-n);
   }
 
-  /** Polls GET /health until it answers 200; fails early if the process exits. */
-  async waitReady(timeoutMs = 30_000): Promise<void> {
+  /**
+   * Polls GET /health until it answers 200; fails early if the process exits. A start from source
+   * takes a few seconds on an idle machine, many more on a loaded one, hence the long default.
+   */
+  async waitReady(timeoutMs = 60_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`${this.label} exited before serving:\n${this.logs().join('\n')}`);

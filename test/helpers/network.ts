@@ -8,7 +8,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { leaderPeerIndex } from '../../src/cli/testnet-status.js';
+import { probePeer } from '../../src/cli/testnet-status.js';
 import { renderConfigToml } from '../../src/config/load.js';
 import { loadKeyFile } from '../../src/crypto/keyfile.js';
 import { nodeFiles } from '../../src/node/files.js';
@@ -180,9 +180,14 @@ export class TestNetwork {
     );
   }
 
-  /** Waits until every listed peer (default: the running ones) has at least height `h`. */
+  /** Indexes of the peers running and not paused. */
+  live(): number[] {
+    return this.peers.flatMap((p, i) => (p.running && !p.paused ? [i] : []));
+  }
+
+  /** Waits until every listed peer (default: the live ones) has at least height `h`. */
   async waitForHeight(h: number, which?: number[], timeoutMs = 30_000): Promise<number[]> {
-    const peers = which ?? this.peers.flatMap((p, i) => (p.running ? [i] : []));
+    const peers = which ?? this.live();
     const deadline = Date.now() + timeoutMs;
     let last: (number | undefined)[] = [];
     while (Date.now() < deadline) {
@@ -197,10 +202,10 @@ export class TestNetwork {
 
   /**
    * Every block (hash, state root) of every listed peer up to the lowest of their heights, compared
-   * height by height; the first difference is reported. Peers default to the running ones.
+   * height by height; the first difference is reported. Peers default to the live ones.
    */
   async compareChains(which?: number[]): Promise<ChainComparison> {
-    const peers = which ?? this.peers.flatMap((p, i) => (p.running ? [i] : []));
+    const peers = which ?? this.live();
     const heights = await this.heights(peers);
     if (heights.some((h) => h === undefined))
       throw new Error(`compareChains: a peer does not answer: ${heights.join(',')}`);
@@ -224,18 +229,14 @@ export class TestNetwork {
   }
 
   /**
-   * The leader each running peer reports (GET /v1/consensus/status `leader_index`, mapped to a peer
-   * index of this network) and the one most of them name.
+   * The leader each live peer reports (GET /v1/consensus/leader, as `torana testnet up` shows it),
+   * as a peer index of this network, and the one most of them name.
    */
   async leader(): Promise<{ leader: number | undefined; byPeer: (number | undefined)[] }> {
+    const live = new Set(this.live());
     const byPeer = await Promise.all(
-      this.peers.map((p) =>
-        p.running && !p.paused
-          ? p.getJson<{ leader_index: number }>('/v1/consensus/status', 2000).then(
-              (s) => leaderPeerIndex(this.manifest, s.leader_index),
-              () => undefined,
-            )
-          : undefined,
+      this.peers.map((_, i) =>
+        live.has(i) ? probePeer(this.manifest, i, 2000).then((s) => s.leader) : undefined,
       ),
     );
     const votes = new Map<number, number>();

@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { encode, encodeFrame } from '../../src/codec/frame.js';
+import { BlsKeyPair, blsProvePossession } from '../../src/crypto/bls.js';
 import { hash } from '../../src/crypto/hash.js';
+import { publicKeyToText } from '../../src/crypto/keys.js';
 import { UpgradeManifestCodec } from '../../src/model/entities.js';
 import { type Instruction, InstructionCodec } from '../../src/model/instructions.js';
 import { defaultParameters, ParametersCodec } from '../../src/model/parameters.js';
@@ -50,6 +52,9 @@ describe('SDK against a served node', () => {
     const a = accountOf(alice, 'wonderland');
     const b = accountOf(bob, 'wonderland');
     const peer = generateKeyPair().publicKeyText();
+    const bls = BlsKeyPair.generate();
+    const blsKey = publicKeyToText(bls.publicKey);
+    const pop = toHex(blsProvePossession(bls));
     const manifest = (n: number) => ({
       name: `up${n}`,
       description: 'test',
@@ -70,7 +75,7 @@ describe('SDK against a served node', () => {
       ],
       [
         ix.registerRole('auditor', [{ name: 'CanRegisterDomain', payload: null }]),
-        ix.registerPeer(peer, '127.0.0.1:9999'),
+        ix.registerPeer(peer, '127.0.0.1:9999', blsKey, pop),
       ],
       [
         ix.mintAsset('rose#wonderland', a, '10.50'),

@@ -56,7 +56,9 @@ export function reportOf(
         ? undefined
         : viewTimeout(s.options.pacemaker, hs.height, s.view, Math.max(0, s.me), s.rttMs),
     rttMs: s.rttMs,
-    roundStartedAtMs: hs?.startedAtMs,
+    // A round is in progress once the height has work (its view timer is armed) or a proposal arrived.
+    roundStartedAtMs:
+      hs !== undefined && (hs.timerView >= 0 || hs.proposals.size > 0) ? hs.startedAtMs : undefined,
     nowMs: s.nowMs,
     newViewsReceived: hs?.newViews.size ?? 0,
     pacemaker: s.options.pacemaker,

@@ -30,6 +30,7 @@ export class BftCore {
   private highQc: Qc | undefined;
   private prepareVote: SafetyState['prepareVote'];
   private commitVote: SafetyState['commitVote'];
+  private proposedView: number | undefined;
   private pending = false;
   private rttMs = 0;
   private me = -1;
@@ -104,6 +105,8 @@ export class BftCore {
       this.highQc = s.lockedQc;
       this.prepareVote = s.prepareVote;
       this.commitVote = s.commitVote;
+      this.proposedView = s.proposedView;
+      if (s.proposedView !== undefined) this.hs!.led.add(s.proposedView);
     }
     if (this.pending) this.activity();
     this.tryPropose();
@@ -117,6 +120,7 @@ export class BftCore {
     this.highQc = undefined;
     this.prepareVote = undefined;
     this.commitVote = undefined;
+    this.proposedView = undefined;
   }
 
   private committed(height: number, roster: ValidatorSet, pending: boolean): void {
@@ -149,6 +153,7 @@ export class BftCore {
   private activity(): void {
     const hs = this.hs!;
     if (this.me < 0 || hs.timerView === this.view || hs.committing) return;
+    if (hs.timerView < 0 && this.view === 0) hs.startedAtMs = this.nowMs; // the height's round begins
     hs.timerView = this.view;
     const t = viewTimeout(this.o.pacemaker, hs.height, this.view, this.me, this.rttMs);
     this.out.push({ kind: 'SetTimer', height: hs.height, view: this.view, ms: t.ms });
@@ -261,6 +266,10 @@ export class BftCore {
       ...(justify === undefined ? {} : { justify }),
     };
     this.stats.proposals++;
+    // Durable before it leaves: a leader that crashes and restarts in this view must not build a
+    // second, different block for it (its peers would rightly record that as equivocation).
+    this.proposedView = this.view;
+    this.persist();
     this.out.push({ kind: 'Broadcast', msg });
     this.proposal(this.o.self, msg);
   }
@@ -348,6 +357,8 @@ export class BftCore {
     hs.proposalAtMs ??= this.nowMs;
     this.activity();
     const b = hs.rememberBlock(msg.blockHash, msg.block);
+    // A verified justify QC raises the lock and the highest QC like any Prepare QC seen.
+    if (msg.justify !== undefined) this.useQc(msg.justify);
     if (b === undefined) return;
     if (b.execution === 'unknown') this.execute(msg.blockHash, b.bytes);
     else if (b.execution === 'ok') this.afterExecuted(msg.blockHash);
@@ -460,6 +471,7 @@ export class BftCore {
         ...(this.lockedQc === undefined ? {} : { lockedQc: this.lockedQc }),
         ...(this.prepareVote === undefined ? {} : { prepareVote: this.prepareVote }),
         ...(this.commitVote === undefined ? {} : { commitVote: this.commitVote }),
+        ...(this.proposedView === undefined ? {} : { proposedView: this.proposedView }),
       },
     });
   }

@@ -47,6 +47,7 @@ export class BftEngine implements ConsensusEngine {
   private timer: Timer | undefined;
   private executed = new Map<string, ExecutedBlock>();
   private taken: QueuedTransaction[] = [];
+  private takenView = -1;
   private lastBuildMs = Number.NEGATIVE_INFINITY;
   private gossip: Uint8Array[] = [];
   private gossipTimer: Timer | undefined;
@@ -138,6 +139,7 @@ export class BftEngine implements ConsensusEngine {
   /** A transaction admitted from a client: gossip it (batched on the next loop turn). */
   admitted(q: QueuedTransaction, source: string | undefined): void {
     if (source?.startsWith('peer:') || !this.running) return;
+    // The canonical payload; the receiver submits it in the codec's bare form (`bareForm`).
     this.gossip.push(q.encoded ?? encode(SignedTransactionCodec, q.tx));
     if (this.gossip.length >= this.o.gossipBatchMax) this.flushGossip();
     else this.gossipTimer ??= this.host.clock.setTimeout(() => this.flushGossip(), 0);
@@ -181,6 +183,9 @@ export class BftEngine implements ConsensusEngine {
         return;
       case 'Tip':
         if (m.height > this.host.height()) this.behind(from, m.height);
+        // A peer behind us (it says so on view timeouts): tell it our tip so it syncs.
+        else if (m.height < this.host.height())
+          this.transport.send(from, encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
         return;
       case 'SyncRequest':
         this.enqueue(async () => {
@@ -212,9 +217,20 @@ export class BftEngine implements ConsensusEngine {
         this.transport.broadcast(encodeCoreMessage(e.msg));
         return;
       case 'SetTimer':
+        // A timer for a later view: our proposal lost its view (timed out or joined past). Its
+        // transactions go back to the queue, or no leader would ever propose them again.
+        if (this.taken.length > 0 && e.view > this.takenView) {
+          this.host.release(this.taken);
+          this.taken = [];
+        }
         this.timer?.cancel();
         this.timer = this.host.clock.setTimeout(
-          () => this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() }),
+          () => {
+            // A view that timed out may mean the others decided this height long ago and went quiet:
+            // announce our tip, so a peer ahead answers with its own and block sync starts.
+            this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
+            this.input({ kind: 'Timeout', height: e.height, view: e.view, nowMs: this.now() });
+          },
           e.ms,
           { keepAlive: true },
         );
@@ -253,6 +269,7 @@ export class BftEngine implements ConsensusEngine {
       return;
     }
     this.taken.push(...txs);
+    this.takenView = view;
     const executed = this.host.execute(view, this.host.clock.nowMs(), txs);
     const block = encodeProposedBlock(executed, executed.encodedTransactions);
     this.executed.set(toHex(executed.hash), executed);

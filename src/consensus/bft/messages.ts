@@ -131,6 +131,7 @@ export const SafetyStateCodec = struct('SafetyState', {
   lockedQc: option(CommitCertificateCodec),
   prepareVote: option(VoteRecordCodec),
   commitVote: option(VoteRecordCodec),
+  proposedView: option(varuint),
 });
 
 export function encodeSafetyState(s: SafetyState): Uint8Array {
@@ -147,5 +148,6 @@ export function decodeSafetyState(b: Uint8Array, limits: DecodeLimits): SafetySt
     ...(v.lockedQc === undefined ? {} : { lockedQc: v.lockedQc }),
     ...(v.prepareVote === undefined ? {} : { prepareVote: v.prepareVote }),
     ...(v.commitVote === undefined ? {} : { commitVote: v.commitVote }),
+    ...(v.proposedView === undefined ? {} : { proposedView: v.proposedView }),
   };
 }

@@ -1,11 +1,15 @@
 // Who leads and who collects votes at (height, view) (design: "Roster"). Per height the canonical roster
 // is shuffled by a pseudo-random function of (chain id, height); each view rotates the plan by one slot;
-// slot 0 leads and the next `k` slots collect votes with it. Pure, so `/leader` and `/collectors` are
+// slot 0 leads, and it and the next k − 1 slots collect votes. Pure, so `/leader` and `/collectors` are
 // checkable by anyone holding the roster.
 
-import { blake2b256 } from '../../crypto/hash.js';
+import { struct } from '../../codec/compound.js';
+import { encode } from '../../codec/frame.js';
+import { string, varuint } from '../../codec/primitives.js';
+import { blake2b256, hash } from '../../crypto/hash.js';
 
-const encoder = new TextEncoder();
+/** What the shuffle seed of a height is the ledger hash of (reported by `/v1/consensus/leader`). */
+export const LeaderSeedInput = struct('ConsensusLeaderSeedInput', { chainId: string(64), height: varuint });
 
 function u32At(seed: Uint8Array, counter: number): number {
   const input = new Uint8Array(seed.length + 4);
@@ -15,9 +19,9 @@ function u32At(seed: Uint8Array, counter: number): number {
   return new DataView(d.buffer, d.byteOffset).getUint32(0);
 }
 
-/** The PRF seed of a height: BLAKE2b-256 of "torana/plan/1" ‖ chain id ‖ height. */
+/** The PRF seed of a height: the ledger hash of (chain id, height) in the codec. */
 export function planSeed(chainId: string, height: number): Uint8Array {
-  return blake2b256(encoder.encode(`torana/plan/1|${chainId}|${height}`));
+  return hash(encode(LeaderSeedInput, { chainId, height }));
 }
 
 /** The shuffled roster indexes of `height` (Fisher–Yates driven by the PRF). */
@@ -48,9 +52,9 @@ export class Plan {
     return this.plan[view % this.size]!;
   }
 
-  /** Roster indexes collecting the votes of `view`: the leader and the next `k` slots (distinct). */
+  /** Roster indexes collecting the votes of `view`: `k` slots from the leader's on (the leader first). */
   collectors(view: number, k: number): number[] {
-    const count = Math.min(this.size, 1 + Math.max(0, k));
+    const count = Math.min(this.size, Math.max(1, k));
     const out: number[] = [];
     for (let s = 0; s < count; s++) out.push(this.plan[(view + s) % this.size]!);
     return out;

@@ -57,6 +57,8 @@ export interface SafetyState {
   /** Highest view with a Prepare / Commit vote at `height`, and what it was for. */
   prepareVote?: { view: number; blockHash: Uint8Array };
   commitVote?: { view: number; blockHash: Uint8Array };
+  /** Highest view at `height` this peer proposed in (as leader): it never proposes there again. */
+  proposedView?: number;
 }
 
 export interface PacemakerOptions {
@@ -85,7 +87,7 @@ export interface BftOptions {
   self: string;
   crypto: VoteCrypto;
   pacemaker: PacemakerOptions;
-  /** Vote collectors per (height, view) beyond the leader (reference `collectors_k`). */
+  /** Vote collectors per (height, view), the leader included (config `consensus.collectors_k`). */
   collectorsK: number;
   plantedBug?: PlantedBug;
 }

@@ -7,6 +7,7 @@ import type { ValidatorSet } from '../../consensus/validator-set.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
+import type { ConsensusKeyRecord } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewRoute, viewSchema } from '../view.js';
 import {
@@ -29,37 +30,15 @@ import {
   TAGS as tags,
 } from './consensus-shared.js';
 
-interface KeyLife {
-  peerId: string;
-  blsKey: string;
-  activeFromHeight: number;
-  disabledHeight: number | undefined;
-}
-
 /**
- * Each (peer, key) pair of the validator-set history: active from the first set that holds it, disabled at
- * the first later set that no longer does. Genesis keys are registered and active at height 1.
+ * Keys in force for the next block (height tip + 1), sorted by peer id: the committed peer rows with
+ * `activeFrom <= tip + 1` and no `disabledAt <= tip + 1` (consensus/membership.ts `validatorSetAt`).
  */
-function keyLifecycle(snap: ConsensusSnapshot): KeyLife[] {
-  const lives = new Map<string, KeyLife>();
-  for (const { height, set } of snap.validatorSetHistory) {
-    const present = new Set<string>();
-    for (const v of set.validators) {
-      const id = `${v.peer}/${v.blsKey}`;
-      present.add(id);
-      const life = lives.get(id);
-      if (life === undefined || life.disabledHeight !== undefined)
-        lives.set(id, {
-          peerId: v.peer,
-          blsKey: v.blsKey,
-          activeFromHeight: height,
-          disabledHeight: undefined,
-        });
-    }
-    for (const [id, life] of lives)
-      if (!present.has(id) && life.disabledHeight === undefined) life.disabledHeight = height;
-  }
-  return [...lives.values()];
+function activeKeys(d: RouteDeps): ConsensusKeyRecord[] {
+  const next = d.ports.chain.height() + 1;
+  return d.ports.consensus
+    .keyLifecycle()
+    .filter((k) => k.activeFrom <= next && (k.disabledAt === undefined || k.disabledAt > next));
 }
 
 /** The validator set in force at `height`: the newest history entry at or below it. */
@@ -178,38 +157,24 @@ function validatorSetRoutes(d: RouteDeps): RouteDef[] {
 }
 
 function keyRoutes(d: RouteDeps): RouteDef[] {
-  const snap = () => d.ports.consensus.snapshot();
-  /** Keys of the validator set in force now, with the height each became active. */
-  const activeKeys = () => {
-    const s = snap();
-    const lives = keyLifecycle(s);
-    return s.validatorSet.validators.map((v, index) => ({
-      index,
-      peerId: v.peer,
-      blsKey: v.blsKey,
-      activeFromHeight:
-        lives.find((l) => l.peerId === v.peer && l.blsKey === v.blsKey && l.disabledHeight === undefined)
-          ?.activeFromHeight ?? 1,
-    }));
-  };
   return [
     viewRoute(
       d.schema,
       {
         url: '/v1/consensus/consensus-keys',
         operationId: 'listConsensusKeys',
-        summary: 'Active consensus keys of the current validator set',
+        summary: 'Consensus keys of the validator set of the next height, from the registered peers',
         tags,
         visibility: 'public',
       },
       ConsensusKeysView,
       () => ({
-        items: activeKeys().map((k) => ({
-          index: k.index,
+        items: activeKeys(d).map((k, index) => ({
+          index,
           peerId: k.peerId,
           algorithm: 'bls12_381',
           publicKey: k.blsKey,
-          activeFromHeight: k.activeFromHeight,
+          activeFromHeight: k.activeFrom,
         })),
       }),
     ),
@@ -218,16 +183,16 @@ function keyRoutes(d: RouteDeps): RouteDef[] {
       {
         url: '/v1/consensus/bls_keys',
         operationId: 'listBlsKeys',
-        summary: 'Active BLS12-381 consensus keys by peer',
+        summary: 'BLS12-381 consensus keys of the validator set of the next height, by peer',
         tags,
         visibility: 'developer',
       },
       BlsKeysView,
       () => ({
-        items: activeKeys().map(({ peerId, blsKey, activeFromHeight }) => ({
-          peerId,
-          blsKey,
-          activeFromHeight,
+        items: activeKeys(d).map((k) => ({
+          peerId: k.peerId,
+          blsKey: k.blsKey,
+          activeFromHeight: k.activeFrom,
         })),
       }),
     ),
@@ -236,21 +201,24 @@ function keyRoutes(d: RouteDeps): RouteDef[] {
       {
         url: '/v1/consensus/key-lifecycle',
         operationId: 'getConsensusKeyLifecycle',
-        summary: 'Consensus key history: registered, active from, disabled',
+        summary: 'Consensus key history of every registered peer: registered, active from, disabled',
         tags,
         visibility: 'public',
       },
       KeyLifecycleView,
-      () => ({
-        items: keyLifecycle(snap()).map((l) => ({
-          peerId: l.peerId,
-          blsKey: l.blsKey,
-          status: l.disabledHeight === undefined ? 'active' : 'disabled',
-          registeredHeight: l.activeFromHeight,
-          activeFromHeight: l.activeFromHeight,
-          ...(l.disabledHeight === undefined ? {} : { disabledHeight: l.disabledHeight }),
-        })),
-      }),
+      () => {
+        const next = d.ports.chain.height() + 1;
+        return {
+          items: d.ports.consensus.keyLifecycle().map((k) => ({
+            peerId: k.peerId,
+            blsKey: k.blsKey,
+            status: k.disabledAt !== undefined && k.disabledAt <= next ? 'disabled' : 'active',
+            registeredHeight: k.registeredAt,
+            activeFromHeight: k.activeFrom,
+            ...(k.disabledAt === undefined ? {} : { disabledHeight: k.disabledAt }),
+          })),
+        };
+      },
     ),
   ];
 }

@@ -2,11 +2,8 @@
 // phase latencies, vote telemetry and the reliable-broadcast (RBC) counters.
 
 import type { Codec } from '../../codec/codec.js';
-import { struct } from '../../codec/compound.js';
-import { encode } from '../../codec/frame.js';
-import { string, varuint } from '../../codec/primitives.js';
+import { planSeed } from '../../consensus/bft/plan.js';
 import type { ConsensusSnapshot, PhaseTimings } from '../../consensus/engine.js';
-import { hash } from '../../crypto/hash.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { defineRoute, type RouteDef, type Visibility } from '../route-table.js';
@@ -22,12 +19,6 @@ import {
   TelemetryView,
 } from '../views/consensus.js';
 import { JSON_OR_CODEC, micros, TAGS as tags } from './consensus-shared.js';
-
-/**
- * Input of the roster-shuffle seed of one height (reference-notes §7: "per height the roster is shuffled
- * with a pseudo-random function seeded from the chain id"): the seed is the ledger hash of this encoding.
- */
-const LeaderSeedInput = struct('ConsensusLeaderSeedInput', { chainId: string(64), height: varuint });
 
 function phases(p: PhaseTimings | undefined) {
   if (p === undefined) return undefined;
@@ -45,9 +36,27 @@ function leaderPeer(snap: ConsensusSnapshot): string {
 
 function pacemaker(d: RouteDeps) {
   const snap = d.ports.consensus.snapshot();
-  const target = d.ports.consensus.settings().commitTimeMs;
   const started = snap.roundStartedAtMs;
   const elapsed = started === undefined ? 0 : Math.max(0, Math.floor(d.ports.node.nowMs() - started));
+  const p = snap.round?.pacemaker;
+  if (p !== undefined) {
+    // BFT: the view timeout of the current view as the pacemaker computes it (bft/pacemaker.ts).
+    const timeout = Math.round(p.timeoutTargetMs + p.jitterMs);
+    return {
+      backoffMs: Math.round(p.timeoutTargetMs),
+      rttFloorMs: Math.round(p.rttFloorMs),
+      jitterMs: p.jitterMs,
+      backoffMultiplier: p.backoffMultiplier,
+      rttFloorMultiplier: p.rttFloorMultiplier,
+      maxBackoffMs: p.maxBackoffMs,
+      jitterFracPermille: p.jitterPermille,
+      roundInProgress: started !== undefined,
+      roundElapsedMs: elapsed,
+      viewTimeoutTargetMs: timeout,
+      viewTimeoutRemainingMs: Math.max(0, timeout - elapsed),
+    };
+  }
+  const target = d.ports.consensus.settings().commitTimeMs;
   // Single-peer mode never times out a view: no backoff growth, no round-trip floor, no jitter. The view
   // timeout target is the time a proposal has to gather its certificate (config block.commit_time_ms).
   return {
@@ -69,11 +78,11 @@ function collectors(d: RouteDeps) {
   const snap = d.ports.consensus.snapshot();
   const { collectorsK: k, collectorsR: r } = d.ports.consensus.settings();
   const set = snap.validatorSet;
-  // The k roster slots from the leader on collect the votes of the height being decided.
-  const list = Array.from({ length: Math.min(k, set.size) }, (_, i) => {
-    const index = (snap.leaderIndex + i) % set.size;
-    return { index, peerId: set.validators[index]!.peer };
-  });
+  // BFT: the k plan slots from the leader's on (bft/plan.ts); single peer: the one validator.
+  const indexes =
+    snap.round?.collectors ??
+    Array.from({ length: Math.min(k, set.size) }, (_, i) => (snap.leaderIndex + i) % set.size);
+  const list = indexes.map((index) => ({ index, peerId: set.validators[index]!.peer }));
   return {
     mode: snap.mode,
     rosterSize: set.size,
@@ -88,17 +97,29 @@ function collectors(d: RouteDeps) {
 
 function telemetry(d: RouteDeps) {
   const snap = d.ports.consensus.snapshot();
-  // One vote per block reaches the single collector, and each makes one certificate (since node start).
-  const intake = {
-    index: snap.leaderIndex,
-    peerId: leaderPeer(snap),
-    votesReceived: snap.blocksProduced,
-    qcsFormed: snap.blocksProduced,
-  };
+  const r = snap.round;
+  // BFT: what this peer received and formed as a collector (an observer collects nothing). Single peer:
+  // one vote per block reaches the single collector, and each makes one certificate (since node start).
+  const intake =
+    r === undefined
+      ? {
+          index: snap.leaderIndex,
+          peerId: leaderPeer(snap),
+          votesReceived: snap.blocksProduced,
+          qcsFormed: snap.blocksProduced,
+        }
+      : r.selfIndex < 0
+        ? undefined
+        : {
+            index: r.selfIndex,
+            peerId: snap.validatorSet.validators[r.selfIndex]!.peer,
+            votesReceived: r.votesReceived,
+            qcsFormed: r.qcsFormed,
+          };
   const last = snap.lastPhases?.collectVotesMs;
   const avg = snap.averagePhases?.collectVotesMs;
   return {
-    voteIntake: [intake],
+    voteIntake: intake === undefined ? [] : [intake],
     ...(last === undefined ? {} : { qcLatencyLastUs: micros(last) }),
     ...(avg === undefined ? {} : { qcLatencyAverageUs: micros(avg) }),
   };
@@ -135,7 +156,8 @@ export function roundRoutes(d: RouteDeps): RouteDef[] {
       () => {
         const s = snap();
         const height = s.height + 1;
-        const seed = toHex(hash(encode(LeaderSeedInput, { chainId: d.ports.node.chainId, height })));
+        // The seed the BFT plan shuffles the roster of this height with (consensus/bft/plan.ts).
+        const seed = toHex(planSeed(d.ports.node.chainId, height));
         return {
           leaderIndex: s.leaderIndex,
           leaderPeerId: leaderPeer(s),

@@ -70,6 +70,7 @@ export function consensusStatus(d: RouteDeps): ConsensusStatus {
     ),
     txQueue: { depth, capacity, saturated: depth >= capacity },
     blocksProduced: snap.blocksProduced,
+    peers: d.ports.node.peers(),
   };
 }
 

@@ -56,6 +56,16 @@ export const ConsensusStatusView = struct('ConsensusStatus', {
   ),
   txQueue: struct('ConsensusTxQueue', { depth: varuint, capacity: varuint, saturated: bool }),
   blocksProduced: varuint,
+  /** The peers this node is configured with and their live state (empty for a lone node). */
+  peers: seq(
+    struct('ConsensusPeer', {
+      peerId: PeerId,
+      address: string(300),
+      role: string(16),
+      connected: bool,
+      lastSeenMs: varuint,
+    }),
+  ),
 });
 
 export const QcView = struct('ConsensusQc', {

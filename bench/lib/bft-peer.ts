@@ -1,0 +1,66 @@
+// One peer process of the bench's BFT network (bft-network.ts): `torana start --dir <peer dir>` run from
+// source (bft-peer-cli.ts), with readiness on GET /health, kill -9 and a graceful stop. The tail of its
+// output goes into the error when it exits before serving.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { sleep } from './timing.js';
+
+const STOP_GRACE_MS = 10_000;
+const PEER_CLI = fileURLToPath(new URL('./bft-peer-cli.ts', import.meta.url));
+
+export class BenchPeer {
+  child: ChildProcess | undefined;
+  exited: Promise<void> = Promise.resolve();
+  #log = '';
+
+  constructor(
+    readonly dir: string,
+    readonly url: string,
+  ) {}
+
+  get running(): boolean {
+    return this.child !== undefined && this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  start(): void {
+    const child = spawn(
+      process.execPath,
+      ['--conditions=torana-source', '--import', 'tsx', PEER_CLI, 'start', '--dir', this.dir],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    this.child = child;
+    for (const s of [child.stdout, child.stderr])
+      s?.setEncoding('utf8').on('data', (d: string) => {
+        this.#log = (this.#log + d).slice(-4000);
+      });
+    this.exited = new Promise((resolve) => child.once('close', () => resolve()));
+  }
+
+  async waitReady(deadlineMs: number): Promise<void> {
+    while (Date.now() < deadlineMs) {
+      if (!this.running) throw new Error(`peer ${this.dir} exited: ${this.#log}`);
+      const ok = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1000) }).then(
+        (r) => r.status === 200,
+        () => false,
+      );
+      if (ok) return;
+      await sleep(100);
+    }
+    throw new Error(`peer ${this.dir} not ready: ${this.#log}`);
+  }
+
+  async kill9(): Promise<void> {
+    if (!this.running) return;
+    this.child?.kill('SIGKILL');
+    await this.exited;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.running) return;
+    this.child?.kill('SIGTERM');
+    const timer = setTimeout(() => this.child?.kill('SIGKILL'), STOP_GRACE_MS);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,53 @@
+// Membership (docs/consensus.md "Membership", reference-notes §7): the validator set of a height and the
+// consensus-key lifecycle, both read from the peer rows of the committed state (state/tables.ts `peer`).
+// A key registered in block h is active from h + 1; genesis validators are registered at height 0, so
+// they are active from block 1; unregistering in block h disables the key from h on. Peer rows are never
+// deleted, so the whole history can be answered from the state alone.
+
+import type { Peer } from '../model/entities.js';
+import type { WorldState } from '../state/world-state.js';
+import { assert } from '../util/assert.js';
+import { ValidatorSet } from './validator-set.js';
+
+/** The peers of the state (only `listPeers` is read, so tests and ports can pass a smaller object). */
+export type PeerSource = Pick<WorldState, 'listPeers'>;
+
+/** One consensus key's history (the key-lifecycle routes). */
+export interface KeyLifecycleEntry {
+  peerId: string;
+  blsKey: string;
+  registeredAt: number;
+  activeFrom: number;
+  /** The height from which the key no longer votes; undefined while it is live. */
+  disabledAt: number | undefined;
+}
+
+/** True when `peer` is in the validator set of `height`. */
+export function isActiveAt(peer: Peer, height: number): boolean {
+  return peer.activeFrom <= height && (peer.disabledAt === undefined || peer.disabledAt > height);
+}
+
+/**
+ * The validator set of `height` (sorted by peer id, ValidatorSet's canonical order): peers with
+ * `activeFrom <= height` and not disabled at or before `height`. Empty when no peer qualifies (a state
+ * without peer rows, or a height before genesis).
+ */
+export function validatorSetAt(state: PeerSource, height: number): ValidatorSet {
+  assert(Number.isSafeInteger(height) && height >= 0, `validatorSetAt: bad height ${height}`);
+  const validators = state
+    .listPeers()
+    .filter((p) => isActiveAt(p, height))
+    .map((p) => ({ peer: p.id, blsKey: p.blsKey }));
+  return new ValidatorSet(validators);
+}
+
+/** Every registered peer's key with its lifecycle, live and disabled, sorted by peer id. */
+export function keyLifecycle(state: PeerSource): KeyLifecycleEntry[] {
+  return state.listPeers().map((p) => ({
+    peerId: p.id,
+    blsKey: p.blsKey,
+    registeredAt: p.registeredAt,
+    activeFrom: p.activeFrom,
+    disabledAt: p.disabledAt,
+  }));
+}
