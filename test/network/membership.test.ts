@@ -84,11 +84,11 @@ describe('membership: a fifth validator registered and unregistered by transacti
     });
     assert.ok(removed);
     const h = Math.max(...(await net.heights([0, 1, 2, 3])).map((x) => x ?? 0));
-    const load2 = await startLoad(net, { ratePerSecond: 10, targets: [0, 1, 2, 3] });
+    load.start();
     await waitUntil('four validators commit after the removal', 60_000, async () =>
       (await net.heights([0, 1, 2, 3])).every((x) => (x ?? 0) >= h + 5),
     );
-    await load2.stop();
+    await load.stop();
     const after = (await certificates(net.peer(0))).filter((c) => c.height > h + 1);
     const roster2 = await rosters(net.peer(0));
     assert.ok(after.length > 0 && after.every((c) => roster2.get(c.validator_set_hash)?.length === 4));
