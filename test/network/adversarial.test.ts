@@ -91,6 +91,14 @@ describe('adversarial peer messages against three validator processes', { timeou
     });
     await client.submit(await client.build([ix.registerDomain(`adv-${n++}-${Date.now()}`)]));
   };
+  const prepareSubject = (height: number, fill: number) => ({
+    phase: { kind: 'Prepare' as const },
+    height,
+    view: 0,
+    epoch: 0,
+    blockHash: new Uint8Array(32).fill(fill),
+    validatorSetHash: roster.hash,
+  });
   const tip = async () => (await net.heights(honest)).map((h) => h ?? 0);
   const evidence = (i: number) => net.peer(i).getJson<EvidenceList>('/v1/consensus/evidence?limit=100');
   const broadcast = (from: PeerNetwork, msg: BftMessage) => from.broadcast(encodeCoreMessage(msg));
@@ -98,14 +106,7 @@ describe('adversarial peer messages against three validator processes', { timeou
   it('refuses a forged vote and a vote from a non-validator, records nothing, and keeps committing', async () => {
     const [h] = await tip();
     const height = h! + 1;
-    const subject = {
-      phase: { kind: 'Prepare' as const },
-      height,
-      view: 0,
-      epoch: 0,
-      blockHash: new Uint8Array(32).fill(7),
-      validatorSetHash: roster.hash,
-    };
+    const subject = prepareSubject(height, 7);
     const stranger = BlsKeyPair.fromSeed(new Uint8Array(32).fill(99));
     const forged = stranger.sign(voteMessage(net.manifest.chainId, subject));
     const vote: BftMessage = {
@@ -129,14 +130,7 @@ describe('adversarial peer messages against three validator processes', { timeou
   it('records a QC with a bad aggregate as InvalidQc on every validator that receives it', async () => {
     const [h] = await tip();
     const height = h! + 1;
-    const subject = {
-      phase: { kind: 'Prepare' as const },
-      height,
-      view: 0,
-      epoch: 0,
-      blockHash: new Uint8Array(32).fill(9),
-      validatorSetHash: roster.hash,
-    };
+    const subject = prepareSubject(height, 9);
     const stranger = BlsKeyPair.fromSeed(new Uint8Array(32).fill(98));
     const sig = stranger.sign(voteMessage(net.manifest.chainId, subject));
     const votes = [0, 1, 2].map((index) => ({ index, signature: sig }));

@@ -13,7 +13,8 @@ import type { Qc, VoteCrypto, VoteSubject } from './types.js';
 
 const VERIFIED_QCS_MAX = 1024;
 
-function certificateSubject(s: VoteSubject) {
+/** A vote subject in the certificate's shape (epoch 0: no proof-of-stake epochs). */
+export function certificateSubject(s: VoteSubject) {
   return {
     phase: { kind: s.phase },
     height: s.height,

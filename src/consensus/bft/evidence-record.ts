@@ -4,19 +4,11 @@ import { toHex } from '../../util/hex.js';
 import { CONSENSUS_PROTOCOL, type VoteSubject as WireSubject } from '../certificate.js';
 import { canonicalEvidence, type Evidence, evidenceId } from '../evidence.js';
 import type { ValidatorSet } from '../validator-set.js';
+import { certificateSubject } from './bls-vote-crypto.js';
 import type { EvidenceFinding, VoteSubject } from './types.js';
 
 function wireSubject(chainId: string, s: VoteSubject): WireSubject {
-  return {
-    protocol: CONSENSUS_PROTOCOL,
-    chainId,
-    phase: { kind: s.phase },
-    height: s.height,
-    view: s.view,
-    epoch: 0,
-    blockHash: s.blockHash,
-    validatorSetHash: s.validatorSetHash,
-  };
+  return { protocol: CONSENSUS_PROTOCOL, chainId, ...certificateSubject(s) };
 }
 
 export function evidenceOf(
