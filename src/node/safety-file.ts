@@ -17,8 +17,8 @@ import { type FailPoints, noFailPoints } from '../util/failpoints.js';
 const MAGIC = Uint8Array.of(0x54, 0x53, 0x41, 0x46); // "TSAF"
 export const SAFETY_FILE_VERSION = 1;
 export const SAFETY_HEADER_BYTES = 16;
-/** Largest payload: safety state is a lock certificate and a few counters, far below this. */
-export const SAFETY_BYTES_MAX = 1024 * 1024;
+/** Largest payload: the lock certificate, the last votes and the payloads voted for at one height (≤ 16 blocks). */
+export const SAFETY_BYTES_MAX = 64 * 1024 * 1024;
 
 export type SafetyCorruptReason =
   | 'short_header'

@@ -18,6 +18,10 @@ const REGRESSIONS: { seed: number; n: 4 | 7; observer?: boolean; bug: string }[]
   { seed: 1142, n: 4, bug: 'taken transactions never released after a lost view' },
   // The same, when the leader left its view by joining a later one (its own timer never fired).
   { seed: 925, n: 7, bug: 'taken transactions never released after joining a later view' },
+  // Every validator locked on a Prepare QC, then all crashed: the lock survived (safety file) but no one
+  // kept the block, so the leader waited for a payload nobody had and nothing committed again. Fixed:
+  // the payloads a peer proposed or voted Prepare for are persisted with its safety state.
+  { seed: 1007504, n: 4, bug: 'locked block lost with every crash: no payload to re-propose' },
   // An observer misses the last commits of a quiet cluster and has no timer to ask (kept: safety only).
   { seed: 257, n: 4, observer: true, bug: 'observer behind in a quiet cluster (liveness not required)' },
 ];

@@ -249,3 +249,28 @@ describe('BFT core: a leader proposes once per view, even across a restart', () 
     assert.ok(!restarted.some((e) => e.kind === 'Build'), 'no second block for view 0');
   });
 });
+
+describe('BFT core: payloads survive a crash with the safety state', () => {
+  it('persists the block it votes Prepare for and, restarted, serves it to a peer that asks', () => {
+    const self = others[0]!;
+    const c = core(self);
+    send(c, peerOf(LEADER), { kind: 'Proposal', height: 2, view: 0, blockHash: hashA, block: block(5) });
+    const out = c.step({ kind: 'Executed', height: 2, blockHash: hashA, headerView: 0, ok: true, nowMs: 2 });
+    const persist = out.find((e) => e.kind === 'Persist') as Extract<BftEffect, { kind: 'Persist' }>;
+    assert.deepEqual(
+      persist.safety.blocks?.map((b) => toHex(b.block)),
+      [toHex(block(5))],
+    );
+    const again = new BftCore({
+      chainId: CHAIN,
+      self: peerOf(self),
+      crypto: crypto(self),
+      pacemaker: DEFAULT_PACEMAKER,
+      collectorsK: 2,
+    });
+    again.step({ kind: 'Start', height: 2, roster, safety: persist.safety, nowMs: 3, pending: false });
+    const answer = send(again, peerOf(LEADER), { kind: 'PayloadRequest', height: 2, blockHash: hashA });
+    const payload = answer.find((e) => e.kind === 'Send' && e.msg.kind === 'Payload');
+    assert.ok(payload, 'the restarted peer still has the block it voted for');
+  });
+});

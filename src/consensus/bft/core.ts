@@ -6,7 +6,7 @@
 import { bytesEqual, toHex } from '../../util/hex.js';
 import type { ValidatorSet } from '../validator-set.js';
 import { type CoreReport, reportOf } from './core-report.js';
-import { HeightState, NEXT_HEIGHT_BUFFER_MAX } from './height-state.js';
+import { BLOCKS_KEPT_MAX, HeightState, NEXT_HEIGHT_BUFFER_MAX } from './height-state.js';
 import { viewTimeout } from './pacemaker.js';
 import {
   type BftEffect,
@@ -31,6 +31,8 @@ export class BftCore {
   private prepareVote: SafetyState['prepareVote'];
   private commitVote: SafetyState['commitVote'];
   private proposedView: number | undefined;
+  /** Payloads proposed or voted Prepare for at this height, persisted with the safety state. */
+  private votedBlocks = new Map<string, { blockHash: Uint8Array; block: Uint8Array }>();
   private pending = false;
   private rttMs = 0;
   private me = -1;
@@ -107,6 +109,10 @@ export class BftCore {
       this.commitVote = s.commitVote;
       this.proposedView = s.proposedView;
       if (s.proposedView !== undefined) this.hs!.led.add(s.proposedView);
+      for (const b of s.blocks ?? []) {
+        this.hs!.rememberBlock(b.blockHash, b.block);
+        this.votedBlocks.set(toHex(b.blockHash), b);
+      }
     }
     if (this.pending) this.activity();
     this.tryPropose();
@@ -121,6 +127,7 @@ export class BftCore {
     this.prepareVote = undefined;
     this.commitVote = undefined;
     this.proposedView = undefined;
+    this.votedBlocks = new Map();
   }
 
   private committed(height: number, roster: ValidatorSet, pending: boolean): void {
@@ -269,6 +276,7 @@ export class BftCore {
     // Durable before it leaves: a leader that crashes and restarts in this view must not build a
     // second, different block for it (its peers would rightly record that as equivocation).
     this.proposedView = this.view;
+    this.keepBlock(blockHash, block);
     this.persist();
     this.out.push({ kind: 'Broadcast', msg });
     this.proposal(this.o.self, msg);
@@ -426,6 +434,7 @@ export class BftCore {
     )
       return;
     this.prepareVote = { view: p.view, blockHash: p.blockHash };
+    this.keepBlock(p.blockHash, b.bytes);
     this.castVote('Prepare', p.blockHash);
   }
 
@@ -472,8 +481,16 @@ export class BftCore {
         ...(this.prepareVote === undefined ? {} : { prepareVote: this.prepareVote }),
         ...(this.commitVote === undefined ? {} : { commitVote: this.commitVote }),
         ...(this.proposedView === undefined ? {} : { proposedView: this.proposedView }),
+        ...(this.votedBlocks.size === 0 ? {} : { blocks: [...this.votedBlocks.values()] }),
       },
     });
+  }
+
+  /** Keeps a payload this peer stands behind (bounded: the oldest goes first past the per-height bound). */
+  private keepBlock(blockHash: Uint8Array, block: Uint8Array): void {
+    this.votedBlocks.set(toHex(blockHash), { blockHash, block });
+    if (this.votedBlocks.size > BLOCKS_KEPT_MAX)
+      this.votedBlocks.delete(this.votedBlocks.keys().next().value!);
   }
 
   private subject(phase: VotePhase, view: number, blockHash: Uint8Array): VoteSubject {

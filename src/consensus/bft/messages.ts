@@ -10,6 +10,7 @@ import type { DecodeLimits } from '../../codec/limits.js';
 import { bytes, fixedBytes, varuint } from '../../codec/primitives.js';
 import { CommitCertificateCodec } from '../../model/block.js';
 import { HashBytes } from '../../model/keys.js';
+import { BLOCKS_KEPT_MAX } from './height-state.js';
 import type { BftMessage, SafetyState, VotePhase } from './types.js';
 
 /** Blocks in one sync answer, and transactions in one gossip message. */
@@ -132,10 +133,14 @@ export const SafetyStateCodec = struct('SafetyState', {
   prepareVote: option(VoteRecordCodec),
   commitVote: option(VoteRecordCodec),
   proposedView: option(varuint),
+  blocks: seq(
+    struct('SafetyBlock', { blockHash: HashBytes, block: bytes(BLOCK_BYTES_MAX) }),
+    BLOCKS_KEPT_MAX,
+  ),
 });
 
 export function encodeSafetyState(s: SafetyState): Uint8Array {
-  return encode(SafetyStateCodec, s, 512);
+  return encode(SafetyStateCodec, { ...s, blocks: s.blocks ?? [] }, 512);
 }
 
 export function decodeSafetyState(b: Uint8Array, limits: DecodeLimits): SafetyState | undefined {
@@ -149,5 +154,6 @@ export function decodeSafetyState(b: Uint8Array, limits: DecodeLimits): SafetySt
     ...(v.prepareVote === undefined ? {} : { prepareVote: v.prepareVote }),
     ...(v.commitVote === undefined ? {} : { commitVote: v.commitVote }),
     ...(v.proposedView === undefined ? {} : { proposedView: v.proposedView }),
+    ...(v.blocks.length === 0 ? {} : { blocks: v.blocks }),
   };
 }

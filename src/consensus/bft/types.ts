@@ -59,6 +59,12 @@ export interface SafetyState {
   commitVote?: { view: number; blockHash: Uint8Array };
   /** Highest view at `height` this peer proposed in (as leader): it never proposes there again. */
   proposedView?: number;
+  /**
+   * The payloads this peer proposed or voted Prepare for at `height`. A Prepare QC thus implies 2f+1
+   * peers holding its block durably, so the block of the highest QC can always be fetched and
+   * re-proposed, even after every peer crashed (liveness; found by the simulator, seed 1007504).
+   */
+  blocks?: { blockHash: Uint8Array; block: Uint8Array }[];
 }
 
 export interface PacemakerOptions {
