@@ -36,6 +36,10 @@ function bareForm(encoded: Uint8Array): Uint8Array {
   return out;
 }
 
+/** How often peers are pinged for the round trip, and the largest sample believed. */
+const RTT_PROBE_MS = 2000;
+const RTT_SAMPLE_MAX_MS = 60_000;
+
 /** Bytes of blocks in one sync answer (well under the 4 MiB frame cap). */
 const SYNC_ANSWER_BYTES = 2 * 1024 * 1024;
 
@@ -52,6 +56,8 @@ export class BftEngine implements ConsensusEngine {
   private gossip: Uint8Array[] = [];
   private gossipTimer: Timer | undefined;
   private syncing: { peer: string; timer: Timer } | undefined;
+  private rttTimer: Timer | undefined;
+  private rttMs: number | undefined;
   readonly recent: CommitCertificate[] = [];
   /** Validator sets by the first height they apply to (bounded: the routes page through it). */
   readonly history: { height: number; set: ValidatorSet }[] = [];
@@ -82,6 +88,23 @@ export class BftEngine implements ConsensusEngine {
       nowMs: this.now(),
       pending: this.host.queueDepth() > 0,
     });
+    this.probeRtt();
+  }
+
+  /** Pings every peer each RTT_PROBE_MS; the answers give the round trip the pacemaker's floor uses. */
+  private probeRtt(): void {
+    if (!this.running) return;
+    this.transport.broadcast(
+      encodePeerMessage({ kind: 'Ping', sentAtMs: Math.max(0, Math.floor(this.now())) }),
+    );
+    this.rttTimer = this.host.clock.setTimeout(() => this.probeRtt(), RTT_PROBE_MS);
+  }
+
+  private rttSample(ms: number): void {
+    if (!(ms >= 0 && ms <= RTT_SAMPLE_MAX_MS)) return; // a forged or absurd echo
+    // Exponential moving average with weight 1/8 over every peer's answers.
+    this.rttMs = this.rttMs === undefined ? ms : this.rttMs + (ms - this.rttMs) / 8;
+    this.input({ kind: 'Rtt', ms: Math.round(this.rttMs) });
   }
 
   start(): void {
@@ -92,6 +115,7 @@ export class BftEngine implements ConsensusEngine {
     this.running = false;
     this.timer?.cancel();
     this.gossipTimer?.cancel();
+    this.rttTimer?.cancel();
     this.syncing?.timer.cancel();
     await this.tail;
   }
@@ -186,6 +210,12 @@ export class BftEngine implements ConsensusEngine {
         // A peer behind us (it says so on view timeouts): tell it our tip so it syncs.
         else if (m.height < this.host.height())
           this.transport.send(from, encodePeerMessage({ kind: 'Tip', height: this.host.height() }));
+        return;
+      case 'Ping':
+        this.transport.send(from, encodePeerMessage({ kind: 'Pong', sentAtMs: m.sentAtMs }));
+        return;
+      case 'Pong':
+        this.rttSample(this.now() - m.sentAtMs);
         return;
       case 'SyncRequest':
         this.enqueue(async () => {

@@ -51,6 +51,9 @@ export const PeerMessageCodec = enumOf('PeerMessage', {
   SyncRequest: { from: varuint, max: varuint },
   /** Encoded committed blocks (with certificates), consecutive from the requested height. */
   SyncBlocks: { blocks: seq(bytes(BLOCK_BYTES_MAX), SYNC_BLOCKS_MAX) },
+  /** Round-trip probe (the pacemaker's floor): the sender's monotonic ms, echoed back in a Pong. */
+  Ping: { sentAtMs: varuint },
+  Pong: { sentAtMs: varuint },
 });
 export type PeerMessage = Infer<typeof PeerMessageCodec>;
 
