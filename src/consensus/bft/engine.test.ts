@@ -111,6 +111,11 @@ describe('BFT engine, 4 peers in process', () => {
       [2, 2, 2, 2],
     );
     assert.equal(new Set(hashes).size, 1);
+    // Pings every 2 s measure the round trip (1 ms each way here) that floors the view timeout.
+    await c.run(2100);
+    const p = c.engines[0]!.snapshot().round!.pacemaker;
+    assert.equal(p.rttMs, 2);
+    assert.equal(p.rttFloorMs, 2 * p.rttFloorMultiplier);
     for (const e of c.engines) await e.stop();
   });
 
