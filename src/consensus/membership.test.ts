@@ -11,7 +11,7 @@ import {
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
 import { toHex } from '../util/hex.js';
-import { keyLifecycle, validatorSetAt } from './membership.js';
+import { keyLifecycle, rosterHistory, validatorSetAt } from './membership.js';
 
 /** A chain whose genesis registers validators `ns` (as a genesis file's transaction does). */
 function chainWith(...ns: number[]): Chain {
@@ -89,5 +89,26 @@ describe('membership determinism', () => {
     const b = run();
     assert.deepEqual(a, b);
     assert.equal(new Set(a).size, a.length, 'every block changed the state root');
+  });
+});
+
+describe('rosterHistory', () => {
+  it('rebuilds every validator set with the first height it applies to from the peer rows alone', () => {
+    const c = chainWith(0x41, 0x42);
+    expectCode(c, ADMIN, [registerPeer(0x50)], 'Committed');
+    const registered = c.height;
+    expectCode(c, ADMIN, [{ kind: 'RegisterDomain', id: 'between', metadata: new Map() }], 'Committed');
+    expectCode(c, ADMIN, [{ kind: 'UnregisterPeer', peer: key(0x41) }], 'Committed');
+    const removed = c.height;
+    const history = rosterHistory(c.state, c.height + 1);
+    assert.deepEqual(
+      history.map((e) => [e.height, e.set.validators.map((v) => v.peer)]),
+      [
+        [1, [key(0x41), key(0x42)]],
+        [registered + 1, [key(0x41), key(0x42), key(0x50)]],
+        [removed, [key(0x42), key(0x50)]],
+      ],
+    );
+    for (const e of history) assert.equal(toHex(e.set.hash), toHex(validatorSetAt(c.state, e.height).hash));
   });
 });

@@ -7,6 +7,7 @@
 import type { Peer } from '../model/entities.js';
 import type { WorldState } from '../state/world-state.js';
 import { assert } from '../util/assert.js';
+import { bytesEqual } from '../util/hex.js';
 import { ValidatorSet } from './validator-set.js';
 
 /** The peers of the state (only `listPeers` is read, so tests and ports can pass a smaller object). */
@@ -50,4 +51,25 @@ export function keyLifecycle(state: PeerSource): KeyLifecycleEntry[] {
     activeFrom: p.activeFrom,
     disabledAt: p.disabledAt,
   }));
+}
+
+/**
+ * The validator sets of heights 1..`upTo`, each with the first height it applies to, rebuilt from the
+ * peer rows alone (rows are never deleted, so the committed state holds the whole history). A set only
+ * changes where some key becomes active or is disabled.
+ */
+export function rosterHistory(state: PeerSource, upTo: number): { height: number; set: ValidatorSet }[] {
+  const changes = new Set<number>([1]);
+  for (const p of state.listPeers()) {
+    if (p.activeFrom >= 1 && p.activeFrom <= upTo) changes.add(p.activeFrom);
+    if (p.disabledAt !== undefined && p.disabledAt >= 1 && p.disabledAt <= upTo) changes.add(p.disabledAt);
+  }
+  const out: { height: number; set: ValidatorSet }[] = [];
+  for (const height of [...changes].sort((a, b) => a - b)) {
+    const set = validatorSetAt(state, height);
+    const last = out[out.length - 1];
+    if (set.size > 0 && (last === undefined || !bytesEqual(last.set.hash, set.hash)))
+      out.push({ height, set });
+  }
+  return out;
 }

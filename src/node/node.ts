@@ -8,7 +8,7 @@ import type { BftEngine } from '../consensus/bft/driver.js';
 import { genesisCertificate } from '../consensus/certificate.js';
 import type { ConsensusEngine } from '../consensus/engine.js';
 import { EVIDENCE_RECORDS_MAX, EvidenceStore } from '../consensus/evidence-store.js';
-import { validatorSetAt } from '../consensus/membership.js';
+import { rosterHistory, validatorSetAt } from '../consensus/membership.js';
 import { SinglePeerEngine } from '../consensus/single-peer.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
@@ -183,6 +183,7 @@ export class Node {
     if (bft !== undefined) {
       const b = bft;
       pipeline.onAdmitted((q, source) => b.engine.admitted(q, source));
+      b.engine.seedRosterHistory(rosterHistory(ledger.state, ledger.height() + 1));
       await b.engine.open();
       await b.network.start().catch(async (e: unknown) => {
         await node?.stop();

@@ -389,6 +389,11 @@ export class BftEngine implements ConsensusEngine {
     if (this.history.length > 1024) this.history.shift();
   }
 
+  /** The validator-set history before this start (rebuilt from the committed state by the node). */
+  seedRosterHistory(entries: { height: number; set: ValidatorSet }[]): void {
+    this.history.splice(0, this.history.length, ...entries.slice(-1024));
+  }
+
   /** Seeds the certificate history after a restart from the stored blocks' certificates (newest first). */
   restoreCertificates(certs: CommitCertificate[]): void {
     this.recent.splice(0, this.recent.length, ...certs.slice(0, this.o.recentCertificatesMax));
