@@ -12,7 +12,7 @@ import { Node } from '../../src/node/node.js';
 import { submitAndWait } from '../../test/helpers/node.js';
 import { buildTx, type TestAccount } from '../../test/helpers/tx.js';
 import { BENCH_CHAIN_ID } from './chain.js';
-import { adminOf, benchAccounts, setupInstructions, transferSource } from './transfers.js';
+import { adminOf, benchAccounts, presignedFrom, setupInstructions, transferSource } from './transfers.js';
 
 export interface BenchNode {
   dir: string;
@@ -52,18 +52,5 @@ export async function withBenchNode<T>(
  * being measured; if a run needs more, the rest are signed on the fly (and `onTheFly` counts them).
  */
 export function presigned(accounts: readonly TestAccount[], count: number) {
-  const source = transferSource(accounts, BENCH_CHAIN_ID);
-  const frames = Array.from({ length: count }, () => source());
-  let i = 0;
-  const stats = { onTheFly: 0 };
-  const next = () => {
-    const f = frames[i];
-    if (f === undefined) {
-      stats.onTheFly++;
-      return source();
-    }
-    frames[i++] = new Uint8Array(0); // let the sent ones be collected
-    return f;
-  };
-  return { next, stats };
+  return presignedFrom(transferSource(accounts, BENCH_CHAIN_ID), count, new Uint8Array(0));
 }

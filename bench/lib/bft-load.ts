@@ -9,7 +9,7 @@ import { Pool } from 'undici';
 import { HTTP_CONNECTIONS } from './bare-baselines.js';
 import { BFT_CHAIN_ID, type BftNetwork } from './bft-network.js';
 import { sleep } from './timing.js';
-import { signedTransferSource } from './transfers.js';
+import { presignedFrom, signedTransferSource } from './transfers.js';
 
 const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
 const PACE_TICK_MS = 10;
@@ -28,20 +28,10 @@ function epochNow(): number {
 
 /** Pre-signed transfers (signed before the clock starts), then signed on demand (counted). */
 function presigned(net: BftNetwork, count: number) {
-  const source = signedTransferSource(net.accounts, BFT_CHAIN_ID);
-  const items = Array.from({ length: count }, () => source());
-  let i = 0;
-  const stats = { onTheFly: 0 };
-  const next = () => {
-    const item = items[i];
-    if (item === undefined) {
-      stats.onTheFly++;
-      return source();
-    }
-    items[i++] = { bytes: new Uint8Array(0), hashHex: '' };
-    return item;
-  };
-  return { next, stats };
+  return presignedFrom(signedTransferSource(net.accounts, BFT_CHAIN_ID), count, {
+    bytes: new Uint8Array(0),
+    hashHex: '',
+  });
 }
 
 export interface BftPeak {

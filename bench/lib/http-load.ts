@@ -8,7 +8,7 @@ import { HTTP_CONNECTIONS } from './bare-baselines.js';
 import { BENCH_CHAIN_ID } from './chain.js';
 import type { HttpNode } from './http-node.js';
 import { sleep } from './timing.js';
-import { signedTransferSource } from './transfers.js';
+import { presignedFrom, signedTransferSource } from './transfers.js';
 
 const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
 /** Granularity of the paced sender. */
@@ -18,20 +18,10 @@ const DRAIN_MS = 5_000;
 
 /** Pre-signed transfers (signing happens before the clock starts), then signed on demand. */
 function presignedHttp(node: HttpNode, count: number) {
-  const source = signedTransferSource(node.accounts, BENCH_CHAIN_ID);
-  const items = Array.from({ length: count }, () => source());
-  let i = 0;
-  const stats = { onTheFly: 0 };
-  const next = () => {
-    const item = items[i];
-    if (item === undefined) {
-      stats.onTheFly++;
-      return source();
-    }
-    items[i++] = { bytes: new Uint8Array(0), hashHex: '' };
-    return item;
-  };
-  return { next, stats };
+  return presignedFrom(signedTransferSource(node.accounts, BENCH_CHAIN_ID), count, {
+    bytes: new Uint8Array(0),
+    hashHex: '',
+  });
 }
 
 export interface HttpPeak {

@@ -74,3 +74,24 @@ export function signedTransferSource(
     return { bytes: frameTx(tx), hashHex: toHex(transactionHash(tx)) };
   };
 }
+
+/**
+ * Takes `count` items of `source` before a measurement starts, so signing does not take CPU from the
+ * node being measured; if a run needs more, the rest come from `source` on the fly (counted in
+ * `stats.onTheFly`). `spent` replaces a handed-out item so it can be collected.
+ */
+export function presignedFrom<T>(source: () => T, count: number, spent: T) {
+  const items = Array.from({ length: count }, () => source());
+  let i = 0;
+  const stats = { onTheFly: 0 };
+  const next = (): T => {
+    const item = items[i];
+    if (item === undefined) {
+      stats.onTheFly++;
+      return source();
+    }
+    items[i++] = spent;
+    return item;
+  };
+  return { next, stats };
+}
