@@ -3,9 +3,9 @@
 // and retargeted (a killed peer's gateway gets nothing more).
 
 import { BFT_CHAIN_ID, type BftNetwork } from './bft-network.js';
+import { SUBMIT_HEADERS } from './http-load.js';
 import { signedTransferSource } from './transfers.js';
 
-const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
 const REQUEST_TIMEOUT_MS = 5_000;
 
 export class LightLoad {

@@ -4,14 +4,13 @@
 // undici pool per gateway and sends transaction n to gateway n mod 4. A transaction counts as committed
 // when every peer has announced it on its event stream (bft-commits.ts).
 
-import autocannon from 'autocannon';
 import { Pool } from 'undici';
 import { HTTP_CONNECTIONS } from './bare-baselines.js';
 import { BFT_CHAIN_ID, type BftNetwork } from './bft-network.js';
+import { SUBMIT_HEADERS, submitLoad } from './http-load.js';
 import { sleep } from './timing.js';
-import { presignedFrom, signedTransferSource } from './transfers.js';
+import { presignedSigned } from './transfers.js';
 
-const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
 const PACE_TICK_MS = 10;
 /** After a paced run, how long stragglers may take to commit everywhere before the rest count as lost. */
 const DRAIN_MS = 10_000;
@@ -24,14 +23,6 @@ function checkStreams(net: BftNetwork): void {
 
 function epochNow(): number {
   return performance.timeOrigin + performance.now();
-}
-
-/** Pre-signed transfers (signed before the clock starts), then signed on demand (counted). */
-function presigned(net: BftNetwork, count: number) {
-  return presignedFrom(signedTransferSource(net.accounts, BFT_CHAIN_ID), count, {
-    bytes: new Uint8Array(0),
-    hashHex: '',
-  });
 }
 
 export interface BftPeak {
@@ -56,21 +47,9 @@ export async function bftPeak(
   net: BftNetwork,
   opts: { seconds: number; warmupS: number; presign: number },
 ): Promise<BftPeak> {
-  const source = presigned(net, opts.presign);
+  const source = presignedSigned(net.accounts, BFT_CHAIN_ID, opts.presign);
   const startMs = epochNow() + opts.warmupS * 1000;
-  const r = await autocannon({
-    url: net.urls,
-    connections: HTTP_CONNECTIONS,
-    duration: opts.warmupS + opts.seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/transaction',
-        headers: SUBMIT_HEADERS,
-        setupRequest: (req) => ({ ...req, body: Buffer.from(source.next().bytes) }),
-      },
-    ],
-  });
+  const r = await submitLoad(net.urls, opts.warmupS + opts.seconds, () => source.next().bytes);
   // As the single-peer figure: commits of the backlog drained after the load stops are not counted; the
   // 202 counts below cover the warm-up too.
   const endMs = epochNow();
@@ -115,7 +94,7 @@ function sendOne(pool: Pool, bytes: Uint8Array, run: BftPacedRun): Promise<void>
 
 /** `ratePerS` transactions a second for `seconds`, round-robin over the gateways. */
 export async function bftPaced(net: BftNetwork, ratePerS: number, seconds: number): Promise<BftPacedRun> {
-  const source = presigned(net, Math.ceil(ratePerS * seconds * 1.05));
+  const source = presignedSigned(net.accounts, BFT_CHAIN_ID, Math.ceil(ratePerS * seconds * 1.05));
   const perPool = Math.max(1, Math.floor(HTTP_CONNECTIONS / net.urls.length));
   const pools = net.urls.map((url) => new Pool(url, { connections: perPool }));
   const sentAt = new Map<string, number>();

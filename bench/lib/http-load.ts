@@ -8,19 +8,28 @@ import { HTTP_CONNECTIONS } from './bare-baselines.js';
 import { BENCH_CHAIN_ID } from './chain.js';
 import type { HttpNode } from './http-node.js';
 import { sleep } from './timing.js';
-import { presignedFrom, signedTransferSource } from './transfers.js';
+import { presignedSigned } from './transfers.js';
 
-const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
+export const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
 /** Granularity of the paced sender. */
 const PACE_TICK_MS = 10;
 /** After a paced run, how long stragglers may take to commit before the rest count as lost. */
 const DRAIN_MS = 5_000;
 
-/** Pre-signed transfers (signing happens before the clock starts), then signed on demand. */
-function presignedHttp(node: HttpNode, count: number) {
-  return presignedFrom(signedTransferSource(node.accounts, BENCH_CHAIN_ID), count, {
-    bytes: new Uint8Array(0),
-    hashHex: '',
+/** `seconds` of POST /transaction on HTTP_CONNECTIONS keep-alive connections (spread over `url` if several). */
+export function submitLoad(url: string | string[], seconds: number, body: () => Uint8Array) {
+  return autocannon({
+    url,
+    connections: HTTP_CONNECTIONS,
+    duration: seconds,
+    requests: [
+      {
+        method: 'POST',
+        path: '/transaction',
+        headers: SUBMIT_HEADERS,
+        setupRequest: (req) => ({ ...req, body: Buffer.from(body()) }),
+      },
+    ],
   });
 }
 
@@ -35,21 +44,9 @@ export interface HttpPeak {
 }
 
 export async function httpPeak(node: HttpNode, seconds: number, presign: number): Promise<HttpPeak> {
-  const source = presignedHttp(node, presign);
+  const source = presignedSigned(node.accounts, BENCH_CHAIN_ID, presign);
   const start = await node.nextCount();
-  const r = await autocannon({
-    url: node.url,
-    connections: HTTP_CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        path: '/transaction',
-        headers: SUBMIT_HEADERS,
-        setupRequest: (req) => ({ ...req, body: Buffer.from(source.next().bytes) }),
-      },
-    ],
-  });
+  const r = await submitLoad(node.url, seconds, () => source.next().bytes);
   // The newest count when the load stops: commits of the backlog drained afterwards are not counted.
   const end = node.latest();
   const windowS = (end.atMs - start.atMs) / 1000;
@@ -74,7 +71,7 @@ export interface PacedRun {
 }
 
 export async function httpPaced(node: HttpNode, ratePerS: number, seconds: number): Promise<PacedRun> {
-  const source = presignedHttp(node, Math.ceil(ratePerS * seconds * 1.05));
+  const source = presignedSigned(node.accounts, BENCH_CHAIN_ID, Math.ceil(ratePerS * seconds * 1.05));
   const pool = new Pool(node.url, { connections: HTTP_CONNECTIONS });
   const sentAt = new Map<string, number>();
   const run: PacedRun = { latenciesMs: [], sent: 0, accepted: 0, refused: 0, failed: 0, uncommitted: 0 };

@@ -95,3 +95,11 @@ export function presignedFrom<T>(source: () => T, count: number, spent: T) {
   };
   return { next, stats };
 }
+
+/** `presignedFrom` over signed transfers with their hashes (for loads matched against commit events). */
+export function presignedSigned(accounts: readonly TestAccount[], chainId: string, count: number) {
+  return presignedFrom(signedTransferSource(accounts, chainId), count, {
+    bytes: new Uint8Array(0),
+    hashHex: '',
+  });
+}
