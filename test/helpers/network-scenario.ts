@@ -1,8 +1,10 @@
 // Shared settings and steps of the network scenarios (test/network/*.test.ts): short consensus timers
 // so that view changes, catch-up and recovery fit in the < 60 s each scenario has on a 2-core machine.
 
+import assert from 'node:assert/strict';
 import type { TestNetwork } from './network.js';
 import { LoadGenerator } from './network-load.js';
+import { presenceFromBlocks } from './network-observe.js';
 
 /** Config overrides for every peer of a scenario (dotted keys of src/config/schema.ts). */
 export const FAST_CONSENSUS: Readonly<Record<string, unknown>> = {
@@ -49,4 +51,20 @@ export async function heightsOf(net: TestNetwork, which?: number[]): Promise<num
   const hs = await net.heights(which);
   if (hs.some((h) => h === undefined)) throw new Error(`a peer does not answer: ${hs}`);
   return hs as number[];
+}
+
+/**
+ * Stops `load`, lets the last commits land, then checks one chain on every peer and that every accepted
+ * transaction committed anywhere is on every peer (and most accepted ones committed at all).
+ */
+export async function stopLoadAndCheck(net: TestNetwork, load: LoadGenerator): Promise<void> {
+  const report = await load.stop();
+  await sleep(2000);
+  await net.assertSameChains();
+  const presence = await presenceFromBlocks(
+    net,
+    load.accepted.map((a) => a.hash),
+  );
+  assert.deepEqual(presence.missing, [], JSON.stringify(presence.missing.slice(0, 5)));
+  assert.ok(presence.committed > report.accepted / 2, `${JSON.stringify(report)} ${presence.committed}`);
 }
