@@ -119,6 +119,10 @@ describe('BFT core: refusals and evidence', () => {
     assert.equal(found.length, 1);
     assert.equal(found[0]!.kind, 'InvalidQc');
     assert.equal(c.report().lockedQc, undefined);
+    // A second, different bad certificate from the same peer at this height is refused, not recorded again.
+    const worse = { ...good, signature: qcOf('Prepare', hashB, [0, 1, 3]).signature };
+    assert.deepEqual(evidence(send(c, peerOf(LEADER), { kind: 'QcMsg', qc: worse })), []);
+    assert.equal(c.stats.rejectedMessages, 2);
     send(c, peerOf(LEADER), { kind: 'QcMsg', qc: good });
     assert.equal(toHex(c.report().lockedQc!.blockHash), toHex(hashA));
   });

@@ -549,7 +549,13 @@ export class BftCore {
     }
     const problem = this.o.crypto.verifyQc(qc, hs.roster);
     if (problem === undefined) return true;
-    this.evidence({ kind: 'InvalidQc', qc, problem, from });
+    this.reject();
+    // One record per sending peer and height: a hostile peer cannot turn a stream of distinct bad
+    // certificates into a stream of durable evidence writes.
+    if (!hs.invalidQcFrom.has(from)) {
+      hs.invalidQcFrom.add(from);
+      this.evidence({ kind: 'InvalidQc', qc, problem, from });
+    }
     return false;
   }
 

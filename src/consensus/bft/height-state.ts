@@ -36,6 +36,8 @@ export class HeightState {
   /** Views this peer (as leader) has proposed in or asked the host to build for. */
   readonly led = new Set<number>();
   readonly payloadAsked = new Set<string>();
+  /** Peers already recorded for sending an invalid certificate at this height. */
+  readonly invalidQcFrom = new Set<string>();
   /** Prepare QCs by view seen at this height (the view's QC decides the Commit vote). */
   readonly prepareQcs = new Map<number, Qc>();
   commitQc: Qc | undefined;
