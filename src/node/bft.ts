@@ -32,7 +32,6 @@ export function buildBft(a: {
   host: BftHost;
   nodeKey: Ed25519KeyPair;
   consensusKey: BlsKeyPair;
-  validatorSet: ValidatorSet;
   clock: Clock;
   safetyPath: string;
   evidence: EvidenceStore;

@@ -144,7 +144,6 @@ export class Node {
           host: pipeline,
           nodeKey,
           consensusKey,
-          validatorSet,
           clock,
           safetyPath: files.safety,
           evidence,
