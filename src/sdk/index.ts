@@ -7,6 +7,12 @@ export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
 export {
+  billedGasFor,
+  billedGasText,
+  type CreateConferenceOptions,
+  x25519Key,
+} from './conference-instructions.js';
+export {
   isToranaApiError,
   ToranaApiError,
   ToranaTimeoutError,
