@@ -10,6 +10,11 @@ import {
 } from '../model/conference.js';
 import type { CallDetail, CallSummary, RelayHealthItem, RelayItem, RelayStatus } from './views.js';
 
+/** `{[key]: value}`, or nothing when the value is absent (optional view fields are left out, never undefined). */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
 export function relayStatus(r: ConferenceRelay): RelayStatus {
   if (r.health === undefined) return 'unknown';
   return r.health.available ? 'available' : 'unavailable';
@@ -29,13 +34,13 @@ export function relayItem(r: ConferenceRelay): RelayItem {
     endpoint: r.endpoint,
     region: r.region,
     status: relayStatus(r),
-    health: r.health,
+    ...optional('health', r.health),
     registeredHeight: r.registeredHeight,
   };
 }
 
 export function relayHealthItem(r: ConferenceRelay): RelayHealthItem {
-  return { relay: r.id, status: relayStatus(r), health: r.health };
+  return { relay: r.id, status: relayStatus(r), ...optional('health', r.health) };
 }
 
 function activeParticipants(c: ConferenceCall): number {
@@ -54,7 +59,7 @@ export function callSummary(c: ConferenceCall): CallSummary {
     privacy: PRIVACY_MODE_JSON[c.privacy.kind],
     status: c.status.kind === 'Active' ? 'active' : 'ended',
     scheduledStartMs: c.scheduledStartMs,
-    scheduledEndMs: c.scheduledEndMs,
+    ...optional('scheduledEndMs', c.scheduledEndMs),
     maxParticipants: c.maxParticipants,
     activeParticipants: activeParticipants(c),
     gasRatePerMinute: c.gasRatePerMinute,
@@ -63,7 +68,7 @@ export function callSummary(c: ConferenceCall): CallSummary {
     usage: c.usage,
     createdHeight: c.createdHeight,
     createdAtMs: c.createdAtMs,
-    endedAtMs: c.endedAtMs,
+    ...optional('endedAtMs', c.endedAtMs),
   };
 }
 
@@ -73,10 +78,10 @@ export function callDetail(c: ConferenceCall): CallDetail {
     ...callSummary(c),
     description: c.description,
     metadata: c.metadata,
-    manifest: c.manifest,
+    ...optional('manifest', c.manifest),
     participants: roster.kind === 'Transparent' ? roster.participants : [],
     rosterCommitments: roster.kind === 'ZkRosterV1' ? roster.commitments : [],
-    rosterRoot: roster.kind === 'ZkRosterV1' ? roster.root : undefined,
-    endedHeight: c.endedHeight,
+    ...optional('rosterRoot', roster.kind === 'ZkRosterV1' ? roster.root : undefined),
+    ...optional('endedHeight', c.endedHeight),
   };
 }

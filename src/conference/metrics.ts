@@ -15,10 +15,7 @@ export function installRelayMetrics(registry: Registry, reader: ConferenceReadPo
     registers: [registry],
     collect() {
       const counts = new Map<string, number>(RELAY_STATUSES.map((s) => [s, 0]));
-      for (const id of reader.relayIds()) {
-        const r = reader.relay(id);
-        if (r !== undefined) counts.set(relayStatus(r), counts.get(relayStatus(r))! + 1);
-      }
+      for (const r of reader.relays()) counts.set(relayStatus(r), counts.get(relayStatus(r))! + 1);
       for (const [availability, n] of counts) this.set({ availability }, n);
     },
   });

@@ -3,12 +3,11 @@
 
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 
-/** Committed conference calls and relays; every answer is a snapshot the caller must not change. */
+/** Committed conference calls and relays, in id order; answers are copies the caller may keep. */
 export interface ConferenceReadPort {
   call(id: string): ConferenceCall | undefined;
-  /** Call ids in ascending order. */
-  callIds(): readonly string[];
+  calls(): ConferenceCall[];
+  callsInDomain(domain: string): ConferenceCall[];
   relay(id: string): ConferenceRelay | undefined;
-  /** Relay ids in ascending order. */
-  relayIds(): readonly string[];
+  relays(): ConferenceRelay[];
 }

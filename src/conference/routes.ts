@@ -96,15 +96,6 @@ function listInput(q: { limit?: string; offset?: string; filter?: string; sort?:
   };
 }
 
-function relays(reader: ConferenceReadPort) {
-  const out = [];
-  for (const id of reader.relayIds()) {
-    const r = reader.relay(id);
-    if (r !== undefined) out.push(r);
-  }
-  return out;
-}
-
 function relayListRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
   return defineRoute({
     method: 'GET',
@@ -119,9 +110,12 @@ function relayListRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
     schema: { querystring: RelayListQuery, response: { 200: viewSchema(RelayListView) } },
     handler: (req, reply) => {
       const q = req.query;
-      const items = relays(reader)
+      const items = reader
+        .relays()
         .filter((r) => q.region === undefined || r.region === q.region)
-        .filter((r) => q.available === undefined || (relayStatus(r) === 'available') === (q.available === 'true'))
+        .filter(
+          (r) => q.available === undefined || (relayStatus(r) === 'available') === (q.available === 'true'),
+        )
         .map(relayItem);
       const views = { item: RelayView, list: RelayListView, idOf: (i: { id: string }) => i.id };
       return answerList(d, req, reply, views, items, listInput(q));
@@ -142,7 +136,7 @@ function relayHealthRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
     schema: { querystring: PageQuerystring, response: { 200: viewSchema(RelayHealthView) } },
     handler: (req, reply) => {
       const { limit, offset } = parsePage(req.query, d.limits);
-      const all = relays(reader);
+      const all = reader.relays();
       const count = (s: string) => all.filter((r) => relayStatus(r) === s).length;
       return respond(d.schema, req, reply, RelayHealthView, {
         registered: all.length,
@@ -229,14 +223,8 @@ function callRoutes(d: RouteDeps, reader: ConferenceReadPort): RouteDef[] {
     schema: { querystring: CallListQuery, response: { 200: viewSchema(CallListView) } },
     handler: (req, reply) => {
       const q = req.query;
-      const items = [];
-      for (const id of reader.callIds()) {
-        if (q.domain !== undefined && id.slice(0, id.lastIndexOf(':')) !== q.domain) continue;
-        const c = reader.call(id);
-        if (c === undefined) continue;
-        const s = callSummary(c);
-        if (q.status === undefined || s.status === q.status) items.push(s);
-      }
+      const calls = q.domain === undefined ? reader.calls() : reader.callsInDomain(q.domain);
+      const items = calls.map(callSummary).filter((s) => q.status === undefined || s.status === q.status);
       const views = { item: CallSummaryView, list: CallListView, idOf: (i: { id: string }) => i.id };
       return answerList(d, req, reply, views, items, listInput(q));
     },

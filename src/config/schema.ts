@@ -415,6 +415,16 @@ export const CONFIG_SCHEMA = {
     xml_depth_max: int(64, 1, 1024, 'Deepest element nesting of an XML message.'),
     xml_attribute_bytes_max: int(4 * KiB, 1, BYTES_CEILING, 'Longest attribute value of an XML message.'),
   }),
+  conference: section('The conference app API (docs/conference.md "Routes and CLI").', {
+    enabled: bool(
+      true,
+      'Serve the conference routes under /v1/conference/ (the app API feature of the family); false: not registered (404, not in OpenAPI).',
+    ),
+    relay_telemetry: bool(
+      true,
+      'Serve the relay telemetry routes and the conference_relays series (the telemetry feature; needs conference.enabled); false: not registered.',
+    ),
+  }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
     format: oneOf(
@@ -448,6 +458,7 @@ export type VerifyConfig = Config['verify'];
 export type TelemetryConfig = Config['telemetry'];
 export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
+export type ConferenceConfig = Config['conference'];
 export type LogConfig = Config['log'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];

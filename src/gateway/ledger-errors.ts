@@ -86,4 +86,7 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   iso_message_not_found: { status: 404, message: 'No bridge message has this id.' },
   iso_report_unavailable: { status: 404, message: 'This report does not exist for this message (yet).' },
   iso_bridge_unavailable: { status: 503, message: 'The ISO 20022 bridge is unavailable.' },
+  // Conference read routes (src/conference/routes.ts).
+  conference_not_found: { status: 404, message: 'No conference call has this id.' },
+  conference_relay_not_found: { status: 404, message: 'No conference relay has this id.' },
 };
