@@ -2,6 +2,8 @@
 // without giving it semantics here fails the type check.
 
 import * as assets from './exec-assets.js';
+import * as conference from './exec-conference.js';
+import * as conferencePrivate from './exec-conference-private.js';
 import type { HandlerTable } from './exec-context.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
@@ -40,4 +42,13 @@ export const HANDLERS: HandlerTable = Object.freeze({
   ProposeRuntimeUpgrade: upgrades.proposeRuntimeUpgrade,
   ActivateRuntimeUpgrade: upgrades.activateRuntimeUpgrade,
   CancelRuntimeUpgrade: upgrades.cancelRuntimeUpgrade,
+  CreateConference: conference.createConference,
+  JoinConference: conference.joinConference,
+  LeaveConference: conference.leaveConference,
+  RecordConferenceUsage: conference.recordConferenceUsage,
+  EndConference: conference.endConference,
+  SetConferenceRelayManifest: conference.setConferenceRelayManifest,
+  RegisterConferenceRelay: conference.registerConferenceRelay,
+  ReportConferenceRelayHealth: conference.reportConferenceRelayHealth,
+  ShieldAsset: conferencePrivate.shieldAsset,
 });
