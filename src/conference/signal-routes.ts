@@ -106,7 +106,7 @@ function callOf(o: SignalRouteOptions, text: string): { id: string; host: string
       expected: 'domain:call',
     });
   const call = o.calls.call(text);
-  if (call === undefined) throw o.errors.create('conference_signal_call_not_found', { call_id: text });
+  if (call === undefined) throw o.errors.create('conference_not_found', { call: text });
   return { id: text, host: call.host, ended: call.status.kind === 'Ended' };
 }
 

@@ -87,7 +87,6 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   iso_report_unavailable: { status: 404, message: 'This report does not exist for this message (yet).' },
   iso_bridge_unavailable: { status: 503, message: 'The ISO 20022 bridge is unavailable.' },
   // Conference signalling (src/conference/signal-routes.ts; docs/conference.md "Signalling").
-  conference_signal_call_not_found: { status: 404, message: 'No committed conference call has this id.' },
   conference_signal_not_host: { status: 403, message: "Only the call's host may post offers." },
   conference_signal_forbidden: {
     status: 403,
@@ -115,4 +114,7 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     message: "The node's signal box is full (conference.signal_bytes_max); retry later.",
   },
   conference_signal_offer_not_found: { status: 404, message: 'No current offer for this participant.' },
+  // Conference read routes (src/conference/routes.ts).
+  conference_not_found: { status: 404, message: 'No conference call has this id.' },
+  conference_relay_not_found: { status: 404, message: 'No conference relay has this id.' },
 };

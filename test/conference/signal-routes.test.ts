@@ -135,7 +135,7 @@ describe('conference signalling routes', () => {
     assert.equal(unsigned.json().code, 'signature_missing');
     const cases: Array<[typeof host, string, unknown, number, string]> = [
       [alice, CALL, good, 403, 'conference_signal_not_host'],
-      [host, 'wonderland:nope', good, 404, 'conference_signal_call_not_found'],
+      [host, 'wonderland:nope', good, 404, 'conference_not_found'],
       [host, ENDED, good, 409, 'conference_signal_call_ended'],
       [
         host,
