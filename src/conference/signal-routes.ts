@@ -17,7 +17,7 @@ import { type ErrorRegistry, gatewayError } from '../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import { serveSse } from '../gateway/sse.js';
-import type { StreamEvent } from '../gateway/sse-frame.js';
+import { lastEventIdOf, type StreamEvent } from '../gateway/sse-frame.js';
 import type { ConferenceCall } from '../model/conference.js';
 import { parseCallId } from '../model/conference.js';
 import type { SignalBox, SignalRecord } from './signal-box.js';
@@ -260,11 +260,12 @@ function streamRoute(o: SignalRouteOptions) {
     schema: { params: CallParams, response: { 200: Type.String({ description: 'text/event-stream' }) } },
     handler: (req, reply) => {
       const signer = signerOf(o.auth, req);
+      // A malformed Last-Event-ID is the client's first error, as on every stream (sse-frame.ts).
+      const cursor = lastEventIdOf(req);
       const call = callOf(o, req.params.call_id);
       const feed = o.box.feed(call.id, visibleTo(signer, call.host), toEvent);
       // Replay from the start when the client names no cursor: a signal box is state, not history.
-      const hasCursor = req.headers['last-event-id'] !== undefined || /[?&]last_event_id=/.test(req.url);
-      serveSse(req, reply, hasCursor ? feed : { ...feed, lastId: () => 0 });
+      serveSse(req, reply, cursor !== undefined ? feed : { ...feed, lastId: () => 0 });
     },
   });
 }

@@ -26,6 +26,7 @@ import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import { conferenceSignals } from './conference-signals.js';
 import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
@@ -137,6 +138,10 @@ export async function buildGateway(
   installNodeMetrics(app.gateway.metrics.registry, node);
   installQueryMetrics(app.gateway.metrics.registry, deps.ports.queries);
   app.addHook('onClose', async () => deps.ports.queries.close?.());
+  const signals = c.conference.enabled
+    ? conferenceSignals(node, deps, (e) => app.log.error({ err: e }, 'conference signals'))
+    : undefined;
+  if (signals !== undefined) app.addHook('onClose', async () => signals.close());
   registerRoutes(
     app,
     [
@@ -147,6 +152,7 @@ export async function buildGateway(
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
+      ...(signals?.routes ?? []),
       ...(bridge === undefined
         ? []
         : iso20022Routes(deps, {
