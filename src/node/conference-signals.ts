@@ -20,6 +20,7 @@ export interface ConferenceSignals {
 export function conferenceSignals(
   node: Node,
   deps: RouteDeps,
+  calls: SignalCallPort,
   onError: (e: unknown) => void,
 ): ConferenceSignals {
   const c = node.config.conference;
@@ -34,7 +35,6 @@ export function conferenceSignals(
     },
     now,
   );
-  const calls: SignalCallPort = { call: (id) => node.ledger.state.getCall(id) };
   const stop = followCommittedAnswers(deps.ports.events, deps.ports.chain, calls, box, onError);
   const routes = signalRoutes({
     box,

@@ -33,6 +33,7 @@ import {
 } from '../model/queries.js';
 import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
 import { blockStream } from './blocks.js';
+import * as conference from './conference.js';
 import {
   ToranaApiError,
   ToranaTimeoutError,
@@ -129,6 +130,28 @@ export class ToranaClient {
   }
   transactionStatus(hashHex: string) {
     return this.view('/v1/pipeline/transactions/status', TransactionStatusView, { hash: hashHex });
+  }
+
+  // ---- conference (docs/conference.md "Routes and CLI"; sdk/conference.ts) ---------------------------
+
+  /** One conference call (`<domain>:<call name>`) with its roster, manifest and usage. */
+  getCall(id: string) {
+    return conference.getCall(this.http, id);
+  }
+  listCalls(opts?: conference.CallListOptions) {
+    return conference.listCalls(this.http, opts);
+  }
+  getRelay(id: string) {
+    return conference.getRelay(this.http, id);
+  }
+  listRelays(opts?: conference.RelayListOptions) {
+    return conference.listRelays(this.http, opts);
+  }
+  relayHealth(opts?: conference.PageOptions) {
+    return conference.relayHealth(this.http, opts);
+  }
+  relayEvents(opts?: conference.RelayEventOptions) {
+    return conference.relayEvents(this.http, opts);
   }
 
   /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */

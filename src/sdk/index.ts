@@ -6,6 +6,23 @@ export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
+export type {
+  CallDetail,
+  CallListOptions,
+  CallSummary,
+  PageOptions,
+  RelayEventOptions,
+  RelayHealthSummary,
+  RelayItem,
+  RelayListOptions,
+} from './conference.js';
+export type {
+  CreateConferenceOptions,
+  JoinConferenceOptions,
+  RelayHopLike,
+  RelayManifestLike,
+  UsageOptions,
+} from './conference-instructions.js';
 export {
   isToranaApiError,
   ToranaApiError,
