@@ -103,15 +103,24 @@ describe('Groth16 verifier (bn254, synchronous)', () => {
   });
 
   it('rejects a wrong public input: another call, another action, another record', async () => {
-    const otherCall = { ...join, signals: [join.signals[0]!, join.signals[1]!, callField('studio:other'), 1n] };
+    const otherCall = {
+      ...join,
+      signals: [join.signals[0]!, join.signals[1]!, callField('studio:other'), 1n],
+    };
     const leave = { ...join, signals: [join.signals[0]!, join.signals[1]!, join.signals[2]!, 2n] };
     for (const c of [otherCall, leave]) {
       assert.equal(verifyGroth16(rosterVk, c.proof, c.signals), false);
       assert.equal(await snarkjsVerify(ROSTER_VK, c), false);
     }
-    const otherRecord = { ...usage, signals: [...usage.signals.slice(0, 4), usageRecordField(CALL, 2, 1n, '12.5')] };
+    const otherRecord = {
+      ...usage,
+      signals: [...usage.signals.slice(0, 4), usageRecordField(CALL, 2, 1n, '12.5')],
+    };
     assert.equal(verifyGroth16(parseVerifyingKey(USAGE_VK)!, otherRecord.proof, otherRecord.signals), false);
-    const otherBind = { ...spend, signals: [...spend.signals.slice(0, 4), createFeeBind(CALL, 'mallory@studio')] };
+    const otherBind = {
+      ...spend,
+      signals: [...spend.signals.slice(0, 4), createFeeBind(CALL, 'mallory@studio')],
+    };
     assert.equal(verifyGroth16(parseVerifyingKey(NOTE_VK)!, otherBind.proof, otherBind.signals), false);
     assert.equal(await snarkjsVerify(NOTE_VK, otherBind), false);
     // The usage nullifier is action 3 with the segment folded in: not the roster's.
