@@ -12,6 +12,7 @@ import { snakeCase } from '../codec/compound.js';
 import { jsonValueArb } from '../codec/laws.test.js';
 import { VARINT_MAGNITUDE_MAX } from '../codec/primitives.js';
 import { toHex } from '../util/hex.js';
+import { BN254_R, fieldText } from './conference.js';
 import { isName } from './names.js';
 import { MANTISSA_MAX, NUMERIC_SCALE_MAX, type Numeric } from './numeric.js';
 import { REJECTION_CODES } from './rejections.js';
@@ -48,6 +49,17 @@ export const assetIdArb = fc.tuple(definitionIdArb, accountIdArb).map(([d, a]) =
 export const nftIdArb = fc.tuple(nameArb, nameArb).map(([name, domain]) => `${name}$${domain}`);
 export const hashArb = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => toHex(b));
 
+/** Field elements: small values, values near the BN254 modulus, and anything below it. */
+export const fieldArb = fc
+  .oneof(fc.bigInt(0n, 1000n), fc.bigInt(BN254_R - 1000n, BN254_R - 1n), fc.bigInt(0n, BN254_R - 1n))
+  .map(fieldText);
+export const callIdArb = fc
+  .tuple(
+    nameArb,
+    nameArb.filter((n) => !n.includes(':')),
+  )
+  .map(([domain, name]) => `${domain}:${name}`);
+
 export const numericArb: fc.Arbitrary<Numeric> = fc.record(
   {
     mantissa: fc.oneof(fc.bigInt(0n, 1_000_000n), fc.bigInt(0n, MANTISSA_MAX), fc.constant(MANTISSA_MAX)),
@@ -67,6 +79,9 @@ const BY_HAND: Record<string, fc.Arbitrary<unknown>> = {
   AssetId: assetIdArb,
   NftId: nftIdArb,
   Hash: hashArb,
+  Field: fieldArb,
+  CallId: callIdArb,
+  RelayId: nameArb,
   RejectionCode: fc.constantFrom(...Object.keys(REJECTION_CODES)),
   Numeric: numericArb,
 };

@@ -2,6 +2,11 @@
 // without giving it semantics here fails the type check.
 
 import * as assets from './exec-assets.js';
+import * as calls from './exec-conference-calls.js';
+import * as conferencePrivate from './exec-conference-private.js';
+import * as relays from './exec-conference-relays.js';
+import * as roster from './exec-conference-roster.js';
+import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
@@ -40,4 +45,13 @@ export const HANDLERS: HandlerTable = Object.freeze({
   ProposeRuntimeUpgrade: upgrades.proposeRuntimeUpgrade,
   ActivateRuntimeUpgrade: upgrades.activateRuntimeUpgrade,
   CancelRuntimeUpgrade: upgrades.cancelRuntimeUpgrade,
+  CreateConference: calls.createConference,
+  JoinConference: roster.joinConference,
+  LeaveConference: roster.leaveConference,
+  RecordConferenceUsage: usage.recordConferenceUsage,
+  EndConference: calls.endConference,
+  SetConferenceRelayManifest: calls.setConferenceRelayManifest,
+  RegisterConferenceRelay: relays.registerConferenceRelay,
+  ReportConferenceRelayHealth: relays.reportConferenceRelayHealth,
+  ShieldAsset: conferencePrivate.shieldAsset,
 });

@@ -15,6 +15,8 @@ export const TABLE_TAGS = {
   upgrade: 0x0a,
   parameters: 0x0b,
   meta: 0x0c,
+  conferenceCall: 0x0d,
+  conferenceRelay: 0x0e,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 

@@ -6,6 +6,14 @@ import type { Codec } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';
 import { varuint } from '../codec/primitives.js';
 import {
+  type ConferenceCall,
+  ConferenceCallCodec,
+  type ConferenceRelay,
+  ConferenceRelayCodec,
+  MAX_PARTICIPANTS_LIMIT,
+  parseCallId,
+} from '../model/conference.js';
+import {
   type Account,
   AccountCodec,
   type Asset,
@@ -60,7 +68,9 @@ export type IndexName =
   /** Peers by BLS key text, disabled ones included: a consensus key is used once, ever. */
   | 'peersByBlsKey'
   /** Peers not disabled (active or about to be), under the parent ''. */
-  | 'livePeers';
+  | 'livePeers'
+  /** Conference calls by the domain of their id. */
+  | 'callsByDomain';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -89,6 +99,24 @@ function checkList<T>(keyOf: (item: T) => string) {
     }
     return undefined;
   };
+}
+
+/** Load check of a call row: a consistent roster, status and end record (docs/conference.md). */
+function checkCall(v: ConferenceCall): string | undefined {
+  const r = v.roster;
+  if (v.maxParticipants < 1 || v.maxParticipants > MAX_PARTICIPANTS_LIMIT)
+    return 'maxParticipants out of range';
+  if ((r.kind === 'Transparent') !== (v.privacy.kind === 'Transparent')) return 'roster differs from privacy';
+  const active = r.kind === 'Transparent' ? r.participants.length : r.active;
+  if (active > v.maxParticipants) return 'roster larger than maxParticipants';
+  if (r.kind === 'Transparent') {
+    for (let i = 1; i < r.participants.length; i++)
+      if (r.participants[i - 1]! >= r.participants[i]!) return 'participants not strictly sorted';
+  }
+  const ended = v.status.kind === 'Ended';
+  if (ended !== (v.endedHeight !== undefined) || ended !== (v.endedAtMs !== undefined))
+    return 'end record does not match the status';
+  return undefined;
 }
 
 function def<V>(
@@ -161,6 +189,16 @@ export const TABLES = Object.freeze({
   upgrade: def<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
   parameters: def<Parameters>('parameters', ParametersCodec, { idOf: () => SINGLETON_ID }),
   meta: def<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),
+  conferenceCall: def<ConferenceCall>('conferenceCall', ConferenceCallCodec, {
+    idOf: (v) => v.id,
+    links: (id) => [['callsByDomain', domainOf(id, parseCallId)]],
+    linksById: true,
+    check: (_id, v) => checkCall(v),
+  }),
+  conferenceRelay: def<ConferenceRelay>('conferenceRelay', ConferenceRelayCodec, {
+    idOf: (v) => v.id,
+    check: (_id, v) => (v.publicKey.every((b) => b === 0) ? 'all-zero relay key' : undefined),
+  }),
 });
 
 export type Tables = typeof TABLES;

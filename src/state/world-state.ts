@@ -2,6 +2,7 @@
 // incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
+import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 import type {
   Account,
   Asset,
@@ -205,6 +206,28 @@ export class WorldState {
   /** Ids of the accounts holding the role, sorted. */
   holdersOfRole(role: string): string[] {
     return this.linkedIds('accountRoles', 'holdersByRole', role);
+  }
+
+  // ---- conference calls and relays (docs/conference.md) ----------------------------------------------
+
+  /** A conference call by its id `<domain>:<call name>`. */
+  getCall(id: string): ConferenceCall | undefined {
+    return this.read('conferenceCall', id);
+  }
+  /** Every call, by id. */
+  listCalls(): ConferenceCall[] {
+    return this.list('conferenceCall');
+  }
+  /** The calls of one domain, by id. */
+  callsInDomain(domain: string): ConferenceCall[] {
+    return this.listLinked('conferenceCall', 'callsByDomain', domain);
+  }
+  getRelay(id: string): ConferenceRelay | undefined {
+    return this.read('conferenceRelay', id);
+  }
+  /** Every registered relay, by id. */
+  listRelays(): ConferenceRelay[] {
+    return this.list('conferenceRelay');
   }
 
   /** For /metrics. */

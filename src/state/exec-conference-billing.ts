@@ -1,0 +1,79 @@
+// Conference billing (docs/conference.md §Billing): usage is billed in the native asset (custom
+// parameter `native_asset`, an asset definition id) from the call's billing account to the owner of
+// that definition, by a transfer inside the recording transaction.
+//
+// billedGas = ceil(durationMs × gasRatePerMinute / 60 000), at the native asset's scale (rounded up to
+// its smallest unit, so a started unit is paid). Exact bigint arithmetic only.
+
+import type { Json } from '../codec/codec.js';
+import type { AssetDefinition } from '../model/entities.js';
+import { assetId } from '../model/ids.js';
+import { MANTISSA_MAX, type Numeric, rescale } from '../model/numeric.js';
+import { checkedAdd } from './amounts.js';
+import { type ExecContext, type Fail, fail } from './exec-context.js';
+
+export const NATIVE_ASSET_PARAMETER = 'native_asset';
+const MS_PER_MINUTE = 60_000n;
+
+/** The native asset definition: conference_native_asset_not_configured when unset or unknown. */
+export function nativeAsset(x: ExecContext): AssetDefinition | Fail {
+  const payload: Json | undefined = x.view.parameters().custom.get(NATIVE_ASSET_PARAMETER);
+  const d = typeof payload === 'string' ? x.t.assetDefinition.get(payload) : undefined;
+  return (
+    d ??
+    fail(
+      'conference_native_asset_not_configured',
+      `the ${NATIVE_ASSET_PARAMETER} parameter must name an asset definition`,
+    )
+  );
+}
+
+/** ceil(durationMs × rate / 60 000) as a mantissa at `scale`; overflow above 2^128-1. */
+export function gasFor(rate: Numeric, durationMs: bigint, scale: number): bigint | Fail {
+  const num = rate.mantissa * durationMs * 10n ** BigInt(scale);
+  const den = 10n ** BigInt(rate.scale) * MS_PER_MINUTE;
+  const gas = (num + den - 1n) / den;
+  return gas > MANTISSA_MAX ? fail('overflow', 'billed gas exceeds the 128-bit mantissa') : gas;
+}
+
+/**
+ * The gas `billed` must equal, as a mantissa at the native scale (0 without a native asset, which only
+ * a zero rate allows): conference_billing_mismatch when it differs.
+ */
+export function checkBilled(expected: bigint, billed: Numeric, scale: number): Fail | undefined {
+  const given = billed.mantissa === 0n ? 0n : rescale(billed, scale);
+  if (given === expected) return undefined;
+  return fail(
+    'conference_billing_mismatch',
+    `billedGas must be ${expected} units at scale ${scale} (ceil(durationMs × rate / 60000))`,
+  );
+}
+
+/**
+ * Moves `amount` (a mantissa at the definition scale, > 0) of `definition` from `from` to `to`:
+ * account_not_found, insufficient_funds. Paying oneself moves nothing.
+ */
+export function charge(
+  x: ExecContext,
+  definition: AssetDefinition,
+  from: string,
+  to: string,
+  amount: bigint,
+): Fail | undefined {
+  if (!x.t.account.has(from)) return fail('account_not_found', `no billing account ${from}`);
+  if (!x.t.account.has(to)) return fail('account_not_found', `no payee account ${to}`);
+  const source = assetId(definition.id, from);
+  const held = x.t.asset.get(source)?.value.mantissa ?? 0n;
+  if (held < amount) return fail('insufficient_funds', `${source} holds less than the billed gas`);
+  if (from === to) return undefined;
+  const dest = assetId(definition.id, to);
+  const next = checkedAdd(x.t.asset.get(dest)?.value.mantissa ?? 0n, amount);
+  if (next === undefined) return fail('overflow', `balance of ${dest} exceeds the mantissa`);
+  const scale = definition.scale;
+  if (held === amount) x.t.asset.delete(source);
+  else x.t.asset.set(source, { id: source, value: { mantissa: held - amount, scale } });
+  x.t.asset.set(dest, { id: dest, value: { mantissa: next, scale } });
+  x.emit({ kind: 'AssetRemoved', id: source, amount: { mantissa: amount, scale } });
+  x.emit({ kind: 'AssetAdded', id: dest, amount: { mantissa: amount, scale } });
+  return undefined;
+}
