@@ -7,12 +7,16 @@
 //   block_status  Created | Approved | Rejected | Committed | Applied                 (block events)
 //   block_height  integer                       (block, data, and transaction events once in a block)
 //   data_kind     the data event's variant, e.g. AccountCreated                        (data events)
+//   domain        the domain the change is about (domains, accounts, assets, NFTs, calls) (data events)
+//   call          the conference call id, <domain>:<name>                    (conference call events)
+//   relay         the conference relay id                                   (relay register / health)
 // A field an event lacks satisfies only ne, nin and is_null. Paths other than these names are refused,
 // so a typo answers 400 instead of silently matching nothing.
 
 import type { Event } from '../model/events.js';
 import { compileFilter } from '../state/filter.js';
 import { toHex } from '../util/hex.js';
+import { dataScope } from './event-scope.js';
 
 export const EVENT_FILTER_FIELDS = [
   'kind',
@@ -21,6 +25,9 @@ export const EVENT_FILTER_FIELDS = [
   'block_status',
   'block_height',
   'data_kind',
+  'domain',
+  'call',
+  'relay',
 ] as const;
 export type EventFilterField = (typeof EVENT_FILTER_FIELDS)[number];
 
@@ -36,6 +43,9 @@ export interface EventFields {
   readonly block_status?: string;
   readonly block_height?: number;
   readonly data_kind?: string;
+  readonly domain?: string;
+  readonly call?: string;
+  readonly relay?: string;
 }
 
 export type EventMatcher = (fields: EventFields) => boolean;
@@ -71,6 +81,7 @@ export function projectEvent(e: Event): EventFields {
         tx_hash: toHex(e.transactionHash),
         block_height: e.blockHeight,
         data_kind: e.data.kind,
+        ...dataScope(e.data),
       };
   }
 }

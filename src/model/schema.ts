@@ -5,6 +5,7 @@ import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
 import { SchemaRegistry } from '../codec/registry.js';
 import { BlockCodec } from './block.js';
+import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
@@ -28,6 +29,9 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     EventEnvelopeCodec,
     ParametersCodec,
     ReceiptCodec,
+    // Stored in the world state (hashed into the state root) and served by the conference routes.
+    ConferenceCallCodec,
+    ConferenceRelayCodec,
   ];
   for (const c of [...model, ...extra]) r.register(c);
   return r;

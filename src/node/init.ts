@@ -10,6 +10,7 @@ import { publicKeyToText } from '../crypto/keys.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
 import { accountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
+import { numeric } from '../model/numeric.js';
 import { PERMISSIONS } from '../model/permissions.js';
 import { signTransaction } from '../model/transaction.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
@@ -18,6 +19,10 @@ import { nodeFiles } from './files.js';
 import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js';
 
 export const GENESIS_DOMAIN = 'system';
+/** The dev chain's native asset (conference billing, docs/conference.md §Billing), minted to the admin. */
+export const NATIVE_ASSET = `gas#${GENESIS_DOMAIN}`;
+export const NATIVE_ASSET_SCALE = 6;
+export const NATIVE_ASSET_GENESIS_SUPPLY = '1000000';
 
 export interface InitOptions {
   dir: string;
@@ -44,9 +49,25 @@ async function exists(path: string): Promise<boolean> {
 /**
  * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
  * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
- * chain parameters. The genesis validator is registered here, by the genesis transaction, so its peer row
+ * chain parameters, and the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
+ * custom parameter `native_asset`) that conference usage is billed in. The genesis validator is registered here, by the genesis transaction, so its peer row
  * (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
  */
+/** Registers the native asset, mints the genesis supply to `admin` and names it in `native_asset`. */
+export function nativeAssetInstructions(admin: string): Instruction[] {
+  return [
+    {
+      kind: 'RegisterAssetDefinition',
+      id: NATIVE_ASSET,
+      scale: NATIVE_ASSET_SCALE,
+      mintable: { kind: 'Infinitely' },
+      metadata: new Map(),
+    },
+    { kind: 'MintAsset', asset: `${NATIVE_ASSET}#${admin}`, amount: numeric(NATIVE_ASSET_GENESIS_SUPPLY) },
+    { kind: 'SetParameter', parameter: { kind: 'Custom', id: 'native_asset', payload: NATIVE_ASSET } },
+  ];
+}
+
 export function devGenesisInstructions(
   admin: string,
   validator: GenesisValidator,
@@ -80,6 +101,7 @@ export function devGenesisInstructions(
       parameter: { kind: 'TransactionMaxInstructions', value: config.transaction.instructionsMax },
     },
     { kind: 'SetParameter', parameter: { kind: 'TransactionMaxBytes', value: config.transaction.bytesMax } },
+    ...nativeAssetInstructions(admin),
   ];
 }
 

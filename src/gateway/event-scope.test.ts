@@ -1,0 +1,52 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Event } from '../model/events.js';
+import { parseEventFilter, projectEvent } from './event-filter.js';
+import { dataScope } from './event-scope.js';
+
+const KEY = `ed0120${'AB'.repeat(32)}`;
+const data = (d: unknown): Event => ({
+  kind: 'Data',
+  blockHeight: 3,
+  transactionHash: new Uint8Array(32),
+  data: d as never,
+});
+
+const events = [
+  data({ kind: 'AccountCreated', id: `${KEY}@wonderland` }),
+  data({ kind: 'AssetAdded', id: `rose#garden#${KEY}@wonderland`, amount: { mantissa: 1n, scale: 0 } }),
+  data({ kind: 'ConferenceEnded', call: 'wonderland:standup', endedAtMs: 5n }),
+  data({ kind: 'ConferenceEnded', call: 'garden:review', endedAtMs: 5n }),
+  data({ kind: 'ConferenceRelayHealthUpdated', relay: 'r1', available: true, latencyMs: 1, lossPermille: 0 }),
+];
+
+function selected(filter: unknown): number[] {
+  const f = parseEventFilter(JSON.stringify(filter), 10);
+  assert.ok(f.ok, JSON.stringify(f));
+  return events.flatMap((e, i) => (f.match(projectEvent(e)) ? [i] : []));
+}
+
+describe('event scope fields', () => {
+  it('names the domain, call and relay of data events', () => {
+    assert.deepEqual(dataScope({ kind: 'DomainCreated', id: 'garden', owner: `${KEY}@garden` }), {
+      domain: 'garden',
+    });
+    assert.deepEqual(dataScope({ kind: 'ConferenceEnded', call: 'a:b:c', endedAtMs: 1n }), {
+      domain: 'a:b',
+      call: 'a:b:c',
+    });
+    assert.deepEqual(dataScope({ kind: 'Logged', level: { kind: 'Info' }, message: '' }), {});
+  });
+
+  it('filters streams by domain, call and relay', () => {
+    assert.deepEqual(selected({ eq: ['domain', 'wonderland'] }), [0, 2]);
+    assert.deepEqual(selected({ eq: ['domain', 'garden'] }), [1, 3]);
+    assert.deepEqual(selected({ eq: ['call', 'garden:review'] }), [3]);
+    assert.deepEqual(selected({ exists: 'call' }), [2, 3]);
+    assert.deepEqual(selected({ eq: ['relay', 'r1'] }), [4]);
+    assert.deepEqual(
+      selected({ and: [{ eq: ['data_kind', 'ConferenceEnded'] }, { ne: ['domain', 'garden'] }] }),
+      [2],
+    );
+  });
+});
