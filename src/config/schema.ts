@@ -424,6 +424,17 @@ export const CONFIG_SCHEMA = {
       true,
       'Serve the relay telemetry routes and the conference_relays series (the telemetry feature; needs conference.enabled); false: not registered.',
     ),
+    request_max_age_ms: ms(
+      30_000,
+      1,
+      'Largest difference between the timestamp of a signed conference request (authenticated calls) and node time.',
+    ),
+    nonces_max: int(
+      100_000,
+      1,
+      COUNT_CEILING,
+      'Signed conference request nonces remembered to refuse replays.',
+    ),
   }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),

@@ -153,7 +153,16 @@ export async function buildGateway(
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
-      ...(c.conference.enabled ? conferenceRoutes(app, deps, conference, { relayTelemetry }) : []),
+      ...(c.conference.enabled
+        ? conferenceRoutes(app, deps, conference, {
+            relayTelemetry,
+            signedRequests: createSignedRequests({
+              maxAgeMs: c.conference.requestMaxAgeMs,
+              noncesMax: c.conference.noncesMax,
+              now: () => node.clock.nowMs(),
+            }),
+          })
+        : []),
       ...(bridge === undefined
         ? []
         : iso20022Routes(deps, {
