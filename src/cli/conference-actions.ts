@@ -13,6 +13,19 @@ import { resolveClient } from './settings.js';
 
 const MS_PER_MINUTE = 60_000n;
 
+/**
+ * The client of a read, signing it when an account and key are configured: `authenticated` calls are
+ * served only to signed requests (docs/conference.md "Routes and CLI").
+ */
+async function readClient(flags: Flags): Promise<{ client: ToranaClient; signed: boolean }> {
+  try {
+    return { client: (await resolveClient(flags, true)).client, signed: true };
+  } catch (e) {
+    if (!(e instanceof CliError && e.code === 'client_not_configured')) throw e;
+    return { client: (await resolveClient(flags, false)).client, signed: false };
+  }
+}
+
 function whole(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER) {
   const n = text === undefined ? Number.NaN : Number(text);
   if (!/^\d+$/.test(text ?? '') || !Number.isSafeInteger(n) || n < min || n > max)
@@ -109,8 +122,9 @@ export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endCo
  * The gas a segment bills (docs/conference.md §Billing): ceil(durationMs × rate / 60 000) at the native
  * asset's scale (custom parameter `native_asset`; scale 0 without one).
  */
-async function billedGasFor(client: ToranaClient, call: string, durationMs: bigint): Promise<Numeric> {
-  const rate = (await client.getCall(call)).gasRatePerMinute;
+async function billedGasFor(flags: Flags, call: string, durationMs: bigint): Promise<Numeric> {
+  const { client, signed } = await readClient(flags);
+  const rate = (await client.getCall(call, { signed })).gasRatePerMinute;
   const native = (await client.parameters()).custom.get('native_asset');
   let scale = 0;
   if (typeof native === 'string') {
@@ -129,7 +143,7 @@ export async function usage(call: string, flags: UsageFlags): Promise<void> {
   const durationMs = BigInt(whole('duration-ms', flags.durationMs, 0));
   let billedGas: Numeric;
   if (flags.billedGas !== undefined) billedGas = amountFlag('billed-gas', flags.billedGas);
-  else billedGas = await billedGasFor((await resolveClient(flags, false)).client, call, durationMs);
+  else billedGas = await billedGasFor(flags, call, durationMs);
   return submit(flags, () => [
     ix.recordConferenceUsage(call, {
       segment,
@@ -141,8 +155,8 @@ export async function usage(call: string, flags: UsageFlags): Promise<void> {
 }
 
 export async function show(call: string, flags: Flags): Promise<void> {
-  const { client } = await resolveClient(flags, false);
-  const c = await client.getCall(call);
+  const { client, signed } = await readClient(flags);
+  const c = await client.getCall(call, { signed });
   const json = CallView.toJson(c) as Record<string, Json>;
   if (flags.json) {
     printJson(json);

@@ -10,4 +10,6 @@ export interface ConferenceReadPort {
   callsInDomain(domain: string): ConferenceCall[];
   relay(id: string): ConferenceRelay | undefined;
   relays(): ConferenceRelay[];
+  /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
+  accountExists(id: string): boolean;
 }

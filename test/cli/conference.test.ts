@@ -1,6 +1,7 @@
 // `torana conference create | join | leave | usage | end | show` as a user runs them (real processes)
 // against a served node: relay keys are looked up from the node, the default billed gas is computed
-// from the call's rate and the native asset's scale, and failures exit with their codes.
+// from the call's rate and the native asset's scale, reads of the (default) authenticated call are
+// signed with the configured account, and failures exit with their codes.
 
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -21,12 +22,9 @@ describe('torana conference', () => {
     const domain = t.admin.id.slice(t.admin.id.lastIndexOf('@') + 1);
     call = `${domain}:standup`;
     const client = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
-    const gas = `gas#${domain}`;
+    // The dev genesis names the native asset (gas#system, scale 6) in `native_asset`.
     await client.submitAndWait(
       await client.build([
-        ix.registerAssetDefinition(gas, { scale: 2 }),
-        ix.setCustomParameter('native_asset', gas),
-        ix.mintAsset(gas, t.admin.id, '1000'),
         ...['r1', 'r2', 'r3'].map((r, i) =>
           ix.registerConferenceRelay(
             r,
@@ -56,8 +54,6 @@ describe('torana conference', () => {
       call,
       '--title',
       'Standup',
-      '--policy',
-      'public',
       '--gas-rate',
       '1.5',
       '--max-participants',
@@ -76,7 +72,7 @@ describe('torana conference', () => {
     let c = await show();
     assert.deepEqual(
       [c.id, c.title, c.policy, c.status, c.relays],
-      [call, 'Standup', 'public', 'active', ['r1', 'r2', 'r3']],
+      [call, 'Standup', 'authenticated', 'active', ['r1', 'r2', 'r3']],
     );
     assert.deepEqual(
       c.manifest.hops.map((h: { public_key: string; weight: number }) => [h.public_key, h.weight]),
@@ -98,10 +94,10 @@ describe('torana conference', () => {
     c = await show();
     assert.deepEqual([c.participants, c.active_participants], [[guestId], 1]);
 
-    // 90 s at 1.5 per minute = 2.25 at the native scale (2), computed by the CLI.
+    // 90 s at 1.5 per minute = 2.25 at the native scale, computed by the CLI.
     await run(['conference', 'usage', call, '--segment', '1', '--duration-ms', '90000']);
     c = await show();
-    assert.deepEqual([c.usage.duration_ms, c.usage.billed_gas, c.usage.segments], ['90000', '2.25', 1]);
+    assert.deepEqual([c.usage.duration_ms, Number(c.usage.billed_gas), c.usage.segments], ['90000', 2.25, 1]);
     await run(['conference', 'leave', call, ...asGuest]);
     await run(['conference', 'end', call]);
     c = await show();
