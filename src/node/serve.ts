@@ -151,7 +151,9 @@ export async function buildGateway(
     now: () => node.clock.nowMs(),
   });
   const signals = c.conference.enabled
-    ? conferenceSignals(node, deps, conference, conferenceAuth, (e) => app.log.error({ err: e }, 'conference signals'))
+    ? conferenceSignals(node, deps, conference, conferenceAuth, (e) =>
+        app.log.error({ err: e }, 'conference signals'),
+      )
     : undefined;
   if (signals !== undefined) app.addHook('onClose', async () => signals.close());
   registerRoutes(
