@@ -1,62 +1,93 @@
-// Builders of the conference instructions (docs/conference.md), part of `instructions`. Times are
-// milliseconds (number or bigint); keys and fields accept hex text or bytes.
+// Builders of the conference instructions (docs/conference.md "Instructions"), spread into
+// `instructions` (instructions.ts). Keys and hashes accept bytes or hex text; times and durations a
+// number or a bigint of milliseconds; amounts as every builder does (AmountLike). The SDK builds what
+// the ledger checks; it does not repeat the ledger's rules.
 
-import {
-  conferenceGas,
-  type NoteSpend,
-  PRIVACY_MODE_JSON,
-  type RelayManifest,
-  ROOM_POLICY_JSON,
-  type RosterProof,
-} from '../model/conference.js';
+import type { NoteSpend, RelayManifest, RosterProof } from '../model/conference.js';
 import type { Instruction } from '../model/instructions.js';
-import { formatNumeric, type Numeric } from '../model/numeric.js';
 import { fromHex } from '../util/hex.js';
-import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './instructions-common.js';
+import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
-export type Millis = number | bigint;
-type JsonName<T extends Record<string, string>> = T[keyof T];
+export type BytesLike = Uint8Array | string;
+export type MillisLike = number | bigint;
+
+export interface RelayHopLike {
+  relay: string;
+  /** X25519 public key: 32 bytes or 64 hex digits. */
+  publicKey: BytesLike;
+  /** 1..1000. */
+  weight: number;
+}
+
+export interface RelayManifestLike {
+  hops: RelayHopLike[];
+  expiresAtMs: MillisLike;
+}
 
 export interface CreateConferenceOptions {
+  /** Default 'authenticated' (the reference's default room policy). */
+  policy?: 'public' | 'authenticated';
+  /** Default 'transparent'. */
+  privacy?: 'transparent' | 'zk-roster-v1';
   title: string;
   description?: string;
-  policy?: JsonName<typeof ROOM_POLICY_JSON>;
-  privacy?: JsonName<typeof PRIVACY_MODE_JSON>;
-  scheduledStartMs?: Millis;
-  scheduledEndMs?: Millis;
+  scheduledStartMs: MillisLike;
+  scheduledEndMs?: MillisLike;
   maxParticipants: number;
   gasRatePerMinute: AmountLike;
   billingAccount: string;
   metadata?: MetadataLike;
-  manifest?: RelayManifest;
+  manifest?: RelayManifestLike;
+  /** Private calls: the invited roster commitments (64 hex digits each). */
   rosterCommitments?: string[];
+  /** Private calls: the shielded entry fee. */
   fee?: NoteSpend;
 }
 
-const ms = (v: Millis): bigint => BigInt(v);
-
-function kindOf<T extends Record<string, string>>(table: T, json: string): keyof T & string {
-  const k = Object.keys(table).find((key) => table[key] === json);
-  if (k === undefined) throw new RangeError(`expected one of ${Object.values(table).join(', ')}`);
-  return k;
+export interface JoinConferenceOptions {
+  /** Transparent calls: the joining account (itself). */
+  participant?: string;
+  /** The encrypted signalling answer (opaque to the node), at most 16 KiB. */
+  answer?: BytesLike;
+  /** Private calls: the roster proof. */
+  private?: RosterProof;
+  fee?: NoteSpend;
 }
 
-/** A 32-byte X25519 key from hex or bytes. */
-export function x25519Key(key: string | Uint8Array): Uint8Array {
-  const bytes = typeof key === 'string' ? fromHex(key, 32) : key;
-  if (bytes === undefined || bytes.length !== 32) throw new RangeError('expected a 32-byte X25519 key');
+export interface UsageOptions {
+  participant?: string;
+  segment: number;
+  durationMs: MillisLike;
+  billedGas: AmountLike;
+  private?: RosterProof;
+}
+
+/** Bytes from bytes or hex text of exactly `length` bytes (any length when undefined). */
+export function toBytes(v: BytesLike, what: string, length?: number): Uint8Array {
+  if (typeof v !== 'string') return v;
+  const bytes = fromHex(v, length);
+  if (bytes === undefined)
+    throw new RangeError(`${what}: expected ${length === undefined ? '' : `${length * 2} `}hex digits`);
   return bytes;
 }
 
-/** The billedGas a segment must carry: ceil(durationMs × rate / 60 000) at the native asset's scale. */
-export function billedGasFor(ratePerMinute: AmountLike, durationMs: Millis, nativeScale: number): Numeric {
-  const m = conferenceGas(toAmount(ratePerMinute), ms(durationMs), nativeScale);
-  return { mantissa: m, scale: m === 0n ? 0 : nativeScale };
+function toMillis(v: MillisLike, what: string): bigint {
+  if (typeof v === 'number' && !Number.isSafeInteger(v)) throw new RangeError(`${what}: not an integer`);
+  const n = BigInt(v);
+  if (n < 0n) throw new RangeError(`${what}: never negative`);
+  return n;
 }
 
-/** The decimal text of billedGasFor. */
-export const billedGasText = (rate: AmountLike, durationMs: Millis, scale: number): string =>
-  formatNumeric(billedGasFor(rate, durationMs, scale));
+export function toManifest(m: RelayManifestLike): RelayManifest {
+  return {
+    hops: m.hops.map((h) => ({
+      relay: h.relay,
+      publicKey: toBytes(h.publicKey, 'relay public key', 32),
+      weight: h.weight,
+    })),
+    expiresAtMs: toMillis(m.expiresAtMs, 'expiresAtMs'),
+  };
+}
 
 const opt = <K extends string, V>(key: K, v: V | undefined) =>
   (v === undefined ? {} : { [key]: v }) as { [P in K]?: V };
@@ -65,28 +96,28 @@ export const conferenceInstructions = {
   createConference: (call: string, o: CreateConferenceOptions): Instruction => ({
     kind: 'CreateConference',
     call,
-    policy: { kind: kindOf(ROOM_POLICY_JSON, o.policy ?? 'authenticated') },
-    privacy: { kind: kindOf(PRIVACY_MODE_JSON, o.privacy ?? 'transparent') },
+    policy: { kind: o.policy === 'public' ? 'Public' : 'Authenticated' },
+    privacy: { kind: o.privacy === 'zk-roster-v1' ? 'ZkRosterV1' : 'Transparent' },
     title: o.title,
     description: o.description ?? '',
-    scheduledStartMs: ms(o.scheduledStartMs ?? 0),
-    ...opt('scheduledEndMs', o.scheduledEndMs === undefined ? undefined : ms(o.scheduledEndMs)),
+    scheduledStartMs: toMillis(o.scheduledStartMs, 'scheduledStartMs'),
+    ...opt(
+      'scheduledEndMs',
+      o.scheduledEndMs === undefined ? undefined : toMillis(o.scheduledEndMs, 'scheduledEndMs'),
+    ),
     maxParticipants: o.maxParticipants,
     gasRatePerMinute: toAmount(o.gasRatePerMinute),
     billingAccount: o.billingAccount,
     metadata: toMetadata(o.metadata),
-    ...opt('manifest', o.manifest),
+    ...opt('manifest', o.manifest === undefined ? undefined : toManifest(o.manifest)),
     rosterCommitments: o.rosterCommitments ?? [],
     ...opt('fee', o.fee),
   }),
-  joinConference: (
-    call: string,
-    o: { participant?: string; answer?: Uint8Array; private?: RosterProof; fee?: NoteSpend } = {},
-  ): Instruction => ({
+  joinConference: (call: string, o: JoinConferenceOptions = {}): Instruction => ({
     kind: 'JoinConference',
     call,
     ...opt('participant', o.participant),
-    ...opt('answer', o.answer),
+    ...opt('answer', o.answer === undefined ? undefined : toBytes(o.answer, 'answer')),
     ...opt('private', o.private),
     ...opt('fee', o.fee),
   }),
@@ -96,43 +127,45 @@ export const conferenceInstructions = {
     ...opt('participant', o.participant),
     ...opt('private', o.private),
   }),
-  recordConferenceUsage: (
-    call: string,
-    segment: number,
-    durationMs: Millis,
-    billedGas: AmountLike,
-    o: { participant?: string; private?: RosterProof } = {},
-  ): Instruction => ({
+  recordConferenceUsage: (call: string, o: UsageOptions): Instruction => ({
     kind: 'RecordConferenceUsage',
     call,
-    segment,
-    durationMs: ms(durationMs),
-    billedGas: toAmount(billedGas),
     ...opt('participant', o.participant),
+    segment: o.segment,
+    durationMs: toMillis(o.durationMs, 'durationMs'),
+    billedGas: toAmount(o.billedGas),
     ...opt('private', o.private),
   }),
   endConference: (call: string): Instruction => ({ kind: 'EndConference', call }),
-  setConferenceRelayManifest: (call: string, manifest: RelayManifest): Instruction => ({
+  setConferenceRelayManifest: (call: string, manifest: RelayManifestLike): Instruction => ({
     kind: 'SetConferenceRelayManifest',
     call,
-    manifest,
+    manifest: toManifest(manifest),
   }),
+  /** Registers a media relay operated by the authority: its X25519 key, endpoint and region. */
   registerConferenceRelay: (
     relay: string,
-    publicKey: string | Uint8Array,
+    publicKey: BytesLike,
     endpoint: string,
     region: string,
   ): Instruction => ({
     kind: 'RegisterConferenceRelay',
     relay,
-    publicKey: x25519Key(publicKey),
+    publicKey: toBytes(publicKey, 'relay public key', 32),
     endpoint,
     region,
   }),
   reportConferenceRelayHealth: (
     relay: string,
     h: { available: boolean; latencyMs: number; lossPermille: number },
-  ): Instruction => ({ kind: 'ReportConferenceRelayHealth', relay, ...h }),
+  ): Instruction => ({
+    kind: 'ReportConferenceRelayHealth',
+    relay,
+    available: h.available,
+    latencyMs: h.latencyMs,
+    lossPermille: h.lossPermille,
+  }),
+  /** Moves `amount` of the native asset into the shielded pool as a note for `ownerHash` (64 hex digits). */
   shieldAsset: (amount: AmountLike, ownerHash: string): Instruction => ({
     kind: 'ShieldAsset',
     amount: toAmount(amount),

@@ -8,10 +8,10 @@ import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import { fromHex } from '../util/hex.js';
+import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { conferenceInstructions } from './conference-instructions.js';
-import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './instructions-common.js';
 
-export { type AmountLike, type MetadataLike, toAmount, toMetadata };
+export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
 /** A proof of possession from its hex text (96 bytes). */
 function popFromHex(text: string): Uint8Array {

@@ -1,4 +1,5 @@
-// Argument conversions shared by the instruction builders.
+// Amounts and metadata as the builders take them: an amount as a decimal string ("12.50"), a bigint
+// (scale 0) or a Numeric; metadata as a plain object or a Map.
 
 import type { Json } from '../codec/codec.js';
 import { type Numeric, numeric } from '../model/numeric.js';
