@@ -14,7 +14,7 @@ import { type ClientFlags, resolveClient } from './settings.js';
 export type Flags = ClientFlags & { json?: boolean };
 type Built = ReturnType<typeof ix.log>;
 
-async function submit(flags: Flags, build: (account: string) => Built[]): Promise<void> {
+export async function submit(flags: Flags, build: (account: string) => Built[]): Promise<void> {
   const { client, account } = await resolveClient(flags, true);
   let tx: Awaited<ReturnType<ToranaClient['build']>>;
   try {

@@ -6,6 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerClientCommands } from './client-commands.js';
+import { registerConferenceCommands } from './conference-commands.js';
 import { CliError } from './errors.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
@@ -34,6 +35,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerIsoCommands(program);
+  registerConferenceCommands(program);
   registerTestnetCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;

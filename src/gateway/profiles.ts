@@ -58,4 +58,6 @@ export const STATUS_ROUTES: readonly string[] = [
   '/v1/consensus/telemetry',
   '/v1/conference/relays',
   '/v1/conference/relays/health',
+  '/v1/conference/relays/events',
+  '/v1/conference/relays/:relay_id',
 ];

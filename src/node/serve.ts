@@ -2,6 +2,8 @@
 // the ledger's codes, every route family enabled by the configuration, then listens.
 
 import { encodeFrame } from '../codec/frame.js';
+import { installRelayMetrics } from '../conference/metrics.js';
+import { conferenceRoutes } from '../conference/routes.js';
 import type { Config } from '../config/schema.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
@@ -26,6 +28,8 @@ import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
+import { conferenceReadPort } from './conference-port.js';
+import { conferenceSignals } from './conference-signals.js';
 import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
@@ -136,7 +140,22 @@ export async function buildGateway(
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
   installQueryMetrics(app.gateway.metrics.registry, deps.ports.queries);
+  const conference = conferenceReadPort(node.ledger.state);
+  const relayTelemetry = c.conference.enabled && c.conference.relayTelemetry;
+  if (relayTelemetry) installRelayMetrics(app.gateway.metrics.registry, conference);
   app.addHook('onClose', async () => deps.ports.queries.close?.());
+  // One replay window for every signed conference request (signalling and authenticated call reads).
+  const conferenceAuth = createSignedRequests({
+    maxAgeMs: c.conference.requestMaxAgeMs,
+    noncesMax: c.conference.noncesMax,
+    now: () => node.clock.nowMs(),
+  });
+  const signals = c.conference.enabled
+    ? conferenceSignals(node, deps, conference, conferenceAuth, (e) =>
+        app.log.error({ err: e }, 'conference signals'),
+      )
+    : undefined;
+  if (signals !== undefined) app.addHook('onClose', async () => signals.close());
   registerRoutes(
     app,
     [
@@ -147,6 +166,10 @@ export async function buildGateway(
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
+      ...(signals?.routes ?? []),
+      ...(c.conference.enabled
+        ? conferenceRoutes(app, deps, conference, { relayTelemetry, signedRequests: conferenceAuth })
+        : []),
       ...(bridge === undefined
         ? []
         : iso20022Routes(deps, {

@@ -6,6 +6,31 @@ export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
+export type {
+  CallDetail,
+  CallListOptions,
+  CallSummary,
+  PageOptions,
+  RelayEventOptions,
+  RelayHealthSummary,
+  RelayItem,
+  RelayListOptions,
+  SignedOption,
+} from './conference.js';
+export type {
+  CreateConferenceOptions,
+  JoinConferenceOptions,
+  RelayHopLike,
+  RelayManifestLike,
+  UsageOptions,
+} from './conference-instructions.js';
+export {
+  openSignal,
+  type Signal,
+  type SignalContext,
+  type SignalKeyPair,
+  sealSignal,
+} from './conference-signals.js';
 export {
   isToranaApiError,
   ToranaApiError,

@@ -5,27 +5,13 @@ import type { Json } from '../codec/codec.js';
 import type { Mintable, UpgradeManifest } from '../model/entities.js';
 import { assetId } from '../model/ids.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
-import { type Numeric, numeric } from '../model/numeric.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import { fromHex } from '../util/hex.js';
+import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
+import { conferenceInstructions } from './conference-instructions.js';
 
-export type AmountLike = string | bigint | Numeric;
-export type MetadataLike = Record<string, Json> | Map<string, Json>;
-
-export function toAmount(a: AmountLike): Numeric {
-  if (typeof a === 'string') return numeric(a);
-  if (typeof a === 'bigint') {
-    if (a < 0n) throw new RangeError('amounts are never negative');
-    return { mantissa: a, scale: 0 };
-  }
-  return a;
-}
-
-export function toMetadata(m: MetadataLike | undefined): Map<string, Json> {
-  if (m === undefined) return new Map();
-  return m instanceof Map ? new Map(m) : new Map(Object.entries(m));
-}
+export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
 /** A proof of possession from its hex text (96 bytes). */
 function popFromHex(text: string): Uint8Array {
@@ -162,6 +148,7 @@ export const instructions = {
   }),
   activateRuntimeUpgrade: (id: string): Instruction => ({ kind: 'ActivateRuntimeUpgrade', id }),
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
+  ...conferenceInstructions,
 } as const;
 
 /** Every instruction kind has a builder (checked by the type system and by a test). */

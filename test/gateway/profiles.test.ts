@@ -39,6 +39,8 @@ const STATUS_PATHS = [
   '/v1/consensus/telemetry',
   '/v1/conference/relays',
   '/v1/conference/relays/health',
+  '/v1/conference/relays/events',
+  '/v1/conference/relays/:relay_id',
 ];
 const DEVELOPER_PATHS = [
   '/v1/consensus/leader',

@@ -117,6 +117,34 @@ describe('SDK against a served node', () => {
         ix.unregisterAssetDefinition('rose#wonderland'),
       ],
     ];
+    // Conference calls and relays (docs/conference.md): a transparent call through its whole life.
+    const key = (n: number) => String(n).padStart(2, '0').repeat(32);
+    const hops = ['r1', 'r2', 'r3'].map((relay, i) => ({ relay, publicKey: key(i + 1), weight: 10 }));
+    steps.push(
+      [
+        ix.registerDomain('studio'),
+        ...hops.map((h) =>
+          ix.registerConferenceRelay(h.relay, h.publicKey, `wss://${h.relay}.example`, 'eu'),
+        ),
+        ix.reportConferenceRelayHealth('r1', { available: true, latencyMs: 20, lossPermille: 1 }),
+      ],
+      [
+        ix.createConference('studio:standup', {
+          title: 'Standup',
+          scheduledStartMs: 0,
+          maxParticipants: 4,
+          gasRatePerMinute: '0',
+          billingAccount: t.admin.id,
+        }),
+        ix.setConferenceRelayManifest('studio:standup', { hops, expiresAtMs: 4_000_000_000_000n }),
+      ],
+      [
+        ix.joinConference('studio:standup', { participant: t.admin.id, answer: 'c0ffee' }),
+        ix.recordConferenceUsage('studio:standup', { segment: 1, durationMs: 60_000, billedGas: '0' }),
+        ix.leaveConference('studio:standup', { participant: t.admin.id }),
+        ix.endConference('studio:standup'),
+      ],
+    );
     const kinds = new Set<string>();
     for (const instructions of steps) {
       const tx = await client.build(instructions);
@@ -142,6 +170,19 @@ describe('SDK against a served node', () => {
     await client.submit(tx);
     assert.equal((await waitFinal(client, tx.hash)).status, 'Committed');
     kinds.add('UnregisterDomain').add('RegisterDomain');
+    // ShieldAsset needs the shielded pool and verifying keys this node is not given (docs/conference.md
+    // "Shielded fee"): it must still reach a block and decode back unchanged, committed or rejected.
+    const shield = ix.shieldAsset('1', '07'.padStart(64, '0'));
+    const stx = await client.build([shield]);
+    await client.submit(stx);
+    assert.ok(['Committed', 'Rejected'].includes((await waitFinal(client, stx.hash)).status));
+    const stored = await client.find({ kind: 'FindTransactionByHash', hash: stx.hash });
+    assert.ok(stored.kind === 'Transaction');
+    assert.deepEqual(
+      stored.value.transaction.payload.instructions.map((i) => InstructionCodec.toJson(i)),
+      [InstructionCodec.toJson(shield)],
+    );
+    kinds.add('ShieldAsset');
     const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
       (v) => v.name,
     );

@@ -1,0 +1,177 @@
+// The code of `torana conference …` (conference-commands.ts), imported only when one runs.
+
+import type { Json } from '../codec/codec.js';
+import { CallView } from '../conference/views.js';
+import { formatNumeric, type Numeric, numeric } from '../model/numeric.js';
+import type { ToranaClient } from '../sdk/client.js';
+import type { RelayHopLike } from '../sdk/conference-instructions.js';
+import { instructions as ix } from '../sdk/instructions.js';
+import { type Flags, parseJsonFlag, submit } from './client-actions.js';
+import { CliError } from './errors.js';
+import { printJson, printRecord } from './output.js';
+import { resolveClient } from './settings.js';
+
+const MS_PER_MINUTE = 60_000n;
+
+/**
+ * The client of a read, signing it when an account and key are configured: `authenticated` calls are
+ * served only to signed requests (docs/conference.md "Routes and CLI").
+ */
+async function readClient(flags: Flags): Promise<{ client: ToranaClient; signed: boolean }> {
+  try {
+    return { client: (await resolveClient(flags, true)).client, signed: true };
+  } catch (e) {
+    if (!(e instanceof CliError && e.code === 'client_not_configured')) throw e;
+    return { client: (await resolveClient(flags, false)).client, signed: false };
+  }
+}
+
+function whole(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER) {
+  const n = text === undefined ? Number.NaN : Number(text);
+  if (!/^\d+$/.test(text ?? '') || !Number.isSafeInteger(n) || n < min || n > max)
+    throw new CliError('invalid_argument', `--${name} must be a whole number from ${min} to ${max}`, 2);
+  return n;
+}
+
+function amountFlag(name: string, text: string): Numeric {
+  try {
+    return numeric(text);
+  } catch {
+    throw new CliError('invalid_argument', `--${name} must be a decimal amount, e.g. 0.5`, 2);
+  }
+}
+
+/** Manifest hops from `--relay r1[:weight]`, each with the key the relay registered. */
+async function hopsOf(client: ToranaClient, specs: readonly string[]): Promise<RelayHopLike[]> {
+  const hops: RelayHopLike[] = [];
+  for (const spec of specs) {
+    const [relay, weight] = spec.split(':');
+    const r = await client.getRelay(relay!);
+    hops.push({
+      relay: r.id,
+      publicKey: r.publicKey,
+      weight: weight === undefined ? 1 : whole('relay weight', weight, 1, 1000),
+    });
+  }
+  return hops;
+}
+
+type CreateFlags = Flags & {
+  title: string;
+  description: string;
+  policy: string;
+  start?: string;
+  end?: string;
+  maxParticipants: string;
+  gasRate: string;
+  billingAccount?: string;
+  metadata?: string;
+  relay?: string[];
+  manifestTtlMs: string;
+};
+
+export async function create(call: string, flags: CreateFlags): Promise<void> {
+  if (flags.policy !== 'public' && flags.policy !== 'authenticated')
+    throw new CliError('invalid_argument', '--policy must be public or authenticated', 2);
+  const metadata = parseJsonFlag(flags.metadata, 'metadata');
+  if (
+    metadata !== undefined &&
+    (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata))
+  )
+    throw new CliError('invalid_argument', '--metadata must be a JSON object', 2);
+  const now = Date.now();
+  const start = flags.start === undefined ? now : whole('start', flags.start, 0);
+  const maxParticipants = whole('max-participants', flags.maxParticipants, 1, 0xffffffff);
+  const ttl = whole('manifest-ttl-ms', flags.manifestTtlMs, 1);
+  const gasRate = amountFlag('gas-rate', flags.gasRate);
+  const { client } = await resolveClient(flags, false);
+  const hops = flags.relay === undefined ? undefined : await hopsOf(client, flags.relay);
+  return submit(flags, (me) => [
+    ix.createConference(call, {
+      policy: flags.policy as 'public',
+      title: flags.title,
+      description: flags.description,
+      scheduledStartMs: start,
+      ...(flags.end === undefined ? {} : { scheduledEndMs: whole('end', flags.end, 0) }),
+      maxParticipants,
+      gasRatePerMinute: gasRate,
+      billingAccount: flags.billingAccount ?? me,
+      ...(metadata === undefined ? {} : { metadata: metadata as Record<string, Json> }),
+      ...(hops === undefined ? {} : { manifest: { hops, expiresAtMs: now + ttl } }),
+    }),
+  ]);
+}
+
+export function join(call: string, flags: Flags & { answer?: string }): Promise<void> {
+  if (flags.answer !== undefined && !/^([0-9a-fA-F]{2})+$/.test(flags.answer))
+    throw new CliError('invalid_argument', '--answer must be hex bytes', 2);
+  return submit(flags, (me) => [
+    ix.joinConference(call, {
+      participant: me,
+      ...(flags.answer === undefined ? {} : { answer: flags.answer }),
+    }),
+  ]);
+}
+
+export const leave = (call: string, flags: Flags) =>
+  submit(flags, (me) => [ix.leaveConference(call, { participant: me })]);
+
+export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endConference(call)]);
+
+/**
+ * The gas a segment bills (docs/conference.md §Billing): ceil(durationMs × rate / 60 000) at the native
+ * asset's scale (custom parameter `native_asset`; scale 0 without one).
+ */
+async function billedGasFor(flags: Flags, call: string, durationMs: bigint): Promise<Numeric> {
+  const { client, signed } = await readClient(flags);
+  const rate = (await client.getCall(call, { signed })).gasRatePerMinute;
+  const native = (await client.parameters()).custom.get('native_asset');
+  let scale = 0;
+  if (typeof native === 'string') {
+    const d = await client.get<{ scale: number }>(`/v1/assets/definitions/${encodeURIComponent(native)}`);
+    scale = d.scale;
+  }
+  const num = rate.mantissa * durationMs * 10n ** BigInt(scale);
+  const den = 10n ** BigInt(rate.scale) * MS_PER_MINUTE;
+  return { mantissa: (num + den - 1n) / den, scale };
+}
+
+type UsageFlags = Flags & { segment: string; durationMs: string; participant?: string; billedGas?: string };
+
+export async function usage(call: string, flags: UsageFlags): Promise<void> {
+  const segment = whole('segment', flags.segment, 0, 0xffffffff);
+  const durationMs = BigInt(whole('duration-ms', flags.durationMs, 0));
+  let billedGas: Numeric;
+  if (flags.billedGas !== undefined) billedGas = amountFlag('billed-gas', flags.billedGas);
+  else billedGas = await billedGasFor(flags, call, durationMs);
+  return submit(flags, () => [
+    ix.recordConferenceUsage(call, {
+      segment,
+      durationMs,
+      billedGas,
+      ...(flags.participant === undefined ? {} : { participant: flags.participant }),
+    }),
+  ]);
+}
+
+export async function show(call: string, flags: Flags): Promise<void> {
+  const { client, signed } = await readClient(flags);
+  const c = await client.getCall(call, { signed });
+  const json = CallView.toJson(c) as Record<string, Json>;
+  if (flags.json) {
+    printJson(json);
+    return;
+  }
+  printRecord({
+    id: c.id,
+    title: c.title,
+    host: c.host,
+    status: c.status,
+    policy: c.policy,
+    privacy: c.privacy,
+    participants: `${c.activeParticipants} / ${c.maxParticipants}`,
+    gas_rate_per_minute: formatNumeric(c.gasRatePerMinute),
+    relays: c.relays.join(', '),
+    usage: `${c.usage.durationMs} ms in ${c.usage.segments} segments, ${formatNumeric(c.usage.billedGas)} gas`,
+  });
+}

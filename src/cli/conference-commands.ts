@@ -1,0 +1,61 @@
+// `torana conference …` (docs/conference.md "Routes and CLI"): create, join, leave, record usage, end
+// and show a call. Only declarations here; the code is in conference-actions.ts, imported when a
+// command runs (lazy.ts).
+
+import type { Command } from 'commander';
+import { lazyAction } from './lazy.js';
+
+const actions = () => import('./conference-actions.js');
+
+function options(cmd: Command): Command {
+  return cmd
+    .option('--url <url>', 'gateway URL (default: the node running in --dir, else client.json)')
+    .option('--account <id>', 'account to sign as (default from client.json)')
+    .option('--key-file <file>', 'key file of that account (default from client.json)');
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export function registerConferenceCommands(program: Command): void {
+  const conf = program.command('conference').description('conference calls on the ledger');
+  options(conf.command('create <call-id>').description('create a call (<domain>:<call name>) hosted by you'))
+    .requiredOption('--title <text>', 'title (at most 256 bytes)')
+    .option('--description <text>', 'description (at most 4096 bytes)', '')
+    .option('--policy <policy>', 'public or authenticated', 'authenticated')
+    .option('--start <ms>', 'scheduled start, Unix ms (default: now)')
+    .option('--end <ms>', 'scheduled end, Unix ms')
+    .option('--max-participants <n>', 'roster capacity', '16')
+    .option('--gas-rate <amount>', 'gas per minute of usage, in the native asset', '0')
+    .option('--billing-account <id>', 'account billed for usage (default: you)')
+    .option('--metadata <json>', 'metadata object, e.g. \'{"topic":"ledgers"}\'')
+    .option('--relay <relay[:weight]>', 'a hop of the relay manifest, in order (3 to 16; repeat)', collect)
+    .option('--manifest-ttl-ms <ms>', 'how long the relay manifest stays valid', '3600000')
+    .addHelpText(
+      'after',
+      '\nRelay keys are read from the node (GET /v1/conference/relays/{id}).\nExample:\n  torana conference create wonderland:standup --title Standup --policy public --gas-rate 0.5 --relay r1 --relay r2 --relay r3\n',
+    )
+    .action(lazyAction(actions, 'create'));
+  options(conf.command('join <call-id>').description('join a call yourself'))
+    .option('--answer <hex>', 'encrypted signalling answer (hex, at most 16 KiB)')
+    .addHelpText('after', '\nExample:\n  torana conference join wonderland:standup\n')
+    .action(lazyAction(actions, 'join'));
+  options(conf.command('leave <call-id>').description('leave a call')).action(lazyAction(actions, 'leave'));
+  options(
+    conf.command('usage <call-id>').description('record a usage segment (host or manifest relay operator)'),
+  )
+    .requiredOption('--segment <n>', 'segment number, strictly increasing per call')
+    .requiredOption('--duration-ms <ms>', 'metered duration of the segment')
+    .option('--participant <id>', 'the participant the segment is for')
+    .option('--billed-gas <amount>', "billed gas (default: ceil(duration × the call's rate / 60000))")
+    .addHelpText(
+      'after',
+      '\nExample:\n  torana conference usage wonderland:standup --segment 1 --duration-ms 60000\n',
+    )
+    .action(lazyAction(actions, 'usage'));
+  options(conf.command('end <call-id>').description('end a call (host only)')).action(
+    lazyAction(actions, 'end'),
+  );
+  options(conf.command('show <call-id>').description('a call: settings, manifest, roster, usage and status'))
+    .addHelpText('after', '\nExample:\n  torana conference show wonderland:standup --json\n')
+    .action(lazyAction(actions, 'show'));
+}

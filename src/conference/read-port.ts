@@ -1,0 +1,15 @@
+// What the conference routes read from the node (style.md "Layout": `conference/` sees small
+// interfaces, never concrete classes). `node/conference-port.ts` adapts the committed world state to it.
+
+import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
+
+/** Committed conference calls and relays, in id order; answers are copies the caller may keep. */
+export interface ConferenceReadPort {
+  call(id: string): ConferenceCall | undefined;
+  calls(): ConferenceCall[];
+  callsInDomain(domain: string): ConferenceCall[];
+  relay(id: string): ConferenceRelay | undefined;
+  relays(): ConferenceRelay[];
+  /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
+  accountExists(id: string): boolean;
+}

@@ -1,0 +1,119 @@
+// `torana conference create | join | leave | usage | end | show` as a user runs them (real processes)
+// against a served node: relay keys are looked up from the node, the default billed gas is computed
+// from the call's rate and the native asset's scale, reads of the (default) authenticated call are
+// signed with the configured account, and failures exit with their codes.
+
+import assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { instructions as ix } from '../../src/sdk/instructions.js';
+import { cli } from '../helpers/run-cli.js';
+import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+
+describe('torana conference', () => {
+  let t: ServedTestNode;
+  let common: string[];
+  let call: string;
+  before(async () => {
+    t = await startServedNode();
+    common = ['--dir', t.dir, '--url', t.url];
+    const domain = t.admin.id.slice(t.admin.id.lastIndexOf('@') + 1);
+    call = `${domain}:standup`;
+    const client = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
+    // The dev genesis names the native asset (gas#system, scale 6) in `native_asset`.
+    await client.submitAndWait(
+      await client.build([
+        ...['r1', 'r2', 'r3'].map((r, i) =>
+          ix.registerConferenceRelay(
+            r,
+            String(i + 1)
+              .padStart(2, '0')
+              .repeat(32),
+            `wss://${r}.example`,
+            'eu',
+          ),
+        ),
+      ]),
+    );
+  });
+  after(async () => t.stopAll());
+
+  const run = async (args: string[], code = 0) => {
+    const r = await cli(args[0] === 'keys' ? args : [...args, ...common]);
+    assert.equal(r.code, code, `${args.join(' ')}: ${r.err}`);
+    return r;
+  };
+  const show = async () => JSON.parse((await run(['conference', 'show', call, '--json'])).out);
+
+  it('creates a call with a relay manifest, joins, meters, leaves and ends it', async () => {
+    const created = await run([
+      'conference',
+      'create',
+      call,
+      '--title',
+      'Standup',
+      '--gas-rate',
+      '1.5',
+      '--max-participants',
+      '4',
+      '--relay',
+      'r1',
+      '--relay',
+      'r2:7',
+      '--relay',
+      'r3',
+      '--metadata',
+      '{"topic":"ledgers"}',
+      '--json',
+    ]);
+    assert.equal(JSON.parse(created.out).status, 'Committed');
+    let c = await show();
+    assert.deepEqual(
+      [c.id, c.title, c.policy, c.status, c.relays],
+      [call, 'Standup', 'authenticated', 'active', ['r1', 'r2', 'r3']],
+    );
+    assert.deepEqual(
+      c.manifest.hops.map((h: { public_key: string; weight: number }) => [h.public_key, h.weight]),
+      [
+        ['01'.repeat(32), 1],
+        ['02'.repeat(32), 7],
+        ['03'.repeat(32), 1],
+      ],
+    );
+
+    // A second account joins itself.
+    const guest = JSON.parse((await run(['keys', 'generate', '--json'])).out) as { public_key: string };
+    const guestId = `${guest.public_key}@${call.split(':')[0]}`;
+    const guestKey = join(t.dir, 'guest.key.json');
+    await writeFile(guestKey, JSON.stringify(guest));
+    await run(['account', 'register', guestId]);
+    const asGuest = ['--account', guestId, '--key-file', guestKey];
+    await run(['conference', 'join', call, ...asGuest, '--answer', 'c0ffee']);
+    c = await show();
+    assert.deepEqual([c.participants, c.active_participants], [[guestId], 1]);
+
+    // 90 s at 1.5 per minute = 2.25 at the native scale, computed by the CLI.
+    await run(['conference', 'usage', call, '--segment', '1', '--duration-ms', '90000']);
+    c = await show();
+    assert.deepEqual([c.usage.duration_ms, Number(c.usage.billed_gas), c.usage.segments], ['90000', 2.25, 1]);
+    await run(['conference', 'leave', call, ...asGuest]);
+    await run(['conference', 'end', call]);
+    c = await show();
+    assert.deepEqual([c.status, c.participants], ['ended', []]);
+    const text = await run(['conference', 'show', call]);
+    assert.match(text.out, /status\s+ended/);
+  });
+
+  it('exits 3 on a rejection, 1 on an unknown call, 2 on bad flags', async () => {
+    const rejected = await run(['conference', 'end', call], 3);
+    assert.match(rejected.err, /conference_ended/);
+    const unknown = await run(['conference', 'show', `${call}-nope`], 1);
+    assert.match(unknown.err, /conference_not_found/);
+    const bad = await run(['conference', 'usage', call, '--segment', 'x', '--duration-ms', '1'], 2);
+    assert.match(bad.err, /--segment/);
+    const noRelay = await run(['conference', 'create', `${call}2`, '--title', 'x', '--relay', 'r9'], 1);
+    assert.match(noRelay.err, /conference_relay_not_found/);
+  });
+});
