@@ -122,6 +122,20 @@ const EXPECTED_DEFAULTS = {
     xml_depth_max: 64,
     xml_attribute_bytes_max: 4096,
   },
+  conference: {
+    enabled: true,
+    relay_telemetry: true,
+    signal_offers_per_call_max: 256,
+    signal_answers_per_call_max: 256,
+    signal_envelope_bytes_max: 16 * 1024,
+    signal_ttl_ms: 3_600_000,
+    signal_bytes_max: 64 * 1024 * 1024,
+    signal_body_bytes_max: 256 * 1024,
+    signal_offers_per_request_max: 64,
+    signal_page_max: 500,
+    request_max_age_ms: 30_000,
+    nonces_max: 100_000,
+  },
   log: { level: 'info', format: 'auto', access: false },
 };
 

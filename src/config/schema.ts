@@ -424,16 +424,45 @@ export const CONFIG_SCHEMA = {
       true,
       'Serve the relay telemetry routes and the conference_relays series (the telemetry feature; needs conference.enabled); false: not registered.',
     ),
+    // Signalling (docs/conference.md "Signalling"): the node-local signal box and its routes.
+    signal_offers_per_call_max: int(
+      256,
+      1,
+      COUNT_CEILING,
+      'Offers one call may hold at once, one per participant (422 conference_signal_offers_full above).',
+    ),
+    signal_answers_per_call_max: int(
+      256,
+      1,
+      COUNT_CEILING,
+      'Committed answers kept per call for the signals routes; the oldest is dropped above.',
+    ),
+    signal_envelope_bytes_max: int(
+      16 * KiB,
+      128,
+      16 * KiB,
+      'Largest signalling envelope (413 conference_signal_envelope_too_large above; JoinConference.answer holds 16 KiB).',
+    ),
+    signal_ttl_ms: ms(3_600_000, 1, 'How long an offer or answer stays in the signal box.'),
+    signal_bytes_max: int(
+      64 * MiB,
+      KiB,
+      BYTES_CEILING,
+      'Envelope bytes (plus 512 per record) the signal box holds over all calls (503 conference_signal_store_full above).',
+    ),
+    signal_body_bytes_max: int(256 * KiB, KiB, 16 * MiB, 'Largest body of POST .../offers (413 above).'),
+    signal_offers_per_request_max: int(64, 1, 4096, 'Most offers in one POST .../offers.'),
+    signal_page_max: int(500, 1, 10_000, 'Largest page of GET .../signals.'),
     request_max_age_ms: ms(
       30_000,
       1,
-      'Largest difference between the timestamp of a signed conference request (authenticated calls) and node time.',
+      'Largest difference between the timestamp of a signed conference request (signalling, authenticated call reads) and node time.',
     ),
     nonces_max: int(
       100_000,
       1,
       COUNT_CEILING,
-      'Signed conference request nonces remembered to refuse replays.',
+      'Signed conference request nonces (signalling, authenticated call reads) remembered to refuse replays.',
     ),
   }),
   log: section('Structured logs (pino).', {

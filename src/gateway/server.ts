@@ -27,6 +27,7 @@ import { disabledOperatorAuth } from './operator-auth.js';
 import { OPERATOR_HEADERS } from './operator-message.js';
 import { clientKey, createRateLimiter } from './rate-limit.js';
 import { registerRoutes } from './route-table.js';
+import { SIGNED_REQUEST_HEADERS } from './signed-request.js';
 import { createStreamTracker } from './streams.js';
 
 export type { GatewayLimits } from './limits.js';
@@ -67,6 +68,9 @@ const CORS_REQUEST_HEADERS = [
   API_VERSION_HEADER,
   'last-event-id',
   ...OPERATOR_HEADERS,
+  // Signed app requests (signed-request.ts): the bridge and the conference signalling routes, which a
+  // browser client calls directly (docs/conference.md "Signalling").
+  ...SIGNED_REQUEST_HEADERS,
 ];
 const CORS_EXPOSED_HEADERS = [API_VERSION_HEADER, 'x-ledger-api-supported', 'retry-after'];
 

@@ -29,6 +29,7 @@ import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
 import { conferenceReadPort } from './conference-port.js';
+import { conferenceSignals } from './conference-signals.js';
 import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
@@ -143,6 +144,10 @@ export async function buildGateway(
   const relayTelemetry = c.conference.enabled && c.conference.relayTelemetry;
   if (relayTelemetry) installRelayMetrics(app.gateway.metrics.registry, conference);
   app.addHook('onClose', async () => deps.ports.queries.close?.());
+  const signals = c.conference.enabled
+    ? conferenceSignals(node, deps, conference, (e) => app.log.error({ err: e }, 'conference signals'))
+    : undefined;
+  if (signals !== undefined) app.addHook('onClose', async () => signals.close());
   registerRoutes(
     app,
     [
@@ -153,6 +158,7 @@ export async function buildGateway(
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
+      ...(signals?.routes ?? []),
       ...(c.conference.enabled
         ? conferenceRoutes(app, deps, conference, {
             relayTelemetry,

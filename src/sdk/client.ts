@@ -34,6 +34,7 @@ import {
 import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
 import { blockStream } from './blocks.js';
 import * as conference from './conference.js';
+import * as signalling from './conference-signals.js';
 import {
   ToranaApiError,
   ToranaTimeoutError,
@@ -158,6 +159,39 @@ export class ToranaClient {
   }
   relayEvents(opts?: conference.RelayEventOptions) {
     return conference.relayEvents(this.http, opts);
+  }
+
+  // ---- conference signalling (docs/conference.md "Signalling"; sdk/conference-signals.ts) -------------
+
+  /** The host seals one offer per participant (SDP text) and posts them to the node. */
+  publishOffers(callId: string, offers: ReadonlyArray<{ to: string; description: string }>) {
+    return signalling.publishOffers(this.signalling(), callId, offers);
+  }
+  /** The participant's current offer, opened with this client's key. */
+  fetchOffer(callId: string) {
+    return signalling.fetchOffer(this.signalling(), callId);
+  }
+  /** JoinConference (transparent call) carrying `description` sealed to the host. */
+  joinWithAnswer(callId: string, host: string, description: string) {
+    return signalling.joinWithAnswer(this.identity(), callId, host, description);
+  }
+  /** Opens an answer signal addressed to this client (the host). */
+  openAnswer(signal: signalling.Signal) {
+    return signalling.openAnswer(this.signalling(), signal);
+  }
+  pollSignals(callId: string, after?: number) {
+    return signalling.pollSignals(this.signalling(), callId, after);
+  }
+  watchSignals(callId: string, opts?: { since?: number; signal?: AbortSignal }) {
+    return signalling.watchSignals(this.signalling(), callId, opts);
+  }
+
+  private signalling(): signalling.SignalClient {
+    const { account, signer } = this.identity();
+    const pair = (signer as { handshakeKeyPair?: () => signalling.SignalKeyPair }).handshakeKeyPair?.();
+    if (pair === undefined)
+      throw new Error('conference signalling needs an Ed25519 key pair as the signer (importKeyPair)');
+    return { http: this.http, account, signer, keyPair: pair };
   }
 
   /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */

@@ -25,6 +25,13 @@ export type {
   UsageOptions,
 } from './conference-instructions.js';
 export {
+  openSignal,
+  type Signal,
+  type SignalContext,
+  type SignalKeyPair,
+  sealSignal,
+} from './conference-signals.js';
+export {
   isToranaApiError,
   ToranaApiError,
   ToranaTimeoutError,

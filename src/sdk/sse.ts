@@ -24,6 +24,11 @@ export interface SseOptions {
   /** Consecutive failed connection attempts before giving up. */
   reconnectAttemptsMax?: number;
   signal?: AbortSignal;
+  /**
+   * Extra headers, asked for afresh before every connection attempt (a signed request must carry a
+   * new timestamp and nonce each time: gateway/signed-request.ts).
+   */
+  headers?: () => Record<string, string>;
 }
 
 export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<SseMessage> {
@@ -35,6 +40,7 @@ export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<S
     try {
       res = await http.raw(http.url(opts.path, opts.query), {
         headers: {
+          ...opts.headers?.(),
           accept: 'text/event-stream',
           ...(last === undefined ? {} : { 'last-event-id': String(last) }),
         },

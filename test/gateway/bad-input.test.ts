@@ -43,6 +43,9 @@ import {
 import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 
+/** Routes that take signed app requests (gateway/signed-request.ts). */
+const SIGNED_APP_PATHS = /^\/v1\/(?:iso20022\/|conference\/calls\/[^/]+\/(?:offers|signals))/;
+
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
 const MUTATIONS_PER_ROUTE = 200;
 const CONCURRENCY = 8;
@@ -139,9 +142,10 @@ describe('bad input on every route (real socket)', () => {
           ...operatorAudience(t.node),
         }),
       );
-    } else if (p.sign === true && p.path.startsWith('/v1/iso20022/')) {
-      // Signed app requests (docs/iso20022.md "Participants"): the admin verifies but is no participant
-      // (403 at the handler), so every other check of the route is still reached.
+    } else if (p.sign === true && SIGNED_APP_PATHS.test(p.path)) {
+      // Signed app requests (docs/iso20022.md "Participants", docs/conference.md "Signalling"): the admin
+      // verifies but is no participant or host (403 at the handler), so every other check of the route
+      // is still reached.
       const body = p.body ?? new Uint8Array();
       Object.assign(
         headers,
@@ -258,6 +262,11 @@ describe('limits at node level: oversized bodies and header floods', () => {
         const media =
           r.meta.bodyFormats[0] === 'codec' ? 'application/x-codec' : `application/${r.meta.bodyFormats[0]}`;
         const headers: Record<string, string> = { 'content-type': media };
+        if (SIGNED_APP_PATHS.test(path))
+          Object.assign(
+            headers,
+            signRequest({ method: 'POST', url: path, body, account: t.admin.id, signer: t.admin.key }),
+          );
         if (r.meta.visibility === 'operator')
           Object.assign(
             headers,

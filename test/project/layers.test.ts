@@ -16,7 +16,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   codec: [],
   crypto: [],
   config: [],
-  zk: ['crypto'],
+  zk: ['codec', 'crypto'],
   model: ['codec', 'crypto'],
   runtime: ['codec', 'crypto', 'model'],
   state: ['codec', 'crypto', 'model', 'zk'],
@@ -67,6 +67,7 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   codec: ['model'],
   pipeline: ['node'],
   sim: ['node'],
+  zk: ['sdk'],
 };
 
 function filesUnder(dir: string): string[] {

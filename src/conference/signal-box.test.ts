@@ -1,0 +1,131 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { StreamEvent } from '../gateway/sse-frame.js';
+import { RECORD_CHARGE_BYTES, SignalBox, type SignalLimits } from './signal-box.js';
+
+const LIMITS: SignalLimits = {
+  offersPerCallMax: 2,
+  answersPerCallMax: 2,
+  envelopeBytesMax: 100,
+  ttlMs: 1000,
+  bytesMax: 4 * (RECORD_CHARGE_BYTES + 10),
+};
+const env = (n = 10, fill = 1) => new Uint8Array(n).fill(fill);
+const all = () => true;
+
+function box(limits = LIMITS) {
+  const clock = { t: 1_000 };
+  return { clock, box: new SignalBox(limits, () => clock.t) };
+}
+
+describe('signal box', () => {
+  it('stores offers per participant, replaces a re-posted one, and gives increasing ids', () => {
+    const { box: b, clock } = box();
+    const first = b.postOffers('d:c', 'host', [{ to: 'p1', envelope: env(10, 1) }]);
+    assert.ok(first.ok);
+    clock.t += 1;
+    const again = b.postOffers('d:c', 'host', [{ to: 'p1', envelope: env(10, 2) }]);
+    assert.ok(again.ok);
+    assert.ok(again.records[0]!.id > first.records[0]!.id);
+    assert.equal(b.offer('d:c', 'p1')?.envelope[0], 2);
+    assert.equal(b.size, 1);
+    assert.equal(b.storedBytes, 10 + RECORD_CHARGE_BYTES);
+    assert.equal(b.offer('d:c', 'p2'), undefined);
+    assert.equal(b.offer('d:other', 'p1'), undefined);
+  });
+
+  it('refuses offers over the per-call bound, all or nothing', () => {
+    const { box: b } = box();
+    const r = b.postOffers(
+      'd:c',
+      'host',
+      ['p1', 'p2', 'p3'].map((to) => ({ to, envelope: env() })),
+    );
+    assert.deepEqual(r, { ok: false, code: 'conference_signal_offers_full', limit: 2, count: 3 });
+    assert.equal(b.size, 0);
+    assert.ok(b.postOffers('d:c', 'host', [{ to: 'p1', envelope: env() }]).ok);
+    assert.ok(
+      b.postOffers('d:c', 'host', [
+        { to: 'p1', envelope: env() },
+        { to: 'p2', envelope: env() },
+      ]).ok,
+    );
+  });
+
+  it('refuses offers over the byte bound; answers evict the oldest instead', () => {
+    const { box: b } = box();
+    assert.ok(
+      b.postOffers('d:a', 'h', [
+        { to: 'p1', envelope: env() },
+        { to: 'p2', envelope: env() },
+      ]).ok,
+    );
+    assert.ok(
+      b.postOffers('d:b', 'h', [
+        { to: 'p1', envelope: env() },
+        { to: 'p2', envelope: env() },
+      ]).ok,
+    );
+    const full = b.postOffers('d:c', 'h', [{ to: 'p1', envelope: env() }]);
+    assert.equal(full.ok, false);
+    assert.equal(!full.ok && full.code, 'conference_signal_store_full');
+    const a = b.addAnswer({ callId: 'd:c', from: 'p1', to: 'h', envelope: env(), height: 5 });
+    assert.ok(a !== undefined);
+    assert.equal(b.offer('d:a', 'p1'), undefined, 'the oldest record was evicted');
+    assert.ok(b.storedBytes <= LIMITS.bytesMax);
+  });
+
+  it('keeps at most answersPerCallMax answers per call', () => {
+    const { box: b } = box();
+    for (const from of ['p1', 'p2', 'p3']) b.addAnswer({ callId: 'd:c', from, to: 'h', envelope: env() });
+    assert.deepEqual(
+      b.signals('d:c', 0, all).map((r) => r.from),
+      ['p2', 'p3'],
+    );
+  });
+
+  it('expires records after the TTL', () => {
+    const { box: b, clock } = box();
+    assert.ok(b.postOffers('d:c', 'h', [{ to: 'p1', envelope: env() }]).ok);
+    clock.t += 999;
+    assert.ok(b.offer('d:c', 'p1') !== undefined);
+    clock.t += 1;
+    assert.equal(b.offer('d:c', 'p1'), undefined);
+    assert.equal(b.storedBytes, 0);
+  });
+
+  it('lists signals after a cursor, filtered by visibility, and feeds live ones', () => {
+    const { box: b, clock } = box({ ...LIMITS, bytesMax: 1_000_000, offersPerCallMax: 10 });
+    const posted = b.postOffers('d:c', 'h', [
+      { to: 'p1', envelope: env() },
+      { to: 'p2', envelope: env() },
+    ]);
+    assert.ok(posted.ok);
+    const firstId = posted.records[0]!.id;
+    const toP1 = (r: { to: string; from: string }) => r.to === 'p1' || r.from === 'p1';
+    assert.deepEqual(
+      b.signals('d:c', 0, toP1).map((r) => r.to),
+      ['p1'],
+    );
+    assert.deepEqual(
+      b.signals('d:c', firstId, all).map((r) => r.to),
+      ['p2'],
+    );
+    const seen: StreamEvent[] = [];
+    const feed = b.feed('d:c', toP1, (r) => ({ id: r.id, name: r.kind, data: r.from }));
+    assert.equal(feed.since(0).length, 1);
+    const stop = feed.subscribe((e) => seen.push(e));
+    clock.t += 1;
+    b.addAnswer({ callId: 'd:c', from: 'p2', to: 'h', envelope: env() });
+    b.addAnswer({ callId: 'd:c', from: 'p1', to: 'h', envelope: env() });
+    b.addAnswer({ callId: 'd:x', from: 'p1', to: 'h', envelope: env() });
+    stop();
+    b.addAnswer({ callId: 'd:c', from: 'p1', to: 'h', envelope: env() });
+    assert.deepEqual(
+      seen.map((e) => [e.name, e.data]),
+      [['answer', 'p1']],
+    );
+    b.dropCall('d:c');
+    assert.deepEqual(b.signals('d:c', 0, all), []);
+  });
+});

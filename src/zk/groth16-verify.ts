@@ -1,0 +1,120 @@
+// A pure, synchronous Groth16 verifier over BN254 (alt_bn128), for execution inside a block
+// (docs/conference.md "Private rosters"). It checks
+//   e(A, B) = e(alpha, beta) · e(vk_x, gamma) · e(C, delta),  vk_x = IC[0] + Σ s_i · IC[i]
+// as one multi-pairing e(−A, B) · e(alpha, beta) · e(vk_x, gamma) · e(C, delta) = 1 with a single
+// final exponentiation, using @noble/curves' bn254 pairing (pure JS, no worker, no async init).
+// Untrusted inputs are validated before any arithmetic: coordinates < p, points on the curve, B in
+// the order-r subgroup of G2 (G1 has cofactor 1), no point at infinity, public inputs < r and
+// exactly the key's count. Any failure answers false; nothing here throws on untrusted bytes.
+import { bn254 } from '@noble/curves/bn254';
+import { FIELD_ORDER } from './field.js';
+
+type G1Point = InstanceType<typeof bn254.G1.Point>;
+type G2Point = InstanceType<typeof bn254.G2.Point>;
+
+/** The BN254 base-field modulus p. */
+export const BASE_FIELD_ORDER = bn254.fields.Fp.ORDER;
+export const G1_BYTES = 64;
+export const G2_BYTES = 128;
+
+/** A proof as the ledger carries it (docs/conference.md, `Groth16Proof`). */
+export interface Groth16ProofBytes {
+  /** G1: x ‖ y, 32 bytes each, big-endian. */
+  readonly a: Uint8Array;
+  /** G2: x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0 (snarkjs' exportSolidityCallData order). */
+  readonly b: Uint8Array;
+  /** G1: x ‖ y. */
+  readonly c: Uint8Array;
+}
+
+/** A parsed, validated verifying key (see verifying-key.ts for the payload it comes from). */
+export interface PreparedVerifyingKey {
+  readonly alpha: G1Point;
+  readonly beta: G2Point;
+  readonly gamma: G2Point;
+  readonly delta: G2Point;
+  /** IC[0..nPublic]. */
+  readonly ic: readonly G1Point[];
+  readonly nPublic: number;
+}
+
+function readUint256(bytes: Uint8Array, offset: number): bigint {
+  let v = 0n;
+  for (let i = offset; i < offset + 32; i++) v = (v << 8n) | BigInt(bytes[i]!);
+  return v;
+}
+
+/** An affine G1 point from coordinates, validated; undefined when invalid or at infinity. */
+export function g1FromCoordinates(x: bigint, y: bigint): G1Point | undefined {
+  if (x >= BASE_FIELD_ORDER || y >= BASE_FIELD_ORDER || x < 0n || y < 0n) return undefined;
+  if (x === 0n && y === 0n) return undefined;
+  try {
+    const p = bn254.G1.Point.fromAffine({ x, y });
+    p.assertValidity();
+    return p;
+  } catch {
+    return undefined;
+  }
+}
+
+/** An affine G2 point from (x.c0, x.c1, y.c0, y.c1), on the curve and in the subgroup. */
+export function g2FromCoordinates(xc0: bigint, xc1: bigint, yc0: bigint, yc1: bigint): G2Point | undefined {
+  const all = [xc0, xc1, yc0, yc1];
+  if (all.some((v) => v < 0n || v >= BASE_FIELD_ORDER)) return undefined;
+  if (all.every((v) => v === 0n)) return undefined;
+  try {
+    const p = bn254.G2.Point.fromAffine({
+      x: bn254.fields.Fp2.create({ c0: xc0, c1: xc1 }),
+      y: bn254.fields.Fp2.create({ c0: yc0, c1: yc1 }),
+    });
+    // assertValidity checks the curve equation and, for G2, the subgroup (isTorsionFree).
+    p.assertValidity();
+    return p;
+  } catch {
+    return undefined;
+  }
+}
+
+export function g1FromBytes(bytes: Uint8Array): G1Point | undefined {
+  if (bytes.length !== G1_BYTES) return undefined;
+  return g1FromCoordinates(readUint256(bytes, 0), readUint256(bytes, 32));
+}
+
+export function g2FromBytes(bytes: Uint8Array): G2Point | undefined {
+  if (bytes.length !== G2_BYTES) return undefined;
+  const xc1 = readUint256(bytes, 0);
+  const xc0 = readUint256(bytes, 32);
+  const yc1 = readUint256(bytes, 64);
+  const yc0 = readUint256(bytes, 96);
+  return g2FromCoordinates(xc0, xc1, yc0, yc1);
+}
+
+/**
+ * Verifies a Groth16 proof against a prepared key and the public signals (in snarkjs order:
+ * outputs, then public inputs). Pure and synchronous; false for any invalid input.
+ */
+export function verifyGroth16(
+  vk: PreparedVerifyingKey,
+  proof: Groth16ProofBytes,
+  publicSignals: readonly bigint[],
+): boolean {
+  if (publicSignals.length !== vk.nPublic) return false;
+  if (publicSignals.some((s) => typeof s !== 'bigint' || s < 0n || s >= FIELD_ORDER)) return false;
+  const a = g1FromBytes(proof.a);
+  const b = g2FromBytes(proof.b);
+  const c = g1FromBytes(proof.c);
+  if (a === undefined || b === undefined || c === undefined) return false;
+  let vkX = vk.ic[0]!;
+  for (let i = 0; i < publicSignals.length; i++) {
+    vkX = vkX.add(vk.ic[i + 1]!.multiplyUnsafe(publicSignals[i]!));
+  }
+  // The pairing of the point at infinity is 1: an all-zero vk_x is fine for the equation.
+  const pairs = [
+    { g1: a.negate(), g2: b },
+    { g1: vk.alpha, g2: vk.beta },
+    { g1: c, g2: vk.delta },
+  ];
+  if (!vkX.is0()) pairs.push({ g1: vkX, g2: vk.gamma });
+  const { Fp12 } = bn254.fields;
+  return Fp12.eql(bn254.pairingBatch(pairs), Fp12.ONE);
+}

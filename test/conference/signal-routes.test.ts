@@ -1,0 +1,233 @@
+// The signalling routes in-process (docs/conference.md "Signalling"): signed requests, who may post and
+// read what, the envelope checks and bounds with their stable codes, polling with a cursor, and the SSE
+// stream with a live answer and Last-Event-ID resumption.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { SignalBox } from '../../src/conference/signal-box.js';
+import { sealSignal } from '../../src/conference/signal-envelope.js';
+import { type SignalCallPort, signalRoutes } from '../../src/conference/signal-routes.js';
+import { Ed25519KeyPair } from '../../src/crypto/signer.js';
+import type { GatewayApp } from '../../src/gateway/context.js';
+import { createErrorRegistry } from '../../src/gateway/errors.js';
+import { LEDGER_ERRORS } from '../../src/gateway/ledger-errors.js';
+import { createOperatorAuth } from '../../src/gateway/operator-auth.js';
+import { registerRoutes } from '../../src/gateway/route-table.js';
+import { createGatewayServer } from '../../src/gateway/server.js';
+import { createSignedRequests } from '../../src/gateway/signed-request.js';
+import { accountId } from '../../src/model/ids.js';
+import { signRequest } from '../../src/sdk/signed-request.js';
+
+const key = (n: number) => Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(n));
+const who = (n: number) => ({ key: key(n), id: accountId(key(n).publicKeyText(), 'wonderland') });
+const host = who(1);
+const alice = who(2);
+const bob = who(3);
+const CALL = 'wonderland:tea';
+const ENDED = 'wonderland:over';
+
+const calls: SignalCallPort = {
+  call: (id) =>
+    id === CALL
+      ? { host: host.id, status: { kind: 'Active' } }
+      : id === ENDED
+        ? { host: host.id, status: { kind: 'Ended' } }
+        : undefined,
+};
+
+async function envelope(to: string, text = 'v=0 offer'): Promise<string> {
+  const r = await sealSignal(
+    { callId: CALL, kind: 'offer', from: host.id, to },
+    new TextEncoder().encode(text),
+  );
+  assert.ok(r.ok);
+  return Buffer.from(r.envelope).toString('base64');
+}
+
+describe('conference signalling routes', () => {
+  let app: GatewayApp;
+  let box: SignalBox;
+  let url: string;
+  before(async () => {
+    app = await createGatewayServer({
+      logLevel: 'silent',
+      limits: { ratePerSecond: 0 },
+      errors: createErrorRegistry(LEDGER_ERRORS),
+    });
+    box = new SignalBox(
+      {
+        offersPerCallMax: 3,
+        answersPerCallMax: 10,
+        envelopeBytesMax: 1024,
+        ttlMs: 60_000,
+        bytesMax: 1 << 20,
+      },
+      Date.now,
+    );
+    const routes = signalRoutes({
+      box,
+      calls,
+      auth: createSignedRequests({ maxAgeMs: 30_000, noncesMax: 1000, now: Date.now }),
+      errors: app.gateway.errors,
+      bodyBytesMax: 64 * 1024,
+      offersPerRequestMax: 8,
+      pageMax: 100,
+    });
+    registerRoutes(app, routes, {
+      profile: 'full',
+      operatorAuth: createOperatorAuth({
+        operators: [],
+        now: Date.now,
+        audience: { chainId: 'test', nodeKey: 'none' },
+      }),
+    });
+    await app.listen({ host: '127.0.0.1', port: 0 });
+    url = `http://127.0.0.1:${(app.server.address() as { port: number }).port}`;
+  });
+  after(() => app.close());
+
+  function signed(as: typeof host, method: 'GET' | 'POST', path: string, body?: unknown) {
+    const text = body === undefined ? undefined : JSON.stringify(body);
+    const headers = signRequest({
+      method,
+      url: path,
+      account: as.id,
+      signer: as.key,
+      ...(text === undefined ? {} : { body: text }),
+    });
+    return app.inject({
+      method,
+      url: path,
+      headers: { ...headers, ...(text === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(text === undefined ? {} : { payload: text }),
+    });
+  }
+  const offersPath = (call = CALL) => `/v1/conference/calls/${call}/offers`;
+
+  it('the host posts offers; each participant (and the host) reads its own, nobody else', async () => {
+    const posted = await signed(host, 'POST', offersPath(), {
+      offers: [
+        { to: alice.id, envelope: await envelope(alice.id, 'for alice') },
+        { to: bob.id, envelope: await envelope(bob.id) },
+      ],
+    });
+    assert.equal(posted.statusCode, 201, posted.body);
+    const items = posted.json().items;
+    assert.deepEqual(
+      items.map((i: { to: string; kind: string; from: string }) => [i.kind, i.from, i.to]),
+      [
+        ['offer', host.id, alice.id],
+        ['offer', host.id, bob.id],
+      ],
+    );
+    const mine = await signed(alice, 'GET', `${offersPath()}/${alice.id}`);
+    assert.equal(mine.statusCode, 200);
+    assert.equal(mine.json().envelope, items[0].envelope);
+    assert.equal((await signed(host, 'GET', `${offersPath()}/${alice.id}`)).statusCode, 200);
+    const theirs = await signed(bob, 'GET', `${offersPath()}/${alice.id}`);
+    assert.equal(theirs.json().code, 'conference_signal_forbidden');
+    const none = await signed(host, 'GET', `${offersPath()}/${host.id}`);
+    assert.equal(none.json().code, 'conference_signal_offer_not_found');
+  });
+
+  it('refuses with stable codes: unsigned, not the host, unknown or ended call, bad recipient or envelope', async () => {
+    const good = { offers: [{ to: alice.id, envelope: await envelope(alice.id) }] };
+    const unsigned = await app.inject({ method: 'POST', url: offersPath(), payload: good });
+    assert.equal(unsigned.json().code, 'signature_missing');
+    const cases: Array<[typeof host, string, unknown, number, string]> = [
+      [alice, CALL, good, 403, 'conference_signal_not_host'],
+      [host, 'wonderland:nope', good, 404, 'conference_not_found'],
+      [host, ENDED, good, 409, 'conference_signal_call_ended'],
+      [
+        host,
+        CALL,
+        { offers: [{ to: 'x@wonderland', envelope: good.offers[0]!.envelope }] },
+        400,
+        'conference_signal_recipient_invalid',
+      ],
+      [
+        host,
+        CALL,
+        { offers: [{ to: alice.id, envelope: Buffer.from([2, ...new Uint8Array(80)]).toString('base64') }] },
+        400,
+        'conference_signal_envelope_invalid',
+      ],
+      [
+        host,
+        CALL,
+        { offers: [{ to: alice.id, envelope: Buffer.alloc(1025, 1).toString('base64') }] },
+        413,
+        'conference_signal_envelope_too_large',
+      ],
+    ];
+    for (const [as, call, body, status, code] of cases) {
+      const r = await signed(as, 'POST', offersPath(call), body);
+      assert.deepEqual([r.statusCode, r.json().code], [status, code], call);
+    }
+    const many = ['a', 'b', 'c'].map((n, i) => accountId(key(10 + i).publicKeyText(), n));
+    const offers = await Promise.all(many.map(async (to) => ({ to, envelope: await envelope(to) })));
+    const full = await signed(host, 'POST', offersPath(), { offers });
+    assert.deepEqual([full.statusCode, full.json().code], [422, 'conference_signal_offers_full']);
+  });
+
+  it('polls offers and committed answers after a cursor; non-hosts see only their own', async () => {
+    const first = (await signed(host, 'GET', `/v1/conference/calls/${CALL}/signals`)).json();
+    assert.equal(first.items.length, 2);
+    box.addAnswer({
+      callId: CALL,
+      from: alice.id,
+      to: host.id,
+      envelope: new Uint8Array([1, 2, 3]),
+      height: 7,
+    });
+    const next = (
+      await signed(host, 'GET', `/v1/conference/calls/${CALL}/signals?after=${first.cursor}`)
+    ).json();
+    assert.deepEqual(
+      next.items.map((i: { kind: string; from: string; height: number }) => [i.kind, i.from, i.height]),
+      [['answer', alice.id, 7]],
+    );
+    const bobs = (await signed(bob, 'GET', `/v1/conference/calls/${CALL}/signals`)).json();
+    assert.deepEqual(
+      bobs.items.map((i: { to: string }) => i.to),
+      [bob.id],
+    );
+  });
+
+  it('streams signals as SSE: stored ones first, then live answers; resumes after Last-Event-ID', async () => {
+    const path = `/v1/conference/calls/${CALL}/signals/stream`;
+    const read = async (headers: Record<string, string>, until: (text: string) => boolean) => {
+      const ac = new AbortController();
+      const res = await fetch(`${url}${path}`, {
+        headers: {
+          ...signRequest({ method: 'GET', url: path, account: host.id, signer: host.key }),
+          ...headers,
+        },
+        signal: ac.signal,
+      });
+      assert.equal(res.status, 200);
+      let text = '';
+      const decoder = new TextDecoder();
+      for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+        text += decoder.decode(chunk, { stream: true });
+        if (until(text)) break;
+      }
+      ac.abort();
+      return text;
+    };
+    const ids = (t: string) => [...t.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    const live = setTimeout(
+      () =>
+        box.addAnswer({ callId: CALL, from: bob.id, to: host.id, envelope: new Uint8Array([9]), height: 8 }),
+      100,
+    );
+    const all = await read({}, (t) => ids(t).length >= 4);
+    clearTimeout(live);
+    assert.deepEqual(
+      [...all.matchAll(/^event: (\w+)$/gm)].map((m) => m[1]),
+      ['offer', 'offer', 'answer', 'answer'],
+    );
+    const seen = ids(all);
+    const resumed = await read({ 'last-event-id': String(seen[2]) }, (t) => ids(t).length >= 1);
+    assert.deepEqual(ids(resumed), [seen[3]]);
+  });
+});
