@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { saveConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
 import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js';
+import { devZkInstructions } from './zk-dev-genesis.js';
 
 export const GENESIS_DOMAIN = 'system';
 /** The dev chain's native asset (conference billing, docs/conference.md §Billing), minted to the admin. */
@@ -102,6 +103,7 @@ export function devGenesisInstructions(
     },
     { kind: 'SetParameter', parameter: { kind: 'TransactionMaxBytes', value: config.transaction.bytesMax } },
     ...nativeAssetInstructions(admin),
+    ...devZkInstructions(GENESIS_DOMAIN),
   ];
 }
 
