@@ -13,6 +13,7 @@ import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
+import { conferencePrivateJoinFigure } from './figures/conference-private-join.js';
 import { conferenceZkVerifyFigure } from './figures/conference-zk-verify.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
@@ -42,6 +43,7 @@ const FIGURES: readonly Figure[] = [
   bft4LatencyFigure,
   bft4ViewChangeFigure,
   conferenceZkVerifyFigure,
+  conferencePrivateJoinFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

@@ -456,13 +456,13 @@ export const CONFIG_SCHEMA = {
     request_max_age_ms: ms(
       30_000,
       1,
-      'Largest difference between the timestamp of a signed conference request (signalling, authenticated call reads) and node time.',
+      'Largest difference between the timestamp of a signed conference request (signalling, authenticated calls) and node time.',
     ),
     nonces_max: int(
       100_000,
       1,
       COUNT_CEILING,
-      'Signed conference request nonces (signalling, authenticated call reads) remembered to refuse replays.',
+      'Signed conference request nonces (signalling, authenticated calls) remembered to refuse replays.',
     ),
   }),
   log: section('Structured logs (pino).', {
