@@ -5,6 +5,7 @@ import { CallView } from '../conference/views.js';
 import { formatNumeric, type Numeric, numeric } from '../model/numeric.js';
 import type { ToranaClient } from '../sdk/client.js';
 import type { RelayHopLike } from '../sdk/conference-instructions.js';
+import type { Signal } from '../sdk/conference-signals.js';
 import { instructions as ix } from '../sdk/instructions.js';
 import { type Flags, parseJsonFlag, submit } from './client-actions.js';
 import { CliError } from './errors.js';
@@ -174,4 +175,41 @@ export async function show(call: string, flags: Flags): Promise<void> {
     relays: c.relays.join(', '),
     usage: `${c.usage.durationMs} ms in ${c.usage.segments} segments, ${formatNumeric(c.usage.billedGas)} gas`,
   });
+}
+
+type SignalFlags = Flags & { after: string; follow?: boolean; open?: boolean };
+type SignalOut = Signal & { description?: string };
+
+/** A signal as printed: the envelope's size instead of its bytes in tables; with --open, the answer. */
+async function signalOut(client: ToranaClient, me: string, s: Signal, open: boolean): Promise<SignalOut> {
+  if (!open || s.kind !== 'answer' || s.to !== me) return s;
+  return { ...s, description: await client.openAnswer(s) };
+}
+
+function printSignal(s: SignalOut, json: boolean | undefined): void {
+  if (json) {
+    printJson(s);
+    return;
+  }
+  const size = Math.floor((s.envelope.length * 3) / 4);
+  const tail = s.description === undefined ? `${size} bytes sealed` : s.description;
+  process.stdout.write(`${s.id}  ${s.kind.padEnd(6)}  ${s.from} -> ${s.to}  ${tail}\n`);
+}
+
+export async function signals(call: string, flags: SignalFlags): Promise<void> {
+  const after = whole('after', flags.after, 0);
+  const { client, account } = await resolveClient(flags, true);
+  const open = flags.open === true;
+  if (flags.follow) {
+    const abort = new AbortController();
+    process.once('SIGINT', () => abort.abort());
+    for await (const s of client.watchSignals(call, { since: after, signal: abort.signal }))
+      printSignal(await signalOut(client, account!, s, open), flags.json);
+    return;
+  }
+  const page = await client.pollSignals(call, after);
+  const items = await Promise.all(page.items.map((s) => signalOut(client, account!, s, open)));
+  if (flags.json) printJson({ items, cursor: page.cursor });
+  else if (items.length === 0) process.stdout.write('(none)\n');
+  else for (const s of items) printSignal(s, false);
 }

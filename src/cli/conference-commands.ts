@@ -55,6 +55,19 @@ export function registerConferenceCommands(program: Command): void {
   options(conf.command('end <call-id>').description('end a call (host only)')).action(
     lazyAction(actions, 'end'),
   );
+  options(
+    conf
+      .command('signals <call-id>')
+      .description('signalling offers and committed answers of a call you host or take part in'),
+  )
+    .option('--after <id>', 'only signals after this id (the cursor of a previous page)', '0')
+    .option('--follow', 'keep following new signals (server-sent events)')
+    .option('--open', 'decrypt the answers addressed to you (the host) and print their descriptions')
+    .addHelpText(
+      'after',
+      '\nEnvelopes stay encrypted unless --open; the node never sees them in plaintext.\nExamples:\n  torana conference signals wonderland:standup --json\n  torana conference signals wonderland:standup --follow --open --json\n',
+    )
+    .action(lazyAction(actions, 'signals'));
   options(conf.command('show <call-id>').description('a call: settings, manifest, roster, usage and status'))
     .addHelpText('after', '\nExample:\n  torana conference show wonderland:standup --json\n')
     .action(lazyAction(actions, 'show'));

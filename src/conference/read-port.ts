@@ -12,4 +12,6 @@ export interface ConferenceReadPort {
   relays(): ConferenceRelay[];
   /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
   accountExists(id: string): boolean;
+  /** The shielded pool tree: note commitments by leaf index, and its recent roots (oldest first). */
+  shieldedPool(): { leaves: string[]; roots: string[] };
 }

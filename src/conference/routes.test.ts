@@ -177,6 +177,26 @@ describe('conference call routes', () => {
   });
 });
 
+describe('shielded pool route', () => {
+  it('serves the leaves in order with the current and recent roots', async () => {
+    const f = (n: number) => n.toString(16).padStart(64, '0');
+    const s = await conferenceServer(readPort([], [], { leaves: [f(1), f(2)], roots: [f(10), f(11)] }));
+    try {
+      const r = await getJson(s, '/v1/conference/pool');
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body, { leaves: [f(1), f(2)], root: f(11), roots: [f(10), f(11)] });
+      const empty = await conferenceServer(readPort([], []));
+      try {
+        assert.deepEqual((await getJson(empty, '/v1/conference/pool')).body, { leaves: [], roots: [] });
+      } finally {
+        await empty.app.close();
+      }
+    } finally {
+      await s.app.close();
+    }
+  });
+});
+
 describe('authenticated calls', () => {
   let s: ConferenceServer;
   before(async () => {

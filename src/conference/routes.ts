@@ -11,6 +11,7 @@
 //   GET /v1/conference/relays/{relay_id}      one relay, or 404 conference_relay_not_found
 //   GET /v1/conference/calls                  {items, total}; limit, offset, filter, sort, domain, status
 //   GET /v1/conference/calls/{call_id}        one call, or 404 conference_not_found
+//   GET /v1/conference/pool                   the shielded pool tree (leaves, roots) for note spends
 
 import { Type } from 'typebox';
 import type { GatewayApp } from '../gateway/context.js';
@@ -36,6 +37,7 @@ import {
   RelayHealthView,
   RelayListView,
   RelayView,
+  ShieldedPoolView,
 } from './views.js';
 
 const TAGS = ['conference'];
@@ -267,6 +269,31 @@ function callRoutes(d: RouteDeps, reader: ConferenceReadPort, auth: SignedReques
   return [list, one];
 }
 
+function poolRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
+  return defineRoute({
+    method: 'GET',
+    url: '/v1/conference/pool',
+    operationId: 'getConferenceShieldedPool',
+    summary: 'The shielded pool tree: note commitments in leaf order, the current and recent roots',
+    description:
+      'What a client needs to prove a note spend (docs/conference.md "Shielded fee"). Commitments ' +
+      'reveal neither owner nor value. At most 2^16 leaves (the tree depth).',
+    tags: TAGS,
+    visibility: 'public',
+    formats: JSON_OR_CODEC,
+    schema: { response: { 200: viewSchema(ShieldedPoolView) } },
+    handler: (req, reply) => {
+      const { leaves, roots } = reader.shieldedPool();
+      const root = roots.at(-1);
+      return respond(d.schema, req, reply, ShieldedPoolView, {
+        leaves,
+        ...(root === undefined ? {} : { root }),
+        roots,
+      });
+    },
+  });
+}
+
 /** The route table; register it only when `conference.enabled`. */
 export function conferenceRoutes(
   app: GatewayApp,
@@ -282,5 +309,9 @@ export function conferenceRoutes(
         relayRoute(d, reader),
       ]
     : [];
-  return [...telemetry, ...callRoutes(d, reader, optionalSignature(opts.signedRequests))];
+  return [
+    ...telemetry,
+    ...callRoutes(d, reader, optionalSignature(opts.signedRequests)),
+    poolRoute(d, reader),
+  ];
 }

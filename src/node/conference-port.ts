@@ -11,5 +11,6 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     relay: (id) => state.getRelay(id),
     relays: () => state.listRelays(),
     accountExists: (id) => state.peek('account', id) !== undefined,
+    shieldedPool: () => state.shieldedPool(),
   };
 }

@@ -157,6 +157,10 @@ export class ToranaClient {
   relayHealth(opts?: conference.PageOptions) {
     return conference.relayHealth(this.conferenceGet(false), opts);
   }
+  /** The shielded pool tree (note commitments in leaf order, roots) a note spend is proved against. */
+  shieldedPool() {
+    return conference.shieldedPool(this.conferenceGet(false));
+  }
   relayEvents(opts?: conference.RelayEventOptions) {
     return conference.relayEvents(this.http, opts);
   }

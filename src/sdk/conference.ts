@@ -3,13 +3,26 @@
 // through `ToranaClient` (getCall, listCalls, listRelays, relayHealth, relayEvents).
 
 import type { Codec } from '../codec/codec.js';
-import { CallListView, CallView, RelayHealthView, RelayListView, RelayView } from '../conference/views.js';
+import {
+  CallListView,
+  CallView,
+  RelayHealthView,
+  RelayListView,
+  RelayView,
+  ShieldedPoolView,
+} from '../conference/views.js';
 import { type Event, EventCodec } from '../model/events.js';
 import { ToranaTransportError } from './errors.js';
 import type { Http } from './http.js';
 import { sseStream } from './sse.js';
 
-export type { CallDetail, CallSummary, RelayHealthSummary, RelayItem } from '../conference/views.js';
+export type {
+  CallDetail,
+  CallSummary,
+  RelayHealthSummary,
+  RelayItem,
+  ShieldedPool,
+} from '../conference/views.js';
 
 export interface PageOptions {
   limit?: number;
@@ -99,6 +112,9 @@ export const listRelays = (get: JsonGet, o: RelayListOptions = {}) =>
 
 export const relayHealth = (get: JsonGet, o: PageOptions = {}) =>
   view(get, RelayHealthView, '/v1/conference/relays/health', { limit: o.limit, offset: o.offset });
+
+/** The shielded pool tree (leaves in order, roots), to prove a note spend (`torana/sdk/zk`). */
+export const shieldedPool = (get: JsonGet) => view(get, ShieldedPoolView, '/v1/conference/pool');
 
 /** Relay events over SSE, resuming automatically after dropped connections. */
 export async function* relayEvents(

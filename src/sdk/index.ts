@@ -15,6 +15,7 @@ export type {
   RelayHealthSummary,
   RelayItem,
   RelayListOptions,
+  ShieldedPool,
   SignedOption,
 } from './conference.js';
 export type {

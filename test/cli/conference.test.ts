@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
+import { accountOf, generateKeyPair } from '../../src/sdk/keys.js';
 import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
@@ -104,6 +105,44 @@ describe('torana conference', () => {
     assert.deepEqual([c.status, c.participants], ['ended', []]);
     const text = await run(['conference', 'show', call]);
     assert.match(text.out, /status\s+ended/);
+  });
+
+  it('lists the signals of a call and opens the answers addressed to the host', async () => {
+    const sync = call.replace(/standup$/, 'sync');
+    await run(['conference', 'create', sync, '--title', 'Sync', '--policy', 'public']);
+    const admin = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
+    const key = generateKeyPair();
+    const guestId = accountOf(key, call.split(':')[0]!);
+    await admin.submitAndWait(await admin.build([ix.registerAccount(guestId)]));
+    const guest = new ToranaClient({ url: t.url, account: guestId, signer: key });
+    await admin.publishOffers(sync, [{ to: guestId, description: '{"type":"offer","sdp":"v=0 host"}' }]);
+    const offer = await guest.fetchOffer(sync);
+    assert.equal(offer.description, '{"type":"offer","sdp":"v=0 host"}');
+    const answer = '{"type":"answer","sdp":"v=0 guest"}';
+    await guest.submitAndWait(await guest.build([await guest.joinWithAnswer(sync, t.admin.id, answer)]));
+
+    let page: { items: { kind: string; from: string; to: string; description?: string }[]; cursor: number } =
+      {
+        items: [],
+        cursor: 0,
+      };
+    const deadline = Date.now() + 10_000;
+    while (page.items.length < 2 && Date.now() < deadline) {
+      page = JSON.parse((await run(['conference', 'signals', sync, '--open', '--json'])).out);
+    }
+    assert.deepEqual(
+      page.items.map((i) => [i.kind, i.from, i.to, i.description]),
+      [
+        ['offer', t.admin.id, guestId, undefined],
+        ['answer', guestId, t.admin.id, answer],
+      ],
+    );
+    const after = JSON.parse(
+      (await run(['conference', 'signals', sync, '--after', String(page.cursor), '--json'])).out,
+    );
+    assert.deepEqual(after.items, []);
+    const sealed = await run(['conference', 'signals', sync]);
+    assert.match(sealed.out, /answer\s+\S+ -> \S+\s+\d+ bytes sealed/);
   });
 
   it('exits 3 on a rejection, 1 on an unknown call, 2 on bad flags', async () => {
