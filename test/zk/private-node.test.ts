@@ -10,12 +10,12 @@ import { NATIVE_ASSET } from '../../src/node/init.js';
 import { devPoolAccount } from '../../src/node/zk-dev-genesis.js';
 import {
   createFeeBind,
-  joinBindFor,
   noteOwnerHash,
   proveNoteSpend,
-  proveRoster,
+  provePrivateJoin,
   releaseProver,
   rosterCommitment,
+  rosterNullifier,
 } from '../../src/sdk/zk-prover.js';
 import { toHex } from '../../src/util/hex.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
@@ -81,20 +81,23 @@ describe('private conference on a dev-genesis node, then rebuild', () => {
         fee: hex(createFee),
       },
     ]);
-    const join = await proveRoster({ callId: CALL, secret: SECRET, roster, action: 'join' });
-    const joinFee = await proveNoteSpend({
+    // Both proofs at once; the nullifier computed without proving is the one the proof publishes.
+    const join = await provePrivateJoin({
+      callId: CALL,
+      secret: SECRET,
+      roster,
       note: { value: NOTE.value - FEE, secret: 19n, blinding: 20n },
       poolLeaves: leaves(),
       fee: FEE,
-      bind: joinBindFor(CALL, join),
       change: { secret: 21n, blinding: 22n },
     });
+    assert.equal(join.private.nullifier, rosterNullifier(CALL, SECRET, 'join'));
     await ok([
       {
         kind: 'JoinConference',
         call: CALL,
-        private: { nullifier: fieldToHex(join.nullifier), proof: join.proof },
-        fee: hex(joinFee),
+        private: { nullifier: fieldToHex(join.private.nullifier), proof: join.private.proof },
+        fee: hex(join.fee),
       },
     ]);
     assert.equal(balance(pool), NOTE.value - 2n * FEE);
