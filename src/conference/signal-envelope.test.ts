@@ -26,7 +26,7 @@ const ctx: SignalContext = { callId: 'wonderland:tea', kind: 'offer', from: host
 const sdp = new TextEncoder().encode('v=0\r\no=- 42 2 IN IP4 127.0.0.1\r\ns=-\r\n');
 
 async function sealed(c: SignalContext = ctx, text = sdp): Promise<Uint8Array> {
-  const r = await sealSignal(c, text);
+  const r = await sealSignal(c, text, host.key);
   assert.ok(r.ok, JSON.stringify(r));
   return r.envelope;
 }
@@ -91,13 +91,26 @@ describe('signal envelope v1', () => {
     });
   });
 
+  it('an envelope sealed by anyone but the named sender does not open (signature)', async () => {
+    const forged = await sealSignal(ctx, sdp, other.key);
+    assert.ok(forged.ok);
+    assert.deepEqual(await openSignal(ctx, guest.pair, forged.envelope), {
+      ok: false,
+      code: 'signal_signature_invalid',
+    });
+    assert.deepEqual(await sealSignal({ ...ctx, from: 'nobody@wonderland' }, sdp, host.key), {
+      ok: false,
+      code: 'signal_sender_invalid',
+    });
+  });
+
   it('refuses a bad recipient id and an oversized plaintext', async () => {
-    assert.deepEqual(await sealSignal({ ...ctx, to: 'nobody@wonderland' }, sdp), {
+    assert.deepEqual(await sealSignal({ ...ctx, to: 'nobody@wonderland' }, sdp, host.key), {
       ok: false,
       code: 'signal_recipient_invalid',
     });
     const big = new Uint8Array(SIGNAL_PLAINTEXT_BYTES_MAX + 1);
-    assert.deepEqual(await sealSignal(ctx, big), { ok: false, code: 'signal_plaintext_too_large' });
+    assert.deepEqual(await sealSignal(ctx, big, host.key), { ok: false, code: 'signal_plaintext_too_large' });
     const max = await sealed(ctx, new Uint8Array(SIGNAL_PLAINTEXT_BYTES_MAX));
     assert.equal(max.length, 16 * 1024);
   });
@@ -105,7 +118,7 @@ describe('signal envelope v1', () => {
   it('derives its key as documented: crypto_kx over the converted Ed25519 key (independent check)', async () => {
     const seed = new Uint8Array(32).fill(9);
     const nonce = new Uint8Array(24).fill(7);
-    const r = await sealSignal(ctx, sdp, { ephemeralSeed: seed, nonce });
+    const r = await sealSignal(ctx, sdp, host.key, { ephemeralSeed: seed, nonce });
     assert.ok(r.ok);
     const ephemeral = r.envelope.subarray(1, 33);
     assert.deepEqual(r.envelope.subarray(33, 57), nonce);
@@ -125,7 +138,12 @@ describe('signal envelope v1', () => {
       nonce,
       keys.subarray(32),
     );
-    assert.deepEqual(plain, sdp);
+    assert.deepEqual(plain.subarray(64), sdp);
+    const signed = new Uint8Array([...ad, ...sdp]);
+    assert.ok(
+      ed25519.verify(plain.subarray(0, 64), signed, host.pair.publicKey),
+      'the sender signed AD ‖ payload',
+    );
   });
 
   it('lays the associated data out as documented', () => {

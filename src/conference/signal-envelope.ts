@@ -11,10 +11,13 @@
 //   AEAD            XChaCha20-Poly1305-IETF with a random 24-byte nonce (the key is single-use anyway).
 //   associated data "torana-signal-v1" ‖ call id ‖ kind ‖ from ‖ to, each text field as a big-endian u16
 //                   byte length then its UTF-8 bytes (signalAssociatedData below).
+//   plaintext       the sender's Ed25519 signature (64) over associated data ‖ payload, then the payload:
+//                   sealing needs no secret, the signature proves who sealed (a node cannot forge an offer).
 //   bytes           0x01 (version) ‖ ephemeral public key (32) ‖ nonce (24) ‖ ciphertext with its tag (16).
 //
 // Opening fails alike for a wrong recipient, another call, kind, sender or recipient in the associated
-// data, and any changed byte: the AEAD tag does not verify. Results are values, not exceptions.
+// data, and any changed byte: the AEAD tag does not verify; then the signature must verify against the
+// sender's account key. Results are values, not exceptions.
 
 import type Sodium from 'libsodium-wrappers';
 import { parseAccountId } from '../model/ids.js';
@@ -25,9 +28,10 @@ export const SIGNAL_AD_TAG = 'torana-signal-v1';
 const EPHEMERAL_BYTES = 32;
 const NONCE_BYTES = 24;
 const TAG_BYTES = 16;
+const SIGNATURE_BYTES = 64;
 const HEADER_BYTES = 1 + EPHEMERAL_BYTES + NONCE_BYTES;
-/** Bytes an envelope adds to its plaintext. */
-export const SIGNAL_ENVELOPE_OVERHEAD = HEADER_BYTES + TAG_BYTES;
+/** Bytes an envelope adds to its payload (header, signature, AEAD tag). */
+export const SIGNAL_ENVELOPE_OVERHEAD = HEADER_BYTES + SIGNATURE_BYTES + TAG_BYTES;
 /** Largest envelope: the ledger's bound on `JoinConference.answer` (16 KiB). */
 export const SIGNAL_ENVELOPE_BYTES_MAX = 16 * 1024;
 export const SIGNAL_PLAINTEXT_BYTES_MAX = SIGNAL_ENVELOPE_BYTES_MAX - SIGNAL_ENVELOPE_OVERHEAD;
@@ -51,8 +55,15 @@ export interface SignalKeyPair {
   secretKey: Uint8Array;
 }
 
+/** Signs as the sender (the SDK's key pairs; src/crypto/signer.ts). */
+export interface SignalSigner {
+  sign(message: Uint8Array): Uint8Array;
+}
+
 export type SignalError =
   | 'signal_recipient_invalid'
+  | 'signal_sender_invalid'
+  | 'signal_signature_invalid'
   | 'signal_plaintext_too_large'
   | 'signal_context_invalid'
   | 'signal_envelope_malformed'
@@ -110,15 +121,25 @@ function tryOr<T>(work: () => T): T | undefined {
   }
 }
 
-/** Encrypts `plaintext` to the account `ctx.to`. */
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Signs `payload` as `ctx.from` (whose key `sender` must hold) and encrypts it to the account `ctx.to`. */
 export async function sealSignal(
   ctx: SignalContext,
-  plaintext: Uint8Array,
+  payload: Uint8Array,
+  sender: SignalSigner,
   opts: SealOptions = {},
 ): Promise<SealResult> {
-  if (plaintext.length > SIGNAL_PLAINTEXT_BYTES_MAX) return { ok: false, code: 'signal_plaintext_too_large' };
+  if (payload.length > SIGNAL_PLAINTEXT_BYTES_MAX) return { ok: false, code: 'signal_plaintext_too_large' };
   const ad = signalAssociatedData(ctx);
   if (ad === undefined) return { ok: false, code: 'signal_context_invalid' };
+  if (accountEd25519Key(ctx.from) === undefined) return { ok: false, code: 'signal_sender_invalid' };
+  const plaintext = concat(sender.sign(concat(ad, payload)), payload);
   const recipient = accountEd25519Key(ctx.to);
   if (recipient === undefined) return { ok: false, code: 'signal_recipient_invalid' };
   const s = await loadSodium();
@@ -172,5 +193,12 @@ export async function openSignal(
   );
   s.memzero(keys.sharedRx);
   s.memzero(keys.sharedTx);
-  return plaintext === undefined ? { ok: false, code: 'signal_open_failed' } : { ok: true, plaintext };
+  if (plaintext === undefined || plaintext.length < SIGNATURE_BYTES)
+    return { ok: false, code: 'signal_open_failed' };
+  const sender = accountEd25519Key(ctx.from);
+  if (sender === undefined) return { ok: false, code: 'signal_sender_invalid' };
+  const payload = plaintext.subarray(SIGNATURE_BYTES);
+  const signature = plaintext.subarray(0, SIGNATURE_BYTES);
+  const signed = tryOr(() => s.crypto_sign_verify_detached(signature, concat(ad, payload), sender)) === true;
+  return signed ? { ok: true, plaintext: payload } : { ok: false, code: 'signal_signature_invalid' };
 }

@@ -55,14 +55,25 @@ function unbase64(text: string): Uint8Array {
   return Uint8Array.from(atob(text), (c) => c.charCodeAt(0));
 }
 
-/** Seals `plaintext` (text is UTF-8) to `ctx.to`; throws ToranaTransportError with the envelope code. */
-export async function sealSignal(ctx: SignalContext, plaintext: string | Uint8Array): Promise<Uint8Array> {
-  const r = await sealEnvelope(ctx, typeof plaintext === 'string' ? utf8.encode(plaintext) : plaintext);
+/**
+ * Signs `plaintext` (text is UTF-8) as `ctx.from` with `sender` and seals it to `ctx.to`; throws
+ * ToranaTransportError with the envelope code.
+ */
+export async function sealSignal(
+  ctx: SignalContext,
+  plaintext: string | Uint8Array,
+  sender: Signer,
+): Promise<Uint8Array> {
+  const bytes = typeof plaintext === 'string' ? utf8.encode(plaintext) : plaintext;
+  const r = await sealEnvelope(ctx, bytes, sender);
   if (!r.ok) throw new ToranaTransportError(`sealSignal: ${r.code}`);
   return r.envelope;
 }
 
-/** Opens an envelope (bytes or base64) sent to `keyPair` for exactly `ctx`; throws when it does not open. */
+/**
+ * Opens an envelope (bytes or base64) sent to `keyPair` for exactly `ctx` and signed by `ctx.from`; throws
+ * when it does not open or the signature does not verify.
+ */
 export async function openSignal(
   ctx: SignalContext,
   keyPair: SignalKeyPair,
@@ -97,7 +108,9 @@ export async function publishOffers(
   const sealed = await Promise.all(
     offers.map(async (o) => ({
       to: o.to,
-      envelope: base64(await sealSignal({ callId, kind: 'offer', from: c.account, to: o.to }, o.description)),
+      envelope: base64(
+        await sealSignal({ callId, kind: 'offer', from: c.account, to: o.to }, o.description, c.signer),
+      ),
     })),
   );
   const body = JSON.stringify({ offers: sealed });
@@ -127,12 +140,16 @@ export async function fetchOffer(
  * host. Add it to a transaction of the participant's account.
  */
 export async function joinWithAnswer(
-  c: Pick<SignalClient, 'account'>,
+  c: Pick<SignalClient, 'account' | 'signer'>,
   callId: string,
   host: string,
   description: string,
 ): Promise<Instruction> {
-  const answer = await sealSignal({ callId, kind: 'answer', from: c.account, to: host }, description);
+  const answer = await sealSignal(
+    { callId, kind: 'answer', from: c.account, to: host },
+    description,
+    c.signer,
+  );
   return conferenceInstructions.joinConference(callId, { answer });
 }
 

@@ -7,7 +7,12 @@
 // the cache only memoises a pure function, so it cannot make two nodes disagree.
 import { blake2b256 } from '../crypto/hash.js';
 import { toHex } from '../util/hex.js';
-import { g1FromCoordinates, g2FromCoordinates, type PreparedVerifyingKey } from './groth16-verify.js';
+import {
+  g1FromCoordinates,
+  g2FromCoordinates,
+  type PreparedVerifyingKey,
+  prepareKey,
+} from './groth16-verify.js';
 
 /** A JSON value (the shape of a custom parameter's payload; the same as codec's Json). */
 export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
@@ -65,7 +70,7 @@ export function parseVerifyingKey(payload: Json): PreparedVerifyingKey | undefin
   if (alpha === undefined || beta === undefined || gamma === undefined || delta === undefined)
     return undefined;
   if (ic.some((p) => p === undefined)) return undefined;
-  return { alpha, beta, gamma, delta, ic: ic as NonNullable<(typeof ic)[number]>[], nPublic };
+  return prepareKey({ alpha, beta, gamma, delta, ic: ic as NonNullable<(typeof ic)[number]>[] });
 }
 
 /**

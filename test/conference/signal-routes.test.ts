@@ -38,6 +38,7 @@ async function envelope(to: string, text = 'v=0 offer'): Promise<string> {
   const r = await sealSignal(
     { callId: CALL, kind: 'offer', from: host.id, to },
     new TextEncoder().encode(text),
+    host.key,
   );
   assert.ok(r.ok);
   return Buffer.from(r.envelope).toString('base64');
@@ -202,7 +203,8 @@ describe('conference signalling routes', () => {
           ...signRequest({ method: 'GET', url: path, account: host.id, signer: host.key }),
           ...headers,
         },
-        signal: ac.signal,
+        // A stream that never brings the expected events fails the test instead of hanging it.
+        signal: AbortSignal.any([ac.signal, AbortSignal.timeout(10_000)]),
       });
       assert.equal(res.status, 200);
       let text = '';
