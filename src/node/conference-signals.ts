@@ -33,6 +33,9 @@ export function conferenceSignals(
       envelopeBytesMax: c.signalEnvelopeBytesMax,
       ttlMs: c.signalTtlMs,
       bytesMax: c.signalBytesMax,
+      answerBytesMax: c.signalAnswerBytesMax,
+      hostBytesMax: c.signalHostBytesMax,
+      hostRecordsMax: c.signalHostRecordsMax,
     },
     now,
   );
