@@ -4,8 +4,9 @@ pragma circom 2.0.0;
 // nullifier = Poseidon(secret, callField, 3, segment): action 3 with the segment folded in, so each
 // segment of each member has its own nullifier. `record` is the field digest of the usage record
 // (segment, durationMs, billedGas) that the node computes (src/zk/bind.ts); squaring it puts it in a
-// constraint, so a proof cannot be replayed with another record.
-// Public signals, in snarkjs order: [nullifier, root, callField, segment, record].
+// constraint, so a proof cannot be replayed with another record. `sender` is the field digest of the
+// transaction's authority, constrained the same way, so a copied proof fails for another account.
+// Public signals, in snarkjs order: [nullifier, root, callField, segment, record, sender].
 
 include "lib/merkle.circom";
 
@@ -14,6 +15,7 @@ template Usage(depth) {
     signal input callField;
     signal input segment;
     signal input record;
+    signal input sender;
     signal input secret;
     signal input pathElements[depth];
     signal input pathIndices[depth];
@@ -21,6 +23,8 @@ template Usage(depth) {
 
     signal recordSquare;
     recordSquare <== record * record;
+    signal senderSquare;
+    senderSquare <== sender * sender;
 
     // A segment is a u32 on the ledger.
     component segmentBits = Num2Bits(32);
@@ -45,4 +49,4 @@ template Usage(depth) {
     nullifier <== n.out;
 }
 
-component main {public [root, callField, segment, record]} = Usage(8);
+component main {public [root, callField, segment, record, sender]} = Usage(8);

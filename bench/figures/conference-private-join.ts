@@ -86,7 +86,13 @@ export const conferencePrivateJoinFigure: Figure = {
       const privateMs: number[] = [];
       for (let i = 0; i < joins; i++) {
         const t0 = performance.now();
-        const proof = await proveRoster({ callId: call, secret: secrets[i]!, roster, action: 'join' });
+        const proof = await proveRoster({
+          callId: call,
+          secret: secrets[i]!,
+          roster,
+          action: 'join',
+          sender: node.admin.id,
+        });
         const spend = await proveNoteSpend({
           note: notes[i + 1]!,
           poolLeaves: leaves,

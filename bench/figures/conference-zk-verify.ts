@@ -15,7 +15,7 @@ import {
   releaseProver,
   rosterCommitment,
 } from '../../src/sdk/zk-prover.js';
-import { callField, ROSTER_JOIN } from '../../src/zk/bind.js';
+import { callField, ROSTER_JOIN, senderField } from '../../src/zk/bind.js';
 import { verifyGroth16 } from '../../src/zk/groth16-verify.js';
 import { merkleRoot } from '../../src/zk/poseidon-tree.js';
 import { parseVerifyingKey } from '../../src/zk/verifying-key.js';
@@ -24,6 +24,7 @@ import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 /** One block of private joins carries two proofs each; 50 verifies/s lets a block of 25 joins verify in a second. */
 const GOAL_PER_S = 50;
 const CALL = 'bench:room';
+const SENDER = 'alice@bench';
 
 function perSecond(durationMs: number, op: () => boolean): number {
   let n = 0;
@@ -49,12 +50,28 @@ export const conferenceZkVerifyFigure: Figure = {
     const secrets = Array.from({ length: 4 }, () => randomField());
     const roster = secrets.map(rosterCommitment);
     const t0 = performance.now();
-    const proof = await proveRoster({ callId: CALL, secret: secrets[1]!, roster, action: 'join' });
+    const proof = await proveRoster({
+      callId: CALL,
+      secret: secrets[1]!,
+      roster,
+      action: 'join',
+      sender: SENDER,
+    });
     const proveMs = performance.now() - t0;
     await releaseProver();
     const root = merkleRoot(ROSTER_DEPTH, roster);
-    const signals = [proof.nullifier, root, callField(CALL), ROSTER_JOIN];
-    if (verifyGroth16(vk, proof.proof, [proof.nullifier, root, callField('bench:other'), ROSTER_JOIN]))
+    const sender = senderField(SENDER);
+    const signals = [proof.nullifier, proof.nullifier, root, callField(CALL), ROSTER_JOIN, sender];
+    if (
+      verifyGroth16(vk, proof.proof, [
+        proof.nullifier,
+        proof.nullifier,
+        root,
+        callField('bench:other'),
+        ROSTER_JOIN,
+        sender,
+      ])
+    )
       throw new Error('a proof for another call verified');
     const key = ed25519Generate();
     const message = new Uint8Array(32).fill(7);

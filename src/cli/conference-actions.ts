@@ -149,8 +149,9 @@ export async function join(call: string, flags: JoinFlags): Promise<void> {
     return;
   }
   // A private join names no participant: the roster proof shows membership without saying whose.
-  const { client, signed } = await readClient(flags);
-  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'join', signed);
+  // The proofs are bound to the account that signs the join (docs/conference.md "Privacy limits").
+  const { client, account } = await resolveClient(flags, true);
+  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'join', account!);
   const fee = await payEntryFee(client, noteFileOf(flags), roster.joinBind);
   await submit(flags, () => [
     ix.joinConference(call, {
@@ -167,8 +168,8 @@ export async function leave(
   flags: Flags & { dir: string; private?: boolean; rosterKey?: string },
 ) {
   if (flags.private !== true) return submit(flags, (me) => [ix.leaveConference(call, { participant: me })]);
-  const { client, signed } = await readClient(flags);
-  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'leave', signed);
+  const { client, account } = await resolveClient(flags, true);
+  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'leave', account!);
   return submit(flags, () => [ix.leaveConference(call, { private: roster.proof })]);
 }
 

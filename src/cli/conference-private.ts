@@ -155,27 +155,43 @@ export async function payEntryFee(
   };
 }
 
-/** A roster proof for `action` on `call`, from the roster key in `keyPath` and the call's roster. */
+/**
+ * A roster proof for `action` on `call`, from the roster key in `keyPath` and the call's roster,
+ * bound to `sender`, the account that signs the transaction.
+ */
 export async function rosterProof(
   client: ToranaClient,
   call: string,
   keyPath: string,
   action: 'join' | 'leave',
-  signed: boolean,
+  sender: string,
 ): Promise<{ proof: RosterProof; joinBind: (zk: Prover) => bigint }> {
   const zk = await prover();
   const key = await loadJson<RosterKeyFile>(keyPath, 'roster key');
-  const c = await client.getCall(call, { signed });
+  const c = await client.getCall(call, { signed: true });
   const roster = c.rosterCommitments.map((h) => BigInt(`0x${h}`));
   let p: Awaited<ReturnType<Prover['proveRoster']>>;
   try {
-    p = await zk.proveRoster({ callId: call, secret: hexField(key.secret, 'roster secret'), roster, action });
+    p = await zk.proveRoster({
+      callId: call,
+      secret: hexField(key.secret, 'roster secret'),
+      roster,
+      action,
+      sender,
+    });
   } catch (e) {
     if (e instanceof RangeError) throw new CliError('not_invited', `${keyPath}: ${e.message}`);
     throw e;
   }
   return {
-    proof: { nullifier: zk.fieldToHex(p.nullifier), proof: p.proof },
+    proof: {
+      nullifier: zk.fieldToHex(p.nullifier),
+      proof: p.proof,
+      // A leave names the join it ends (its proof outputs the join nullifier).
+      ...(action === 'leave' && p.joinNullifier !== undefined
+        ? { joinNullifier: zk.fieldToHex(p.joinNullifier) }
+        : {}),
+    },
     joinBind: (z) => z.joinBindFor(call, p),
   };
 }

@@ -90,8 +90,16 @@ export const Groth16ProofCodec = struct('Groth16Proof', {
 });
 export type Groth16Proof = Infer<typeof Groth16ProofCodec>;
 
-/** Proof that the authority holds an invited roster commitment, with the per-call nullifier. */
-export const RosterProofCodec = struct('RosterProof', { nullifier: Field, proof: Groth16ProofCodec });
+/**
+ * Proof that the authority holds an invited roster commitment, with the per-call nullifier. A leave
+ * also carries `joinNullifier`, the member's join nullifier its proof outputs (a leave must follow
+ * a recorded join); join and usage leave it out.
+ */
+export const RosterProofCodec = struct('RosterProof', {
+  nullifier: Field,
+  proof: Groth16ProofCodec,
+  joinNullifier: option(Field),
+});
 export type RosterProof = Infer<typeof RosterProofCodec>;
 
 /** A spend of a shielded note: the note tree root, its nullifier, the change note and the proof. */

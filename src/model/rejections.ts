@@ -88,6 +88,10 @@ export const REJECTION_CODES = {
     'the shielded_pool_account or conference_entry_fee parameter is missing or invalid',
   ],
   shielded_pool_full: [628, 'the shielded pool tree holds 65,536 notes'],
+  shielded_pool_locked: [
+    629,
+    'the shielded pool account is debited other than by a note spend, or replaced while it backs notes',
+  ],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

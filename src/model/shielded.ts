@@ -5,7 +5,8 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, seq, struct } from '../codec/compound.js';
 import { string, varuint } from '../codec/primitives.js';
-import { Field } from './conference.js';
+import { fromHex } from '../util/hex.js';
+import { BN254_R, FIELD_BYTES, Field, fieldText, fieldValue } from './conference.js';
 
 /** Depth of the shielded pool's note tree (circuits/note_spend.circom): 65,536 notes. */
 export const POOL_TREE_DEPTH = 16;
@@ -15,9 +16,16 @@ export const POOL_ROOT_HISTORY = 64;
 /** What a nullifier was spent by; the kind is part of the row id. */
 export type NullifierKind = 'roster' | 'usage' | 'note';
 
-/** The row id of a spent nullifier: `<kind>:<64 hex digits>`. */
+/**
+ * The row id of a spent nullifier: `<kind>:<64 lower-case hex digits>`, the canonical text of the
+ * field element (the text form accepts either case: one nullifier, one row). Text that is no field
+ * element keeps its lower-cased form; no proof verifies for it.
+ */
 export function nullifierId(kind: NullifierKind, nullifier: string): string {
-  return `${kind}:${nullifier}`;
+  const bytes = nullifier.length === FIELD_BYTES * 2 ? fromHex(nullifier, FIELD_BYTES) : undefined;
+  const value = bytes === undefined ? undefined : fieldValue(bytes);
+  const text = value !== undefined && value < BN254_R ? fieldText(value) : nullifier.toLowerCase();
+  return `${kind}:${text}`;
 }
 
 /** A spent nullifier and the block that spent it. */

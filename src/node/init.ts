@@ -104,7 +104,7 @@ export function devGenesisInstructions(
     },
     { kind: 'SetParameter', parameter: { kind: 'TransactionMaxBytes', value: config.transaction.bytesMax } },
     ...nativeAssetInstructions(admin),
-    ...devZkInstructions(GENESIS_DOMAIN),
+    ...devZkInstructions(GENESIS_DOMAIN, admin),
   ];
 }
 

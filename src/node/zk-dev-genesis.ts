@@ -42,21 +42,45 @@ export function devVerifyingKeys(): Record<keyof typeof DEV_KEYS, Json> {
   };
 }
 
-/** SetParameter instructions for the keys, the pool account and the fee. */
-export function zkParameterInstructions(pool: string, fee: string): Instruction[] {
+/** The feature name the capabilities document lists while the development keys are configured. */
+export const DEV_KEYS_FEATURE = 'conference.dev_keys';
+
+/**
+ * True when any configured verifying-key parameter is a development key of zk/artifacts/ (same
+ * BLAKE2b-256 of its JSON text): anyone can forge proofs for it (docs/security.md "Development keys").
+ */
+export function usesDevelopmentKeys(custom: ReadonlyMap<string, Json>): boolean {
+  const digest = (v: Json) => toHex(blake2b256(new TextEncoder().encode(JSON.stringify(v))));
+  const dev = devVerifyingKeys();
+  return (Object.keys(DEV_KEYS) as (keyof typeof DEV_KEYS)[]).some((id) => {
+    const configured = custom.get(id);
+    return configured !== undefined && digest(configured) === digest(dev[id]);
+  });
+}
+
+/** SetParameter instructions for the keys, the pool account, the fee and its treasury. */
+export function zkParameterInstructions(pool: string, fee: string, treasury: string): Instruction[] {
   const custom = (id: string, payload: Json): Instruction => ({
     kind: 'SetParameter',
     parameter: { kind: 'Custom', id, payload },
   });
   const keys = Object.entries(devVerifyingKeys()).map(([id, vk]) => custom(id, vk));
-  return [...keys, custom('shielded_pool_account', pool), custom('conference_entry_fee', fee)];
+  return [
+    ...keys,
+    custom('shielded_pool_account', pool),
+    custom('conference_entry_fee', fee),
+    custom('conference_fee_account', treasury),
+  ];
 }
 
-/** Registers the pool account in `domain` and sets every zero-knowledge parameter. */
-export function devZkInstructions(domain: string): Instruction[] {
+/**
+ * Registers the pool account in `domain` and sets every zero-knowledge parameter; entry fees go to
+ * `treasury` (the dev genesis passes its admin account).
+ */
+export function devZkInstructions(domain: string, treasury: string): Instruction[] {
   const pool = devPoolAccount(domain);
   return [
     { kind: 'RegisterAccount', id: pool, metadata: new Map() },
-    ...zkParameterInstructions(pool, DEV_ENTRY_FEE),
+    ...zkParameterInstructions(pool, DEV_ENTRY_FEE, treasury),
   ];
 }

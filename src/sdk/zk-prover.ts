@@ -6,13 +6,20 @@
 import { poseidon3 } from 'poseidon-lite/poseidon3';
 import * as snarkjs from 'snarkjs';
 import { randomBytes } from '../crypto/random.js';
-import { callField, joinFeeBind, ROSTER_JOIN, ROSTER_LEAVE, usageRecordField } from '../zk/bind.js';
+import {
+  callField,
+  joinFeeBind,
+  ROSTER_JOIN,
+  ROSTER_LEAVE,
+  senderField,
+  usageRecordField,
+} from '../zk/bind.js';
 import { FIELD_ORDER } from '../zk/field.js';
 import type { Groth16ProofBytes } from '../zk/groth16-verify.js';
 import { PoseidonTree, poseidon1, poseidon2 } from '../zk/poseidon-tree.js';
 import { proofToBytes } from '../zk/proof-bytes.js';
 
-export { callField, createFeeBind, joinFeeBind, usageRecordField } from '../zk/bind.js';
+export { callField, createFeeBind, joinFeeBind, senderField, usageRecordField } from '../zk/bind.js';
 export { fieldFromHex, fieldToHex } from '../zk/field.js';
 
 /** Depths fixed by the circuits (circuits/roster.circom, usage.circom, note_spend.circom). */
@@ -67,6 +74,10 @@ export function noteCommitment(value: bigint, ownerHash: bigint): bigint {
 export interface RosterProofValue {
   readonly nullifier: bigint;
   readonly proof: Groth16ProofBytes;
+  /** The account the proof is bound to: only its transaction verifies. */
+  readonly sender: string;
+  /** A roster proof's join nullifier output (a leave carries it; for a join it is `nullifier`). */
+  readonly joinNullifier?: bigint;
 }
 
 /** What a private create or join carries to pay its fee (the ledger's NoteSpend). */
@@ -100,6 +111,11 @@ export interface RosterProveInput {
   readonly secret: bigint;
   /** The call's invited commitments, in the order given at creation. */
   readonly roster: readonly bigint[];
+  /**
+   * The account that will sign the transaction (its authority): the proof verifies only in its
+   * transactions. Use a fresh account per private join (docs/conference.md "Privacy limits").
+   */
+  readonly sender: string;
   readonly artifacts?: ArtifactOverrides;
 }
 
@@ -114,13 +130,14 @@ export async function proveRoster(
       root,
       callField: callField(input.callId),
       action: input.action === 'join' ? ROSTER_JOIN : ROSTER_LEAVE,
+      sender: senderField(input.sender),
       secret: input.secret,
       pathElements,
       pathIndices,
     },
     input.artifacts,
   );
-  return { nullifier: publicSignals[0]!, proof };
+  return { nullifier: publicSignals[0]!, proof, sender: input.sender, joinNullifier: publicSignals[1]! };
 }
 
 /** Proves membership bound to one usage record (segment, durationMs, billedGas decimal text). */
@@ -136,13 +153,14 @@ export async function proveUsage(
       callField: callField(input.callId),
       segment: input.segment,
       record,
+      sender: senderField(input.sender),
       secret: input.secret,
       pathElements,
       pathIndices,
     },
     input.artifacts,
   );
-  return { nullifier: publicSignals[0]!, proof };
+  return { nullifier: publicSignals[0]!, proof, sender: input.sender };
 }
 
 /** A shielded note the client owns. */
@@ -207,7 +225,7 @@ export function rosterNullifier(callId: string, secret: bigint, action: 'join' |
 export async function provePrivateJoin(
   input: RosterProveInput & Omit<NoteSpendInput, 'bind'>,
 ): Promise<{ private: RosterProofValue; fee: NoteSpendValue }> {
-  const bind = joinFeeBind(input.callId, rosterNullifier(input.callId, input.secret, 'join'));
+  const bind = joinFeeBind(input.callId, rosterNullifier(input.callId, input.secret, 'join'), input.sender);
   const [roster, fee] = await Promise.all([
     proveRoster({ ...input, action: 'join' }),
     proveNoteSpend({ ...input, bind }),
@@ -215,9 +233,9 @@ export async function provePrivateJoin(
   return { private: roster, fee };
 }
 
-/** The join fee bind for a roster proof already made (convenience for proveNoteSpend). */
+/** The join fee bind for a roster proof already made, for its sender (convenience for proveNoteSpend). */
 export function joinBindFor(callId: string, roster: RosterProofValue): bigint {
-  return joinFeeBind(callId, roster.nullifier);
+  return joinFeeBind(callId, roster.nullifier, roster.sender);
 }
 
 /**

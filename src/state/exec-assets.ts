@@ -9,6 +9,7 @@ import { assert } from '../util/assert.js';
 import { checkedAdd, toScale } from './amounts.js';
 import { authorize, authorizeDebit } from './authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
+import { requireNotPool } from './exec-pool-lock.js';
 
 interface Resolved {
   readonly assetId: string;
@@ -102,6 +103,8 @@ export const mintAsset: Handler<'MintAsset'> = (x, ins) => {
 export const burnAsset: Handler<'BurnAsset'> = (x, ins) => {
   const r = resolve(x, ins.asset);
   if (isFail(r)) return r;
+  const locked = requireNotPool(x, r.account);
+  if (locked) return locked;
   const owners = [r.account, r.definition.ownedBy, r.domainOwner];
   const denied = authorizeDebit(x, r.account, owners, 'CanBurnAssetWithDefinition', r.definitionId);
   if (denied) return denied;
@@ -119,6 +122,8 @@ export const burnAsset: Handler<'BurnAsset'> = (x, ins) => {
 export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
   const r = resolve(x, ins.source);
   if (isFail(r)) return r;
+  const locked = requireNotPool(x, r.account);
+  if (locked) return locked;
   const dest = parseAccountId(ins.destination);
   if (dest === undefined || !x.t.account.has(ins.destination))
     return fail('account_not_found', `no account ${ins.destination}`);

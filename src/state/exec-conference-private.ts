@@ -2,11 +2,13 @@
 // The transparent handlers call these at fixed points, after their own checks (call exists, Active,
 // host, capacity) and before their own effects (active count, usage totals, events):
 //   privateCreate → the Poseidon Merkle root (depth 8) of the invited commitments, and the fee;
-//   privateJoin / privateLeave / privateUsage → verify the roster proof for this call and action,
-//   record its nullifier (table 0x0f); a join also pays the fee by a note spend (exec-shielded.ts).
+//   privateJoin / privateLeave / privateUsage → verify the roster proof for this call, action and
+//   submitting account (`sender`), record its nullifier (table 0x0f); a join also pays the fee by a
+//   note spend (exec-shielded.ts); a leave must name a join nullifier already recorded for the call.
 // Check order, the first failing one wins: zk_keys_not_configured, nullifier_reused,
-// zk_proof_invalid, then the fee's codes. A rejected instruction changes nothing (the executor
-// rolls back).
+// zk_proof_invalid, then conference_not_participant (leave without a join) or the fee's codes. A
+// rejected instruction changes nothing (the executor rolls back). One join and one leave per member
+// and call: the join nullifier stays spent, so a member who left cannot re-join that call.
 
 import type { ConferenceCall, Groth16Proof, RosterProof } from '../model/conference.js';
 import { formatNumeric } from '../model/numeric.js';
@@ -17,6 +19,7 @@ import {
   joinFeeBind,
   ROSTER_JOIN,
   ROSTER_LEAVE,
+  senderField,
   usageRecordField,
 } from '../zk/bind.js';
 import { fieldFromHex, fieldToHex } from '../zk/field.js';
@@ -38,22 +41,26 @@ export function privateCreate(x: ExecContext, ins: InstructionOf<'CreateConferen
   const keys = requireZkKeys(x);
   if (keys) return keys;
   const root = fieldToHex(merkleRoot(ROSTER_TREE_DEPTH, ins.rosterCommitments.map(field)));
-  const paid = payFee(x, ins.fee, createFeeBind(ins.call, x.authority), ins.billingAccount);
+  const paid = payFee(x, ins.fee, createFeeBind(ins.call, x.authority));
   return paid ?? root;
 }
 
-/** A roster-kind proof: unspent nullifier, valid proof for `signals`, then the nullifier is spent. */
+/**
+ * A roster-kind proof: unspent nullifier, valid proof for `signals` (the nullifier first), then
+ * `before` (a further check on the proved values), then the nullifier is spent.
+ */
 function provedOnce(
   x: ExecContext,
   kind: NullifierKind,
   vk: VkParameter,
   p: RosterProof,
-  publicInputs: readonly bigint[],
+  signals: readonly bigint[],
+  before?: () => Fail | undefined,
 ): Fail | undefined {
   const id = nullifierId(kind, p.nullifier);
   if (x.t.nullifier.has(id)) return fail('nullifier_reused', `${kind} nullifier ${p.nullifier} is spent`);
-  const bad = verifyProof(x, vk, p.proof as Groth16Proof, [field(p.nullifier), ...publicInputs]);
-  return bad ?? spendNullifier(x, id);
+  const bad = verifyProof(x, vk, p.proof as Groth16Proof, [field(p.nullifier), ...signals]);
+  return bad ?? before?.() ?? spendNullifier(x, id);
 }
 
 function rosterRoot(call: ConferenceCall): bigint {
@@ -67,10 +74,19 @@ export function privateJoin(
 ): Fail | undefined {
   const keys = requireZkKeys(x);
   if (keys || ins.private === undefined) return keys ?? fail('conference_privacy_mismatch');
-  const inputs = [rosterRoot(call), callField(call.id), ROSTER_JOIN];
-  const proved = provedOnce(x, 'roster', 'conference_roster_vk', ins.private, inputs);
+  const p = ins.private;
+  // A join proof's joinNullifier output is its nullifier (action 1): any other value fails.
+  const signals = [
+    field(p.joinNullifier ?? p.nullifier),
+    rosterRoot(call),
+    callField(call.id),
+    ROSTER_JOIN,
+    senderField(x.authority),
+  ];
+  const proved = provedOnce(x, 'roster', 'conference_roster_vk', p, signals);
   if (proved) return proved;
-  return payFee(x, ins.fee, joinFeeBind(call.id, field(ins.private.nullifier)), call.billingAccount);
+  const bind = joinFeeBind(call.id, field(p.nullifier), x.authority);
+  return payFee(x, ins.fee, bind);
 }
 
 export function privateLeave(
@@ -80,8 +96,19 @@ export function privateLeave(
 ): Fail | undefined {
   const keys = requireZkKeys(x);
   if (keys || ins.private === undefined) return keys ?? fail('conference_privacy_mismatch');
-  const inputs = [rosterRoot(call), callField(call.id), ROSTER_LEAVE];
-  return provedOnce(x, 'roster', 'conference_roster_vk', ins.private, inputs);
+  const p = ins.private;
+  if (p.joinNullifier === undefined)
+    return fail(
+      'conference_privacy_mismatch',
+      'a private leave carries the join nullifier its proof outputs',
+    );
+  const join = p.joinNullifier;
+  const signals = [field(join), rosterRoot(call), callField(call.id), ROSTER_LEAVE, senderField(x.authority)];
+  const joined = () =>
+    x.t.nullifier.has(nullifierId('roster', join))
+      ? undefined
+      : fail('conference_not_participant', `no join with nullifier ${join} in ${call.id}`);
+  return provedOnce(x, 'roster', 'conference_roster_vk', p, signals, joined);
 }
 
 export function privateUsage(
@@ -92,6 +119,12 @@ export function privateUsage(
   const keys = requireZkKeys(x);
   if (keys || ins.private === undefined) return keys ?? fail('conference_privacy_mismatch');
   const record = usageRecordField(call.id, ins.segment, ins.durationMs, formatNumeric(ins.billedGas));
-  const inputs = [rosterRoot(call), callField(call.id), BigInt(ins.segment), record];
-  return provedOnce(x, 'usage', 'conference_usage_vk', ins.private, inputs);
+  const signals = [
+    rosterRoot(call),
+    callField(call.id),
+    BigInt(ins.segment),
+    record,
+    senderField(x.authority),
+  ];
+  return provedOnce(x, 'usage', 'conference_usage_vk', ins.private, signals);
 }

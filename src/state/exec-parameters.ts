@@ -6,6 +6,7 @@ import { nameProblem } from '../model/names.js';
 import type { Parameters } from '../model/parameters.js';
 import { authorize } from './authorize.js';
 import { fail, type Handler } from './exec-context.js';
+import { requirePoolParameterFree } from './exec-pool-lock.js';
 import { SINGLETON_ID } from './keys.js';
 import { jsonValueProblem } from './validate.js';
 
@@ -41,6 +42,8 @@ export const setParameter: Handler<'SetParameter'> = (x, ins) => {
   if (p.kind === 'Custom') {
     const problem = nameProblem(p.id) ?? jsonValueProblem(p.payload, CUSTOM_PARAMETER_BYTES_MAX);
     if (problem !== undefined) return fail('invalid_parameter', `custom parameter ${p.id}: ${problem}`);
+    const locked = requirePoolParameterFree(x, p.id, p.payload);
+    if (locked) return locked;
     if (!current.custom.has(p.id) && current.custom.size >= CUSTOM_PARAMETERS_MAX) {
       return fail('execution_limit', `at most ${CUSTOM_PARAMETERS_MAX} custom parameters`);
     }

@@ -4,7 +4,7 @@
 // create or join pays the entry fee (custom parameter `conference_entry_fee`, a decimal in the
 // native asset) by a note spend: its root must be one of the last 64 pool roots, its nullifier
 // unspent (table 0x0f), its proof valid for (fee, bind); the pool account then transfers the fee to
-// the call's billing account and the change note joins the tree. Conservation: the pool account
+// the treasury (custom parameter `conference_fee_account`) and the change note joins the tree. Conservation: the pool account
 // holds exactly the sum of the unspent notes' values.
 
 import type { Json } from '../codec/codec.js';
@@ -24,10 +24,13 @@ import { emptyFrontier, type Frontier, frontierAppend, poseidon2 } from '../zk/p
 import { charge, nativeAsset } from './exec-conference-billing.js';
 import { isFail } from './exec-conference-common.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
-import { verifyProof } from './exec-zk-keys.js';
+import { POOL_ACCOUNT_PARAMETER } from './exec-pool-lock.js';
+import { requireZkKeys, verifyProof } from './exec-zk-keys.js';
 
-export const POOL_ACCOUNT_PARAMETER = 'shielded_pool_account';
+export { POOL_ACCOUNT_PARAMETER };
+
 export const ENTRY_FEE_PARAMETER = 'conference_entry_fee';
+export const FEE_ACCOUNT_PARAMETER = 'conference_fee_account';
 /** Note values, fees and changes are range-checked to 64 bits in circuits/note_spend.circom. */
 const NOTE_VALUE_LIMIT = 1n << 64n;
 
@@ -36,6 +39,8 @@ export interface Pool {
   readonly native: AssetDefinition;
   /** The entry fee in base units of the native asset (0 when the parameter is unset). */
   readonly fee: bigint;
+  /** The treasury that receives entry fees, when the parameter names an account. */
+  readonly feeAccount: string | undefined;
 }
 
 function notConfigured(why: string): Fail {
@@ -50,15 +55,17 @@ export function loadPool(x: ExecContext): Pool | Fail {
     return notConfigured(`the ${POOL_ACCOUNT_PARAMETER} parameter must name an account`);
   const native = nativeAsset(x);
   if (isFail(native)) return native;
+  const treasury: Json | undefined = custom.get(FEE_ACCOUNT_PARAMETER);
+  const feeAccount = typeof treasury === 'string' && x.t.account.has(treasury) ? treasury : undefined;
   const feeText: Json | undefined = custom.get(ENTRY_FEE_PARAMETER);
-  if (feeText === undefined) return { account, native, fee: 0n };
+  if (feeText === undefined) return { account, native, fee: 0n, feeAccount };
   const parsed = typeof feeText === 'string' ? parseNumeric(feeText) : undefined;
   const fee = parsed === undefined ? undefined : rescale(parsed, native.scale);
   if (fee === undefined || fee >= NOTE_VALUE_LIMIT)
     return notConfigured(
       `the ${ENTRY_FEE_PARAMETER} parameter must be a decimal at the native scale, < 2^64`,
     );
-  return { account, native, fee };
+  return { account, native, fee, feeAccount };
 }
 
 interface TreeState {
@@ -102,18 +109,16 @@ export function spendNullifier(x: ExecContext, id: string): Fail | undefined {
 }
 
 /**
- * Pays the entry fee from a note spend bound to `bind`, to `payee`. A fee above zero without a
- * spend is insufficient_shielded_value (a client whose notes are worth less than the fee cannot
- * prove a spend); then unknown_root, nullifier_reused, zk_proof_invalid, and the transfer's codes.
+ * Pays the entry fee from a note spend bound to `bind`, to the treasury. A fee above zero needs the
+ * treasury (shielded_pool_not_configured); without a spend it is insufficient_shielded_value (a
+ * client whose notes are worth less than the fee cannot prove a spend); then unknown_root,
+ * nullifier_reused, zk_proof_invalid, and the transfer's codes.
  */
-export function payFee(
-  x: ExecContext,
-  spend: NoteSpend | undefined,
-  bind: bigint,
-  payee: string,
-): Fail | undefined {
+export function payFee(x: ExecContext, spend: NoteSpend | undefined, bind: bigint): Fail | undefined {
   const pool = loadPool(x);
   if (isFail(pool)) return pool;
+  if (pool.fee > 0n && pool.feeAccount === undefined)
+    return notConfigured(`the ${FEE_ACCOUNT_PARAMETER} parameter must name an account to receive fees`);
   if (spend === undefined) {
     return pool.fee === 0n
       ? undefined
@@ -126,15 +131,21 @@ export function payFee(
   const signals = [spend.nullifier, spend.changeCommitment, spend.root].map((h) => fieldFromHex(h) ?? 0n);
   const bad = verifyProof(x, 'shielded_note_vk', spend.proof, [...signals, pool.fee, bind]);
   if (bad) return bad;
-  if (pool.fee > 0n) {
-    const paid = charge(x, pool.native, pool.account, payee, pool.fee);
+  if (pool.fee > 0n && pool.feeAccount !== undefined) {
+    const paid = charge(x, pool.native, pool.account, pool.feeAccount, pool.fee);
     if (paid) return paid;
   }
   return spendNullifier(x, id) ?? appendNote(x, signals[1]!);
 }
 
-/** ShieldAsset: pool configured, not the pool itself, amount exact at the native scale and below 2^64, then the transfer. */
+/**
+ * ShieldAsset: verifying keys set (zk_keys_not_configured: a note nobody could spend would lock its
+ * value), pool configured, not the pool itself, amount exact at the native scale and below 2^64,
+ * then the transfer.
+ */
 export const shieldAsset: Handler<'ShieldAsset'> = (x, ins) => {
+  const keys = requireZkKeys(x);
+  if (keys) return keys;
   const pool = loadPool(x);
   if (isFail(pool)) return pool;
   if (x.authority === pool.account)

@@ -19,6 +19,14 @@ export function callField(callId: string): bigint {
 }
 
 /**
+ * `sender` of circuits/roster.circom and usage.circom: the account that submits the transaction
+ * (its authority), so a proof copied from the mempool into another account's transaction fails.
+ */
+export function senderField(authority: string): bigint {
+  return digest('torana/zk/sender/v1', [authority]);
+}
+
+/**
  * `record` of circuits/usage.circom: one usage record (segment, durationMs, billedGas as its
  * canonical decimal text), so a usage proof cannot be replayed with other figures.
  */
@@ -40,9 +48,10 @@ export function createFeeBind(callId: string, authority: string): bigint {
 }
 
 /**
- * `bind` for the fee of a private join: the call and the join's roster nullifier, so the spend
- * pays for exactly this join and a copied spend cannot pay for another member's.
+ * `bind` for the fee of a private join: the call, the join's roster nullifier and the submitting
+ * account, so the spend pays for exactly this join, by this account, and a copied spend pays for
+ * nobody else's.
  */
-export function joinFeeBind(callId: string, rosterNullifier: bigint): bigint {
-  return digest('torana/zk/fee/v1', [callId, 'join', rosterNullifier.toString(16)]);
+export function joinFeeBind(callId: string, rosterNullifier: bigint, authority: string): bigint {
+  return digest('torana/zk/fee/v1', [callId, 'join', rosterNullifier.toString(16), authority]);
 }

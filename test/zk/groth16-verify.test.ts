@@ -16,7 +16,7 @@ import {
   releaseProver,
   rosterCommitment,
 } from '../../src/sdk/zk-prover.js';
-import { callField, USAGE_ACTION, usageRecordField } from '../../src/zk/bind.js';
+import { callField, senderField, USAGE_ACTION, usageRecordField } from '../../src/zk/bind.js';
 import { FIELD_ORDER } from '../../src/zk/field.js';
 import { type Groth16ProofBytes, verifyGroth16 } from '../../src/zk/groth16-verify.js';
 import { merkleRoot } from '../../src/zk/poseidon-tree.js';
@@ -32,6 +32,7 @@ const NOTE_VK = vkJson('note_spend');
 const secrets = [11n, 22n, 33n];
 const roster = secrets.map(rosterCommitment);
 const CALL = 'studio:standup';
+const SENDER = 'alice@studio';
 
 interface Case {
   proof: Groth16ProofBytes;
@@ -60,8 +61,17 @@ describe('Groth16 verifier (bn254, synchronous)', () => {
 
   before(async () => {
     const root = merkleRoot(8, roster);
-    const j = await proveRoster({ callId: CALL, secret: secrets[1]!, roster, action: 'join' });
-    join = { proof: j.proof, signals: [j.nullifier, root, callField(CALL), 1n] };
+    const j = await proveRoster({
+      callId: CALL,
+      secret: secrets[1]!,
+      roster,
+      action: 'join',
+      sender: SENDER,
+    });
+    join = {
+      proof: j.proof,
+      signals: [j.nullifier, j.nullifier, root, callField(CALL), 1n, senderField(SENDER)],
+    };
     const record = usageRecordField(CALL, 2, 60_000n, '12.5');
     const u = await proveUsage({
       callId: CALL,
@@ -70,8 +80,12 @@ describe('Groth16 verifier (bn254, synchronous)', () => {
       segment: 2,
       durationMs: 60_000n,
       billedGas: '12.5',
+      sender: SENDER,
     });
-    usage = { proof: u.proof, signals: [u.nullifier, root, callField(CALL), 2n, record] };
+    usage = {
+      proof: u.proof,
+      signals: [u.nullifier, root, callField(CALL), 2n, record, senderField(SENDER)],
+    };
     const note = { value: 1000n, secret: 5n, blinding: 6n };
     const leaves = [7n, noteCommitment(note.value, noteOwnerHash(note.secret, note.blinding))];
     const bind = createFeeBind(CALL, 'alice@studio');
@@ -103,19 +117,21 @@ describe('Groth16 verifier (bn254, synchronous)', () => {
   });
 
   it('rejects a wrong public input: another call, another action, another record', async () => {
-    const otherCall = {
-      ...join,
-      signals: [join.signals[0]!, join.signals[1]!, callField('studio:other'), 1n],
-    };
-    const leave = { ...join, signals: [join.signals[0]!, join.signals[1]!, join.signals[2]!, 2n] };
-    for (const c of [otherCall, leave]) {
+    const [n, jn, root, call, , sender] = join.signals as [bigint, bigint, bigint, bigint, bigint, bigint];
+    const otherCall = { ...join, signals: [n, jn, root, callField('studio:other'), 1n, sender] };
+    const leave = { ...join, signals: [n, jn, root, call, 2n, sender] };
+    const otherSender = { ...join, signals: [n, jn, root, call, 1n, senderField('mallory@studio')] };
+    const otherJoin = { ...join, signals: [n, n + 1n, root, call, 1n, sender] };
+    for (const c of [otherCall, leave, otherSender, otherJoin]) {
       assert.equal(verifyGroth16(rosterVk, c.proof, c.signals), false);
       assert.equal(await snarkjsVerify(ROSTER_VK, c), false);
     }
     const otherRecord = {
       ...usage,
-      signals: [...usage.signals.slice(0, 4), usageRecordField(CALL, 2, 1n, '12.5')],
+      signals: [...usage.signals.slice(0, 4), usageRecordField(CALL, 2, 1n, '12.5'), usage.signals[5]!],
     };
+    const usageSender = { ...usage, signals: [...usage.signals.slice(0, 5), senderField('mallory@studio')] };
+    assert.equal(verifyGroth16(parseVerifyingKey(USAGE_VK)!, usageSender.proof, usageSender.signals), false);
     assert.equal(verifyGroth16(parseVerifyingKey(USAGE_VK)!, otherRecord.proof, otherRecord.signals), false);
     const otherBind = {
       ...spend,
@@ -141,7 +157,7 @@ describe('Groth16 verifier (bn254, synchronous)', () => {
 
   it('rejects malformed inputs without throwing', () => {
     assert.equal(verifyGroth16(rosterVk, join.proof, join.signals.slice(1)), false);
-    assert.equal(verifyGroth16(rosterVk, join.proof, [...join.signals.slice(0, 3), FIELD_ORDER + 1n]), false);
+    assert.equal(verifyGroth16(rosterVk, join.proof, [...join.signals.slice(0, 5), FIELD_ORDER + 1n]), false);
     assert.equal(verifyGroth16(rosterVk, { ...join.proof, a: new Uint8Array(64) }, join.signals), false);
     assert.equal(verifyGroth16(rosterVk, { ...join.proof, b: new Uint8Array(127) }, join.signals), false);
     const p = new Uint8Array(64).fill(0xff);
@@ -153,7 +169,7 @@ describe('Groth16 verifier (bn254, synchronous)', () => {
 
   it('parses verifying keys strictly and caches them by content', () => {
     assert.equal(parseVerifyingKey({ ...(ROSTER_VK as object), curve: 'bls12381' }), undefined);
-    assert.equal(parseVerifyingKey({ ...(ROSTER_VK as object), nPublic: 5 }), undefined);
+    assert.equal(parseVerifyingKey({ ...(ROSTER_VK as object), nPublic: 7 }), undefined);
     const badAlpha = { ...(ROSTER_VK as Record<string, Json>), vk_alpha_1: ['1', '3', '1'] };
     assert.equal(parseVerifyingKey(badAlpha), undefined);
     assert.equal(parseVerifyingKey('not a key'), undefined);

@@ -36,6 +36,7 @@ import {
   acc,
   amount,
   BOB,
+  CAROL,
   type Chain,
   expectCode,
   ROSE,
@@ -43,13 +44,23 @@ import {
 import { devZkParameters } from '../helpers/zk.js';
 
 const POOL = acc(9);
+const TREASURY = acc(10);
 const SECRETS = [101n, 202n, 303n];
 const ROSTER = SECRETS.map(rosterCommitment);
 const BIG = { value: 1000n, secret: 7n, blinding: 8n };
 const SMALL = { value: 100n, secret: 9n, blinding: 10n };
 const CHANGE = { secret: 11n, blinding: 12n };
 
-const rosterProof = (p: RosterProofValue) => ({ nullifier: fieldToHex(p.nullifier), proof: p.proof });
+const rosterProof = (p: RosterProofValue, withJoin = false) => ({
+  nullifier: fieldToHex(p.nullifier),
+  proof: p.proof,
+  ...(withJoin && p.joinNullifier !== undefined ? { joinNullifier: fieldToHex(p.joinNullifier) } : {}),
+});
+const privateLeave = (p: RosterProofValue, withJoin = true): Instruction => ({
+  kind: 'LeaveConference',
+  call: CALL,
+  private: rosterProof(p, withJoin),
+});
 const noteSpend = (s: NoteSpendValue) => ({
   root: fieldToHex(s.root),
   nullifier: fieldToHex(s.nullifier),
@@ -94,6 +105,7 @@ const privateJoin = (p: RosterProofValue, fee?: ReturnType<typeof noteSpend>, ca
 describe('private conferences with real proofs', () => {
   let r: Recorded;
   let genesisLog: number;
+  let join: RosterProofValue;
   before(() => {
     r = new Recorded(conferenceWorld());
     genesisLog = r.chain.height;
@@ -101,9 +113,14 @@ describe('private conferences with real proofs', () => {
   after(releaseProver);
 
   it('without verifying keys a private create is rejected (zk_keys_not_configured)', () => {
-    r.ok(ADMIN, [{ kind: 'RegisterAccount', id: POOL, metadata: new Map() }]);
+    r.ok(ADMIN, [
+      { kind: 'RegisterAccount', id: POOL, metadata: new Map() },
+      { kind: 'RegisterAccount', id: TREASURY, metadata: new Map() },
+    ]);
     r.rejected(BOB, [privateCreate()], 'zk_keys_not_configured');
-    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50' }));
+    const shield = { kind: 'ShieldAsset', amount: amount('1'), ownerHash: fieldToHex(1n) } as const;
+    r.rejected(BOB, [shield], 'zk_keys_not_configured');
+    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50', treasury: TREASURY }));
   });
 
   it('shields native asset into notes; the pool account holds their value', () => {
@@ -124,6 +141,23 @@ describe('private conferences with real proofs', () => {
     assert.equal(r.balance(POOL), 1100n);
     assert.equal(r.balance(BOB), 10_000n - 1100n);
     assert.equal(r.leaves().length, 2);
+    // The pool is locked: no ordinary debit, by the pool or the Admin, and it cannot be replaced.
+    const poolAsset = assetId(ROSE, POOL);
+    const out = { kind: 'TransferAsset', source: poolAsset, destination: BOB, amount: amount('1') } as const;
+    r.rejected(POOL, [out], 'shielded_pool_locked');
+    r.rejected(ADMIN, [out], 'shielded_pool_locked');
+    r.rejected(ADMIN, [{ kind: 'BurnAsset', asset: poolAsset, amount: amount('1') }], 'shielded_pool_locked');
+    r.rejected(
+      ADMIN,
+      [
+        {
+          kind: 'SetParameter',
+          parameter: { kind: 'Custom', id: 'shielded_pool_account', payload: TREASURY },
+        },
+      ],
+      'shielded_pool_locked',
+    );
+    assert.equal(r.balance(POOL), 1100n);
     r.rejected(
       BOB,
       [{ kind: 'ShieldAsset', amount: amount('0.001'), ownerHash: fieldToHex(1n) }],
@@ -161,7 +195,8 @@ describe('private conferences with real proofs', () => {
     const bobBefore = r.balance(BOB);
     r.ok(BOB, [privateCreate(noteSpend(spend))]);
     assert.equal(r.balance(POOL), 1100n - 250n);
-    assert.equal(r.balance(BOB), bobBefore + 250n, 'the billing account received exactly the fee');
+    assert.equal(r.balance(TREASURY), 250n, 'the treasury received exactly the fee');
+    assert.equal(r.balance(BOB), bobBefore, 'not the creator’s own billing account');
     assert.equal(r.leaves().length, 3, 'the change note joined the pool');
     const call = r.chain.state.getCall(CALL)!;
     assert.equal(call.roster.kind, 'ZkRosterV1');
@@ -181,7 +216,13 @@ describe('private conferences with real proofs', () => {
   });
 
   it('joins privately with a roster proof and the change note; replays and forgeries are rejected', async () => {
-    const join = await proveRoster({ callId: CALL, secret: SECRETS[0]!, roster: ROSTER, action: 'join' });
+    join = await proveRoster({
+      callId: CALL,
+      secret: SECRETS[0]!,
+      roster: ROSTER,
+      action: 'join',
+      sender: ALICE,
+    });
     const changeNote = { value: 750n, ...CHANGE };
     const fee = await proveNoteSpend({
       note: changeNote,
@@ -204,26 +245,54 @@ describe('private conferences with real proofs', () => {
     r.rejected(ALICE, [privateJoin(join)], 'insufficient_shielded_value');
     const forged = { ...join, proof: { ...join.proof, c: join.proof.a } };
     r.rejected(ALICE, [privateJoin(forged, noteSpend(fee))], 'zk_proof_invalid');
-    const before = r.balance(BOB);
+    // Front-running: the same instruction submitted by another account fails and burns nothing.
+    const poolBefore = r.balance(POOL);
+    r.rejected(BOB, [privateJoin(join, noteSpend(fee))], 'zk_proof_invalid');
+    assert.equal(r.balance(POOL), poolBefore);
+    assert.ok(!r.chain.state.isNullifierSpent('roster', fieldToHex(join.nullifier)));
+    assert.ok(!r.chain.state.isNullifierSpent('note', fieldToHex(fee.nullifier)));
     r.ok(ALICE, [privateJoin(join, noteSpend(fee))]);
-    assert.equal(r.balance(BOB), before + 250n);
+    assert.equal(r.balance(TREASURY), 500n, 'the join fee went to the treasury too');
     assert.equal(r.balance(POOL), 1100n - 500n);
     const call = r.chain.state.getCall(CALL)!;
     assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 1);
     assert.ok(r.chain.state.isNullifierSpent('roster', fieldToHex(join.nullifier)));
     r.rejected(ALICE, [privateJoin(join, noteSpend(fee))], 'nullifier_reused');
+    // The same nullifier in upper case is the same field element, so the same row (canonical ids).
+    const upper = fieldToHex(join.nullifier).toUpperCase();
+    assert.notEqual(upper, fieldToHex(join.nullifier));
+    const shouted = { ...rosterProof(join), nullifier: upper };
+    r.rejected(ALICE, [{ kind: 'JoinConference', call: CALL, private: shouted }], 'nullifier_reused');
     // A proof for another call does not verify for this one.
     const elsewhere = await proveRoster({
       callId: 'wonderland:other',
       secret: SECRETS[1]!,
       roster: ROSTER,
       action: 'join',
+      sender: ALICE,
     });
     r.rejected(ALICE, [privateJoin(elsewhere)], 'zk_proof_invalid');
   });
 
   it('leaves and records private usage with proofs bound to the action and the record', async () => {
-    const leave = await proveRoster({ callId: CALL, secret: SECRETS[0]!, roster: ROSTER, action: 'leave' });
+    const leave = await proveRoster({
+      callId: CALL,
+      secret: SECRETS[0]!,
+      roster: ROSTER,
+      action: 'leave',
+      sender: ALICE,
+    });
+    assert.equal(leave.joinNullifier, join.nullifier, 'a leave proof outputs the member’s join nullifier');
+    // A member who never joined cannot leave (the active count would drop below the joins).
+    const stranger = await proveRoster({
+      callId: CALL,
+      secret: SECRETS[1]!,
+      roster: ROSTER,
+      action: 'leave',
+      sender: ALICE,
+    });
+    r.rejected(ALICE, [privateLeave(stranger)], 'conference_not_participant');
+    r.rejected(ALICE, [privateLeave(leave, false)], 'conference_privacy_mismatch');
     const usage = await proveUsage({
       callId: CALL,
       secret: SECRETS[0]!,
@@ -231,6 +300,7 @@ describe('private conferences with real proofs', () => {
       segment: 1,
       durationMs: 60_000n,
       billedGas: '6.00',
+      sender: BOB,
     });
     const record = (segment: number, p = usage): Instruction => ({
       kind: 'RecordConferenceUsage',
@@ -241,21 +311,22 @@ describe('private conferences with real proofs', () => {
       private: rosterProof(p),
     });
     r.rejected(BOB, [record(2)], 'zk_proof_invalid');
+    // CAROL operates the manifest's relays, so she may record usage, but not with BOB's proof.
+    r.rejected(CAROL, [record(1)], 'zk_proof_invalid');
     r.ok(BOB, [record(1)]);
     assert.equal(r.chain.state.getCall(CALL)!.usage.segments, 1);
     // Keys revoked by a malformed parameter: every private step is rejected, nothing changes.
     r.ok(ADMIN, [
       { kind: 'SetParameter', parameter: { kind: 'Custom', id: 'conference_roster_vk', payload: 'revoked' } },
     ]);
-    r.rejected(
-      ALICE,
-      [{ kind: 'LeaveConference', call: CALL, private: rosterProof(leave) }],
-      'zk_keys_not_configured',
-    );
-    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50' }));
-    r.ok(ALICE, [{ kind: 'LeaveConference', call: CALL, private: rosterProof(leave) }]);
+    r.rejected(ALICE, [privateLeave(leave)], 'zk_keys_not_configured');
+    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50', treasury: TREASURY }));
+    r.rejected(BOB, [privateLeave(leave)], 'zk_proof_invalid');
+    r.ok(ALICE, [privateLeave(leave)]);
     const call = r.chain.state.getCall(CALL)!;
     assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 0);
+    // One join per member and call: after leaving, the join nullifier stays spent.
+    r.rejected(ALICE, [privateJoin(join)], 'nullifier_reused');
   });
 
   it('gives the same state root after fromEntries and after replaying every block', () => {

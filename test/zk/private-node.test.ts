@@ -86,6 +86,7 @@ describe('private conference on a dev-genesis node, then rebuild', () => {
       callId: CALL,
       secret: SECRET,
       roster,
+      sender: t.admin.id,
       note: { value: NOTE.value - FEE, secret: 19n, blinding: 20n },
       poolLeaves: leaves(),
       fee: FEE,
