@@ -36,6 +36,7 @@ import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
 import { openOperatorWatermark } from './operator-watermark.js';
 import { gatewayPorts } from './ports.js';
+import { DEV_KEYS_FEATURE, usesDevelopmentKeys } from './zk-dev-genesis.js';
 
 export interface ServedNode {
   app: GatewayApp;
@@ -107,6 +108,11 @@ export async function buildGateway(
   });
   // Answers are serialised by their codec views (gateway/view.ts); response schemas document them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  const devKeys = usesDevelopmentKeys(node.ledger.state.parameters().custom);
+  if (devKeys)
+    app.log.warn(
+      'the conference verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
+    );
   const deps: RouteDeps = {
     ports: { ...gatewayPorts(node, address), ...(bridge === undefined ? {} : { iso20022: bridge }) },
     errors,
@@ -123,7 +129,7 @@ export async function buildGateway(
       workUnitsMax: c.query.workUnitsMax,
     },
     apiVersions: app.gateway.apiVersions,
-    features: [],
+    features: devKeys ? [DEV_KEYS_FEATURE] : [],
     listScans: new ScanGate(c.gateway.listScansConcurrentMax),
     profile: c.telemetry.profile,
   };
