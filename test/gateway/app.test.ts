@@ -151,7 +151,8 @@ describe('application read routes (real socket)', () => {
   describe('accounts', () => {
     it('lists accounts with their domain; filters by domain', async () => {
       const all = await get('/v1/accounts');
-      assert.equal(all.body.total, 5); // with the genesis admin and the ISO 20022 bridge account
+      // With the genesis admin, the ISO 20022 bridge account and the shielded pool account.
+      assert.equal(all.body.total, 6);
       const inWonderland = await get(`/v1/accounts?filter=${enc('{"eq":["domain","wonderland"]}')}`);
       assert.deepEqual(ids(inWonderland.body.items).sort(), [alice.id, bob.id].sort());
       const nick = await get(`/v1/accounts?filter=${enc('{"exists":"metadata.nick"}')}`);
