@@ -131,6 +131,7 @@ const EXPECTED_DEFAULTS = {
     signal_ttl_ms: 3_600_000,
     signal_bytes_max: 64 * 1024 * 1024,
     signal_body_bytes_max: 256 * 1024,
+    signal_backfill_blocks: 1000,
     signal_offers_per_request_max: 64,
     signal_page_max: 500,
     request_max_age_ms: 30_000,
