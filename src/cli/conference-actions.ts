@@ -1,5 +1,6 @@
 // The code of `torana conference …` (conference-commands.ts), imported only when one runs.
 
+import { join as joinPath } from 'node:path';
 import type { Json } from '../codec/codec.js';
 import { CallView } from '../conference/views.js';
 import { formatNumeric, type Numeric, numeric } from '../model/numeric.js';
@@ -8,6 +9,7 @@ import type { RelayHopLike } from '../sdk/conference-instructions.js';
 import type { Signal } from '../sdk/conference-signals.js';
 import { instructions as ix } from '../sdk/instructions.js';
 import { type Flags, parseJsonFlag, submit } from './client-actions.js';
+import { payEntryFee, rosterProof } from './conference-private.js';
 import { CliError } from './errors.js';
 import { printJson, printRecord } from './output.js';
 import { resolveClient } from './settings.js';
@@ -58,6 +60,10 @@ async function hopsOf(client: ToranaClient, specs: readonly string[]): Promise<R
 }
 
 type CreateFlags = Flags & {
+  dir: string;
+  private?: boolean;
+  invite?: string[];
+  noteFile?: string;
   title: string;
   description: string;
   policy: string;
@@ -87,8 +93,16 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
   const gasRate = amountFlag('gas-rate', flags.gasRate);
   const { client } = await resolveClient(flags, false);
   const hops = flags.relay === undefined ? undefined : await hopsOf(client, flags.relay);
-  return submit(flags, (me) => [
+  const priv = flags.private === true ? await privateCreation(call, flags) : undefined;
+  await submit(flags, (me) => [
     ix.createConference(call, {
+      ...(priv === undefined
+        ? {}
+        : {
+            privacy: 'zk-roster-v1' as const,
+            rosterCommitments: flags.invite ?? [],
+            ...(priv.fee === undefined ? {} : { fee: priv.fee.spend }),
+          }),
       policy: flags.policy as 'public',
       title: flags.title,
       description: flags.description,
@@ -101,21 +115,62 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
       ...(hops === undefined ? {} : { manifest: { hops, expiresAtMs: now + ttl } }),
     }),
   ]);
+  await priv?.fee?.keepChange();
 }
 
-export function join(call: string, flags: Flags & { answer?: string }): Promise<void> {
+/** The entry fee of a private create, bound to the call and its creator (docs/conference.md "Shielded fee"). */
+async function privateCreation(call: string, flags: CreateFlags) {
+  for (const c of flags.invite ?? [])
+    if (!/^[0-9a-f]{64}$/.test(c)) throw new CliError('invalid_argument', '--invite takes 64 hex digits', 2);
+  const { client, account } = await resolveClient(flags, true);
+  const fee = await payEntryFee(client, noteFileOf(flags), (zk) => zk.createFeeBind(call, account!));
+  return { fee };
+}
+
+const noteFileOf = (flags: { dir: string; noteFile?: string }) =>
+  flags.noteFile ?? joinPath(flags.dir, 'shielded-note.json');
+const rosterKeyOf = (flags: { dir: string; rosterKey?: string }) =>
+  flags.rosterKey ?? joinPath(flags.dir, 'roster-key.json');
+
+type JoinFlags = Flags & {
+  dir: string;
+  answer?: string;
+  private?: boolean;
+  rosterKey?: string;
+  noteFile?: string;
+};
+
+export async function join(call: string, flags: JoinFlags): Promise<void> {
   if (flags.answer !== undefined && !/^([0-9a-fA-F]{2})+$/.test(flags.answer))
     throw new CliError('invalid_argument', '--answer must be hex bytes', 2);
-  return submit(flags, (me) => [
+  const answer = flags.answer === undefined ? {} : { answer: flags.answer };
+  if (flags.private !== true) {
+    await submit(flags, (me) => [ix.joinConference(call, { participant: me, ...answer })]);
+    return;
+  }
+  // A private join names no participant: the roster proof shows membership without saying whose.
+  const { client, signed } = await readClient(flags);
+  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'join', signed);
+  const fee = await payEntryFee(client, noteFileOf(flags), roster.joinBind);
+  await submit(flags, () => [
     ix.joinConference(call, {
-      participant: me,
-      ...(flags.answer === undefined ? {} : { answer: flags.answer }),
+      ...answer,
+      private: roster.proof,
+      ...(fee === undefined ? {} : { fee: fee.spend }),
     }),
   ]);
+  await fee?.keepChange();
 }
 
-export const leave = (call: string, flags: Flags) =>
-  submit(flags, (me) => [ix.leaveConference(call, { participant: me })]);
+export async function leave(
+  call: string,
+  flags: Flags & { dir: string; private?: boolean; rosterKey?: string },
+) {
+  if (flags.private !== true) return submit(flags, (me) => [ix.leaveConference(call, { participant: me })]);
+  const { client, signed } = await readClient(flags);
+  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'leave', signed);
+  return submit(flags, () => [ix.leaveConference(call, { private: roster.proof })]);
+}
 
 export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endConference(call)]);
 

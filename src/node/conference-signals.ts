@@ -33,10 +33,16 @@ export function conferenceSignals(
       envelopeBytesMax: c.signalEnvelopeBytesMax,
       ttlMs: c.signalTtlMs,
       bytesMax: c.signalBytesMax,
+      answerBytesMax: c.signalAnswerBytesMax,
+      hostBytesMax: c.signalHostBytesMax,
+      hostRecordsMax: c.signalHostRecordsMax,
     },
     now,
   );
-  const stop = followCommittedAnswers(deps.ports.events, deps.ports.chain, calls, box, onError);
+  const stop = followCommittedAnswers(deps.ports.events, deps.ports.chain, calls, box, {
+    backfillBlocks: c.signalBackfillBlocks,
+    onError,
+  });
   const routes = signalRoutes({
     box,
     calls,

@@ -47,13 +47,6 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/**
- * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
- * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
- * chain parameters, and the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
- * custom parameter `native_asset`) that conference usage is billed in. The genesis validator is registered here, by the genesis transaction, so its peer row
- * (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
- */
 /** Registers the native asset, mints the genesis supply to `admin` and names it in `native_asset`. */
 export function nativeAssetInstructions(admin: string): Instruction[] {
   return [
@@ -69,6 +62,14 @@ export function nativeAssetInstructions(admin: string): Instruction[] {
   ];
 }
 
+/**
+ * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
+ * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
+ * chain parameters, the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
+ * custom parameter `native_asset`) that conference usage is billed in, and the zero-knowledge setup
+ * (zk-dev-genesis.ts). The genesis validator is registered here, by the genesis transaction, so its peer
+ * row (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
+ */
 export function devGenesisInstructions(
   admin: string,
   validator: GenesisValidator,

@@ -86,8 +86,7 @@ describe('explorer routes (real socket)', () => {
 
     it('pages accounts, domains and asset definitions with counts', async () => {
       const accounts = await get('/v1/explorer/accounts?per_page=3');
-      // The genesis admin and bridge accounts are among them.
-      // The genesis admin, the bridge and the shielded pool account (docs/conference.md §Shielded fee) count too.
+      // The genesis admin, bridge and shielded pool accounts are among them.
       assert.deepEqual(accounts.body.pagination, { page: 1, per_page: 3, total_pages: 2, total_items: 6 });
       const bobRow = (await get('/v1/explorer/accounts?per_page=10')).body.items.find(
         (a: J) => a.id === bob.id,
