@@ -13,6 +13,8 @@ import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
+import { conferencePrivateJoinFigure } from './figures/conference-private-join.js';
+import { conferenceZkVerifyFigure } from './figures/conference-zk-verify.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
@@ -40,6 +42,8 @@ const FIGURES: readonly Figure[] = [
   bft4CommittedFigure,
   bft4LatencyFigure,
   bft4ViewChangeFigure,
+  conferenceZkVerifyFigure,
+  conferencePrivateJoinFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

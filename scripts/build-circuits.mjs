@@ -9,7 +9,8 @@
 // work without running a ceremony; a production network runs a real multi-party ceremony and sets
 // its own verifying keys (the same command prints the steps with `--help`).
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as snarkjs from 'snarkjs';
@@ -76,9 +77,39 @@ async function phase2(name, ptau, work) {
   copyFileSync(join(work, `${name}_js`, `${name}.wasm`), join(OUT, `${name}.wasm`));
 }
 
+const sha256 = (path) => createHash('sha256').update(readFileSync(path)).digest('hex');
+
+/**
+ * zk/artifacts/manifest.json: the SHA-256 of each circuit's sources and of each artifact, so a test
+ * (test/zk/artifacts.test.ts) notices a circuit edited without rebuilding the artifacts.
+ */
+function writeManifest() {
+  const circuits = {};
+  for (const name of CIRCUITS) {
+    circuits[name] = {
+      sources: Object.fromEntries(
+        [`${name}.circom`, 'lib/merkle.circom'].map((f) => [f, sha256(join(ROOT, 'circuits', f))]),
+      ),
+      artifacts: Object.fromEntries(
+        ['wasm', 'zkey', 'vkey.json'].map((ext) => [`${name}.${ext}`, sha256(join(OUT, `${name}.${ext}`))]),
+      ),
+    };
+  }
+  const manifest = {
+    setup: 'development (public beacons): NOT for production',
+    ptauPower: PTAU_POWER,
+    circuits,
+  };
+  writeFileSync(join(OUT, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+}
+
 async function main() {
   if (process.argv.includes('--help')) {
     console.log(HELP);
+    return;
+  }
+  if (process.argv.includes('--manifest-only')) {
+    writeManifest();
     return;
   }
   mkdirSync(OUT, { recursive: true });
@@ -91,6 +122,7 @@ async function main() {
       await phase2(name, ptau, work);
       console.log(`zk/artifacts/${name}: wasm, zkey, vkey.json written`);
     }
+    writeManifest();
   } finally {
     await curve.terminate();
     rmSync(work, { recursive: true, force: true });

@@ -18,6 +18,8 @@ export const FIGURE_IDS = [
   'bft4_committed_tx_per_s',
   'bft4_commit_latency_p99_ms',
   'bft4_view_change_ms',
+  'conference_zk_verify_per_s',
+  'conference_private_join_p99_ms',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

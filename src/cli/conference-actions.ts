@@ -1,17 +1,33 @@
 // The code of `torana conference …` (conference-commands.ts), imported only when one runs.
 
+import { join as joinPath } from 'node:path';
 import type { Json } from '../codec/codec.js';
 import { CallView } from '../conference/views.js';
 import { formatNumeric, type Numeric, numeric } from '../model/numeric.js';
 import type { ToranaClient } from '../sdk/client.js';
 import type { RelayHopLike } from '../sdk/conference-instructions.js';
+import type { Signal } from '../sdk/conference-signals.js';
 import { instructions as ix } from '../sdk/instructions.js';
 import { type Flags, parseJsonFlag, submit } from './client-actions.js';
+import { payEntryFee, rosterProof } from './conference-private.js';
 import { CliError } from './errors.js';
 import { printJson, printRecord } from './output.js';
 import { resolveClient } from './settings.js';
 
 const MS_PER_MINUTE = 60_000n;
+
+/**
+ * The client of a read, signing it when an account and key are configured: `authenticated` calls are
+ * served only to signed requests (docs/conference.md "Routes and CLI").
+ */
+async function readClient(flags: Flags): Promise<{ client: ToranaClient; signed: boolean }> {
+  try {
+    return { client: (await resolveClient(flags, true)).client, signed: true };
+  } catch (e) {
+    if (!(e instanceof CliError && e.code === 'client_not_configured')) throw e;
+    return { client: (await resolveClient(flags, false)).client, signed: false };
+  }
+}
 
 function whole(name: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER) {
   const n = text === undefined ? Number.NaN : Number(text);
@@ -44,6 +60,10 @@ async function hopsOf(client: ToranaClient, specs: readonly string[]): Promise<R
 }
 
 type CreateFlags = Flags & {
+  dir: string;
+  private?: boolean;
+  invite?: string[];
+  noteFile?: string;
   title: string;
   description: string;
   policy: string;
@@ -73,8 +93,16 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
   const gasRate = amountFlag('gas-rate', flags.gasRate);
   const { client } = await resolveClient(flags, false);
   const hops = flags.relay === undefined ? undefined : await hopsOf(client, flags.relay);
-  return submit(flags, (me) => [
+  const priv = flags.private === true ? await privateCreation(call, flags) : undefined;
+  await submit(flags, (me) => [
     ix.createConference(call, {
+      ...(priv === undefined
+        ? {}
+        : {
+            privacy: 'zk-roster-v1' as const,
+            rosterCommitments: flags.invite ?? [],
+            ...(priv.fee === undefined ? {} : { fee: priv.fee.spend }),
+          }),
       policy: flags.policy as 'public',
       title: flags.title,
       description: flags.description,
@@ -87,21 +115,62 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
       ...(hops === undefined ? {} : { manifest: { hops, expiresAtMs: now + ttl } }),
     }),
   ]);
+  await priv?.fee?.keepChange();
 }
 
-export function join(call: string, flags: Flags & { answer?: string }): Promise<void> {
+/** The entry fee of a private create, bound to the call and its creator (docs/conference.md "Shielded fee"). */
+async function privateCreation(call: string, flags: CreateFlags) {
+  for (const c of flags.invite ?? [])
+    if (!/^[0-9a-f]{64}$/.test(c)) throw new CliError('invalid_argument', '--invite takes 64 hex digits', 2);
+  const { client, account } = await resolveClient(flags, true);
+  const fee = await payEntryFee(client, noteFileOf(flags), (zk) => zk.createFeeBind(call, account!));
+  return { fee };
+}
+
+const noteFileOf = (flags: { dir: string; noteFile?: string }) =>
+  flags.noteFile ?? joinPath(flags.dir, 'shielded-note.json');
+const rosterKeyOf = (flags: { dir: string; rosterKey?: string }) =>
+  flags.rosterKey ?? joinPath(flags.dir, 'roster-key.json');
+
+type JoinFlags = Flags & {
+  dir: string;
+  answer?: string;
+  private?: boolean;
+  rosterKey?: string;
+  noteFile?: string;
+};
+
+export async function join(call: string, flags: JoinFlags): Promise<void> {
   if (flags.answer !== undefined && !/^([0-9a-fA-F]{2})+$/.test(flags.answer))
     throw new CliError('invalid_argument', '--answer must be hex bytes', 2);
-  return submit(flags, (me) => [
+  const answer = flags.answer === undefined ? {} : { answer: flags.answer };
+  if (flags.private !== true) {
+    await submit(flags, (me) => [ix.joinConference(call, { participant: me, ...answer })]);
+    return;
+  }
+  // A private join names no participant: the roster proof shows membership without saying whose.
+  const { client, signed } = await readClient(flags);
+  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'join', signed);
+  const fee = await payEntryFee(client, noteFileOf(flags), roster.joinBind);
+  await submit(flags, () => [
     ix.joinConference(call, {
-      participant: me,
-      ...(flags.answer === undefined ? {} : { answer: flags.answer }),
+      ...answer,
+      private: roster.proof,
+      ...(fee === undefined ? {} : { fee: fee.spend }),
     }),
   ]);
+  await fee?.keepChange();
 }
 
-export const leave = (call: string, flags: Flags) =>
-  submit(flags, (me) => [ix.leaveConference(call, { participant: me })]);
+export async function leave(
+  call: string,
+  flags: Flags & { dir: string; private?: boolean; rosterKey?: string },
+) {
+  if (flags.private !== true) return submit(flags, (me) => [ix.leaveConference(call, { participant: me })]);
+  const { client, signed } = await readClient(flags);
+  const roster = await rosterProof(client, call, rosterKeyOf(flags), 'leave', signed);
+  return submit(flags, () => [ix.leaveConference(call, { private: roster.proof })]);
+}
 
 export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endConference(call)]);
 
@@ -109,8 +178,9 @@ export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endCo
  * The gas a segment bills (docs/conference.md §Billing): ceil(durationMs × rate / 60 000) at the native
  * asset's scale (custom parameter `native_asset`; scale 0 without one).
  */
-async function billedGasFor(client: ToranaClient, call: string, durationMs: bigint): Promise<Numeric> {
-  const rate = (await client.getCall(call)).gasRatePerMinute;
+async function billedGasFor(flags: Flags, call: string, durationMs: bigint): Promise<Numeric> {
+  const { client, signed } = await readClient(flags);
+  const rate = (await client.getCall(call, { signed })).gasRatePerMinute;
   const native = (await client.parameters()).custom.get('native_asset');
   let scale = 0;
   if (typeof native === 'string') {
@@ -129,7 +199,7 @@ export async function usage(call: string, flags: UsageFlags): Promise<void> {
   const durationMs = BigInt(whole('duration-ms', flags.durationMs, 0));
   let billedGas: Numeric;
   if (flags.billedGas !== undefined) billedGas = amountFlag('billed-gas', flags.billedGas);
-  else billedGas = await billedGasFor((await resolveClient(flags, false)).client, call, durationMs);
+  else billedGas = await billedGasFor(flags, call, durationMs);
   return submit(flags, () => [
     ix.recordConferenceUsage(call, {
       segment,
@@ -141,8 +211,8 @@ export async function usage(call: string, flags: UsageFlags): Promise<void> {
 }
 
 export async function show(call: string, flags: Flags): Promise<void> {
-  const { client } = await resolveClient(flags, false);
-  const c = await client.getCall(call);
+  const { client, signed } = await readClient(flags);
+  const c = await client.getCall(call, { signed });
   const json = CallView.toJson(c) as Record<string, Json>;
   if (flags.json) {
     printJson(json);
@@ -160,4 +230,41 @@ export async function show(call: string, flags: Flags): Promise<void> {
     relays: c.relays.join(', '),
     usage: `${c.usage.durationMs} ms in ${c.usage.segments} segments, ${formatNumeric(c.usage.billedGas)} gas`,
   });
+}
+
+type SignalFlags = Flags & { after: string; follow?: boolean; open?: boolean };
+type SignalOut = Signal & { description?: string };
+
+/** A signal as printed: the envelope's size instead of its bytes in tables; with --open, the answer. */
+async function signalOut(client: ToranaClient, me: string, s: Signal, open: boolean): Promise<SignalOut> {
+  if (!open || s.kind !== 'answer' || s.to !== me) return s;
+  return { ...s, description: await client.openAnswer(s) };
+}
+
+function printSignal(s: SignalOut, json: boolean | undefined): void {
+  if (json) {
+    printJson(s);
+    return;
+  }
+  const size = Math.floor((s.envelope.length * 3) / 4);
+  const tail = s.description === undefined ? `${size} bytes sealed` : s.description;
+  process.stdout.write(`${s.id}  ${s.kind.padEnd(6)}  ${s.from} -> ${s.to}  ${tail}\n`);
+}
+
+export async function signals(call: string, flags: SignalFlags): Promise<void> {
+  const after = whole('after', flags.after, 0);
+  const { client, account } = await resolveClient(flags, true);
+  const open = flags.open === true;
+  if (flags.follow) {
+    const abort = new AbortController();
+    process.once('SIGINT', () => abort.abort());
+    for await (const s of client.watchSignals(call, { since: after, signal: abort.signal }))
+      printSignal(await signalOut(client, account!, s, open), flags.json);
+    return;
+  }
+  const page = await client.pollSignals(call, after);
+  const items = await Promise.all(page.items.map((s) => signalOut(client, account!, s, open)));
+  if (flags.json) printJson({ items, cursor: page.cursor });
+  else if (items.length === 0) process.stdout.write('(none)\n');
+  else for (const s of items) printSignal(s, false);
 }

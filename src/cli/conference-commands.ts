@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import { lazyAction } from './lazy.js';
 
 const actions = () => import('./conference-actions.js');
+const privateActions = () => import('./private-actions.js');
 
 function options(cmd: Command): Command {
   return cmd
@@ -30,6 +31,16 @@ export function registerConferenceCommands(program: Command): void {
     .option('--metadata <json>', 'metadata object, e.g. \'{"topic":"ledgers"}\'')
     .option('--relay <relay[:weight]>', 'a hop of the relay manifest, in order (3 to 16; repeat)', collect)
     .option('--manifest-ttl-ms <ms>', 'how long the relay manifest stays valid', '3600000')
+    .option('--private', 'a zk-roster-v1 call: the roster holds --invite commitments, not accounts')
+    .option(
+      '--invite <commitment>',
+      'private: a roster commitment (torana conference roster-key; repeat)',
+      collect,
+    )
+    .option(
+      '--note-file <file>',
+      'private: the shielded note paying the entry fee (default <dir>/shielded-note.json)',
+    )
     .addHelpText(
       'after',
       '\nRelay keys are read from the node (GET /v1/conference/relays/{id}).\nExample:\n  torana conference create wonderland:standup --title Standup --policy public --gas-rate 0.5 --relay r1 --relay r2 --relay r3\n',
@@ -37,9 +48,27 @@ export function registerConferenceCommands(program: Command): void {
     .action(lazyAction(actions, 'create'));
   options(conf.command('join <call-id>').description('join a call yourself'))
     .option('--answer <hex>', 'encrypted signalling answer (hex, at most 16 KiB)')
-    .addHelpText('after', '\nExample:\n  torana conference join wonderland:standup\n')
+    .option('--private', 'join a private call with a roster proof (and the entry fee from a note)')
+    .option('--roster-key <file>', 'private: your roster key (default <dir>/roster-key.json)')
+    .option(
+      '--note-file <file>',
+      'private: the shielded note paying the entry fee (default <dir>/shielded-note.json)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  torana conference join wonderland:standup\n  torana conference join wonderland:board --private\n',
+    )
     .action(lazyAction(actions, 'join'));
-  options(conf.command('leave <call-id>').description('leave a call')).action(lazyAction(actions, 'leave'));
+  options(conf.command('leave <call-id>').description('leave a call'))
+    .option('--private', 'leave a private call with a roster proof')
+    .option('--roster-key <file>', 'private: your roster key (default <dir>/roster-key.json)')
+    .action(lazyAction(actions, 'leave'));
+  conf
+    .command('roster-key')
+    .description('a new secret roster key for private calls; prints the commitment a host invites')
+    .option('--out <file>', 'where to keep the key (default <dir>/roster-key.json; never overwritten)')
+    .addHelpText('after', '\nExample:\n  torana conference roster-key --json\n')
+    .action(lazyAction(privateActions, 'rosterKey'));
   options(
     conf.command('usage <call-id>').description('record a usage segment (host or manifest relay operator)'),
   )
@@ -55,7 +84,35 @@ export function registerConferenceCommands(program: Command): void {
   options(conf.command('end <call-id>').description('end a call (host only)')).action(
     lazyAction(actions, 'end'),
   );
+  options(
+    conf
+      .command('signals <call-id>')
+      .description('signalling offers and committed answers of a call you host or take part in'),
+  )
+    .option('--after <id>', 'only signals after this id (the cursor of a previous page)', '0')
+    .option('--follow', 'keep following new signals (server-sent events)')
+    .option('--open', 'decrypt the answers addressed to you (the host) and print their descriptions')
+    .addHelpText(
+      'after',
+      '\nEnvelopes stay encrypted unless --open; the node never sees them in plaintext.\nExamples:\n  torana conference signals wonderland:standup --json\n  torana conference signals wonderland:standup --follow --open --json\n',
+    )
+    .action(lazyAction(actions, 'signals'));
   options(conf.command('show <call-id>').description('a call: settings, manifest, roster, usage and status'))
     .addHelpText('after', '\nExample:\n  torana conference show wonderland:standup --json\n')
     .action(lazyAction(actions, 'show'));
+}
+
+export function registerShieldCommand(program: Command): void {
+  options(
+    program.command('shield <amount>').description('move native asset into the shielded pool as a note'),
+  )
+    .option(
+      '--note-file <file>',
+      'where to keep the note (default <dir>/shielded-note.json; never overwritten)',
+    )
+    .addHelpText(
+      'after',
+      '\nThe note file holds the secrets that spend the note: keep it. Private calls pay their entry fee from it.\nExample:\n  torana shield 5\n',
+    )
+    .action(lazyAction(privateActions, 'shield'));
 }

@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerClientCommands } from './client-commands.js';
-import { registerConferenceCommands } from './conference-commands.js';
+import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
 import { CliError } from './errors.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
@@ -36,6 +36,7 @@ export function buildProgram(): Command {
   registerClientCommands(program);
   registerIsoCommands(program);
   registerConferenceCommands(program);
+  registerShieldCommand(program);
   registerTestnetCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;

@@ -10,4 +10,8 @@ export interface ConferenceReadPort {
   callsInDomain(domain: string): ConferenceCall[];
   relay(id: string): ConferenceRelay | undefined;
   relays(): ConferenceRelay[];
+  /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
+  accountExists(id: string): boolean;
+  /** The shielded pool tree: note commitments by leaf index, and its recent roots (oldest first). */
+  shieldedPool(): { leaves: string[]; roots: string[] };
 }

@@ -8,6 +8,9 @@ import {
   OPERATOR,
   readPort,
   relay,
+  signedGet,
+  stranger,
+  VIEWER,
 } from '../../test/fixtures/conference/read-fixture.js';
 import { installRelayMetrics } from './metrics.js';
 
@@ -21,6 +24,7 @@ const CALLS = [
   call('studio:standup'),
   call('studio:retro', { ended: true }),
   call('guild:town-hall', { privateRoster: true }),
+  call('guild:board', { authenticated: true }),
 ];
 const RELAY_PATHS = [
   '/v1/conference/relays',
@@ -29,8 +33,8 @@ const RELAY_PATHS = [
   '/v1/conference/relays/{relay_id}',
 ];
 
-async function getJson(s: ConferenceServer, path: string) {
-  const res = await fetch(`${s.url}${path}`, { headers: { accept: 'application/json' } });
+async function getJson(s: ConferenceServer, path: string, headers: Record<string, string> = {}) {
+  const res = await fetch(`${s.url}${path}`, { headers: { accept: 'application/json', ...headers } });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { items?: unknown[] } };
 }
 
@@ -170,6 +174,60 @@ describe('conference call routes', () => {
     assert.deepEqual([missing.status, missing.body.code], [404, 'conference_not_found']);
     const bad = await getJson(s, '/v1/conference/calls/no-colon');
     assert.deepEqual([bad.status, bad.body.code], [400, 'bad_request']);
+  });
+});
+
+describe('shielded pool route', () => {
+  it('serves the leaves in order with the current and recent roots', async () => {
+    const f = (n: number) => n.toString(16).padStart(64, '0');
+    const s = await conferenceServer(readPort([], [], { leaves: [f(1), f(2)], roots: [f(10), f(11)] }));
+    try {
+      const r = await getJson(s, '/v1/conference/pool');
+      assert.equal(r.status, 200);
+      assert.deepEqual(r.body, { leaves: [f(1), f(2)], root: f(11), roots: [f(10), f(11)] });
+      const empty = await conferenceServer(readPort([], []));
+      try {
+        assert.deepEqual((await getJson(empty, '/v1/conference/pool')).body, { leaves: [], roots: [] });
+      } finally {
+        await empty.app.close();
+      }
+    } finally {
+      await s.app.close();
+    }
+  });
+});
+
+describe('authenticated calls', () => {
+  let s: ConferenceServer;
+  before(async () => {
+    s = await conferenceServer(readPort(CALLS, RELAYS));
+  });
+  after(async () => s.app.close());
+
+  const signed = (path: string) => getJson(s, path, signedGet(path));
+  const board = `/v1/conference/calls/${encodeURIComponent('guild:board')}`;
+
+  it('are read only with a signed request of a registered account', async () => {
+    const anonymous = await getJson(s, board);
+    assert.deepEqual([anonymous.status, anonymous.body.code], [401, 'signature_missing']);
+    const ok = await signed(board);
+    assert.deepEqual([ok.status, ok.body.policy], [200, 'authenticated']);
+    const other = stranger();
+    const unknown = await getJson(s, board, signedGet(board, other.account, other.key));
+    assert.deepEqual([unknown.status, unknown.body.code], [403, 'request_signature_invalid']);
+    const forged = await getJson(s, board, signedGet(board, VIEWER, other.key));
+    assert.deepEqual([forged.status, forged.body.code], [403, 'request_signature_invalid']);
+    // A public call needs no signature, and a signed read of it is fine too.
+    assert.equal((await signed('/v1/conference/calls/studio:standup')).status, 200);
+  });
+
+  it('are listed only to signed requests', async () => {
+    const anonymous = await getJson(s, '/v1/conference/calls?domain=guild');
+    assert.deepEqual(ids(anonymous.body), ['guild:town-hall']);
+    const listed = await signed('/v1/conference/calls?domain=guild');
+    assert.deepEqual(ids(listed.body), ['guild:board', 'guild:town-hall']);
+    const partial = await getJson(s, '/v1/conference/calls', { 'x-ledger-account': VIEWER });
+    assert.deepEqual([partial.status, partial.body.code], [401, 'signature_missing']);
   });
 });
 

@@ -11,6 +11,7 @@
 //   GET /v1/conference/relays/{relay_id}      one relay, or 404 conference_relay_not_found
 //   GET /v1/conference/calls                  {items, total}; limit, offset, filter, sort, domain, status
 //   GET /v1/conference/calls/{call_id}        one call, or 404 conference_not_found
+//   GET /v1/conference/pool                   the shielded pool tree (leaves, roots) for note spends
 
 import { Type } from 'typebox';
 import type { GatewayApp } from '../gateway/context.js';
@@ -19,6 +20,7 @@ import { EventHub, SharedEvent } from '../gateway/event-hub.js';
 import { type ListInput, ListQuerystring, PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { answerList, JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
+import type { SignedRequests } from '../gateway/signed-request.js';
 import { serveSse } from '../gateway/sse.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import { CallId, RelayId } from '../model/conference.js';
@@ -26,6 +28,7 @@ import { callDetail, callSummary, relayHealthItem, relayItem, relayStatus } from
 import { pathText } from './params.js';
 import type { ConferenceReadPort } from './read-port.js';
 import { RELAY_EVENT_KINDS, type RelayEventKind, relayEventMatcher } from './relay-events.js';
+import { checkViewer, optionalSignature, viewerOf } from './viewer.js';
 import {
   CALL_STATUSES,
   CallListView,
@@ -34,6 +37,7 @@ import {
   RelayHealthView,
   RelayListView,
   RelayView,
+  ShieldedPoolView,
 } from './views.js';
 
 const TAGS = ['conference'];
@@ -44,7 +48,14 @@ const TELEMETRY_NOTE =
 export interface ConferenceRouteOptions {
   /** `conference.relay_telemetry`: serve the four relay routes. */
   relayTelemetry: boolean;
+  /** Signed requests of the call routes (`conference.request_max_age_ms`, `conference.nonces_max`). */
+  signedRequests: SignedRequests;
 }
+
+const VIEWER_NOTE =
+  'An `authenticated` call is served only to a signed request (x-ledger-* headers) of a registered ' +
+  'account (401 signature_missing without one; 403 request_signature_invalid for an unregistered ' +
+  'signer); a `public` one to anyone. The signature is optional for public calls.';
 
 const RelayListQuery = Type.Object({
   ...ListQuerystring.properties,
@@ -210,21 +221,27 @@ function relayRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
   });
 }
 
-function callRoutes(d: RouteDeps, reader: ConferenceReadPort): RouteDef[] {
+function callRoutes(d: RouteDeps, reader: ConferenceReadPort, auth: SignedRequests): RouteDef[] {
   const list = defineRoute({
     method: 'GET',
     url: '/v1/conference/calls',
     operationId: 'listConferenceCalls',
     summary: 'Conference calls ({items, total}), without rosters',
+    description: `${VIEWER_NOTE} The list leaves out \`authenticated\` calls unless the request is signed.`,
     tags: TAGS,
     visibility: 'public',
+    auth,
     formats: JSON_OR_CODEC,
     errorStatuses: [422],
     schema: { querystring: CallListQuery, response: { 200: viewSchema(CallListView) } },
     handler: (req, reply) => {
       const q = req.query;
+      const signed = viewerOf(auth, reader, req) !== undefined;
       const calls = q.domain === undefined ? reader.calls() : reader.callsInDomain(q.domain);
-      const items = calls.map(callSummary).filter((s) => q.status === undefined || s.status === q.status);
+      const items = calls
+        .filter((c) => signed || c.policy.kind === 'Public')
+        .map(callSummary)
+        .filter((s) => q.status === undefined || s.status === q.status);
       const views = { item: CallSummaryView, list: CallListView, idOf: (i: { id: string }) => i.id };
       return answerList(d, req, reply, views, items, listInput(q));
     },
@@ -234,9 +251,10 @@ function callRoutes(d: RouteDeps, reader: ConferenceReadPort): RouteDef[] {
     url: '/v1/conference/calls/:call_id',
     operationId: 'getConferenceCall',
     summary: 'One conference call: settings, manifest, roster, usage totals and status',
-    description: 'The call id is `<domain>:<call name>`, URL-encoded.',
+    description: `The call id is \`<domain>:<call name>\`, URL-encoded. ${VIEWER_NOTE}`,
     tags: TAGS,
     visibility: 'public',
+    auth,
     formats: JSON_OR_CODEC,
     errorStatuses: [404],
     schema: { params: CallParams, response: { 200: viewSchema(CallView) } },
@@ -244,10 +262,36 @@ function callRoutes(d: RouteDeps, reader: ConferenceReadPort): RouteDef[] {
       const id = pathText(CallId, req.params.call_id, '<domain>:<call name>');
       const c = reader.call(id);
       if (c === undefined) throw d.errors.create('conference_not_found', { call: id });
+      checkViewer(c, auth, reader, req);
       return respond(d.schema, req, reply, CallView, callDetail(c));
     },
   });
   return [list, one];
+}
+
+function poolRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
+  return defineRoute({
+    method: 'GET',
+    url: '/v1/conference/pool',
+    operationId: 'getConferenceShieldedPool',
+    summary: 'The shielded pool tree: note commitments in leaf order, the current and recent roots',
+    description:
+      'What a client needs to prove a note spend (docs/conference.md "Shielded fee"). Commitments ' +
+      'reveal neither owner nor value. At most 2^16 leaves (the tree depth).',
+    tags: TAGS,
+    visibility: 'public',
+    formats: JSON_OR_CODEC,
+    schema: { response: { 200: viewSchema(ShieldedPoolView) } },
+    handler: (req, reply) => {
+      const { leaves, roots } = reader.shieldedPool();
+      const root = roots.at(-1);
+      return respond(d.schema, req, reply, ShieldedPoolView, {
+        leaves,
+        ...(root === undefined ? {} : { root }),
+        roots,
+      });
+    },
+  });
 }
 
 /** The route table; register it only when `conference.enabled`. */
@@ -265,5 +309,9 @@ export function conferenceRoutes(
         relayRoute(d, reader),
       ]
     : [];
-  return [...telemetry, ...callRoutes(d, reader)];
+  return [
+    ...telemetry,
+    ...callRoutes(d, reader, optionalSignature(opts.signedRequests)),
+    poolRoute(d, reader),
+  ];
 }

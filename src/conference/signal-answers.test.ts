@@ -28,7 +28,16 @@ describe('committed answers into the signal box', () => {
   it('reads back recent blocks at start, skips rejected and expired ones, follows applied blocks, drops ended calls', async () => {
     const now = 1_000_000;
     const box = new SignalBox(
-      { offersPerCallMax: 8, answersPerCallMax: 8, envelopeBytesMax: 1024, ttlMs: 10_000, bytesMax: 1 << 20 },
+      {
+        offersPerCallMax: 8,
+        answersPerCallMax: 8,
+        envelopeBytesMax: 1024,
+        ttlMs: 10_000,
+        bytesMax: 1 << 20,
+        answerBytesMax: 1 << 20,
+        hostBytesMax: 1 << 20,
+        hostRecordsMax: 100,
+      },
       () => now,
     );
     const blocks = new Map<number, Block>([
@@ -54,7 +63,10 @@ describe('committed answers into the signal box', () => {
         },
       },
       { height: () => tip, block: async (h) => blocks.get(h) },
-      { call: (id) => (id === CALL ? { host: host.id, status: { kind: 'Active' } } : undefined) },
+      {
+        call: (id) => (id === CALL ? { host: host.id, status: { kind: 'Active' } } : undefined),
+        accountExists: () => true,
+      },
       box,
       { backfillBlocks: 3, onError: (e) => errors.push(e) },
     );

@@ -3,9 +3,12 @@
 // stores envelopes as opaque bytes: it never holds a key that opens them.
 //
 // Bounds (conference.signal_* in the config schema): offers per call (a new offer for the same
-// participant replaces the old one), envelope size, a time to live for every record, and a total of
-// envelope bytes plus a fixed per-record charge, so memory stays bounded whatever clients post. An offer
-// that does not fit is refused; an answer (already on the ledger) evicts the oldest records instead.
+// participant replaces the old one), envelope size, a time to live for every record, a quota of offer
+// records and bytes per host (the signing account), and two totals of envelope bytes plus a fixed
+// per-record charge: one for offers, one for answers, so memory stays bounded whatever clients post.
+// An offer that does not fit is refused. An answer (already on the ledger) that does not fit evicts the
+// oldest answers of its own call only: one host's traffic never pushes out another call's signals. If
+// its call has no answer left to evict, the answer is not kept (it stays readable in its block).
 //
 // Ids: max(previous + 1, now × 1000). They grow across restarts as long as the clock does, so a client
 // resuming with Last-Event-ID after a restart of the node does not skip new signals.
@@ -18,8 +21,13 @@ export interface SignalLimits {
   answersPerCallMax: number;
   envelopeBytesMax: number;
   ttlMs: number;
-  /** Envelope bytes plus RECORD_CHARGE_BYTES per record, over every call. */
+  /** Offers: envelope bytes plus RECORD_CHARGE_BYTES per record, over every call. */
   bytesMax: number;
+  /** Answers: the same charge, over every call; a budget apart from the offers'. */
+  answerBytesMax: number;
+  /** Offers one host (signer) may hold over all its calls: charged bytes, and records. */
+  hostBytesMax: number;
+  hostRecordsMax: number;
 }
 
 /** What one stored record is charged on top of its envelope (ids, keys, maps). */
@@ -49,11 +57,26 @@ export interface OfferInput {
 export type PostOutcome =
   | { ok: true; records: SignalRecord[] }
   | { ok: false; code: 'conference_signal_offers_full'; limit: number; count: number }
-  | { ok: false; code: 'conference_signal_store_full'; bytesMax: number };
+  | { ok: false; code: 'conference_signal_store_full'; bytesMax: number }
+  | {
+      ok: false;
+      code: 'conference_signal_host_quota_exceeded';
+      quota: 'bytes' | 'records';
+      limit: number;
+      wanted: number;
+      /** When the host's oldest offer expires (its quota frees without any action of its own). */
+      retryAfterMs: number;
+    };
 
 interface CallSignals {
   offers: Map<string, number>;
   answers: number[];
+}
+
+/** One host's offers: ids in insertion (= id) order, and their charged bytes. */
+interface HostOffers {
+  ids: Set<number>;
+  bytes: number;
 }
 
 const cost = (r: { envelope: Uint8Array }) => r.envelope.length + RECORD_CHARGE_BYTES;
@@ -62,7 +85,9 @@ export class SignalBox {
   private readonly records = new Map<number, SignalRecord>();
   private readonly calls = new Map<string, CallSignals>();
   private readonly listeners = new Set<(r: SignalRecord) => void>();
-  private bytes = 0;
+  private readonly hosts = new Map<string, HostOffers>();
+  private offerBytes = 0;
+  private answerBytes = 0;
   private last = 0;
 
   constructor(
@@ -70,8 +95,16 @@ export class SignalBox {
     private readonly now: () => number,
   ) {}
 
+  /** Charged bytes of every record, offers and answers. */
   get storedBytes(): number {
-    return this.bytes;
+    return this.offerBytes + this.answerBytes;
+  }
+
+  /** Charged bytes and records of the offers `host` holds. */
+  hostUsage(host: string): { bytes: number; records: number } {
+    this.sweep();
+    const h = this.hosts.get(host);
+    return { bytes: h?.bytes ?? 0, records: h?.ids.size ?? 0 };
   }
 
   get size(): number {
@@ -91,27 +124,41 @@ export class SignalBox {
     const count = (call?.offers.size ?? 0) + recipients.size - new Set(replaced.map((o) => o.to)).size;
     if (count > this.limits.offersPerCallMax)
       return { ok: false, code: 'conference_signal_offers_full', limit: this.limits.offersPerCallMax, count };
-    const freed = replaced.reduce((n, o) => n + cost(this.records.get(call!.offers.get(o.to)!)!), 0);
+    const replacedRecords = [...new Set(replaced.map((o) => call!.offers.get(o.to)!))].map(
+      (id) => this.records.get(id)!,
+    );
+    const freed = replacedRecords.reduce((n, r) => n + cost(r), 0);
     const added = offers.reduce((n, o) => n + cost(o), 0);
-    if (this.bytes - freed + added > this.limits.bytesMax)
+    const quota = this.hostQuota(host, replacedRecords, added, recipients.size);
+    if (quota !== undefined) return quota;
+    if (this.offerBytes - freed + added > this.limits.bytesMax)
       return { ok: false, code: 'conference_signal_store_full', bytesMax: this.limits.bytesMax };
     const records = offers.map((o) => this.store({ callId, kind: 'offer', from: host, ...o }));
     return { ok: true, records };
   }
 
   /**
-   * Stores a committed answer, evicting the oldest records if the box is full. `atMs`: when it was
-   * committed (block time), for answers read back from blocks after a restart; already expired ones are
-   * not stored.
+   * Stores a committed answer. Over the answer budget it evicts the oldest answers of its own call, and
+   * only those; when they are not enough the answer is not kept (undefined). `atMs`: when it was
+   * committed (block time), for answers read back from blocks after a restart; expired ones are not kept.
    */
   addAnswer(
     a: Omit<SignalRecord, 'id' | 'kind' | 'atMs' | 'expiresAtMs'>,
     atMs?: number,
   ): SignalRecord | undefined {
     this.sweep();
-    if (cost(a) > this.limits.bytesMax) return undefined;
+    if (cost(a) > this.limits.answerBytesMax) return undefined;
     if (atMs !== undefined && atMs + this.limits.ttlMs <= this.now()) return undefined;
-    while (this.bytes + cost(a) > this.limits.bytesMax) this.remove(this.records.keys().next().value!);
+    const own = this.calls.get(a.callId)?.answers ?? [];
+    const evict: number[] = [];
+    let bytes = this.answerBytes;
+    for (const id of own) {
+      if (bytes + cost(a) <= this.limits.answerBytesMax) break;
+      bytes -= cost(this.records.get(id)!);
+      evict.push(id);
+    }
+    if (bytes + cost(a) > this.limits.answerBytesMax) return undefined;
+    for (const id of evict) this.remove(id);
     return this.store({ ...a, kind: 'answer' }, atMs);
   }
 
@@ -161,6 +208,32 @@ export class SignalBox {
     for (const id of [...call.offers.values(), ...call.answers]) this.remove(id);
   }
 
+  /** The refusal when `host`'s offers, with `replaced` gone and `added` bytes in `count` records, exceed its quota. */
+  private hostQuota(
+    host: string,
+    replaced: readonly SignalRecord[],
+    added: number,
+    count: number,
+  ): PostOutcome | undefined {
+    const h = this.hosts.get(host);
+    const own = replaced.filter((r) => r.from === host);
+    const records = (h?.ids.size ?? 0) - own.length + count;
+    const bytes = (h?.bytes ?? 0) - own.reduce((n, r) => n + cost(r), 0) + added;
+    const over: ['bytes' | 'records', number, number] | undefined =
+      bytes > this.limits.hostBytesMax
+        ? ['bytes', this.limits.hostBytesMax, bytes]
+        : records > this.limits.hostRecordsMax
+          ? ['records', this.limits.hostRecordsMax, records]
+          : undefined;
+    if (over === undefined) return undefined;
+    const oldest = h === undefined ? undefined : this.records.get(h.ids.values().next().value!);
+    // With nothing stored, the request alone is over the quota: waiting will not help, but the header
+    // still says "not before a TTL".
+    const retryAfterMs = Math.max(1, (oldest?.expiresAtMs ?? this.now() + this.limits.ttlMs) - this.now());
+    const [quota, limit, wanted] = over;
+    return { ok: false, code: 'conference_signal_host_quota_exceeded', quota, limit, wanted, retryAfterMs };
+  }
+
   private store(r: Omit<SignalRecord, 'id' | 'atMs' | 'expiresAtMs'>, at?: number): SignalRecord {
     const atMs = Math.min(at ?? this.now(), this.now());
     this.last = Math.max(this.last + 1, atMs * 1000);
@@ -174,14 +247,19 @@ export class SignalBox {
       const old = call.offers.get(r.to);
       if (old !== undefined) this.remove(old);
       call.offers.set(r.to, record.id);
+      const host = this.hosts.get(r.from) ?? { ids: new Set<number>(), bytes: 0 };
+      host.ids.add(record.id);
+      host.bytes += cost(record);
+      this.hosts.set(r.from, host);
+      this.offerBytes += cost(record);
     } else {
+      this.answerBytes += cost(record);
       call.answers.push(record.id);
       if (call.answers.length > this.limits.answersPerCallMax) this.remove(call.answers[0]!);
     }
     // remove() may have dropped the call's entry when it emptied it: set it again.
     this.calls.set(r.callId, call);
     this.records.set(record.id, record);
-    this.bytes += cost(record);
     for (const fn of this.listeners) fn(record);
     return record;
   }
@@ -190,7 +268,13 @@ export class SignalBox {
     const r = this.records.get(id);
     if (r === undefined) return;
     this.records.delete(id);
-    this.bytes -= cost(r);
+    if (r.kind === 'offer') {
+      this.offerBytes -= cost(r);
+      const host = this.hosts.get(r.from);
+      host?.ids.delete(id);
+      if (host !== undefined) host.bytes -= cost(r);
+      if (host?.ids.size === 0) this.hosts.delete(r.from);
+    } else this.answerBytes -= cost(r);
     const call = this.calls.get(r.callId);
     if (call === undefined) return;
     if (r.kind === 'offer' && call.offers.get(r.to) === id) call.offers.delete(r.to);

@@ -20,12 +20,14 @@ import { serveSse } from '../gateway/sse.js';
 import { lastEventIdOf, type StreamEvent } from '../gateway/sse-frame.js';
 import type { ConferenceCall } from '../model/conference.js';
 import { parseCallId } from '../model/conference.js';
-import type { SignalBox, SignalRecord } from './signal-box.js';
+import type { PostOutcome, SignalBox, SignalRecord } from './signal-box.js';
 import { accountEd25519Key, SIGNAL_ENVELOPE_OVERHEAD, SIGNAL_ENVELOPE_VERSION } from './signal-envelope.js';
 
 /** The committed calls, as the signalling routes need them (node/ adapts the world state). */
 export interface SignalCallPort {
   call(id: string): Pick<ConferenceCall, 'host' | 'status'> | undefined;
+  /** Whether the account is registered: offers go to registered accounts only. */
+  accountExists(id: string): boolean;
 }
 
 export interface SignalRouteOptions {
@@ -123,6 +125,34 @@ function envelopeOf(o: SignalRouteOptions, text: string, index: number): Uint8Ar
   return bytes;
 }
 
+/**
+ * An offer's recipient: an account id with an Ed25519 key (to seal to) that is registered. An
+ * unregistered id could never join the call, and would let a host spend the box on made-up recipients.
+ */
+function recipientOf(o: SignalRouteOptions, to: string, index: number): string {
+  if (accountEd25519Key(to) === undefined)
+    throw o.errors.create('conference_signal_recipient_invalid', { index, to: to.slice(0, 128) });
+  if (!o.calls.accountExists(to))
+    throw o.errors.create('conference_signal_recipient_not_registered', { index, to: to.slice(0, 128) });
+  return to;
+}
+
+function refusal(o: SignalRouteOptions, r: Exclude<PostOutcome, { ok: true }>): Error {
+  switch (r.code) {
+    case 'conference_signal_offers_full':
+      return o.errors.create(r.code, { limit: r.limit, count: r.count });
+    case 'conference_signal_store_full':
+      return o.errors.create(r.code, { bytes_max: r.bytesMax, retry_after_s: 5 });
+    case 'conference_signal_host_quota_exceeded':
+      return o.errors.create(r.code, {
+        quota: r.quota,
+        limit: r.limit,
+        wanted: r.wanted,
+        retry_after_s: Math.ceil(r.retryAfterMs / 1000),
+      });
+  }
+}
+
 function postOffersRoute(o: SignalRouteOptions) {
   const Body = Type.Object(
     {
@@ -152,7 +182,7 @@ function postOffersRoute(o: SignalRouteOptions) {
     visibility: 'public',
     auth: o.auth,
     bodyBytesMax: o.bodyBytesMax,
-    errorStatuses: [404, 409, 422, 503],
+    errorStatuses: [404, 409, 422, 429, 503],
     schema: {
       params: CallParams,
       body: Body,
@@ -163,16 +193,12 @@ function postOffersRoute(o: SignalRouteOptions) {
       const call = callOf(o, req.params.call_id);
       if (signer !== call.host) throw o.errors.create('conference_signal_not_host', { call_id: call.id });
       if (call.ended) throw o.errors.create('conference_signal_call_ended', { call_id: call.id });
-      const offers = req.body.offers.map((x, index) => {
-        if (accountEd25519Key(x.to) === undefined)
-          throw o.errors.create('conference_signal_recipient_invalid', { index, to: x.to.slice(0, 128) });
-        return { to: x.to, envelope: envelopeOf(o, x.envelope, index) };
-      });
+      const offers = req.body.offers.map((x, index) => ({
+        to: recipientOf(o, x.to, index),
+        envelope: envelopeOf(o, x.envelope, index),
+      }));
       const r = o.box.postOffers(call.id, signer, offers);
-      if (!r.ok)
-        throw r.code === 'conference_signal_offers_full'
-          ? o.errors.create(r.code, { limit: r.limit, count: r.count })
-          : o.errors.create(r.code, { bytes_max: r.bytesMax, retry_after_s: 5 });
+      if (!r.ok) throw refusal(o, r);
       return reply.code(201).send({ items: r.records.map(signalJson) });
     },
   });

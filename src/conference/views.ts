@@ -111,3 +111,14 @@ export const CallView = struct('ConferenceCall', {
   endedHeight: option(varuint),
 });
 export type CallDetail = Infer<typeof CallView>;
+
+/** The shielded pool tree as a client needs it to prove a note spend (docs/conference.md "Shielded fee"). */
+export const ShieldedPoolView = struct('ConferenceShieldedPool', {
+  /** Note commitments in leaf order (the tree has at most 2^16 leaves). */
+  leaves: seq(Field),
+  /** The current root; absent before the first note. */
+  root: option(Field),
+  /** The roots a spend may still prove against, oldest first. */
+  roots: seq(Field),
+});
+export type ShieldedPool = Infer<typeof ShieldedPoolView>;

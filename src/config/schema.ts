@@ -448,7 +448,25 @@ export const CONFIG_SCHEMA = {
       64 * MiB,
       KiB,
       BYTES_CEILING,
-      'Envelope bytes (plus 512 per record) the signal box holds over all calls (503 conference_signal_store_full above).',
+      'Offer envelope bytes (plus 512 per record) the signal box holds over all calls (503 conference_signal_store_full above).',
+    ),
+    signal_answer_bytes_max: int(
+      64 * MiB,
+      KiB,
+      BYTES_CEILING,
+      "Committed answer envelope bytes (plus 512 per record) the signal box holds over all calls, apart from offers; above, a new answer evicts its own call's oldest answers, or is not kept.",
+    ),
+    signal_host_bytes_max: int(
+      4 * MiB,
+      KiB,
+      BYTES_CEILING,
+      'Offer envelope bytes (plus 512 per record) one host (signer) holds over all its calls (429 conference_signal_host_quota_exceeded above).',
+    ),
+    signal_host_records_max: int(
+      1024,
+      1,
+      COUNT_CEILING,
+      'Offers one host (signer) holds over all its calls (429 conference_signal_host_quota_exceeded above).',
     ),
     signal_body_bytes_max: int(256 * KiB, KiB, 16 * MiB, 'Largest body of POST .../offers (413 above).'),
     signal_backfill_blocks: int(
@@ -462,13 +480,13 @@ export const CONFIG_SCHEMA = {
     request_max_age_ms: ms(
       30_000,
       1,
-      'Largest difference between a signed signalling request timestamp and node time.',
+      'Largest difference between the timestamp of a signed conference request (signalling, authenticated calls) and node time.',
     ),
     nonces_max: int(
       100_000,
       1,
       COUNT_CEILING,
-      'Signed signalling request nonces remembered to refuse replays.',
+      'Signed conference request nonces (signalling, authenticated calls) remembered to refuse replays.',
     ),
   }),
   log: section('Structured logs (pino).', {

@@ -97,6 +97,10 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     status: 400,
     message: 'An offer recipient is not an account id with an Ed25519 key.',
   },
+  conference_signal_recipient_not_registered: {
+    status: 422,
+    message: 'An offer recipient is not a registered account.',
+  },
   conference_signal_envelope_invalid: {
     status: 400,
     message: 'An envelope is not a signalling envelope v1.',
@@ -112,6 +116,11 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   conference_signal_store_full: {
     status: 503,
     message: "The node's signal box is full (conference.signal_bytes_max); retry later.",
+  },
+  conference_signal_host_quota_exceeded: {
+    status: 429,
+    message:
+      'The host would hold more offers than conference.signal_host_bytes_max or signal_host_records_max; retry later.',
   },
   conference_signal_offer_not_found: { status: 404, message: 'No current offer for this participant.' },
   // Conference read routes (src/conference/routes.ts).

@@ -9,7 +9,7 @@ import { fromHex, toHex } from '../util/hex.js';
 import { AccountId, DomainId } from './ids.js';
 import { MetadataCodec } from './metadata.js';
 import { Name, nameProblem } from './names.js';
-import { NumericCodec } from './numeric.js';
+import { type Numeric, NumericCodec } from './numeric.js';
 
 // ---- ids ----------------------------------------------------------------------------------------
 
@@ -124,6 +124,21 @@ export const RelayManifestCodec = struct('RelayManifest', {
   expiresAtMs: u64,
 });
 export type RelayManifest = Infer<typeof RelayManifestCodec>;
+
+// ---- billing ----------------------------------------------------------------------------------
+
+const MS_PER_MINUTE = 60_000n;
+
+/**
+ * The gas a usage segment bills (docs/conference.md §Billing): ceil(durationMs × ratePerMinute / 60 000)
+ * as a mantissa at `scale` (the native asset's), rounded up to its smallest unit. May exceed 2^128-1;
+ * the executor refuses that with `overflow`.
+ */
+export function conferenceGas(ratePerMinute: Numeric, durationMs: bigint, scale: number): bigint {
+  const num = ratePerMinute.mantissa * durationMs * 10n ** BigInt(scale);
+  const den = 10n ** BigInt(ratePerMinute.scale) * MS_PER_MINUTE;
+  return (num + den - 1n) / den;
+}
 
 // ---- enums --------------------------------------------------------------------------------------
 

@@ -79,6 +79,15 @@ export const REJECTION_CODES = {
   conference_invalid_relay: [620, 'the relay key is all zero, or the health report is out of range'],
   conference_not_relay_operator: [621, 'only the relay operator may do this'],
   zk_keys_not_configured: [622, 'the zero-knowledge verifying keys are not configured'],
+  zk_proof_invalid: [623, 'the zero-knowledge proof does not verify for this call and action'],
+  nullifier_reused: [624, 'the nullifier has already been spent'],
+  insufficient_shielded_value: [625, 'no note spend pays the entry fee'],
+  unknown_root: [626, 'the note spend names a pool root that is not among the recent roots'],
+  shielded_pool_not_configured: [
+    627,
+    'the shielded_pool_account or conference_entry_fee parameter is missing or invalid',
+  ],
+  shielded_pool_full: [628, 'the shielded pool tree holds 65,536 notes'],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -10,5 +10,7 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     callsInDomain: (domain) => state.callsInDomain(domain),
     relay: (id) => state.getRelay(id),
     relays: () => state.listRelays(),
+    accountExists: (id) => state.peek('account', id) !== undefined,
+    shieldedPool: () => state.shieldedPool(),
   };
 }

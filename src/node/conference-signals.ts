@@ -7,7 +7,7 @@ import { SignalBox } from '../conference/signal-box.js';
 import { type SignalCallPort, signalRoutes } from '../conference/signal-routes.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteDef } from '../gateway/route-table.js';
-import { createSignedRequests } from '../gateway/signed-request.js';
+import type { SignedRequests } from '../gateway/signed-request.js';
 import type { Node } from './node.js';
 
 export interface ConferenceSignals {
@@ -21,6 +21,7 @@ export function conferenceSignals(
   node: Node,
   deps: RouteDeps,
   calls: SignalCallPort,
+  auth: SignedRequests,
   onError: (e: unknown) => void,
 ): ConferenceSignals {
   const c = node.config.conference;
@@ -32,6 +33,9 @@ export function conferenceSignals(
       envelopeBytesMax: c.signalEnvelopeBytesMax,
       ttlMs: c.signalTtlMs,
       bytesMax: c.signalBytesMax,
+      answerBytesMax: c.signalAnswerBytesMax,
+      hostBytesMax: c.signalHostBytesMax,
+      hostRecordsMax: c.signalHostRecordsMax,
     },
     now,
   );
@@ -42,7 +46,7 @@ export function conferenceSignals(
   const routes = signalRoutes({
     box,
     calls,
-    auth: createSignedRequests({ maxAgeMs: c.requestMaxAgeMs, noncesMax: c.noncesMax, now }),
+    auth,
     errors: deps.errors,
     bodyBytesMax: c.signalBodyBytesMax,
     offersPerRequestMax: c.signalOffersPerRequestMax,

@@ -17,6 +17,7 @@ import { writeFileAtomic } from '../util/atomic-file.js';
 import { saveConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
 import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js';
+import { devZkInstructions } from './zk-dev-genesis.js';
 
 export const GENESIS_DOMAIN = 'system';
 /** The dev chain's native asset (conference billing, docs/conference.md §Billing), minted to the admin. */
@@ -46,13 +47,6 @@ async function exists(path: string): Promise<boolean> {
   );
 }
 
-/**
- * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
- * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
- * chain parameters, and the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
- * custom parameter `native_asset`) that conference usage is billed in. The genesis validator is registered here, by the genesis transaction, so its peer row
- * (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
- */
 /** Registers the native asset, mints the genesis supply to `admin` and names it in `native_asset`. */
 export function nativeAssetInstructions(admin: string): Instruction[] {
   return [
@@ -68,6 +62,14 @@ export function nativeAssetInstructions(admin: string): Instruction[] {
   ];
 }
 
+/**
+ * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
+ * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
+ * chain parameters, the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
+ * custom parameter `native_asset`) that conference usage is billed in, and the zero-knowledge setup
+ * (zk-dev-genesis.ts). The genesis validator is registered here, by the genesis transaction, so its peer
+ * row (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
+ */
 export function devGenesisInstructions(
   admin: string,
   validator: GenesisValidator,
@@ -102,6 +104,7 @@ export function devGenesisInstructions(
     },
     { kind: 'SetParameter', parameter: { kind: 'TransactionMaxBytes', value: config.transaction.bytesMax } },
     ...nativeAssetInstructions(admin),
+    ...devZkInstructions(GENESIS_DOMAIN),
   ];
 }
 

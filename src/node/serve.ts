@@ -144,8 +144,16 @@ export async function buildGateway(
   const relayTelemetry = c.conference.enabled && c.conference.relayTelemetry;
   if (relayTelemetry) installRelayMetrics(app.gateway.metrics.registry, conference);
   app.addHook('onClose', async () => deps.ports.queries.close?.());
+  // One replay window for every signed conference request (signalling and authenticated call reads).
+  const conferenceAuth = createSignedRequests({
+    maxAgeMs: c.conference.requestMaxAgeMs,
+    noncesMax: c.conference.noncesMax,
+    now: () => node.clock.nowMs(),
+  });
   const signals = c.conference.enabled
-    ? conferenceSignals(node, deps, conference, (e) => app.log.error({ err: e }, 'conference signals'))
+    ? conferenceSignals(node, deps, conference, conferenceAuth, (e) =>
+        app.log.error({ err: e }, 'conference signals'),
+      )
     : undefined;
   if (signals !== undefined) app.addHook('onClose', async () => signals.close());
   registerRoutes(
@@ -159,7 +167,9 @@ export async function buildGateway(
       ...streamRoutes(app, deps),
       ...appRoutes(deps),
       ...(signals?.routes ?? []),
-      ...(c.conference.enabled ? conferenceRoutes(app, deps, conference, { relayTelemetry }) : []),
+      ...(c.conference.enabled
+        ? conferenceRoutes(app, deps, conference, { relayTelemetry, signedRequests: conferenceAuth })
+        : []),
       ...(bridge === undefined
         ? []
         : iso20022Routes(deps, {

@@ -135,21 +135,31 @@ export class ToranaClient {
 
   // ---- conference (docs/conference.md "Routes and CLI"; sdk/conference.ts) ---------------------------
 
-  /** One conference call (`<domain>:<call name>`) with its roster, manifest and usage. */
-  getCall(id: string) {
-    return conference.getCall(this.http, id);
+  private conferenceGet(signed: boolean | undefined): conference.JsonGet {
+    if (signed !== true) return conference.plainGet(this.http);
+    return (path, query) => this.signedJson({ method: 'GET', path, query });
   }
-  listCalls(opts?: conference.CallListOptions) {
-    return conference.listCalls(this.http, opts);
+
+  /** One conference call (`<domain>:<call name>`); `signed` reads an `authenticated` one. */
+  getCall(id: string, opts: conference.SignedOption = {}) {
+    return conference.getCall(this.conferenceGet(opts.signed), id);
+  }
+  /** Conference calls; `authenticated` ones only with `signed`. */
+  listCalls(opts: conference.CallListOptions = {}) {
+    return conference.listCalls(this.conferenceGet(opts.signed), opts);
   }
   getRelay(id: string) {
-    return conference.getRelay(this.http, id);
+    return conference.getRelay(this.conferenceGet(false), id);
   }
   listRelays(opts?: conference.RelayListOptions) {
-    return conference.listRelays(this.http, opts);
+    return conference.listRelays(this.conferenceGet(false), opts);
   }
   relayHealth(opts?: conference.PageOptions) {
-    return conference.relayHealth(this.http, opts);
+    return conference.relayHealth(this.conferenceGet(false), opts);
+  }
+  /** The shielded pool tree (note commitments in leaf order, roots) a note spend is proved against. */
+  shieldedPool() {
+    return conference.shieldedPool(this.conferenceGet(false));
   }
   relayEvents(opts?: conference.RelayEventOptions) {
     return conference.relayEvents(this.http, opts);

@@ -3,20 +3,33 @@
 // through `ToranaClient` (getCall, listCalls, listRelays, relayHealth, relayEvents).
 
 import type { Codec } from '../codec/codec.js';
-import { CallListView, CallView, RelayHealthView, RelayListView, RelayView } from '../conference/views.js';
+import {
+  CallListView,
+  CallView,
+  RelayHealthView,
+  RelayListView,
+  RelayView,
+  ShieldedPoolView,
+} from '../conference/views.js';
 import { type Event, EventCodec } from '../model/events.js';
 import { ToranaTransportError } from './errors.js';
 import type { Http } from './http.js';
 import { sseStream } from './sse.js';
 
-export type { CallDetail, CallSummary, RelayHealthSummary, RelayItem } from '../conference/views.js';
+export type {
+  CallDetail,
+  CallSummary,
+  RelayHealthSummary,
+  RelayItem,
+  ShieldedPool,
+} from '../conference/views.js';
 
 export interface PageOptions {
   limit?: number;
   offset?: number;
 }
 
-export interface CallListOptions extends PageOptions {
+export interface CallListOptions extends PageOptions, SignedOption {
   domain?: string;
   status?: 'active' | 'ended';
   /** A filter expression over the items' JSON fields (docs/queries.md). */
@@ -31,6 +44,14 @@ export interface RelayListOptions extends PageOptions {
   sort?: string;
 }
 
+export interface SignedOption {
+  /**
+   * Sign the request with the client's account (app-families.md §1.2): needed to read `authenticated`
+   * calls. Each attempt is signed once; a 429/503 retry after the freshness window fails as stale.
+   */
+  signed?: boolean;
+}
+
 export interface RelayEventOptions {
   kind?: 'registered' | 'manifest' | 'health';
   relay?: string;
@@ -42,8 +63,16 @@ export interface RelayEventOptions {
 
 type Query = Record<string, string | number | undefined>;
 
-async function view<T>(http: Http, codec: Codec<T>, path: string, query: Query = {}): Promise<T> {
-  const json = await http.json({ method: 'GET', path, query });
+/** A GET of a JSON route: plain (`Http.json`) or signed (`ToranaClient.signedJson`). */
+export type JsonGet = (path: string, query: Query) => Promise<unknown>;
+
+export const plainGet =
+  (http: Http): JsonGet =>
+  (path, query) =>
+    http.json({ method: 'GET', path, query });
+
+async function view<T>(get: JsonGet, codec: Codec<T>, path: string, query: Query = {}): Promise<T> {
+  const json = await get(path, query);
   try {
     return codec.fromJson(json, '');
   } catch (e) {
@@ -53,11 +82,13 @@ async function view<T>(http: Http, codec: Codec<T>, path: string, query: Query =
 
 const filterText = (f: unknown) => (f === undefined ? undefined : JSON.stringify(f));
 
-export const getCall = (http: Http, id: string) =>
-  view(http, CallView, `/v1/conference/calls/${encodeURIComponent(id)}`);
+/** One call; `get` must sign (ToranaClient's `signed` option) for an `authenticated` call. */
+export const getCall = (get: JsonGet, id: string) =>
+  view(get, CallView, `/v1/conference/calls/${encodeURIComponent(id)}`);
 
-export const listCalls = (http: Http, o: CallListOptions = {}) =>
-  view(http, CallListView, '/v1/conference/calls', {
+/** Calls; `authenticated` ones only when `get` signs. */
+export const listCalls = (get: JsonGet, o: CallListOptions = {}) =>
+  view(get, CallListView, '/v1/conference/calls', {
     limit: o.limit,
     offset: o.offset,
     domain: o.domain,
@@ -66,11 +97,11 @@ export const listCalls = (http: Http, o: CallListOptions = {}) =>
     sort: o.sort,
   });
 
-export const getRelay = (http: Http, id: string) =>
-  view(http, RelayView, `/v1/conference/relays/${encodeURIComponent(id)}`);
+export const getRelay = (get: JsonGet, id: string) =>
+  view(get, RelayView, `/v1/conference/relays/${encodeURIComponent(id)}`);
 
-export const listRelays = (http: Http, o: RelayListOptions = {}) =>
-  view(http, RelayListView, '/v1/conference/relays', {
+export const listRelays = (get: JsonGet, o: RelayListOptions = {}) =>
+  view(get, RelayListView, '/v1/conference/relays', {
     limit: o.limit,
     offset: o.offset,
     region: o.region,
@@ -79,8 +110,11 @@ export const listRelays = (http: Http, o: RelayListOptions = {}) =>
     sort: o.sort,
   });
 
-export const relayHealth = (http: Http, o: PageOptions = {}) =>
-  view(http, RelayHealthView, '/v1/conference/relays/health', { limit: o.limit, offset: o.offset });
+export const relayHealth = (get: JsonGet, o: PageOptions = {}) =>
+  view(get, RelayHealthView, '/v1/conference/relays/health', { limit: o.limit, offset: o.offset });
+
+/** The shielded pool tree (leaves in order, roots), to prove a note spend (`torana/sdk/zk`). */
+export const shieldedPool = (get: JsonGet) => view(get, ShieldedPoolView, '/v1/conference/pool');
 
 /** Relay events over SSE, resuming automatically after dropped connections. */
 export async function* relayEvents(

@@ -15,6 +15,8 @@ export type {
   RelayHealthSummary,
   RelayItem,
   RelayListOptions,
+  ShieldedPool,
+  SignedOption,
 } from './conference.js';
 export type {
   CreateConferenceOptions,

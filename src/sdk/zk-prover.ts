@@ -3,6 +3,7 @@
 // from the circuit artifacts shipped in the package (zk/artifacts/, resolved relative to this
 // module), or from bytes or URLs the caller passes (a browser bundle serves them itself).
 // Secrets never leave the client: only nullifiers, commitments and proofs go on the ledger.
+import { poseidon3 } from 'poseidon-lite/poseidon3';
 import * as snarkjs from 'snarkjs';
 import { randomBytes } from '../crypto/random.js';
 import { callField, joinFeeBind, ROSTER_JOIN, ROSTER_LEAVE, usageRecordField } from '../zk/bind.js';
@@ -188,6 +189,30 @@ export async function proveNoteSpend(input: NoteSpendInput): Promise<NoteSpendVa
     input.artifacts,
   );
   return { root: tree.root(), nullifier: publicSignals[0]!, changeCommitment: publicSignals[1]!, proof };
+}
+
+/**
+ * The nullifier a roster proof will publish, Poseidon(secret, callField, action), computed without
+ * proving (circuits/roster.circom), so a join's fee bind is known before either proof exists.
+ */
+export function rosterNullifier(callId: string, secret: bigint, action: 'join' | 'leave'): bigint {
+  return poseidon3([secret, callField(callId), action === 'join' ? ROSTER_JOIN : ROSTER_LEAVE]);
+}
+
+/**
+ * Both proofs of a private join: the roster proof and the note spend paying `fee`, proved
+ * concurrently (the spend's bind needs only the nullifier, computed first). Throws RangeError on a
+ * shortfall or a secret or note that is not there.
+ */
+export async function provePrivateJoin(
+  input: RosterProveInput & Omit<NoteSpendInput, 'bind'>,
+): Promise<{ private: RosterProofValue; fee: NoteSpendValue }> {
+  const bind = joinFeeBind(input.callId, rosterNullifier(input.callId, input.secret, 'join'));
+  const [roster, fee] = await Promise.all([
+    proveRoster({ ...input, action: 'join' }),
+    proveNoteSpend({ ...input, bind }),
+  ]);
+  return { private: roster, fee };
 }
 
 /** The join fee bind for a roster proof already made (convenience for proveNoteSpend). */

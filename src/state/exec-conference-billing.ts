@@ -6,6 +6,7 @@
 // its smallest unit, so a started unit is paid). Exact bigint arithmetic only.
 
 import type { Json } from '../codec/codec.js';
+import { conferenceGas } from '../model/conference.js';
 import type { AssetDefinition } from '../model/entities.js';
 import { assetId } from '../model/ids.js';
 import { MANTISSA_MAX, type Numeric, rescale } from '../model/numeric.js';
@@ -13,7 +14,6 @@ import { checkedAdd } from './amounts.js';
 import { type ExecContext, type Fail, fail } from './exec-context.js';
 
 export const NATIVE_ASSET_PARAMETER = 'native_asset';
-const MS_PER_MINUTE = 60_000n;
 
 /** The native asset definition: conference_native_asset_not_configured when unset or unknown. */
 export function nativeAsset(x: ExecContext): AssetDefinition | Fail {
@@ -30,9 +30,7 @@ export function nativeAsset(x: ExecContext): AssetDefinition | Fail {
 
 /** ceil(durationMs × rate / 60 000) as a mantissa at `scale`; overflow above 2^128-1. */
 export function gasFor(rate: Numeric, durationMs: bigint, scale: number): bigint | Fail {
-  const num = rate.mantissa * durationMs * 10n ** BigInt(scale);
-  const den = 10n ** BigInt(rate.scale) * MS_PER_MINUTE;
-  const gas = (num + den - 1n) / den;
+  const gas = conferenceGas(rate, durationMs, scale);
   return gas > MANTISSA_MAX ? fail('overflow', 'billed gas exceeds the 128-bit mantissa') : gas;
 }
 

@@ -1,55 +1,97 @@
-// Private-mode (ZkRosterV1) conference steps and shielding (docs/conference.md §Private rosters). The
-// transparent handlers call these at fixed points, after their own checks (call exists, Active, host or
-// operator, capacity) and before their own effects (active count, usage totals, events):
-//   privateCreate → the Poseidon Merkle root of the invited commitments (and the fee spend);
-//   privateJoin / privateLeave / privateUsage → verify the roster proof, record the nullifier.
-// This version knows only whether the verifying keys are configured; the verifier replaces the rest.
+// Private-mode (ZkRosterV1) conference steps (docs/conference.md "Private rosters (zk-roster-v1)").
+// The transparent handlers call these at fixed points, after their own checks (call exists, Active,
+// host, capacity) and before their own effects (active count, usage totals, events):
+//   privateCreate → the Poseidon Merkle root (depth 8) of the invited commitments, and the fee;
+//   privateJoin / privateLeave / privateUsage → verify the roster proof for this call and action,
+//   record its nullifier (table 0x0f); a join also pays the fee by a note spend (exec-shielded.ts).
+// Check order, the first failing one wins: zk_keys_not_configured, nullifier_reused,
+// zk_proof_invalid, then the fee's codes. A rejected instruction changes nothing (the executor
+// rolls back).
 
-import type { ConferenceCall } from '../model/conference.js';
-import { type ExecContext, type Fail, fail, type Handler, type InstructionOf } from './exec-context.js';
+import type { ConferenceCall, Groth16Proof, RosterProof } from '../model/conference.js';
+import { formatNumeric } from '../model/numeric.js';
+import { type NullifierKind, nullifierId } from '../model/shielded.js';
+import {
+  callField,
+  createFeeBind,
+  joinFeeBind,
+  ROSTER_JOIN,
+  ROSTER_LEAVE,
+  usageRecordField,
+} from '../zk/bind.js';
+import { fieldFromHex, fieldToHex } from '../zk/field.js';
+import { merkleRoot } from '../zk/poseidon-tree.js';
+import { type ExecContext, type Fail, fail, type InstructionOf } from './exec-context.js';
+import { payFee, spendNullifier } from './exec-shielded.js';
+import { requireZkKeys, type VkParameter, verifyProof } from './exec-zk-keys.js';
 
-/** The custom parameters that hold the verifying keys. */
-export const ZK_VK_PARAMETERS = ['conference_roster_vk', 'conference_usage_vk', 'shielded_note_vk'] as const;
+export { shieldAsset } from './exec-shielded.js';
+export { requireZkKeys, ZK_VK_PARAMETERS } from './exec-zk-keys.js';
 
-/** zk_keys_not_configured unless every verifying-key parameter is set. */
-export function requireZkKeys(x: ExecContext): Fail | undefined {
-  const custom = x.view.parameters().custom;
-  for (const id of ZK_VK_PARAMETERS)
-    if (!custom.has(id)) return fail('zk_keys_not_configured', `the ${id} parameter is not set`);
-  return undefined;
+/** Depth of a call's roster tree (circuits/roster.circom): 256 invitations. */
+export const ROSTER_TREE_DEPTH = 8;
+
+const field = (hex: string): bigint => fieldFromHex(hex) ?? 0n;
+
+/** The roster root of a new private call (64 hex digits) after paying its fee, or why not. */
+export function privateCreate(x: ExecContext, ins: InstructionOf<'CreateConference'>): string | Fail {
+  const keys = requireZkKeys(x);
+  if (keys) return keys;
+  const root = fieldToHex(merkleRoot(ROSTER_TREE_DEPTH, ins.rosterCommitments.map(field)));
+  const paid = payFee(x, ins.fee, createFeeBind(ins.call, x.authority), ins.billingAccount);
+  return paid ?? root;
 }
 
-function noVerifier(x: ExecContext): Fail {
-  return requireZkKeys(x) ?? fail('zk_keys_not_configured', 'this node has no proof verifier');
+/** A roster-kind proof: unspent nullifier, valid proof for `signals`, then the nullifier is spent. */
+function provedOnce(
+  x: ExecContext,
+  kind: NullifierKind,
+  vk: VkParameter,
+  p: RosterProof,
+  publicInputs: readonly bigint[],
+): Fail | undefined {
+  const id = nullifierId(kind, p.nullifier);
+  if (x.t.nullifier.has(id)) return fail('nullifier_reused', `${kind} nullifier ${p.nullifier} is spent`);
+  const bad = verifyProof(x, vk, p.proof as Groth16Proof, [field(p.nullifier), ...publicInputs]);
+  return bad ?? spendNullifier(x, id);
 }
 
-/** The roster root of a new private call, or why it cannot be created. */
-export function privateCreate(x: ExecContext, _ins: InstructionOf<'CreateConference'>): string | Fail {
-  return noVerifier(x);
+function rosterRoot(call: ConferenceCall): bigint {
+  return call.roster.kind === 'ZkRosterV1' ? field(call.roster.root) : 0n;
 }
 
 export function privateJoin(
   x: ExecContext,
-  _call: ConferenceCall,
-  _ins: InstructionOf<'JoinConference'>,
+  call: ConferenceCall,
+  ins: InstructionOf<'JoinConference'>,
 ): Fail | undefined {
-  return noVerifier(x);
+  const keys = requireZkKeys(x);
+  if (keys || ins.private === undefined) return keys ?? fail('conference_privacy_mismatch');
+  const inputs = [rosterRoot(call), callField(call.id), ROSTER_JOIN];
+  const proved = provedOnce(x, 'roster', 'conference_roster_vk', ins.private, inputs);
+  if (proved) return proved;
+  return payFee(x, ins.fee, joinFeeBind(call.id, field(ins.private.nullifier)), call.billingAccount);
 }
 
 export function privateLeave(
   x: ExecContext,
-  _call: ConferenceCall,
-  _ins: InstructionOf<'LeaveConference'>,
+  call: ConferenceCall,
+  ins: InstructionOf<'LeaveConference'>,
 ): Fail | undefined {
-  return noVerifier(x);
+  const keys = requireZkKeys(x);
+  if (keys || ins.private === undefined) return keys ?? fail('conference_privacy_mismatch');
+  const inputs = [rosterRoot(call), callField(call.id), ROSTER_LEAVE];
+  return provedOnce(x, 'roster', 'conference_roster_vk', ins.private, inputs);
 }
 
 export function privateUsage(
   x: ExecContext,
-  _call: ConferenceCall,
-  _ins: InstructionOf<'RecordConferenceUsage'>,
+  call: ConferenceCall,
+  ins: InstructionOf<'RecordConferenceUsage'>,
 ): Fail | undefined {
-  return noVerifier(x);
+  const keys = requireZkKeys(x);
+  if (keys || ins.private === undefined) return keys ?? fail('conference_privacy_mismatch');
+  const record = usageRecordField(call.id, ins.segment, ins.durationMs, formatNumeric(ins.billedGas));
+  const inputs = [rosterRoot(call), callField(call.id), BigInt(ins.segment), record];
+  return provedOnce(x, 'usage', 'conference_usage_vk', ins.private, inputs);
 }
-
-export const shieldAsset: Handler<'ShieldAsset'> = (x) => noVerifier(x);

@@ -119,6 +119,19 @@ describe('RecordConferenceUsage: rules', () => {
 });
 
 describe('conference state persistence', () => {
+  it('replaying the same blocks from scratch gives the same root', () => {
+    const roots = [0, 1].map(() => {
+      const chain = conferenceWorld();
+      expectCode(chain, BOB, [create(BOB)], 'Committed');
+      expectCode(chain, ALICE, [join()], 'Committed');
+      expectCode(chain, CAROL, [usage(1, 30_000n, '3')], 'Committed');
+      expectCode(chain, CAROL, [usage(2, 1n, '1')], 'conference_billing_mismatch');
+      expectCode(chain, BOB, [{ kind: 'EndConference', call: CALL }], 'Committed');
+      return toHex(chain.state.stateRoot());
+    });
+    assert.equal(roots[0], roots[1]);
+  });
+
   it('reloads from entries() with the same root and rows', () => {
     const chain = conferenceWorld();
     expectCode(chain, BOB, [create(BOB)], 'Committed');

@@ -17,6 +17,8 @@ export const TABLE_TAGS = {
   meta: 0x0c,
   conferenceCall: 0x0d,
   conferenceRelay: 0x0e,
+  nullifier: 0x0f,
+  shieldedPool: 0x10,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 

@@ -41,6 +41,13 @@ import {
 } from '../model/ids.js';
 import { type Parameters, ParametersCodec } from '../model/parameters.js';
 import { type Permission, PermissionCodec, permissionKey } from '../model/permissions.js';
+import {
+  type NullifierRecord,
+  NullifierRecordCodec,
+  poolRowId,
+  type ShieldedPoolRow,
+  ShieldedPoolRowCodec,
+} from '../model/shielded.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
 /** Bookkeeping of the state itself, persisted like any other row. */
@@ -199,6 +206,8 @@ export const TABLES = Object.freeze({
     idOf: (v) => v.id,
     check: (_id, v) => (v.publicKey.every((b) => b === 0) ? 'all-zero relay key' : undefined),
   }),
+  nullifier: def<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
+  shieldedPool: def<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
 });
 
 export type Tables = typeof TABLES;

@@ -15,6 +15,7 @@ import type {
 } from '../model/entities.js';
 import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
+import { type NullifierKind, nullifierId } from '../model/shielded.js';
 import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
@@ -228,6 +229,26 @@ export class WorldState {
   /** Every registered relay, by id. */
   listRelays(): ConferenceRelay[] {
     return this.list('conferenceRelay');
+  }
+
+  // ---- shielded pool and nullifiers (docs/conference.md "Shielded fee") -----------------------------
+
+  /**
+   * The pool tree: every note commitment by leaf index (what a client needs to prove a spend) and
+   * the recent roots a spend may name, newest last.
+   */
+  shieldedPool(): { leaves: string[]; roots: string[] } {
+    const leaves: string[] = [];
+    let roots: string[] = [];
+    for (const row of this.list('shieldedPool')) {
+      if (row.kind === 'Leaf') leaves.push(row.commitment);
+      else roots = [...row.roots];
+    }
+    return { leaves, roots };
+  }
+  /** Whether a nullifier is spent; `kind` is roster (join, leave), usage or note. */
+  isNullifierSpent(kind: NullifierKind, nullifier: string): boolean {
+    return this.tables.nullifier.get(nullifierId(kind, nullifier)) !== undefined;
   }
 
   /** For /metrics. */

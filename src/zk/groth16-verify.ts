@@ -11,6 +11,7 @@ import { FIELD_ORDER } from './field.js';
 
 type G1Point = InstanceType<typeof bn254.G1.Point>;
 type G2Point = InstanceType<typeof bn254.G2.Point>;
+type Fp12 = ReturnType<typeof bn254.pairing>;
 
 /** The BN254 base-field modulus p. */
 export const BASE_FIELD_ORDER = bn254.fields.Fp.ORDER;
@@ -33,9 +34,24 @@ export interface PreparedVerifyingKey {
   readonly beta: G2Point;
   readonly gamma: G2Point;
   readonly delta: G2Point;
-  /** IC[0..nPublic]. */
+  /** IC[0..nPublic], with window tables precomputed (the same points serve every proof). */
   readonly ic: readonly G1Point[];
   readonly nPublic: number;
+  /** The Miller loop of e(alpha, beta), before the final exponentiation: constant per key. */
+  readonly alphaBetaMiller: Fp12;
+}
+
+/** Key parts → a prepared key (precomputations done once per key, cached by verifying-key.ts). */
+export function prepareKey(parts: {
+  alpha: G1Point;
+  beta: G2Point;
+  gamma: G2Point;
+  delta: G2Point;
+  ic: readonly G1Point[];
+}): PreparedVerifyingKey {
+  const ic = parts.ic.map((p) => p.precompute(4, false));
+  const alphaBetaMiller = bn254.pairingBatch([{ g1: parts.alpha, g2: parts.beta }], false);
+  return { ...parts, ic, nPublic: ic.length - 1, alphaBetaMiller };
 }
 
 function readUint256(bytes: Uint8Array, offset: number): bigint {
@@ -111,10 +127,11 @@ export function verifyGroth16(
   // The pairing of the point at infinity is 1: an all-zero vk_x is fine for the equation.
   const pairs = [
     { g1: a.negate(), g2: b },
-    { g1: vk.alpha, g2: vk.beta },
     { g1: c, g2: vk.delta },
   ];
   if (!vkX.is0()) pairs.push({ g1: vkX, g2: vk.gamma });
+  // e(alpha, beta)'s Miller loop is precomputed: multiply it in before the one final exponentiation.
   const { Fp12 } = bn254.fields;
-  return Fp12.eql(bn254.pairingBatch(pairs), Fp12.ONE);
+  const miller = Fp12.mul(bn254.pairingBatch(pairs, false), vk.alphaBetaMiller);
+  return Fp12.eql(Fp12.finalExponentiate(miller), Fp12.ONE);
 }

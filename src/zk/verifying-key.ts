@@ -5,11 +5,17 @@
 // decimal strings, projective with z = 1 (vk_alphabeta_12 may be present and is ignored).
 // Parsing validates every point (curve, subgroup) and is cached by the payload's content hash:
 // the cache only memoises a pure function, so it cannot make two nodes disagree.
-import type { Json } from '../codec/codec.js';
-import { canonicalJson } from '../codec/json.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { toHex } from '../util/hex.js';
-import { g1FromCoordinates, g2FromCoordinates, type PreparedVerifyingKey } from './groth16-verify.js';
+import {
+  g1FromCoordinates,
+  g2FromCoordinates,
+  type PreparedVerifyingKey,
+  prepareKey,
+} from './groth16-verify.js';
+
+/** A JSON value (the shape of a custom parameter's payload; the same as codec's Json). */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Public inputs a key may declare: far above what our circuits use, low enough to bound work. */
 export const VK_PUBLIC_MAX = 16;
@@ -64,12 +70,16 @@ export function parseVerifyingKey(payload: Json): PreparedVerifyingKey | undefin
   if (alpha === undefined || beta === undefined || gamma === undefined || delta === undefined)
     return undefined;
   if (ic.some((p) => p === undefined)) return undefined;
-  return { alpha, beta, gamma, delta, ic: ic as NonNullable<(typeof ic)[number]>[], nPublic };
+  return prepareKey({ alpha, beta, gamma, delta, ic: ic as NonNullable<(typeof ic)[number]>[] });
 }
 
-/** The content hash a key is cached under: BLAKE2b-256 of its canonical JSON. */
+/**
+ * The content hash a key is cached under: BLAKE2b-256 of its JSON text. The text is not canonical
+ * (key order follows the payload), which can only cost a cache miss: the parsed key is a function
+ * of the content, never of the order.
+ */
 export function verifyingKeyId(payload: Json): string {
-  return toHex(blake2b256(new TextEncoder().encode(canonicalJson(payload))));
+  return toHex(blake2b256(new TextEncoder().encode(JSON.stringify(payload))));
 }
 
 /** A bounded memo of parseVerifyingKey by content hash; one instance per process is fine (pure). */

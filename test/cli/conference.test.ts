@@ -1,6 +1,7 @@
 // `torana conference create | join | leave | usage | end | show` as a user runs them (real processes)
 // against a served node: relay keys are looked up from the node, the default billed gas is computed
-// from the call's rate and the native asset's scale, and failures exit with their codes.
+// from the call's rate and the native asset's scale, reads of the (default) authenticated call are
+// signed with the configured account, and failures exit with their codes.
 
 import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
@@ -8,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
+import { accountOf, generateKeyPair } from '../../src/sdk/keys.js';
 import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
@@ -21,12 +23,9 @@ describe('torana conference', () => {
     const domain = t.admin.id.slice(t.admin.id.lastIndexOf('@') + 1);
     call = `${domain}:standup`;
     const client = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
-    const gas = `gas#${domain}`;
+    // The dev genesis names the native asset (gas#system, scale 6) in `native_asset`.
     await client.submitAndWait(
       await client.build([
-        ix.registerAssetDefinition(gas, { scale: 2 }),
-        ix.setCustomParameter('native_asset', gas),
-        ix.mintAsset(gas, t.admin.id, '1000'),
         ...['r1', 'r2', 'r3'].map((r, i) =>
           ix.registerConferenceRelay(
             r,
@@ -56,8 +55,6 @@ describe('torana conference', () => {
       call,
       '--title',
       'Standup',
-      '--policy',
-      'public',
       '--gas-rate',
       '1.5',
       '--max-participants',
@@ -76,7 +73,7 @@ describe('torana conference', () => {
     let c = await show();
     assert.deepEqual(
       [c.id, c.title, c.policy, c.status, c.relays],
-      [call, 'Standup', 'public', 'active', ['r1', 'r2', 'r3']],
+      [call, 'Standup', 'authenticated', 'active', ['r1', 'r2', 'r3']],
     );
     assert.deepEqual(
       c.manifest.hops.map((h: { public_key: string; weight: number }) => [h.public_key, h.weight]),
@@ -98,16 +95,54 @@ describe('torana conference', () => {
     c = await show();
     assert.deepEqual([c.participants, c.active_participants], [[guestId], 1]);
 
-    // 90 s at 1.5 per minute = 2.25 at the native scale (2), computed by the CLI.
+    // 90 s at 1.5 per minute = 2.25 at the native scale, computed by the CLI.
     await run(['conference', 'usage', call, '--segment', '1', '--duration-ms', '90000']);
     c = await show();
-    assert.deepEqual([c.usage.duration_ms, c.usage.billed_gas, c.usage.segments], ['90000', '2.25', 1]);
+    assert.deepEqual([c.usage.duration_ms, Number(c.usage.billed_gas), c.usage.segments], ['90000', 2.25, 1]);
     await run(['conference', 'leave', call, ...asGuest]);
     await run(['conference', 'end', call]);
     c = await show();
     assert.deepEqual([c.status, c.participants], ['ended', []]);
     const text = await run(['conference', 'show', call]);
     assert.match(text.out, /status\s+ended/);
+  });
+
+  it('lists the signals of a call and opens the answers addressed to the host', async () => {
+    const sync = call.replace(/standup$/, 'sync');
+    await run(['conference', 'create', sync, '--title', 'Sync', '--policy', 'public']);
+    const admin = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
+    const key = generateKeyPair();
+    const guestId = accountOf(key, call.split(':')[0]!);
+    await admin.submitAndWait(await admin.build([ix.registerAccount(guestId)]));
+    const guest = new ToranaClient({ url: t.url, account: guestId, signer: key });
+    await admin.publishOffers(sync, [{ to: guestId, description: '{"type":"offer","sdp":"v=0 host"}' }]);
+    const offer = await guest.fetchOffer(sync);
+    assert.equal(offer.description, '{"type":"offer","sdp":"v=0 host"}');
+    const answer = '{"type":"answer","sdp":"v=0 guest"}';
+    await guest.submitAndWait(await guest.build([await guest.joinWithAnswer(sync, t.admin.id, answer)]));
+
+    let page: { items: { kind: string; from: string; to: string; description?: string }[]; cursor: number } =
+      {
+        items: [],
+        cursor: 0,
+      };
+    const deadline = Date.now() + 10_000;
+    while (page.items.length < 2 && Date.now() < deadline) {
+      page = JSON.parse((await run(['conference', 'signals', sync, '--open', '--json'])).out);
+    }
+    assert.deepEqual(
+      page.items.map((i) => [i.kind, i.from, i.to, i.description]),
+      [
+        ['offer', t.admin.id, guestId, undefined],
+        ['answer', guestId, t.admin.id, answer],
+      ],
+    );
+    const after = JSON.parse(
+      (await run(['conference', 'signals', sync, '--after', String(page.cursor), '--json'])).out,
+    );
+    assert.deepEqual(after.items, []);
+    const sealed = await run(['conference', 'signals', sync]);
+    assert.match(sealed.out, /answer\s+\S+ -> \S+\s+\d+ bytes sealed/);
   });
 
   it('exits 3 on a rejection, 1 on an unknown call, 2 on bad flags', async () => {

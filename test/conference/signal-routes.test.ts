@@ -22,8 +22,15 @@ const who = (n: number) => ({ key: key(n), id: accountId(key(n).publicKeyText(),
 const host = who(1);
 const alice = who(2);
 const bob = who(3);
+const carol = who(4);
+const stranger = who(9);
+const many = ['a', 'b', 'c', 'd'].map((n, i) => accountId(key(10 + i).publicKeyText(), n));
 const CALL = 'wonderland:tea';
 const ENDED = 'wonderland:over';
+const PARTY = 'wonderland:party';
+const LOUNGE = 'wonderland:lounge';
+/** Every account but `stranger` is registered. */
+const registered = new Set([host.id, alice.id, bob.id, carol.id, ...many]);
 
 const calls: SignalCallPort = {
   call: (id) =>
@@ -31,14 +38,17 @@ const calls: SignalCallPort = {
       ? { host: host.id, status: { kind: 'Active' } }
       : id === ENDED
         ? { host: host.id, status: { kind: 'Ended' } }
-        : undefined,
+        : id === PARTY || id === LOUNGE
+          ? { host: carol.id, status: { kind: 'Active' } }
+          : undefined,
+  accountExists: (id) => registered.has(id),
 };
 
-async function envelope(to: string, text = 'v=0 offer'): Promise<string> {
+async function envelope(to: string, text = 'v=0 offer', from = host): Promise<string> {
   const r = await sealSignal(
-    { callId: CALL, kind: 'offer', from: host.id, to },
+    { callId: from === host ? CALL : PARTY, kind: 'offer', from: from.id, to },
     new TextEncoder().encode(text),
-    host.key,
+    from.key,
   );
   assert.ok(r.ok);
   return Buffer.from(r.envelope).toString('base64');
@@ -61,6 +71,9 @@ describe('conference signalling routes', () => {
         envelopeBytesMax: 1024,
         ttlMs: 60_000,
         bytesMax: 1 << 20,
+        answerBytesMax: 1 << 20,
+        hostBytesMax: 1 << 20,
+        hostRecordsMax: 3,
       },
       Date.now,
     );
@@ -148,6 +161,13 @@ describe('conference signalling routes', () => {
       [
         host,
         CALL,
+        { offers: [good.offers[0]!, { to: stranger.id, envelope: await envelope(stranger.id) }] },
+        422,
+        'conference_signal_recipient_not_registered',
+      ],
+      [
+        host,
+        CALL,
         { offers: [{ to: alice.id, envelope: Buffer.from([2, ...new Uint8Array(80)]).toString('base64') }] },
         400,
         'conference_signal_envelope_invalid',
@@ -164,10 +184,30 @@ describe('conference signalling routes', () => {
       const r = await signed(as, 'POST', offersPath(call), body);
       assert.deepEqual([r.statusCode, r.json().code], [status, code], call);
     }
-    const many = ['a', 'b', 'c'].map((n, i) => accountId(key(10 + i).publicKeyText(), n));
-    const offers = await Promise.all(many.map(async (to) => ({ to, envelope: await envelope(to) })));
+    const offers = await Promise.all(
+      many.slice(0, 3).map(async (to) => ({ to, envelope: await envelope(to) })),
+    );
     const full = await signed(host, 'POST', offersPath(), { offers });
     assert.deepEqual([full.statusCode, full.json().code], [422, 'conference_signal_offers_full']);
+  });
+
+  it('holds one host to its quota of offers over its calls: 429 with Retry-After; other hosts unaffected', async () => {
+    const post = async (call: string, to: string[]) =>
+      signed(carol, 'POST', offersPath(call), {
+        offers: await Promise.all(to.map(async (t) => ({ to: t, envelope: await envelope(t, 'x', carol) }))),
+      });
+    assert.equal((await post(PARTY, many.slice(0, 2))).statusCode, 201);
+    assert.equal((await post(LOUNGE, [many[2]!])).statusCode, 201);
+    const over = await post(LOUNGE, [many[3]!]);
+    assert.deepEqual([over.statusCode, over.json().code], [429, 'conference_signal_host_quota_exceeded']);
+    const { retry_after_s, ...details } = over.json().details;
+    assert.deepEqual(details, { quota: 'records', limit: 3, wanted: 4 });
+    // Until carol's oldest offer expires (TTL 60 s, posted a moment ago).
+    assert.ok(retry_after_s > 30 && retry_after_s <= 60, String(retry_after_s));
+    assert.equal(over.headers['retry-after'], String(retry_after_s));
+    assert.equal(box.offer(LOUNGE, many[3]!), undefined, 'nothing of a refused request is stored');
+    assert.equal((await post(PARTY, [many[0]!])).statusCode, 201, 'replacing an offer takes no more quota');
+    assert.equal(box.offer(CALL, alice.id)?.from, host.id, "another host's offers stay");
   });
 
   it('polls offers and committed answers after a cursor; non-hosts see only their own', async () => {

@@ -104,8 +104,9 @@ describe('application read routes (real socket)', () => {
     it('lists items with id, name, total_quantity, scale, mintable, owner', async () => {
       const r = await get('/v1/assets/definitions');
       assert.equal(r.status, 200);
-      assert.deepEqual(ids(r.body.items), ['gem#looking_glass', rose, 'tulip#wonderland']);
-      const item = r.body.items[1];
+      // The dev genesis defines the native asset gas#system (docs/conference.md §Billing).
+      assert.deepEqual(ids(r.body.items), ['gas#system', 'gem#looking_glass', rose, 'tulip#wonderland']);
+      const item = r.body.items[2];
       assert.equal(item.name, 'rose');
       assert.equal(item.total_quantity, '100.50');
       assert.equal(item.scale, 2);
@@ -116,10 +117,10 @@ describe('application read routes (real socket)', () => {
 
     it('filters total_quantity numerically (gt on decimals) and sorts by it', async () => {
       const gt = await get(`/v1/assets/definitions?filter=${enc('{"gt":["total_quantity","5"]}')}`);
-      assert.deepEqual(ids(gt.body.items), [rose, 'tulip#wonderland']);
+      assert.deepEqual(ids(gt.body.items), ['gas#system', rose, 'tulip#wonderland']);
       // "1.500" > "1.5" as text but equal as numbers; "100.50" > "7" numerically, not as text.
       const sorted = await get('/v1/assets/definitions?sort=total_quantity:desc');
-      assert.deepEqual(ids(sorted.body.items), [rose, 'tulip#wonderland', 'gem#looking_glass']);
+      assert.deepEqual(ids(sorted.body.items), ['gas#system', rose, 'tulip#wonderland', 'gem#looking_glass']);
       const eq = await get(`/v1/assets/definitions?filter=${enc('{"eq":["total_quantity","1.5"]}')}`);
       assert.deepEqual(ids(eq.body.items), ['gem#looking_glass']);
     });
@@ -150,7 +151,8 @@ describe('application read routes (real socket)', () => {
   describe('accounts', () => {
     it('lists accounts with their domain; filters by domain', async () => {
       const all = await get('/v1/accounts');
-      assert.equal(all.body.total, 5); // with the genesis admin and the ISO 20022 bridge account
+      // With the genesis admin, the ISO 20022 bridge account and the shielded pool account.
+      assert.equal(all.body.total, 6);
       const inWonderland = await get(`/v1/accounts?filter=${enc('{"eq":["domain","wonderland"]}')}`);
       assert.deepEqual(ids(inWonderland.body.items).sort(), [alice.id, bob.id].sort());
       const nick = await get(`/v1/accounts?filter=${enc('{"exists":"metadata.nick"}')}`);

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { isToranaApiError } from '../../src/sdk/errors.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
+import { accountOf, generateKeyPair } from '../../src/sdk/keys.js';
 import { fetchOpenApi } from '../helpers/route-catalog.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
@@ -59,6 +60,13 @@ describe('conference routes of a served node', () => {
           billingAccount: t.admin.id,
           manifest: { hops, expiresAtMs: 4_000_000_000_000n },
         }),
+        ix.createConference(`${domain}:board`, {
+          title: 'Board',
+          scheduledStartMs: 0,
+          maxParticipants: 4,
+          gasRatePerMinute: '0',
+          billingAccount: t.admin.id,
+        }),
       ]),
     );
   });
@@ -101,6 +109,30 @@ describe('conference routes of a served node', () => {
     assert.equal((await client.listCalls({ status: 'ended' })).total, 0);
     await assert.rejects(client.getCall(`${c.domain}:nope`), (e) =>
       isToranaApiError(e, 'conference_not_found'),
+    );
+  });
+
+  it('serves an authenticated call only to signed requests of a registered account', async () => {
+    const board = call.replace(/standup$/, 'board');
+    await assert.rejects(client.getCall(board), (e) => isToranaApiError(e, 'signature_missing'));
+    const c = await client.getCall(board, { signed: true });
+    assert.deepEqual([c.policy, c.title], ['authenticated', 'Board']);
+    assert.deepEqual(
+      (await client.listCalls()).items.map((i) => i.id),
+      [call],
+    );
+    assert.deepEqual(
+      (await client.listCalls({ signed: true })).items.map((i) => i.id),
+      [board, call],
+    );
+    const stranger = generateKeyPair();
+    const outsider = new ToranaClient({
+      url: t.url,
+      account: accountOf(stranger, c.domain),
+      signer: stranger,
+    });
+    await assert.rejects(outsider.getCall(board, { signed: true }), (e) =>
+      isToranaApiError(e, 'request_signature_invalid'),
     );
   });
 

@@ -118,6 +118,26 @@ console.log(JSON.stringify({ backend: cryptoBackendInfo().platform, hash: tx.has
     assert.equal(r.done, r.hash);
   });
 
+  it('ships the circuit artifacts and the installed torana/sdk/zk finds them beside itself', async () => {
+    for (const c of ['roster', 'usage', 'note_spend'])
+      for (const ext of ['wasm', 'zkey', 'vkey.json'])
+        assert.ok(files.includes(`zk/artifacts/${c}.${ext}`), `zk/artifacts/${c}.${ext} is in the tarball`);
+    const script = join(fromTarball, 'zk.mjs');
+    await writeFile(
+      script,
+      `import { existsSync } from 'node:fs';
+import { packagedArtifacts } from 'torana/sdk/zk';
+const a = packagedArtifacts('note_spend');
+console.log(JSON.stringify({ wasm: existsSync(a.wasm), zkey: existsSync(a.zkey), at: a.wasm }));
+`,
+    );
+    const out = JSON.parse(
+      (await run(process.execPath, [script], { cwd: fromTarball, env: USER_ENV })).stdout,
+    );
+    assert.deepEqual([out.wasm, out.zkey], [true, true], out.at);
+    assert.match(out.at, /node_modules\/torana\/zk\/artifacts\/note_spend\.wasm$/);
+  });
+
   for (const install of ['tarball', 'path'] as const) {
     it(`bundles the SDK from a ${install} install with plain esbuild; the bundle's transaction commits`, async () => {
       const bundle = await bundleFrom(install === 'tarball' ? fromTarball : fromPath);

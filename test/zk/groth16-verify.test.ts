@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import * as snarkjs from 'snarkjs';
-import type { Json } from '../codec/codec.js';
+import type { Json } from '../../src/codec/codec.js';
 import {
   createFeeBind,
   noteCommitment,
@@ -15,13 +15,13 @@ import {
   proveUsage,
   releaseProver,
   rosterCommitment,
-} from '../sdk/zk-prover.js';
-import { callField, USAGE_ACTION, usageRecordField } from './bind.js';
-import { FIELD_ORDER } from './field.js';
-import { type Groth16ProofBytes, verifyGroth16 } from './groth16-verify.js';
-import { merkleRoot } from './poseidon-tree.js';
-import { proofFromBytes } from './proof-bytes.js';
-import { parseVerifyingKey, VerifyingKeyCache } from './verifying-key.js';
+} from '../../src/sdk/zk-prover.js';
+import { callField, USAGE_ACTION, usageRecordField } from '../../src/zk/bind.js';
+import { FIELD_ORDER } from '../../src/zk/field.js';
+import { type Groth16ProofBytes, verifyGroth16 } from '../../src/zk/groth16-verify.js';
+import { merkleRoot } from '../../src/zk/poseidon-tree.js';
+import { proofFromBytes } from '../../src/zk/proof-bytes.js';
+import { parseVerifyingKey, VerifyingKeyCache } from '../../src/zk/verifying-key.js';
 
 const vkJson = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../zk/artifacts/${name}.vkey.json`, import.meta.url), 'utf8')) as Json;

@@ -1,0 +1,49 @@
+// Verifying keys from network parameters and the proof check of execution (docs/conference.md
+// "Verifying keys"). The keys are the custom parameters `conference_roster_vk`,
+// `conference_usage_vk` and `shielded_note_vk`, each snarkjs' verification-key JSON
+// (src/zk/verifying-key.ts). Verification is src/zk/groth16-verify.ts: pure and synchronous.
+
+import type { Json } from '../codec/codec.js';
+import type { Groth16Proof } from '../model/conference.js';
+import { verifyGroth16 } from '../zk/groth16-verify.js';
+import { VerifyingKeyCache } from '../zk/verifying-key.js';
+import { type ExecContext, type Fail, fail } from './exec-context.js';
+
+/** The custom parameters that hold the verifying keys. */
+export const ZK_VK_PARAMETERS = ['conference_roster_vk', 'conference_usage_vk', 'shielded_note_vk'] as const;
+export type VkParameter = (typeof ZK_VK_PARAMETERS)[number];
+
+/**
+ * Parsed keys by content hash. Process-wide on purpose: it memoises a pure function of the
+ * parameter's content (parsing validates every curve point, a few milliseconds per key), so it
+ * holds no state that could make two nodes, or two runs, disagree.
+ */
+const KEYS = new VerifyingKeyCache();
+
+/** zk_keys_not_configured unless every verifying-key parameter is set. */
+export function requireZkKeys(x: ExecContext): Fail | undefined {
+  const custom = x.view.parameters().custom;
+  for (const id of ZK_VK_PARAMETERS)
+    if (!custom.has(id)) return fail('zk_keys_not_configured', `the ${id} parameter is not set`);
+  return undefined;
+}
+
+/**
+ * Verifies `proof` for `signals` (snarkjs order) under the key in parameter `id`:
+ * zk_keys_not_configured when the key is absent or malformed, zk_proof_invalid when it fails.
+ */
+export function verifyProof(
+  x: ExecContext,
+  id: VkParameter,
+  proof: Groth16Proof,
+  signals: readonly bigint[],
+): Fail | undefined {
+  const payload: Json | undefined = x.view.parameters().custom.get(id);
+  if (payload === undefined) return fail('zk_keys_not_configured', `the ${id} parameter is not set`);
+  const key = KEYS.get(payload);
+  if (key === undefined)
+    return fail('zk_keys_not_configured', `the ${id} parameter is not a valid Groth16 key`);
+  return verifyGroth16(key, proof, signals)
+    ? undefined
+    : fail('zk_proof_invalid', `the proof does not verify under ${id} for this call and action`);
+}

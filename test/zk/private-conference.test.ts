@@ -1,0 +1,269 @@
+// Private conferences end to end through the executor with real proofs from the SDK prover and the
+// committed development keys (docs/conference.md "Private rosters", "Shielded fee"): shield, a
+// private create and join paying exactly the fee, leave, private usage; forged proofs, proofs for
+// another call, reused nullifiers, shortfalls, double spends, unknown roots and missing keys are
+// each rejected with their code and change nothing; replaying the blocks gives the same state root.
+// Proves seven times in all (once per distinct proof); every rejection reuses one of them.
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { assetId } from '../../src/model/ids.js';
+import type { Instruction } from '../../src/model/instructions.js';
+import {
+  createFeeBind,
+  joinBindFor,
+  type NoteSpendValue,
+  noteOwnerHash,
+  proveNoteSpend,
+  proveRoster,
+  proveUsage,
+  type RosterProofValue,
+  releaseProver,
+  rosterCommitment,
+} from '../../src/sdk/zk-prover.js';
+import { WorldState } from '../../src/state/world-state.js';
+import { toHex } from '../../src/util/hex.js';
+import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
+import {
+  CALL,
+  conferenceWorld,
+  create,
+  expectRejected,
+  manifest,
+} from '../fixtures/state/conference-fixture.js';
+import {
+  ADMIN,
+  ALICE,
+  acc,
+  amount,
+  BOB,
+  type Chain,
+  expectCode,
+  ROSE,
+} from '../fixtures/state/state-fixture.js';
+import { devZkParameters } from '../helpers/zk.js';
+
+const POOL = acc(9);
+const SECRETS = [101n, 202n, 303n];
+const ROSTER = SECRETS.map(rosterCommitment);
+const BIG = { value: 1000n, secret: 7n, blinding: 8n };
+const SMALL = { value: 100n, secret: 9n, blinding: 10n };
+const CHANGE = { secret: 11n, blinding: 12n };
+
+const rosterProof = (p: RosterProofValue) => ({ nullifier: fieldToHex(p.nullifier), proof: p.proof });
+const noteSpend = (s: NoteSpendValue) => ({
+  root: fieldToHex(s.root),
+  nullifier: fieldToHex(s.nullifier),
+  changeCommitment: fieldToHex(s.changeCommitment),
+  proof: s.proof,
+});
+
+/** Runs and records every transaction so the test can replay them into a fresh chain. */
+class Recorded {
+  readonly log: [string, Instruction[]][] = [];
+  constructor(readonly chain: Chain) {}
+  ok(authority: string, instructions: Instruction[]): void {
+    expectCode(this.chain, authority, instructions, 'Committed');
+    this.log.push([authority, instructions]);
+  }
+  rejected(authority: string, instructions: Instruction[], code: string): void {
+    expectRejected(this.chain, authority, instructions, code);
+    this.log.push([authority, instructions]);
+  }
+  leaves(): bigint[] {
+    return this.chain.state.shieldedPool().leaves.map((h) => fieldFromHex(h)!);
+  }
+  balance(account: string): bigint {
+    return this.chain.state.asset(assetId(ROSE, account))?.value.mantissa ?? 0n;
+  }
+}
+
+const privateCreate = (fee?: ReturnType<typeof noteSpend>): Instruction =>
+  create(BOB, {
+    privacy: { kind: 'ZkRosterV1' },
+    rosterCommitments: ROSTER.map(fieldToHex),
+    manifest: manifest(),
+    fee,
+  });
+const privateJoin = (p: RosterProofValue, fee?: ReturnType<typeof noteSpend>, call = CALL): Instruction => ({
+  kind: 'JoinConference',
+  call,
+  private: rosterProof(p),
+  ...(fee === undefined ? {} : { fee }),
+});
+
+describe('private conferences with real proofs', () => {
+  let r: Recorded;
+  let genesisLog: number;
+  before(() => {
+    r = new Recorded(conferenceWorld());
+    genesisLog = r.chain.height;
+  });
+  after(releaseProver);
+
+  it('without verifying keys a private create is rejected (zk_keys_not_configured)', () => {
+    r.ok(ADMIN, [{ kind: 'RegisterAccount', id: POOL, metadata: new Map() }]);
+    r.rejected(BOB, [privateCreate()], 'zk_keys_not_configured');
+    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50' }));
+  });
+
+  it('shields native asset into notes; the pool account holds their value', () => {
+    r.ok(BOB, [
+      {
+        kind: 'ShieldAsset',
+        amount: amount('10.00'),
+        ownerHash: fieldToHex(noteOwnerHash(BIG.secret, BIG.blinding)),
+      },
+    ]);
+    r.ok(BOB, [
+      {
+        kind: 'ShieldAsset',
+        amount: amount('1'),
+        ownerHash: fieldToHex(noteOwnerHash(SMALL.secret, SMALL.blinding)),
+      },
+    ]);
+    assert.equal(r.balance(POOL), 1100n);
+    assert.equal(r.balance(BOB), 10_000n - 1100n);
+    assert.equal(r.leaves().length, 2);
+    r.rejected(
+      BOB,
+      [{ kind: 'ShieldAsset', amount: amount('0.001'), ownerHash: fieldToHex(1n) }],
+      'invalid_amount',
+    );
+    r.rejected(
+      POOL,
+      [{ kind: 'ShieldAsset', amount: amount('1'), ownerHash: fieldToHex(1n) }],
+      'invalid_amount',
+    );
+  });
+
+  it('a private create without a fee spend is insufficient_shielded_value; with one it pays exactly the fee', async () => {
+    r.rejected(BOB, [privateCreate()], 'insufficient_shielded_value');
+    const spend = await proveNoteSpend({
+      note: BIG,
+      poolLeaves: r.leaves(),
+      fee: 250n,
+      bind: createFeeBind(CALL, BOB),
+      change: CHANGE,
+    });
+    // Bound to BOB: the same spend cannot pay for ALICE's call of the same id.
+    r.rejected(
+      ALICE,
+      [
+        create(ALICE, {
+          privacy: { kind: 'ZkRosterV1' },
+          rosterCommitments: ROSTER.map(fieldToHex),
+          fee: noteSpend(spend),
+        }),
+      ],
+      'zk_proof_invalid',
+    );
+    r.rejected(BOB, [privateCreate({ ...noteSpend(spend), root: fieldToHex(5n) })], 'unknown_root');
+    const bobBefore = r.balance(BOB);
+    r.ok(BOB, [privateCreate(noteSpend(spend))]);
+    assert.equal(r.balance(POOL), 1100n - 250n);
+    assert.equal(r.balance(BOB), bobBefore + 250n, 'the billing account received exactly the fee');
+    assert.equal(r.leaves().length, 3, 'the change note joined the pool');
+    const call = r.chain.state.getCall(CALL)!;
+    assert.equal(call.roster.kind, 'ZkRosterV1');
+    // The note cannot be spent twice: a fresh, valid proof of the same note hits its nullifier.
+    const again = await proveNoteSpend({
+      note: BIG,
+      poolLeaves: r.leaves(),
+      fee: 250n,
+      bind: createFeeBind('wonderland:other', BOB),
+      change: CHANGE,
+    });
+    const other = {
+      ...(privateCreate(noteSpend(again)) as Extract<Instruction, { kind: 'CreateConference' }>),
+      call: 'wonderland:other',
+    };
+    r.rejected(BOB, [other], 'nullifier_reused');
+  });
+
+  it('joins privately with a roster proof and the change note; replays and forgeries are rejected', async () => {
+    const join = await proveRoster({ callId: CALL, secret: SECRETS[0]!, roster: ROSTER, action: 'join' });
+    const changeNote = { value: 750n, ...CHANGE };
+    const fee = await proveNoteSpend({
+      note: changeNote,
+      poolLeaves: r.leaves(),
+      fee: 250n,
+      bind: joinBindFor(CALL, join),
+      change: { secret: 13n, blinding: 14n },
+    });
+    // A shortfall: the small note cannot pay 2.50, the SDK refuses to prove, and a join without a spend changes nothing.
+    await assert.rejects(
+      proveNoteSpend({
+        note: SMALL,
+        poolLeaves: r.leaves(),
+        fee: 250n,
+        bind: joinBindFor(CALL, join),
+        change: CHANGE,
+      }),
+      /insufficient shielded value/,
+    );
+    r.rejected(ALICE, [privateJoin(join)], 'insufficient_shielded_value');
+    const forged = { ...join, proof: { ...join.proof, c: join.proof.a } };
+    r.rejected(ALICE, [privateJoin(forged, noteSpend(fee))], 'zk_proof_invalid');
+    const before = r.balance(BOB);
+    r.ok(ALICE, [privateJoin(join, noteSpend(fee))]);
+    assert.equal(r.balance(BOB), before + 250n);
+    assert.equal(r.balance(POOL), 1100n - 500n);
+    const call = r.chain.state.getCall(CALL)!;
+    assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 1);
+    assert.ok(r.chain.state.isNullifierSpent('roster', fieldToHex(join.nullifier)));
+    r.rejected(ALICE, [privateJoin(join, noteSpend(fee))], 'nullifier_reused');
+    // A proof for another call does not verify for this one.
+    const elsewhere = await proveRoster({
+      callId: 'wonderland:other',
+      secret: SECRETS[1]!,
+      roster: ROSTER,
+      action: 'join',
+    });
+    r.rejected(ALICE, [privateJoin(elsewhere)], 'zk_proof_invalid');
+  });
+
+  it('leaves and records private usage with proofs bound to the action and the record', async () => {
+    const leave = await proveRoster({ callId: CALL, secret: SECRETS[0]!, roster: ROSTER, action: 'leave' });
+    const usage = await proveUsage({
+      callId: CALL,
+      secret: SECRETS[0]!,
+      roster: ROSTER,
+      segment: 1,
+      durationMs: 60_000n,
+      billedGas: '6.00',
+    });
+    const record = (segment: number, p = usage): Instruction => ({
+      kind: 'RecordConferenceUsage',
+      call: CALL,
+      segment,
+      durationMs: 60_000n,
+      billedGas: amount('6.00'),
+      private: rosterProof(p),
+    });
+    r.rejected(BOB, [record(2)], 'zk_proof_invalid');
+    r.ok(BOB, [record(1)]);
+    assert.equal(r.chain.state.getCall(CALL)!.usage.segments, 1);
+    // Keys revoked by a malformed parameter: every private step is rejected, nothing changes.
+    r.ok(ADMIN, [
+      { kind: 'SetParameter', parameter: { kind: 'Custom', id: 'conference_roster_vk', payload: 'revoked' } },
+    ]);
+    r.rejected(
+      ALICE,
+      [{ kind: 'LeaveConference', call: CALL, private: rosterProof(leave) }],
+      'zk_keys_not_configured',
+    );
+    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50' }));
+    r.ok(ALICE, [{ kind: 'LeaveConference', call: CALL, private: rosterProof(leave) }]);
+    const call = r.chain.state.getCall(CALL)!;
+    assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 0);
+  });
+
+  it('gives the same state root after fromEntries and after replaying every block', () => {
+    const root = toHex(r.chain.state.stateRoot());
+    assert.equal(toHex(WorldState.fromEntries(r.chain.state.entries()).stateRoot()), root);
+    const replay = new Recorded(conferenceWorld());
+    assert.equal(replay.chain.height, genesisLog);
+    for (const [authority, instructions] of r.log) replay.chain.run(authority, instructions);
+    assert.equal(toHex(replay.chain.state.stateRoot()), root);
+  });
+});
