@@ -36,7 +36,7 @@ describe('committed answers into the signal box', () => {
         bytesMax: 1 << 20,
         answerBytesMax: 1 << 20,
         hostBytesMax: 1 << 20,
-        hostRecordsMax: 1024,
+        hostRecordsMax: 100,
       },
       () => now,
     );

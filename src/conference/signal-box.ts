@@ -140,8 +140,7 @@ export class SignalBox {
   /**
    * Stores a committed answer. Over the answer budget it evicts the oldest answers of its own call, and
    * only those; when they are not enough the answer is not kept (undefined). `atMs`: when it was
-   * committed (block time), for answers read back from blocks after a restart; already expired ones are
-   * not stored.
+   * committed (block time), for answers read back from blocks after a restart; expired ones are not kept.
    */
   addAnswer(
     a: Omit<SignalRecord, 'id' | 'kind' | 'atMs' | 'expiresAtMs'>,
