@@ -17,7 +17,7 @@ import { Type } from 'typebox';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { EventHub, SharedEvent } from '../gateway/event-hub.js';
-import { type ListInput, ListQuerystring, PageQuerystring, parsePage } from '../gateway/list.js';
+import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { answerList, JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
@@ -25,12 +25,19 @@ import { serveSse } from '../gateway/sse.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import { CallId, RelayId } from '../model/conference.js';
 import { callDetail, callSummary, relayHealthItem, relayItem, relayStatus } from './items.js';
-import { pathText } from './params.js';
+import {
+  CallListQuery,
+  CallParams,
+  listInput,
+  pathText,
+  RelayEventsQuery,
+  RelayListQuery,
+  RelayParams,
+} from './params.js';
 import type { ConferenceReadPort } from './read-port.js';
-import { RELAY_EVENT_KINDS, type RelayEventKind, relayEventMatcher } from './relay-events.js';
+import { type RelayEventKind, relayEventMatcher } from './relay-events.js';
 import { checkViewer, optionalSignature, viewerOf } from './viewer.js';
 import {
-  CALL_STATUSES,
   CallListView,
   CallSummaryView,
   CallView,
@@ -56,56 +63,6 @@ const VIEWER_NOTE =
   'An `authenticated` call is served only to a signed request (x-ledger-* headers) of a registered ' +
   'account (401 signature_missing without one; 403 request_signature_invalid for an unregistered ' +
   'signer); a `public` one to anyone. The signature is optional for public calls.';
-
-const RelayListQuery = Type.Object({
-  ...ListQuerystring.properties,
-  region: Type.Optional(Type.String({ maxLength: 64, description: 'only relays of this region' })),
-  available: Type.Optional(
-    Type.Union([Type.Literal('true'), Type.Literal('false')], {
-      description: 'true: relays whose last report said available; false: the others',
-    }),
-  ),
-});
-
-const CallListQuery = Type.Object({
-  ...ListQuerystring.properties,
-  domain: Type.Optional(Type.String({ maxLength: 128, description: 'only calls of this domain' })),
-  status: Type.Optional(
-    Type.Union(
-      CALL_STATUSES.map((s) => Type.Literal(s)),
-      { description: 'only active or only ended calls' },
-    ),
-  ),
-});
-
-const RelayEventsQuery = Type.Object({
-  kind: Type.Optional(
-    Type.Union(
-      RELAY_EVENT_KINDS.map((k) => Type.Literal(k)),
-      { description: 'registered, manifest or health (default: all three)' },
-    ),
-  ),
-  relay: Type.Optional(Type.String({ maxLength: 128, description: 'only events naming this relay' })),
-  domain: Type.Optional(
-    Type.String({ maxLength: 128, description: "the call's domain, or the relay operator's domain" }),
-  ),
-  last_event_id: Type.Optional(
-    Type.String({ description: 'Resume after this event id (for clients that cannot send Last-Event-ID)' }),
-  ),
-});
-
-const RelayParams = Type.Object({ relay_id: Type.String({ minLength: 1, maxLength: 128 }) });
-const CallParams = Type.Object({ call_id: Type.String({ minLength: 1, maxLength: 512 }) });
-
-/** The list parameters of a list route's query string (gateway/list.ts). */
-function listInput(q: { limit?: string; offset?: string; filter?: string; sort?: string }): ListInput {
-  return {
-    limit: q.limit,
-    offset: q.offset,
-    ...(q.filter === undefined ? {} : { filterText: q.filter }),
-    sort: q.sort,
-  };
-}
 
 function relayListRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
   return defineRoute({

@@ -17,6 +17,8 @@ export interface CommittedAnswer {
   envelope: Uint8Array;
   height: number;
   transactionHash: string;
+  /** Block time of the commit. */
+  atMs: number;
 }
 
 /** The answers a block committed, and the calls it ended; rejected transactions count for nothing. */
@@ -42,6 +44,7 @@ export function signalsOfBlock(
         envelope: ix.answer,
         height: block.header.height,
         transactionHash: hash,
+        atMs: block.header.creationTimeMs,
       });
     }
   });
@@ -49,30 +52,35 @@ export function signalsOfBlock(
 }
 
 /**
- * Feeds the box from every block applied from now on. Returns the function that stops it. Blocks are read
- * one after another (a promise chain), so answers enter the box in chain order.
+ * Feeds the box from every block applied from now on, after reading back the last `backfillBlocks`
+ * committed blocks (the box lives in memory: after a restart, answers still within their time to live
+ * come back from the chain). Returns the function that stops it. Blocks are read one after another (a
+ * promise chain), so answers enter the box in chain order.
  */
 export function followCommittedAnswers(
   events: Pick<EventsPort, 'subscribe'>,
-  chain: Pick<ChainReader, 'block'>,
+  chain: Pick<ChainReader, 'block' | 'height'>,
   calls: SignalCallPort,
   box: SignalBox,
-  onError: (e: unknown) => void,
+  opts: { backfillBlocks: number; onError: (e: unknown) => void },
 ): () => void {
   let queue: Promise<void> = Promise.resolve();
   let stopped = false;
-  const unsubscribe = events.subscribe(({ event }) => {
-    if (event.kind !== 'Block' || event.status.kind !== 'Applied') return;
-    const height = event.height;
+  const apply = (height: number) => {
     queue = queue
       .then(async () => {
         const block = stopped ? undefined : await chain.block(height);
         if (block === undefined || stopped) return;
         const { answers, ended } = signalsOfBlock(block, calls);
-        for (const a of answers) box.addAnswer(a);
+        for (const { atMs, ...a } of answers) box.addAnswer(a, atMs);
         for (const c of ended) box.dropCall(c);
       })
-      .catch(onError);
+      .catch(opts.onError);
+  };
+  const tip = chain.height();
+  for (let h = Math.max(1, tip - opts.backfillBlocks + 1); h <= tip; h++) apply(h);
+  const unsubscribe = events.subscribe(({ event }) => {
+    if (event.kind === 'Block' && event.status.kind === 'Applied' && event.height > tip) apply(event.height);
   });
   return () => {
     stopped = true;

@@ -139,11 +139,16 @@ export class SignalBox {
 
   /**
    * Stores a committed answer. Over the answer budget it evicts the oldest answers of its own call, and
-   * only those; when they are not enough the answer is not kept (undefined).
+   * only those; when they are not enough the answer is not kept (undefined). `atMs`: when it was
+   * committed (block time), for answers read back from blocks after a restart; expired ones are not kept.
    */
-  addAnswer(a: Omit<SignalRecord, 'id' | 'kind' | 'atMs' | 'expiresAtMs'>): SignalRecord | undefined {
+  addAnswer(
+    a: Omit<SignalRecord, 'id' | 'kind' | 'atMs' | 'expiresAtMs'>,
+    atMs?: number,
+  ): SignalRecord | undefined {
     this.sweep();
     if (cost(a) > this.limits.answerBytesMax) return undefined;
+    if (atMs !== undefined && atMs + this.limits.ttlMs <= this.now()) return undefined;
     const own = this.calls.get(a.callId)?.answers ?? [];
     const evict: number[] = [];
     let bytes = this.answerBytes;
@@ -154,14 +159,15 @@ export class SignalBox {
     }
     if (bytes + cost(a) > this.limits.answerBytesMax) return undefined;
     for (const id of evict) this.remove(id);
-    return this.store({ ...a, kind: 'answer' });
+    return this.store({ ...a, kind: 'answer' }, atMs);
   }
 
   /** The current offer of `callId` for `to`. */
   offer(callId: string, to: string): SignalRecord | undefined {
     this.sweep();
     const id = this.calls.get(callId)?.offers.get(to);
-    return id === undefined ? undefined : this.records.get(id);
+    const r = id === undefined ? undefined : this.records.get(id);
+    return r !== undefined && r.expiresAtMs > this.now() ? r : undefined;
   }
 
   /** The call's records with id > afterId that `viewer` may see, in id order. */
@@ -170,7 +176,10 @@ export class SignalBox {
     const call = this.calls.get(callId);
     if (call === undefined) return [];
     const ids = [...call.offers.values(), ...call.answers].filter((id) => id > afterId).sort((a, b) => a - b);
-    return ids.map((id) => this.records.get(id)!).filter(visible);
+    // Answers read back from blocks may expire before records stored after them: the sweep stops at
+    // the first live record, so expiry is checked here too.
+    const now = this.now();
+    return ids.map((id) => this.records.get(id)!).filter((r) => r.expiresAtMs > now && visible(r));
   }
 
   /** A feed of one call's signals for an SSE session (sse-session.ts), as `toEvent` renders them. */
@@ -225,8 +234,8 @@ export class SignalBox {
     return { ok: false, code: 'conference_signal_host_quota_exceeded', quota, limit, wanted, retryAfterMs };
   }
 
-  private store(r: Omit<SignalRecord, 'id' | 'atMs' | 'expiresAtMs'>): SignalRecord {
-    const atMs = this.now();
+  private store(r: Omit<SignalRecord, 'id' | 'atMs' | 'expiresAtMs'>, at?: number): SignalRecord {
+    const atMs = Math.min(at ?? this.now(), this.now());
     this.last = Math.max(this.last + 1, atMs * 1000);
     const record: SignalRecord = { ...r, id: this.last, atMs, expiresAtMs: atMs + this.limits.ttlMs };
     let call = this.calls.get(r.callId);

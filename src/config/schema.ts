@@ -469,6 +469,12 @@ export const CONFIG_SCHEMA = {
       'Offers one host (signer) holds over all its calls (429 conference_signal_host_quota_exceeded above).',
     ),
     signal_body_bytes_max: int(256 * KiB, KiB, 16 * MiB, 'Largest body of POST .../offers (413 above).'),
+    signal_backfill_blocks: int(
+      1000,
+      0,
+      COUNT_CEILING,
+      'Newest committed blocks read back at start for answers still within signal_ttl_ms (0: none).',
+    ),
     signal_offers_per_request_max: int(64, 1, 4096, 'Most offers in one POST .../offers.'),
     signal_page_max: int(500, 1, 10_000, 'Largest page of GET .../signals.'),
     request_max_age_ms: ms(

@@ -39,7 +39,10 @@ export function conferenceSignals(
     },
     now,
   );
-  const stop = followCommittedAnswers(deps.ports.events, deps.ports.chain, calls, box, onError);
+  const stop = followCommittedAnswers(deps.ports.events, deps.ports.chain, calls, box, {
+    backfillBlocks: c.signalBackfillBlocks,
+    onError,
+  });
   const routes = signalRoutes({
     box,
     calls,

@@ -243,8 +243,9 @@ export function joinBindFor(callId: string, roster: RosterProofValue): bigint {
  * a Node process alive; call this when done proving (tests, CLI).
  */
 export async function releaseProver(): Promise<void> {
-  const cached = (globalThis as { curve_bn128?: { terminate(): Promise<void> } }).curve_bn128;
-  if (cached !== undefined) {
+  // snarkjs leaves `null` there before the first proof (and after its own terminate).
+  const cached = (globalThis as { curve_bn128?: { terminate(): Promise<void> } | null }).curve_bn128;
+  if (cached !== undefined && cached !== null) {
     await cached.terminate();
     delete (globalThis as { curve_bn128?: unknown }).curve_bn128;
   }
