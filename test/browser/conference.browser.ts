@@ -6,34 +6,22 @@
 // opens it and sets it as remote description. A data channel opens and a message goes each way. The
 // node's stored offer and answer, and the committed transaction, never hold the SDP in plaintext.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { encode } from '../../src/codec/frame.js';
 import { parseAccountId } from '../../src/model/ids.js';
 import { SignedTransactionCodec } from '../../src/model/transaction.js';
 import { accountOf, generateKeyPair, instructions, ToranaClient } from '../../src/sdk/index.js';
+import { CHROMIUM, pageServer, sdkBundle } from '../helpers/browser-sdk.js';
 import { run } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
   '--no-sandbox',
   // Host candidates on the loopback interface, not mDNS names (the machine may have no other network).
   '--allow-loopback-in-peer-connection',
   '--disable-features=WebRtcHideLocalIpsWithMdns',
 ];
-
-async function pageServer(bundle: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    if (req.url === '/sdk.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>torana</title>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-}
 
 /**
  * Page-side code, plain JavaScript run as a module script in each page (a string, so that the test
@@ -125,16 +113,7 @@ describe('encrypted conference signalling between two Chromium pages', () => {
   let callId: string;
 
   before(async () => {
-    const result = await build({
-      entryPoints: [fileURLToPath(new URL('../../src/sdk/index.ts', import.meta.url))],
-      bundle: true,
-      write: false,
-      platform: 'browser',
-      format: 'esm',
-      conditions: ['torana-source'],
-      logLevel: 'silent',
-    });
-    origin = await pageServer(result.outputFiles[0]!.text);
+    origin = await pageServer(await sdkBundle());
     node = await startServedNode({ 'gateway.cors_origins': [origin.origin] });
     domain = parseAccountId(node.admin.id)!.domain;
     guest = accountOf(guestKey, domain);

@@ -3,24 +3,10 @@
 // (`gateway.cors_origins`), loads the bundle, signs and submits a transaction to the node on another
 // origin and sees it commit; a page from an origin NOT in the list is refused by the browser.
 import assert from 'node:assert/strict';
-import { createServer, type Server } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { type Browser, chromium } from 'playwright-core';
+import { CHROMIUM, pageServer, sdkBundle } from '../helpers/browser-sdk.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
-
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** A static origin: `/` an empty page, `/sdk.js` the bundle. */
-async function pageServer(bundle: string): Promise<{ server: Server; origin: string }> {
-  const server = createServer((req, res) => {
-    if (req.url === '/sdk.js') res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-    else res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>torana</title>');
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { server, origin: `http://127.0.0.1:${(server.address() as { port: number }).port}` };
-}
 
 describe('the bundled SDK in Chromium across origins', () => {
   let allowed: Awaited<ReturnType<typeof pageServer>>;
@@ -28,16 +14,7 @@ describe('the bundled SDK in Chromium across origins', () => {
   let node: ServedTestNode;
   let browser: Browser;
   before(async () => {
-    const result = await build({
-      entryPoints: [fileURLToPath(new URL('../../src/sdk/index.ts', import.meta.url))],
-      bundle: true,
-      write: false,
-      platform: 'browser',
-      format: 'esm',
-      conditions: ['torana-source'],
-      logLevel: 'silent',
-    });
-    const bundle = result.outputFiles[0]!.text;
+    const bundle = await sdkBundle();
     allowed = await pageServer(bundle);
     other = await pageServer(bundle);
     node = await startServedNode({ 'gateway.cors_origins': [allowed.origin] });
