@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { ManualClock } from '../../test/helpers/manual-clock.js';
-import { connected, freePort, networkFor, rawPeer, testNodes, waitFor } from '../../test/helpers/p2p.js';
+import { connected, networkFor, rawPeer, refusingPort, testNodes, waitFor } from '../../test/helpers/p2p.js';
 import { reconnectDelayMs } from './backoff.js';
 import type { PeerNetwork } from './network.js';
 
@@ -20,7 +20,7 @@ describe('p2p: PeerNetwork timers', () => {
     const [a, b] = await testNodes(2);
     const clock = new ManualClock();
     const seed = new Uint8Array([42]);
-    const deadPort = await freePort();
+    const deadPort = await refusingPort();
     const peer = `${b!.key.publicKeyText()}@127.0.0.1:${deadPort}`;
     const na = await started(
       networkFor(a!, [peer], {

@@ -1,5 +1,6 @@
 // Peer networks on loopback for tests: keys, options with small limits, waiting for a condition,
 // and a raw Noise client that can send what a well-behaved PeerNetwork never would.
+import { readFileSync } from 'node:fs';
 import { connect, createServer, type Server } from 'node:net';
 import SecretStream from '@hyperswarm/secret-stream';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';
@@ -27,6 +28,33 @@ export async function freePort(): Promise<number> {
   const port = (s.address() as { port: number }).port;
   await new Promise<void>((r) => s.close(() => r()));
   return port;
+}
+
+/**
+ * A loopback port nothing listens on, below the kernel's ephemeral range: dials to it are refused.
+ * A port from the ephemeral range (what `freePort` returns) can be taken by another test between the
+ * check and the dial, and repeated dials to it can even connect to themselves (TCP simultaneous open
+ * when the kernel picks the same port as the source), so a test of refused dials must not use one.
+ */
+export async function refusingPort(): Promise<number> {
+  const [low] = readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8')
+    .trim()
+    .split(/\s+/)
+    .map(Number);
+  const top = Math.min(low ?? 32768, 32768) - 1;
+  for (let tries = 0; tries < 50; tries++) {
+    const port = 10_000 + Math.floor(Math.random() * (top - 10_000));
+    const s: Server = createServer();
+    const free = await new Promise<boolean>((r) => {
+      s.once('error', () => r(false));
+      s.listen(port, '127.0.0.1', () => r(true));
+    });
+    if (free) {
+      await new Promise<void>((r) => s.close(() => r()));
+      return port;
+    }
+  }
+  throw new Error('no free port below the ephemeral range');
 }
 
 export interface TestNode {
