@@ -6,6 +6,7 @@ import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { bool, fixedBytes, string, u16, u32, u64, varuint } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
 import { fromHex, toHex } from '../util/hex.js';
+import { FIELD_BYTES, fieldFromBytes } from '../zk/field.js';
 import { AccountId, DomainId } from './ids.js';
 import { MetadataCodec } from './metadata.js';
 import { Name, nameProblem } from './names.js';
@@ -54,20 +55,8 @@ export const RelayId: Codec<string> = textType<string>({
 
 // ---- zero-knowledge artefacts -------------------------------------------------------------------
 
-/** The BN254 scalar-field modulus r. */
-export const BN254_R = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
-export const FIELD_BYTES = 32;
-
-/** The field element of 32 big-endian bytes. */
-export function fieldValue(bytes: Uint8Array): bigint {
-  return BigInt(`0x${toHex(bytes) || '0'}`);
-}
-
-/** The 64 lower-case hex digits of a field element (< r). */
-export function fieldText(v: bigint): string {
-  if (v < 0n || v >= BN254_R) throw new RangeError('not a BN254 scalar-field element');
-  return v.toString(16).padStart(FIELD_BYTES * 2, '0');
-}
+/** The BN254 scalar-field modulus r, and the field element's 64-hex-digit text (src/zk/field.ts). */
+export { FIELD_BYTES, FIELD_ORDER as BN254_R, fieldToHex as fieldText } from '../zk/field.js';
 
 /**
  * A BN254 scalar-field element: 32 bytes big-endian, below r. TS and JSON: 64 lower-case hex digits
@@ -79,7 +68,7 @@ export const Field: Codec<string> = textType<Uint8Array>({
   format: '64 hex digits, big-endian, below the BN254 scalar-field modulus',
   parse: (t) => fromHex(t, FIELD_BYTES),
   print: (b) => toHex(b),
-  check: (b) => (fieldValue(b) < BN254_R ? undefined : 'not below the BN254 scalar-field modulus'),
+  check: (b) => (fieldFromBytes(b) !== undefined ? undefined : 'not below the BN254 scalar-field modulus'),
 });
 
 /** A Groth16 proof: a (G1 x‖y), b (G2 x.c1‖x.c0‖y.c1‖y.c0, snarkjs' Solidity order), c (G1), big-endian. */

@@ -5,8 +5,8 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, seq, struct } from '../codec/compound.js';
 import { string, varuint } from '../codec/primitives.js';
-import { fromHex } from '../util/hex.js';
-import { BN254_R, FIELD_BYTES, Field, fieldText, fieldValue } from './conference.js';
+import { fieldFromHex, fieldToHex } from '../zk/field.js';
+import { Field } from './conference.js';
 
 /** Depth of the shielded pool's note tree (circuits/note_spend.circom): 65,536 notes. */
 export const POOL_TREE_DEPTH = 16;
@@ -22,9 +22,8 @@ export type NullifierKind = 'roster' | 'usage' | 'note';
  * element keeps its lower-cased form; no proof verifies for it.
  */
 export function nullifierId(kind: NullifierKind, nullifier: string): string {
-  const bytes = nullifier.length === FIELD_BYTES * 2 ? fromHex(nullifier, FIELD_BYTES) : undefined;
-  const value = bytes === undefined ? undefined : fieldValue(bytes);
-  const text = value !== undefined && value < BN254_R ? fieldText(value) : nullifier.toLowerCase();
+  const value = fieldFromHex(nullifier);
+  const text = value !== undefined ? fieldToHex(value) : nullifier.toLowerCase();
   return `${kind}:${text}`;
 }
 

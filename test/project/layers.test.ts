@@ -17,7 +17,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   crypto: [],
   config: [],
   zk: ['codec', 'crypto'],
-  model: ['codec', 'crypto'],
+  model: ['codec', 'crypto', 'zk'],
   runtime: ['codec', 'crypto', 'model'],
   state: ['codec', 'crypto', 'model', 'zk'],
   storage: ['codec', 'crypto', 'model'],
