@@ -11,6 +11,8 @@ import { TransactionBatchResultView } from '../../src/gateway/views/transactions
 import type { Instruction } from '../../src/model/instructions.js';
 import { createSchemaRegistry, SCHEMA } from '../../src/model/schema.js';
 import { type SignedTransaction, SignedTransactionBatchCodec } from '../../src/model/transaction.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { encodeTransaction } from '../../src/sdk/transaction.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { buildTx, frameTx, newAccount } from '../helpers/tx.js';
 
@@ -102,6 +104,33 @@ describe('POST /v1/transactions/batch', () => {
       assert.equal(r.res.status, 400);
       assert.equal(json(r.bytes).code, 'invalid_codec_body');
     }
+  });
+
+  it('SDK submitMany splits to the node limits it learns and returns results in order', async () => {
+    const client = new ToranaClient({
+      url: t.url,
+      chainId: t.chainId,
+      account: t.admin.id,
+      signer: t.admin.key,
+    });
+    const built = [];
+    for (let i = 0; i < 19; i++) built.push(await client.build([log(`sdk${i}`)]));
+    const bad = encodeTransaction({
+      ...built[3]!.signed,
+      payload: { ...built[3]!.signed.payload, chainId: 'x' },
+    });
+    const txs = [...built.slice(0, 10), built[2]!, bad, ...built.slice(10)];
+    // More items per request than the node takes: the 413 names the limit and the rest is re-split.
+    const results = await client.submitMany(txs, { itemsMax: 50 });
+    assert.equal(results.length, txs.length);
+    results.forEach((r, i) => {
+      if (i === 10) assert.match(r.error!.code, /^already_(enqueued|committed)$/);
+      else if (i === 11) assert.equal(r.error!.code, 'chain_id_mismatch');
+      else {
+        assert.equal(r.status, 'Queued', JSON.stringify(r));
+        assert.equal(r.txHash, txs[i]!.hash);
+      }
+    });
   });
 
   it('counts the items in transaction_batch_items_total', async () => {
