@@ -17,7 +17,7 @@ const EXPECTED_DEFAULTS = {
     allowed_hosts: ['localhost', '127.0.0.1', '[::1]'],
     transaction_body_bytes_max: 65536,
     transaction_batch_items_max: 1024,
-    transaction_batch_body_bytes_max: 4194304,
+    transaction_batch_body_bytes_max: 1048576,
     transaction_ws_in_flight_max: 4096,
     query_body_bytes_max: 65536,
     json_body_bytes_max: 1048576,

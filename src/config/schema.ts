@@ -67,7 +67,7 @@ export const CONFIG_SCHEMA = {
       'Most transactions in one POST /v1/transactions/batch body or one binary message of the /v1/transactions/ws channel (413 transaction_batch_too_large above).',
     ),
     transaction_batch_body_bytes_max: int(
-      4 * MiB,
+      MiB,
       1,
       BYTES_CEILING,
       'Largest body of POST /v1/transactions/batch (413 above) and largest message of the /v1/transactions/ws channel (closed 1009 above).',

@@ -14,7 +14,7 @@ import type { BuiltTransaction } from './transaction.js';
 
 /** The node's defaults (gateway.transaction_batch_items_max, gateway.transaction_batch_body_bytes_max). */
 export const BATCH_ITEMS_MAX_DEFAULT = 1024;
-export const BATCH_BODY_BYTES_MAX_DEFAULT = 4 * 1024 * 1024;
+export const BATCH_BODY_BYTES_MAX_DEFAULT = 1024 * 1024;
 /** A frame header plus the batch's count, with room to spare. */
 const BATCH_OVERHEAD_BYTES = 32;
 /** A framed transaction's header, which its batch item does not carry. */

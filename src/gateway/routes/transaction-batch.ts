@@ -18,7 +18,7 @@ import { TransactionBatchResultView } from '../views/transactions.js';
 import { refusalError } from './transaction-refusal.js';
 
 export const TRANSACTION_BATCH_ITEMS_MAX = 1024;
-export const TRANSACTION_BATCH_BODY_BYTES_MAX = 4 * 1024 * 1024;
+export const TRANSACTION_BATCH_BODY_BYTES_MAX = 1024 * 1024;
 export const TRANSACTION_WS_IN_FLIGHT_MAX = 4096;
 
 export type TransactionBatchResult = Infer<typeof TransactionBatchResultView>;
