@@ -200,6 +200,13 @@ describe('GET /v1/transactions/ws', () => {
     ws.close();
   });
 
+  it('closes the channel 1009 on a message above gateway.transaction_batch_body_bytes_max', async () => {
+    const { ws } = await channel(t.url);
+    const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+    ws.send(new Uint8Array(1024 * 1024 + 1));
+    assert.equal(await closed, 1009);
+  });
+
   it('closes the channel 1008 on a text message', async () => {
     const { ws } = await channel(t.url);
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));

@@ -31,7 +31,7 @@ const QUEUE_FULL_POLL_MS = 20;
 const isSingleTransaction = (body: Uint8Array) =>
   unframe(SCHEMA, 'SignedTransaction', body).ok && body[0] !== 1;
 
-class SubmitSession {
+export class SubmitSession {
   private readonly pending: Uint8Array[] = [];
   private inFlight = 0;
   private running = false;
@@ -64,6 +64,9 @@ class SubmitSession {
     if (pause && !this.paused) this.socket.pause();
     else if (!pause && this.paused) this.socket.resume();
     this.paused = pause;
+    // Paused with nothing left to answer (the queue was full): nothing else would look again.
+    if (pause && !this.running && this.pending.length === 0 && this.socket.readyState === this.socket.OPEN)
+      setTimeout(() => this.pauseIfNeeded(), QUEUE_FULL_POLL_MS).unref();
   }
 
   private async run(): Promise<void> {
@@ -80,6 +83,7 @@ class SubmitSession {
     } finally {
       this.running = false;
     }
+    this.pauseIfNeeded();
   }
 
   /** Waits while the transaction queue is full (reading stays paused); false once the channel closed. */
