@@ -32,7 +32,7 @@ const isSingleTransaction = (body: Uint8Array) =>
   unframe(SCHEMA, 'SignedTransaction', body).ok && body[0] !== 1;
 
 export class SubmitSession {
-  private readonly pending: Uint8Array[] = [];
+  private readonly pending: { body: Uint8Array; single: boolean; items: number }[] = [];
   private inFlight = 0;
   private running = false;
   private paused = false;
@@ -51,8 +51,12 @@ export class SubmitSession {
       this.ctx.close(WS_CLOSE.policyViolation, 'binary messages only');
       return;
     }
-    this.pending.push(body);
-    this.inFlight += itemsOf(body);
+    const single = isSingleTransaction(body);
+    // A batch over the item limit is refused whole; counting it as limit + 1 keeps the sum bounded.
+    const itemsMax = this.d.limits.transactionBatchItemsMax ?? TRANSACTION_BATCH_ITEMS_MAX;
+    const items = single ? 1 : Math.min(itemsOf(body), itemsMax + 1);
+    this.pending.push({ body, single, items });
+    this.inFlight += items;
     this.pauseIfNeeded();
     if (!this.running) void this.run();
   }
@@ -72,10 +76,10 @@ export class SubmitSession {
   private async run(): Promise<void> {
     this.running = true;
     try {
-      for (let body = this.pending.shift(); body !== undefined; body = this.pending.shift()) {
+      for (let m = this.pending.shift(); m !== undefined; m = this.pending.shift()) {
         if (!(await this.roomInQueue())) return;
-        const answer = await this.answer(body);
-        this.inFlight -= itemsOf(body);
+        const answer = await this.answer(m.body, m.single);
+        this.inFlight -= m.items;
         if (!this.ctx.hasRoom() && !(await this.ctx.drained())) return;
         if (!this.ctx.send(answer)) return;
         this.pauseIfNeeded();
@@ -97,10 +101,10 @@ export class SubmitSession {
     return this.socket.readyState === this.socket.OPEN;
   }
 
-  private async answer(body: Uint8Array): Promise<string> {
+  private async answer(body: Uint8Array, single: boolean): Promise<string> {
     const t = this.d.ports.transactions;
     const itemsMax = this.d.limits.transactionBatchItemsMax ?? TRANSACTION_BATCH_ITEMS_MAX;
-    const r: BatchOutcome = isSingleTransaction(body)
+    const r: BatchOutcome = single
       ? { ok: true, results: [await t.submit(body, this.source)] }
       : await t.submitBatch(body, itemsMax, this.source);
     if (!r.ok) return JSON.stringify(batchError(r).toBody());
@@ -108,7 +112,7 @@ export class SubmitSession {
   }
 }
 
-/** Items of a message for the in-flight bound: a batch's count prefix (unchecked here), else one. */
+/** Items of a batch message for the in-flight bound: its count prefix (checked when it is decoded). */
 function itemsOf(body: Uint8Array): number {
   const payloadAt = body[0] === 1 ? 1 : 22;
   let n = 0;
