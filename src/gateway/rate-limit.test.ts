@@ -14,8 +14,7 @@ describe('createRateLimiter', () => {
   });
 
   it('forgets the least recently seen client first, whichever client came last', () => {
-    let now = 0;
-    const limiter = createRateLimiter({ ratePerSecond: 1, burst: 1, trackedMax: 2, now: () => now });
+    const limiter = createRateLimiter({ ratePerSecond: 1, burst: 1, trackedMax: 2, now: () => 0 });
     limiter.take('a');
     limiter.take('b');
     limiter.take('a'); // a is now the most recent; b the least
