@@ -1,6 +1,5 @@
-// Load against the bare Fastify routes of bare-server.ts and the bare `node:http` server of
-// bare-node-http.ts with autocannon (keep-alive connections), the HTTP baselines of the
-// committed-transactions and read figures. Every baseline server runs in a process of its own.
+// Load against the bare Fastify routes of bare-server.ts with autocannon (keep-alive connections),
+// the HTTP baselines of the committed-transactions and read figures.
 
 import autocannon from 'autocannon';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';
@@ -15,18 +14,14 @@ function verifyBody(): Buffer {
   return Buffer.concat([key.publicKey.bytes, message, key.sign(message)]);
 }
 
-/** `hello` and `verify`: the bare Fastify routes; `node-http-hello`: the bare `node:http` server. */
-export type BareRoute = 'hello' | 'verify' | 'node-http-hello';
-
 export async function bareRequestsPerSecond(
-  route: BareRoute,
+  route: 'hello' | 'verify',
   durationS: number,
 ): Promise<{ rps: number; p99Ms: number; non2xx: number }> {
-  const script = route === 'node-http-hello' ? './bare-node-http.ts' : './bare-server.ts';
-  const server = await startServerProcess(new URL(script, import.meta.url));
+  const server = await startServerProcess(new URL('./bare-server.ts', import.meta.url));
   try {
     const opts =
-      route !== 'verify'
+      route === 'hello'
         ? { url: `${server.url}/hello` }
         : {
             url: `${server.url}/verify`,

@@ -3,7 +3,7 @@
 // the same run"). One instance per run: nothing is kept at module level.
 
 import { rm } from 'node:fs/promises';
-import { type BareRoute, bareRequestsPerSecond } from './bare-baselines.js';
+import { bareRequestsPerSecond } from './bare-baselines.js';
 import { presigned, withBenchNode } from './bench-node.js';
 import { type BftPeak, bftPeak } from './bft-load.js';
 import { BftNetwork } from './bft-network.js';
@@ -14,7 +14,7 @@ import { findServe } from './gateway.js';
 import { type HttpPeak, httpPeak } from './http-load.js';
 import { startHttpNode } from './http-node.js';
 import { runLoad } from './inprocess-load.js';
-import { type ReadRate, readRate } from './read-load.js';
+import { type ReadRates, readRates } from './read-load.js';
 
 /** Committed transactions in the restart/replay chain (issue 6: 1,000,000; fewer with --quick). */
 export const CHAIN_TRANSACTIONS_FULL = 1_000_000;
@@ -50,8 +50,8 @@ export class Fixtures {
   #fanout: Promise<FanoutResult> | undefined;
   #bft: Promise<BftNetwork> | undefined;
   #bftPeak: Promise<BftPeak> | undefined;
-  #bare = new Map<BareRoute, Promise<{ rps: number; p99Ms: number; non2xx: number }>>();
-  #read: Promise<ReadRate> | undefined;
+  #bare = new Map<'hello' | 'verify', Promise<{ rps: number; p99Ms: number; non2xx: number }>>();
+  #read: Promise<ReadRates> | undefined;
 
   constructor(
     readonly quick: boolean,
@@ -82,25 +82,23 @@ export class Fixtures {
     return this.quick ? 5 : 20;
   }
 
-  /** Requests per second of a bare Fastify route (or bare `node:http`) in its own process, by autocannon. */
-  bare(route: BareRoute) {
+  /** Requests per second of a bare Fastify route in its own process, loaded by autocannon. */
+  bare(route: 'hello' | 'verify') {
     let p = this.#bare.get(route);
     if (p === undefined) {
-      this.log(
-        `measuring the bare ${route === 'node-http-hello' ? 'node:http hello server' : `Fastify ${route} route`}`,
-      );
+      this.log(`measuring the bare Fastify ${route} route`);
       p = bareRequestsPerSecond(route, this.loadSeconds());
       this.#bare.set(route, p);
     }
     return p;
   }
 
-  /** The node's read routes under load (read-load.ts), shared by the read figures of one run. */
-  readRate(): Promise<ReadRate> {
-    this.#read ??= (async () => {
-      this.log(`${this.loadSeconds()} s of GET /status, /v1/domains?limit=5, /v1/accounts/{id}`);
-      return readRate(this.loadSeconds());
-    })();
+  /**
+   * The node's read routes and the two bare hello servers (Fastify, node:http), each in its own process,
+   * loaded in alternating rounds (read-load.ts); shared by the read figures of one run.
+   */
+  readRates(): Promise<ReadRates> {
+    this.#read ??= readRates(this.loadSeconds(), this.log);
     return this.#read;
   }
 
