@@ -14,6 +14,8 @@ import { median } from './timing.js';
 
 /** Rounds per contender; every round loads each contender for the same time. */
 const ROUNDS = 5;
+/** Load before the rounds: the node runs far more code than the bare servers and needs longer to warm up. */
+const WARM_UP_S = 3;
 
 export interface ReadRate {
   /** 2xx answers per second, median round. */
@@ -66,7 +68,7 @@ export async function readRates(seconds: number, log: (m: string) => void): Prom
       [fastify.url, hello],
       [nodeHttp.url, hello],
     ];
-    for (const [url, requests] of contenders) await load(url, requests, 1); // warm-up
+    for (const [url, requests] of contenders) await load(url, requests, WARM_UP_S);
     log(`${ROUNDS} rounds of ${roundSeconds} s each: node reads, bare Fastify, bare node:http`);
     const results: Awaited<ReturnType<typeof load>>[][] = [[], [], []];
     for (let round = 0; round < ROUNDS; round++) {
