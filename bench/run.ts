@@ -21,6 +21,7 @@ import { fanoutP99Figure } from './figures/fanout-p99.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
 import { latencyFigure } from './figures/latency.js';
 import { readFigure } from './figures/read.js';
+import { readNodeHttpFigure } from './figures/read-node-http.js';
 import { replayFigure } from './figures/replay.js';
 import { restartFigure } from './figures/restart.js';
 import { Fixtures } from './lib/fixtures.js';
@@ -33,6 +34,7 @@ const FIGURES: readonly Figure[] = [
   committedFigure,
   latencyFigure,
   readFigure,
+  readNodeHttpFigure,
   fanoutP99Figure,
   fanoutBytesFigure,
   codecFigure,

@@ -23,3 +23,5 @@ app.post('/verify', async (req, reply) => {
 });
 const url = await app.listen({ host: '127.0.0.1', port: 0 });
 process.stdout.write(`LISTENING ${url}\n`);
+// Exit through process.exit so that Node flags such as --cpu-prof write their output on SIGTERM.
+process.once('SIGTERM', () => process.exit(0));

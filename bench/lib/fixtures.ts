@@ -14,6 +14,7 @@ import { findServe } from './gateway.js';
 import { type HttpPeak, httpPeak } from './http-load.js';
 import { startHttpNode } from './http-node.js';
 import { runLoad } from './inprocess-load.js';
+import { type ReadRates, readRates } from './read-load.js';
 
 /** Committed transactions in the restart/replay chain (issue 6: 1,000,000; fewer with --quick). */
 export const CHAIN_TRANSACTIONS_FULL = 1_000_000;
@@ -50,6 +51,7 @@ export class Fixtures {
   #bft: Promise<BftNetwork> | undefined;
   #bftPeak: Promise<BftPeak> | undefined;
   #bare = new Map<'hello' | 'verify', Promise<{ rps: number; p99Ms: number; non2xx: number }>>();
+  #read: Promise<ReadRates> | undefined;
 
   constructor(
     readonly quick: boolean,
@@ -89,6 +91,15 @@ export class Fixtures {
       this.#bare.set(route, p);
     }
     return p;
+  }
+
+  /**
+   * The node's read routes and the two bare hello servers (Fastify, node:http), each in its own process,
+   * loaded in alternating rounds (read-load.ts); shared by the read figures of one run.
+   */
+  readRates(): Promise<ReadRates> {
+    this.#read ??= readRates(this.loadSeconds(), this.log);
+    return this.#read;
   }
 
   /** Why the HTTP gateway cannot be used, or undefined when it can. */

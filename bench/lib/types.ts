@@ -8,6 +8,7 @@ export const FIGURE_IDS = [
   'committed_tx_per_s',
   'commit_latency_p99_ms',
   'read_ratio_vs_bare',
+  'read_ratio_vs_node_http',
   'fanout_p99_ms',
   'fanout_bytes_per_subscriber',
   'codec_ratio_vs_msgpackr',

@@ -34,6 +34,8 @@ const EXPECTED_DEFAULTS = {
     list_limit_max: 500,
     filter_depth_max: 10,
     list_scans_concurrent_max: 2,
+    answer_cache_entries_max: 1024,
+    answer_cache_bytes_max: 8 * 1024 * 1024,
   },
   streams: {
     sse_clients_max: 1000,

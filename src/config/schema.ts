@@ -127,6 +127,18 @@ export const CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Filtered or sorted list scans running at once; more wait their turn (keeps /health answered).',
     ),
+    answer_cache_entries_max: int(
+      1024,
+      0,
+      COUNT_CEILING,
+      'Serialised read answers (status-like routes, lists, entities by id) kept until the next commit; 0 turns the cache off.',
+    ),
+    answer_cache_bytes_max: int(
+      8 * MiB,
+      0,
+      BYTES_CEILING,
+      'Bytes of cached read answers; one answer may take at most 1/16 of it, larger ones are not kept.',
+    ),
   }),
   streams: section('Server-sent events and WebSocket streams: clients, subscriptions, buffers.', {
     sse_clients_max: int(

@@ -2,6 +2,7 @@
 // limits that shape answers (page sizes). Built once per server by node/serve.ts.
 
 import type { SchemaRegistry } from '../codec/registry.js';
+import type { AnswerCache } from './answer-cache.js';
 import type { ErrorRegistry } from './errors.js';
 import type { ScanGate } from './list-scan.js';
 import type { GatewayPorts } from './ports.js';
@@ -33,6 +34,8 @@ export interface RouteDeps {
   errors: ErrorRegistry;
   schema: SchemaRegistry;
   limits: RouteLimits;
+  /** Serialised read answers kept per committed state (answer-cache.ts); rendered per request when absent. */
+  answers?: AnswerCache;
   /** Bounds concurrent filtered / sorted list scans (`gateway.list_scans_concurrent_max`); none when absent. */
   listScans?: ScanGate;
   apiVersions: { default: number; supported: readonly number[] };

@@ -37,10 +37,15 @@ export type HostCheck = (host: string | undefined) => GatewayError | undefined;
 export function createHostCheck(names: readonly string[]): HostCheck {
   if (names.includes('*')) return () => undefined;
   const allowed = new Set(names.map(asHostName));
+  // The last header that passed, as sent: clients repeat theirs on every request of a connection.
+  let lastAllowed: string | undefined;
   return (host) => {
-    if (host === undefined || host === '') return undefined;
+    if (host === undefined || host === '' || host === lastAllowed) return undefined;
     const name = hostName(host);
-    if (allowed.has(name)) return undefined;
+    if (allowed.has(name)) {
+      lastAllowed = host;
+      return undefined;
+    }
     return gatewayError('host_not_allowed', { host: name.slice(0, 256) });
   };
 }

@@ -3,15 +3,18 @@
 // a fixed method set only, so the number of series stays bounded whatever paths clients request.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Registry } from 'prom-client';
 import { Type } from 'typebox';
 import type { GatewayApp } from './context.js';
+import { RequestTally, RouteDurations } from './route-durations.js';
 import type { RouteDef } from './route-table.js';
 
 export interface GatewayMetrics {
   readonly registry: Registry;
   readonly requests: Counter<'route' | 'method' | 'status'>;
-  readonly duration: Histogram<'route' | 'method'>;
+  /** The answered requests of the onResponse hook, added to `requests` when scraped (route-durations.ts). */
+  readonly answered: RequestTally;
+  readonly duration: RouteDurations;
   readonly activeConnections: Gauge<'scheme'>;
   readonly activeStreams: Gauge<'kind'>;
   readonly rejected: Counter<'reason'>;
@@ -25,6 +28,7 @@ const DURATION_BUCKETS_S = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 
 
 export function createGatewayMetrics(registry: Registry = new Registry()): GatewayMetrics {
   const registers = [registry];
+  const answered = new RequestTally();
   return {
     registry,
     requests: new Counter({
@@ -32,14 +36,17 @@ export function createGatewayMetrics(registry: Registry = new Registry()): Gatew
       help: 'HTTP requests answered, by route pattern, method and status.',
       labelNames: ['route', 'method', 'status'],
       registers,
+      collect() {
+        answered.flush(this);
+      },
     }),
-    duration: new Histogram({
-      name: 'http_request_duration_seconds',
-      help: 'Time from receiving a request to finishing its answer, by route pattern and method.',
-      labelNames: ['route', 'method'],
-      buckets: DURATION_BUCKETS_S,
+    answered,
+    duration: new RouteDurations(
+      'http_request_duration_seconds',
+      'Time from receiving a request to finishing its answer, by route pattern and method.',
+      DURATION_BUCKETS_S,
       registers,
-    }),
+    ),
     activeConnections: new Gauge({
       name: 'http_active_connections',
       help: 'Open client connections, by scheme.',
@@ -89,8 +96,8 @@ export function installHttpMetrics(app: GatewayApp, metrics: GatewayMetrics): vo
   app.addHook('onResponse', (req: FastifyRequest, reply: FastifyReply, done: () => void) => {
     const route = routeLabel(req);
     const method = methodLabel(req.method);
-    metrics.requests.inc({ route, method, status: String(reply.statusCode) });
-    metrics.duration.observe({ route, method }, reply.elapsedTime / 1000);
+    metrics.answered.count(route, method, reply.statusCode);
+    metrics.duration.observeFor(route, method, reply.elapsedTime / 1000);
     done();
   });
 }

@@ -59,6 +59,8 @@ export interface StateReader {
   domainCount(): number;
   accountCount(): number;
   stateRoot(): Uint8Array;
+  /** Changes with every commit merged into the state (the answer cache's key, answer-cache.ts). */
+  readonly version: number;
 }
 
 export interface TxLocation {

@@ -47,30 +47,38 @@ interface Bucket {
   atMs: number;
 }
 
+const ALLOWED: RateDecision = Object.freeze({ ok: true });
+
 export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const buckets = new Map<string, Bucket>();
+  // The most recently seen client: already last in the map's order, so it need not be moved again.
+  let newestKey: string | undefined;
   return {
     size: () => buckets.size,
     take(key) {
-      if (opts.ratePerSecond === 0) return { ok: true };
+      if (opts.ratePerSecond === 0) return ALLOWED;
       const now = opts.now();
       let bucket = buckets.get(key);
       if (bucket === undefined) {
         bucket = { tokens: opts.burst, atMs: now };
+        buckets.set(key, bucket);
       } else {
-        buckets.delete(key); // re-inserted below: the map's order is least recently seen first
+        if (key !== newestKey) {
+          buckets.delete(key); // re-inserted: the map's order is least recently seen first
+          buckets.set(key, bucket);
+        }
         const elapsedMs = Math.max(0, now - bucket.atMs);
         bucket.tokens = Math.min(opts.burst, bucket.tokens + (elapsedMs * opts.ratePerSecond) / 1000);
         bucket.atMs = now;
       }
-      buckets.set(key, bucket);
+      newestKey = key;
       if (buckets.size > opts.trackedMax) {
         const oldest = buckets.keys().next();
         if (!oldest.done) buckets.delete(oldest.value);
       }
       if (bucket.tokens >= 1) {
         bucket.tokens -= 1;
-        return { ok: true };
+        return ALLOWED;
       }
       // RFC 9110 §10.2.3: Retry-After in whole seconds; round up so a client that waits is served.
       const retryAfterS = Math.max(1, Math.ceil((1 - bucket.tokens) / opts.ratePerSecond));

@@ -120,11 +120,21 @@ function installParsers(app: GatewayApp): void {
 
 function installRequestGate(app: GatewayApp, versions: ApiVersions): void {
   const headers = apiHeaders(versions.default, versions);
+  // The client key of the last address seen (keep-alive connections send many requests each).
+  let lastIp: string | undefined | null = null;
+  let lastKey = '';
+  const keyOf = (ip: string | undefined) => {
+    if (ip !== lastIp) {
+      lastKey = clientKey(ip);
+      lastIp = ip;
+    }
+    return lastKey;
+  };
   // Callback form (no promise per request): every request passes here.
   app.addHook('onRequest', (req, reply, done) => {
     // Set first, so even the refusals below carry the version headers.
     reply.headers(headers);
-    const decision = app.gateway.rateLimiter.take(clientKey(req.ip));
+    const decision = app.gateway.rateLimiter.take(keyOf(req.ip));
     if (!decision.ok) {
       done(gatewayError('rate_limited', { retry_after_s: decision.retryAfterS }));
       return;
@@ -140,7 +150,8 @@ function installRequestGate(app: GatewayApp, versions: ApiVersions): void {
       done(version);
       return;
     }
-    reply.header(API_VERSION_HEADER, String(version));
+    // The default version is already in `headers`.
+    if (version !== versions.default) reply.header(API_VERSION_HEADER, String(version));
     done();
   });
 }

@@ -5,6 +5,7 @@ import { encodeFrame } from '../codec/frame.js';
 import { installRelayMetrics } from '../conference/metrics.js';
 import { conferenceRoutes } from '../conference/routes.js';
 import type { Config } from '../config/schema.js';
+import { AnswerCache, installAnswerCacheMetrics } from '../gateway/answer-cache.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { createErrorRegistry, type ErrorBody } from '../gateway/errors.js';
@@ -115,10 +116,18 @@ export async function buildGateway(
     app.log.warn(
       'the conference verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
     );
+  const { ledger } = node;
+  // Height and state version only ever grow, so their sum changes whenever either does: a block
+  // durable in the log before its writes reach the state (ledger.commit) gets a version of its own.
+  const answers = new AnswerCache(() => ledger.height() + ledger.state.version, {
+    entriesMax: c.gateway.answerCacheEntriesMax,
+    bytesMax: c.gateway.answerCacheBytesMax,
+  });
   const deps: RouteDeps = {
     ports: { ...gatewayPorts(node, address), ...(bridge === undefined ? {} : { iso20022: bridge }) },
     errors,
     schema,
+    answers,
     limits: {
       listLimitDefault: c.gateway.listLimitDefault,
       listLimitMax: c.gateway.listLimitMax,
@@ -151,6 +160,7 @@ export async function buildGateway(
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
   installQueryMetrics(app.gateway.metrics.registry, deps.ports.queries);
+  installAnswerCacheMetrics(app.gateway.metrics.registry, answers);
   const conference = conferenceReadPort(node.ledger.state);
   const relayTelemetry = c.conference.enabled && c.conference.relayTelemetry;
   if (relayTelemetry) installRelayMetrics(app.gateway.metrics.registry, conference);

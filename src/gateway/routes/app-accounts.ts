@@ -16,7 +16,7 @@ import { gatewayError } from '../errors.js';
 import { ListQuerystring, PageQuerystring, parsePage } from '../list.js';
 import type { TxLocation } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { respond, respondCached, viewSchema } from '../view.js';
 import {
   AccountDetailView,
   AccountItemView,
@@ -28,7 +28,7 @@ import {
   PermissionListView,
 } from '../views/app.js';
 import { accountDetail, accountItem, assetItem } from './app-items.js';
-import { answerList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
+import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
 import { IdParams, pathId } from './app-params.js';
 
 async function historyItems(d: RouteDeps, locations: readonly TxLocation[]): Promise<AccountTransaction[]> {
@@ -96,7 +96,9 @@ function accountReadRoutes(d: RouteDeps): RouteDef[] {
       ...sub('', 'getAccount', 'One account with its assets, direct permissions and roles'),
       schema: { params: IdParams, response: { 200: viewSchema(AccountDetailView) } },
       handler: (req, reply) =>
-        respond(d.schema, req, reply, AccountDetailView, accountDetail(state, known(req.params.id))),
+        respondCached(d.schema, d.answers, req, reply, AccountDetailView, () =>
+          accountDetail(state, known(req.params.id)),
+        ),
     }),
     defineRoute({
       ...sub('/assets', 'listAccountAssets', "An account's balances: {items, total}, filter and sort"),
@@ -106,9 +108,9 @@ function accountReadRoutes(d: RouteDeps): RouteDef[] {
         response: { 200: viewSchema(AssetListView) },
       },
       handler: (req, reply) => {
-        const assets = state.assetsOfAccount(known(req.params.id).id).map(assetItem);
+        const assets = () => state.assetsOfAccount(known(req.params.id).id).map(assetItem);
         const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
-        return answerList(d, req, reply, views, assets, queryInput(req.query));
+        return answerStateList(d, req, reply, views, assets, queryInput(req.query));
       },
     }),
     defineRoute({
@@ -119,9 +121,9 @@ function accountReadRoutes(d: RouteDeps): RouteDef[] {
         response: { 200: viewSchema(PermissionListView) },
       },
       handler: (req, reply) => {
-        const permissions = state.permissionsOfAccount(known(req.params.id).id);
+        const permissions = () => state.permissionsOfAccount(known(req.params.id).id);
         const views = { item: PermissionCodec, list: PermissionListView, idOf: permissionKey };
-        return answerList(d, req, reply, views, permissions, queryInput(req.query));
+        return answerStateList(d, req, reply, views, permissions, queryInput(req.query));
       },
     }),
   ];

@@ -7,7 +7,7 @@ import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import { ListQuerystring } from '../list.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { respondCached, viewSchema } from '../view.js';
 import {
   AssetDefinitionItemView,
   AssetDefinitionListView,
@@ -15,7 +15,7 @@ import {
   AssetListView,
 } from '../views/app.js';
 import { assetItem, definitionItem } from './app-items.js';
-import { answerList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
+import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
 import { IdParams, pathId } from './app-params.js';
 
 export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
@@ -47,7 +47,9 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
       errorStatuses: [404],
       schema: { params: IdParams, response: { 200: viewSchema(AssetDefinitionItemView) } },
       handler: (req, reply) =>
-        respond(d.schema, req, reply, AssetDefinitionItemView, definitionItem(known(req.params.id))),
+        respondCached(d.schema, d.answers, req, reply, AssetDefinitionItemView, () =>
+          definitionItem(known(req.params.id)),
+        ),
     }),
     defineRoute({
       method: 'GET',
@@ -64,10 +66,9 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
         response: { 200: viewSchema(AssetListView) },
       },
       handler: (req, reply) => {
-        const definition = known(req.params.id);
-        const holders = state.holdersOfDefinition(definition.id).map(assetItem);
+        const holders = () => state.holdersOfDefinition(known(req.params.id).id).map(assetItem);
         const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
-        return answerList(d, req, reply, views, holders, queryInput(req.query));
+        return answerStateList(d, req, reply, views, holders, queryInput(req.query));
       },
     }),
   ];

@@ -5,7 +5,7 @@ import { DomainId, NftId } from '../../model/ids.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { respondCached, viewSchema } from '../view.js';
 import { DomainItemView, DomainListView, NftItemView, NftListView } from '../views/app.js';
 import { domainItem, nftItem } from './app-items.js';
 import { itemId, JSON_OR_CODEC, listRoutes, tableSource } from './app-lists.js';
@@ -33,12 +33,13 @@ export function domainRoutes(d: RouteDeps): RouteDef[] {
       formats: JSON_OR_CODEC,
       errorStatuses: [404],
       schema: { params: IdParams, response: { 200: viewSchema(DomainItemView) } },
-      handler: (req, reply) => {
-        const id = pathId(DomainId, req.params.id);
-        const domain = state.domain(id);
-        if (domain === undefined) throw gatewayError('not_found', { domain: id });
-        return respond(d.schema, req, reply, DomainItemView, domainItem(domain));
-      },
+      handler: (req, reply) =>
+        respondCached(d.schema, d.answers, req, reply, DomainItemView, () => {
+          const id = pathId(DomainId, req.params.id);
+          const domain = state.domain(id);
+          if (domain === undefined) throw gatewayError('not_found', { domain: id });
+          return domainItem(domain);
+        }),
     }),
   ];
 }
@@ -65,12 +66,13 @@ export function nftRoutes(d: RouteDeps): RouteDef[] {
       formats: JSON_OR_CODEC,
       errorStatuses: [404],
       schema: { params: IdParams, response: { 200: viewSchema(NftItemView) } },
-      handler: (req, reply) => {
-        const id = pathId(NftId, req.params.id);
-        const nft = state.nft(id);
-        if (nft === undefined) throw gatewayError('not_found', { nft: id });
-        return respond(d.schema, req, reply, NftItemView, nftItem(nft));
-      },
+      handler: (req, reply) =>
+        respondCached(d.schema, d.answers, req, reply, NftItemView, () => {
+          const id = pathId(NftId, req.params.id);
+          const nft = state.nft(id);
+          if (nft === undefined) throw gatewayError('not_found', { nft: id });
+          return nftItem(nft);
+        }),
     }),
   ];
 }

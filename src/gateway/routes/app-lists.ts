@@ -4,6 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Codec } from '../../codec/codec.js';
+import { answerCached, type RenderedAnswer, sendAnswer } from '../answer-cache.js';
 import type { RouteDeps } from '../deps.js';
 import {
   jsonFieldsOf,
@@ -17,7 +18,7 @@ import { arraySource, type ListSource, scanList } from '../list-scan.js';
 import type { FormatOffer } from '../negotiate.js';
 import type { ListedRows, StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { respond, viewSchema } from '../view.js';
+import { renderView, viewSchema } from '../view.js';
 
 export const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 
@@ -33,9 +34,24 @@ export interface ListViews<I> {
 export const itemId = (item: { id: string }): string => item.id;
 
 /**
- * Filters, sorts and pages `source` over its items' JSON forms, then answers with `views.list`. An array
- * is taken as it is (small per-parent lists); tables come as a ListSource so a page costs O(page).
+ * Filters, sorts and pages `source` over its items' JSON forms, then renders the page with `views.list`.
+ * An array is taken as it is (small per-parent lists); tables come as a ListSource so a page costs
+ * O(page).
  */
+export async function renderList<I>(
+  d: RouteDeps,
+  req: FastifyRequest,
+  views: ListViews<I>,
+  source: ListSource<I> | readonly I[],
+  input: ListInput,
+): Promise<RenderedAnswer> {
+  const p = parseListParams(input, d.limits, jsonFieldsOf(views.item));
+  const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
+  const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);
+  return renderView(d.schema, req.responseFormat, views.list, page);
+}
+
+/** Answers one page of `source` (renderList). */
 export async function answerList<I>(
   d: RouteDeps,
   req: FastifyRequest,
@@ -44,10 +60,22 @@ export async function answerList<I>(
   source: ListSource<I> | readonly I[],
   input: ListInput,
 ): Promise<FastifyReply> {
-  const p = parseListParams(input, d.limits, jsonFieldsOf(views.item));
-  const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
-  const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);
-  return respond(d.schema, req, reply, views.list, page);
+  return sendAnswer(reply, await renderList(d, req, views, source, input));
+}
+
+/**
+ * A GET list page of the committed state, kept per commit in `d.answers` (answer-cache.ts): `source` is
+ * read only when the page is not cached. Lists whose items are not committed state must use answerList.
+ */
+export function answerStateList<I>(
+  d: RouteDeps,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  views: ListViews<I>,
+  source: () => ListSource<I> | readonly I[],
+  input: ListInput,
+): FastifyReply | Promise<FastifyReply> {
+  return answerCached(d.answers, req, reply, () => renderList(d, req, views, source(), input));
 }
 
 /**
@@ -125,7 +153,7 @@ export function listRoutes<I>(d: RouteDeps, r: ListResource<I>): RouteDef[] {
       visibility: 'public',
       formats: JSON_OR_CODEC,
       schema: { querystring: ListQuerystring, response: { 200: viewSchema(views.list) } },
-      handler: (req, reply) => answerList(d, req, reply, views, r.source(), queryInput(req.query)),
+      handler: (req, reply) => answerStateList(d, req, reply, views, r.source, queryInput(req.query)),
     }),
     defineRoute({
       method: 'POST',

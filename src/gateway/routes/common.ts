@@ -9,6 +9,7 @@ import { DATA_MODEL_VERSION } from '../../model/schema.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
+import type { StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { viewRoute } from '../view.js';
 import {
@@ -36,8 +37,27 @@ export const AGGREGATE_RESOURCES = [
   'blocks',
 ];
 
-export function statusOf(d: RouteDeps): Infer<typeof StatusView> {
-  const { node, chain, transactions, consensus, state } = d.ports;
+/**
+ * The state root in hex, hashed once per committed state (the status route reads it on every request;
+ * the rest of the status moves with the clock and the queue, so the answer itself is not cached).
+ */
+export function stateRootHex(state: StateReader): () => string {
+  let version = Number.NaN;
+  let hex = '';
+  return () => {
+    if (state.version !== version) {
+      hex = toHex(state.stateRoot());
+      version = state.version;
+    }
+    return hex;
+  };
+}
+
+export function statusOf(
+  d: RouteDeps,
+  rootHex: () => string = () => toHex(d.ports.state.stateRoot()),
+): Infer<typeof StatusView> {
+  const { node, chain, transactions, consensus } = d.ports;
   const c = transactions.counters();
   const snap = consensus.snapshot();
   const uptimeMs = Math.max(0, node.nowMs() - node.startedAtMs);
@@ -53,7 +73,7 @@ export function statusOf(d: RouteDeps): Infer<typeof StatusView> {
     viewChanges: snap.viewChanges,
     queueSize: transactions.queueDepth(),
     queueCapacity: transactions.queueCapacity(),
-    stateRoot: toHex(state.stateRoot()),
+    stateRoot: rootHex(),
     consensus: {
       mode: snap.mode,
       height: snap.height,
@@ -113,6 +133,9 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
     tags,
     visibility: 'public' as const,
   });
+  const rootHex = stateRootHex(d.ports.state);
+  // Answers that depend only on the committed state (and the URL) are serialised once per commit.
+  const cached = d.answers;
   const healthy = () => {
     if (!d.ports.node.healthy()) throw d.errors.create('node_unhealthy');
     return { status: 'ok' };
@@ -146,7 +169,7 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
       d.schema,
       { ...pub('/status', 'getStatus', 'Operator status summary'), visibility: 'status' },
       StatusView,
-      () => statusOf(d),
+      () => statusOf(d, rootHex),
     ),
     defineRoute({
       method: 'GET',
@@ -162,7 +185,7 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
         response: { 200: Type.Unknown({ description: 'The JSON value of that field of GET /status' }) },
       },
       handler: (req, reply) => {
-        const json = StatusView.toJson(statusOf(d)) as Record<string, unknown>;
+        const json = StatusView.toJson(statusOf(d, rootHex)) as Record<string, unknown>;
         if (!Object.hasOwn(json, req.params.field))
           throw gatewayError('not_found', { field: req.params.field, fields: Object.keys(json) });
         return reply.type('application/json; charset=utf-8').send(JSON.stringify(json[req.params.field]));
@@ -173,6 +196,7 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
       pub('/v1/node/capabilities', 'getCapabilities', 'Node capabilities and data-model metadata'),
       CapabilitiesView,
       () => capabilities(d),
+      cached,
     ),
     viewRoute(d.schema, pub('/v1/time/now', 'getTimeNow', 'Wall-clock snapshot'), TimeNowView, () =>
       timeNow(d),
@@ -203,6 +227,7 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
       pub('/v1/parameters', 'getParameters', 'Chain parameters in force'),
       ParametersCodec,
       () => d.ports.state.parameters(),
+      cached,
     ),
   ];
 }
