@@ -65,8 +65,10 @@ async function measureLoad(
   const fromHeight = Math.max(0, ...node.blockTimes.keys()) + 1;
   opts.log(`${opts.seconds} s of transfers at full speed while ${subs.open} subscribers listen`);
   const load = await httpPeak(node, opts.seconds, opts.presign);
-  await sleep(SETTLE_MS);
+  // Blocks of the load: those committed by its end (the queue may still commit more while settling,
+  // and those are not all due yet). Each has had SETTLE_MS to reach every subscriber.
   const toHeight = Math.max(0, ...node.blockTimes.keys());
+  await sleep(SETTLE_MS);
   const reports = await subs.report(fromHeight, toHeight);
   const latencies = deliveryLatencies(node, reports, fromHeight, toHeight);
   const sum = (f: (r: ReceiptReport) => number) => reports.reduce((n, r) => n + f(r), 0);

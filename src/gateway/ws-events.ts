@@ -160,8 +160,10 @@ export class EventSocketSession {
       return;
     }
     for (const e of events) if (e.id > this.lastSentId) this.live.push(e);
+    // What the send bounds take goes out first; only the rest counts against the queue bound, as
+    // when the events came one at a time (a full block's burst must not cut off a reader).
+    this.pump();
     if (this.live.length > this.queueEventsMax) this.close(WS_CLOSE.tryAgainLater, 'lagged', 'lagged');
-    else this.pump();
   }
 
   /** History first, then queued live events; undefined for an event to skip. */
