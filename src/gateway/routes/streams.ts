@@ -149,7 +149,7 @@ export function streamRoutes(app: GatewayApp, d: RouteDeps): RouteDef[] {
         serveSse(req, reply, hub, {
           filter: (e) => match(hub.fieldsOf(e)),
           // The same filter text compiles to the same filter: its subscribers share one evaluation.
-          filterKey: req.query.filter ?? '',
+          filterKey: `sse:${req.query.filter ?? ''}`,
           onClose: (reason) => closes.inc({ stream: 'sse', reason }),
         });
       },
