@@ -44,6 +44,8 @@ export const fanoutP99Figure: Figure = {
         blocks: f.blocks,
         deliveries: f.deliveries,
         undelivered_after_settle: f.undelivered,
+        heights: `${f.fromHeight}..${f.toHeight}`,
+        subscribers_missing_by_height: f.missingByHeight,
         subscribers_complete: f.complete,
         subscribers_disordered: f.disordered,
         subscriber_processes: f.processes,

@@ -42,6 +42,10 @@ export interface FanoutResult {
   processes: number;
   closed: number;
   closeReasons: string;
+  /** The blocks of the load, and how many subscribers lacked each block that some lacked. */
+  fromHeight: number;
+  toHeight: number;
+  missingByHeight: string;
   loadTxPerS: number;
 }
 
@@ -62,16 +66,23 @@ async function measureLoad(
   subs: SubscriberPool,
   opts: { seconds: number; presign: number; log: (m: string) => void },
 ) {
-  const fromHeight = Math.max(0, ...node.blockTimes.keys()) + 1;
+  const before = Math.max(0, ...node.blockTimes.keys());
   opts.log(`${opts.seconds} s of transfers at full speed while ${subs.open} subscribers listen`);
   const load = await httpPeak(node, opts.seconds, opts.presign);
-  // Blocks of the load: those committed by its end (the queue may still commit more while settling,
-  // and those are not all due yet). Each has had SETTLE_MS to reach every subscriber.
-  const toHeight = Math.max(0, ...node.blockTimes.keys());
+  // Blocks of the load: those the node announced (`B` lines, from its own start, not the chain's)
+  // from the load's start to its end (the queue may still commit more while settling, and those are
+  // not all due yet). Each has had SETTLE_MS to reach every subscriber.
+  const heights = [...node.blockTimes.keys()].filter((h) => h > before);
+  const fromHeight = Math.min(...heights);
+  const toHeight = Math.max(before, ...heights);
   await sleep(SETTLE_MS);
   const reports = await subs.report(fromHeight, toHeight);
   const latencies = deliveryLatencies(node, reports, fromHeight, toHeight);
   const sum = (f: (r: ReceiptReport) => number) => reports.reduce((n, r) => n + f(r), 0);
+  const missingByHeight: Record<string, number> = {};
+  for (const r of reports)
+    for (const [h, n] of Object.entries(r.missingByHeight))
+      missingByHeight[h] = (missingByHeight[h] ?? 0) + n;
   const reasons: Record<string, number> = {};
   for (const r of reports)
     for (const [k, v] of Object.entries(r.closeReasons)) reasons[k] = (reasons[k] ?? 0) + v;
@@ -85,6 +96,9 @@ async function measureLoad(
     complete: sum((r) => r.complete),
     closed: sum((r) => r.closed),
     closeReasons: JSON.stringify(reasons),
+    fromHeight,
+    toHeight,
+    missingByHeight: JSON.stringify(missingByHeight),
     loadTxPerS: load.txPerS,
   };
 }

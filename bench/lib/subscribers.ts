@@ -148,6 +148,8 @@ export interface ReceiptReport {
   disordered: number;
   /** Subscribers that received every height in from..to. */
   complete: number;
+  /** Height → subscribers that lack it (heights some subscriber lacks only). */
+  missingByHeight: Record<string, number>;
   closed: number;
   closeReasons: Record<string, number>;
   /** height → [bucket, count] pairs (see BUCKETS_PER_MS). */
@@ -159,7 +161,10 @@ export function reportReceipts(r: Receipts, from: number, to: number): ReceiptRe
   let missing = 0;
   let disordered = 0;
   let complete = 0;
+  const missingByHeight: Record<string, number> = {};
   for (const seen of r.heights) {
+    const got = new Set(seen);
+    for (let h = from; h <= to; h++) if (!got.has(h)) missingByHeight[h] = (missingByHeight[h] ?? 0) + 1;
     let inRange = 0;
     let ordered = true;
     for (let i = 0; i < seen.length; i++) {
@@ -169,9 +174,9 @@ export function reportReceipts(r: Receipts, from: number, to: number): ReceiptRe
     }
     if (!ordered) disordered++;
     // Duplicates are counted as disorder, not as deliveries.
-    const got = Math.min(inRange, expected);
-    missing += expected - got;
-    if (got === expected && ordered) complete++;
+    const received = Math.min(inRange, expected);
+    missing += expected - received;
+    if (received === expected && ordered) complete++;
   }
   const histograms: Record<string, [number, number][]> = {};
   for (const [h, hist] of r.byHeight) if (h >= from && h <= to) histograms[h] = [...hist];
@@ -180,6 +185,7 @@ export function reportReceipts(r: Receipts, from: number, to: number): ReceiptRe
     missing,
     disordered,
     complete,
+    missingByHeight,
     closed: r.closed,
     closeReasons: Object.fromEntries(r.closeReasons),
     histograms,
