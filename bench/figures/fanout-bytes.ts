@@ -1,6 +1,7 @@
 // Figure `fanout_bytes_per_subscriber` (issue 6 table "event fan-out": ≤ 20 KiB of memory per idle
 // subscriber). The node's resident memory after a full GC, before and after connecting the idle
-// subscribers of the fan-out measurement (lib/fanout.ts), divided by their number; the heap-only
+// subscribers of the fan-out measurement (lib/fanout.ts; the subscribers live in processes of their
+// own, so only the node's share is counted), divided by their number; the heap-only
 // share is in `extra`. `--quick` uses a tenth of the subscribers and cannot meet the goal.
 
 import { FANOUT_SSE, FANOUT_WS } from '../lib/fixtures.js';
@@ -28,7 +29,8 @@ export const fanoutBytesFigure: Figure = {
       assessed: fullScale,
       met: fullScale && f.connected === f.sse + f.ws && f.idleBytesPerSubscriber <= IDLE_BYTES_GOAL,
       note:
-        `node RSS after GC, before vs after ${f.connected} idle subscribers (${f.sse} SSE + ${f.ws} WebSocket)` +
+        `node RSS after GC, before vs after ${f.connected} idle subscribers (${f.sse} SSE + ${f.ws} WebSocket, ` +
+        `in ${f.processes} subscriber processes)` +
         `${fullScale ? '' : '; reduced scale (--quick), so not counted as met'}`,
       extra: { heap_bytes_per_subscriber: f.idleHeapBytesPerSubscriber, subscribers: f.connected },
     };

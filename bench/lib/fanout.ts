@@ -3,18 +3,25 @@
 // 100 ms, ≤ 20 KiB per idle subscriber). A node in its own process with its stream limits raised to
 // fit the subscribers; its memory is read after a full GC before and after connecting the idle
 // subscribers; then transfers are submitted at full speed and every block commit event is timed from
-// the node's publish to each subscriber's receipt. Subscribers and the load generator share the
-// bench process, so client-side delays count against the node: the figure is an upper bound.
+// the node's publish to each subscriber's receipt. The subscribers run in SUBSCRIBER_PROCESSES
+// processes of their own (subscriber-pool.ts), apart from the load generator (the bench process) and
+// the node; on this 2-core machine they still share the cores, so client-side delays count against the
+// node and the figure stays an upper bound. Both sides read the epoch clock as
+// `performance.timeOrigin + performance.now()`. Every subscriber's deliveries are checked: each block
+// committed during the load, once, in height order.
 
 import { httpPeak } from './http-load.js';
 import { type HttpNode, startHttpNode } from './http-node.js';
-import { connectSubscribers } from './subscribers.js';
+import { type SubscriberPool, startSubscriberPool } from './subscriber-pool.js';
+import { BUCKETS_PER_MS, type ReceiptReport } from './subscribers.js';
 import { percentile, sleep } from './timing.js';
 
 /** Time given to settle (connections idle, last deliveries in) before each reading. */
 const SETTLE_MS = 1_500;
 /** Spare connections over the subscribers, for the load generator's keep-alive connections. */
 const SPARE_CONNECTIONS = 256;
+/** Subscriber processes (each holds an even share of the SSE and WebSocket subscribers). */
+export const SUBSCRIBER_PROCESSES = 4;
 
 export interface FanoutResult {
   sse: number;
@@ -28,20 +35,72 @@ export interface FanoutResult {
   deliveries: number;
   /** Block events some subscriber had not received SETTLE_MS after the load ended (late or lost). */
   undelivered: number;
+  /** Subscribers that received some block twice or out of height order. */
+  disordered: number;
+  /** Subscribers that received every block of the load, once, in order. */
+  complete: number;
+  processes: number;
   closed: number;
   closeReasons: string;
+  /** The blocks of the load, and how many subscribers lacked each block that some lacked. */
+  fromHeight: number;
+  toHeight: number;
+  missingByHeight: string;
   loadTxPerS: number;
 }
 
-function deliveryLatencies(node: HttpNode, byHeight: Map<number, number[]>, fromHeight: number) {
+function deliveryLatencies(node: HttpNode, reports: ReceiptReport[], from: number, to: number) {
   const latencies: number[] = [];
-  let blocks = 0;
-  for (const [height, published] of node.blockTimes) {
-    if (height < fromHeight) continue;
-    blocks++;
-    for (const t of byHeight.get(height) ?? []) latencies.push(t - published);
+  for (let height = from; height <= to; height++) {
+    const published = node.blockTimes.get(height);
+    if (published === undefined) continue;
+    for (const r of reports)
+      for (const [bucket, count] of r.histograms[height] ?? [])
+        for (let i = 0; i < count; i++) latencies.push(bucket / BUCKETS_PER_MS - published);
   }
-  return { latencies, blocks };
+  return latencies;
+}
+
+async function measureLoad(
+  node: HttpNode,
+  subs: SubscriberPool,
+  opts: { seconds: number; presign: number; log: (m: string) => void },
+) {
+  const before = Math.max(0, ...node.blockTimes.keys());
+  opts.log(`${opts.seconds} s of transfers at full speed while ${subs.open} subscribers listen`);
+  const load = await httpPeak(node, opts.seconds, opts.presign);
+  // Blocks of the load: those the node announced (`B` lines, from its own start, not the chain's)
+  // from the load's start to its end (the queue may still commit more while settling, and those are
+  // not all due yet). Each has had SETTLE_MS to reach every subscriber.
+  const heights = [...node.blockTimes.keys()].filter((h) => h > before);
+  const fromHeight = Math.min(...heights);
+  const toHeight = Math.max(before, ...heights);
+  await sleep(SETTLE_MS);
+  const reports = await subs.report(fromHeight, toHeight);
+  const latencies = deliveryLatencies(node, reports, fromHeight, toHeight);
+  const sum = (f: (r: ReceiptReport) => number) => reports.reduce((n, r) => n + f(r), 0);
+  const missingByHeight: Record<string, number> = {};
+  for (const r of reports)
+    for (const [h, n] of Object.entries(r.missingByHeight))
+      missingByHeight[h] = (missingByHeight[h] ?? 0) + n;
+  const reasons: Record<string, number> = {};
+  for (const r of reports)
+    for (const [k, v] of Object.entries(r.closeReasons)) reasons[k] = (reasons[k] ?? 0) + v;
+  return {
+    p50Ms: percentile(latencies, 50),
+    p99Ms: percentile(latencies, 99),
+    blocks: Math.max(0, toHeight - fromHeight + 1),
+    deliveries: latencies.length,
+    undelivered: sum((r) => r.missing),
+    disordered: sum((r) => r.disordered),
+    complete: sum((r) => r.complete),
+    closed: sum((r) => r.closed),
+    closeReasons: JSON.stringify(reasons),
+    fromHeight,
+    toHeight,
+    missingByHeight: JSON.stringify(missingByHeight),
+    loadTxPerS: load.txPerS,
+  };
 }
 
 export async function measureFanout(opts: {
@@ -57,6 +116,9 @@ export async function measureFanout(opts: {
     config: {
       'streams.sse_clients_max': opts.sse,
       'streams.ws_clients_max': opts.ws,
+      // Every subscriber connects from 127.0.0.1: the per-address caps are lifted like the totals.
+      'streams.sse_clients_per_ip_max': Math.max(1, opts.sse),
+      'streams.ws_clients_per_ip_max': Math.max(1, opts.ws),
       'gateway.connections_max': total + SPARE_CONNECTIONS,
       'gateway.connections_per_ip_max': total + SPARE_CONNECTIONS,
     },
@@ -64,33 +126,25 @@ export async function measureFanout(opts: {
   try {
     await sleep(SETTLE_MS);
     const before = await node.memory();
-    opts.log(`connecting ${opts.sse} SSE and ${opts.ws} WebSocket subscribers`);
-    const subs = await connectSubscribers(node.url, opts.sse, opts.ws);
+    opts.log(
+      `connecting ${opts.sse} SSE and ${opts.ws} WebSocket subscribers in ${SUBSCRIBER_PROCESSES} processes`,
+    );
+    const subs = await startSubscriberPool(node.url, opts.sse, opts.ws, SUBSCRIBER_PROCESSES);
     try {
       await sleep(SETTLE_MS);
       const idle = await node.memory();
-      const fromHeight = Math.max(0, ...node.blockTimes.keys()) + 1;
-      opts.log(`${opts.seconds} s of transfers at full speed while ${subs.open} subscribers listen`);
-      const load = await httpPeak(node, opts.seconds, opts.presign);
-      await sleep(SETTLE_MS);
-      const { latencies, blocks } = deliveryLatencies(node, subs.receipts.byHeight, fromHeight);
+      const measured = await measureLoad(node, subs, opts);
       return {
         sse: opts.sse,
         ws: opts.ws,
         connected: subs.open,
+        processes: subs.processes,
         idleBytesPerSubscriber: (idle.rss - before.rss) / subs.open,
         idleHeapBytesPerSubscriber: (idle.heapUsed - before.heapUsed) / subs.open,
-        p50Ms: percentile(latencies, 50),
-        p99Ms: percentile(latencies, 99),
-        blocks,
-        deliveries: latencies.length,
-        undelivered: blocks * subs.open - latencies.length,
-        closed: subs.receipts.closed,
-        closeReasons: JSON.stringify(Object.fromEntries(subs.receipts.closeReasons)),
-        loadTxPerS: load.txPerS,
+        ...measured,
       };
     } finally {
-      subs.close();
+      await subs.close();
     }
   } finally {
     await node.stop();

@@ -165,7 +165,7 @@ describe('signal box', () => {
     const seen: StreamEvent[] = [];
     const feed = b.feed('d:c', toP1, (r) => ({ id: r.id, name: r.kind, data: r.from }));
     assert.equal(feed.since(0).length, 1);
-    const stop = feed.subscribe((e) => seen.push(e));
+    const stop = feed.subscribe((b) => seen.push(...b.events));
     clock.t += 1;
     b.addAnswer({ callId: 'd:c', from: 'p2', to: 'h', envelope: env() });
     b.addAnswer({ callId: 'd:c', from: 'p1', to: 'h', envelope: env() });

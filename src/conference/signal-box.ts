@@ -13,6 +13,7 @@
 // Ids: max(previous + 1, now × 1000). They grow across restarts as long as the clock does, so a client
 // resuming with Last-Event-ID after a restart of the node does not skip new signals.
 
+import { EventBatch } from '../gateway/event-batch.js';
 import type { StreamEvent } from '../gateway/sse-frame.js';
 import type { EventFeed } from '../gateway/sse-session.js';
 
@@ -190,9 +191,11 @@ export class SignalBox {
   ): EventFeed {
     return {
       since: (lastId) => this.signals(callId, lastId, visible).map(toEvent),
-      subscribe: (fn) => {
+      subscribe: (fn, filter) => {
         const listener = (r: SignalRecord) => {
-          if (r.callId === callId && visible(r)) fn(toEvent(r));
+          if (r.callId !== callId || !visible(r)) return;
+          const e = toEvent(r);
+          if (filter === undefined || filter.keep(e)) fn(new EventBatch([e]));
         };
         this.listeners.add(listener);
         return () => this.listeners.delete(listener);

@@ -1,14 +1,29 @@
 // One SSE subscriber on a hijacked response: replay-then-live handoff, the bounded queue and the
 // lagged / gone / shutdown endings. The rules are described in sse.ts.
+// Once the response head is out, the session writes straight to the socket, framing each write as one
+// chunk of the response's chunked transfer coding itself (RFC 9112 §7.1) when the response uses it: a
+// batch of live events arrives with its bytes already built for every subscriber of the batch, so a
+// subscriber that keeps up costs one socket write per batch, and nothing is encoded or copied per
+// subscriber. Only the end of the response (`res.end()`, the last chunk) goes through the response.
 
 import type { ServerResponse } from 'node:http';
+import { type EventBatch, httpChunk } from './event-batch.js';
 import { formatControl, formatEvent, HEARTBEAT_FRAME, type StreamEvent } from './sse-frame.js';
+
+/** A subscriber's filter; equal keys promise equal filters, so a feed may run one for all of them. */
+export interface FeedFilter {
+  key?: string;
+  keep(e: StreamEvent): boolean;
+}
 
 export interface EventFeed {
   /** Events with id > lastId from bounded history, in id order; 'gone' if history was pruned past it. */
   since(lastId: number): StreamEvent[] | 'gone';
-  /** Live events, in id order. Returns the unsubscribe function. */
-  subscribe(fn: (e: StreamEvent) => void): () => void;
+  /**
+   * Live events that `filter` keeps (all without one), in id order, in non-empty batches. Returns the
+   * unsubscribe function.
+   */
+  subscribe(fn: (batch: EventBatch) => void, filter?: FeedFilter): () => void;
   lastId(): number;
 }
 
@@ -23,7 +38,7 @@ export interface SseLimits {
 export type SseCloseReason = 'client' | 'lagged' | 'gone' | 'shutdown';
 
 export interface SessionOptions {
-  filter?: (e: StreamEvent) => boolean;
+  filter?: FeedFilter;
   onClose?: (reason: SseCloseReason) => void;
   /** Called once when the session ends, whatever the reason (frees the stream slot). */
   release: () => void;
@@ -51,23 +66,27 @@ export class SseSession {
   private lagCheck: NodeJS.Immediate | undefined;
   private unsubscribe: () => void = () => {};
   private readonly keep: (e: StreamEvent) => boolean;
+  private chunked = false;
 
+  /** `res`: its head already written (serveSse writes it with the `retry:` line). */
   constructor(
     private readonly res: ServerResponse,
     private readonly limits: SseLimits,
     private readonly opts: SessionOptions,
   ) {
-    this.keep = opts.filter ?? (() => true);
+    const filter = opts.filter;
+    this.keep = filter === undefined ? () => true : (e) => filter.keep(e);
   }
 
   /** Subscribes first, then replays history after `resumeFrom` (live from now when undefined). */
   start(feed: EventFeed, resumeFrom: number | undefined): void {
+    this.chunked = this.res.chunkedEncoding;
     this.lastSentId = resumeFrom ?? 0;
-    this.unsubscribe = feed.subscribe((e) => this.onLive(e));
+    this.unsubscribe = feed.subscribe((b) => this.onBatch(b), this.opts.filter);
     if (resumeFrom === undefined) this.lastSentId = feed.lastId();
     this.heartbeat = setInterval(() => this.onHeartbeat(), this.limits.heartbeatMs);
     this.heartbeat.unref();
-    this.res.on('drain', () => {
+    this.res.socket?.on('drain', () => {
       this.writable = true;
       this.pump();
     });
@@ -75,7 +94,7 @@ export class SseSession {
     this.res.on('error', () => this.finish('client'));
     const history = feed.since(this.lastSentId);
     if (history === 'gone') {
-      this.res.write(formatControl('gone', { last_event_id: this.lastSentId }));
+      this.send(formatControl('gone', { last_event_id: this.lastSentId }));
       this.finish('gone');
       return;
     }
@@ -100,18 +119,45 @@ export class SseSession {
     }
   }
 
+  /** Writes text (one or more whole frames) to the socket; false when the socket buffer is full. */
+  private send(text: string): boolean {
+    const bytes = Buffer.from(text, 'utf8');
+    return this.sendBytes(this.chunked ? httpChunk(bytes) : bytes);
+  }
+
+  private sendBytes(wire: Buffer): boolean {
+    const socket = this.res.socket;
+    if (socket === null || socket.destroyed) return false; // its 'close' ends the session
+    return socket.write(wire);
+  }
+
   private lagged(): void {
     if (this.closed) return;
-    this.res.write(formatControl('lagged', { last_sent_id: this.lastSentId }));
+    this.send(formatControl('lagged', { last_sent_id: this.lastSentId }));
     this.finish('lagged');
   }
 
-  private onLive(e: StreamEvent): void {
-    if (this.closed || e.id <= this.lastSentId || !this.keep(e)) return;
-    const frame = formatEvent(e);
-    const bytes = Buffer.byteLength(frame);
-    this.live.push({ id: e.id, frame, bytes });
-    this.liveBytes += bytes;
+  private idle(): boolean {
+    return this.replayAt >= this.replay.length && this.live.length === 0;
+  }
+
+  /** Live events the feed has filtered for this subscriber. */
+  private onBatch(batch: EventBatch): void {
+    const events = batch.events;
+    if (this.closed || events.length === 0) return;
+    if (this.writable && this.idle() && events[0]!.id > this.lastSentId) {
+      // Keeping up: the batch's shared bytes in one write.
+      this.lastSentId = events[events.length - 1]!.id;
+      this.writable = this.sendBytes(this.chunked ? batch.sseChunk() : batch.sseBytes());
+      return;
+    }
+    for (const e of events) {
+      if (e.id <= this.lastSentId) continue;
+      const frame = formatEvent(e);
+      const bytes = Buffer.byteLength(frame);
+      this.live.push({ id: e.id, frame, bytes });
+      this.liveBytes += bytes;
+    }
     this.pump();
     // Events can arrive in one synchronous burst (a committed block's events; admissions that never
     // yield to I/O) before any socket can drain, so even a fast reader's queue briefly holds the whole
@@ -151,7 +197,7 @@ export class SseSession {
       if (next === 'empty') return;
       if (next === undefined) continue;
       this.lastSentId = next.id;
-      this.writable = this.res.write(next.frame);
+      this.writable = this.send(next.frame);
     }
   }
 
@@ -162,7 +208,6 @@ export class SseSession {
       return;
     }
     this.stalled = 0;
-    const idle = this.replayAt >= this.replay.length && this.live.length === 0;
-    if (idle) this.writable = this.res.write(HEARTBEAT_FRAME);
+    if (this.idle()) this.writable = this.send(HEARTBEAT_FRAME);
   }
 }

@@ -5,23 +5,25 @@ import { after, before, describe, it } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { EventSource } from 'eventsource';
 import type { GatewayApp } from './context.js';
+import { EventBatch } from './event-batch.js';
 import type { GatewayLimits } from './limits.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { registerRoutes } from './route-table.js';
 import { createGatewayServer } from './server.js';
 import { type EventFeed, type SseCloseReason, type StreamEvent, serveSse } from './sse.js';
+import type { FeedFilter } from './sse-session.js';
 
 /** An in-memory feed with bounded history, as the pipeline's event bus will offer. */
 class FakeFeed implements EventFeed {
   private events: StreamEvent[] = [];
-  private subs = new Set<(e: StreamEvent) => void>();
+  private subs = new Set<{ fn: (b: EventBatch) => void; filter: FeedFilter | undefined }>();
   private last = 0;
   constructor(private readonly historyMax: number) {}
   publish(name: string, data: unknown): number {
     const e = { id: ++this.last, name, data };
     this.events.push(e);
     if (this.events.length > this.historyMax) this.events.shift();
-    for (const fn of this.subs) fn(e);
+    for (const { fn, filter } of this.subs) if (filter?.keep(e) ?? true) fn(new EventBatch([e]));
     return e.id;
   }
   since(lastId: number): StreamEvent[] | 'gone' {
@@ -29,9 +31,10 @@ class FakeFeed implements EventFeed {
     if (lastId < oldest - 1) return 'gone';
     return this.events.filter((e) => e.id > lastId);
   }
-  subscribe(fn: (e: StreamEvent) => void): () => void {
-    this.subs.add(fn);
-    return () => this.subs.delete(fn);
+  subscribe(fn: (b: EventBatch) => void, filter?: FeedFilter): () => void {
+    const sub = { fn, filter };
+    this.subs.add(sub);
+    return () => this.subs.delete(sub);
   }
   lastId(): number {
     return this.last;

@@ -23,6 +23,11 @@ export type { EventFeed, SseCloseReason, SseLimits } from './sse-session.js';
 
 export interface SseOptions {
   filter?: (e: StreamEvent) => boolean;
+  /**
+   * Equal keys promise equal filters: the feed runs the filter once per event for every subscriber
+   * holding the key, and they share the bytes of each batch (event-hub.ts). Omitted: not shared.
+   */
+  filterKey?: string;
   limits?: Partial<SseLimits>;
   onClose?: (reason: SseCloseReason) => void;
 }
@@ -69,7 +74,9 @@ export function serveSse(
   reply.raw.write(formatRetry(limits.retryMs));
   session = new SseSession(reply.raw, limits, {
     release,
-    ...(opts.filter === undefined ? {} : { filter: opts.filter }),
+    ...(opts.filter === undefined
+      ? {}
+      : { filter: { keep: opts.filter, ...(opts.filterKey === undefined ? {} : { key: opts.filterKey }) } }),
     ...(opts.onClose === undefined ? {} : { onClose: opts.onClose }),
   });
   session.start(feed, resumeFrom);

@@ -8,11 +8,15 @@
 // over which the connection is closed 1013 `lagged` (the client resumes with `since` = the last id it
 // received, losing nothing). A `since` the history no longer holds: close 4410 `gone`. A bad request:
 // close 1008. One subscription per connection: any later message closes 1008.
+// Live events come from the hub in batches, filtered once for every subscription with the same filter
+// (its key is the filter's JSON); a subscription that keeps up writes the batch's shared frames
+// (SharedBatch.wsFrames) in one write, and queued or replayed events are written from each event's
+// shared frame, so no message is encoded per connection.
 
 import { decodeFrame } from '../codec/frame.js';
 import type { SchemaRegistry } from '../codec/registry.js';
 import { compileEventFilter, type EventMatcher } from './event-filter.js';
-import type { EventHub, SharedEvent } from './event-hub.js';
+import type { EventHub, SharedBatch, SharedEvent } from './event-hub.js';
 import { EventSubscriptionView, SUBSCRIPTION_DECODE_LIMITS } from './views/events.js';
 import { WS_CLOSE, type WsContext } from './ws.js';
 
@@ -21,6 +25,8 @@ export const WS_CLOSE_GONE = 4410;
 
 export interface EventRequest {
   match: EventMatcher;
+  /** Equal keys for equal filters (event-hub.ts groups); undefined when the filter has no JSON form. */
+  filterKey: string | undefined;
   since: number | undefined;
   binary: boolean;
 }
@@ -73,7 +79,20 @@ export function parseEventRequest(
     return refuse('since must be a non-negative integer');
   const compiled = compileEventFilter(filter, opts.filterDepthMax);
   if (!compiled.ok) return refuse(`invalid filter at ${compiled.details.path}: ${compiled.details.reason}`);
-  return { ok: true, request: { match: compiled.match, since: since as number | undefined, binary } };
+  const request = {
+    match: compiled.match,
+    filterKey: filterKeyOf(filter),
+    since: since as number | undefined,
+  };
+  return { ok: true, request: { ...request, binary } };
+}
+
+function filterKeyOf(filter: unknown): string | undefined {
+  try {
+    return `ws:${JSON.stringify(filter ?? null)}`;
+  } catch {
+    return undefined; // e.g. a bigint: this subscription gets a group of its own
+  }
 }
 
 /** Why a subscription ended: the server cut a lagging client, the resume id was too old, or it closed. */
@@ -99,7 +118,12 @@ export class EventSocketSession {
   start(hub: EventHub): void {
     this.ctx.onClose(() => this.end('closed'));
     this.lastSentId = this.request.since ?? 0;
-    this.unsubscribe = hub.subscribe((e) => this.onLive(e));
+    const match = this.request.match;
+    const key = this.request.filterKey;
+    this.unsubscribe = hub.subscribe((b) => this.onBatch(b), {
+      keep: (e) => match(hub.fieldsOf(e)),
+      ...(key === undefined ? {} : { key }),
+    });
     if (this.request.since === undefined) this.lastSentId = hub.lastId();
     const history = hub.since(this.lastSentId);
     if (history === 'gone') {
@@ -124,11 +148,22 @@ export class EventSocketSession {
     this.onEnd(reason);
   }
 
-  private onLive(e: SharedEvent): void {
-    if (this.closed || e.id <= this.lastSentId || !this.request.match(e.fields)) return;
-    this.live.push(e);
+  /** Live events the hub has filtered for this subscription. */
+  private onBatch(batch: SharedBatch): void {
+    const events = batch.events;
+    if (this.closed || events.length === 0) return;
+    const idle = !this.waiting && this.replayAt >= this.replay.length && this.live.length === 0;
+    if (idle && events[0]!.id > this.lastSentId && this.ctx.hasRoom(events.length)) {
+      // Keeping up: the batch's shared frames in one write.
+      this.lastSentId = events[events.length - 1]!.id;
+      this.ctx.sendFrames(batch.wsFrames(this.request.binary), events.length);
+      return;
+    }
+    for (const e of events) if (e.id > this.lastSentId) this.live.push(e);
+    // What the send bounds take goes out first; only the rest counts against the queue bound, as
+    // when the events came one at a time (a full block's burst must not cut off a reader).
+    this.pump();
     if (this.live.length > this.queueEventsMax) this.close(WS_CLOSE.tryAgainLater, 'lagged', 'lagged');
-    else this.pump();
   }
 
   /** History first, then queued live events; undefined for an event to skip. */
@@ -156,7 +191,7 @@ export class EventSocketSession {
       if (e === 'empty') return;
       if (e === undefined) continue;
       this.lastSentId = e.id;
-      this.ctx.send(this.request.binary ? e.codecFrame() : e.jsonText());
+      this.ctx.sendFrames(e.wsFrame(this.request.binary), 1);
     }
   }
 }

@@ -136,7 +136,7 @@ export function registerWsRoute(
     }
     socket.once('close', release);
     wss.handleUpgrade(req, socket, head, (ws) => {
-      ctx = startWsSession(ws, req, handler, limits, (err) =>
+      ctx = startWsSession(ws, req, socket, handler, limits, (err) =>
         app.log.error({ err }, 'websocket handler failed'),
       );
     });

@@ -4,6 +4,7 @@ import type { Infer } from '../../codec/codec.js';
 import type { QcSummary } from '../../consensus/engine.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
+import { EventBatch } from '../event-batch.js';
 import type { EventFeed, StreamEvent } from '../sse.js';
 import { ConsensusStatusView } from '../views/consensus.js';
 import { signaturesTotal } from './consensus-shared.js';
@@ -88,8 +89,12 @@ export function statusFeed(d: RouteDeps): EventFeed {
   return {
     lastId: () => last,
     since: (lastId) => [next(lastId)],
-    subscribe(fn) {
-      const timer = setInterval(() => fn(next(0)), d.ports.consensus.settings().statusIntervalMs);
+    subscribe(fn, filter) {
+      const tick = () => {
+        const e = next(0);
+        if (filter === undefined || filter.keep(e)) fn(new EventBatch([e]));
+      };
+      const timer = setInterval(tick, d.ports.consensus.settings().statusIntervalMs);
       timer.unref();
       return () => clearInterval(timer);
     },

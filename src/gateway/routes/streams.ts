@@ -148,6 +148,8 @@ export function streamRoutes(app: GatewayApp, d: RouteDeps): RouteDef[] {
         const match = filter.match;
         serveSse(req, reply, hub, {
           filter: (e) => match(hub.fieldsOf(e)),
+          // The same filter text compiles to the same filter: its subscribers share one evaluation.
+          filterKey: `sse:${req.query.filter ?? ''}`,
           onClose: (reason) => closes.inc({ stream: 'sse', reason }),
         });
       },
