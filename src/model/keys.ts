@@ -106,21 +106,27 @@ export const KEY_TEXT_MEMO_MAX = 4096;
 
 class PrintedKeys {
   readonly bytes: number;
-  /** Slot i's key is keys[i * bytes, (i + 1) * bytes); its text is texts[i] (undefined when empty). */
-  private readonly keys: Uint8Array;
-  private readonly texts: (string | undefined)[] = new Array(KEY_TEXT_MEMO_MAX).fill(undefined);
+  /**
+   * Slot i's key is keys[i * bytes, (i + 1) * bytes); its text is texts[i] (undefined when empty).
+   * Allocated on first use (up to 192 KiB), so importing the model costs nothing until keys are read.
+   */
+  private keys = new Uint8Array(0);
+  private texts: (string | undefined)[] = [];
   /** The text's character codes: the prefix, then two hex digits per byte (filled per miss). */
   private readonly codes: number[];
 
   constructor(form: { prefix: string; chars: number }) {
     this.bytes = (form.chars - form.prefix.length) / 2;
-    this.keys = new Uint8Array(KEY_TEXT_MEMO_MAX * this.bytes);
     this.codes = Array.from({ length: form.chars }, (_, i) => form.prefix.charCodeAt(i) || 0);
   }
 
   /** The text of the key in buf[at, at + this.bytes) (bounds checked by the caller). */
   print(buf: Uint8Array, at: number): string {
     const n = this.bytes;
+    if (this.texts.length === 0) {
+      this.keys = new Uint8Array(KEY_TEXT_MEMO_MAX * n);
+      this.texts = new Array<string | undefined>(KEY_TEXT_MEMO_MAX).fill(undefined);
+    }
     const slot = (buf[at]! | (buf[at + 1]! << 8)) & (KEY_TEXT_MEMO_MAX - 1);
     const keys = this.keys;
     const base = slot * n;
