@@ -1,11 +1,12 @@
 // Figure `codec_ratio_vs_msgpackr` (issue 6 table, "codec"): encode + decode of one block of 512
 // transfer transactions with our BlockCodec (bare payload, as the block log stores it, docs/codec.md),
 // against msgpackr's standard `pack`/`unpack` of the same model value and JSON.stringify/parse of the
-// block's JSON form. Goal: faster than msgpackr (ratio > 1). msgpackr's record mode (`new Packr()`,
+// block's JSON form. Goal (issue 14): ratio >= 1.5 in every run; >= 1 with no account recurring. msgpackr's record mode (`new Packr()`,
 // non-standard MessagePack) is measured too and reported in `extra`, since it is msgpackr's fastest mode.
 // The block's 64 accounts recur, as accounts do in a ledger, and our codec remembers recent key and id
-// texts (bounded memos); `extra.ratio_vs_msgpackr_no_reuse` is the same comparison with no account
-// ever recurring, so the memos' share is visible.
+// texts (bounded memos); `extra.no_account_recurring_ratio_vs_msgpackr` is the same comparison with no
+// account ever recurring (its own goal in `extra.no_account_recurring_goal`), so the memos' share is
+// visible and a stream of new accounts is measured too.
 
 import { Packr, pack, unpack } from 'msgpackr';
 import { decode, encode } from '../../src/codec/frame.js';
@@ -17,6 +18,9 @@ import { compare } from '../lib/timing.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
 export const CODEC_BLOCK_TRANSACTIONS = 512;
+/** Issue 14 goals: the usual block, and blocks in which no account recurs. */
+const RATIO_GOAL = 1.5;
+const NO_RECURRING_RATIO_GOAL = 1;
 const LIMITS = { bytesMax: 16 * 1024 * 1024, itemsMax: 100_000, depthMax: 32 };
 /** The writer's first buffer size, computed as the ledger does for a block (pipeline/ledger.ts). */
 const SIZE_HINT = 1024 + CODEC_BLOCK_TRANSACTIONS * 256;
@@ -118,6 +122,7 @@ export const codecFigure: Figure = {
     const ours = ops.get('ours')!;
     const msgpackr = ops.get('msgpackr')!;
     const ratio = ratioOf(ours, msgpackr);
+    const noRecurring = noReuse.get('ours')! / noReuse.get('msgpackr')!;
     return {
       id: 'codec_ratio_vs_msgpackr',
       value: ours,
@@ -125,16 +130,17 @@ export const codecFigure: Figure = {
       baseline: 'msgpackr pack+unpack',
       baseline_value: msgpackr,
       ratio,
-      goal: 'ratio > 1 (faster than msgpackr)',
-      met: ratio !== null && ratio > 1,
+      goal: `ratio >= ${RATIO_GOAL}; no account recurring >= ${NO_RECURRING_RATIO_GOAL} (extra)`,
+      met: ratio !== null && ratio >= RATIO_GOAL && noRecurring >= NO_RECURRING_RATIO_GOAL,
       extra: {
         json_blocks_per_s: ops.get('json')!,
         ratio_vs_json: ours / ops.get('json')!,
         msgpackr_records_blocks_per_s: ops.get('msgpackr_records')!,
         ratio_vs_msgpackr_records: ours / ops.get('msgpackr_records')!,
-        no_reuse_blocks_per_s: noReuse.get('ours')!,
-        no_reuse_msgpackr_blocks_per_s: noReuse.get('msgpackr')!,
-        ratio_vs_msgpackr_no_reuse: noReuse.get('ours')! / noReuse.get('msgpackr')!,
+        no_account_recurring_blocks_per_s: noReuse.get('ours')!,
+        no_account_recurring_msgpackr_blocks_per_s: noReuse.get('msgpackr')!,
+        no_account_recurring_ratio_vs_msgpackr: noRecurring,
+        no_account_recurring_goal: `>= ${NO_RECURRING_RATIO_GOAL}`,
         ...sizes(block, json, records),
       },
     };

@@ -2,7 +2,8 @@
 // `verifyChain` (the logic of `torana verify`) re-checks every block of the built chain: hashes,
 // linkage, certificates, every transaction signature (VerifyPool with one worker per core) and a full
 // re-execution from an empty state. Baseline: Ed25519 verifications per second on all cores, measured in
-// the same run; the ratio shows how close replay gets to the signature-checking limit alone.
+// the same run; the ratio shows how close replay gets to the signature-checking limit alone (issue 14:
+// >= 0.8, with signatures checked on the pool for a window of blocks ahead of re-execution).
 
 import { availableParallelism } from 'node:os';
 import { ValidatorSet } from '../../src/consensus/validator-set.js';
@@ -15,6 +16,8 @@ import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
 /** Issue 6 goal for full re-verification. */
 const REPLAY_GOAL_TX_PER_S = 50_000;
+/** Issue 14 goal: replay at least this share of the Ed25519 verify rate on all cores. */
+const REPLAY_GOAL_RATIO = 0.8;
 
 async function replay(dir: string, log: (m: string) => void) {
   const config = await loadNodeConfig({ dir });
@@ -45,15 +48,16 @@ export const replayFigure: Figure = {
     ctx.log(`re-verifying ${chain.transactions} transactions with verifyChain`);
     const report = await replay(chain.dir, ctx.log);
     const txPerS = report.transactions / (report.durationMs / 1000);
+    const ratio = ratioOf(txPerS, ed.perSecond);
     return {
       id: 'replay_tx_per_s',
       value: txPerS,
       unit: 'tx/s',
       baseline: `Ed25519 verify/s, ${ed.threads} cores`,
       baseline_value: ed.perSecond,
-      ratio: ratioOf(txPerS, ed.perSecond),
-      goal: `>= ${REPLAY_GOAL_TX_PER_S.toLocaleString('en')} tx/s`,
-      met: txPerS >= REPLAY_GOAL_TX_PER_S,
+      ratio,
+      goal: `ratio >= ${REPLAY_GOAL_RATIO}; >= ${REPLAY_GOAL_TX_PER_S.toLocaleString('en')} tx/s`,
+      met: ratio !== null && ratio >= REPLAY_GOAL_RATIO && txPerS >= REPLAY_GOAL_TX_PER_S,
       note: chain.note,
       extra: {
         transactions: report.transactions,

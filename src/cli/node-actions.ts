@@ -2,10 +2,11 @@
 // only when one of them runs: it loads the whole node (storage, gateway, native crypto).
 
 import { access, rm } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { validatorSetAt } from '../consensus/membership.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
-import { VerifyPool } from '../crypto/verify-pool.js';
+import { VERIFY_THREADS_MAX, VerifyPool } from '../crypto/verify-pool.js';
 import { runsBft } from '../node/bft.js';
 import { nodeFiles } from '../node/files.js';
 import { genesisRoster, loadGenesis } from '../node/genesis.js';
@@ -156,7 +157,10 @@ async function verifyAndCompare(dir: string, configFile: string | undefined, pro
   const config = await loadNodeConfig({ dir, configFile, env: process.env });
   const files = nodeFiles(dir);
   const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
-  const pool = new VerifyPool({ threads: Math.max(1, config.verify.threads) });
+  // An offline check with the machine to itself: one worker per core (or more if configured), so the
+  // signatures of the blocks ahead are checked on every core while this thread re-executes.
+  const threads = Math.min(VERIFY_THREADS_MAX, Math.max(1, config.verify.threads, availableParallelism()));
+  const pool = new VerifyPool({ threads });
   const roster = new ValidatorSet(genesisRoster(genesis));
   try {
     const rebuilt = await verifyChain({

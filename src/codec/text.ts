@@ -38,6 +38,53 @@ export interface TextTypeSpec<B> {
  * and the encoding of a valid text never changes, so a remembered one is copied as is.
  */
 export const TEXT_ENCODING_MEMO_MAX = 4096;
+/** Encodings longer than this are not remembered (ids are far shorter). */
+const MEMO_ENCODING_BYTES_MAX = 1023;
+/** Bytes of remembered encodings per type: the arena starts small and doubles up to this. */
+const MEMO_ARENA_BYTES_MAX = 256 * 1024;
+
+/**
+ * A text → encoding memo whose encodings live in one growing byte arena: the map holds a number
+ * (offset · 1024 + length) per text, so remembering one allocates no byte array of its own and a
+ * stream of new texts leaves no garbage behind but the map's entries (issue 14 "Codec").
+ */
+class EncodingMemo {
+  readonly #offsets = new Map<string, number>();
+  #arena = new Uint8Array(0);
+  #used = 0;
+
+  /** Writes the remembered encoding of `text`; false when there is none. */
+  write(w: Writer, text: string): boolean {
+    const packed = this.#offsets.get(text);
+    if (packed === undefined) return false;
+    const n = packed & MEMO_ENCODING_BYTES_MAX;
+    const from = (packed - n) / (MEMO_ENCODING_BYTES_MAX + 1);
+    w.ensure(n);
+    const out = w.buf;
+    const arena = this.#arena;
+    let p = w.pos;
+    for (let i = from; i < from + n; i++) out[p++] = arena[i]!;
+    w.pos = p;
+    return true;
+  }
+
+  remember(text: string, bytes: Uint8Array, start: number, end: number): void {
+    const n = end - start;
+    if (n > MEMO_ENCODING_BYTES_MAX) return;
+    if (this.#offsets.size >= TEXT_ENCODING_MEMO_MAX || this.#used + n > MEMO_ARENA_BYTES_MAX) {
+      this.#offsets.clear();
+      this.#used = 0;
+    }
+    if (this.#used + n > this.#arena.length) {
+      const next = new Uint8Array(Math.min(MEMO_ARENA_BYTES_MAX, Math.max(4096, 2 * this.#arena.length)));
+      next.set(this.#arena.subarray(0, this.#used));
+      this.#arena = next;
+    }
+    this.#arena.set(bytes.subarray(start, end), this.#used);
+    this.#offsets.set(text, this.#used * (MEMO_ENCODING_BYTES_MAX + 1) + n);
+    this.#used += n;
+  }
+}
 
 export function textType<B>(spec: TextTypeSpec<B>): Codec<string> {
   const { name, base } = spec;
@@ -51,21 +98,16 @@ export function textType<B>(spec: TextTypeSpec<B>): Codec<string> {
     return v;
   };
   const { encodeText, decodeText } = spec;
-  const memo = new Map<string, Uint8Array>();
+  const memo = new EncodingMemo();
   return {
     name,
     minBytes: base.minBytes,
     encode(w, text) {
-      const known = memo.get(text);
-      if (known !== undefined) {
-        w.bytes(known);
-        return;
-      }
+      if (memo.write(w, text)) return;
       const start = w.pos;
       if (encodeText === undefined || typeof text !== 'string' || !encodeText(w, text))
         base.encode(w, parseOrThrow(text, undefined));
-      if (memo.size >= TEXT_ENCODING_MEMO_MAX) memo.clear();
-      memo.set(text, w.buf.slice(start, w.pos));
+      memo.remember(text, w.buf, start, w.pos);
     },
     decode(r) {
       if (decodeText !== undefined) return decodeText(r);

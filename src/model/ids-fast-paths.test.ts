@@ -251,3 +251,57 @@ describe('direct text encoders and remembered encodings match the general path',
     });
   }
 });
+
+describe('fast paths with non-ASCII ids and many texts (issue 14 "Codec")', () => {
+  const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+  const roundTrip = (codec: Codec<string>, text: string) => {
+    const bytes = encode(codec, text);
+    const back = decode(codec, bytes, limits);
+    assert.ok(back.ok, text);
+    assert.equal(back.value, text);
+    return Buffer.from(bytes).toString('hex');
+  };
+
+  it('non-ASCII names round-trip with the bytes of the general path, twice (fresh and remembered)', () => {
+    const key = `ed0120${'0A'.repeat(32)}`;
+    const utf8 = (s: string) => Buffer.from(s, 'utf8');
+    const str = (s: string) => `${utf8(s).length.toString(16).padStart(2, '0')}${utf8(s).toString('hex')}`;
+    const keyHex = `00${'0a'.repeat(32)}`;
+    for (let round = 0; round < 2; round++) {
+      assert.equal(roundTrip(AccountId, `${key}@café`), keyHex + str('café'));
+      assert.equal(roundTrip(AccountId, `${key}@ジャパン`), keyHex + str('ジャパン'));
+      assert.equal(roundTrip(AssetId, `rosé#жар#${key}@😀`), str('rosé') + str('жар') + keyHex + str('😀'));
+      assert.equal(
+        roundTrip(AssetId, `rose#garden#${key}@mañana`),
+        str('rose') + str('garden') + keyHex + str('mañana'),
+      );
+      assert.equal(roundTrip(AssetDefinitionId, 'ß#é'), str('ß') + str('é'));
+    }
+  });
+
+  it('a lone surrogate or a bad key in an id is a typed error, whichever path it takes', () => {
+    const key = `ed0120${'0A'.repeat(32)}`;
+    for (const bad of [`${key}@x\uD800`, `rose#x\uD800#${key}@a`, `rose#a#${key.replace('0A', '0a')}X@b`]) {
+      const codec = bad.includes('#') ? AssetId : AccountId;
+      const w = new Writer(8);
+      w.u8(7);
+      assert.throws(() => codec.encode(w, bad), CodecError, bad);
+    }
+  });
+
+  it('more distinct ids than the memo holds, with long names, keep their exact bytes', () => {
+    const long = 'n'.repeat(120);
+    const many = Array.from({ length: 5000 }, (_, i) => {
+      const key = `ed0120${i.toString(16).toUpperCase().padStart(8, '0').repeat(8)}`;
+      return `${long}#${long}#${key}@${i % 2 === 0 ? long : 'é'.repeat(40)}`;
+    });
+    const first = many.map((t) => roundTrip(AssetId, t));
+    const again = many.map((t) => roundTrip(AssetId, t));
+    assert.deepEqual(again, first);
+    // A remembered encoding is copied into a writer that already holds bytes, at its position.
+    const w = new Writer(4);
+    w.u8(0xee);
+    AssetId.encode(w, many[0]!);
+    assert.equal(Buffer.from(w.finish()).toString('hex'), `ee${first[0]}`);
+  });
+});

@@ -52,22 +52,29 @@ export function isCanonicalPublicKeyText(text: string): boolean {
  * digits; false, having written nothing, when `text` is not canonical.
  */
 export function writeCanonicalKey(w: Writer, text: string): boolean {
-  const form =
-    text.length === ED25519_TEXT.chars ? ED25519_TEXT : text.length === BLS_TEXT.chars ? BLS_TEXT : undefined;
-  if (form === undefined || !text.startsWith(form.prefix)) return false;
+  return writeCanonicalKeyAt(w, text, 0, text.length);
+}
+
+/**
+ * The same for the key text text[from, to) (inside an account or asset id): read in place, no substring,
+ * checked and converted in one pass. False, the writer's position unmoved, when it is not canonical.
+ */
+export function writeCanonicalKeyAt(w: Writer, text: string, from: number, to: number): boolean {
+  const chars = to - from;
+  const form = chars === ED25519_TEXT.chars ? ED25519_TEXT : chars === BLS_TEXT.chars ? BLS_TEXT : undefined;
+  if (form === undefined || !text.startsWith(form.prefix, from)) return false;
   const n = (form.chars - form.prefix.length) / 2;
-  // The text's characters as bytes (one native call; faster than charCodeAt per digit). Non-ASCII
-  // characters become several bytes or U+FFFD's, never a digit at a digit's place, so they fail below.
-  const chars = ascii.encodeInto(text, keyChars).written;
-  if (chars !== text.length) return false;
   w.ensure(1 + n);
   const b = w.buf;
   // The key's bytes go after the one-byte tag, which is written last: a bad digit returns false with
-  // the writer's position unmoved, so nothing counts as written. One pass checks and converts.
+  // the writer's position unmoved, so nothing counts as written.
   const p = w.pos + 1;
-  for (let i = 0, c = form.prefix.length; i < n; i++, c += 2) {
-    const hi = UPPER_HEX_DIGIT[keyChars[c]!]!;
-    const lo = UPPER_HEX_DIGIT[keyChars[c + 1]!]!;
+  for (let i = 0, c = from + form.prefix.length; i < n; i++, c += 2) {
+    const x = text.charCodeAt(c);
+    const y = text.charCodeAt(c + 1);
+    // Characters above 0x7f are never digits; the table covers ASCII.
+    const hi = x < 0x80 ? UPPER_HEX_DIGIT[x]! : -1;
+    const lo = y < 0x80 ? UPPER_HEX_DIGIT[y]! : -1;
     if ((hi | lo) < 0) return false;
     b[p + i] = (hi << 4) | lo;
   }
@@ -76,11 +83,8 @@ export function writeCanonicalKey(w: Writer, text: string): boolean {
   return true;
 }
 
-const ascii = new TextEncoder();
-/** Room for the longest key text in UTF-8 (any character is at most 3 bytes per UTF-16 unit). */
-const keyChars = new Uint8Array(3 * BLS_TEXT.chars);
-/** The value of each byte as a canonical (0-9, A-F) hex digit, or -1. */
-const UPPER_HEX_DIGIT = new Int8Array(256).fill(-1);
+/** The value of each ASCII character as a canonical (0-9, A-F) hex digit, or -1. */
+const UPPER_HEX_DIGIT = new Int8Array(128).fill(-1);
 for (let i = 0; i < 16; i++) UPPER_HEX_DIGIT['0123456789ABCDEF'.charCodeAt(i)] = i;
 
 /** The canonical text of a public key given in any accepted text form; undefined when malformed. */
@@ -93,36 +97,65 @@ export function canonicalPublicKeyText(text: string): string | undefined {
 /**
  * The texts of recently read keys, by their bytes. The same few keys come back in almost every
  * transaction (signatories, authorities, account ids inside asset ids), and printing one is 64–96 hex
- * digits; a remembered text is found by the key's first four bytes and a comparison of all of them.
- * Bounded: at most KEY_TEXT_MEMO_MAX entries per algorithm, all forgotten when full.
+ * digits. A direct-mapped cache: a key's first bytes pick one of KEY_TEXT_MEMO_MAX slots, and a slot
+ * holds the last key read there (its bytes in one flat array, compared in full) and its text. A miss
+ * allocates nothing but the new text, so a stream of new keys costs no more than printing them
+ * (issue 14 "Codec": the memo must not tax blocks whose keys never recur); memory is fixed.
  */
 export const KEY_TEXT_MEMO_MAX = 4096;
 
 class PrintedKeys {
   readonly bytes: number;
-  private readonly entries = new Map<number, { key: Uint8Array; text: string }>();
+  /**
+   * Slot i's key is keys[i * bytes, (i + 1) * bytes); its text is texts[i] (undefined when empty).
+   * Allocated on first use (up to 192 KiB), so importing the model costs nothing until keys are read.
+   */
+  private keys = new Uint8Array(0);
+  private texts: (string | undefined)[] = [];
+  /** The text's character codes: the prefix, then two hex digits per byte (filled per miss). */
+  private readonly codes: number[];
 
-  constructor(private readonly form: { prefix: string; chars: number }) {
+  constructor(form: { prefix: string; chars: number }) {
     this.bytes = (form.chars - form.prefix.length) / 2;
+    this.codes = Array.from({ length: form.chars }, (_, i) => form.prefix.charCodeAt(i) || 0);
   }
 
   /** The text of the key in buf[at, at + this.bytes) (bounds checked by the caller). */
   print(buf: Uint8Array, at: number): string {
-    const slot = (buf[at]! | (buf[at + 1]! << 8) | (buf[at + 2]! << 16)) + buf[at + 3]! * 0x1000000;
-    const hit = this.entries.get(slot);
-    if (hit !== undefined && sameBytes(hit.key, buf, at)) return hit.text;
-    const key = buf.slice(at, at + this.bytes);
-    const text = this.form.prefix + toHex(key, true);
-    if (this.entries.size >= KEY_TEXT_MEMO_MAX) this.entries.clear();
-    this.entries.set(slot, { key, text });
+    const n = this.bytes;
+    if (this.texts.length === 0) {
+      this.keys = new Uint8Array(KEY_TEXT_MEMO_MAX * n);
+      this.texts = new Array<string | undefined>(KEY_TEXT_MEMO_MAX).fill(undefined);
+    }
+    const slot = (buf[at]! | (buf[at + 1]! << 8)) & (KEY_TEXT_MEMO_MAX - 1);
+    const keys = this.keys;
+    const base = slot * n;
+    const known = this.texts[slot];
+    if (known !== undefined) {
+      let same = true;
+      for (let i = 0; i < n; i++) {
+        if (keys[base + i] !== buf[at + i]) {
+          same = false;
+          break;
+        }
+      }
+      if (same) return known;
+    }
+    const codes = this.codes;
+    for (let i = 0, c = codes.length - 2 * n; i < n; i++, c += 2) {
+      const b = buf[at + i]!;
+      keys[base + i] = b;
+      codes[c] = UPPER_HEX_CODE[b >> 4]!;
+      codes[c + 1] = UPPER_HEX_CODE[b & 15]!;
+    }
+    // One native call over the codes: no intermediate strings (the prefix and digits are ASCII).
+    const text = String.fromCharCode.apply(null, codes);
+    this.texts[slot] = text;
     return text;
   }
 }
 
-function sameBytes(key: Uint8Array, buf: Uint8Array, at: number): boolean {
-  for (let i = 0; i < key.length; i++) if (key[i] !== buf[at + i]) return false;
-  return true;
-}
+const UPPER_HEX_CODE = Array.from('0123456789ABCDEF', (c) => c.charCodeAt(0));
 
 const ED25519_PRINTED = new PrintedKeys(ED25519_TEXT);
 const BLS_PRINTED = new PrintedKeys(BLS_TEXT);

@@ -4,6 +4,7 @@
 import type { Codec } from '../codec/codec.js';
 import { string } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
+import type { Writer } from '../codec/writer.js';
 
 export const NAME_BYTES_MAX = 128;
 const FORBIDDEN = /[\s@#$\p{Cc}]/u;
@@ -16,6 +17,32 @@ function isPlainAsciiName(text: string): boolean {
     // 0x21..0x7e is printable ASCII without space; 0x23 '#', 0x24 '$', 0x40 '@' are id separators.
     if (c < 0x21 || c > 0x7e || c === 0x23 || c === 0x24 || c === 0x40) return false;
   }
+  return true;
+}
+
+/**
+ * Writes text[from, to) as a name's wire form (a length-prefixed string) straight from its characters
+ * when it is a plain ASCII name (1..128 printable ASCII characters, no separators), checking and
+ * copying in one pass with no substring; false, the writer's position unmoved, for any other text,
+ * which then takes the general path (`nameProblem`, then the string codec).
+ */
+export function writePlainAsciiName(w: Writer, text: string, from: number, to: number): boolean {
+  const n = to - from;
+  if (n <= 0 || n > NAME_BYTES_MAX) return false;
+  const start = w.pos;
+  w.ensure(2 + n);
+  w.varuint(n);
+  const b = w.buf;
+  let p = w.pos;
+  for (let i = from; i < to; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x21 || c > 0x7e || c === 0x23 || c === 0x24 || c === 0x40) {
+      w.pos = start;
+      return false;
+    }
+    b[p++] = c;
+  }
+  w.pos = p;
   return true;
 }
 

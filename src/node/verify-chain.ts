@@ -29,6 +29,10 @@ export interface VerifyChainOptions {
   decodeLimits: DecodeLimits;
   verifySignatures: (items: VerifyItem[]) => Promise<boolean[]>;
   onProgress?: ((height: number, of: number) => void) | undefined;
+  /** Blocks whose signatures may be checked ahead of re-execution (VERIFY_LOOKAHEAD_BLOCKS_MAX). */
+  lookaheadBlocksMax?: number | undefined;
+  /** Signatures that may be in flight ahead of re-execution (VERIFY_LOOKAHEAD_SIGNATURES_MAX). */
+  lookaheadSignaturesMax?: number | undefined;
 }
 
 export interface VerifyChainReport {
@@ -128,15 +132,57 @@ async function replayChecked(c: Checked, state: WorldState, opts: VerifyChainOpt
   return executed.header.stateRoot;
 }
 
+/**
+ * How far verification runs ahead of re-execution (issue 14 "Verification"): while this thread
+ * re-executes block n, the workers check the signatures of blocks n+1 … n+k. Bounded in blocks and in
+ * signatures so that memory stays bounded whatever the block sizes: at most this many decoded blocks
+ * are held, and a window never holds more signatures than the second limit plus one block.
+ */
+export const VERIFY_LOOKAHEAD_BLOCKS_MAX = 32;
+export const VERIFY_LOOKAHEAD_SIGNATURES_MAX = 8192;
+
+/** Decoded blocks whose signatures are in flight, oldest first. */
+class Window {
+  readonly blocks: Checked[] = [];
+  signatures = 0;
+
+  constructor(
+    private readonly blocksMax: number,
+    private readonly signaturesMax: number,
+  ) {}
+
+  push(c: Checked): void {
+    this.blocks.push(c);
+    this.signatures += c.block.transactions.length;
+  }
+
+  /** True when the oldest block must be re-executed before another one is read. */
+  full(): boolean {
+    return (
+      this.blocks.length > this.blocksMax || (this.blocks.length > 1 && this.signatures > this.signaturesMax)
+    );
+  }
+
+  shift(): Checked | undefined {
+    const c = this.blocks.shift();
+    if (c !== undefined) this.signatures -= c.block.transactions.length;
+    return c;
+  }
+}
+
 export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChainReport> {
   const t0 = performance.now();
   const { log } = await BlockLog.open(opts.dir, { fsync: false });
   const state = WorldState.fromEntries([]);
   let transactions = 0;
   let stateRoot: Uint8Array = new Uint8Array(32);
-  // One block ahead: the workers check block N+1's signatures while this thread re-executes block N.
-  let pending: Checked | undefined;
-  const finish = async (c: Checked) => {
+  const ahead = new Window(
+    opts.lookaheadBlocksMax ?? VERIFY_LOOKAHEAD_BLOCKS_MAX,
+    opts.lookaheadSignaturesMax ?? VERIFY_LOOKAHEAD_SIGNATURES_MAX,
+  );
+  /** Re-executes the oldest block of the window (its signatures checked by then). */
+  const finishOldest = async () => {
+    const c = ahead.shift()!;
     stateRoot = await replayChecked(c, state, opts);
     transactions += c.block.transactions.length;
     opts.onProgress?.(c.height, log.height);
@@ -147,17 +193,14 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
       try {
         next = checkRecord(rec, opts);
       } catch (e) {
-        // Report the first bad block: the one still pending is older, so it is judged first.
-        const older = pending;
-        pending = undefined;
-        if (older !== undefined) await finish(older);
+        // Report the first bad block: the ones still in the window are older, so they are judged first.
+        while (ahead.blocks.length > 0) await finishOldest();
         throw e;
       }
-      const older = pending;
-      pending = next;
-      if (older !== undefined) await finish(older);
+      ahead.push(next);
+      while (ahead.full()) await finishOldest();
     }
-    if (pending !== undefined) await finish(pending);
+    while (ahead.blocks.length > 0) await finishOldest();
     return {
       height: log.height,
       transactions,
@@ -165,8 +208,8 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
       durationMs: performance.now() - t0,
     };
   } finally {
-    // A failure leaves the next block's checks in flight: settle them so nothing rejects unobserved.
-    await pending?.signatures.catch(() => undefined);
+    // A failure leaves later blocks' checks in flight: settle them so nothing rejects unobserved.
+    await Promise.all(ahead.blocks.map((c) => c.signatures.catch(() => undefined)));
     await log.close();
   }
 }

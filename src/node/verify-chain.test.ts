@@ -1,0 +1,166 @@
+// verifyChain (`torana verify`): a chain built by a real node verifies with signatures checked on a pool
+// of two workers ahead of re-execution (a bounded window of blocks), and a bad transaction signature, a
+// bad certificate or a tampered block is reported at its height.
+
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { run, startTestNode, type TestNode } from '../../test/helpers/node.js';
+import { decode, encode } from '../codec/frame.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import { aggregateCertificate, voteMessage } from '../consensus/certificate.js';
+import type { BlsKeyPair } from '../crypto/bls.js';
+import type { VerifyItem } from '../crypto/verify-batch.js';
+import { VerifyPool } from '../crypto/verify-pool.js';
+import { type Block, BlockCodec, blockHash } from '../model/block.js';
+import { BlockLog } from '../storage/block-log.js';
+import { ChainVerificationError, type VerifyChainOptions, verifyChain } from './verify-chain.js';
+
+const BLOCKS = 8;
+const LIMITS = { ...DEFAULT_DECODE_LIMITS, bytesMax: 1 << 24 };
+
+describe('verifyChain', () => {
+  let t: TestNode;
+  let pool: VerifyPool;
+  let consensusKey: BlsKeyPair;
+  const scratch: string[] = [];
+
+  before(async () => {
+    t = await startTestNode();
+    for (let i = 0; i < BLOCKS - 1; i++)
+      await run(t, t.admin, [{ kind: 'Log', level: { kind: 'Info' }, message: `block ${i}` }]);
+    consensusKey = t.node.consensusKey;
+    await t.node.stop();
+    pool = new VerifyPool({ threads: 2 });
+  });
+  after(async () => {
+    await pool.close();
+    await rm(t.dir, { recursive: true, force: true });
+    for (const d of scratch) await rm(d, { recursive: true, force: true });
+  });
+
+  const options = (dir: string, extra: Partial<VerifyChainOptions> = {}): VerifyChainOptions => ({
+    dir,
+    chainId: t.chainId,
+    validatorSet: t.node.validatorSet,
+    decodeLimits: LIMITS,
+    verifySignatures: (items) => pool.verify(items),
+    ...extra,
+  });
+
+  /** A copy of the node's block log with block `height` replaced by `change(block)`. */
+  async function tampered(height: number, change: (b: Block) => Block): Promise<string> {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-verify-'));
+    scratch.push(dir);
+    const { log: source } = await BlockLog.open(join(t.dir, 'data'), { fsync: false });
+    const { log: copy } = await BlockLog.open(dir, { fsync: false });
+    try {
+      for await (const rec of source.iterate(1)) {
+        if (rec.height !== height) {
+          await copy.append([rec]);
+          continue;
+        }
+        const d = decode(BlockCodec, rec.bytes, LIMITS);
+        assert.ok(d.ok);
+        const block = change(d.value);
+        await copy.append([{ ...rec, hash: blockHash(block.header), bytes: encode(BlockCodec, block) }]);
+      }
+    } finally {
+      await source.close();
+      await copy.close();
+    }
+    return dir;
+  }
+
+  it('verifies every block with signatures checked ahead of re-execution on two workers', async () => {
+    const events: string[] = [];
+    let inFlight = 0;
+    let inFlightMax = 0;
+    const report = await verifyChain(
+      options(join(t.dir, 'data'), {
+        lookaheadBlocksMax: 4,
+        verifySignatures: async (items: VerifyItem[]) => {
+          events.push('check');
+          inFlightMax = Math.max(inFlightMax, ++inFlight);
+          try {
+            return await pool.verify(items);
+          } finally {
+            inFlight--;
+          }
+        },
+        onProgress: (h) => events.push(`done ${h}`),
+      }),
+    );
+    assert.equal(report.height, BLOCKS);
+    assert.equal(report.transactions, BLOCKS);
+    assert.equal(report.stateRoot.length, 64);
+    // Blocks 2..5 are decoded and their signatures sent before block 1 is re-executed: the window of
+    // four blocks (plus the one being judged) is full, and never larger.
+    assert.deepEqual(events.slice(0, 6), ['check', 'check', 'check', 'check', 'check', 'done 1']);
+    assert.ok(inFlightMax >= 2 && inFlightMax <= 5, `in flight at most ${inFlightMax}`);
+    assert.ok(pool.stats().batchesSent >= 1);
+  });
+
+  it('keeps the window bounded by signatures as well as blocks', async () => {
+    const events: string[] = [];
+    await verifyChain(
+      options(join(t.dir, 'data'), {
+        lookaheadSignaturesMax: 1,
+        verifySignatures: (items) => {
+          events.push('check');
+          return pool.verify(items);
+        },
+        onProgress: (h) => events.push(`done ${h}`),
+      }),
+    );
+    // One transaction per block: a second block in the window exceeds one signature, so the oldest is
+    // re-executed before a third is read.
+    assert.deepEqual(events.slice(0, 4), ['check', 'check', 'done 1', 'check']);
+  });
+
+  it('rejects a transaction whose signature does not verify', async () => {
+    const dir = await tampered(5, (b) => {
+      const tx = b.transactions[0]!;
+      const signature = Uint8Array.from(tx.signature, (x, i) => (i === 10 ? x ^ 1 : x));
+      return { ...b, transactions: [{ ...tx, signature }] };
+    });
+    await assert.rejects(verifyChain(options(dir)), (e: unknown) => {
+      assert.ok(e instanceof ChainVerificationError);
+      assert.equal(e.height, 5);
+      assert.match(e.message, /transaction 0 has an invalid signature/);
+      return true;
+    });
+  });
+
+  it('rejects a certificate whose signature does not verify', async () => {
+    const dir = await tampered(3, (b) => {
+      const other = encode(BlockCodec, b); // any bytes: a signature over another message
+      const signature = consensusKey.sign(other);
+      return { ...b, certificate: { ...b.certificate, signature } };
+    });
+    await assert.rejects(verifyChain(options(dir)), (e: unknown) => {
+      assert.ok(e instanceof ChainVerificationError);
+      assert.equal(e.height, 3);
+      assert.match(e.message, /certificate invalid: bad_signature/);
+      return true;
+    });
+  });
+
+  it('rejects a block whose header re-execution does not reproduce, even with a valid certificate', async () => {
+    const dir = await tampered(BLOCKS, (b) => {
+      const header = { ...b.header, stateRoot: new Uint8Array(32).fill(7) };
+      const subject = { ...b.certificate, blockHash: blockHash(header) };
+      const vote = consensusKey.sign(voteMessage(t.chainId, subject));
+      const certificate = aggregateCertificate(subject, [{ index: 0, signature: vote }], t.node.validatorSet);
+      return { ...b, header, certificate };
+    });
+    await assert.rejects(verifyChain(options(dir)), (e: unknown) => {
+      assert.ok(e instanceof ChainVerificationError);
+      assert.equal(e.height, BLOCKS);
+      assert.match(e.message, /re-execution gives block hash/);
+      return true;
+    });
+  });
+});
