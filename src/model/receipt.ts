@@ -36,8 +36,10 @@ export function receiptMessages(
   nodePublicKey: string,
 ): (txHash: Uint8Array, submittedAtMs: number, submittedAtHeight: number) => Uint8Array {
   const keyBytes = encode(PublicKeyText, nodePublicKey);
+  // One buffer for every receipt: each message is hashed before the call returns.
+  const w = new Writer(RECEIPT_FIXED_BYTES_MAX + keyBytes.length);
   return (txHash, submittedAtMs, submittedAtHeight) => {
-    const w = new Writer(RECEIPT_FIXED_BYTES_MAX + keyBytes.length);
+    w.pos = 0;
     HashBytes.encode(w, txHash);
     w.varuint(submittedAtMs);
     w.varuint(submittedAtHeight);
