@@ -7,6 +7,7 @@ import { decode, encode, unframe } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { hash } from '../crypto/hash.js';
 import type { Algorithm } from '../crypto/keys.js';
+import type { VerifyItem } from '../crypto/verify-batch.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { MetadataCodec } from '../model/metadata.js';
@@ -30,6 +31,9 @@ export type SignatureCheck = (
   signature: Uint8Array,
 ) => Promise<boolean>;
 
+/** Many signature checks at once, one answer per item in order (the verification pool's `verify`). */
+export type SignatureBatchCheck = (items: VerifyItem[]) => Promise<boolean[]>;
+
 export interface Admitted {
   ok: true;
   tx: SignedTransaction;
@@ -45,29 +49,39 @@ export type AdmissionResult =
   | { ok: false; kind: 'codec'; error: CodecError }
   | { ok: false; kind: 'rejected'; rejection: Rejection; hashHex?: string };
 
+/** A decoded signed transaction with its canonical encoding and the exact payload bytes that were signed. */
+export interface DecodedTransaction {
+  tx: SignedTransaction;
+  payloadBytes: Uint8Array;
+  txBytes: Uint8Array;
+}
+
 /** Decodes a framed or bare signed transaction, returning it with the exact payload bytes that were signed. */
 export function decodeSignedTransaction(
   body: Uint8Array,
   limits: DecodeLimits,
-):
-  | { ok: true; tx: SignedTransaction; payloadBytes: Uint8Array; txBytes: Uint8Array }
-  | { ok: false; error: CodecError } {
+): ({ ok: true } & DecodedTransaction) | { ok: false; error: CodecError } {
   const u = unframe(SCHEMA, 'SignedTransaction', body);
   if (!u.ok) return u;
   const decoded = decode(SignedTransactionCodec, u.payload, limits);
   if (!decoded.ok) return decoded;
-  // The encoding is canonical, so the payload's bytes as received are exactly its canonical encoding:
-  // hash them directly instead of re-encoding (docs/codec.md §8). The signature is the last field (a
-  // canonical varint length then its bytes) and the whole input was consumed, so the payload ends
-  // where the signature's encoding begins: no second decoding pass is needed to find it.
-  const signature = decoded.value.signature;
-  const payloadEnd = u.payload.length - varuintBytes(signature.length) - signature.length;
   return {
     ok: true,
     tx: decoded.value,
-    payloadBytes: u.payload.subarray(0, payloadEnd),
+    payloadBytes: u.payload.subarray(0, payloadEnd(u.payload.length, decoded.value)),
     txBytes: u.payload,
   };
+}
+
+/**
+ * Where the signed payload ends in a transaction's encoding of `length` bytes. The encoding is canonical,
+ * so the payload's bytes as received are exactly its canonical encoding: they are hashed directly instead
+ * of re-encoded (docs/codec.md §8). The signature is the last field (a canonical varint length then its
+ * bytes), so the payload ends where the signature's encoding begins: no second decoding pass is needed.
+ */
+export function payloadEnd(length: number, tx: SignedTransaction): number {
+  const signature = tx.signature;
+  return length - varuintBytes(signature.length) - signature.length;
 }
 
 /** Bytes of the canonical LEB128 encoding of `n` (docs/codec.md §2). */
@@ -77,26 +91,52 @@ function varuintBytes(n: number): number {
   return bytes;
 }
 
-function refused(hashHex: string, rejection: Rejection): AdmissionResult {
+function refused(hashHex: string, rejection: Rejection): Extract<AdmissionResult, { kind: 'rejected' }> {
   return { ok: false, kind: 'rejected', rejection, hashHex };
 }
 
-export async function admitTransaction(
+/** A transaction that passed every check before its signature: what the signature check needs. */
+interface Prepared {
+  ok: true;
+  tx: SignedTransaction;
+  txHash: Uint8Array;
+  hashHex: string;
+  encoded: Uint8Array;
+  verify: VerifyItem;
+}
+
+type Refused = Exclude<AdmissionResult, { ok: true }>;
+
+/** The checks before the signature, in order: size, decoding, chain id, creation time, TTL, algorithm. */
+function prepare(
   body: Uint8Array,
   chainId: string,
   nowMs: number,
   limits: AdmissionLimits,
-  verify: SignatureCheck,
-): Promise<AdmissionResult> {
-  if (body.length > limits.transactionBytesMax) {
-    return {
-      ok: false,
-      kind: 'rejected',
-      rejection: reject('transaction_too_large', `${body.length} bytes > ${limits.transactionBytesMax}`),
-    };
-  }
+): Prepared | Refused {
+  const large = tooLarge(body.length, limits);
+  if (large !== undefined) return large;
   const d = decodeSignedTransaction(body, limits.decode);
   if (!d.ok) return { ok: false, kind: 'codec', error: d.error };
+  return prepareDecoded(d, chainId, nowMs, limits);
+}
+
+function tooLarge(bytes: number, limits: AdmissionLimits): Refused | undefined {
+  if (bytes <= limits.transactionBytesMax) return undefined;
+  return {
+    ok: false,
+    kind: 'rejected',
+    rejection: reject('transaction_too_large', `${bytes} bytes > ${limits.transactionBytesMax}`),
+  };
+}
+
+/** The checks after decoding and before the signature. */
+function prepareDecoded(
+  d: DecodedTransaction,
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+): Prepared | Refused {
   const { tx, payloadBytes, txBytes } = d;
   const p = tx.payload;
   const txHash = hash(txBytes);
@@ -125,8 +165,15 @@ export async function admitTransaction(
   const key = parsePublicKey(account.signatory)!;
   if (!limits.allowedAlgorithms.has(key.algorithm))
     return refused(hashHex, reject('algorithm_not_allowed', `algorithm ${key.algorithm} is not allowed`));
-  if (!(await verify(key.bytes, hash(payloadBytes), tx.signature)))
-    return refused(hashHex, reject('signature_invalid'));
+  const verify = { publicKey: key.bytes, message: hash(payloadBytes), signature: tx.signature };
+  return { ok: true, tx, txHash, hashHex, encoded, verify };
+}
+
+/** The signature's answer, then the checks after it: instruction count and metadata size. */
+function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits): AdmissionResult {
+  const { tx, hashHex } = t;
+  const p = tx.payload;
+  if (!signatureValid) return refused(hashHex, reject('signature_invalid'));
   if (p.instructions.length === 0) return refused(hashHex, reject('no_instructions'));
   if (p.instructions.length > limits.instructionsMax) {
     return refused(
@@ -140,5 +187,64 @@ export async function admitTransaction(
       reject('metadata_too_large', `metadata larger than ${limits.metadataBytesMax} bytes`),
     );
   }
-  return { ok: true, tx, hash: txHash, hashHex, encodedBytes: txBytes.length, encoded };
+  return { ok: true, tx, hash: t.txHash, hashHex, encodedBytes: t.encoded.length, encoded: t.encoded };
+}
+
+export async function admitTransaction(
+  body: Uint8Array,
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+  verify: SignatureCheck,
+): Promise<AdmissionResult> {
+  const t = prepare(body, chainId, nowMs, limits);
+  if (!t.ok) return t;
+  const v = t.verify;
+  return complete(t, await verify(v.publicKey, v.message, v.signature), limits);
+}
+
+/**
+ * Admission of many transactions at once: each keeps every check of `admitTransaction`, in the same
+ * order, and gets its own result at its own index; one refused never affects another. The signatures
+ * of those that reach the signature check are verified together in one call (on the node, one batch
+ * of the verification pool instead of one gathered item per transaction).
+ */
+export async function admitTransactions(
+  bodies: readonly Uint8Array[],
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+  verifyMany: SignatureBatchCheck,
+): Promise<AdmissionResult[]> {
+  const prepared = bodies.map((body) => prepare(body, chainId, nowMs, limits));
+  return verifyAndComplete(prepared, limits, verifyMany);
+}
+
+/**
+ * `admitTransactions` for transactions already decoded (from a SignedTransactionBatch, batch.ts): the
+ * same checks, the size limit applying to each transaction's encoding.
+ */
+export async function admitDecodedTransactions(
+  items: readonly DecodedTransaction[],
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+  verifyMany: SignatureBatchCheck,
+): Promise<AdmissionResult[]> {
+  const prepared = items.map(
+    (d) => tooLarge(d.txBytes.length, limits) ?? prepareDecoded(d, chainId, nowMs, limits),
+  );
+  return verifyAndComplete(prepared, limits, verifyMany);
+}
+
+async function verifyAndComplete(
+  prepared: readonly (Prepared | Refused)[],
+  limits: AdmissionLimits,
+  verifyMany: SignatureBatchCheck,
+): Promise<AdmissionResult[]> {
+  const items: VerifyItem[] = [];
+  for (const t of prepared) if (t.ok) items.push(t.verify);
+  const answers = items.length === 0 ? [] : await verifyMany(items);
+  let next = 0;
+  return prepared.map((t) => (t.ok ? complete(t, answers[next++] === true, limits) : t));
 }
