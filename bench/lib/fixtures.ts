@@ -11,7 +11,7 @@ import { type BuiltChain, buildChain } from './chain.js';
 import { ed25519VerifyPerSecond } from './ed25519-baseline.js';
 import { type FanoutResult, measureFanout } from './fanout.js';
 import { findServe } from './gateway.js';
-import { type HttpPeak, httpPeak } from './http-load.js';
+import { type HttpPeak, httpPeak, PEAK_WARM_UP_S } from './http-load.js';
 import { startHttpNode } from './http-node.js';
 import { runLoad } from './inprocess-load.js';
 import { type ReadRates, readRates } from './read-load.js';
@@ -118,8 +118,13 @@ export class Fixtures {
     this.#httpPeak ??= (async () => {
       const node = await startHttpNode({ announce: false });
       try {
-        this.log(`${this.loadSeconds()} s of POST /transaction at full speed (autocannon)`);
-        const peak = await httpPeak(node, this.loadSeconds(), this.presignCount());
+        const seconds = this.loadSeconds();
+        this.log(
+          `${PEAK_WARM_UP_S} s warm-up, then ${seconds} s of POST /transaction at full speed (autocannon)`,
+        );
+        // The warm-up takes transfers from the same presigned set: more of them, in proportion.
+        const presign = Math.ceil((this.presignCount() * (seconds + PEAK_WARM_UP_S)) / seconds);
+        const peak = await httpPeak(node, seconds, presign, PEAK_WARM_UP_S);
         return { ...peak, blockTimeMs: node.blockTimeMs };
       } finally {
         await node.stop();

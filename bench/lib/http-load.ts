@@ -15,6 +15,10 @@ export const SUBMIT_HEADERS = { 'content-type': 'application/x-codec' };
 const PACE_TICK_MS = 10;
 /** After a paced run, how long stragglers may take to commit before the rest count as lost. */
 const DRAIN_MS = 5_000;
+/** How long the warm-up's transactions may take to become final before the figure fails. */
+const WARM_UP_DRAIN_MS = 60_000;
+/** Seconds of load before the peak's window: the bare baselines' warm-up (bare-baselines.ts). */
+export const PEAK_WARM_UP_S = 1;
 
 /** `seconds` of POST /transaction on HTTP_CONNECTIONS keep-alive connections (spread over `url` if several). */
 export function submitLoad(url: string | string[], seconds: number, body: () => Uint8Array) {
@@ -43,8 +47,32 @@ export interface HttpPeak {
   signedOnTheFly: number;
 }
 
-export async function httpPeak(node: HttpNode, seconds: number, presign: number): Promise<HttpPeak> {
+/**
+ * Load before a measured window, as the bare baselines get theirs (bare-baselines.ts): a fresh process
+ * compiles its hot path under the first requests. Returns once every transaction it got accepted is
+ * final, so that none of them is counted in the window that follows.
+ */
+async function warmUp(node: HttpNode, seconds: number, body: () => Uint8Array): Promise<void> {
+  const before = await node.nextCount();
+  const r = await submitLoad(node.url, seconds, body);
+  const target = before.committed + before.rejected + r['2xx'];
+  const deadline = performance.now() + WARM_UP_DRAIN_MS;
+  while (performance.now() < deadline) {
+    const c = await node.nextCount();
+    if (c.committed + c.rejected >= target) return;
+  }
+  throw new Error(`the warm-up's ${r['2xx']} transactions were not final after ${WARM_UP_DRAIN_MS} ms`);
+}
+
+/** `warmUpS` seconds of the same load first (not counted), when given. */
+export async function httpPeak(
+  node: HttpNode,
+  seconds: number,
+  presign: number,
+  warmUpS = 0,
+): Promise<HttpPeak> {
   const source = presignedSigned(node.accounts, BENCH_CHAIN_ID, presign);
+  if (warmUpS > 0) await warmUp(node, warmUpS, () => source.next().bytes);
   const start = await node.nextCount();
   const r = await submitLoad(node.url, seconds, () => source.next().bytes);
   // The newest count when the load stops: commits of the backlog drained afterwards are not counted.

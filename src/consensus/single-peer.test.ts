@@ -16,7 +16,7 @@ import {
   validatorSet,
 } from '../../test/helpers/memory-chain.js';
 import { buildTx, frameTx } from '../../test/helpers/tx.js';
-import { verifyCertificate } from './certificate.js';
+import { aggregateCertificate, verifyCertificate } from './certificate.js';
 import { SinglePeerEngine } from './single-peer.js';
 
 describe('SinglePeerEngine on an injected clock', () => {
@@ -61,5 +61,24 @@ describe('SinglePeerEngine on an injected clock', () => {
     await engine.stop();
     assert.equal(engine.snapshot().blocksProduced, 1);
     assert.deepEqual(fatal, []);
+  });
+
+  it('certifies with the very certificate aggregation of its one vote would give', async () => {
+    const { ledger } = await openMemoryLedger(newDisk());
+    const engine = new SinglePeerEngine(memoryPipeline(ledger, new ManualClock()), {
+      signer: validatorKey,
+      peerId: validatorPeer,
+      validatorSet,
+      recentCertificatesMax: 8,
+      minIntervalMs: 0,
+      onFatal: () => {},
+    });
+    const blockHash = new Uint8Array(32).fill(9);
+    const c = engine.certify(7, blockHash);
+    const { signers: _s, signature, ...subject } = c;
+    const index = validatorSet.indexOf(validatorPeer);
+    assert.deepEqual(c, aggregateCertificate(subject, [{ index, signature }], validatorSet));
+    assert.equal(verifyCertificate(MEMORY_CHAIN_ID, c, validatorSet), undefined);
+    assert.equal(verifyCertificate('another-chain', c, validatorSet), 'bad_signature');
   });
 });

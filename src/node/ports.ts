@@ -1,7 +1,7 @@
 // Adapts the concrete node to the gateway's ports (gateway/ports.ts). The only place the two meet.
 
 import type { GatewayPorts, Receipt } from '../gateway/ports.js';
-import { receiptMessage } from '../model/receipt.js';
+import { receiptMessages } from '../model/receipt.js';
 import { decodeTransactionBatch } from '../pipeline/batch.js';
 import { toHex } from '../util/hex.js';
 import { createConsensusPort } from './consensus-port.js';
@@ -13,6 +13,7 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
   const { config, pipeline, ledger } = node;
   const nowMs = () => node.clock.nowMs();
   const peerId = node.nodeKey.publicKeyText();
+  const receiptMessage = receiptMessages(peerId);
   return {
     node: {
       chainId: config.node.chainId,
@@ -24,8 +25,14 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       nowMs,
       healthy: () => node.healthy,
       receipt(txHash, submittedAtMs, submittedAtHeight): Receipt {
-        const payload = { txHash: toHex(txHash), submittedAtMs, submittedAtHeight, nodePublicKey: peerId };
-        return { ...payload, signature: toHex(node.nodeKey.sign(receiptMessage(payload))) };
+        const signature = node.nodeKey.sign(receiptMessage(txHash, submittedAtMs, submittedAtHeight));
+        return {
+          txHash: toHex(txHash),
+          submittedAtMs,
+          submittedAtHeight,
+          nodePublicKey: peerId,
+          signature: toHex(signature),
+        };
       },
       connectedPeers: () =>
         (node.network?.peers() ?? []).filter((p) => p.connected).map((p) => `${p.peerId}@${p.address}`),

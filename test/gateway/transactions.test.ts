@@ -7,6 +7,7 @@ import { decodeFrame, encode, encodeFrame } from '../../src/codec/frame.js';
 import { ed25519Verify } from '../../src/crypto/ed25519.js';
 import { hash } from '../../src/crypto/hash.js';
 import { publicKeyFromText } from '../../src/crypto/keys.js';
+import { TransactionAcceptedView } from '../../src/gateway/views/common.js';
 import { numeric } from '../../src/model/numeric.js';
 import {
   QueryPayloadCodec,
@@ -66,6 +67,22 @@ describe('POST /transaction', () => {
     });
     assert.equal(ed25519Verify(key.bytes, msg, fromHex(body.receipt.signature)!), true);
     assert.equal(p.node_public_key, t.node.nodeKey.publicKeyText());
+  });
+
+  it('answers the same receipt as a codec frame when the client asks for the codec', async () => {
+    const tx = buildTx(t.admin, [log], { chainId: t.chainId, nonce: 31 });
+    const headers = { 'content-type': 'application/x-codec', accept: 'application/x-codec' };
+    const { res, text } = await post(`${t.url}/transaction`, frameTx(tx), headers);
+    assert.equal(res.status, 202);
+    const registry = createSchemaRegistry();
+    registry.register(TransactionAcceptedView);
+    const d = decodeFrame(registry, TransactionAcceptedView, text, LIMITS);
+    assert.ok(d.ok);
+    const { payload, signature } = d.value.receipt;
+    assert.equal(d.value.txHash, payload.txHash);
+    assert.equal(d.value.status, 'Queued');
+    const key = publicKeyFromText(payload.nodePublicKey) as { bytes: Uint8Array };
+    assert.equal(ed25519Verify(key.bytes, receiptMessage(payload), signature), true);
   });
 
   it('answers 415 without the codec content type and 413 above the body limit', async () => {

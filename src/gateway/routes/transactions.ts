@@ -4,6 +4,7 @@
 
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
+import type { Infer } from '../../codec/codec.js';
 import { QueryResponseCodec } from '../../model/queries.js';
 import { fromHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
@@ -13,12 +14,26 @@ import type { SubmitOutcome } from '../ports.js';
 import { clientKey } from '../rate-limit.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewSchema } from '../view.js';
+import { type Accepted, transactionAcceptedJson } from '../views/accepted-json.js';
 import { TransactionAcceptedView } from '../views/common.js';
 import { TransactionStatusView } from '../views/transactions.js';
 import { refusalError } from './transaction-refusal.js';
 
 const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 const CODEC_FIRST: FormatOffer = { default: 'codec', offers: ['codec', 'json'] };
+
+/** The media type `respond` gives JSON answers. */
+const JSON_MEDIA = 'application/json; charset=utf-8';
+
+function acceptedView(a: Accepted): Infer<typeof TransactionAcceptedView> {
+  const { signature, ...payload } = a.receipt;
+  return {
+    txHash: a.txHash,
+    status: 'Queued',
+    receipt: { payload, signature: fromHex(signature)! },
+    queue: a.queue,
+  };
+}
 
 function bodyBytes(body: unknown): Uint8Array {
   if (body instanceof Uint8Array) return body;
@@ -57,27 +72,10 @@ export function transactionRoutes(d: RouteDeps): RouteDef[] {
           .header('x-ledger-queue-depth', String(r.depth))
           .header('x-ledger-queue-capacity', String(capacity));
         const receipt = d.ports.node.receipt(r.hash, r.submittedAtMs, r.submittedAtHeight);
-        return respond(
-          d.schema,
-          req,
-          reply,
-          TransactionAcceptedView,
-          {
-            txHash: r.hashHex,
-            status: 'Queued',
-            receipt: {
-              payload: {
-                txHash: receipt.txHash,
-                submittedAtMs: receipt.submittedAtMs,
-                submittedAtHeight: receipt.submittedAtHeight,
-                nodePublicKey: receipt.nodePublicKey,
-              },
-              signature: fromHex(receipt.signature)!,
-            },
-            queue: { depth: r.depth, capacity },
-          },
-          202,
-        );
+        const accepted = { txHash: r.hashHex, receipt, queue: { depth: r.depth, capacity } };
+        if (req.responseFormat === 'json')
+          return reply.code(202).type(JSON_MEDIA).send(transactionAcceptedJson(accepted));
+        return respond(d.schema, req, reply, TransactionAcceptedView, acceptedView(accepted), 202);
       },
     }),
     defineRoute({
