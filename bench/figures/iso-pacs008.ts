@@ -181,7 +181,9 @@ export const isoPacs008Figure: Figure = {
     await initNodeDir({ dir, overrides: CONFIG });
     const bank = { bics: [DEBTOR_BIC], account_ids: accounts.map((a) => a.id) };
     await writeFile(join(dir, 'participants.json'), JSON.stringify({ [participant().id]: bank }));
-    const server = await startServerProcess(new URL(import.meta.url), ['--serve', dir]);
+    // BENCH_NODE_FLAGS (bench/lib/http-node.ts): extra Node flags for the node process, e.g. --cpu-prof.
+    const flags = process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [];
+    const server = await startServerProcess(new URL(import.meta.url), ['--serve', dir], () => {}, flags);
     try {
       await load(server.url, '/transaction', 'application/x-codec', 1, transfers(accounts)); // warm-up
       await drained(server.url);
