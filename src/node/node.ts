@@ -131,6 +131,7 @@ export class Node {
       },
       verify: async (publicKey, message, signature) =>
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
+      verifyMany: (items) => verifyPool.verify(items),
       eventHistoryMax: config.streams.eventHistoryMax,
       recentStatusesMax: 100_000,
       // Membership (consensus/membership.ts): the set of the next height from the committed peer rows.

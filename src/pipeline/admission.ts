@@ -7,6 +7,7 @@ import { decode, encode, unframe } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { hash } from '../crypto/hash.js';
 import type { Algorithm } from '../crypto/keys.js';
+import type { VerifyItem } from '../crypto/verify-batch.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { MetadataCodec } from '../model/metadata.js';
@@ -29,6 +30,9 @@ export type SignatureCheck = (
   message: Uint8Array,
   signature: Uint8Array,
 ) => Promise<boolean>;
+
+/** Many signature checks at once, one answer per item in order (the verification pool's `verify`). */
+export type SignatureBatchCheck = (items: VerifyItem[]) => Promise<boolean[]>;
 
 export interface Admitted {
   ok: true;
@@ -77,17 +81,29 @@ function varuintBytes(n: number): number {
   return bytes;
 }
 
-function refused(hashHex: string, rejection: Rejection): AdmissionResult {
+function refused(hashHex: string, rejection: Rejection): Extract<AdmissionResult, { kind: 'rejected' }> {
   return { ok: false, kind: 'rejected', rejection, hashHex };
 }
 
-export async function admitTransaction(
+/** A transaction that passed every check before its signature: what the signature check needs. */
+interface Prepared {
+  ok: true;
+  tx: SignedTransaction;
+  txHash: Uint8Array;
+  hashHex: string;
+  encoded: Uint8Array;
+  verify: VerifyItem;
+}
+
+type Refused = Exclude<AdmissionResult, { ok: true }>;
+
+/** The checks before the signature, in order: size, decoding, chain id, creation time, TTL, algorithm. */
+function prepare(
   body: Uint8Array,
   chainId: string,
   nowMs: number,
   limits: AdmissionLimits,
-  verify: SignatureCheck,
-): Promise<AdmissionResult> {
+): Prepared | Refused {
   if (body.length > limits.transactionBytesMax) {
     return {
       ok: false,
@@ -125,8 +141,15 @@ export async function admitTransaction(
   const key = parsePublicKey(account.signatory)!;
   if (!limits.allowedAlgorithms.has(key.algorithm))
     return refused(hashHex, reject('algorithm_not_allowed', `algorithm ${key.algorithm} is not allowed`));
-  if (!(await verify(key.bytes, hash(payloadBytes), tx.signature)))
-    return refused(hashHex, reject('signature_invalid'));
+  const verify = { publicKey: key.bytes, message: hash(payloadBytes), signature: tx.signature };
+  return { ok: true, tx, txHash, hashHex, encoded, verify };
+}
+
+/** The signature's answer, then the checks after it: instruction count and metadata size. */
+function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits): AdmissionResult {
+  const { tx, hashHex } = t;
+  const p = tx.payload;
+  if (!signatureValid) return refused(hashHex, reject('signature_invalid'));
   if (p.instructions.length === 0) return refused(hashHex, reject('no_instructions'));
   if (p.instructions.length > limits.instructionsMax) {
     return refused(
@@ -140,5 +163,39 @@ export async function admitTransaction(
       reject('metadata_too_large', `metadata larger than ${limits.metadataBytesMax} bytes`),
     );
   }
-  return { ok: true, tx, hash: txHash, hashHex, encodedBytes: txBytes.length, encoded };
+  return { ok: true, tx, hash: t.txHash, hashHex, encodedBytes: t.encoded.length, encoded: t.encoded };
+}
+
+export async function admitTransaction(
+  body: Uint8Array,
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+  verify: SignatureCheck,
+): Promise<AdmissionResult> {
+  const t = prepare(body, chainId, nowMs, limits);
+  if (!t.ok) return t;
+  const v = t.verify;
+  return complete(t, await verify(v.publicKey, v.message, v.signature), limits);
+}
+
+/**
+ * Admission of many transactions at once: each keeps every check of `admitTransaction`, in the same
+ * order, and gets its own result at its own index; one refused never affects another. The signatures
+ * of those that reach the signature check are verified together in one call (on the node, one batch
+ * of the verification pool instead of one gathered item per transaction).
+ */
+export async function admitTransactions(
+  bodies: readonly Uint8Array[],
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+  verifyMany: SignatureBatchCheck,
+): Promise<AdmissionResult[]> {
+  const prepared = bodies.map((body) => prepare(body, chainId, nowMs, limits));
+  const items: VerifyItem[] = [];
+  for (const t of prepared) if (t.ok) items.push(t.verify);
+  const answers = items.length === 0 ? [] : await verifyMany(items);
+  let next = 0;
+  return prepared.map((t) => (t.ok ? complete(t, answers[next++] === true, limits) : t));
 }

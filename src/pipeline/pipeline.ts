@@ -8,7 +8,10 @@ import { toHex } from '../util/hex.js';
 import {
   type AdmissionLimits,
   type AdmissionResult,
+  type Admitted,
   admitTransaction,
+  admitTransactions,
+  type SignatureBatchCheck,
   type SignatureCheck,
 } from './admission.js';
 import { ChainAdmission } from './chain-admission.js';
@@ -28,6 +31,8 @@ export interface PipelineOptions<Roster = unknown> {
   queue: QueueLimits;
   admission: AdmissionLimits;
   verify: SignatureCheck;
+  /** Many signatures at once (`admitMany`); absent, `verify` is called for each (gathered by the pool). */
+  verifyMany?: SignatureBatchCheck;
   eventHistoryMax: number;
   recentStatusesMax: number;
   /** Hashes of transactions whose signature was verified, kept to skip re-verifying proposals. */
@@ -130,14 +135,30 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
    */
   async submit(body: Uint8Array, source?: string): Promise<SubmitResult> {
     const now = this.clock.nowMs();
-    const admitted = await admitTransaction(
-      body,
-      this.chainId,
-      now,
-      this.admission.limits(),
-      this.opts.verify,
-    );
-    if (!admitted.ok) return admitted;
+    const limits = this.admission.limits();
+    const admitted = await admitTransaction(body, this.chainId, now, limits, this.opts.verify);
+    return admitted.ok ? this.enqueue(admitted, now, source) : admitted;
+  }
+
+  /**
+   * `submit` for many signed transactions (framed or bare) at once: every one keeps every check, their
+   * signatures are verified together (`verifyMany`), and each gets its own result at its own index, in
+   * order. They are queued in order, so a later copy of an earlier one is `already_enqueued`, and a
+   * refused one never affects the others. The caller bounds the count (the gateway's batch limits).
+   */
+  async admitMany(bodies: readonly Uint8Array[], source?: string): Promise<SubmitResult[]> {
+    const now = this.clock.nowMs();
+    const limits = this.admission.limits();
+    const verify = this.opts.verify;
+    const verifyMany: SignatureBatchCheck =
+      this.opts.verifyMany ??
+      ((items) => Promise.all(items.map((i) => verify(i.publicKey, i.message, i.signature))));
+    const admitted = await admitTransactions(bodies, this.chainId, now, limits, verifyMany);
+    return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
+  }
+
+  /** After admission: the duplicate checks, the authority, then the queue and its announcements. */
+  private enqueue(admitted: Admitted, now: number, source: string | undefined): SubmitResult {
     const { tx, hash, hashHex } = admitted;
     if (this.ledger.locate(hash, hashHex) !== undefined)
       return { ok: false, kind: 'duplicate', code: 'already_committed', hashHex };
