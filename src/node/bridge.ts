@@ -45,9 +45,8 @@ export function bridgeLedgerPort(node: Node): BridgeLedgerPort {
     chainId: node.config.node.chainId,
     nowMs: () => node.clock.nowMs(),
     submit: async (bytes) => outcomeOf(await pipeline.submit(bytes)),
-    // Until the pipeline admits a batch in one call, each transaction is admitted on its own, in order of
-    // submission (the pool gathers their signature checks).
-    submitMany: async (bytes) => (await Promise.all(bytes.map((b) => pipeline.submit(b)))).map(outcomeOf),
+    // One batched admission: every check for each, signatures verified together, results in order.
+    submitMany: async (bytes) => (await pipeline.admitMany(bytes)).map(outcomeOf),
     async status(hash): Promise<LedgerTxStatus> {
       const s = await pipeline.status(hash);
       if (s?.status === 'Committed') return { kind: 'committed', height: s.blockHeight };
