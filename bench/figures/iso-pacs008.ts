@@ -171,8 +171,10 @@ async function measured(
 async function drained(url: string): Promise<void> {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
-    const status = await statusOnce(url);
-    if (status.queue_size === 0) return;
+    // Right after a load its 32 connections may still hold the node's per-IP cap: a refused status
+    // connection is asked again.
+    const status = await statusOnce(url).catch(() => undefined);
+    if (status?.queue_size === 0) return;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
