@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { batchCommittedFigure } from './figures/batch-committed.js';
 import { bft4CommittedFigure } from './figures/bft4-committed.js';
 import { bft4LatencyFigure } from './figures/bft4-latency.js';
 import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
@@ -44,6 +45,7 @@ const FIGURES: readonly Figure[] = [
   bft4ViewChangeFigure,
   conferenceZkVerifyFigure,
   conferencePrivateJoinFigure,
+  batchCommittedFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

@@ -20,6 +20,7 @@ export const FIGURE_IDS = [
   'bft4_view_change_ms',
   'conference_zk_verify_per_s',
   'conference_private_join_p99_ms',
+  'batch_committed_tx_per_s',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

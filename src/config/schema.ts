@@ -60,6 +60,24 @@ export const CONFIG_SCHEMA = {
       BYTES_CEILING,
       'Largest body of POST /transaction (413 above).',
     ),
+    transaction_batch_items_max: int(
+      1024,
+      1,
+      100_000,
+      'Most transactions in one POST /v1/transactions/batch body or one binary message of the /v1/transactions/ws channel (413 transaction_batch_too_large above).',
+    ),
+    transaction_batch_body_bytes_max: int(
+      MiB,
+      1,
+      BYTES_CEILING,
+      'Largest body of POST /v1/transactions/batch (413 above) and largest message of the /v1/transactions/ws channel (closed 1009 above).',
+    ),
+    transaction_ws_in_flight_max: int(
+      4096,
+      1,
+      COUNT_CEILING,
+      'Transactions one /v1/transactions/ws client may have read but not yet answered; the server stops reading its socket above it.',
+    ),
     query_body_bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest body of POST /query (413 above).'),
     json_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest body of any other route (413 above).'),
     list_query_body_bytes_max: int(

@@ -11,6 +11,12 @@ export interface RouteLimits {
   listLimitDefault: number;
   listLimitMax: number;
   transactionBodyBytesMax: number;
+  /** `gateway.transaction_batch_items_max` (default TRANSACTION_BATCH_ITEMS_MAX). */
+  transactionBatchItemsMax?: number;
+  /** `gateway.transaction_batch_body_bytes_max` (default TRANSACTION_BATCH_BODY_BYTES_MAX). */
+  transactionBatchBodyBytesMax?: number;
+  /** `gateway.transaction_ws_in_flight_max` (default TRANSACTION_WS_IN_FLIGHT_MAX). */
+  transactionWsInFlightMax?: number;
   queryBodyBytesMax: number;
   fetchSizeMax: number;
   filterDepthMax: number;

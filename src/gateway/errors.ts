@@ -38,6 +38,10 @@ export const ERRORS = {
   not_acceptable: { status: 406, message: 'None of the acceptable media types can be produced.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },
   body_too_large: { status: 413, message: 'The request body exceeds the limit of this route.' },
+  transaction_batch_too_large: {
+    status: 413,
+    message: 'The batch holds more transactions than one batch may (gateway.transaction_batch_items_max).',
+  },
   unsupported_media_type: { status: 415, message: 'The request content type is not accepted here.' },
   query_budget_exceeded: {
     status: 422,

@@ -16,6 +16,8 @@ export interface GatewayMetrics {
   readonly activeStreams: Gauge<'kind'>;
   readonly rejected: Counter<'reason'>;
   readonly codecDecodeFailures: Counter;
+  /** Transactions received in batches (POST /v1/transactions/batch, /v1/transactions/ws), by outcome. */
+  readonly batchItems: Counter<'channel' | 'outcome'>;
 }
 
 /** Seconds; spans a cached read (1 ms) to a request that hits the request timeout (30 s). */
@@ -59,6 +61,12 @@ export function createGatewayMetrics(registry: Registry = new Registry()): Gatew
     codecDecodeFailures: new Counter({
       name: 'codec_decode_failures_total',
       help: 'Request bodies that failed codec decoding.',
+      registers,
+    }),
+    batchItems: new Counter({
+      name: 'transaction_batch_items_total',
+      help: 'Transactions received in batches, by channel (http, ws) and outcome (accepted, refused).',
+      labelNames: ['channel', 'outcome'],
       registers,
     }),
   };

@@ -100,6 +100,12 @@ export type SubmitOutcome =
       hashHex: string;
     };
 
+/** A batch of signed transactions: one outcome per item, in order, or why the batch was not read. */
+export type BatchOutcome =
+  | { ok: true; results: SubmitOutcome[] }
+  | { ok: false; kind: 'codec'; error: CodecError }
+  | { ok: false; kind: 'too_many'; count: number; max: number };
+
 export type TxStatusView =
   | { status: 'Queued' }
   | { status: 'Expired' }
@@ -119,6 +125,11 @@ export interface PipelineCountersView {
 export interface TransactionsPort {
   /** `source`: the submitter's client key (network address), for the per-source queue cap. */
   submit(body: Uint8Array, source?: string): Promise<SubmitOutcome>;
+  /**
+   * A framed or bare SignedTransactionBatch of at most `itemsMax` items: every item admitted with every
+   * check (signatures verified together), one outcome each, in order.
+   */
+  submitBatch(body: Uint8Array, itemsMax: number, source?: string): Promise<BatchOutcome>;
   status(hash: Uint8Array): Promise<TxStatusView | undefined>;
   queueDepth(): number;
   queueCapacity(): number;

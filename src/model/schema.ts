@@ -10,7 +10,7 @@ import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
-import { SignedTransactionCodec } from './transaction.js';
+import { SignedTransactionBatchCodec, SignedTransactionCodec } from './transaction.js';
 
 /** The version of the data model; bumped whenever a wire type changes incompatibly. */
 export const DATA_MODEL_VERSION = 1;
@@ -23,6 +23,7 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
   const r = new SchemaRegistry(CODEC_VERSION);
   const model = [
     SignedTransactionCodec,
+    SignedTransactionBatchCodec,
     SignedQueryCodec,
     QueryResponseCodec,
     BlockCodec,

@@ -2,7 +2,7 @@
 // encoding; the transaction hash is taken over the whole signed transaction (reference-notes §1).
 
 import type { Infer } from '../codec/codec.js';
-import { option, seq, struct } from '../codec/compound.js';
+import { named, option, seq, struct } from '../codec/compound.js';
 import { encode } from '../codec/frame.js';
 import { string, u32, varuint } from '../codec/primitives.js';
 import { hash } from '../crypto/hash.js';
@@ -29,6 +29,12 @@ export const SignedTransactionCodec = struct('SignedTransaction', {
   signature: SignatureBytes,
 });
 export type SignedTransaction = Infer<typeof SignedTransactionCodec>;
+
+/**
+ * Many signed transactions in one message (POST /v1/transactions/batch, the WebSocket submission
+ * channel): a sequence (docs/codec.md §4.2), so each item is exactly a transaction's canonical encoding.
+ */
+export const SignedTransactionBatchCodec = named('SignedTransactionBatch', seq(SignedTransactionCodec));
 
 /** The 32-byte message a client signs: the hash of the payload's canonical encoding. */
 export function payloadHash(payload: TransactionPayload): Uint8Array {

@@ -2,6 +2,7 @@
 
 import type { GatewayPorts, Receipt } from '../gateway/ports.js';
 import { receiptMessage } from '../model/receipt.js';
+import { decodeTransactionBatch } from '../pipeline/batch.js';
 import { toHex } from '../util/hex.js';
 import { createConsensusPort } from './consensus-port.js';
 import { decodeLimitsOf } from './load-config.js';
@@ -47,6 +48,11 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
     },
     transactions: {
       submit: (body, source) => pipeline.submit(body, source),
+      async submitBatch(body, itemsMax, source) {
+        const batch = decodeTransactionBatch(body, decodeLimitsOf(config), itemsMax);
+        if (!batch.ok) return batch;
+        return { ok: true, results: await pipeline.admitDecoded(batch.items, source) };
+      },
       status: (hash) => pipeline.status(hash),
       queueDepth: () => pipeline.queue.depth,
       queueCapacity: () => pipeline.queue.capacity,

@@ -21,6 +21,8 @@ import { consensusRoutes } from '../gateway/routes/consensus.js';
 import { installIso20022Parser, iso20022Routes } from '../gateway/routes/iso20022.js';
 import { runtimeRoutes } from '../gateway/routes/runtime.js';
 import { streamRoutes } from '../gateway/routes/streams.js';
+import { transactionBatchRoutes } from '../gateway/routes/transaction-batch.js';
+import { registerTransactionSocket } from '../gateway/routes/transaction-ws.js';
 import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
@@ -121,6 +123,9 @@ export async function buildGateway(
       listLimitDefault: c.gateway.listLimitDefault,
       listLimitMax: c.gateway.listLimitMax,
       transactionBodyBytesMax: c.gateway.transactionBodyBytesMax,
+      transactionBatchItemsMax: c.gateway.transactionBatchItemsMax,
+      transactionBatchBodyBytesMax: c.gateway.transactionBatchBodyBytesMax,
+      transactionWsInFlightMax: c.gateway.transactionWsInFlightMax,
       queryBodyBytesMax: c.gateway.queryBodyBytesMax,
       fetchSizeMax: c.query.fetchSizeMax,
       filterDepthMax: c.gateway.filterDepthMax,
@@ -162,11 +167,13 @@ export async function buildGateway(
       )
     : undefined;
   if (signals !== undefined) app.addHook('onClose', async () => signals.close());
+  registerTransactionSocket(app, deps);
   registerRoutes(
     app,
     [
       ...commonRoutes(deps),
       ...transactionRoutes(deps),
+      ...transactionBatchRoutes(app, deps),
       metricsRoute(app.gateway.metrics),
       ...consensusRoutes(deps),
       ...runtimeRoutes(deps),

@@ -49,29 +49,39 @@ export type AdmissionResult =
   | { ok: false; kind: 'codec'; error: CodecError }
   | { ok: false; kind: 'rejected'; rejection: Rejection; hashHex?: string };
 
+/** A decoded signed transaction with its canonical encoding and the exact payload bytes that were signed. */
+export interface DecodedTransaction {
+  tx: SignedTransaction;
+  payloadBytes: Uint8Array;
+  txBytes: Uint8Array;
+}
+
 /** Decodes a framed or bare signed transaction, returning it with the exact payload bytes that were signed. */
 export function decodeSignedTransaction(
   body: Uint8Array,
   limits: DecodeLimits,
-):
-  | { ok: true; tx: SignedTransaction; payloadBytes: Uint8Array; txBytes: Uint8Array }
-  | { ok: false; error: CodecError } {
+): ({ ok: true } & DecodedTransaction) | { ok: false; error: CodecError } {
   const u = unframe(SCHEMA, 'SignedTransaction', body);
   if (!u.ok) return u;
   const decoded = decode(SignedTransactionCodec, u.payload, limits);
   if (!decoded.ok) return decoded;
-  // The encoding is canonical, so the payload's bytes as received are exactly its canonical encoding:
-  // hash them directly instead of re-encoding (docs/codec.md §8). The signature is the last field (a
-  // canonical varint length then its bytes) and the whole input was consumed, so the payload ends
-  // where the signature's encoding begins: no second decoding pass is needed to find it.
-  const signature = decoded.value.signature;
-  const payloadEnd = u.payload.length - varuintBytes(signature.length) - signature.length;
   return {
     ok: true,
     tx: decoded.value,
-    payloadBytes: u.payload.subarray(0, payloadEnd),
+    payloadBytes: u.payload.subarray(0, payloadEnd(u.payload.length, decoded.value)),
     txBytes: u.payload,
   };
+}
+
+/**
+ * Where the signed payload ends in a transaction's encoding of `length` bytes. The encoding is canonical,
+ * so the payload's bytes as received are exactly its canonical encoding: they are hashed directly instead
+ * of re-encoded (docs/codec.md §8). The signature is the last field (a canonical varint length then its
+ * bytes), so the payload ends where the signature's encoding begins: no second decoding pass is needed.
+ */
+export function payloadEnd(length: number, tx: SignedTransaction): number {
+  const signature = tx.signature;
+  return length - varuintBytes(signature.length) - signature.length;
 }
 
 /** Bytes of the canonical LEB128 encoding of `n` (docs/codec.md §2). */
@@ -104,15 +114,29 @@ function prepare(
   nowMs: number,
   limits: AdmissionLimits,
 ): Prepared | Refused {
-  if (body.length > limits.transactionBytesMax) {
-    return {
-      ok: false,
-      kind: 'rejected',
-      rejection: reject('transaction_too_large', `${body.length} bytes > ${limits.transactionBytesMax}`),
-    };
-  }
+  const large = tooLarge(body.length, limits);
+  if (large !== undefined) return large;
   const d = decodeSignedTransaction(body, limits.decode);
   if (!d.ok) return { ok: false, kind: 'codec', error: d.error };
+  return prepareDecoded(d, chainId, nowMs, limits);
+}
+
+function tooLarge(bytes: number, limits: AdmissionLimits): Refused | undefined {
+  if (bytes <= limits.transactionBytesMax) return undefined;
+  return {
+    ok: false,
+    kind: 'rejected',
+    rejection: reject('transaction_too_large', `${bytes} bytes > ${limits.transactionBytesMax}`),
+  };
+}
+
+/** The checks after decoding and before the signature. */
+function prepareDecoded(
+  d: DecodedTransaction,
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+): Prepared | Refused {
   const { tx, payloadBytes, txBytes } = d;
   const p = tx.payload;
   const txHash = hash(txBytes);
@@ -193,6 +217,31 @@ export async function admitTransactions(
   verifyMany: SignatureBatchCheck,
 ): Promise<AdmissionResult[]> {
   const prepared = bodies.map((body) => prepare(body, chainId, nowMs, limits));
+  return verifyAndComplete(prepared, limits, verifyMany);
+}
+
+/**
+ * `admitTransactions` for transactions already decoded (from a SignedTransactionBatch, batch.ts): the
+ * same checks, the size limit applying to each transaction's encoding.
+ */
+export async function admitDecodedTransactions(
+  items: readonly DecodedTransaction[],
+  chainId: string,
+  nowMs: number,
+  limits: AdmissionLimits,
+  verifyMany: SignatureBatchCheck,
+): Promise<AdmissionResult[]> {
+  const prepared = items.map(
+    (d) => tooLarge(d.txBytes.length, limits) ?? prepareDecoded(d, chainId, nowMs, limits),
+  );
+  return verifyAndComplete(prepared, limits, verifyMany);
+}
+
+async function verifyAndComplete(
+  prepared: readonly (Prepared | Refused)[],
+  limits: AdmissionLimits,
+  verifyMany: SignatureBatchCheck,
+): Promise<AdmissionResult[]> {
   const items: VerifyItem[] = [];
   for (const t of prepared) if (t.ok) items.push(t.verify);
   const answers = items.length === 0 ? [] : await verifyMany(items);

@@ -9,8 +9,10 @@ import {
   type AdmissionLimits,
   type AdmissionResult,
   type Admitted,
+  admitDecodedTransactions,
   admitTransaction,
   admitTransactions,
+  type DecodedTransaction,
   type SignatureBatchCheck,
   type SignatureCheck,
 } from './admission.js';
@@ -149,13 +151,21 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   async admitMany(bodies: readonly Uint8Array[], source?: string): Promise<SubmitResult[]> {
     const now = this.clock.nowMs();
     const limits = this.admission.limits();
-    const verify = this.opts.verify;
-    const verifyMany: SignatureBatchCheck =
-      this.opts.verifyMany ??
-      ((items) => Promise.all(items.map((i) => verify(i.publicKey, i.message, i.signature))));
-    const admitted = await admitTransactions(bodies, this.chainId, now, limits, verifyMany);
+    const admitted = await admitTransactions(bodies, this.chainId, now, limits, this.verifyMany);
     return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
   }
+
+  /** `admitMany` for the items of a decoded SignedTransactionBatch (batch.ts `decodeTransactionBatch`). */
+  async admitDecoded(items: readonly DecodedTransaction[], source?: string): Promise<SubmitResult[]> {
+    const now = this.clock.nowMs();
+    const limits = this.admission.limits();
+    const admitted = await admitDecodedTransactions(items, this.chainId, now, limits, this.verifyMany);
+    return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
+  }
+
+  private readonly verifyMany: SignatureBatchCheck = (items) =>
+    this.opts.verifyMany?.(items) ??
+    Promise.all(items.map((i) => this.opts.verify(i.publicKey, i.message, i.signature)));
 
   /** After admission: the duplicate checks, the authority, then the queue and its announcements. */
   private enqueue(admitted: Admitted, now: number, source: string | undefined): SubmitResult {

@@ -32,6 +32,7 @@ import {
   type SingularQuery,
 } from '../model/queries.js';
 import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
+import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batch.js';
 import { blockStream } from './blocks.js';
 import * as conference from './conference.js';
 import * as signalling from './conference-signals.js';
@@ -276,6 +277,14 @@ export class ToranaClient {
       contentType: 'application/x-codec',
     });
     return decodeJson(TransactionAcceptedView, await res.json(), '/transaction');
+  }
+
+  /**
+   * Submits many transactions through POST /v1/transactions/batch, split to the node's batch limits;
+   * one result per transaction in the order given (`Queued` with its hash, or `Refused` with its error).
+   */
+  submitMany(txs: readonly BuiltTransaction[], opts?: SubmitManyOptions): Promise<BatchItemResult[]> {
+    return submitMany(this.http, txs, opts);
   }
 
   /**

@@ -11,6 +11,7 @@ import { hash } from '../../src/crypto/hash.js';
 import type { GatewayApp, RouteMeta } from '../../src/gateway/context.js';
 import { type QueryPayload, QueryPayloadCodec, SignedQueryCodec } from '../../src/model/queries.js';
 import { SCHEMA } from '../../src/model/schema.js';
+import { SignedTransactionBatchCodec } from '../../src/model/transaction.js';
 import { abiDescriptor, abiHashHex } from '../../src/runtime/abi.js';
 import { buildTx, frameTx, type TestAccount } from './tx.js';
 
@@ -299,6 +300,14 @@ export function exampleBody(route: LiveRoute, ctx: BodyContext, nonce: number): 
   if (route.url === '/transaction')
     return { contentType: 'application/x-codec', body: exampleTransaction(ctx, nonce) };
   if (route.url === '/query') return { contentType: 'application/x-codec', body: exampleQueryBody(ctx) };
+  if (route.url === '/v1/transactions/batch') {
+    const log = { kind: 'Log' as const, level: { kind: 'Info' as const }, message: `bad-input ${nonce}` };
+    const tx = buildTx(ctx.admin, [log], { chainId: ctx.chainId, nonce });
+    return {
+      contentType: 'application/x-codec',
+      body: encodeFrame(SCHEMA, SignedTransactionBatchCodec, [tx]),
+    };
+  }
   if (!formats.includes('json')) return undefined;
   const json = (v: unknown) => ({ contentType: 'application/json', body: utf8(JSON.stringify(v)) });
   if (route.url.endsWith('/query'))

@@ -15,11 +15,10 @@ import { defineRoute, type RouteDef } from '../route-table.js';
 import { respond, viewSchema } from '../view.js';
 import { TransactionAcceptedView } from '../views/common.js';
 import { TransactionStatusView } from '../views/transactions.js';
+import { refusalError } from './transaction-refusal.js';
 
 const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 const CODEC_FIRST: FormatOffer = { default: 'codec', offers: ['codec', 'json'] };
-/** Seconds a client should wait after a full queue: one block interval is the natural drain step. */
-const QUEUE_FULL_RETRY_AFTER_S = 1;
 
 function bodyBytes(body: unknown): Uint8Array {
   if (body instanceof Uint8Array) return body;
@@ -27,28 +26,12 @@ function bodyBytes(body: unknown): Uint8Array {
 }
 
 function refusal(d: RouteDeps, reply: FastifyReply, r: Exclude<SubmitOutcome, { ok: true }>): never {
-  switch (r.kind) {
-    case 'codec':
-      throw gatewayError('invalid_codec_body', {
-        codec_code: r.error.code,
-        at: r.error.at ?? null,
-        reason: r.error.message,
-      });
-    case 'rejected':
-      throw d.errors.create(r.rejection.code, { tx_hash: r.hashHex ?? null, reason: r.rejection.message });
-    case 'duplicate':
-      throw d.errors.create(r.code, { tx_hash: r.hashHex });
-    case 'queue_full':
-      reply
-        .header('x-ledger-queue-depth', String(r.depth))
-        .header('x-ledger-queue-capacity', String(r.capacity));
-      throw d.errors.create(r.code, {
-        tx_hash: r.hashHex,
-        depth: r.depth,
-        capacity: r.capacity,
-        retry_after_s: QUEUE_FULL_RETRY_AFTER_S,
-      });
+  if (r.kind === 'queue_full') {
+    reply
+      .header('x-ledger-queue-depth', String(r.depth))
+      .header('x-ledger-queue-capacity', String(r.capacity));
   }
+  throw refusalError(d, r);
 }
 
 export function transactionRoutes(d: RouteDeps): RouteDef[] {

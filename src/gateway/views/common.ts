@@ -91,11 +91,13 @@ export const PeersView = named('Peers', seq(string(512)));
 
 export const SchemaView = struct('SchemaSnapshot', { version: varuint, types: jsonValue(4 * 1024 * 1024) });
 
+export const QueueStateView = struct('QueueState', { depth: varuint, capacity: varuint });
+
 export const TransactionAcceptedView = struct('TransactionAccepted', {
   txHash: Hash,
   status: string(16),
   receipt: ReceiptCodec,
-  queue: struct('QueueState', { depth: varuint, capacity: varuint }),
+  queue: QueueStateView,
 });
 
 /** The wire form of every error answer (JSON, or the codec when the client prefers it). */
