@@ -121,6 +121,7 @@ const EXPECTED_DEFAULTS = {
     request_max_age_ms: 30000,
     nonces_max: 100000,
     retry_interval_ms: 1000,
+    submit_batch_max: 256,
     reference_data_dir: '',
     allow_non_iban_accounts: false,
     xml_body_bytes_max: 1048576,

@@ -433,6 +433,12 @@ export const CONFIG_SCHEMA = {
     ),
     nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed bridge request nonces remembered to refuse replays.'),
     retry_interval_ms: ms(1000, 1, 'Wait before a message refused by a full queue is submitted again.'),
+    submit_batch_max: int(
+      256,
+      1,
+      COUNT_CEILING,
+      'Transactions of messages made durable together that the bridge hands to the pipeline in one batched admission.',
+    ),
     reference_data_dir: str(
       '',
       'Directory of BIC/IBAN/currency reference data; empty = no crosswalk checks.',

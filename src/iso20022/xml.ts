@@ -1,5 +1,5 @@
-// Hardened ISO 20022 XML reading (README "Hardened parsing"): pre-scan (xml/scan.ts), then
-// fast-xml-parser with entity processing off and values kept as strings, then root detection.
+// Hardened ISO 20022 XML reading (README "Hardened parsing"): one pass that checks every limit and
+// builds the element tree (xml/scan.ts, xml/tree.ts; entities are never expanded), then root detection.
 //
 // Accepted shapes:
 //   <Document xmlns="urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09">…</Document>
@@ -8,11 +8,10 @@
 // The wrapper may have any name (BizMsgEnvlp, RequestPayload, …) but must hold exactly one AppHdr
 // and one Document child. The Document namespace gives the message definition id.
 
-import { XMLParser } from 'fast-xml-parser';
 import { type IsoResult, inputError, xmlError } from './errors.js';
 import { resolveLimits, type XmlLimits } from './limits.js';
 import { XmlCursor } from './xml/cursor.js';
-import { buildNode, TreeError, type XmlNode } from './xml/node.js';
+import type { XmlNode } from './xml/node.js';
 import { type OutlineEntry, scanXml } from './xml/scan.js';
 
 export interface IsoDocument {
@@ -27,53 +26,17 @@ export interface IsoDocument {
 
 const ISO_NAMESPACE = /^urn:iso:std:iso:20022:tech:xsd:([a-z]{4}\.\d{3}\.\d{3}\.\d{2})$/;
 
-/** Parses a body that passed the pre-scan into an element tree rooted at the single root element. */
+/**
+ * Reads a body into an element tree rooted at its single root element: the pre-scan checks every limit
+ * and rule and builds the tree in the same pass (xml/scan.ts, xml/tree.ts).
+ */
 export function parseXmlTree(
   body: string,
   limits?: Partial<XmlLimits>,
 ): IsoResult<{ root: XmlNode; outline: readonly OutlineEntry[] }> {
-  const effective = resolveLimits(limits);
-  const scan = scanXml(body, effective);
+  const scan = scanXml(body, resolveLimits(limits));
   if (!scan.ok) return { ok: false, errors: [scan.error] };
-  // A fresh parser per call: parsers keep per-document state, and two nodes may share a process.
-  const parser = new XMLParser({
-    ignoreAttributes: false,
-    attributeNamePrefix: '@_',
-    removeNSPrefix: true,
-    parseTagValue: false,
-    parseAttributeValue: false,
-    processEntities: false,
-    htmlEntities: false,
-    alwaysCreateTextNode: true,
-    cdataPropName: '#cdata',
-    ignoreDeclaration: true,
-    ignorePiTags: true,
-    trimValues: true,
-    maxNestedTags: effective.depthMax + 1,
-    isArray: (_name, _path, _leaf, isAttribute) => !isAttribute,
-    // The callbacks above ignore the element path; without this the parser prints it for every element
-    // and text (a tenth of the parse time of a large statement).
-    jPath: false,
-  });
-  let raw: unknown;
-  try {
-    raw = parser.parse(body);
-  } catch (e) {
-    // The parser refuses some names on its own (for example `__proto__`); that is malformed input.
-    return { ok: false, errors: [xmlError('iso_xml_malformed', `XML parser: ${(e as Error).message}`)] };
-  }
-  const top = scan.outline[0];
-  const list =
-    typeof raw === 'object' && raw !== null && top !== undefined ? Reflect.get(raw, top.localName) : [];
-  const rootRaw: unknown = Array.isArray(list) ? list[0] : undefined;
-  if (top === undefined || rootRaw === undefined) {
-    return { ok: false, errors: [xmlError('iso_xml_malformed', 'no root element')] };
-  }
-  const root = buildNode(top.localName, rootRaw);
-  if (root instanceof TreeError) {
-    return { ok: false, errors: [xmlError('iso_xml_malformed', root.message, root.path)] };
-  }
-  return { ok: true, value: { root, outline: scan.outline } };
+  return { ok: true, value: { root: scan.root, outline: scan.outline } };
 }
 
 /**

@@ -14,6 +14,7 @@ import { BridgeStore } from '../iso20022/bridge/store.js';
 import { EMPTY_REFERENCE_DATA, loadReferenceData, type ReferenceData } from '../iso20022/reference-data.js';
 import { accountId, parseAccountId } from '../model/ids.js';
 import { PERMISSIONS } from '../model/permissions.js';
+import type { SubmitResult } from '../pipeline/pipeline.js';
 import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
 
@@ -24,25 +25,28 @@ export class BridgeConfigError extends Error {
   override readonly name = 'BridgeConfigError';
 }
 
+function outcomeOf(r: SubmitResult): LedgerSubmitOutcome {
+  if (r.ok) return { kind: 'queued' };
+  switch (r.kind) {
+    case 'duplicate':
+      return { kind: 'duplicate' };
+    case 'queue_full':
+      return { kind: 'busy' };
+    case 'rejected':
+      return { kind: 'rejected', code: r.rejection.code, message: r.rejection.message };
+    case 'codec':
+      return { kind: 'rejected', code: r.error.code, message: r.error.message };
+  }
+}
+
 export function bridgeLedgerPort(node: Node): BridgeLedgerPort {
   const { pipeline, ledger } = node;
   return {
     chainId: node.config.node.chainId,
     nowMs: () => node.clock.nowMs(),
-    async submit(bytes): Promise<LedgerSubmitOutcome> {
-      const r = await pipeline.submit(bytes);
-      if (r.ok) return { kind: 'queued' };
-      switch (r.kind) {
-        case 'duplicate':
-          return { kind: 'duplicate' };
-        case 'queue_full':
-          return { kind: 'busy' };
-        case 'rejected':
-          return { kind: 'rejected', code: r.rejection.code, message: r.rejection.message };
-        case 'codec':
-          return { kind: 'rejected', code: r.error.code, message: r.error.message };
-      }
-    },
+    submit: async (bytes) => outcomeOf(await pipeline.submit(bytes)),
+    // One batched admission: every check for each, signatures verified together, results in order.
+    submitMany: async (bytes) => (await pipeline.admitMany(bytes)).map(outcomeOf),
     async status(hash): Promise<LedgerTxStatus> {
       const s = await pipeline.status(hash);
       if (s?.status === 'Committed') return { kind: 'committed', height: s.blockHeight };
@@ -146,6 +150,7 @@ export async function startBridge(node: Node, dir: string, onError?: (e: unknown
       attributeValueCharsMax: c.xmlAttributeBytesMax,
     },
     retryIntervalMs: c.retryIntervalMs,
+    submitBatchMax: c.submitBatchMax,
     ...(onError === undefined ? {} : { onError }),
   };
   try {

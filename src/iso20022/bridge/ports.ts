@@ -32,6 +32,11 @@ export interface BridgeLedgerPort {
   nowMs(): number;
   /** Submits a framed signed transaction (`application/x-codec` bytes). */
   submit(framedTx: Uint8Array): Promise<LedgerSubmitOutcome>;
+  /**
+   * Submits several framed signed transactions at once (batched admission), in order; one outcome per
+   * transaction, in the same order. Each keeps every admission check; a refused one affects no other.
+   */
+  submitMany(framedTxs: readonly Uint8Array[]): Promise<LedgerSubmitOutcome[]>;
   status(hash: Uint8Array): Promise<LedgerTxStatus>;
   /** Pipeline events (transaction statuses, blocks), delivered synchronously in id order. */
   subscribe(listener: (e: EventEnvelope) => void): () => void;

@@ -51,6 +51,7 @@ describe('bridge service (fake ledger)', () => {
       participants: new Map(),
       xmlLimits: {},
       retryIntervalMs: 10,
+      submitBatchMax: 64,
     });
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bridge-svc-'));
@@ -61,7 +62,8 @@ describe('bridge service (fake ledger)', () => {
   it('a record stored but never submitted (crash) is submitted once on restart, then settles', async () => {
     ledger.mode = 'hang';
     const first = await open();
-    void first.submit('pacs008', flatPacs008('M-1'), undefined);
+    // Closing fails the request (503) before its transaction is handed over; the record stays durable.
+    const inFlight = first.submit('pacs008', flatPacs008('M-1'), undefined);
     await until(() => {
       try {
         return first.record('M-1').pacs002Code === 'ACTC';
@@ -70,6 +72,7 @@ describe('bridge service (fake ledger)', () => {
       }
     });
     await first.close();
+    await assert.rejects(inFlight, { code: 'iso_bridge_unavailable' });
     assert.equal(sends(ledger, 'M-1').length, 0);
 
     ledger.mode = 'queue';
@@ -114,6 +117,27 @@ describe('bridge service (fake ledger)', () => {
     await until(() => b.record('M-4').pacs002Code === 'RJCT');
     assert.equal(b.record('M-4').reasonCode, 'ED07');
     assert.equal(b.record('M-4').status, 'Rejected');
+    await b.close();
+  });
+
+  it('messages arriving together are submitted in batches, in order, each with its own outcome', async () => {
+    const b = await open();
+    const ids = ['C-1', 'C-2', 'C-3', 'C-4', 'C-5', 'C-6'];
+    const idOf = (bytes: Uint8Array) => decoded(bytes).payload.metadata.get('iso20022_message_id');
+    ledger.decide = (bytes) =>
+      idOf(bytes) === 'C-3' ? { kind: 'rejected', code: 'transaction_expired', message: 'late' } : undefined;
+    const records = await Promise.all(ids.map((id) => b.submit('pacs008', flatPacs008(id), undefined)));
+    assert.deepEqual(
+      records.map((r) => r.pacs002Code),
+      ['ACSP', 'ACSP', 'RJCT', 'ACSP', 'ACSP', 'ACSP'],
+    );
+    assert.equal(b.record('C-3').reasonCode, 'ED07');
+    const submitted = ledger.submitted.map(idOf).filter((id) => id !== undefined);
+    assert.deepEqual(submitted, ids, 'handed over in the order the records were written');
+    assert.ok(
+      ledger.batches.some((n) => n > 1),
+      `batches ${ledger.batches.join(',')}`,
+    );
     await b.close();
   });
 

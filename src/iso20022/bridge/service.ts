@@ -31,6 +31,7 @@ import { buildReport, type ReportKind } from './reports.js';
 import type { BridgeSigner } from './signer.js';
 import { expiredReason, paymentReason } from './status.js';
 import type { BridgeStore, RecordChange, StoreWrite } from './store.js';
+import { SubmissionBatcher } from './submitter.js';
 import { consequences, queued, rejected, settled } from './transitions.js';
 
 export interface BridgeOptions {
@@ -43,6 +44,8 @@ export interface BridgeOptions {
   readonly xmlLimits: Partial<XmlLimits>;
   /** How long a message the pipeline refused as busy (queue full) waits before it is sent again. */
   readonly retryIntervalMs: number;
+  /** Transactions handed to the ledger in one `submitMany` call at most (submitter.ts). */
+  readonly submitBatchMax: number;
   /** Store or ledger failures outside a request (event handling, anchoring). */
   readonly onError?: (e: unknown) => void;
 }
@@ -58,8 +61,10 @@ export class Bridge {
   private unsubscribe: (() => void) | undefined;
   private closed = false;
   private readonly anchorer: AuditAnchorer;
+  private readonly submitter: SubmissionBatcher;
 
   private constructor(private readonly o: BridgeOptions) {
+    this.submitter = new SubmissionBatcher(o.ledger, o.submitBatchMax);
     this.anchorer = new AuditAnchorer(
       o.store,
       o.ledger,
@@ -145,6 +150,7 @@ export class Bridge {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.submitter.close();
     this.unsubscribe?.();
     if (this.retryTimer !== undefined) clearTimeout(this.retryTimer);
     await this.o.store.close();
@@ -190,7 +196,8 @@ export class Bridge {
     if (r === undefined || !awaitsLedger(r) || r.pacs002Code === 'RJCT') return;
     this.sent.add(id);
     this.waiting.delete(id);
-    const outcome = await this.o.ledger.submit(bytes);
+    const outcome = await this.submitter.submit(bytes);
+    if (this.closed) return; // the store is closing: the next start settles the record from the ledger
     switch (outcome.kind) {
       case 'queued':
         return this.update(id, 'queued', (x) => queued(x, this.o.ledger.nowMs()));

@@ -1,12 +1,12 @@
-// The cheap pre-scan that runs before any XML parser sees the body (README "Hardened parsing").
-// One linear pass, no recursion: it refuses DOCTYPE/ENTITY declarations and processing
-// instructions, enforces every limit of limits.ts, checks that tags nest and match, and resolves
-// the namespaces of the first two levels (the parser drops namespace prefixes, but the Document
-// namespace names the message definition). Whatever it accepts is well-formed enough that the
-// parser's recursion is bounded by `depthMax`.
-
+// The one pass over an XML body (README "Hardened parsing"). Linear, no recursion: it refuses
+// DOCTYPE/ENTITY declarations and processing instructions, enforces every limit of limits.ts, checks
+// that tags nest and match, resolves the namespaces of the first two levels (element names lose their
+// prefixes in the tree, but the Document namespace names the message definition), and builds the
+// element tree as it goes (tree.ts), so no second parser reads the body.
 import { type IsoXmlError, type IsoXmlErrorCode, xmlError } from '../errors.js';
 import type { XmlLimits } from '../limits.js';
+import type { TreeError, XmlNode } from './node.js';
+import { TreeBuilder } from './tree.js';
 
 /** An element of the first two levels: the root and its children. */
 export interface OutlineEntry {
@@ -17,7 +17,7 @@ export interface OutlineEntry {
 }
 
 export type ScanResult =
-  | { readonly ok: true; readonly outline: readonly OutlineEntry[] }
+  | { readonly ok: true; readonly outline: readonly OutlineEntry[]; readonly root: XmlNode }
   | { readonly ok: false; readonly error: IsoXmlError };
 
 // Declarations are refused anywhere, even inside comments: XXE and entity expansion need them.
@@ -80,8 +80,24 @@ export function scanXml(body: string, limits: XmlLimits): ScanResult {
       error: fail('iso_xml_malformed', 'character not allowed in XML', invalid.index).error,
     };
   }
-  const result = new Scanner(body, limits).run();
-  return result instanceof Failure ? { ok: false, error: result.error } : { ok: true, outline: result };
+  // An element flood is refused by a scan that builds nothing, as cheaply as before the tree was built
+  // here; a body it passes (its `<` were in comments or CDATA) is read again with the tree.
+  if (startTagsAbove(body, limits.elementsMax)) {
+    const dry = new Scanner(body, limits, false).run();
+    if (dry instanceof Failure) return { ok: false, error: dry.error };
+  }
+  const scanner = new Scanner(body, limits, true);
+  const result = scanner.run();
+  if (result instanceof Failure) return { ok: false, error: result.error };
+  // A tree refusal (an unknown entity, text mixed with CDATA) counts only once the scan passed: the
+  // scan's own refusals come first, whatever their place in the body.
+  const refused = scanner.treeError;
+  if (refused !== undefined) {
+    return { ok: false, error: xmlError('iso_xml_malformed', refused.message, refused.path) };
+  }
+  const root = scanner.tree?.result();
+  if (root === undefined) return { ok: false, error: xmlError('iso_xml_malformed', 'no root element') };
+  return { ok: true, outline: result, root };
 }
 
 class Scanner {
@@ -90,11 +106,18 @@ class Scanner {
   private elements = 0;
   private rootSeen = false;
   private rootClosed = false;
+  /** The element tree, built in the same pass (tree.ts), unless the scan only checks. */
+  readonly tree: TreeBuilder | undefined;
+  /** The first refusal of the tree builder, reported if the scan itself passes. */
+  treeError: TreeError | undefined;
 
   constructor(
     private readonly body: string,
     private readonly limits: XmlLimits,
-  ) {}
+    build: boolean,
+  ) {
+    this.tree = build ? new TreeBuilder() : undefined;
+  }
 
   run(): OutlineEntry[] | Failure {
     const body = this.body;
@@ -113,7 +136,7 @@ class Scanner {
           if (!isSpace(body.charCodeAt(k)))
             return fail('iso_xml_malformed', 'text outside the root element', k);
         }
-      }
+      } else if (textEnd > i) this.tree?.text(body.slice(i, textEnd));
       if (lt < 0) break;
       const next = this.markup(lt);
       if (next instanceof Failure) return next;
@@ -143,7 +166,9 @@ class Scanner {
       if (body.startsWith('<![CDATA[', lt)) {
         if (this.stack.length === 0) return fail('iso_xml_malformed', 'CDATA outside the root element', lt);
         const end = body.indexOf(']]>', lt + 9);
-        return end < 0 ? fail('iso_xml_malformed', 'unterminated CDATA section', lt) : end + 3;
+        if (end < 0) return fail('iso_xml_malformed', 'unterminated CDATA section', lt);
+        this.tree?.cdata(body.slice(lt + 9, end));
+        return end + 3;
       }
       return fail('iso_xml_forbidden_construct', 'markup declarations are refused', lt);
     }
@@ -161,6 +186,7 @@ class Scanner {
       return fail('iso_xml_malformed', `expected </${shown(top.name)}>, found </${shown(name)}>`, lt);
     }
     if (this.stack.length === 0) this.rootClosed = true;
+    this.built(this.tree?.close());
     return gt + 1;
   }
 
@@ -196,7 +222,9 @@ class Scanner {
       this.outline.push({ depth, localName: name.slice(colon + 1), namespace: namespace || undefined });
     }
     if (depth === 1) this.rootSeen = true;
+    this.built(this.tree?.open(name, parsed.attributes));
     if (parsed.selfClosing) {
+      this.built(this.tree?.close());
       if (depth === 1) this.rootClosed = true;
     } else {
       this.stack.push({ name, bindings });
@@ -204,12 +232,22 @@ class Scanner {
     return parsed.next;
   }
 
+  private built(e: TreeError | undefined): void {
+    if (e !== undefined) this.treeError ??= e;
+  }
+
   /** Reads the attributes of a start tag from `j` (just after the name) to its closing `>` or `/>`. */
-  private attributes(
-    from: number,
-  ): { next: number; selfClosing: boolean; declarations: Map<string, string> } | Failure {
+  private attributes(from: number):
+    | {
+        next: number;
+        selfClosing: boolean;
+        declarations: Map<string, string>;
+        attributes: Array<readonly [string, string]>;
+      }
+    | Failure {
     const body = this.body;
     const declarations = new Map<string, string>();
+    const attributes: Array<readonly [string, string]> = [];
     const seen = new Set<string>();
     let j = from;
     for (;;) {
@@ -217,10 +255,10 @@ class Scanner {
       while (j < body.length && isSpace(body.charCodeAt(j))) j++;
       if (j >= body.length) return fail('iso_xml_malformed', 'unterminated start tag', from);
       const c = body.charCodeAt(j);
-      if (c === 0x3e /* > */) return { next: j + 1, selfClosing: false, declarations };
+      if (c === 0x3e /* > */) return { next: j + 1, selfClosing: false, declarations, attributes };
       if (c === 0x2f /* / */) {
         if (body.charCodeAt(j + 1) !== 0x3e) return fail('iso_xml_malformed', 'expected "/>"', j);
-        return { next: j + 2, selfClosing: true, declarations };
+        return { next: j + 2, selfClosing: true, declarations, attributes };
       }
       if (!spaced) return fail('iso_xml_malformed', 'attributes must be separated by white space', j);
       const attr = this.attribute(j);
@@ -228,6 +266,7 @@ class Scanner {
       if (seen.has(attr.name))
         return fail('iso_xml_malformed', `duplicate attribute "${shown(attr.name)}"`, j);
       seen.add(attr.name);
+      attributes.push([attr.name, attr.value]);
       if (seen.size > this.limits.attributesPerElementMax) {
         return fail('iso_xml_too_large', `more than ${this.limits.attributesPerElementMax} attributes`, j);
       }
@@ -268,6 +307,16 @@ class Scanner {
     if (value.includes('<')) return fail('iso_xml_malformed', '"<" in an attribute value', j);
     return { name, value, next: close + 1 };
   }
+}
+
+/** True when the body has more `<` that may open an element than `max` (an upper bound on its elements). */
+function startTagsAbove(body: string, max: number): boolean {
+  let n = 0;
+  for (let i = body.indexOf('<'); i >= 0; i = body.indexOf('<', i + 1)) {
+    const c = body.charCodeAt(i + 1);
+    if (c !== 0x2f /* / */ && c !== 0x21 /* ! */ && c !== 0x3f /* ? */ && ++n > max) return true;
+  }
+  return false;
 }
 
 function isNameEnd(c: number): boolean {
