@@ -22,6 +22,10 @@ import { latencyFigure } from './figures/latency.js';
 import { readFigure } from './figures/read.js';
 import { replayFigure } from './figures/replay.js';
 import { restartFigure } from './figures/restart.js';
+import { state1mQueryFigure } from './figures/state-1m-query.js';
+import { state1mReadFigure } from './figures/state-1m-read.js';
+import { state1mRestartFigure } from './figures/state-1m-restart.js';
+import { state1mRssFigure } from './figures/state-1m-rss.js';
 import { Fixtures } from './lib/fixtures.js';
 import { describeMachine, machineLine } from './lib/machine.js';
 import { formatTable } from './lib/table.js';
@@ -44,6 +48,10 @@ const FIGURES: readonly Figure[] = [
   bft4ViewChangeFigure,
   conferenceZkVerifyFigure,
   conferencePrivateJoinFigure,
+  state1mRssFigure,
+  state1mRestartFigure,
+  state1mReadFigure,
+  state1mQueryFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));
