@@ -24,7 +24,11 @@ export const ENCODED_ROWS_KEPT_MAX = 16_384;
 
 export class BaseTable<V> {
   readonly rows = new Map<string, V>();
-  private readonly indexes = new Map<IndexName, Map<string, Set<string>>>();
+  /**
+   * Index entries: a parent's children, held as the one id itself while it has one (a Set costs a few
+   * hundred bytes, and most parents of `assetsByAccount` hold a single asset: issue 14, a million accounts).
+   */
+  private readonly indexes = new Map<IndexName, Map<string, string | Set<string>>>();
   private sorted: string[] | undefined;
   /** Encodings of recently written rows, oldest first; valid only while `rows` still holds that row. */
   private readonly encodedRows = new Map<string, EncodedRow<V>>();
@@ -67,8 +71,9 @@ export class BaseTable<V> {
   }
 
   /** Ids of rows linked to `parent` in `index` (unsorted, live view: do not keep). */
-  childSet(index: IndexName, parent: string): ReadonlySet<string> | undefined {
-    return this.indexes.get(index)?.get(parent);
+  childIds(index: IndexName, parent: string): Iterable<string> | undefined {
+    const children = this.indexes.get(index)?.get(parent);
+    return typeof children === 'string' ? [children] : children;
   }
 
   linksOf(id: string, v: V): readonly IndexLink[] {
@@ -97,12 +102,10 @@ export class BaseTable<V> {
         byParent = new Map();
         this.indexes.set(index, byParent);
       }
-      let set = byParent.get(parent);
-      if (set === undefined) {
-        set = new Set();
-        byParent.set(parent, set);
-      }
-      set.add(id);
+      const children = byParent.get(parent);
+      if (children === undefined) byParent.set(parent, id);
+      else if (typeof children !== 'string') children.add(id);
+      else if (children !== id) byParent.set(parent, new Set([children, id]));
     }
   }
 
@@ -118,10 +121,14 @@ export class BaseTable<V> {
   private unlink(id: string, v: V): void {
     for (const [index, parent] of this.linksOf(id, v)) {
       const byParent = this.indexes.get(index);
-      const set = byParent?.get(parent);
-      if (set === undefined) continue;
-      set.delete(id);
-      if (set.size === 0) byParent!.delete(parent);
+      const children = byParent?.get(parent);
+      if (children === undefined) continue;
+      if (typeof children === 'string') {
+        if (children === id) byParent!.delete(parent);
+        continue;
+      }
+      children.delete(id);
+      if (children.size === 0) byParent!.delete(parent);
     }
   }
 }

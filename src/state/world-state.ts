@@ -261,7 +261,7 @@ export class WorldState {
 
   /** Sorted ids of `table` rows linked to `parent` in `index`. */
   linkedIds(table: TableName, index: IndexName, parent: string): string[] {
-    return [...((this.tables[table] as BaseTable<unknown>).childSet(index, parent) ?? [])].sort();
+    return [...((this.tables[table] as BaseTable<unknown>).childIds(index, parent) ?? [])].sort();
   }
 
   private read<N extends TableName>(name: N, id: string): RowOf<N> | undefined {
