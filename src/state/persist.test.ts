@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Chain, scenarioBlocks } from '../../test/fixtures/state/state-fixture.js';
 import { EMPTY_ROW_MAP, shareEmptyMaps } from './persist.js';
-import { BaseTable } from './table.js';
+import { BaseTable, SORTED_CHILDREN_CACHE_MIN } from './table.js';
 import { TABLES } from './tables.js';
 import { WorldState } from './world-state.js';
 
@@ -74,5 +74,29 @@ describe('index entries of one child and of many', () => {
     t.remove('z#d#' + acct); // not stored: nothing changes
     assert.deepEqual(ids(t, acct), [a.id]);
     assert.deepEqual([...(t.childIds('assetsByDefinition', 'x#d') ?? [])], [a.id]);
+  });
+});
+
+describe('sorted children of large index entries', () => {
+  it('are cached, and a new or removed child is seen at once', () => {
+    const t = new BaseTable(TABLES.asset) as BaseTable<unknown>;
+    const holder = (n: number) => `ed0120${n.toString(16).toUpperCase().padStart(64, '0')}@d`;
+    const put = (n: number) => {
+      const id = `x#d#${holder(n)}`;
+      t.put(id, { id, value: { mantissa: 1n, scale: 0 } });
+      return id;
+    };
+    const ids = Array.from({ length: SORTED_CHILDREN_CACHE_MIN + 10 }, (_, i) => put(2 * i + 1)).sort();
+    const first = t.sortedChildIds('assetsByDefinition', 'x#d');
+    assert.deepEqual(first, ids);
+    assert.equal(t.sortedChildIds('assetsByDefinition', 'x#d'), first, 'kept until the entry changes');
+    const added = put(0);
+    assert.deepEqual(t.sortedChildIds('assetsByDefinition', 'x#d'), [added, ...ids].sort());
+    t.remove(ids[5]!);
+    assert.deepEqual(
+      t.sortedChildIds('assetsByDefinition', 'x#d'),
+      [added, ...ids].filter((id) => id !== ids[5]).sort(),
+    );
+    assert.deepEqual(first, ids, 'an array handed out is never changed');
   });
 });

@@ -22,6 +22,13 @@ export interface EncodedRow<V> {
  */
 export const ENCODED_ROWS_KEPT_MAX = 16_384;
 
+/**
+ * Index entries with at least this many children keep their sorted ids until the entry changes: a
+ * query over the holders of a definition held by a million accounts sorted a million ids every time
+ * (issue 14); smaller entries are sorted on demand.
+ */
+export const SORTED_CHILDREN_CACHE_MIN = 1024;
+
 export class BaseTable<V> {
   readonly rows = new Map<string, V>();
   /**
@@ -30,6 +37,8 @@ export class BaseTable<V> {
    */
   private readonly indexes = new Map<IndexName, Map<string, string | Set<string>>>();
   private sorted: string[] | undefined;
+  /** Sorted ids of large index entries by `index \0 parent`; an entry is dropped when its children change. */
+  private readonly sortedChildren = new Map<string, readonly string[]>();
   /** Encodings of recently written rows, oldest first; valid only while `rows` still holds that row. */
   private readonly encodedRows = new Map<string, EncodedRow<V>>();
 
@@ -76,6 +85,25 @@ export class BaseTable<V> {
     return typeof children === 'string' ? [children] : children;
   }
 
+  /** Ids linked to `parent` in `index`, sorted; a shared array for large entries: never change it. */
+  sortedChildIds(index: IndexName, parent: string): readonly string[] {
+    const children = this.indexes.get(index)?.get(parent);
+    if (children === undefined) return [];
+    if (typeof children === 'string') return [children];
+    if (children.size < SORTED_CHILDREN_CACHE_MIN) return [...children].sort();
+    const key = `${index}\u0000${parent}`;
+    let sorted = this.sortedChildren.get(key);
+    if (sorted === undefined) {
+      sorted = [...children].sort();
+      this.sortedChildren.set(key, sorted);
+    }
+    return sorted;
+  }
+
+  private childrenChanged(index: IndexName, parent: string): void {
+    if (this.sortedChildren.size > 0) this.sortedChildren.delete(`${index}\u0000${parent}`);
+  }
+
   linksOf(id: string, v: V): readonly IndexLink[] {
     return this.def.links?.(id, v) ?? [];
   }
@@ -103,6 +131,7 @@ export class BaseTable<V> {
         this.indexes.set(index, byParent);
       }
       const children = byParent.get(parent);
+      this.childrenChanged(index, parent);
       if (children === undefined) byParent.set(parent, id);
       else if (typeof children !== 'string') children.add(id);
       else if (children !== id) byParent.set(parent, new Set([children, id]));
@@ -123,6 +152,7 @@ export class BaseTable<V> {
       const byParent = this.indexes.get(index);
       const children = byParent?.get(parent);
       if (children === undefined) continue;
+      this.childrenChanged(index, parent);
       if (typeof children === 'string') {
         if (children === id) byParent!.delete(parent);
         continue;
