@@ -66,7 +66,7 @@ export interface ScaleResult {
   largeGoalScale: boolean;
 }
 
-interface BuildReport {
+export interface BuildReport {
   /** Accounts of the scale domain (the state also holds the genesis accounts). */
   scale_accounts: number;
   accounts: number;
@@ -299,7 +299,6 @@ async function measure(nodes: readonly [ScaleNode, ScaleNode], opts: ScaleOption
 export async function measureScale(opts: ScaleOptions): Promise<ScaleResult> {
   const large = opts.quick ? SCALE_LARGE_ACCOUNTS_QUICK : SCALE_LARGE_ACCOUNTS;
   const dirs: string[] = [];
-  const nodes: ScaleNode[] = [];
   try {
     const built = [];
     for (const n of [SCALE_BASE_ACCOUNTS, large]) {
@@ -307,6 +306,19 @@ export async function measureScale(opts: ScaleOptions): Promise<ScaleResult> {
       dirs.push(b.dir);
       built.push(b);
     }
+    return await measureBuilt([built[0]!, built[1]!], opts);
+  } finally {
+    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
+  }
+}
+
+/** Opens two built directories (base, large) in node processes of their own, one after the other, and measures. */
+export async function measureBuilt(
+  built: readonly [{ dir: string; build: BuildReport }, { dir: string; build: BuildReport }],
+  opts: ScaleOptions,
+): Promise<ScaleResult> {
+  const nodes: ScaleNode[] = [];
+  try {
     for (const b of built) {
       opts.log(`opening the state of ${b.build.scale_accounts} accounts in a node process of its own`);
       const node = await ScaleNode.open(b.dir, b.build);
@@ -316,7 +328,6 @@ export async function measureScale(opts: ScaleOptions): Promise<ScaleResult> {
     return await measure([nodes[0]!, nodes[1]!], opts);
   } finally {
     await Promise.all(nodes.map((n) => n.stop()));
-    await Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true })));
   }
 }
 
