@@ -92,7 +92,8 @@ const summary = (ms: number[], errors: number): Latencies => ({
 
 /** A built directory opened by a node in its own process. */
 class ScaleNode {
-  private memWaiters: ((m: Mem) => void)[] = [];
+  private memWaiters: ((m: Mem | undefined) => void)[] = [];
+  private exited: string | undefined;
   private constructor(
     readonly dir: string,
     readonly build: BuildReport,
@@ -132,7 +133,12 @@ class ScaleNode {
           resolve({ rss: Number(a), heap: Number(b), anon: Number(c), file: Number(d) });
       }
     };
-    const config = { ...HTTP_NODE_CONFIG, 'query.work_units_max': SCALE_QUERY_WORK_UNITS };
+    // The directory was built with fsync off; the serving node has it on, as `npm start` would.
+    const config = {
+      ...HTTP_NODE_CONFIG,
+      'storage.fsync': true,
+      'query.work_units_max': SCALE_QUERY_WORK_UNITS,
+    };
     // BENCH_NODE_FLAGS: extra Node flags for the node process (e.g. --cpu-prof), as for the HTTP node.
     const flags = ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
     const script = new URL('./scale-server.ts', import.meta.url);
@@ -144,12 +150,18 @@ class ScaleNode {
       OPEN_TIMEOUT_MS,
     );
     node = new ScaleNode(dir, build, server.url, ready, server.stop, (s) => server.child.kill(s));
+    const opened = node;
+    server.child.once('exit', (code, signal) => {
+      opened.exited = `the node process exited (${code ?? signal})`;
+      for (const w of opened.memWaiters.splice(0)) w(undefined);
+    });
     return node;
   }
 
   memory(): Promise<Mem> {
-    return new Promise((resolve) => {
-      this.memWaiters.push(resolve);
+    return new Promise((resolve, reject) => {
+      if (this.exited !== undefined) return reject(new Error(this.exited));
+      this.memWaiters.push((m) => (m === undefined ? reject(new Error(this.exited)) : resolve(m)));
       this.kill('SIGUSR2');
     });
   }
