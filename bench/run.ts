@@ -24,6 +24,10 @@ import { readFigure } from './figures/read.js';
 import { readNodeHttpFigure } from './figures/read-node-http.js';
 import { replayFigure } from './figures/replay.js';
 import { restartFigure } from './figures/restart.js';
+import { state1mQueryFigure } from './figures/state-1m-query.js';
+import { state1mReadFigure } from './figures/state-1m-read.js';
+import { state1mRestartFigure } from './figures/state-1m-restart.js';
+import { state1mRssFigure } from './figures/state-1m-rss.js';
 import { Fixtures } from './lib/fixtures.js';
 import { describeMachine, machineLine } from './lib/machine.js';
 import { formatTable } from './lib/table.js';
@@ -48,6 +52,10 @@ const FIGURES: readonly Figure[] = [
   conferenceZkVerifyFigure,
   conferencePrivateJoinFigure,
   batchCommittedFigure,
+  state1mRssFigure,
+  state1mRestartFigure,
+  state1mReadFigure,
+  state1mQueryFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

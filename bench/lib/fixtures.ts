@@ -15,6 +15,7 @@ import { type HttpPeak, httpPeak, PEAK_WARM_UP_S } from './http-load.js';
 import { startHttpNode } from './http-node.js';
 import { runLoad } from './inprocess-load.js';
 import { type ReadRates, readRates } from './read-load.js';
+import { measureScale, type ScaleResult } from './scale.js';
 
 /** Committed transactions in the restart/replay chain (issue 6: 1,000,000; fewer with --quick). */
 export const CHAIN_TRANSACTIONS_FULL = 1_000_000;
@@ -50,6 +51,7 @@ export class Fixtures {
   #fanout: Promise<FanoutResult> | undefined;
   #bft: Promise<BftNetwork> | undefined;
   #bftPeak: Promise<BftPeak> | undefined;
+  #scale: Promise<ScaleResult> | undefined;
   #bare = new Map<'hello' | 'verify', Promise<{ rps: number; p99Ms: number; non2xx: number }>>();
   #read: Promise<ReadRates> | undefined;
 
@@ -197,6 +199,15 @@ export class Fixtures {
       return bftPeak(net, { seconds, warmupS: BFT_WARMUP_S, presign: this.quick ? 10_000 : 20_000 });
     })();
     return this.#bftPeak;
+  }
+
+  /**
+   * The `state_1m_*` measurement (issue 14 "Scale"): states of 1,000 and 1,000,000 accounts (100,000
+   * with --quick) built, reopened and loaded side by side; shared by the four figures.
+   */
+  scale(): Promise<ScaleResult> {
+    this.#scale ??= measureScale({ quick: this.quick, log: this.log });
+    return this.#scale;
   }
 
   /** Stops the shared network, so that a figure running its own has the machine to itself. */

@@ -18,6 +18,7 @@ export function startServerProcess(
   args: string[] = [],
   onLine: (line: string) => void = () => {},
   nodeFlags: string[] = [],
+  listenTimeoutMs = LISTEN_TIMEOUT_MS,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', fileURLToPath(script), ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -36,7 +37,7 @@ export function startServerProcess(
     const timer = setTimeout(() => {
       void stop();
       reject(new Error(`${fileURLToPath(script)} did not start listening: ${err}`));
-    }, LISTEN_TIMEOUT_MS);
+    }, listenTimeoutMs);
     let pending = '';
     let listening = false;
     child.stdout?.setEncoding('utf8').on('data', (d: string) => {

@@ -1,6 +1,6 @@
 // The results table printed by `npm run bench` (issue 6: "When a goal is missed, say so in the output").
 
-import type { FigureResult } from './types.js';
+import { type FigureResult, NO_GOAL } from './types.js';
 
 export function formatNumber(v: number | null): string {
   if (v === null || Number.isNaN(v)) return '-';
@@ -14,6 +14,7 @@ export function formatNumber(v: number | null): string {
 
 function metText(f: FigureResult): string {
   if (f.value === null) return 'NOT MEASURED';
+  if (f.goal === NO_GOAL) return '-';
   if (f.assessed === false) return 'not assessed';
   return f.met ? 'yes' : 'NO (missed)';
 }

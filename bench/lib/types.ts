@@ -22,8 +22,15 @@ export const FIGURE_IDS = [
   'conference_zk_verify_per_s',
   'conference_private_join_p99_ms',
   'batch_committed_tx_per_s',
+  'state_1m_rss_mib',
+  'state_1m_restart_ready_s',
+  'state_1m_read_p99_ratio',
+  'state_1m_query_p99_ratio',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
+
+/** The goal of a figure its issue gives none for (documented growth): the table's met column says '-'. */
+export const NO_GOAL = '—';
 
 export interface FigureResult {
   id: FigureId;

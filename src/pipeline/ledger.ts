@@ -127,6 +127,8 @@ export class Ledger {
       replayed++;
     }
     await ledger.flushState();
+    // The load read every world-state page of the store once; nothing reads them again (issue 14).
+    await store.releaseMappedPages?.();
     return {
       ledger,
       report: {

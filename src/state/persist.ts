@@ -22,6 +22,38 @@ function bad(key: Uint8Array, why: string): StateError {
   return new StateError('state_invalid_entry', `state entry ${toHex(key)}: ${why}`, { key: toHex(key) });
 }
 
+/** A Map that is empty for good: what every loaded row with empty metadata shares (see shareEmptyMaps). */
+class EmptyMap<K, V> extends Map<K, V> {
+  override set(): this {
+    throw new TypeError('a row is immutable: its shared empty map cannot be changed');
+  }
+  override delete(): boolean {
+    throw new TypeError('a row is immutable: its shared empty map cannot be changed');
+  }
+  override clear(): void {
+    throw new TypeError('a row is immutable: its shared empty map cannot be changed');
+  }
+}
+export const EMPTY_ROW_MAP: ReadonlyMap<never, never> = Object.freeze(new EmptyMap<never, never>());
+
+/**
+ * The row with each empty Map among its own fields (an account's metadata, a domain's, an NFT's content)
+ * replaced by EMPTY_ROW_MAP. An empty Map costs about 240 bytes, once per account of a million-account
+ * state (issue 14); rows are immutable (README.md "Invariants": replaced, never edited, readers get
+ * copies), and the shared map throws if anything ever tried to change it.
+ */
+export function shareEmptyMaps<V>(row: V): V {
+  if (typeof row !== 'object' || row === null || Array.isArray(row)) return row;
+  let out: Record<string, unknown> | undefined;
+  for (const [k, x] of Object.entries(row)) {
+    if (x instanceof Map && x.size === 0 && x !== (EMPTY_ROW_MAP as unknown)) {
+      out ??= { ...(row as Record<string, unknown>) };
+      out[k] = EMPTY_ROW_MAP;
+    }
+  }
+  return (out ?? row) as V;
+}
+
 /** Puts every entry into `tables`; returns the root accumulator of the loaded entries. */
 export function loadEntries(
   tableOf: (name: TableName) => BaseTable<unknown>,
@@ -42,7 +74,8 @@ export function loadEntries(
     const problem = table.def.check?.(parsed.id, r.value);
     if (problem !== undefined) throw bad(key, problem);
     if (!bytesEqual(table.encodeValue(r.value), value)) throw bad(key, 'value not in canonical form');
-    table.put(parsed.id, r.value);
+    // The row's own id string keys it (equal to the key's, checked above), so a row holds one copy.
+    table.put(idOf === undefined ? parsed.id : idOf(r.value), shareEmptyMaps(r.value));
     sum = addLeaf(sum, leafValue(key, value));
   }
   return sum;

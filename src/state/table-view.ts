@@ -85,7 +85,7 @@ export class TableView<V> {
 
   /** Ids linked to `parent` in `index` as this overlay sees them, sorted (deterministic iteration). */
   children(index: IndexName, parent: string): string[] {
-    const candidates = new Set<string>(this.base.childSet(index, parent));
+    const candidates = new Set<string>(this.base.childIds(index, parent));
     for (const id of this.touched.get(`${index}\u0000${parent}`) ?? []) candidates.add(id);
     const out: string[] = [];
     for (const id of candidates) {

@@ -22,10 +22,23 @@ export interface EncodedRow<V> {
  */
 export const ENCODED_ROWS_KEPT_MAX = 16_384;
 
+/**
+ * Index entries with at least this many children keep their sorted ids until the entry changes: a
+ * query over the holders of a definition held by a million accounts sorted a million ids every time
+ * (issue 14); smaller entries are sorted on demand.
+ */
+export const SORTED_CHILDREN_CACHE_MIN = 1024;
+
 export class BaseTable<V> {
   readonly rows = new Map<string, V>();
-  private readonly indexes = new Map<IndexName, Map<string, Set<string>>>();
+  /**
+   * Index entries: a parent's children, held as the one id itself while it has one (a Set costs a few
+   * hundred bytes, and most parents of `assetsByAccount` hold a single asset: issue 14, a million accounts).
+   */
+  private readonly indexes = new Map<IndexName, Map<string, string | Set<string>>>();
   private sorted: string[] | undefined;
+  /** Sorted ids of large index entries by `index \0 parent`; an entry is dropped when its children change. */
+  private readonly sortedChildren = new Map<string, readonly string[]>();
   /** Encodings of recently written rows, oldest first; valid only while `rows` still holds that row. */
   private readonly encodedRows = new Map<string, EncodedRow<V>>();
 
@@ -67,8 +80,28 @@ export class BaseTable<V> {
   }
 
   /** Ids of rows linked to `parent` in `index` (unsorted, live view: do not keep). */
-  childSet(index: IndexName, parent: string): ReadonlySet<string> | undefined {
-    return this.indexes.get(index)?.get(parent);
+  childIds(index: IndexName, parent: string): Iterable<string> | undefined {
+    const children = this.indexes.get(index)?.get(parent);
+    return typeof children === 'string' ? [children] : children;
+  }
+
+  /** Ids linked to `parent` in `index`, sorted; a shared array for large entries: never change it. */
+  sortedChildIds(index: IndexName, parent: string): readonly string[] {
+    const children = this.indexes.get(index)?.get(parent);
+    if (children === undefined) return [];
+    if (typeof children === 'string') return [children];
+    if (children.size < SORTED_CHILDREN_CACHE_MIN) return [...children].sort();
+    const key = `${index}\u0000${parent}`;
+    let sorted = this.sortedChildren.get(key);
+    if (sorted === undefined) {
+      sorted = [...children].sort();
+      this.sortedChildren.set(key, sorted);
+    }
+    return sorted;
+  }
+
+  private childrenChanged(index: IndexName, parent: string): void {
+    if (this.sortedChildren.size > 0) this.sortedChildren.delete(`${index}\u0000${parent}`);
   }
 
   linksOf(id: string, v: V): readonly IndexLink[] {
@@ -97,12 +130,11 @@ export class BaseTable<V> {
         byParent = new Map();
         this.indexes.set(index, byParent);
       }
-      let set = byParent.get(parent);
-      if (set === undefined) {
-        set = new Set();
-        byParent.set(parent, set);
-      }
-      set.add(id);
+      const children = byParent.get(parent);
+      this.childrenChanged(index, parent);
+      if (children === undefined) byParent.set(parent, id);
+      else if (typeof children !== 'string') children.add(id);
+      else if (children !== id) byParent.set(parent, new Set([children, id]));
     }
   }
 
@@ -118,10 +150,15 @@ export class BaseTable<V> {
   private unlink(id: string, v: V): void {
     for (const [index, parent] of this.linksOf(id, v)) {
       const byParent = this.indexes.get(index);
-      const set = byParent?.get(parent);
-      if (set === undefined) continue;
-      set.delete(id);
-      if (set.size === 0) byParent!.delete(parent);
+      const children = byParent?.get(parent);
+      if (children === undefined) continue;
+      this.childrenChanged(index, parent);
+      if (typeof children === 'string') {
+        if (children === id) byParent!.delete(parent);
+        continue;
+      }
+      children.delete(id);
+      if (children.size === 0) byParent!.delete(parent);
     }
   }
 }

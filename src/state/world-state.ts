@@ -206,7 +206,7 @@ export class WorldState {
   }
   /** Ids of the accounts holding the role, sorted. */
   holdersOfRole(role: string): string[] {
-    return this.linkedIds('accountRoles', 'holdersByRole', role);
+    return [...this.linkedIds('accountRoles', 'holdersByRole', role)];
   }
 
   // ---- conference calls and relays (docs/conference.md) ----------------------------------------------
@@ -259,9 +259,9 @@ export class WorldState {
     return this.tables.account.size;
   }
 
-  /** Sorted ids of `table` rows linked to `parent` in `index`. */
-  linkedIds(table: TableName, index: IndexName, parent: string): string[] {
-    return [...((this.tables[table] as BaseTable<unknown>).childSet(index, parent) ?? [])].sort();
+  /** Sorted ids of `table` rows linked to `parent` in `index` (may be the table's cached array: never change it). */
+  linkedIds(table: TableName, index: IndexName, parent: string): readonly string[] {
+    return (this.tables[table] as BaseTable<unknown>).sortedChildIds(index, parent);
   }
 
   private read<N extends TableName>(name: N, id: string): RowOf<N> | undefined {

@@ -55,4 +55,6 @@ export interface StateBackend {
   entries(prefix?: Uint8Array | string): Iterable<{ key: Uint8Array; value: Uint8Array }>;
   /** Waits for writes in flight, then closes. Idempotent. */
   close(): Promise<void>;
+  /** Drops what a full read left resident (a memory-mapped store reopens its map); optional. */
+  releaseMappedPages?(): Promise<void>;
 }

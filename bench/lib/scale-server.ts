@@ -1,0 +1,50 @@
+// The node of the `state_1m_*` figures, in its own process: opens a node directory built by
+// scale-build-child.ts (a restart: a fresh process, cold JIT, the state read back from the store),
+// serves the gateway, and answers one `GET /v1/domains?limit=5` itself; it prints
+// `READY <Node.start ms> <first HTTP answer ms>` (both from just before `Node.start`), then
+// `LISTENING <url>`, and `MEM <rss> <heap used> <RssAnon> <RssFile>` (bytes) on SIGUSR2, after a full GC
+// when run with --expose-gc.
+// Usage: node --expose-gc --import tsx bench/lib/scale-server.ts <dir> <config overrides as JSON>
+
+import { readFile } from 'node:fs/promises';
+import { loadNodeConfig } from '../../src/node/load-config.js';
+import { Node } from '../../src/node/node.js';
+import { loadServe } from './gateway.js';
+
+const [dir, overridesJson] = process.argv.slice(2);
+if (dir === undefined || overridesJson === undefined) {
+  process.stderr.write('usage: scale-server.ts <dir> <overrides.json>\n');
+  process.exit(2);
+}
+const serveNode = await loadServe(); // module loading is not restart work
+const config = await loadNodeConfig({ dir, overrides: JSON.parse(overridesJson) });
+const t0 = performance.now();
+const node = await Node.start({ dir, config });
+const started = performance.now();
+const served = await serveNode(node);
+const res = await fetch(`${served.url}/v1/domains?limit=5`);
+await res.arrayBuffer();
+if (res.status !== 200) throw new Error(`first read answered ${res.status}`);
+const ready = performance.now();
+process.stdout.write(`READY ${(started - t0).toFixed(1)} ${(ready - t0).toFixed(1)}\n`);
+process.stdout.write(`LISTENING ${served.url}\n`);
+
+/** Resident memory by kind (anonymous: heap and buffers; file: mapped pages such as the LMDB map). */
+async function rssParts(): Promise<{ anon: number; file: number }> {
+  const status = await readFile('/proc/self/status', 'utf8').catch(() => '');
+  const kib = (name: string) =>
+    Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? Number.NaN);
+  return { anon: kib('RssAnon') * 1024, file: kib('RssFile') * 1024 };
+}
+
+process.on('SIGUSR2', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  void rssParts().then((p) => process.stdout.write(`MEM ${m.rss} ${m.heapUsed} ${p.anon} ${p.file}\n`));
+});
+process.once('SIGTERM', () => {
+  void served
+    .close()
+    .then(() => node.stop())
+    .then(() => process.exit(0));
+});
