@@ -1,8 +1,8 @@
 // Batched submission through real sockets (issue 14): POST /v1/transactions/batch with mixed good, bad
 // and duplicate items (results in order, one bad item sinking none), the batch limits and their codes,
 // the codec answer, the item metrics; and the /v1/transactions/ws channel (answers in order, single
-// transactions and batches, a malformed message answered with an error body, text messages refused, oversized single transactions answered body_too_large) and the rate budget charged
-// per transaction on both.
+// transactions and batches, a malformed message answered with an error body, text messages refused,
+// oversized single transactions answered body_too_large) and the rate budget charged per transaction.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

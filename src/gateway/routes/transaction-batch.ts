@@ -2,8 +2,8 @@
 // like POST /transaction's body) and answers 200 with one result per transaction, in order, whenever the
 // batch was read, even if every item was refused; a batch that cannot be read as a whole (not a codec
 // message, more items than `gateway.transaction_batch_items_max`, body over
-// `gateway.transaction_batch_body_bytes_max`) is a 4xx. The WebSocket channel (ws-submit.ts) shares
-// the answer's shape.
+// `gateway.transaction_batch_body_bytes_max`) is a 4xx. The WebSocket channel (transaction-ws.ts) shares
+// the answer's shape. The rate budget is charged per item (`chargeItems`); items past it are `rate_limited`.
 
 import type { FastifyReply } from 'fastify';
 import type { Infer } from '../../codec/codec.js';
