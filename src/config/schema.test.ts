@@ -19,6 +19,7 @@ const EXPECTED_DEFAULTS = {
     transaction_batch_items_max: 1024,
     transaction_batch_body_bytes_max: 1048576,
     transaction_ws_in_flight_max: 4096,
+    transaction_ws_pending_bytes_max: 2 * 1024 * 1024,
     query_body_bytes_max: 65536,
     json_body_bytes_max: 1048576,
     list_query_body_bytes_max: 262144,

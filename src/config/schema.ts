@@ -78,6 +78,12 @@ export const CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Transactions one /v1/transactions/ws client may have read but not yet answered; the server stops reading its socket above it.',
     ),
+    transaction_ws_pending_bytes_max: int(
+      2 * MiB,
+      1,
+      BYTES_CEILING,
+      'Message bytes one /v1/transactions/ws client may have read but not answered; reading stops above it, and past it plus one largest message and 64 KiB the channel closes 1008.',
+    ),
     query_body_bytes_max: int(64 * KiB, 1, BYTES_CEILING, 'Largest body of POST /query (413 above).'),
     json_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest body of any other route (413 above).'),
     list_query_body_bytes_max: int(

@@ -18,6 +18,8 @@ export interface RouteLimits {
   transactionBatchBodyBytesMax?: number;
   /** `gateway.transaction_ws_in_flight_max` (default TRANSACTION_WS_IN_FLIGHT_MAX). */
   transactionWsInFlightMax?: number;
+  /** `gateway.transaction_ws_pending_bytes_max` (default 2 × the batch body limit). */
+  transactionWsPendingBytesMax?: number;
   queryBodyBytesMax: number;
   fetchSizeMax: number;
   filterDepthMax: number;

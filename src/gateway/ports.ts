@@ -100,7 +100,15 @@ export type SubmitOutcome =
       depth: number;
       capacity: number;
       hashHex: string;
-    };
+    }
+  /** Over the client's rate budget (batched submission charges one token per item): not admitted. */
+  | { ok: false; kind: 'rate_limited'; retryAfterS: number };
+
+/**
+ * The rate budget of a batch: called once its items are read, with their count; only the first `granted`
+ * are admitted, the others answer `rate_limited` (gateway rate-limit.ts `takeUpTo`).
+ */
+export type BatchBudget = (count: number) => { granted: number; retryAfterS: number };
 
 /** A batch of signed transactions: one outcome per item, in order, or why the batch was not read. */
 export type BatchOutcome =
@@ -129,9 +137,15 @@ export interface TransactionsPort {
   submit(body: Uint8Array, source?: string): Promise<SubmitOutcome>;
   /**
    * A framed or bare SignedTransactionBatch of at most `itemsMax` items: every item admitted with every
-   * check (signatures verified together), one outcome each, in order.
+   * check (signatures verified together), one outcome each, in order; with a `budget`, only the items it
+   * grants are admitted.
    */
-  submitBatch(body: Uint8Array, itemsMax: number, source?: string): Promise<BatchOutcome>;
+  submitBatch(
+    body: Uint8Array,
+    itemsMax: number,
+    source?: string,
+    budget?: BatchBudget,
+  ): Promise<BatchOutcome>;
   status(hash: Uint8Array): Promise<TxStatusView | undefined>;
   queueDepth(): number;
   queueCapacity(): number;

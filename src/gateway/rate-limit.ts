@@ -29,8 +29,17 @@ function expandIpv6(text: string): string[] | undefined {
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterS: number };
 
+/** How many of `count` units the budget allowed (the first `granted`), and the wait before the next one. */
+export interface RateGrant {
+  granted: number;
+  retryAfterS: number;
+}
+
 export interface RateLimiter {
-  take(key: string): RateDecision;
+  /** Takes `cost` tokens (default 1, one request) or none: all or nothing. */
+  take(key: string, cost?: number): RateDecision;
+  /** Takes as many of `count` tokens as the bucket holds, one per item (batched submission). */
+  takeUpTo(key: string, count: number): RateGrant;
   /** Number of tracked clients (bounded by `trackedMax`). */
   size(): number;
 }
@@ -53,36 +62,50 @@ export function createRateLimiter(opts: RateLimiterOptions): RateLimiter {
   const buckets = new Map<string, Bucket>();
   // The most recently seen client: already last in the map's order, so it need not be moved again.
   let newestKey: string | undefined;
+  /** The client's bucket, refilled to now and marked most recently seen. */
+  const refill = (key: string): Bucket => {
+    const now = opts.now();
+    let bucket = buckets.get(key);
+    if (bucket === undefined) {
+      bucket = { tokens: opts.burst, atMs: now };
+      buckets.set(key, bucket);
+    } else {
+      if (key !== newestKey) {
+        buckets.delete(key); // re-inserted: the map's order is least recently seen first
+        buckets.set(key, bucket);
+      }
+      const elapsedMs = Math.max(0, now - bucket.atMs);
+      bucket.tokens = Math.min(opts.burst, bucket.tokens + (elapsedMs * opts.ratePerSecond) / 1000);
+      bucket.atMs = now;
+    }
+    newestKey = key;
+    if (buckets.size > opts.trackedMax) {
+      const oldest = buckets.keys().next();
+      if (!oldest.done) buckets.delete(oldest.value);
+    }
+    return bucket;
+  };
+  // RFC 9110 §10.2.3: Retry-After in whole seconds; round up so a client that waits is served.
+  const waitS = (bucket: Bucket, cost: number) =>
+    Math.max(1, Math.ceil((cost - bucket.tokens) / opts.ratePerSecond));
   return {
     size: () => buckets.size,
-    take(key) {
+    take(key, cost = 1) {
       if (opts.ratePerSecond === 0) return ALLOWED;
-      const now = opts.now();
-      let bucket = buckets.get(key);
-      if (bucket === undefined) {
-        bucket = { tokens: opts.burst, atMs: now };
-        buckets.set(key, bucket);
-      } else {
-        if (key !== newestKey) {
-          buckets.delete(key); // re-inserted: the map's order is least recently seen first
-          buckets.set(key, bucket);
-        }
-        const elapsedMs = Math.max(0, now - bucket.atMs);
-        bucket.tokens = Math.min(opts.burst, bucket.tokens + (elapsedMs * opts.ratePerSecond) / 1000);
-        bucket.atMs = now;
-      }
-      newestKey = key;
-      if (buckets.size > opts.trackedMax) {
-        const oldest = buckets.keys().next();
-        if (!oldest.done) buckets.delete(oldest.value);
-      }
-      if (bucket.tokens >= 1) {
-        bucket.tokens -= 1;
+      const bucket = refill(key);
+      if (bucket.tokens >= cost) {
+        bucket.tokens -= cost;
         return ALLOWED;
       }
-      // RFC 9110 §10.2.3: Retry-After in whole seconds; round up so a client that waits is served.
-      const retryAfterS = Math.max(1, Math.ceil((1 - bucket.tokens) / opts.ratePerSecond));
-      return { ok: false, retryAfterS };
+      // A cost above the burst can never be paid whole: the wait names the time to a full bucket.
+      return { ok: false, retryAfterS: waitS(bucket, Math.min(cost, opts.burst)) };
+    },
+    takeUpTo(key, count) {
+      if (opts.ratePerSecond === 0 || count <= 0) return { granted: Math.max(0, count), retryAfterS: 0 };
+      const bucket = refill(key);
+      const granted = Math.min(count, Math.floor(bucket.tokens));
+      bucket.tokens -= granted;
+      return { granted, retryAfterS: granted === count ? 0 : waitS(bucket, 1) };
     },
   };
 }

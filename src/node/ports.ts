@@ -55,10 +55,20 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
     },
     transactions: {
       submit: (body, source) => pipeline.submit(body, source),
-      async submitBatch(body, itemsMax, source) {
+      async submitBatch(body, itemsMax, source, budget) {
         const batch = decodeTransactionBatch(body, decodeLimitsOf(config), itemsMax);
         if (!batch.ok) return batch;
-        return { ok: true, results: await pipeline.admitDecoded(batch.items, source) };
+        const { granted, retryAfterS } = budget?.(batch.items.length) ?? {
+          granted: batch.items.length,
+          retryAfterS: 0,
+        };
+        const admitted = await pipeline.admitDecoded(batch.items.slice(0, granted), source);
+        const limited = batch.items.slice(granted).map(() => ({
+          ok: false as const,
+          kind: 'rate_limited' as const,
+          retryAfterS,
+        }));
+        return { ok: true, results: [...admitted, ...limited] };
       },
       status: (hash) => pipeline.status(hash),
       queueDepth: () => pipeline.queue.depth,

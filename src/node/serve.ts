@@ -135,6 +135,7 @@ export async function buildGateway(
       transactionBatchItemsMax: c.gateway.transactionBatchItemsMax,
       transactionBatchBodyBytesMax: c.gateway.transactionBatchBodyBytesMax,
       transactionWsInFlightMax: c.gateway.transactionWsInFlightMax,
+      transactionWsPendingBytesMax: c.gateway.transactionWsPendingBytesMax,
       queryBodyBytesMax: c.gateway.queryBodyBytesMax,
       fetchSizeMax: c.query.fetchSizeMax,
       filterDepthMax: c.gateway.filterDepthMax,

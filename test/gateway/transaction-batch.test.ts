@@ -1,7 +1,8 @@
 // Batched submission through real sockets (issue 14): POST /v1/transactions/batch with mixed good, bad
 // and duplicate items (results in order, one bad item sinking none), the batch limits and their codes,
 // the codec answer, the item metrics; and the /v1/transactions/ws channel (answers in order, single
-// transactions and batches, a malformed message answered with an error body, text messages refused).
+// transactions and batches, a malformed message answered with an error body, text messages refused,
+// oversized single transactions answered body_too_large) and the rate budget charged per transaction.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -207,10 +208,61 @@ describe('GET /v1/transactions/ws', () => {
     assert.equal(await closed, 1009);
   });
 
+  it('answers body_too_large for a single transaction above gateway.transaction_body_bytes_max, then goes on', async () => {
+    const { ws, next } = await channel(t.url);
+    const big = new Uint8Array(64 * 1024 + 1);
+    big.set(frameTx(tx('big')).subarray(0, 22));
+    ws.send(big);
+    ws.send(frameTx(tx('after-big')));
+    const refused = (await next()) as { code: string; details: unknown };
+    assert.equal(refused.code, 'body_too_large');
+    assert.deepEqual(refused.details, { bytes: 64 * 1024 + 1, limit: 64 * 1024 });
+    assert.equal(((await next()) as { accepted: number }).accepted, 1);
+    ws.close();
+  });
+
   it('closes the channel 1008 on a text message', async () => {
     const { ws } = await channel(t.url);
     const closed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
     ws.send('hello');
     assert.equal(await closed, 1008);
+  });
+});
+
+describe('rate budget per transaction (batch route and WebSocket channel)', () => {
+  let t: ServedTestNode;
+  const tx = (m: string) => buildTx(t.admin, [log(m)], { chainId: t.chainId });
+  const codes = (x: { results: { status: string; error?: { code: string } }[] }) =>
+    x.results.map((r) => (r.status === 'Queued' ? 'Queued' : r.error!.code));
+  // One token a second, a bucket of 5: the test runs well within a second per phase.
+  before(async () => {
+    t = await startServedNode({ 'gateway.rate_per_ip_per_s': 1, 'gateway.rate_burst': 5 });
+  });
+  after(async () => t.stopAll());
+
+  it('the batch route charges one token per item: items past the budget are refused rate_limited', async () => {
+    const items = Array.from({ length: 8 }, (_, i) => tx(`rl${i}`));
+    const { res, bytes } = await post(`${t.url}/v1/transactions/batch`, batchOf(items));
+    assert.equal(res.status, 200);
+    const body = json(bytes);
+    assert.deepEqual(codes(body).slice(0, 5), ['Queued', 'Queued', 'Queued', 'Queued', 'Queued']);
+    assert.deepEqual(codes(body).slice(5), ['rate_limited', 'rate_limited', 'rate_limited']);
+    assert.ok(body.results[5].error.details.retry_after_s >= 1);
+    const single = await post(`${t.url}/transaction`, frameTx(tx('rl-single')));
+    assert.equal(single.res.status, 429);
+    assert.equal(json(single.bytes).code, 'rate_limited');
+    await new Promise((resolve) => setTimeout(resolve, 5200)); // a full bucket again
+  });
+
+  it('the WebSocket channel charges each message its item count before admission', async () => {
+    const { ws, next } = await channel(t.url); // the upgrade takes one token: 4 left
+    ws.send(batchOf([tx('w1'), tx('w2'), tx('w3')]));
+    ws.send(batchOf([tx('w4'), tx('w5'), tx('w6')]));
+    ws.send(frameTx(tx('w7')));
+    const [a, b, c] = (await Promise.all([next(), next(), next()])) as Parameters<typeof codes>[0][];
+    assert.deepEqual(codes(a!), ['Queued', 'Queued', 'Queued']);
+    assert.deepEqual(codes(b!), ['Queued', 'rate_limited', 'rate_limited']);
+    assert.deepEqual(codes(c!), ['rate_limited']);
+    ws.close();
   });
 });

@@ -2,8 +2,8 @@
 // like POST /transaction's body) and answers 200 with one result per transaction, in order, whenever the
 // batch was read, even if every item was refused; a batch that cannot be read as a whole (not a codec
 // message, more items than `gateway.transaction_batch_items_max`, body over
-// `gateway.transaction_batch_body_bytes_max`) is a 4xx. The WebSocket channel (ws-submit.ts) shares
-// the answer's shape.
+// `gateway.transaction_batch_body_bytes_max`) is a 4xx. The WebSocket channel (transaction-ws.ts) shares
+// the answer's shape. The rate budget is charged per item (`chargeItems`); items past it are `rate_limited`.
 
 import type { FastifyReply } from 'fastify';
 import type { Infer } from '../../codec/codec.js';
@@ -20,6 +20,14 @@ import { refusalError } from './transaction-refusal.js';
 export const TRANSACTION_BATCH_ITEMS_MAX = 1024;
 export const TRANSACTION_BATCH_BODY_BYTES_MAX = 1024 * 1024;
 export const TRANSACTION_WS_IN_FLIGHT_MAX = 4096;
+
+/** `gateway.transaction_ws_pending_bytes_max`; by default two of the largest messages. */
+export function transactionWsPendingBytesMax(limits: RouteDeps['limits']): number {
+  return (
+    limits.transactionWsPendingBytesMax ??
+    2 * (limits.transactionBatchBodyBytesMax ?? TRANSACTION_BATCH_BODY_BYTES_MAX)
+  );
+}
 
 export type TransactionBatchResult = Infer<typeof TransactionBatchResultView>;
 
@@ -47,7 +55,7 @@ export function batchResult(
       accepted++;
       return { txHash: r.hashHex, status: 'Queued' };
     }
-    const hashHex = r.kind === 'codec' ? undefined : r.hashHex;
+    const hashHex = r.kind === 'codec' || r.kind === 'rate_limited' ? undefined : r.hashHex;
     const e = refusalError(d, r).toBody();
     const error = { code: e.code, message: e.message, details: e.details as never };
     return {
@@ -62,6 +70,16 @@ export function batchResult(
   if (refused > 0) metric.inc({ channel, outcome: 'refused' }, refused);
   const queue = { depth: d.ports.transactions.queueDepth(), capacity: d.ports.transactions.queueCapacity() };
   return { accepted, refused, results, queue };
+}
+
+/**
+ * Charges a batch one rate token per item: the request hook took one for the first item already, so the
+ * others take `n - 1` more; items past the budget are refused `rate_limited`, the first ones admitted.
+ */
+function chargeItems(app: GatewayApp, key: string, n: number): { granted: number; retryAfterS: number } {
+  if (n <= 1) return { granted: n, retryAfterS: 0 };
+  const g = app.gateway.rateLimiter.takeUpTo(key, n - 1);
+  return { granted: g.granted + 1, retryAfterS: g.retryAfterS };
 }
 
 function bodyBytes(body: unknown): Uint8Array {
@@ -97,7 +115,10 @@ export function transactionBatchRoutes(app: GatewayApp, d: RouteDeps): RouteDef[
       errorStatuses: [413],
       schema: { response: { 200: viewSchema(TransactionBatchResultView) } },
       handler: async (req, reply) => {
-        const r = await d.ports.transactions.submitBatch(bodyBytes(req.body), itemsMax, clientKey(req.ip));
+        const key = clientKey(req.ip);
+        const r = await d.ports.transactions.submitBatch(bodyBytes(req.body), itemsMax, key, (n) =>
+          chargeItems(app, key, n),
+        );
         if (!r.ok) throw batchError(r);
         const result = batchResult(app, d, 'http', r.results);
         queueHeaders(reply, result);

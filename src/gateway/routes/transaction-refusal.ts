@@ -20,6 +20,8 @@ export function refusalError(d: RouteDeps, r: Exclude<SubmitOutcome, { ok: true 
       return d.errors.create(r.rejection.code, { tx_hash: r.hashHex ?? null, reason: r.rejection.message });
     case 'duplicate':
       return d.errors.create(r.code, { tx_hash: r.hashHex });
+    case 'rate_limited':
+      return gatewayError('rate_limited', { retry_after_s: r.retryAfterS });
     case 'queue_full':
       return d.errors.create(r.code, {
         tx_hash: r.hashHex,
