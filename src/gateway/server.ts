@@ -5,7 +5,7 @@
 
 import cors from '@fastify/cors';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import type { Registry } from 'prom-client';
 import {
   API_VERSION_HEADER,
@@ -81,7 +81,7 @@ function buildFastify(
 ) {
   return Fastify({
     logger: { level: opts.logLevel ?? 'info', ...(opts.logStream ? { stream: opts.logStream } : {}) },
-    disableRequestLogging: opts.logAccess === false,
+    logController: new LogController({ disableRequestLogging: opts.logAccess === false }),
     bodyLimit: limits.bodyBytesMax,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
