@@ -143,7 +143,7 @@ export const CONFIG_SCHEMA = {
       8 * MiB,
       0,
       BYTES_CEILING,
-      'Bytes of cached read answers; one answer may take at most 1/16 of it, larger ones are not kept.',
+      'Bytes of cached read answers, their keys (request URLs) included; one answer with its key may take at most 1/16 of it, larger ones are not kept.',
     ),
   }),
   streams: section('Server-sent events and WebSocket streams: clients, subscriptions, buffers.', {

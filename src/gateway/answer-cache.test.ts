@@ -49,13 +49,28 @@ describe('AnswerCache', () => {
   it('holds at most bytesMax bytes and refuses answers above bytesMax / 16', () => {
     const { cache } = cacheAt({ entriesMax: 100, bytesMax: 1600 });
     const v = cache.version();
-    cache.store('big', v, json('x'.repeat(101)));
+    cache.store('big', v, json('x'.repeat(98)));
     assert.equal(cache.lookup('big'), undefined);
-    for (let i = 0; i < 20; i++) cache.store(`k${i}`, v, { contentType: 'c', body: Buffer.alloc(100) });
+    // Keys k10..k19: 97 bytes of body and 3 of key each.
+    for (let i = 10; i < 30; i++) cache.store(`k${i}`, v, { contentType: 'c', body: Buffer.alloc(97) });
     assert.equal(cache.bytes, 1600);
     assert.equal(cache.size, 16);
-    assert.equal(cache.lookup('k3'), undefined);
-    assert.ok(cache.lookup('k19') !== undefined);
+    assert.equal(cache.lookup('k13'), undefined);
+    assert.ok(cache.lookup('k29') !== undefined);
+  });
+
+  it('counts the keys in bytesMax: long URLs cannot hold more than the limit', () => {
+    const { cache } = cacheAt({ entriesMax: 100, bytesMax: 16_000 });
+    const v = cache.version();
+    const url = (i: number) => `/v1/accounts?filter=${'x'.repeat(900)}&n=${i.toString().padStart(3, '0')}`;
+    for (let i = 0; i < 100; i++) cache.store(url(i), v, json('{}'));
+    assert.ok(cache.bytes <= 16_000, `${cache.bytes} bytes kept`);
+    assert.equal(cache.bytes, cache.size * (url(0).length + 2));
+    assert.equal(cache.size, Math.floor(16_000 / (url(0).length + 2)));
+    assert.ok(cache.lookup(url(99)) !== undefined);
+    // A key alone above bytesMax / 16 is never kept.
+    cache.store('k'.repeat(1_000), v, json('1'));
+    assert.equal(cache.lookup('k'.repeat(1_000)), undefined);
   });
 
   it('replaces an answer stored twice under one key without counting its bytes twice', () => {
@@ -64,7 +79,7 @@ describe('AnswerCache', () => {
     cache.store('a', v, json('12345'));
     cache.store('a', v, json('123'));
     assert.equal(cache.size, 1);
-    assert.equal(cache.bytes, 3);
+    assert.equal(cache.bytes, 3 + 'a'.length);
   });
 
   it('keeps nothing when entriesMax is 0', () => {

@@ -4,8 +4,9 @@
 // number (`version`) that changes whenever the committed state or height does; the first lookup after a
 // change empties the cache, so no answer outlives the block it was built from.
 //
-// Bounded: at most `entriesMax` answers and `bytesMax` bytes of bodies; an answer larger than
-// bytesMax / ENTRY_SHARE is never kept. When full, the oldest answer is dropped first (the keys are
+// Bounded: at most `entriesMax` answers and `bytesMax` bytes of bodies and keys (a key is a URL of up to
+// the header limit, so 1,024 keys alone could hold megabytes); an answer whose body and key together
+// exceed bytesMax / ENTRY_SHARE is never kept. When full, the oldest answer is dropped first (the keys are
 // client-chosen URLs, so nothing a client sends can grow it). Errors are never cached.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -18,7 +19,7 @@ const ENTRY_SHARE = 16;
 export interface AnswerCacheLimits {
   /** Answers kept at once; 0 turns the cache off. */
   entriesMax: number;
-  /** Bytes of answer bodies kept at once. */
+  /** Bytes of answer bodies and their keys kept at once. */
   bytesMax: number;
 }
 
@@ -29,6 +30,7 @@ export interface RenderedAnswer {
 }
 
 interface Entry extends RenderedAnswer {
+  /** The body's bytes plus the key's length. */
   readonly bytes: number;
 }
 
@@ -81,7 +83,9 @@ export class AnswerCache {
   store(key: string, version: number, answer: RenderedAnswer): void {
     if (this.version() !== version || this.#limits.entriesMax === 0) return;
     const body = answer.body;
-    const bytes = typeof body === 'string' ? Buffer.byteLength(body) : body.length;
+    // The key counts one byte per UTF-16 unit: it is a URL and headers as received, which node:http
+    // decodes one byte per character, so that is what it holds.
+    const bytes = (typeof body === 'string' ? Buffer.byteLength(body) : body.length) + key.length;
     if (bytes > this.#limits.bytesMax / ENTRY_SHARE) return;
     const old = this.#entries.get(key);
     if (old !== undefined) {

@@ -5,8 +5,12 @@
 // batch of live events arrives with its bytes already built for every subscriber of the batch, so a
 // subscriber that keeps up costs one socket write per batch, and nothing is encoded or copied per
 // subscriber. Only the end of the response (`res.end()`, the last chunk) goes through the response.
+// On a pipelined HTTP/1.1 connection the response gets its socket only once the previous response has
+// finished (until then `res.socket` is null, or still serves that response): writes then go through
+// `res.write`, which frames and buffers them in order and flushes them when the socket is assigned.
 
 import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { type EventBatch, httpChunk } from './event-batch.js';
 import { formatControl, formatEvent, HEARTBEAT_FRAME, type StreamEvent } from './sse-frame.js';
 
@@ -67,6 +71,12 @@ export class SseSession {
   private unsubscribe: () => void = () => {};
   private readonly keep: (e: StreamEvent) => boolean;
   private chunked = false;
+  /** The socket this session listens to for 'drain' (the one it writes to directly), if any. */
+  private drainSocket: Socket | undefined;
+  private readonly onDrain = (): void => {
+    this.writable = true;
+    this.pump();
+  };
 
   /** `res`: its head already written (serveSse writes it with the `retry:` line). */
   constructor(
@@ -86,10 +96,8 @@ export class SseSession {
     if (resumeFrom === undefined) this.lastSentId = feed.lastId();
     this.heartbeat = setInterval(() => this.onHeartbeat(), this.limits.heartbeatMs);
     this.heartbeat.unref();
-    this.res.socket?.on('drain', () => {
-      this.writable = true;
-      this.pump();
-    });
+    // The response's own 'drain' follows writes that went through `res.write` (see ownSocket).
+    this.res.on('drain', this.onDrain);
     this.res.on('close', () => this.finish('client'));
     this.res.on('error', () => this.finish('client'));
     const history = feed.since(this.lastSentId);
@@ -108,6 +116,9 @@ export class SseSession {
     clearInterval(this.heartbeat);
     clearImmediate(this.lagCheck);
     this.unsubscribe();
+    this.res.off('drain', this.onDrain);
+    this.drainSocket?.off('drain', this.onDrain);
+    this.drainSocket = undefined;
     this.opts.release();
     this.live = [];
     this.replay = [];
@@ -119,16 +130,36 @@ export class SseSession {
     }
   }
 
-  /** Writes text (one or more whole frames) to the socket; false when the socket buffer is full. */
+  /** Writes text (one or more whole frames); false when the socket buffer is full. */
   private send(text: string): boolean {
     const bytes = Buffer.from(text, 'utf8');
-    return this.sendBytes(this.chunked ? httpChunk(bytes) : bytes);
+    return this.sendBytes(bytes, () => httpChunk(bytes));
   }
 
-  private sendBytes(wire: Buffer): boolean {
+  /** `plain` (the frames) goes out as `chunk()` when this session frames the chunked coding itself. */
+  private sendBytes(plain: Buffer, chunk: () => Buffer): boolean {
+    const socket = this.ownSocket();
+    if (socket === undefined) {
+      if (this.res.writableEnded || this.res.destroyed) return false; // its 'close' ends the session
+      return this.res.write(plain); // frames the chunk itself
+    }
+    if (socket.destroyed) return false; // its 'close' ends the session
+    return socket.write(this.chunked ? chunk() : plain);
+  }
+
+  /**
+   * The socket when it serves this response (and has the drain listener), otherwise undefined: on a
+   * pipelined connection it is null, or still serving the previous response, until that one finishes.
+   */
+  private ownSocket(): Socket | undefined {
     const socket = this.res.socket;
-    if (socket === null || socket.destroyed) return false; // its 'close' ends the session
-    return socket.write(wire);
+    if (socket === null || (socket as { _httpMessage?: unknown })._httpMessage !== this.res) return undefined;
+    if (this.drainSocket !== socket && !this.closed) {
+      this.drainSocket?.off('drain', this.onDrain);
+      socket.on('drain', this.onDrain);
+      this.drainSocket = socket;
+    }
+    return socket;
   }
 
   private lagged(): void {
@@ -148,7 +179,7 @@ export class SseSession {
     if (this.writable && this.idle() && events[0]!.id > this.lastSentId) {
       // Keeping up: the batch's shared bytes in one write.
       this.lastSentId = events[events.length - 1]!.id;
-      this.writable = this.sendBytes(this.chunked ? batch.sseChunk() : batch.sseBytes());
+      this.writable = this.sendBytes(batch.sseBytes(), () => batch.sseChunk());
       return;
     }
     for (const e of events) {

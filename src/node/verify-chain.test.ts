@@ -15,6 +15,7 @@ import type { BlsKeyPair } from '../crypto/bls.js';
 import type { VerifyItem } from '../crypto/verify-batch.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import { type Block, BlockCodec, blockHash } from '../model/block.js';
+import { reject } from '../model/rejections.js';
 import { BlockLog } from '../storage/block-log.js';
 import { ChainVerificationError, type VerifyChainOptions, verifyChain } from './verify-chain.js';
 
@@ -162,5 +163,47 @@ describe('verifyChain', () => {
       assert.match(e.message, /re-execution gives block hash/);
       return true;
     });
+  });
+
+  it('rejects stored results that differ from an intact header at that height', async () => {
+    const rejected = { kind: 'Rejected' as const, reason: reject('permission_denied') };
+    const changed = await tampered(4, (b) => ({ ...b, results: [rejected] }));
+    await assert.rejects(verifyChain(options(changed)), (e: unknown) => {
+      assert.ok(e instanceof ChainVerificationError);
+      assert.equal(e.height, 4);
+      assert.match(e.message, /stored results differ from the header's results root/);
+      return true;
+    });
+    const dropped = await tampered(6, (b) => ({ ...b, results: [] }));
+    await assert.rejects(verifyChain(options(dropped)), (e: unknown) => {
+      assert.ok(e instanceof ChainVerificationError);
+      assert.equal(e.height, 6);
+      assert.match(e.message, /0 results stored for 1 transactions/);
+      return true;
+    });
+  });
+
+  it('reports a failed signature check of a block ahead without an unhandled rejection', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    let calls = 0;
+    try {
+      const verifySignatures = async (items: VerifyItem[]) => {
+        calls++;
+        // Block 3's check fails at once while block 1, whose check is slow, is still being judged.
+        if (calls === 3) throw new Error('verification worker died');
+        if (calls === 1) await new Promise((r) => setTimeout(r, 100));
+        return pool.verify(items);
+      };
+      await assert.rejects(
+        verifyChain(options(join(t.dir, 'data'), { verifySignatures })),
+        /verification worker died/,
+      );
+      await new Promise((r) => setImmediate(r));
+      assert.deepEqual(unhandled, []);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
   });
 });

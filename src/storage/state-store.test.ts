@@ -174,7 +174,7 @@ describe('StateStore', () => {
     await again.close();
   });
 
-  it('hits its fail points in order, the mid-transaction one inside the commit', async () => {
+  it('hits its fail points in order, the mid-transaction one with the batch prepared', async () => {
     const dir = await tempDir();
     const fp = recordingFailPoints();
     const store = await StateStore.open(dir, { fsync: false, failPoints: fp });
@@ -182,4 +182,57 @@ describe('StateStore', () => {
     assert.deepEqual(fp.names, ['state.before-commit', 'state.mid-transaction', 'state.after-commit']);
     await store.close();
   });
+
+  // lmdb-js commits what a batch callback queued even if the callback throws, so a throw while the
+  // commit is being prepared must come before LMDB sees any write of the block.
+  it('leaves the store unchanged when preparing a change throws', async () => {
+    const dir = await tempDir();
+    const store = await StateStore.open(dir, { fsync: false });
+    await store.commit(1, hash(1), [{ key: 'a', value: enc('1') }]);
+    const bad = [
+      { key: 'a', value: enc('2') },
+      { key: 'b', value: enc('2') },
+      { key: 'c', value: enc('2') },
+      { key: 'd', value: 42 as unknown as Uint8Array },
+    ];
+    await assert.rejects(store.commit(2, hash(2), bad), (e) => code(e) === 'storage_invalid_commit');
+    await assertUnchanged(store, dir);
+  });
+
+  it('leaves the store unchanged when the mid-transaction fail point throws', async () => {
+    const dir = await tempDir();
+    let armed = false;
+    const failPoints = {
+      hit(name: string): void {
+        if (armed && name === 'state.mid-transaction') throw new Error('fail point');
+      },
+    };
+    const store = await StateStore.open(dir, { fsync: false, failPoints });
+    await store.commit(1, hash(1), [{ key: 'a', value: enc('1') }]);
+    armed = true;
+    const changes = ['a', 'b', 'c', 'd'].map((key) => ({ key, value: enc('2') }));
+    await assert.rejects(store.commit(2, hash(2), changes), /fail point/);
+    await assertUnchanged(store, dir);
+  });
 });
+
+/** Height 1 with only a = "1", in memory and after a reopen; the next commit still works. */
+async function assertUnchanged(store: StateStore, dir: string): Promise<void> {
+  const check = (s: StateStore) => {
+    assert.equal(s.appliedHeight(), 1);
+    assert.deepEqual(
+      [...s.entries()].map((e) => [dec(e.key), dec(e.value)]),
+      [['a', '1']],
+    );
+  };
+  check(store);
+  await store.close();
+  const again = await StateStore.open(dir, { fsync: false });
+  try {
+    check(again);
+    await again.commit(2, hash(2), [{ key: 'b', value: enc('3') }]);
+    assert.equal(dec(again.get('b')), '3');
+  } finally {
+    await again.close();
+  }
+}

@@ -143,24 +143,22 @@ export class StateStore implements StateBackend {
         bytes: blockHash.length,
       });
     }
-    // Every key is checked before the transaction starts, so a bad key never aborts half a commit.
-    const writes = changes.map((c) => ({ key: userKey(c.key), value: c.value }));
-    const meta = encodeApplied(height, blockHash);
+    // The whole batch is prepared and checked before LMDB sees any of it: lmdb-js commits whatever a
+    // batch callback queued even when the callback throws, so the callback must not be able to throw.
+    const writes = prepareWrites(changes);
+    writes.push({ key: META_APPLIED, value: encodeApplied(height, blockHash) });
     const appliedHash = new Uint8Array(blockHash);
-    const half = writes.length >>> 1;
     this.failPoints.hit('state.before-commit');
+    // A crash here, with every operation prepared, must leave the previous height intact.
+    this.failPoints.hit('state.mid-transaction');
     // One batch of asynchronous writes: the callback only queues them, and LMDB's write thread applies
     // them all in ONE transaction, so the B-tree work stays off the event loop (a transaction callback
     // would run every put on it while the write thread waits).
     await this.db.batch(() => {
-      for (const [i, w] of writes.entries()) {
-        // Crashing with half the changes queued proves the transaction is all-or-nothing.
-        if (i === half) this.failPoints.hit('state.mid-transaction');
+      for (const w of writes) {
         if (w.value === undefined) void this.db.remove(w.key);
         else void this.db.put(w.key, w.value);
       }
-      if (writes.length === 0) this.failPoints.hit('state.mid-transaction');
-      void this.db.put(META_APPLIED, meta);
     });
     await this.flush();
     this.failPoints.hit('state.after-commit');
@@ -236,4 +234,27 @@ export class StateStore implements StateBackend {
   private checkOpen(): void {
     if (this.closed) throw new StorageError('storage_closed', 'the state store is closed');
   }
+}
+
+interface Write {
+  key: Uint8Array;
+  value: Uint8Array | undefined;
+}
+
+/**
+ * The stored keys and values of `changes`, every one checked against what LMDB accepts (key size,
+ * value type), so queueing them afterwards cannot throw. Throws `StorageError` before anything is
+ * written.
+ */
+function prepareWrites(changes: readonly StateChange[]): Write[] {
+  return changes.map((c, index) => {
+    const value: unknown = c.value;
+    if (value !== undefined && !(value instanceof Uint8Array)) {
+      throw new StorageError('storage_invalid_commit', 'a state value must be bytes or undefined', {
+        index,
+        valueType: typeof value,
+      });
+    }
+    return { key: userKey(c.key), value };
+  });
 }
