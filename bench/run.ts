@@ -20,8 +20,8 @@ import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
 import { latencyFigure } from './figures/latency.js';
-import { readFigure } from './figures/read.js';
-import { readNodeHttpFigure } from './figures/read-node-http.js';
+import { readFigure, readNodeHttpFigure } from './figures/read.js';
+
 import { replayFigure } from './figures/replay.js';
 import { restartFigure } from './figures/restart.js';
 import { state1mQueryFigure } from './figures/state-1m-query.js';

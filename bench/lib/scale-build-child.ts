@@ -4,13 +4,9 @@
 // a process of its own so the bench process never holds the built state. Prints one JSON line.
 // Usage: node --import tsx bench/lib/scale-build-child.ts <dir> <accounts>
 
-import { availableParallelism } from 'node:os';
-import { initNodeDir } from '../../src/node/init.js';
-import { loadNodeConfig } from '../../src/node/load-config.js';
-import { Node } from '../../src/node/node.js';
 import { submitAndWait } from '../../test/helpers/node.js';
 import { buildTx, frameTx } from '../../test/helpers/tx.js';
-import { BENCH_CHAIN_ID, BUILD_BLOCK_TRANSACTIONS } from './chain.js';
+import { BENCH_CHAIN_ID, BUILD_BLOCK_TRANSACTIONS, startBuildNode } from './chain.js';
 import { runLoad } from './inprocess-load.js';
 import { SCALE_ACCOUNTS_PER_TX, scaleAccountInstructions, scaleSetup } from './scale-state.js';
 import { adminOf } from './transfers.js';
@@ -21,18 +17,7 @@ if (dir === undefined || !Number.isSafeInteger(accounts) || accounts < 1) {
   process.stderr.write('usage: scale-build-child.ts <dir> <accounts>\n');
   process.exit(2);
 }
-await initNodeDir({
-  dir,
-  overrides: {
-    'gateway.port': 0,
-    'node.chain_id': BENCH_CHAIN_ID,
-    'storage.fsync': false,
-    'block.max_transactions': BUILD_BLOCK_TRANSACTIONS,
-    'verify.threads': Math.max(1, availableParallelism() - 1),
-  },
-});
-const config = await loadNodeConfig({ dir });
-const node = await Node.start({ dir, config });
+const node = await startBuildNode(dir);
 const t0 = performance.now();
 const admin = await adminOf(dir);
 const setup = await submitAndWait(node, buildTx(admin, scaleSetup(), { chainId: BENCH_CHAIN_ID }));
