@@ -81,27 +81,32 @@ describe('SseSession', { timeout: 30_000 }, () => {
   after(() => {
     for (const s of servers) s.close();
   });
-
-  it('delivers every event of a stream requested behind another one on a pipelined connection', async () => {
+  /** A served feed (the slow route answering after `slowMs`) and a raw socket collecting what it reads. */
+  const rawClient = async (slowMs: number) => {
     const feed = new Feed();
-    const { server, port, started } = await serve(feed, 300);
+    const { server, port, started } = await serve(feed, slowMs);
     servers.push(server);
     const client = connect(port, '127.0.0.1');
-    let text = '';
+    let read = '';
     client.on('data', (d) => {
-      text += d.toString('latin1');
+      read += d.toString('latin1');
     });
+    return { feed, started, client, text: () => read };
+  };
+
+  it('delivers every event of a stream requested behind another one on a pipelined connection', async () => {
+    const { feed, started, client, text } = await rawClient(300);
     try {
       client.write('GET /slow HTTP/1.1\r\nHost: a\r\n\r\nGET /events HTTP/1.1\r\nHost: a\r\n\r\n');
       await waitUntil(() => started.length === 1, 'the stream to start');
       // The stream's response waits for the slow one: it has no socket of its own yet.
       assert.equal(started[0]!.socketAtStart, null);
       for (let i = 0; i < 3; i++) feed.publish();
-      await waitUntil(() => text.includes('slow'), 'the slow response');
+      await waitUntil(() => text().includes('slow'), 'the slow response');
       for (let i = 0; i < 3; i++) feed.publish();
-      await waitUntil(() => ids(text).length === 6, 'six events');
-      assert.deepEqual(ids(text), [1, 2, 3, 4, 5, 6]);
-      assert.ok(text.indexOf('slow') < text.indexOf('retry: 1000'), 'responses in request order');
+      await waitUntil(() => ids(text()).length === 6, 'six events');
+      assert.deepEqual(ids(text()), [1, 2, 3, 4, 5, 6]);
+      assert.ok(text().indexOf('slow') < text().indexOf('retry: 1000'), 'responses in request order');
     } finally {
       started[0]?.session.finish('shutdown');
       client.destroy();
@@ -109,21 +114,14 @@ describe('SseSession', { timeout: 30_000 }, () => {
   });
 
   it("removes its 'drain' listeners from the socket and the response when it ends", async () => {
-    const feed = new Feed();
-    const { server, port, started } = await serve(feed, 0);
-    servers.push(server);
-    const client = connect(port, '127.0.0.1');
-    let text = '';
-    client.on('data', (d) => {
-      text += d.toString('latin1');
-    });
+    const { feed, started, client, text } = await rawClient(0);
     try {
       client.write('GET /events HTTP/1.1\r\nHost: a\r\n\r\n');
       await waitUntil(() => started.length === 1, 'the stream to start');
       const { session, res } = started[0]!;
       const socket = res.socket!;
       feed.publish();
-      await waitUntil(() => ids(text).length === 1, 'the first event');
+      await waitUntil(() => ids(text()).length === 1, 'the first event');
       const onSocket = socket.listenerCount('drain');
       const onRes = res.listenerCount('drain');
       session.finish('shutdown');
