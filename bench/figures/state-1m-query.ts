@@ -3,7 +3,7 @@
 // FindHoldersOfDefinition(coin#scale) with filter value >= 500000, sort value:desc, limit 10; one query
 // at a time, rounds alternating between the nodes; an answer counts only if it holds 10 holders in order.
 
-import { scaleExtra, scaleNote } from '../lib/scale.js';
+import { latencyExtra, scaleExtra, scaleNote } from '../lib/scale.js';
 import { type Figure, type FigureResult, NO_GOAL, ratioOf } from '../lib/types.js';
 
 export const state1mQueryFigure: Figure = {
@@ -24,12 +24,7 @@ export const state1mQueryFigure: Figure = {
       note: `${scaleNote(r)}; FindHoldersOfDefinition, filter value >= 500000, sort value:desc, limit 10`,
       extra: {
         ...scaleExtra(r),
-        large_query_p50_ms: Number(r.large.query.p50Ms.toFixed(1)),
-        base_query_p50_ms: Number(r.base.query.p50Ms.toFixed(1)),
-        large_query_samples: r.large.query.samples,
-        base_query_samples: r.base.query.samples,
-        large_query_errors: r.large.query.errors,
-        base_query_errors: r.base.query.errors,
+        ...latencyExtra(r, 'query', 1),
       },
     };
   },

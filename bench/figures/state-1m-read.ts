@@ -2,7 +2,7 @@
 // 1,000,000 accounts over the same with 1,000, goal ≤ 1.5). Random accounts, uniform over each state, a
 // closed loop of 4 concurrent requests per node, rounds alternating between the two nodes (lib/scale.ts).
 
-import { scaleExtra, scaleNote } from '../lib/scale.js';
+import { latencyExtra, scaleExtra, scaleNote } from '../lib/scale.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
 /** Issue 14 goal: the point read's p99 at most 1.5 times the small state's. */
@@ -27,12 +27,7 @@ export const state1mReadFigure: Figure = {
       note: `${scaleNote(r)}; only 200 answers timed`,
       extra: {
         ...scaleExtra(r),
-        large_read_p50_ms: Number(r.large.read.p50Ms.toFixed(3)),
-        base_read_p50_ms: Number(r.base.read.p50Ms.toFixed(3)),
-        large_read_samples: r.large.read.samples,
-        base_read_samples: r.base.read.samples,
-        large_read_errors: r.large.read.errors,
-        base_read_errors: r.base.read.errors,
+        ...latencyExtra(r, 'read', 3),
       },
     };
   },

@@ -373,3 +373,15 @@ export function scaleExtra(r: ScaleResult): Record<string, number> {
   }
   return e;
 }
+
+/** The p50, sample and error counts of one load (`read` or `query`) on both sides, for `extra`. */
+export function latencyExtra(r: ScaleResult, load: 'read' | 'query', digits: number): Record<string, number> {
+  return {
+    [`large_${load}_p50_ms`]: Number(r.large[load].p50Ms.toFixed(digits)),
+    [`base_${load}_p50_ms`]: Number(r.base[load].p50Ms.toFixed(digits)),
+    [`large_${load}_samples`]: r.large[load].samples,
+    [`base_${load}_samples`]: r.base[load].samples,
+    [`large_${load}_errors`]: r.large[load].errors,
+    [`base_${load}_errors`]: r.base[load].errors,
+  };
+}
