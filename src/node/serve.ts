@@ -33,6 +33,7 @@ import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
 import { conferenceReadPort } from './conference-port.js';
 import { conferenceSignals } from './conference-signals.js';
+import { nodeFamilies } from './families.js';
 import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
@@ -89,6 +90,7 @@ export async function buildGateway(
   address: () => string,
   bridge?: BridgePort,
   watermark?: OperatorWatermark,
+  dir?: string,
 ): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
@@ -208,6 +210,19 @@ export async function buildGateway(
     ctx,
   );
   if (bridge !== undefined) installIso20022Parser(app, c.iso20022.xmlBodyBytesMax);
+  const logError = (what: string, e: unknown) => app.log.error({ err: e }, what);
+  for (const family of await nodeFamilies({
+    node,
+    deps,
+    app,
+    ...(dir === undefined ? {} : { dir }),
+    logError,
+  })) {
+    registerRoutes(app, family.routes(app), ctx);
+    family.install?.(app);
+    const close = family.close?.bind(family);
+    if (close !== undefined) app.addHook('onClose', async () => close());
+  }
   return app;
 }
 
@@ -224,7 +239,7 @@ export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<Se
     // Without the node directory (in-process tests) the operator replay mark lives in memory only.
     const watermark =
       opts.dir === undefined ? undefined : await openOperatorWatermark(nodeFiles(opts.dir).data);
-    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge, watermark);
+    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge, watermark, opts.dir);
     if (bridge !== undefined) {
       const b = bridge;
       app.addHook('onClose', () => b.close());
