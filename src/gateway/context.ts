@@ -39,6 +39,8 @@ export interface RouteMeta {
   readonly errorStatuses: readonly number[];
   /** True when the telemetry profile forbids the route: it answers 503 only. */
   readonly restricted: boolean;
+  /** Per-node state (RouteDef.nodeLocal): documented as such. */
+  readonly nodeLocal: boolean;
 }
 
 export interface RegisteredRoute {

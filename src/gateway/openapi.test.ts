@@ -156,4 +156,37 @@ describe('OpenAPI document', () => {
       await app.close();
     }
   });
+
+  it('marks node-local operations in their description and with x-ledger-node-local', async () => {
+    const app = await createGatewayServer({ logLevel: 'silent', errors: createErrorRegistry({}) });
+    const route = (url: string, operationId: string, nodeLocal?: boolean): RouteDef => ({
+      method: 'GET',
+      url,
+      operationId,
+      summary: operationId,
+      description: 'Registrations of this node.',
+      tags: ['x'],
+      visibility: 'public',
+      ...(nodeLocal === undefined ? {} : { nodeLocal }),
+      schema: { response: { 200: Type.Object({}) } },
+      handler: async () => ({}),
+    });
+    registerRoutes(app, [route('/local', 'local', true), route('/shared', 'shared')], {
+      profile: 'operator',
+      operatorAuth: disabledOperatorAuth(),
+    });
+    await app.ready();
+    try {
+      const doc = (await app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
+        paths: Record<string, { get: { description?: string; 'x-ledger-node-local'?: boolean } }>;
+      };
+      assert.equal(doc.paths['/local']!.get.description, 'Node-local: Registrations of this node.');
+      assert.equal(doc.paths['/local']!.get['x-ledger-node-local'], true);
+      assert.equal(doc.paths['/shared']!.get.description, 'Registrations of this node.');
+      assert.equal(doc.paths['/shared']!.get['x-ledger-node-local'], undefined);
+      assert.equal((await new Validator().validate(doc as never)).valid, true);
+    } finally {
+      await app.close();
+    }
+  });
 });

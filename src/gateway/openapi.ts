@@ -83,13 +83,15 @@ function transformRoute(
   if (meta === undefined) return { schema, url };
   const produces = meta.formats.offers.filter((f) => f !== 'codec').map((f) => MEDIA_TYPES[f]);
   const consumes = meta.bodyFormats.filter((f) => f !== 'codec').map((f) => MEDIA_TYPES[f]);
+  const local = meta.nodeLocal ? `Node-local: ${schema.description ?? ''}`.trim() : schema.description;
   const description = meta.restricted
-    ? `${schema.description ?? ''} Not served under this node's telemetry profile: answers 503.`.trim()
-    : schema.description;
+    ? `${local ?? ''} Not served under this node's telemetry profile: answers 503.`.trim()
+    : local;
   return {
     schema: {
       ...schema,
       ...(description === undefined ? {} : { description }),
+      ...(meta.nodeLocal ? { 'x-ledger-node-local': true } : {}),
       produces: produces.length > 0 ? produces : [MEDIA_TYPES.codec],
       ...(consumes.length > 0 ? { consumes } : {}),
     },

@@ -54,6 +54,11 @@ export interface RouteDef {
   handler: RouteHandler;
   /** Request authentication of a public route (e.g. signed app requests); 401/403/409 documented. */
   auth?: RequestAuth;
+  /**
+   * State kept on this node only, not replicated (webhooks, sessions, its view of peers; app-families.md
+   * §1.5): the OpenAPI description begins with "Node-local:" and the operation has `x-ledger-node-local`.
+   */
+  nodeLocal?: boolean;
 }
 
 export interface RouteContext {
@@ -116,6 +121,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
     bodyFormats,
     errorStatuses: [...statuses].sort((a, b) => a - b),
     restricted,
+    nodeLocal: def.nodeLocal === true,
   };
 }
 
