@@ -6,6 +6,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { telemetryLive, telemetryPeersInfo, telemetryPropagation } from '../../src/sdk/telemetry.js';
 import { readSse } from '../helpers/network-observe.js';
 import { run } from '../helpers/node.js';
 import { fetchOpenApi } from '../helpers/route-catalog.js';
@@ -122,6 +124,20 @@ describe('telemetry routes', () => {
     while (!/\nid: ?\d+/.test(text)) text += new TextDecoder().decode((await reader.read()).value);
     await reader.cancel();
     assert.ok(Number(/\nid: ?(\d+)/.exec(text)![1]) > resumeFrom, text);
+  });
+
+  it('SDK: typed readers of the three routes', async () => {
+    const client = new ToranaClient({ url: full.url });
+    const peers = await telemetryPeersInfo(client, { limit: 1 });
+    assert.deepEqual([peers.total, peers.items[0]?.self, peers.items[0]?.url], [1, true, full.url]);
+    const p = await telemetryPropagation(client);
+    assert.equal(p.block, full.node.ledger.height());
+    const abort = new AbortController();
+    for await (const m of telemetryLive(client, { signal: abort.signal })) {
+      assert.ok(m.id > 0);
+      assert.equal(m.snapshot.peers.items[0]?.peerId, full.node.nodeKey.publicKeyText());
+      abort.abort();
+    }
   });
 
   it('OpenAPI: node-local, in the telemetry family, not part of the application API', async () => {
