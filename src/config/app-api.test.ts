@@ -24,8 +24,11 @@ describe('app_api.enabled', () => {
     assert.ok(config !== undefined);
     assert.equal(config.app_api.enabled, false);
     assert.equal(config.conference.enabled, false);
-    const again = load({ file: renderConfigToml(config, { onlyNonDefault: true }) });
-    assert.deepEqual(again.config, config);
+    const toml = renderConfigToml(config, { onlyNonDefault: true });
+    assert.doesNotMatch(toml, /\[conference\]/, 'the followed value is not written out');
+    assert.deepEqual(load({ file: toml }).config, config);
+    const on = load({ overrides: { 'conference.enabled': false } }).config!;
+    assert.match(renderConfigToml(on, { onlyNonDefault: true }), /\[conference\]\n.*\nenabled = false/);
   });
 
   it('refuses iso20022.enabled = true while off, naming the key, whichever layer set them', () => {
