@@ -10,6 +10,7 @@ import { registerConferenceCommands, registerShieldCommand } from './conference-
 import { CliError } from './errors.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
+  registerTelemetryCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }

@@ -11,6 +11,7 @@ import { telemetryLive, telemetryPeersInfo, telemetryPropagation } from '../../s
 import { readSse } from '../helpers/network-observe.js';
 import { run } from '../helpers/node.js';
 import { fetchOpenApi } from '../helpers/route-catalog.js';
+import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers, checked field by field.
@@ -138,6 +139,21 @@ describe('telemetry routes', () => {
       assert.equal(m.snapshot.peers.items[0]?.peerId, full.node.nodeKey.publicKeyText());
       abort.abort();
     }
+  });
+
+  it('CLI: torana telemetry peers and propagation', async () => {
+    const [peers, prop] = await Promise.all([
+      cli(['telemetry', 'peers', '--json', '--url', full.url]),
+      cli(['telemetry', 'propagation', '--url', full.url]),
+    ]);
+    assert.equal(peers.code, 0, peers.err);
+    assert.deepEqual(
+      JSON.parse(peers.out).map((p: { peer_id: string; self: boolean }) => [p.peer_id, p.self]),
+      [[full.node.nodeKey.publicKeyText(), true]],
+    );
+    assert.equal(prop.code, 0, prop.err);
+    assert.match(prop.out, new RegExp(`block\\s+${full.node.ledger.height()}\\b`));
+    assert.match(prop.out, /peers_reported\s+0/);
   });
 
   it('OpenAPI: node-local, in the telemetry family, not part of the application API', async () => {

@@ -61,6 +61,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'zk',
     'pipeline',
     'gateway',
+    'telemetry',
   ],
 };
 
