@@ -132,11 +132,12 @@ describe('declared visibility matches reference-notes §4', () => {
     check(STATUS_PATHS, ['status']);
     check(DEVELOPER_PATHS, ['developer']);
     check(UNGATED_PATHS, ['public']);
-    check(['/metrics'], ['metrics']);
+    // app-families.md §2: the explorer's metrics follow the `metrics` capability as /metrics does.
+    check(['/metrics', '/v1/explorer/metrics'], ['metrics']);
     for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
       assert.ok(byUrl.has(p), `${p} is registered`);
     // Nothing outside the named lists is gated: every gated route is one the notes name.
-    const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, '/metrics']);
+    const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, '/metrics', '/v1/explorer/metrics']);
     const gated = routes.filter((r) => r.meta.visibility !== 'public' && r.meta.visibility !== 'operator');
     for (const r of gated) assert.ok(named.has(r.url), `${r.method} ${r.url} is gated but not named in §4`);
   });
