@@ -63,9 +63,11 @@ describe('explorer streams (real socket)', () => {
         mints.messages.map((m) => m.id),
         done.map((d) => `${d.height}:0:1`),
       );
-      const listed = await (await fetch(url(`transactions?block=${done[0]!.height}`))).json();
+      const listed = (await (await fetch(url(`transactions?block=${done[0]!.height}`))).json()) as {
+        items: unknown[];
+      };
       assert.deepEqual(txs.messages[0]!.data, listed.items[0]);
-      const block = await (await fetch(url('blocks?per_page=3'))).json();
+      const block = (await (await fetch(url('blocks?per_page=3'))).json()) as { items: unknown[] };
       assert.deepEqual(blocks.messages[2]!.data, block.items[0]);
     } finally {
       for (const s of [blocks, txs, ins, mints]) s.close();
