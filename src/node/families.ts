@@ -5,6 +5,7 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { conferenceFamily } from '../conference/family.js';
+import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
@@ -12,6 +13,7 @@ import { appRoutes } from '../gateway/routes/app.js';
 import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { conferenceReadPort } from './conference-port.js';
+import { explorerPort } from './explorer-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
 
@@ -36,9 +38,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
   const c = node.config;
   const now = () => node.clock.nowMs();
   return [
-    // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins) and, until it moves to
-    // src/explorer/, the explorer's blocks, transactions and state pages.
+    // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
+    explorerFamily(explorerPort(deps.ports), deps, env.logError),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

@@ -70,7 +70,7 @@ const UNGATED_PATHS = [
   '/v1/telemetry/propagation',
 ];
 /** `metrics` capability: /metrics, and telemetry's live feed (app-families.md §6). */
-const METRICS_PATHS = ['/metrics', '/v1/telemetry/live'];
+const METRICS_PATHS = ['/metrics', '/v1/telemetry/live', '/v1/explorer/metrics'];
 
 function servedUnder(profile: Profile, visibility: string): boolean {
   switch (visibility) {
@@ -137,6 +137,7 @@ describe('declared visibility matches reference-notes §4', () => {
     check(STATUS_PATHS, ['status']);
     check(DEVELOPER_PATHS, ['developer']);
     check(UNGATED_PATHS, ['public']);
+    // app-families.md §2: the explorer's metrics follow the `metrics` capability as /metrics does.
     check(METRICS_PATHS, ['metrics']);
     for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
       assert.ok(byUrl.has(p), `${p} is registered`);

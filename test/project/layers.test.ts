@@ -29,6 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
   telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
   sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'telemetry'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -47,6 +48,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'config',
     'zk',
     'telemetry',
+    'explorer',
   ],
   cli: [
     'codec',
