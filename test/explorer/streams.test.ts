@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { numeric } from '../../src/model/numeric.js';
+import { ToranaClient } from '../../src/sdk/client.js';
 import { run } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { openRaw } from './sse-reader.js';
@@ -119,6 +120,28 @@ describe('explorer streams (real socket)', () => {
     const badFilter = await openRaw(url('instructions/stream?kind=Teleport'));
     assert.equal(badFilter.status, 400);
     assert.equal(badFilter.error.code, 'bad_request');
+  });
+
+  it('streams through the SDK, resuming from a given id', async () => {
+    const from = await commit();
+    const next = [await commit(), await commit()];
+    const ctl = new AbortController();
+    const x = new ToranaClient({ url: t.url }).explorer;
+    const got: string[] = [];
+    for await (const item of x.stream('instructions', {
+      since: `${from.height}:0:1`,
+      kind: 'MintAsset',
+      signal: ctl.signal,
+    })) {
+      got.push(item.id);
+      assert.equal(item.data.kind, 'MintAsset');
+      if (got.length === 2) break;
+    }
+    ctl.abort();
+    assert.deepEqual(
+      got,
+      next.map((d) => `${d.height}:0:1`),
+    );
   });
 
   it('answers 503 for the metrics without the metrics capability', async () => {
