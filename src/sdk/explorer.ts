@@ -42,7 +42,8 @@ export interface ExplorerPageOptions {
 export interface TransactionFilterOptions {
   authority?: string;
   block?: number;
-  status?: 'Committed' | 'Rejected';
+  /** `Committed` or `Rejected` (any case). */
+  status?: string;
   /** An asset id, or an asset definition id (any of its balances). */
   assetId?: string;
 }
@@ -50,7 +51,8 @@ export interface TransactionFilterOptions {
 export interface InstructionFilterOptions extends TransactionFilterOptions {
   account?: string;
   transactionHash?: string;
-  transactionStatus?: 'Committed' | 'Rejected';
+  /** `Committed` or `Rejected` (any case). */
+  transactionStatus?: string;
   kind?: string;
 }
 
