@@ -40,6 +40,14 @@ export {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
+export type {
+  AssetFilterOptions,
+  ExplorerClient,
+  ExplorerPageOptions,
+  InstructionFilterOptions,
+  TransactionFilterOptions,
+} from './explorer.js';
+export type { ExplorerStreamItem, ExplorerStreamOptions } from './explorer-stream.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export {
