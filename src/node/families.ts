@@ -4,6 +4,9 @@
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
+import { webhooksFamily } from '../webhooks/family.js';
+import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
 
 /** What a family's line may draw on. */
@@ -15,8 +18,30 @@ export interface FamilyEnv {
   dir?: string;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
+  /** The server's operator authentication (families whose routes also accept operators). */
+  operatorAuth: OperatorAuth;
 }
 
-export async function nodeFamilies(_env: FamilyEnv): Promise<RouteFamily[]> {
-  return [];
+export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
+  const { node, deps, dir } = env;
+  const c = node.config;
+  return [
+    // Webhooks keep their store in the node's data folder: without a node directory they are absent.
+    ...(dir === undefined
+      ? []
+      : [
+          await webhooksFamily(
+            {
+              events: node.pipeline.events,
+              nowMs: () => node.clock.nowMs(),
+              dir: `${nodeFiles(dir).data}/webhooks`,
+              fsync: c.storage.fsync,
+              config: c.webhooks,
+              filterDepthMax: c.gateway.filterDepthMax,
+            },
+            deps,
+            { operatorAuth: env.operatorAuth, logError: env.logError },
+          ),
+        ]),
+  ];
 }

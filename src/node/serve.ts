@@ -217,6 +217,7 @@ export async function buildGateway(
     app,
     ...(dir === undefined ? {} : { dir }),
     logError,
+    operatorAuth: ctx.operatorAuth,
   })) {
     registerRoutes(app, family.routes(app), ctx);
     family.install?.(app);

@@ -43,3 +43,9 @@ export {
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';
+export {
+  type CreateWebhookInput,
+  verifyWebhookSignature,
+  type Webhook,
+  type WebhookDelivery,
+} from './webhooks.js';

@@ -1,0 +1,92 @@
+// From the event bus to the webhook queues (README "Durability"). Every event the node publishes is
+// matched against each active webhook's filter (the event-stream filter language, event-filter.ts) and
+// queued for every webhook that keeps it. The intake cursor `seen` (the newest event id looked at) is
+// stored with the queued deliveries in the same group commit, so a restart resumes after it: events
+// still in the bus history are matched again from `seen` (at-least-once, never a gap), and a restart
+// right after a commit finds the bus starting at that commit's Block Applied, which `seen` already covers.
+
+import { projectEvent } from '../gateway/event-filter.js';
+import { EventCodec, type EventEnvelope } from '../model/events.js';
+import type { WebhookEventFeed } from './port.js';
+import type { EnqueueOutcome, Registry } from './registry.js';
+
+export const META_SEEN = 'seen';
+
+/** The delivery body: the event as the WebSocket JSON message carries it, `{"id":…,"event":…}`. */
+export function deliveryBody(env: EventEnvelope): string {
+  return `{"id":${env.id},"event":${JSON.stringify(EventCodec.toJson(env.event))}}`;
+}
+
+export interface IntakeHooks {
+  nowMs(): number;
+  /** After a batch of events is queued (and its write issued): wake the worker. */
+  queued(): void;
+  counted(outcome: EnqueueOutcome): void;
+  /** Events that could not be read back after a restart (bus history no longer holds them). */
+  missed(fromId: number, toId: number): void;
+  failed(e: unknown): void;
+}
+
+export class Intake {
+  private seen: number;
+  private unsubscribe: () => void = () => {};
+  private scheduled = false;
+
+  constructor(
+    private readonly registry: Registry,
+    private readonly feed: WebhookEventFeed,
+    private readonly hooks: IntakeHooks,
+  ) {
+    this.seen = registry.store.meta<number>(META_SEEN) ?? feed.lastId();
+  }
+
+  start(): void {
+    this.unsubscribe = this.feed.subscribe((e) => this.take(e));
+    const back = this.feed.since(this.seen);
+    if (back === 'gone') {
+      this.hooks.missed(this.seen, this.feed.lastId());
+      this.seen = this.feed.lastId();
+      this.flushSoon();
+    } else for (const e of back) this.take(e);
+  }
+
+  stop(): void {
+    this.unsubscribe();
+  }
+
+  /** The newest event id the intake has matched. */
+  get seenId(): number {
+    return this.seen;
+  }
+
+  private take(env: EventEnvelope): void {
+    if (env.id <= this.seen) return;
+    this.seen = env.id;
+    let body: string | undefined;
+    let fields: ReturnType<typeof projectEvent> | undefined;
+    const now = this.hooks.nowMs();
+    for (const hook of this.registry.hooks.values()) {
+      if (!hook.record.active || env.id <= hook.record.fromEventId) continue;
+      fields ??= projectEvent(env.event);
+      if (!hook.match(fields)) continue;
+      body ??= deliveryBody(env);
+      this.hooks.counted(this.registry.enqueue(hook, env.id, body, now));
+    }
+    this.flushSoon();
+  }
+
+  /** One group commit per turn of the event loop (a block's events arrive in one synchronous burst). */
+  private flushSoon(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.registry.store.putMeta(META_SEEN, this.seen);
+      this.registry.store.write().then(
+        () => undefined,
+        (e) => this.hooks.failed(e),
+      );
+      this.hooks.queued();
+    });
+  }
+}
