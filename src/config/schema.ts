@@ -540,7 +540,12 @@ export const CONFIG_SCHEMA = {
       [],
       'CIDRs (127.0.0.0/8, ::1/128) and host names that may be delivered to even when private (422 webhook_target_refused otherwise).',
     ),
-    webhooks_max: int(1000, 1, COUNT_CEILING, 'Registrations this node holds (409 webhook_limit_reached above).'),
+    webhooks_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Registrations this node holds (409 webhook_limit_reached above).',
+    ),
     per_owner_max: int(
       20,
       1,
@@ -577,7 +582,12 @@ export const CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Dead letters kept per webhook; above, the oldest is forgotten.',
     ),
-    recent_per_webhook_max: int(50, 0, 10_000, 'Delivered deliveries kept per webhook for GET .../deliveries.'),
+    recent_per_webhook_max: int(
+      50,
+      0,
+      10_000,
+      'Delivered deliveries kept per webhook for GET .../deliveries.',
+    ),
     body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
     request_max_age_ms: ms(
       30_000,
