@@ -11,6 +11,7 @@ import { CliError } from './errors.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
+  registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }
