@@ -71,7 +71,10 @@ export async function webhooksFamily(
     queued: () => worker.wake(),
     counted: (o) => metrics.count(o),
     missed: (from, to) =>
-      opts.logError('webhooks', new Error(`events ${from}..${to} are no longer held; not delivered`)),
+      opts.logError(
+        'webhooks',
+        new Error(`events after ${from} up to ${to} are no longer held: any that matched were not queued`),
+      ),
     failed: (e) => opts.logError('webhook store', e),
   });
   intake.start();

@@ -11,6 +11,8 @@ import type { WebhookEventFeed } from './port.js';
 import type { EnqueueOutcome, Registry } from './registry.js';
 
 export const META_SEEN = 'seen';
+/** How long the cursor may lag on disk when no delivery was queued (a restart re-matches those events). */
+export const SEEN_LAZY_MS = 1000;
 
 /** The delivery body: the event as the WebSocket JSON message carries it, `{"id":…,"event":…}`. */
 export function deliveryBody(env: EventEnvelope): string {
@@ -31,13 +33,17 @@ export class Intake {
   private seen: number;
   private unsubscribe: () => void = () => {};
   private scheduled = false;
+  private stopped = false;
+  private lazy: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly registry: Registry,
     private readonly feed: WebhookEventFeed,
     private readonly hooks: IntakeHooks,
   ) {
-    this.seen = registry.store.meta<number>(META_SEEN) ?? feed.lastId();
+    // Without webhooks there is nothing to recover: start from the feed's present.
+    const stored = registry.store.meta<number>(META_SEEN);
+    this.seen = stored === undefined || registry.hooks.size === 0 ? feed.lastId() : stored;
   }
 
   start(): void {
@@ -51,7 +57,11 @@ export class Intake {
   }
 
   stop(): void {
+    this.stopped = true;
     this.unsubscribe();
+    clearTimeout(this.lazy);
+    this.lazy = undefined;
+    this.registry.store.putMeta(META_SEEN, this.seen); // written by the store's close
   }
 
   /** The newest event id the intake has matched. */
@@ -62,6 +72,7 @@ export class Intake {
   private take(env: EventEnvelope): void {
     if (env.id <= this.seen) return;
     this.seen = env.id;
+    if (this.registry.hooks.size === 0) return;
     let body: string | undefined;
     let fields: ReturnType<typeof projectEvent> | undefined;
     const now = this.hooks.nowMs();
@@ -72,7 +83,18 @@ export class Intake {
       body ??= deliveryBody(env);
       this.hooks.counted(this.registry.enqueue(hook, env.id, body, now));
     }
-    this.flushSoon();
+    // Only queued deliveries need the cursor on disk with them; an event nobody matched moves it lazily.
+    if (body !== undefined) this.flushSoon();
+    else this.flushLater();
+  }
+
+  private flushLater(): void {
+    if (this.lazy !== undefined || this.stopped) return;
+    this.lazy = setTimeout(() => {
+      this.lazy = undefined;
+      this.flushSoon();
+    }, SEEN_LAZY_MS);
+    this.lazy.unref();
   }
 
   /** One group commit per turn of the event loop (a block's events arrive in one synchronous burst). */
@@ -81,6 +103,7 @@ export class Intake {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
+      if (this.stopped) return;
       this.registry.store.putMeta(META_SEEN, this.seen);
       this.registry.store.write().then(
         () => undefined,

@@ -209,9 +209,11 @@ export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
         const dl = reg.replay(h, req.params.delivery_id, s.nowMs());
         if (dl === undefined)
           throw d.errors.create('webhook_delivery_not_found', { delivery_id: req.params.delivery_id });
+        // The answer is the delivery as queued: the worker may deliver it while the write is flushed.
+        const view = deliveryView(dl);
         await reg.store.write();
         s.replayed();
-        return reply.code(202).send(deliveryView(dl));
+        return reply.code(202).send(view);
       },
     }),
   ];
