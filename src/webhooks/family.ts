@@ -13,7 +13,7 @@ import { webhookMetrics } from './metrics.js';
 import type { WebhooksPort } from './port.js';
 import { Registry } from './registry.js';
 import { webhookRoutes } from './routes.js';
-import { type Send, sendHttp } from './send.js';
+import { createSender, type Send } from './send.js';
 import { WebhookStore } from './store.js';
 import { type Resolve, systemResolve, TargetChecker } from './target.js';
 import { Worker } from './worker.js';
@@ -56,7 +56,8 @@ export async function webhooksFamily(
     { allowPrivate: c.allowPrivateTargets, allowed: c.allowedTargets, urlCharsMax: c.urlCharsMax },
     opts.resolve ?? systemResolve,
   );
-  const worker = new Worker(registry, targets, opts.send ?? sendHttp, {
+  const sender = createSender();
+  const worker = new Worker(registry, targets, opts.send ?? sender.send, {
     attemptsMax: c.attemptsMax,
     retryBaseMs: c.retryBaseMs,
     retryMaxDelayMs: c.retryMaxDelayMs,
@@ -102,6 +103,7 @@ export async function webhooksFamily(
     async close() {
       intake.stop();
       await worker.stop();
+      sender.close();
       await store.close();
     },
   };

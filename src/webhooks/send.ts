@@ -4,8 +4,8 @@
 // answer is dropped and the connection closed). Any 2xx answer is a success; everything else (another
 // status, a refused connection, a timeout) is a failure with a short reason for `last_error`.
 
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { ResolvedTarget } from './target.js';
 
 export interface SendLimits {
@@ -42,17 +42,50 @@ function readCapped(res: IncomingMessage, max: number): Promise<string> {
   });
 }
 
-export const sendHttp: Send = (target, headers, body, limits) =>
-  new Promise((resolve) => {
+export interface Sender {
+  send: Send;
+  /** Closes the kept-alive connections. */
+  close(): void;
+}
+
+/**
+ * A sender with its own keep-alive pools: a webhook's deliveries reuse one connection to the checked
+ * address (the pools are keyed by address, port and TLS server name, so a connection is never reused
+ * for another address). `socketsMax` bounds the open connections per address.
+ */
+export function createSender(socketsMax = 4): Sender {
+  const opts = { keepAlive: true, maxSockets: socketsMax, maxFreeSockets: socketsMax };
+  const http = new HttpAgent(opts);
+  const https = new HttpsAgent(opts);
+  return {
+    send: (target, headers, body, limits) => post(target, headers, body, limits, http, https),
+    close() {
+      http.destroy();
+      https.destroy();
+    },
+  };
+}
+
+function post(
+  target: ResolvedTarget,
+  headers: Record<string, string>,
+  body: string,
+  limits: SendLimits,
+  httpAgent: HttpAgent,
+  httpsAgent: HttpsAgent,
+): Promise<SendOutcome> {
+  return new Promise((resolve) => {
     const { url } = target;
     const https = url.protocol === 'https:';
     const payload = Buffer.from(body, 'utf8');
     let settled = false;
+    let complete = false;
     const finish = (o: SendOutcome) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      req.destroy();
+      // A complete answer leaves the connection to the pool; anything else closes it.
+      if (!o.ok || !complete) req.destroy();
       resolve(o);
     };
     const req = (https ? httpsRequest : httpRequest)({
@@ -61,7 +94,7 @@ export const sendHttp: Send = (target, headers, body, limits) =>
       port: url.port === '' ? (https ? 443 : 80) : Number(url.port),
       path: `${url.pathname}${url.search}`,
       method: 'POST',
-      agent: false,
+      agent: https ? httpsAgent : httpAgent,
       ...(https ? { servername: url.hostname.replace(/^\[(.*)\]$/, '$1') } : {}),
       headers: {
         ...headers,
@@ -76,9 +109,11 @@ export const sendHttp: Send = (target, headers, body, limits) =>
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       void readCapped(res, limits.responseBytesMax).then((text) => {
+        complete = res.complete;
         if (status >= 200 && status < 300) finish({ ok: true, status });
         else finish({ ok: false, status, error: `status ${status}: ${text.slice(0, 200)}` });
       });
     });
     req.end(payload);
   });
+}

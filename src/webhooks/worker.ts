@@ -119,7 +119,9 @@ export class Worker {
       this.registry.failed(hook, d, outcome.error, outcome.status, retry ? now + delay : undefined);
       this.opts.counted(retry ? 'retried' : 'dead');
     }
-    await this.registry.store.write();
+    // Not awaited: the outcome reaches the disk with the next group commit, while the next attempt goes.
+    // A crash before that repeats a delivery (at least once) and never skips one.
+    this.registry.store.write().catch((e) => this.opts.failed(e));
   }
 
   /** Stops scheduling; lets attempts in flight finish (bounded by webhooks.timeout_ms). */
