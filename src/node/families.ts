@@ -6,8 +6,8 @@ import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { webhooksFamily } from '../webhooks/family.js';
-import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
+import { webhooksPort } from './webhooks-port.js';
 
 /** What a family's line may draw on. */
 export interface FamilyEnv {
@@ -24,24 +24,8 @@ export interface FamilyEnv {
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
   const { node, deps, dir } = env;
-  const c = node.config;
   return [
     // Webhooks keep their store in the node's data folder: without a node directory they are absent.
-    ...(dir === undefined
-      ? []
-      : [
-          await webhooksFamily(
-            {
-              events: node.pipeline.events,
-              nowMs: () => node.clock.nowMs(),
-              dir: `${nodeFiles(dir).data}/webhooks`,
-              fsync: c.storage.fsync,
-              config: c.webhooks,
-              filterDepthMax: c.gateway.filterDepthMax,
-            },
-            deps,
-            { operatorAuth: env.operatorAuth, logError: env.logError },
-          ),
-        ]),
+    ...(dir === undefined ? [] : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
   ];
 }

@@ -67,17 +67,22 @@ export async function webhooksFamily(
     counted: (o) => metrics.count(o),
     failed: (e) => opts.logError('webhook delivery', e),
   });
-  const intake = new Intake(registry, port.events, {
-    nowMs: () => port.nowMs(),
-    queued: () => worker.wake(),
-    counted: (o) => metrics.count(o),
-    missed: (from, to) =>
-      opts.logError(
-        'webhooks',
-        new Error(`events after ${from} up to ${to} are no longer held: any that matched were not queued`),
-      ),
-    failed: (e) => opts.logError('webhook store', e),
-  });
+  const intake = new Intake(
+    registry,
+    port.events,
+    {
+      nowMs: () => port.nowMs(),
+      queued: () => worker.wake(),
+      counted: (o) => metrics.count(o),
+      missed: (from, to) =>
+        opts.logError(
+          'webhooks',
+          new Error(`events after ${from} up to ${to} are no longer held: any that matched were not queued`),
+        ),
+      failed: (e) => opts.logError('webhook intake', e),
+    },
+    port.replay,
+  );
   intake.start();
   worker.wake();
   const auth = createCallerAuth(
@@ -102,6 +107,7 @@ export async function webhooksFamily(
     install: (app) => metrics.install(app.gateway.metrics.registry),
     async close() {
       intake.stop();
+      await intake.recovery;
       await worker.stop();
       sender.close();
       await store.close();

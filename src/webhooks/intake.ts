@@ -7,7 +7,10 @@
 
 import { projectEvent } from '../gateway/event-filter.js';
 import { EventCodec, type EventEnvelope } from '../model/events.js';
-import type { WebhookEventFeed } from './port.js';
+import type { WebhookEventFeed, WebhooksPort } from './port.js';
+
+type WebhookEventFeedReplay = NonNullable<WebhooksPort['replay']>;
+
 import type { EnqueueOutcome, Registry } from './registry.js';
 
 export const META_SEEN = 'seen';
@@ -35,11 +38,15 @@ export class Intake {
   private scheduled = false;
   private stopped = false;
   private lazy: NodeJS.Timeout | undefined;
+  private recovering = false;
+  /** The read-back of a gap, while it runs. */
+  recovery: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly registry: Registry,
     private readonly feed: WebhookEventFeed,
     private readonly hooks: IntakeHooks,
+    private readonly replay?: WebhookEventFeedReplay,
   ) {
     // Without webhooks there is nothing to recover: start from the feed's present.
     const stored = registry.store.meta<number>(META_SEEN);
@@ -47,13 +54,45 @@ export class Intake {
   }
 
   start(): void {
-    this.unsubscribe = this.feed.subscribe((e) => this.take(e));
+    this.unsubscribe = this.feed.subscribe((e) => {
+      if (!this.recovering) this.take(e);
+    });
+    this.catchUp(true);
+  }
+
+  /**
+   * Matches what the bus still holds after `seen`. When it no longer holds it (a crash between a block's
+   * fsync and ours, or a cursor that lagged), the port reads the committed events back from the chain;
+   * live events are ignored meanwhile and taken from the bus history afterwards (bounded: nothing is
+   * buffered here).
+   */
+  private catchUp(first: boolean): void {
     const back = this.feed.since(this.seen);
-    if (back === 'gone') {
+    if (back !== 'gone') {
+      for (const e of back) this.take(e);
+      return;
+    }
+    if (!first || this.replay === undefined) {
       this.hooks.missed(this.seen, this.feed.lastId());
       this.seen = this.feed.lastId();
       this.flushSoon();
-    } else for (const e of back) this.take(e);
+      return;
+    }
+    this.recovering = true;
+    this.recovery = this.replay(this.seen, (events) => {
+      for (const e of events) this.take(e);
+    }).then(
+      () => this.recovered(),
+      (e) => {
+        this.hooks.failed(e);
+        this.recovered();
+      },
+    );
+  }
+
+  private recovered(): void {
+    this.recovering = false;
+    if (!this.stopped) this.catchUp(false);
   }
 
   stop(): void {

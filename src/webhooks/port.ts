@@ -21,6 +21,11 @@ export interface WebhooksPort {
   /** `storage.fsync`: writes are flushed to disk before they are acknowledged. */
   fsync: boolean;
   config: WebhooksConfig;
+  /**
+   * Committed events after `afterId` read back from the chain, block by block, up to the tip at the call
+   * (for a gap the bus no longer holds after a crash); absent: such a gap is logged, not recovered.
+   */
+  replay?(afterId: number, onBlock: (events: EventEnvelope[]) => void): Promise<void>;
   /** `gateway.filter_depth_max`, as for the event streams. */
   filterDepthMax: number;
 }
