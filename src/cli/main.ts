@@ -13,6 +13,7 @@ import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -42,6 +43,7 @@ export function buildProgram(): Command {
   registerShieldCommand(program);
   registerTestnetCommands(program);
   registerTelemetryCommands(program);
+  registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }

@@ -9,13 +9,16 @@ import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { appRoutes } from '../gateway/routes/app.js';
 import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { telemetryFamily } from '../telemetry/family.js';
+import { webhooksFamily } from '../webhooks/family.js';
 import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
+import { webhooksPort } from './webhooks-port.js';
 
 /** What a family's line may draw on. */
 export interface FamilyEnv {
@@ -26,6 +29,8 @@ export interface FamilyEnv {
   dir?: string;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
+  /** The server's operator authentication (families whose routes also accept operators). */
+  operatorAuth: OperatorAuth;
 }
 
 /** `[make()]` when `on`, else `[]`: a family whose own switch is off is not even built. */
@@ -34,7 +39,7 @@ function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  const { node, deps } = env;
+  const { node, deps, dir } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
   return [
@@ -53,5 +58,10 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       liveIntervalMs: c.telemetry.liveIntervalMs,
       onError: (e) => env.logError('telemetry propagation', e),
     }),
+    // Webhooks keep their store in the node's data folder: without a node directory (or without the
+    // application API) they are absent, and their store is not even opened.
+    ...(dir === undefined || !c.app_api.enabled
+      ? []
+      : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
   ];
 }

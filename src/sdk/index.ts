@@ -62,3 +62,9 @@ export {
   telemetryPropagation,
 } from './telemetry.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';
+export {
+  type CreateWebhookInput,
+  verifyWebhookSignature,
+  type Webhook,
+  type WebhookDelivery,
+} from './webhooks.js';

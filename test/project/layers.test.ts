@@ -30,6 +30,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
   telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
   explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
   sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'telemetry', 'explorer'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -49,6 +50,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'zk',
     'telemetry',
     'explorer',
+    'webhooks',
   ],
   cli: [
     'codec',
