@@ -113,6 +113,7 @@ const EXPECTED_DEFAULTS = {
   },
   verify: { threads: 1 },
   telemetry: { profile: 'operator' },
+  dashboard: { enabled: true },
   operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
   iso20022: {
     enabled: false,

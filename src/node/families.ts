@@ -1,6 +1,7 @@
 // The route families this node serves, one line each: every family's factory gets its port adapted
 // from the node here and nowhere else (gateway/family.ts). To add a family, add its folder and one line.
 
+import { builtDashboard } from '../dashboard/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
@@ -17,6 +18,7 @@ export interface FamilyEnv {
   logError(what: string, e: unknown): void;
 }
 
-export async function nodeFamilies(_env: FamilyEnv): Promise<RouteFamily[]> {
-  return [];
+export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
+  const c = env.node.config;
+  return [...(c.dashboard.enabled ? builtDashboard(env.deps.profile, env.logError) : [])];
 }
