@@ -16,7 +16,10 @@ function assetDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'torana-dash-'));
   mkdirSync(join(dir, 'www'));
   const www = join(dir, 'www');
-  writeFileSync(join(www, 'index.html'), '<!doctype html><script type="module" src="main-ABCDEF12.js"></script>');
+  writeFileSync(
+    join(www, 'index.html'),
+    '<!doctype html><script type="module" src="main-ABCDEF12.js"></script>',
+  );
   writeFileSync(join(www, 'main-ABCDEF12.js'), JS);
   writeFileSync(join(www, 'main-ABCDEF12.css'), 'body{margin:0}');
   writeFileSync(join(www, 'notes.md'), 'not served: unknown type');
