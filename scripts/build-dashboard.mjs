@@ -37,6 +37,7 @@ const html = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>torana dashboard</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${css}">
 <script type="module" src="${js}"></script>
 </head>

@@ -4,6 +4,9 @@ import { html } from 'htm/preact';
 import { useEffect, useRef } from 'preact/hooks';
 import uPlot from 'uplot';
 
+/** Seconds of history a chart shows. */
+const WINDOW_S = 120;
+
 export interface Series {
   /** Seconds since the epoch (uPlot's time axis). */
   t: number[];
@@ -21,6 +24,13 @@ export function LineChart({ title, unit, data }: { title: string; unit: string; 
       width: width(),
       height: 180,
       legend: { show: false },
+      // The last SAMPLES seconds, whatever the count of points (one point would span years otherwise).
+      scales: {
+        x: {
+          time: true,
+          range: (_u, _min, max) => [(max ?? Date.now() / 1000) - WINDOW_S, max ?? Date.now() / 1000],
+        },
+      },
       series: [{}, { label: unit, stroke: '#1d4ed8', width: 2, fill: 'rgba(29, 78, 216, 0.08)' }],
       axes: [{}, { label: unit, size: 56 }],
     };

@@ -3,6 +3,8 @@
 // restarting), the feed opens a new one with `last_event_id` in the query, so no committed event is
 // missed across a node restart (app-families.md §1.4).
 
+import { getJson } from './api.js';
+
 export interface FeedItem {
   /** SSE id: unique and increasing. */
   id: string;
@@ -23,6 +25,7 @@ export interface DataEvent {
 const ITEMS_MAX = 50;
 const TX_EVENTS_MAX = 500;
 const REOPEN_MS = 1000;
+const CATCH_UP_BLOCKS = 10;
 /** performance mark set when the first live item reaches the page (read by the browser test). */
 export const FIRST_LIVE_MARK = 'torana-first-live-update';
 
@@ -44,7 +47,10 @@ export class LiveFeed {
     const q = this.lastId === undefined ? '' : `?last_event_id=${encodeURIComponent(this.lastId)}`;
     const source = new EventSource(this.url + q);
     this.source = source;
-    source.onopen = () => this.setState('live');
+    source.onopen = () => {
+      this.setState('live');
+      void this.catchUp();
+    };
     source.onerror = () => {
       this.setState('reconnecting');
       if (source.readyState !== EventSource.CLOSED) return;
@@ -77,8 +83,37 @@ export class LiveFeed {
   }
 
   private push(item: FeedItem): void {
-    this.items = [item, ...this.items].slice(0, ITEMS_MAX);
+    const key = `${item.kind}:${item.hash}`;
+    this.items = [item, ...this.items.filter((i) => `${i.kind}:${i.hash}` !== key)].slice(0, ITEMS_MAX);
     if (performance.getEntriesByName(FIRST_LIVE_MARK).length === 0) performance.mark(FIRST_LIVE_MARK);
+    this.emit();
+  }
+
+  /**
+   * On every (re)connection, the newest committed blocks from the explorer route join the feed: a page
+   * that had received no event before the node restarted has no id to resume from, and still shows the
+   * blocks committed meanwhile. Ordered by height, newest first.
+   */
+  private async catchUp(): Promise<void> {
+    const a = await getJson<{ items: { height: number; hash: string; creation_time_ms: number }[] }>(
+      `/v1/explorer/blocks?per_page=${CATCH_UP_BLOCKS}`,
+    );
+    if (!a.ok) return;
+    const known = new Set(this.items.filter((i) => i.kind === 'block').map((i) => i.hash));
+    const fresh: FeedItem[] = a.body.items
+      .filter((b) => !known.has(b.hash))
+      .map((b) => ({
+        id: `block:${b.height}`,
+        kind: 'block',
+        height: b.height,
+        hash: b.hash,
+        status: 'Committed',
+        atMs: b.creation_time_ms,
+      }));
+    if (fresh.length === 0) return;
+    this.items = [...this.items, ...fresh]
+      .sort((x, y) => (y.height ?? 0) - (x.height ?? 0))
+      .slice(0, ITEMS_MAX);
     this.emit();
   }
 
