@@ -32,7 +32,14 @@ export function LineChart({ title, unit, data }: { title: string; unit: string; 
         },
       },
       series: [{}, { label: unit, stroke: '#1d4ed8', width: 2, fill: 'rgba(29, 78, 216, 0.08)' }],
-      axes: [{}, { label: unit, size: 56 }],
+      axes: [
+        // UTC clock times, as in the live feed; spaced so that labels never overlap.
+        {
+          space: 70,
+          values: (_u, splits) => splits.map((t) => new Date(t * 1000).toISOString().slice(11, 19)),
+        },
+        { label: unit, size: 56 },
+      ],
     };
     const p = new uPlot(opts, [[], []], el);
     plot.current = p;

@@ -1,4 +1,4 @@
-// The overview: height, throughput and latency charts (from /status, polled each second), queue depth,
+// The overview: height, throughput, latency and queue depth charts (from /status, polled each second),
 // peers, consensus round, and the live feed of blocks and transactions (SSE).
 
 import { html } from 'htm/preact';
@@ -31,6 +31,7 @@ function append(s: Series, t: number, v: number): Series {
 function useSeries() {
   const [tput, setTput] = useState<Series>({ t: [], v: [] });
   const [lat, setLat] = useState<Series>({ t: [], v: [] });
+  const [queue, setQueue] = useState<Series>({ t: [], v: [] });
   const prev = useRef<{ at: number; txs: number } | undefined>(undefined);
   const onAnswer = (a: Answer<Status>) => {
     if (!a.ok) return;
@@ -41,8 +42,9 @@ function useSeries() {
     if (p !== undefined && at > p.at) setTput((s) => append(s, t, ((txs - p.txs) * 1000) / (at - p.at)));
     prev.current = { at, txs };
     setLat((s) => append(s, t, a.body.commit_time_ms));
+    setQueue((s) => append(s, t, a.body.queue_size));
   };
-  return { tput, lat, onAnswer };
+  return { tput, lat, queue, onAnswer };
 }
 
 function LiveList() {
@@ -68,7 +70,7 @@ function LiveList() {
 }
 
 export function Overview() {
-  const { tput, lat, onAnswer } = useSeries();
+  const { tput, lat, queue, onAnswer } = useSeries();
   const status = usePoll<Status>('/status', POLL_MS, onAnswer);
   return html`<${Page} title="Overview">
     <${Loaded} answer=${status}>
@@ -93,6 +95,7 @@ export function Overview() {
     <div class="charts">
       <${LineChart} title="Throughput" unit="tx/s" data=${tput} />
       <${LineChart} title="Commit latency" unit="ms" data=${lat} />
+      <${LineChart} title="Queue depth" unit="tx" data=${queue} />
     </div>
     <${LiveList} />
   <//>`;
