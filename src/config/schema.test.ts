@@ -114,6 +114,7 @@ const EXPECTED_DEFAULTS = {
   },
   verify: { threads: 1 },
   telemetry: { profile: 'operator', live_interval_ms: 5000 },
+  dashboard: { enabled: true },
   operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
   iso20022: {
     enabled: false,

@@ -417,6 +417,12 @@ export const CONFIG_SCHEMA = {
       'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
     ),
   }),
+  dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
+    enabled: bool(
+      true,
+      "Serve the dashboard's static files under /dashboard/ (shown by the developer and full telemetry profiles, else 503); false: not registered (404).",
+    ),
+  }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
     public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),
     // 30 s and 10,000 as in spec app-families §1.2, gateway/operator-auth.ts and docs (issue 10 §11).

@@ -5,6 +5,7 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { conferenceFamily } from '../conference/family.js';
+import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
@@ -63,5 +64,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     ...(dir === undefined || !c.app_api.enabled
       ? []
       : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
+    ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
   ];
 }

@@ -31,6 +31,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
   explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
   webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  dashboard: ['gateway', 'config'],
   sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'telemetry', 'explorer'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -51,6 +52,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'explorer',
     'webhooks',
+    'dashboard',
   ],
   cli: [
     'codec',
