@@ -4,6 +4,9 @@
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { createSignedRequests } from '../gateway/signed-request.js';
+import { historyFamily } from '../history/routes.js';
+import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
 
 /** What a family's line may draw on. */
@@ -17,6 +20,18 @@ export interface FamilyEnv {
   logError(what: string, e: unknown): void;
 }
 
-export async function nodeFamilies(_env: FamilyEnv): Promise<RouteFamily[]> {
-  return [];
+export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
+  const { node, deps } = env;
+  const c = node.config;
+  const now = () => node.clock.nowMs();
+  return [
+    historyFamily(historyPort(node.ledger), deps, {
+      signedRequests: createSignedRequests({
+        maxAgeMs: c.history.requestMaxAgeMs,
+        noncesMax: c.history.noncesMax,
+        now,
+      }),
+      scanEntriesMax: c.history.scanEntriesMax,
+    }),
+  ];
 }

@@ -28,7 +28,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime', 'iso20022'],
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime'],
+  // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
+  history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
+  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'history'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -45,6 +47,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'config',
     'zk',
+    'history',
   ],
   cli: [
     'codec',
@@ -58,6 +61,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'conference',
     'zk',
     'pipeline',
+    'history',
     'gateway',
   ],
 };
