@@ -40,6 +40,12 @@ export {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
+export type {
+  CallerHistoryOptions,
+  HistoryItem,
+  HistoryOptions,
+  HistoryPage,
+} from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';

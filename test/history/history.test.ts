@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { HistoryPageView } from '../../src/history/views.js';
 import { numeric } from '../../src/model/numeric.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { isToranaApiError } from '../../src/sdk/errors.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
 import {
   type AppFixture,
@@ -153,5 +155,33 @@ describe('transaction history', () => {
     }
     assert.deepEqual(walked, known.reverse());
     assert.ok((await history(carol)).body.total > walked.length);
+  });
+
+  it('is read by the SDK: signed caller history, filters, walks and the public lists', async () => {
+    const client = new ToranaClient({ url: f.t.url, account: bob.id, signer: bob.key });
+    const page = await client.transactionHistory({ status: 'rejected' });
+    assert.deepEqual(
+      page.items.map((x) => x.hash),
+      [f.hashes.rejected],
+    );
+    assert.equal(page.items[0]!.resultOk, false);
+    const walked: string[] = [];
+    for await (const item of client.walkTransactionHistory({ limit: 1 })) walked.push(item.hash);
+    assert.deepEqual(walked, [f.hashes.rejected, f.hashes.transfer, f.hashes.setup]);
+    const defs = await client.assetDefinitionTransactions(rose, { kind: 'RegisterAssetDefinition' });
+    assert.deepEqual(
+      defs.items.map((x) => x.hash),
+      [f.hashes.setup],
+    );
+    const own = await client.accountTransactions(alice.id, { kind: 'TransferNft' });
+    assert.deepEqual(
+      own.items.map((x) => x.hash),
+      [f.hashes.nft],
+    );
+    const anonymous = new ToranaClient({ url: f.t.url });
+    await assert.rejects(
+      anonymous.accountTransactions(alice.id, { status: 'nope' as 'ok' }),
+      (e) => isToranaApiError(e) && e.code === 'invalid_filter',
+    );
   });
 });
