@@ -21,6 +21,7 @@ import {
   startAppFixture,
 } from '../gateway/app-fixture.js';
 import { run } from '../helpers/node.js';
+import { cli } from '../helpers/run-cli.js';
 import type { TestAccount } from '../helpers/tx.js';
 
 const hashes = (b: J) => b.items.map((x: J) => x.hash);
@@ -183,5 +184,20 @@ describe('transaction history', () => {
       anonymous.accountTransactions(alice.id, { status: 'nope' as 'ok' }),
       (e) => isToranaApiError(e) && e.code === 'invalid_filter',
     );
+  });
+
+  it('is read by `torana tx history`, signed with the CLI key, and the public lists by --of / --definition', async () => {
+    const common = ['--dir', f.t.dir, '--url', f.t.url, '--json'];
+    const own = await cli(['tx', 'history', ...common]);
+    assert.equal(own.code, 0, own.err);
+    // The CLI signs as the node's admin (client.json): the NFT transfer, the setup, then genesis.
+    const mine = JSON.parse(own.out);
+    assert.deepEqual(hashes(mine).slice(0, 2), [f.hashes.nft, f.hashes.setup]);
+    assert.equal(mine.items.at(-1).block_height, 1);
+    const all = await cli(['tx', 'history', '--of', bob.id, '--limit', '1', '--all', ...common]);
+    assert.equal(all.code, 0, all.err);
+    assert.deepEqual(hashes(JSON.parse(all.out)), [f.hashes.rejected, f.hashes.transfer, f.hashes.setup]);
+    const def = await cli(['tx', 'history', '--definition', rose, '--status', 'rejected', ...common]);
+    assert.deepEqual(hashes(JSON.parse(def.out)), [f.hashes.rejected]);
   });
 });
