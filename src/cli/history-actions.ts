@@ -1,5 +1,5 @@
 // `torana tx history` (declared in client-commands.ts): the client account's transaction history, a
-// signed app request with the CLI's key (docs/app-api.md "Transaction history"); with --of or
+// signed app request with the CLI's key (docs/history.md); with --of or
 // --definition the public per-account or per-definition list instead (no key needed).
 
 import type { HistoryPage } from '../history/views.js';

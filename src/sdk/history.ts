@@ -1,4 +1,4 @@
-// Typed readers of the transaction history routes (docs/app-api.md "Transaction history"; src/history/),
+// Typed readers of the transaction history routes (docs/history.md; src/history/),
 // decoded with the node's own view codecs (src/history/views.ts). Reached through `ToranaClient`
 // (transactionHistory, accountTransactions, assetDefinitionTransactions, walkTransactionHistory).
 
