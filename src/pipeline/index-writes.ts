@@ -23,14 +23,18 @@ import { encodeIndexValue, kindsOf } from './tx-summary.js';
 export function pushIndexChanges(block: Block, hashes: readonly Uint8Array[], changes: StateChange[]): void {
   const height = block.header.height;
   const blockTimeMs = block.header.creationTimeMs;
-  // One id usually appears in many transactions of a block: encode its key prefix once.
-  const prefixes = new Map<string, Uint8Array>();
+  // One id usually appears in many transactions of a block: encode its key prefix once (a map per tag).
+  const prefixes = new Map<number, Map<string, Uint8Array>>();
   const prefixOf = (tag: number, id: string): Uint8Array => {
-    const k = `${tag}:${id}`;
-    let p = prefixes.get(k);
+    let byId = prefixes.get(tag);
+    if (byId === undefined) {
+      byId = new Map();
+      prefixes.set(tag, byId);
+    }
+    let p = byId.get(id);
     if (p === undefined) {
       p = txIndexPrefix(tag, id);
-      prefixes.set(k, p);
+      byId.set(id, p);
     }
     return p;
   };

@@ -53,14 +53,18 @@ export function encodeIndexValue(hash: Uint8Array, s: TxSummary): Uint8Array {
   const out = new Uint8Array(FIXED_BYTES + s.kinds.length);
   out.set(hash);
   out[HASH_BYTES] = s.ok ? 0 : FLAG_REJECTED;
-  // A block time is below 2^53: two u32 halves, big-endian.
-  const hi = Math.floor(s.blockTimeMs / 0x1_0000_0000);
-  const lo = s.blockTimeMs >>> 0;
-  const v = new DataView(out.buffer);
-  v.setUint32(HASH_BYTES + 1, hi, false);
-  v.setUint32(HASH_BYTES + 5, lo, false);
+  // A block time is below 2^53: two u32 halves, big-endian (no DataView: this runs per committed tx).
+  writeU32BE(out, HASH_BYTES + 1, Math.floor(s.blockTimeMs / 0x1_0000_0000));
+  writeU32BE(out, HASH_BYTES + 5, s.blockTimeMs >>> 0);
   out.set(s.kinds, FIXED_BYTES);
   return out;
+}
+
+function writeU32BE(out: Uint8Array, at: number, v: number): void {
+  out[at] = v >>> 24;
+  out[at + 1] = (v >>> 16) & 0xff;
+  out[at + 2] = (v >>> 8) & 0xff;
+  out[at + 3] = v & 0xff;
 }
 
 export function decodeIndexValue(value: Uint8Array): IndexValue {
