@@ -1,13 +1,24 @@
 // The route families this node serves, one line each: every family's factory gets its port adapted
 // from the node here and nowhere else (gateway/family.ts). To add a family, add its folder and one line.
+// serve.ts registers only the families the configuration enables: an application family (`app: true`)
+// needs `app_api.enabled`. Factories start nothing (workers start in `install`), so a family left out
+// costs nothing; serve.ts still calls `close` on it.
 
+import { conferenceFamily } from '../conference/family.js';
+import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { appRoutes } from '../gateway/routes/app.js';
+import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
+import { telemetryFamily } from '../telemetry/family.js';
+import { conferenceReadPort } from './conference-port.js';
+import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
+import { telemetryPort } from './telemetry-port.js';
 
 /** What a family's line may draw on. */
 export interface FamilyEnv {
@@ -20,11 +31,31 @@ export interface FamilyEnv {
   logError(what: string, e: unknown): void;
 }
 
+/** `[make()]` when `on`, else `[]`: a family whose own switch is off is not even built. */
+function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
+  return on ? [make()] : [];
+}
+
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
   const { node, deps } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
   return [
+    // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
+    { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
+    explorerFamily(explorerPort(deps.ports), deps, env.logError),
+    ...when(c.conference.enabled, () =>
+      conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
+        config: c.conference,
+        now,
+        onError: (e) => env.logError('conference signals', e),
+      }),
+    ),
+    ...when(deps.ports.iso20022 !== undefined, () => iso20022Family(deps, { ...c.iso20022, now })),
+    telemetryFamily(deps, telemetryPort(node, deps), {
+      liveIntervalMs: c.telemetry.liveIntervalMs,
+      onError: (e) => env.logError('telemetry propagation', e),
+    }),
     historyFamily(historyPort(node.ledger), deps, {
       signedRequests: createSignedRequests({
         maxAgeMs: c.history.requestMaxAgeMs,

@@ -28,9 +28,22 @@ const ALLOWED: Record<string, readonly string[]> = {
   gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime', 'iso20022'],
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
+  telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'history'],
+  sdk: [
+    'codec',
+    'crypto',
+    'model',
+    'zk',
+    'gateway',
+    'conference',
+    'runtime',
+    'telemetry',
+    'explorer',
+    'history',
+  ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -47,6 +60,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'config',
     'zk',
+    'telemetry',
+    'explorer',
     'history',
   ],
   cli: [
@@ -63,6 +78,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'pipeline',
     'history',
     'gateway',
+    'telemetry',
   ],
 };
 
