@@ -322,6 +322,28 @@ export const CONFIG_SCHEMA = {
       'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
+  history: section(
+    'Transaction history (/v1/transactions/history and the per-account and per-definition lists).',
+    {
+      request_max_age_ms: ms(
+        30_000,
+        1,
+        'Largest difference between a signed history request timestamp and node time.',
+      ),
+      nonces_max: int(
+        100_000,
+        1,
+        COUNT_CEILING,
+        'Signed history request nonces remembered to refuse replays.',
+      ),
+      scan_entries_max: int(
+        1_000_000,
+        1,
+        COUNT_CEILING,
+        'Most index entries one history request reads (422 query_budget_exceeded beyond it).',
+      ),
+    },
+  ),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),
     sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
@@ -640,6 +662,7 @@ export type BlockConfig = Config['block'];
 /** Pacemaker, collector, sync and gossip settings of the BFT engine (docs/consensus.md). */
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
+export type HistoryConfig = Config['history'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];

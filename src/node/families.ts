@@ -13,10 +13,13 @@ import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { appRoutes } from '../gateway/routes/app.js';
 import { iso20022Family } from '../gateway/routes/iso20022.js';
+import { createSignedRequests } from '../gateway/signed-request.js';
+import { historyFamily } from '../history/routes.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
+import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
@@ -65,5 +68,13 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       ? []
       : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
     ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
+    historyFamily(historyPort(node.ledger), deps, {
+      signedRequests: createSignedRequests({
+        maxAgeMs: c.history.requestMaxAgeMs,
+        noncesMax: c.history.noncesMax,
+        now,
+      }),
+      scanEntriesMax: c.history.scanEntriesMax,
+    }),
   ];
 }

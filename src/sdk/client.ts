@@ -43,6 +43,7 @@ import {
   TransactionRejectedError,
 } from './errors.js';
 import { ExplorerClient } from './explorer.js';
+import * as history from './history.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
@@ -137,6 +138,27 @@ export class ToranaClient {
   }
   transactionStatus(hashHex: string) {
     return this.view('/v1/pipeline/transactions/status', TransactionStatusView, { hash: hashHex });
+  }
+
+  // ---- transaction history (src/history/; sdk/history.ts) -------------------------------------------
+
+  private historyGet(signed: boolean): history.HistoryGet {
+    if (signed) return (path, query) => this.signedJson({ method: 'GET', path, query });
+    return (path, query) => this.http.json({ method: 'GET', path, query });
+  }
+  /** The client account's history (a signed request: transactions it signed or is named in). */
+  transactionHistory(opts?: history.CallerHistoryOptions) {
+    return history.historyPage(this.historyGet(true), history.CALLER_HISTORY_PATH, opts);
+  }
+  /** Every transaction of the client account's history, newest first, along the cursor. */
+  walkTransactionHistory(opts?: history.CallerHistoryOptions) {
+    return history.walkHistory(this.historyGet(true), history.CALLER_HISTORY_PATH, opts);
+  }
+  accountTransactions(id: string, opts?: history.HistoryOptions) {
+    return history.historyPage(this.historyGet(false), history.accountHistoryPath(id), opts);
+  }
+  assetDefinitionTransactions(id: string, opts?: history.HistoryOptions) {
+    return history.historyPage(this.historyGet(false), history.definitionHistoryPath(id), opts);
   }
 
   // ---- conference (docs/conference.md "Routes and CLI"; sdk/conference.ts) ---------------------------

@@ -32,7 +32,20 @@ const ALLOWED: Record<string, readonly string[]> = {
   explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
   webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
   dashboard: ['gateway', 'config'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'telemetry', 'explorer'],
+  // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
+  history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
+  sdk: [
+    'codec',
+    'crypto',
+    'model',
+    'zk',
+    'gateway',
+    'conference',
+    'runtime',
+    'telemetry',
+    'explorer',
+    'history',
+  ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -53,6 +66,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'webhooks',
     'dashboard',
+    'history',
   ],
   cli: [
     'codec',
@@ -66,6 +80,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'conference',
     'zk',
     'pipeline',
+    'history',
     'gateway',
     'telemetry',
   ],
