@@ -1,9 +1,11 @@
 // The route families this node serves, one line each: every family's factory gets its port adapted
 // from the node here and nowhere else (gateway/family.ts). To add a family, add its folder and one line.
 
+import { aliasFamily } from '../aliases/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { aliasPort } from './alias-port.js';
 import type { Node } from './node.js';
 
 /** What a family's line may draw on. */
@@ -17,6 +19,6 @@ export interface FamilyEnv {
   logError(what: string, e: unknown): void;
 }
 
-export async function nodeFamilies(_env: FamilyEnv): Promise<RouteFamily[]> {
-  return [];
+export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
+  return [aliasFamily(aliasPort(env.node.ledger.state, env.node.ledger), env.deps)];
 }

@@ -28,6 +28,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime', 'iso20022'],
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
+  aliases: ['codec', 'model', 'gateway'],
   sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -45,6 +46,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'config',
     'zk',
+    'aliases',
   ],
   cli: [
     'codec',

@@ -7,10 +7,10 @@
 // unknown AND has no history.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { AccountId } from '../../model/ids.js';
 import { PermissionCodec, permissionKey } from '../../model/permissions.js';
 import { transactionHash } from '../../model/transaction.js';
 import { toHex } from '../../util/hex.js';
+import { accountParam } from '../alias-resolver.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import { ListQuerystring, PageQuerystring, parsePage } from '../list.js';
@@ -29,7 +29,7 @@ import {
 } from '../views/app.js';
 import { accountDetail, accountItem, assetItem } from './app-items.js';
 import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
-import { IdParams, pathId } from './app-params.js';
+import { IdParams } from './app-params.js';
 
 async function historyItems(d: RouteDeps, locations: readonly TxLocation[]): Promise<AccountTransaction[]> {
   const out: AccountTransaction[] = [];
@@ -59,7 +59,7 @@ async function answerHistory(
   text: string,
   q: object,
 ) {
-  const id = pathId(AccountId, text);
+  const id = accountParam(d.ports.state, text);
   const { limit, offset } = parsePage(q, d.limits);
   const page = await d.ports.chain.accountTransactions(id, offset, limit);
   if (page.total === 0 && d.ports.state.account(id) === undefined)
@@ -86,7 +86,7 @@ function sub(path: string, operationId: string, summary: string) {
 function accountReadRoutes(d: RouteDeps): RouteDef[] {
   const { state } = d.ports;
   const known = (text: string) => {
-    const id = pathId(AccountId, text);
+    const id = accountParam(state, text);
     const account = state.account(id);
     if (account === undefined) throw gatewayError('not_found', { account: id });
     return account;
