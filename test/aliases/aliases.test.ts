@@ -249,6 +249,27 @@ describe('aliases (served node)', () => {
     await f.refused('/v1/assets/aliases/resolve', 404, 'not_found', { alias: 'gem' });
   });
 
+  it('drives aliases from the CLI, and takes aliases where it takes ids', async () => {
+    const common = ['--dir', f.t.dir, '--url', f.t.url, '--json'];
+    const ok = async (args: string[]) => {
+      const r = await cli([...args, ...common]);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+      return JSON.parse(r.out);
+    };
+    assert.equal((await ok(['alias', 'register', 'bobby@wonderland', bob.id])).status, 'Committed');
+    const { index } = (await f.post('/v1/aliases/resolve', { alias: 'bobby@wonderland' })).body;
+    assert.equal((await ok(['alias', 'resolve', String(index)])).account_id, bob.id);
+    // Ids given as aliases: mint rose (by its asset alias) to bob (by his account alias).
+    await ok(['asset', 'mint', 'rose', 'bobby@wonderland', '1']);
+    assert.equal((await ok(['asset', 'balance', 'rose', 'bobby@wonderland'])).balance, '26.25');
+    await ok(['alias', 'transfer', 'bobby@wonderland', 'al.2@wonderland']);
+    const ls = await ok(['alias', 'ls', alice.id]);
+    assert.ok(ls.items.some((i: { alias: string }) => i.alias === 'bobby@wonderland'));
+    await ok(['alias', 'rm', 'bobby@wonderland']);
+    assert.equal((await f.post('/v1/aliases/resolve', { alias: 'bobby@wonderland' })).status, 404);
+    assert.equal((await ok(['alias', 'asset', 'resolve', 'rose'])).asset_definition_id, rose);
+  });
+
   it('keeps aliases across a restart, and a rebuild from blocks gives the same state root', async () => {
     const { t } = f;
     const root = toHex(t.node.ledger.state.stateRoot());

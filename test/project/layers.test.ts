@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
   aliases: ['codec', 'model', 'gateway'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime'],
+  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'aliases'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -61,6 +61,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'zk',
     'pipeline',
     'gateway',
+    'aliases',
   ],
 };
 
