@@ -5,6 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Instruction } from '../../src/model/instructions.js';
+import {
+  aliasesOfAccount,
+  instructions,
+  resolveAccountAlias,
+  resolveAliasIndex,
+  resolveAssetAlias,
+  ToranaClient,
+} from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
 import { type AppFixture, alice, bob, carol, enc, rose, startAppFixture } from '../gateway/app-fixture.js';
 import { run } from '../helpers/node.js';
@@ -247,6 +255,32 @@ describe('aliases (served node)', () => {
     );
     assert.equal(await tx(f.t.admin, [{ kind: 'RemoveAssetAlias', alias: 'gem' }]), 'Committed');
     await f.refused('/v1/assets/aliases/resolve', 404, 'not_found', { alias: 'gem' });
+  });
+
+  it('SDK: builds the alias instructions and resolves through the routes', async () => {
+    const client = new ToranaClient({ url: f.t.url, account: f.t.admin.id, signer: f.t.admin.key });
+    const expiresAtMs = Date.now() + 3_600_000;
+    await client.submitAndWait(
+      await client.build([
+        instructions.registerAccountAlias('sdk@looking_glass', carol.id),
+        instructions.setAssetAlias('tulip.leased', 'tulip#wonderland', { expiresAtMs, graceMs: 1_000 }),
+      ]),
+    );
+    const r = await resolveAccountAlias(client, 'sdk@looking_glass');
+    assert.equal(r.accountId, carol.id);
+    assert.equal((await resolveAliasIndex(client, r.index)).alias, 'sdk@looking_glass');
+    const list = await aliasesOfAccount(client, carol.id, { domain: 'looking_glass' });
+    assert.deepEqual(
+      list.items.map((i) => [i.alias, i.isPrimary]),
+      [['sdk@looking_glass', false]],
+    );
+    const asset = await resolveAssetAlias(client, 'tulip.leased');
+    assert.equal(asset.leaseStatus, 'leased_active');
+    assert.equal(asset.leaseExpiresAtMs, BigInt(expiresAtMs));
+    await assert.rejects(
+      resolveAccountAlias(client, 'nobody@wonderland'),
+      (e: { code?: string }) => e.code === 'not_found',
+    );
   });
 
   it('drives aliases from the CLI, and takes aliases where it takes ids', async () => {
