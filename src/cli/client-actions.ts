@@ -59,10 +59,20 @@ export const accountRegister = (id: string, flags: Flags) => submit(flags, () =>
 export const peerRegister = (peer: string, flags: Flags & { address: string; blsKey: string; pop: string }) =>
   submit(flags, () => [ix.registerPeer(peer, flags.address, flags.blsKey, flags.pop)]);
 export const peerUnregister = (peer: string, flags: Flags) => submit(flags, () => [ix.unregisterPeer(peer)]);
-export const assetMint = (def: string, account: string, amount: string, flags: Flags) =>
-  submit(flags, () => [ix.mintAsset(def, account, amount)]);
-export const assetTransfer = (def: string, from: string, to: string, amount: string, flags: Flags) =>
-  submit(flags, () => [ix.transferAsset(def, from, to, amount)]);
+// Definitions and accounts may be given as aliases (alias-actions.ts resolves them at the node).
+export async function assetMint(def: string, account: string, amount: string, flags: Flags) {
+  const { accountArg, definitionArg } = await import('./alias-actions.js');
+  const { client } = await resolveClient(flags, true);
+  const [d, a] = [await definitionArg(client, def), await accountArg(client, account)];
+  return submit(flags, () => [ix.mintAsset(d, a, amount)]);
+}
+export async function assetTransfer(def: string, from: string, to: string, amount: string, flags: Flags) {
+  const { accountArg, definitionArg } = await import('./alias-actions.js');
+  const { client } = await resolveClient(flags, true);
+  const d = await definitionArg(client, def);
+  const [f, t] = [await accountArg(client, from), await accountArg(client, to)];
+  return submit(flags, () => [ix.transferAsset(d, f, t, amount)]);
+}
 
 export function assetDefine(id: string, flags: Flags & { scale: string; mintable: string }): Promise<void> {
   const scale = Number(flags.scale);
@@ -73,8 +83,11 @@ export function assetDefine(id: string, flags: Flags & { scale: string; mintable
   return submit(flags, () => [ix.registerAssetDefinition(id, { scale, mintable: flags.mintable as 'once' })]);
 }
 
-export async function assetBalance(def: string, account: string, flags: Flags): Promise<void> {
+export async function assetBalance(defText: string, accountText: string, flags: Flags): Promise<void> {
   const { client } = await resolveClient(flags, true);
+  const { accountArg, definitionArg } = await import('./alias-actions.js');
+  const def = await definitionArg(client, defText);
+  const account = await accountArg(client, accountText);
   let balance = '0';
   try {
     const out = await client.find({ kind: 'FindAssetById', id: `${def}#${account}` });

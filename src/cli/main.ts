@@ -5,6 +5,7 @@
 
 import { Command, CommanderError } from 'commander';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
+import { registerAliasCommands } from './alias-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
 import { CliError } from './errors.js';
@@ -37,6 +38,7 @@ export function buildProgram(): Command {
     .exitOverride();
   registerNodeCommands(program);
   registerClientCommands(program);
+  registerAliasCommands(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerConferenceCommands(program);

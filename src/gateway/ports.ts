@@ -8,6 +8,7 @@ import type { EvidenceOutcome, EvidencePage } from '../consensus/evidence-store.
 import type { AuditPage } from '../iso20022/bridge/audit-page.js';
 import type { BridgeRecord, RoutedKind } from '../iso20022/bridge/record.js';
 import type { ReportKind } from '../iso20022/bridge/reports.js';
+import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { Block } from '../model/block.js';
 import type {
   Account,
@@ -56,6 +57,9 @@ export interface StateReader {
   holdersOfDefinition(definition: string): Asset[];
   permissionsOfAccount(account: string): Permission[];
   rolesOfAccount(account: string): string[];
+  /** Alias rows by literal (docs/data-model.md §Aliases; alias-resolver.ts). */
+  accountAlias(alias: string): AccountAlias | undefined;
+  assetAlias(alias: string): AssetAlias | undefined;
   domainCount(): number;
   accountCount(): number;
   stateRoot(): Uint8Array;

@@ -4,6 +4,7 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
+import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
@@ -89,6 +90,12 @@ export const DataEventCodec = enumOf('DataEvent', {
   },
   ConferenceEnded: { call: CallId, endedAtMs: u64 },
   ConferenceRelayRegistered: { relay: RelayId, operator: AccountId },
+  // Aliases (docs/data-model.md §Aliases). Bound also on a transfer (with the new account).
+  AccountAliasBound: { alias: AliasText, account: AccountId, index: varuint },
+  AccountAliasUnbound: { alias: AliasText, account: AccountId, index: varuint },
+  AccountAliasPrimarySet: { alias: AliasText, account: AccountId },
+  AssetAliasSet: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
+  AssetAliasRemoved: { alias: AliasText, definition: AssetDefinitionId },
 });
 export type DataEvent = Infer<typeof DataEventCodec>;
 

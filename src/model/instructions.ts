@@ -4,6 +4,7 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq } from '../codec/compound.js';
 import { bool, bytes, fixedBytes, jsonValue, string, u8, u16, u32, u64 } from '../codec/primitives.js';
+import { AliasLeaseCodec, AliasText } from './aliases.js';
 import {
   CallId,
   Field,
@@ -119,6 +120,15 @@ const INSTRUCTION_VARIANTS = {
   ReportConferenceRelayHealth: { relay: RelayId, available: bool, latencyMs: u32, lossPermille: u16 },
   // Moves `amount` of the native asset from the authority into the shielded pool as a note for ownerHash.
   ShieldAsset: { amount: NumericCodec, ownerHash: Field },
+  // Account and asset aliases (docs/data-model.md §Aliases), tags 37..43. Literals are checked by the
+  // executor (alias_invalid, alias_is_account_id). A lease absent = permanent.
+  RegisterAccountAlias: { alias: AliasText, account: AccountId },
+  TransferAccountAlias: { alias: AliasText, destination: AccountId },
+  RemoveAccountAlias: { alias: AliasText },
+  SetPrimaryAccountAlias: { alias: AliasText },
+  SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
+  RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
+  RemoveAssetAlias: { alias: AliasText },
 };
 
 export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);

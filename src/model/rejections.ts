@@ -92,6 +92,13 @@ export const REJECTION_CODES = {
     629,
     'the shielded pool account is debited other than by a note spend, or replaced while it backs notes',
   ],
+  // 7xx: aliases (docs/data-model.md §Aliases)
+  alias_invalid: [701, 'the alias literal is malformed (label, domain)'],
+  alias_is_account_id: [702, 'the alias literal parses as an account id'],
+  alias_already_bound: [703, 'the alias is bound (to another account or definition, or a live lease)'],
+  alias_not_found: [704, 'no such alias'],
+  alias_lease_invalid: [705, 'the lease ends at or before the block time, or its grace is too long'],
+  alias_lease_expired: [706, 'the alias lease has expired (past its grace period)'],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

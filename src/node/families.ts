@@ -4,6 +4,7 @@
 // needs `app_api.enabled`. Factories start nothing (workers start in `install`), so a family left out
 // costs nothing; serve.ts still calls `close` on it.
 
+import { aliasFamily } from '../aliases/family.js';
 import { conferenceFamily } from '../conference/family.js';
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
@@ -17,6 +18,7 @@ import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
+import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
@@ -50,6 +52,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
+    aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

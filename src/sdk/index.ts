@@ -5,6 +5,17 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
+export type { AssetAliasLease } from './alias-instructions.js';
+export {
+  type AccountAliasIndexResolution,
+  type AccountAliasList,
+  type AccountAliasResolution,
+  type AssetAliasResolution,
+  aliasesOfAccount,
+  resolveAccountAlias,
+  resolveAliasIndex,
+  resolveAssetAlias,
+} from './aliases.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
 export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
 export type {

@@ -8,6 +8,7 @@ import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import { fromHex } from '../util/hex.js';
+import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { conferenceInstructions } from './conference-instructions.js';
 
@@ -149,6 +150,7 @@ export const instructions = {
   activateRuntimeUpgrade: (id: string): Instruction => ({ kind: 'ActivateRuntimeUpgrade', id }),
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
   ...conferenceInstructions,
+  ...aliasInstructions,
 } as const;
 
 /** Every instruction kind has a builder (checked by the type system and by a test). */

@@ -5,6 +5,8 @@
 import { parseAccountId, parseDefinitionId, parseNftId } from '../model/ids.js';
 import { assert } from '../util/assert.js';
 import { authorize, authorizeEscalation } from './authorize.js';
+import { unbindAccountAliases, unbindDomainAliases } from './exec-aliases.js';
+import { removeDefinitionAliases } from './exec-asset-aliases.js';
 import { type ExecContext, fail, type Handler } from './exec-context.js';
 
 function domainOwner(x: ExecContext, domain: string | undefined): string | undefined {
@@ -23,6 +25,7 @@ export const unregisterDomain: Handler<'UnregisterDomain'> = (x, ins) => {
     x.t.assetDefinition.children('definitionsByDomain', ins.id).length +
     x.t.nft.children('nftsByDomain', ins.id).length;
   if (held > 0) return fail('domain_not_empty', `domain ${ins.id} still holds ${held} objects`);
+  unbindDomainAliases(x, ins.id);
   x.t.domain.delete(ins.id);
   x.emit({ kind: 'DomainDeleted', id: ins.id });
   return undefined;
@@ -56,6 +59,7 @@ export const unregisterAccount: Handler<'UnregisterAccount'> = (x, ins) => {
   const denied = authorize(x, [domainOwner(x, parseAccountId(ins.id)?.domain)]);
   if (denied) return denied;
   removeAssets(x, ins.id);
+  unbindAccountAliases(x, ins.id);
   for (const permission of x.t.accountPermissions.get(ins.id) ?? []) {
     x.emit({ kind: 'PermissionRevoked', account: ins.id, permission });
   }
@@ -81,6 +85,7 @@ export const unregisterAssetDefinition: Handler<'UnregisterAssetDefinition'> = (
     x.t.asset.children('assetsByDefinition', ins.id).length === 0,
     `zero-total ${ins.id} still has holders`,
   );
+  removeDefinitionAliases(x, ins.id);
   x.t.assetDefinition.delete(ins.id);
   x.emit({ kind: 'AssetDefinitionDeleted', id: ins.id });
   return undefined;

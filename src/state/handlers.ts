@@ -1,6 +1,8 @@
 // The instruction → handler table. Typed as a complete mapping, so adding an instruction to the model
 // without giving it semantics here fails the type check.
 
+import * as aliases from './exec-aliases.js';
+import * as assetAliases from './exec-asset-aliases.js';
 import * as assets from './exec-assets.js';
 import * as calls from './exec-conference-calls.js';
 import * as conferencePrivate from './exec-conference-private.js';
@@ -54,4 +56,11 @@ export const HANDLERS: HandlerTable = Object.freeze({
   RegisterConferenceRelay: relays.registerConferenceRelay,
   ReportConferenceRelayHealth: relays.reportConferenceRelayHealth,
   ShieldAsset: conferencePrivate.shieldAsset,
+  RegisterAccountAlias: aliases.registerAccountAlias,
+  TransferAccountAlias: aliases.transferAccountAlias,
+  RemoveAccountAlias: aliases.removeAccountAlias,
+  SetPrimaryAccountAlias: aliases.setPrimaryAccountAlias,
+  SetAssetAlias: assetAliases.setAssetAlias,
+  RenewAssetAlias: assetAliases.renewAssetAlias,
+  RemoveAssetAlias: assetAliases.removeAssetAlias,
 });

@@ -19,6 +19,9 @@ export const TABLE_TAGS = {
   conferenceRelay: 0x0e,
   nullifier: 0x0f,
   shieldedPool: 0x10,
+  accountAlias: 0x11,
+  aliasCounter: 0x12,
+  assetAlias: 0x13,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 

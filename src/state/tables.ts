@@ -6,6 +6,17 @@ import type { Codec } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';
 import { varuint } from '../codec/primitives.js';
 import {
+  type AccountAlias,
+  AccountAliasCodec,
+  type AliasCounter,
+  AliasCounterCodec,
+  type AssetAlias,
+  AssetAliasCodec,
+  accountAliasProblem,
+  aliasDomain,
+  assetAliasProblem,
+} from '../model/aliases.js';
+import {
   type ConferenceCall,
   ConferenceCallCodec,
   type ConferenceRelay,
@@ -77,7 +88,13 @@ export type IndexName =
   /** Peers not disabled (active or about to be), under the parent ''. */
   | 'livePeers'
   /** Conference calls by the domain of their id. */
-  | 'callsByDomain';
+  | 'callsByDomain'
+  /** Account aliases by the account they name, by their own domain, and by index (decimal text). */
+  | 'aliasesByAccount'
+  | 'aliasesByDomain'
+  | 'aliasByIndex'
+  /** Asset aliases by the definition they name (at most one each). */
+  | 'aliasesByDefinition';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -208,6 +225,21 @@ export const TABLES = Object.freeze({
   }),
   nullifier: def<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
   shieldedPool: def<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
+  accountAlias: def<AccountAlias>('accountAlias', AccountAliasCodec, {
+    idOf: (v) => v.alias,
+    links: (id, v) => [
+      ['aliasesByAccount', v.account],
+      ['aliasesByDomain', aliasDomain(id)],
+      ['aliasByIndex', String(v.index)],
+    ],
+    check: (id, v) => accountAliasProblem(id)?.message ?? (v.index < 1 ? 'index below 1' : undefined),
+  }),
+  aliasCounter: def<AliasCounter>('aliasCounter', AliasCounterCodec, { idOf: () => SINGLETON_ID }),
+  assetAlias: def<AssetAlias>('assetAlias', AssetAliasCodec, {
+    idOf: (v) => v.alias,
+    links: (_id, v) => [['aliasesByDefinition', v.definition]],
+    check: (id) => assetAliasProblem(id)?.message,
+  }),
 });
 
 export type Tables = typeof TABLES;

@@ -2,6 +2,7 @@
 // incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
+import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 import type {
   Account,
@@ -207,6 +208,14 @@ export class WorldState {
   /** Ids of the accounts holding the role, sorted. */
   holdersOfRole(role: string): string[] {
     return [...this.linkedIds('accountRoles', 'holdersByRole', role)];
+  }
+
+  /** An account alias by its literal, and an asset alias by its literal (docs/data-model.md §Aliases). */
+  accountAlias(alias: string): AccountAlias | undefined {
+    return this.read('accountAlias', alias);
+  }
+  assetAlias(alias: string): AssetAlias | undefined {
+    return this.read('assetAlias', alias);
   }
 
   // ---- conference calls and relays (docs/conference.md) ----------------------------------------------

@@ -141,7 +141,9 @@ describe('application read routes (real socket)', () => {
         rich.body.items.map((a: J) => a.account),
         [alice.id],
       );
-      await refused('/v1/assets/definitions/rose', 400, 'bad_request');
+      await refused('/v1/assets/definitions/Rose', 400, 'bad_request');
+      // A bare label is an asset alias (docs/data-model.md §Aliases): unbound here.
+      await refused('/v1/assets/definitions/rose', 404, 'not_found');
       await refused(`/v1/assets/definitions/${enc('lily#wonderland')}`, 404, 'not_found');
       await refused(`/v1/assets/definitions/${enc('lily#wonderland')}/holders`, 404, 'not_found');
       await refused(`/v1/assets/definitions/${enc(rose)}/holders?limit=0`, 400, 'invalid_pagination');
@@ -215,9 +217,11 @@ describe('application read routes (real socket)', () => {
 
     it('answers 404 for unknown accounts and 400 for malformed ids on every account route', async () => {
       const stranger = enc(newAccount('wonderland', 9).id);
-      const malformed = enc('not-a-key@wonderland');
+      const malformed = enc('Not A Key@wonderland');
       for (const sub of ['', '/assets', '/permissions', '/transactions']) {
         await refused(`/v1/accounts/${stranger}${sub}`, 404, 'not_found');
+        // label@domain is an account alias (docs/data-model.md §Aliases): unbound here.
+        await refused(`/v1/accounts/${enc('not-a-key@wonderland')}${sub}`, 404, 'not_found');
         const e = await refused(`/v1/accounts/${malformed}${sub}`, 400, 'bad_request');
         assert.equal(e.details.expected, '<public key>@<domain>');
       }

@@ -34,6 +34,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   dashboard: ['gateway', 'config'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
+  aliases: ['codec', 'model', 'gateway'],
   sdk: [
     'codec',
     'crypto',
@@ -45,6 +46,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'explorer',
     'history',
+    'aliases',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -67,6 +69,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'webhooks',
     'dashboard',
     'history',
+    'aliases',
   ],
   cli: [
     'codec',
@@ -83,6 +86,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'history',
     'gateway',
     'telemetry',
+    'aliases',
   ],
 };
 

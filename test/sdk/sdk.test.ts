@@ -145,6 +145,18 @@ describe('SDK against a served node', () => {
         ix.endConference('studio:standup'),
       ],
     );
+    // Aliases (docs/data-model.md §Aliases): every alias instruction once.
+    steps.push([
+      ix.registerAssetDefinition('lily#wonderland'),
+      ix.registerAccountAlias('al@wonderland', a),
+      ix.registerAccountAlias('al2@wonderland', a),
+      ix.setPrimaryAccountAlias('al2@wonderland'),
+      ix.transferAccountAlias('al2@wonderland', t.admin.id),
+      ix.removeAccountAlias('al2@wonderland'),
+      ix.setAssetAlias('lily', 'lily#wonderland', { expiresAtMs: 4_000_000_000_000n, graceMs: 0 }),
+      ix.renewAssetAlias('lily', 4_000_000_000_001n),
+      ix.removeAssetAlias('lily'),
+    ]);
     const kinds = new Set<string>();
     for (const instructions of steps) {
       const tx = await client.build(instructions);

@@ -4,8 +4,8 @@
 // An account's transaction history (`/v1/accounts/{id}/transactions`) is served by the history family
 // (src/history/), from the commit-time indexes, with filters and cursors.
 
-import { AccountId } from '../../model/ids.js';
 import { PermissionCodec, permissionKey } from '../../model/permissions.js';
+import { accountParam } from '../alias-resolver.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import { ListQuerystring } from '../list.js';
@@ -21,7 +21,7 @@ import {
 } from '../views/app.js';
 import { accountDetail, accountItem, assetItem } from './app-items.js';
 import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
-import { IdParams, pathId } from './app-params.js';
+import { IdParams } from './app-params.js';
 
 /** The shared fields of the `GET /v1/accounts/{id}…` routes. */
 function sub(path: string, operationId: string, summary: string) {
@@ -41,7 +41,7 @@ function sub(path: string, operationId: string, summary: string) {
 function accountReadRoutes(d: RouteDeps): RouteDef[] {
   const { state } = d.ports;
   const known = (text: string) => {
-    const id = pathId(AccountId, text);
+    const id = accountParam(state, text);
     const account = state.account(id);
     if (account === undefined) throw gatewayError('not_found', { account: id });
     return account;

@@ -2,7 +2,7 @@
 // `total_quantity`; "Application route families": /v1/assets/*; reference-notes §6, §12 "asset
 // definitions expose holders").
 
-import { AssetDefinitionId } from '../../model/ids.js';
+import { definitionParam } from '../alias-resolver.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import { ListQuerystring } from '../list.js';
@@ -16,13 +16,14 @@ import {
 } from '../views/app.js';
 import { assetItem, definitionItem } from './app-items.js';
 import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
-import { IdParams, pathId } from './app-params.js';
+import { IdParams } from './app-params.js';
 
 export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
   const { state } = d.ports;
   const tags = ['assets'];
-  const known = (text: string) => {
-    const id = pathId(AssetDefinitionId, text);
+  // An id or a live asset alias (alias-resolver.ts).
+  const known = async (text: string) => {
+    const id = await definitionParam(state, d.ports.chain, text);
     const definition = state.assetDefinition(id);
     if (definition === undefined) throw gatewayError('not_found', { asset_definition: id });
     return definition;
@@ -46,10 +47,12 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
       formats: JSON_OR_CODEC,
       errorStatuses: [404],
       schema: { params: IdParams, response: { 200: viewSchema(AssetDefinitionItemView) } },
-      handler: (req, reply) =>
-        respondCached(d.schema, d.answers, req, reply, AssetDefinitionItemView, () =>
-          definitionItem(known(req.params.id)),
-        ),
+      handler: async (req, reply) => {
+        const definition = await known(req.params.id);
+        return respondCached(d.schema, d.answers, req, reply, AssetDefinitionItemView, () =>
+          definitionItem(definition),
+        );
+      },
     }),
     defineRoute({
       method: 'GET',
@@ -65,8 +68,9 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
         querystring: ListQuerystring,
         response: { 200: viewSchema(AssetListView) },
       },
-      handler: (req, reply) => {
-        const holders = () => state.holdersOfDefinition(known(req.params.id).id).map(assetItem);
+      handler: async (req, reply) => {
+        const { id } = await known(req.params.id);
+        const holders = () => state.holdersOfDefinition(id).map(assetItem);
         const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
         return answerStateList(d, req, reply, views, holders, queryInput(req.query));
       },

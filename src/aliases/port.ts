@@ -1,0 +1,16 @@
+// What the alias routes read from the node (style.md "Layout": families see small interfaces). The node
+// adapts its committed world state and chain to it (node/alias-port.ts).
+
+import type { AccountAlias, AssetAlias } from '../model/aliases.js';
+
+/** Committed alias rows; answers are copies the caller may keep. */
+export interface AliasPort {
+  accountAlias(alias: string): AccountAlias | undefined;
+  aliasByIndex(index: number): AccountAlias | undefined;
+  /** Aliases bound to an account, sorted by literal; only those in `domain` when given. */
+  aliasesOfAccount(account: string, domain?: string): AccountAlias[];
+  accountExists(id: string): boolean;
+  assetAlias(alias: string): AssetAlias | undefined;
+  /** The block time of the committed tip, against which lease status is evaluated (0 before block 1). */
+  tipTimeMs(): Promise<number>;
+}

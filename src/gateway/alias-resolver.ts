@@ -1,0 +1,51 @@
+// Aliases in place of ids (app-families.md §5; docs/data-model.md §Aliases): one resolver, used by every
+// route that takes an account or asset definition id. The text is tried as an id first; an alias
+// literal (`label@domain` for accounts, `label` for definitions) is looked up in the committed state,
+// an asset alias only while its lease is live at the committed tip's block time. An id text that is
+// neither form is 400 bad_request; a well-formed alias that names nothing is 404 not_found.
+
+import { accountAliasProblem, assetAliasProblem, leaseLive, leaseStatus } from '../model/aliases.js';
+import { AccountId, AssetDefinitionId, canonicalAccountId, parseDefinitionId } from '../model/ids.js';
+import { gatewayError } from './errors.js';
+import type { ChainReader, StateReader } from './ports.js';
+import { pathId } from './routes/app-params.js';
+
+export type AliasState = Pick<StateReader, 'accountAlias' | 'assetAlias'>;
+export type AliasChain = Pick<ChainReader, 'height' | 'block'>;
+
+/** The block time of the committed tip (lease status is evaluated against it); 0 before block 1. */
+export async function tipTimeMs(chain: AliasChain): Promise<number> {
+  const h = chain.height();
+  return h === 0 ? 0 : ((await chain.block(h))?.header.creationTimeMs ?? 0);
+}
+
+/** The account an id or alias names: its canonical id, or undefined (malformed or unbound). */
+export function resolveAccount(state: AliasState, text: string): string | undefined {
+  const id = canonicalAccountId(text);
+  if (id !== undefined) return id;
+  return accountAliasProblem(text) === undefined ? state.accountAlias(text)?.account : undefined;
+}
+
+/** The definition an id or live asset alias names, at block time `timeMs`; undefined otherwise. */
+export function resolveDefinition(state: AliasState, text: string, timeMs: number): string | undefined {
+  if (parseDefinitionId(text) !== undefined) return text;
+  if (assetAliasProblem(text) !== undefined) return undefined;
+  const row = state.assetAlias(text);
+  return row !== undefined && leaseLive(leaseStatus(row.lease, timeMs)) ? row.definition : undefined;
+}
+
+/** A route's account parameter: the canonical id; 404 for an unbound alias, 400 for neither form. */
+export function accountParam(state: AliasState, text: string): string {
+  if (accountAliasProblem(text) !== undefined) return pathId(AccountId, text);
+  const account = state.accountAlias(text)?.account;
+  if (account === undefined) throw gatewayError('not_found', { account_alias: text });
+  return account;
+}
+
+/** A route's asset definition parameter, as accountParam; an expired asset alias is 404. */
+export async function definitionParam(state: AliasState, chain: AliasChain, text: string): Promise<string> {
+  if (assetAliasProblem(text) !== undefined) return pathId(AssetDefinitionId, text);
+  const definition = resolveDefinition(state, text, await tipTimeMs(chain));
+  if (definition === undefined) throw gatewayError('not_found', { asset_alias: text });
+  return definition;
+}

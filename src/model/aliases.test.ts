@@ -1,0 +1,48 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { accountAliasProblem, assetAliasProblem, leaseStatus } from './aliases.js';
+
+const KEY = `ed0120${'AB'.repeat(32)}`;
+
+describe('alias literals (docs/data-model.md §Aliases)', () => {
+  it('accepts label@domain for accounts and a bare label for definitions', () => {
+    for (const a of ['alice@wonderland', 'a@b', 'x.y_z-1@looking_glass', `${'a'.repeat(64)}@d`])
+      assert.equal(accountAliasProblem(a), undefined, a);
+    for (const a of ['usd', 'usd.stable', '0x-1_a']) assert.equal(assetAliasProblem(a), undefined, a);
+  });
+
+  it('never reads an account id as an alias, in either case of its key', () => {
+    assert.equal(accountAliasProblem(`${KEY}@wonderland`)?.kind, 'account_id');
+    assert.equal(accountAliasProblem(`${KEY.toLowerCase()}@wonderland`)?.kind, 'account_id');
+    assert.equal(assetAliasProblem(`${KEY.toLowerCase()}@wonderland`)?.kind, 'account_id');
+  });
+
+  it('refuses malformed literals', () => {
+    for (const a of [
+      'alice',
+      'Alice@w',
+      '-a@w',
+      'a b@w',
+      'a@',
+      '@w',
+      'a@b@c',
+      `${'a'.repeat(65)}@d`,
+      'a@x y',
+    ])
+      assert.equal(accountAliasProblem(a)?.kind, 'invalid', a);
+    for (const a of ['rose#wonderland', 'deed$w', 'a@w', '', 'USD', `${'a'.repeat(65)}`])
+      assert.equal(assetAliasProblem(a)?.kind, 'invalid', a);
+  });
+});
+
+describe('leaseStatus', () => {
+  it('is decided by the block time alone, boundaries included', () => {
+    const lease = { expiresAtMs: 10_000n, graceMs: 500n };
+    assert.equal(leaseStatus(undefined, 1e15), 'permanent');
+    assert.equal(leaseStatus(lease, 9_999), 'leased_active');
+    assert.equal(leaseStatus(lease, 10_000), 'leased_grace');
+    assert.equal(leaseStatus(lease, 10_499), 'leased_grace');
+    assert.equal(leaseStatus(lease, 10_500), 'expired_pending_cleanup');
+    assert.equal(leaseStatus({ expiresAtMs: 10_000n, graceMs: 0n }, 10_000), 'expired_pending_cleanup');
+  });
+});

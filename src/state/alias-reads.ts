@@ -1,0 +1,25 @@
+// Reads of the alias tables through their indexes (docs/data-model.md §Aliases): by numeric index, by
+// account (optionally one alias domain), and an asset definition's alias. Copies, sorted by literal.
+
+import type { AccountAlias, AssetAlias } from '../model/aliases.js';
+import { aliasDomain } from '../model/aliases.js';
+import type { WorldState } from './world-state.js';
+
+export function aliasByIndex(state: WorldState, index: number): AccountAlias | undefined {
+  const [alias] = state.linkedIds('accountAlias', 'aliasByIndex', String(index));
+  return alias === undefined ? undefined : state.accountAlias(alias);
+}
+
+/** The aliases bound to `account`, by literal; only those in `domain` when given. */
+export function aliasesOfAccount(state: WorldState, account: string, domain?: string): AccountAlias[] {
+  return state
+    .linkedIds('accountAlias', 'aliasesByAccount', account)
+    .filter((alias) => domain === undefined || aliasDomain(alias) === domain)
+    .map((alias) => state.accountAlias(alias)!);
+}
+
+/** The alias of an asset definition (at most one), whatever its lease status. */
+export function aliasOfDefinition(state: WorldState, definition: string): AssetAlias | undefined {
+  const [alias] = state.linkedIds('assetAlias', 'aliasesByDefinition', definition);
+  return alias === undefined ? undefined : state.assetAlias(alias);
+}
