@@ -11,7 +11,9 @@ import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -40,6 +42,8 @@ export function buildProgram(): Command {
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
+  registerTelemetryCommands(program);
+  registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }
