@@ -19,7 +19,7 @@ export const ERRORS = {
   invalid_sort: { status: 400, message: 'The sort expression is invalid.' },
   invalid_api_version: { status: 400, message: 'The x-ledger-api-version header is not a version number.' },
   unsupported_api_version: { status: 400, message: 'The requested API version is not supported.' },
-  invalid_last_event_id: { status: 400, message: 'Last-Event-ID is not a non-negative integer.' },
+  invalid_last_event_id: { status: 400, message: 'Last-Event-ID is not an event id of this stream.' },
   operator_auth_missing: { status: 401, message: 'Operator authentication headers are missing.' },
   operator_auth_invalid: { status: 401, message: 'Operator authentication failed.' },
   operator_replay: { status: 401, message: 'The operator request nonce was already used.' },
