@@ -10,6 +10,7 @@ import { checkValue } from './values.js';
 // must be a deliberate act that also changes this test.
 const EXPECTED_DEFAULTS = {
   node: { chain_id: 'torana-dev', genesis_file: 'genesis.json', key_file: 'node.key.json' },
+  app_api: { enabled: true },
   gateway: {
     host: '127.0.0.1',
     port: 8080,
@@ -112,7 +113,7 @@ const EXPECTED_DEFAULTS = {
     lmdb_map_bytes: 17179869184,
   },
   verify: { threads: 1 },
-  telemetry: { profile: 'operator' },
+  telemetry: { profile: 'operator', live_interval_ms: 5000 },
   dashboard: { enabled: true },
   operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
   iso20022: {
@@ -145,6 +146,26 @@ const EXPECTED_DEFAULTS = {
     signal_backfill_blocks: 1000,
     signal_offers_per_request_max: 64,
     signal_page_max: 500,
+    request_max_age_ms: 30_000,
+    nonces_max: 100_000,
+  },
+  webhooks: {
+    allow_private_targets: false,
+    allowed_targets: [],
+    webhooks_max: 1000,
+    per_owner_max: 20,
+    url_chars_max: 2048,
+    secret_chars_max: 256,
+    attempts_max: 12,
+    retry_base_ms: 1000,
+    retry_max_delay_ms: 60_000,
+    timeout_ms: 10_000,
+    response_bytes_max: 16384,
+    queue_per_webhook_max: 10_000,
+    queue_total_max: 100_000,
+    dead_letters_per_webhook_max: 1000,
+    recent_per_webhook_max: 50,
+    body_bytes_max: 16384,
     request_max_age_ms: 30_000,
     nonces_max: 100_000,
   },

@@ -29,7 +29,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
   dashboard: ['gateway', 'config'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime'],
+  telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'telemetry', 'explorer'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -46,6 +49,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'config',
     'zk',
+    'telemetry',
+    'explorer',
+    'webhooks',
     'dashboard',
   ],
   cli: [
@@ -61,6 +67,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'zk',
     'pipeline',
     'gateway',
+    'telemetry',
   ],
 };
 
