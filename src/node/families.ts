@@ -70,6 +70,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     ...(dir === undefined || !c.app_api.enabled
       ? []
       : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
+    // The web dashboard (not part of the application API; gated by the telemetry profile).
     ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
     historyFamily(historyPort(node.ledger), deps, {
       signedRequests: createSignedRequests({
