@@ -113,7 +113,16 @@ const EXPECTED_DEFAULTS = {
   },
   verify: { threads: 1 },
   telemetry: { profile: 'operator' },
-  operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
+  operator: {
+    public_keys: [],
+    request_max_age_ms: 30000,
+    nonces_max: 10000,
+    session_challenge_ttl_ms: 60000,
+    session_ttl_ms: 900000,
+    sessions_max: 64,
+    session_challenges_max: 1024,
+    session_audit_max: 1000,
+  },
   iso20022: {
     enabled: false,
     bridge_account: '',
@@ -147,6 +156,7 @@ const EXPECTED_DEFAULTS = {
     request_max_age_ms: 30_000,
     nonces_max: 100_000,
   },
+  mcp: { enabled: false },
   log: { level: 'info', format: 'auto', access: false },
 };
 

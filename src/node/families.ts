@@ -4,6 +4,8 @@
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { operatorFamily } from '../operator/family.js';
+import type { OperatorSessions } from '../operator/sessions.js';
 import type { Node } from './node.js';
 
 /** What a family's line may draw on. */
@@ -15,8 +17,10 @@ export interface FamilyEnv {
   dir?: string;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
+  /** The operator session store, shared with the gateway's operator authentication. */
+  operatorSessions: OperatorSessions;
 }
 
-export async function nodeFamilies(_env: FamilyEnv): Promise<RouteFamily[]> {
-  return [];
+export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
+  return [operatorFamily(env.operatorSessions)];
 }

@@ -38,6 +38,7 @@ import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
+import { nodeOperatorSessions } from './operator-sessions.js';
 import { openOperatorWatermark } from './operator-watermark.js';
 import { gatewayPorts } from './ports.js';
 import { DEV_KEYS_FEATURE, usesDevelopmentKeys } from './zk-dev-genesis.js';
@@ -150,6 +151,7 @@ export async function buildGateway(
     listScans: new ScanGate(c.gateway.listScansConcurrentMax),
     profile: c.telemetry.profile,
   };
+  const operatorSessions = nodeOperatorSessions(node, app.log);
   const ctx = {
     profile: c.telemetry.profile,
     operatorAuth: createOperatorAuth({
@@ -159,6 +161,7 @@ export async function buildGateway(
       now: () => node.clock.nowMs(),
       audience: { chainId: c.node.chainId, nodeKey: node.nodeKey.publicKeyText() },
       ...(watermark === undefined ? {} : { watermark }),
+      sessions: operatorSessions,
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
@@ -217,6 +220,7 @@ export async function buildGateway(
     app,
     ...(dir === undefined ? {} : { dir }),
     logError,
+    operatorSessions,
   })) {
     registerRoutes(app, family.routes(app), ctx);
     family.install?.(app);

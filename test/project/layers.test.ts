@@ -28,7 +28,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime', 'iso20022'],
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime'],
+  operator: ['crypto', 'gateway'],
+  mcp: ['gateway'],
+  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'operator'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -45,6 +47,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'config',
     'zk',
+    'operator',
+    'mcp',
   ],
   cli: [
     'codec',
@@ -68,6 +72,7 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   pipeline: ['node'],
   sim: ['node'],
   zk: ['sdk'],
+  operator: ['runtime'],
 };
 
 function filesUnder(dir: string): string[] {
