@@ -126,4 +126,9 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   // Conference read routes (src/conference/routes.ts).
   conference_not_found: { status: 404, message: 'No conference call has this id.' },
   conference_relay_not_found: { status: 404, message: 'No conference relay has this id.' },
+  // The MCP bridge (app-families.md §13; src/mcp/).
+  mcp_protocol_version_unsupported: {
+    status: 400,
+    message: 'The MCP-Protocol-Version header names a protocol version this node does not speak.',
+  },
 };

@@ -4,6 +4,7 @@
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { mcpFamily } from '../mcp/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import type { Node } from './node.js';
@@ -22,5 +23,10 @@ export interface FamilyEnv {
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  return [operatorFamily(env.operatorSessions)];
+  return [
+    operatorFamily(env.operatorSessions),
+    ...(env.node.config.mcp.enabled
+      ? [mcpFamily({ sessions: env.operatorSessions, errors: env.deps.errors })]
+      : []),
+  ];
 }

@@ -6,7 +6,13 @@ export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
-export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
+export {
+  type ClientOptions,
+  type EventStreamOptions,
+  type ListOptions,
+  type OperatorSession,
+  ToranaClient,
+} from './client.js';
 export type {
   CallDetail,
   CallListOptions,

@@ -73,6 +73,7 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   sim: ['node'],
   zk: ['sdk'],
   operator: ['runtime'],
+  mcp: ['crypto'],
 };
 
 function filesUnder(dir: string): string[] {
