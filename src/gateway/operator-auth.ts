@@ -64,7 +64,7 @@ export interface OperatorSessionVerifier {
 }
 
 /** Session tokens are 32 random bytes in base64url (43 characters). */
-const BEARER = /^Bearer ([A-Za-z0-9_-]{43})$/;
+const BEARER = /^bearer +([A-Za-z0-9_-]{43})$/i;
 
 /**
  * The token of an `Authorization: Bearer` header: undefined without one (or with another scheme), a
