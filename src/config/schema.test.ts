@@ -121,6 +121,7 @@ const EXPECTED_DEFAULTS = {
     session_ttl_ms: 900000,
     sessions_max: 64,
     session_challenges_max: 1024,
+    session_client_challenges_max: 8,
     session_audit_max: 1000,
   },
   iso20022: {

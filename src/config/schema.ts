@@ -434,6 +434,12 @@ export const CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Open sign-in challenges (503 operator_challenges_full above).',
     ),
+    session_client_challenges_max: int(
+      8,
+      1,
+      COUNT_CEILING,
+      'Open sign-in challenges one client address (IPv6 by /64) may hold (429 rate_limited above).',
+    ),
     session_audit_max: int(
       1000,
       1,

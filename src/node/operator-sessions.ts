@@ -14,6 +14,7 @@ export function nodeOperatorSessions(node: Node, log: FastifyBaseLogger): Operat
     sessionTtlMs: c.operator.sessionTtlMs,
     sessionsMax: c.operator.sessionsMax,
     challengesMax: c.operator.sessionChallengesMax,
+    challengesPerClientMax: c.operator.sessionClientChallengesMax,
     auditMax: c.operator.sessionAuditMax,
     now: () => node.clock.nowMs(),
     // Every session event is logged (issue 15): id, operator key, expiry; never the token.

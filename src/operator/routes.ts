@@ -7,6 +7,7 @@ import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
 import { gatewayError, isGatewayError } from '../gateway/errors.js';
 import { bearerToken } from '../gateway/operator-auth.js';
+import { clientKey } from '../gateway/rate-limit.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import type { OperatorSessions } from './sessions.js';
 
@@ -128,7 +129,7 @@ function sessionAdminRoutes(sessions: OperatorSessions): RouteDef[] {
 }
 
 export function operatorSessionRoutes(sessions: OperatorSessions): RouteDef[] {
-  const open = { tags, visibility: 'public' as const, nodeLocal: true, errorStatuses: [401, 403, 503] };
+  const open = { tags, visibility: 'public' as const, nodeLocal: true, errorStatuses: [401, 403, 429, 503] };
   return [
     defineRoute({
       ...open,
@@ -141,7 +142,7 @@ export function operatorSessionRoutes(sessions: OperatorSessions): RouteDef[] {
         'Answers 403 operator_access_disabled when the node has no operator keys (operator.public_keys).',
       schema: { body: ChallengeBody, response: { 200: ChallengeView } },
       handler: (req, reply) => {
-        const c = sessions.challenge(req.body.public_key);
+        const c = sessions.challenge(req.body.public_key, clientKey(req.ip));
         if (isGatewayError(c)) throw c;
         return noStore(reply).send(c);
       },

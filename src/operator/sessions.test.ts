@@ -22,13 +22,14 @@ function store(over: Partial<ConstructorParameters<typeof OperatorSessions>[0]> 
     sessionTtlMs: 10_000,
     sessionsMax: 2,
     challengesMax: 3,
+    challengesPerClientMax: 2,
     auditMax: 4,
     now: () => clock.now,
     log: (e) => log.push(e),
     ...over,
   });
   const signIn = (): IssuedSession => {
-    const c = s.challenge(KEY);
+    const c = s.challenge(KEY, `client-${clock.now}`);
     if (isGatewayError(c)) throw c;
     const sig = toHex(ed25519Sign(SEED, new TextEncoder().encode(c.challenge)));
     const r = s.open(c.challenge_id, KEY, sig);
@@ -62,13 +63,16 @@ describe('operator session store', () => {
     assert.ok(!JSON.stringify(log).includes(a.token), 'tokens are never logged');
   });
 
-  it('caps open challenges (503 with a retry delay) and frees expired ones', () => {
+  it('caps open challenges per client (429) and in all (503 with a retry delay); frees expired ones', () => {
     const { s, clock } = store();
-    for (let i = 0; i < 3; i++) assert.equal(code(s.challenge(KEY)), 'ok');
-    const full = s.challenge(KEY) as GatewayError;
+    for (let i = 0; i < 2; i++) assert.equal(code(s.challenge(KEY, 'a')), 'ok');
+    const flood = s.challenge(KEY, 'a') as GatewayError;
+    assert.deepEqual([flood.code, flood.details.scope], ['rate_limited', 'operator_challenges']);
+    assert.equal(code(s.challenge(KEY, 'b')), 'ok');
+    const full = s.challenge(KEY, 'c') as GatewayError;
     assert.deepEqual([full.code, full.details.retry_after_s], ['operator_challenges_full', 1]);
     clock.now += 1001;
-    assert.equal(code(s.challenge(KEY)), 'ok');
+    assert.equal(code(s.challenge(KEY, 'a')), 'ok');
   });
 
   it('forgets ended sessions one TTL after expiry: expired, then unknown', () => {
@@ -95,6 +99,6 @@ describe('operator session store', () => {
 
   it('without operator keys every challenge is refused (403)', () => {
     const { s } = store({ operators: [] });
-    assert.equal(code(s.challenge(KEY)), 'operator_access_disabled');
+    assert.equal(code(s.challenge(KEY, 'a')), 'operator_access_disabled');
   });
 });

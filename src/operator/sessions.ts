@@ -4,7 +4,9 @@
 // Tokens are 32 random bytes (base64url) and only their SHA-256 is kept, so the session table (and a heap
 // dump of it) never holds a usable token. Limits:
 // - challenges: at most `challengesMax` open (expired ones are kept one more TTL to answer "expired", and
-//   dropped first when the table is full); full → 503 operator_challenges_full. A failed answer does not
+//   dropped first when the table is full); full → 503 operator_challenges_full; and at most
+//   `challengesPerClientMax` open per client address (429 rate_limited), so that one client flooding the
+//   unauthenticated challenge route cannot hold the whole table and lock the operators out. A failed answer does not
 //   burn the challenge (a forger cannot spoil the operator's sign-in); a successful one does.
 // - sessions: at most `sessionsMax` active; a new session beyond it evicts the OLDEST active one (logged,
 //   audited, its token then answers operator_session_revoked). Only holders of an operator key can open
@@ -32,6 +34,8 @@ export interface OperatorSessionsOptions {
   sessionTtlMs: number;
   sessionsMax: number;
   challengesMax: number;
+  /** Open (unexpired, unused) challenges one client address may hold (429 rate_limited above). */
+  challengesPerClientMax: number;
   auditMax: number;
   now(): number;
   /** One structured line per session event (issued, revoked, evicted). */
@@ -64,6 +68,7 @@ export interface IssuedSession {
 
 interface Pending {
   keyText: string;
+  client: string;
   expiresAtMs: number;
   used: boolean;
 }
@@ -111,14 +116,25 @@ export class OperatorSessions implements OperatorSessionVerifier {
     return this.#operators.size > 0;
   }
 
-  /** A new single-use challenge for `keyText`, which must be an operator key. */
-  challenge(keyText: string): Challenge | GatewayError {
+  /**
+   * A new single-use challenge for `keyText`, which must be an operator key; `client` is the caller's
+   * address key (gateway/rate-limit.ts `clientKey`), so that one client cannot fill the table for all.
+   */
+  challenge(keyText: string, client: string): Challenge | GatewayError {
     if (!this.enabled) return gatewayError('operator_access_disabled');
     const key = canonicalKey(keyText);
     if (key === undefined) return invalid('key_format');
     if (!this.#operators.has(key)) return invalid('unknown_key');
     const now = this.#o.now();
     this.#pruneChallenges(now, false);
+    let mine = 0;
+    for (const c of this.#challenges.values())
+      if (c.client === client && !c.used && now <= c.expiresAtMs) mine++;
+    if (mine >= this.#o.challengesPerClientMax) {
+      const retry_after_s = Math.max(1, Math.ceil(this.#o.challengeTtlMs / 1000));
+      const limit = this.#o.challengesPerClientMax;
+      return gatewayError('rate_limited', { scope: 'operator_challenges', limit, retry_after_s });
+    }
     if (this.#challenges.size >= this.#o.challengesMax) this.#pruneChallenges(now, true);
     if (this.#challenges.size >= this.#o.challengesMax) {
       const first = this.#challenges.values().next().value as Pending;
@@ -127,7 +143,7 @@ export class OperatorSessions implements OperatorSessionVerifier {
     }
     const id = randomBytes(16).toString('base64url');
     const expiresAtMs = now + this.#o.challengeTtlMs;
-    this.#challenges.set(id, { keyText: key, expiresAtMs, used: false });
+    this.#challenges.set(id, { keyText: key, client, expiresAtMs, used: false });
     const text = challengeText({ ...this.#o.audience, operatorKey: key, challengeId: id, expiresAtMs });
     return { challenge_id: id, challenge: text, expires_at_ms: expiresAtMs };
   }
