@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { inlineRefs } from './tools.js';
+import { inlineRefs, takesKey } from './tools.js';
 
 describe('inlineRefs', () => {
   it('inlines component references and drops $id', () => {
@@ -31,5 +31,21 @@ describe('inlineRefs', () => {
     }
     assert.deepEqual([s, depth], [{}, 16]);
     assert.deepEqual(inlineRefs({ items: [{ $ref: 'http://elsewhere/x' }] }, {}), { items: [{}] });
+  });
+
+  it('finds a property that would carry a private key, at any depth', () => {
+    const nested = (name: string) => ({
+      type: 'object',
+      properties: {
+        body: { type: 'object', properties: { wrap: { anyOf: [{ properties: { [name]: {} } }] } } },
+      },
+    });
+    for (const name of ['private_key', 'privateKey', 'seed', 'secret_key'])
+      assert.equal(takesKey(nested(name)), true);
+    assert.equal(takesKey(nested('public_key')), false);
+    assert.equal(
+      takesKey({ type: 'object', properties: { id: { type: 'string', description: 'seed' } } }),
+      false,
+    );
   });
 });

@@ -68,6 +68,19 @@ export function inlineRefs(schema: unknown, components: Record<string, Json>, de
   return out;
 }
 
+/** Property names that would carry a secret key; app-families.md §1.3 refuses keys in requests (style 4). */
+const KEY_PROPERTY = /^(private_?key|secret_?key|seed|mnemonic)$/i;
+
+/** True when a schema anywhere names a property that would carry a private key. */
+export function takesKey(schema: unknown): boolean {
+  if (Array.isArray(schema)) return schema.some(takesKey);
+  if (schema === null || typeof schema !== 'object') return false;
+  const props = (schema as Json).properties;
+  if (props !== null && typeof props === 'object' && Object.keys(props).some((k) => KEY_PROPERTY.test(k)))
+    return true;
+  return Object.values(schema as Json).some(takesKey);
+}
+
 function inputSchema(op: Operation, components: Record<string, Json>): Json {
   const properties: Json = {};
   const required: string[] = [];
@@ -108,6 +121,9 @@ export function buildTools(app: GatewayApp, doc: Document, own: ReadonlySet<stri
     for (const [method, op] of Object.entries(item)) {
       const meta = op.operationId === undefined ? undefined : app.gateway.routeMeta.get(op.operationId);
       if (meta === undefined || !isTool(app, method, path, meta, own)) continue;
+      const input = inputSchema(op, components);
+      // No tool takes a key, even if a route ever did (none does): such an operation is left out.
+      if (takesKey(input)) continue;
       const params = op.parameters ?? [];
       const text = [op.summary, op.description].filter((s) => s !== undefined && s !== '').join('. ');
       tools.push({
@@ -119,7 +135,7 @@ export function buildTools(app: GatewayApp, doc: Document, own: ReadonlySet<stri
         queryParams: params.filter((p) => p.in === 'query').map((p) => p.name),
         hasBody: op.requestBody?.content?.['application/json'] !== undefined,
         operator: meta.visibility === 'operator',
-        inputSchema: inputSchema(op, components),
+        inputSchema: input,
         annotations: { readOnlyHint: method === 'get', openWorldHint: false },
       });
     }
