@@ -41,6 +41,8 @@ export interface RouteMeta {
   readonly restricted: boolean;
   /** Per-node state (RouteDef.nodeLocal): documented as such. */
   readonly nodeLocal: boolean;
+  /** The route needs a signed app request (RouteDef.auth): clients that cannot sign cannot call it. */
+  readonly signed: boolean;
 }
 
 export interface RegisteredRoute {

@@ -122,6 +122,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
     errorStatuses: [...statuses].sort((a, b) => a - b),
     restricted,
     nodeLocal: def.nodeLocal === true,
+    signed: def.auth !== undefined,
   };
 }
 

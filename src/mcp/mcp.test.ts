@@ -68,6 +68,8 @@ describe('MCP bridge (mcp.enabled)', () => {
       'streamConsensusStatus',
       'getMetrics', // text only
       'submitTransaction', // a write
+      'listConferenceSignals', // needs a signed app request
+      'getConferenceOffer',
       'proposeRuntimeUpgrade', // operator
       'listOperatorSessions', // operator
       'postMcp',

@@ -3,7 +3,8 @@
 // query parameters (flat, by name) plus `body` for a JSON request body. Not tools: streams (SSE and
 // WebSocket paths), routes answering only text or codec bytes, routes the telemetry profile closes (they
 // would only answer 503), and the MCP routes themselves. Read-only by default: GET operations for every
-// caller; operator operations (any method) only for a caller with a valid operator session. No tool takes
+// caller; operator operations (any method) only for a caller with a valid operator session; no route that
+// needs a signed app request (app-families.md §1.2: the bridge cannot sign for the caller). No tool takes
 // a key: the gateway has no route that does (app-families.md §1.3, style 4 is refused).
 
 import type { GatewayApp, RouteMeta } from '../gateway/context.js';
@@ -105,7 +106,8 @@ function inputSchema(op: Operation, components: Record<string, Json>): Json {
 }
 
 function isTool(app: GatewayApp, method: string, path: string, meta: RouteMeta, own: ReadonlySet<string>) {
-  if (own.has(meta.operationId) || meta.restricted) return false;
+  // The bridge signs nothing: a route that needs a signed app request could only ever refuse.
+  if (own.has(meta.operationId) || meta.restricted || meta.signed) return false;
   if (app.gateway.wsRoutes.has(path.replace(/\{(\w+)\}/g, ':$1'))) return false;
   const offers = meta.formats.offers;
   if (!offers.includes('json') || offers.includes('sse')) return false;
