@@ -24,6 +24,18 @@ export const ERRORS = {
   operator_auth_invalid: { status: 401, message: 'Operator authentication failed.' },
   operator_replay: { status: 401, message: 'The operator request nonce was already used.' },
   operator_access_disabled: { status: 403, message: 'Operator access is not configured on this node.' },
+  // Operator sign-in sessions (app-families.md §7; src/operator/): bearer tokens and their challenges.
+  operator_session_unknown: { status: 401, message: 'The operator session token is not known to this node.' },
+  operator_session_expired: { status: 401, message: 'The operator session has expired; sign in again.' },
+  operator_session_revoked: { status: 401, message: 'The operator session was revoked; sign in again.' },
+  operator_session_not_found: { status: 404, message: 'No active operator session has this id.' },
+  operator_challenge_unknown: { status: 401, message: 'The sign-in challenge is not known to this node.' },
+  operator_challenge_expired: {
+    status: 401,
+    message: 'The sign-in challenge has expired; ask for a new one.',
+  },
+  operator_challenge_used: { status: 401, message: 'The sign-in challenge was already used.' },
+  operator_challenges_full: { status: 503, message: 'Too many sign-in challenges are open; retry later.' },
   // Signed app requests (app-families.md §1.2; signed-request.ts), e.g. ISO 20022 bridge participants.
   signature_missing: { status: 401, message: 'This route needs a signed request (x-ledger-* headers).' },
   request_stale: { status: 401, message: 'The signed request timestamp is outside the freshness window.' },

@@ -16,6 +16,9 @@ import { appRoutes } from '../gateway/routes/app.js';
 import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
+import { mcpFamily } from '../mcp/family.js';
+import { operatorFamily } from '../operator/family.js';
+import type { OperatorSessions } from '../operator/sessions.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
@@ -37,6 +40,8 @@ export interface FamilyEnv {
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (families whose routes also accept operators). */
   operatorAuth: OperatorAuth;
+  /** The operator session store, shared with the gateway's operator authentication. */
+  operatorSessions: OperatorSessions;
 }
 
 /** `[make()]` when `on`, else `[]`: a family whose own switch is off is not even built. */
@@ -80,5 +85,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       }),
       scanEntriesMax: c.history.scanEntriesMax,
     }),
+    operatorFamily(env.operatorSessions),
+    ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ];
 }

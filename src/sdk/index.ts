@@ -17,7 +17,13 @@ export {
   resolveAssetAlias,
 } from './aliases.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
-export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
+export {
+  type ClientOptions,
+  type EventStreamOptions,
+  type ListOptions,
+  type OperatorSession,
+  ToranaClient,
+} from './client.js';
 export type {
   CallDetail,
   CallListOptions,

@@ -35,6 +35,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
+  operator: ['crypto', 'gateway'],
+  mcp: ['gateway'],
   sdk: [
     'codec',
     'crypto',
@@ -47,6 +49,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'history',
     'aliases',
+    'operator',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -70,6 +73,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'dashboard',
     'history',
     'aliases',
+    'operator',
+    'mcp',
   ],
   cli: [
     'codec',
@@ -96,6 +101,8 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   pipeline: ['node'],
   sim: ['node'],
   zk: ['sdk'],
+  operator: ['runtime'],
+  mcp: ['crypto'],
 };
 
 function filesUnder(dir: string): string[] {
