@@ -8,10 +8,12 @@ import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
 import { CliError } from './errors.js';
+import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -36,10 +38,12 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerIsoCommands(program);
+  registerExplorerCommands(program);
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
   registerTelemetryCommands(program);
+  registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }

@@ -322,6 +322,28 @@ export const CONFIG_SCHEMA = {
       'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
+  history: section(
+    'Transaction history (/v1/transactions/history and the per-account and per-definition lists).',
+    {
+      request_max_age_ms: ms(
+        30_000,
+        1,
+        'Largest difference between a signed history request timestamp and node time.',
+      ),
+      nonces_max: int(
+        100_000,
+        1,
+        COUNT_CEILING,
+        'Signed history request nonces remembered to refuse replays.',
+      ),
+      scan_entries_max: int(
+        1_000_000,
+        1,
+        COUNT_CEILING,
+        'Most index entries one history request reads (422 query_budget_exceeded beyond it).',
+      ),
+    },
+  ),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),
     sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
@@ -415,6 +437,12 @@ export const CONFIG_SCHEMA = {
       5000,
       100,
       'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
+    ),
+  }),
+  dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
+    enabled: bool(
+      true,
+      "Serve the dashboard's static files under /dashboard/ (shown by the developer and full telemetry profiles, else 503); false: not registered (404).",
     ),
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
@@ -542,6 +570,71 @@ export const CONFIG_SCHEMA = {
       'Signed conference request nonces (signalling, authenticated calls) remembered to refuse replays.',
     ),
   }),
+  webhooks: section('Webhooks: node-local registrations and their outbound delivery (docs/webhooks.md).', {
+    allow_private_targets: bool(
+      false,
+      'Allow delivery to private, loopback, link-local and unique-local addresses (every address a host resolves to is checked); `torana init` allows loopback through allowed_targets instead.',
+    ),
+    allowed_targets: list(
+      [],
+      'CIDRs (127.0.0.0/8, ::1/128) and host names that may be delivered to even when private (422 webhook_target_refused otherwise).',
+    ),
+    webhooks_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Registrations this node holds (409 webhook_limit_reached above).',
+    ),
+    per_owner_max: int(
+      20,
+      1,
+      COUNT_CEILING,
+      'Registrations one account holds (409 webhook_limit_reached above; operators are not capped by it).',
+    ),
+    url_chars_max: int(2048, 16, 65_536, 'Longest delivery URL.'),
+    secret_chars_max: int(256, 1, 4096, 'Longest webhook secret.'),
+    attempts_max: int(12, 1, 1000, 'Delivery attempts before a delivery goes to the dead letters.'),
+    retry_base_ms: ms(1000, 1, 'Backoff before the second attempt; it doubles per attempt, with jitter.'),
+    retry_max_delay_ms: ms(60_000, 1, 'Longest backoff between two attempts.'),
+    timeout_ms: ms(10_000, 1, 'Time one delivery attempt may take (connect, send, answer).'),
+    response_bytes_max: int(
+      16 * KiB,
+      0,
+      BYTES_CEILING,
+      'Bytes of a receiver answer read (kept for last_error); the rest is dropped and the connection closed.',
+    ),
+    queue_per_webhook_max: int(
+      10_000,
+      1,
+      COUNT_CEILING,
+      'Pending deliveries one webhook holds; above, new events for it are dropped and counted (webhook_deliveries_total{outcome="dropped"}).',
+    ),
+    queue_total_max: int(
+      100_000,
+      1,
+      COUNT_CEILING,
+      'Pending deliveries over all webhooks; above, new events are dropped and counted.',
+    ),
+    dead_letters_per_webhook_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Dead letters kept per webhook; above, the oldest is forgotten.',
+    ),
+    recent_per_webhook_max: int(
+      50,
+      0,
+      10_000,
+      'Delivered deliveries kept per webhook for GET .../deliveries.',
+    ),
+    body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
+    request_max_age_ms: ms(
+      30_000,
+      1,
+      'Largest difference between the timestamp of a signed webhook request and node time.',
+    ),
+    nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed webhook request nonces remembered to refuse replays.'),
+  }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
     format: oneOf(
@@ -569,6 +662,7 @@ export type BlockConfig = Config['block'];
 /** Pacemaker, collector, sync and gossip settings of the BFT engine (docs/consensus.md). */
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
+export type HistoryConfig = Config['history'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];
@@ -578,6 +672,7 @@ export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
 export type ConferenceConfig = Config['conference'];
 export type LogConfig = Config['log'];
+export type WebhooksConfig = Config['webhooks'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

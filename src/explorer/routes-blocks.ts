@@ -70,8 +70,8 @@ function oneRoute(x: ExplorerContext): RouteDef {
     operationId: 'explorerGetBlock',
     summary: 'One block by height or hash: header, transaction summaries and commit certificate summary',
     description:
-      'A hash is looked up among the newest blocks the node indexes by hash ' +
-      '(`consensus.block_hash_lookup_max`-bounded); older blocks are reached by height.',
+      'A hash is looked up among the newest 16,384 blocks (the consensus block-hash lookup); older ' +
+      'blocks are reached by height.',
     errorStatuses: [404],
     schema: { params: IdentifierParams, response: { 200: viewSchema(ExplorerBlockDetailView) } },
     handler: async (req, reply) => {

@@ -76,11 +76,15 @@ export function accountRow(
   };
 }
 
+/** Only the page's accounts are read (the id list is the state's sorted index). */
 function accountsPage(state: StateReader, p: ExplorerPage) {
-  const all = byId(state.listAccounts());
+  const ids = state.sortedIds('account');
   const owned = ownedCounts(state);
-  const items = pageOf(all, p).map((a) => accountRow(state, a, owned));
-  return { pagination: explorerPagination(p, all.length), items };
+  const items = pageOf(ids, p).flatMap((id) => {
+    const a = state.account(id);
+    return a === undefined ? [] : [accountRow(state, a, owned)];
+  });
+  return { pagination: explorerPagination(p, ids.length), items };
 }
 
 export function domainRows(state: StateReader, domains: readonly Domain[]): ExplorerDomain[] {

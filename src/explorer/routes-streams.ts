@@ -48,7 +48,8 @@ export function resumePoint(kind: StreamKind, req: FastifyRequest): [number, num
   const m = ID_FORMS[kind].exec(text);
   if (m === null)
     throw gatewayError('invalid_last_event_id', { value: text.slice(0, 48), expected: ID_TEXT[kind] });
-  return [Number(m[1]), Number(m[2] ?? -1), Number(m[3] ?? -1)];
+  // A block id `h` is (h, 0, 0) and a transaction id `h:t` is (h, t, 0): the items' own places.
+  return [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
 }
 
 function after(e: ExplorerEvent, at: [number, number, number]): boolean {

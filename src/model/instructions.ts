@@ -39,7 +39,7 @@ export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
 
-export const InstructionCodec = enumOf('Instruction', {
+const INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
   RegisterAccount: { id: AccountId, metadata: MetadataCodec },
   RegisterAssetDefinition: {
@@ -119,6 +119,13 @@ export const InstructionCodec = enumOf('Instruction', {
   ReportConferenceRelayHealth: { relay: RelayId, available: bool, latencyMs: u32, lossPermille: u16 },
   // Moves `amount` of the native asset from the authority into the shielded pool as a note for ownerHash.
   ShieldAsset: { amount: NumericCodec, ownerHash: Field },
-});
+};
+
+export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);
 export type Instruction = Infer<typeof InstructionCodec>;
 export type InstructionKind = Instruction['kind'];
+
+/** Every instruction kind at its variant tag (its position), for indexes keyed by kind. */
+export const INSTRUCTION_KINDS: readonly InstructionKind[] = Object.keys(
+  INSTRUCTION_VARIANTS,
+) as InstructionKind[];

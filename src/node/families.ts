@@ -5,17 +5,24 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { conferenceFamily } from '../conference/family.js';
+import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { appRoutes } from '../gateway/routes/app.js';
 import { iso20022Family } from '../gateway/routes/iso20022.js';
+import { createSignedRequests } from '../gateway/signed-request.js';
+import { historyFamily } from '../history/routes.js';
 import { telemetryFamily } from '../telemetry/family.js';
+import { webhooksFamily } from '../webhooks/family.js';
 import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
+import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
+import { webhooksPort } from './webhooks-port.js';
 
 /** What a family's line may draw on. */
 export interface FamilyEnv {
@@ -26,6 +33,8 @@ export interface FamilyEnv {
   dir?: string;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
+  /** The server's operator authentication (families whose routes also accept operators). */
+  operatorAuth: OperatorAuth;
 }
 
 /** `[make()]` when `on`, else `[]`: a family whose own switch is off is not even built. */
@@ -34,7 +43,7 @@ function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  const { node, deps } = env;
+  const { node, deps, dir } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
   return [
@@ -52,6 +61,20 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
       onError: (e) => env.logError('telemetry propagation', e),
+    }),
+    // Webhooks keep their store in the node's data folder: without a node directory (or without the
+    // application API) they are absent, and their store is not even opened.
+    ...(dir === undefined || !c.app_api.enabled
+      ? []
+      : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
+    ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
+    historyFamily(historyPort(node.ledger), deps, {
+      signedRequests: createSignedRequests({
+        maxAgeMs: c.history.requestMaxAgeMs,
+        noncesMax: c.history.noncesMax,
+        now,
+      }),
+      scanEntriesMax: c.history.scanEntriesMax,
     }),
   ];
 }

@@ -173,7 +173,14 @@ export async function buildGateway(
     ctx,
   );
   const logError = (what: string, e: unknown) => app.log.error({ err: e }, what);
-  const families = await nodeFamilies({ node, deps, app, ...(dir === undefined ? {} : { dir }), logError });
+  const families = await nodeFamilies({
+    node,
+    deps,
+    app,
+    ...(dir === undefined ? {} : { dir }),
+    logError,
+    operatorAuth: ctx.operatorAuth,
+  });
   for (const family of families) {
     const close = family.close?.bind(family);
     if (close !== undefined) app.addHook('onClose', async () => close());

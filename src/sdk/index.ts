@@ -40,6 +40,20 @@ export {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
+export type {
+  AssetFilterOptions,
+  ExplorerClient,
+  ExplorerPageOptions,
+  InstructionFilterOptions,
+  TransactionFilterOptions,
+} from './explorer.js';
+export type { ExplorerStreamItem, ExplorerStreamOptions } from './explorer-stream.js';
+export type {
+  CallerHistoryOptions,
+  HistoryItem,
+  HistoryOptions,
+  HistoryPage,
+} from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export {
@@ -54,3 +68,9 @@ export {
   telemetryPropagation,
 } from './telemetry.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';
+export {
+  type CreateWebhookInput,
+  verifyWebhookSignature,
+  type Webhook,
+  type WebhookDelivery,
+} from './webhooks.js';

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { decodeQR } from '@paulmillr/qr/decode.js';
 import { decode } from '../../src/codec/frame.js';
 import { InstructionCodec } from '../../src/model/instructions.js';
+import { ToranaClient } from '../../src/sdk/client.js';
 import { fromHex } from '../../src/util/hex.js';
 import { type AppFixture, alice, bob, enc, type J, rose, startAppFixture } from '../gateway/app-fixture.js';
 import { svgToImage } from './qr-image.js';
@@ -259,6 +260,29 @@ describe('explorer family (real socket)', () => {
     assert.equal(m.body.accounts, 6);
     assert.equal(m.body.domains, f.t.node.ledger.state.domainCount());
     assert.ok(m.body.block_time_ms_avg >= 0 && m.body.commit_time_ms_avg >= 0);
+  });
+
+  it('is read through the SDK with the node view codecs', async () => {
+    const x = new ToranaClient({ url: f.t.url }).explorer;
+    const rejected = await x.transactions({ status: 'Rejected' });
+    assert.deepEqual(
+      rejected.items.map((t) => t.hash),
+      [f.hashes.rejected],
+    );
+    const detail = await x.transaction(f.hashes.rejected!);
+    assert.equal(detail.rejectionReason?.json.code, 'insufficient_funds');
+    const mint = await x.instruction(f.hashes.setup!, 8);
+    assert.equal(mint.box.json.kind, 'MintAsset');
+    const ins = await x.instructions({ account: bob.id, perPage: 2, page: 2 });
+    assert.equal(ins.pagination.totalItems, 4);
+    assert.equal((await x.block(f.heights.transfer!)).transactions[0]?.hash, f.hashes.transfer);
+    assert.equal((await x.accountQr(alice.id)).literal, alice.id);
+    assert.equal((await x.snapshot(rose)).giniPpm, 248756);
+    assert.equal((await x.econometrics(rose, { buckets: 1 })).buckets.length, 1);
+    assert.equal((await x.assets({ ownedBy: bob.id })).items.length, 2);
+    assert.equal((await x.metrics()).transactionsRejected, 1);
+    assert.equal((await x.latestInstructions(3)).items.length, 3);
+    assert.equal((await x.health()).height, f.t.node.ledger.height());
   });
 
   it('lists every explorer route in the OpenAPI document, and no contract-view or rwas route', async () => {

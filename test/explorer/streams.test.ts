@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { numeric } from '../../src/model/numeric.js';
+import { ToranaClient } from '../../src/sdk/client.js';
 import { run } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { openRaw } from './sse-reader.js';
@@ -27,7 +28,11 @@ describe('explorer streams (real socket)', () => {
   const url = (path: string) => `${t.url}/v1/explorer/${path}`;
 
   before(async () => {
-    t = await startServedNode({ 'telemetry.profile': 'operator' });
+    // A small subscriber buffer bounds a replay (the `gone` case below); live bursts here are tiny.
+    t = await startServedNode({
+      'telemetry.profile': 'operator',
+      'streams.subscriber_buffer_events_max': 16,
+    });
   });
   after(async () => {
     await t?.stopAll();
@@ -119,6 +124,51 @@ describe('explorer streams (real socket)', () => {
     const badFilter = await openRaw(url('instructions/stream?kind=Teleport'));
     assert.equal(badFilter.status, 400);
     assert.equal(badFilter.error.code, 'bad_request');
+  });
+
+  it('answers `event: gone` when a replay would exceed the subscriber buffer', async () => {
+    while (t.node.ledger.height() < 18) await commit();
+    const far = await openRaw(url('blocks/stream'), { 'last-event-id': '1' });
+    try {
+      await far.until(1);
+      assert.deepEqual(
+        far.messages.map((m) => m.event),
+        ['gone'],
+      );
+    } finally {
+      far.close();
+    }
+    const near = await openRaw(url('blocks/stream'), {
+      'last-event-id': String(t.node.ledger.height() - 16),
+    });
+    try {
+      await near.until(16);
+      assert.ok(near.messages.every((m) => m.event === 'block'));
+    } finally {
+      near.close();
+    }
+  });
+
+  it('streams through the SDK, resuming from a given id', async () => {
+    const from = await commit();
+    const next = [await commit(), await commit()];
+    const ctl = new AbortController();
+    const x = new ToranaClient({ url: t.url }).explorer;
+    const got: string[] = [];
+    for await (const item of x.stream('instructions', {
+      since: `${from.height}:0:1`,
+      kind: 'MintAsset',
+      signal: ctl.signal,
+    })) {
+      got.push(item.id);
+      assert.equal(item.data.kind, 'MintAsset');
+      if (got.length === 2) break;
+    }
+    ctl.abort();
+    assert.deepEqual(
+      got,
+      next.map((d) => `${d.height}:0:1`),
+    );
   });
 
   it('answers 503 for the metrics without the metrics capability', async () => {
