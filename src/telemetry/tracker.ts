@@ -15,8 +15,9 @@ interface Sighting {
 
 export class PropagationTracker {
   private latest: Sighting = { height: 0, createdAtMs: undefined, committedAtMs: undefined };
-  /** Header reads run one after the other, so sightings land in commit order. */
-  private pending: Promise<void> = Promise.resolve();
+  /** The newest commit not yet read; a burst of commits costs one header read, not one per block. */
+  private wanted: { height: number; committedAtMs: number | undefined } | undefined;
+  private reading: Promise<void> | undefined;
   private unsubscribe: (() => void) | undefined;
 
   constructor(
@@ -38,19 +39,38 @@ export class PropagationTracker {
   }
 
   /** Resolves once every commit seen so far is reflected in `propagation()`. */
-  settled(): Promise<void> {
-    return this.pending;
+  async settled(): Promise<void> {
+    while (this.reading !== undefined) await this.reading;
   }
 
   private record(height: number, committedAtMs: number | undefined): void {
-    this.pending = this.pending
-      .then(async () => {
-        const createdAtMs = await this.port.blockCreatedAtMs(height);
-        if (height < this.latest.height) return;
-        if (height === this.latest.height && committedAtMs === undefined) return;
-        this.latest = { height, createdAtMs, committedAtMs };
-      })
-      .catch(this.onError);
+    const w = this.wanted;
+    if (w === undefined || height > w.height || (height === w.height && committedAtMs !== undefined))
+      this.wanted = { height, committedAtMs };
+    this.kick();
+  }
+
+  /** One header read at a time, always of the newest commit waiting (intermediate ones are skipped). */
+  private kick(): void {
+    if (this.reading !== undefined) return;
+    this.reading = this.drain().finally(() => {
+      this.reading = undefined;
+      if (this.wanted !== undefined) this.kick();
+    });
+  }
+
+  private async drain(): Promise<void> {
+    for (let w = this.wanted; w !== undefined; w = this.wanted) {
+      this.wanted = undefined;
+      try {
+        const createdAtMs = await this.port.blockCreatedAtMs(w.height);
+        const newer = w.height > this.latest.height;
+        if (newer || (w.height === this.latest.height && w.committedAtMs !== undefined))
+          this.latest = { height: w.height, createdAtMs, committedAtMs: w.committedAtMs };
+      } catch (e) {
+        this.onError(e);
+      }
+    }
   }
 
   propagation(): Propagation {

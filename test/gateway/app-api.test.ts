@@ -82,7 +82,8 @@ describe('app_api.enabled', () => {
 
   it('on: every application family is documented, and marked as such', () => {
     const families = new Set(onOps.filter((o) => o.app).map((o) => o.family));
-    for (const f of ['app-reads', 'conference', 'iso20022']) assert.ok(families.has(f), `family ${f}`);
+    for (const f of ['app-reads', 'explorer', 'conference', 'iso20022'])
+      assert.ok(families.has(f), `family ${f}`);
     // A route under an application prefix registered outside an app family would escape the switch.
     const unmarked = onOps.filter((o) => !o.app && APP_PREFIXES.some((p) => o.path.startsWith(p)));
     assert.deepEqual(unmarked.map(key), []);
