@@ -8,8 +8,10 @@ import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
 import { CliError } from './errors.js';
+import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
 
@@ -36,9 +38,11 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerIsoCommands(program);
+  registerExplorerCommands(program);
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
+  registerTelemetryCommands(program);
   registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;

@@ -10,6 +10,7 @@ import { checkValue } from './values.js';
 // must be a deliberate act that also changes this test.
 const EXPECTED_DEFAULTS = {
   node: { chain_id: 'torana-dev', genesis_file: 'genesis.json', key_file: 'node.key.json' },
+  app_api: { enabled: true },
   gateway: {
     host: '127.0.0.1',
     port: 8080,
@@ -112,7 +113,8 @@ const EXPECTED_DEFAULTS = {
     lmdb_map_bytes: 17179869184,
   },
   verify: { threads: 1 },
-  telemetry: { profile: 'operator' },
+  telemetry: { profile: 'operator', live_interval_ms: 5000 },
+  dashboard: { enabled: true },
   operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
   iso20022: {
     enabled: false,

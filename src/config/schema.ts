@@ -43,6 +43,12 @@ export const CONFIG_SCHEMA = {
       nonEmpty: true,
     }),
   }),
+  app_api: section('The application API: the app-facing route families (docs/app-api.md).', {
+    enabled: bool(
+      true,
+      'Serve the application route families (accounts, domains, asset definitions, NFTs, explorer, ISO 20022, conference, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay. iso20022.enabled and conference.enabled need it.',
+    ),
+  }),
   gateway: section('The HTTP/SSE/WebSocket gateway: address, body and header limits, timeouts, rates.', {
     host: str('127.0.0.1', 'Address the gateway listens on.', { nonEmpty: true }),
     port: int(8080, 0, 65_535, 'TCP port the gateway listens on; 0 picks a free (ephemeral) port.'),
@@ -405,6 +411,17 @@ export const CONFIG_SCHEMA = {
       'operator',
       'Telemetry profile (gateway-interface.md table); forbidden routes answer 503.',
     ),
+    live_interval_ms: ms(
+      5000,
+      100,
+      'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
+    ),
+  }),
+  dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
+    enabled: bool(
+      true,
+      "Serve the dashboard's static files under /dashboard/ (shown by the developer and full telemetry profiles, else 503); false: not registered (404).",
+    ),
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
     public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),
@@ -417,7 +434,7 @@ export const CONFIG_SCHEMA = {
     nonces_max: int(10_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
   }),
   iso20022: section('The ISO 20022 bridge.', {
-    enabled: bool(false, 'Serve the ISO 20022 bridge routes.'),
+    enabled: bool(false, 'Serve the ISO 20022 bridge routes (needs app_api.enabled).'),
     bridge_account: str(
       '',
       'Account that signs bridge transfers (a TransferDelegate, never the genesis authority); empty = <bridge key>@<genesis domain>.',
@@ -460,7 +477,7 @@ export const CONFIG_SCHEMA = {
   conference: section('The conference app API (docs/conference.md "Routes and CLI").', {
     enabled: bool(
       true,
-      'Serve the conference routes under /v1/conference/ (the app API feature of the family); false: not registered (404, not in OpenAPI).',
+      'Serve the conference routes under /v1/conference/ (the app API feature of the family); false: not registered (404, not in OpenAPI). Left unset, it follows app_api.enabled; true needs app_api.enabled.',
     ),
     relay_telemetry: bool(
       true,
@@ -614,6 +631,7 @@ export type ConfigSectionName = keyof Schema & string;
 export type Config = { readonly [S in ConfigSectionName]: SectionValues<Schema[S]['keys']> };
 
 export type NodeConfig = Config['node'];
+export type AppApiConfig = Config['app_api'];
 export type GatewayConfig = Config['gateway'];
 export type StreamsConfig = Config['streams'];
 export type QueueConfig = Config['queue'];

@@ -42,6 +42,7 @@ import {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
+import { ExplorerClient } from './explorer.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
@@ -84,12 +85,15 @@ function decodeJson<T>(codec: Codec<T>, json: unknown, what: string): T {
 
 export class ToranaClient {
   readonly http: Http;
+  /** Readers and streams of the explorer routes (docs/explorer.md; sdk/explorer.ts). */
+  readonly explorer: ExplorerClient;
   private chainIdValue: string | undefined;
   private lastQueryMs = 0;
   private readonly registry = createSchemaRegistry();
 
   constructor(readonly opts: ClientOptions) {
     this.http = new Http({ ...opts, baseUrl: opts.url });
+    this.explorer = new ExplorerClient(this.http);
     this.chainIdValue = opts.chainId;
   }
 

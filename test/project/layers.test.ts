@@ -28,8 +28,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime', 'iso20022'],
   iso20022: ['codec', 'crypto', 'model', 'config'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
+  telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
   webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
-  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime'],
+  dashboard: ['gateway', 'config'],
+  sdk: ['codec', 'crypto', 'model', 'zk', 'gateway', 'conference', 'runtime', 'telemetry', 'explorer'],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
     'codec',
@@ -46,7 +49,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'config',
     'zk',
+    'telemetry',
+    'explorer',
     'webhooks',
+    'dashboard',
   ],
   cli: [
     'codec',
@@ -61,6 +67,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'zk',
     'pipeline',
     'gateway',
+    'telemetry',
   ],
 };
 
