@@ -7,6 +7,7 @@ import type { FastifyRequest } from 'fastify';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { OPERATOR_KEY_HEADER } from '../gateway/operator-message.js';
 import type { RequestAuth, SignedRequests } from '../gateway/signed-request.js';
+import { AssertionError } from '../util/assert.js';
 
 export type Caller = { kind: 'operator' } | { kind: 'account'; account: string };
 
@@ -31,7 +32,8 @@ export function createCallerAuth(signed: SignedRequests, operator: OperatorAuth)
       if (isOperator(req)) return { kind: 'operator' };
       const account = signed.account(req);
       // preValidation has run and passed, or the handler would not run.
-      if (account === undefined) throw new Error('webhook route reached without an authenticated caller');
+      if (account === undefined)
+        throw new AssertionError('webhook route reached without an authenticated caller');
       return { kind: 'account', account };
     },
   };

@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { Registry } from './registry.js';
+import { WebhookStore } from './store.js';
+
+const LIMITS = {
+  webhooksMax: 10,
+  perOwnerMax: 5,
+  queuePerWebhookMax: 3,
+  queueTotalMax: 4,
+  deadLettersPerWebhookMax: 2,
+  recentPerWebhookMax: 2,
+};
+const record = (id: string) => ({
+  id,
+  url: 'http://127.0.0.1:9/h',
+  active: true,
+  filter: null,
+  owner: 'o',
+  createdMs: 0,
+  fromEventId: 0,
+  lastDeliveredEventId: 0,
+  dropped: 0,
+});
+
+describe('webhook registry', () => {
+  const dirs: string[] = [];
+  after(async () => {
+    for (const d of dirs) await rm(d, { recursive: true, force: true });
+  });
+  const open = async (dir?: string) => {
+    const d = dir ?? (await mkdtemp(join(tmpdir(), 'torana-hooks-')));
+    if (dir === undefined) dirs.push(d);
+    const store = await WebhookStore.open(d, { fsync: false });
+    return { dir: d, store, reg: new Registry(store, LIMITS, () => () => true) };
+  };
+
+  it('bounds each queue and the total, counting what it drops', async () => {
+    const { store, reg } = await open();
+    const a = reg.add(record('a'));
+    const b = reg.add(record('b'));
+    const outcomes = [1, 2, 3, 4].map((id) => reg.enqueue(a, id, '{}', 0));
+    assert.deepEqual(outcomes, ['queued', 'queued', 'queued', 'dropped']);
+    assert.deepEqual([reg.enqueue(b, 5, '{}', 0), reg.enqueue(b, 6, '{}', 0)], ['queued', 'dropped']);
+    assert.deepEqual([a.record.dropped, b.record.dropped, reg.queued], [1, 1, 4]);
+    await store.write();
+    await store.close();
+  });
+
+  it('keeps order, bounds the recent and dead lists, replays with the same id, and reloads it all', async () => {
+    const { dir, store, reg } = await open();
+    const h = reg.add(record('h'));
+    for (const id of [1, 2, 3]) reg.enqueue(h, id, `{"id":${id}}`, 0);
+    const [d1, d2, d3] = h.pending;
+    reg.delivered(h, d1!, 204, 1);
+    reg.failed(h, d2!, 'timeout', undefined, 50);
+    assert.equal(h.pending[0], d2);
+    reg.failed(h, d2!, 'timeout', undefined);
+    reg.failed(h, d3!, 'status 500', 500);
+    assert.deepEqual(
+      [h.pending.length, h.dead.map((d) => d.eventId), h.record.lastDeliveredEventId],
+      [0, [2, 3], 1],
+    );
+    const again = reg.replay(h, d2!.id, 9);
+    assert.equal(again?.id, d2!.id);
+    assert.deepEqual([again?.state, again?.attempts, h.pending.length, h.dead.length], ['pending', 0, 1, 1]);
+    assert.equal(reg.replay(h, 'nope', 9), undefined);
+    for (const id of [4, 5, 6]) {
+      reg.enqueue(h, id, '{}', 0);
+      reg.delivered(h, h.pending.at(-1)!, 200, 2);
+    }
+    assert.deepEqual(
+      h.recent.map((d) => d.eventId),
+      [5, 6],
+    );
+    await store.write();
+    await store.close();
+    const back = await open(dir);
+    const h2 = back.reg.hooks.get('h')!;
+    assert.deepEqual(
+      [h2.pending.map((d) => d.id), h2.dead.map((d) => d.eventId), h2.recent.map((d) => d.eventId)],
+      [[d2!.id], [3], [5, 6]],
+    );
+    back.reg.remove('h');
+    await back.store.write();
+    assert.equal(back.store.loadDeliveries().length, 0);
+    await back.store.close();
+  });
+});
