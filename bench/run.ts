@@ -21,13 +21,13 @@ import { fanoutP99Figure } from './figures/fanout-p99.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
 import { latencyFigure } from './figures/latency.js';
 import { readFigure, readNodeHttpFigure } from './figures/read.js';
-
 import { replayFigure } from './figures/replay.js';
 import { restartFigure } from './figures/restart.js';
 import { state1mQueryFigure } from './figures/state-1m-query.js';
 import { state1mReadFigure } from './figures/state-1m-read.js';
 import { state1mRestartFigure } from './figures/state-1m-restart.js';
 import { state1mRssFigure } from './figures/state-1m-rss.js';
+import { webhookDeliveriesFigure } from './figures/webhook-deliveries.js';
 import { Fixtures } from './lib/fixtures.js';
 import { describeMachine, machineLine } from './lib/machine.js';
 import { formatTable } from './lib/table.js';
@@ -56,6 +56,7 @@ const FIGURES: readonly Figure[] = [
   state1mRestartFigure,
   state1mReadFigure,
   state1mQueryFigure,
+  webhookDeliveriesFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

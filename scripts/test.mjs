@@ -39,6 +39,7 @@ function run(cmd, cmdArgs) {
 if (!skipChecks && !reliability) {
   run('npx', ['biome', 'check', '.']);
   run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
+  run('npx', ['tsc', '-p', 'src/dashboard/ui/tsconfig.json']);
 }
 
 const files = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]

@@ -13,14 +13,14 @@ import { presignedSigned } from '../lib/transfers.js';
 import type { FigureContext, FigureResult } from '../lib/types.js';
 import { type Figure, ratioOf } from '../lib/types.js';
 
-const BATCH_ITEMS = 256;
+export const BATCH_ITEMS = 256;
 const BATCH_CONCURRENCY = 4;
 const GOAL_RATIO = 0.35;
 /** A framed transaction's header; a batch item is the payload alone (docs/codec.md §1.1, §4.2). */
 const FRAME_HEADER_BYTES = 22;
 
 /** A bare SignedTransactionBatch (version byte, item count, the items) of framed transactions. */
-function bareBatch(framed: readonly Uint8Array[]): Uint8Array {
+export function bareBatch(framed: readonly Uint8Array[]): Uint8Array {
   const count: number[] = [];
   for (let n = framed.length; ; n = Math.floor(n / 128)) {
     if (n < 128) {
@@ -49,7 +49,7 @@ interface BatchLoad {
 }
 
 /** Sends batches for `seconds`, BATCH_CONCURRENCY at a time. */
-async function sendBatches(url: string, seconds: number, next: () => Uint8Array): Promise<BatchLoad> {
+export async function sendBatches(url: string, seconds: number, next: () => Uint8Array): Promise<BatchLoad> {
   const pool = new Pool(url, { connections: BATCH_CONCURRENCY });
   const load: BatchLoad = { requests: 0, non200: 0, refusedItems: 0 };
   const until = performance.now() + seconds * 1000;

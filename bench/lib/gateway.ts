@@ -3,7 +3,10 @@
 
 import type { Node } from '../../src/node/node.js';
 
-export type ServeNode = (node: Node) => Promise<{ url: string; close(): Promise<void> }>;
+export type ServeNode = (
+  node: Node,
+  opts?: { dir?: string },
+) => Promise<{ url: string; close(): Promise<void> }>;
 
 const SERVE_MODULE = new URL('../../src/node/serve.ts', import.meta.url);
 

@@ -53,6 +53,8 @@ export interface HttpNode {
 export interface HttpNodeOptions {
   announce?: boolean;
   blocks?: boolean;
+  /** Serve with the node directory (the per-node stores, e.g. webhooks), as `torana start` does. */
+  withDir?: boolean;
   /** More configuration on top of HTTP_NODE_CONFIG (e.g. stream limits for the fan-out figure). */
   config?: Record<string, unknown>;
 }
@@ -89,6 +91,7 @@ export async function startHttpNode(opts: HttpNodeOptions): Promise<HttpNode> {
     accountsFile,
     ...(opts.announce ? ['--announce'] : []),
     ...(opts.blocks ? ['--blocks'] : []),
+    ...(opts.withDir ? ['--with-dir'] : []),
   ];
   const script = new URL('./node-server.ts', import.meta.url);
   // BENCH_NODE_FLAGS: extra Node flags for the node process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/p"

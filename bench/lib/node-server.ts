@@ -25,7 +25,7 @@ function nowEpochMs(): number {
 
 const [dir, accountsFile, ...flags] = process.argv.slice(2);
 if (dir === undefined || accountsFile === undefined) {
-  process.stderr.write('usage: node-server.ts <dir> <accounts.json> [--announce] [--blocks]\n');
+  process.stderr.write('usage: node-server.ts <dir> <accounts.json> [--announce] [--blocks] [--with-dir]\n');
   process.exit(2);
 }
 const serveNode = await loadServe();
@@ -52,7 +52,8 @@ node.pipeline.events.subscribe((env) => {
     if (announce) process.stdout.write(`C ${toHex(e.hash)} ${nowEpochMs().toFixed(3)}\n`);
   } else if (e.status.kind === 'Rejected' || e.status.kind === 'Expired') rejected++;
 });
-const served = await serveNode(node);
+// --with-dir: served with its node directory, as `torana start` does (per-node stores: webhooks).
+const served = await serveNode(node, flags.includes('--with-dir') ? { dir } : {});
 process.stdout.write(`LISTENING ${served.url}\n`);
 const timer = setInterval(() => {
   process.stdout.write(`COUNT ${committed} ${rejected} ${nowEpochMs().toFixed(3)}\n`);

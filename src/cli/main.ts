@@ -9,9 +9,12 @@ import { registerAliasCommands } from './alias-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
 import { CliError } from './errors.js';
+import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
+import { registerWebhookCommands } from './webhook-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -37,9 +40,12 @@ export function buildProgram(): Command {
   registerClientCommands(program);
   registerAliasCommands(program);
   registerIsoCommands(program);
+  registerExplorerCommands(program);
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
+  registerTelemetryCommands(program);
+  registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }

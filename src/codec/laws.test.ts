@@ -24,6 +24,8 @@ import { DEFAULT_DECODE_LIMITS, type DecodeLimits } from './limits.js';
 
 /** design/testing.md: every fuzz input must be answered within 100 ms. */
 export const RANDOM_INPUT_MS_MAX = 100;
+/** Tries of one slow input before the time bound counts as broken (decodeTimed). */
+const RANDOM_INPUT_TRIES = 3;
 /** Random inputs for law (e): long enough to reach nested fields, short enough to stay fast. */
 const RANDOM_INPUT_BYTES_MAX = 512;
 /** Encodings longer than this have their prefixes sampled rather than all tried (law (c) is O(n²)). */
@@ -78,17 +80,22 @@ export function assertRejected<T>(r: DecodeResult<T>, code?: CodecErrorCode, wha
 
 /** Decodes without letting anything but a typed result escape, and times it. */
 export function decodeTimed<T>(codec: Codec<T>, bytes: Uint8Array, limits: DecodeLimits): DecodeResult<T> {
-  const started = performance.now();
-  let r: DecodeResult<T>;
-  try {
-    r = decode(codec, bytes, limits);
-  } catch (e) {
-    assert.fail(`decode threw ${String(e)} on ${toHex(bytes)}`);
+  // A slow decode is timed again: a pause of the machine (GC, another process) slows one try, a decoder
+  // that does too much work slows every try.
+  let fastest = Number.POSITIVE_INFINITY;
+  let r: DecodeResult<T> | undefined;
+  for (let attempt = 0; attempt < RANDOM_INPUT_TRIES && fastest >= RANDOM_INPUT_MS_MAX; attempt++) {
+    const started = performance.now();
+    try {
+      r = decode(codec, bytes, limits);
+    } catch (e) {
+      assert.fail(`decode threw ${String(e)} on ${toHex(bytes)}`);
+    }
+    fastest = Math.min(fastest, performance.now() - started);
   }
-  const ms = performance.now() - started;
-  assert.ok(ms < RANDOM_INPUT_MS_MAX, `decode took ${ms.toFixed(1)} ms on ${bytes.length} bytes`);
-  if (!r.ok) assertRejected(r);
-  return r;
+  assert.ok(fastest < RANDOM_INPUT_MS_MAX, `decode took ${fastest.toFixed(1)} ms on ${bytes.length} bytes`);
+  if (!r!.ok) assertRejected(r!);
+  return r!;
 }
 
 function prefixLengths(n: number): number[] {

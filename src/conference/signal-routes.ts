@@ -1,5 +1,5 @@
 // The conference signalling routes (docs/conference.md "Signalling"; issue 13 "Encrypted signalling"):
-// one route table, registered by node/serve.ts when `conference.enabled` (the family's app API switch).
+// one route table, registered by family.ts when `conference.enabled` (with `app_api.enabled`).
 // Every route takes a signed app request (app-families.md §1.2, gateway/signed-request.ts); the node
 // stores and relays envelopes it cannot open (signal-envelope.ts).
 //

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { renderConfigDocsTable } from './docs.js';
 import { CONFIG_KEYS } from './keys.js';
-import { CONFIG_RULES } from './rules.js';
+import { CONFIG_NEEDS, CONFIG_RULES } from './rules.js';
 
 const DOC_PATH = new URL('../../docs/configuration.md', import.meta.url);
 
@@ -51,5 +51,7 @@ describe('docs/configuration.md', () => {
   it('lists every pair of keys that must agree', () => {
     for (const r of CONFIG_RULES)
       assert.ok(doc.includes(`\`${r.key} <= ${r.limit}\``), `${r.key} <= ${r.limit}`);
+    for (const r of CONFIG_NEEDS)
+      assert.ok(doc.includes(`\`${r.key}\` needs \`${r.needs}\``), `${r.key} needs ${r.needs}`);
   });
 });

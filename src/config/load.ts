@@ -7,7 +7,7 @@ import { type ConfigError, invalidValue, unknownKey } from './errors.js';
 import { readFileLayer } from './file.js';
 import { allPaths, keyByPath } from './keys.js';
 import { emptyLayer, type Layer } from './layer.js';
-import { checkRules } from './rules.js';
+import { CONFIG_FOLLOWS, checkRules } from './rules.js';
 import { buildConfig, type Config } from './schema.js';
 import type { ConfigValue } from './spec.js';
 import { suggestion } from './suggest.js';
@@ -42,11 +42,20 @@ export function loadConfig(src: ConfigSources): ConfigResult {
   const errors = layers.flatMap((l) => l.errors);
   const merged = new Map<string, ConfigValue>();
   for (const layer of layers) for (const [path, v] of layer.values) merged.set(path, v);
-  const config = buildConfig((path, spec) => merged.get(path) ?? spec.default);
+  const config = buildConfig(
+    (path, spec) => merged.get(path) ?? followedDefault(path, merged) ?? spec.default,
+  );
   // Cross-key rules only make sense once every key is valid on its own; before that they would
   // mostly report consequences of the errors already listed.
   if (errors.length === 0) errors.push(...checkRules(config));
   return errors.length === 0 ? { ok: true, config } : { ok: false, errors };
+}
+
+/** The value a key with a derived default (CONFIG_FOLLOWS) takes when no layer set it. */
+function followedDefault(path: string, merged: ReadonlyMap<string, ConfigValue>): ConfigValue | undefined {
+  const source = CONFIG_FOLLOWS.get(path);
+  if (source === undefined) return undefined;
+  return merged.get(source) ?? keyByPath(source)?.spec.default;
 }
 
 function readOverrideLayer(overrides: Record<string, unknown>): Layer {

@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { CONFIG_KEYS, type ConfigKey } from './keys.js';
 import { loadConfig } from './load.js';
 import { renderConfigToml } from './render.js';
-import { checkRules } from './rules.js';
+import { CONFIG_FOLLOWS, checkRules } from './rules.js';
 import { buildConfig, type Config } from './schema.js';
 import type { ConfigValue, KeySpec } from './spec.js';
 
@@ -56,7 +56,12 @@ const settingsArb: fc.Arbitrary<Setting[]> = fc
 
 function expected(settings: Setting[]): Config {
   const byPath = new Map(settings.map((s) => [s.k.path, s.value]));
-  return buildConfig((path, spec) => byPath.get(path) ?? spec.default);
+  // A key with a derived default (rules.ts CONFIG_FOLLOWS) takes its source's value when unset.
+  const unset = (path: string, spec: KeySpec): ConfigValue => {
+    const source = CONFIG_FOLLOWS.get(path);
+    return source === undefined ? spec.default : (byPath.get(source) ?? spec.default);
+  };
+  return buildConfig((path, spec) => byPath.get(path) ?? unset(path, spec));
 }
 
 function overridesOf(settings: Setting[]): Record<string, unknown> {

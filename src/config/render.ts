@@ -1,7 +1,8 @@
 // Writing a `Config` back out: as a commented TOML file (for `torana init`, and the round-trip
 // test), and as plain snake_case JSON (for docs, status and tests). Both walk the table in order,
 // so output is deterministic.
-import { CONFIG_KEYS, type ConfigKey, configValue, keysOfSection, sameValue } from './keys.js';
+import { CONFIG_KEYS, type ConfigKey, configValue, keyByPath, keysOfSection, sameValue } from './keys.js';
+import { CONFIG_FOLLOWS } from './rules.js';
 import { CONFIG_SCHEMA, type Config } from './schema.js';
 import type { ConfigValue } from './spec.js';
 
@@ -27,7 +28,13 @@ export function renderConfigToml(config: Config, opts: RenderOptions = {}): stri
 }
 
 function keep(config: Config, k: ConfigKey, opts: RenderOptions): boolean {
-  return opts.onlyNonDefault !== true || !sameValue(configValue(config, k), k.spec.default);
+  return opts.onlyNonDefault !== true || !sameValue(configValue(config, k), defaultOf(config, k));
+}
+
+/** The value a key takes when left unset: its own default, or the value of the key it follows (rules.ts). */
+function defaultOf(config: Config, k: ConfigKey): ConfigValue {
+  const source = keyByPath(CONFIG_FOLLOWS.get(k.path) ?? '');
+  return source === undefined ? k.spec.default : configValue(config, source);
 }
 
 export function tomlValue(v: ConfigValue): string {

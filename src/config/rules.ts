@@ -1,5 +1,6 @@
 // Invariants that tie two keys together. Each key may be valid alone and the pair still unusable
-// (a default page size above the maximum page size), so these run on the merged configuration.
+// (a default page size above the maximum page size, a family switched on without the application API),
+// so these run on the merged configuration. A few booleans default to another key's value (FOLLOWS).
 import { assert } from '../util/assert.js';
 import { type ConfigError, invalidValue } from './errors.js';
 import { configValue, keyByPath } from './keys.js';
@@ -80,8 +81,36 @@ export const CONFIG_RULES: readonly AtMostRule[] = Object.freeze([
   },
 ]);
 
+interface NeedsRule {
+  /** This boolean key may be true only while `needs` is true. */
+  readonly key: string;
+  readonly needs: string;
+  readonly why: string;
+}
+
+export const CONFIG_NEEDS: readonly NeedsRule[] = Object.freeze([
+  {
+    key: 'iso20022.enabled',
+    needs: 'app_api.enabled',
+    why: 'the ISO 20022 bridge routes are part of the application API',
+  },
+  {
+    key: 'conference.enabled',
+    needs: 'app_api.enabled',
+    why: 'the conference relay, call and signalling routes are part of the application API',
+  },
+]);
+
+/**
+ * Boolean keys whose default is another key's value: left unset, `conference.enabled` is off when the
+ * application API is off (instead of contradicting it); set to true, CONFIG_NEEDS refuses the pair.
+ */
+export const CONFIG_FOLLOWS: ReadonlyMap<string, string> = new Map([
+  ['conference.enabled', 'app_api.enabled'],
+]);
+
 export function checkRules(config: Config): ConfigError[] {
-  const errors: ConfigError[] = [];
+  const errors: ConfigError[] = checkNeeds(config);
   for (const rule of CONFIG_RULES) {
     const k = keyByPath(rule.key);
     const limit = keyByPath(rule.limit);
@@ -91,6 +120,24 @@ export function checkRules(config: Config): ConfigError[] {
     if (typeof v === 'number' && typeof max === 'number' && v > max) {
       errors.push(
         invalidValue(rule.key, `${rule.key} (${v}) must be at most ${rule.limit} (${max}): ${rule.why}`),
+      );
+    }
+  }
+  return errors;
+}
+
+function checkNeeds(config: Config): ConfigError[] {
+  const errors: ConfigError[] = [];
+  for (const rule of CONFIG_NEEDS) {
+    const k = keyByPath(rule.key);
+    const needed = keyByPath(rule.needs);
+    assert(k !== undefined && needed !== undefined, `config rule names an unknown key: ${rule.key}`);
+    if (configValue(config, k) === true && configValue(config, needed) === false) {
+      errors.push(
+        invalidValue(
+          rule.key,
+          `${rule.key} is true but ${rule.needs} is false: ${rule.why}; set ${rule.key} = false or ${rule.needs} = true`,
+        ),
       );
     }
   }

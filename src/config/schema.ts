@@ -43,6 +43,12 @@ export const CONFIG_SCHEMA = {
       nonEmpty: true,
     }),
   }),
+  app_api: section('The application API: the app-facing route families (docs/app-api.md).', {
+    enabled: bool(
+      true,
+      'Serve the application route families (accounts, domains, asset definitions, NFTs, explorer, ISO 20022, conference, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay. iso20022.enabled and conference.enabled need it.',
+    ),
+  }),
   gateway: section('The HTTP/SSE/WebSocket gateway: address, body and header limits, timeouts, rates.', {
     host: str('127.0.0.1', 'Address the gateway listens on.', { nonEmpty: true }),
     port: int(8080, 0, 65_535, 'TCP port the gateway listens on; 0 picks a free (ephemeral) port.'),
@@ -405,6 +411,17 @@ export const CONFIG_SCHEMA = {
       'operator',
       'Telemetry profile (gateway-interface.md table); forbidden routes answer 503.',
     ),
+    live_interval_ms: ms(
+      5000,
+      100,
+      'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
+    ),
+  }),
+  dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
+    enabled: bool(
+      true,
+      "Serve the dashboard's static files under /dashboard/ (shown by the developer and full telemetry profiles, else 503); false: not registered (404).",
+    ),
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
     public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),
@@ -417,7 +434,7 @@ export const CONFIG_SCHEMA = {
     nonces_max: int(10_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
   }),
   iso20022: section('The ISO 20022 bridge.', {
-    enabled: bool(false, 'Serve the ISO 20022 bridge routes.'),
+    enabled: bool(false, 'Serve the ISO 20022 bridge routes (needs app_api.enabled).'),
     bridge_account: str(
       '',
       'Account that signs bridge transfers (a TransferDelegate, never the genesis authority); empty = <bridge key>@<genesis domain>.',
@@ -460,7 +477,7 @@ export const CONFIG_SCHEMA = {
   conference: section('The conference app API (docs/conference.md "Routes and CLI").', {
     enabled: bool(
       true,
-      'Serve the conference routes under /v1/conference/ (the app API feature of the family); false: not registered (404, not in OpenAPI).',
+      'Serve the conference routes under /v1/conference/ (the app API feature of the family); false: not registered (404, not in OpenAPI). Left unset, it follows app_api.enabled; true needs app_api.enabled.',
     ),
     relay_telemetry: bool(
       true,
@@ -531,6 +548,71 @@ export const CONFIG_SCHEMA = {
       'Signed conference request nonces (signalling, authenticated calls) remembered to refuse replays.',
     ),
   }),
+  webhooks: section('Webhooks: node-local registrations and their outbound delivery (docs/webhooks.md).', {
+    allow_private_targets: bool(
+      false,
+      'Allow delivery to private, loopback, link-local and unique-local addresses (every address a host resolves to is checked); `torana init` allows loopback through allowed_targets instead.',
+    ),
+    allowed_targets: list(
+      [],
+      'CIDRs (127.0.0.0/8, ::1/128) and host names that may be delivered to even when private (422 webhook_target_refused otherwise).',
+    ),
+    webhooks_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Registrations this node holds (409 webhook_limit_reached above).',
+    ),
+    per_owner_max: int(
+      20,
+      1,
+      COUNT_CEILING,
+      'Registrations one account holds (409 webhook_limit_reached above; operators are not capped by it).',
+    ),
+    url_chars_max: int(2048, 16, 65_536, 'Longest delivery URL.'),
+    secret_chars_max: int(256, 1, 4096, 'Longest webhook secret.'),
+    attempts_max: int(12, 1, 1000, 'Delivery attempts before a delivery goes to the dead letters.'),
+    retry_base_ms: ms(1000, 1, 'Backoff before the second attempt; it doubles per attempt, with jitter.'),
+    retry_max_delay_ms: ms(60_000, 1, 'Longest backoff between two attempts.'),
+    timeout_ms: ms(10_000, 1, 'Time one delivery attempt may take (connect, send, answer).'),
+    response_bytes_max: int(
+      16 * KiB,
+      0,
+      BYTES_CEILING,
+      'Bytes of a receiver answer read (kept for last_error); the rest is dropped and the connection closed.',
+    ),
+    queue_per_webhook_max: int(
+      10_000,
+      1,
+      COUNT_CEILING,
+      'Pending deliveries one webhook holds; above, new events for it are dropped and counted (webhook_deliveries_total{outcome="dropped"}).',
+    ),
+    queue_total_max: int(
+      100_000,
+      1,
+      COUNT_CEILING,
+      'Pending deliveries over all webhooks; above, new events are dropped and counted.',
+    ),
+    dead_letters_per_webhook_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Dead letters kept per webhook; above, the oldest is forgotten.',
+    ),
+    recent_per_webhook_max: int(
+      50,
+      0,
+      10_000,
+      'Delivered deliveries kept per webhook for GET .../deliveries.',
+    ),
+    body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
+    request_max_age_ms: ms(
+      30_000,
+      1,
+      'Largest difference between the timestamp of a signed webhook request and node time.',
+    ),
+    nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed webhook request nonces remembered to refuse replays.'),
+  }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
     format: oneOf(
@@ -549,6 +631,7 @@ export type ConfigSectionName = keyof Schema & string;
 export type Config = { readonly [S in ConfigSectionName]: SectionValues<Schema[S]['keys']> };
 
 export type NodeConfig = Config['node'];
+export type AppApiConfig = Config['app_api'];
 export type GatewayConfig = Config['gateway'];
 export type StreamsConfig = Config['streams'];
 export type QueueConfig = Config['queue'];
@@ -566,6 +649,7 @@ export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
 export type ConferenceConfig = Config['conference'];
 export type LogConfig = Config['log'];
+export type WebhooksConfig = Config['webhooks'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

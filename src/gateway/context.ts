@@ -41,6 +41,8 @@ export interface RouteMeta {
   readonly restricted: boolean;
   /** Per-node state (RouteDef.nodeLocal): documented as such. */
   readonly nodeLocal: boolean;
+  /** The route family that registered it, if any (route-table.ts RouteContext.family). */
+  readonly family?: { readonly name: string; readonly app: boolean };
 }
 
 export interface RegisteredRoute {

@@ -126,4 +126,17 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   // Conference read routes (src/conference/routes.ts).
   conference_not_found: { status: 404, message: 'No conference call has this id.' },
   conference_relay_not_found: { status: 404, message: 'No conference relay has this id.' },
+  // Webhooks (src/webhooks/routes.ts, docs/webhooks.md).
+  webhook_not_found: { status: 404, message: 'No webhook of the caller has this id.' },
+  webhook_delivery_not_found: { status: 404, message: 'The webhook has no dead letter with this id.' },
+  webhook_url_invalid: { status: 400, message: 'The webhook URL is not an absolute http(s) URL.' },
+  webhook_target_refused: {
+    status: 422,
+    message: 'The webhook URL names or resolves to an address the node does not deliver to.',
+  },
+  webhook_limit_reached: {
+    status: 409,
+    message: 'The node or the account holds as many webhooks as webhooks.webhooks_max / per_owner_max allow.',
+  },
+  webhook_store_unavailable: { status: 503, message: 'The webhook store is closed or failed.' },
 };

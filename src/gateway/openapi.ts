@@ -92,6 +92,8 @@ function transformRoute(
       ...schema,
       ...(description === undefined ? {} : { description }),
       ...(meta.nodeLocal ? { 'x-ledger-node-local': true } : {}),
+      ...(meta.family === undefined ? {} : { 'x-ledger-family': meta.family.name }),
+      ...(meta.family?.app === true ? { 'x-ledger-app-api': true } : {}),
       produces: produces.length > 0 ? produces : [MEDIA_TYPES.codec],
       ...(consumes.length > 0 ? { consumes } : {}),
     },

@@ -64,6 +64,14 @@ export interface RouteDef {
 export interface RouteContext {
   profile: TelemetryProfile;
   operatorAuth: OperatorAuth;
+  /** The route family registering these routes (gateway/family.ts): named in the OpenAPI document. */
+  family?: RouteFamilyTag;
+}
+
+/** `x-ledger-family` (its name) and, for an application family, `x-ledger-app-api: true` in OpenAPI. */
+export interface RouteFamilyTag {
+  readonly name: string;
+  readonly app: boolean;
 }
 
 export type TypedRequest<S extends RouteSchema> = FastifyRequest<
@@ -102,7 +110,7 @@ function hasBody(req: FastifyRequest): boolean {
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }
 
-function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
+function routeMeta(def: RouteDef, profile: TelemetryProfile, family?: RouteFamilyTag): RouteMeta {
   const formats = def.formats ?? JSON_ONLY;
   if (!formats.offers.includes(formats.default)) {
     throw new AssertionError(`route ${def.operationId}: default format ${formats.default} is not offered`);
@@ -122,6 +130,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile): RouteMeta {
     errorStatuses: [...statuses].sort((a, b) => a - b),
     restricted,
     nodeLocal: def.nodeLocal === true,
+    ...(family === undefined ? {} : { family }),
   };
 }
 
@@ -167,7 +176,7 @@ function requestHooks(meta: RouteMeta, ctx: RouteContext, auth: RequestAuth | un
 
 /** Adds one route; exported for the gateway's own routes (OpenAPI, WebSocket paths). */
 export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): void {
-  const meta = routeMeta(def, ctx.profile);
+  const meta = routeMeta(def, ctx.profile, ctx.family);
   const known = app.gateway.routeMeta;
   if (known.has(def.operationId)) throw new AssertionError(`duplicate operationId ${def.operationId}`);
   known.set(def.operationId, meta);

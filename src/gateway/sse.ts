@@ -30,6 +30,11 @@ export interface SseOptions {
   filterKey?: string;
   limits?: Partial<SseLimits>;
   onClose?: (reason: SseCloseReason) => void;
+  /**
+   * Where to resume, for feeds whose wire ids are not the session's integers (the explorer's
+   * `height:tx_index` ids): the caller has read Last-Event-ID itself. `{ id: undefined }`: start live.
+   */
+  resume?: { id: number | undefined };
 }
 
 /** Serves `feed` as an SSE stream. Throws (before hijacking) a GatewayError for 400/429 answers. */
@@ -48,7 +53,7 @@ export function serveSse(
     closeGraceMs: gw.limits.streamCloseGraceMs,
     ...opts.limits,
   };
-  const resumeFrom = lastEventIdOf(req);
+  const resumeFrom = opts.resume !== undefined ? opts.resume.id : lastEventIdOf(req);
   let session: SseSession | undefined;
   const release = gw.streams.open('sse', () => session?.finish('shutdown'), clientKey(req.ip));
   if (typeof release === 'string') {

@@ -1,12 +1,27 @@
 // The route families this node serves, one line each: every family's factory gets its port adapted
 // from the node here and nowhere else (gateway/family.ts). To add a family, add its folder and one line.
+// serve.ts registers only the families the configuration enables: an application family (`app: true`)
+// needs `app_api.enabled`. Factories start nothing (workers start in `install`), so a family left out
+// costs nothing; serve.ts still calls `close` on it.
 
 import { aliasFamily } from '../aliases/family.js';
+import { conferenceFamily } from '../conference/family.js';
+import { builtDashboard } from '../dashboard/family.js';
+import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
+import { appRoutes } from '../gateway/routes/app.js';
+import { iso20022Family } from '../gateway/routes/iso20022.js';
+import { telemetryFamily } from '../telemetry/family.js';
+import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
+import { conferenceReadPort } from './conference-port.js';
+import { explorerPort } from './explorer-port.js';
 import type { Node } from './node.js';
+import { telemetryPort } from './telemetry-port.js';
+import { webhooksPort } from './webhooks-port.js';
 
 /** What a family's line may draw on. */
 export interface FamilyEnv {
@@ -17,8 +32,41 @@ export interface FamilyEnv {
   dir?: string;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
+  /** The server's operator authentication (families whose routes also accept operators). */
+  operatorAuth: OperatorAuth;
+}
+
+/** `[make()]` when `on`, else `[]`: a family whose own switch is off is not even built. */
+function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
+  return on ? [make()] : [];
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  return [aliasFamily(aliasPort(env.node.ledger.state, env.node.ledger), env.deps)];
+  const { node, deps, dir } = env;
+  const c = node.config;
+  const now = () => node.clock.nowMs();
+  return [
+    // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
+    { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
+    explorerFamily(explorerPort(deps.ports), deps, env.logError),
+    aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
+    ...when(c.conference.enabled, () =>
+      conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
+        config: c.conference,
+        now,
+        onError: (e) => env.logError('conference signals', e),
+      }),
+    ),
+    ...when(deps.ports.iso20022 !== undefined, () => iso20022Family(deps, { ...c.iso20022, now })),
+    telemetryFamily(deps, telemetryPort(node, deps), {
+      liveIntervalMs: c.telemetry.liveIntervalMs,
+      onError: (e) => env.logError('telemetry propagation', e),
+    }),
+    // Webhooks keep their store in the node's data folder: without a node directory (or without the
+    // application API) they are absent, and their store is not even opened.
+    ...(dir === undefined || !c.app_api.enabled
+      ? []
+      : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
+    ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
+  ];
 }

@@ -108,9 +108,19 @@ export function devGenesisInstructions(
   ];
 }
 
+/** Loopback receivers (webhooks.allowed_targets) in the configuration `torana init` writes. */
+export const DEV_WEBHOOK_TARGETS = ['127.0.0.0/8', '::1/128', 'localhost'];
+
 export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   const files = nodeFiles(opts.dir);
-  const loaded = loadConfig({ overrides: { 'telemetry.profile': 'full', ...opts.overrides } });
+  // The local (development) setup: every telemetry route, and webhooks may call receivers on this machine.
+  const loaded = loadConfig({
+    overrides: {
+      'telemetry.profile': 'full',
+      'webhooks.allowed_targets': DEV_WEBHOOK_TARGETS,
+      ...opts.overrides,
+    },
+  });
   if (!loaded.ok) throw new Error(loaded.errors.map((e) => e.message).join('\n'));
   const config = loaded.config;
   const url = `http://${config.gateway.host}:${config.gateway.port}`;

@@ -2,8 +2,6 @@
 // the ledger's codes, every route family enabled by the configuration, then listens.
 
 import { encodeFrame } from '../codec/frame.js';
-import { installRelayMetrics } from '../conference/metrics.js';
-import { conferenceRoutes } from '../conference/routes.js';
 import type { Config } from '../config/schema.js';
 import { AnswerCache, installAnswerCacheMetrics } from '../gateway/answer-cache.js';
 import type { GatewayApp } from '../gateway/context.js';
@@ -16,23 +14,18 @@ import { metricsRoute } from '../gateway/metrics.js';
 import { createOperatorAuth, type OperatorWatermark } from '../gateway/operator-auth.js';
 import type { BridgePort } from '../gateway/ports.js';
 import { registerRoutes } from '../gateway/route-table.js';
-import { appRoutes } from '../gateway/routes/app.js';
 import { commonRoutes } from '../gateway/routes/common.js';
 import { consensusRoutes } from '../gateway/routes/consensus.js';
-import { installIso20022Parser, iso20022Routes } from '../gateway/routes/iso20022.js';
 import { runtimeRoutes } from '../gateway/routes/runtime.js';
 import { streamRoutes } from '../gateway/routes/streams.js';
 import { transactionBatchRoutes } from '../gateway/routes/transaction-batch.js';
 import { registerTransactionSocket } from '../gateway/routes/transaction-ws.js';
 import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
-import { createSignedRequests } from '../gateway/signed-request.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
-import { conferenceReadPort } from './conference-port.js';
-import { conferenceSignals } from './conference-signals.js';
 import { nodeFamilies } from './families.js';
 import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
@@ -164,22 +157,7 @@ export async function buildGateway(
   installNodeMetrics(app.gateway.metrics.registry, node);
   installQueryMetrics(app.gateway.metrics.registry, deps.ports.queries);
   installAnswerCacheMetrics(app.gateway.metrics.registry, answers);
-  const conference = conferenceReadPort(node.ledger.state);
-  const relayTelemetry = c.conference.enabled && c.conference.relayTelemetry;
-  if (relayTelemetry) installRelayMetrics(app.gateway.metrics.registry, conference);
   app.addHook('onClose', async () => deps.ports.queries.close?.());
-  // One replay window for every signed conference request (signalling and authenticated call reads).
-  const conferenceAuth = createSignedRequests({
-    maxAgeMs: c.conference.requestMaxAgeMs,
-    noncesMax: c.conference.noncesMax,
-    now: () => node.clock.nowMs(),
-  });
-  const signals = c.conference.enabled
-    ? conferenceSignals(node, deps, conference, conferenceAuth, (e) =>
-        app.log.error({ err: e }, 'conference signals'),
-      )
-    : undefined;
-  if (signals !== undefined) app.addHook('onClose', async () => signals.close());
   registerTransactionSocket(app, deps);
   registerRoutes(
     app,
@@ -191,37 +169,25 @@ export async function buildGateway(
       ...consensusRoutes(deps),
       ...runtimeRoutes(deps),
       ...streamRoutes(app, deps),
-      ...appRoutes(deps),
-      ...(signals?.routes ?? []),
-      ...(c.conference.enabled
-        ? conferenceRoutes(app, deps, conference, { relayTelemetry, signedRequests: conferenceAuth })
-        : []),
-      ...(bridge === undefined
-        ? []
-        : iso20022Routes(deps, {
-            xmlBodyBytesMax: c.iso20022.xmlBodyBytesMax,
-            auth: createSignedRequests({
-              maxAgeMs: c.iso20022.requestMaxAgeMs,
-              noncesMax: c.iso20022.noncesMax,
-              now: () => node.clock.nowMs(),
-            }),
-          })),
     ],
     ctx,
   );
-  if (bridge !== undefined) installIso20022Parser(app, c.iso20022.xmlBodyBytesMax);
   const logError = (what: string, e: unknown) => app.log.error({ err: e }, what);
-  for (const family of await nodeFamilies({
+  const families = await nodeFamilies({
     node,
     deps,
     app,
     ...(dir === undefined ? {} : { dir }),
     logError,
-  })) {
-    registerRoutes(app, family.routes(app), ctx);
-    family.install?.(app);
+    operatorAuth: ctx.operatorAuth,
+  });
+  for (const family of families) {
     const close = family.close?.bind(family);
     if (close !== undefined) app.addHook('onClose', async () => close());
+    // The application API switch (docs/app-api.md): an app family is neither registered nor documented.
+    if (family.app && !c.app_api.enabled) continue;
+    registerRoutes(app, family.routes(app), { ...ctx, family: { name: family.name, app: family.app } });
+    family.install?.(app);
   }
   return app;
 }

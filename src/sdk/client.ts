@@ -42,10 +42,12 @@ import {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
+import { ExplorerClient } from './explorer.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
+import * as webhooks from './webhooks.js';
 
 export interface ClientOptions extends Omit<HttpOptions, 'baseUrl'> {
   url: string;
@@ -83,12 +85,15 @@ function decodeJson<T>(codec: Codec<T>, json: unknown, what: string): T {
 
 export class ToranaClient {
   readonly http: Http;
+  /** Readers and streams of the explorer routes (docs/explorer.md; sdk/explorer.ts). */
+  readonly explorer: ExplorerClient;
   private chainIdValue: string | undefined;
   private lastQueryMs = 0;
   private readonly registry = createSchemaRegistry();
 
   constructor(readonly opts: ClientOptions) {
     this.http = new Http({ ...opts, baseUrl: opts.url });
+    this.explorer = new ExplorerClient(this.http);
     this.chainIdValue = opts.chainId;
   }
 
@@ -164,6 +169,33 @@ export class ToranaClient {
   }
   relayEvents(opts?: conference.RelayEventOptions) {
     return conference.relayEvents(this.http, opts);
+  }
+
+  // ---- webhooks (docs/webhooks.md; sdk/webhooks.ts): signed requests of the client's account ----------
+
+  private readonly signedSend = (req: HttpRequest) => this.signedRequest(req);
+
+  /** Registers a webhook on THIS node (webhooks are node-local); the account becomes its owner. */
+  createWebhook(input: webhooks.CreateWebhookInput) {
+    return webhooks.createWebhook(this.signedSend, input);
+  }
+  listWebhooks(page?: webhooks.PageQuery) {
+    return webhooks.listWebhooks(this.signedSend, page);
+  }
+  getWebhook(id: string) {
+    return webhooks.getWebhook(this.signedSend, id);
+  }
+  deleteWebhook(id: string) {
+    return webhooks.deleteWebhook(this.signedSend, id);
+  }
+  webhookDeliveries(id: string, page?: webhooks.PageQuery) {
+    return webhooks.webhookDeliveries(this.signedSend, id, page);
+  }
+  webhookDeadLetters(id: string, page?: webhooks.PageQuery) {
+    return webhooks.webhookDeadLetters(this.signedSend, id, page);
+  }
+  replayWebhookDeadLetter(id: string, deliveryId: string) {
+    return webhooks.replayWebhookDeadLetter(this.signedSend, id, deliveryId);
   }
 
   // ---- conference signalling (docs/conference.md "Signalling"; sdk/conference-signals.ts) -------------

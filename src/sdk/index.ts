@@ -51,6 +51,31 @@ export {
   ToranaTransportError,
   TransactionRejectedError,
 } from './errors.js';
+export type {
+  AssetFilterOptions,
+  ExplorerClient,
+  ExplorerPageOptions,
+  InstructionFilterOptions,
+  TransactionFilterOptions,
+} from './explorer.js';
+export type { ExplorerStreamItem, ExplorerStreamOptions } from './explorer-stream.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
+export {
+  type HasHttp,
+  type PeerInfo,
+  type PeersInfo,
+  type Propagation,
+  type TelemetryLiveOptions,
+  type TelemetrySnapshot,
+  telemetryLive,
+  telemetryPeersInfo,
+  telemetryPropagation,
+} from './telemetry.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';
+export {
+  type CreateWebhookInput,
+  verifyWebhookSignature,
+  type Webhook,
+  type WebhookDelivery,
+} from './webhooks.js';

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ExplorerBlockDetailView } from '../../src/gateway/views/explorer.js';
+import { ExplorerBlockDetailView } from '../../src/explorer/views.js';
 import { type AppFixture, alice, bob, ids, type J, rose, startAppFixture } from './app-fixture.js';
 
 describe('explorer routes (real socket)', () => {
@@ -96,7 +96,7 @@ describe('explorer routes (real socket)', () => {
       const w = domains.body.items.find((x: J) => x.id === 'wonderland');
       assert.deepEqual([w.account_count, w.asset_definition_count, w.nft_count], [2, 2, 1]);
       // The dev genesis defines the native asset gas#system (docs/conference.md §Billing).
-      const defs = await get('/v1/explorer/assets/definitions?page=1&per_page=3');
+      const defs = await get('/v1/explorer/asset-definitions?page=1&per_page=3');
       assert.deepEqual(ids(defs.body.items), ['gas#system', 'gem#looking_glass', rose]);
       assert.equal(defs.body.items[2].holder_count, 2);
       assert.equal(defs.body.pagination.total_pages, 2);

@@ -65,7 +65,12 @@ const UNGATED_PATHS = [
   '/v1/consensus/collectors',
   '/v1/consensus/commit_qc/:hash',
   '/v1/consensus/evidence/count',
+  // app-families.md §6: telemetry's peers-info and propagation are not profile-gated.
+  '/v1/telemetry/peers-info',
+  '/v1/telemetry/propagation',
 ];
+/** `metrics` capability: /metrics, and telemetry's live feed (app-families.md §6). */
+const METRICS_PATHS = ['/metrics', '/v1/telemetry/live', '/v1/explorer/metrics'];
 
 function servedUnder(profile: Profile, visibility: string): boolean {
   switch (visibility) {
@@ -132,11 +137,12 @@ describe('declared visibility matches reference-notes §4', () => {
     check(STATUS_PATHS, ['status']);
     check(DEVELOPER_PATHS, ['developer']);
     check(UNGATED_PATHS, ['public']);
-    check(['/metrics'], ['metrics']);
+    // app-families.md §2: the explorer's metrics follow the `metrics` capability as /metrics does.
+    check(METRICS_PATHS, ['metrics']);
     for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
       assert.ok(byUrl.has(p), `${p} is registered`);
     // Nothing outside the named lists is gated: every gated route is one the notes name.
-    const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, '/metrics']);
+    const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, ...METRICS_PATHS]);
     const gated = routes.filter((r) => r.meta.visibility !== 'public' && r.meta.visibility !== 'operator');
     for (const r of gated) assert.ok(named.has(r.url), `${r.method} ${r.url} is gated but not named in §4`);
   });

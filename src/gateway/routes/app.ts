@@ -7,8 +7,7 @@
 //   /v1/assets/definitions, …/{id}, …/{id}/holders                 app-assets.ts
 //   /v1/accounts, …/{id}, …/{id}/assets, /permissions, /transactions  app-accounts.ts
 //   POST /v1/{domains,accounts,assets/definitions,nfts}/query       app-lists.ts
-//   /v1/explorer/blocks[/{height}], /v1/explorer/transactions[/{hash}]  explorer.ts
-//   /v1/explorer/{accounts,domains,assets/definitions}              explorer-state.ts
+//   (the explorer, /v1/explorer/*, is a family of its own: src/explorer/)
 //
 // List parameters and their errors: gateway/list.ts. Path ids: app-params.ts.
 
@@ -17,16 +16,7 @@ import type { RouteDef } from '../route-table.js';
 import { accountRoutes } from './app-accounts.js';
 import { assetDefinitionRoutes } from './app-assets.js';
 import { domainRoutes, nftRoutes } from './app-domains.js';
-import { explorerChainRoutes } from './explorer.js';
-import { explorerStateRoutes } from './explorer-state.js';
 
 export function appRoutes(d: RouteDeps): RouteDef[] {
-  return [
-    ...domainRoutes(d),
-    ...assetDefinitionRoutes(d),
-    ...accountRoutes(d),
-    ...nftRoutes(d),
-    ...explorerChainRoutes(d),
-    ...explorerStateRoutes(d),
-  ];
+  return [...domainRoutes(d), ...assetDefinitionRoutes(d), ...accountRoutes(d), ...nftRoutes(d)];
 }

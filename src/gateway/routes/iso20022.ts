@@ -17,11 +17,12 @@ import {
 import type { ReportKind } from '../../iso20022/bridge/reports.js';
 import type { GatewayApp } from '../context.js';
 import type { RouteDeps } from '../deps.js';
+import type { RouteFamily } from '../family.js';
 import { PageQuerystring, parsePage } from '../list.js';
 import type { FormatOffer } from '../negotiate.js';
 import type { BridgePort } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import type { SignedRequests } from '../signed-request.js';
+import { createSignedRequests, type SignedRequests } from '../signed-request.js';
 import { respond, viewSchema } from '../view.js';
 import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from '../views/iso20022.js';
 
@@ -250,4 +251,30 @@ export function iso20022Routes(
     }),
     ...REPORTS.map((r) => reportRoute(d, auth, r)),
   ];
+}
+
+export interface Iso20022FamilyOptions {
+  xmlBodyBytesMax: number;
+  /** Freshness window and replay memory of signed bridge requests (`iso20022.request_max_age_ms`, `nonces_max`). */
+  requestMaxAgeMs: number;
+  noncesMax: number;
+  now(): number;
+}
+
+/**
+ * The bridge's route family (gateway/family.ts): its routes and its XML body parser. An application
+ * family, listed by node/families.ts only when the bridge runs (`iso20022.enabled`, in `d.ports.iso20022`).
+ */
+export function iso20022Family(d: RouteDeps, opts: Iso20022FamilyOptions): RouteFamily {
+  const auth = createSignedRequests({
+    maxAgeMs: opts.requestMaxAgeMs,
+    noncesMax: opts.noncesMax,
+    now: opts.now,
+  });
+  return {
+    name: 'iso20022',
+    app: true,
+    routes: () => iso20022Routes(d, { xmlBodyBytesMax: opts.xmlBodyBytesMax, auth }),
+    install: (app) => installIso20022Parser(app, opts.xmlBodyBytesMax),
+  };
 }

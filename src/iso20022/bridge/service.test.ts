@@ -162,6 +162,22 @@ describe('bridge service (fake ledger)', () => {
     });
   });
 
+  it('answers a duplicate only once the first copy is on disk', async () => {
+    const b = await open();
+    const first = b.submit('pacs008', flatPacs008('D-1'), undefined);
+    // The second arrives while the first is still being written: its 409 must wait for that write.
+    await assert.rejects(
+      b.submit('pacs008', flatPacs008('D-1'), undefined),
+      (e: Error & { code?: string }) => {
+        assert.equal(e.code, 'iso_duplicate_message');
+        assert.ok(b.audit(0, 10).total >= 1, 'the first copy is durable when the duplicate is told');
+        return true;
+      },
+    );
+    await first;
+    await b.close();
+  });
+
   it('anchors the audit chain; a refused anchor waits for new entries instead of retrying every block', async () => {
     const b = await open();
     await b.submit('pacs008', flatPacs008('A-1'), undefined);

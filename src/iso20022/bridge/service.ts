@@ -105,7 +105,10 @@ export class Bridge {
     if (participant !== undefined) checkInstructingAgent(message, participant);
     const id = messageIdOf(message, body);
     const existing = this.o.store.get(id);
-    if (existing !== undefined) throw duplicate(existing);
+    if (existing !== undefined) {
+      await this.o.store.whenDurable(id);
+      throw duplicate(existing);
+    }
     const plan = planOf(message, ctx);
     if (participant !== undefined) checkDebits(plan.instructions, participant, this.o.reference);
     const signed = plan.instructions.length === 0 ? undefined : this.sign(id, kind, plan.instructions);

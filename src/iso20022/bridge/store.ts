@@ -249,6 +249,20 @@ export class BridgeStore {
     this.meta.putSync(META_HEAD, encodeHead(w.head));
   }
 
+  /**
+   * Resolves once the latest change of `messageId` is on disk. A duplicate is answered only after the
+   * first copy is durable: a crash in between must not leave a client told "already received" about a
+   * message the bridge never kept. Rejects with `iso_bridge_unavailable` when the store failed first.
+   */
+  async whenDurable(messageId: string): Promise<void> {
+    if (!this.dirty.has(messageId)) return;
+    await this.settled();
+    if (this.dirty.has(messageId))
+      throw new BridgeError('iso_bridge_unavailable', 'the bridge record store failed', {
+        reason: String(this.failure ?? 'the record was not written'),
+      });
+  }
+
   /** Resolves when every write issued so far is on disk (or failed). */
   settled(): Promise<void> {
     if (!this.flushing) return Promise.resolve();

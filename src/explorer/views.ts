@@ -1,18 +1,20 @@
-// Answer types of the explorer routes (reference-notes §12): lists are
+// Answer types of the explorer routes (app-families.md §2; reference-notes §12): lists are
 // `{pagination: {page, per_page, total_pages, total_items}, items}`; details are flat summaries of blocks
-// and committed transactions with hashes as hex.
+// and committed transactions with hashes as hex. Where the reference's field names differ, ours are kept
+// and the mapping is in docs/explorer.md ("Shapes").
 
-import type { AnyCodec, Codec, Infer } from '../../codec/codec.js';
-import { option, seq, struct } from '../../codec/compound.js';
-import { bytes, u8, u32, varuint } from '../../codec/primitives.js';
-import { CertificatePhaseCodec, TransactionResultCodec } from '../../model/block.js';
-import { MintableCodec } from '../../model/entities.js';
-import { AccountId, AssetDefinitionId, DomainId } from '../../model/ids.js';
-import { InstructionCodec } from '../../model/instructions.js';
-import { Hash, SignatureBytes } from '../../model/keys.js';
-import { MetadataCodec } from '../../model/metadata.js';
-import { Name } from '../../model/names.js';
-import { NumericCodec } from '../../model/numeric.js';
+import type { AnyCodec, Codec, Infer } from '../codec/codec.js';
+import { option, seq, struct } from '../codec/compound.js';
+import { bytes, string, u8, u32, varuint } from '../codec/primitives.js';
+import { CertificatePhaseCodec, TransactionResultCodec } from '../model/block.js';
+import { MintableCodec } from '../model/entities.js';
+import { AccountId, AssetDefinitionId, DomainId } from '../model/ids.js';
+import { InstructionCodec } from '../model/instructions.js';
+import { Hash, SignatureBytes } from '../model/keys.js';
+import { MetadataCodec } from '../model/metadata.js';
+import { Name } from '../model/names.js';
+import { NumericCodec } from '../model/numeric.js';
+import { RejectionCodec } from '../model/rejections.js';
 
 export const ExplorerPaginationView = struct('ExplorerPagination', {
   page: varuint,
@@ -45,6 +47,10 @@ export const ExplorerTransactionView = struct('ExplorerTransaction', {
   creationTimeMs: varuint,
   instructionCount: varuint,
   result: TransactionResultCodec,
+  /** `Committed` or `Rejected` (the kind of `result`, as the reference's `status`). */
+  status: string(16),
+  /** What the transaction executes: always `Instructions` (no contract VM). */
+  executable: string(16),
 });
 export type ExplorerTransaction = Infer<typeof ExplorerTransactionView>;
 
@@ -89,6 +95,12 @@ export const ExplorerTransactionDetailView = struct('ExplorerTransactionDetail',
   instructions: seq(InstructionCodec),
   signature: SignatureBytes,
   result: TransactionResultCodec,
+  status: string(16),
+  executable: string(16),
+  /** Present when rejected: the rejection as codec bytes (hex), as JSON, and its message. */
+  rejectionReason: option(
+    struct('ExplorerRejectionReason', { encoded: string(4096), json: RejectionCodec, message: string(1024) }),
+  ),
 });
 export type ExplorerTransactionDetail = Infer<typeof ExplorerTransactionDetailView>;
 
@@ -98,6 +110,10 @@ export const ExplorerAccountView = struct('ExplorerAccount', {
   assetCount: varuint,
   roleCount: varuint,
   metadata: MetadataCodec,
+  /** Domains, balances (same as asset_count) and NFTs this account owns. */
+  ownedDomains: varuint,
+  ownedAssets: varuint,
+  ownedNfts: varuint,
 });
 export type ExplorerAccount = Infer<typeof ExplorerAccountView>;
 
@@ -123,6 +139,19 @@ export const ExplorerAssetDefinitionView = struct('ExplorerAssetDefinition', {
 });
 export type ExplorerAssetDefinition = Infer<typeof ExplorerAssetDefinitionView>;
 
+export const ExplorerAssetDefinitionDetailView = struct('ExplorerAssetDefinitionDetail', {
+  id: AssetDefinitionId,
+  name: Name,
+  domain: DomainId,
+  totalQuantity: NumericCodec,
+  scale: u8,
+  mintable: MintableCodec,
+  ownedBy: AccountId,
+  holderCount: varuint,
+  metadata: MetadataCodec,
+});
+export type ExplorerAssetDefinitionDetail = Infer<typeof ExplorerAssetDefinitionDetailView>;
+
 export const ExplorerBlockListView = explorerListView('ExplorerBlockList', ExplorerBlockView);
 export const ExplorerTransactionListView = explorerListView(
   'ExplorerTransactionList',
@@ -143,4 +172,5 @@ export const EXPLORER_VIEWS: readonly AnyCodec[] = [
   ExplorerAccountListView,
   ExplorerDomainListView,
   ExplorerAssetDefinitionListView,
+  ExplorerAssetDefinitionDetailView,
 ];

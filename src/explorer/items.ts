@@ -1,14 +1,22 @@
-// Blocks and committed transactions as explorer summaries (views/explorer.ts; reference-notes §12).
+// Blocks, committed transactions and their instructions as explorer items (views.ts, views-more.ts;
+// app-families.md §2 "Shapes").
 
-import { type Block, blockHash } from '../../model/block.js';
-import { transactionHash } from '../../model/transaction.js';
-import { toHex } from '../../util/hex.js';
+import { encode } from '../codec/frame.js';
+import { type Block, blockHash } from '../model/block.js';
+import { InstructionCodec } from '../model/instructions.js';
+import { RejectionCodec } from '../model/rejections.js';
+import { transactionHash } from '../model/transaction.js';
+import { toHex } from '../util/hex.js';
 import type {
   ExplorerBlock,
   ExplorerBlockDetail,
   ExplorerTransaction,
   ExplorerTransactionDetail,
-} from '../views/explorer.js';
+} from './views.js';
+import type { ExplorerInstruction } from './views-more.js';
+
+/** The one executable kind without a contract VM (app-families.md §2: `Instructions` or `ContractCall`). */
+export const EXECUTABLE_INSTRUCTIONS = 'Instructions';
 
 function rejectedCount(b: Block): number {
   let n = 0;
@@ -51,6 +59,8 @@ export function transactionSummary(b: Block, index: number): ExplorerTransaction
     creationTimeMs: tx.payload.creationTimeMs,
     instructionCount: tx.payload.instructions.length,
     result,
+    status: result.kind,
+    executable: EXECUTABLE_INSTRUCTIONS,
   };
 }
 
@@ -96,6 +106,41 @@ export function transactionDetail(b: Block, index: number): ExplorerTransactionD
     instructions: p.instructions,
     signature: tx.signature,
     result,
+    status: result.kind,
+    executable: EXECUTABLE_INSTRUCTIONS,
+    ...(result.kind === 'Rejected'
+      ? {
+          rejectionReason: {
+            encoded: toHex(encode(RejectionCodec, result.reason)),
+            json: result.reason,
+            message: result.reason.message,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Instruction `ins` of transaction `tx` of `b`; `txHash` is the transaction's hash in hex. */
+export function instructionItem(
+  b: Block,
+  tx: number,
+  ins: number,
+  txHash: string,
+): ExplorerInstruction | undefined {
+  const t = b.transactions[tx];
+  const i = t?.payload.instructions[ins];
+  const result = b.results[tx];
+  if (t === undefined || i === undefined || result === undefined) return undefined;
+  return {
+    authority: t.payload.authority,
+    creationTimeMs: t.payload.creationTimeMs,
+    kind: i.kind,
+    box: { encoded: toHex(encode(InstructionCodec, i)), json: i },
+    transactionHash: txHash,
+    transactionStatus: result.kind,
+    blockHeight: b.header.height,
+    transactionIndex: tx,
+    index: ins,
   };
 }
 

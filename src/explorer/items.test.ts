@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { newestFirst } from './explorer-items.js';
+import { newestFirst } from './items.js';
 
 describe('newestFirst (explorer recent transactions)', () => {
   // Blocks newest first: block 0 holds 3 transactions, block 1 none, block 2 holds 2.

@@ -1,0 +1,87 @@
+// The code of `torana webhook …` (declared in webhook-commands.ts, imported when one runs).
+
+import { CliError } from './errors.js';
+import { printJson, printRecord, printTable } from './output.js';
+import { type ClientFlags, resolveClient } from './settings.js';
+
+type Flags = ClientFlags & { json?: boolean };
+type Row = Record<string, string | number | boolean | undefined>;
+
+function parseFilter(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new CliError('invalid_argument', '--filter is not JSON', 2);
+  }
+}
+
+function count(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text)) throw new CliError('invalid_argument', `${name} is not a whole number`, 2);
+  return Number(text);
+}
+
+export async function add(
+  url: string,
+  flags: Flags & { secret?: string; filter?: string; inactive?: boolean },
+): Promise<void> {
+  const filter = parseFilter(flags.filter);
+  const { client } = await resolveClient(flags, true);
+  const hook = await client.createWebhook({
+    url,
+    ...(flags.secret === undefined ? {} : { secret: flags.secret }),
+    ...(flags.inactive ? { active: false } : {}),
+    ...(filter === undefined ? {} : { filter }),
+  });
+  if (flags.json) printJson(hook);
+  else printRecord({ ...hook, filter: JSON.stringify(hook.filter) } as never);
+}
+
+export async function ls(flags: Flags & { limit?: string; offset?: string }): Promise<void> {
+  const { client } = await resolveClient(flags, true);
+  const limit = count('--limit', flags.limit);
+  const offset = count('--offset', flags.offset);
+  const page = await client.listWebhooks({
+    ...(limit === undefined ? {} : { limit }),
+    ...(offset === undefined ? {} : { offset }),
+  });
+  if (flags.json) return printJson(page);
+  const rows: Row[] = page.items.map((h) => ({
+    id: h.id,
+    url: h.url,
+    active: h.active,
+    pending: h.pending,
+    dead: h.dead_letters,
+    last_error: h.last_error,
+  }));
+  printTable(rows as never, ['id', 'url', 'active', 'pending', 'dead', 'last_error']);
+}
+
+export async function rm(id: string, flags: Flags): Promise<void> {
+  const { client } = await resolveClient(flags, true);
+  await client.deleteWebhook(id);
+  if (flags.json) printJson({ id, removed: true });
+  else process.stdout.write(`removed ${id}\n`);
+}
+
+export async function deliveries(id: string, flags: Flags & { dead?: boolean }): Promise<void> {
+  const { client } = await resolveClient(flags, true);
+  const page = flags.dead ? await client.webhookDeadLetters(id) : await client.webhookDeliveries(id);
+  if (flags.json) return printJson(page);
+  const rows: Row[] = page.items.map((d) => ({
+    delivery_id: d.delivery_id,
+    event_id: d.event_id,
+    state: d.state,
+    attempts: d.attempts,
+    last_error: d.last_error,
+  }));
+  printTable(rows as never, ['delivery_id', 'event_id', 'state', 'attempts', 'last_error']);
+}
+
+export async function replay(id: string, deliveryId: string, flags: Flags): Promise<void> {
+  const { client } = await resolveClient(flags, true);
+  const d = await client.replayWebhookDeadLetter(id, deliveryId);
+  if (flags.json) printJson(d);
+  else printRecord(d as never);
+}

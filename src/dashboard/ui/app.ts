@@ -1,0 +1,93 @@
+// The dashboard's shell: header with navigation and search, hash routing (`#/tx/<hash>`, so the
+// static files work from any path), the live feed shared by every page.
+
+import { html } from 'htm/preact';
+import { useContext } from 'preact/hooks';
+import { AccountPage, Accounts } from './accounts.js';
+import { enc } from './api.js';
+import { AssetDefinition, AssetDefinitions } from './assets.js';
+import { Block, Blocks } from './blocks.js';
+import { Consensus } from './consensus.js';
+import { PathsContext } from './context.js';
+import { type Route, useJson, useRoute } from './hooks.js';
+import { Overview } from './overview.js';
+import { Json, Loaded, Page } from './parts.js';
+import { SearchForm, SearchPage } from './search.js';
+import { Transaction } from './tx.js';
+
+function JsonPage({ title, path }: { title: string; path: string }) {
+  const answer = useJson<unknown>(path);
+  return html`<${Page} title=${title}><${Loaded} answer=${answer}>${(v: unknown) => html`<${Json} value=${v} label=${title} />`}<//><//>`;
+}
+
+function Conference() {
+  return html`<${Page} title="Conference">
+    <h2>Calls</h2><${Loaded} answer=${useJson<unknown>('/v1/conference/calls')}>${(v: unknown) => html`<${Json} value=${v} label="Calls" />`}<//>
+    <h2>Relays</h2><${Loaded} answer=${useJson<unknown>('/v1/conference/relays')}>${(v: unknown) => html`<${Json} value=${v} label="Relays" />`}<//>
+  <//>`;
+}
+
+const num = (v: string | null, d: number) => {
+  const n = Number(v);
+  return Number.isSafeInteger(n) && n > 0 ? n : d;
+};
+
+function Content({ route }: { route: Route }) {
+  const [page = '', arg = ''] = route.parts;
+  switch (page) {
+    case '':
+      return html`<${Overview} />`;
+    case 'blocks':
+      return html`<${Blocks} page=${num(route.query.get('page'), 1)} />`;
+    case 'block':
+      return html`<${Block} height=${arg} />`;
+    case 'tx':
+      return html`<${Transaction} hash=${arg} />`;
+    case 'accounts':
+      return html`<${Accounts} offset=${num(route.query.get('offset'), 0)} />`;
+    case 'account':
+      return html`<${AccountPage} id=${arg} />`;
+    case 'assets':
+      return html`<${AssetDefinitions} />`;
+    case 'asset':
+      return html`<${AssetDefinition} id=${arg} />`;
+    case 'domain':
+      return html`<${JsonPage} title=${`Domain ${arg}`} path=${`/v1/domains/${enc(arg)}`} />`;
+    case 'consensus':
+      return html`<${Consensus} />`;
+    case 'conference':
+      return html`<${Conference} />`;
+    case 'search':
+      return html`<${SearchPage} q=${route.query.get('q') ?? ''} />`;
+    default:
+      return html`<${Page} title="Not found"><p>No such page. <a href="#/">Back to the overview</a>.</p><//>`;
+  }
+}
+
+export function App() {
+  const route = useRoute();
+  const paths = useContext(PathsContext);
+  const links: [string, string][] = [
+    ['#/', 'Overview'],
+    ['#/blocks', 'Blocks'],
+    ['#/accounts', 'Accounts'],
+    ['#/assets', 'Assets'],
+    ['#/consensus', 'Consensus'],
+    ...(paths.has('/v1/conference/calls') ? ([['#/conference', 'Conference']] as [string, string][]) : []),
+  ];
+  const here = `#/${route.parts[0] ?? ''}`;
+  return html`
+    <a class="skip" href="#main" onClick=${(e: Event) => {
+      e.preventDefault();
+      document.getElementById('main')?.focus();
+    }}>Skip to content</a>
+    <header>
+      <span class="brand">torana</span>
+      <nav aria-label="Pages">
+        <ul>${links.map(([h, t]) => html`<li><a href=${h} aria-current=${h === here ? 'page' : undefined}>${t}</a></li>`)}</ul>
+      </nav>
+      <${SearchForm} />
+    </header>
+    <main id="main" tabindex="-1"><${Content} route=${route} /></main>
+  `;
+}

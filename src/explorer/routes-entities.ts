@@ -1,0 +1,215 @@
+// One-entity explorer routes and the balance and NFT lists (app-families.md §2): an account (with owned
+// counts), a domain, an asset definition, balances filtered by `owned_by`, `definition` or `asset_id`,
+// one balance, NFTs and one NFT. Unknown ids are 404 `not_found`; malformed ones 400 `bad_request`.
+
+import { Type } from 'typebox';
+import type { Codec } from '../codec/codec.js';
+import { gatewayError } from '../gateway/errors.js';
+import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../gateway/list.js';
+import type { StateReader } from '../gateway/ports.js';
+import { defineRoute, type RouteDef } from '../gateway/route-table.js';
+import { definitionItem } from '../gateway/routes/app-items.js';
+import { IdParams, pathId } from '../gateway/routes/app-params.js';
+import { respond, viewSchema } from '../gateway/view.js';
+import type { Asset, Nft } from '../model/entities.js';
+import {
+  AccountId,
+  AssetDefinitionId,
+  AssetId,
+  DomainId,
+  NftId,
+  parseAssetId,
+  parseNftId,
+} from '../model/ids.js';
+import { common, type ExplorerContext } from './context.js';
+import { accountRow, domainRows, ownedCounts, stateListRoute } from './routes-state.js';
+import { ExplorerAccountView, ExplorerAssetDefinitionDetailView, ExplorerDomainView } from './views.js';
+import {
+  type ExplorerAsset,
+  ExplorerAssetListView,
+  ExplorerAssetView,
+  type ExplorerNft,
+  ExplorerNftListView,
+  ExplorerNftView,
+} from './views-more.js';
+
+const AssetsQuery = Type.Object({
+  ...ExplorerQuerystring.properties,
+  owned_by: Type.Optional(Type.String({ maxLength: 512, description: 'account id' })),
+  definition: Type.Optional(Type.String({ maxLength: 512, description: 'asset definition id' })),
+  asset_id: Type.Optional(Type.String({ maxLength: 512, description: 'one asset id' })),
+});
+
+function queryId(codec: Codec<string>, parameter: string, value: string): string {
+  try {
+    return codec.fromJson(value, '');
+  } catch {
+    throw gatewayError('bad_request', { location: 'querystring', parameter, value: value.slice(0, 128) });
+  }
+}
+
+export function assetRow(a: Asset): ExplorerAsset {
+  const p = parseAssetId(a.id);
+  return { id: a.id, accountId: p?.account ?? '', definitionId: p?.definition ?? '', quantity: a.value };
+}
+
+export function nftRow(n: Nft): ExplorerNft {
+  return { id: n.id, domain: parseNftId(n.id)?.domain ?? '', ownedBy: n.ownedBy, content: n.content };
+}
+
+/** Balances matching the filters, in id order (the narrowest source first). */
+function assetsPage(state: StateReader, p: ExplorerPage, q: Record<string, string | undefined>) {
+  const owner = q.owned_by === undefined ? undefined : queryId(AccountId, 'owned_by', q.owned_by);
+  const def = q.definition === undefined ? undefined : queryId(AssetDefinitionId, 'definition', q.definition);
+  const one = q.asset_id === undefined ? undefined : queryId(AssetId, 'asset_id', q.asset_id);
+  if (owner === undefined && def === undefined && one === undefined) {
+    const ids = state.sortedIds('asset');
+    const items = ids.slice(p.offset, p.offset + p.perPage).flatMap((id) => {
+      const a = state.asset(id);
+      return a === undefined ? [] : [assetRow(a)];
+    });
+    return { pagination: explorerPagination(p, ids.length), items };
+  }
+  let rows: Asset[];
+  if (one !== undefined) rows = [state.asset(one)].filter((a): a is Asset => a !== undefined);
+  else if (owner !== undefined) rows = state.assetsOfAccount(owner);
+  else rows = state.holdersOfDefinition(def!);
+  const keep = rows
+    .map(assetRow)
+    .filter(
+      (r) =>
+        (owner === undefined || r.accountId === owner) &&
+        (def === undefined || r.definitionId === def) &&
+        (one === undefined || r.id === one),
+    );
+  keep.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return {
+    pagination: explorerPagination(p, keep.length),
+    items: keep.slice(p.offset, p.offset + p.perPage),
+  };
+}
+
+function nftsPage(state: StateReader, p: ExplorerPage) {
+  const ids = state.sortedIds('nft');
+  const items = ids.slice(p.offset, p.offset + p.perPage).flatMap((id) => {
+    const n = state.nft(id);
+    return n === undefined ? [] : [nftRow(n)];
+  });
+  return { pagination: explorerPagination(p, ids.length), items };
+}
+
+/** A GET of one entity: `find` reads it by the canonical path id (undefined → 404). */
+function oneRoute<T>(
+  x: ExplorerContext,
+  r: { url: string; operationId: string; summary: string; id: Codec<string>; view: Codec<T> },
+  find: (state: StateReader, id: string) => T | undefined,
+): RouteDef {
+  return defineRoute({
+    ...common(),
+    method: 'GET',
+    url: r.url,
+    operationId: r.operationId,
+    summary: r.summary,
+    errorStatuses: [404],
+    schema: { params: IdParams, response: { 200: viewSchema(r.view) } },
+    handler: (req, reply) => {
+      const id = pathId(r.id, req.params.id);
+      const found = find(x.port.state, id);
+      if (found === undefined) throw gatewayError('not_found', { id });
+      return respond(x.deps.schema, req, reply, r.view, found);
+    },
+  });
+}
+
+export function entityRoutes(x: ExplorerContext): RouteDef[] {
+  return [
+    oneRoute(
+      x,
+      {
+        url: '/v1/explorer/accounts/:id',
+        operationId: 'explorerGetAccount',
+        summary: 'One account with owned counts',
+        id: AccountId,
+        view: ExplorerAccountView,
+      },
+      (s, id) => {
+        const a = s.account(id);
+        return a === undefined ? undefined : accountRow(s, a, ownedCounts(s));
+      },
+    ),
+    oneRoute(
+      x,
+      {
+        url: '/v1/explorer/domains/:id',
+        operationId: 'explorerGetDomain',
+        summary: 'One domain with its counts',
+        id: DomainId,
+        view: ExplorerDomainView,
+      },
+      (s, id) => {
+        const d = s.domain(id);
+        return d === undefined ? undefined : domainRows(s, [d])[0];
+      },
+    ),
+    oneRoute(
+      x,
+      {
+        url: '/v1/explorer/asset-definitions/:id',
+        operationId: 'explorerGetAssetDefinition',
+        summary: 'One asset definition with its holder count and metadata',
+        id: AssetDefinitionId,
+        view: ExplorerAssetDefinitionDetailView,
+      },
+      (s, id) => {
+        const a = s.assetDefinition(id);
+        return a === undefined
+          ? undefined
+          : { ...definitionItem(a), holderCount: s.holdersOfDefinition(id).length };
+      },
+    ),
+    stateListRoute(
+      x,
+      {
+        url: '/v1/explorer/assets',
+        operationId: 'explorerListAssets',
+        what: 'Balances (filters owned_by, definition, asset_id)',
+        view: ExplorerAssetListView,
+      },
+      assetsPage,
+      AssetsQuery,
+    ),
+    oneRoute(
+      x,
+      {
+        url: '/v1/explorer/assets/:id',
+        operationId: 'explorerGetAsset',
+        summary: 'One balance',
+        id: AssetId,
+        view: ExplorerAssetView,
+      },
+      (s, id) => {
+        const a = s.asset(id);
+        return a === undefined ? undefined : assetRow(a);
+      },
+    ),
+    stateListRoute(
+      x,
+      { url: '/v1/explorer/nfts', operationId: 'explorerListNfts', what: 'NFTs', view: ExplorerNftListView },
+      nftsPage,
+    ),
+    oneRoute(
+      x,
+      {
+        url: '/v1/explorer/nfts/:id',
+        operationId: 'explorerGetNft',
+        summary: 'One NFT',
+        id: NftId,
+        view: ExplorerNftView,
+      },
+      (s, id) => {
+        const n = s.nft(id);
+        return n === undefined ? undefined : nftRow(n);
+      },
+    ),
+  ];
+}

@@ -1,0 +1,116 @@
+// The webhooks route family (gateway/family.ts): opens the store, loads the registry, starts the intake
+// (bus → queues) and the delivery worker, and serves the routes. `close()` stops the intake, lets the
+// attempts in flight finish and closes the store; what is pending stays on disk for the next start.
+
+import type { RouteDeps } from '../gateway/deps.js';
+import { compileEventFilter } from '../gateway/event-filter.js';
+import type { RouteFamily } from '../gateway/family.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
+import { createSignedRequests } from '../gateway/signed-request.js';
+import { createCallerAuth } from './caller.js';
+import { Intake } from './intake.js';
+import { webhookMetrics } from './metrics.js';
+import type { WebhooksPort } from './port.js';
+import { Registry } from './registry.js';
+import { webhookRoutes } from './routes.js';
+import { createSender, type Send } from './send.js';
+import { WebhookStore } from './store.js';
+import { type Resolve, systemResolve, TargetChecker } from './target.js';
+import { Worker } from './worker.js';
+
+export interface WebhooksFamilyOptions {
+  operatorAuth: OperatorAuth;
+  logError(what: string, e: unknown): void;
+  /** Injected in tests; the system resolver and HTTP client otherwise. */
+  resolve?: Resolve;
+  send?: Send;
+  random?: () => number;
+}
+
+export async function webhooksFamily(
+  port: WebhooksPort,
+  deps: RouteDeps,
+  opts: WebhooksFamilyOptions,
+): Promise<RouteFamily> {
+  const c = port.config;
+  const store = await WebhookStore.open(port.dir, { fsync: port.fsync });
+  const never = () => false;
+  const registry = new Registry(
+    store,
+    {
+      webhooksMax: c.webhooksMax,
+      perOwnerMax: c.perOwnerMax,
+      queuePerWebhookMax: c.queuePerWebhookMax,
+      queueTotalMax: c.queueTotalMax,
+      deadLettersPerWebhookMax: c.deadLettersPerWebhookMax,
+      recentPerWebhookMax: c.recentPerWebhookMax,
+    },
+    // A stored filter was checked at registration; one a later, stricter configuration refuses matches nothing.
+    (filter) => {
+      const r = compileEventFilter(filter, port.filterDepthMax);
+      return r.ok ? r.match : never;
+    },
+  );
+  const metrics = webhookMetrics(registry);
+  const targets = new TargetChecker(
+    { allowPrivate: c.allowPrivateTargets, allowed: c.allowedTargets, urlCharsMax: c.urlCharsMax },
+    opts.resolve ?? systemResolve,
+  );
+  const sender = createSender();
+  const worker = new Worker(registry, targets, opts.send ?? sender.send, {
+    attemptsMax: c.attemptsMax,
+    retryBaseMs: c.retryBaseMs,
+    retryMaxDelayMs: c.retryMaxDelayMs,
+    send: { timeoutMs: c.timeoutMs, responseBytesMax: c.responseBytesMax },
+    nowMs: () => port.nowMs(),
+    random: opts.random ?? Math.random,
+    counted: (o) => metrics.count(o),
+    failed: (e) => opts.logError('webhook delivery', e),
+  });
+  const intake = new Intake(
+    registry,
+    port.events,
+    {
+      nowMs: () => port.nowMs(),
+      queued: () => worker.wake(),
+      counted: (o) => metrics.count(o),
+      missed: (from, to) =>
+        opts.logError(
+          'webhooks',
+          new Error(`events after ${from} up to ${to} are no longer held: any that matched were not queued`),
+        ),
+      failed: (e) => opts.logError('webhook intake', e),
+    },
+    port.replay,
+  );
+  intake.start();
+  worker.wake();
+  const auth = createCallerAuth(
+    createSignedRequests({ maxAgeMs: c.requestMaxAgeMs, noncesMax: c.noncesMax, now: () => port.nowMs() }),
+    opts.operatorAuth,
+  );
+  return {
+    name: 'webhooks',
+    app: true,
+    routes: () =>
+      webhookRoutes(deps, {
+        registry,
+        targets,
+        auth,
+        nowMs: () => port.nowMs(),
+        lastEventId: () => intake.seenId,
+        filterDepthMax: port.filterDepthMax,
+        bodyBytesMax: c.bodyBytesMax,
+        secretCharsMax: c.secretCharsMax,
+        replayed: () => worker.wake(),
+      }),
+    install: (app) => metrics.install(app.gateway.metrics.registry),
+    async close() {
+      intake.stop();
+      await intake.recovery;
+      await worker.stop();
+      sender.close();
+      await store.close();
+    },
+  };
+}

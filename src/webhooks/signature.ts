@@ -1,0 +1,34 @@
+// The delivery signature (app-families.md §8 "we differ": the HMAC covers timestamp and body, so a
+// captured request cannot be replayed later with a fresh timestamp): `x-ledger-webhook-signature` is
+// `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>`, the timestamp being the decimal
+// milliseconds sent in `x-ledger-webhook-timestamp`. Receivers recompute it and compare in constant time.
+
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+export function webhookSignature(secret: string, timestampMs: number, body: string): string {
+  const mac = createHmac('sha256', secret).update(`${timestampMs}.`).update(body).digest('hex');
+  return `sha256=${mac}`;
+}
+
+/** Whether `header` is the signature of `body` at `timestampMs` under `secret` (constant-time compare). */
+export function verifyWebhookSignature(
+  secret: string,
+  timestampMs: number,
+  body: string,
+  header: string,
+): boolean {
+  const want = Buffer.from(webhookSignature(secret, timestampMs, body));
+  const got = Buffer.from(header);
+  return want.length === got.length && timingSafeEqual(want, got);
+}
+
+/**
+ * Delay before attempt `attempt + 1` after `attempt` failed attempts (1-based): base × 2^(attempt−1),
+ * capped at `maxMs`, with "equal jitter" (half fixed, half random) so that many webhooks failing
+ * together do not retry in step. `random` is injected (tests pass a fixed one).
+ */
+export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
+  const exp = Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 40));
+  const half = exp / 2;
+  return Math.round(half + random() * half);
+}
