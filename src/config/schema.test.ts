@@ -91,6 +91,7 @@ const EXPECTED_DEFAULTS = {
     max_age_ms: 60000,
     replay_cache_max: 65536,
   },
+  history: { request_max_age_ms: 30000, nonces_max: 100000, scan_entries_max: 1000000 },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   network: {
     listen: '',
@@ -115,7 +116,17 @@ const EXPECTED_DEFAULTS = {
   verify: { threads: 1 },
   telemetry: { profile: 'operator', live_interval_ms: 5000 },
   dashboard: { enabled: true },
-  operator: { public_keys: [], request_max_age_ms: 30000, nonces_max: 10000 },
+  operator: {
+    public_keys: [],
+    request_max_age_ms: 30000,
+    nonces_max: 10000,
+    session_challenge_ttl_ms: 60000,
+    session_ttl_ms: 900000,
+    sessions_max: 64,
+    session_challenges_max: 1024,
+    session_client_challenges_max: 8,
+    session_audit_max: 1000,
+  },
   iso20022: {
     enabled: false,
     bridge_account: '',
@@ -169,6 +180,7 @@ const EXPECTED_DEFAULTS = {
     request_max_age_ms: 30_000,
     nonces_max: 100_000,
   },
+  mcp: { enabled: false },
   log: { level: 'info', format: 'auto', access: false },
 };
 

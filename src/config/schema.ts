@@ -322,6 +322,28 @@ export const CONFIG_SCHEMA = {
       'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
+  history: section(
+    'Transaction history (/v1/transactions/history and the per-account and per-definition lists).',
+    {
+      request_max_age_ms: ms(
+        30_000,
+        1,
+        'Largest difference between a signed history request timestamp and node time.',
+      ),
+      nonces_max: int(
+        100_000,
+        1,
+        COUNT_CEILING,
+        'Signed history request nonces remembered to refuse replays.',
+      ),
+      scan_entries_max: int(
+        1_000_000,
+        1,
+        COUNT_CEILING,
+        'Most index entries one history request reads (422 query_budget_exceeded beyond it).',
+      ),
+    },
+  ),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),
     sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
@@ -432,6 +454,37 @@ export const CONFIG_SCHEMA = {
       'How far (either side of node time) the timestamp of a signed operator request may be.',
     ),
     nonces_max: int(10_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
+    // Operator sign-in (app-families.md §7; src/operator/sessions.ts): challenges 60 s as the spec says.
+    session_challenge_ttl_ms: ms(60_000, 1, 'How long a sign-in challenge can be answered (single use).'),
+    session_ttl_ms: ms(
+      900_000,
+      1,
+      'How long an operator session token lasts (401 operator_session_expired after); sessions live in memory, a restart ends them.',
+    ),
+    sessions_max: int(
+      64,
+      1,
+      COUNT_CEILING,
+      'Active operator sessions; a new one above it evicts the oldest (its token answers operator_session_revoked).',
+    ),
+    session_challenges_max: int(
+      1024,
+      1,
+      COUNT_CEILING,
+      'Open sign-in challenges (503 operator_challenges_full above).',
+    ),
+    session_client_challenges_max: int(
+      8,
+      1,
+      COUNT_CEILING,
+      'Open sign-in challenges one client address (IPv6 by /64) may hold (429 rate_limited above).',
+    ),
+    session_audit_max: int(
+      1000,
+      1,
+      COUNT_CEILING,
+      'Session events kept for GET /v1/operator/sessions/audit.',
+    ),
   }),
   iso20022: section('The ISO 20022 bridge.', {
     enabled: bool(false, 'Serve the ISO 20022 bridge routes (needs app_api.enabled).'),
@@ -613,6 +666,12 @@ export const CONFIG_SCHEMA = {
     ),
     nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed webhook request nonces remembered to refuse replays.'),
   }),
+  mcp: section('The MCP bridge (app-families.md §13; docs/mcp.md).', {
+    enabled: bool(
+      false,
+      'Serve the Model Context Protocol endpoint /v1/mcp (an application family: also needs the app API); false: not registered (404, not in OpenAPI).',
+    ),
+  }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
     format: oneOf(
@@ -640,6 +699,7 @@ export type BlockConfig = Config['block'];
 /** Pacemaker, collector, sync and gossip settings of the BFT engine (docs/consensus.md). */
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
+export type HistoryConfig = Config['history'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];
@@ -648,6 +708,7 @@ export type TelemetryConfig = Config['telemetry'];
 export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
 export type ConferenceConfig = Config['conference'];
+export type McpConfig = Config['mcp'];
 export type LogConfig = Config['log'];
 export type WebhooksConfig = Config['webhooks'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];

@@ -11,7 +11,7 @@ import { InstructionCodec } from '../model/instructions.js';
 import { Hash } from '../model/keys.js';
 import { MetadataCodec } from '../model/metadata.js';
 import { NumericCodec } from '../model/numeric.js';
-import { ExplorerBlockView, ExplorerTransactionView, explorerListView } from './views.js';
+import { ExplorerTransactionView, explorerListView } from './views.js';
 
 /** Hex of the codec bytes of one instruction: a transaction body is at most 64 KiB by default. */
 const HEX_CHARS_MAX = 2 * 1024 * 1024;
@@ -41,7 +41,6 @@ export const ExplorerLatestTransactionsView = struct('ExplorerLatestTransactions
 export const ExplorerLatestInstructionsView = struct('ExplorerLatestInstructions', {
   items: seq(ExplorerInstructionView),
 });
-export const ExplorerBlockStreamItem = ExplorerBlockView;
 
 export const ExplorerAssetView = struct('ExplorerAsset', {
   id: AssetId,

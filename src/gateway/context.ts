@@ -43,6 +43,8 @@ export interface RouteMeta {
   readonly nodeLocal: boolean;
   /** The route family that registered it, if any (route-table.ts RouteContext.family). */
   readonly family?: { readonly name: string; readonly app: boolean };
+  /** The route needs a signed app request (RouteDef.auth): clients that cannot sign cannot call it. */
+  readonly signed: boolean;
 }
 
 export interface RegisteredRoute {

@@ -139,4 +139,9 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     message: 'The node or the account holds as many webhooks as webhooks.webhooks_max / per_owner_max allow.',
   },
   webhook_store_unavailable: { status: 503, message: 'The webhook store is closed or failed.' },
+  // The MCP bridge (app-families.md §13; src/mcp/).
+  mcp_protocol_version_unsupported: {
+    status: 400,
+    message: 'The MCP-Protocol-Version header names a protocol version this node does not speak.',
+  },
 };

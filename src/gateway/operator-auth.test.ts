@@ -5,6 +5,7 @@ import { DEFAULT_CONFIG } from '../config/schema.js';
 import { ed25519Generate } from '../crypto/ed25519.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import type { GatewayApp } from './context.js';
+import { gatewayError } from './errors.js';
 import { createNonceCache } from './nonce-cache.js';
 import {
   createOperatorAuth,
@@ -262,5 +263,55 @@ describe('operator window defaults', () => {
     assert.equal(DEFAULT_CONFIG.operator.noncesMax, DEFAULT_OPERATOR_NONCES_MAX);
     assert.equal(DEFAULT_OPERATOR_MAX_AGE_MS, 30_000);
     assert.equal(DEFAULT_OPERATOR_NONCES_MAX, 10_000);
+  });
+});
+
+describe('operator authentication by session token (OperatorSessionVerifier port)', () => {
+  const good = 'G'.repeat(43);
+  const sessions = {
+    verify: (token: string) =>
+      token === good
+        ? { sessionId: 's1', operatorKey: 'k' }
+        : gatewayError('operator_session_revoked', { reason: 'revoked' }),
+  };
+  const propose = (app: GatewayApp, headers: Record<string, string>) =>
+    app.inject({
+      method: 'POST',
+      url: '/v1/runtime/upgrades/propose',
+      payload: '{"name":"v3"}',
+      headers: { 'content-type': 'application/json', ...headers },
+    });
+  const key = publicKeyToText({ algorithm: 'ed25519', bytes: operator.publicKey });
+
+  it('a verified bearer token replaces the signed headers; the verifier decides the refusal', async () => {
+    const app = await operatorServer([key], () => T0, { sessions });
+    try {
+      const ok = await propose(app, { authorization: `Bearer ${good}` });
+      assert.deepEqual([ok.statusCode, ok.json()], [200, { ok: true, name: 'v3' }]);
+      const lower = await propose(app, { authorization: `bearer ${good}` });
+      assert.equal(lower.statusCode, 200);
+      const revoked = await propose(app, { authorization: `Bearer ${'R'.repeat(43)}` });
+      assert.deepEqual([revoked.statusCode, revoked.json().code], [401, 'operator_session_revoked']);
+      const malformed = await propose(app, { authorization: 'Bearer short' });
+      assert.deepEqual([malformed.statusCode, malformed.json().details.reason], [401, 'bearer_format']);
+      const basic = await propose(app, { authorization: 'Basic dXNlcjpwYXNz' });
+      assert.deepEqual([basic.statusCode, basic.json().code], [401, 'operator_auth_missing']);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('without a verifier a bearer token opens nothing; without operators it is 403 first', async () => {
+    const plain = await operatorServer([key], () => T0);
+    const closed = await operatorServer([], () => T0, { sessions });
+    try {
+      const r = await propose(plain, { authorization: `Bearer ${good}` });
+      assert.deepEqual([r.statusCode, r.json().code], [401, 'operator_auth_missing']);
+      const c = await propose(closed, { authorization: `Bearer ${good}` });
+      assert.deepEqual([c.statusCode, c.json().code], [403, 'operator_access_disabled']);
+    } finally {
+      await plain.close();
+      await closed.close();
+    }
   });
 });

@@ -13,6 +13,11 @@
 // are stamped with the current time, which is later (unless a client's clock ran ahead of the node's, in
 // which case it waits out at most the skew window).
 // A GET's body is ignored by the server and signed as empty.
+// Operator sessions (app-families.md §7, src/operator/): with a session verifier, a request carrying
+// `Authorization: Bearer <token>` is authenticated by the session instead (in onRequest, before the body is
+// read): an unknown, expired or revoked token -> 401 operator_session_unknown / _expired / _revoked, a
+// malformed one -> 401 operator_auth_invalid (reason bearer_format). The gateway knows only the verifier
+// port below; the node injects the operator family's session store.
 
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
 import { ed25519Verify } from '../crypto/ed25519.js';
@@ -20,7 +25,7 @@ import { isKeyTextError, publicKeyFromText } from '../crypto/keys.js';
 import { AssertionError } from '../util/assert.js';
 import { fromHex, toHex } from '../util/hex.js';
 import { digestPayload } from './body-digest.js';
-import { gatewayError } from './errors.js';
+import { type GatewayError, gatewayError, isGatewayError } from './errors.js';
 import { createNonceCache } from './nonce-cache.js';
 import {
   OPERATOR_HEADERS,
@@ -42,6 +47,34 @@ export interface OperatorAuthOptions {
   audience: OperatorAudience;
   /** The durable record of the newest accepted timestamp; omitted: kept in memory only. */
   watermark?: OperatorWatermark;
+  /** Bearer session tokens (operator sign-in); omitted: only signed requests are accepted. */
+  sessions?: OperatorSessionVerifier;
+}
+
+/** Who a valid session token stands for. */
+export interface OperatorSessionRef {
+  readonly sessionId: string;
+  readonly operatorKey: string;
+}
+
+/** The port of operator sign-in sessions (src/operator/sessions.ts implements it). */
+export interface OperatorSessionVerifier {
+  /** The session of `token`, or the 401 error to answer (unknown, expired, revoked). */
+  verify(token: string): OperatorSessionRef | GatewayError;
+}
+
+/** Session tokens are 32 random bytes in base64url (43 characters). */
+const BEARER = /^bearer +([A-Za-z0-9_-]{43})$/i;
+
+/**
+ * The token of an `Authorization: Bearer` header: undefined without one (or with another scheme), a
+ * GatewayError when it is malformed.
+ */
+export function bearerToken(req: FastifyRequest): string | GatewayError | undefined {
+  const h = req.headers.authorization;
+  if (typeof h !== 'string' || !/^bearer /i.test(h)) return undefined;
+  const m = BEARER.exec(h.trim());
+  return m === null ? gatewayError('operator_auth_invalid', { reason: 'bearer_format' }) : m[1]!;
 }
 
 /** Where the newest accepted request timestamp survives a restart (node/operator-watermark.ts). */
@@ -108,6 +141,8 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
   );
   let savedMs = watermark?.initialMs ?? Number.NEGATIVE_INFINITY;
   const pending = new WeakMap<FastifyRequest, Pending>();
+  const bySession = new WeakSet<FastifyRequest>();
+  const sessions = opts.sessions;
 
   function readHeaders(req: FastifyRequest): Pending {
     const missing = HEADERS.filter((h) => header(req, h) === undefined);
@@ -135,6 +170,14 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
     enabled: operators.size > 0,
     async onRequest(req) {
       if (operators.size === 0) throw gatewayError('operator_access_disabled');
+      const token = sessions === undefined ? undefined : bearerToken(req);
+      if (token !== undefined) {
+        if (isGatewayError(token)) throw token;
+        const session = sessions!.verify(token);
+        if (isGatewayError(session)) throw session;
+        bySession.add(req);
+        return;
+      }
       pending.set(req, readHeaders(req));
     },
     async preParsing(req, _reply, payload) {
@@ -145,6 +188,7 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
       });
     },
     async preValidation(req) {
+      if (bySession.has(req)) return;
       const p = pending.get(req);
       if (p === undefined) throw gatewayError('operator_auth_missing', { missing: HEADERS });
       const message = operatorMessage({

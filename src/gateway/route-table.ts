@@ -131,6 +131,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile, family?: RouteFamil
     restricted,
     nodeLocal: def.nodeLocal === true,
     ...(family === undefined ? {} : { family }),
+    signed: def.auth !== undefined,
   };
 }
 

@@ -40,7 +40,7 @@ export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
 
-export const InstructionCodec = enumOf('Instruction', {
+const INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
   RegisterAccount: { id: AccountId, metadata: MetadataCodec },
   RegisterAssetDefinition: {
@@ -129,6 +129,13 @@ export const InstructionCodec = enumOf('Instruction', {
   SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
   RemoveAssetAlias: { alias: AliasText },
-});
+};
+
+export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);
 export type Instruction = Infer<typeof InstructionCodec>;
 export type InstructionKind = Instruction['kind'];
+
+/** Every instruction kind at its variant tag (its position), for indexes keyed by kind. */
+export const INSTRUCTION_KINDS: readonly InstructionKind[] = Object.keys(
+  INSTRUCTION_VARIANTS,
+) as InstructionKind[];

@@ -14,11 +14,17 @@ import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { appRoutes } from '../gateway/routes/app.js';
 import { iso20022Family } from '../gateway/routes/iso20022.js';
+import { createSignedRequests } from '../gateway/signed-request.js';
+import { historyFamily } from '../history/routes.js';
+import { mcpFamily } from '../mcp/family.js';
+import { operatorFamily } from '../operator/family.js';
+import type { OperatorSessions } from '../operator/sessions.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
+import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
@@ -34,6 +40,8 @@ export interface FamilyEnv {
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (families whose routes also accept operators). */
   operatorAuth: OperatorAuth;
+  /** The operator session store, shared with the gateway's operator authentication. */
+  operatorSessions: OperatorSessions;
 }
 
 /** `[make()]` when `on`, else `[]`: a family whose own switch is off is not even built. */
@@ -67,6 +75,17 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     ...(dir === undefined || !c.app_api.enabled
       ? []
       : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
+    // The web dashboard (not part of the application API; gated by the telemetry profile).
     ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
+    historyFamily(historyPort(node.ledger), deps, {
+      signedRequests: createSignedRequests({
+        maxAgeMs: c.history.requestMaxAgeMs,
+        noncesMax: c.history.noncesMax,
+        now,
+      }),
+      scanEntriesMax: c.history.scanEntriesMax,
+    }),
+    operatorFamily(env.operatorSessions),
+    ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ];
 }

@@ -31,6 +31,7 @@ import { nodeFiles } from './files.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
+import { nodeOperatorSessions } from './operator-sessions.js';
 import { openOperatorWatermark } from './operator-watermark.js';
 import { gatewayPorts } from './ports.js';
 import { DEV_KEYS_FEATURE, usesDevelopmentKeys } from './zk-dev-genesis.js';
@@ -143,6 +144,7 @@ export async function buildGateway(
     listScans: new ScanGate(c.gateway.listScansConcurrentMax),
     profile: c.telemetry.profile,
   };
+  const operatorSessions = nodeOperatorSessions(node, app.log);
   const ctx = {
     profile: c.telemetry.profile,
     operatorAuth: createOperatorAuth({
@@ -152,6 +154,7 @@ export async function buildGateway(
       now: () => node.clock.nowMs(),
       audience: { chainId: c.node.chainId, nodeKey: node.nodeKey.publicKeyText() },
       ...(watermark === undefined ? {} : { watermark }),
+      sessions: operatorSessions,
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);
@@ -180,6 +183,7 @@ export async function buildGateway(
     ...(dir === undefined ? {} : { dir }),
     logError,
     operatorAuth: ctx.operatorAuth,
+    operatorSessions,
   });
   for (const family of families) {
     const close = family.close?.bind(family);

@@ -15,15 +15,15 @@ import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import { accountHistory } from './account-history.js';
 import { type ExecutedBlock, executeProposal, sealBlock } from './executed-block.js';
-import { involvedAccounts } from './involved.js';
+import { decodeHistoryEntries, type HistoryEntry } from './history-entries.js';
+import { pushIndexChanges } from './index-writes.js';
 import {
   decodeLocation,
-  encodeLocation,
-  TX_BY_ACCOUNT_PREFIX,
+  INDEX_PREFIX_MIN,
   type TxLocation,
   txByAccountKeyAt,
-  txByAccountPrefix,
   txByHashKey,
+  txIndexPrefix,
 } from './tx-index.js';
 
 /** What the ledger needs whatever its stores are. */
@@ -183,22 +183,8 @@ export class Ledger {
     const changes: StateChange[] = executed.execution.changes();
     executed.execution.commit();
     const hexes = executed.hashHexes;
-    // One account usually appears in many transactions of a block: encode its key prefix once.
-    const prefixes = new Map<string, Uint8Array>();
-    for (let i = 0; i < executed.hashes.length; i++) {
-      const loc = { height, index: i };
-      const h = executed.hashes[i]!;
-      this.pendingIndex.set(hexes[i]!, loc);
-      changes.push({ key: txByHashKey(h), value: encodeLocation(loc) });
-      for (const a of involvedAccounts(block.transactions[i]!)) {
-        let prefix = prefixes.get(a);
-        if (prefix === undefined) {
-          prefix = txByAccountPrefix(a);
-          prefixes.set(a, prefix);
-        }
-        changes.push({ key: txByAccountKeyAt(prefix, loc), value: h });
-      }
-    }
+    for (let i = 0; i < hexes.length; i++) this.pendingIndex.set(hexes[i]!, { height, index: i });
+    pushIndexChanges(block, executed.hashes, changes);
     this.remember(height, block);
     const hash = executed.hash;
     this.stateWrites = this.stateWrites.then(async () => {
@@ -312,6 +298,20 @@ export class Ledger {
     ).items.reverse();
   }
 
+  /**
+   * The entries of one history index (`tag`: TX_BY_ACCOUNT_PREFIX, …) under `id`, oldest first, once every committed
+   * block's writes reached the store (the indexes are read from it, never from the blocks).
+   */
+  async indexEntries(tag: number, id: string): Promise<Iterable<HistoryEntry>> {
+    await this.stateWrites;
+    return decodeHistoryEntries(this.store.entries(txIndexPrefix(tag, id)));
+  }
+
+  /** Whether the index `tag` lists the transaction at `loc` under `id` (after `indexEntries`'s wait). */
+  indexHas(tag: number, id: string, loc: TxLocation): boolean {
+    return this.store.get(txByAccountKeyAt(txIndexPrefix(tag, id), loc)) !== undefined;
+  }
+
   /** Resolves once every committed block's state changes are durable in the state store. */
   async flushState(): Promise<void> {
     await this.stateWrites;
@@ -331,5 +331,5 @@ export class Ledger {
 
 /** Every stored entry below the index prefixes, read range by range (lazily, in key order). */
 function* worldStateEntries(store: StateBackend): Iterable<{ key: Uint8Array; value: Uint8Array }> {
-  for (let tag = 0x01; tag < TX_BY_ACCOUNT_PREFIX; tag++) yield* store.entries(Uint8Array.of(tag));
+  for (let tag = 0x01; tag < INDEX_PREFIX_MIN; tag++) yield* store.entries(Uint8Array.of(tag));
 }

@@ -7,6 +7,11 @@ import { Reader } from '../codec/reader.js';
 
 export const TX_BY_HASH_PREFIX = 0xfe;
 export const TX_BY_ACCOUNT_PREFIX = 0xfd;
+/** Asset definition → transactions and asset → transactions (same key layout as the account index). */
+export const TX_BY_DEFINITION_PREFIX = 0xfc;
+export const TX_BY_ASSET_PREFIX = 0xfb;
+/** The lowest index prefix: every key below it is world state. */
+export const INDEX_PREFIX_MIN = TX_BY_ASSET_PREFIX;
 
 export interface TxLocation {
   height: number;
@@ -54,15 +59,20 @@ const enc = new TextEncoder();
 
 /** account prefix: 0xFD ‖ utf8(account) ‖ 0x00; entries sort by (height, index) big-endian after it. */
 export function txByAccountPrefix(account: string): Uint8Array {
-  // Account ids are ASCII in practice: write those directly (TextEncoder costs more than the key).
+  return txIndexPrefix(TX_BY_ACCOUNT_PREFIX, account);
+}
+
+/** tag ‖ utf8(id) ‖ 0x00 (ids never contain a NUL, so no id's range holds another's). */
+export function txIndexPrefix(tag: number, id: string): Uint8Array {
+  // Ids are ASCII in practice: write those directly (TextEncoder costs more than the key).
   let ascii = true;
-  for (let i = 0; i < account.length && ascii; i++) ascii = account.charCodeAt(i) < 0x80;
-  const a = ascii ? undefined : enc.encode(account);
-  const n = a === undefined ? account.length : a.length;
+  for (let i = 0; i < id.length && ascii; i++) ascii = id.charCodeAt(i) < 0x80;
+  const a = ascii ? undefined : enc.encode(id);
+  const n = a === undefined ? id.length : a.length;
   const k = new Uint8Array(n + 2);
-  k[0] = TX_BY_ACCOUNT_PREFIX;
+  k[0] = tag;
   if (a !== undefined) k.set(a, 1);
-  else for (let i = 0; i < n; i++) k[i + 1] = account.charCodeAt(i);
+  else for (let i = 0; i < n; i++) k[i + 1] = id.charCodeAt(i);
   return k;
 }
 

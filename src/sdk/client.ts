@@ -43,7 +43,9 @@ import {
   TransactionRejectedError,
 } from './errors.js';
 import { ExplorerClient } from './explorer.js';
+import * as history from './history.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
+import { closeOperatorSession, type OperatorSessionToken, openOperatorSession } from './operator-session.js';
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
@@ -71,6 +73,14 @@ export interface EventStreamOptions {
   /** Resume after this event id. */
   since?: number;
   signal?: AbortSignal;
+}
+
+/** A signed-in operator session (`ToranaClient.operatorSignIn`). */
+export interface OperatorSession extends OperatorSessionToken {
+  /** A client like this one that sends the session token on every request. */
+  readonly client: ToranaClient;
+  /** Revokes the session on the node. */
+  signOut(): Promise<void>;
 }
 
 const DECODE_LIMITS = { bytesMax: 64 * 1024 * 1024, itemsMax: 1_000_000, depthMax: 64 };
@@ -137,6 +147,27 @@ export class ToranaClient {
   }
   transactionStatus(hashHex: string) {
     return this.view('/v1/pipeline/transactions/status', TransactionStatusView, { hash: hashHex });
+  }
+
+  // ---- transaction history (src/history/; sdk/history.ts) -------------------------------------------
+
+  private historyGet(signed: boolean): history.HistoryGet {
+    if (signed) return (path, query) => this.signedJson({ method: 'GET', path, query });
+    return (path, query) => this.http.json({ method: 'GET', path, query });
+  }
+  /** The client account's history (a signed request: transactions it signed or is named in). */
+  transactionHistory(opts?: history.CallerHistoryOptions) {
+    return history.historyPage(this.historyGet(true), history.CALLER_HISTORY_PATH, opts);
+  }
+  /** Every transaction of the client account's history, newest first, along the cursor. */
+  walkTransactionHistory(opts?: history.CallerHistoryOptions) {
+    return history.walkHistory(this.historyGet(true), history.CALLER_HISTORY_PATH, opts);
+  }
+  accountTransactions(id: string, opts?: history.HistoryOptions) {
+    return history.historyPage(this.historyGet(false), history.accountHistoryPath(id), opts);
+  }
+  assetDefinitionTransactions(id: string, opts?: history.HistoryOptions) {
+    return history.historyPage(this.historyGet(false), history.definitionHistoryPath(id), opts);
   }
 
   // ---- conference (docs/conference.md "Routes and CLI"; sdk/conference.ts) ---------------------------
@@ -266,6 +297,17 @@ export class ToranaClient {
 
   async signedJson<T = unknown>(req: HttpRequest): Promise<T> {
     return (await (await this.signedRequest(req)).json()) as T;
+  }
+
+  /**
+   * Signs in as an operator with `key` (one of the node's `operator.public_keys`): challenge, signature,
+   * session token (docs/operator.md "Sign-in sessions").
+   */
+  async operatorSignIn(key: Signer): Promise<OperatorSession> {
+    const s = await openOperatorSession(this.http, key, await this.chainId());
+    const headers = { ...this.opts.headers, authorization: `Bearer ${s.token}` };
+    const client = new ToranaClient({ ...this.opts, chainId: await this.chainId(), headers });
+    return { ...s, client, signOut: () => closeOperatorSession(client.http) };
   }
 
   async chainId(): Promise<string> {

@@ -17,7 +17,13 @@ export {
   resolveAssetAlias,
 } from './aliases.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
-export { type ClientOptions, type EventStreamOptions, type ListOptions, ToranaClient } from './client.js';
+export {
+  type ClientOptions,
+  type EventStreamOptions,
+  type ListOptions,
+  type OperatorSession,
+  ToranaClient,
+} from './client.js';
 export type {
   CallDetail,
   CallListOptions,
@@ -59,6 +65,12 @@ export type {
   TransactionFilterOptions,
 } from './explorer.js';
 export type { ExplorerStreamItem, ExplorerStreamOptions } from './explorer-stream.js';
+export type {
+  CallerHistoryOptions,
+  HistoryItem,
+  HistoryOptions,
+  HistoryPage,
+} from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export {

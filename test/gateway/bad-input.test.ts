@@ -44,7 +44,7 @@ import { operatorAudience, type ServedTestNode, startServedNode } from '../helpe
 import { newAccount } from '../helpers/tx.js';
 
 /** Routes that take signed app requests (gateway/signed-request.ts). */
-const SIGNED_APP_PATHS = /^\/v1\/(?:iso20022\/|conference\/calls\/[^/]+\/(?:offers|signals))/;
+const SIGNED_APP_PATHS = /^\/v1\/(?:iso20022\/|transactions\/history|conference\/calls\/[^/]+\/(?:offers|signals))/;
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
 const MUTATIONS_PER_ROUTE = 200;

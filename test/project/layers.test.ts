@@ -32,7 +32,11 @@ const ALLOWED: Record<string, readonly string[]> = {
   explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
   webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
   dashboard: ['gateway', 'config'],
+  // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
+  history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
+  operator: ['crypto', 'gateway'],
+  mcp: ['gateway'],
   sdk: [
     'codec',
     'crypto',
@@ -43,7 +47,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'runtime',
     'telemetry',
     'explorer',
+    'history',
     'aliases',
+    'operator',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -65,7 +71,10 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'webhooks',
     'dashboard',
+    'history',
     'aliases',
+    'operator',
+    'mcp',
   ],
   cli: [
     'codec',
@@ -79,6 +88,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'conference',
     'zk',
     'pipeline',
+    'history',
     'gateway',
     'telemetry',
     'aliases',
@@ -91,6 +101,8 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   pipeline: ['node'],
   sim: ['node'],
   zk: ['sdk'],
+  operator: ['runtime'],
+  mcp: ['crypto'],
 };
 
 function filesUnder(dir: string): string[] {

@@ -1,4 +1,4 @@
-// Search by transaction hash, block height, account id, asset definition id or domain id: the query is
+// Search by transaction or block hash, block height, account id, asset definition id or domain id: the query is
 // looked up on the node's routes and the first match opens its page. Aliases join once the node has them.
 
 import { html } from 'htm/preact';
@@ -13,7 +13,8 @@ export async function resolveQuery(q: string): Promise<string | undefined> {
   if (/^\d+$/.test(s)) return (await getJson(`/v1/explorer/blocks/${s}`)).ok ? href('block', s) : undefined;
   if (/^(0x)?[0-9a-f]{64}$/i.test(s)) {
     const h = s.replace(/^0x/, '').toLowerCase();
-    return (await getJson(`/v1/explorer/transactions/${h}`)).ok ? href('tx', h) : undefined;
+    if ((await getJson(`/v1/explorer/transactions/${h}`)).ok) return href('tx', h);
+    return (await getJson(`/v1/explorer/blocks/${h}`)).ok ? href('block', h) : undefined;
   }
   if (s.includes('@')) return (await getJson(`/v1/accounts/${enc(s)}`)).ok ? href('account', s) : undefined;
   if (s.includes('#'))

@@ -1,0 +1,59 @@
+// The index entries a committed block adds (tx-index.ts; app-families.md §1.4): hash → location, and for
+// every account, asset definition and asset the transaction concerns, (id, location) → the transaction's
+// summary (tx-summary.ts: hash, result, block time, instruction kinds). Written with the block's state
+// changes in the same state-store transaction (ledger.ts), and rebuilt by replay (`torana rebuild`).
+// Deterministic: per transaction, ids in sorted order.
+
+import type { Block } from '../model/block.js';
+import type { StateChange } from '../storage/block-store.js';
+import { involvedAccounts } from './involved.js';
+import { touchedAssets } from './touched.js';
+import {
+  encodeLocation,
+  TX_BY_ACCOUNT_PREFIX,
+  TX_BY_ASSET_PREFIX,
+  TX_BY_DEFINITION_PREFIX,
+  txByAccountKeyAt,
+  txByHashKey,
+  txIndexPrefix,
+} from './tx-index.js';
+import { encodeIndexValue, kindsOf } from './tx-summary.js';
+
+/** Appends the index entries of `block` (its transactions' hashes in order) to `changes`. */
+export function pushIndexChanges(block: Block, hashes: readonly Uint8Array[], changes: StateChange[]): void {
+  const height = block.header.height;
+  const blockTimeMs = block.header.creationTimeMs;
+  // One id usually appears in many transactions of a block: encode its key prefix once (a map per tag).
+  const prefixes = new Map<number, Map<string, Uint8Array>>();
+  const prefixOf = (tag: number, id: string): Uint8Array => {
+    let byId = prefixes.get(tag);
+    if (byId === undefined) {
+      byId = new Map();
+      prefixes.set(tag, byId);
+    }
+    let p = byId.get(id);
+    if (p === undefined) {
+      p = txIndexPrefix(tag, id);
+      byId.set(id, p);
+    }
+    return p;
+  };
+  for (let i = 0; i < hashes.length; i++) {
+    const loc = { height, index: i };
+    const h = hashes[i]!;
+    const tx = block.transactions[i]!;
+    changes.push({ key: txByHashKey(h), value: encodeLocation(loc) });
+    const value = encodeIndexValue(h, {
+      ok: block.results[i]!.kind === 'Committed',
+      blockTimeMs,
+      kinds: kindsOf(tx.payload.instructions),
+    });
+    for (const a of involvedAccounts(tx))
+      changes.push({ key: txByAccountKeyAt(prefixOf(TX_BY_ACCOUNT_PREFIX, a), loc), value });
+    const touched = touchedAssets(tx);
+    for (const d of touched.definitions)
+      changes.push({ key: txByAccountKeyAt(prefixOf(TX_BY_DEFINITION_PREFIX, d), loc), value });
+    for (const a of touched.assets)
+      changes.push({ key: txByAccountKeyAt(prefixOf(TX_BY_ASSET_PREFIX, a), loc), value });
+  }
+}

@@ -1,0 +1,67 @@
+// Which asset definitions and assets a transaction touches, for the definition → transactions and
+// asset → transactions indexes (app-families.md §1.4): the definitions it registers, unregisters or
+// writes metadata to, and the assets it mints, burns or moves (both sides of a transfer). Sorted, unique,
+// so the index writes are deterministic. Ids come from decoded transactions, whose codec already made
+// them canonical and well formed (model/ids.ts), so an asset id is split at its second '#' without
+// parsing it again (this runs once per committed transaction).
+
+import type { Instruction } from '../model/instructions.js';
+import type { SignedTransaction } from '../model/transaction.js';
+
+export interface Touched {
+  definitions: string[];
+  assets: string[];
+}
+
+/** Position of the '#' between an asset id's definition and account, or -1. */
+function accountSeparator(asset: string): number {
+  const first = asset.indexOf('#');
+  return first < 0 ? -1 : asset.indexOf('#', first + 1);
+}
+
+/** Inserts `x` into the sorted, repeat-free `list` (lists here hold a few names). */
+function insert(list: string[], x: string): void {
+  let at = list.length;
+  while (at > 0 && list[at - 1]! > x) at--;
+  if (at > 0 && list[at - 1] === x) return;
+  list.splice(at, 0, x);
+}
+
+function addAsset(into: Touched, asset: string, at: number): void {
+  insert(into.assets, asset);
+  insert(into.definitions, asset.slice(0, at));
+}
+
+function collect(into: Touched, i: Instruction): void {
+  switch (i.kind) {
+    case 'RegisterAssetDefinition':
+    case 'UnregisterAssetDefinition':
+      insert(into.definitions, i.id);
+      return;
+    case 'MintAsset':
+    case 'BurnAsset': {
+      const at = accountSeparator(i.asset);
+      if (at >= 0) addAsset(into, i.asset, at);
+      return;
+    }
+    case 'TransferAsset': {
+      const at = accountSeparator(i.source);
+      if (at < 0) return;
+      addAsset(into, i.source, at);
+      insert(into.assets, `${i.source.slice(0, at)}#${i.destination}`);
+      return;
+    }
+    case 'SetKeyValue':
+    case 'RemoveKeyValue':
+      if (i.target.kind === 'AssetDefinition') insert(into.definitions, i.target.id);
+      return;
+    default:
+      return;
+  }
+}
+
+export function touchedAssets(tx: SignedTransaction): Touched {
+  const t: Touched = { definitions: [], assets: [] };
+  for (const i of tx.payload.instructions) collect(t, i);
+  return t;
+}
