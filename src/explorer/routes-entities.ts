@@ -4,6 +4,7 @@
 
 import { Type } from 'typebox';
 import type { Codec } from '../codec/codec.js';
+import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
 import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
@@ -98,6 +99,13 @@ function nftsPage(state: StateReader, p: ExplorerPage) {
   return { pagination: explorerPagination(p, ids.length), items };
 }
 
+/** The canonical id of a path parameter; accounts and definitions may be named by an alias (alias-resolver.ts). */
+async function entityId(x: ExplorerContext, codec: Codec<string>, text: string): Promise<string> {
+  if (codec === AccountId) return accountParam(x.port.state, text);
+  if (codec === AssetDefinitionId) return definitionParam(x.port.state, x.deps.ports.chain, text);
+  return pathId(codec, text);
+}
+
 /** A GET of one entity: `find` reads it by the canonical path id (undefined → 404). */
 function oneRoute<T>(
   x: ExplorerContext,
@@ -112,8 +120,8 @@ function oneRoute<T>(
     summary: r.summary,
     errorStatuses: [404],
     schema: { params: IdParams, response: { 200: viewSchema(r.view) } },
-    handler: (req, reply) => {
-      const id = pathId(r.id, req.params.id);
+    handler: async (req, reply) => {
+      const id = await entityId(x, r.id, req.params.id);
       const found = find(x.port.state, id);
       if (found === undefined) throw gatewayError('not_found', { id });
       return respond(x.deps.schema, req, reply, r.view, found);

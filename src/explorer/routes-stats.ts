@@ -3,11 +3,12 @@
 // capability, else 503 `telemetry_profile_restricted`).
 
 import { Type } from 'typebox';
+import { accountParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { IdParams, pathId } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { AccountId, AssetDefinitionId } from '../model/ids.js';
+import { AssetDefinitionId } from '../model/ids.js';
 import { common, type ExplorerContext, workUnitsMax } from './context.js';
 import {
   ECONOMETRICS_BUCKETS_DEFAULT,
@@ -63,7 +64,7 @@ function qrRoute(x: ExplorerContext): RouteDef {
     errorStatuses: [404],
     schema: { params: IdParams, response: { 200: viewSchema(ExplorerQrView) } },
     handler: (req, reply) => {
-      const id = pathId(AccountId, req.params.id);
+      const id = accountParam(x.port.state, req.params.id); // an id or an account alias
       if (x.port.state.account(id) === undefined) throw gatewayError('not_found', { id });
       return respond(x.deps.schema, req, reply, ExplorerQrView, accountQr(id));
     },

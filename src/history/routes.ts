@@ -13,6 +13,7 @@
 // caller's history. Pagination: limit / offset, and the opaque cursor (cursor.ts).
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { accountParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import type { RouteFamily } from '../gateway/family.js';
@@ -22,7 +23,7 @@ import { JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
 import { IdParams, pathId } from '../gateway/routes/app-params.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { AccountId, AssetDefinitionId, parseAssetId } from '../model/ids.js';
+import { AssetDefinitionId, parseAssetId } from '../model/ids.js';
 import { renderPage } from './items.js';
 import type { PageRequest } from './page.js';
 import { selectPage } from './page.js';
@@ -163,7 +164,7 @@ function callerRoute(d: RouteDeps, port: HistoryPort, opts: HistoryFamilyOptions
 
 export function historyFamily(port: HistoryPort, d: RouteDeps, opts: HistoryFamilyOptions): RouteFamily {
   const account = (text: string): Target => {
-    const id = pathId(AccountId, text);
+    const id = accountParam(d.ports.state, text); // an id or an account alias (gateway/alias-resolver.ts)
     return { index: 'account', id, exists: () => port.accountExists(id) };
   };
   const definition = (text: string): Target => {

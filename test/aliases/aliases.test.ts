@@ -178,6 +178,10 @@ describe('aliases (served node)', () => {
     assert.equal(history.status, 200);
     assert.ok(history.body.total > 0);
     await f.refused(`/v1/accounts/${enc('nobody@wonderland')}`, 404, 'not_found');
+    // The explorer's detail routes resolve through the same resolver.
+    const explorer = await f.get(`/v1/explorer/accounts/${enc('alice@wonderland')}`);
+    assert.deepEqual(explorer.body, (await f.get(`/v1/explorer/accounts/${enc(alice.id)}`)).body);
+    assert.equal((await f.get(`/v1/explorer/accounts/${enc('alice@wonderland')}/qr`)).status, 200);
     await f.refused(`/v1/accounts/${enc('No Such')}`, 400, 'bad_request');
   });
 
@@ -203,6 +207,10 @@ describe('aliases (served node)', () => {
     assert.deepEqual(
       (await f.get('/v1/assets/definitions/rose')).body,
       (await f.get(`/v1/assets/definitions/${enc(rose)}`)).body,
+    );
+    assert.deepEqual(
+      (await f.get('/v1/explorer/asset-definitions/rose')).body,
+      (await f.get(`/v1/explorer/asset-definitions/${enc(rose)}`)).body,
     );
     const holders = await f.get('/v1/assets/definitions/rose/holders');
     assert.equal(holders.status, 200);
