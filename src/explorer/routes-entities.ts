@@ -23,7 +23,7 @@ import {
   parseNftId,
 } from '../model/ids.js';
 import { common, type ExplorerContext } from './context.js';
-import { accountRow, domainRows, ownedCounts, stateListRoute } from './routes-state.js';
+import { accountRow, domainRows, indexPage, ownedCounts, stateListRoute } from './routes-state.js';
 import { ExplorerAccountView, ExplorerAssetDefinitionDetailView, ExplorerDomainView } from './views.js';
 import {
   type ExplorerAsset,
@@ -64,12 +64,10 @@ function assetsPage(state: StateReader, p: ExplorerPage, q: Record<string, strin
   const def = q.definition === undefined ? undefined : queryId(AssetDefinitionId, 'definition', q.definition);
   const one = q.asset_id === undefined ? undefined : queryId(AssetId, 'asset_id', q.asset_id);
   if (owner === undefined && def === undefined && one === undefined) {
-    const ids = state.sortedIds('asset');
-    const items = ids.slice(p.offset, p.offset + p.perPage).flatMap((id) => {
+    return indexPage(state.sortedIds('asset'), p, (id) => {
       const a = state.asset(id);
-      return a === undefined ? [] : [assetRow(a)];
+      return a === undefined ? undefined : assetRow(a);
     });
-    return { pagination: explorerPagination(p, ids.length), items };
   }
   let rows: Asset[];
   if (one !== undefined) rows = [state.asset(one)].filter((a): a is Asset => a !== undefined);
@@ -91,12 +89,10 @@ function assetsPage(state: StateReader, p: ExplorerPage, q: Record<string, strin
 }
 
 function nftsPage(state: StateReader, p: ExplorerPage) {
-  const ids = state.sortedIds('nft');
-  const items = ids.slice(p.offset, p.offset + p.perPage).flatMap((id) => {
+  return indexPage(state.sortedIds('nft'), p, (id) => {
     const n = state.nft(id);
-    return n === undefined ? [] : [nftRow(n)];
+    return n === undefined ? undefined : nftRow(n);
   });
-  return { pagination: explorerPagination(p, ids.length), items };
 }
 
 /** The canonical id of a path parameter; accounts and definitions may be named by an alias (alias-resolver.ts). */

@@ -5,13 +5,13 @@
 
 import { Type } from 'typebox';
 import { gatewayError } from '../gateway/errors.js';
-import { explorerPagination, parseExplorerPage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { pathHash } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Block } from '../model/block.js';
 import { transactionHash } from '../model/transaction.js';
 import { fromHex, toHex } from '../util/hex.js';
+import { committedTransaction, latestRoute, scanListRoute, scanRange } from './chain-routes.js';
 import { common, type ExplorerContext, workUnitsMax } from './context.js';
 import {
   type InstructionFilter,
@@ -20,7 +20,6 @@ import {
   parseInstructionFilter,
 } from './filters.js';
 import { instructionItem } from './items.js';
-import { LatestQuery, parseLatestLimit } from './routes-transactions.js';
 import { instructionPlaces, type Place, scanNewestFirst } from './scan.js';
 import {
   ExplorerInstructionListView,
@@ -49,8 +48,7 @@ export function instructionAt(b: Block, p: Place, hashOf: (tx: number) => string
 export function instructionPage(x: ExplorerContext, f: InstructionFilter, offset: number, limit: number) {
   const { chain } = x.port;
   const tip = chain.height();
-  let from = f.block === undefined ? tip : Math.min(f.block, tip);
-  let to = f.block === undefined ? 1 : f.block;
+  let { from, to } = scanRange(tip, f.block);
   if (f.transactionHash !== undefined) {
     const at = chain.locate(fromHex(f.transactionHash, 32)!);
     if (at === undefined || (f.block !== undefined && at.height !== f.block)) return { items: [], total: 0 };
@@ -78,9 +76,7 @@ export function instructionPage(x: ExplorerContext, f: InstructionFilter, offset
 }
 
 function listRoute(x: ExplorerContext): RouteDef {
-  return defineRoute({
-    ...common(),
-    method: 'GET',
+  return scanListRoute(x, {
     url: '/v1/explorer/instructions',
     operationId: 'explorerListInstructions',
     summary: 'Instructions of committed transactions, newest first, with filters: {pagination, items}',
@@ -88,44 +84,23 @@ function listRoute(x: ExplorerContext): RouteDef {
       'Filters: authority, account, transaction_hash, transaction_status, block, kind, asset_id. Read by ' +
       'scanning blocks from the tip (or the one block a `block` or `transaction_hash` names), under ' +
       '`query.work_units_max`: a long chain answers 422 query_budget_exceeded.',
-    errorStatuses: [422],
-    schema: {
-      querystring: InstructionFilterQuery,
-      response: { 200: viewSchema(ExplorerInstructionListView) },
-    },
-    handler: async (req, reply) => {
-      const p = parseExplorerPage(req.query, x.deps.limits);
-      const f = parseInstructionFilter(req.query);
-      const r = await instructionPage(x, f, p.offset, p.perPage);
-      return respond(x.deps.schema, req, reply, ExplorerInstructionListView, {
-        pagination: explorerPagination(p, r.total),
-        items: r.items,
-      });
-    },
+    querystring: InstructionFilterQuery,
+    view: ExplorerInstructionListView,
+    parse: parseInstructionFilter,
+    page: instructionPage,
   });
 }
 
-function latestRoute(x: ExplorerContext): RouteDef {
-  return defineRoute({
-    ...common(),
-    method: 'GET',
+function newestRoute(x: ExplorerContext): RouteDef {
+  return latestRoute(x, {
     url: '/v1/explorer/instructions/latest',
     operationId: 'explorerLatestInstructions',
     summary: 'The newest instructions of committed transactions, unpaged: {items}',
-    schema: { querystring: LatestQuery, response: { 200: viewSchema(ExplorerLatestInstructionsView) } },
-    handler: async (req, reply) => {
-      const limit = parseLatestLimit(req.query.limit);
-      const items = [];
-      for (let h = x.port.chain.height(); h >= 1 && items.length < limit; h--) {
-        const b = await x.port.chain.block(h);
-        if (b === undefined) continue;
-        const hashOf = hashesOf(b);
-        for (const p of instructionPlaces(b)) {
-          if (items.length >= limit) break;
-          items.push(instructionAt(b, p, hashOf));
-        }
-      }
-      return respond(x.deps.schema, req, reply, ExplorerLatestInstructionsView, { items });
+    view: ExplorerLatestInstructionsView,
+    places: instructionPlaces,
+    build: (b) => {
+      const hashOf = hashesOf(b);
+      return (p) => instructionAt(b, p, hashOf);
     },
   });
 }
@@ -150,12 +125,8 @@ function oneRoute(x: ExplorerContext): RouteDef {
           index: text.slice(0, 32),
           expected: 'an integer >= 0',
         });
-      const at = chain.locate(hash);
-      const block = at === undefined ? undefined : await chain.block(at.height);
-      const item =
-        at === undefined || block === undefined
-          ? undefined
-          : instructionItem(block, at.index, index, toHex(hash));
+      const at = await committedTransaction(chain, hash);
+      const item = at === undefined ? undefined : instructionItem(at.block, at.index, index, toHex(hash));
       if (item === undefined) throw gatewayError('not_found', { hash: toHex(hash), index });
       return respond(x.deps.schema, req, reply, ExplorerInstructionView, item);
     },
@@ -163,5 +134,5 @@ function oneRoute(x: ExplorerContext): RouteDef {
 }
 
 export function instructionRoutes(x: ExplorerContext): RouteDef[] {
-  return [listRoute(x), latestRoute(x), oneRoute(x)];
+  return [listRoute(x), newestRoute(x), oneRoute(x)];
 }

@@ -76,15 +76,29 @@ export function accountRow(
   };
 }
 
+type Page<T> = { pagination: ExplorerPagination; items: T[] };
+
+/** A page of a table's sorted id index: only the page's ids are read (`row`: undefined when gone). */
+export function indexPage<T>(
+  ids: readonly string[],
+  p: ExplorerPage,
+  row: (id: string) => T | undefined,
+): Page<T> {
+  const items = pageOf(ids, p).flatMap((id) => {
+    const r = row(id);
+    return r === undefined ? [] : [r];
+  });
+  return { pagination: explorerPagination(p, ids.length), items };
+}
+
 /** Only the page's accounts are read (the id list is the state's sorted index). */
 function accountsPage(state: StateReader, p: ExplorerPage) {
   const ids = state.sortedIds('account');
   const owned = ownedCounts(state);
-  const items = pageOf(ids, p).flatMap((id) => {
+  return indexPage(ids, p, (id) => {
     const a = state.account(id);
-    return a === undefined ? [] : [accountRow(state, a, owned)];
+    return a === undefined ? undefined : accountRow(state, a, owned);
   });
-  return { pagination: explorerPagination(p, ids.length), items };
 }
 
 export function domainRows(state: StateReader, domains: readonly Domain[]): ExplorerDomain[] {
@@ -125,8 +139,6 @@ function definitionsPage(state: StateReader, p: ExplorerPage) {
   const items = pageOf(all, p).map((a) => definitionRow(state, a));
   return { pagination: explorerPagination(p, all.length), items };
 }
-
-type Page<T> = { pagination: ExplorerPagination; items: T[] };
 
 /** A list route over the state: `build` gives the page for the parsed `page` / `per_page`. */
 export function stateListRoute<T>(

@@ -127,7 +127,8 @@ export const ExplorerDomainView = struct('ExplorerDomain', {
 });
 export type ExplorerDomain = Infer<typeof ExplorerDomainView>;
 
-export const ExplorerAssetDefinitionView = struct('ExplorerAssetDefinition', {
+/** The fields of an asset definition row; the detail adds its metadata after them. */
+const assetDefinitionFields = {
   id: AssetDefinitionId,
   name: Name,
   domain: DomainId,
@@ -136,18 +137,13 @@ export const ExplorerAssetDefinitionView = struct('ExplorerAssetDefinition', {
   mintable: MintableCodec,
   ownedBy: AccountId,
   holderCount: varuint,
-});
+};
+
+export const ExplorerAssetDefinitionView = struct('ExplorerAssetDefinition', assetDefinitionFields);
 export type ExplorerAssetDefinition = Infer<typeof ExplorerAssetDefinitionView>;
 
 export const ExplorerAssetDefinitionDetailView = struct('ExplorerAssetDefinitionDetail', {
-  id: AssetDefinitionId,
-  name: Name,
-  domain: DomainId,
-  totalQuantity: NumericCodec,
-  scale: u8,
-  mintable: MintableCodec,
-  ownedBy: AccountId,
-  holderCount: varuint,
+  ...assetDefinitionFields,
   metadata: MetadataCodec,
 });
 export type ExplorerAssetDefinitionDetail = Infer<typeof ExplorerAssetDefinitionDetailView>;

@@ -31,42 +31,66 @@ export interface SseOptions {
   headers?: () => Record<string, string>;
 }
 
-export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<SseMessage> {
-  let last = opts.lastEventId;
+/**
+ * A resuming SSE stream whose ids are read, compared and sent back by the caller: sseStream's integers,
+ * or the explorer's `height[:tx[:instruction]]` (explorer-stream.ts). Events without a readable id, and
+ * those at or before the last one seen, are dropped; `event: gone` ends it with 410 `events_gone`.
+ */
+export interface ResumingStream<Id, T> {
+  path: string;
+  query?: Record<string, string | number | undefined> | undefined;
+  /** Resume after this id. */
+  last?: Id | undefined;
+  /** The id of an event, or undefined when it carries none that this stream reads. */
+  idOf(text: string): Id | undefined;
+  /** Whether id `a` comes after id `b`. */
+  after(a: Id, b: Id): boolean;
+  item(id: Id, event: string, data: string): T;
+  /** The message of the `events_gone` error. */
+  goneMessage: string;
+  reconnectDelayMs?: number | undefined;
+  reconnectAttemptsMax?: number | undefined;
+  signal?: AbortSignal | undefined;
+  headers?: (() => Record<string, string>) | undefined;
+}
+
+/** The error of a refused stream request, from the gateway's error body when it has one. */
+export async function streamFailure(res: Response): Promise<ToranaApiError> {
+  const body = (await res.json().catch(() => ({}))) as {
+    code?: string;
+    message?: string;
+    details?: Record<string, unknown>;
+  };
+  return new ToranaApiError(
+    res.status,
+    body.code ?? `http_${res.status}`,
+    body.message ?? res.statusText,
+    body.details ?? {},
+  );
+}
+
+export async function* resumingStream<Id, T>(http: Http, s: ResumingStream<Id, T>): AsyncGenerator<T> {
+  let last = s.last;
   let failures = 0;
   const decoder = new TextDecoder();
-  while (!opts.signal?.aborted) {
+  while (!s.signal?.aborted) {
     let res: Response;
     try {
-      res = await http.raw(http.url(opts.path, opts.query), {
+      res = await http.raw(http.url(s.path, s.query), {
         headers: {
-          ...opts.headers?.(),
+          ...s.headers?.(),
           accept: 'text/event-stream',
           ...(last === undefined ? {} : { 'last-event-id': String(last) }),
         },
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(s.signal ? { signal: s.signal } : {}),
       });
     } catch (e) {
-      if (opts.signal?.aborted) return;
-      if (++failures > (opts.reconnectAttemptsMax ?? 10)) throw e;
-      await new Promise((r) =>
-        setTimeout(r, Math.min((opts.reconnectDelayMs ?? 250) * 2 ** failures, 10_000)),
-      );
+      if (s.signal?.aborted) return;
+      if (++failures > (s.reconnectAttemptsMax ?? 10)) throw e;
+      await new Promise((r) => setTimeout(r, Math.min((s.reconnectDelayMs ?? 250) * 2 ** failures, 10_000)));
       continue;
     }
-    if (!res.ok || res.body === null) {
-      const body = (await res.json().catch(() => ({}))) as {
-        code?: string;
-        message?: string;
-        details?: Record<string, unknown>;
-      };
-      throw new ToranaApiError(
-        res.status,
-        body.code ?? `http_${res.status}`,
-        body.message ?? res.statusText,
-        body.details ?? {},
-      );
-    }
+    if (!res.ok || res.body === null) throw await streamFailure(res);
     failures = 0;
     const pending: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (m) => pending.push(m) });
@@ -76,24 +100,34 @@ export async function* sseStream(http: Http, opts: SseOptions): AsyncGenerator<S
         parser.feed(decoder.decode(chunk, { stream: true }));
         for (const m of pending.splice(0)) {
           if (m.event === 'gone') gone = true;
-          if (m.id === undefined || !/^\d+$/.test(m.id)) continue;
-          const id = Number(m.id);
-          if (last !== undefined && id <= last) continue;
+          const id = m.id === undefined ? undefined : s.idOf(m.id);
+          if (id === undefined) continue;
+          if (last !== undefined && !s.after(id, last)) continue;
           last = id;
-          yield { id, event: m.event ?? 'message', data: m.data };
+          yield s.item(id, m.event ?? 'message', m.data);
         }
       }
     } catch (e) {
-      if (opts.signal?.aborted) return;
+      if (s.signal?.aborted) return;
       void e; // a dropped connection: reconnect below with Last-Event-ID
     }
-    if (gone)
-      throw new ToranaApiError(
-        410,
-        'events_gone',
-        'the node no longer holds the events after the last seen id',
-        { last_event_id: last ?? null },
-      );
-    await new Promise((r) => setTimeout(r, opts.reconnectDelayMs ?? 250));
+    if (gone) throw new ToranaApiError(410, 'events_gone', s.goneMessage, { last_event_id: last ?? null });
+    await new Promise((r) => setTimeout(r, s.reconnectDelayMs ?? 250));
   }
+}
+
+export function sseStream(http: Http, opts: SseOptions): AsyncGenerator<SseMessage> {
+  return resumingStream(http, {
+    path: opts.path,
+    query: opts.query,
+    last: opts.lastEventId,
+    idOf: (text) => (/^\d+$/.test(text) ? Number(text) : undefined),
+    after: (a, b) => a > b,
+    item: (id, event, data) => ({ id, event, data }),
+    goneMessage: 'the node no longer holds the events after the last seen id',
+    reconnectDelayMs: opts.reconnectDelayMs,
+    reconnectAttemptsMax: opts.reconnectAttemptsMax,
+    signal: opts.signal,
+    headers: opts.headers,
+  });
 }
