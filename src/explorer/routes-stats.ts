@@ -3,12 +3,11 @@
 // capability, else 503 `telemetry_profile_restricted`).
 
 import { Type } from 'typebox';
-import { accountParam } from '../gateway/alias-resolver.js';
+import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { IdParams, pathId } from '../gateway/routes/app-params.js';
+import { IdParams } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { AssetDefinitionId } from '../model/ids.js';
 import { common, type ExplorerContext, workUnitsMax } from './context.js';
 import {
   ECONOMETRICS_BUCKETS_DEFAULT,
@@ -71,8 +70,9 @@ function qrRoute(x: ExplorerContext): RouteDef {
   });
 }
 
-function definitionOf(x: ExplorerContext, text: string) {
-  const id = pathId(AssetDefinitionId, text);
+/** The definition a path names by id or by asset alias (alias-resolver.ts); 404 when none. */
+async function definitionOf(x: ExplorerContext, text: string) {
+  const id = await definitionParam(x.port.state, x.deps.ports.chain, text);
   const d = x.port.state.assetDefinition(id);
   if (d === undefined) throw gatewayError('not_found', { id });
   return d;
@@ -87,8 +87,8 @@ function snapshotRoute(x: ExplorerContext): RouteDef {
     summary: 'Holder distribution now: holders, Gini (ppm), Lorenz points, top holders',
     errorStatuses: [404],
     schema: { params: IdParams, response: { 200: viewSchema(ExplorerSnapshotView) } },
-    handler: (req, reply) => {
-      const d = definitionOf(x, req.params.id);
+    handler: async (req, reply) => {
+      const d = await definitionOf(x, req.params.id);
       const { state, chain } = x.port;
       const snap = holderSnapshot(d.id, d.scale, chain.height(), state.holdersOfDefinition(d.id));
       return respond(x.deps.schema, req, reply, ExplorerSnapshotView, snap);
@@ -114,7 +114,7 @@ function econometricsRoute(x: ExplorerContext): RouteDef {
       response: { 200: viewSchema(ExplorerEconometricsView) },
     },
     handler: async (req, reply) => {
-      const d = definitionOf(x, req.params.id);
+      const d = await definitionOf(x, req.params.id);
       const tip = x.port.chain.height();
       const q = req.query;
       const to = Math.min(intParam('to_height', q.to_height, 1, 2 ** 40) ?? tip, tip);

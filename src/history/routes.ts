@@ -13,17 +13,17 @@
 // caller's history. Pagination: limit / offset, and the opaque cursor (cursor.ts).
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { accountParam } from '../gateway/alias-resolver.js';
+import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import type { RouteFamily } from '../gateway/family.js';
 import { LIST_QUERY_BODY_BYTES_MAX } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
-import { IdParams, pathId } from '../gateway/routes/app-params.js';
+import { IdParams } from '../gateway/routes/app-params.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { AssetDefinitionId, parseAssetId } from '../model/ids.js';
+import { parseAssetId } from '../model/ids.js';
 import { renderPage } from './items.js';
 import type { PageRequest } from './page.js';
 import { selectPage } from './page.js';
@@ -97,7 +97,7 @@ function publicRoutes(
   opts: HistoryFamilyOptions,
   base: string,
   noun: string,
-  target: (text: string) => Target,
+  target: (text: string) => Target | Promise<Target>,
 ): RouteDef[] {
   const common = {
     tags: ['transactions'],
@@ -106,8 +106,10 @@ function publicRoutes(
     errorStatuses: [404, 422],
     description: FILTER_NOTE,
   };
-  const run = (req: FastifyRequest, reply: FastifyReply, id: string, q: HistoryInput) =>
-    answer(d, port, opts, req, reply, target(id), pageRequestOf(q, d.limits));
+  const run = async (req: FastifyRequest, reply: FastifyReply, id: string, q: HistoryInput) => {
+    const t = await target(id);
+    return answer(d, port, opts, req, reply, t, pageRequestOf(q, d.limits));
+  };
   return [
     defineRoute({
       ...common,
@@ -167,8 +169,9 @@ export function historyFamily(port: HistoryPort, d: RouteDeps, opts: HistoryFami
     const id = accountParam(d.ports.state, text); // an id or an account alias (gateway/alias-resolver.ts)
     return { index: 'account', id, exists: () => port.accountExists(id) };
   };
-  const definition = (text: string): Target => {
-    const id = pathId(AssetDefinitionId, text);
+  const definition = async (text: string): Promise<Target> => {
+    // An id or an asset alias, its lease judged at the tip's block time (gateway/alias-resolver.ts).
+    const id = await definitionParam(d.ports.state, d.ports.chain, text);
     return { index: 'definition', id, exists: () => port.definitionExists(id) };
   };
   return {

@@ -212,6 +212,22 @@ describe('aliases (served node)', () => {
       (await f.get('/v1/explorer/asset-definitions/rose')).body,
       (await f.get(`/v1/explorer/asset-definitions/${enc(rose)}`)).body,
     );
+    // The definition's history and the explorer's statistics take the alias too.
+    for (const path of ['/transactions', '/transactions?status=ok']) {
+      const byAlias = await f.get(`/v1/assets/definitions/rose${path}`);
+      assert.equal(byAlias.status, 200, path);
+      assert.deepEqual(byAlias.body, (await f.get(`/v1/assets/definitions/${enc(rose)}${path}`)).body);
+    }
+    for (const stat of ['snapshot', 'econometrics']) {
+      const byAlias = await f.get(`/v1/explorer/asset-definitions/rose/${stat}`);
+      assert.equal(byAlias.status, 200, stat);
+      assert.deepEqual(
+        byAlias.body,
+        (await f.get(`/v1/explorer/asset-definitions/${enc(rose)}/${stat}`)).body,
+      );
+    }
+    await f.refused('/v1/assets/definitions/nothing/transactions', 404, 'not_found');
+    await f.refused('/v1/explorer/asset-definitions/nothing/snapshot', 404, 'not_found');
     const holders = await f.get('/v1/assets/definitions/rose/holders');
     assert.equal(holders.status, 200);
     assert.equal(holders.body.total, 2);

@@ -114,7 +114,9 @@ describe('transaction history', () => {
     const tulip = await f.get(`/v1/assets/definitions/${enc('tulip#wonderland')}/transactions`);
     assert.deepEqual(hashes(tulip.body), [f.hashes.setup]);
     await f.refused(`/v1/assets/definitions/${enc('nope#wonderland')}/transactions`, 404, 'not_found');
-    await f.refused(`/v1/assets/definitions/${enc('nope')}/transactions`, 400, 'bad_request');
+    // Neither an id nor an alias literal: 400; a well-formed alias bound to nothing: 404.
+    await f.refused(`/v1/assets/definitions/${enc('no pe!')}/transactions`, 400, 'bad_request');
+    await f.refused(`/v1/assets/definitions/${enc('nope')}/transactions`, 404, 'not_found');
   });
 
   it('extends the public account list with the same filters, cursor and codec answer', async () => {
