@@ -65,7 +65,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
         onError: (e) => env.logError('conference signals', e),
       }),
     ),
-    ...when(deps.ports.iso20022 !== undefined, () => iso20022Family(deps, { ...c.iso20022, now })),
+    ...when(deps.ports.iso20022 !== undefined, () =>
+      iso20022Family(deps, { ...c.iso20022, now, sessions: env.operatorSessions }),
+    ),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
       onError: (e) => env.logError('telemetry propagation', e),

@@ -10,9 +10,11 @@ import { Block, Blocks } from './blocks.js';
 import { Consensus } from './consensus.js';
 import { PathsContext } from './context.js';
 import { type Route, useJson, useRoute } from './hooks.js';
+import { IsoMessage, IsoMessages } from './iso.js';
 import { Overview } from './overview.js';
 import { Json, Loaded, Page } from './parts.js';
 import { SearchForm, SearchPage } from './search.js';
+import { Settings } from './settings.js';
 import { Transaction } from './tx.js';
 
 function JsonPage({ title, path }: { title: string; path: string }) {
@@ -34,6 +36,7 @@ const num = (v: string | null, d: number) => {
 
 function Content({ route }: { route: Route }) {
   const [page = '', arg = ''] = route.parts;
+  const paths = useContext(PathsContext);
   switch (page) {
     case '':
       return html`<${Overview} />`;
@@ -57,6 +60,10 @@ function Content({ route }: { route: Route }) {
       return html`<${Consensus} />`;
     case 'conference':
       return html`<${Conference} />`;
+    case 'iso':
+      return arg === '' ? html`<${IsoMessages} />` : html`<${IsoMessage} id=${arg} />`;
+    case 'settings':
+      return html`<${Settings} signin=${paths.has('/v1/operator/session')} />`;
     case 'search':
       return html`<${SearchPage} q=${route.query.get('q') ?? ''} />`;
     default:
@@ -74,6 +81,8 @@ export function App() {
     ['#/assets', 'Assets'],
     ['#/consensus', 'Consensus'],
     ...(paths.has('/v1/conference/calls') ? ([['#/conference', 'Conference']] as [string, string][]) : []),
+    ...(paths.has('/v1/iso20022/audit/messages') ? ([['#/iso', 'ISO 20022']] as [string, string][]) : []),
+    ['#/settings', 'Settings'],
   ];
   const here = `#/${route.parts[0] ?? ''}`;
   return html`

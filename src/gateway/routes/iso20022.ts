@@ -20,8 +20,10 @@ import type { RouteDeps } from '../deps.js';
 import type { RouteFamily } from '../family.js';
 import { PageQuerystring, parsePage } from '../list.js';
 import type { FormatOffer } from '../negotiate.js';
+import type { OperatorSessionVerifier } from '../operator-auth.js';
 import type { BridgePort } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
+import { type SignedOrSession, signedOrSession } from '../signed-or-session.js';
 import { createSignedRequests, type SignedRequests } from '../signed-request.js';
 import { respond, viewSchema } from '../view.js';
 import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from '../views/iso20022.js';
@@ -97,6 +99,11 @@ function asGatewayError(d: RouteDeps, e: unknown): unknown {
   return e instanceof BridgeError ? d.errors.create(e.code, e.details, e.message) : e;
 }
 
+/** A read route's caller: a signed-in operator (any message), else a participant (signerOf). */
+function readerOf(d: RouteDeps, auth: SignedOrSession, req: FastifyRequest): void {
+  if (auth.session(req) === undefined) signerOf(d, auth, req);
+}
+
 function mapped<T>(d: RouteDeps, work: () => T): T {
   try {
     return work();
@@ -128,6 +135,7 @@ function submission(r: BridgeRecord) {
 const AUTH_NOTE =
   'Signed by a bridge participant (app-families.md §1.2: x-ledger-account, x-ledger-signature, ' +
   'x-ledger-timestamp-ms, x-ledger-nonce); docs/iso20022.md "Participants".';
+const READ_AUTH_NOTE = `${AUTH_NOTE} Or an operator sign-in session (Authorization: Bearer, docs/operator.md), which reads every message.`;
 
 function submitRoute(
   d: RouteDeps,
@@ -168,7 +176,7 @@ function submitRoute(
 
 function reportRoute(
   d: RouteDeps,
-  auth: SignedRequests,
+  auth: SignedOrSession,
   [report, operationId, summary]: (typeof REPORTS)[number],
 ) {
   return defineRoute({
@@ -176,7 +184,7 @@ function reportRoute(
     url: `/v1/iso20022/messages/:msg_id/${report}`,
     operationId,
     summary,
-    description: AUTH_NOTE,
+    description: READ_AUTH_NOTE,
     tags: TAGS,
     visibility: 'public',
     auth,
@@ -184,7 +192,7 @@ function reportRoute(
     errorStatuses: [404, 503],
     schema: { params: MessageParams, response: { 200: Type.String({ description: `${report} XML` }) } },
     handler: (req, reply) => {
-      signerOf(d, auth, req);
+      readerOf(d, auth, req);
       const xml = mapped(d, () => bridgeOf(d).report(req.params.msg_id, report));
       return reply.code(200).type('application/xml; charset=utf-8').send(xml);
     },
@@ -193,9 +201,10 @@ function reportRoute(
 
 export function iso20022Routes(
   d: RouteDeps,
-  opts: { xmlBodyBytesMax: number; auth: SignedRequests },
+  opts: { xmlBodyBytesMax: number; auth: SignedRequests; sessions?: OperatorSessionVerifier },
 ): RouteDef[] {
   const auth = opts.auth;
+  const read = signedOrSession(auth, opts.sessions);
   return [
     ...SUBMISSIONS.map((s) => submitRoute(d, auth, opts.xmlBodyBytesMax, s)),
     defineRoute({
@@ -203,15 +212,15 @@ export function iso20022Routes(
       url: '/v1/iso20022/messages/:msg_id',
       operationId: 'getIso20022Message',
       summary: 'The canonical bridge record of one message',
-      description: AUTH_NOTE,
+      description: READ_AUTH_NOTE,
       tags: TAGS,
       visibility: 'public',
-      auth,
+      auth: read,
       formats: JSON_OR_CODEC,
       errorStatuses: [404, 503],
       schema: { params: MessageParams, response: { 200: viewSchema(Iso20022RecordView) } },
       handler: (req, reply) => {
-        signerOf(d, auth, req);
+        readerOf(d, read, req);
         const r = mapped(d, () => bridgeOf(d).record(req.params.msg_id));
         return respond(d.schema, req, reply, Iso20022RecordView, r);
       },
@@ -221,15 +230,15 @@ export function iso20022Routes(
       url: '/v1/iso20022/audit/messages',
       operationId: 'getIso20022AuditManifest',
       summary: 'Tamper-evident audit manifest: hash-chained entries, anchors and inclusion proofs (paged)',
-      description: AUTH_NOTE,
+      description: READ_AUTH_NOTE,
       tags: TAGS,
       visibility: 'public',
-      auth,
+      auth: read,
       formats: JSON_OR_CODEC,
       errorStatuses: [503],
       schema: { querystring: PageQuerystring, response: { 200: viewSchema(Iso20022AuditPageView) } },
       handler: (req, reply) => {
-        signerOf(d, auth, req);
+        readerOf(d, read, req);
         const page = parsePage(req.query, d.limits);
         const bridge = bridgeOf(d);
         const a = mapped(d, () => bridge.audit(page.offset, page.limit));
@@ -249,7 +258,7 @@ export function iso20022Routes(
         });
       },
     }),
-    ...REPORTS.map((r) => reportRoute(d, auth, r)),
+    ...REPORTS.map((r) => reportRoute(d, read, r)),
   ];
 }
 
@@ -259,6 +268,8 @@ export interface Iso20022FamilyOptions {
   requestMaxAgeMs: number;
   noncesMax: number;
   now(): number;
+  /** Operator sign-in sessions: read routes accept their bearer tokens too (omitted: participants only). */
+  sessions?: OperatorSessionVerifier;
 }
 
 /**
@@ -274,7 +285,12 @@ export function iso20022Family(d: RouteDeps, opts: Iso20022FamilyOptions): Route
   return {
     name: 'iso20022',
     app: true,
-    routes: () => iso20022Routes(d, { xmlBodyBytesMax: opts.xmlBodyBytesMax, auth }),
+    routes: () =>
+      iso20022Routes(d, {
+        xmlBodyBytesMax: opts.xmlBodyBytesMax,
+        auth,
+        ...(opts.sessions === undefined ? {} : { sessions: opts.sessions }),
+      }),
     install: (app) => installIso20022Parser(app, opts.xmlBodyBytesMax),
   };
 }

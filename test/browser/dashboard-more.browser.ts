@@ -1,0 +1,93 @@
+// `npm run test:browser` (issue 17, second part): the dashboard's ISO 20022 pages, search by alias and the
+// node URL setting, in Debian's Chromium against real nodes. Node A runs the bridge with an operator key;
+// a pacs.008 submitted the way test/iso20022 does it settles, the operator signs in on the settings page
+// (WebCrypto signs the challenge), and the messages page and the message page show its status and the
+// generated pacs.002 XML. Screenshots go to test/browser/artifacts/, axe-core finds nothing serious.
+import assert from 'node:assert/strict';
+import { mkdirSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { Ed25519KeyPair } from '../../src/sdk/index.js';
+import { CHROMIUM } from '../helpers/browser-sdk.js';
+import { axeScan, Console } from '../helpers/dashboard-page.js';
+import {
+  type BridgeNode,
+  EUR,
+  post,
+  settledOrRejected,
+  startBridgeNode,
+  waitFor,
+} from '../iso20022/bridge-fixture.js';
+import { pacs008Sample } from '../iso20022/messages.js';
+
+const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
+const OPERATOR = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(0x52));
+const MSG = 'DEUT-P008-20251126-DASH001';
+
+describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
+  let a: BridgeNode;
+  let browser: Browser;
+  let page: Page;
+  let base: string;
+  const consoleLog = new Console();
+
+  before(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    a = await startBridgeNode({
+      'telemetry.profile': 'developer',
+      'operator.public_keys': [OPERATOR.publicKeyText()],
+    });
+    base = `${a.url}/dashboard/`;
+    const r = await post(
+      a,
+      'pacs008',
+      pacs008Sample(MSG, { source: a.alice.id, target: a.bob.id, asset: EUR }),
+    );
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    await waitFor(a, MSG, settledOrRejected);
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    consoleLog.watch(page);
+  });
+  after(async () => {
+    await browser?.close();
+    await a?.stopAll();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: `${ARTIFACTS}${name}.png`, fullPage: true });
+
+  it('asks for an operator session on the ISO 20022 page, then signs in on the settings page', async () => {
+    await page.goto(`${base}#/iso`);
+    await page.getByRole('link', { name: 'Sign in as an operator' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.getByLabel('Operator private key (802620…)').fill(OPERATOR.privateKeyText());
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByTestId('signed-in').waitFor();
+    await shot('settings');
+    await axeScan(page, 'settings');
+  });
+
+  it('lists the bridge message with its status and opens it with the generated XML', async () => {
+    await page.getByRole('link', { name: 'ISO 20022' }).click();
+    const status = page.locator(`[data-iso-status="${MSG}"]`);
+    await status.waitFor();
+    assert.equal(await status.textContent(), 'ACSC');
+    await shot('iso-messages');
+    await axeScan(page, 'iso-messages');
+    await page.getByRole('link', { name: MSG }).click();
+    await page.getByTestId('iso-status').waitFor();
+    assert.equal(await page.getByTestId('iso-id').textContent(), MSG);
+    assert.equal(await page.getByTestId('iso-status').textContent(), 'Accepted');
+    const xml = page.locator('pre[data-report="pacs002"]');
+    await xml.waitFor();
+    const text = String(await xml.textContent());
+    assert.match(text, /<GrpSts>ACSC<\/GrpSts>/);
+    assert.match(text, new RegExp(`<OrgnlMsgId>${MSG}</OrgnlMsgId>`));
+    await shot('iso-message');
+    await axeScan(page, 'iso-message');
+  });
+
+  it('logged no console errors', () => {
+    assert.deepEqual(consoleLog.errors, []);
+  });
+});
