@@ -1,8 +1,10 @@
 // Accounts (a page of the app API's list) and one account with its balances and permissions.
 
 import { html } from 'htm/preact';
+import { useContext } from 'preact/hooks';
 import { enc } from './api.js';
-import { useJson } from './hooks.js';
+import { PathsContext } from './context.js';
+import { useJson, usePostJson } from './hooks.js';
 import { AccountLink, AssetLink, Facts, href, Json, Loaded, Page, Table } from './parts.js';
 
 interface List<T> {
@@ -51,8 +53,33 @@ export function Accounts({ offset }: { offset: number }) {
   <//>`;
 }
 
+interface AliasList {
+  total: number;
+  items: { alias: string; index: number; is_primary: boolean }[];
+}
+
+/** The account's aliases (POST /v1/aliases/by_account), when the node serves alias look-ups. */
+function Aliases({ id }: { id: string }) {
+  const answer = usePostJson<AliasList>('/v1/aliases/by_account', { account_id: id, limit: 100 });
+  if (answer === undefined || !answer.ok) return null;
+  return html`<${Table}
+    caption=${`Aliases (${answer.body.total})`}
+    rows=${answer.body.items}
+    columns=${[
+      {
+        label: 'Alias',
+        cell: (a: AliasList['items'][number]) =>
+          html`<span class="mono" data-alias=${a.alias}>${a.alias}</span>`,
+      },
+      { label: 'Index', cell: (a: AliasList['items'][number]) => a.index },
+      { label: 'Primary', cell: (a: AliasList['items'][number]) => (a.is_primary ? 'yes' : 'no') },
+    ]}
+  />`;
+}
+
 export function AccountPage({ id }: { id: string }) {
   const answer = useJson<Account>(`/v1/accounts/${enc(id)}`);
+  const paths = useContext(PathsContext);
   return html`<${Page} title="Account">
     <${Loaded} answer=${answer}>
       ${(a: Account) => html`
@@ -75,6 +102,7 @@ export function AccountPage({ id }: { id: string }) {
             },
           ]}
         />
+        ${paths.has('/v1/aliases/by_account') ? html`<${Aliases} id=${a.id} />` : null}
         <${Table}
           caption="Permissions"
           rows=${a.permissions}

@@ -1,7 +1,7 @@
 // Small hooks shared by the pages: the hash route, one JSON answer, a polled JSON answer, the live feed.
 
 import { useContext, useEffect, useState } from 'preact/hooks';
-import { type Answer, getJson } from './api.js';
+import { type Answer, getJson, postJson } from './api.js';
 import { FeedContext } from './context.js';
 import type { LiveFeed } from './live.js';
 
@@ -45,6 +45,23 @@ export function useJson<T>(path: string | undefined): Answer<T> | undefined {
     });
     return () => ac.abort();
   }, [path]);
+  return answer;
+}
+
+/** One POST of a JSON query (the alias look-ups), again whenever `path` or `body` changes. */
+export function usePostJson<T>(path: string, body: unknown): Answer<T> | undefined {
+  const [answer, setAnswer] = useState<Answer<T> | undefined>(undefined);
+  const key = JSON.stringify(body);
+  useEffect(() => {
+    let live = true;
+    setAnswer(undefined);
+    postJson<T>(path, body).then((a) => {
+      if (live) setAnswer(a);
+    });
+    return () => {
+      live = false;
+    };
+  }, [path, key]);
   return answer;
 }
 
