@@ -4,6 +4,7 @@
 // needs `app_api.enabled`. Factories start nothing (workers start in `install`), so a family left out
 // costs nothing; serve.ts still calls `close` on it.
 
+import { accountsFamily } from '../accounts/family.js';
 import { aliasFamily } from '../aliases/family.js';
 import { conferenceFamily } from '../conference/family.js';
 import { builtDashboard } from '../dashboard/family.js';
@@ -12,10 +13,10 @@ import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
-import { appRoutes } from '../gateway/routes/app.js';
-import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
+import { iso20022Family } from '../iso20022/routes/family.js';
+import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
@@ -36,6 +37,8 @@ export interface FamilyEnv {
   app: GatewayApp;
   /** The node directory when served from one (per-node stores live under its data folder). */
   dir?: string;
+  /** The ISO 20022 bridge, when `iso20022.enabled` (serve.ts starts it). */
+  bridge?: BridgePort;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (families whose routes also accept operators). */
@@ -50,12 +53,12 @@ function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  const { node, deps, dir } = env;
+  const { node, deps, dir, bridge } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
   return [
     // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
-    { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
+    accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     ...when(c.conference.enabled, () =>
@@ -65,9 +68,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
         onError: (e) => env.logError('conference signals', e),
       }),
     ),
-    ...when(deps.ports.iso20022 !== undefined, () =>
-      iso20022Family(deps, { ...c.iso20022, now, sessions: env.operatorSessions }),
-    ),
+    ...(bridge === undefined
+      ? []
+      : [iso20022Family(bridge, deps, { ...c.iso20022, now, sessions: env.operatorSessions })]),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
       onError: (e) => env.logError('telemetry propagation', e),
