@@ -57,8 +57,13 @@ export class BlockExecution {
         events: [],
       };
     }
+    // A multisig account acts only through its proposals (docs/multisig.md), never as a signer.
+    if (this.view.t.multisigAccount.has(authority)) {
+      const reason = reject('multisig_direct_signing', `${authority} is a multisig account`);
+      return { result: { kind: 'Rejected', reason }, events: [] };
+    }
     const mark = this.view.journal.mark();
-    const x = new TxContext(this.view, this.ctx, authority);
+    const x = new TxContext(this.view, this.ctx, authority, 0);
     try {
       if (this.ctx.genesis) this.recordGenesisDomain(authority);
       const instructions = tx.payload.instructions;
@@ -140,6 +145,7 @@ class TxContext implements ExecContext {
     readonly view: StateView,
     readonly block: Readonly<BlockContext>,
     readonly authority: string,
+    readonly multisigDepth: number,
   ) {
     this.t = view.t;
     this.checkPermissions = !block.genesis;
@@ -148,6 +154,20 @@ class TxContext implements ExecContext {
   /** Events are copies: a subscriber must not be able to reach a row through an event. */
   emit(e: DataEvent): void {
     this.events.push(deepCopy(e));
+  }
+
+  runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined {
+    const mark = this.view.journal.mark();
+    const inner = new TxContext(this.view, this.block, authority, this.multisigDepth + 1);
+    for (let i = 0; i < instructions.length; i++) {
+      const failed = runInstruction(inner, instructions[i]!);
+      if (failed !== undefined) {
+        this.view.journal.rollback(mark);
+        return { fail: failed, index: i };
+      }
+    }
+    for (const e of inner.events) this.events.push(e);
+    return undefined;
   }
 }
 

@@ -12,6 +12,7 @@ import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
+import * as multisig from './exec-multisig.js';
 import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
@@ -63,4 +64,9 @@ export const HANDLERS: HandlerTable = Object.freeze({
   SetAssetAlias: assetAliases.setAssetAlias,
   RenewAssetAlias: assetAliases.renewAssetAlias,
   RemoveAssetAlias: assetAliases.removeAssetAlias,
+  RegisterMultisig: multisig.registerMultisig,
+  ProposeMultisig: multisig.proposeMultisig,
+  ApproveMultisig: multisig.approveMultisig,
+  CancelMultisig: multisig.cancelMultisig,
+  SetMultisigSpec: multisig.setMultisigSpec,
 });

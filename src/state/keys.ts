@@ -22,6 +22,8 @@ export const TABLE_TAGS = {
   accountAlias: 0x11,
   aliasCounter: 0x12,
   assetAlias: 0x13,
+  multisigAccount: 0x14,
+  multisigProposal: 0x15,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 

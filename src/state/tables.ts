@@ -50,6 +50,8 @@ import {
   parseNftId,
   RoleId,
 } from '../model/ids.js';
+import { type MultisigAccount, MultisigAccountCodec, proposalRowId, specProblem } from '../model/multisig.js';
+import { type MultisigProposal, MultisigProposalCodec, proposalProblem } from '../model/multisig-proposal.js';
 import { type Parameters, ParametersCodec } from '../model/parameters.js';
 import { type Permission, PermissionCodec, permissionKey } from '../model/permissions.js';
 import {
@@ -94,7 +96,11 @@ export type IndexName =
   | 'aliasesByDomain'
   | 'aliasByIndex'
   /** Asset aliases by the definition they name (at most one each). */
-  | 'aliasesByDefinition';
+  | 'aliasesByDefinition'
+  /** Multisig accounts by each signatory (member → multisigs). */
+  | 'multisigsByMember'
+  /** Proposals by their multisig account (multisig → proposals). */
+  | 'proposalsByMultisig';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -239,6 +245,17 @@ export const TABLES = Object.freeze({
     idOf: (v) => v.alias,
     links: (_id, v) => [['aliasesByDefinition', v.definition]],
     check: (id) => assetAliasProblem(id)?.message,
+  }),
+  multisigAccount: def<MultisigAccount>('multisigAccount', MultisigAccountCodec, {
+    idOf: (v) => v.account,
+    links: (_id, v) => [...v.spec.signatories.keys()].map((m) => ['multisigsByMember', m] as const),
+    check: (id, v) => specProblem(id, v.spec),
+  }),
+  multisigProposal: def<MultisigProposal>('multisigProposal', MultisigProposalCodec, {
+    idOf: (v) => proposalRowId(v.multisig, v.instructionsHash),
+    links: (_id, v) => [['proposalsByMultisig', v.multisig]],
+    linksById: true,
+    check: proposalProblem,
   }),
 });
 
