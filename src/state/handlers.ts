@@ -10,6 +10,7 @@ import * as relays from './exec-conference-relays.js';
 import * as roster from './exec-conference-roster.js';
 import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
+import * as controls from './exec-controls.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
 import * as ownership from './exec-ownership.js';
@@ -63,4 +64,8 @@ export const HANDLERS: HandlerTable = Object.freeze({
   SetAssetAlias: assetAliases.setAssetAlias,
   RenewAssetAlias: assetAliases.renewAssetAlias,
   RemoveAssetAlias: assetAliases.removeAssetAlias,
+  SetTransferFreeze: controls.setTransferFreeze,
+  SetTransferBlacklist: controls.setTransferBlacklist,
+  SetTransferListEntry: controls.setTransferListEntry,
+  SetTransferCap: controls.setTransferCap,
 });

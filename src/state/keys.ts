@@ -22,6 +22,8 @@ export const TABLE_TAGS = {
   accountAlias: 0x11,
   aliasCounter: 0x12,
   assetAlias: 0x13,
+  assetControl: 0x17,
+  definitionControl: 0x18,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 
