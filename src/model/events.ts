@@ -6,6 +6,7 @@ import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
+import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';
@@ -109,6 +110,21 @@ export const DataEventCodec = enumOf('DataEvent', {
   MultisigExecuted: { multisig: AccountId, instructionsHash: Hash, result: MultisigResultCodec },
   MultisigCancelApproved: { multisig: AccountId, instructionsHash: Hash, approver: AccountId },
   MultisigCanceled: { multisig: AccountId, instructionsHash: Hash },
+  // Transfer controls (docs/controls.md): one per changed rule; `account` absent = definition-wide.
+  ControlFreezeSet: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
+  ControlBlacklistSet: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
+  ControlListEntrySet: {
+    definition: AssetDefinitionId,
+    list: ControlListCodec,
+    account: AccountId,
+    listed: bool,
+  },
+  ControlCapSet: {
+    definition: AssetDefinitionId,
+    account: option(AccountId),
+    window: ControlWindowCodec,
+    cap: option(NumericCodec),
+  },
 });
 export type DataEvent = Infer<typeof DataEventCodec>;
 

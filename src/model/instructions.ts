@@ -17,6 +17,7 @@ import {
   RosterProofCodec,
   X25519_KEY_BYTES,
 } from './conference.js';
+import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
@@ -151,6 +152,22 @@ const INSTRUCTION_VARIANTS = {
   ApproveMultisig: { multisig: AccountId, instructionsHash: Hash },
   CancelMultisig: { multisig: AccountId, instructionsHash: Hash },
   SetMultisigSpec: { multisig: AccountId, spec: MultisigSpecCodec },
+  // Transfer controls (docs/controls.md): one contiguous block. `account` absent = the definition-wide
+  // record (every holder); `cap` absent removes that window's cap; `listed` false removes the entry.
+  SetTransferFreeze: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
+  SetTransferBlacklist: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
+  SetTransferListEntry: {
+    definition: AssetDefinitionId,
+    list: ControlListCodec,
+    account: AccountId,
+    listed: bool,
+  },
+  SetTransferCap: {
+    definition: AssetDefinitionId,
+    account: option(AccountId),
+    window: ControlWindowCodec,
+    cap: option(NumericCodec),
+  },
 };
 
 export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);

@@ -120,6 +120,12 @@ export const REJECTION_CODES = {
   multisig_nesting_too_deep: [812, 'proposals execute inside proposals deeper than the limit'],
   multisig_member_in_use: [813, 'the account is a signatory of a multisig account'],
   multisig_instructions_invalid: [814, 'a proposal needs 1..64 instructions'],
+  // 820-839: transfer controls (docs/controls.md); each names the rule that refused the movement
+  transfer_frozen: [820, 'the sending account (or the whole definition) is frozen for outgoing transfers'],
+  account_blacklisted: [821, 'a blacklisted account (or definition) may neither send nor receive'],
+  transfer_cap_exceeded: [822, 'the amount passes a per-transaction or per-period cap of the sender'],
+  not_on_allow_list: [823, 'the definition has an allow list that does not name the account'],
+  on_deny_list: [824, 'the definition deny list names the account'],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -7,6 +7,7 @@ import { SchemaRegistry } from '../codec/registry.js';
 import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from './aliases.js';
 import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
+import { AssetControlCodec, DefinitionControlCodec } from './controls.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
@@ -38,6 +39,9 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     AccountAliasCodec,
     AliasCounterCodec,
     AssetAliasCodec,
+    // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
+    AssetControlCodec,
+    DefinitionControlCodec,
   ];
   for (const c of [...model, ...extra]) r.register(c);
   return r;

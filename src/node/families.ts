@@ -7,6 +7,7 @@
 import { accountsFamily } from '../accounts/family.js';
 import { aliasFamily } from '../aliases/family.js';
 import { conferenceFamily } from '../conference/family.js';
+import { controlsFamily } from '../controls/family.js';
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
@@ -24,6 +25,7 @@ import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
+import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
@@ -61,6 +63,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
+    controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

@@ -10,6 +10,7 @@ import * as relays from './exec-conference-relays.js';
 import * as roster from './exec-conference-roster.js';
 import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
+import * as controls from './exec-controls.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
 import * as multisig from './exec-multisig.js';
@@ -69,4 +70,8 @@ export const HANDLERS: HandlerTable = Object.freeze({
   ApproveMultisig: multisig.approveMultisig,
   CancelMultisig: multisig.cancelMultisig,
   SetMultisigSpec: multisig.setMultisigSpec,
+  SetTransferFreeze: controls.setTransferFreeze,
+  SetTransferBlacklist: controls.setTransferBlacklist,
+  SetTransferListEntry: controls.setTransferListEntry,
+  SetTransferCap: controls.setTransferCap,
 });

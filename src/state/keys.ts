@@ -24,6 +24,8 @@ export const TABLE_TAGS = {
   assetAlias: 0x13,
   multisigAccount: 0x14,
   multisigProposal: 0x15,
+  assetControl: 0x17,
+  definitionControl: 0x18,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 

@@ -25,6 +25,12 @@ import {
   parseCallId,
 } from '../model/conference.js';
 import {
+  type AssetControl,
+  AssetControlCodec,
+  type DefinitionControl,
+  DefinitionControlCodec,
+} from '../model/controls.js';
+import {
   type Account,
   AccountCodec,
   type Asset,
@@ -43,6 +49,7 @@ import {
   UpgradeRecordCodec,
 } from '../model/entities.js';
 import {
+  assetId,
   DomainId,
   parseAccountId,
   parseAssetId,
@@ -61,6 +68,7 @@ import {
   type ShieldedPoolRow,
   ShieldedPoolRowCodec,
 } from '../model/shielded.js';
+import { controlProblem, sortedProblem } from './control-rows.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
 /** Bookkeeping of the state itself, persisted like any other row. */
@@ -100,7 +108,10 @@ export type IndexName =
   /** Multisig accounts by each signatory (member → multisigs). */
   | 'multisigsByMember'
   /** Proposals by their multisig account (multisig → proposals). */
-  | 'proposalsByMultisig';
+  | 'proposalsByMultisig'
+  /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
+  | 'controlsByAccount'
+  | 'controlsByDefinition';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -256,6 +267,25 @@ export const TABLES = Object.freeze({
     links: (_id, v) => [['proposalsByMultisig', v.multisig]],
     linksById: true,
     check: proposalProblem,
+  }),
+  assetControl: def<AssetControl>('assetControl', AssetControlCodec, {
+    idOf: (v) => assetId(v.definition, v.account),
+    linksById: true,
+    links: (id) => {
+      const p = parseAssetId(id);
+      return p === undefined
+        ? []
+        : [
+            ['controlsByAccount', p.account],
+            ['controlsByDefinition', p.definition],
+          ];
+    },
+    check: (_id, v) => controlProblem(v.limits, v.usages),
+  }),
+  definitionControl: def<DefinitionControl>('definitionControl', DefinitionControlCodec, {
+    idOf: (v) => v.definition,
+    check: (_id, v) =>
+      controlProblem(v.limits, []) ?? sortedProblem(v.allowList) ?? sortedProblem(v.denyList),
   }),
 });
 

@@ -38,6 +38,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
+  controls: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -52,6 +53,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'history',
     'aliases',
+    'controls',
     'operator',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
@@ -76,6 +78,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'dashboard',
     'history',
     'aliases',
+    'controls',
     'operator',
     'mcp',
     'accounts',
@@ -96,6 +99,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'telemetry',
     'aliases',
+    'controls',
   ],
 };
 
