@@ -1,9 +1,20 @@
 // Instructions: the only way the world state changes (docs/data-model.md §Instructions).
 // Variant tags are positions in this list and are never reused: add new instructions at the end.
 
-import type { Infer } from '../codec/codec.js';
-import { enumOf, option, seq } from '../codec/compound.js';
-import { bool, bytes, fixedBytes, jsonValue, string, u8, u16, u32, u64 } from '../codec/primitives.js';
+import type { Codec, Infer } from '../codec/codec.js';
+import { enumOf, lazy, option, seq } from '../codec/compound.js';
+import {
+  bool,
+  bytes,
+  fixedBytes,
+  jsonValue,
+  string,
+  u8,
+  u16,
+  u32,
+  u64,
+  varuint,
+} from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import {
   CallId,
@@ -25,6 +36,8 @@ import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
+import { BillingCodec, PricingCodec, SubscriptionIdText } from './subscriptions.js';
+import { TRIGGER_INSTRUCTIONS_MAX, TriggerDueCodec, TriggerIdText, TriggerRepeatCodec } from './triggers.js';
 
 /** The object a key-value instruction writes to. */
 export const MetadataTargetCodec = enumOf('MetadataTarget', {
@@ -39,6 +52,9 @@ export type MetadataTarget = Infer<typeof MetadataTargetCodec>;
 export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
+
+/** An instruction inside a trigger (typed loosely: the enum refers to itself). */
+const NestedInstruction: Codec<unknown> = lazy('TriggerInstruction', (): Codec<unknown> => InstructionCodec);
 
 const INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
@@ -129,6 +145,30 @@ const INSTRUCTION_VARIANTS = {
   SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
   RemoveAssetAlias: { alias: AliasText },
+  // Time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md): one contiguous block. A
+  // trigger's instructions are instructions of this same enum (recursive; the decoder's depth limit bounds
+  // nesting). ChargeSubscription is what a billing trigger runs; only the subscription's trigger may.
+  RegisterTrigger: {
+    id: TriggerIdText,
+    due: TriggerDueCodec,
+    repeat: option(TriggerRepeatCodec),
+    instructions: seq(NestedInstruction, TRIGGER_INSTRUCTIONS_MAX),
+  },
+  UnregisterTrigger: { id: TriggerIdText },
+  RegisterSubscriptionPlan: {
+    id: SubscriptionIdText,
+    billing: BillingCodec,
+    pricing: PricingCodec,
+    trialMs: varuint,
+  },
+  Subscribe: { id: SubscriptionIdText, plan: SubscriptionIdText },
+  CancelSubscription: { id: SubscriptionIdText, atPeriodEnd: bool },
+  KeepSubscription: { id: SubscriptionIdText },
+  PauseSubscription: { id: SubscriptionIdText },
+  ResumeSubscription: { id: SubscriptionIdText },
+  ChargeSubscriptionNow: { id: SubscriptionIdText },
+  RecordSubscriptionUsage: { id: SubscriptionIdText, unitKey: Name, units: NumericCodec },
+  ChargeSubscription: { id: SubscriptionIdText },
 };
 
 export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);

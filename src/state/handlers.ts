@@ -15,6 +15,8 @@ import * as metadata from './exec-metadata.js';
 import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
+import * as subscriptions from './exec-subscriptions.js';
+import * as triggers from './exec-triggers.js';
 import * as unregister from './exec-unregister.js';
 import * as upgrades from './exec-upgrades.js';
 
@@ -63,4 +65,15 @@ export const HANDLERS: HandlerTable = Object.freeze({
   SetAssetAlias: assetAliases.setAssetAlias,
   RenewAssetAlias: assetAliases.renewAssetAlias,
   RemoveAssetAlias: assetAliases.removeAssetAlias,
+  RegisterTrigger: triggers.registerTrigger,
+  UnregisterTrigger: triggers.unregisterTrigger,
+  RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
+  Subscribe: subscriptions.subscribe,
+  CancelSubscription: subscriptions.cancelSubscription,
+  KeepSubscription: subscriptions.keepSubscription,
+  PauseSubscription: subscriptions.pauseSubscription,
+  ResumeSubscription: subscriptions.resumeSubscription,
+  ChargeSubscriptionNow: subscriptions.chargeSubscriptionNow,
+  RecordSubscriptionUsage: subscriptions.recordSubscriptionUsage,
+  ChargeSubscription: subscriptions.chargeSubscriptionHandler,
 });

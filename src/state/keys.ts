@@ -22,6 +22,10 @@ export const TABLE_TAGS = {
   accountAlias: 0x11,
   aliasCounter: 0x12,
   assetAlias: 0x13,
+  trigger: 0x19,
+  triggerDue: 0x1a,
+  subscriptionPlan: 0x1b,
+  subscription: 0x1c,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 
