@@ -16,6 +16,8 @@ import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
 import { RejectionCodec } from './rejections.js';
+import { InvoiceCodec, SubscriptionIdText, SubscriptionStatusCodec } from './subscriptions.js';
+import { TriggerDueCodec, TriggerIdText } from './triggers.js';
 
 export const TransactionStatusCodec = enumOf('TransactionStatus', {
   Queued: {},
@@ -125,6 +127,23 @@ export const DataEventCodec = enumOf('DataEvent', {
     window: ControlWindowCodec,
     cap: option(NumericCodec),
   },
+  // Time triggers (docs/triggers.md). Executed / Failed follow the data events of the run they report.
+  TriggerRegistered: { id: TriggerIdText, authority: AccountId, due: TriggerDueCodec },
+  TriggerUnregistered: { id: TriggerIdText },
+  TriggerExecuted: { id: TriggerIdText, authority: AccountId, runs: varuint, next: option(TriggerDueCodec) },
+  TriggerFailed: {
+    id: TriggerIdText,
+    authority: AccountId,
+    runs: varuint,
+    next: option(TriggerDueCodec),
+    reason: RejectionCodec,
+  },
+  // Subscriptions (docs/subscriptions.md).
+  SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
+  SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },
+  SubscriptionStatusChanged: { id: SubscriptionIdText, status: SubscriptionStatusCodec },
+  SubscriptionInvoiced: { id: SubscriptionIdText, invoice: InvoiceCodec, failureCount: u32 },
+  SubscriptionUsageRecorded: { id: SubscriptionIdText, units: NumericCodec, total: NumericCodec },
 });
 export type DataEvent = Infer<typeof DataEventCodec>;
 

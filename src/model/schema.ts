@@ -12,7 +12,10 @@ import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
+import { SubscriptionCodec, SubscriptionPlanCodec } from './subscriptions.js';
 import { SignedTransactionBatchCodec, SignedTransactionCodec } from './transaction.js';
+import { TriggerCodec } from './trigger-row.js';
+import { TriggerDueRowCodec } from './triggers.js';
 
 /** The version of the data model; bumped whenever a wire type changes incompatibly. */
 export const DATA_MODEL_VERSION = 1;
@@ -42,6 +45,11 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
     AssetControlCodec,
     DefinitionControlCodec,
+    // Stored in the world state (tables 0x19..0x1c, docs/triggers.md, docs/subscriptions.md).
+    TriggerCodec,
+    TriggerDueRowCodec,
+    SubscriptionPlanCodec,
+    SubscriptionCodec,
   ];
   for (const c of [...model, ...extra]) r.register(c);
   return r;

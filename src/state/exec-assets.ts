@@ -113,7 +113,22 @@ export const burnAsset: Handler<'BurnAsset'> = (x, ins) => {
   return undefined;
 };
 
-export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
+export const transferAsset: Handler<'TransferAsset'> = (x, ins) =>
+  transferValue(x, ins.source, ins.destination, ins.amount, true);
+
+/**
+ * The one function through which a transfer moves value (TransferAsset, subscription charges). With
+ * `authorizeSource` false the caller has authorized the debit itself (a subscription is the subscriber's
+ * standing grant to its plan's charges); every other check runs, in TransferAsset's order.
+ */
+export function transferValue(
+  x: ExecContext,
+  source: string,
+  destination: string,
+  value: Numeric,
+  authorizeSource: boolean,
+): Fail | undefined {
+  const ins = { source, destination, amount: value };
   const r = resolve(x, ins.source);
   if (isFail(r)) return r;
   const locked = requireNotPool(x, r.account);
@@ -121,13 +136,15 @@ export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
   const dest = parseAccountId(ins.destination);
   if (dest === undefined || !x.t.account.has(ins.destination))
     return fail('account_not_found', `no account ${ins.destination}`);
-  const denied = authorizeDebit(
-    x,
-    r.account,
-    [r.account, r.domainOwner],
-    'CanTransferAssetWithDefinition',
-    r.definitionId,
-  );
+  const denied = authorizeSource
+    ? authorizeDebit(
+        x,
+        r.account,
+        [r.account, r.domainOwner],
+        'CanTransferAssetWithDefinition',
+        r.definitionId,
+      )
+    : undefined;
   if (denied) return denied;
   const amount = scaled(ins.amount, r.definition);
   if (typeof amount !== 'bigint') return amount;
@@ -135,4 +152,4 @@ export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
     return fail('same_account', 'source and destination are the same account');
   // Balances of one definition sum to its total, which fits the mantissa, so the credit cannot overflow.
   return moveValue(x, { ...movement(r), from: r.account, to: ins.destination, amount });
-};
+}

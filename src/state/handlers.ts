@@ -17,6 +17,8 @@ import * as multisig from './exec-multisig.js';
 import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
+import * as subscriptions from './exec-subscriptions.js';
+import * as triggers from './exec-triggers.js';
 import * as unregister from './exec-unregister.js';
 import * as upgrades from './exec-upgrades.js';
 
@@ -74,4 +76,15 @@ export const HANDLERS: HandlerTable = Object.freeze({
   SetTransferBlacklist: controls.setTransferBlacklist,
   SetTransferListEntry: controls.setTransferListEntry,
   SetTransferCap: controls.setTransferCap,
+  RegisterTrigger: triggers.registerTrigger,
+  UnregisterTrigger: triggers.unregisterTrigger,
+  RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
+  Subscribe: subscriptions.subscribe,
+  CancelSubscription: subscriptions.cancelSubscription,
+  KeepSubscription: subscriptions.keepSubscription,
+  PauseSubscription: subscriptions.pauseSubscription,
+  ResumeSubscription: subscriptions.resumeSubscription,
+  ChargeSubscriptionNow: subscriptions.chargeSubscriptionNow,
+  RecordSubscriptionUsage: subscriptions.recordSubscriptionUsage,
+  ChargeSubscription: subscriptions.chargeSubscriptionHandler,
 });

@@ -68,6 +68,20 @@ import {
   type ShieldedPoolRow,
   ShieldedPoolRowCodec,
 } from '../model/shielded.js';
+import {
+  type Subscription,
+  SubscriptionCodec,
+  type SubscriptionPlan,
+  SubscriptionPlanCodec,
+} from '../model/subscriptions.js';
+import { type Trigger, TriggerCodec } from '../model/trigger-row.js';
+import {
+  dueKey,
+  isLedgerTrigger,
+  type TriggerDueRow,
+  TriggerDueRowCodec,
+  triggerIdProblem,
+} from '../model/triggers.js';
 import { controlProblem, sortedProblem } from './control-rows.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
@@ -111,7 +125,12 @@ export type IndexName =
   | 'proposalsByMultisig'
   /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
   | 'controlsByAccount'
-  | 'controlsByDefinition';
+  | 'controlsByDefinition'
+  /** Triggers by their authority; plans by provider; subscriptions by subscriber and by provider. */
+  | 'triggersByAuthority'
+  | 'plansByProvider'
+  | 'subscriptionsBySubscriber'
+  | 'subscriptionsByProvider';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -125,6 +144,8 @@ export interface TableDef<V> {
    * move it between index entries, so index upkeep is skipped on updates (the hot path of transfers).
    */
   readonly linksById?: boolean;
+  /** Keep `sortedIds()` up to date by insertion instead of re-sorting (small tables read every block). */
+  readonly keepSorted?: boolean;
   /** Extra consistency check on load: why the row is invalid, or undefined. */
   readonly check?: (id: string, v: V) => string | undefined;
 }
@@ -286,6 +307,27 @@ export const TABLES = Object.freeze({
     idOf: (v) => v.definition,
     check: (_id, v) =>
       controlProblem(v.limits, []) ?? sortedProblem(v.allowList) ?? sortedProblem(v.denyList),
+  }),
+  trigger: def<Trigger>('trigger', TriggerCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) => [['triggersByAuthority', v.authority]],
+    check: (id) => (isLedgerTrigger(id) ? undefined : triggerIdProblem(id)),
+  }),
+  triggerDue: def<TriggerDueRow>('triggerDue', TriggerDueRowCodec, {
+    idOf: (v) => dueKey(v.due, v.trigger),
+    keepSorted: true,
+  }),
+  subscriptionPlan: def<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) => [['plansByProvider', v.provider]],
+  }),
+  subscription: def<Subscription>('subscription', SubscriptionCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) => [
+      ['subscriptionsBySubscriber', v.subscriber],
+      ['subscriptionsByProvider', v.provider],
+    ],
+    linksById: true,
   }),
 });
 
