@@ -13,6 +13,7 @@ import type { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { PeerNetwork } from '../p2p/network.js';
+import { isReportMessage } from '../telemetry/report-codec.js';
 import type { Clock } from '../util/clock.js';
 import { decodeLimitsOf } from './load-config.js';
 import { SafetyFile } from './safety-file.js';
@@ -94,7 +95,10 @@ export function buildBft(a: {
       onFatal: a.onFatal,
     },
   );
-  network.onMessage((from, bytes) => engine.onMessage(from, bytes));
+  // Telemetry reports share the channel (telemetry/report-codec.ts); the telemetry family takes them.
+  network.onMessage((from, bytes) => {
+    if (!isReportMessage(bytes)) engine.onMessage(from, bytes);
+  });
   network.onPeerState((e) => {
     if (e.connected) engine.peerConnected(e.peerId);
   });

@@ -68,6 +68,12 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     ...when(deps.ports.iso20022 !== undefined, () => iso20022Family(deps, { ...c.iso20022, now })),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
+      gossipIntervalMs: c.telemetry.gossipIntervalMs,
+      peerReports: {
+        reportsMax: c.telemetry.peerReportsMax,
+        staleMs: c.telemetry.peerReportStaleMs,
+        minGapMs: c.telemetry.peerReportMinGapMs,
+      },
       onError: (e) => env.logError('telemetry propagation', e),
     }),
     // Webhooks keep their store in the node's data folder: without a node directory (or without the
