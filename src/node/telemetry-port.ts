@@ -30,7 +30,8 @@ export function configuredGatewayUrl(value: string): string | undefined {
   return value;
 }
 
-function wildcardHost(address: string): boolean {
+/** Whether a `host:port` listens on every address (its host then names no reachable gateway). */
+export function wildcardHost(address: string): boolean {
   const host = address.slice(0, address.lastIndexOf(':')).replace(/^\[|\]$/g, '');
   return host === '0.0.0.0' || host === '::' || host === '';
 }
