@@ -23,6 +23,20 @@ export interface BftParts {
   engine: BftEngine;
 }
 
+/**
+ * Hands the engine every peer message but telemetry reports: those share the channel (their `TRNT` magic,
+ * telemetry/report-codec.ts) and go to the telemetry family (node/telemetry-port.ts). The engine would
+ * take a report for garbage and disconnect its sender.
+ */
+export function routeToEngine(
+  network: Pick<PeerNetwork, 'onMessage'>,
+  engine: Pick<BftEngine, 'onMessage'>,
+): void {
+  network.onMessage((from, bytes) => {
+    if (!isReportMessage(bytes)) engine.onMessage(from, bytes);
+  });
+}
+
 /** A network is configured when the genesis names several validators or peers are listed. */
 export function runsBft(config: Config, validators: ValidatorSet): boolean {
   return validators.size > 1 || config.network.peers.length > 0;
@@ -95,10 +109,7 @@ export function buildBft(a: {
       onFatal: a.onFatal,
     },
   );
-  // Telemetry reports share the channel (telemetry/report-codec.ts); the telemetry family takes them.
-  network.onMessage((from, bytes) => {
-    if (!isReportMessage(bytes)) engine.onMessage(from, bytes);
-  });
+  routeToEngine(network, engine);
   network.onPeerState((e) => {
     if (e.connected) engine.peerConnected(e.peerId);
   });
