@@ -114,7 +114,15 @@ const EXPECTED_DEFAULTS = {
     lmdb_map_bytes: 17179869184,
   },
   verify: { threads: 1 },
-  telemetry: { profile: 'operator', live_interval_ms: 5000 },
+  telemetry: {
+    profile: 'operator',
+    live_interval_ms: 5000,
+    gossip_interval_ms: 5000,
+    gateway_url: '',
+    peer_reports_max: 4,
+    peer_report_stale_ms: 60_000,
+    peer_report_min_gap_ms: 1000,
+  },
   dashboard: { enabled: true },
   operator: {
     public_keys: [],

@@ -438,6 +438,27 @@ export const CONFIG_SCHEMA = {
       100,
       'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
     ),
+    // Peer reports (docs/telemetry.md "Peer reports"; telemetry/report-codec.ts).
+    gossip_interval_ms: ms(
+      5000,
+      0,
+      'How often this node sends its telemetry report (gateway URL, height, queue depth, version, recent block commit times) to its connected peers; 0: neither sent nor accepted. A node of an earlier release disconnects a peer that sends one: keep 0 on every node until all run a release with peer reports.',
+    ),
+    gateway_url: str(
+      '',
+      'Gateway URL this node gives in peers-info and in its reports to peers (http:// or https://, at most 512 bytes); empty: http://<gateway.host>:<port>, or none in reports when the host is a wildcard (0.0.0.0, ::).',
+    ),
+    peer_reports_max: int(4, 1, 64, 'Reports kept per peer (the newest ones); older ones are dropped.'),
+    peer_report_stale_ms: ms(
+      60_000,
+      1,
+      'A peer report older than this (by the time it was received) is dropped and no longer counted.',
+    ),
+    peer_report_min_gap_ms: ms(
+      1000,
+      0,
+      'Reports from one peer closer together than this are refused (counted per peer), bounding the work a peer can cause.',
+    ),
   }),
   dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
     enabled: bool(

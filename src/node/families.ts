@@ -76,6 +76,12 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       : [iso20022Family(bridge, deps, { ...c.iso20022, now, sessions: env.operatorSessions })]),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
+      gossipIntervalMs: c.telemetry.gossipIntervalMs,
+      peerReports: {
+        reportsMax: c.telemetry.peerReportsMax,
+        staleMs: c.telemetry.peerReportStaleMs,
+        minGapMs: c.telemetry.peerReportMinGapMs,
+      },
       onError: (e) => env.logError('telemetry propagation', e),
     }),
     // Webhooks keep their store in the node's data folder: without a node directory (or without the
