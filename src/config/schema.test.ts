@@ -171,6 +171,8 @@ const EXPECTED_DEFAULTS = {
     retry_base_ms: 1000,
     retry_max_delay_ms: 60_000,
     timeout_ms: 10_000,
+    in_flight_max: 64,
+    delivery_window: 256,
     response_bytes_max: 16384,
     queue_per_webhook_max: 10_000,
     queue_total_max: 100_000,
