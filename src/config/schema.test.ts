@@ -173,6 +173,7 @@ const EXPECTED_DEFAULTS = {
     timeout_ms: 10_000,
     in_flight_max: 64,
     delivery_window: 256,
+    recovery_blocks_max: 100_000,
     response_bytes_max: 16384,
     queue_per_webhook_max: 10_000,
     queue_total_max: 100_000,

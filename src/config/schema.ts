@@ -634,6 +634,12 @@ export const CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Webhooks delivering at the same time (each one attempt at a time, in order); the others wait their turn.',
     ),
+    recovery_blocks_max: int(
+      100_000,
+      0,
+      COUNT_CEILING,
+      "Longest chain (in blocks, re-executed from genesis) read back at a start to recover events a crash kept from the webhook intake; above, the gap is logged and recorded in each webhook's last_error instead.",
+    ),
     delivery_window: int(
       256,
       1,

@@ -93,7 +93,9 @@ export async function webhooksFamily(
         ),
       failed: (e) => opts.logError('webhook intake', e),
     },
-    port.replay,
+    port.replay === undefined || port.replayBlocks === undefined
+      ? undefined
+      : { replay: port.replay, blocks: port.replayBlocks, blocksMax: c.recoveryBlocksMax },
   );
   intake.start();
   worker.wake();
