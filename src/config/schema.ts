@@ -649,6 +649,24 @@ export const CONFIG_SCHEMA = {
     retry_base_ms: ms(1000, 1, 'Backoff before the second attempt; it doubles per attempt, with jitter.'),
     retry_max_delay_ms: ms(60_000, 1, 'Longest backoff between two attempts.'),
     timeout_ms: ms(10_000, 1, 'Time one delivery attempt may take (connect, send, answer).'),
+    in_flight_max: int(
+      64,
+      1,
+      COUNT_CEILING,
+      'Webhooks delivering at the same time (each one attempt at a time, in order); the others wait their turn.',
+    ),
+    recovery_blocks_max: int(
+      100_000,
+      0,
+      COUNT_CEILING,
+      "Longest chain (in blocks, re-executed from genesis) read back at a start to recover events a crash kept from the webhook intake; above, the gap is logged and recorded in each webhook's last_error instead.",
+    ),
+    delivery_window: int(
+      256,
+      1,
+      COUNT_CEILING,
+      'Oldest pending deliveries of one webhook handed to the delivery thread ahead; it attempts them one after the other and stops at the first failure.',
+    ),
     response_bytes_max: int(
       16 * KiB,
       0,
