@@ -29,6 +29,7 @@ describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
   let browser: Browser;
   let page: Page;
   let base: string;
+  let aliasTx: string | undefined;
   const consoleLog = new Console();
 
   before(async () => {
@@ -95,6 +96,7 @@ describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
       instructions.setAssetAlias('euro', EUR),
     ]);
     await client.submitAndWait(tx, { timeoutMs: 20_000 }); // throws when rejected
+    aliasTx = tx.hash;
     await page.goto(base);
     await page.getByRole('searchbox', { name: 'Search' }).fill('alice@bank');
     await page.keyboard.press('Enter');
@@ -109,6 +111,34 @@ describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
     await page.waitForURL(`**/dashboard/#/asset/${encodeURIComponent(EUR)}`);
     await page.getByRole('heading', { level: 1, name: `Asset ${EUR}` }).waitFor();
     consoleLog.expectNetwork = false;
+    // The explorer's holder snapshot lists alice (she holds euros).
+    await page.locator(`[data-holder="${a.alice.id}"]`).waitFor();
+    await shot('asset-explorer');
+    await axeScan(page, 'asset-explorer');
+  });
+
+  it("shows a past transaction's data events, replayed from the node's event stream", async () => {
+    assert.ok(aliasTx);
+    await page.goto(`${base}#/tx/${aliasTx}`);
+    await page.getByTestId('tx-events').waitFor();
+    const kinds = await page
+      .locator('[data-testid="tx-events"] > li')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('data-event')));
+    assert.ok(kinds.length >= 1, JSON.stringify(kinds));
+    await shot('transaction-past-events');
+    await axeScan(page, 'transaction-past-events');
+  });
+
+  it('adds blocks committed while the blocks page is open (explorer block stream)', async () => {
+    await page.goto(`${base}#/blocks`);
+    await page.getByRole('table', { name: /^Blocks, newest first/ }).waitFor();
+    await page.getByRole('table', { name: 'Latest transactions' }).waitFor();
+    await page.waitForTimeout(300); // the stream is open once the page shows its rows
+    const admin = importKeyPair(a.admin.key.privateKeyText());
+    const client = new ToranaClient({ url: a.url, account: a.admin.id, signer: admin });
+    const done = await client.submitAndWait(await client.build([instructions.registerDomain('streamland')]));
+    await page.locator(`table a[href="#/block/${done.blockHeight}"]`).first().waitFor({ timeout: 5_000 });
+    await shot('blocks-live');
   });
 
   it('logged no console errors', () => {
