@@ -115,7 +115,7 @@ const EXPECTED_DEFAULTS = {
   },
   verify: { threads: 1 },
   telemetry: { profile: 'operator', live_interval_ms: 5000 },
-  dashboard: { enabled: true },
+  dashboard: { enabled: true, connect_src: [] },
   operator: {
     public_keys: [],
     request_max_age_ms: 30000,
