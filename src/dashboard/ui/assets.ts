@@ -21,11 +21,15 @@ interface Holder {
   quantity: string;
   share_ppm: number;
 }
+interface Lorenz {
+  holders_ppm: number;
+  quantity_ppm: number;
+}
 interface Snapshot {
   height: number;
   holders: number;
   gini_ppm: number;
-  lorenz: { holders_ppm: number; quantity_ppm: number }[];
+  lorenz: Lorenz[];
   top_holders: Holder[];
 }
 interface Econometrics {
@@ -44,14 +48,7 @@ const pct = (ppm: number) => `${(ppm / 10_000).toFixed(2)} %`;
 
 function Distribution({ s }: { s: Snapshot }) {
   return html`<h2>Holders at height ${s.height}</h2>
-    <${Facts} items=${[
-      ['Holders', s.holders],
-      ['Gini coefficient', (s.gini_ppm / 1_000_000).toFixed(3)],
-      [
-        'Lorenz curve',
-        s.lorenz.map((p) => `${pct(p.holders_ppm)} → ${pct(p.quantity_ppm)}`).join(', ') || '–',
-      ],
-    ]} />
+    <${Facts} items=${[['Holders', s.holders], ['Gini coefficient', (s.gini_ppm / 1_000_000).toFixed(3)]]} />
     <${Table}
       caption=${`Largest holders (${s.top_holders.length} of ${s.holders})`}
       rows=${s.top_holders}
@@ -62,6 +59,17 @@ function Distribution({ s }: { s: Snapshot }) {
           cell: (h: Holder) => html`<span class="num" data-holder=${h.account_id}>${h.quantity}</span>`,
         },
         { label: 'Share', cell: (h: Holder) => html`<span class="num">${pct(h.share_ppm)}</span>` },
+      ]}
+    />
+    <${Table}
+      caption="Lorenz curve: share of the quantity held by the poorest share of holders"
+      rows=${s.lorenz}
+      columns=${[
+        {
+          label: 'Poorest holders',
+          cell: (p: Lorenz) => html`<span class="num">${pct(p.holders_ppm)}</span>`,
+        },
+        { label: 'Hold', cell: (p: Lorenz) => html`<span class="num">${pct(p.quantity_ppm)}</span>` },
       ]}
     />`;
 }
