@@ -123,7 +123,7 @@ const EXPECTED_DEFAULTS = {
     peer_report_stale_ms: 60_000,
     peer_report_min_gap_ms: 1000,
   },
-  dashboard: { enabled: true },
+  dashboard: { enabled: true, connect_src: [] },
   operator: {
     public_keys: [],
     request_max_age_ms: 30000,

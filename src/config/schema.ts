@@ -465,6 +465,10 @@ export const CONFIG_SCHEMA = {
       true,
       "Serve the dashboard's static files under /dashboard/ (shown by the developer and full telemetry profiles, else 503); false: not registered (404).",
     ),
+    connect_src: list(
+      [],
+      'Other nodes the dashboard may read, as origins (https://node-b.example:8080), added to its Content-Security-Policy connect-src after \'self\'; each node must allow this origin by CORS (docs/dashboard.md "Another node").',
+    ),
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
     public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),

@@ -90,7 +90,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       ? []
       : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
     // The web dashboard (not part of the application API; gated by the telemetry profile).
-    ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
+    ...(c.dashboard.enabled
+      ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)
+      : []),
     historyFamily(historyPort(node.ledger), deps, {
       signedRequests: createSignedRequests({
         maxAgeMs: c.history.requestMaxAgeMs,
