@@ -8,6 +8,8 @@ import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from './aliases
 import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
 import { EventEnvelopeCodec } from './events.js';
+import { MultisigAccountCodec } from './multisig.js';
+import { MultisigProposalCodec } from './multisig-proposal.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
@@ -38,6 +40,9 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     AccountAliasCodec,
     AliasCounterCodec,
     AssetAliasCodec,
+    // Stored in the world state (tables 0x14, 0x15, docs/multisig.md).
+    MultisigAccountCodec,
+    MultisigProposalCodec,
   ];
   for (const c of [...model, ...extra]) r.register(c);
   return r;

@@ -17,6 +17,7 @@ import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
 import { mcpFamily } from '../mcp/family.js';
+import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { telemetryFamily } from '../telemetry/family.js';
@@ -25,6 +26,7 @@ import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
+import { multisigPort } from './multisig-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
@@ -58,6 +60,11 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
+    multisigFamily(
+      multisigPort(node.ledger.state, node.ledger),
+      deps,
+      createSignedRequests({ maxAgeMs: c.multisig.requestMaxAgeMs, noncesMax: c.multisig.noncesMax, now }),
+    ),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

@@ -35,6 +35,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
+  multisig: ['codec', 'crypto', 'model', 'gateway', 'config'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -50,6 +51,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'history',
     'aliases',
     'operator',
+    'multisig',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -75,6 +77,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'aliases',
     'operator',
     'mcp',
+    'multisig',
   ],
   cli: [
     'codec',
@@ -92,6 +95,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'telemetry',
     'aliases',
+    'multisig',
   ],
 };
 
