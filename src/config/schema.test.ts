@@ -92,6 +92,7 @@ const EXPECTED_DEFAULTS = {
     replay_cache_max: 65536,
   },
   history: { request_max_age_ms: 30000, nonces_max: 100000, scan_entries_max: 1000000 },
+  multisig: { request_max_age_ms: 30000, nonces_max: 100000 },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   network: {
     listen: '',

@@ -344,6 +344,19 @@ export const CONFIG_SCHEMA = {
       ),
     },
   ),
+  multisig: section('Multisig routes (/v1/multisig/*, docs/multisig.md).', {
+    request_max_age_ms: ms(
+      30_000,
+      1,
+      'Largest difference between a signed approvals request (approvals/list, approvals/get) timestamp and node time.',
+    ),
+    nonces_max: int(
+      100_000,
+      1,
+      COUNT_CEILING,
+      'Signed approvals request nonces remembered to refuse replays.',
+    ),
+  }),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),
     sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
@@ -743,6 +756,7 @@ export type BlockConfig = Config['block'];
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
 export type HistoryConfig = Config['history'];
+export type MultisigConfig = Config['multisig'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];

@@ -34,6 +34,8 @@ export const MultisigProposalCodec = struct('MultisigProposal', {
   status: MultisigStatusCodec,
   executedAtHeight: option(varuint),
   result: option(MultisigResultCodec),
+  /** Block time at which it was finalized or canceled. */
+  terminalAtMs: option(varuint),
 });
 export type MultisigProposal = Infer<typeof MultisigProposalCodec>;
 
@@ -54,6 +56,8 @@ export function proposalProblem(id: string, p: MultisigProposal): string | undef
   if ((p.status.kind === 'Finalized') !== (p.executedAtHeight !== undefined))
     return 'execution record mismatch';
   if ((p.executedAtHeight === undefined) !== (p.result === undefined)) return 'result without execution';
+  const terminal = p.status.kind === 'Finalized' || p.status.kind === 'Canceled';
+  if (terminal !== (p.terminalAtMs !== undefined)) return 'terminal time mismatch';
   if (p.expiresAtMs < p.proposedAtMs) return 'expires before it was proposed';
   return undefined;
 }

@@ -19,6 +19,7 @@ import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
+import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { telemetryFamily } from '../telemetry/family.js';
@@ -28,6 +29,7 @@ import { conferenceReadPort } from './conference-port.js';
 import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
+import { multisigPort } from './multisig-port.js';
 import type { Node } from './node.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
@@ -64,6 +66,11 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
+    multisigFamily(
+      multisigPort(node.ledger.state, node.ledger),
+      deps,
+      createSignedRequests({ maxAgeMs: c.multisig.requestMaxAgeMs, noncesMax: c.multisig.noncesMax, now }),
+    ),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

@@ -20,7 +20,12 @@ export function executeProposal(x: ExecContext, p: MultisigProposal): Fail | und
   if (x.multisigDepth >= MULTISIG_NESTING_MAX)
     return fail('multisig_nesting_too_deep', `more than ${MULTISIG_NESTING_MAX} nested multisig executions`);
   const id = proposalRowId(p.multisig, p.instructionsHash);
-  const finalized = { ...p, status: { kind: 'Finalized' as const }, executedAtHeight: x.block.height };
+  const finalized = {
+    ...p,
+    status: { kind: 'Finalized' as const },
+    executedAtHeight: x.block.height,
+    terminalAtMs: x.block.blockTimeMs,
+  };
   x.t.multisigProposal.set(id, { ...finalized, result: { kind: 'Committed' } });
   const failed = x.runAs(p.multisig, innerInstructions(p.instructions));
   let result: MultisigResult = { kind: 'Committed' };

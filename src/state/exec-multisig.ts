@@ -175,7 +175,7 @@ export const cancelMultisig: Handler<'CancelMultisig'> = (x, ins) => {
     x.emit({ kind: 'MultisigCancelApproved', ...common, approver: x.authority });
   }
   if (self || approvalWeight(m.spec, next.cancelApprovals) >= m.spec.quorum) {
-    next = { ...next, status: { kind: 'Canceled' } };
+    next = { ...next, status: { kind: 'Canceled' }, terminalAtMs: x.block.blockTimeMs };
     x.emit({ kind: 'MultisigCanceled', ...common });
   }
   x.t.multisigProposal.set(id, next);

@@ -39,6 +39,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
   controls: ['codec', 'model', 'gateway'],
+  multisig: ['codec', 'crypto', 'model', 'gateway', 'config'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -55,6 +56,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'aliases',
     'controls',
     'operator',
+    'multisig',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
   node: [
@@ -82,6 +84,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'operator',
     'mcp',
     'accounts',
+    'multisig',
   ],
   cli: [
     'codec',
@@ -100,6 +103,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'aliases',
     'controls',
+    'multisig',
   ],
 };
 
