@@ -5,6 +5,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  assetTransferControl,
+  definitionTransferControl,
+  instructions,
+  ToranaClient,
+} from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
 import { type ControlsFixture, controlsFixture, USD } from '../helpers/controls-fixture.js';
 import { cli } from '../helpers/run-cli.js';
@@ -200,6 +206,60 @@ describe('transfer controls (served node)', () => {
     f.clock.advance(32 * DAY);
     assert.equal(await f.tx(f.alice, [f.ins.transfer(f.alice.id, f.carol.id, '100')]), 'Committed');
     assert.equal(await f.tx(f.t.admin, [f.ins.cap(undefined, 'Month')]), 'Committed');
+  });
+
+  it('SDK: builds the control instructions and reads both routes', async () => {
+    const client = new ToranaClient({ url: f.t.url, account: f.t.admin.id, signer: f.t.admin.key });
+    await client.submitAndWait(
+      await client.build([
+        instructions.setTransferCap(USD, 'hour', '3', f.carol.id),
+        instructions.setTransferListEntry(USD, 'deny', f.bob.id),
+      ]),
+    );
+    const c = await assetTransferControl(client, f.carol.id, USD);
+    assert.deepEqual(c.control.limits, [{ window: 'hour', capAmount: { mantissa: 300n, scale: 2 } }]);
+    const d = await definitionTransferControl(client, USD);
+    assert.deepEqual(d.control.denyList, [f.bob.id]);
+    assert.throws(() => instructions.setTransferCap(USD, 'year' as 'day', '1'), RangeError);
+    await assert.rejects(
+      assetTransferControl(client, f.carol.id, 'no#wonderland'),
+      (e: { code?: string }) => e.code === 'not_found',
+    );
+    await client.submitAndWait(
+      await client.build([
+        instructions.setTransferCap(USD, 'hour', undefined, f.carol.id),
+        instructions.setTransferListEntry(USD, 'deny', f.bob.id, false),
+      ]),
+    );
+  });
+
+  it('CLI: torana controls freeze|unfreeze|blacklist|clear|allow|deny|cap|get', async () => {
+    const common = ['--dir', f.t.dir, '--url', f.t.url, '--json'];
+    const ok = async (args: string[]) => {
+      const r = await cli([...args, ...common]);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+      return JSON.parse(r.out);
+    };
+    const get = (holder?: string) =>
+      ok(['controls', 'get', 'usd', ...(holder === undefined ? [] : [holder])]);
+    assert.equal((await ok(['controls', 'freeze', USD, 'alice@wonderland'])).status, 'Committed');
+    assert.equal((await get('alice@wonderland')).control.outgoing_frozen, true);
+    await ok(['controls', 'unfreeze', USD, f.alice.id]);
+    await ok(['controls', 'blacklist', 'usd', f.carol.id]);
+    assert.equal((await get(f.carol.id)).control.blacklisted, true);
+    await ok(['controls', 'clear', 'usd', f.carol.id]);
+    await ok(['controls', 'deny', USD, f.carol.id]);
+    await ok(['controls', 'allow', USD, f.bob.id]);
+    const rules = await get();
+    assert.deepEqual([rules.control.allow_list, rules.control.deny_list], [[f.bob.id], [f.carol.id]]);
+    await ok(['controls', 'allow', USD, f.bob.id, '--remove']);
+    await ok(['controls', 'deny', USD, f.carol.id, '--remove']);
+    await ok(['controls', 'cap', USD, 'week', '7.5', '--holder', f.carol.id]);
+    assert.deepEqual((await get(f.carol.id)).control.limits, [{ window: 'week', cap_amount: '7.50' }]);
+    await ok(['controls', 'cap', USD, 'week', '--holder', f.carol.id]);
+    assert.deepEqual((await get(f.carol.id)).control.limits, []);
+    const bad = await cli(['controls', 'cap', USD, 'year', '1', ...common]);
+    assert.equal(bad.code, 2);
   });
 
   it('a frozen definition stops every sender; a rebuild from blocks gives the same state root', async () => {
