@@ -19,6 +19,7 @@ import { historyFamily } from '../history/routes.js';
 import { mcpFamily } from '../mcp/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
+import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
@@ -26,6 +27,7 @@ import { conferenceReadPort } from './conference-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
+import { subscriptionsPort } from './subscriptions-port.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
 
@@ -58,6 +60,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
+    subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

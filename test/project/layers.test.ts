@@ -35,6 +35,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
+  subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -49,6 +50,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'history',
     'aliases',
+    'subscriptions',
     'operator',
   ],
   sim: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'consensus'],
@@ -73,6 +75,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'dashboard',
     'history',
     'aliases',
+    'subscriptions',
     'operator',
     'mcp',
   ],
@@ -92,6 +95,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'telemetry',
     'aliases',
+    'subscriptions',
   ],
 };
 
