@@ -22,6 +22,7 @@ import { mcpFamily } from '../mcp/family.js';
 import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
+import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
@@ -31,6 +32,7 @@ import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import { multisigPort } from './multisig-port.js';
 import type { Node } from './node.js';
+import { subscriptionsPort } from './subscriptions-port.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
 
@@ -71,6 +73,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       deps,
       createSignedRequests({ maxAgeMs: c.multisig.requestMaxAgeMs, noncesMax: c.multisig.noncesMax, now }),
     ),
+    subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,

@@ -117,15 +117,19 @@ export const pauseSubscription: Handler<'PauseSubscription'> = (x, ins) => {
   return undefined;
 };
 
-/** Billing resumes where it stopped: a billing point missed while paused is charged at once. */
+/**
+ * Billing restarts at the resume: periods that passed while paused are not charged, and a billing point
+ * already passed moves to the resuming block (for bill_for current, charged in that block).
+ */
 export const resumeSubscription: Handler<'ResumeSubscription'> = (x, ins) => {
   const sub = actOn(x, ins.id, 'subscriber', ['Paused']);
   if (isFail(sub)) return sub;
-  const nextChargeMs = Math.max(sub.nextChargeMs, x.block.blockTimeMs);
+  const dueAtMs = Math.max(sub.dueAtMs, x.block.blockTimeMs);
   const row: Subscription = {
     ...sub,
     status: status(sub.failureCount > 0 ? 'PastDue' : 'Active'),
-    nextChargeMs,
+    dueAtMs,
+    nextChargeMs: Math.max(sub.nextChargeMs, x.block.blockTimeMs),
   };
   saveSubscription(x, sub, row);
   scheduleBilling(x, row);

@@ -25,7 +25,7 @@ export interface TestNode {
   cleanup(): Promise<void>;
 }
 
-/** `opts.clock`: the node's clock (e.g. a fast block clock, test/helpers/controls-fixture.ts), kept on restart. */
+/** `opts.clock`: the node's clock (a fast block clock: test/helpers/jump-clock.ts), kept on restart. */
 export async function startTestNode(
   overrides: Record<string, unknown> = {},
   opts: { clock?: Clock } = {},

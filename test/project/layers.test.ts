@@ -40,6 +40,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   aliases: ['codec', 'model', 'gateway'],
   controls: ['codec', 'model', 'gateway'],
   multisig: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -55,6 +56,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'history',
     'aliases',
     'controls',
+    'subscriptions',
     'operator',
     'multisig',
   ],
@@ -81,6 +83,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'history',
     'aliases',
     'controls',
+    'subscriptions',
     'operator',
     'mcp',
     'accounts',
@@ -104,6 +107,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'aliases',
     'controls',
     'multisig',
+    'subscriptions',
   ],
 };
 
