@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -50,11 +51,21 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
-run(process.execPath, [
-  '--import',
-  'tsx',
-  '--test',
-  '--test-concurrency=2',
-  `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
-  ...files,
-]);
+// Child processes of the tests (CLI, crash children) start from a bundle of the sources
+// (scripts/test-bundle.mjs); removed when the run ends, also on failure.
+const bundle = await buildTestBundle(root);
+env.TEST_ENTRY_BUNDLE = bundle;
+const r = spawnSync(
+  process.execPath,
+  [
+    '--import',
+    'tsx',
+    '--test',
+    '--test-concurrency=2',
+    `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
+    ...files,
+  ],
+  { cwd: root, stdio: 'inherit', env },
+);
+removeTestBundle(bundle);
+process.exit(r.status ?? 1);

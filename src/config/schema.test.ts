@@ -92,6 +92,7 @@ const EXPECTED_DEFAULTS = {
     replay_cache_max: 65536,
   },
   history: { request_max_age_ms: 30000, nonces_max: 100000, scan_entries_max: 1000000 },
+  multisig: { request_max_age_ms: 30000, nonces_max: 100000 },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   network: {
     listen: '',
@@ -114,8 +115,16 @@ const EXPECTED_DEFAULTS = {
     lmdb_map_bytes: 17179869184,
   },
   verify: { threads: 1 },
-  telemetry: { profile: 'operator', live_interval_ms: 5000 },
-  dashboard: { enabled: true },
+  telemetry: {
+    profile: 'operator',
+    live_interval_ms: 5000,
+    gossip_interval_ms: 5000,
+    gateway_url: '',
+    peer_reports_max: 4,
+    peer_report_stale_ms: 60_000,
+    peer_report_min_gap_ms: 1000,
+  },
+  dashboard: { enabled: true, connect_src: [] },
   operator: {
     public_keys: [],
     request_max_age_ms: 30000,
