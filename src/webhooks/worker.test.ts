@@ -3,8 +3,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { DELIVERY_HEADERS } from './lane.js';
-import { localLanes } from './lanes.js';
+import { DELIVERY_HEADERS, type ToLane } from './lane.js';
+import { type Lanes, localLanes } from './lanes.js';
 import { Registry } from './registry.js';
 import type { Send, SendOutcome } from './send.js';
 import { WebhookStore } from './store.js';
@@ -162,6 +162,60 @@ describe('webhook delivery scheduler', () => {
     const before = f.sent.filter((s) => s.hook === 'gone').length;
     await new Promise((r) => setTimeout(r, 50));
     assert.ok(f.sent.filter((s) => s.hook === 'gone').length <= before + 1, 'at most the attempt in flight');
+    await worker.stop();
+    await store.close();
+  });
+
+  it('after the lanes are lost, every webhook starts again at its head; outcomes of the old epoch are ignored', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-hook-worker-'));
+    dirs.push(dir);
+    const store = await WebhookStore.open(dir, { fsync: false });
+    const reg = new Registry(store, LIMITS, () => () => true);
+    const posted: ToLane[] = [];
+    const lanes: Lanes = {
+      post: (m) => posted.push(m),
+      warm: () => {},
+      onOutcomes: () => {},
+      onLost: () => {},
+      close: async () => {},
+    };
+    const failures: unknown[] = [];
+    const worker = new Worker(reg, lanes, {
+      attemptsMax: 3,
+      retryBaseMs: 5,
+      retryMaxDelayMs: 10,
+      inFlightMax: 4,
+      windowMax: 2,
+      nowMs: Date.now,
+      random: () => 0.5,
+      counted: () => {},
+      failed: (e) => failures.push(e),
+    });
+    const h = reg.add(record('a'));
+    for (let e = 1; e <= 3; e++) reg.enqueue(h, e, '{}', 0);
+    worker.wake();
+    await until(() => posted.some((m) => m.type === 'deliver'), 'a window');
+    const first = posted.find((m) => m.type === 'deliver')!;
+    assert.ok(first.type === 'deliver');
+    assert.deepEqual([first.epoch, first.items.map((i) => i.eventId)], [0, [1, 2]]);
+    lanes.onLost(new Error('thread died'));
+    assert.equal(failures.length, 1);
+    // An outcome of the lost epoch arriving late records nothing.
+    lanes.onOutcomes([
+      { hookId: 'a', epoch: 0, deliveryId: first.items[0]!.deliveryId, ok: true, status: 204 },
+    ]);
+    assert.equal(h.pending.length, 3);
+    await until(() => posted.filter((m) => m.type === 'deliver').length === 2, 'the window again');
+    const again = posted.filter((m) => m.type === 'deliver')[1]!;
+    assert.ok(again.type === 'deliver');
+    assert.deepEqual([again.epoch, again.items.map((i) => i.eventId)], [1, [1, 2]]);
+    lanes.onOutcomes([
+      { hookId: 'a', epoch: 1, deliveryId: again.items[0]!.deliveryId, ok: true, status: 204 },
+    ]);
+    assert.deepEqual(
+      h.pending.map((d) => d.eventId),
+      [2, 3],
+    );
     await worker.stop();
     await store.close();
   });

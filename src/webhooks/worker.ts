@@ -143,11 +143,18 @@ export class Worker {
     hook.epoch++;
   }
 
-  /** The lanes lost their state (their thread died): every webhook starts again at its head. */
+  /**
+   * The lanes lost their state (their thread died): every webhook starts again at its head (a delivery
+   * whose outcome was lost is repeated: at least once), after retry_base_ms, so that a thread that cannot
+   * start is not restarted in a tight loop.
+   */
   private lost(e: unknown): void {
     this.opts.failed(e);
     for (const hook of this.registry.hooks.values()) this.withdraw(hook);
-    this.wake();
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), this.opts.retryBaseMs);
+    this.timer.unref();
   }
 
   /** Stops scheduling; lets attempts in flight finish (bounded by webhooks.timeout_ms). */
