@@ -11,6 +11,7 @@ import { registerConferenceCommands, registerShieldCommand } from './conference-
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
+import { registerMultisigCommands } from './multisig-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerAliasCommands(program);
+  registerMultisigCommands(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerConferenceCommands(program);
