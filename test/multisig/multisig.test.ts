@@ -138,6 +138,10 @@ describe('multisig (served node)', () => {
     assert.equal(third.status, 'multisig_proposal_not_pending');
     assert.equal(balance(TREASURY), 700n);
     assert.equal((await f.post('/v1/multisig/proposals/list', SEL)).body.total, 0);
+    // The multisig's history: onboarding, mint, proposal, three approvals (one rejected).
+    const history = await f.get('/v1/accounts/treasury@wonderland/transactions?status=all');
+    assert.equal(history.status, 200, JSON.stringify(history.body));
+    assert.equal(history.body.total, 6);
   });
 
   it('an expired proposal never executes; approving it is refused with its code', async () => {
