@@ -12,6 +12,7 @@ import { registerControlCommands } from './control-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
+import { registerMultisigCommands } from './multisig-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
@@ -40,6 +41,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerAliasCommands(program);
+  registerMultisigCommands(program);
   registerControlCommands(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);

@@ -2,7 +2,7 @@
 // account an instruction names as a party (sorted, so the index writes are deterministic).
 
 import { parseAssetId } from '../model/ids.js';
-import type { Instruction } from '../model/instructions.js';
+import { type Instruction, innerInstructions } from '../model/instructions.js';
 import type { SignedTransaction } from '../model/transaction.js';
 
 function partiesOf(i: Instruction): string[] {
@@ -27,6 +27,15 @@ function partiesOf(i: Instruction): string[] {
     case 'GrantRole':
     case 'RevokeRole':
       return [i.account];
+    // Multisig (docs/multisig.md): the multisig account, and the parties its proposed batch names.
+    case 'RegisterMultisig':
+      return [i.account];
+    case 'ProposeMultisig':
+      return [i.multisig, ...innerInstructions(i.instructions).flatMap(partiesOf)];
+    case 'ApproveMultisig':
+    case 'CancelMultisig':
+    case 'SetMultisigSpec':
+      return [i.multisig];
     default:
       return [];
   }

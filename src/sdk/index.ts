@@ -81,6 +81,24 @@ export type {
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export {
+  type ApprovalsOptions,
+  type MultisigApprovalItem,
+  type MultisigApprovalList,
+  type MultisigProposalAnswer,
+  type MultisigProposalList,
+  type MultisigSpecAnswer,
+  type MultisigStatusName,
+  multisigApprovals,
+  multisigProposal,
+  multisigProposals,
+  multisigSpec,
+} from './multisig.js';
+export {
+  type MultisigSpecInput,
+  multisigAccountId,
+  multisigProposalId,
+} from './multisig-instructions.js';
+export {
   type HasHttp,
   type PeerInfo,
   type PeersInfo,

@@ -12,6 +12,7 @@ import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { conferenceInstructions } from './conference-instructions.js';
 import { controlInstructions } from './control-instructions.js';
+import { multisigInstructions } from './multisig-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
@@ -152,6 +153,7 @@ export const instructions = {
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
   ...conferenceInstructions,
   ...aliasInstructions,
+  ...multisigInstructions,
   ...controlInstructions,
 } as const;
 

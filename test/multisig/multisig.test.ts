@@ -9,6 +9,16 @@ import { after, before, describe, it } from 'node:test';
 import type { Instruction } from '../../src/model/instructions.js';
 import { multisigAccountId } from '../../src/model/multisig.js';
 import { numeric } from '../../src/model/numeric.js';
+import {
+  instructions,
+  multisigApprovals,
+  multisigProposal,
+  multisigProposalId,
+  multisigProposals,
+  multisigSpec,
+  multisigAccountId as sdkMultisigAccountId,
+  ToranaClient,
+} from '../../src/sdk/index.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
 import { toHex } from '../../src/util/hex.js';
 import { type AppFixture, alice, bob, carol, type J, rose, startAppFixture } from '../gateway/app-fixture.js';
@@ -18,6 +28,7 @@ import type { TestAccount } from '../helpers/tx.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TREASURY = multisigAccountId('wonderland', 'treasury');
+assert.equal(sdkMultisigAccountId('wonderland', 'treasury'), TREASURY);
 const FAST = multisigAccountId('wonderland', 'fast');
 const SEL = { multisig_account_alias: 'treasury@wonderland' };
 
@@ -127,6 +138,10 @@ describe('multisig (served node)', () => {
     assert.equal(third.status, 'multisig_proposal_not_pending');
     assert.equal(balance(TREASURY), 700n);
     assert.equal((await f.post('/v1/multisig/proposals/list', SEL)).body.total, 0);
+    // The multisig's history: onboarding, mint, proposal, three approvals (one rejected).
+    const history = await f.get('/v1/accounts/treasury@wonderland/transactions?status=all');
+    assert.equal(history.status, 200, JSON.stringify(history.body));
+    assert.equal(history.body.total, 6);
   });
 
   it('an expired proposal never executes; approving it is refused with its code', async () => {
@@ -266,6 +281,56 @@ describe('multisig (served node)', () => {
     });
     assert.equal(one.body.requires_my_signature, true);
     assert.equal(one.body.spec.quorum, 3);
+  });
+
+  it('CLI and SDK: register, propose, approve, cancel, spec, proposals, approvals', async () => {
+    const common = ['--dir', f.t.dir, '--url', f.t.url, '--json'];
+    const ok = async (args: string[]) => {
+      const r = await cli([...args, ...common]);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+      return JSON.parse(r.out);
+    };
+    const admin = f.t.admin.id;
+    const CLI_MS = multisigAccountId('wonderland', 'cli');
+    const reg = ['multisig', 'register', 'wonderland', 'cli', '--quorum', '2'];
+    await ok([...reg, '--signatory', `${admin}=1`, '--signatory', `${alice.id}=1`]);
+    assert.deepEqual(await ok(['multisig', 'spec', CLI_MS]), {
+      multisig_account_id: CLI_MS,
+      signatories: { [admin]: 1, [alice.id]: 1 },
+      quorum: 2,
+      transaction_ttl_ms: 3_600_000,
+    });
+    const batch: Instruction[] = [{ kind: 'Log', level: { kind: 'Info' }, message: 'from the cli' }];
+    const json = JSON.stringify([{ kind: 'Log', level: { kind: 'Info' }, message: 'from the cli' }]);
+    assert.equal((await ok(['multisig', 'propose', CLI_MS, json])).status, 'Committed');
+    const id = multisigProposalId(batch);
+    const listed = await ok(['multisig', 'proposals', CLI_MS]);
+    assert.deepEqual(
+      listed.items.map((p: J) => p.proposal_id),
+      [id],
+    );
+    const again = await cli(['multisig', 'approve', CLI_MS, id, ...common]);
+    assert.notEqual(again.code, 0);
+    assert.match(again.err + again.out, /multisig_already_approved/);
+    assert.equal((await ok(['multisig', 'cancel', CLI_MS, id])).status, 'Committed');
+    // SDK: alice approves with the instruction builder; the batch executes as the multisig.
+    const client = new ToranaClient({ url: f.t.url, account: alice.id, signer: alice.key });
+    await client.submitAndWait(await client.build([instructions.approveMultisig(CLI_MS, id)]));
+    const done = await multisigProposals(client, CLI_MS, { status: ['FINALIZED'] });
+    assert.deepEqual(
+      done.items.map((p) => [p.proposalId, p.result?.kind]),
+      [[id, 'Committed']],
+    );
+    assert.equal((await multisigSpec(client, 'treasury@wonderland')).quorum, 3);
+    assert.equal((await multisigProposal(client, CLI_MS, id)).cancelApprovals[0], admin);
+    const inbox = await multisigApprovals(
+      client,
+      { account: alice.id, signer: alice.key },
+      { status: ['FINALIZED'] },
+    );
+    assert.ok(inbox.items.some((i) => i.proposalId === id && i.multisigAccountId === CLI_MS));
+    const expected = instructions.registerMultisig('wonderland', 'cli', { signatories: {}, quorum: 1 });
+    assert.equal(expected.kind === 'RegisterMultisig' && expected.account, CLI_MS);
   });
 
   it('keeps multisig state across a rebuild from blocks: the same state root', async () => {

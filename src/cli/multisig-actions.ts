@@ -1,0 +1,111 @@
+// The code of `torana multisig …` (multisig-commands.ts). A multisig is named by its id or an alias
+// (resolved by the node, alias-actions.ts); instructions of a proposal are given in their JSON form.
+
+import type { Json } from '../codec/codec.js';
+import { CodecError } from '../codec/errors.js';
+import { type Instruction, InstructionCodec } from '../model/instructions.js';
+import { MultisigProposalListView, MultisigSpecView } from '../multisig/views.js';
+import { instructions as ix } from '../sdk/instructions.js';
+import { type MultisigStatusName, multisigProposals, multisigSpec } from '../sdk/multisig.js';
+import { multisigAccountId, multisigProposalId } from '../sdk/multisig-instructions.js';
+import { accountArg } from './alias-actions.js';
+import { type Flags, submit } from './client-actions.js';
+import { CliError } from './errors.js';
+import { printJson, printRecord, printTable } from './output.js';
+import { resolveClient } from './settings.js';
+
+function integer(text: string, name: string, max: number): number {
+  const n = Number(text);
+  if (!/^[0-9]{1,16}$/.test(text) || n > max) throw new CliError('invalid_argument', `${name}: 0..${max}`, 2);
+  return n;
+}
+
+function signatoriesOf(list: string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const item of list) {
+    const eq = item.lastIndexOf('=');
+    if (eq <= 0)
+      throw new CliError('invalid_argument', `--signatory ${item}: expected <account>=<weight>`, 2);
+    out[item.slice(0, eq)] = integer(item.slice(eq + 1), '--signatory weight', 255);
+  }
+  return out;
+}
+
+export async function multisigRegister(
+  domain: string,
+  seed: string,
+  flags: Flags & { signatory: string[]; quorum: string; ttlMs: string },
+) {
+  const signatories = signatoriesOf(flags.signatory);
+  const spec = {
+    signatories,
+    quorum: integer(flags.quorum, '--quorum', 0xffff),
+    transactionTtlMs: integer(flags.ttlMs, '--ttl-ms', Number.MAX_SAFE_INTEGER),
+  };
+  if (!flags.json) process.stdout.write(`multisig account ${multisigAccountId(domain, seed)}\n`);
+  await submit(flags, () => [ix.registerMultisig(domain, seed, spec)]);
+}
+
+async function multisigId(flags: Flags, ref: string): Promise<string> {
+  const { client } = await resolveClient(flags, false);
+  return accountArg(client, ref);
+}
+
+function instructionsOf(text: string): Instruction[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    throw new CliError('invalid_argument', 'instructions: not JSON', 2);
+  }
+  if (!Array.isArray(json) || json.length === 0)
+    throw new CliError('invalid_argument', 'instructions: a non-empty JSON array', 2);
+  try {
+    return json.map((j, i) => InstructionCodec.fromJson(j as Json, `instructions[${i}]`));
+  } catch (e) {
+    if (e instanceof CodecError) throw new CliError('invalid_argument', e.message, 2);
+    throw e;
+  }
+}
+
+export async function multisigPropose(ref: string, text: string, flags: Flags) {
+  const list = instructionsOf(text);
+  const id = await multisigId(flags, ref);
+  if (!flags.json) process.stdout.write(`proposal ${multisigProposalId(list)}\n`);
+  await submit(flags, () => [ix.proposeMultisig(id, list)]);
+}
+
+export async function multisigApprove(ref: string, proposalId: string, flags: Flags) {
+  const id = await multisigId(flags, ref);
+  await submit(flags, () => [ix.approveMultisig(id, proposalId.toLowerCase())]);
+}
+
+export async function multisigCancel(ref: string, proposalId: string, flags: Flags) {
+  const id = await multisigId(flags, ref);
+  await submit(flags, () => [ix.cancelMultisig(id, proposalId.toLowerCase())]);
+}
+
+export async function multisigSpecShow(ref: string, flags: Flags) {
+  const { client } = await resolveClient(flags, false);
+  const json = MultisigSpecView.toJson(await multisigSpec(client, ref)) as Record<string, Json>;
+  if (flags.json) printJson(json);
+  else printRecord({ ...json, signatories: JSON.stringify(json.signatories) });
+}
+
+export async function multisigProposalsShow(ref: string, flags: Flags & { status?: string }) {
+  const { client } = await resolveClient(flags, false);
+  const status = flags.status?.split(',').map((s) => s.trim()) as MultisigStatusName[] | undefined;
+  const list = await multisigProposals(client, ref, status === undefined ? {} : { status });
+  if (flags.json) printJson(MultisigProposalListView.toJson(list));
+  else
+    printTable(
+      list.items.map((p) => ({
+        proposal_id: p.proposalId,
+        status: p.status,
+        proposer: p.proposer,
+        weight: `${p.approvalWeight}/${p.quorum}`,
+        expires_at_ms: p.expiresAtMs,
+        instructions: p.instructions.length,
+      })),
+    );
+}
