@@ -12,6 +12,7 @@ import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerAliasCommands(program);
+  registerSubscriptionCommands(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerConferenceCommands(program);

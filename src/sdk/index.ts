@@ -73,6 +73,19 @@ export type {
 } from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
+export type { PlanInput, TriggerDueInput, TriggerRepeatInput } from './subscription-instructions.js';
+export {
+  type SubscriptionItem,
+  type SubscriptionList,
+  type SubscriptionPlanList,
+  subscriptionDetail,
+  subscriptionPlans,
+  subscriptionsList,
+  type TriggerList,
+  type TriggerRow,
+  triggerDetail,
+  triggersList,
+} from './subscriptions.js';
 export {
   type HasHttp,
   type PeerInfo,
