@@ -14,6 +14,7 @@ import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerMultisigCommands } from './multisig-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
@@ -43,6 +44,7 @@ export function buildProgram(): Command {
   registerAliasCommands(program);
   registerMultisigCommands(program);
   registerControlCommands(program);
+  registerSubscriptionCommands(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerConferenceCommands(program);

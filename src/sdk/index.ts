@@ -98,6 +98,19 @@ export {
   multisigAccountId,
   multisigProposalId,
 } from './multisig-instructions.js';
+export type { PlanInput, TriggerDueInput, TriggerRepeatInput } from './subscription-instructions.js';
+export {
+  type SubscriptionItem,
+  type SubscriptionList,
+  type SubscriptionPlanList,
+  subscriptionDetail,
+  subscriptionPlans,
+  subscriptionsList,
+  type TriggerList,
+  type TriggerRow,
+  triggerDetail,
+  triggersList,
+} from './subscriptions.js';
 export {
   type HasHttp,
   type PeerInfo,

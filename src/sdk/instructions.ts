@@ -13,6 +13,7 @@ import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amou
 import { conferenceInstructions } from './conference-instructions.js';
 import { controlInstructions } from './control-instructions.js';
 import { multisigInstructions } from './multisig-instructions.js';
+import { subscriptionInstructions } from './subscription-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
@@ -155,6 +156,7 @@ export const instructions = {
   ...aliasInstructions,
   ...multisigInstructions,
   ...controlInstructions,
+  ...subscriptionInstructions,
 } as const;
 
 /** Every instruction kind has a builder (checked by the type system and by a test). */

@@ -10,8 +10,16 @@ import type { EventEnvelope } from '../../src/model/events.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
 import { replayCommittedEvents } from '../../src/node/webhooks-port.js';
+import {
+  instructions,
+  subscriptionDetail,
+  subscriptionsList,
+  ToranaClient,
+  triggersList,
+} from '../../src/sdk/index.js';
 import { openSse, type SseClient, waitFor } from '../gateway/stream-clients.js';
-import { alice, bob, type ClockFixture, type J, startClockFixture, usd } from './fixture.js';
+import { cli } from '../helpers/run-cli.js';
+import { alice, bob, type ClockFixture, carol, type J, startClockFixture, usd } from './fixture.js';
 
 const HOUR = 3_600_000;
 const pay = (amount: string): Instruction => ({
@@ -38,6 +46,48 @@ describe('time triggers (served node, fast block clock)', () => {
       (m) =>
         m.name === 'data' && m.data?.data?.id === id && /^Trigger(Executed|Failed)$/.test(m.data.data.kind),
     );
+
+  // First, while the node's clock still agrees with the wall clock the CLI signs with.
+  it('the CLI and SDK write and read triggers, plans and subscriptions', async () => {
+    const common = ['--dir', f.t.dir, '--url', f.t.url, '--json'];
+    const ok = async (args: string[]) => {
+      const r = await cli([...args, ...common]);
+      assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
+      return JSON.parse(r.out);
+    };
+    const plan = ['subscription', 'plan', 'cli-daily', 'usd#acme', '2.50', '--period-ms', String(24 * HOUR)];
+    assert.equal((await ok(plan)).status, 'Committed');
+    assert.equal((await f.tx(carol, [instructions.subscribe('cli-sub', 'cli-daily')])).code, 'Committed');
+    // carol holds no usd: the first charge (in advance, in the subscribing block) failed and is recorded.
+    const got = await ok(['subscription', 'get', 'cli-sub']);
+    assert.equal(got.invoice.status.reason, 'insufficient_funds');
+    assert.equal(got.subscription.status.kind, 'PastDue');
+    const client = new ToranaClient({ url: f.t.url });
+    const viaSdk = await subscriptionDetail(client, 'cli-sub');
+    assert.equal(viaSdk.subscription.failureCount, 1);
+    assert.equal(viaSdk.plan?.provider, f.t.admin.id);
+    const log = JSON.stringify([{ kind: 'Log', level: { kind: 'Info' }, message: 'far' }]);
+    const far = String(f.clock.nowMs() + 1000 * 24 * HOUR);
+    assert.equal((await ok(['trigger', 'register', 'far', log, '--at-ms', far])).status, 'Committed');
+    assert.deepEqual(
+      (await ok(['trigger', 'ls', '--authority', f.t.admin.id])).items.map((t: J) => t.id),
+      ['far'],
+    );
+    const sdkList = await triggersList(client, { authority: f.t.admin.id });
+    assert.deepEqual(
+      sdkList.items.map((t) => t.id),
+      ['far'],
+    );
+    assert.equal((await f.tx(f.t.admin, [instructions.unregisterTrigger('far')])).code, 'Committed');
+    assert.equal((await triggersList(client, { authority: f.t.admin.id })).total, 0);
+    assert.equal((await f.tx(carol, [instructions.cancelSubscription('cli-sub')])).code, 'Committed');
+    assert.equal((await subscriptionDetail(client, 'cli-sub')).subscription.status.kind, 'Canceled');
+    const listed = await subscriptionsList(client, { provider: f.t.admin.id, status: 'canceled' });
+    assert.deepEqual(
+      listed.items.map((i) => i.subscriptionId),
+      ['cli-sub'],
+    );
+  });
 
   it('a time trigger fires once on an idle chain; its events reach the SSE stream', async () => {
     const due = f.clock.nowMs() + 5 * HOUR;
