@@ -8,7 +8,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Instruction } from '../../src/model/instructions.js';
+import { numeric } from '../../src/model/numeric.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
+import { openRaw } from '../explorer/sse-reader.js';
 import { type AppFixture, alice, bob, enc, type J, rose, startAppFixture } from '../gateway/app-fixture.js';
 import { run } from '../helpers/node.js';
 import { fetchOpenApi, type OpenApiDoc } from '../helpers/route-catalog.js';
@@ -230,6 +232,26 @@ describe('aliases in place of ids, everywhere (served node)', () => {
     for (const [byAlias, byId] of pairs) {
       const want = await ok(byId);
       assert.deepEqual(await ok(byAlias), want, byAlias.join(' '));
+    }
+  });
+
+  it('a stream filtered by an alias follows the account the alias names', async () => {
+    const url = (q: string) => `${f.t.url}/v1/explorer/transactions/stream?${q}`;
+    const byAlias = await openRaw(url(`authority=${enc('alice@wonderland')}&asset_id=rose`));
+    const other = await openRaw(url(`authority=${enc('bob@wonderland')}`));
+    try {
+      assert.equal(byAlias.status, 200);
+      const mine = await run(f.t, alice, [
+        { kind: 'TransferAsset', source: `${rose}#${alice.id}`, destination: bob.id, amount: numeric('1') },
+      ]);
+      assert.equal(mine.status.kind, 'Committed');
+      const [m] = await byAlias.until(1);
+      assert.equal(m!.data.hash, mine.hash);
+      assert.equal(m!.data.authority, alice.id);
+      assert.deepEqual(other.messages, []);
+    } finally {
+      byAlias.close();
+      other.close();
     }
   });
 });
