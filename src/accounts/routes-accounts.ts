@@ -20,7 +20,7 @@ import {
 import { IdParams } from '../gateway/routes/app-params.js';
 import { respondCached, viewSchema } from '../gateway/view.js';
 import { PermissionCodec, permissionKey } from '../model/permissions.js';
-import { accountDetail, accountItem, assetItem } from './items.js';
+import { ALIAS_FIELDS, accountDetail, accountItem, assetItem } from './items.js';
 import type { AccountsPort } from './port.js';
 import {
   AccountDetailView,
@@ -72,7 +72,7 @@ function accountReadRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       },
       handler: (req, reply) => {
         const assets = () => state.assetsOfAccount(known(req.params.id).id).map(assetItem);
-        const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
+        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, aliases: ALIAS_FIELDS.asset };
         return answerStateList(d, req, reply, views, assets, queryInput(req.query));
       },
     }),
@@ -99,7 +99,7 @@ export function accountRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       noun: 'Accounts',
       what: 'accounts',
       tags: ['accounts'],
-      views: { item: AccountItemView, list: AccountListView, idOf: itemId },
+      views: { item: AccountItemView, list: AccountListView, idOf: itemId, aliases: ALIAS_FIELDS.account },
       source: tableSource(port.state, 'account', accountItem),
     }),
     ...accountReadRoutes(d, port),

@@ -17,7 +17,7 @@ import {
 } from '../gateway/routes/app-lists.js';
 import { IdParams } from '../gateway/routes/app-params.js';
 import { respondCached, viewSchema } from '../gateway/view.js';
-import { assetItem, definitionItem } from './items.js';
+import { ALIAS_FIELDS, assetItem, definitionItem } from './items.js';
 import type { AccountsPort } from './port.js';
 import { AssetDefinitionItemView, AssetDefinitionListView, AssetItemView, AssetListView } from './views.js';
 
@@ -37,7 +37,12 @@ export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDe
       noun: 'AssetDefinitions',
       what: 'asset definitions',
       tags,
-      views: { item: AssetDefinitionItemView, list: AssetDefinitionListView, idOf: itemId },
+      views: {
+        item: AssetDefinitionItemView,
+        list: AssetDefinitionListView,
+        idOf: itemId,
+        aliases: ALIAS_FIELDS.definition,
+      },
       source: tableSource(state, 'assetDefinition', definitionItem),
     }),
     defineRoute({
@@ -74,7 +79,7 @@ export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDe
       handler: async (req, reply) => {
         const { id } = await known(req.params.id);
         const holders = () => state.holdersOfDefinition(id).map(assetItem);
-        const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
+        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, aliases: ALIAS_FIELDS.asset };
         return answerStateList(d, req, reply, views, holders, queryInput(req.query));
       },
     }),
