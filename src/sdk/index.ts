@@ -76,6 +76,7 @@ export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './key
 export {
   type HasHttp,
   type PeerInfo,
+  type PeerReport,
   type PeersInfo,
   type Propagation,
   type TelemetryLiveOptions,
