@@ -161,5 +161,8 @@ describe('telemetry across 3 validators and an observer, with peer reports', () 
     assert.equal(items[0]!.connected_peers, 2);
     const gone = items.find((x) => x.peer_id === observer)!;
     assert.ok(gone.last_seen_ms !== undefined, 'last_seen_ms kept');
+    // Its reports stay until telemetry.peer_report_stale_ms (60 s), aging.
+    assert.ok((gone.reports?.length ?? 0) > 0);
+    assert.ok(gone.reports!.every((r) => r.age_ms >= 0 && r.age_ms < 60_000));
   });
 });
