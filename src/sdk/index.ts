@@ -114,6 +114,7 @@ export {
 export {
   type HasHttp,
   type PeerInfo,
+  type PeerReport,
   type PeersInfo,
   type Propagation,
   type TelemetryLiveOptions,

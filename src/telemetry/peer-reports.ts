@@ -93,7 +93,11 @@ export class PeerReports {
       for (const { report, receivedAtMs } of entry.reports) {
         const b = report.blocks.find((x) => x.height === height && x.hash === hash);
         if (b === undefined) continue;
-        out.push({ peerId, seenAtMs: b.seenAtMs, reportAgeMs: Math.max(0, nowMs - receivedAtMs) });
+        out.push({
+          peerId,
+          seenAtMs: b.seenAtMs,
+          reportAgeMs: Math.max(0, Math.floor(nowMs - receivedAtMs)),
+        });
         break;
       }
     }
