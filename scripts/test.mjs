@@ -90,7 +90,8 @@ if (files.length === 0) {
   process.exit(1);
 }
 // Child processes of the tests (CLI, crash children) start from a bundle of the sources
-// (scripts/test-bundle.mjs); removed when the run ends, also on failure.
+// (scripts/test-bundle.mjs); removed when the run ends, also on failure. test-runner.mjs runs the
+// files two at a time in the order above (`node --test FILE…` would sort them).
 const bundle = await buildTestBundle(root);
 env.TEST_ENTRY_BUNDLE = bundle;
 const r = spawnSync(
@@ -98,9 +99,9 @@ const r = spawnSync(
   [
     '--import',
     'tsx',
-    '--test',
-    '--test-concurrency=2',
     `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
+    join(root, 'scripts/test-runner.mjs'),
+    '2',
     ...files,
   ],
   { cwd: root, stdio: 'inherit', env },
