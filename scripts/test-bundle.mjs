@@ -8,8 +8,9 @@
 //
 // Layout: the directory sits two levels below the root (node_modules/.torana-test-<pid>/), like
 // src/<folder>/, so that the sources' `new URL('../../zk/…', import.meta.url)` paths still reach the
-// repository, and src/crypto/verify-worker.ts is an entry of its own beside the chunks, where
-// verify-pool.ts looks for `./verify-worker.js`. Code splitting keeps the CLI's lazy command imports lazy.
+// repository, and src/crypto/verify-worker.ts and src/webhooks/lane-thread.ts are entries of their own
+// beside the chunks, where verify-pool.ts looks for `./verify-worker.js` and webhooks/lanes.ts for
+// `./lane-thread.js`. Code splitting keeps the CLI's lazy command imports lazy.
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
@@ -50,7 +51,10 @@ function removeStale(root) {
 export async function buildTestBundle(root) {
   removeStale(root);
   const outdir = join(root, 'node_modules', `.torana-test-${process.pid}`);
-  const entryPoints = { 'verify-worker': join(root, 'src/crypto/verify-worker.ts') };
+  const entryPoints = {
+    'verify-worker': join(root, 'src/crypto/verify-worker.ts'),
+    'lane-thread': join(root, 'src/webhooks/lane-thread.ts'),
+  };
   for (const e of TEST_BUNDLE_ENTRIES) entryPoints[bundleEntryName(e)] = join(root, e);
   await build({
     entryPoints,

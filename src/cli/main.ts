@@ -8,6 +8,7 @@ import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerAliasCommands } from './alias-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
+import { registerControlCommands } from './control-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
@@ -39,6 +40,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerAliasCommands(program);
+  registerControlCommands(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerConferenceCommands(program);

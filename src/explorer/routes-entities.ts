@@ -3,13 +3,13 @@
 // one balance, NFTs and one NFT. Unknown ids are 404 `not_found`; malformed ones 400 `bad_request`.
 
 import { Type } from 'typebox';
+import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
 import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
 import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { definitionItem } from '../gateway/routes/app-items.js';
 import { IdParams, pathId } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Asset, Nft } from '../model/entities.js';

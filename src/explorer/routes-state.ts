@@ -3,6 +3,7 @@
 // for the requested page only (owned-domain / NFT and per-domain counts with one pass over those
 // tables), so a page costs O(entities) at most. One-entity routes: routes-entities.ts.
 
+import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
 import {
   type ExplorerPage,
@@ -12,7 +13,6 @@ import {
 } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { definitionItem } from '../gateway/routes/app-items.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Account, AssetDefinition, Domain } from '../model/entities.js';
 import { parseAccountId, parseDefinitionId, parseNftId } from '../model/ids.js';

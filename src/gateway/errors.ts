@@ -20,6 +20,8 @@ export const ERRORS = {
   invalid_api_version: { status: 400, message: 'The x-ledger-api-version header is not a version number.' },
   unsupported_api_version: { status: 400, message: 'The requested API version is not supported.' },
   invalid_last_event_id: { status: 400, message: 'Last-Event-ID is not an event id of this stream.' },
+  // Keys never leave the client (app-families.md §1.3 style 4): a body carrying one is refused unread.
+  private_key_not_accepted: { status: 400, message: 'Request bodies never carry a private key.' },
   operator_auth_missing: { status: 401, message: 'Operator authentication headers are missing.' },
   operator_auth_invalid: { status: 401, message: 'Operator authentication failed.' },
   operator_replay: { status: 401, message: 'The operator request nonce was already used.' },

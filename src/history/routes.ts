@@ -87,7 +87,7 @@ async function answer(
     caller === undefined
       ? undefined
       : (e: { height: number; index: number }) => port.involves(caller, e.height, e.index);
-  const selected = selectPage(entries, page, opts.scanEntriesMax, visible);
+  const selected = await selectPage(entries, page, opts.scanEntriesMax, visible);
   return respond(d.schema, req, reply, HistoryPageView, await renderPage(port, selected));
 }
 

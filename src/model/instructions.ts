@@ -1,9 +1,20 @@
 // Instructions: the only way the world state changes (docs/data-model.md §Instructions).
 // Variant tags are positions in this list and are never reused: add new instructions at the end.
 
-import type { Infer } from '../codec/codec.js';
-import { enumOf, option, seq } from '../codec/compound.js';
-import { bool, bytes, fixedBytes, jsonValue, string, u8, u16, u32, u64 } from '../codec/primitives.js';
+import type { Codec, Infer } from '../codec/codec.js';
+import { enumOf, lazy, option, seq } from '../codec/compound.js';
+import {
+  bool,
+  bytes,
+  fixedBytes,
+  jsonValue,
+  string,
+  u8,
+  u16,
+  u32,
+  u64,
+  varuint,
+} from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import {
   CallId,
@@ -17,14 +28,18 @@ import {
   RosterProofCodec,
   X25519_KEY_BYTES,
 } from './conference.js';
+import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
 import { MetadataCodec } from './metadata.js';
+import { MULTISIG_INSTRUCTIONS_MAX, MultisigSpecCodec, SeedText } from './multisig.js';
 import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
+import { BillingCodec, PricingCodec, SubscriptionIdText } from './subscriptions.js';
+import { TRIGGER_INSTRUCTIONS_MAX, TriggerDueCodec, TriggerIdText, TriggerRepeatCodec } from './triggers.js';
 
 /** The object a key-value instruction writes to. */
 export const MetadataTargetCodec = enumOf('MetadataTarget', {
@@ -39,6 +54,21 @@ export type MetadataTarget = Infer<typeof MetadataTargetCodec>;
 export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
+
+/**
+ * An instruction inside a multisig proposal: the Instruction type itself (recursive, hence lazy). Typed
+ * by its kind only here, because the type of InstructionCodec depends on this list; `innerInstructions`
+ * gives the full type back.
+ */
+export interface InnerInstruction {
+  readonly kind: string;
+}
+export const InnerInstructions = seq(
+  lazy<InnerInstruction>('ProposalInstruction', (): Codec<InnerInstruction> => InstructionCodec as never),
+  MULTISIG_INSTRUCTIONS_MAX,
+);
+/** An instruction inside a trigger (typed loosely: the enum refers to itself). */
+const NestedInstruction: Codec<unknown> = lazy('TriggerInstruction', (): Codec<unknown> => InstructionCodec);
 
 const INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
@@ -129,6 +159,54 @@ const INSTRUCTION_VARIANTS = {
   SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
   RemoveAssetAlias: { alias: AliasText },
+  // Multisig accounts (docs/multisig.md; app-families.md §9). RegisterMultisig creates the account whose
+  // id is derived from its domain and seed (model/multisig.ts) and its spec; the proposal's instructions
+  // run as the multisig account once approvals reach the quorum. SetMultisigSpec only as the multisig.
+  RegisterMultisig: { account: AccountId, seed: SeedText, spec: MultisigSpecCodec },
+  ProposeMultisig: { multisig: AccountId, instructions: InnerInstructions },
+  ApproveMultisig: { multisig: AccountId, instructionsHash: Hash },
+  CancelMultisig: { multisig: AccountId, instructionsHash: Hash },
+  SetMultisigSpec: { multisig: AccountId, spec: MultisigSpecCodec },
+  // Transfer controls (docs/controls.md): one contiguous block. `account` absent = the definition-wide
+  // record (every holder); `cap` absent removes that window's cap; `listed` false removes the entry.
+  SetTransferFreeze: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
+  SetTransferBlacklist: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
+  SetTransferListEntry: {
+    definition: AssetDefinitionId,
+    list: ControlListCodec,
+    account: AccountId,
+    listed: bool,
+  },
+  SetTransferCap: {
+    definition: AssetDefinitionId,
+    account: option(AccountId),
+    window: ControlWindowCodec,
+    cap: option(NumericCodec),
+  },
+  // Time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md): one contiguous block. A
+  // trigger's instructions are instructions of this same enum (recursive; the decoder's depth limit bounds
+  // nesting). ChargeSubscription is what a billing trigger runs; only the subscription's trigger may.
+  RegisterTrigger: {
+    id: TriggerIdText,
+    due: TriggerDueCodec,
+    repeat: option(TriggerRepeatCodec),
+    instructions: seq(NestedInstruction, TRIGGER_INSTRUCTIONS_MAX),
+  },
+  UnregisterTrigger: { id: TriggerIdText },
+  RegisterSubscriptionPlan: {
+    id: SubscriptionIdText,
+    billing: BillingCodec,
+    pricing: PricingCodec,
+    trialMs: varuint,
+  },
+  Subscribe: { id: SubscriptionIdText, plan: SubscriptionIdText },
+  CancelSubscription: { id: SubscriptionIdText, atPeriodEnd: bool },
+  KeepSubscription: { id: SubscriptionIdText },
+  PauseSubscription: { id: SubscriptionIdText },
+  ResumeSubscription: { id: SubscriptionIdText },
+  ChargeSubscriptionNow: { id: SubscriptionIdText },
+  RecordSubscriptionUsage: { id: SubscriptionIdText, unitKey: Name, units: NumericCodec },
+  ChargeSubscription: { id: SubscriptionIdText },
 };
 
 export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);
@@ -139,3 +217,11 @@ export type InstructionKind = Instruction['kind'];
 export const INSTRUCTION_KINDS: readonly InstructionKind[] = Object.keys(
   INSTRUCTION_VARIANTS,
 ) as InstructionKind[];
+
+/** The instructions of a proposal, at their full type. */
+export function innerInstructions(list: readonly InnerInstruction[]): Instruction[] {
+  return list as Instruction[];
+}
+
+/** The codec of an instruction list (what `instructions_hash` is taken over). */
+export const InstructionListCodec = seq(InstructionCodec, MULTISIG_INSTRUCTIONS_MAX);

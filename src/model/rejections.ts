@@ -99,6 +99,47 @@ export const REJECTION_CODES = {
   alias_not_found: [704, 'no such alias'],
   alias_lease_invalid: [705, 'the lease ends at or before the block time, or its grace is too long'],
   alias_lease_expired: [706, 'the alias lease has expired (past its grace period)'],
+  // 801-819: multisig accounts (docs/multisig.md)
+  multisig_not_found: [801, 'no such multisig account'],
+  multisig_spec_invalid: [
+    802,
+    'the multisig spec is unusable (no signatories, itself a signatory, quorum 0 or above the total weight, TTL out of range)',
+  ],
+  multisig_account_id_mismatch: [803, 'the account id is not the one derived from the domain and seed'],
+  multisig_direct_signing: [
+    804,
+    'a multisig account cannot sign a transaction: it acts only through proposals',
+  ],
+  multisig_not_signatory: [805, 'the authority is not a signatory of the multisig account'],
+  multisig_proposal_not_found: [806, 'no such proposal'],
+  multisig_proposal_exists: [807, 'a proposal of the same instructions is collecting signatures'],
+  multisig_proposal_expired: [808, 'the proposal expired (block time at or past expires_at_ms)'],
+  multisig_proposal_not_pending: [809, 'the proposal is finalized or canceled'],
+  multisig_already_approved: [810, 'the signatory has approved (or asked to cancel) already'],
+  multisig_self_only: [811, 'only the multisig account itself (an executed proposal) may do this'],
+  multisig_nesting_too_deep: [812, 'proposals execute inside proposals deeper than the limit'],
+  multisig_member_in_use: [813, 'the account is a signatory of a multisig account'],
+  multisig_instructions_invalid: [814, 'a proposal needs 1..64 instructions'],
+  // 820-839: transfer controls (docs/controls.md); each names the rule that refused the movement
+  transfer_frozen: [820, 'the sending account (or the whole definition) is frozen for outgoing transfers'],
+  account_blacklisted: [821, 'a blacklisted account (or definition) may neither send nor receive'],
+  transfer_cap_exceeded: [822, 'the amount passes a per-transaction or per-period cap of the sender'],
+  not_on_allow_list: [823, 'the definition has an allow list that does not name the account'],
+  on_deny_list: [824, 'the definition deny list names the account'],
+  // 840–879: time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md)
+  trigger_invalid: [840, 'the trigger id, due time, repeat or instruction list is malformed'],
+  trigger_not_found: [841, 'no such trigger'],
+  trigger_reserved: [842, 'the trigger is made and managed by the ledger (a subscription billing trigger)'],
+  plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
+  plan_not_found: [851, 'no such subscription plan'],
+  subscription_invalid: [852, 'the subscription id is malformed, or the subscriber is the provider'],
+  subscription_not_found: [853, 'no such subscription'],
+  subscription_invalid_state: [854, 'the subscription status does not allow this'],
+  subscription_usage_not_allowed: [
+    855,
+    'usage is recorded only by the provider, on a usage-priced plan, under its unit key',
+  ],
+  subscription_charge_not_allowed: [856, 'only the subscription billing trigger runs ChargeSubscription'],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

@@ -50,6 +50,13 @@ export {
   type SignalKeyPair,
   sealSignal,
 } from './conference-signals.js';
+export type { TransferWindow } from './control-instructions.js';
+export {
+  type AssetTransferControl,
+  assetTransferControl,
+  type DefinitionTransferControl,
+  definitionTransferControl,
+} from './controls.js';
 export {
   isToranaApiError,
   ToranaApiError,

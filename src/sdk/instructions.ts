@@ -11,6 +11,7 @@ import { fromHex } from '../util/hex.js';
 import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { conferenceInstructions } from './conference-instructions.js';
+import { controlInstructions } from './control-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
@@ -151,6 +152,7 @@ export const instructions = {
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
   ...conferenceInstructions,
   ...aliasInstructions,
+  ...controlInstructions,
 } as const;
 
 /** Every instruction kind has a builder (checked by the type system and by a test). */

@@ -27,7 +27,17 @@ export interface ExecContext {
   readonly authority: string;
   /** False only for genesis transactions. */
   readonly checkPermissions: boolean;
+  /** The id of the trigger whose instructions run, undefined inside a transaction (docs/triggers.md). */
+  readonly trigger?: string | undefined;
   emit(e: DataEvent): void;
+  /** How many multisig executions enclose this context (0 for a transaction's own instructions). */
+  readonly multisigDepth: number;
+  /**
+   * Runs `instructions` as `authority` inside this transaction through the normal handlers (a multisig
+   * proposal's execution, docs/multisig.md). Atomic: on a failure every write and event of the batch is
+   * undone and the failure is returned with the index of the failing instruction.
+   */
+  runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined;
 }
 
 export type InstructionOf<K extends InstructionKind> = Extract<Instruction, { kind: K }>;

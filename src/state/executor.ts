@@ -17,9 +17,11 @@ import { HANDLERS } from './handlers.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
+import { runDueTriggers, type TriggerRun } from './trigger-run.js';
 import type { WorldState } from './world-state.js';
 
 export type { BlockContext } from './exec-context.js';
+export type { TriggerRun } from './trigger-run.js';
 
 export interface ApplyOutcome {
   result: TransactionResult;
@@ -57,8 +59,13 @@ export class BlockExecution {
         events: [],
       };
     }
+    // A multisig account acts only through its proposals (docs/multisig.md), never as a signer.
+    if (this.view.t.multisigAccount.has(authority)) {
+      const reason = reject('multisig_direct_signing', `${authority} is a multisig account`);
+      return { result: { kind: 'Rejected', reason }, events: [] };
+    }
     const mark = this.view.journal.mark();
-    const x = new TxContext(this.view, this.ctx, authority);
+    const x = new TxContext(this.view, this.ctx, authority, 0);
     try {
       if (this.ctx.genesis) this.recordGenesisDomain(authority);
       const instructions = tx.payload.instructions;
@@ -79,6 +86,21 @@ export class BlockExecution {
     }
     this.view.journal.release(mark);
     return { result: { kind: 'Committed' }, events: x.events };
+  }
+
+  /**
+   * Runs the triggers due at this block's height and time (docs/triggers.md), after its transactions and
+   * before stateRoot(): every peer, replay and rebuild runs the same ones in the same order.
+   */
+  runDueTriggers(): TriggerRun[] {
+    assert(!this.committed, 'block execution already committed');
+    if (this.ctx.genesis) return [];
+    this.prepared = undefined;
+    return runDueTriggers(this.view, this.ctx.height, this.ctx.blockTimeMs, {
+      context: (authority, id) => new TxContext(this.view, this.ctx, authority, 0, id),
+      run: (x, ins) => runInstruction(x, ins),
+      clip,
+    });
   }
 
   /** The root the base will have after commit(). */
@@ -140,6 +162,8 @@ class TxContext implements ExecContext {
     readonly view: StateView,
     readonly block: Readonly<BlockContext>,
     readonly authority: string,
+    readonly multisigDepth: number,
+    readonly trigger?: string,
   ) {
     this.t = view.t;
     this.checkPermissions = !block.genesis;
@@ -148,6 +172,20 @@ class TxContext implements ExecContext {
   /** Events are copies: a subscriber must not be able to reach a row through an event. */
   emit(e: DataEvent): void {
     this.events.push(deepCopy(e));
+  }
+
+  runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined {
+    const mark = this.view.journal.mark();
+    const inner = new TxContext(this.view, this.block, authority, this.multisigDepth + 1);
+    for (let i = 0; i < instructions.length; i++) {
+      const failed = runInstruction(inner, instructions[i]!);
+      if (failed !== undefined) {
+        this.view.journal.rollback(mark);
+        return { fail: failed, index: i };
+      }
+    }
+    for (const e of inner.events) this.events.push(e);
+    return undefined;
   }
 }
 

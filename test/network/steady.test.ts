@@ -2,7 +2,8 @@
 // sent to the validators. Every peer ends with the same chain (hash, prev_hash, state root per height);
 // every accepted transaction committed anywhere is committed everywhere; the observer serves reads and
 // its SSE stream delivers new blocks, and it never signs: it is absent from every roster, so no commit
-// certificate can name it.
+// certificate can name it. Then a multisig proposal and a repeating trigger run on the same network: every
+// peer records the same execution (same state root at every height, same proposal and trigger reads).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -17,6 +18,7 @@ import {
   signerPeers,
 } from '../helpers/network-observe.js';
 import { FAST_CONSENSUS, sleep, waitUntil } from '../helpers/network-scenario.js';
+import { checkWave3Agreement } from '../helpers/network-wave3.js';
 
 const VALIDATORS = [0, 1, 2, 3];
 const OBSERVER = 4;
@@ -83,6 +85,10 @@ describe('steady load on 4 validators and 1 observer', () => {
     }
     await checkObserverReads(net);
     await checkObserverNeverSigns(net);
+  });
+
+  it('multisig and time-trigger executions agree on every peer (issue 16)', async () => {
+    await checkWave3Agreement(net);
   });
 });
 

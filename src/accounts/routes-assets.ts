@@ -2,28 +2,31 @@
 // `total_quantity`; "Application route families": /v1/assets/*; reference-notes §6, §12 "asset
 // definitions expose holders").
 
-import { definitionParam } from '../alias-resolver.js';
-import type { RouteDeps } from '../deps.js';
-import { gatewayError } from '../errors.js';
-import { ListQuerystring } from '../list.js';
-import { defineRoute, type RouteDef } from '../route-table.js';
-import { respondCached, viewSchema } from '../view.js';
+import { definitionParam } from '../gateway/alias-resolver.js';
+import type { RouteDeps } from '../gateway/deps.js';
+import { gatewayError } from '../gateway/errors.js';
+import { ListQuerystring } from '../gateway/list.js';
+import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import {
-  AssetDefinitionItemView,
-  AssetDefinitionListView,
-  AssetItemView,
-  AssetListView,
-} from '../views/app.js';
-import { assetItem, definitionItem } from './app-items.js';
-import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
-import { IdParams } from './app-params.js';
+  answerStateList,
+  itemId,
+  JSON_OR_CODEC,
+  listRoutes,
+  queryInput,
+  tableSource,
+} from '../gateway/routes/app-lists.js';
+import { IdParams } from '../gateway/routes/app-params.js';
+import { respondCached, viewSchema } from '../gateway/view.js';
+import { assetItem, definitionItem } from './items.js';
+import type { AccountsPort } from './port.js';
+import { AssetDefinitionItemView, AssetDefinitionListView, AssetItemView, AssetListView } from './views.js';
 
-export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
-  const { state } = d.ports;
+export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
+  const { state } = port;
   const tags = ['assets'];
   // An id or a live asset alias (alias-resolver.ts).
   const known = async (text: string) => {
-    const id = await definitionParam(state, d.ports.chain, text);
+    const id = await definitionParam(state, port.chain, text);
     const definition = state.assetDefinition(id);
     if (definition === undefined) throw gatewayError('not_found', { asset_definition: id });
     return definition;

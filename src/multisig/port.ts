@@ -1,0 +1,17 @@
+// What the multisig routes read from the node (style.md "Layout": families see small interfaces). The
+// node adapts its committed world state and chain to it (node/multisig-port.ts). Answers are copies.
+
+import type { MultisigAccount } from '../model/multisig.js';
+import type { MultisigProposal } from '../model/multisig-proposal.js';
+
+export interface MultisigPort {
+  /** The multisig account row (its spec), or undefined when `id` is no multisig account. */
+  multisig(id: string): MultisigAccount | undefined;
+  proposal(multisig: string, instructionsHash: string): MultisigProposal | undefined;
+  /** Every proposal of a multisig account, by instructions hash (index multisig → proposals). */
+  proposalsOf(multisig: string): MultisigProposal[];
+  /** The multisig accounts `member` is a signatory of, sorted (index member → multisigs). */
+  multisigsOf(member: string): readonly string[];
+  /** The block time of the committed tip: EXPIRED is judged against it (0 before block 1). */
+  tipTimeMs(): Promise<number>;
+}
