@@ -8,11 +8,13 @@
 //
 // Layout: the directory sits two levels below the root (node_modules/.torana-test-<pid>/), like
 // src/<folder>/, so that the sources' `new URL('../../zk/…', import.meta.url)` paths still reach the
-// repository, and src/crypto/verify-worker.ts and src/webhooks/lane-thread.ts are entries of their own
-// beside the chunks, where verify-pool.ts looks for `./verify-worker.js` and webhooks/lanes.ts for
-// `./lane-thread.js`. Code splitting keeps the CLI's lazy command imports lazy.
-import { existsSync, readdirSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+// repository. A thread's module (src/crypto/verify-worker.ts, src/webhooks/lane-thread.ts) is an entry of
+// its own beside the chunks, where its starter looks for `./<name>.js`: every source file that picks its
+// thread with `import.meta.url.endsWith('.ts') ? './<name>.ts' : './<name>.js'` is found by
+// threadEntries(), so a new thread needs no change here. Code splitting keeps the CLI's lazy command
+// imports lazy.
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 /** Entry points (paths from the root) that tests start with test/helpers/ts-entry.ts. */
@@ -47,14 +49,33 @@ function removeStale(root) {
   }
 }
 
+const THREAD_PICK = /\?\s*'\.\/([\w-]+)\.ts'\s*:\s*'\.\/\1\.js'/g;
+
+/** `{name: path}` of the thread modules the sources start (see the layout note above). */
+export function threadEntries(root) {
+  const entries = {};
+  const visit = (dir) => {
+    for (const e of readdirSync(dir, { withFileTypes: true })) {
+      const p = join(dir, e.name);
+      if (e.isDirectory()) visit(p);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts'))
+        for (const m of readFileSync(p, 'utf8').matchAll(THREAD_PICK)) {
+          const path = join(dirname(p), `${m[1]}.ts`);
+          if (entries[m[1]] !== undefined && entries[m[1]] !== path)
+            throw new Error(`test bundle: two thread modules named ${m[1]}: ${entries[m[1]]}, ${path}`);
+          entries[m[1]] = path;
+        }
+    }
+  };
+  visit(join(root, 'src'));
+  return entries;
+}
+
 /** Builds the bundle for this process and returns its directory (removed by `removeTestBundle`). */
 export async function buildTestBundle(root) {
   removeStale(root);
   const outdir = join(root, 'node_modules', `.torana-test-${process.pid}`);
-  const entryPoints = {
-    'verify-worker': join(root, 'src/crypto/verify-worker.ts'),
-    'lane-thread': join(root, 'src/webhooks/lane-thread.ts'),
-  };
+  const entryPoints = threadEntries(root);
   for (const e of TEST_BUNDLE_ENTRIES) entryPoints[bundleEntryName(e)] = join(root, e);
   await build({
     entryPoints,
