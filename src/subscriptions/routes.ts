@@ -9,12 +9,12 @@
 //   GET /v1/triggers/{id}              → the trigger                     (404 not_found)
 
 import { Type } from 'typebox';
+import { accountParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import { parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { canonicalAccountId } from '../model/ids.js';
 import type { Subscription, SubscriptionStatus } from '../model/subscriptions.js';
 import { TriggerCodec } from '../model/trigger-row.js';
 import type { SubscriptionsPort } from './port.js';
@@ -48,13 +48,9 @@ function get(url: string, operationId: string, summary: string, tags: string[]) 
   };
 }
 
-/** A canonical account id from the query, or 400 naming the field. */
-function accountParam(field: string, text: string | undefined): string | undefined {
-  if (text === undefined) return undefined;
-  const id = canonicalAccountId(text);
-  if (id === undefined)
-    throw gatewayError('bad_request', { location: 'query', field, expected: '<public key>@<domain>' });
-  return id;
+/** An account id or alias from the query (gateway/alias-resolver.ts): 400 neither form, 404 unbound alias. */
+function accountQuery(d: RouteDeps, text: string | undefined): string | undefined {
+  return text === undefined ? undefined : accountParam(d.ports.state, text);
 }
 
 function page<T>(
@@ -87,7 +83,7 @@ function planRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
         response: { 200: viewSchema(PlanListView) },
       },
       handler: (req, reply) => {
-        const all = port.plans(accountParam('provider', req.query.provider));
+        const all = port.plans(accountQuery(d, req.query.provider));
         return respond(d.schema, req, reply, PlanListView, page(all, req.query, d));
       },
     }),
@@ -122,8 +118,8 @@ function subscriptionRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
             expected: Object.keys(STATUSES),
           });
         const all = port.subscriptions({
-          subscriber: accountParam('owned_by', q.owned_by),
-          provider: accountParam('provider', q.provider),
+          subscriber: accountQuery(d, q.owned_by),
+          provider: accountQuery(d, q.provider),
           status,
         });
         const { items, total } = page(all, q, d);
@@ -157,7 +153,7 @@ function triggerRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
         response: { 200: viewSchema(TriggerListView) },
       },
       handler: (req, reply) => {
-        const all = port.triggers(accountParam('authority', req.query.authority));
+        const all = port.triggers(accountQuery(d, req.query.authority));
         return respond(d.schema, req, reply, TriggerListView, page(all, req.query, d));
       },
     }),
