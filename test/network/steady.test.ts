@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { TestNetwork } from '../helpers/network.js';
 import { LoadGenerator } from '../helpers/network-load.js';
+import { checkMultisigAgrees } from '../helpers/network-multisig.js';
 import {
   certificates,
   consensusStatus,
@@ -83,6 +84,8 @@ describe('steady load on 4 validators and 1 observer', () => {
     }
     await checkObserverReads(net);
     await checkObserverNeverSigns(net);
+    // Issue 16: a multisig execution agrees on every peer (test/helpers/network-multisig.ts).
+    await checkMultisigAgrees(net, [...VALIDATORS, OBSERVER]);
   });
 });
 
