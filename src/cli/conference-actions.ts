@@ -8,6 +8,7 @@ import type { ToranaClient } from '../sdk/client.js';
 import type { RelayHopLike } from '../sdk/conference-instructions.js';
 import type { Signal } from '../sdk/conference-signals.js';
 import { instructions as ix } from '../sdk/instructions.js';
+import { accountArg } from './alias-actions.js';
 import { type Flags, parseJsonFlag, submit } from './client-actions.js';
 import { payEntryFee, rosterProof } from './conference-private.js';
 import { CliError } from './errors.js';
@@ -92,6 +93,8 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
   const ttl = whole('manifest-ttl-ms', flags.manifestTtlMs, 1);
   const gasRate = amountFlag('gas-rate', flags.gasRate);
   const { client } = await resolveClient(flags, false);
+  const billing =
+    flags.billingAccount === undefined ? undefined : await accountArg(client, flags.billingAccount);
   const hops = flags.relay === undefined ? undefined : await hopsOf(client, flags.relay);
   const priv = flags.private === true ? await privateCreation(call, flags) : undefined;
   await submit(flags, (me) => [
@@ -110,7 +113,7 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
       ...(flags.end === undefined ? {} : { scheduledEndMs: whole('end', flags.end, 0) }),
       maxParticipants,
       gasRatePerMinute: gasRate,
-      billingAccount: flags.billingAccount ?? me,
+      billingAccount: billing ?? me,
       ...(metadata === undefined ? {} : { metadata: metadata as Record<string, Json> }),
       ...(hops === undefined ? {} : { manifest: { hops, expiresAtMs: now + ttl } }),
     }),
@@ -201,12 +204,16 @@ export async function usage(call: string, flags: UsageFlags): Promise<void> {
   let billedGas: Numeric;
   if (flags.billedGas !== undefined) billedGas = amountFlag('billed-gas', flags.billedGas);
   else billedGas = await billedGasFor(flags, call, durationMs);
+  const participant =
+    flags.participant === undefined
+      ? undefined
+      : await accountArg((await resolveClient(flags, false)).client, flags.participant);
   return submit(flags, () => [
     ix.recordConferenceUsage(call, {
       segment,
       durationMs,
       billedGas,
-      ...(flags.participant === undefined ? {} : { participant: flags.participant }),
+      ...(participant === undefined ? {} : { participant }),
     }),
   ]);
 }

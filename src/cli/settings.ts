@@ -1,8 +1,11 @@
 // The SDK client of a client command, from the target (target.ts) and, when the command signs, the
-// account's key file.
+// account's key file. The account (`--account` or client.json's) may be an account alias `label@domain`:
+// the node resolves it at its committed height, and the client signs as the account it names.
 
 import { loadKeyFile } from '../crypto/keyfile.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
+import { accountAliasProblem } from '../model/aliases.js';
+import { resolveAccountAlias } from '../sdk/aliases.js';
 import { ToranaClient } from '../sdk/client.js';
 import { CliError } from './errors.js';
 import { type ClientFlags, resolveTarget } from './target.js';
@@ -17,7 +20,8 @@ export interface ResolvedClient {
 }
 
 export async function resolveClient(flags: ClientFlags, needKey: boolean): Promise<ResolvedClient> {
-  const { url, account, keyPath } = await resolveTarget(flags);
+  const { url, account: given, keyPath } = await resolveTarget(flags);
+  const account = given === undefined ? undefined : await accountIdOf(url, given);
   let key: Ed25519KeyPair | undefined;
   if (needKey) {
     if (account === undefined || keyPath === undefined) {
@@ -31,4 +35,10 @@ export async function resolveClient(flags: ClientFlags, needKey: boolean): Promi
   }
   const client = new ToranaClient({ url, ...(account ? { account } : {}), ...(key ? { signer: key } : {}) });
   return { client, url, account, key };
+}
+
+/** An account id as given; an account alias as the id it names on the node at `url` (404 → not_found). */
+async function accountIdOf(url: string, text: string): Promise<string> {
+  if (accountAliasProblem(text) !== undefined) return text; // an id, or neither: the encoder judges it
+  return (await resolveAccountAlias(new ToranaClient({ url }), text)).accountId;
 }

@@ -16,8 +16,30 @@ export async function peers(flags: Flags): Promise<void> {
   if (flags.json) printJson(items);
   else
     printTable(
-      items.map((p) => ({ ...p, config: p.config === undefined ? undefined : JSON.stringify(p.config) })),
-      ['peer_id', 'self', 'url', 'address', 'role', 'connected', 'last_seen_ms', 'connected_peers'],
+      items.map((p) => {
+        // A peer's newest report (docs/telemetry.md "Peer reports"): its height and how old the report is.
+        const newest = Array.isArray(p.reports)
+          ? (p.reports[0] as Record<string, Json> | undefined)
+          : undefined;
+        return {
+          ...p,
+          config: p.config === undefined ? undefined : JSON.stringify(p.config),
+          height: newest?.height,
+          report_age_ms: newest?.age_ms,
+        };
+      }),
+      [
+        'peer_id',
+        'self',
+        'url',
+        'address',
+        'role',
+        'connected',
+        'last_seen_ms',
+        'connected_peers',
+        'height',
+        'report_age_ms',
+      ],
     );
 }
 

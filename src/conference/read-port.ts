@@ -12,6 +12,8 @@ export interface ConferenceReadPort {
   relays(): ConferenceRelay[];
   /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
   accountExists(id: string): boolean;
+  /** The account an account alias names, at the committed height (signalling takes aliases for ids). */
+  accountAlias(alias: string): string | undefined;
   /** The shielded pool tree: note commitments by leaf index, and its recent roots (oldest first). */
   shieldedPool(): { leaves: string[]; roots: string[] };
 }

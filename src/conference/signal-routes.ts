@@ -18,6 +18,7 @@ import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import { serveSse } from '../gateway/sse.js';
 import { lastEventIdOf, type StreamEvent } from '../gateway/sse-frame.js';
+import { accountAliasProblem } from '../model/aliases.js';
 import type { ConferenceCall } from '../model/conference.js';
 import { parseCallId } from '../model/conference.js';
 import type { PostOutcome, SignalBox, SignalRecord } from './signal-box.js';
@@ -28,6 +29,8 @@ export interface SignalCallPort {
   call(id: string): Pick<ConferenceCall, 'host' | 'status'> | undefined;
   /** Whether the account is registered: offers go to registered accounts only. */
   accountExists(id: string): boolean;
+  /** The account an account alias names at the committed height (docs/app-api.md "Aliases in place of ids"). */
+  accountAlias(alias: string): string | undefined;
 }
 
 export interface SignalRouteOptions {
@@ -129,7 +132,16 @@ function envelopeOf(o: SignalRouteOptions, text: string, index: number): Uint8Ar
  * An offer's recipient: an account id with an Ed25519 key (to seal to) that is registered. An
  * unregistered id could never join the call, and would let a host spend the box on made-up recipients.
  */
-function recipientOf(o: SignalRouteOptions, to: string, index: number): string {
+/** An account id as given; an account alias as the account it names (404 not_found when unbound). */
+function accountOf(o: SignalRouteOptions, text: string, details: Record<string, unknown> = {}): string {
+  if (accountAliasProblem(text) !== undefined) return text;
+  const id = o.calls.accountAlias(text);
+  if (id === undefined) throw gatewayError('not_found', { ...details, account_alias: text });
+  return id;
+}
+
+function recipientOf(o: SignalRouteOptions, given: string, index: number): string {
+  const to = accountOf(o, given, { index });
   if (accountEd25519Key(to) === undefined)
     throw o.errors.create('conference_signal_recipient_invalid', { index, to: to.slice(0, 128) });
   if (!o.calls.accountExists(to))
@@ -219,7 +231,7 @@ function getOfferRoute(o: SignalRouteOptions) {
     handler: (req, reply) => {
       const signer = signerOf(o.auth, req);
       const call = callOf(o, req.params.call_id);
-      const participant = req.params.participant;
+      const participant = accountOf(o, req.params.participant);
       if (signer !== participant && signer !== call.host)
         throw o.errors.create('conference_signal_forbidden', { call_id: call.id });
       const offer = o.box.offer(call.id, participant);

@@ -179,6 +179,21 @@ describe('loadConfig: invalid values', () => {
     }
   });
 
+  it('accepts only origins in dashboard.connect_src (no way to end the CSP directive)', () => {
+    const good = ['https://node-b.example', 'http://127.0.0.1:8081', 'wss://*.example:*', 'http://[::1]:80'];
+    assert.deepEqual(ok({ overrides: { 'dashboard.connect_src': good } }).dashboard.connectSrc, good);
+    for (const bad of [
+      "'self'; script-src *",
+      'https://a.example/path',
+      'ftp://a.example',
+      '*',
+      'https://a b',
+    ]) {
+      const e = only({ overrides: { 'dashboard.connect_src': [bad] } });
+      assert.deepEqual([e.code, e.key], ['config_invalid_value', 'dashboard.connect_src'], bad);
+    }
+  });
+
   it('rejects a value outside an enum', () => {
     const e = only({ file: '[telemetry]\nprofile = "verbose"\n' });
     assert.deepEqual([e.code, e.key], ['config_invalid_value', 'telemetry.profile']);

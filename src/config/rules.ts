@@ -109,8 +109,27 @@ export const CONFIG_FOLLOWS: ReadonlyMap<string, string> = new Map([
   ['conference.enabled', 'app_api.enabled'],
 ]);
 
+/**
+ * A source `dashboard.connect_src` may add to the page's CSP: an http(s) or ws(s) origin (host may
+ * start with `*.`, port may be `*`), nothing else, so no value can end the directive or add another.
+ */
+export const CSP_ORIGIN =
+  /^(https?|wss?):\/\/(\*\.)?([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:(\d{1,5}|\*))?$/;
+
+function checkDashboardSources(config: Config): ConfigError[] {
+  const bad = config.dashboard.connectSrc.filter((s) => !CSP_ORIGIN.test(s));
+  return bad.length === 0
+    ? []
+    : [
+        invalidValue(
+          'dashboard.connect_src',
+          `dashboard.connect_src: ${JSON.stringify(bad[0]!.slice(0, 100))} is not an origin (scheme http, https, ws or wss, a host, an optional port; no path)`,
+        ),
+      ];
+}
+
 export function checkRules(config: Config): ConfigError[] {
-  const errors: ConfigError[] = checkNeeds(config);
+  const errors: ConfigError[] = [...checkNeeds(config), ...checkDashboardSources(config)];
   for (const rule of CONFIG_RULES) {
     const k = keyByPath(rule.key);
     const limit = keyByPath(rule.limit);

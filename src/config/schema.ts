@@ -451,11 +451,36 @@ export const CONFIG_SCHEMA = {
       100,
       'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
     ),
+    // Peer reports (docs/telemetry.md "Peer reports"; telemetry/report-codec.ts).
+    gossip_interval_ms: ms(
+      5000,
+      0,
+      'How often this node sends its telemetry report (gateway URL, height, queue depth, version, recent block commit times) to its connected peers; 0: neither sent nor accepted. A node of an earlier release disconnects a peer that sends one: keep 0 on every node until all run a release with peer reports.',
+    ),
+    gateway_url: str(
+      '',
+      'Gateway URL this node gives in peers-info and in its reports to peers (http:// or https://, at most 512 bytes); empty: http://<gateway.host>:<port>, or none in reports when the host is a wildcard (0.0.0.0, ::).',
+    ),
+    peer_reports_max: int(4, 1, 64, 'Reports kept per peer (the newest ones); older ones are dropped.'),
+    peer_report_stale_ms: ms(
+      60_000,
+      1,
+      'A peer report older than this (by the time it was received) is dropped and no longer counted.',
+    ),
+    peer_report_min_gap_ms: ms(
+      1000,
+      0,
+      'Reports from one peer closer together than this are refused (counted per peer), bounding the work a peer can cause.',
+    ),
   }),
   dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
     enabled: bool(
       true,
       "Serve the dashboard's static files under /dashboard/ (shown by the developer and full telemetry profiles, else 503); false: not registered (404).",
+    ),
+    connect_src: list(
+      [],
+      'Other nodes the dashboard may read, as origins (https://node-b.example:8080), added to its Content-Security-Policy connect-src after \'self\'; each node must allow this origin by CORS (docs/dashboard.md "Another node").',
     ),
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
@@ -641,6 +666,24 @@ export const CONFIG_SCHEMA = {
     retry_base_ms: ms(1000, 1, 'Backoff before the second attempt; it doubles per attempt, with jitter.'),
     retry_max_delay_ms: ms(60_000, 1, 'Longest backoff between two attempts.'),
     timeout_ms: ms(10_000, 1, 'Time one delivery attempt may take (connect, send, answer).'),
+    in_flight_max: int(
+      64,
+      1,
+      COUNT_CEILING,
+      'Webhooks delivering at the same time (each one attempt at a time, in order); the others wait their turn.',
+    ),
+    recovery_blocks_max: int(
+      100_000,
+      0,
+      COUNT_CEILING,
+      "Longest chain (in blocks, re-executed from genesis) read back at a start to recover events a crash kept from the webhook intake; above, the gap is logged and recorded in each webhook's last_error instead.",
+    ),
+    delivery_window: int(
+      256,
+      1,
+      COUNT_CEILING,
+      'Oldest pending deliveries of one webhook handed to the delivery thread ahead; it attempts them one after the other and stops at the first failure.',
+    ),
     response_bytes_max: int(
       16 * KiB,
       0,

@@ -1,6 +1,7 @@
 // Single-peer consensus (architecture.md "Peers and scale"): the one validator is always the leader. It
 // produces a block as soon as transactions wait (no empty heartbeat blocks, reference-notes §7), at most
-// `blockMaxTransactions` per block; while one block is being made durable the next ones accumulate, which
+// `blockMaxTransactions` per block, and when a time trigger falls due on an idle chain (an empty block at
+// the trigger's time, docs/triggers.md "Idle chains"); while one block is being made durable the next ones accumulate, which
 // groups many transactions per fsync. Each block gets a real commit certificate signed with the
 // validator's BLS key, verifiable exactly like a multi-peer one.
 
@@ -22,6 +23,8 @@ export interface SinglePeerOptions {
   onFatal: (error: unknown) => void;
 }
 
+const TRIGGER_RECHECK_MS = 60_000;
+
 export class SinglePeerEngine implements ConsensusEngine {
   readonly mode = 'single-peer' as const;
   private running = false;
@@ -36,6 +39,8 @@ export class SinglePeerEngine implements ConsensusEngine {
   private blocksProduced = 0;
   private readonly heightWaiters: { height: number; resolve: () => void }[] = [];
   private readonly index: number;
+  /** Wakes the engine when the earliest time trigger falls due (re-armed after every round). */
+  private triggerTimer: { cancel(): void } | undefined;
 
   constructor(
     private readonly host: ConsensusHost,
@@ -50,10 +55,12 @@ export class SinglePeerEngine implements ConsensusEngine {
   start(): void {
     this.running = true;
     this.notifyWork();
+    this.armTriggerTimer();
   }
 
   async stop(): Promise<void> {
     this.running = false;
+    this.triggerTimer?.cancel();
     await this.inFlight;
   }
 
@@ -65,7 +72,10 @@ export class SinglePeerEngine implements ConsensusEngine {
       () => {
         this.scheduled = false;
         if (this.inFlight === undefined)
-          this.inFlight = this.produceWhileWork().finally(() => (this.inFlight = undefined));
+          this.inFlight = this.produceWhileWork().finally(() => {
+            this.inFlight = undefined;
+            this.armTriggerTimer();
+          });
       },
       0,
       { keepAlive: true }, // transactions are waiting
@@ -73,7 +83,7 @@ export class SinglePeerEngine implements ConsensusEngine {
   }
 
   private async produceWhileWork(): Promise<void> {
-    while (this.running && this.host.queueDepth() > 0) {
+    while (this.running && (this.host.queueDepth() > 0 || this.triggerDue())) {
       // With `minIntervalMs`, transactions gather until that long after the previous block started
       // (fewer, fuller blocks); 0 produces as soon as anything waits.
       const waitMs = this.opts.minIntervalMs - (this.host.clock.monotonicMs() - this.lastRoundStartMs);
@@ -84,7 +94,7 @@ export class SinglePeerEngine implements ConsensusEngine {
         if (!this.running) return;
       }
       const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
-      if (txs.length === 0) continue; // everything taken had expired
+      if (txs.length === 0 && !this.triggerDue()) continue; // everything taken had expired
       try {
         await this.produce(txs);
       } catch (e) {
@@ -98,6 +108,24 @@ export class SinglePeerEngine implements ConsensusEngine {
         this.host.clock.setTimeout(r, 0, { keepAlive: true });
       });
     }
+  }
+
+  /** Whether a time trigger is due by now (an empty block runs it). */
+  private triggerDue(): boolean {
+    const due = this.host.triggerDueMs();
+    return due !== undefined && due <= this.host.clock.nowMs();
+  }
+
+  /** Arms one timer for the next time trigger; it does not keep the process alive. */
+  private armTriggerTimer(): void {
+    this.triggerTimer?.cancel();
+    this.triggerTimer = undefined;
+    const due = this.host.triggerDueMs();
+    if (!this.running || due === undefined) return;
+    // Capped: a far trigger (a monthly charge) is looked at again every minute, so a wall clock that jumps
+    // (or a timer delay above 2^31 ms, which Node would fire at once) cannot make it late or early.
+    const waitMs = Math.min(TRIGGER_RECHECK_MS, Math.max(0, due - this.host.clock.nowMs()));
+    this.triggerTimer = this.host.clock.setTimeout(() => this.notifyWork(), waitMs);
   }
 
   private async produce(txs: Parameters<ConsensusHost['execute']>[2]): Promise<void> {

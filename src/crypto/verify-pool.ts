@@ -46,13 +46,13 @@ const DEFAULT_WORKER_URL = new URL(
  * reach a worker's module loader (the worker fails with ERR_UNKNOWN_FILE_EXTENSION), so a small
  * bootstrap registers tsx's ESM hooks in the worker first and then imports the entry.
  */
-function startWorker(url: URL): Worker {
-  if (!/\.[cm]?ts$/.test(url.pathname)) return new Worker(url);
+export function startWorker(url: URL, workerData?: unknown): Worker {
+  if (!/\.[cm]?ts$/.test(url.pathname)) return new Worker(url, { workerData });
   const tsxApi = import.meta.resolve('tsx/esm/api');
   const bootstrap =
     `import(${JSON.stringify(tsxApi)})` +
     `.then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  return new Worker(bootstrap, { eval: true, execArgv: [] });
+  return new Worker(bootstrap, { eval: true, execArgv: [], workerData });
 }
 
 interface Job {

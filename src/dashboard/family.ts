@@ -11,23 +11,33 @@ import type { RouteFamily } from '../gateway/family.js';
 import { profileAllows, profilesAllowing, type TelemetryProfile } from '../gateway/profiles.js';
 import { type Asset, type AssetTable, BUILT_ASSETS_DIR, loadAssets } from './assets.js';
 
-/** The page's policy: only this origin's scripts, styles, images and connections; no framing. */
-export const DASHBOARD_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+/**
+ * The page's policy: only this origin's scripts, styles and images; connections to this origin and to the
+ * nodes of `dashboard.connect_src` (origins, checked by config/rules.ts); no framing.
+ */
+export function dashboardCsp(connectSrc: readonly string[] = []): string {
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    ["connect-src 'self'", ...connectSrc].join(' '),
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** The policy with no other node allowed (`dashboard.connect_src` empty, the default). */
+export const DASHBOARD_CSP = dashboardCsp();
 
 export const DASHBOARD_PREFIX = '/dashboard';
 
 export interface DashboardOptions {
   assets: AssetTable;
   profile: TelemetryProfile;
+  /** Other nodes' origins the page may connect to (`dashboard.connect_src`). */
+  connectSrc?: readonly string[];
 }
 
 function acceptsGzip(req: FastifyRequest): boolean {
@@ -35,13 +45,13 @@ function acceptsGzip(req: FastifyRequest): boolean {
   return typeof v === 'string' && /\bgzip\b(?!;\s*q=0(\.0*)?\b)/i.test(v);
 }
 
-function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset): FastifyReply {
+function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset, csp: string): FastifyReply {
   reply
     .header('content-type', asset.type)
     .header('cache-control', asset.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
     .header('etag', asset.etag)
     .header('vary', 'accept-encoding')
-    .header('content-security-policy', DASHBOARD_CSP)
+    .header('content-security-policy', csp)
     .header('x-content-type-options', 'nosniff')
     .header('referrer-policy', 'no-referrer')
     .header('cross-origin-opener-policy', 'same-origin');
@@ -53,6 +63,7 @@ function sendAsset(req: FastifyRequest, reply: FastifyReply, asset: Asset): Fast
 /** The dashboard family; `assets` from `loadAssets` (the node leaves the family out when it is unbuilt). */
 export function dashboardFamily(opts: DashboardOptions): RouteFamily {
   const restricted = !profileAllows(opts.profile, 'developer');
+  const csp = dashboardCsp(opts.connectSrc);
   const gate = (_req: FastifyRequest, _reply: FastifyReply, done: (e?: Error) => void) => {
     if (!restricted) return done();
     done(
@@ -76,7 +87,7 @@ export function dashboardFamily(opts: DashboardOptions): RouteFamily {
         const asset = opts.assets.get(name);
         if (asset === undefined)
           throw gatewayError('not_found', { method: 'GET', path: req.url.slice(0, 256) });
-        return sendAsset(req, reply, asset);
+        return sendAsset(req, reply, asset, csp);
       });
     },
   };
@@ -90,9 +101,10 @@ export function builtDashboard(
   profile: TelemetryProfile,
   logError: (what: string, e: unknown) => void,
   dir: string = BUILT_ASSETS_DIR,
+  connectSrc: readonly string[] = [],
 ): RouteFamily[] {
   const assets = loadAssets(dir);
-  if (assets !== undefined) return [dashboardFamily({ assets, profile })];
+  if (assets !== undefined) return [dashboardFamily({ assets, profile, connectSrc })];
   logError('dashboard', new Error(`dashboard not built: no index.html in ${dir} (npm run build)`));
   return [];
 }

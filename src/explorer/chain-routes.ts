@@ -11,7 +11,8 @@ import type { ChainReader } from '../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Block } from '../model/block.js';
-import { common, type ExplorerContext, LATEST_LIMIT_DEFAULT, LATEST_LIMIT_MAX } from './context.js';
+import { common, type ExplorerContext, LATEST_LIMIT_DEFAULT, LATEST_LIMIT_MAX, withIds } from './context.js';
+import { FILTER_IDS } from './filters.js';
 import type { Place } from './scan.js';
 
 export const LatestQuery = Type.Object({
@@ -68,7 +69,7 @@ export function scanListRoute<F, T>(x: ExplorerContext, s: ScanListSpec<F, T>): 
     handler: async (req, reply) => {
       const query = req.query as Query & { page?: unknown; per_page?: unknown };
       const p = parseExplorerPage(query, x.deps.limits);
-      const f = s.parse(query);
+      const f = s.parse(await withIds(x, query, FILTER_IDS));
       const r = await s.page(x, f, p.offset, p.perPage);
       return respond(x.deps.schema, req, reply, s.view, {
         pagination: explorerPagination(p, r.total),

@@ -1,6 +1,7 @@
 // What every explorer route table receives: the family's port and the gateway's route dependencies
 // (schema registry, limits, errors), plus the fields every explorer route shares.
 
+import { type IdKind, queryIds } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
 import type { ExplorerPort } from './port.js';
@@ -8,6 +9,18 @@ import type { ExplorerPort } from './port.js';
 export interface ExplorerContext {
   port: ExplorerPort;
   deps: RouteDeps;
+}
+
+/**
+ * The query string with the aliases of its entity parameters (`fields`) replaced by ids, resolved at the
+ * committed height (gateway/alias-resolver.ts); unbound alias 404, the rest judged by the route's parser.
+ */
+export function withIds<Q extends Partial<Record<string, string>>>(
+  x: ExplorerContext,
+  query: Q,
+  fields: Readonly<Record<string, IdKind>>,
+): Promise<Q> {
+  return queryIds(x.port.state, x.port.chain, query, fields);
 }
 
 /** The default of `query.work_units_max` (state/work-budget.ts), used when the deps carry none. */

@@ -12,6 +12,7 @@
 import { Type } from 'typebox';
 import type { Codec } from '../codec/codec.js';
 import { isCodecError } from '../codec/errors.js';
+import type { IdKind } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
 import { ExplorerQuerystring } from '../gateway/list.js';
 import type { Block } from '../model/block.js';
@@ -52,6 +53,13 @@ export const InstructionStreamQuery = Type.Object({
   transaction_status: text('Committed or Rejected'),
   kind: text('instruction kind, e.g. MintAsset'),
 });
+
+/** Filter parameters naming an entity: each takes an alias in place of the id (context.ts withIds). */
+export const FILTER_IDS: Readonly<Record<string, IdKind>> = {
+  authority: 'account',
+  account: 'account',
+  asset_id: 'asset_or_definition',
+};
 
 type Status = 'Committed' | 'Rejected';
 type AssetMatch = { kind: 'asset' | 'definition'; id: string };

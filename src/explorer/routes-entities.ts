@@ -3,13 +3,13 @@
 // one balance, NFTs and one NFT. Unknown ids are 404 `not_found`; malformed ones 400 `bad_request`.
 
 import { Type } from 'typebox';
+import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
 import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
 import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { definitionItem } from '../gateway/routes/app-items.js';
 import { IdParams, pathId } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Asset, Nft } from '../model/entities.js';
@@ -22,7 +22,7 @@ import {
   parseAssetId,
   parseNftId,
 } from '../model/ids.js';
-import { common, type ExplorerContext } from './context.js';
+import { common, type ExplorerContext, withIds } from './context.js';
 import { accountRow, domainRows, indexPage, ownedCounts, stateListRoute } from './routes-state.js';
 import { ExplorerAccountView, ExplorerAssetDefinitionDetailView, ExplorerDomainView } from './views.js';
 import {
@@ -36,10 +36,15 @@ import {
 
 const AssetsQuery = Type.Object({
   ...ExplorerQuerystring.properties,
-  owned_by: Type.Optional(Type.String({ maxLength: 512, description: 'account id' })),
-  definition: Type.Optional(Type.String({ maxLength: 512, description: 'asset definition id' })),
-  asset_id: Type.Optional(Type.String({ maxLength: 512, description: 'one asset id' })),
+  owned_by: Type.Optional(Type.String({ maxLength: 512, description: 'account id or alias' })),
+  definition: Type.Optional(Type.String({ maxLength: 512, description: 'asset definition id or alias' })),
+  asset_id: Type.Optional(
+    Type.String({ maxLength: 512, description: 'one asset id (its parts may be aliases)' }),
+  ),
 });
+
+/** The balance filters naming an entity: each takes an alias in place of the id. */
+const ASSETS_QUERY_IDS = { owned_by: 'account', definition: 'definition', asset_id: 'asset' } as const;
 
 function queryId(codec: Codec<string>, parameter: string, value: string): string {
   try {
@@ -95,10 +100,14 @@ function nftsPage(state: StateReader, p: ExplorerPage) {
   });
 }
 
-/** The canonical id of a path parameter; accounts and definitions may be named by an alias (alias-resolver.ts). */
+/**
+ * The canonical id of a path parameter; accounts and definitions may be named by an alias, and so may an
+ * asset's two parts (alias-resolver.ts).
+ */
 async function entityId(x: ExplorerContext, codec: Codec<string>, text: string): Promise<string> {
   if (codec === AccountId) return accountParam(x.port.state, text);
-  if (codec === AssetDefinitionId) return definitionParam(x.port.state, x.deps.ports.chain, text);
+  if (codec === AssetDefinitionId) return definitionParam(x.port.state, x.port.chain, text);
+  if (codec === AssetId) return pathId(AssetId, (await withIds(x, { id: text }, { id: 'asset' })).id);
   return pathId(codec, text);
 }
 
@@ -181,6 +190,7 @@ export function entityRoutes(x: ExplorerContext): RouteDef[] {
       },
       assetsPage,
       AssetsQuery,
+      ASSETS_QUERY_IDS,
     ),
     oneRoute(
       x,

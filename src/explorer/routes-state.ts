@@ -3,7 +3,9 @@
 // for the requested page only (owned-domain / NFT and per-domain counts with one pass over those
 // tables), so a page costs O(entities) at most. One-entity routes: routes-entities.ts.
 
+import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
+import type { IdKind } from '../gateway/alias-resolver.js';
 import {
   type ExplorerPage,
   ExplorerQuerystring,
@@ -12,11 +14,10 @@ import {
 } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { definitionItem } from '../gateway/routes/app-items.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Account, AssetDefinition, Domain } from '../model/entities.js';
 import { parseAccountId, parseDefinitionId, parseNftId } from '../model/ids.js';
-import { common, type ExplorerContext } from './context.js';
+import { common, type ExplorerContext, withIds } from './context.js';
 import {
   type ExplorerAccount,
   ExplorerAccountListView,
@@ -146,6 +147,8 @@ export function stateListRoute<T>(
   r: { url: string; operationId: string; what: string; view: Codec<Page<T>> },
   build: (state: StateReader, p: ExplorerPage, query: Record<string, string | undefined>) => Page<T>,
   querystring = ExplorerQuerystring,
+  /** Query parameters naming an entity: aliases resolved to ids before `build` (context.ts withIds). */
+  ids: Readonly<Record<string, IdKind>> = {},
 ): RouteDef {
   return defineRoute({
     ...common(),
@@ -154,8 +157,8 @@ export function stateListRoute<T>(
     operationId: r.operationId,
     summary: `${r.what} in id order: {pagination, items} with page and per_page`,
     schema: { querystring, response: { 200: viewSchema(r.view) } },
-    handler: (req, reply) => {
-      const query = req.query as Record<string, string | undefined>;
+    handler: async (req, reply) => {
+      const query = await withIds(x, req.query as Record<string, string | undefined>, ids);
       const page = build(x.port.state, parseExplorerPage(query, x.deps.limits), query);
       return respond(x.deps.schema, req, reply, r.view, page);
     },

@@ -12,9 +12,10 @@ import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { serveSse } from '../gateway/sse.js';
 import type { EventFeed } from '../gateway/sse-session.js';
 import type { ExplorerContext } from './context.js';
-import { workUnitsMax } from './context.js';
+import { withIds, workUnitsMax } from './context.js';
 import { blockEvents, type ExplorerEvent, type ExplorerFeed, ID_SPAN, type StreamKind } from './feed.js';
 import {
+  FILTER_IDS,
   filterKey,
   InstructionStreamQuery,
   instructionMatches,
@@ -127,7 +128,8 @@ function streamRoute(
       response: { 200: Type.String({ description: 'text/event-stream' }) },
     },
     handler: async (req, reply) => {
-      const m = matcher(req.query as Record<string, string | undefined>);
+      // Aliases resolve once, at subscription (the committed height then), like the list's.
+      const m = matcher(await withIds(x, req.query as Record<string, string | undefined>, FILTER_IDS));
       await serveFrom(x, feed, r.kind, req, reply, m.keep, m.key);
     },
   });

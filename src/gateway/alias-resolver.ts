@@ -5,7 +5,14 @@
 // neither form is 400 bad_request; a well-formed alias that names nothing is 404 not_found.
 
 import { accountAliasProblem, assetAliasProblem, leaseLive, leaseStatus } from '../model/aliases.js';
-import { AccountId, AssetDefinitionId, canonicalAccountId, parseDefinitionId } from '../model/ids.js';
+import {
+  AccountId,
+  AssetDefinitionId,
+  assetId,
+  canonicalAccountId,
+  parseAssetId,
+  parseDefinitionId,
+} from '../model/ids.js';
 import { gatewayError } from './errors.js';
 import type { ChainReader, StateReader } from './ports.js';
 import { pathId } from './routes/app-params.js';
@@ -48,4 +55,66 @@ export async function definitionParam(state: AliasState, chain: AliasChain, text
   const definition = resolveDefinition(state, text, await tipTimeMs(chain));
   if (definition === undefined) throw gatewayError('not_found', { asset_alias: text });
   return definition;
+}
+
+/**
+ * What a parameter or filter field names: an account, an asset definition, an asset (a balance), or
+ * either of the last two (the explorer's `asset_id` filters).
+ */
+export type IdKind = 'account' | 'definition' | 'asset' | 'asset_or_definition';
+
+const isAccountAlias = (text: string) => accountAliasProblem(text) === undefined;
+const isAssetAlias = (text: string) => assetAliasProblem(text) === undefined;
+
+/**
+ * `text` with an alias replaced by the id it names at block time `timeMs` (an asset id's definition and
+ * account parts each: `<definition id | asset alias>#<account id | account alias>`; for
+ * `asset_or_definition` a bare asset alias names its definition). Text that holds no
+ * alias is returned as it is, for the caller's own id parser to accept or refuse (400); a well-formed
+ * alias that names nothing (an asset alias also once its lease expired) is 404 not_found, as on paths.
+ */
+export function idText(state: AliasState, kind: IdKind, text: string, timeMs: number): string {
+  if (kind === 'account') {
+    if (!isAccountAlias(text)) return text;
+    const account = state.accountAlias(text)?.account;
+    if (account === undefined) throw gatewayError('not_found', { account_alias: text });
+    return account;
+  }
+  if (kind === 'definition') {
+    if (!isAssetAlias(text)) return text;
+    const definition = resolveDefinition(state, text, timeMs);
+    if (definition === undefined) throw gatewayError('not_found', { asset_alias: text });
+    return definition;
+  }
+  if (parseAssetId(text) !== undefined || parseDefinitionId(text) !== undefined) return text;
+  if (!text.includes('#')) return kind === 'asset' ? text : idText(state, 'definition', text, timeMs);
+  const at = text.lastIndexOf('#');
+  const account = text.slice(at + 1);
+  if (at <= 0 || (canonicalAccountId(account) === undefined && !isAccountAlias(account))) return text;
+  const definition = text.slice(0, at);
+  return assetId(idText(state, 'definition', definition, timeMs), idText(state, 'account', account, timeMs));
+}
+
+/** Whether resolving `text` as `kind` may read an asset alias (and so needs the tip's block time). */
+function needsTime(kind: IdKind, text: string): boolean {
+  return kind !== 'account' && (isAssetAlias(text) || text.includes('#'));
+}
+
+/**
+ * Query-string parameters naming entities (`fields`: parameter → kind), aliases replaced by ids at the
+ * committed height (idText); the other parameters are kept as they are.
+ */
+export async function queryIds<Q extends Partial<Record<string, string>>>(
+  state: AliasState,
+  chain: AliasChain,
+  query: Q,
+  fields: Readonly<Record<string, IdKind>>,
+): Promise<Q> {
+  const named = Object.entries(fields).filter(([p]) => typeof query[p] === 'string');
+  if (named.length === 0) return query;
+  const timed = named.some(([p, kind]) => needsTime(kind, query[p]!));
+  const timeMs = timed ? await tipTimeMs(chain) : 0;
+  const out: Record<string, string | undefined> = { ...query };
+  for (const [p, kind] of named) out[p] = idText(state, kind, query[p]!, timeMs);
+  return out as Q;
 }

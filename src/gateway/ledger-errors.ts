@@ -62,7 +62,7 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   upgrade_not_found: { status: 404, message: 'No runtime upgrade has this id.' },
   upgrade_invalid_state: { status: 409, message: 'The runtime upgrade is not in a state that allows this.' },
   upgrade_already_exists: { status: 409, message: 'A runtime upgrade with this manifest already exists.' },
-  // ISO 20022 bridge (routes/iso20022.ts; src/iso20022/bridge/errors.ts).
+  // ISO 20022 bridge (src/iso20022/routes/; src/iso20022/bridge/errors.ts).
   iso_xml_malformed: { status: 400, message: 'The XML message is not well-formed.' },
   iso_xml_forbidden_construct: {
     status: 400,

@@ -5,9 +5,6 @@ import type { CodecError } from '../codec/errors.js';
 import type { ConsensusSnapshot } from '../consensus/engine.js';
 import type { EvidenceKind } from '../consensus/evidence.js';
 import type { EvidenceOutcome, EvidencePage } from '../consensus/evidence-store.js';
-import type { AuditPage } from '../iso20022/bridge/audit-page.js';
-import type { BridgeRecord, RoutedKind } from '../iso20022/bridge/record.js';
-import type { ReportKind } from '../iso20022/bridge/reports.js';
 import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { Block } from '../model/block.js';
 import type {
@@ -265,22 +262,4 @@ export interface GatewayPorts {
   queries: QueriesPort;
   events: EventsPort;
   consensus: ConsensusPort;
-  /** The ISO 20022 bridge; present only when `iso20022.enabled` (routes/iso20022.ts). */
-  iso20022?: BridgePort;
-}
-
-/**
- * The ISO 20022 bridge (src/iso20022/bridge/service.ts). Failures are thrown as BridgeError values with
- * codes registered in ledger-errors.ts.
- */
-export interface BridgePort {
-  /** The account that signs bridge transactions and anchors the audit manifest. */
-  readonly account: string;
-  /** `participant`: the account that signed the request (checked against the participants). */
-  submit(kind: RoutedKind, body: string | object, participant: string): Promise<BridgeRecord>;
-  /** Throws 403 `iso_participant_not_authorised` unless `account` is a participant. */
-  participant(account: string): unknown;
-  record(messageId: string): BridgeRecord;
-  report(messageId: string, report: ReportKind): string;
-  audit(offset: number, limit: number): AuditPage;
 }

@@ -71,6 +71,8 @@ const CORS_REQUEST_HEADERS = [
   // Signed app requests (signed-request.ts): the bridge and the conference signalling routes, which a
   // browser client calls directly (docs/conference.md "Signalling").
   ...SIGNED_REQUEST_HEADERS,
+  // Operator sign-in sessions (`Authorization: Bearer`): the dashboard of another node reading this one.
+  'authorization',
 ];
 const CORS_EXPOSED_HEADERS = [API_VERSION_HEADER, 'x-ledger-api-supported', 'retry-after'];
 

@@ -3,7 +3,10 @@
 // `offset + limit` of those before the cursor, so memory is bounded by the page, not the history. Block
 // time never decreases with height (a proposal whose time regressed is refused), so the pass stops at
 // the first entry after `toMs`. At most `scanMax` entries are read: beyond, 422 query_budget_exceeded.
+// A long pass yields to the event loop every SLICE_MS (as gateway/list-scan.ts does), so that /status and
+// the other clients are answered while it runs.
 
+import { setImmediate as yieldToLoop } from 'node:timers/promises';
 import { gatewayError } from '../gateway/errors.js';
 import { hasKind } from '../pipeline/tx-summary.js';
 import { before, type CursorLocation } from './cursor.js';
@@ -49,20 +52,29 @@ function verdict(e: HistoryEntry, f: HistoryFilter, none: boolean): boolean | 's
   return f.kindTag === undefined || hasKind(s.kinds, f.kindTag);
 }
 
-export function selectPage(
+/** Longest run of reading entries between two yields to the event loop (checked every SLICE_CHECK_ENTRIES). */
+export const SLICE_MS = 2;
+const SLICE_CHECK_ENTRIES = 256;
+
+export async function selectPage(
   entries: Iterable<HistoryEntry>,
   req: PageRequest,
   scanMax: number,
   visible: (e: HistoryEntry) => boolean = () => true,
-): SelectedPage {
+): Promise<SelectedPage> {
   const keep = req.offset + req.limit;
   const ring: HistoryEntry[] = new Array(Math.min(keep, 1024));
   let kept = 0; // entries before the cursor that passed, in total (the ring holds the newest `keep`)
   let total = 0;
   let scanned = 0;
   const none = unfiltered(req.filter);
+  let sliceStart = performance.now();
   for (const e of entries) {
     if (++scanned > scanMax) throw gatewayError('query_budget_exceeded', { scan_entries_max: scanMax });
+    if (scanned % SLICE_CHECK_ENTRIES === 0 && performance.now() - sliceStart > SLICE_MS) {
+      await yieldToLoop();
+      sliceStart = performance.now();
+    }
     const v = verdict(e, req.filter, none);
     if (v === 'stop') break;
     if (!v || !visible(e)) continue;

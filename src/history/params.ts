@@ -30,7 +30,10 @@ export const HistoryQuerystring = Type.Object(FILTER_FIELDS);
 
 export const CallerHistoryQuerystring = Type.Object({
   ...FILTER_FIELDS,
-  asset_id: text('only transactions touching this asset (<name>#<domain>#<account>)', 512),
+  asset_id: text(
+    'only transactions touching this asset (<name>#<domain>#<account>; either part may be an alias)',
+    512,
+  ),
 });
 
 /** The JSON body of `POST …/transactions/query`: the same parameters, numbers as numbers. */

@@ -13,7 +13,7 @@
 // caller's history. Pagination: limit / offset, and the opaque cursor (cursor.ts).
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
+import { accountParam, definitionParam, queryIds } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import type { RouteFamily } from '../gateway/family.js';
@@ -87,7 +87,7 @@ async function answer(
     caller === undefined
       ? undefined
       : (e: { height: number; index: number }) => port.involves(caller, e.height, e.index);
-  const selected = selectPage(entries, page, opts.scanEntriesMax, visible);
+  const selected = await selectPage(entries, page, opts.scanEntriesMax, visible);
   return respond(d.schema, req, reply, HistoryPageView, await renderPage(port, selected));
 }
 
@@ -150,11 +150,13 @@ function callerRoute(d: RouteDeps, port: HistoryPort, opts: HistoryFamilyOptions
     errorStatuses: [422],
     auth: opts.signedRequests,
     schema: { querystring: CallerHistoryQuerystring, response: { 200: viewSchema(HistoryPageView) } },
-    handler: (req, reply) => {
+    handler: async (req, reply) => {
       const caller = opts.signedRequests.account(req);
       if (caller === undefined) throw gatewayError('signature_missing');
       const page = pageRequestOf(req.query, d.limits);
-      const asset = assetFilterOf(req.query.asset_id);
+      // The asset's definition and account parts may be aliases (gateway/alias-resolver.ts).
+      const { asset_id } = await queryIds(d.ports.state, d.ports.chain, req.query, { asset_id: 'asset' });
+      const asset = assetFilterOf(asset_id);
       if (asset === undefined)
         return answer(d, port, opts, req, reply, { index: 'account', id: caller }, page);
       // The caller's own asset: every transaction touching it names the caller (mint, burn, either side).

@@ -6,6 +6,7 @@ import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
+import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';
@@ -15,6 +16,8 @@ import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
 import { RejectionCodec } from './rejections.js';
+import { InvoiceCodec, SubscriptionIdText, SubscriptionStatusCodec } from './subscriptions.js';
+import { TriggerDueCodec, TriggerIdText } from './triggers.js';
 
 export const TransactionStatusCodec = enumOf('TransactionStatus', {
   Queued: {},
@@ -109,6 +112,38 @@ export const DataEventCodec = enumOf('DataEvent', {
   MultisigExecuted: { multisig: AccountId, instructionsHash: Hash, result: MultisigResultCodec },
   MultisigCancelApproved: { multisig: AccountId, instructionsHash: Hash, approver: AccountId },
   MultisigCanceled: { multisig: AccountId, instructionsHash: Hash },
+  // Transfer controls (docs/controls.md): one per changed rule; `account` absent = definition-wide.
+  ControlFreezeSet: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
+  ControlBlacklistSet: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
+  ControlListEntrySet: {
+    definition: AssetDefinitionId,
+    list: ControlListCodec,
+    account: AccountId,
+    listed: bool,
+  },
+  ControlCapSet: {
+    definition: AssetDefinitionId,
+    account: option(AccountId),
+    window: ControlWindowCodec,
+    cap: option(NumericCodec),
+  },
+  // Time triggers (docs/triggers.md). Executed / Failed follow the data events of the run they report.
+  TriggerRegistered: { id: TriggerIdText, authority: AccountId, due: TriggerDueCodec },
+  TriggerUnregistered: { id: TriggerIdText },
+  TriggerExecuted: { id: TriggerIdText, authority: AccountId, runs: varuint, next: option(TriggerDueCodec) },
+  TriggerFailed: {
+    id: TriggerIdText,
+    authority: AccountId,
+    runs: varuint,
+    next: option(TriggerDueCodec),
+    reason: RejectionCodec,
+  },
+  // Subscriptions (docs/subscriptions.md).
+  SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
+  SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },
+  SubscriptionStatusChanged: { id: SubscriptionIdText, status: SubscriptionStatusCodec },
+  SubscriptionInvoiced: { id: SubscriptionIdText, invoice: InvoiceCodec, failureCount: u32 },
+  SubscriptionUsageRecorded: { id: SubscriptionIdText, units: NumericCodec, total: NumericCodec },
 });
 export type DataEvent = Infer<typeof DataEventCodec>;
 

@@ -3,7 +3,18 @@
 
 import type { Codec, Infer } from '../codec/codec.js';
 import { enumOf, lazy, option, seq } from '../codec/compound.js';
-import { bool, bytes, fixedBytes, jsonValue, string, u8, u16, u32, u64 } from '../codec/primitives.js';
+import {
+  bool,
+  bytes,
+  fixedBytes,
+  jsonValue,
+  string,
+  u8,
+  u16,
+  u32,
+  u64,
+  varuint,
+} from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import {
   CallId,
@@ -17,6 +28,7 @@ import {
   RosterProofCodec,
   X25519_KEY_BYTES,
 } from './conference.js';
+import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
@@ -26,6 +38,8 @@ import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
+import { BillingCodec, PricingCodec, SubscriptionIdText } from './subscriptions.js';
+import { TRIGGER_INSTRUCTIONS_MAX, TriggerDueCodec, TriggerIdText, TriggerRepeatCodec } from './triggers.js';
 
 /** The object a key-value instruction writes to. */
 export const MetadataTargetCodec = enumOf('MetadataTarget', {
@@ -53,6 +67,8 @@ export const InnerInstructions = seq(
   lazy<InnerInstruction>('ProposalInstruction', (): Codec<InnerInstruction> => InstructionCodec as never),
   MULTISIG_INSTRUCTIONS_MAX,
 );
+/** An instruction inside a trigger (typed loosely: the enum refers to itself). */
+const NestedInstruction: Codec<unknown> = lazy('TriggerInstruction', (): Codec<unknown> => InstructionCodec);
 
 const INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
@@ -151,6 +167,46 @@ const INSTRUCTION_VARIANTS = {
   ApproveMultisig: { multisig: AccountId, instructionsHash: Hash },
   CancelMultisig: { multisig: AccountId, instructionsHash: Hash },
   SetMultisigSpec: { multisig: AccountId, spec: MultisigSpecCodec },
+  // Transfer controls (docs/controls.md): one contiguous block. `account` absent = the definition-wide
+  // record (every holder); `cap` absent removes that window's cap; `listed` false removes the entry.
+  SetTransferFreeze: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
+  SetTransferBlacklist: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
+  SetTransferListEntry: {
+    definition: AssetDefinitionId,
+    list: ControlListCodec,
+    account: AccountId,
+    listed: bool,
+  },
+  SetTransferCap: {
+    definition: AssetDefinitionId,
+    account: option(AccountId),
+    window: ControlWindowCodec,
+    cap: option(NumericCodec),
+  },
+  // Time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md): one contiguous block. A
+  // trigger's instructions are instructions of this same enum (recursive; the decoder's depth limit bounds
+  // nesting). ChargeSubscription is what a billing trigger runs; only the subscription's trigger may.
+  RegisterTrigger: {
+    id: TriggerIdText,
+    due: TriggerDueCodec,
+    repeat: option(TriggerRepeatCodec),
+    instructions: seq(NestedInstruction, TRIGGER_INSTRUCTIONS_MAX),
+  },
+  UnregisterTrigger: { id: TriggerIdText },
+  RegisterSubscriptionPlan: {
+    id: SubscriptionIdText,
+    billing: BillingCodec,
+    pricing: PricingCodec,
+    trialMs: varuint,
+  },
+  Subscribe: { id: SubscriptionIdText, plan: SubscriptionIdText },
+  CancelSubscription: { id: SubscriptionIdText, atPeriodEnd: bool },
+  KeepSubscription: { id: SubscriptionIdText },
+  PauseSubscription: { id: SubscriptionIdText },
+  ResumeSubscription: { id: SubscriptionIdText },
+  ChargeSubscriptionNow: { id: SubscriptionIdText },
+  RecordSubscriptionUsage: { id: SubscriptionIdText, unitKey: Name, units: NumericCodec },
+  ChargeSubscription: { id: SubscriptionIdText },
 };
 
 export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);

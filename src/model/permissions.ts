@@ -47,5 +47,7 @@ export const PERMISSIONS = {
    * the delegate cannot move funds no owner handed to it (docs/iso20022.md "Permissions").
    */
   TransferDelegate: 'TransferDelegate',
+  /** Sets a definition's transfer controls (docs/controls.md), like its owner. */
+  CanManageTransferControls: 'CanManageTransferControls', // { asset_definition }
 } as const;
 export type PermissionName = keyof typeof PERMISSIONS;

@@ -120,6 +120,26 @@ export const REJECTION_CODES = {
   multisig_nesting_too_deep: [812, 'proposals execute inside proposals deeper than the limit'],
   multisig_member_in_use: [813, 'the account is a signatory of a multisig account'],
   multisig_instructions_invalid: [814, 'a proposal needs 1..64 instructions'],
+  // 820-839: transfer controls (docs/controls.md); each names the rule that refused the movement
+  transfer_frozen: [820, 'the sending account (or the whole definition) is frozen for outgoing transfers'],
+  account_blacklisted: [821, 'a blacklisted account (or definition) may neither send nor receive'],
+  transfer_cap_exceeded: [822, 'the amount passes a per-transaction or per-period cap of the sender'],
+  not_on_allow_list: [823, 'the definition has an allow list that does not name the account'],
+  on_deny_list: [824, 'the definition deny list names the account'],
+  // 840–879: time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md)
+  trigger_invalid: [840, 'the trigger id, due time, repeat or instruction list is malformed'],
+  trigger_not_found: [841, 'no such trigger'],
+  trigger_reserved: [842, 'the trigger is made and managed by the ledger (a subscription billing trigger)'],
+  plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
+  plan_not_found: [851, 'no such subscription plan'],
+  subscription_invalid: [852, 'the subscription id is malformed, or the subscriber is the provider'],
+  subscription_not_found: [853, 'no such subscription'],
+  subscription_invalid_state: [854, 'the subscription status does not allow this'],
+  subscription_usage_not_allowed: [
+    855,
+    'usage is recorded only by the provider, on a usage-priced plan, under its unit key',
+  ],
+  subscription_charge_not_allowed: [856, 'only the subscription billing trigger runs ChargeSubscription'],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

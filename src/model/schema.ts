@@ -7,13 +7,17 @@ import { SchemaRegistry } from '../codec/registry.js';
 import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from './aliases.js';
 import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
+import { AssetControlCodec, DefinitionControlCodec } from './controls.js';
 import { EventEnvelopeCodec } from './events.js';
 import { MultisigAccountCodec } from './multisig.js';
 import { MultisigProposalCodec } from './multisig-proposal.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
+import { SubscriptionCodec, SubscriptionPlanCodec } from './subscriptions.js';
 import { SignedTransactionBatchCodec, SignedTransactionCodec } from './transaction.js';
+import { TriggerCodec } from './trigger-row.js';
+import { TriggerDueRowCodec } from './triggers.js';
 
 /** The version of the data model; bumped whenever a wire type changes incompatibly. */
 export const DATA_MODEL_VERSION = 1;
@@ -43,6 +47,14 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     // Stored in the world state (tables 0x14, 0x15, docs/multisig.md).
     MultisigAccountCodec,
     MultisigProposalCodec,
+    // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
+    AssetControlCodec,
+    DefinitionControlCodec,
+    // Stored in the world state (tables 0x19..0x1c, docs/triggers.md, docs/subscriptions.md).
+    TriggerCodec,
+    TriggerDueRowCodec,
+    SubscriptionPlanCodec,
+    SubscriptionCodec,
   ];
   for (const c of [...model, ...extra]) r.register(c);
   return r;

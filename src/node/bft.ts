@@ -13,6 +13,7 @@ import type { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { PeerNetwork } from '../p2p/network.js';
+import { isReportMessage } from '../telemetry/report-codec.js';
 import type { Clock } from '../util/clock.js';
 import { decodeLimitsOf } from './load-config.js';
 import { SafetyFile } from './safety-file.js';
@@ -20,6 +21,20 @@ import { SafetyFile } from './safety-file.js';
 export interface BftParts {
   network: PeerNetwork;
   engine: BftEngine;
+}
+
+/**
+ * Hands the engine every peer message but telemetry reports: those share the channel (their `TRNT` magic,
+ * telemetry/report-codec.ts) and go to the telemetry family (node/telemetry-port.ts). The engine would
+ * take a report for garbage and disconnect its sender.
+ */
+export function routeToEngine(
+  network: Pick<PeerNetwork, 'onMessage'>,
+  engine: Pick<BftEngine, 'onMessage'>,
+): void {
+  network.onMessage((from, bytes) => {
+    if (!isReportMessage(bytes)) engine.onMessage(from, bytes);
+  });
 }
 
 /** A network is configured when the genesis names several validators or peers are listed. */
@@ -94,7 +109,7 @@ export function buildBft(a: {
       onFatal: a.onFatal,
     },
   );
-  network.onMessage((from, bytes) => engine.onMessage(from, bytes));
+  routeToEngine(network, engine);
   network.onPeerState((e) => {
     if (e.connected) engine.peerConnected(e.peerId);
   });

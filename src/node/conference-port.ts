@@ -11,6 +11,7 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     relay: (id) => state.getRelay(id),
     relays: () => state.listRelays(),
     accountExists: (id) => state.peek('account', id) !== undefined,
+    accountAlias: (alias) => state.accountAlias(alias)?.account,
     shieldedPool: () => state.shieldedPool(),
   };
 }

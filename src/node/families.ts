@@ -4,30 +4,35 @@
 // needs `app_api.enabled`. Factories start nothing (workers start in `install`), so a family left out
 // costs nothing; serve.ts still calls `close` on it.
 
+import { accountsFamily } from '../accounts/family.js';
 import { aliasFamily } from '../aliases/family.js';
 import { conferenceFamily } from '../conference/family.js';
+import { controlsFamily } from '../controls/family.js';
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
-import { appRoutes } from '../gateway/routes/app.js';
-import { iso20022Family } from '../gateway/routes/iso20022.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
+import { iso20022Family } from '../iso20022/routes/family.js';
+import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
 import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
+import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
+import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import { multisigPort } from './multisig-port.js';
 import type { Node } from './node.js';
+import { subscriptionsPort } from './subscriptions-port.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
 
@@ -38,6 +43,8 @@ export interface FamilyEnv {
   app: GatewayApp;
   /** The node directory when served from one (per-node stores live under its data folder). */
   dir?: string;
+  /** The ISO 20022 bridge, when `iso20022.enabled` (serve.ts starts it). */
+  bridge?: BridgePort;
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (families whose routes also accept operators). */
@@ -52,19 +59,21 @@ function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  const { node, deps, dir } = env;
+  const { node, deps, dir, bridge } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
   return [
     // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
-    { name: 'app-reads', app: true, routes: () => appRoutes(deps) },
+    accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
+    controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
     multisigFamily(
       multisigPort(node.ledger.state, node.ledger),
       deps,
       createSignedRequests({ maxAgeMs: c.multisig.requestMaxAgeMs, noncesMax: c.multisig.noncesMax, now }),
     ),
+    subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,
@@ -72,9 +81,17 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
         onError: (e) => env.logError('conference signals', e),
       }),
     ),
-    ...when(deps.ports.iso20022 !== undefined, () => iso20022Family(deps, { ...c.iso20022, now })),
+    ...(bridge === undefined
+      ? []
+      : [iso20022Family(bridge, deps, { ...c.iso20022, now, sessions: env.operatorSessions })]),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
+      gossipIntervalMs: c.telemetry.gossipIntervalMs,
+      peerReports: {
+        reportsMax: c.telemetry.peerReportsMax,
+        staleMs: c.telemetry.peerReportStaleMs,
+        minGapMs: c.telemetry.peerReportMinGapMs,
+      },
       onError: (e) => env.logError('telemetry propagation', e),
     }),
     // Webhooks keep their store in the node's data folder: without a node directory (or without the
@@ -83,7 +100,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       ? []
       : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
     // The web dashboard (not part of the application API; gated by the telemetry profile).
-    ...(c.dashboard.enabled ? builtDashboard(deps.profile, env.logError) : []),
+    ...(c.dashboard.enabled
+      ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)
+      : []),
     historyFamily(historyPort(node.ledger), deps, {
       signedRequests: createSignedRequests({
         maxAgeMs: c.history.requestMaxAgeMs,

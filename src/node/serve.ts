@@ -12,7 +12,6 @@ import type { GatewayLimits } from '../gateway/limits.js';
 import { ScanGate } from '../gateway/list-scan.js';
 import { metricsRoute } from '../gateway/metrics.js';
 import { createOperatorAuth, type OperatorWatermark } from '../gateway/operator-auth.js';
-import type { BridgePort } from '../gateway/ports.js';
 import { registerRoutes } from '../gateway/route-table.js';
 import { commonRoutes } from '../gateway/routes/common.js';
 import { consensusRoutes } from '../gateway/routes/consensus.js';
@@ -24,6 +23,7 @@ import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import type { Bridge } from '../iso20022/bridge/service.js';
+import type { BridgePort } from '../iso20022/routes/port.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
 import { nodeFamilies } from './families.js';
@@ -120,7 +120,7 @@ export async function buildGateway(
     bytesMax: c.gateway.answerCacheBytesMax,
   });
   const deps: RouteDeps = {
-    ports: { ...gatewayPorts(node, address), ...(bridge === undefined ? {} : { iso20022: bridge }) },
+    ports: gatewayPorts(node, address),
     errors,
     schema,
     answers,
@@ -181,6 +181,7 @@ export async function buildGateway(
     deps,
     app,
     ...(dir === undefined ? {} : { dir }),
+    ...(bridge === undefined ? {} : { bridge }),
     logError,
     operatorAuth: ctx.operatorAuth,
     operatorSessions,

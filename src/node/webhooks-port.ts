@@ -79,5 +79,6 @@ export function webhooksPort(node: Node, dir: string): WebhooksPort {
     config: c.webhooks,
     filterDepthMax: c.gateway.filterDepthMax,
     replay: (afterId, onBlock) => replayCommittedEvents(node, afterId, onBlock),
+    replayBlocks: () => node.ledger.height(),
   };
 }

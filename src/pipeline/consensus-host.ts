@@ -45,6 +45,12 @@ export interface ConsensusHost<Roster = unknown> {
   /** Removes up to `max` transactions from the queue (expired ones are dropped and announced). */
   takeTransactions(max: number): QueuedTransaction[];
   queueDepth(): number;
+  /**
+   * The block time at which the earliest committed time trigger falls due (docs/triggers.md "Idle
+   * chains"), undefined when none is scheduled: a leader with an empty queue proposes an empty block then.
+   * Height triggers run only in blocks made for other reasons (no heartbeat blocks).
+   */
+  triggerDueMs(): number | undefined;
   /** Executes a proposal (the leader's own) on a scratch view of the committed state. */
   execute(view: number, creationTimeMs: number, txs: QueuedTransaction[]): ExecutedBlock;
   /**

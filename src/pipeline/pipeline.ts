@@ -2,6 +2,7 @@
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
 import type { Block, CommitCertificate } from '../model/block.js';
+import { nextTriggerDue } from '../state/subscription-reads.js';
 import type { WorldState } from '../state/world-state.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
@@ -259,6 +260,10 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
 
   queueDepth(): number {
     return this.queue.depth;
+  }
+
+  triggerDueMs(): number | undefined {
+    return nextTriggerDue(this.ledger.state).timeMs;
   }
 
   takeTransactions(max: number): QueuedTransaction[] {

@@ -1,6 +1,6 @@
 // Which asset definitions and assets a transaction touches, for the definition → transactions and
 // asset → transactions indexes (app-families.md §1.4): the definitions it registers, unregisters or
-// writes metadata to, and the assets it mints, burns or moves (both sides of a transfer). Sorted, unique,
+// writes metadata or transfer controls to, and the assets it mints, burns or moves (both sides of a transfer). Sorted, unique,
 // so the index writes are deterministic. Ids come from decoded transactions, whose codec already made
 // them canonical and well formed (model/ids.ts), so an asset id is split at its second '#' without
 // parsing it again (this runs once per committed transaction).
@@ -54,6 +54,14 @@ function collect(into: Touched, i: Instruction): void {
     case 'SetKeyValue':
     case 'RemoveKeyValue':
       if (i.target.kind === 'AssetDefinition') insert(into.definitions, i.target.id);
+      return;
+    // Transfer controls (docs/controls.md): rules of the definition, and of one holder's asset.
+    case 'SetTransferFreeze':
+    case 'SetTransferBlacklist':
+    case 'SetTransferListEntry':
+    case 'SetTransferCap':
+      insert(into.definitions, i.definition);
+      if (i.account !== undefined) insert(into.assets, `${i.definition}#${i.account}`);
       return;
     default:
       return;

@@ -58,4 +58,15 @@ describe('history index values', () => {
     assert.deepEqual(t.definitions, ['gem#wonderland', 'rose#wonderland']);
     assert.deepEqual(t.assets, [`rose#wonderland#${key(2)}`, `rose#wonderland#${key(3)}`]);
   });
+
+  it('count transfer control instructions as touching their definition (and the holder named)', () => {
+    const t = touchedAssets(
+      tx([
+        { kind: 'SetTransferFreeze', definition: 'tulip#wonderland', account: key(4), frozen: true },
+        { kind: 'SetTransferCap', definition: 'lily#wonderland', window: { kind: 'Day' } },
+      ]),
+    );
+    assert.deepEqual(t.definitions, ['lily#wonderland', 'tulip#wonderland']);
+    assert.deepEqual(t.assets, [`tulip#wonderland#${key(4)}`]);
+  });
 });

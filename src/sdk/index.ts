@@ -50,6 +50,13 @@ export {
   type SignalKeyPair,
   sealSignal,
 } from './conference-signals.js';
+export type { TransferWindow } from './control-instructions.js';
+export {
+  type AssetTransferControl,
+  assetTransferControl,
+  type DefinitionTransferControl,
+  definitionTransferControl,
+} from './controls.js';
 export {
   isToranaApiError,
   ToranaApiError,
@@ -91,9 +98,23 @@ export {
   multisigAccountId,
   multisigProposalId,
 } from './multisig-instructions.js';
+export type { PlanInput, TriggerDueInput, TriggerRepeatInput } from './subscription-instructions.js';
+export {
+  type SubscriptionItem,
+  type SubscriptionList,
+  type SubscriptionPlanList,
+  subscriptionDetail,
+  subscriptionPlans,
+  subscriptionsList,
+  type TriggerList,
+  type TriggerRow,
+  triggerDetail,
+  triggersList,
+} from './subscriptions.js';
 export {
   type HasHttp,
   type PeerInfo,
+  type PeerReport,
   type PeersInfo,
   type Propagation,
   type TelemetryLiveOptions,

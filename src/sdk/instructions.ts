@@ -11,7 +11,9 @@ import { fromHex } from '../util/hex.js';
 import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { conferenceInstructions } from './conference-instructions.js';
+import { controlInstructions } from './control-instructions.js';
 import { multisigInstructions } from './multisig-instructions.js';
+import { subscriptionInstructions } from './subscription-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
@@ -153,6 +155,8 @@ export const instructions = {
   ...conferenceInstructions,
   ...aliasInstructions,
   ...multisigInstructions,
+  ...controlInstructions,
+  ...subscriptionInstructions,
 } as const;
 
 /** Every instruction kind has a builder (checked by the type system and by a test). */

@@ -15,7 +15,7 @@ import { ToranaTransportError } from './errors.js';
 import type { Http } from './http.js';
 import { sseStream } from './sse.js';
 
-export type { PeerInfo, PeersInfo, Propagation, TelemetrySnapshot } from '../telemetry/views.js';
+export type { PeerInfo, PeerReport, PeersInfo, Propagation, TelemetrySnapshot } from '../telemetry/views.js';
 
 /** A `ToranaClient`, or anything else holding its transport. */
 export interface HasHttp {

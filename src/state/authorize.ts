@@ -32,6 +32,7 @@ export const SCOPED_TOKEN_FIELD: Readonly<Record<string, string>> = Object.freez
   CanTransferAssetWithDefinition: 'asset_definition',
   CanModifyMetadata: 'target',
   CanTransferFrom: 'account',
+  CanManageTransferControls: 'asset_definition',
 });
 
 /** Why a permission cannot be granted or put in a role, or undefined when it is well-formed. */

@@ -1,6 +1,7 @@
 // MintAsset, BurnAsset, TransferAsset (README.md §Instructions). Amounts are exact mantissas at the
 // definition's scale; a zero balance deletes the asset row, so "no row" and "balance 0" are one state.
-// Invariant kept by every path: the balances of a definition sum to its total quantity.
+// Invariant kept by every path: the balances of a definition sum to its total quantity. Balances change
+// only through moveValue (exec-value.ts), which enforces the transfer controls (docs/controls.md).
 
 import type { AssetDefinition } from '../model/entities.js';
 import { assetId, parseAccountId, parseAssetId, parseDefinitionId } from '../model/ids.js';
@@ -10,6 +11,7 @@ import { checkedAdd, toScale } from './amounts.js';
 import { authorize, authorizeDebit } from './authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
 import { requireNotPool } from './exec-pool-lock.js';
+import { moveValue } from './exec-value.js';
 
 interface Resolved {
   readonly assetId: string;
@@ -34,6 +36,11 @@ function resolve(x: ExecContext, id: string): Resolved | Fail {
   return { assetId: id, account: parts.account, definitionId: parts.definition, definition, domainOwner };
 }
 
+/** The definition part of a movement of `r` (exec-value.ts, the one path value moves through). */
+function movement(r: Resolved): { definition: string; scale: number } {
+  return { definition: r.definitionId, scale: r.definition.scale };
+}
+
 function isFail(v: Resolved | Fail): v is Fail {
   return 'code' in v;
 }
@@ -50,15 +57,6 @@ function scaled(amount: Numeric, definition: AssetDefinition): bigint | Fail {
       ? 'amount must be greater than zero'
       : `amount has more than ${definition.scale} fraction digits`,
   );
-}
-
-function balance(x: ExecContext, id: string): bigint {
-  return x.t.asset.get(id)?.value.mantissa ?? 0n;
-}
-
-function setBalance(x: ExecContext, id: string, mantissa: bigint, scale: number): void {
-  if (mantissa === 0n) x.t.asset.delete(id);
-  else x.t.asset.set(id, { id, value: { mantissa, scale } });
 }
 
 function setTotal(x: ExecContext, r: Resolved, total: bigint, mintable = r.definition.mintable): void {
@@ -90,11 +88,9 @@ export const mintAsset: Handler<'MintAsset'> = (x, ins) => {
   if (r.definition.mintable.kind === 'Not')
     return fail('not_mintable', `${r.definitionId} may not be minted`);
   const total = checkedAdd(r.definition.totalQuantity.mantissa, amount);
-  const next = checkedAdd(balance(x, r.assetId), amount);
-  if (total === undefined || next === undefined)
-    return fail('overflow', `minting would pass 2^128-1 for ${r.definitionId}`);
-  setBalance(x, r.assetId, next, r.definition.scale);
-  x.emit({ kind: 'AssetAdded', id: r.assetId, amount: { mantissa: amount, scale: r.definition.scale } });
+  if (total === undefined) return fail('overflow', `minting would pass 2^128-1 for ${r.definitionId}`);
+  const moved = moveValue(x, { ...movement(r), to: r.account, amount });
+  if (moved) return moved;
   // Mintable Once: the first successful mint closes minting for good.
   setTotal(x, r, total, r.definition.mintable.kind === 'Once' ? { kind: 'Not' } : r.definition.mintable);
   return undefined;
@@ -110,16 +106,29 @@ export const burnAsset: Handler<'BurnAsset'> = (x, ins) => {
   if (denied) return denied;
   const amount = scaled(ins.amount, r.definition);
   if (typeof amount !== 'bigint') return amount;
-  const held = balance(x, r.assetId);
-  if (held < amount) return fail('insufficient_funds', `${r.assetId} holds less than the amount`);
+  const moved = moveValue(x, { ...movement(r), from: r.account, amount });
+  if (moved) return moved;
   assert(r.definition.totalQuantity.mantissa >= amount, `total of ${r.definitionId} below a balance`);
-  setBalance(x, r.assetId, held - amount, r.definition.scale);
-  x.emit({ kind: 'AssetRemoved', id: r.assetId, amount: { mantissa: amount, scale: r.definition.scale } });
   setTotal(x, r, r.definition.totalQuantity.mantissa - amount);
   return undefined;
 };
 
-export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
+export const transferAsset: Handler<'TransferAsset'> = (x, ins) =>
+  transferValue(x, ins.source, ins.destination, ins.amount, true);
+
+/**
+ * The one function through which a transfer moves value (TransferAsset, subscription charges). With
+ * `authorizeSource` false the caller has authorized the debit itself (a subscription is the subscriber's
+ * standing grant to its plan's charges); every other check runs, in TransferAsset's order.
+ */
+export function transferValue(
+  x: ExecContext,
+  source: string,
+  destination: string,
+  value: Numeric,
+  authorizeSource: boolean,
+): Fail | undefined {
+  const ins = { source, destination, amount: value };
   const r = resolve(x, ins.source);
   if (isFail(r)) return r;
   const locked = requireNotPool(x, r.account);
@@ -127,28 +136,20 @@ export const transferAsset: Handler<'TransferAsset'> = (x, ins) => {
   const dest = parseAccountId(ins.destination);
   if (dest === undefined || !x.t.account.has(ins.destination))
     return fail('account_not_found', `no account ${ins.destination}`);
-  const denied = authorizeDebit(
-    x,
-    r.account,
-    [r.account, r.domainOwner],
-    'CanTransferAssetWithDefinition',
-    r.definitionId,
-  );
+  const denied = authorizeSource
+    ? authorizeDebit(
+        x,
+        r.account,
+        [r.account, r.domainOwner],
+        'CanTransferAssetWithDefinition',
+        r.definitionId,
+      )
+    : undefined;
   if (denied) return denied;
   const amount = scaled(ins.amount, r.definition);
   if (typeof amount !== 'bigint') return amount;
   if (ins.destination === r.account)
     return fail('same_account', 'source and destination are the same account');
-  const held = balance(x, r.assetId);
-  if (held < amount) return fail('insufficient_funds', `${r.assetId} holds less than the amount`);
-  const destId = assetId(r.definitionId, ins.destination);
-  const next = checkedAdd(balance(x, destId), amount);
-  // Balances of one definition sum to its total, which fits the mantissa, so this cannot overflow.
-  assert(next !== undefined, `balance of ${destId} above the total of its definition`);
-  setBalance(x, r.assetId, held - amount, r.definition.scale);
-  setBalance(x, destId, next, r.definition.scale);
-  const moved = { mantissa: amount, scale: r.definition.scale };
-  x.emit({ kind: 'AssetRemoved', id: r.assetId, amount: moved });
-  x.emit({ kind: 'AssetAdded', id: destId, amount: moved });
-  return undefined;
-};
+  // Balances of one definition sum to its total, which fits the mantissa, so the credit cannot overflow.
+  return moveValue(x, { ...movement(r), from: r.account, to: ins.destination, amount });
+}

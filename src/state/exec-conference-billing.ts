@@ -10,8 +10,8 @@ import { conferenceGas } from '../model/conference.js';
 import type { AssetDefinition } from '../model/entities.js';
 import { assetId } from '../model/ids.js';
 import { MANTISSA_MAX, type Numeric, rescale } from '../model/numeric.js';
-import { checkedAdd } from './amounts.js';
 import { type ExecContext, type Fail, fail } from './exec-context.js';
+import { moveValue } from './exec-value.js';
 
 export const NATIVE_ASSET_PARAMETER = 'native_asset';
 
@@ -49,7 +49,8 @@ export function checkBilled(expected: bigint, billed: Numeric, scale: number): F
 
 /**
  * Moves `amount` (a mantissa at the definition scale, > 0) of `definition` from `from` to `to`:
- * account_not_found, insufficient_funds. Paying oneself moves nothing.
+ * account_not_found, insufficient_funds, the transfer control codes (moveValue). Paying oneself moves
+ * nothing.
  */
 export function charge(
   x: ExecContext,
@@ -64,14 +65,6 @@ export function charge(
   const held = x.t.asset.get(source)?.value.mantissa ?? 0n;
   if (held < amount) return fail('insufficient_funds', `${source} holds less than the billed gas`);
   if (from === to) return undefined;
-  const dest = assetId(definition.id, to);
-  const next = checkedAdd(x.t.asset.get(dest)?.value.mantissa ?? 0n, amount);
-  if (next === undefined) return fail('overflow', `balance of ${dest} exceeds the mantissa`);
-  const scale = definition.scale;
-  if (held === amount) x.t.asset.delete(source);
-  else x.t.asset.set(source, { id: source, value: { mantissa: held - amount, scale } });
-  x.t.asset.set(dest, { id: dest, value: { mantissa: next, scale } });
-  x.emit({ kind: 'AssetRemoved', id: source, amount: { mantissa: amount, scale } });
-  x.emit({ kind: 'AssetAdded', id: dest, amount: { mantissa: amount, scale } });
-  return undefined;
+  // The one path value moves through: transfer controls apply to billing and the shielded pool too.
+  return moveValue(x, { definition: definition.id, scale: definition.scale, from, to, amount });
 }

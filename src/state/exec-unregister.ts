@@ -8,6 +8,7 @@ import { authorize, authorizeEscalation } from './authorize.js';
 import { unbindAccountAliases, unbindDomainAliases } from './exec-aliases.js';
 import { removeDefinitionAliases } from './exec-asset-aliases.js';
 import { type ExecContext, fail, type Handler } from './exec-context.js';
+import { removeAccountControls, removeDefinitionControls } from './exec-controls.js';
 import { dropMultisig, multisigMemberFail } from './exec-multisig.js';
 
 function domainOwner(x: ExecContext, domain: string | undefined): string | undefined {
@@ -63,6 +64,7 @@ export const unregisterAccount: Handler<'UnregisterAccount'> = (x, ins) => {
   if (member) return member;
   removeAssets(x, ins.id);
   dropMultisig(x, ins.id);
+  removeAccountControls(x, ins.id);
   unbindAccountAliases(x, ins.id);
   for (const permission of x.t.accountPermissions.get(ins.id) ?? []) {
     x.emit({ kind: 'PermissionRevoked', account: ins.id, permission });
@@ -90,6 +92,7 @@ export const unregisterAssetDefinition: Handler<'UnregisterAssetDefinition'> = (
     `zero-total ${ins.id} still has holders`,
   );
   removeDefinitionAliases(x, ins.id);
+  removeDefinitionControls(x, ins.id);
   x.t.assetDefinition.delete(ins.id);
   x.emit({ kind: 'AssetDefinitionDeleted', id: ins.id });
   return undefined;

@@ -17,9 +17,11 @@ import { HANDLERS } from './handlers.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
+import { runDueTriggers, type TriggerRun } from './trigger-run.js';
 import type { WorldState } from './world-state.js';
 
 export type { BlockContext } from './exec-context.js';
+export type { TriggerRun } from './trigger-run.js';
 
 export interface ApplyOutcome {
   result: TransactionResult;
@@ -86,6 +88,21 @@ export class BlockExecution {
     return { result: { kind: 'Committed' }, events: x.events };
   }
 
+  /**
+   * Runs the triggers due at this block's height and time (docs/triggers.md), after its transactions and
+   * before stateRoot(): every peer, replay and rebuild runs the same ones in the same order.
+   */
+  runDueTriggers(): TriggerRun[] {
+    assert(!this.committed, 'block execution already committed');
+    if (this.ctx.genesis) return [];
+    this.prepared = undefined;
+    return runDueTriggers(this.view, this.ctx.height, this.ctx.blockTimeMs, {
+      context: (authority, id) => new TxContext(this.view, this.ctx, authority, 0, id),
+      run: (x, ins) => runInstruction(x, ins),
+      clip,
+    });
+  }
+
   /** The root the base will have after commit(). */
   stateRoot(): Uint8Array {
     return publishRoot(this.prepare().sum);
@@ -146,6 +163,7 @@ class TxContext implements ExecContext {
     readonly block: Readonly<BlockContext>,
     readonly authority: string,
     readonly multisigDepth: number,
+    readonly trigger?: string,
   ) {
     this.t = view.t;
     this.checkPermissions = !block.genesis;

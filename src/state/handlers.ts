@@ -10,12 +10,15 @@ import * as relays from './exec-conference-relays.js';
 import * as roster from './exec-conference-roster.js';
 import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
+import * as controls from './exec-controls.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
 import * as multisig from './exec-multisig.js';
 import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
+import * as subscriptions from './exec-subscriptions.js';
+import * as triggers from './exec-triggers.js';
 import * as unregister from './exec-unregister.js';
 import * as upgrades from './exec-upgrades.js';
 
@@ -69,4 +72,19 @@ export const HANDLERS: HandlerTable = Object.freeze({
   ApproveMultisig: multisig.approveMultisig,
   CancelMultisig: multisig.cancelMultisig,
   SetMultisigSpec: multisig.setMultisigSpec,
+  SetTransferFreeze: controls.setTransferFreeze,
+  SetTransferBlacklist: controls.setTransferBlacklist,
+  SetTransferListEntry: controls.setTransferListEntry,
+  SetTransferCap: controls.setTransferCap,
+  RegisterTrigger: triggers.registerTrigger,
+  UnregisterTrigger: triggers.unregisterTrigger,
+  RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
+  Subscribe: subscriptions.subscribe,
+  CancelSubscription: subscriptions.cancelSubscription,
+  KeepSubscription: subscriptions.keepSubscription,
+  PauseSubscription: subscriptions.pauseSubscription,
+  ResumeSubscription: subscriptions.resumeSubscription,
+  ChargeSubscriptionNow: subscriptions.chargeSubscriptionNow,
+  RecordSubscriptionUsage: subscriptions.recordSubscriptionUsage,
+  ChargeSubscription: subscriptions.chargeSubscriptionHandler,
 });

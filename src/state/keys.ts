@@ -24,6 +24,12 @@ export const TABLE_TAGS = {
   assetAlias: 0x13,
   multisigAccount: 0x14,
   multisigProposal: 0x15,
+  assetControl: 0x17,
+  definitionControl: 0x18,
+  trigger: 0x19,
+  triggerDue: 0x1a,
+  subscriptionPlan: 0x1b,
+  subscription: 0x1c,
 } as const;
 export type TableName = keyof typeof TABLE_TAGS;
 

@@ -36,7 +36,7 @@ export class BaseTable<V> {
    * hundred bytes, and most parents of `assetsByAccount` hold a single asset: issue 14, a million accounts).
    */
   private readonly indexes = new Map<IndexName, Map<string, string | Set<string>>>();
-  private sorted: string[] | undefined;
+  private sorted: readonly string[] | undefined;
   /** Sorted ids of large index entries by `index \0 parent`; an entry is dropped when its children change. */
   private readonly sortedChildren = new Map<string, readonly string[]>();
   /** Encodings of recently written rows, oldest first; valid only while `rows` still holds that row. */
@@ -73,7 +73,11 @@ export class BaseTable<V> {
     return { row, key, bytes, leaf: leafValue(key, bytes) };
   }
 
-  /** Row ids in ascending code-unit order; cached until the next write. */
+  /**
+   * Row ids in ascending code-unit order; cached until the next write, or (tables with `keepSorted`, the
+   * trigger due index read every block) replaced by a copy with the id inserted or removed. Arrays handed
+   * out never change (query cursors keep them).
+   */
   sortedIds(): readonly string[] {
     this.sorted ??= [...this.rows.keys()].sort();
     return this.sorted;
@@ -122,7 +126,7 @@ export class BaseTable<V> {
       return;
     }
     if (old !== undefined) this.unlink(id, old);
-    else this.sorted = undefined;
+    else this.sorted = this.def.keepSorted === true ? withId(this.sorted, id) : undefined;
     this.rows.set(id, v);
     for (const [index, parent] of this.linksOf(id, v)) {
       let byParent = this.indexes.get(index);
@@ -144,7 +148,7 @@ export class BaseTable<V> {
     if (old === undefined) return;
     this.unlink(id, old);
     this.rows.delete(id);
-    this.sorted = undefined;
+    this.sorted = this.def.keepSorted === true ? withoutId(this.sorted, id) : undefined;
   }
 
   private unlink(id: string, v: V): void {
@@ -161,4 +165,30 @@ export class BaseTable<V> {
       if (children.size === 0) byParent!.delete(parent);
     }
   }
+}
+
+/** The first index of `sorted` whose id is not below `id`. */
+export function lowerBound(sorted: readonly string[], id: string): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < id) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function withId(sorted: readonly string[] | undefined, id: string): string[] | undefined {
+  if (sorted === undefined) return undefined;
+  const out = sorted.slice();
+  out.splice(lowerBound(out, id), 0, id);
+  return out;
+}
+
+function withoutId(sorted: readonly string[] | undefined, id: string): string[] | undefined {
+  if (sorted === undefined) return undefined;
+  const i = lowerBound(sorted, id);
+  if (sorted[i] !== id) return sorted.slice();
+  return [...sorted.slice(0, i), ...sorted.slice(i + 1)];
 }

@@ -25,6 +25,12 @@ import {
   parseCallId,
 } from '../model/conference.js';
 import {
+  type AssetControl,
+  AssetControlCodec,
+  type DefinitionControl,
+  DefinitionControlCodec,
+} from '../model/controls.js';
+import {
   type Account,
   AccountCodec,
   type Asset,
@@ -43,6 +49,7 @@ import {
   UpgradeRecordCodec,
 } from '../model/entities.js';
 import {
+  assetId,
   DomainId,
   parseAccountId,
   parseAssetId,
@@ -61,6 +68,21 @@ import {
   type ShieldedPoolRow,
   ShieldedPoolRowCodec,
 } from '../model/shielded.js';
+import {
+  type Subscription,
+  SubscriptionCodec,
+  type SubscriptionPlan,
+  SubscriptionPlanCodec,
+} from '../model/subscriptions.js';
+import { type Trigger, TriggerCodec } from '../model/trigger-row.js';
+import {
+  dueKey,
+  isLedgerTrigger,
+  type TriggerDueRow,
+  TriggerDueRowCodec,
+  triggerIdProblem,
+} from '../model/triggers.js';
+import { controlProblem, sortedProblem } from './control-rows.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
 /** Bookkeeping of the state itself, persisted like any other row. */
@@ -100,7 +122,15 @@ export type IndexName =
   /** Multisig accounts by each signatory (member → multisigs). */
   | 'multisigsByMember'
   /** Proposals by their multisig account (multisig → proposals). */
-  | 'proposalsByMultisig';
+  | 'proposalsByMultisig'
+  /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
+  | 'controlsByAccount'
+  | 'controlsByDefinition'
+  /** Triggers by their authority; plans by provider; subscriptions by subscriber and by provider. */
+  | 'triggersByAuthority'
+  | 'plansByProvider'
+  | 'subscriptionsBySubscriber'
+  | 'subscriptionsByProvider';
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -114,6 +144,8 @@ export interface TableDef<V> {
    * move it between index entries, so index upkeep is skipped on updates (the hot path of transfers).
    */
   readonly linksById?: boolean;
+  /** Keep `sortedIds()` up to date by insertion instead of re-sorting (small tables read every block). */
+  readonly keepSorted?: boolean;
   /** Extra consistency check on load: why the row is invalid, or undefined. */
   readonly check?: (id: string, v: V) => string | undefined;
 }
@@ -256,6 +288,46 @@ export const TABLES = Object.freeze({
     links: (_id, v) => [['proposalsByMultisig', v.multisig]],
     linksById: true,
     check: proposalProblem,
+  }),
+  assetControl: def<AssetControl>('assetControl', AssetControlCodec, {
+    idOf: (v) => assetId(v.definition, v.account),
+    linksById: true,
+    links: (id) => {
+      const p = parseAssetId(id);
+      return p === undefined
+        ? []
+        : [
+            ['controlsByAccount', p.account],
+            ['controlsByDefinition', p.definition],
+          ];
+    },
+    check: (_id, v) => controlProblem(v.limits, v.usages),
+  }),
+  definitionControl: def<DefinitionControl>('definitionControl', DefinitionControlCodec, {
+    idOf: (v) => v.definition,
+    check: (_id, v) =>
+      controlProblem(v.limits, []) ?? sortedProblem(v.allowList) ?? sortedProblem(v.denyList),
+  }),
+  trigger: def<Trigger>('trigger', TriggerCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) => [['triggersByAuthority', v.authority]],
+    check: (id) => (isLedgerTrigger(id) ? undefined : triggerIdProblem(id)),
+  }),
+  triggerDue: def<TriggerDueRow>('triggerDue', TriggerDueRowCodec, {
+    idOf: (v) => dueKey(v.due, v.trigger),
+    keepSorted: true,
+  }),
+  subscriptionPlan: def<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) => [['plansByProvider', v.provider]],
+  }),
+  subscription: def<Subscription>('subscription', SubscriptionCodec, {
+    idOf: (v) => v.id,
+    links: (_id, v) => [
+      ['subscriptionsBySubscriber', v.subscriber],
+      ['subscriptionsByProvider', v.provider],
+    ],
+    linksById: true,
   }),
 });
 

@@ -2,24 +2,44 @@
 // (`app: false`): issue 15 names the application families (accounts, domains, assets, NFTs, explorer,
 // transactions, aliases, webhooks, ISO 20022, conference relays) and telemetry is not among them, so it
 // stays with `app_api.enabled = false`, gated by the telemetry profile like /status and /metrics.
+// Peer reports (gossip.ts) are sent and taken while the family is installed.
 
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { TelemetryGossip } from './gossip.js';
+import { PeerReports, type PeerReportsOptions } from './peer-reports.js';
 import type { TelemetryPort } from './port.js';
 import { type TelemetryRouteOptions, telemetryRoutes } from './routes.js';
 import { PropagationTracker } from './tracker.js';
 
+export interface TelemetryFamilyOptions extends TelemetryRouteOptions {
+  /** `telemetry.gossip_interval_ms` (0: peer reports neither sent nor taken). */
+  gossipIntervalMs: number;
+  peerReports: PeerReportsOptions;
+  onError(e: unknown): void;
+}
+
 export function telemetryFamily(
   d: RouteDeps,
   port: TelemetryPort,
-  opts: TelemetryRouteOptions & { onError(e: unknown): void },
+  opts: TelemetryFamilyOptions,
 ): RouteFamily {
-  const tracker = new PropagationTracker(port, opts.onError);
+  const reports = new PeerReports(opts.peerReports, (id) => port.peers().some((p) => p.peerId === id));
+  const tracker = new PropagationTracker(port, opts.onError, (h, hash, now) =>
+    reports.sightings(h, hash, now),
+  );
+  const gossip = new TelemetryGossip(port, reports, opts.gossipIntervalMs);
   return {
     name: 'telemetry',
     app: false,
-    routes: () => telemetryRoutes(d, port, tracker, opts),
-    install: () => tracker.start(),
-    close: async () => tracker.stop(),
+    routes: () => telemetryRoutes(d, port, reports, tracker, opts),
+    install: () => {
+      tracker.start();
+      gossip.start();
+    },
+    close: async () => {
+      gossip.stop();
+      tracker.stop();
+    },
   };
 }

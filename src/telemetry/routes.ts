@@ -14,6 +14,7 @@ import type { FormatOffer } from '../gateway/negotiate.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { serveSse } from '../gateway/sse.js';
 import { respond, viewSchema } from '../gateway/view.js';
+import type { PeerReports } from './peer-reports.js';
 import type { TelemetryPort } from './port.js';
 import { liveFeed, peersInfo } from './snapshot.js';
 import type { PropagationTracker } from './tracker.js';
@@ -31,6 +32,7 @@ export interface TelemetryRouteOptions {
 export function telemetryRoutes(
   d: RouteDeps,
   port: TelemetryPort,
+  reports: PeerReports,
   tracker: PropagationTracker,
   opts: TelemetryRouteOptions,
 ): RouteDef[] {
@@ -40,11 +42,12 @@ export function telemetryRoutes(
       url: '/v1/telemetry/peers-info',
       operationId: 'getTelemetryPeersInfo',
       summary:
-        "This node and each configured peer with its connection state ({items, total}), as this node's p2p layer sees them",
+        'This node and each configured peer with its connection state and its reports ({items, total}), as this node sees them',
       description:
         'This node comes first (`self: true`, with its gateway URL, configuration and connected peer count); ' +
         'every configured peer follows, connected or not, with its p2p address, announced role and the time ' +
-        'it was last heard from. Peers are not polled: their gateway URL, configuration and peer count are absent.',
+        'it was last heard from, and its fresh reports sent over the p2p channel (newest first, each with its ' +
+        'age): gateway URL, configuration and peer count come from the newest; absent before any report.',
       tags: TAGS,
       visibility: 'public',
       nodeLocal: true,
@@ -52,7 +55,13 @@ export function telemetryRoutes(
       schema: { querystring: PageQuerystring, response: { 200: viewSchema(PeersInfoView) } },
       handler: (req, reply) => {
         const page = parsePage(req.query, d.limits);
-        return respond(d.schema, req, reply, PeersInfoView, peersInfo(port, page.offset, page.limit));
+        return respond(
+          d.schema,
+          req,
+          reply,
+          PeersInfoView,
+          peersInfo(port, reports, page.offset, page.limit),
+        );
       },
     }),
     defineRoute({
@@ -62,8 +71,9 @@ export function telemetryRoutes(
       summary: 'How the newest committed block spread, from what this node observed',
       description:
         'first_seen_at_ms is the creation time in the block header (its proposer), last_seen_at_ms the latest ' +
-        "commit time reported; the only report is this node's own commit time (absent for a block committed " +
-        'before the node started), so peers_reported is 0: the p2p layer carries no sightings from peers.',
+        "commit time reported: this node's own (absent for a block committed before the node started) and each " +
+        "peer's whose fresh report lists the block with the same hash (peers_reported counts those). Each time " +
+        "is its reporter's own clock, not corrected: spread_ms includes the clocks' skew.",
       tags: TAGS,
       visibility: 'public',
       nodeLocal: true,
@@ -88,7 +98,7 @@ export function telemetryRoutes(
       nodeLocal: true,
       formats: SSE_ONLY,
       schema: { response: { 200: Type.String({ description: 'text/event-stream' }) } },
-      handler: (req, reply) => serveSse(req, reply, liveFeed(port, tracker, opts.liveIntervalMs)),
+      handler: (req, reply) => serveSse(req, reply, liveFeed(port, reports, tracker, opts.liveIntervalMs)),
     }),
   ];
 }

@@ -1,20 +1,28 @@
 // What this node observes of block propagation (app-families.md §6 "propagation"): for the newest block,
-// the creation time its proposer wrote in the header and the moment this node committed it. Nothing is
-// estimated: a block committed before this node started has no commit time of this run, and peers'
-// sightings are not carried by the p2p layer, so `peers_reported` counts none.
+// the creation time its proposer wrote in the header, the moment this node committed it, and the moments
+// its peers say they committed it (their reports, peer-reports.ts). Nothing is estimated: a block
+// committed before this node started has no commit time of this run, and a peer whose fresh reports do
+// not list the block (same height and hash) is not counted. Peers' times are their own clocks, taken as
+// they are (docs/telemetry.md "Clocks").
 
+import type { PeerSighting } from './peer-reports.js';
 import type { TelemetryPort } from './port.js';
 import type { Propagation } from './views.js';
 
 interface Sighting {
   height: number;
+  /** Hex; '' until the header is read. */
+  hash: string;
   createdAtMs: number | undefined;
   /** When this node committed it, in this run. */
   committedAtMs: number | undefined;
 }
 
+/** Peers' sightings of a block (PeerReports.sightings); none without peer reports. */
+export type SightingsOf = (height: number, hash: string, nowMs: number) => PeerSighting[];
+
 export class PropagationTracker {
-  private latest: Sighting = { height: 0, createdAtMs: undefined, committedAtMs: undefined };
+  private latest: Sighting = { height: 0, hash: '', createdAtMs: undefined, committedAtMs: undefined };
   /** The newest commit not yet read; a burst of commits costs one header read, not one per block. */
   private wanted: { height: number; committedAtMs: number | undefined } | undefined;
   private reading: Promise<void> | undefined;
@@ -23,6 +31,7 @@ export class PropagationTracker {
   constructor(
     private readonly port: TelemetryPort,
     private readonly onError: (e: unknown) => void,
+    private readonly peerSightings: SightingsOf = () => [],
   ) {}
 
   /** Follows commits from now on, and reads the block already at the tip. */
@@ -63,30 +72,39 @@ export class PropagationTracker {
     for (let w = this.wanted; w !== undefined; w = this.wanted) {
       this.wanted = undefined;
       try {
-        const createdAtMs = await this.port.blockCreatedAtMs(w.height);
+        const block = await this.port.blockAt(w.height);
         const newer = w.height > this.latest.height;
         if (newer || (w.height === this.latest.height && w.committedAtMs !== undefined))
-          this.latest = { height: w.height, createdAtMs, committedAtMs: w.committedAtMs };
+          this.latest = {
+            height: w.height,
+            hash: block?.hash ?? '',
+            createdAtMs: block?.createdAtMs,
+            committedAtMs: w.committedAtMs,
+          };
       } catch (e) {
         this.onError(e);
       }
     }
   }
 
+  /** The newest block: its header time, then this node's commit and each peer's, as reported. */
   propagation(): Propagation {
-    const { height, createdAtMs, committedAtMs } = this.latest;
-    const spread =
-      createdAtMs === undefined || committedAtMs === undefined ? undefined : committedAtMs - createdAtMs;
+    const { height, hash, createdAtMs, committedAtMs } = this.latest;
+    const peers = hash === '' ? [] : this.peerSightings(height, hash, this.port.nowMs());
+    const reports: Propagation['reports'] = [
+      ...(committedAtMs === undefined ? [] : [{ peerId: this.port.self().peerId, committedAtMs }]),
+      ...peers.map((p) => ({ peerId: p.peerId, committedAtMs: p.seenAtMs, reportAgeMs: p.reportAgeMs })),
+    ];
+    const last = reports.length === 0 ? undefined : Math.max(...reports.map((r) => r.committedAtMs));
+    const spread = createdAtMs === undefined || last === undefined ? undefined : last - createdAtMs;
     return {
       block: height,
+      ...(hash === '' ? {} : { hash }),
       ...(createdAtMs === undefined ? {} : { firstSeenAtMs: createdAtMs }),
-      ...(committedAtMs === undefined ? {} : { lastSeenAtMs: committedAtMs }),
+      ...(last === undefined ? {} : { lastSeenAtMs: last }),
       ...(spread === undefined ? {} : { spreadMs: spread }),
-      peersReported: 0,
-      reports:
-        committedAtMs === undefined
-          ? []
-          : [{ peerId: this.port.self().peerId, committedAtMs: committedAtMs }],
+      peersReported: peers.length,
+      reports,
     };
   }
 }

@@ -9,6 +9,7 @@ import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { createCallerAuth } from './caller.js';
 import { Intake } from './intake.js';
+import { localLanes, threadLanes } from './lanes.js';
 import { webhookMetrics } from './metrics.js';
 import type { WebhooksPort } from './port.js';
 import { Registry } from './registry.js';
@@ -17,6 +18,9 @@ import { createSender, type Send } from './send.js';
 import { WebhookStore } from './store.js';
 import { type Resolve, systemResolve, TargetChecker } from './target.js';
 import { Worker } from './worker.js';
+
+/** Kept-alive connections per receiver address in the delivery thread (send.ts). */
+const SOCKETS_PER_ADDRESS = 4;
 
 export interface WebhooksFamilyOptions {
   operatorAuth: OperatorAuth;
@@ -52,16 +56,24 @@ export async function webhooksFamily(
     },
   );
   const metrics = webhookMetrics(registry);
-  const targets = new TargetChecker(
-    { allowPrivate: c.allowPrivateTargets, allowed: c.allowedTargets, urlCharsMax: c.urlCharsMax },
-    opts.resolve ?? systemResolve,
-  );
-  const sender = createSender();
-  const worker = new Worker(registry, targets, opts.send ?? sender.send, {
+  const targetPolicy = {
+    allowPrivate: c.allowPrivateTargets,
+    allowed: c.allowedTargets,
+    urlCharsMax: c.urlCharsMax,
+  };
+  const targets = new TargetChecker(targetPolicy, opts.resolve ?? systemResolve);
+  const limits = { timeoutMs: c.timeoutMs, responseBytesMax: c.responseBytesMax };
+  // An injected client or resolver cannot cross into a thread: the lanes then run in this one.
+  const lanes =
+    opts.send !== undefined || opts.resolve !== undefined
+      ? localLanes(targets, opts.send ?? createSender().send, limits, () => port.nowMs())
+      : threadLanes({ policy: targetPolicy, limits, socketsMax: SOCKETS_PER_ADDRESS });
+  const worker = new Worker(registry, lanes, {
     attemptsMax: c.attemptsMax,
     retryBaseMs: c.retryBaseMs,
     retryMaxDelayMs: c.retryMaxDelayMs,
-    send: { timeoutMs: c.timeoutMs, responseBytesMax: c.responseBytesMax },
+    inFlightMax: c.inFlightMax,
+    windowMax: c.deliveryWindow,
     nowMs: () => port.nowMs(),
     random: opts.random ?? Math.random,
     counted: (o) => metrics.count(o),
@@ -81,7 +93,9 @@ export async function webhooksFamily(
         ),
       failed: (e) => opts.logError('webhook intake', e),
     },
-    port.replay,
+    port.replay === undefined || port.replayBlocks === undefined
+      ? undefined
+      : { replay: port.replay, blocks: port.replayBlocks, blocksMax: c.recoveryBlocksMax },
   );
   intake.start();
   worker.wake();
@@ -109,7 +123,6 @@ export async function webhooksFamily(
       intake.stop();
       await intake.recovery;
       await worker.stop();
-      sender.close();
       await store.close();
     },
   };

@@ -9,9 +9,15 @@ import { projectEvent } from '../gateway/event-filter.js';
 import { EventCodec, type EventEnvelope } from '../model/events.js';
 import type { WebhookEventFeed, WebhooksPort } from './port.js';
 
-type WebhookEventFeedReplay = NonNullable<WebhooksPort['replay']>;
-
 import type { EnqueueOutcome, Registry } from './registry.js';
+
+/** Reading a gap back from the chain (port.ts `replay`), and its cap (webhooks.recovery_blocks_max). */
+export interface GapRecovery {
+  replay: NonNullable<WebhooksPort['replay']>;
+  /** Blocks a read-back after `afterId` would re-execute. */
+  blocks(afterId: number): number;
+  blocksMax: number;
+}
 
 export const META_SEEN = 'seen';
 /** How long the cursor may lag on disk when no delivery was queued (a restart re-matches those events). */
@@ -46,7 +52,7 @@ export class Intake {
     private readonly registry: Registry,
     private readonly feed: WebhookEventFeed,
     private readonly hooks: IntakeHooks,
-    private readonly replay?: WebhookEventFeedReplay,
+    private readonly recoverGap?: GapRecovery,
   ) {
     // Without webhooks there is nothing to recover: start from the feed's present.
     const stored = registry.store.meta<number>(META_SEEN);
@@ -72,22 +78,44 @@ export class Intake {
       for (const e of back) this.take(e);
       return;
     }
-    if (!first || this.replay === undefined) {
-      this.hooks.missed(this.seen, this.feed.lastId());
-      this.seen = this.feed.lastId();
-      this.flushSoon();
+    const r = this.recoverGap;
+    const blocks = r?.blocks(this.seen) ?? 0;
+    if (!first || r === undefined || blocks > r.blocksMax) {
+      const why =
+        first && r !== undefined
+          ? `: reading back ${blocks} blocks exceeds webhooks.recovery_blocks_max`
+          : '';
+      this.lost(this.seen, this.feed.lastId(), why);
       return;
     }
     this.recovering = true;
-    this.recovery = this.replay(this.seen, (events) => {
-      for (const e of events) this.take(e);
-    }).then(
-      () => this.recovered(),
-      (e) => {
-        this.hooks.failed(e);
-        this.recovered();
-      },
-    );
+    this.recovery = r
+      .replay(this.seen, (events) => {
+        for (const e of events) this.take(e);
+      })
+      .then(
+        () => this.recovered(),
+        (e) => {
+          this.hooks.failed(e);
+          this.recovered();
+        },
+      );
+  }
+
+  /**
+   * Events after `from` up to `to` that cannot be read back: logged, and recorded on every active webhook
+   * (`last_error`), so that an owner sees the gap; the intake goes on from `to`.
+   */
+  private lost(from: number, to: number, why: string): void {
+    this.hooks.missed(from, to);
+    const error = `events after ${from} up to ${to} were not read back after a restart${why}`;
+    for (const hook of this.registry.hooks.values()) {
+      if (!hook.record.active || to <= hook.record.fromEventId) continue;
+      hook.record.lastError = error;
+      this.registry.store.putHook(hook.record);
+    }
+    this.seen = to;
+    this.flushSoon();
   }
 
   private recovered(): void {

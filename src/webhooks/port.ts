@@ -26,6 +26,8 @@ export interface WebhooksPort {
    * (for a gap the bus no longer holds after a crash); absent: such a gap is logged, not recovered.
    */
   replay?(afterId: number, onBlock: (events: EventEnvelope[]) => void): Promise<void>;
+  /** Blocks `replay(afterId, …)` would re-execute (from genesis to the tip), bounded by webhooks.recovery_blocks_max. */
+  replayBlocks?(afterId: number): number;
   /** `gateway.filter_depth_max`, as for the event streams. */
   filterDepthMax: number;
 }

@@ -23,14 +23,19 @@ export interface Hook {
   pending: Delivery[];
   recent: Delivery[];
   dead: Delivery[];
-  /** A delivery attempt is in flight (at most one per webhook). */
-  busy: boolean;
+  /** How many of the oldest pending deliveries are handed to the lane (worker.ts; 0: none in flight). */
+  dispatched: number;
+  /** Bumped when the lane's window is withdrawn (a failure): outcomes of an older epoch are ignored. */
+  epoch: number;
 }
 
 export type EnqueueOutcome = 'queued' | 'dropped';
 
 export class Registry {
   readonly hooks = new Map<string, Hook>();
+  /** Told of every registration (the worker readies its lanes) and removal (it cancels the webhook's lane). */
+  onAdded: (id: string) => void = () => {};
+  onRemoved: (id: string) => void = () => {};
   private seq = 0;
   private pendingTotal = 0;
 
@@ -61,7 +66,8 @@ export class Registry {
       pending: [],
       recent: [],
       dead: [],
-      busy: false,
+      dispatched: 0,
+      epoch: 0,
     };
     this.hooks.set(record.id, hook);
     return hook;
@@ -80,13 +86,16 @@ export class Registry {
   /** Adds a registration; the caller checks the limits first and awaits `store.write()`. */
   add(record: WebhookRecord): Hook {
     this.store.putHook(record);
-    return this.attach(record);
+    const hook = this.attach(record);
+    this.onAdded(record.id);
+    return hook;
   }
 
   remove(id: string): void {
     const h = this.hooks.get(id);
     if (h === undefined) return;
     this.hooks.delete(id);
+    this.onRemoved(id);
     this.pendingTotal -= h.pending.length;
     this.store.removeHook(id);
     for (const d of [...h.pending, ...h.recent, ...h.dead]) this.store.removeDelivery(d.id);

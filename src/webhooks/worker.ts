@@ -1,16 +1,17 @@
-// The delivery worker (README "Delivery"): at least once and in order per webhook. Each webhook has at
-// most one attempt in flight, always its oldest pending delivery; a failed attempt is retried after an
-// exponential backoff with jitter (signature.ts `backoffMs`, webhooks.retry_base_ms .. retry_max_delay_ms)
-// until webhooks.attempts_max attempts, then the delivery becomes a dead letter and the next one goes.
-// The target is checked again before every attempt and the connection goes to the checked address
-// (target.ts). One timer wakes the worker at the earliest retry time.
+// The delivery scheduler (README "Delivery"): at least once and in order per webhook. A webhook's
+// oldest pending deliveries (up to webhooks.delivery_window) are handed to its lane (lane.ts), which
+// attempts them one after the other and stops at the first failure; the scheduler records each outcome
+// in delivery order. A failed attempt is retried after an exponential backoff with jitter (signature.ts
+// `backoffMs`, webhooks.retry_base_ms .. retry_max_delay_ms) until webhooks.attempts_max attempts, then
+// the delivery becomes a dead letter and the next one goes. At most webhooks.in_flight_max webhooks
+// have deliveries handed out at once. One timer wakes the scheduler at the earliest retry time.
 
-import { assert } from '../util/assert.js';
+import type { LaneItem, LaneOutcome } from './lane.js';
+import type { Lanes } from './lanes.js';
 import type { Hook, Registry } from './registry.js';
-import type { Send, SendLimits } from './send.js';
-import { backoffMs, webhookSignature } from './signature.js';
-import type { Delivery } from './store.js';
-import type { TargetChecker } from './target.js';
+import { backoffMs } from './signature.js';
+
+export { DELIVERY_HEADERS } from './lane.js';
 
 export type DeliveryOutcome = 'delivered' | 'retried' | 'dead';
 
@@ -18,34 +19,33 @@ export interface WorkerOptions {
   attemptsMax: number;
   retryBaseMs: number;
   retryMaxDelayMs: number;
-  send: SendLimits;
+  /** webhooks.in_flight_max: webhooks with deliveries handed to their lane at once. */
+  inFlightMax: number;
+  /** webhooks.delivery_window: pending deliveries of one webhook handed to its lane ahead. */
+  windowMax: number;
   nowMs(): number;
   random(): number;
   counted(outcome: DeliveryOutcome): void;
   failed(e: unknown): void;
 }
 
-export const DELIVERY_HEADERS = {
-  webhook: 'x-ledger-webhook-id',
-  event: 'x-ledger-event-id',
-  delivery: 'x-ledger-delivery-id',
-  attempt: 'x-ledger-delivery-attempt',
-  timestamp: 'x-ledger-webhook-timestamp',
-  signature: 'x-ledger-webhook-signature',
-} as const;
-
 export class Worker {
   private timer: NodeJS.Timeout | undefined;
   private scheduled = false;
   private stopped = false;
-  private readonly inFlight = new Set<Promise<void>>();
 
   constructor(
     private readonly registry: Registry,
-    private readonly targets: TargetChecker,
-    private readonly send: Send,
+    private readonly lanes: Lanes,
     private readonly opts: WorkerOptions,
-  ) {}
+  ) {
+    lanes.onOutcomes = (outcomes) => this.settle(outcomes);
+    lanes.onLost = (e) => this.lost(e);
+    registry.onRemoved = (id) => lanes.post({ type: 'cancel', hookId: id });
+    // The delivery thread takes a while to start: start it with the first webhook, not its first event.
+    registry.onAdded = () => lanes.warm();
+    if (registry.hooks.size > 0) lanes.warm();
+  }
 
   /** Looks for due deliveries after pending I/O (coalesced). */
   wake(): void {
@@ -61,11 +61,17 @@ export class Worker {
     if (this.stopped) return;
     const now = this.opts.nowMs();
     let earliest = Number.POSITIVE_INFINITY;
+    let inFlight = 0;
+    for (const hook of this.registry.hooks.values()) if (hook.dispatched > 0) inFlight++;
     for (const hook of this.registry.hooks.values()) {
       const head = hook.pending[0];
-      if (hook.busy || head === undefined) continue;
-      if (head.nextAtMs <= now) this.start(hook, head);
-      else earliest = Math.min(earliest, head.nextAtMs);
+      if (head === undefined) continue;
+      if (hook.dispatched > 0) this.hand(hook);
+      else if (head.nextAtMs > now) earliest = Math.min(earliest, head.nextAtMs);
+      else if (inFlight < this.opts.inFlightMax) {
+        inFlight++;
+        this.hand(hook);
+      }
     }
     clearTimeout(this.timer);
     if (earliest !== Number.POSITIVE_INFINITY) {
@@ -74,60 +80,87 @@ export class Worker {
     }
   }
 
-  private start(hook: Hook, d: Delivery): void {
-    hook.busy = true;
-    const p = this.attempt(hook, d)
-      .catch((e) => this.opts.failed(e))
-      .finally(() => {
-        hook.busy = false;
-        this.inFlight.delete(p);
-        this.wake();
-      });
-    this.inFlight.add(p);
+  /** Hands the lane the pending deliveries after those it holds, up to the window. */
+  private hand(hook: Hook): void {
+    const from = hook.dispatched;
+    const to = Math.min(hook.pending.length, this.opts.windowMax);
+    if (to <= from) return;
+    const items: LaneItem[] = hook.pending.slice(from, to).map((d) => ({
+      deliveryId: d.id,
+      eventId: d.eventId,
+      body: d.body,
+      attempt: d.attempts + 1,
+    }));
+    hook.dispatched = to;
+    const r = hook.record;
+    this.lanes.post({
+      type: 'deliver',
+      hookId: r.id,
+      epoch: hook.epoch,
+      url: r.url,
+      ...(r.secret === undefined ? {} : { secret: r.secret }),
+      items,
+    });
   }
 
-  private headers(hook: Hook, d: Delivery, timestampMs: number): Record<string, string> {
-    const h: Record<string, string> = {
-      [DELIVERY_HEADERS.webhook]: hook.record.id,
-      [DELIVERY_HEADERS.event]: String(d.eventId),
-      [DELIVERY_HEADERS.delivery]: d.id,
-      [DELIVERY_HEADERS.attempt]: String(d.attempts),
-      [DELIVERY_HEADERS.timestamp]: String(timestampMs),
-    };
-    const secret = hook.record.secret;
-    if (secret !== undefined) h[DELIVERY_HEADERS.signature] = webhookSignature(secret, timestampMs, d.body);
-    return h;
-  }
-
-  private async attempt(hook: Hook, d: Delivery): Promise<void> {
-    assert(hook.pending[0] === d, 'a webhook delivers its oldest pending delivery first');
-    d.attempts++;
-    const checked = await this.targets.check(hook.record.url);
-    const outcome = checked.ok
-      ? await this.send(checked.target, this.headers(hook, d, this.opts.nowMs()), d.body, this.opts.send)
-      : { ok: false as const, error: `${checked.code}: ${JSON.stringify(checked.details)}` };
-    // The webhook was removed (or the worker stopped) while the attempt ran: nothing to record.
-    if (this.stopped || this.registry.hooks.get(hook.record.id) !== hook) return;
-    const now = this.opts.nowMs();
-    if (outcome.ok) {
-      this.registry.delivered(hook, d, outcome.status, now);
-      this.opts.counted('delivered');
-    } else {
+  /** Records a batch of outcomes: each is its webhook's head delivery (the lanes keep the order). */
+  private settle(outcomes: LaneOutcome[]): void {
+    // Also while stopping: the attempts that end then are recorded before the store closes (family.ts).
+    for (const o of outcomes) {
+      const hook = this.registry.hooks.get(o.hookId);
+      // The webhook was removed, or the outcome belongs to a window withdrawn since: nothing to record.
+      if (hook === undefined || hook.epoch !== o.epoch) continue;
+      const d = hook.pending[0];
+      if (d === undefined || d.id !== o.deliveryId) {
+        this.opts.failed(new Error(`webhook ${o.hookId}: outcome of ${o.deliveryId} out of order`));
+        this.withdraw(hook);
+        continue;
+      }
+      d.attempts++;
+      hook.dispatched--;
+      const now = this.opts.nowMs();
+      if (o.ok) {
+        this.registry.delivered(hook, d, o.status ?? 200, now);
+        this.opts.counted('delivered');
+        continue;
+      }
       const retry = d.attempts < this.opts.attemptsMax;
       const delay = backoffMs(d.attempts, this.opts.retryBaseMs, this.opts.retryMaxDelayMs, this.opts.random);
       d.nextAtMs = now;
-      this.registry.failed(hook, d, outcome.error, outcome.status, retry ? now + delay : undefined);
+      this.registry.failed(hook, d, o.error ?? 'failed', o.status, retry ? now + delay : undefined);
       this.opts.counted(retry ? 'retried' : 'dead');
+      this.withdraw(hook); // the lane halted this epoch at the failure
     }
-    // Not awaited: the outcome reaches the disk with the next group commit, while the next attempt goes.
-    // A crash before that repeats a delivery (at least once) and never skips one.
+    // Not awaited: the outcomes reach the disk with the next group commit, while the next attempts go.
+    // A crash before that repeats deliveries (at least once) and never skips one.
     this.registry.store.write().catch((e) => this.opts.failed(e));
+    this.wake();
+  }
+
+  /** Forgets what the lane holds for `hook`: the next window starts again at its head, in a new epoch. */
+  private withdraw(hook: Hook): void {
+    hook.dispatched = 0;
+    hook.epoch++;
+  }
+
+  /**
+   * The lanes lost their state (their thread died): every webhook starts again at its head (a delivery
+   * whose outcome was lost is repeated: at least once), after retry_base_ms, so that a thread that cannot
+   * start is not restarted in a tight loop.
+   */
+  private lost(e: unknown): void {
+    this.opts.failed(e);
+    for (const hook of this.registry.hooks.values()) this.withdraw(hook);
+    if (this.stopped) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.wake(), this.opts.retryBaseMs);
+    this.timer.unref();
   }
 
   /** Stops scheduling; lets attempts in flight finish (bounded by webhooks.timeout_ms). */
   async stop(): Promise<void> {
     this.stopped = true;
     clearTimeout(this.timer);
-    await Promise.allSettled([...this.inFlight]);
+    await this.lanes.close();
   }
 }

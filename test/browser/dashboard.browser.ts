@@ -5,18 +5,17 @@
 // errors; axe-core finds no serious or critical violation; screenshots of every page go to
 // test/browser/artifacts/. Reports the first load's compressed size and the time to the first live update.
 import assert from 'node:assert/strict';
-import { mkdirSync, readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { BUILT_ASSETS_DIR, firstLoadGzipBytes, loadAssets } from '../../src/dashboard/assets.js';
 import { serveNode } from '../../src/node/serve.js';
 import { importKeyPair, instructions, ToranaClient } from '../../src/sdk/index.js';
 import { CHROMIUM } from '../helpers/browser-sdk.js';
+import { axeScan, Console } from '../helpers/dashboard-page.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const ARTIFACTS = new URL('./artifacts/', import.meta.url).pathname;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const LIVE_MS_MAX = 1000;
 
 // What the functions evaluated in the page use of its globals (this file is type-checked without DOM).
@@ -25,40 +24,6 @@ declare const document: {
   documentElement: { scrollWidth: number };
 };
 declare const window: { innerWidth: number };
-
-/** Console errors of the page; `expectNetwork` lets failed loads pass while a test causes them. */
-class Console {
-  errors: string[] = [];
-  outage: string[] = [];
-  expectNetwork = false;
-  watch(page: Page) {
-    page.on('console', (m) => {
-      if (m.type() !== 'error') return;
-      const text = m.text();
-      // Only failed loads may pass, and only while a test expects them (an outage, a search for nothing).
-      if (this.expectNetwork && /^Failed to load resource|ERR_CONNECTION_REFUSED/.test(text)) {
-        this.outage.push(text);
-      } else this.errors.push(text);
-    });
-    page.on('pageerror', (e) => this.errors.push(`page error: ${e.message}`));
-  }
-}
-
-async function axeScan(page: Page, name: string) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate(async () => {
-    // biome-ignore lint/suspicious/noExplicitAny: axe-core's global, injected above.
-    const r = await (globalThis as any).axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v: { id: string; impact: string; nodes: unknown[] }) => ({
-      id: v.id,
-      impact: v.impact,
-      nodes: v.nodes.length,
-    }));
-  });
-  const bad = result.filter((v: { impact: string }) => v.impact === 'serious' || v.impact === 'critical');
-  assert.deepEqual(bad, [], `${name}: ${JSON.stringify(result)}`);
-  return result;
-}
 
 describe('the dashboard in Chromium', () => {
   let t: ServedTestNode;
@@ -177,7 +142,9 @@ describe('the dashboard in Chromium', () => {
       ['blocks', '#/blocks'],
       ['block', '#/block/1'],
       ['accounts', '#/accounts'],
+      ['domains', '#/domains'],
       ['assets', '#/assets'],
+      ['nfts', '#/nfts'],
       ['asset', `#/asset/${encodeURIComponent('gas#system')}`],
       ['consensus', '#/consensus'],
       ['conference', '#/conference'],

@@ -17,6 +17,12 @@ import { fromHex } from '../../src/util/hex.js';
 import { cli, spawnCli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
+/** Polls `ready` every 50 ms; fails after 30 s (a follower is a process of its own to start). */
+async function waitFor(ready: () => boolean, what: string): Promise<void> {
+  for (const deadline = Date.now() + 30_000; !ready(); await new Promise((r) => setTimeout(r, 50)))
+    assert.ok(Date.now() < deadline, `timed out waiting: ${what}`);
+}
+
 describe('torana CLI end to end', () => {
   let t: ServedTestNode;
   let common: string[];
@@ -53,11 +59,12 @@ describe('torana CLI end to end', () => {
       assert.equal(JSON.parse(r.out).status, 'Committed');
     }
 
-    // Follow events before the transfer; --json prints one JSON document per line.
+    // Follow events before the transfer; --json prints one JSON document per line. The stream starts
+    // with the events the node holds (the registrations above), so a first line means it is connected.
     let followed = '';
     follower = spawnCli(['events', '--follow', '--json', ...common]);
     follower.stdout?.on('data', (d) => (followed += d));
-    await new Promise((r) => setTimeout(r, 1500));
+    await waitFor(() => followed.includes('\n'), 'the follower printed the events before it');
 
     const transfer = await cli([
       'asset',
@@ -175,7 +182,7 @@ describe('torana blocks', () => {
       let followed = '';
       const follower = spawnCli(['blocks', '--follow', ...common]);
       follower.stdout?.on('data', (d) => (followed += d));
-      await new Promise((r) => setTimeout(r, 1500));
+      await waitFor(() => /^\s+1\s/m.test(followed), 'the follower printed block 1');
       const d = await cli(['domain', 'register', 'wonderland', ...common]);
       assert.equal(d.code, 0, d.err);
       const deadline = Date.now() + 10_000;

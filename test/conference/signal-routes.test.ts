@@ -42,6 +42,7 @@ const calls: SignalCallPort = {
           ? { host: carol.id, status: { kind: 'Active' } }
           : undefined,
   accountExists: (id) => registered.has(id),
+  accountAlias: (alias) => (alias === 'alice@wonderland' ? alice.id : undefined),
 };
 
 async function envelope(to: string, text = 'v=0 offer', from = host): Promise<string> {
@@ -143,6 +144,24 @@ describe('conference signalling routes', () => {
     assert.equal(none.json().code, 'conference_signal_offer_not_found');
   });
 
+  it('takes an account alias for a recipient and a participant; an unbound one is 404', async () => {
+    const posted = await signed(host, 'POST', offersPath(), {
+      offers: [{ to: 'alice@wonderland', envelope: await envelope(alice.id, 'by alias') }],
+    });
+    assert.equal(posted.statusCode, 201, posted.body);
+    assert.equal(posted.json().items[0].to, alice.id);
+    const mine = await signed(alice, 'GET', `${offersPath()}/alice@wonderland`);
+    assert.equal(mine.statusCode, 200, mine.body);
+    assert.equal(mine.json().envelope, posted.json().items[0].envelope);
+    const unbound = await signed(host, 'POST', offersPath(), {
+      offers: [{ to: 'nobody@wonderland', envelope: await envelope(alice.id) }],
+    });
+    assert.equal(unbound.statusCode, 404);
+    assert.deepEqual(unbound.json().details, { index: 0, account_alias: 'nobody@wonderland' });
+    const noOffer = await signed(host, 'GET', `${offersPath()}/nobody@wonderland`);
+    assert.equal(noOffer.json().code, 'not_found');
+  });
+
   it('refuses with stable codes: unsigned, not the host, unknown or ended call, bad recipient or envelope', async () => {
     const good = { offers: [{ to: alice.id, envelope: await envelope(alice.id) }] };
     const unsigned = await app.inject({ method: 'POST', url: offersPath(), payload: good });
@@ -154,7 +173,7 @@ describe('conference signalling routes', () => {
       [
         host,
         CALL,
-        { offers: [{ to: 'x@wonderland', envelope: good.offers[0]!.envelope }] },
+        { offers: [{ to: 'not an account', envelope: good.offers[0]!.envelope }] },
         400,
         'conference_signal_recipient_invalid',
       ],

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initNodeDir } from '../../src/node/init.js';
 import { FAILPOINT_ENV } from '../../src/util/failpoints.js';
+import { tsEntryArgs } from '../helpers/ts-entry.js';
 
 const CHILD = fileURLToPath(new URL('./crash-child.ts', import.meta.url));
 /** A run that neither ends nor is killed within this is stopped and reported as timed out. */
@@ -72,7 +73,7 @@ export function runCrashChild(dir: string, opts: ChildOptions): Promise<ChildRun
   const env = { ...process.env };
   delete env[FAILPOINT_ENV];
   if (opts.failPoint !== undefined) env[FAILPOINT_ENV] = opts.failPoint;
-  const args = ['--import', 'tsx', CHILD, dir, String(opts.seed)];
+  const args = [...tsEntryArgs(CHILD), dir, String(opts.seed)];
   if (opts.runMs !== undefined) args.push(String(opts.runMs));
   const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   const run: ChildRun = {

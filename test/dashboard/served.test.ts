@@ -47,4 +47,15 @@ describe('the served dashboard', () => {
     }
     assert.ok(!n.served.app.gateway.routes.some((r) => r.url.startsWith('/dashboard')));
   });
+
+  it('adds the nodes of dashboard.connect_src to the CSP connect-src after self', async () => {
+    const other = 'http://127.0.0.1:18080';
+    const n = await start({
+      'telemetry.profile': 'developer',
+      'dashboard.connect_src': [other, 'https://*.example'],
+    });
+    const csp = (await fetch(`${n.url}/dashboard/`)).headers.get('content-security-policy') ?? '';
+    assert.match(csp, /(^|; )connect-src 'self' http:\/\/127\.0\.0\.1:18080 https:\/\/\*\.example(;|$)/);
+    assert.match(csp, /(^|; )script-src 'self'(;|$)/);
+  });
 });

@@ -6,8 +6,10 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { blockHash } from '../../src/model/block.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { telemetryLive, telemetryPeersInfo, telemetryPropagation } from '../../src/sdk/telemetry.js';
+import { toHex } from '../../src/util/hex.js';
 import { readSse } from '../helpers/network-observe.js';
 import { run } from '../helpers/node.js';
 import { fetchOpenApi } from '../helpers/route-catalog.js';
@@ -70,6 +72,7 @@ describe('telemetry routes', () => {
     assert.deepEqual(start, {
       status: 200,
       block: tip,
+      hash: toHex(blockHash(header)),
       first_seen_at_ms: header.creationTimeMs,
       peers_reported: 0,
       reports: [],

@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { ROOT } from './run-cli.js';
+import { tsEntryArgs } from './ts-entry.js';
 
 /** Log lines kept per peer (stdout and stderr interleaved, oldest dropped first). */
 export const PEER_LOG_LINES_MAX = 400;
@@ -67,9 +68,7 @@ export class PeerProcess {
     if (this.running) throw new Error(`${this.label} is already running (pid ${this.child?.pid})`);
     const args = [
       '--conditions=torana-source',
-      '--import',
-      'tsx',
-      'test/helpers/torana-cli.ts',
+      ...tsEntryArgs('test/helpers/torana-cli.ts'),
       'start',
       '--dir',
       this.dir,

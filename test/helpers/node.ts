@@ -12,6 +12,7 @@ import { nodeFiles } from '../../src/node/files.js';
 import { initNodeDir } from '../../src/node/init.js';
 import { loadNodeConfig } from '../../src/node/load-config.js';
 import { Node } from '../../src/node/node.js';
+import type { Clock } from '../../src/util/clock.js';
 import { toHex } from '../../src/util/hex.js';
 import { buildTx, frameTx, type TestAccount } from './tx.js';
 
@@ -24,7 +25,11 @@ export interface TestNode {
   cleanup(): Promise<void>;
 }
 
-export async function startTestNode(overrides: Record<string, unknown> = {}): Promise<TestNode> {
+/** `opts.clock`: the node's clock (a fast block clock: test/helpers/jump-clock.ts), kept on restart. */
+export async function startTestNode(
+  overrides: Record<string, unknown> = {},
+  opts: { clock?: Clock } = {},
+): Promise<TestNode> {
   const dir = await mkdtemp(join(tmpdir(), 'torana-test-'));
   const init = await initNodeDir({
     dir,
@@ -34,7 +39,7 @@ export async function startTestNode(overrides: Record<string, unknown> = {}): Pr
   const admin = { key, id: init.adminAccount };
   const start = async (o: Record<string, unknown>) => {
     const config = await loadNodeConfig({ dir, overrides: { 'verify.threads': 0, ...overrides, ...o } });
-    return Node.start({ dir, config });
+    return Node.start({ dir, config, ...(opts.clock === undefined ? {} : { clock: opts.clock }) });
   };
   const t: TestNode = {
     dir,

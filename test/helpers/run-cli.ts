@@ -1,11 +1,12 @@
 // Spawns the CLI from source as a user would run `torana`, and collects its exit code and output.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { ROOT, tsEntryArgs } from './ts-entry.js';
 
-export const ROOT = new URL('../..', import.meta.url).pathname;
+export { ROOT };
 
 export function spawnCli(args: string[]): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'test/helpers/torana-cli.ts', ...args], { cwd: ROOT });
+  return spawn(process.execPath, [...tsEntryArgs('test/helpers/torana-cli.ts'), ...args], { cwd: ROOT });
 }
 
 export function cli(args: string[]): Promise<{ code: number | null; out: string; err: string }> {

@@ -3,6 +3,7 @@
 import type { OperatorAudience } from '../../src/gateway/operator-message.js';
 import type { Node } from '../../src/node/node.js';
 import { type ServedNode, serveNode } from '../../src/node/serve.js';
+import type { Clock } from '../../src/util/clock.js';
 import { startTestNode, type TestNode } from './node.js';
 
 export interface ServedTestNode extends TestNode {
@@ -12,8 +13,11 @@ export interface ServedTestNode extends TestNode {
 }
 
 /** `overrides` are config keys (e.g. `{'telemetry.profile': 'operator'}`); the port is always ephemeral. */
-export async function startServedNode(overrides: Record<string, unknown> = {}): Promise<ServedTestNode> {
-  const t = await startTestNode({ 'log.level': 'silent', ...overrides });
+export async function startServedNode(
+  overrides: Record<string, unknown> = {},
+  opts: { clock?: Clock } = {},
+): Promise<ServedTestNode> {
+  const t = await startTestNode({ 'log.level': 'silent', ...overrides }, opts);
   const served = await serveNode(t.node, { dir: t.dir });
   return Object.assign(t, {
     url: served.url,

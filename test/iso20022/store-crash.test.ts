@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { AUDIT_GENESIS_HASH, verifyChain } from '../../src/iso20022/bridge/audit.js';
 import { BridgeStore } from '../../src/iso20022/bridge/store.js';
+import { tsEntryArgs } from '../helpers/ts-entry.js';
 
 const WRITER = fileURLToPath(new URL('../fixtures/iso20022/store-writer-fixture.ts', import.meta.url));
 const ACKS_BEFORE_KILL = 300;
@@ -19,7 +20,7 @@ const ACKS_BEFORE_KILL = 300;
 /** Runs the writer until it has acknowledged `acks` records, kills it, and returns what it acknowledged. */
 function killAfter(dir: string, acks: number): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', WRITER, dir], {
+    const child = spawn(process.execPath, [...tsEntryArgs(WRITER), dir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const acked: string[] = [];

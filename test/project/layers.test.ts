@@ -24,18 +24,23 @@ const ALLOWED: Record<string, readonly string[]> = {
   p2p: ['codec', 'crypto'],
   pipeline: ['codec', 'crypto', 'model', 'state', 'storage', 'runtime'],
   consensus: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline', 'p2p'],
-  // The bridge's record types reach the gateway's views (a family older than the port rule).
-  gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime', 'iso20022'],
-  iso20022: ['codec', 'crypto', 'model', 'config'],
+  gateway: ['codec', 'crypto', 'model', 'state', 'pipeline', 'consensus', 'config', 'runtime'],
+  // The bridge's route family (iso20022/routes/) is built on the gateway.
+  iso20022: ['codec', 'crypto', 'model', 'config', 'gateway'],
+  // The wave-1 application reads (accounts, domains, asset definitions, NFTs).
+  accounts: ['codec', 'model', 'gateway'],
   conference: ['codec', 'crypto', 'model', 'zk', 'gateway', 'config'],
   telemetry: ['codec', 'crypto', 'model', 'gateway', 'config'],
-  explorer: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  // The explorer's definition rows extend the application reads' item (accounts/items.ts).
+  explorer: ['codec', 'crypto', 'model', 'gateway', 'config', 'accounts'],
   webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
   dashboard: ['gateway', 'config'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'crypto', 'model', 'gateway', 'config', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
+  controls: ['codec', 'model', 'gateway'],
   multisig: ['codec', 'crypto', 'model', 'gateway', 'config'],
+  subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -50,6 +55,8 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'history',
     'aliases',
+    'controls',
+    'subscriptions',
     'operator',
     'multisig',
   ],
@@ -75,8 +82,11 @@ const ALLOWED: Record<string, readonly string[]> = {
     'dashboard',
     'history',
     'aliases',
+    'controls',
+    'subscriptions',
     'operator',
     'mcp',
+    'accounts',
     'multisig',
   ],
   cli: [
@@ -95,7 +105,9 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'telemetry',
     'aliases',
+    'controls',
     'multisig',
+    'subscriptions',
   ],
 };
 

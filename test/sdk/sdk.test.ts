@@ -157,6 +157,17 @@ describe('SDK against a served node', () => {
       ix.renewAssetAlias('lily', 4_000_000_000_001n),
       ix.removeAssetAlias('lily'),
     ]);
+    // Transfer controls (docs/controls.md): every control instruction once, set then cleared.
+    steps.push([
+      ix.setTransferFreeze('lily#wonderland', true, a),
+      ix.setTransferFreeze('lily#wonderland', false, a),
+      ix.setTransferBlacklist('lily#wonderland', true),
+      ix.setTransferBlacklist('lily#wonderland', false),
+      ix.setTransferListEntry('lily#wonderland', 'allow', a),
+      ix.setTransferListEntry('lily#wonderland', 'allow', a, false),
+      ix.setTransferCap('lily#wonderland', 'month', '5', a),
+      ix.setTransferCap('lily#wonderland', 'month', undefined, a),
+    ]);
     const kinds = new Set<string>();
     for (const instructions of steps) {
       const tx = await client.build(instructions);

@@ -1,14 +1,12 @@
-// Accounts (a page of the app API's list) and one account with its balances and permissions.
+// One account: balances and permissions (app route), owned counts and QR code (explorer), aliases.
 
 import { html } from 'htm/preact';
+import { useContext } from 'preact/hooks';
 import { enc } from './api.js';
-import { useJson } from './hooks.js';
-import { AccountLink, AssetLink, Facts, href, Json, Loaded, Page, Table } from './parts.js';
+import { PathsContext } from './context.js';
+import { useJson, usePostJson } from './hooks.js';
+import { AssetLink, Facts, Json, Loaded, Page, Table } from './parts.js';
 
-interface List<T> {
-  items: T[];
-  total: number;
-}
 interface AccountRow {
   id: string;
   domain: string;
@@ -28,31 +26,53 @@ interface Account extends AccountRow {
   roles: string[];
 }
 
-const LIMIT = 50;
+interface Explorer {
+  owned_domains: number;
+  owned_nfts: number;
+  role_count: number;
+}
+interface Qr {
+  svg: string;
+  literal: string;
+}
 
-export function Accounts({ offset }: { offset: number }) {
-  const answer = useJson<List<AccountRow>>(`/v1/accounts?limit=${LIMIT}&offset=${offset}`);
-  return html`<${Page} title="Accounts">
-    <${Loaded} answer=${answer}>
-      ${(l: List<AccountRow>) => html`
-        <${Table}
-          caption=${`Accounts ${l.items.length === 0 ? 0 : offset + 1}–${offset + l.items.length} of ${l.total}`}
-          rows=${l.items}
-          columns=${[
-            { label: 'Account', cell: (a: AccountRow) => html`<${AccountLink} id=${a.id} />` },
-            { label: 'Domain', cell: (a: AccountRow) => a.domain },
-          ]}
-        />
-        <nav class="pager" aria-label="Pages of accounts">
-          ${offset > 0 ? html`<a href=${`${href('accounts')}?offset=${Math.max(0, offset - LIMIT)}`}>Previous</a>` : null}
-          ${offset + LIMIT < l.total ? html`<a href=${`${href('accounts')}?offset=${offset + LIMIT}`}>Next</a>` : null}
-        </nav>`}
-    <//>
-  <//>`;
+/** Owned counts and the QR code of the id (explorer routes), when the node serves them. */
+function Summary({ id }: { id: string }) {
+  const x = useJson<Explorer>(`/v1/explorer/accounts/${enc(id)}`);
+  const qr = useJson<Qr>(`/v1/explorer/accounts/${enc(id)}/qr`);
+  return html`<div class="summary">
+    ${x?.ok ? html`<${Facts} items=${[['Domains owned', x.body.owned_domains], ['NFTs owned', x.body.owned_nfts], ['Roles', x.body.role_count]]} />` : null}
+    ${qr?.ok ? html`<img class="qr" width="128" height="128" alt=${`QR code of ${qr.body.literal}`} src=${`data:image/svg+xml,${encodeURIComponent(qr.body.svg)}`} />` : null}
+  </div>`;
+}
+
+interface AliasList {
+  total: number;
+  items: { alias: string; index: number; is_primary: boolean }[];
+}
+
+/** The account's aliases (POST /v1/aliases/by_account), when the node serves alias look-ups. */
+function Aliases({ id }: { id: string }) {
+  const answer = usePostJson<AliasList>('/v1/aliases/by_account', { account_id: id, limit: 100 });
+  if (answer === undefined || !answer.ok) return null;
+  return html`<${Table}
+    caption=${`Aliases (${answer.body.total})`}
+    rows=${answer.body.items}
+    columns=${[
+      {
+        label: 'Alias',
+        cell: (a: AliasList['items'][number]) =>
+          html`<span class="mono" data-alias=${a.alias}>${a.alias}</span>`,
+      },
+      { label: 'Index', cell: (a: AliasList['items'][number]) => a.index },
+      { label: 'Primary', cell: (a: AliasList['items'][number]) => (a.is_primary ? 'yes' : 'no') },
+    ]}
+  />`;
 }
 
 export function AccountPage({ id }: { id: string }) {
   const answer = useJson<Account>(`/v1/accounts/${enc(id)}`);
+  const paths = useContext(PathsContext);
   return html`<${Page} title="Account">
     <${Loaded} answer=${answer}>
       ${(a: Account) => html`
@@ -75,6 +95,8 @@ export function AccountPage({ id }: { id: string }) {
             },
           ]}
         />
+        ${paths.has('/v1/explorer/accounts/{id}') ? html`<${Summary} id=${a.id} />` : null}
+        ${paths.has('/v1/aliases/by_account') ? html`<${Aliases} id=${a.id} />` : null}
         <${Table}
           caption="Permissions"
           rows=${a.permissions}
@@ -92,8 +114,3 @@ export function AccountPage({ id }: { id: string }) {
     <//>
   <//>`;
 }
-
-export const HolderColumns = [
-  { label: 'Account', cell: (b: Balance) => html`<${AccountLink} id=${b.account} />` },
-  { label: 'Balance', cell: (b: Balance) => html`<span class="num">${b.value}</span>` },
-];

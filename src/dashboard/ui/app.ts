@@ -3,22 +3,19 @@
 
 import { html } from 'htm/preact';
 import { useContext } from 'preact/hooks';
-import { AccountPage, Accounts } from './accounts.js';
-import { enc } from './api.js';
-import { AssetDefinition, AssetDefinitions } from './assets.js';
+import { AccountPage } from './accounts.js';
+import { AssetDefinition } from './assets.js';
 import { Block, Blocks } from './blocks.js';
 import { Consensus } from './consensus.js';
 import { PathsContext } from './context.js';
 import { type Route, useJson, useRoute } from './hooks.js';
+import { IsoMessage, IsoMessages } from './iso.js';
+import { AccountsList, AssetDefinitions, Domain, Domains, Nfts } from './lists.js';
 import { Overview } from './overview.js';
 import { Json, Loaded, Page } from './parts.js';
 import { SearchForm, SearchPage } from './search.js';
+import { Settings } from './settings.js';
 import { Transaction } from './tx.js';
-
-function JsonPage({ title, path }: { title: string; path: string }) {
-  const answer = useJson<unknown>(path);
-  return html`<${Page} title=${title}><${Loaded} answer=${answer}>${(v: unknown) => html`<${Json} value=${v} label=${title} />`}<//><//>`;
-}
 
 function Conference() {
   return html`<${Page} title="Conference">
@@ -34,6 +31,7 @@ const num = (v: string | null, d: number) => {
 
 function Content({ route }: { route: Route }) {
   const [page = '', arg = ''] = route.parts;
+  const paths = useContext(PathsContext);
   switch (page) {
     case '':
       return html`<${Overview} />`;
@@ -44,19 +42,27 @@ function Content({ route }: { route: Route }) {
     case 'tx':
       return html`<${Transaction} hash=${arg} />`;
     case 'accounts':
-      return html`<${Accounts} offset=${num(route.query.get('offset'), 0)} />`;
+      return html`<${AccountsList} page=${num(route.query.get('page'), 1)} />`;
     case 'account':
       return html`<${AccountPage} id=${arg} />`;
     case 'assets':
-      return html`<${AssetDefinitions} />`;
+      return html`<${AssetDefinitions} page=${num(route.query.get('page'), 1)} />`;
+    case 'domains':
+      return html`<${Domains} page=${num(route.query.get('page'), 1)} />`;
+    case 'nfts':
+      return html`<${Nfts} page=${num(route.query.get('page'), 1)} />`;
     case 'asset':
       return html`<${AssetDefinition} id=${arg} />`;
     case 'domain':
-      return html`<${JsonPage} title=${`Domain ${arg}`} path=${`/v1/domains/${enc(arg)}`} />`;
+      return html`<${Domain} id=${arg} />`;
     case 'consensus':
       return html`<${Consensus} />`;
     case 'conference':
       return html`<${Conference} />`;
+    case 'iso':
+      return arg === '' ? html`<${IsoMessages} />` : html`<${IsoMessage} id=${arg} />`;
+    case 'settings':
+      return html`<${Settings} signin=${paths.has('/v1/operator/session')} />`;
     case 'search':
       return html`<${SearchPage} q=${route.query.get('q') ?? ''} />`;
     default:
@@ -71,9 +77,13 @@ export function App() {
     ['#/', 'Overview'],
     ['#/blocks', 'Blocks'],
     ['#/accounts', 'Accounts'],
+    ['#/domains', 'Domains'],
     ['#/assets', 'Assets'],
+    ['#/nfts', 'NFTs'],
     ['#/consensus', 'Consensus'],
     ...(paths.has('/v1/conference/calls') ? ([['#/conference', 'Conference']] as [string, string][]) : []),
+    ...(paths.has('/v1/iso20022/audit/messages') ? ([['#/iso', 'ISO 20022']] as [string, string][]) : []),
+    ['#/settings', 'Settings'],
   ];
   const here = `#/${route.parts[0] ?? ''}`;
   return html`

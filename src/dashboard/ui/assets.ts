@@ -1,15 +1,11 @@
-// Asset definitions (a page of the app API's list) and one definition with its holders.
+// One asset definition from the explorer: the definition with its holder count, the holder snapshot
+// (Gini coefficient, Lorenz curve points, largest holders) and the econometrics of the recent blocks.
 
 import { html } from 'htm/preact';
-import { type Balance, HolderColumns } from './accounts.js';
 import { enc } from './api.js';
 import { useJson } from './hooks.js';
-import { AccountLink, AssetLink, Facts, Loaded, Page, Table } from './parts.js';
+import { AccountLink, Facts, Json, Loaded, Page, Table } from './parts.js';
 
-interface List<T> {
-  items: T[];
-  total: number;
-}
 interface Definition {
   id: string;
   domain: string;
@@ -17,31 +13,82 @@ interface Definition {
   scale: number;
   mintable: { kind: string };
   owned_by: string;
+  holder_count: number;
+  metadata: Record<string, unknown>;
+}
+interface Holder {
+  account_id: string;
+  quantity: string;
+  share_ppm: number;
+}
+interface Lorenz {
+  holders_ppm: number;
+  quantity_ppm: number;
+}
+interface Snapshot {
+  height: number;
+  holders: number;
+  gini_ppm: number;
+  lorenz: Lorenz[];
+  top_holders: Holder[];
+}
+interface Econometrics {
+  from_height: number;
+  to_height: number;
+  minted: string;
+  burned: string;
+  transfer_volume: string;
+  mints: number;
+  burns: number;
+  transfers: number;
+  supply: string;
 }
 
-export function AssetDefinitions() {
-  const answer = useJson<List<Definition>>('/v1/assets/definitions?limit=100');
-  return html`<${Page} title="Asset definitions">
-    <${Loaded} answer=${answer}>
-      ${(l: List<Definition>) => html`<${Table}
-        caption=${`Asset definitions (${l.total})`}
-        rows=${l.items}
-        columns=${[
-          { label: 'Definition', cell: (d: Definition) => html`<${AssetLink} id=${d.id} />` },
-          {
-            label: 'Total quantity',
-            cell: (d: Definition) => html`<span class="num">${d.total_quantity}</span>`,
-          },
-          { label: 'Owner', cell: (d: Definition) => html`<${AccountLink} id=${d.owned_by} />` },
-        ]}
-      />`}
-    <//>
-  <//>`;
+const pct = (ppm: number) => `${(ppm / 10_000).toFixed(2)} %`;
+
+function Distribution({ s }: { s: Snapshot }) {
+  return html`<h2>Holders at height ${s.height}</h2>
+    <${Facts} items=${[['Holders', s.holders], ['Gini coefficient', (s.gini_ppm / 1_000_000).toFixed(3)]]} />
+    <${Table}
+      caption=${`Largest holders (${s.top_holders.length} of ${s.holders})`}
+      rows=${s.top_holders}
+      columns=${[
+        { label: 'Account', cell: (h: Holder) => html`<${AccountLink} id=${h.account_id} />` },
+        {
+          label: 'Balance',
+          cell: (h: Holder) => html`<span class="num" data-holder=${h.account_id}>${h.quantity}</span>`,
+        },
+        { label: 'Share', cell: (h: Holder) => html`<span class="num">${pct(h.share_ppm)}</span>` },
+      ]}
+    />
+    <${Table}
+      caption="Lorenz curve: share of the quantity held by the poorest share of holders"
+      rows=${s.lorenz}
+      columns=${[
+        {
+          label: 'Poorest holders',
+          cell: (p: Lorenz) => html`<span class="num">${pct(p.holders_ppm)}</span>`,
+        },
+        { label: 'Hold', cell: (p: Lorenz) => html`<span class="num">${pct(p.quantity_ppm)}</span>` },
+      ]}
+    />`;
+}
+
+function Activity({ e }: { e: Econometrics }) {
+  return html`<h2>Blocks ${e.from_height}–${e.to_height}</h2>
+    <${Facts} items=${[
+      ['Supply', e.supply],
+      ['Minted', `${e.minted} (${e.mints} mints)`],
+      ['Burned', `${e.burned} (${e.burns} burns)`],
+      ['Transferred', `${e.transfer_volume} (${e.transfers} transfers)`],
+    ]} />`;
 }
 
 export function AssetDefinition({ id }: { id: string }) {
-  const def = useJson<Definition>(`/v1/assets/definitions/${enc(id)}`);
-  const holders = useJson<List<Balance>>(`/v1/assets/definitions/${enc(id)}/holders?limit=100`);
+  const base = `/v1/explorer/asset-definitions/${enc(id)}`;
+  const def = useJson<Definition>(base);
+  const snapshot = useJson<Snapshot>(`${base}/snapshot`);
+  const econ = useJson<Econometrics>(`${base}/econometrics`);
   return html`<${Page} title=${`Asset ${id}`}>
     <${Loaded} answer=${def}>
       ${(d: Definition) => html`<${Facts}
@@ -51,11 +98,12 @@ export function AssetDefinition({ id }: { id: string }) {
           ['Scale', d.scale],
           ['Mintable', d.mintable.kind],
           ['Owner', html`<${AccountLink} id=${d.owned_by} />`],
+          ['Holders', d.holder_count],
         ]}
       />`}
     <//>
-    <${Loaded} answer=${holders}>
-      ${(l: List<Balance>) => html`<${Table} caption=${`Holders (${l.total})`} rows=${l.items} columns=${HolderColumns} />`}
-    <//>
+    <${Loaded} answer=${snapshot}>${(s: Snapshot) => html`<${Distribution} s=${s} />`}<//>
+    <${Loaded} answer=${econ}>${(e: Econometrics) => html`<${Activity} e=${e} />`}<//>
+    ${def?.ok ? html`<h2>Metadata</h2><${Json} value=${def.body.metadata} label="Definition metadata" />` : null}
   <//>`;
 }

@@ -1,8 +1,9 @@
-// Blocks: the explorer's page of blocks (newest first) and one block with its transactions.
+// Blocks: the explorer's page of blocks (newest first; page 1 grows with the explorer's block stream)
+// and its latest transactions, and one block with its transactions.
 
 import { html } from 'htm/preact';
 import { enc } from './api.js';
-import { useJson } from './hooks.js';
+import { useExplorerStream, useJson } from './hooks.js';
 import {
   AccountLink,
   BlockLink,
@@ -54,14 +55,28 @@ export const txColumns = [
   { label: 'Status', cell: (t: TxRow) => t.result.kind },
 ];
 
+/** Blocks committed since the page loaded (explorer stream) above the page's rows; page 1 only. */
+function withNew(rows: BlockRow[], fresh: BlockRow[]): BlockRow[] {
+  const top = rows[0]?.height ?? 0;
+  return [...fresh.filter((b) => b.height > top), ...rows].slice(0, PER_PAGE);
+}
+
+function LatestTransactions({ again }: { again: number }) {
+  const answer = useJson<{ items: TxRow[] }>('/v1/explorer/transactions/latest?limit=10', again);
+  return html`<${Loaded} answer=${answer}>
+    ${(l: { items: TxRow[] }) => html`<${Table} caption="Latest transactions" rows=${l.items} columns=${txColumns} />`}
+  <//>`;
+}
+
 export function Blocks({ page }: { page: number }) {
   const answer = useJson<Paged<BlockRow>>(`/v1/explorer/blocks?page=${page}&per_page=${PER_PAGE}`);
+  const fresh = useExplorerStream<BlockRow>('blocks', 'block', page === 1);
   return html`<${Page} title="Blocks">
     <${Loaded} answer=${answer}>
       ${(b: Paged<BlockRow>) => html`
         <${Table}
           caption=${`Blocks, newest first (page ${b.pagination.page} of ${b.pagination.total_pages})`}
-          rows=${b.items}
+          rows=${page === 1 ? withNew(b.items, fresh) : b.items}
           columns=${[
             { label: 'Height', cell: (r: BlockRow) => html`<${BlockLink} height=${r.height} />` },
             {
@@ -78,6 +93,7 @@ export function Blocks({ page }: { page: number }) {
           ${page < b.pagination.total_pages ? html`<a href=${`${href('blocks')}?page=${page + 1}`}>Older</a>` : null}
         </nav>`}
     <//>
+    ${page === 1 ? html`<${LatestTransactions} again=${fresh[0]?.height ?? 0} />` : null}
   <//>`;
 }
 

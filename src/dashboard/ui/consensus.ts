@@ -3,9 +3,12 @@
 // not expose show their 503 answer instead.
 
 import { html } from 'htm/preact';
+import { useContext } from 'preact/hooks';
 import type { Answer } from './api.js';
+import { PathsContext } from './context.js';
 import { usePoll } from './hooks.js';
 import { Facts, Json, Loaded, Page, short, Table } from './parts.js';
+import { Telemetry } from './telemetry.js';
 
 const EVERY_MS = 2000;
 
@@ -44,7 +47,6 @@ const PANELS: [string, string][] = [
   ['Latest quorum certificate', '/v1/consensus/qc'],
   ['Pacemaker', '/v1/consensus/pacemaker'],
   ['Phases', '/v1/consensus/phases'],
-  ['Peers', '/peers'],
 ];
 
 const qc = (q: Qc | undefined) => (q === undefined ? '–' : `height ${q.height}, view ${q.view}`);
@@ -109,9 +111,11 @@ function Panel({ title, path }: { title: string; path: string }) {
 }
 
 export function Consensus() {
+  const paths = useContext(PathsContext);
   return html`<${Page} title="Consensus">
     <${Summary} />
     <${Validators} />
+    ${paths.has('/v1/telemetry/peers-info') ? html`<${Telemetry} everyMs=${EVERY_MS} />` : null}
     <h2>Answers</h2>
     <div class="panels">${PANELS.map(([t, p]) => html`<${Panel} key=${p} title=${t} path=${p} />`)}</div>
   <//>`;

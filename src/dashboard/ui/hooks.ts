@@ -1,7 +1,7 @@
 // Small hooks shared by the pages: the hash route, one JSON answer, a polled JSON answer, the live feed.
 
-import { useContext, useEffect, useState } from 'preact/hooks';
-import { type Answer, getJson } from './api.js';
+import { useContext, useEffect, useRef, useState } from 'preact/hooks';
+import { type Answer, getJson, NODE_URL, postJson } from './api.js';
 import { FeedContext } from './context.js';
 import type { LiveFeed } from './live.js';
 
@@ -33,18 +33,56 @@ export function useRoute(): Route {
   return route;
 }
 
-/** One GET, again whenever `path` changes; undefined while loading. */
-export function useJson<T>(path: string | undefined): Answer<T> | undefined {
+/** One GET, again whenever `path` (or `again`) changes; undefined while first loading. */
+export function useJson<T>(path: string | undefined, again: unknown = 0): Answer<T> | undefined {
   const [answer, setAnswer] = useState<Answer<T> | undefined>(undefined);
+  const loaded = useRef<string | undefined>(undefined);
   useEffect(() => {
     if (path === undefined) return;
     const ac = new AbortController();
-    setAnswer(undefined);
+    // A new path shows "Loading…"; the same path asked again keeps its answer until the new one comes.
+    if (loaded.current !== path) setAnswer(undefined);
+    loaded.current = path;
     getJson<T>(path, ac.signal).then((a) => {
       if (!ac.signal.aborted) setAnswer(a);
     });
     return () => ac.abort();
-  }, [path]);
+  }, [path, again]);
+  return answer;
+}
+
+/**
+ * New items of an explorer stream (`/v1/explorer/{blocks,transactions}/stream`, event `what`), newest
+ * first, at most `max`; nothing while `on` is false. No Last-Event-ID: the page lists what came before.
+ */
+export function useExplorerStream<T>(kind: string, what: string, on: boolean, max = 20): T[] {
+  const [items, setItems] = useState<T[]>([]);
+  useEffect(() => {
+    if (!on) return;
+    const source = new EventSource(`${NODE_URL}/v1/explorer/${kind}/stream`);
+    source.addEventListener(what, (e) => {
+      const item = JSON.parse((e as MessageEvent<string>).data) as T;
+      setItems((l) => [item, ...l].slice(0, max));
+    });
+    return () => source.close();
+  }, [kind, what, on]);
+  return items;
+}
+
+/** One POST of a JSON query (the alias look-ups), again whenever `path` or `body` changes. */
+export function usePostJson<T>(path: string, body: unknown): Answer<T> | undefined {
+  const [answer, setAnswer] = useState<Answer<T> | undefined>(undefined);
+  const key = JSON.stringify(body);
+  useEffect(() => {
+    let live = true;
+    setAnswer(undefined);
+    postJson<T>(path, body).then((a) => {
+      if (live) setAnswer(a);
+    });
+    return () => {
+      live = false;
+    };
+  }, [path, key]);
   return answer;
 }
 

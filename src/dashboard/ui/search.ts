@@ -1,25 +1,64 @@
-// Search by transaction or block hash, block height, account id, asset definition id or domain id: the query is
-// looked up on the node's routes and the first match opens its page. Aliases join once the node has them.
+// Search by transaction or block hash, block height, account id, account alias (`label@domain`), asset
+// definition id, asset alias (`label`) or domain id. The query is looked up on every route it could name;
+// one match opens its page, several are listed (an asset alias and a domain may share a name).
 
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { enc, getJson } from './api.js';
+import { enc, getJson, postJson } from './api.js';
 import { href, Page } from './parts.js';
 
-/** The page a query names, or undefined when nothing matches. */
-export async function resolveQuery(q: string): Promise<string | undefined> {
+export interface Match {
+  what: string;
+  to: string;
+}
+
+/** Same literal rule as the ledger's alias labels (model/aliases.ts). */
+const LABEL = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+/** An account id is `<public key text>@<domain>`; anything else with one `@` may be an alias. */
+const ACCOUNT_ID = /^(ed0120[0-9a-f]{64}|ea0130[0-9a-f]{96})@/i;
+
+const found = async (ok: Promise<boolean>, m: Match): Promise<Match[]> => ((await ok) ? [m] : []);
+const exists = (path: string) => getJson(path).then((a) => a.ok);
+
+async function accountAlias(alias: string): Promise<Match[]> {
+  const a = await postJson<{ account_id: string }>('/v1/aliases/resolve', { alias });
+  return a.ok ? [{ what: `Account alias ${alias}`, to: href('account', a.body.account_id) }] : [];
+}
+
+async function assetAlias(alias: string): Promise<Match[]> {
+  const a = await postJson<{ asset_definition_id: string }>('/v1/assets/aliases/resolve', { alias });
+  return a.ok ? [{ what: `Asset alias ${alias}`, to: href('asset', a.body.asset_definition_id) }] : [];
+}
+
+/** Every page the query names (none when nothing matches). */
+export async function resolveQuery(q: string): Promise<Match[]> {
   const s = q.trim();
-  if (s === '') return undefined;
-  if (/^\d+$/.test(s)) return (await getJson(`/v1/explorer/blocks/${s}`)).ok ? href('block', s) : undefined;
+  if (s === '') return [];
+  if (/^\d+$/.test(s))
+    return found(exists(`/v1/explorer/blocks/${s}`), { what: `Block ${s}`, to: href('block', s) });
   if (/^(0x)?[0-9a-f]{64}$/i.test(s)) {
     const h = s.replace(/^0x/, '').toLowerCase();
-    if ((await getJson(`/v1/explorer/transactions/${h}`)).ok) return href('tx', h);
-    return (await getJson(`/v1/explorer/blocks/${h}`)).ok ? href('block', h) : undefined;
+    const tx = await found(exists(`/v1/explorer/transactions/${h}`), {
+      what: 'Transaction',
+      to: href('tx', h),
+    });
+    return tx.length > 0
+      ? tx
+      : found(exists(`/v1/explorer/blocks/${h}`), { what: 'Block', to: href('block', h) });
   }
-  if (s.includes('@')) return (await getJson(`/v1/accounts/${enc(s)}`)).ok ? href('account', s) : undefined;
+  if (s.includes('@')) {
+    if (ACCOUNT_ID.test(s))
+      return found(exists(`/v1/accounts/${enc(s)}`), { what: 'Account', to: href('account', s) });
+    return accountAlias(s);
+  }
   if (s.includes('#'))
-    return (await getJson(`/v1/assets/definitions/${enc(s)}`)).ok ? href('asset', s) : undefined;
-  return (await getJson(`/v1/domains/${enc(s)}`)).ok ? href('domain', s) : undefined;
+    return found(exists(`/v1/assets/definitions/${enc(s)}`), {
+      what: 'Asset definition',
+      to: href('asset', s),
+    });
+  const lookups = [found(exists(`/v1/domains/${enc(s)}`), { what: `Domain ${s}`, to: href('domain', s) })];
+  if (LABEL.test(s)) lookups.unshift(assetAlias(s));
+  return (await Promise.all(lookups)).flat();
 }
 
 export function SearchForm() {
@@ -34,7 +73,7 @@ export function SearchForm() {
       id="search-input"
       name="q"
       type="search"
-      placeholder="hash, height, account, asset"
+      placeholder="hash, height, account, asset, alias"
       autocomplete="off"
       value=${q}
       onInput=${(e: Event) => setQ((e.target as HTMLInputElement).value)}
@@ -44,20 +83,25 @@ export function SearchForm() {
 }
 
 export function SearchPage({ q }: { q: string }) {
-  const [missing, setMissing] = useState(false);
+  const [matches, setMatches] = useState<Match[] | undefined>(undefined);
   useEffect(() => {
     let live = true;
-    setMissing(false);
-    resolveQuery(q).then((to) => {
+    setMatches(undefined);
+    resolveQuery(q).then((m) => {
       if (!live) return;
-      if (to === undefined) setMissing(true);
-      else location.replace(to);
+      if (m.length === 1) location.replace(m[0]!.to);
+      else setMatches(m);
     });
     return () => {
       live = false;
     };
   }, [q]);
-  return html`<${Page} title="Search">
-    ${missing ? html`<p role="alert">Nothing on this node matches <code>${q}</code>.</p>` : html`<p role="status">Looking up <code>${q}</code>…</p>`}
-  <//>`;
+  const body =
+    matches === undefined
+      ? html`<p role="status">Looking up <code>${q}</code>…</p>`
+      : matches.length === 0
+        ? html`<p role="alert">Nothing on this node matches <code>${q}</code>.</p>`
+        : html`<p role="status">${matches.length} matches for <code>${q}</code>:</p>
+            <ul>${matches.map((m) => html`<li><a href=${m.to}>${m.what}</a></li>`)}</ul>`;
+  return html`<${Page} title="Search">${body}<//>`;
 }

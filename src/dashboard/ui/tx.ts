@@ -1,10 +1,13 @@
-// One transaction: status, block, authority, its instructions, and the data events the live feed saw
-// for it (the node has no route for a past transaction's events yet).
+// One transaction: status, block, authority, its instructions, and its data events: those the live feed
+// saw, else replayed from the node's event stream (past-events.ts).
 
 import { html } from 'htm/preact';
+import { useEffect, useState } from 'preact/hooks';
 import { enc } from './api.js';
 import { useFeed, useJson } from './hooks.js';
+import type { DataEvent } from './live.js';
 import { AccountLink, BlockLink, Facts, Json, Loaded, Page, time } from './parts.js';
+import { type PastEvents, pastEvents } from './past-events.js';
 
 interface TxDetail {
   hash: string;
@@ -17,10 +20,34 @@ interface TxDetail {
   metadata: Record<string, unknown>;
 }
 
+/** The events the live feed saw for `hash`, else those the node replays for its block. */
+function Events({ hash, height }: { hash: string; height: number }) {
+  const seen = useFeed().txEvents.get(hash);
+  const [past, setPast] = useState<PastEvents | undefined>(undefined);
+  useEffect(() => {
+    if (seen !== undefined) return;
+    let live = true;
+    pastEvents(hash, height).then((p) => {
+      if (live) setPast(p);
+    });
+    return () => {
+      live = false;
+    };
+  }, [hash, height, seen === undefined]);
+  const events: DataEvent[] | undefined = seen ?? (past?.ok ? past.events : undefined);
+  if (events === undefined)
+    return past === undefined
+      ? html`<p role="status">Loading events…</p>`
+      : html`<p class="muted">Events unavailable: ${past.ok ? '' : past.reason}.</p>`;
+  if (events.length === 0)
+    return html`<p class="muted" data-testid="tx-events">This transaction emitted no data events.</p>`;
+  return html`<ol class="events" data-testid="tx-events">
+    ${events.map((e, n) => html`<li data-event=${Object.keys(e.data)[0] ?? ''}><${Json} value=${e.data} label=${`Event ${n + 1}`} /></li>`)}
+  </ol>`;
+}
+
 export function Transaction({ hash }: { hash: string }) {
   const answer = useJson<TxDetail>(`/v1/explorer/transactions/${enc(hash)}`);
-  const feed = useFeed();
-  const events = feed.txEvents.get(hash) ?? [];
   return html`<${Page} title="Transaction">
     <${Loaded} answer=${answer}>
       ${(t: TxDetail) => html`
@@ -44,11 +71,7 @@ export function Transaction({ hash }: { hash: string }) {
           )}
         </ol>
         <h2>Events</h2>
-        ${
-          events.length === 0
-            ? html`<p class="muted">No data events seen live for this transaction since this page opened.</p>`
-            : html`<${Json} value=${events} label="Data events seen live" />`
-        }`}
+        <${Events} hash=${t.hash} height=${t.block_height} />`}
     <//>
   <//>`;
 }

@@ -4,6 +4,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Codec } from '../../codec/codec.js';
+import { type AliasFields, filterIds } from '../alias-filter.js';
 import { answerCached, type RenderedAnswer, sendAnswer } from '../answer-cache.js';
 import type { RouteDeps } from '../deps.js';
 import {
@@ -29,12 +30,15 @@ export interface ListViews<I> {
   list: Codec<ListOf<I>>;
   /** The item's id: the default order and the tie-break of every sort. */
   idOf: (item: I) => string;
+  /** Fields naming an account, definition or asset: a filter may compare them with an alias (alias-filter.ts). */
+  aliases?: AliasFields;
 }
 
 export const itemId = (item: { id: string }): string => item.id;
 
 /**
- * Filters, sorts and pages `source` over its items' JSON forms, then renders the page with `views.list`.
+ * Filters, sorts and pages `source` over its items' JSON forms, then renders the page with `views.list`;
+ * aliases in the filter are first resolved to ids (`views.aliases`).
  * An array is taken as it is (small per-parent lists); tables come as a ListSource so a page costs
  * O(page).
  */
@@ -45,7 +49,9 @@ export async function renderList<I>(
   source: ListSource<I> | readonly I[],
   input: ListInput,
 ): Promise<RenderedAnswer> {
-  const p = parseListParams(input, d.limits, jsonFieldsOf(views.item));
+  const resolved =
+    views.aliases === undefined ? input : await filterIds(d.ports.state, d.ports.chain, input, views.aliases);
+  const p = parseListParams(resolved, d.limits, jsonFieldsOf(views.item));
   const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
   const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);
   return renderView(d.schema, req.responseFormat, views.list, page);

@@ -2,28 +2,31 @@
 // `total_quantity`; "Application route families": /v1/assets/*; reference-notes §6, §12 "asset
 // definitions expose holders").
 
-import { definitionParam } from '../alias-resolver.js';
-import type { RouteDeps } from '../deps.js';
-import { gatewayError } from '../errors.js';
-import { ListQuerystring } from '../list.js';
-import { defineRoute, type RouteDef } from '../route-table.js';
-import { respondCached, viewSchema } from '../view.js';
+import { definitionParam } from '../gateway/alias-resolver.js';
+import type { RouteDeps } from '../gateway/deps.js';
+import { gatewayError } from '../gateway/errors.js';
+import { ListQuerystring } from '../gateway/list.js';
+import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import {
-  AssetDefinitionItemView,
-  AssetDefinitionListView,
-  AssetItemView,
-  AssetListView,
-} from '../views/app.js';
-import { assetItem, definitionItem } from './app-items.js';
-import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
-import { IdParams } from './app-params.js';
+  answerStateList,
+  itemId,
+  JSON_OR_CODEC,
+  listRoutes,
+  queryInput,
+  tableSource,
+} from '../gateway/routes/app-lists.js';
+import { IdParams } from '../gateway/routes/app-params.js';
+import { respondCached, viewSchema } from '../gateway/view.js';
+import { ALIAS_FIELDS, assetItem, definitionItem } from './items.js';
+import type { AccountsPort } from './port.js';
+import { AssetDefinitionItemView, AssetDefinitionListView, AssetItemView, AssetListView } from './views.js';
 
-export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
-  const { state } = d.ports;
+export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
+  const { state } = port;
   const tags = ['assets'];
   // An id or a live asset alias (alias-resolver.ts).
   const known = async (text: string) => {
-    const id = await definitionParam(state, d.ports.chain, text);
+    const id = await definitionParam(state, port.chain, text);
     const definition = state.assetDefinition(id);
     if (definition === undefined) throw gatewayError('not_found', { asset_definition: id });
     return definition;
@@ -34,7 +37,12 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
       noun: 'AssetDefinitions',
       what: 'asset definitions',
       tags,
-      views: { item: AssetDefinitionItemView, list: AssetDefinitionListView, idOf: itemId },
+      views: {
+        item: AssetDefinitionItemView,
+        list: AssetDefinitionListView,
+        idOf: itemId,
+        aliases: ALIAS_FIELDS.definition,
+      },
       source: tableSource(state, 'assetDefinition', definitionItem),
     }),
     defineRoute({
@@ -71,7 +79,7 @@ export function assetDefinitionRoutes(d: RouteDeps): RouteDef[] {
       handler: async (req, reply) => {
         const { id } = await known(req.params.id);
         const holders = () => state.holdersOfDefinition(id).map(assetItem);
-        const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
+        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, aliases: ALIAS_FIELDS.asset };
         return answerStateList(d, req, reply, views, holders, queryInput(req.query));
       },
     }),

@@ -4,13 +4,24 @@
 // An account's transaction history (`/v1/accounts/{id}/transactions`) is served by the history family
 // (src/history/), from the commit-time indexes, with filters and cursors.
 
-import { PermissionCodec, permissionKey } from '../../model/permissions.js';
-import { accountParam } from '../alias-resolver.js';
-import type { RouteDeps } from '../deps.js';
-import { gatewayError } from '../errors.js';
-import { ListQuerystring } from '../list.js';
-import { defineRoute, type RouteDef } from '../route-table.js';
-import { respondCached, viewSchema } from '../view.js';
+import { accountParam } from '../gateway/alias-resolver.js';
+import type { RouteDeps } from '../gateway/deps.js';
+import { gatewayError } from '../gateway/errors.js';
+import { ListQuerystring } from '../gateway/list.js';
+import { defineRoute, type RouteDef } from '../gateway/route-table.js';
+import {
+  answerStateList,
+  itemId,
+  JSON_OR_CODEC,
+  listRoutes,
+  queryInput,
+  tableSource,
+} from '../gateway/routes/app-lists.js';
+import { IdParams } from '../gateway/routes/app-params.js';
+import { respondCached, viewSchema } from '../gateway/view.js';
+import { PermissionCodec, permissionKey } from '../model/permissions.js';
+import { ALIAS_FIELDS, accountDetail, accountItem, assetItem } from './items.js';
+import type { AccountsPort } from './port.js';
 import {
   AccountDetailView,
   AccountItemView,
@@ -18,10 +29,7 @@ import {
   AssetItemView,
   AssetListView,
   PermissionListView,
-} from '../views/app.js';
-import { accountDetail, accountItem, assetItem } from './app-items.js';
-import { answerStateList, itemId, JSON_OR_CODEC, listRoutes, queryInput, tableSource } from './app-lists.js';
-import { IdParams } from './app-params.js';
+} from './views.js';
 
 /** The shared fields of the `GET /v1/accounts/{id}…` routes. */
 function sub(path: string, operationId: string, summary: string) {
@@ -38,8 +46,8 @@ function sub(path: string, operationId: string, summary: string) {
 }
 
 /** The account's own reads: detail, balances, grants. */
-function accountReadRoutes(d: RouteDeps): RouteDef[] {
-  const { state } = d.ports;
+function accountReadRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
+  const { state } = port;
   const known = (text: string) => {
     const id = accountParam(state, text);
     const account = state.account(id);
@@ -64,7 +72,7 @@ function accountReadRoutes(d: RouteDeps): RouteDef[] {
       },
       handler: (req, reply) => {
         const assets = () => state.assetsOfAccount(known(req.params.id).id).map(assetItem);
-        const views = { item: AssetItemView, list: AssetListView, idOf: itemId };
+        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, aliases: ALIAS_FIELDS.asset };
         return answerStateList(d, req, reply, views, assets, queryInput(req.query));
       },
     }),
@@ -84,16 +92,16 @@ function accountReadRoutes(d: RouteDeps): RouteDef[] {
   ];
 }
 
-export function accountRoutes(d: RouteDeps): RouteDef[] {
+export function accountRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
   return [
     ...listRoutes(d, {
       url: '/v1/accounts',
       noun: 'Accounts',
       what: 'accounts',
       tags: ['accounts'],
-      views: { item: AccountItemView, list: AccountListView, idOf: itemId },
-      source: tableSource(d.ports.state, 'account', accountItem),
+      views: { item: AccountItemView, list: AccountListView, idOf: itemId, aliases: ALIAS_FIELDS.account },
+      source: tableSource(port.state, 'account', accountItem),
     }),
-    ...accountReadRoutes(d),
+    ...accountReadRoutes(d, port),
   ];
 }

@@ -1,10 +1,11 @@
-// Entities of the world state as list items (views/app.ts): the entity's own fields plus the parts of its
+// Entities of the world state as list items (views.ts): the entity's own fields plus the parts of its
 // id that clients filter on. Pure functions of the committed state read through the StateReader port.
 
-import type { Account, Asset, AssetDefinition, Domain, Nft } from '../../model/entities.js';
-import { parseAccountId, parseAssetId, parseDefinitionId, parseNftId } from '../../model/ids.js';
-import { AssertionError } from '../../util/assert.js';
-import type { StateReader } from '../ports.js';
+import type { AliasFields } from '../gateway/alias-filter.js';
+import type { StateReader } from '../gateway/ports.js';
+import type { Account, Asset, AssetDefinition, Domain, Nft } from '../model/entities.js';
+import { parseAccountId, parseAssetId, parseDefinitionId, parseNftId } from '../model/ids.js';
+import { AssertionError } from '../util/assert.js';
 import type {
   AccountDetail,
   AccountItem,
@@ -12,7 +13,7 @@ import type {
   AssetItem,
   DomainItem,
   NftItem,
-} from '../views/app.js';
+} from './views.js';
 
 /**
  * Holdings and grants embedded in one account's detail answer; the `/assets` and `/permissions` lists
@@ -76,3 +77,12 @@ export function accountDetail(state: StateReader, a: Account): AccountDetail {
     roles: [...state.rolesOfAccount(a.id)].sort(),
   };
 }
+
+/** Item fields (JSON names) naming an account, a definition or an asset: a filter may give an alias there. */
+export const ALIAS_FIELDS = {
+  account: { id: 'account' },
+  domain: { owned_by: 'account' },
+  definition: { id: 'definition', owned_by: 'account' },
+  asset: { id: 'asset', definition: 'definition', account: 'account' },
+  nft: { owned_by: 'account' },
+} as const satisfies Record<string, AliasFields>;

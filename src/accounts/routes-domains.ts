@@ -1,18 +1,19 @@
 // Domains and NFTs (gateway-interface.md "List responses", "Application route families": /v1/domains/*,
 // /v1/nfts/*; reference-notes §6): lists with their query twins, and reads by id.
 
-import { DomainId, NftId } from '../../model/ids.js';
-import type { RouteDeps } from '../deps.js';
-import { gatewayError } from '../errors.js';
-import { defineRoute, type RouteDef } from '../route-table.js';
-import { respondCached, viewSchema } from '../view.js';
-import { DomainItemView, DomainListView, NftItemView, NftListView } from '../views/app.js';
-import { domainItem, nftItem } from './app-items.js';
-import { itemId, JSON_OR_CODEC, listRoutes, tableSource } from './app-lists.js';
-import { IdParams, pathId } from './app-params.js';
+import type { RouteDeps } from '../gateway/deps.js';
+import { gatewayError } from '../gateway/errors.js';
+import { defineRoute, type RouteDef } from '../gateway/route-table.js';
+import { itemId, JSON_OR_CODEC, listRoutes, tableSource } from '../gateway/routes/app-lists.js';
+import { IdParams, pathId } from '../gateway/routes/app-params.js';
+import { respondCached, viewSchema } from '../gateway/view.js';
+import { DomainId, NftId } from '../model/ids.js';
+import { ALIAS_FIELDS, domainItem, nftItem } from './items.js';
+import type { AccountsPort } from './port.js';
+import { DomainItemView, DomainListView, NftItemView, NftListView } from './views.js';
 
-export function domainRoutes(d: RouteDeps): RouteDef[] {
-  const { state } = d.ports;
+export function domainRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
+  const { state } = port;
   const tags = ['domains'];
   return [
     ...listRoutes(d, {
@@ -20,7 +21,7 @@ export function domainRoutes(d: RouteDeps): RouteDef[] {
       noun: 'Domains',
       what: 'domains',
       tags,
-      views: { item: DomainItemView, list: DomainListView, idOf: itemId },
+      views: { item: DomainItemView, list: DomainListView, idOf: itemId, aliases: ALIAS_FIELDS.domain },
       source: tableSource(state, 'domain', domainItem),
     }),
     defineRoute({
@@ -44,8 +45,8 @@ export function domainRoutes(d: RouteDeps): RouteDef[] {
   ];
 }
 
-export function nftRoutes(d: RouteDeps): RouteDef[] {
-  const { state } = d.ports;
+export function nftRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
+  const { state } = port;
   const tags = ['nfts'];
   return [
     ...listRoutes(d, {
@@ -53,7 +54,7 @@ export function nftRoutes(d: RouteDeps): RouteDef[] {
       noun: 'Nfts',
       what: 'NFTs',
       tags,
-      views: { item: NftItemView, list: NftListView, idOf: itemId },
+      views: { item: NftItemView, list: NftListView, idOf: itemId, aliases: ALIAS_FIELDS.nft },
       source: tableSource(state, 'nft', nftItem),
     }),
     defineRoute({

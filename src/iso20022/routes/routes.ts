@@ -1,30 +1,30 @@
 // ISO 20022 bridge routes (gateway-interface.md "ISO 20022 bridge"; reference-notes §9), registered
-// only when `iso20022.enabled`: nine submission routes (XML; pacs.008 and pacs.009 also take the flat
+// only when `iso20022.enabled` (family.ts): nine submission routes (XML; pacs.008 and pacs.009 also take the flat
 // JSON field format), the canonical record, the audit manifest, and five XML reports per message.
 // Failures are the bridge's typed errors: 400 malformed or invalid (with the XPath and rule), 422
 // business rules, 409 duplicates with the original record, 404 unknown messages or reports.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { AUDIT_METADATA_KEY } from '../../iso20022/bridge/audit.js';
-import { BridgeError } from '../../iso20022/bridge/errors.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { PageQuerystring, parsePage } from '../../gateway/list.js';
+import type { FormatOffer } from '../../gateway/negotiate.js';
+import type { OperatorSessionVerifier } from '../../gateway/operator-auth.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { type SignedOrSession, signedOrSession } from '../../gateway/signed-or-session.js';
+import type { SignedRequests } from '../../gateway/signed-request.js';
+import { respond, viewSchema } from '../../gateway/view.js';
+import { AUDIT_METADATA_KEY } from '../bridge/audit.js';
+import { BridgeError } from '../bridge/errors.js';
 import {
   type BridgeRecord,
   MESSAGE_ID_BYTES_MAX,
   primaryContext,
   type RoutedKind,
-} from '../../iso20022/bridge/record.js';
-import type { ReportKind } from '../../iso20022/bridge/reports.js';
-import type { GatewayApp } from '../context.js';
-import type { RouteDeps } from '../deps.js';
-import type { RouteFamily } from '../family.js';
-import { PageQuerystring, parsePage } from '../list.js';
-import type { FormatOffer } from '../negotiate.js';
-import type { BridgePort } from '../ports.js';
-import { defineRoute, type RouteDef } from '../route-table.js';
-import { createSignedRequests, type SignedRequests } from '../signed-request.js';
-import { respond, viewSchema } from '../view.js';
-import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from '../views/iso20022.js';
+} from '../bridge/record.js';
+import type { ReportKind } from '../bridge/reports.js';
+import type { BridgePort } from './port.js';
+import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from './views.js';
 
 const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 const XML_ONLY: FormatOffer = { default: 'xml', offers: ['xml'] };
@@ -65,31 +65,30 @@ const MessageParams = Type.Object(
 const XmlBody = Type.String({ description: 'an ISO 20022 XML message (Document, or AppHdr + Document)' });
 const FlatBody = Type.Object({}, { additionalProperties: true, description: 'the flat field format' });
 
-/** Adds the XML body parser (as text; the route's body limit applies). Other routes refuse XML with 415. */
-export function installIso20022Parser(app: GatewayApp, bodyBytesMax: number): void {
-  app.addContentTypeParser(
-    ['application/xml', 'text/xml'],
-    { parseAs: 'string', bodyLimit: bodyBytesMax },
-    (_req, body, done) => done(null, body),
-  );
-}
-
-function bridgeOf(d: RouteDeps): BridgePort {
-  const b = d.ports.iso20022;
-  if (b === undefined) throw d.errors.create('iso_bridge_unavailable', { reason: 'disabled' });
-  return b;
+/** What every bridge route closes over: the route deps, the bridge (the family's port), the request auth. */
+interface BridgeRoutes {
+  d: RouteDeps;
+  bridge: BridgePort;
+  auth: SignedRequests;
+  /** Read routes: a participant's signature or an operator sign-in session. */
+  read: SignedOrSession;
 }
 
 /**
  * The participant that signed `req` (app-families.md §1.2 headers, verified by the route's `auth` before
  * the handler runs); 403 `iso_participant_not_authorised` when the account is not a participant.
  */
-function signerOf(d: RouteDeps, auth: SignedRequests, req: FastifyRequest): string {
+function signerOf({ d, bridge, auth }: BridgeRoutes, req: FastifyRequest): string {
   const account = auth.account(req);
   // The auth hooks ran and passed: an unverified request here is a wiring bug, not a client error.
   if (account === undefined) throw new Error('bridge route reached without a verified signed request');
-  mapped(d, () => bridgeOf(d).participant(account));
+  mapped(d, () => bridge.participant(account));
   return account;
+}
+
+/** A read route's caller: a signed-in operator (any message), else a participant (signerOf). */
+function readerOf(r: BridgeRoutes, req: FastifyRequest): void {
+  if (r.read.session(req) === undefined) signerOf(r, req);
 }
 
 /** Bridge failures become registered gateway errors; anything else is a bug and stays one (500). */
@@ -128,13 +127,14 @@ function submission(r: BridgeRecord) {
 const AUTH_NOTE =
   'Signed by a bridge participant (app-families.md §1.2: x-ledger-account, x-ledger-signature, ' +
   'x-ledger-timestamp-ms, x-ledger-nonce); docs/iso20022.md "Participants".';
+const READ_AUTH_NOTE = `${AUTH_NOTE} Or an operator sign-in session (Authorization: Bearer, docs/operator.md), which reads every message.`;
 
 function submitRoute(
-  d: RouteDeps,
-  auth: SignedRequests,
+  r: BridgeRoutes,
   bodyBytesMax: number,
   [kind, operationId, summary]: (typeof SUBMISSIONS)[number],
 ) {
+  const { d, bridge, auth } = r;
   const flat = kind === 'pacs008' || kind === 'pacs009';
   return defineRoute({
     method: 'POST',
@@ -155,9 +155,9 @@ function submitRoute(
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
       let record: BridgeRecord;
-      const signer = signerOf(d, auth, req);
+      const signer = signerOf(r, req);
       try {
-        record = await bridgeOf(d).submit(kind, req.body as string | object, signer);
+        record = await bridge.submit(kind, req.body as string | object, signer);
       } catch (e) {
         throw asGatewayError(d, e);
       }
@@ -166,26 +166,23 @@ function submitRoute(
   });
 }
 
-function reportRoute(
-  d: RouteDeps,
-  auth: SignedRequests,
-  [report, operationId, summary]: (typeof REPORTS)[number],
-) {
+function reportRoute(r: BridgeRoutes, [report, operationId, summary]: (typeof REPORTS)[number]) {
+  const { d, bridge, read } = r;
   return defineRoute({
     method: 'GET',
     url: `/v1/iso20022/messages/:msg_id/${report}`,
     operationId,
     summary,
-    description: AUTH_NOTE,
+    description: READ_AUTH_NOTE,
     tags: TAGS,
     visibility: 'public',
-    auth,
+    auth: read,
     formats: XML_ONLY,
     errorStatuses: [404, 503],
     schema: { params: MessageParams, response: { 200: Type.String({ description: `${report} XML` }) } },
     handler: (req, reply) => {
-      signerOf(d, auth, req);
-      const xml = mapped(d, () => bridgeOf(d).report(req.params.msg_id, report));
+      readerOf(r, req);
+      const xml = mapped(d, () => bridge.report(req.params.msg_id, report));
       return reply.code(200).type('application/xml; charset=utf-8').send(xml);
     },
   });
@@ -193,27 +190,30 @@ function reportRoute(
 
 export function iso20022Routes(
   d: RouteDeps,
-  opts: { xmlBodyBytesMax: number; auth: SignedRequests },
+  bridge: BridgePort,
+  opts: { xmlBodyBytesMax: number; auth: SignedRequests; sessions?: OperatorSessionVerifier },
 ): RouteDef[] {
-  const auth = opts.auth;
+  const { auth } = opts;
+  const read = signedOrSession(auth, opts.sessions);
+  const r: BridgeRoutes = { d, bridge, auth, read };
   return [
-    ...SUBMISSIONS.map((s) => submitRoute(d, auth, opts.xmlBodyBytesMax, s)),
+    ...SUBMISSIONS.map((s) => submitRoute(r, opts.xmlBodyBytesMax, s)),
     defineRoute({
       method: 'GET',
       url: '/v1/iso20022/messages/:msg_id',
       operationId: 'getIso20022Message',
       summary: 'The canonical bridge record of one message',
-      description: AUTH_NOTE,
+      description: READ_AUTH_NOTE,
       tags: TAGS,
       visibility: 'public',
-      auth,
+      auth: read,
       formats: JSON_OR_CODEC,
       errorStatuses: [404, 503],
       schema: { params: MessageParams, response: { 200: viewSchema(Iso20022RecordView) } },
       handler: (req, reply) => {
-        signerOf(d, auth, req);
-        const r = mapped(d, () => bridgeOf(d).record(req.params.msg_id));
-        return respond(d.schema, req, reply, Iso20022RecordView, r);
+        readerOf(r, req);
+        const record = mapped(d, () => bridge.record(req.params.msg_id));
+        return respond(d.schema, req, reply, Iso20022RecordView, record);
       },
     }),
     defineRoute({
@@ -221,17 +221,16 @@ export function iso20022Routes(
       url: '/v1/iso20022/audit/messages',
       operationId: 'getIso20022AuditManifest',
       summary: 'Tamper-evident audit manifest: hash-chained entries, anchors and inclusion proofs (paged)',
-      description: AUTH_NOTE,
+      description: READ_AUTH_NOTE,
       tags: TAGS,
       visibility: 'public',
-      auth,
+      auth: read,
       formats: JSON_OR_CODEC,
       errorStatuses: [503],
       schema: { querystring: PageQuerystring, response: { 200: viewSchema(Iso20022AuditPageView) } },
       handler: (req, reply) => {
-        signerOf(d, auth, req);
+        readerOf(r, req);
         const page = parsePage(req.query, d.limits);
-        const bridge = bridgeOf(d);
         const a = mapped(d, () => bridge.audit(page.offset, page.limit));
         return respond(d.schema, req, reply, Iso20022AuditPageView, {
           total: a.total,
@@ -249,32 +248,6 @@ export function iso20022Routes(
         });
       },
     }),
-    ...REPORTS.map((r) => reportRoute(d, auth, r)),
+    ...REPORTS.map((report) => reportRoute(r, report)),
   ];
-}
-
-export interface Iso20022FamilyOptions {
-  xmlBodyBytesMax: number;
-  /** Freshness window and replay memory of signed bridge requests (`iso20022.request_max_age_ms`, `nonces_max`). */
-  requestMaxAgeMs: number;
-  noncesMax: number;
-  now(): number;
-}
-
-/**
- * The bridge's route family (gateway/family.ts): its routes and its XML body parser. An application
- * family, listed by node/families.ts only when the bridge runs (`iso20022.enabled`, in `d.ports.iso20022`).
- */
-export function iso20022Family(d: RouteDeps, opts: Iso20022FamilyOptions): RouteFamily {
-  const auth = createSignedRequests({
-    maxAgeMs: opts.requestMaxAgeMs,
-    noncesMax: opts.noncesMax,
-    now: opts.now,
-  });
-  return {
-    name: 'iso20022',
-    app: true,
-    routes: () => iso20022Routes(d, { xmlBodyBytesMax: opts.xmlBodyBytesMax, auth }),
-    install: (app) => installIso20022Parser(app, opts.xmlBodyBytesMax),
-  };
 }

@@ -4,13 +4,9 @@
 
 import { named, option, seq, struct } from '../../codec/compound.js';
 import { string, varuint } from '../../codec/primitives.js';
-import { AuditAnchorCodec } from '../../iso20022/bridge/audit.js';
-import {
-  BridgeRecordCodec,
-  MESSAGE_ID_BYTES_MAX,
-  RecordTransferCodec,
-} from '../../iso20022/bridge/record.js';
 import { Hash } from '../../model/keys.js';
+import { AuditAnchorCodec } from '../bridge/audit.js';
+import { BridgeRecordCodec, MESSAGE_ID_BYTES_MAX, RecordTransferCodec } from '../bridge/record.js';
 
 export const Iso20022RecordView = named('Iso20022Record', BridgeRecordCodec);
 

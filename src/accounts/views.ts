@@ -2,18 +2,18 @@
 // families"; reference-notes §6, §12). Simple lists are `{items, total}`. Items are the entities' JSON
 // forms plus a few derived fields that clients filter and sort on (`domain`, `name`, `definition`).
 
-import type { AnyCodec, Codec, Infer } from '../../codec/codec.js';
-import { seq, struct } from '../../codec/compound.js';
-import { u8, varuint } from '../../codec/primitives.js';
-import { TransactionResultCodec } from '../../model/block.js';
-import { MintableCodec } from '../../model/entities.js';
-import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, RoleId } from '../../model/ids.js';
-import { InstructionCodec } from '../../model/instructions.js';
-import { Hash, PublicKeyText } from '../../model/keys.js';
-import { MetadataCodec } from '../../model/metadata.js';
-import { Name } from '../../model/names.js';
-import { NumericCodec } from '../../model/numeric.js';
-import { PermissionCodec } from '../../model/permissions.js';
+import type { AnyCodec, Codec, Infer } from '../codec/codec.js';
+import { seq, struct } from '../codec/compound.js';
+import { u8, varuint } from '../codec/primitives.js';
+import { TransactionResultCodec } from '../model/block.js';
+import { MintableCodec } from '../model/entities.js';
+import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, RoleId } from '../model/ids.js';
+import { InstructionCodec } from '../model/instructions.js';
+import { Hash, PublicKeyText } from '../model/keys.js';
+import { MetadataCodec } from '../model/metadata.js';
+import { Name } from '../model/names.js';
+import { NumericCodec } from '../model/numeric.js';
+import { PermissionCodec } from '../model/permissions.js';
 
 /** `{items, total}`: one page of a simple list and the number of items that passed the filter. */
 export function listView<T>(name: string, item: Codec<T>) {

@@ -1,0 +1,163 @@
+// The code of `torana subscription …` and `torana trigger …` (subscription-commands.ts).
+
+import type { Json } from '../codec/codec.js';
+import { InstructionCodec } from '../model/instructions.js';
+import { TriggerCodec } from '../model/trigger-row.js';
+import { instructions as ix } from '../sdk/instructions.js';
+import type { PlanInput, TriggerDueInput, TriggerRepeatInput } from '../sdk/subscription-instructions.js';
+import {
+  subscriptionDetail,
+  subscriptionPlans,
+  subscriptionsList,
+  triggerDetail,
+  triggersList,
+} from '../sdk/subscriptions.js';
+import {
+  PlanListView,
+  SubscriptionItemView,
+  SubscriptionListView,
+  TriggerListView,
+} from '../subscriptions/views.js';
+import { type Flags, submit } from './client-actions.js';
+import { CliError } from './errors.js';
+import { printJson, printRecord, printTable } from './output.js';
+import { resolveClient } from './settings.js';
+
+function int(text: string | undefined, name: string): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[0-9]{1,16}$/.test(text))
+    throw new CliError('invalid_argument', `${name} must be a whole number`, 2);
+  return Number(text);
+}
+
+type PlanFlags = Flags & {
+  monthly?: string;
+  anchorTimeMs: string;
+  periodMs?: string;
+  usage?: string;
+  billFor: string;
+  retryBackoffMs: string;
+  maxFailures: string;
+  graceMs: string;
+  trialMs: string;
+};
+
+export function planRegister(id: string, definition: string, price: string, f: PlanFlags) {
+  const monthly = int(f.monthly, '--monthly');
+  const period = int(f.periodMs, '--period-ms');
+  if ((monthly === undefined) === (period === undefined))
+    throw new CliError('invalid_argument', 'give exactly one of --monthly and --period-ms', 2);
+  if (f.billFor !== 'current' && f.billFor !== 'previous')
+    throw new CliError('invalid_argument', '--bill-for is current or previous', 2);
+  const plan: PlanInput = {
+    cadence:
+      monthly === undefined
+        ? { fixedPeriodMs: period! }
+        : { monthlyCalendar: { anchorDay: monthly, anchorTimeMs: int(f.anchorTimeMs, '--anchor-time-ms')! } },
+    billFor: f.billFor,
+    retryBackoffMs: int(f.retryBackoffMs, '--retry-backoff-ms')!,
+    maxFailures: int(f.maxFailures, '--max-failures')!,
+    graceMs: int(f.graceMs, '--grace-ms')!,
+    trialMs: int(f.trialMs, '--trial-ms')!,
+    pricing:
+      f.usage === undefined
+        ? { fixed: { amount: price, assetDefinition: definition } }
+        : { usage: { unitPrice: price, unitKey: f.usage, assetDefinition: definition } },
+  };
+  return submit(f, () => [ix.registerSubscriptionPlan(id, plan)]);
+}
+
+export const subscribe = (id: string, plan: string, f: Flags) => submit(f, () => [ix.subscribe(id, plan)]);
+export const cancel = (id: string, f: Flags & { atPeriodEnd?: boolean }) =>
+  submit(f, () => [ix.cancelSubscription(id, f.atPeriodEnd === true)]);
+export const keep = (id: string, f: Flags) => submit(f, () => [ix.keepSubscription(id)]);
+export const pause = (id: string, f: Flags) => submit(f, () => [ix.pauseSubscription(id)]);
+export const resume = (id: string, f: Flags) => submit(f, () => [ix.resumeSubscription(id)]);
+export const chargeNow = (id: string, f: Flags) => submit(f, () => [ix.chargeSubscriptionNow(id)]);
+export const usage = (id: string, unitKey: string, units: string, f: Flags) =>
+  submit(f, () => [ix.recordSubscriptionUsage(id, unitKey, units)]);
+
+type ListFlags = Flags & { ownedBy?: string; provider?: string; status?: string; plans?: boolean };
+
+export async function list(f: ListFlags): Promise<void> {
+  const { client } = await resolveClient(f, false);
+  if (f.plans === true) {
+    const out = await subscriptionPlans(client, f.provider === undefined ? {} : { provider: f.provider });
+    if (f.json) printJson(PlanListView.toJson(out));
+    else printTable(out.items.map((p) => ({ id: p.id, provider: p.provider, pricing: p.pricing.kind })));
+    return;
+  }
+  const out = await subscriptionsList(client, {
+    ...(f.ownedBy === undefined ? {} : { ownedBy: f.ownedBy }),
+    ...(f.provider === undefined ? {} : { provider: f.provider }),
+    ...(f.status === undefined ? {} : { status: f.status }),
+  });
+  if (f.json) printJson(SubscriptionListView.toJson(out));
+  else
+    printTable(
+      out.items.map((i) => ({
+        id: i.subscriptionId,
+        plan: i.subscription.planId,
+        status: i.subscription.status.kind,
+        next_charge_ms: i.subscription.nextChargeMs,
+        last_invoice: i.invoice?.status.kind,
+      })),
+    );
+}
+
+export async function get(id: string, f: Flags): Promise<void> {
+  const { client } = await resolveClient(f, false);
+  const json = SubscriptionItemView.toJson(await subscriptionDetail(client, id)) as Record<string, Json>;
+  if (f.json) printJson(json);
+  else printRecord(json);
+}
+
+type TriggerFlags = Flags & { height?: string; atMs?: string; everyBlocks?: string; everyMs?: string };
+
+function parseInstructions(text: string) {
+  try {
+    const list = JSON.parse(text) as unknown;
+    if (!Array.isArray(list)) throw new Error('expected a JSON array');
+    return list.map((j, i) => InstructionCodec.fromJson(j as Json, `[${i}]`));
+  } catch (e) {
+    throw new CliError('invalid_argument', `instructions: ${(e as Error).message}`, 2);
+  }
+}
+
+export function triggerRegister(id: string, instructionsJson: string, f: TriggerFlags) {
+  const height = int(f.height, '--height');
+  const atMs = int(f.atMs, '--at-ms');
+  if ((height === undefined) === (atMs === undefined))
+    throw new CliError('invalid_argument', 'give exactly one of --height and --at-ms', 2);
+  const when: TriggerDueInput = height === undefined ? { timeMs: atMs! } : { height };
+  const blocks = int(f.everyBlocks, '--every-blocks');
+  const ms = int(f.everyMs, '--every-ms');
+  const every: TriggerRepeatInput | undefined =
+    blocks !== undefined ? { everyBlocks: blocks } : ms !== undefined ? { everyMs: ms } : undefined;
+  const list = parseInstructions(instructionsJson);
+  return submit(f, () => [ix.registerTrigger(id, when, list, every)]);
+}
+
+export const triggerRemove = (id: string, f: Flags) => submit(f, () => [ix.unregisterTrigger(id)]);
+
+export async function triggerList(f: Flags & { authority?: string }): Promise<void> {
+  const { client } = await resolveClient(f, false);
+  const out = await triggersList(client, f.authority === undefined ? {} : { authority: f.authority });
+  if (f.json) printJson(TriggerListView.toJson(out));
+  else
+    printTable(
+      out.items.map((t) => ({
+        id: t.id,
+        authority: t.authority,
+        due: t.due.kind === 'Height' ? `height ${t.due.height}` : `time ${t.due.timeMs}`,
+        runs: t.runs,
+      })),
+    );
+}
+
+export async function triggerGet(id: string, f: Flags): Promise<void> {
+  const { client } = await resolveClient(f, false);
+  const json = TriggerCodec.toJson(await triggerDetail(client, id)) as Record<string, Json>;
+  if (f.json) printJson(json);
+  else printRecord(json);
+}

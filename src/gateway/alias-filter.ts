@@ -1,0 +1,57 @@
+// Aliases in list filters (docs/app-api.md "Aliases in place of ids"): the values a filter compares with
+// a field naming an account, an asset definition or an asset are resolved like path ids
+// (alias-resolver.ts `idText`), at the committed height, before the filter is compiled. Only `eq`, `ne`,
+// `in` and `nin` compare ids; ordering comparisons, `exists` and `is_null` are left as they are, and so
+// is an expression nested deeper than any filter may be (parseFilter refuses it).
+
+import { FILTER_DEPTH_MAX } from '../state/filter.js';
+import { type AliasChain, type AliasState, type IdKind, idText, tipTimeMs } from './alias-resolver.js';
+import type { ListInput } from './list.js';
+
+/** Item fields (filter paths) that hold an id, and what they name. */
+export type AliasFields = Readonly<Record<string, IdKind>>;
+
+type Resolve = (kind: IdKind, text: string) => string;
+
+function rewrite(expr: unknown, fields: AliasFields, resolve: Resolve, depth: number): unknown {
+  if (depth > FILTER_DEPTH_MAX || typeof expr !== 'object' || expr === null || Array.isArray(expr))
+    return expr;
+  const entries = Object.entries(expr);
+  if (entries.length !== 1) return expr;
+  const [op, arg] = entries[0]!;
+  const next = (e: unknown) => rewrite(e, fields, resolve, depth + 1);
+  if ((op === 'and' || op === 'or') && Array.isArray(arg)) return { [op]: arg.map(next) };
+  if (op === 'not') return { not: next(arg) };
+  if (!Array.isArray(arg) || arg.length !== 2 || typeof arg[0] !== 'string') return expr;
+  const kind = Object.hasOwn(fields, arg[0]) ? fields[arg[0]] : undefined;
+  if (kind === undefined) return expr;
+  const value = (v: unknown) => (typeof v === 'string' ? resolve(kind, v) : v);
+  if (op === 'eq' || op === 'ne') return { [op]: [arg[0], value(arg[1])] };
+  if ((op === 'in' || op === 'nin') && Array.isArray(arg[1])) return { [op]: [arg[0], arg[1].map(value)] };
+  return expr;
+}
+
+/**
+ * The list input with the aliases its filter compares with `fields` replaced by ids (404 not_found for an
+ * alias naming nothing). A filter that is not JSON is kept as it is: parseFilter reports it.
+ */
+export async function filterIds(
+  state: AliasState,
+  chain: AliasChain,
+  input: ListInput,
+  fields: AliasFields,
+): Promise<ListInput> {
+  let expr = input.filter;
+  if (input.filterText !== undefined) {
+    try {
+      expr = JSON.parse(input.filterText);
+    } catch {
+      return input;
+    }
+  }
+  if (expr === undefined || expr === null) return input;
+  const timeMs = await tipTimeMs(chain);
+  const filter = rewrite(expr, fields, (kind, text) => idText(state, kind, text, timeMs), 1);
+  const { filterText: _text, ...rest } = input;
+  return { ...rest, filter };
+}

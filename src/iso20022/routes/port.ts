@@ -1,0 +1,23 @@
+// What the ISO 20022 bridge's routes need from the node: the bridge service itself
+// (src/iso20022/bridge/service.ts), present only when `iso20022.enabled`. node/families.ts lists the
+// family only then, with the node's bridge as this port.
+
+import type { AuditPage } from '../bridge/audit-page.js';
+import type { BridgeRecord, RoutedKind } from '../bridge/record.js';
+import type { ReportKind } from '../bridge/reports.js';
+
+/**
+ * The ISO 20022 bridge (src/iso20022/bridge/service.ts). Failures are thrown as BridgeError values with
+ * codes registered in gateway/ledger-errors.ts.
+ */
+export interface BridgePort {
+  /** The account that signs bridge transactions and anchors the audit manifest. */
+  readonly account: string;
+  /** `participant`: the account that signed the request (checked against the participants). */
+  submit(kind: RoutedKind, body: string | object, participant: string): Promise<BridgeRecord>;
+  /** Throws 403 `iso_participant_not_authorised` unless `account` is a participant. */
+  participant(account: string): unknown;
+  record(messageId: string): BridgeRecord;
+  report(messageId: string, report: ReportKind): string;
+  audit(offset: number, limit: number): AuditPage;
+}

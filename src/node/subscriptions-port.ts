@@ -1,0 +1,16 @@
+// Adapts the committed world state to the subscription and trigger routes' port (subscriptions/port.ts).
+
+import * as reads from '../state/subscription-reads.js';
+import type { WorldState } from '../state/world-state.js';
+import type { SubscriptionsPort } from '../subscriptions/port.js';
+
+export function subscriptionsPort(state: WorldState): SubscriptionsPort {
+  return {
+    plans: (provider) => reads.plans(state, provider),
+    plan: (id) => reads.plan(state, id),
+    subscriptions: (filter) => reads.subscriptions(state, filter),
+    subscription: (id) => reads.subscription(state, id),
+    triggers: (authority) => reads.triggers(state, authority),
+    trigger: (id) => reads.trigger(state, id),
+  };
+}

@@ -1,0 +1,103 @@
+// Running the triggers due in a block (docs/triggers.md "Execution"): after the block's transactions, in
+// the order of exec-triggers.ts `dueTriggers`, each run atomic like a transaction (its instructions'
+// writes roll back on the first failure), then the trigger's own bookkeeping, which a failure does not
+// undo: a one-shot trigger is removed, a repeating one moves to its next due, one whose instructions
+// rescheduled it (a subscription's billing trigger) keeps that due. Triggers registered or made due by
+// this block's triggers run in a later block.
+
+import type { DataEvent } from '../model/events.js';
+import { type Rejection, reject } from '../model/rejections.js';
+import type { Trigger } from '../model/trigger-row.js';
+import { dueKey, nextDue, type TriggerDue } from '../model/triggers.js';
+import { assert } from '../util/assert.js';
+import type { ExecContext, Fail } from './exec-context.js';
+import { dropTrigger, dueTriggers, putTrigger, triggersPerBlock } from './exec-triggers.js';
+import type { StateView } from './state-view.js';
+
+/** One trigger run: its id and the events it produced (its instructions', then Executed or Failed). */
+export interface TriggerRun {
+  id: string;
+  events: DataEvent[];
+}
+
+export interface TriggerRunPorts {
+  /** A context running as `authority` for trigger `id`, with its own event list. */
+  context(authority: string, id: string): ExecContext & { readonly events: DataEvent[] };
+  /** Runs one instruction (the executor's handler table). */
+  run(x: ExecContext, ins: Trigger['instructions'][number]): Fail | undefined;
+  /** Rejection messages are clipped like a transaction's. */
+  clip(message: string | undefined): string | undefined;
+}
+
+export function runDueTriggers(
+  view: StateView,
+  height: number,
+  timeMs: number,
+  p: TriggerRunPorts,
+): TriggerRun[] {
+  const runs: TriggerRun[] = [];
+  for (const id of dueTriggers(view, height, timeMs, triggersPerBlock(view))) {
+    const trigger = view.t.trigger.get(id);
+    assert(trigger !== undefined, `due index names a missing trigger ${id}`);
+    runs.push(runOne(view, trigger, height, timeMs, p));
+  }
+  return runs;
+}
+
+function runOne(
+  view: StateView,
+  trigger: Trigger,
+  height: number,
+  timeMs: number,
+  p: TriggerRunPorts,
+): TriggerRun {
+  const x = p.context(trigger.authority, trigger.id);
+  const mark = view.journal.mark();
+  let failed: Rejection | undefined;
+  try {
+    failed = execute(x, trigger, p);
+    if (failed !== undefined) {
+      view.journal.rollback(mark);
+      x.events.length = 0;
+    }
+  } catch (e) {
+    view.journal.rollback(mark);
+    throw e;
+  }
+  const next = settle(x, trigger, height, timeMs);
+  const runs = trigger.runs + 1;
+  const common = {
+    id: trigger.id,
+    authority: trigger.authority,
+    runs,
+    ...(next === undefined ? {} : { next }),
+  };
+  if (failed === undefined) x.emit({ kind: 'TriggerExecuted', ...common });
+  else x.emit({ kind: 'TriggerFailed', ...common, reason: failed });
+  view.journal.release(mark);
+  return { id: trigger.id, events: x.events };
+}
+
+function execute(x: ExecContext, trigger: Trigger, p: TriggerRunPorts): Rejection | undefined {
+  if (!x.t.account.has(trigger.authority))
+    return reject('authority_not_found', `no account ${trigger.authority}`);
+  for (let i = 0; i < trigger.instructions.length; i++) {
+    const f = p.run(x, trigger.instructions[i]!);
+    if (f !== undefined) return reject(f.code, p.clip(f.message), i);
+  }
+  return undefined;
+}
+
+/** The trigger's bookkeeping after a run; returns its next due (undefined: removed). */
+function settle(x: ExecContext, before: Trigger, height: number, timeMs: number): TriggerDue | undefined {
+  const now = x.t.trigger.get(before.id);
+  if (now === undefined) return undefined; // its instructions removed it
+  if (dueKey(now.due, now.id) !== dueKey(before.due, before.id)) {
+    putTrigger(x, { ...now, runs: before.runs + 1 });
+    return now.due;
+  }
+  const next = nextDue(before.due, before.repeat, height, timeMs);
+  if (next === undefined) dropTrigger(x, before.id);
+  else putTrigger(x, { ...now, due: next, runs: before.runs + 1 });
+  return next;
+}

@@ -1,0 +1,10 @@
+// The subscriptions family (app-families.md §11): reads of plans, subscriptions and time triggers.
+
+import type { RouteDeps } from '../gateway/deps.js';
+import type { RouteFamily } from '../gateway/family.js';
+import type { SubscriptionsPort } from './port.js';
+import { subscriptionsRoutes } from './routes.js';
+
+export function subscriptionsFamily(port: SubscriptionsPort, deps: RouteDeps): RouteFamily {
+  return { name: 'subscriptions', app: true, routes: () => subscriptionsRoutes(deps, port) };
+}

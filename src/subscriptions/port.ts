@@ -1,0 +1,21 @@
+// What the subscription and trigger routes read from the node (style.md "Layout": families see small
+// interfaces). The node adapts its committed world state to it (node/subscriptions-port.ts).
+
+import type { Subscription, SubscriptionPlan } from '../model/subscriptions.js';
+import type { Trigger } from '../model/trigger-row.js';
+
+export interface SubscriptionFilter {
+  subscriber?: string | undefined;
+  provider?: string | undefined;
+  status?: Subscription['status']['kind'] | undefined;
+}
+
+/** Committed rows, sorted by id; answers are copies the caller may keep. */
+export interface SubscriptionsPort {
+  plans(provider?: string): SubscriptionPlan[];
+  plan(id: string): SubscriptionPlan | undefined;
+  subscriptions(filter: SubscriptionFilter): Subscription[];
+  subscription(id: string): Subscription | undefined;
+  triggers(authority?: string): Trigger[];
+  trigger(id: string): Trigger | undefined;
+}

@@ -1,0 +1,178 @@
+// Subscription and trigger reads (app-families.md §11; docs/subscriptions.md, docs/triggers.md). Public
+// ledger state at the committed height; writes are instructions signed by the client, never routes.
+//
+//   GET /v1/subscriptions/plans        ?provider&limit&offset            → {items: [plan], total}
+//   GET /v1/subscriptions              ?owned_by&provider&status&limit&offset
+//                                      → {items: [{subscription_id, subscription, invoice?, plan?}], total}
+//   GET /v1/subscriptions/{id}         → one such item                   (404 not_found)
+//   GET /v1/triggers                   ?authority&limit&offset           → {items: [trigger], total}
+//   GET /v1/triggers/{id}              → the trigger                     (404 not_found)
+
+import { Type } from 'typebox';
+import type { RouteDeps } from '../gateway/deps.js';
+import { gatewayError } from '../gateway/errors.js';
+import { parsePage } from '../gateway/list.js';
+import { defineRoute, type RouteDef } from '../gateway/route-table.js';
+import { respond, viewSchema } from '../gateway/view.js';
+import { canonicalAccountId } from '../model/ids.js';
+import type { Subscription, SubscriptionStatus } from '../model/subscriptions.js';
+import { TriggerCodec } from '../model/trigger-row.js';
+import type { SubscriptionsPort } from './port.js';
+import { PlanListView, SubscriptionItemView, SubscriptionListView, TriggerListView } from './views.js';
+
+const NOTE = 'Public ledger state at the committed height; no signature needed.';
+const PAGE = {
+  limit: Type.Optional(Type.String({ maxLength: 20, description: 'page size, integer >= 1' })),
+  offset: Type.Optional(Type.String({ maxLength: 20, description: 'items to skip, integer >= 0' })),
+};
+const ACCOUNT = (description: string) => Type.Optional(Type.String({ maxLength: 512, description }));
+const STATUSES: Record<string, SubscriptionStatus> = {
+  active: 'Active',
+  paused: 'Paused',
+  past_due: 'PastDue',
+  canceled: 'Canceled',
+  suspended: 'Suspended',
+};
+const IdParams = Type.Object({ id: Type.String({ minLength: 1, maxLength: 128 }) });
+
+function get(url: string, operationId: string, summary: string, tags: string[]) {
+  return {
+    method: 'GET' as const,
+    url,
+    operationId,
+    summary,
+    description: NOTE,
+    tags,
+    visibility: 'public' as const,
+    errorStatuses: [404],
+  };
+}
+
+/** A canonical account id from the query, or 400 naming the field. */
+function accountParam(field: string, text: string | undefined): string | undefined {
+  if (text === undefined) return undefined;
+  const id = canonicalAccountId(text);
+  if (id === undefined)
+    throw gatewayError('bad_request', { location: 'query', field, expected: '<public key>@<domain>' });
+  return id;
+}
+
+function page<T>(
+  all: T[],
+  q: { limit?: string; offset?: string },
+  d: RouteDeps,
+): { items: T[]; total: number } {
+  const { limit, offset } = parsePage(q, d.limits);
+  return { items: all.slice(offset, offset + limit), total: all.length };
+}
+
+function itemOf(port: SubscriptionsPort, s: Subscription) {
+  const plan = port.plan(s.planId);
+  return {
+    subscriptionId: s.id,
+    subscription: s,
+    ...(s.latestInvoice === undefined ? {} : { invoice: s.latestInvoice }),
+    ...(plan === undefined ? {} : { plan }),
+  };
+}
+
+function planRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
+  return [
+    defineRoute({
+      ...get('/v1/subscriptions/plans', 'listSubscriptionPlans', 'Subscription plans, by id', [
+        'subscriptions',
+      ]),
+      schema: {
+        querystring: Type.Object({ provider: ACCOUNT('only plans of this provider'), ...PAGE }),
+        response: { 200: viewSchema(PlanListView) },
+      },
+      handler: (req, reply) => {
+        const all = port.plans(accountParam('provider', req.query.provider));
+        return respond(d.schema, req, reply, PlanListView, page(all, req.query, d));
+      },
+    }),
+  ];
+}
+
+function subscriptionRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
+  const statusText = Type.Optional(
+    Type.String({ maxLength: 16, description: 'active | paused | past_due | canceled | suspended' }),
+  );
+  return [
+    defineRoute({
+      ...get('/v1/subscriptions', 'listSubscriptions', 'Subscriptions with their latest invoice and plan', [
+        'subscriptions',
+      ]),
+      schema: {
+        querystring: Type.Object({
+          owned_by: ACCOUNT('only subscriptions of this subscriber'),
+          provider: ACCOUNT('only subscriptions to plans of this provider'),
+          status: statusText,
+          ...PAGE,
+        }),
+        response: { 200: viewSchema(SubscriptionListView) },
+      },
+      handler: (req, reply) => {
+        const q = req.query;
+        const status = q.status === undefined ? undefined : STATUSES[q.status];
+        if (q.status !== undefined && status === undefined)
+          throw gatewayError('bad_request', {
+            location: 'query',
+            field: 'status',
+            expected: Object.keys(STATUSES),
+          });
+        const all = port.subscriptions({
+          subscriber: accountParam('owned_by', q.owned_by),
+          provider: accountParam('provider', q.provider),
+          status,
+        });
+        const { items, total } = page(all, q, d);
+        const answer = { items: items.map((s) => itemOf(port, s)), total };
+        return respond(d.schema, req, reply, SubscriptionListView, answer);
+      },
+    }),
+    defineRoute({
+      ...get(
+        '/v1/subscriptions/:id',
+        'getSubscription',
+        'One subscription with its latest invoice and plan',
+        ['subscriptions'],
+      ),
+      schema: { params: IdParams, response: { 200: viewSchema(SubscriptionItemView) } },
+      handler: (req, reply) => {
+        const s = port.subscription(req.params.id);
+        if (s === undefined) throw gatewayError('not_found', { subscription: req.params.id });
+        return respond(d.schema, req, reply, SubscriptionItemView, itemOf(port, s));
+      },
+    }),
+  ];
+}
+
+function triggerRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
+  return [
+    defineRoute({
+      ...get('/v1/triggers', 'listTriggers', 'Scheduled time triggers, by id', ['triggers']),
+      schema: {
+        querystring: Type.Object({ authority: ACCOUNT('only triggers running as this account'), ...PAGE }),
+        response: { 200: viewSchema(TriggerListView) },
+      },
+      handler: (req, reply) => {
+        const all = port.triggers(accountParam('authority', req.query.authority));
+        return respond(d.schema, req, reply, TriggerListView, page(all, req.query, d));
+      },
+    }),
+    defineRoute({
+      ...get('/v1/triggers/:id', 'getTrigger', 'One scheduled trigger', ['triggers']),
+      schema: { params: IdParams, response: { 200: viewSchema(TriggerCodec) } },
+      handler: (req, reply) => {
+        const t = port.trigger(req.params.id);
+        if (t === undefined) throw gatewayError('not_found', { trigger: req.params.id });
+        return respond(d.schema, req, reply, TriggerCodec, t);
+      },
+    }),
+  ];
+}
+
+export function subscriptionsRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
+  return [...planRoutes(d, port), ...subscriptionRoutes(d, port), ...triggerRoutes(d, port)];
+}
