@@ -259,6 +259,42 @@ describe('multisig instructions', () => {
     );
   });
 
+  it('refuses empty batches, and executions nested deeper than the limit', () => {
+    const chain = world();
+    expectCode(chain, ADMIN, [register(spec(1, 10_000, [[ALICE, 1]]))], 'Committed');
+    expectCode(chain, ALICE, [propose([])], 'multisig_instructions_invalid');
+    // Multisig k (k = 1..5) has multisig k-1 as its only signatory (weight 1, quorum 1); level 0 is MS.
+    const ids = [MS];
+    for (let k = 1; k <= 5; k++) {
+      const id = multisigAccountId('wonderland', `level${k}`);
+      expectCode(chain, ADMIN, [register(spec(1, 10_000, [[ids[k - 1]!, 1]]), id, `level${k}`)], 'Committed');
+      ids.push(id);
+    }
+    // ALICE proposes to MS a batch that proposes to level1 … a chain of proposals executing at once.
+    let batch: Instruction[] = [{ kind: 'Log', level: { kind: 'Info' }, message: 'deep' }];
+    const nest = (depth: number) => {
+      batch = [{ kind: 'Log', level: { kind: 'Info' }, message: 'deep' }];
+      for (let k = depth; k >= 1; k--)
+        batch = [{ kind: 'ProposeMultisig', multisig: ids[k]!, instructions: batch }];
+      return batch;
+    };
+    const ok = expectCode(chain, ALICE, [propose(nest(3))], 'Committed');
+    assert.equal(ok.filter((e) => e.kind === 'MultisigExecuted').length, 4);
+    const deep = expectCode(chain, ALICE, [propose(nest(5))], 'Committed');
+    // Four levels execute; the fourth's own proposal would be a fifth: that batch is recorded as rejected.
+    const results = deep.flatMap((e) =>
+      e.kind === 'MultisigExecuted'
+        ? [[e.multisig, e.result.kind === 'Rejected' ? e.result.reason.code : 'ok']]
+        : [],
+    );
+    assert.deepEqual(results, [
+      [ids[3], 'multisig_nesting_too_deep'],
+      [ids[2], 'ok'],
+      [ids[1], 'ok'],
+      [MS, 'ok'],
+    ]);
+  });
+
   it('signatories cannot be unregistered; a multisig takes its rows with it; rows survive fromEntries', () => {
     const chain = funded();
     expectCode(chain, ALICE, [propose([pay('1')])], 'Committed');
