@@ -7,6 +7,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import type { Instruction } from '../../src/model/instructions.js';
+import { instructions, ToranaClient } from '../../src/sdk/index.js';
 import { TestNetwork } from '../helpers/network.js';
 import { LoadGenerator } from '../helpers/network-load.js';
 import {
@@ -46,6 +48,7 @@ describe('steady load on 4 validators and 1 observer', () => {
     });
     try {
       await load.setup();
+      await registerTriggers(net);
       const startHeight = Math.min(...((await net.heights()) as number[]));
       load.start();
       await sleep(LOAD_MS);
@@ -85,12 +88,38 @@ describe('steady load on 4 validators and 1 observer', () => {
     }
     await checkObserverReads(net);
     await checkObserverNeverSigns(net);
+    await checkTriggers(net);
   });
 
   it('multisig and time-trigger executions agree on every peer (issue 16)', async () => {
     await checkWave3Agreement(net);
   });
 });
+
+/**
+ * Two repeating triggers (issue 16): one every block, one every second of block time. They run inside
+ * block execution on every peer, so assertSameChains (state roots per height) covers their agreement; here
+ * each peer also reports runs of both.
+ */
+async function registerTriggers(net: TestNetwork): Promise<void> {
+  const admin = await net.admin();
+  const client = new ToranaClient({ url: net.peer(0).url, account: admin.id, signer: admin.key });
+  const log: Instruction = { kind: 'Log', level: { kind: 'Info' }, message: 'trigger' };
+  const tx = await client.build([
+    instructions.registerTrigger('net-every-block', { height: 1 }, [log], { everyBlocks: 1 }),
+    instructions.registerTrigger('net-every-second', { timeMs: Date.now() }, [log], { everyMs: 1000 }),
+  ]);
+  await client.submitAndWait(tx);
+}
+
+async function checkTriggers(net: TestNetwork): Promise<void> {
+  for (const i of [0, OBSERVER]) {
+    for (const id of ['net-every-block', 'net-every-second']) {
+      const t = await net.peer(i).getJson<{ runs: number }>(`/v1/triggers/${id}`);
+      assert.ok(t.runs >= 3, `peer ${i}: ${id} ran ${t.runs} times`);
+    }
+  }
+}
 
 async function checkObserverReads(net: TestNetwork): Promise<void> {
   const admin = await net.admin();
