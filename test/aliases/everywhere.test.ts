@@ -34,7 +34,7 @@ export function kindOf(path: string, where: 'path' | 'query', name: string): Kin
     if (before === 'assets') return 'asset';
     return undefined;
   }
-  if (/account|authority|owned_by|owner/.test(name)) return 'account';
+  if (/account|authority|owned_by|owner|participant/.test(name)) return 'account';
   if (/definition/.test(name)) return 'definition';
   if (/^asset/.test(name)) return 'asset';
   return undefined;
