@@ -9,7 +9,7 @@
 // 404 not_found when the alias (or index, or account) is unbound; 400 bad_request for a malformed alias.
 
 import { Type } from 'typebox';
-import { resolveAccount } from '../gateway/alias-resolver.js';
+import { existingAccount } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import { parsePage } from '../gateway/list.js';
@@ -23,7 +23,7 @@ import {
   assetAliasProblem,
   leaseStatus,
 } from '../model/aliases.js';
-import { canonicalAccountId, parseDefinitionId } from '../model/ids.js';
+import { parseDefinitionId } from '../model/ids.js';
 import { NAME_BYTES_MAX } from '../model/names.js';
 import type { AliasPort } from './port.js';
 import { AccountAliasListView, AccountAliasView, AliasIndexView, AssetAliasView } from './views.js';
@@ -108,17 +108,8 @@ const ByAccountBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The account an id (or an alias, resolved like every other id parameter) names; 400 / 404 otherwise. */
 function accountOf(port: AliasPort, text: string): string {
-  if (canonicalAccountId(text) === undefined && accountAliasProblem(text) !== undefined)
-    throw gatewayError('bad_request', {
-      location: 'body',
-      field: 'account_id',
-      expected: '<public key>@<domain> or an account alias <label>@<domain>',
-    });
-  const id = resolveAccount(port, text);
-  if (id === undefined || !port.accountExists(id)) throw gatewayError('not_found', { account: text });
-  return id;
+  return existingAccount(port, text);
 }
 
 function byAccountRoute(d: RouteDeps, port: AliasPort): RouteDef {

@@ -9,12 +9,12 @@
 // definition (or an unbound alias) → 404; a text that is neither an id nor an alias → 400.
 
 import { Type } from 'typebox';
-import { resolveAccount, resolveDefinition } from '../gateway/alias-resolver.js';
+import { existingAccount, resolveDefinition } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { accountAliasProblem, assetAliasProblem } from '../model/aliases.js';
+import { assetAliasProblem } from '../model/aliases.js';
 import {
   type AssetControl,
   bucketStart,
@@ -22,7 +22,7 @@ import {
   type TransferLimit,
   windowName,
 } from '../model/controls.js';
-import { assetId, canonicalAccountId, parseDefinitionId } from '../model/ids.js';
+import { assetId, parseDefinitionId } from '../model/ids.js';
 import type { ControlsPort } from './port.js';
 import { AssetTransferControlView, DefinitionTransferControlView } from './views.js';
 
@@ -44,15 +44,7 @@ function post(url: string, operationId: string, summary: string) {
 }
 
 function account(port: ControlsPort, text: string): string {
-  if (canonicalAccountId(text) === undefined && accountAliasProblem(text) !== undefined)
-    throw gatewayError('bad_request', {
-      location: 'body',
-      field: 'account_id',
-      expected: '<public key>@<domain> or an account alias <label>@<domain>',
-    });
-  const id = resolveAccount(port, text);
-  if (id === undefined || !port.accountExists(id)) throw gatewayError('not_found', { account: text });
-  return id;
+  return existingAccount(port, text);
 }
 
 async function definition(port: ControlsPort, text: string): Promise<string> {

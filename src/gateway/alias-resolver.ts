@@ -49,6 +49,26 @@ export function accountParam(state: AliasState, text: string): string {
   return account;
 }
 
+/**
+ * A body field naming an account that must exist, by id or alias: 400 bad_request (naming `field`) for
+ * neither form, 404 not_found for an unbound alias or an unknown account.
+ */
+export function existingAccount(
+  state: AliasState & { accountExists(id: string): boolean },
+  text: string,
+  field = 'account_id',
+): string {
+  if (canonicalAccountId(text) === undefined && accountAliasProblem(text) !== undefined)
+    throw gatewayError('bad_request', {
+      location: 'body',
+      field,
+      expected: '<public key>@<domain> or an account alias <label>@<domain>',
+    });
+  const id = resolveAccount(state, text);
+  if (id === undefined || !state.accountExists(id)) throw gatewayError('not_found', { account: text });
+  return id;
+}
+
 /** A route's asset definition parameter, as accountParam; an expired asset alias is 404. */
 export async function definitionParam(state: AliasState, chain: AliasChain, text: string): Promise<string> {
   if (assetAliasProblem(text) !== undefined) return pathId(AssetDefinitionId, text);
