@@ -206,6 +206,37 @@ describe('SDK against a served node', () => {
       [InstructionCodec.toJson(shield)],
     );
     kinds.add('ShieldAsset');
+    // Triggers and subscriptions (docs/triggers.md, docs/subscriptions.md): alice provides, the admin
+    // subscribes; ChargeSubscription runs only inside a billing trigger, so from a transaction it is refused.
+    const asAlice = new ToranaClient({ url: t.url, account: a, signer: alice });
+    const runAs = async (c: ToranaClient, list: Instruction[], want = 'Committed') => {
+      const built = await c.build(list);
+      await c.submit(built);
+      const s = await waitFinal(c, built.hash);
+      assert.equal(s.status, want, `${list.map((i) => i.kind).join(', ')}: ${JSON.stringify(s.reason)}`);
+      for (const i of list) kinds.add(i.kind);
+    };
+    const usage = { usage: { unitPrice: '0.5', unitKey: 'calls', assetDefinition: 'lily#wonderland' } };
+    await runAs(asAlice, [
+      ix.registerSubscriptionPlan('metered', {
+        cadence: { monthlyCalendar: { anchorDay: 1 } },
+        retryBackoffMs: 60_000,
+        maxFailures: 2,
+        pricing: usage,
+      }),
+      ix.registerTrigger('tick', { height: 1_000_000 }, [ix.log('tick')], { everyBlocks: 10 }),
+      ix.unregisterTrigger('tick'),
+    ]);
+    await runAs(client, [
+      ix.subscribe('s1', 'metered'),
+      ix.pauseSubscription('s1'),
+      ix.resumeSubscription('s1'),
+      ix.cancelSubscription('s1', true),
+      ix.keepSubscription('s1'),
+      ix.chargeSubscriptionNow('s1'),
+    ]);
+    await runAs(asAlice, [ix.recordSubscriptionUsage('s1', 'calls', '3'), ix.cancelSubscription('s1')]);
+    await runAs(client, [{ kind: 'ChargeSubscription', id: 's1' }], 'Rejected');
     const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
       (v) => v.name,
     );
