@@ -10,6 +10,7 @@ import type { CommitCertificate } from '../model/block.js';
 import { toHex } from '../util/hex.js';
 import { signersBitmap, voteMessage } from './certificate.js';
 import type { ConsensusEngine, ConsensusHost, ConsensusSnapshot, PhaseTimings, QcSummary } from './engine.js';
+import { TriggerWake } from './trigger-wake.js';
 import type { ValidatorSet } from './validator-set.js';
 
 export interface SinglePeerOptions {
@@ -22,8 +23,6 @@ export interface SinglePeerOptions {
   minIntervalMs: number;
   onFatal: (error: unknown) => void;
 }
-
-const TRIGGER_RECHECK_MS = 60_000;
 
 export class SinglePeerEngine implements ConsensusEngine {
   readonly mode = 'single-peer' as const;
@@ -40,13 +39,14 @@ export class SinglePeerEngine implements ConsensusEngine {
   private readonly heightWaiters: { height: number; resolve: () => void }[] = [];
   private readonly index: number;
   /** Wakes the engine when the earliest time trigger falls due (re-armed after every round). */
-  private triggerTimer: { cancel(): void } | undefined;
+  private readonly triggers: TriggerWake;
 
   constructor(
     private readonly host: ConsensusHost,
     private readonly opts: SinglePeerOptions,
   ) {
     this.index = opts.validatorSet.indexOf(opts.peerId);
+    this.triggers = new TriggerWake(host, () => this.notifyWork());
     if (this.index < 0 || opts.validatorSet.size !== 1) {
       throw new Error('single-peer consensus needs a validator set of exactly this peer');
     }
@@ -60,7 +60,7 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   async stop(): Promise<void> {
     this.running = false;
-    this.triggerTimer?.cancel();
+    this.triggers.cancel();
     await this.inFlight;
   }
 
@@ -112,20 +112,11 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   /** Whether a time trigger is due by now (an empty block runs it). */
   private triggerDue(): boolean {
-    const due = this.host.triggerDueMs();
-    return due !== undefined && due <= this.host.clock.nowMs();
+    return this.triggers.due();
   }
 
-  /** Arms one timer for the next time trigger; it does not keep the process alive. */
   private armTriggerTimer(): void {
-    this.triggerTimer?.cancel();
-    this.triggerTimer = undefined;
-    const due = this.host.triggerDueMs();
-    if (!this.running || due === undefined) return;
-    // Capped: a far trigger (a monthly charge) is looked at again every minute, so a wall clock that jumps
-    // (or a timer delay above 2^31 ms, which Node would fire at once) cannot make it late or early.
-    const waitMs = Math.min(TRIGGER_RECHECK_MS, Math.max(0, due - this.host.clock.nowMs()));
-    this.triggerTimer = this.host.clock.setTimeout(() => this.notifyWork(), waitMs);
+    if (this.running) this.triggers.arm();
   }
 
   private async produce(txs: Parameters<ConsensusHost['execute']>[2]): Promise<void> {

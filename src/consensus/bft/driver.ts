@@ -14,6 +14,7 @@ import type { QueuedTransaction } from '../../pipeline/queue.js';
 import type { Timer } from '../../util/clock.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
 import type { ConsensusEngine, ConsensusSnapshot } from '../engine.js';
+import { TriggerWake } from '../trigger-wake.js';
 import type { ValidatorSet } from '../validator-set.js';
 import { BftCore } from './core.js';
 import {
@@ -58,6 +59,8 @@ export class BftEngine implements ConsensusEngine {
   private syncing: { peer: string; timer: Timer } | undefined;
   private rttTimer: Timer | undefined;
   private rttMs: number | undefined;
+  /** Wakes the core when the earliest time trigger falls due, so an idle chain makes the block that runs it. */
+  private readonly triggers: TriggerWake;
   readonly recent: CommitCertificate[] = [];
   /** Validator sets by the first height they apply to (bounded: the routes page through it). */
   readonly history: { height: number; set: ValidatorSet }[] = [];
@@ -72,6 +75,7 @@ export class BftEngine implements ConsensusEngine {
     private readonly o: BftOptions & BftDriverOptions & { decodeLimits: DecodeLimits },
   ) {
     this.core = new BftCore(o);
+    this.triggers = new TriggerWake(host, () => this.notifyWork());
   }
 
   /** Loads the safety state and starts the core at the height after the tip. */
@@ -86,9 +90,15 @@ export class BftEngine implements ConsensusEngine {
       roster,
       ...(safety === undefined ? {} : { safety }),
       nowMs: this.now(),
-      pending: this.host.queueDepth() > 0,
+      pending: this.hasWork(),
     });
     this.probeRtt();
+    this.triggers.arm();
+  }
+
+  /** Transactions wait, or a time trigger is due (an empty block runs it). */
+  private hasWork(): boolean {
+    return this.host.queueDepth() > 0 || this.triggers.due();
   }
 
   /** Pings every peer each RTT_PROBE_MS; the answers give the round trip the pacemaker's floor uses. */
@@ -116,6 +126,7 @@ export class BftEngine implements ConsensusEngine {
     this.timer?.cancel();
     this.gossipTimer?.cancel();
     this.rttTimer?.cancel();
+    this.triggers.cancel();
     this.syncing?.timer.cancel();
     await this.tail;
   }
@@ -157,7 +168,7 @@ export class BftEngine implements ConsensusEngine {
   }
 
   notifyWork(): void {
-    this.input({ kind: 'Work', pending: this.host.queueDepth() > 0, nowMs: this.now() });
+    this.input({ kind: 'Work', pending: this.hasWork(), nowMs: this.now() });
   }
 
   /** A transaction admitted from a client: gossip it (batched on the next loop turn). */
@@ -294,7 +305,7 @@ export class BftEngine implements ConsensusEngine {
     if (this.host.height() + 1 !== height) return;
     this.lastBuildMs = this.now();
     const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
-    if (txs.length === 0) {
+    if (txs.length === 0 && !this.triggers.due()) {
       this.input({ kind: 'Built', height, view, nowMs: this.now() });
       return;
     }
@@ -366,11 +377,12 @@ export class BftEngine implements ConsensusEngine {
     this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height }));
     const roster = this.host.validatorSet();
     this.noteRoster(height + 1, roster);
+    this.triggers.arm();
     this.input({
       kind: 'Committed',
       height,
       roster,
-      pending: this.host.queueDepth() > 0,
+      pending: this.hasWork(),
       nowMs: this.now(),
     });
     for (let i = this.waiters.length - 1; i >= 0; i--) {
