@@ -93,4 +93,46 @@ export async function checkWave3Agreement(net: TestNetwork): Promise<void> {
   assert.ok(typeof runs === 'number' && runs >= 2, `trigger runs: ${JSON.stringify(first.trigger)}`);
   for (const a of answers.slice(1)) assert.deepEqual(a, first, 'every peer answers the same');
   await net.assertSameChains();
+  await checkIdleWake(net, (who, ins) => run(who, ins), admin as TestAccount);
+}
+
+/**
+ * With no transactions sent, a one-shot time trigger still runs: the leader proposes the (empty) block
+ * that executes it once its due time passes, and every peer commits it.
+ */
+async function checkIdleWake(
+  net: TestNetwork,
+  run: (who: TestAccount, ins: Instruction[]) => Promise<{ blockHeight: number }>,
+  admin: TestAccount,
+): Promise<void> {
+  const registered = await run(admin, [
+    {
+      kind: 'RegisterTrigger',
+      id: 'wake',
+      due: { kind: 'Time', timeMs: Date.now() + 3_000 },
+      instructions: [
+        { kind: 'SetKeyValue', target: { kind: 'Account', id: admin.id }, key: 'woke', value: true },
+      ],
+    },
+  ]);
+  const path = `/v1/accounts/${encodeURIComponent(admin.id)}`;
+  await waitUntil('every peer ran the time trigger on an idle network', 30_000, async () => {
+    const woke = await Promise.all(
+      net.manifest.peers.map(async (_, i) => {
+        const account = await net.peer(i).getJson<{ metadata?: Record<string, unknown> }>(path);
+        return account.metadata?.['woke'] === true;
+      }),
+    );
+    return woke.every(Boolean);
+  });
+  const heights = (await net.heights()) as number[];
+  assert.ok(
+    Math.min(...heights) > registered.blockHeight,
+    `a block after ${registered.blockHeight}: ${heights}`,
+  );
+  for (let i = 0; i < heights.length; i++) {
+    const gone = await fetch(`${net.peer(i).url}/v1/triggers/wake`);
+    assert.equal(gone.status, 404, 'a one-shot trigger is removed after its run');
+  }
+  await net.assertSameChains();
 }
