@@ -54,7 +54,9 @@ function Content({ route }: { route: Route }) {
     case 'conference':
       return html`<${Conference} />`;
     case 'iso':
-      return arg === '' ? html`<${IsoMessages} />` : html`<${IsoMessage} id=${arg} />`;
+      return arg === ''
+        ? html`<${IsoMessages} page=${num(route.query.get('page'), 1)} per=${num(route.query.get('per'), 200)} />`
+        : html`<${IsoMessage} id=${arg} />`;
     case 'settings':
       return html`<${Settings} signin=${paths.has('/v1/operator/session')} />`;
     case 'search':
