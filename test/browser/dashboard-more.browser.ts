@@ -115,6 +115,35 @@ describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
     await axeScan(page, 'iso-message');
   });
 
+  it('pages the audit entries with next and previous links (one entry a page)', async () => {
+    const caption = page.locator('caption');
+    const shown = async (re: RegExp) => {
+      await caption.filter({ hasText: re }).waitFor();
+      return re.exec(String(await caption.textContent()))!;
+    };
+    const link = (name: string) => page.getByRole('link', { name, exact: true });
+    await page.goto(`${base}#/iso?per=1`);
+    const first = await shown(/audit entries (\d+) to (\d+) of (\d+), latest first \(page 1 of (\d+)\)/);
+    const total = Number(first[3]);
+    assert.ok(total >= 2, `a settled pacs.008 leaves several audit entries (${total})`);
+    assert.deepEqual([first[1], first[2], first[4]].map(Number), [total, total, total]);
+    assert.equal(await link('Previous (newer)').count(), 0, 'no newer page than the first');
+    await page.locator(`[data-iso-status="${MSG}"]`).waitFor();
+    await link('Next (older)').click();
+    await shown(
+      new RegExp(`audit entries ${total - 1} to ${total - 1} of ${total}, latest first \\(page 2 of`),
+    );
+    await page.locator(`[data-iso-status="${MSG}"]`).waitFor();
+    await shot('iso-messages-page-2');
+    await axeScan(page, 'iso-messages-page-2');
+    await link('Previous (newer)').click();
+    await shown(new RegExp(`audit entries ${total} to ${total} of ${total}, latest first \\(page 1 of`));
+    await page.goto(`${base}#/iso?page=${total}&per=1`);
+    await shown(new RegExp(`audit entries 1 to 1 of ${total}, latest first \\(page ${total} of ${total}\\)`));
+    assert.equal(await link('Next (older)').count(), 0, 'no older page than the last');
+    await link('Previous (newer)').waitFor();
+  });
+
   it('searches an account alias and an asset alias and opens the account and the definition', async () => {
     const admin = importKeyPair(a.admin.key.privateKeyText());
     const client = new ToranaClient({ url: a.url, account: a.admin.id, signer: admin });

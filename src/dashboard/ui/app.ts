@@ -6,23 +6,17 @@ import { useContext } from 'preact/hooks';
 import { AccountPage } from './accounts.js';
 import { AssetDefinition } from './assets.js';
 import { Block, Blocks } from './blocks.js';
+import { Conference } from './conference.js';
 import { Consensus } from './consensus.js';
 import { PathsContext } from './context.js';
-import { type Route, useJson, useRoute } from './hooks.js';
+import { type Route, useRoute } from './hooks.js';
 import { IsoMessage, IsoMessages } from './iso.js';
 import { AccountsList, AssetDefinitions, Domain, Domains, Nfts } from './lists.js';
 import { Overview } from './overview.js';
-import { Json, Loaded, Page } from './parts.js';
+import { Page } from './parts.js';
 import { SearchForm, SearchPage } from './search.js';
 import { Settings } from './settings.js';
 import { Transaction } from './tx.js';
-
-function Conference() {
-  return html`<${Page} title="Conference">
-    <h2>Calls</h2><${Loaded} answer=${useJson<unknown>('/v1/conference/calls')}>${(v: unknown) => html`<${Json} value=${v} label="Calls" />`}<//>
-    <h2>Relays</h2><${Loaded} answer=${useJson<unknown>('/v1/conference/relays')}>${(v: unknown) => html`<${Json} value=${v} label="Relays" />`}<//>
-  <//>`;
-}
 
 const num = (v: string | null, d: number) => {
   const n = Number(v);
@@ -60,7 +54,9 @@ function Content({ route }: { route: Route }) {
     case 'conference':
       return html`<${Conference} />`;
     case 'iso':
-      return arg === '' ? html`<${IsoMessages} />` : html`<${IsoMessage} id=${arg} />`;
+      return arg === ''
+        ? html`<${IsoMessages} page=${num(route.query.get('page'), 1)} per=${num(route.query.get('per'), 200)} />`
+        : html`<${IsoMessage} id=${arg} />`;
     case 'settings':
       return html`<${Settings} signin=${paths.has('/v1/operator/session')} />`;
     case 'search':

@@ -1,7 +1,8 @@
-// ISO 20022 bridge messages: the list (from the audit manifest, newest first, one row per message with
-// its latest status) and one message (its canonical record and the XML reports the bridge generates for
-// it). The bridge's read routes need a participant's signature or an operator session: the dashboard
-// uses the operator session of the settings page (session.ts; docs/dashboard.md "ISO 20022 messages").
+// ISO 20022 bridge messages: the list (the audit manifest paged from its newest entries, one row per
+// message with its latest status in the page) and one message (its canonical record and the XML reports
+// the bridge generates for it). The bridge's read routes need a participant's signature or an operator
+// session: the dashboard uses the operator session of the settings page (session.ts; docs/dashboard.md
+// "ISO 20022 messages").
 
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
@@ -80,13 +81,30 @@ function useAuthed<T>(
   return answer;
 }
 
-/** The newest `ENTRIES` audit entries: the total first, then the last page. */
-async function newestEntries(): Promise<Answer<AuditPage>> {
+/** Page `page` (1 = the newest) of `per` audit entries counted from the newest, and where it starts. */
+export function entryWindow(total: number, page: number, per: number): { offset: number; limit: number } {
+  const end = Math.max(0, total - (page - 1) * per);
+  const offset = Math.max(0, end - per);
+  return { offset, limit: end - offset };
+}
+
+interface EntryPage extends AuditPage {
+  offset: number;
+}
+
+/** The total first, then the window of page `page`; nothing asked when the page is past the oldest entry. */
+async function entriesPage(page: number, per: number): Promise<Answer<EntryPage>> {
   const h = sessionHeaders();
   const head = await getJson<AuditPage>('/v1/iso20022/audit/messages?limit=1', undefined, h);
   if (!head.ok) return head;
-  const offset = Math.max(0, head.body.total - ENTRIES);
-  return getJson<AuditPage>(`/v1/iso20022/audit/messages?limit=${ENTRIES}&offset=${offset}`, undefined, h);
+  const { offset, limit } = entryWindow(head.body.total, page, per);
+  if (limit === 0) return { ...head, body: { total: head.body.total, entries: [], offset } };
+  const a = await getJson<AuditPage>(
+    `/v1/iso20022/audit/messages?limit=${limit}&offset=${offset}`,
+    undefined,
+    h,
+  );
+  return a.ok ? { ...a, body: { ...a.body, offset } } : a;
 }
 
 interface MessageRow {
@@ -114,14 +132,34 @@ function rowsOf(entries: AuditEntry[]): MessageRow[] {
   return [...by.values()].sort((a, b) => b.last - a.last);
 }
 
-export function IsoMessages() {
+const pageHref = (page: number, per: number) =>
+  `${href('iso')}?page=${page}${per === ENTRIES ? '' : `&per=${per}`}`;
+
+/** Previous (newer entries) and next (older entries) pages of the audit manifest. */
+function IsoPager({ page, per, p }: { page: number; per: number; p: EntryPage }) {
+  return html`<nav class="pager" aria-label="Pages of audit entries">
+    ${page > 1 ? html`<a href=${pageHref(page - 1, per)} rel="prev">Previous (newer)</a>` : null}
+    ${p.offset > 0 ? html`<a href=${pageHref(page + 1, per)} rel="next">Next (older)</a>` : null}
+  </nav>`;
+}
+
+function captionOf(page: number, per: number, p: EntryPage): string {
+  const pages = Math.max(1, Math.ceil(p.total / per));
+  if (p.entries.length === 0) return `No audit entries on page ${page} of ${pages} (${p.total} in all)`;
+  const last = p.offset + p.entries.length;
+  return `Messages in audit entries ${p.offset + 1} to ${last} of ${p.total}, latest first (page ${page} of ${pages})`;
+}
+
+/** Page `page` of `per` audit entries (newest first), one row per message: `#/iso?page=N&per=M`. */
+export function IsoMessages({ page = 1, per = ENTRIES }: { page?: number; per?: number }) {
   const signedIn = currentSession() !== undefined;
-  const answer = useAuthed(signedIn ? 'audit' : undefined, newestEntries);
+  const size = Math.min(per, ENTRIES);
+  const answer = useAuthed(signedIn ? `audit/${page}/${size}` : undefined, () => entriesPage(page, size));
   return html`<${Page} title="ISO 20022 messages">
     ${
       signedIn
-        ? html`<${Loaded} answer=${answer}>${(p: AuditPage) => html`<${Table}
-            caption=${`Messages in the newest ${Math.min(ENTRIES, p.total)} of ${p.total} audit entries, latest first`}
+        ? html`<${Loaded} answer=${answer}>${(p: EntryPage) => html`<${Table}
+            caption=${captionOf(page, size, p)}
             rows=${rowsOf(p.entries)}
             columns=${[
               {
@@ -136,7 +174,7 @@ export function IsoMessages() {
               { label: 'Received', cell: (r: MessageRow) => time(r.first) },
               { label: 'Updated', cell: (r: MessageRow) => time(r.last) },
             ]}
-          />`}<//>`
+          /><${IsoPager} page=${page} per=${size} p=${p} />`}<//>`
         : html`<${SignInFirst} />`
     }
   <//>`;
