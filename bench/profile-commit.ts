@@ -99,7 +99,10 @@ function installTimers(stages: Stages): () => void {
     timeMethod(stages, 'ledger.applyCommitted', Ledger.prototype, 'applyCommitted'),
     timeMethod(stages, 'log.append', BlockLog.prototype, 'append'),
     timeMethod(stages, 'store.commit', StateStore.prototype, 'commit'),
-    timeMethod(stages, 'events.publish', EventBus.prototype, 'publish'),
+    // `publish` became `publishBlock` (a committed block's events) + `publishPending` (queued, expired):
+    // both add to one stage, all events as before.
+    timeMethod(stages, 'events.publish', EventBus.prototype, 'publishBlock'),
+    timeMethod(stages, 'events.publish', EventBus.prototype, 'publishPending'),
   ];
   return () => {
     for (const u of undo.reverse()) u();
