@@ -11,6 +11,7 @@ import { Type } from 'typebox';
 import type { GatewayApp, RouteMeta } from './context.js';
 import type { ErrorRegistry } from './errors.js';
 import { MEDIA_TYPES } from './negotiate.js';
+import { shareResponseSchemas } from './openapi-components.js';
 import type { RouteDef } from './route-table.js';
 
 export interface OpenApiInfo {
@@ -117,7 +118,8 @@ export async function registerOpenApi(app: GatewayApp, info: OpenApiInfo): Promi
         components?: Json;
       };
       const components = (doc.components ?? {}) as { schemas?: Json };
-      components.schemas = { ...components.schemas, ...errorComponents(app.gateway.errors) };
+      const shared = shareResponseSchemas(doc.paths ?? {});
+      components.schemas = { ...components.schemas, ...shared, ...errorComponents(app.gateway.errors) };
       doc.components = components;
       for (const item of Object.values(doc.paths ?? {})) {
         for (const op of Object.values(item)) {

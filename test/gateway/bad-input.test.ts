@@ -44,8 +44,8 @@ import { operatorAudience, type ServedTestNode, startServedNode } from '../helpe
 import { newAccount } from '../helpers/tx.js';
 
 /** Routes that take signed app requests (gateway/signed-request.ts). */
-const SIGNED_APP_PATHS =
-  /^\/v1\/(?:iso20022\/|transactions\/history|webhooks|conference\/calls\/[^/]+\/(?:offers|signals))/;
+/** Signed app routes (app-families.md §1.2) are named by their own metadata (RouteMeta.signed), so new ones are covered. */
+const isSignedApp = (r: LiveRoute) => r.meta.signed && r.meta.visibility !== 'operator';
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
 const MUTATIONS_PER_ROUTE = 200;
@@ -143,7 +143,7 @@ describe('bad input on every route (real socket)', () => {
           ...operatorAudience(t.node),
         }),
       );
-    } else if (p.sign === true && SIGNED_APP_PATHS.test(p.path)) {
+    } else if (p.sign === true && isSignedApp(route)) {
       // Signed app requests (docs/iso20022.md "Participants", docs/conference.md "Signalling"): the admin
       // verifies but is no participant or host (403 at the handler), so every other check of the route
       // is still reached.
@@ -263,7 +263,7 @@ describe('limits at node level: oversized bodies and header floods', () => {
         const media =
           r.meta.bodyFormats[0] === 'codec' ? 'application/x-codec' : `application/${r.meta.bodyFormats[0]}`;
         const headers: Record<string, string> = { 'content-type': media };
-        if (SIGNED_APP_PATHS.test(path))
+        if (isSignedApp(r))
           Object.assign(
             headers,
             signRequest({ method: 'POST', url: path, body, account: t.admin.id, signer: t.admin.key }),
