@@ -101,19 +101,33 @@ describe('aliases in event filters (served node)', () => {
     assert.match(closed.reason, /^not_found: .*nobody@wonderland/);
   });
 
-  it('a webhook registered with an alias filter stores the id and delivers the matching event', async () => {
+  it('a webhook registered with an alias filter stores the id, delivers the match, stays put when the alias moves', async () => {
     const a = new ToranaClient({ url: f.t.url, account: alice.id, signer: alice.key });
-    const filter = { and: [{ eq: ['kind', 'data'] }, { eq: ['account', 'bob@wonderland'] }] };
-    const hook = await a.createWebhook({ url: rx.url, filter });
-    assert.deepEqual(hook.filter, { and: [{ eq: ['kind', 'data'] }, { eq: ['account', bob.id] }] });
-    const hashes = await mintBoth();
+    const added = { eq: ['data_kind', 'AssetAdded'] };
+    const hook = await a.createWebhook({
+      url: rx.url,
+      filter: { and: [added, { eq: ['account', 'bob@wonderland'] }] },
+    });
+    assert.deepEqual(hook.filter, { and: [added, { eq: ['account', bob.id] }] });
+    const first = await mintBoth();
     await rx.waitFor((r) => r.accepted().length >= 1, 10_000, 'the delivery');
+    const moved = await run(f.t, f.t.admin, [
+      { kind: 'TransferAccountAlias', alias: 'bob@wonderland', destination: alice.id },
+    ]);
+    assert.equal(moved.status.kind, 'Committed', JSON.stringify(moved.status));
+    assert.equal((await f.get(`/v1/accounts/${enc('bob@wonderland')}`)).body.id, alice.id); // it moved
+    const second = await mintBoth();
+    await rx.waitFor((r) => r.accepted().length >= 2, 10_000, 'the second delivery');
     await sleep(100);
     const events = rx.received.map((r) => JSON.parse(r.body).event);
     assert.deepEqual(
       events.map((e: J) => [e.transaction_hash, e.data.kind, e.data.id]),
-      [[hashes.bob, 'AssetAdded', `${rose}#${bob.id}`]],
+      [
+        [first.bob, 'AssetAdded', `${rose}#${bob.id}`],
+        [second.bob, 'AssetAdded', `${rose}#${bob.id}`],
+      ],
     );
+    assert.deepEqual((await a.getWebhook(hook.id)).filter, hook.filter);
     await a.deleteWebhook(hook.id);
   });
 
