@@ -50,8 +50,23 @@ export async function filterIds(
     }
   }
   if (expr === undefined || expr === null) return input;
-  const timeMs = await tipTimeMs(chain);
-  const filter = rewrite(expr, fields, (kind, text) => idText(state, kind, text, timeMs), 1);
+  const filter = await exprIds(state, chain, expr, fields);
   const { filterText: _text, ...rest } = input;
   return { ...rest, filter };
+}
+
+/**
+ * A parsed filter expression with the aliases it compares with `fields` replaced by ids at the committed
+ * height (404 not_found for an alias naming nothing); used by list filters and by event filters (streams
+ * when they open, webhooks when they are registered).
+ */
+export async function exprIds(
+  state: AliasState,
+  chain: AliasChain,
+  expr: unknown,
+  fields: AliasFields,
+): Promise<unknown> {
+  if (expr === undefined || expr === null) return expr;
+  const timeMs = await tipTimeMs(chain);
+  return rewrite(expr, fields, (kind, text) => idText(state, kind, text, timeMs), 1);
 }

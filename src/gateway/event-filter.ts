@@ -10,6 +10,13 @@
 //   domain        the domain the change is about (domains, accounts, assets, NFTs, calls) (data events)
 //   call          the conference call id, <domain>:<name>                    (conference call events)
 //   relay         the conference relay id                                   (relay register / health)
+//   account       the account a data event is about (account created / deleted, a balance change, a
+//                 permission or role grant, an account alias); an account alias is accepted
+//   definition    the asset definition (definition events, a balance change, an asset alias); an
+//                 asset alias is accepted
+//   asset         the asset (balance) of AssetAdded / AssetRemoved; either part may be an alias
+// Aliases in `eq`, `ne`, `in`, `nin` on the last three are resolved to ids when the filter is taken (a
+// stream when it opens, a webhook when it is registered: EVENT_ALIAS_FIELDS, alias-filter.ts).
 // A field an event lacks satisfies only ne, nin and is_null. Paths other than these names are refused,
 // so a typo answers 400 instead of silently matching nothing.
 
@@ -28,6 +35,9 @@ export const EVENT_FILTER_FIELDS = [
   'domain',
   'call',
   'relay',
+  'account',
+  'definition',
+  'asset',
 ] as const;
 export type EventFilterField = (typeof EVENT_FILTER_FIELDS)[number];
 
@@ -46,7 +56,13 @@ export interface EventFields {
   readonly domain?: string;
   readonly call?: string;
   readonly relay?: string;
+  readonly account?: string;
+  readonly definition?: string;
+  readonly asset?: string;
 }
+
+/** Filter fields naming an id, and what they name: their aliases are resolved (alias-filter.ts). */
+export const EVENT_ALIAS_FIELDS = { account: 'account', definition: 'definition', asset: 'asset' } as const;
 
 export type EventMatcher = (fields: EventFields) => boolean;
 

@@ -50,3 +50,30 @@ describe('event scope fields', () => {
     );
   });
 });
+
+describe('account, definition and asset fields', () => {
+  it('name what a data event is about', () => {
+    const account = `${KEY}@wonderland`;
+    assert.deepEqual(dataScope({ kind: 'AccountCreated', id: account }), { domain: 'wonderland', account });
+    assert.deepEqual(dataScope({ kind: 'AssetAdded', id: `rose#garden#${account}`, amount: {} as never }), {
+      domain: 'garden',
+      asset: `rose#garden#${account}`,
+      definition: 'rose#garden',
+      account,
+    });
+    assert.deepEqual(dataScope({ kind: 'AssetDefinitionDeleted', id: 'rose#garden' }), {
+      domain: 'garden',
+      definition: 'rose#garden',
+    });
+    assert.deepEqual(dataScope({ kind: 'RoleGranted', account, role: 'r' as never }), { account });
+    assert.deepEqual(dataScope({ kind: 'AccountCreated', id: 'not an id' }), {});
+  });
+
+  it('filters streams by account, definition and asset', () => {
+    const account = `${KEY}@wonderland`;
+    assert.deepEqual(selected({ eq: ['account', account] }), [0, 1]);
+    assert.deepEqual(selected({ eq: ['definition', 'rose#garden'] }), [1]);
+    assert.deepEqual(selected({ in: ['asset', [`rose#garden#${account}`]] }), [1]);
+    assert.deepEqual(selected({ exists: 'account' }), [0, 1]);
+  });
+});

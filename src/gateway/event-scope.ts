@@ -1,6 +1,7 @@
-// The `domain`, `call` and `relay` stream-filter fields of a data event (event-filter.ts): which domain,
-// conference call and relay the state change is about. Ids are parsed leniently: an event whose id does
-// not parse simply lacks the field.
+// The `domain`, `call`, `relay`, `account`, `definition` and `asset` stream-filter fields of a data event
+// (event-filter.ts): which domain, conference call, relay, account, asset definition and asset (balance)
+// the state change is about. Ids are parsed leniently: an event whose id does not parse simply lacks the
+// field.
 
 import { parseCallId } from '../model/conference.js';
 import type { DataEvent } from '../model/events.js';
@@ -10,6 +11,9 @@ export interface EventScope {
   readonly domain?: string;
   readonly call?: string;
   readonly relay?: string;
+  readonly account?: string;
+  readonly definition?: string;
+  readonly asset?: string;
 }
 
 function callScope(call: string): EventScope {
@@ -21,6 +25,24 @@ function domainOnly(domain: string | undefined): EventScope {
   return domain === undefined ? {} : { domain };
 }
 
+function accountScope(account: string): EventScope {
+  const domain = parseAccountId(account)?.domain;
+  return domain === undefined ? {} : { domain, account };
+}
+
+function definitionScope(definition: string): EventScope {
+  const domain = parseDefinitionId(definition)?.domain;
+  return domain === undefined ? {} : { domain, definition };
+}
+
+/** A balance change: the asset, its definition and account, and the definition's domain. */
+function assetScope(asset: string): EventScope {
+  const parts = parseAssetId(asset);
+  if (parts === undefined) return {};
+  const domain = parseDefinitionId(parts.definition)?.domain;
+  return { ...domainOnly(domain), asset, definition: parts.definition, account: parts.account };
+}
+
 export function dataScope(d: DataEvent): EventScope {
   switch (d.kind) {
     case 'DomainCreated':
@@ -29,16 +51,14 @@ export function dataScope(d: DataEvent): EventScope {
       return { domain: d.id };
     case 'AccountCreated':
     case 'AccountDeleted':
-      return domainOnly(parseAccountId(d.id)?.domain);
+      return accountScope(d.id);
     case 'AssetDefinitionCreated':
     case 'AssetDefinitionDeleted':
     case 'AssetDefinitionTotalChanged':
-      return domainOnly(parseDefinitionId(d.id)?.domain);
+      return definitionScope(d.id);
     case 'AssetAdded':
-    case 'AssetRemoved': {
-      const definition = parseAssetId(d.id)?.definition;
-      return domainOnly(definition === undefined ? undefined : parseDefinitionId(definition)?.domain);
-    }
+    case 'AssetRemoved':
+      return assetScope(d.id);
     case 'NftCreated':
     case 'NftDeleted':
     case 'NftOwnerChanged':
@@ -51,6 +71,17 @@ export function dataScope(d: DataEvent): EventScope {
     case 'ConferenceRelayHealthUpdated':
     case 'ConferenceRelayRegistered':
       return { relay: d.relay };
+    case 'PermissionGranted':
+    case 'PermissionRevoked':
+    case 'RoleGranted':
+    case 'RoleRevoked':
+    case 'AccountAliasBound':
+    case 'AccountAliasUnbound':
+    case 'AccountAliasPrimarySet':
+      return { account: d.account };
+    case 'AssetAliasSet':
+    case 'AssetAliasRemoved':
+      return { definition: d.definition };
     default:
       return {};
   }

@@ -58,12 +58,15 @@ function parseText(
   return { ok: true, filter, since };
 }
 
-/** The subscription in a first message, or why it is refused (the close reason). */
+/**
+ * The subscription in a first message, or why it is refused (the close reason); `filter` is the
+ * expression as sent (routes/streams.ts resolves its aliases, event-alias.ts, before subscribing).
+ */
 export function parseEventRequest(
   first: Buffer,
   binary: boolean,
   opts: Pick<EventSocketOptions, 'schema' | 'filterDepthMax'>,
-): { ok: true; request: EventRequest } | { ok: false; reason: string } {
+): { ok: true; request: EventRequest; filter: unknown } | { ok: false; reason: string } {
   let filter: unknown;
   let since: unknown;
   if (binary) {
@@ -84,10 +87,10 @@ export function parseEventRequest(
     filterKey: filterKeyOf(filter),
     since: since as number | undefined,
   };
-  return { ok: true, request: { ...request, binary } };
+  return { ok: true, request: { ...request, binary }, filter };
 }
 
-function filterKeyOf(filter: unknown): string | undefined {
+export function filterKeyOf(filter: unknown): string | undefined {
   try {
     return `ws:${JSON.stringify(filter ?? null)}`;
   } catch {

@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
-import { compileEventFilter, parseEventFilter } from '../gateway/event-filter.js';
+import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-alias.js';
 import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { type CallerAuth, mayManage, OPERATOR_OWNER } from './caller.js';
@@ -53,13 +53,18 @@ const DeadParams = Type.Object({
   delivery_id: Type.String({ maxLength: 64 }),
 });
 
-function compile(s: WebhookService, filter: unknown) {
+/**
+ * The filter to store: checked (400 invalid_filter), its account / definition / asset aliases replaced by
+ * the ids they name now (404 not_found when unbound; event-alias.ts). A later alias transfer does not
+ * move the webhook: it keeps following the ids.
+ */
+async function compile(d: RouteDeps, s: WebhookService, filter: unknown): Promise<unknown> {
   const r =
     typeof filter === 'string'
-      ? parseEventFilter(filter, s.filterDepthMax)
-      : compileEventFilter(filter, s.filterDepthMax);
+      ? await resolveEventFilterText(d.ports, filter, s.filterDepthMax)
+      : await resolveEventFilter(d.ports, filter, s.filterDepthMax);
   if (!r.ok) throw gatewayError('invalid_filter', r.details);
-  return typeof filter === 'string' && filter.trim() !== '' ? JSON.parse(filter) : (filter ?? null);
+  return r.expr;
 }
 
 export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
@@ -82,15 +87,15 @@ export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
       url: '/v1/webhooks',
       operationId: 'createWebhook',
       summary: 'Register a webhook',
-      description: `${NODE_LOCAL}The caller (signed app request, or operator) becomes its owner. Events after the registration that match \`filter\` (the event-stream filter language) are POSTed to \`url\`, at least once and in order; the URL must not resolve to a private, loopback or link-local address unless allowed (422 webhook_target_refused). Answered once the registration is on disk.`,
+      description: `${NODE_LOCAL}The caller (signed app request, or operator) becomes its owner. Events after the registration that match \`filter\` (the event-stream filter language) are POSTed to \`url\`, at least once and in order; an alias the filter compares with \`account\`, \`definition\` or \`asset\` is stored as the id it names at registration (404 not_found when unbound): a later alias transfer does not move the webhook; the URL must not resolve to a private, loopback or link-local address unless allowed (422 webhook_target_refused). Answered once the registration is on disk.`,
       bodyBytesMax: s.bodyBytesMax,
-      errorStatuses: [409, 422, 503],
+      errorStatuses: [404, 409, 422, 503],
       schema: { body: CreateBody, response: { 201: WebhookView } },
       handler: async (req, reply) => {
         const body = req.body;
         if (body.secret !== undefined && body.secret.length > s.secretCharsMax)
           throw gatewayError('bad_request', { field: 'secret', limit: s.secretCharsMax });
-        const filter = compile(s, body.filter);
+        const filter = await compile(d, s, body.filter);
         const checked = await s.targets.check(body.url);
         if (!checked.ok) throw d.errors.create(checked.code, checked.details);
         const caller = s.auth.caller(req);

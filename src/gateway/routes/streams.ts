@@ -11,14 +11,15 @@ import { Type } from 'typebox';
 import { BlockEncodings, BlockStreamSession, parseBlockRequest } from '../block-stream.js';
 import type { GatewayApp } from '../context.js';
 import type { RouteDeps } from '../deps.js';
-import { gatewayError } from '../errors.js';
-import { EVENT_FILTER_FIELDS, FILTER_TEXT_CHARS_MAX, parseEventFilter } from '../event-filter.js';
+import { gatewayError, isGatewayError } from '../errors.js';
+import { resolveEventFilter, resolveEventFilterText } from '../event-alias.js';
+import { EVENT_FILTER_FIELDS, FILTER_TEXT_CHARS_MAX } from '../event-filter.js';
 import { EventHub } from '../event-hub.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { serveSse } from '../sse.js';
 import { EventSubscriptionView } from '../views/events.js';
 import { registerWsRoute, WS_CLOSE, type WsContext } from '../ws.js';
-import { EventSocketSession, parseEventRequest } from '../ws-events.js';
+import { type EventRequest, EventSocketSession, filterKeyOf, parseEventRequest } from '../ws-events.js';
 
 const TAGS = ['streams'];
 
@@ -37,7 +38,7 @@ function streamCloses(app: GatewayApp): StreamCloses {
 const SseQuerystring = Type.Object({
   filter: Type.Optional(
     Type.String({
-      description: `JSON filter expression (at most ${FILTER_TEXT_CHARS_MAX} characters) over the fields ${EVENT_FILTER_FIELDS.join(', ')}`,
+      description: `JSON filter expression (at most ${FILTER_TEXT_CHARS_MAX} characters) over the fields ${EVENT_FILTER_FIELDS.join(', ')}; account, definition and asset take an alias, resolved when the stream opens`,
     }),
   ),
   last_event_id: Type.Optional(
@@ -59,6 +60,37 @@ function takeSlot(ctx: WsContext): boolean {
   return false;
 }
 
+/**
+ * Starts a `/events` subscription once the aliases of its filter are resolved (event-alias.ts), at the
+ * committed height when it opens; an alias naming nothing closes 1008 `not_found: …`.
+ */
+async function subscribeResolved(
+  d: RouteDeps,
+  ctx: WsContext,
+  parsed: { request: EventRequest; filter: unknown },
+  start: (request: EventRequest) => void,
+  refused: () => void,
+): Promise<void> {
+  let open = true;
+  ctx.onClose(() => {
+    open = false;
+  });
+  let reason: string;
+  try {
+    const r = await resolveEventFilter(d.ports, parsed.filter, d.limits.filterDepthMax);
+    if (r.ok) {
+      if (open) start({ ...parsed.request, match: r.match, filterKey: filterKeyOf(r.expr) });
+      return;
+    }
+    reason = `invalid filter at ${r.details.path}: ${r.details.reason}`;
+  } catch (e) {
+    if (!isGatewayError(e)) throw e;
+    reason = `${e.code}: ${JSON.stringify(e.details)}`;
+  }
+  refused();
+  if (open) ctx.close(WS_CLOSE.policyViolation, reason);
+}
+
 function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: StreamCloses): void {
   const onError = (err: unknown) => app.log.error({ err }, 'stream failed');
   const queueEventsMax = app.gateway.limits.wsSendQueueMax;
@@ -77,7 +109,11 @@ function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: S
       if (!takeSlot(ctx)) return;
       oneRequestOnly(socket, ctx);
       const onEnd = (reason: string) => closes.inc({ stream: 'ws_events', reason });
-      new EventSocketSession(ctx, parsed.request, queueEventsMax, onEnd).start(hub);
+      const start = (request: EventRequest) =>
+        new EventSocketSession(ctx, request, queueEventsMax, onEnd).start(hub);
+      subscribeResolved(d, ctx, parsed, start, () =>
+        closes.inc({ stream: 'ws_events', reason: 'invalid' }),
+      ).catch(onError);
     },
     {
       operationId: 'subscribeEvents',
@@ -137,19 +173,20 @@ export function streamRoutes(app: GatewayApp, d: RouteDeps): RouteDef[] {
       tags: TAGS,
       visibility: 'public',
       formats: { default: 'sse', offers: ['sse'] },
-      errorStatuses: [429],
+      errorStatuses: [404, 429],
       schema: {
         querystring: SseQuerystring,
         response: { 200: Type.String({ description: 'text/event-stream' }) },
       },
-      handler: (req, reply) => {
-        const filter = parseEventFilter(req.query.filter, d.limits.filterDepthMax);
+      handler: async (req, reply) => {
+        // Aliases in the filter name what they name now, when the stream opens (event-alias.ts).
+        const filter = await resolveEventFilterText(d.ports, req.query.filter, d.limits.filterDepthMax);
         if (!filter.ok) throw gatewayError('invalid_filter', filter.details);
         const match = filter.match;
         serveSse(req, reply, hub, {
           filter: (e) => match(hub.fieldsOf(e)),
-          // The same filter text compiles to the same filter: its subscribers share one evaluation.
-          filterKey: `sse:${req.query.filter ?? ''}`,
+          // The same resolved filter is the same filter: its subscribers share one evaluation.
+          filterKey: `sse:${JSON.stringify(filter.expr)}`,
           onClose: (reason) => closes.inc({ stream: 'sse', reason }),
         });
       },
