@@ -3,8 +3,7 @@
 // code `not_found`.
 
 import { AccountAliasListView, AccountAliasView, AliasIndexView, AssetAliasView } from '../aliases/views.js';
-import type { Codec } from '../codec/codec.js';
-import { ToranaTransportError } from './errors.js';
+import { postJson } from './answers.js';
 import type { Http } from './http.js';
 
 export type AccountAliasResolution = ReturnType<typeof AccountAliasView.fromJson>;
@@ -12,28 +11,14 @@ export type AccountAliasIndexResolution = ReturnType<typeof AliasIndexView.fromJ
 export type AccountAliasList = ReturnType<typeof AccountAliasListView.fromJson>;
 export type AssetAliasResolution = ReturnType<typeof AssetAliasView.fromJson>;
 
-async function post<T>(http: Http, path: string, body: unknown, view: Codec<T>): Promise<T> {
-  const json = await http.json({
-    method: 'POST',
-    path,
-    body: JSON.stringify(body),
-    contentType: 'application/json',
-  });
-  try {
-    return view.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${path}: the answer does not match its schema (${(e as Error).message})`);
-  }
-}
-
 /** Account alias (`label@domain`) → account id, index, primary flag. */
 export function resolveAccountAlias(client: { http: Http }, alias: string) {
-  return post(client.http, '/v1/aliases/resolve', { alias }, AccountAliasView);
+  return postJson(client.http, '/v1/aliases/resolve', { alias }, AccountAliasView);
 }
 
 /** Numeric alias index → alias and account. */
 export function resolveAliasIndex(client: { http: Http }, index: number) {
-  return post(client.http, '/v1/aliases/resolve_index', { index }, AliasIndexView);
+  return postJson(client.http, '/v1/aliases/resolve_index', { index }, AliasIndexView);
 }
 
 /** Every alias bound to an account (id or alias), optionally those of one domain; paged. */
@@ -42,10 +27,15 @@ export function aliasesOfAccount(
   account: string,
   opts: { domain?: string; limit?: number; offset?: number } = {},
 ) {
-  return post(client.http, '/v1/aliases/by_account', { account_id: account, ...opts }, AccountAliasListView);
+  return postJson(
+    client.http,
+    '/v1/aliases/by_account',
+    { account_id: account, ...opts },
+    AccountAliasListView,
+  );
 }
 
 /** Asset alias → definition id, name and lease status at the committed tip. */
 export function resolveAssetAlias(client: { http: Http }, alias: string) {
-  return post(client.http, '/v1/assets/aliases/resolve', { alias }, AssetAliasView);
+  return postJson(client.http, '/v1/assets/aliases/resolve', { alias }, AssetAliasView);
 }

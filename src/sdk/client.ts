@@ -14,7 +14,6 @@ import {
   TimeStatusView,
   TransactionAcceptedView,
 } from '../gateway/views/common.js';
-
 import { TransactionStatusView } from '../gateway/views/transactions.js';
 import type { Block } from '../model/block.js';
 import { type Event, EventCodec } from '../model/events.js';
@@ -32,6 +31,7 @@ import {
   type SingularQuery,
 } from '../model/queries.js';
 import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
+import { decodeAnswer } from './answers.js';
 import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batch.js';
 import { blockStream } from './blocks.js';
 import * as conference from './conference.js';
@@ -85,14 +85,6 @@ export interface OperatorSession extends OperatorSessionToken {
 
 const DECODE_LIMITS = { bytesMax: 64 * 1024 * 1024, itemsMax: 1_000_000, depthMax: 64 };
 
-function decodeJson<T>(codec: Codec<T>, json: unknown, what: string): T {
-  try {
-    return codec.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${what}: the answer does not match its schema (${(e as Error).message})`);
-  }
-}
-
 export class ToranaClient {
   readonly http: Http;
   /** Readers and streams of the explorer routes (docs/explorer.md; sdk/explorer.ts). */
@@ -114,7 +106,7 @@ export class ToranaClient {
     codec: Codec<T>,
     query?: Record<string, string | number | undefined>,
   ): Promise<T> {
-    return decodeJson(
+    return decodeAnswer(
       codec,
       await this.http.json({ method: 'GET', path, ...(query ? { query } : {}) }),
       path,
@@ -350,7 +342,7 @@ export class ToranaClient {
       body: tx.bytes,
       contentType: 'application/x-codec',
     });
-    return decodeJson(TransactionAcceptedView, await res.json(), '/transaction');
+    return decodeAnswer(TransactionAcceptedView, await res.json(), '/transaction');
   }
 
   /**
@@ -477,7 +469,7 @@ export class ToranaClient {
     });
     for await (const m of stream) {
       if (m.event === 'lagged' || m.event === 'gone') continue;
-      yield { id: m.id, event: decodeJson(EventCodec, JSON.parse(m.data), 'event') };
+      yield { id: m.id, event: decodeAnswer(EventCodec, JSON.parse(m.data), 'event') };
     }
   }
 }

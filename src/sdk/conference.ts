@@ -12,7 +12,7 @@ import {
   ShieldedPoolView,
 } from '../conference/views.js';
 import { type Event, EventCodec } from '../model/events.js';
-import { ToranaTransportError } from './errors.js';
+import { decodeAnswer } from './answers.js';
 import type { Http } from './http.js';
 import { sseStream } from './sse.js';
 
@@ -73,11 +73,7 @@ export const plainGet =
 
 async function view<T>(get: JsonGet, codec: Codec<T>, path: string, query: Query = {}): Promise<T> {
   const json = await get(path, query);
-  try {
-    return codec.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${path}: the answer does not match its schema (${(e as Error).message})`);
-  }
+  return decodeAnswer(codec, json, path);
 }
 
 const filterText = (f: unknown) => (f === undefined ? undefined : JSON.stringify(f));

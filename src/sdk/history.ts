@@ -4,7 +4,7 @@
 
 import type { HistoryPage } from '../history/views.js';
 import { HistoryPageView } from '../history/views.js';
-import { ToranaTransportError } from './errors.js';
+import { decodeAnswer } from './answers.js';
 
 export type { HistoryItem, HistoryPage } from '../history/views.js';
 
@@ -55,11 +55,7 @@ export async function historyPage(
   o: CallerHistoryOptions = {},
 ): Promise<HistoryPage> {
   const json = await get(path, queryOf(o));
-  try {
-    return HistoryPageView.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${path}: the answer does not match its schema (${(e as Error).message})`);
-  }
+  return decodeAnswer(HistoryPageView, json, path);
 }
 
 /** Every item of a history route, newest first, page by page along the cursor (stable under new commits). */

@@ -3,7 +3,6 @@
 // ordinary transactions built with `instructions.proposeMultisig` etc.; the two-step routes exist for
 // clients that cannot build transactions themselves.
 
-import type { Codec } from '../codec/codec.js';
 import type { Signer } from '../crypto/signer.js';
 import { canonicalAccountId } from '../model/ids.js';
 import {
@@ -13,7 +12,7 @@ import {
   MultisigProposalView,
   MultisigSpecView,
 } from '../multisig/views.js';
-import { ToranaTransportError } from './errors.js';
+import { postJson } from './answers.js';
 import type { Http } from './http.js';
 import { signRequest } from './signed-request.js';
 
@@ -34,30 +33,8 @@ function selector(ref: MultisigRef): Record<string, string> {
     : { multisig_account_alias: ref };
 }
 
-async function post<T>(
-  http: Http,
-  path: string,
-  body: unknown,
-  view: Codec<T>,
-  headers?: Record<string, string>,
-) {
-  const text = JSON.stringify(body);
-  const json = await http.json({
-    method: 'POST',
-    path,
-    body: text,
-    contentType: 'application/json',
-    ...(headers === undefined ? {} : { headers }),
-  });
-  try {
-    return view.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${path}: the answer does not match its schema (${(e as Error).message})`);
-  }
-}
-
 export function multisigSpec(client: { http: Http }, ref: MultisigRef) {
-  return post(client.http, '/v1/multisig/spec', selector(ref), MultisigSpecView);
+  return postJson(client.http, '/v1/multisig/spec', selector(ref), MultisigSpecView);
 }
 
 /** Proposals of one multisig; pending only unless `status` is given. */
@@ -66,7 +43,7 @@ export function multisigProposals(
   ref: MultisigRef,
   opts: { status?: MultisigStatusName[]; limit?: number; offset?: number } = {},
 ) {
-  return post(
+  return postJson(
     client.http,
     '/v1/multisig/proposals/list',
     { ...selector(ref), ...opts },
@@ -75,7 +52,7 @@ export function multisigProposals(
 }
 
 export function multisigProposal(client: { http: Http }, ref: MultisigRef, proposalId: string) {
-  return post(
+  return postJson(
     client.http,
     '/v1/multisig/proposals/get',
     { ...selector(ref), proposal_id: proposalId },
@@ -106,5 +83,5 @@ export function multisigApprovals(
     ...(o.limit === undefined ? {} : { limit: o.limit }),
   };
   const headers = signRequest({ method: 'POST', url: path, body: JSON.stringify(body), ...caller });
-  return post(client.http, path, body, MultisigApprovalListView, headers);
+  return postJson(client.http, path, body, MultisigApprovalListView, headers);
 }

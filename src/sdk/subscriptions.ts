@@ -10,7 +10,7 @@ import {
   SubscriptionListView,
   TriggerListView,
 } from '../subscriptions/views.js';
-import { ToranaTransportError } from './errors.js';
+import { decodeAnswer } from './answers.js';
 import type { Http } from './http.js';
 
 export type SubscriptionPlanList = ReturnType<typeof PlanListView.fromJson>;
@@ -28,11 +28,7 @@ async function get<T>(http: Http, path: string, query: Query, view: Codec<T>): P
     .join('&');
   const full = q === '' ? path : `${path}?${q}`;
   const json = await http.json({ method: 'GET', path: full });
-  try {
-    return view.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${path}: the answer does not match its schema (${(e as Error).message})`);
-  }
+  return decodeAnswer(view, json, path);
 }
 
 export interface PageOptions {

@@ -2,7 +2,6 @@
 // (src/telemetry/views.ts), so the SDK and the node cannot drift. Each takes a client (or anything with
 // its `http`): `await telemetryPeersInfo(client)`.
 
-import type { Codec } from '../codec/codec.js';
 import {
   type PeersInfo,
   PeersInfoView,
@@ -11,7 +10,7 @@ import {
   type TelemetrySnapshot,
   TelemetrySnapshotView,
 } from '../telemetry/views.js';
-import { ToranaTransportError } from './errors.js';
+import { decodeAnswer } from './answers.js';
 import type { Http } from './http.js';
 import { sseStream } from './sse.js';
 
@@ -22,27 +21,19 @@ export interface HasHttp {
   readonly http: Http;
 }
 
-function decode<T>(codec: Codec<T>, json: unknown, what: string): T {
-  try {
-    return codec.fromJson(json, '');
-  } catch (e) {
-    throw new ToranaTransportError(`${what}: the answer does not match its schema (${(e as Error).message})`);
-  }
-}
-
 /** This node (first, `self: true`) and each configured peer with its connection state. */
 export async function telemetryPeersInfo(
   c: HasHttp,
   page: { limit?: number; offset?: number } = {},
 ): Promise<PeersInfo> {
   const path = '/v1/telemetry/peers-info';
-  return decode(PeersInfoView, await c.http.json({ method: 'GET', path, query: { ...page } }), path);
+  return decodeAnswer(PeersInfoView, await c.http.json({ method: 'GET', path, query: { ...page } }), path);
 }
 
 /** How the newest block spread, from what the node observed. */
 export async function telemetryPropagation(c: HasHttp): Promise<Propagation> {
   const path = '/v1/telemetry/propagation';
-  return decode(PropagationView, await c.http.json({ method: 'GET', path }), path);
+  return decodeAnswer(PropagationView, await c.http.json({ method: 'GET', path }), path);
 }
 
 export interface TelemetryLiveOptions {
@@ -63,6 +54,6 @@ export async function* telemetryLive(
   });
   for await (const m of stream) {
     if (m.event !== 'telemetry') continue;
-    yield { id: m.id, snapshot: decode(TelemetrySnapshotView, JSON.parse(m.data), 'telemetry event') };
+    yield { id: m.id, snapshot: decodeAnswer(TelemetrySnapshotView, JSON.parse(m.data), 'telemetry event') };
   }
 }
