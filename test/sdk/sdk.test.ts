@@ -15,6 +15,8 @@ import { ToranaClient } from '../../src/sdk/client.js';
 import { isToranaApiError } from '../../src/sdk/errors.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
 import { accountOf, generateKeyPair, importKeyPair } from '../../src/sdk/keys.js';
+import { multisigProposals, multisigSpec } from '../../src/sdk/multisig.js';
+import { multisigAccountId, multisigProposalId } from '../../src/sdk/multisig-instructions.js';
 import { toHex } from '../../src/util/hex.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
@@ -237,6 +239,28 @@ describe('SDK against a served node', () => {
     ]);
     await runAs(asAlice, [ix.recordSubscriptionUsage('s1', 'calls', '3'), ix.cancelSubscription('s1')]);
     await runAs(client, [{ kind: 'ChargeSubscription', id: 's1' }], 'Rejected');
+    // Multisig (docs/multisig.md): a 2-of-2 of the admin and alice executes a batch, cancels another, and
+    // changes its own spec through a third.
+    const vault = multisigAccountId('wonderland', 'sdkvault');
+    const signatories = { [t.admin.id]: 1, [a]: 1 };
+    await runAs(client, [ix.registerMultisig('wonderland', 'sdkvault', { signatories, quorum: 2 })]);
+    const executed = [ix.log('executed')];
+    await runAs(client, [ix.proposeMultisig(vault, executed)]);
+    await runAs(asAlice, [ix.approveMultisig(vault, multisigProposalId(executed))]);
+    const canceled = [ix.log('canceled')];
+    await runAs(client, [
+      ix.proposeMultisig(vault, canceled),
+      ix.cancelMultisig(vault, multisigProposalId(canceled)),
+    ]);
+    await runAs(asAlice, [ix.cancelMultisig(vault, multisigProposalId(canceled))]);
+    const respec = [ix.setMultisigSpec(vault, { signatories, quorum: 1 })];
+    await runAs(client, [ix.proposeMultisig(vault, respec)]);
+    await runAs(asAlice, [ix.approveMultisig(vault, multisigProposalId(respec))]);
+    const proposals = await multisigProposals(client, vault, { status: ['FINALIZED', 'CANCELED'] });
+    assert.deepEqual(proposals.items.map((p) => p.status).sort(), ['CANCELED', 'FINALIZED', 'FINALIZED']);
+    // SetMultisigSpec ran inside the executed proposal: the quorum is now 1.
+    assert.equal((await multisigSpec(client, vault)).quorum, 1);
+    kinds.add('SetMultisigSpec');
     const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
       (v) => v.name,
     );
