@@ -164,7 +164,7 @@ describe('transfer controls (served node)', () => {
     const firstBucket = c.usages[0].bucket_start;
     assert.equal(firstBucket % DAY, 0);
     // The next block is a day later (block time): a new bucket, the old usage replaced.
-    f.clock.advance(DAY);
+    f.clock.jump(DAY);
     assert.equal(
       await f.tx(f.alice, [
         f.ins.transfer(f.alice.id, f.bob.id, '4'),
@@ -203,7 +203,7 @@ describe('transfer controls (served node)', () => {
     const usage = (await control(f.alice.id)).usages[0];
     assert.equal(usage.window, 'month');
     assert.equal(new Date(usage.bucket_start).getUTCDate(), 1);
-    f.clock.advance(32 * DAY);
+    f.clock.jump(32 * DAY);
     assert.equal(await f.tx(f.alice, [f.ins.transfer(f.alice.id, f.carol.id, '100')]), 'Committed');
     assert.equal(await f.tx(f.t.admin, [f.ins.cap(undefined, 'Month')]), 'Committed');
   });

@@ -7,39 +7,19 @@
 //   const f = await controlsFixture();
 //   assert.equal(await f.tx(f.t.admin, [f.ins.freeze(f.alice.id)]), 'Committed');
 //   assert.equal(await f.tx(f.alice, [someMover]), 'transfer_frozen');
-//   f.clock.advance(86_400_000); // the next block is a day later (caps roll over)
+//   f.clock.jump(86_400_000); // the next block is a day later (caps roll over)
 //   await f.t.stopAll();
 
 import type { ControlWindowKind } from '../../src/model/controls.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
-import { type Clock, systemClock } from '../../src/util/clock.js';
+import { JumpClock } from './jump-clock.js';
 import { submitAndWait } from './node.js';
 import { type ServedTestNode, startServedNode } from './served.js';
 import { buildTx, newAccount, type TestAccount } from './tx.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON answers are checked field by field.
 type J = any;
-
-/**
- * A wall clock running `offsetMs` ahead: `advance` makes the next block's time jump (block time is
- * max(clock, previous block time)), while timers and durations stay real so the node keeps working.
- */
-export class FastBlockClock implements Clock {
-  offsetMs = 0;
-  nowMs(): number {
-    return Date.now() + this.offsetMs;
-  }
-  monotonicMs(): number {
-    return systemClock.monotonicMs();
-  }
-  setTimeout(fn: () => void, ms: number, opts?: { keepAlive?: boolean }) {
-    return systemClock.setTimeout(fn, ms, opts);
-  }
-  advance(ms: number): void {
-    this.offsetMs += ms;
-  }
-}
 
 export const CONTROLS_DOMAIN = 'wonderland';
 export const USD = `usd#${CONTROLS_DOMAIN}`;
@@ -86,7 +66,8 @@ export function controlInstructions(definition = USD) {
 
 export interface ControlsFixture {
   t: ServedTestNode;
-  clock: FastBlockClock;
+  /** The node's clock: `jump(ms)` makes the next block's time jump (caps roll over). */
+  clock: JumpClock;
   alice: TestAccount;
   bob: TestAccount;
   carol: TestAccount;
@@ -100,7 +81,7 @@ export interface ControlsFixture {
 
 /** `overrides`: config keys of the served node. */
 export async function controlsFixture(overrides: Record<string, unknown> = {}): Promise<ControlsFixture> {
-  const clock = new FastBlockClock();
+  const clock = new JumpClock();
   const t = await startServedNode(overrides, { clock });
   const [alice, bob, carol] = [
     newAccount(CONTROLS_DOMAIN, 41),
