@@ -1,4 +1,4 @@
-// Profile of the commit path (issue 6: ≥ 10,000 committed tx/s, one peer, 2 cores). A node in a temporary
+// Profile of the commit path (≥ 10,000 committed tx/s, one peer, 2 cores). A node in a temporary
 // directory gets accounts and an asset; pre-signed one-transfer transactions (signing not timed) go through
 // `node.pipeline.submit` as fast as admission allows; commits are counted on the event bus. Stage times come
 // from timers wrapped around pipeline methods for the run only, admission's CPU cost from a micro run over

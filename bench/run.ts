@@ -1,4 +1,4 @@
-// `npm run bench` (issue 6 "Benchmarks"): runs every figure (or `--only <id>[,<id>…]`), prints the
+// `npm run bench`: runs every figure (or `--only <id>[,<id>…]`), prints the
 // machine and a table of figure, value, baseline measured in the same run, ratio, goal and whether it
 // was met, and writes `bench/results/<timestamp>.json` and `bench/results/latest.json` as
 // `{machine, started_at, mode, figures: [...]}`. `--quick` shortens every measurement. A figure whose feature is missing is reported with `value: null`, never invented.

@@ -1,4 +1,4 @@
-// Figure `batch_committed_tx_per_s` (issue 14 "Batched submission"): one client sends pre-signed
+// Figure `batch_committed_tx_per_s`: one client sends pre-signed
 // one-transfer transactions in batches of BATCH_ITEMS to `POST /v1/transactions/batch`, with
 // BATCH_CONCURRENCY requests in flight on keep-alive connections, to a node in its own process (fsync
 // on, bench/lib/http-node.ts); transactions count on the node's Committed events, as for

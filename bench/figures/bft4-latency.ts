@@ -1,4 +1,4 @@
-// Figure `bft4_commit_latency_p99_ms` (issue 12 "Bench": goal p99 <= 2 x block time). On the network of
+// Figure `bft4_commit_latency_p99_ms` (goal p99 <= 2 x block time). On the network of
 // bft4_committed_tx_per_s, once it is idle again, `POST /transaction` paced at half that figure's peak
 // (as commit_latency_p99_ms paces the single peer at half its peak), round-robin over the 4 gateways with
 // undici; the latency of a transaction runs from just before its request is sent to the moment the last

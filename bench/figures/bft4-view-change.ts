@@ -1,4 +1,4 @@
-// Figure `bft4_view_change_ms` (issue 12 "Bench": the leader killed to the next commit, goal <= 2,000 ms).
+// Figure `bft4_view_change_ms` (the leader killed to the next commit, goal <= 2,000 ms).
 // A 4-validator network of its own, in 4 processes, with consensus.view_timeout_ms = VIEW_TIMEOUT_MS and
 // every other consensus timer at the node's default, under a light load (LIGHT_RATE_PER_S transfers a
 // second to the gateways in turn). Each trial: the load pauses until every peer has committed everything

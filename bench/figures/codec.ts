@@ -1,7 +1,7 @@
-// Figure `codec_ratio_vs_msgpackr` (issue 6 table, "codec"): encode + decode of one block of 512
+// Figure `codec_ratio_vs_msgpackr` ("codec"): encode + decode of one block of 512
 // transfer transactions with our BlockCodec (bare payload, as the block log stores it, docs/codec.md),
 // against msgpackr's standard `pack`/`unpack` of the same model value and JSON.stringify/parse of the
-// block's JSON form. Goal (issue 14): ratio >= 1.5 in every run; >= 1 with no account recurring. msgpackr's record mode (`new Packr()`,
+// block's JSON form. Goal: ratio >= 1.5 in every run; >= 1 with no account recurring. msgpackr's record mode (`new Packr()`,
 // non-standard MessagePack) is measured too and reported in `extra`, since it is msgpackr's fastest mode.
 // The block's 64 accounts recur, as accounts do in a ledger, and our codec remembers recent key and id
 // texts (bounded memos); `extra.no_account_recurring_ratio_vs_msgpackr` is the same comparison with no

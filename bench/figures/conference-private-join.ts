@@ -1,4 +1,4 @@
-// Figure `conference_private_join_p99_ms` (issue 13 "Bench"): a private (zk-roster-v1) join as a client
+// Figure `conference_private_join_p99_ms`: a private (zk-roster-v1) join as a client
 // makes it — the roster proof and the fee note spend proved with the SDK prover, the transaction signed,
 // submitted over HTTP and waited for until committed — against a transparent join through the same
 // node in the same run (build, sign, submit, commit; no proof). A served node of `torana init`'s dev

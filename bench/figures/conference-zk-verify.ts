@@ -1,4 +1,4 @@
-// Figure `conference_zk_verify_per_s` (issue 13 "Bench"): Groth16 verifications per second of a
+// Figure `conference_zk_verify_per_s`: Groth16 verifications per second of a
 // private-roster join proof on one core, through the verifier execution calls (`src/zk/`, pure and
 // synchronous: the key prepared once, as the executor caches it), against a plain Ed25519 verify of the
 // same run on the same core (the node's libsodium path). The proof is made once with the SDK prover

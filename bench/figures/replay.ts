@@ -1,4 +1,4 @@
-// Figure `replay_tx_per_s` (issue 6 table, "restart and replay": full re-verification ≥ 50,000 tx/s).
+// Figure `replay_tx_per_s` ("restart and replay": full re-verification ≥ 50,000 tx/s).
 // `verifyChain` (the logic of `torana verify`) re-checks every block of the built chain: hashes,
 // linkage, certificates, every transaction signature (VerifyPool with one worker per core) and a full
 // re-execution from an empty state. Baseline: Ed25519 verifications per second on all cores, measured in

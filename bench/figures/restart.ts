@@ -1,4 +1,4 @@
-// Figure `restart_ready_s` (issue 6 table, "restart and replay": serves reads ≤ 5 s after start). A
+// Figure `restart_ready_s` ("restart and replay": serves reads ≤ 5 s after start). A
 // fresh process opens the built node directory (persisted state in LMDB, so nothing needs replaying)
 // and answers a first read over HTTP (`GET /v1/domains?limit=5`; in process when the gateway is
 // missing); the figure is the time from calling `Node.start` to that answer. Process and

@@ -1,4 +1,4 @@
-// Figure `webhook_deliveries_per_s` (issue 15 "bench"): a node in its own process (fsync on, served with
+// Figure `webhook_deliveries_per_s`: a node in its own process (fsync on, served with
 // its directory as `torana start` does, bench/lib/http-node.ts) with one webhook whose filter keeps every
 // committed transaction, delivering to a receiver on 127.0.0.1 in the bench process (answers 204 at once).
 // The load is the batch figure's (pre-signed transfers, batches of 256, 4 requests in flight) for the load

@@ -1,4 +1,4 @@
-// The bare `node:http` baseline of the read figures (issue 14): a hello-world answer with no framework
+// The bare `node:http` baseline of the read figures: a hello-world answer with no framework
 // at all, in its own process like the node under test and the bare Fastify server (bare-server.ts).
 //   GET /hello   {"hello":"world"} as JSON; anything else 404
 // Prints `LISTENING <url>` when ready. Usage: node --import tsx bench/lib/bare-node-http.ts

@@ -1,4 +1,4 @@
-// The bare Fastify baselines (issue 6 table), run as a child process so the load generator and the
+// The bare Fastify baselines, run as a child process so the load generator and the
 // server each get their own process, exactly like the node under test:
 //   GET  /hello   a hello-world route (baseline of the read figure)
 //   POST /verify  verifies one Ed25519 signature from a 128-byte body: public key ‖ message ‖ signature

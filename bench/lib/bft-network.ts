@@ -1,4 +1,4 @@
-// A local BFT network for the bft4_* figures (issue 12 "Bench"): a testnet written by
+// A local BFT network for the bft4_* figures: a testnet written by
 // src/node/testnet.ts (what `torana testnet init` writes) under os.tmpdir(), one `torana start --dir`
 // process per peer (the CLI run from source, bft-peer-cli.ts), the bench accounts registered and funded
 // by one admin transaction, and a CommitTracker subscribed to every peer's event stream.

@@ -1,5 +1,5 @@
 // Builds a node directory holding many committed transfer transactions, for the restart and replay
-// figures (issue 6 "restart and replay": a node with 1,000,000 committed transactions). The
+// figures (a node with 1,000,000 committed transactions). The
 // transactions go through the real node in this process (admission, queue, execution, block log,
 // state store) with `storage.fsync = false` to save time, in blocks of up to 512.
 

@@ -17,15 +17,15 @@ import { runLoad } from './inprocess-load.js';
 import { type ReadRates, readRates } from './read-load.js';
 import { measureScale, type ScaleResult } from './scale.js';
 
-/** Committed transactions in the restart/replay chain (issue 6: 1,000,000; fewer with --quick). */
+/** Committed transactions in the restart/replay chain (1,000,000; fewer with --quick). */
 export const CHAIN_TRANSACTIONS_FULL = 1_000_000;
 export const CHAIN_TRANSACTIONS_QUICK = 50_000;
 
-/** Subscribers of the fan-out figures (issue 6 table). */
+/** Subscribers of the fan-out figures. */
 export const FANOUT_SSE = 10_000;
 export const FANOUT_WS = 1_000;
 
-/** Validators of the bft4_* figures (issue 12 "Bench"). */
+/** Validators of the bft4_* figures. */
 export const BFT_VALIDATORS = 4;
 /** Load before the bft4 peak starts counting (bft-load.ts); the counting window is 10 s with --quick. */
 export const BFT_WARMUP_S = 5;
@@ -136,7 +136,7 @@ export class Fixtures {
   }
 
   /**
-   * Event fan-out: 10,000 SSE + 1,000 WebSocket subscribers (issue 6), a tenth of that with --quick.
+   * Event fan-out: 10,000 SSE + 1,000 WebSocket subscribers, a tenth of that with --quick.
    */
   fanout(): Promise<FanoutResult> {
     const scale = this.quick ? 10 : 1;
@@ -202,7 +202,7 @@ export class Fixtures {
   }
 
   /**
-   * The `state_1m_*` measurement (issue 14 "Scale"): states of 1,000 and 1,000,000 accounts (100,000
+   * The `state_1m_*` measurement: states of 1,000 and 1,000,000 accounts (100,000
    * with --quick) built, reopened and loaded side by side; shared by the four figures.
    */
   scale(): Promise<ScaleResult> {

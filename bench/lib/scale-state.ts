@@ -1,4 +1,4 @@
-// The state of the `state_1m_*` figures (issue 14 "Scale"): N accounts in the domain `scale`, each holding
+// The state of the `state_1m_*` figures: N accounts in the domain `scale`, each holding
 // one asset of `coin#scale`. Account keys are derived from the account's index (sha-256 of a label and
 // the index, printed as an Ed25519 key text), so the bench process can name any account without keeping
 // a million ids, and no private key is needed: these accounts are read, never signing.

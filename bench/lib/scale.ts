@@ -1,4 +1,4 @@
-// The measurement behind the `state_1m_*` figures (issue 14 "Scale"): two node directories, one with
+// The measurement behind the `state_1m_*` figures: two node directories, one with
 // BASE accounts and one with LARGE accounts (1,000 and 1,000,000; 100,000 with --quick), each account
 // holding one asset, built by executing real transactions (scale-build-child.ts). Each is then opened by
 // a node in a process of its own (scale-server.ts: restart-to-ready), both serve at once, and the same

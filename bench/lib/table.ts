@@ -1,4 +1,4 @@
-// The results table printed by `npm run bench` (issue 6: "When a goal is missed, say so in the output").
+// The results table printed by `npm run bench` ("When a goal is missed, say so in the output").
 
 import { type FigureResult, NO_GOAL } from './types.js';
 

@@ -1,4 +1,4 @@
-// Timed loops for the micro figures. Machines here are 2 cores and noisy (issue 6), so contenders run
+// Timed loops for the micro figures. Machines here are 2 cores and noisy, so contenders run
 // in alternating short rounds after a warm-up, and each one's median round counts: a burst of noise
 // then hurts every contender alike instead of whichever happened to run at that moment.
 

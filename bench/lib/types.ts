@@ -3,7 +3,7 @@
 
 import type { Fixtures } from './fixtures.js';
 
-/** Stable ids, so runs can be compared over time (issue 6: "keep these stable"). */
+/** Stable ids, so runs can be compared over time ("keep these stable"). */
 export const FIGURE_IDS = [
   'committed_tx_per_s',
   'commit_latency_p99_ms',
@@ -67,7 +67,7 @@ export function ratioOf(value: number | null, baseline: number | null): number |
   return value / baseline;
 }
 
-/** A figure whose feature does not exist yet (issue 6: report it, never invent a number). */
+/** A figure whose feature does not exist yet (report it, never invent a number). */
 export function notMeasured(id: FigureId, unit: string, goal: string, why: string): FigureResult {
   return {
     id,

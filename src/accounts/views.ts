@@ -38,7 +38,7 @@ export type AccountItem = Infer<typeof AccountItemView>;
 
 export const AssetDefinitionItemView = struct('AppAssetDefinition', {
   id: AssetDefinitionId,
-  /** The part of the id before '#' (gateway-interface.md "List responses"). */
+  /** The part of the id before '#'. */
   name: Name,
   domain: DomainId,
   totalQuantity: NumericCodec,

@@ -1,4 +1,4 @@
-// The aliases family (app-families.md §5): resolution routes over the ledger's alias tables.
+// The aliases family: resolution routes over the ledger's alias tables.
 
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';

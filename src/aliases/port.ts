@@ -1,4 +1,4 @@
-// What the alias routes read from the node (style.md "Layout": families see small interfaces). The node
+// What the alias routes read from the node (families see small interfaces). The node
 // adapts its committed world state and chain to it (node/alias-port.ts).
 
 import type { AccountAlias, AssetAlias } from '../model/aliases.js';

@@ -1,4 +1,4 @@
-// The alias resolution routes (app-families.md §5; docs/data-model.md §Aliases). Public reads of ledger
+// The alias resolution routes (docs/data-model.md §Aliases). Public reads of ledger
 // state: no signature, `source` always "ledger". The reference's VOPRF route is absent (§15: no mock).
 //
 //   POST /v1/aliases/resolve         {alias}                  → {alias, account_id, index, is_primary, source}

@@ -1,4 +1,4 @@
-// Answer types of the alias routes (app-families.md §5), defined once as codec types: the JSON answer,
+// Answer types of the alias routes, defined once as codec types: the JSON answer,
 // the codec answer and the OpenAPI schema come from the same definition (gateway/view.ts).
 
 import { option, seq, struct } from '../codec/compound.js';

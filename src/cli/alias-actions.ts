@@ -1,6 +1,6 @@
 // The code of `torana alias …` (alias-commands.ts), and the resolution of aliases given where the CLI
 // takes an account or asset definition id (client-actions.ts): an id is used as it is, an alias is
-// resolved by the node at its committed height (app-families.md §5).
+// resolved by the node at its committed height.
 
 import { AccountAliasView, AliasIndexView, AssetAliasView } from '../aliases/views.js';
 import type { Json } from '../codec/codec.js';

@@ -1,6 +1,6 @@
 // `torana status`: one GET of /status over node:http. It does not go through the SDK on purpose:
 // loading the codec schema and `fetch` (undici) would triple the command's start-up for a single
-// JSON document (issue 11; bench figure cli_status_ms). Errors keep the SDK's codes.
+// JSON document (bench figure cli_status_ms). Errors keep the SDK's codes.
 
 import { request } from 'node:http';
 import { request as requestTls } from 'node:https';

@@ -1,7 +1,7 @@
 // Which node a client command talks to, and as whom: flags (`--url`, `--account`, `--key-file`)
 // over the node running in `--dir` (its address file, node.json) over the client file that
 // `torana init` writes there (client.json: { url, account, key_file }). Light on purpose (no SDK):
-// `torana status` needs nothing more (issue 11, CLI start-up).
+// `torana status` needs nothing more (CLI start-up).
 
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';

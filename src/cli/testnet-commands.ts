@@ -1,4 +1,4 @@
-// `torana testnet init` and `torana testnet up` (issue 12; README "A local network"). Only
+// `torana testnet init` and `torana testnet up` (README "A local network"). Only
 // declarations here; testnet-actions.ts holds the code and is imported when one runs (lazy.ts).
 
 import type { Command } from 'commander';

@@ -46,7 +46,7 @@ const MEMO_ARENA_BYTES_MAX = 256 * 1024;
 /**
  * A text → encoding memo whose encodings live in one growing byte arena: the map holds a number
  * (offset · 1024 + length) per text, so remembering one allocates no byte array of its own and a
- * stream of new texts leaves no garbage behind but the map's entries (issue 14 "Codec").
+ * stream of new texts leaves no garbage behind but the map's entries.
  */
 class EncodingMemo {
   readonly #offsets = new Map<string, number>();

@@ -1,4 +1,4 @@
-// Relay telemetry series (reference-notes §11 "relay telemetry series"), read from the committed state
+// Relay telemetry series, read from the committed state
 // when scraped. Labels are a fixed set, so the series count stays bounded whatever relays register.
 
 import { Gauge, type Registry } from 'prom-client';

@@ -1,6 +1,6 @@
-// The conference signalling routes (docs/conference.md "Signalling"; issue 13 "Encrypted signalling"):
+// The conference signalling routes (docs/conference.md "Signalling"):
 // one route table, registered by family.ts when `conference.enabled` (with `app_api.enabled`).
-// Every route takes a signed app request (app-families.md §1.2, gateway/signed-request.ts); the node
+// Every route takes a signed app request (gateway/signed-request.ts); the node
 // stores and relays envelopes it cannot open (signal-envelope.ts).
 //
 //   POST /v1/conference/calls/{call_id}/offers                  the host posts encrypted offers

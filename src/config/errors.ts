@@ -1,4 +1,4 @@
-// Typed configuration errors (style.md "Errors"): every problem is a value with a stable `code` and
+// Typed configuration errors: every problem is a value with a stable `code` and
 // the key it concerns, so the CLI can print them all at once and tests can match them exactly.
 
 export type ConfigErrorCode = 'config_unknown_key' | 'config_invalid_value' | 'config_parse_error';

@@ -1,4 +1,4 @@
-// Loading a node's configuration in three layers (style.md "Wiring and configuration"): what the
+// Loading a node's configuration in three layers: what the
 // user wrote (TOML file, environment, flags) is checked key by key, with unknown keys rejected; the
 // layers are merged over the defaults with precedence defaults < file < env < overrides; the result
 // is one typed, frozen `Config`. Every problem of every layer is reported, not just the first.

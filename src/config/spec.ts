@@ -1,4 +1,4 @@
-// The vocabulary of the configuration table (style.md "Wiring and configuration"): what one key may
+// The vocabulary of the configuration table: what one key may
 // hold, its default, its bounds and its one-line doc. `schema.ts` uses these helpers to declare every
 // key exactly once; the `Config` type and every default are derived from that one declaration.
 

@@ -1,7 +1,7 @@
 // Checking one value against its key's spec. Two entry points: `parseText` for the strings of
 // environment variables and flags (strict: digits only, `true`/`false`, comma-separated lists), and
 // `checkValue` for typed values (TOML, or overrides already typed by the caller). Both return a
-// result, never throw: configuration is user input (style.md "Errors").
+// result, never throw: configuration is user input.
 import {
   CONFIG_LIST_ITEMS_MAX,
   CONFIG_STRING_LENGTH_MAX,

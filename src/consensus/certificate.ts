@@ -1,4 +1,4 @@
-// Votes and commit certificates (reference-notes §7). A vote signs a domain-separated subject: chain id,
+// Votes and commit certificates. A vote signs a domain-separated subject: chain id,
 // protocol version, phase, height, view, epoch, block hash and validator-set hash. There is no signer
 // index in the message, so votes on one block aggregate into one BLS signature; the certificate's bitmap
 // says who signed. Verifying it is one aggregate check against the signers' keys.

@@ -1,4 +1,4 @@
-// Consensus evidence (reference-notes §7 "Evidence kinds"): signed proof that a validator misbehaved. A
+// Consensus evidence: signed proof that a validator misbehaved. A
 // permissioned network records evidence for its operators; nothing is slashed. Only kinds this node can
 // check by itself are accepted:
 //   - DoublePrepareVote / DoubleCommitVote: one validator signed two votes of the same phase for the same

@@ -1,4 +1,4 @@
-// Single-peer consensus (architecture.md "Peers and scale"): the one validator is always the leader. It
+// Single-peer consensus (docs/design/architecture.md): the one validator is always the leader. It
 // produces a block as soon as transactions wait (no empty heartbeat blocks, reference-notes §7), at most
 // `blockMaxTransactions` per block, and when a time trigger falls due on an idle chain (an empty block at
 // the trigger's time, docs/triggers.md "Idle chains"); while one block is being made durable the next ones accumulate, which

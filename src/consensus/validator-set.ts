@@ -1,4 +1,4 @@
-// Validator sets (reference-notes §7): a sorted roster of peers with their BLS consensus keys. n peers
+// Validator sets: a sorted roster of peers with their BLS consensus keys. n peers
 // tolerate f = floor((n-1)/3) faults; the commit quorum is 2f+1 (every peer when n <= 3).
 
 import type { Infer } from '../codec/codec.js';

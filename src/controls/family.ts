@@ -1,4 +1,4 @@
-// The transfer controls family (app-families.md §10): read routes over the ledger's control rows.
+// The transfer controls family: read routes over the ledger's control rows.
 
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';

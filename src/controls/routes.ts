@@ -1,4 +1,4 @@
-// The transfer control routes (app-families.md §10; docs/controls.md). Public reads of ledger state at
+// The transfer control routes (docs/controls.md). Public reads of ledger state at
 // the committed height; no signature. Writes are instructions only (SetTransfer*), never routes.
 //
 //   POST /v1/controls/asset-transfer/get    {account_id, asset_definition_id}

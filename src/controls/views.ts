@@ -1,4 +1,4 @@
-// Answer types of the transfer control routes (app-families.md §10; docs/controls.md), defined once as
+// Answer types of the transfer control routes (docs/controls.md), defined once as
 // codec types: the JSON answer, the codec answer and the OpenAPI schema come from one definition.
 
 import { seq, struct } from '../codec/compound.js';

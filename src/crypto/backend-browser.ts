@@ -8,7 +8,7 @@
 //     cofactorless one and rejects it. A client must not accept what the node refuses, so this
 //     follows libsodium's crypto_sign_verify_detached rule for rule (see `verifyStrict`).
 //   - BLAKE2b-256: @noble/hashes blake2b with dkLen 32 (RFC 7693 parameter block, not truncation).
-//     hash-wasm is faster but only initialises asynchronously (dependencies.md).
+//     hash-wasm is faster but only initialises asynchronously (docs/design/dependencies.md).
 //   - BLS12-381: not offered (consensus-only; keeps the bundle small): verification answers false.
 import { ed25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2';

@@ -17,7 +17,7 @@ import type { PublicKey } from './keys.js';
 import { randomBytes } from './random.js';
 
 // The native addon is loaded on first use, not at import: the CLI's client commands and the SDK in
-// Node import this module through the crypto backend but never touch BLS (issue 11, CLI start-up).
+// Node import this module through the crypto backend but never touch BLS (CLI start-up).
 const requireBlst = createRequire(import.meta.url);
 let loaded: typeof Blst | undefined;
 function blst(): typeof Blst {

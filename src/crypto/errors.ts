@@ -1,4 +1,4 @@
-// Typed errors of the crypto layer (style.md "Errors"). Verification never throws on untrusted
+// Typed errors of the crypto layer. Verification never throws on untrusted
 // bytes (it answers false); these errors are for misuse by local callers (a wrong seed length),
 // unusable key files, and the verification pool's lifecycle.
 

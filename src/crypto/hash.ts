@@ -1,7 +1,7 @@
 // Ledger hash: BLAKE2b with a 32-byte digest (RFC 7693; the digest length is in the parameter
 // block, so this is not a truncated BLAKE2b-512), computed by the platform backend (backend.ts):
 // libsodium's crypto_generichash on Node, @noble/hashes in a browser bundle.
-// Like the reference ledger (spec/reference-notes.md, "Hash"), the lowest bit of the last byte is
+// Like the reference ledger, the lowest bit of the last byte is
 // forced to 1 so a ledger hash can never be mistaken for another 32-byte value such as a key.
 import { backend } from '#crypto-backend';
 import { fromHex, toHex } from './hex.js';

@@ -1,4 +1,4 @@
-// Ed25519 verification off the event loop (architecture.md, "Signatures": both cores must work).
+// Ed25519 verification off the event loop (docs/design/architecture.md).
 // Items are cut into batches (at most `batchMax` items and about `batchBytesMax` bytes), each
 // batch is packed into one ArrayBuffer and transferred to the least busy worker, and the answers
 // are put back in the caller's order. A worker that dies rejects its batches with a typed error

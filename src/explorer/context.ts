@@ -36,6 +36,6 @@ export function common() {
   return { tags: ['explorer'], visibility: 'public' as const, formats: JSON_OR_CODEC };
 }
 
-/** Latest-N views: `limit` default and cap (app-families.md §2). */
+/** Latest-N views: `limit` default and cap. */
 export const LATEST_LIMIT_DEFAULT = 10;
 export const LATEST_LIMIT_MAX = 100;

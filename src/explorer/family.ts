@@ -1,4 +1,4 @@
-// The explorer family (app-families.md §2; src/explorer/README.md): every explorer route over the
+// The explorer family (src/explorer/README.md): every explorer route over the
 // committed state and the block store, and the live streams, composed from the family's port.
 
 import type { RouteDeps } from '../gateway/deps.js';

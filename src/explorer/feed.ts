@@ -1,4 +1,4 @@
-// The explorer's live streams (app-families.md §2 "Streams"): one follower of the event bus per server
+// The explorer's live streams: one follower of the event bus per server
 // that reads each newly applied block once (from the ledger's block cache) and hands every subscriber of
 // the blocks, transactions and instructions streams the items of that block its filter keeps, as one
 // batch, in order. The SSE session (gateway/sse-session.ts) does the rest: heartbeat, bounded queue,

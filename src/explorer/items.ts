@@ -15,7 +15,7 @@ import type {
 } from './views.js';
 import type { ExplorerInstruction } from './views-more.js';
 
-/** The one executable kind without a contract VM (app-families.md §2: `Instructions` or `ContractCall`). */
+/** The one executable kind without a contract VM (`Instructions` or `ContractCall`). */
 export const EXECUTABLE_INSTRUCTIONS = 'Instructions';
 
 function rejectedCount(b: Block): number {

@@ -1,4 +1,4 @@
-// Explorer blocks and the tip (app-families.md §2): blocks newest first, one block by height or by hash
+// Explorer blocks and the tip: blocks newest first, one block by height or by hash
 // with its transactions and certificate summary, and `health` (the tip's height, hash and time).
 
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// One-entity explorer routes and the balance and NFT lists (app-families.md §2): an account (with owned
+// One-entity explorer routes and the balance and NFT lists: an account (with owned
 // counts), a domain, an asset definition, balances filtered by `owned_by`, `definition` or `asset_id`,
 // one balance, NFTs and one NFT. Unknown ids are 404 `not_found`; malformed ones 400 `bad_request`.
 

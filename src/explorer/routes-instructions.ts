@@ -1,4 +1,4 @@
-// Explorer instructions (app-families.md §2): every instruction of every committed transaction, newest
+// Explorer instructions: every instruction of every committed transaction, newest
 // first, with the list filters (filters.ts), the latest few unpaged, and one instruction by transaction
 // hash and index with its codec bytes (hex) and JSON. Lists scan the block store (scan.ts states the
 // cost); `transaction_hash` narrows the scan to that transaction's block.

@@ -1,4 +1,4 @@
-// Explorer lists of the world state (app-families.md §2): accounts, domains and asset definitions in id
+// Explorer lists of the world state: accounts, domains and asset definitions in id
 // order with the counts an explorer table shows, paged with `page` and `per_page`. Counts are computed
 // for the requested page only (owned-domain / NFT and per-domain counts with one pass over those
 // tables), so a page costs O(entities) at most. One-entity routes: routes-entities.ts.

@@ -1,4 +1,4 @@
-// Explorer routes computed from committed data (app-families.md §2): an account's QR code, an asset
+// Explorer routes computed from committed data: an account's QR code, an asset
 // definition's holder snapshot and econometrics, and the network metrics (telemetry profile `metrics`
 // capability, else 503 `telemetry_profile_restricted`).
 

@@ -1,4 +1,4 @@
-// The explorer's SSE streams (app-families.md §2 "Streams"): each newly committed block, transaction or
+// The explorer's SSE streams: each newly committed block, transaction or
 // instruction as one message whose `data:` is the list item's JSON, with the list filters. Resuming: a
 // `Last-Event-ID` (or `last_event_id` query parameter) in the stream's id form replays the items after
 // it from the block store, then follows live, without gaps. A replay is bounded: at most

@@ -1,4 +1,4 @@
-// Explorer transactions (app-families.md §2): committed transactions newest first with the list filters
+// Explorer transactions: committed transactions newest first with the list filters
 // (`authority`, `block`, `status`, `asset_id`; filters.ts), the latest few unpaged, and one transaction
 // by hash with its rejection reason. Lists scan the block store (scan.ts states the cost).
 

@@ -1,4 +1,4 @@
-// Pages of transactions and instructions read from the block store, newest first (app-families.md §2).
+// Pages of transactions and instructions read from the block store, newest first.
 // No index serves these lists yet (the commit-time indexes of §1.4 are another part's work), so a page
 // is cut from a scan of the blocks from the tip down to genesis (or the one block a `block` or
 // `transaction_hash` filter names), counting every match so that `total_items` is true.

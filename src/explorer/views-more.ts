@@ -1,7 +1,7 @@
-// Answer types of the explorer routes added for the complete family (app-families.md §2): instructions,
+// Answer types of the explorer routes added for the complete family: instructions,
 // balances and NFTs, the latest-N lists, the account QR code, health, metrics, and the asset-definition
 // snapshot and econometrics. Ratios are integers in parts per million (`*_ppm`): no floating point in
-// answers (style.md "Naming": never floating point for amounts; shares of amounts follow).
+// answers (never floating point for amounts; shares of amounts follow).
 
 import type { Infer } from '../codec/codec.js';
 import { seq, struct } from '../codec/compound.js';

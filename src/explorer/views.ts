@@ -1,4 +1,4 @@
-// Answer types of the explorer routes (app-families.md §2; reference-notes §12): lists are
+// Answer types of the explorer routes: lists are
 // `{pagination: {page, per_page, total_pages, total_items}, items}`; details are flat summaries of blocks
 // and committed transactions with hashes as hex. Where the reference's field names differ, ours are kept
 // and the mapping is in docs/explorer.md ("Shapes").

@@ -1,4 +1,4 @@
-// Aliases in place of ids (app-families.md §5; docs/data-model.md §Aliases): one resolver, used by every
+// Aliases in place of ids (docs/data-model.md §Aliases): one resolver, used by every
 // route that takes an account or asset definition id. The text is tried as an id first; an alias
 // literal (`label@domain` for accounts, `label` for definitions) is looked up in the committed state,
 // an asset alias only while its lease is live at the committed tip's block time. An id text that is

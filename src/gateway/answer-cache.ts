@@ -1,4 +1,4 @@
-// Answers serialised once per committed state and reused (issue 14 "Read path"): a read route whose
+// Answers serialised once per committed state and reused: a read route whose
 // answer depends only on the committed state, the request URL (path and query string) and the
 // negotiated format keeps its serialised 200 answer until the state moves on. The state's identity is a
 // number (`version`) that changes whenever the committed state or height does; the first lookup after a

@@ -1,4 +1,4 @@
-// Connection caps (design/testing.md: 1,024 connections in total, 32 per IP). The total is node's own
+// Connection caps (docs/design/testing.md). The total is node's own
 // `server.maxConnections` (node drops the extra sockets on accept). The per-IP cap is counted here on the
 // 'connection' event: a socket over the cap is destroyed at once, without an HTTP answer, because nothing
 // has been read from it yet and answering would cost the resources the cap protects. The client sees

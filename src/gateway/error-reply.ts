@@ -1,7 +1,7 @@
 // The one place that turns a failure into an HTTP answer (design/style.md "one place that maps errors to
 // HTTP status"). Everything, including Fastify's own FST_ERR_* errors, becomes a registry code with its
 // 4xx status; a 5xx `internal_error` is reserved for real bugs and is logged. Error bodies negotiate like
-// answers (reference-notes §2): JSON `{ code, message, details }` unless the client prefers the codec.
+// answers: JSON `{ code, message, details }` unless the client prefers the codec.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION_HEADER, apiHeaders } from './api-version.js';
@@ -105,7 +105,7 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, error: Gatew
  */
 export function frameworkErrorHandler(err: unknown, req: FastifyRequest, reply: FastifyReply): void {
   // Router failures run no hooks, so the rate limiter of the onRequest gate is taken here: otherwise
-  // malformed URLs would be a way to load the node without spending any budget (issue 11).
+  // malformed URLs would be a way to load the node without spending any budget.
   const decision = req.server.gateway.rateLimiter.take(clientKey(req.ip));
   const error = decision.ok
     ? toGatewayError(err, (code) => req.server.gateway.errors.has(code)).error

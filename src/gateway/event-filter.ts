@@ -1,4 +1,4 @@
-// Stream filters (reference-notes §5): a JSON expression of src/state/filter.ts (and / or / not, eq, ne,
+// Stream filters: a JSON expression of src/state/filter.ts (and / or / not, eq, ne,
 // lt…gte, in, nin, exists, is_null) evaluated over a small projection of each event, computed once per
 // event and shared by every subscriber. Fields of the projection:
 //   kind          "transaction" | "block" | "data" (the SSE `event:` name)

@@ -1,4 +1,4 @@
-// A route family as the node composes it (app-families.md §15, "each family in a folder of its own").
+// A route family as the node composes it ("each family in a folder of its own").
 // A family folder (src/<family>/) exports one factory that takes its port and the route dependencies and
 // returns a RouteFamily; src/node/families.ts lists the factories, one line each, adapting the node to
 // every port. Application families are registered only with `app_api.enabled`; the common, consensus

@@ -1,4 +1,4 @@
-// Defences against browsers used as proxies into a loopback node (issue 10 §7):
+// Defences against browsers used as proxies into a loopback node:
 // - DNS rebinding: a hostile page re-points its own name at 127.0.0.1 and reads the HTTP routes as
 //   same-origin. The browser still sends the hostile name in `Host` (RFC 9110 §7.2), so a request whose
 //   `Host` names none of the node's names is refused with 421 `host_not_allowed`.

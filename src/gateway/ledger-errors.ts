@@ -15,7 +15,7 @@ function admissionCodes(): Record<string, ErrorSpec> {
 
 export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   ...admissionCodes(),
-  // The one 2xx check admission also runs (issue 10 finding 4): refused before queueing, never written
+  // The one 2xx check admission also runs: refused before queueing, never written
   // to a block. The executor's own check remains for accounts unregistered meanwhile.
   authority_not_found: {
     status: 400,
@@ -139,7 +139,7 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     message: 'The node or the account holds as many webhooks as webhooks.webhooks_max / per_owner_max allow.',
   },
   webhook_store_unavailable: { status: 503, message: 'The webhook store is closed or failed.' },
-  // The MCP bridge (app-families.md §13; src/mcp/).
+  // The MCP bridge (src/mcp/).
   mcp_protocol_version_unsupported: {
     status: 400,
     message: 'The MCP-Protocol-Version header names a protocol version this node does not speak.',

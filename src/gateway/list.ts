@@ -1,4 +1,4 @@
-// Shared machinery of list routes (reference-notes §6 "Lists and the app API", §12): parsing `limit`,
+// Shared machinery of list routes (§12): parsing `limit`,
 // `offset`, `filter` and `sort` (from a query string or a JSON body), applying them to items through
 // their snake_case JSON form, and the explorer's page arithmetic.
 //
@@ -26,7 +26,7 @@ export const LIST_SORT_CHARS_MAX = 512;
 /**
  * Default body cap of `POST /v1/<resource>/query`: a filter's values are capped at 64 Ki characters
  * (`query.filter_value_chars_max`), so a bigger body can only be refused, and parsing one costs the event
- * loop milliseconds per request (issue 10 finding 2: 8 clients sending 1 MiB filters held /health 0.5 s).
+ * loop milliseconds per request (8 clients sending 1 MiB filters held /health 0.5 s).
  */
 export const LIST_QUERY_BODY_BYTES_MAX = 256 * 1024;
 /** Offsets and pages are bounded so that `offset + limit` and `(page - 1) * per_page` stay exact. */
@@ -99,7 +99,7 @@ function pagination(field: string, value: unknown, why: string) {
   return gatewayError('invalid_pagination', { field, value: String(value).slice(0, 32), reason: why });
 }
 
-/** `limit` and `offset` (reference-notes §6: limit=0 or above the cap is invalid_pagination). */
+/** `limit` and `offset` (limit=0 or above the cap is invalid_pagination). */
 export function parsePage(input: { limit?: unknown; offset?: unknown }, limits: RouteLimits) {
   let limit = limits.listLimitDefault;
   if (input.limit !== undefined) {

@@ -1,4 +1,4 @@
-// Gateway metrics (reference-notes §11) on a prom-client Registry owned by one server, never the global
+// Gateway metrics on a prom-client Registry owned by one server, never the global
 // default registry, so two nodes can live in one process. Labels carry route PATTERNS, error codes and
 // a fixed method set only, so the number of series stays bounded whatever paths clients request.
 

@@ -1,4 +1,4 @@
-// Content negotiation over the Accept header (RFC 9110 §12.5.1; reference-notes §2). The one place that
+// Content negotiation over the Accept header (RFC 9110 §12.5.1). The one place that
 // decides between JSON and the codec, for answers and for errors alike.
 //
 // Rules:
@@ -152,7 +152,7 @@ export function negotiate(accept: string | undefined, offer: FormatOffer): Negot
 const ERROR_OFFER: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 
 /**
- * Errors follow the same negotiation (reference-notes §2, "we differ"), but never fail: an error answer
+ * Errors follow the same negotiation ("we differ"), but never fail: an error answer
  * falls back to JSON when the Accept header is unusable or no codec encoder exists.
  */
 export function errorFormat(accept: string | undefined, codecAvailable: boolean): 'json' | 'codec' {

@@ -258,7 +258,7 @@ describe('nonce cache', () => {
 });
 
 describe('operator window defaults', () => {
-  it('the gateway defaults equal the config defaults and the documented ±30 s / 10,000 (issue 10 §11)', () => {
+  it('the gateway defaults equal the config defaults and the documented ±30 s / 10,000', () => {
     assert.equal(DEFAULT_CONFIG.operator.requestMaxAgeMs, DEFAULT_OPERATOR_MAX_AGE_MS);
     assert.equal(DEFAULT_CONFIG.operator.noncesMax, DEFAULT_OPERATOR_NONCES_MAX);
     assert.equal(DEFAULT_OPERATOR_MAX_AGE_MS, 30_000);

@@ -1,4 +1,4 @@
-// Operator authentication by signed requests (reference-notes §4; layout in operator-message.ts).
+// Operator authentication by signed requests (layout in operator-message.ts).
 // Checks run in this order, cheapest first, so unauthenticated clients cost little:
 //   onRequest     no operators configured -> 403 operator_access_disabled; a header missing -> 401
 //                 operator_auth_missing; malformed header, unknown key or timestamp outside ±maxAgeMs
@@ -13,7 +13,7 @@
 // are stamped with the current time, which is later (unless a client's clock ran ahead of the node's, in
 // which case it waits out at most the skew window).
 // A GET's body is ignored by the server and signed as empty.
-// Operator sessions (app-families.md §7, src/operator/): with a session verifier, a request carrying
+// Operator sessions (src/operator/): with a session verifier, a request carrying
 // `Authorization: Bearer <token>` is authenticated by the session instead (in onRequest, before the body is
 // read): an unknown, expired or revoked token -> 401 operator_session_unknown / _expired / _revoked, a
 // malformed one -> 401 operator_auth_invalid (reason bearer_format). The gateway knows only the verifier

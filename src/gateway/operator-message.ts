@@ -1,8 +1,8 @@
-// The signed-operator request layout (reference-notes §4). The signature is Ed25519 over the UTF-8 bytes of
+// The signed-operator request layout. The signature is Ed25519 over the UTF-8 bytes of
 //
 //   torana-operator-v1 \n chain-id \n node-key \n METHOD \n path \n sorted-query \n hex(sha256(body)) \n timestamp \n nonce
 //
-// The first three lines bind the request to one node (issue 10 §9): a request signed for one node does not
+// The first three lines bind the request to one node: a request signed for one node does not
 // verify at another node that trusts the same operator key, or at a node of another chain. `node-key` is
 // the node's public key text (`peer_id` in `/v1/consensus/keys`, `node_key` in submission receipts).
 // The six lines after them are the signed app request's (request-text.ts: path as received, sorted query,

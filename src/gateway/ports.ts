@@ -216,7 +216,7 @@ export interface ConsensusSettings {
   blockTimeMs: number;
   /** config `block.commit_time_ms`: the time a proposal has to gather its commit certificate (view timeout). */
   commitTimeMs: number;
-  /** Collectors per (height, view), and collectors each vote is sent to (reference-notes §7). */
+  /** Collectors per (height, view), and collectors each vote is sent to. */
   collectorsK: number;
   collectorsR: number;
   /** config `streams.consensus_status_interval_ms`: period of `/v1/consensus/status/sse`. */

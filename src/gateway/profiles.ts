@@ -33,7 +33,7 @@ export function profilesAllowing(visibility: Visibility): readonly TelemetryProf
 }
 
 /**
- * The "developer routes" of the interface table (reference-notes §4). Route families declare these
+ * The "developer routes" of the interface table. Route families declare these
  * paths with visibility 'developer'; commit certificates, validator sets, consensus keys, key
  * lifecycle, collectors, commit_qc by hash and evidence count are deliberately NOT here (not gated).
  */
@@ -50,7 +50,7 @@ export const DEVELOPER_ROUTES: readonly string[] = [
   '/v1/consensus/evidence',
 ];
 
-/** The routes shown from the `operator` profile up (reference-notes §4), declared with 'status'. */
+/** The routes shown from the `operator` profile up, declared with 'status'. */
 export const STATUS_ROUTES: readonly string[] = [
   '/status',
   '/v1/consensus/status',

@@ -1,4 +1,4 @@
-// Per-client token bucket (design/testing.md "rate ... with Retry-After"). Our own code: a bounded map of
+// Per-client token bucket (docs/design/testing.md "rate ... with Retry-After"). Our own code: a bounded map of
 // client keys with least-recently-seen eviction, so memory stays bounded whatever addresses arrive. An
 // evicted client comes back with a full bucket; that only favours a client which was quiet long enough to
 // be the least recently seen, which is acceptable.

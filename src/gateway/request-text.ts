@@ -1,4 +1,4 @@
-// The signed text of a signed app request (app-families.md §1.2), shared by the gateway that verifies it
+// The signed text of a signed app request, shared by the gateway that verifies it
 // (signed-request.ts) and the SDK that signs it (sdk/signed-request.ts); pure, so the SDK's browser bundle
 // can carry it. The layout is the operator one (operator-message.ts), UTF-8:
 //

@@ -1,4 +1,4 @@
-// The shape of a route family (design/style.md: one route table per family, `gateway/routes/<family>.ts`).
+// The shape of a route family (one route table per family, `gateway/routes/<family>.ts`).
 // Every family file is a list of RouteDef; registerRoutes turns them into Fastify routes with the same
 // hooks in the same order:
 //   1. telemetry profile gate (503 telemetry_profile_restricted; profiles.ts)

@@ -1,5 +1,5 @@
 // Server-sent event framing (WHATWG HTML §9.2 "Server-sent events", the `text/event-stream` format).
-// Every data event carries `id:` (reference-notes §5 "we differ": clients resume with Last-Event-ID),
+// Every data event carries `id:` (clients resume with Last-Event-ID),
 // `event:` and one compact JSON `data:` line: JSON.stringify escapes CR and LF inside strings, so a
 // payload can never break the line framing. Control events (`lagged`, `gone`) carry no `id:` so the
 // client's Last-Event-ID stays on the last real event it received.

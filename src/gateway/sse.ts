@@ -1,4 +1,4 @@
-// SSE written by hand on the hijacked reply (design/dependencies.md; reference-notes §5). One session:
+// SSE written by hand on the hijacked reply (docs/design/dependencies.md). One session:
 //   1. subscribe to live events first (buffered), THEN read history after the resume id, so no event
 //      published in between is lost; duplicates are dropped by id (ids only grow);
 //   2. replay history, then the buffered live events, then follow live events;

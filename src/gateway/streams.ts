@@ -1,8 +1,8 @@
 // Counts the long-lived streams (SSE responses, WebSocket connections) of one server, enforces their
-// caps (design/testing.md: 1,000 SSE and 100 WebSocket clients by default) and closes them all when the
+// caps (docs/design/testing.md) and closes them all when the
 // server shuts down, since neither is tracked by node's own connection bookkeeping once hijacked or
 // upgraded. Each kind also has a cap per client address (rate-limit.ts `clientKey`: IPv4, or the IPv6
-// /64), because a few addresses could otherwise hold every slot of the server-wide cap (issue 10 §8).
+// /64), because a few addresses could otherwise hold every slot of the server-wide cap.
 
 import type { GatewayMetrics } from './metrics.js';
 

@@ -1,4 +1,4 @@
-// GET /events over WebSocket (gateway-interface.md "Events"; reference-notes §5). The client's first
+// GET /events over WebSocket. The client's first
 // message is its subscription: a text frame holding JSON `{"filter": <expr>, "since": <id>}` (both
 // optional) or a binary frame holding a framed codec `EventSubscription` (views/events.ts). The server
 // then sends one message per matching event: framed codec `EventEnvelope` binary frames when the request

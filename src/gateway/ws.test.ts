@@ -203,7 +203,7 @@ describe('WebSocket limits', { timeout: 60_000 }, () => {
   });
 });
 
-describe('WebSocket routes and the telemetry profile (issue 11)', () => {
+describe('WebSocket routes and the telemetry profile', () => {
   async function gated(profile: TelemetryProfile): Promise<{ app: GatewayApp; url: string }> {
     const app = await createGatewayServer({ logLevel: 'silent', limits: { ratePerSecond: 0 } });
     registerWsRoute(app, '/v1/status/ws', (_socket, _first, ctx) => ctx.send('ok'), {

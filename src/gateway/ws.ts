@@ -1,4 +1,4 @@
-// WebSocket plumbing with `ws` (gateway-interface.md: `GET /events`, `GET /block/stream`). Upgrades are
+// WebSocket plumbing with `ws` (`GET /events`, `GET /block/stream`). Upgrades are
 // taken from the HTTP server's 'upgrade' event for registered paths only; any other upgrade gets a 404
 // and the socket is closed. The same path is also a plain Fastify GET route answering 426 Upgrade
 // Required, so it is in the route table and in the OpenAPI document. Upgrades pass the same per-client
@@ -55,7 +55,7 @@ function screenUpgrade(app: GatewayApp, req: IncomingMessage): GatewayError | un
   return typeof version === 'number' ? undefined : version;
 }
 
-/** The server-wide cap keeps its 503; the per-address cap answers 429 like the SSE caps (issue 10 §8). */
+/** The server-wide cap keeps its 503; the per-address cap answers 429 like the SSE caps. */
 function wsCapRefusal(app: GatewayApp, refusal: StreamRefusal): GatewayError {
   if (refusal === 'server') return gatewayError('too_many_connections', { kind: 'ws', retry_after_s: 1 });
   return gatewayError('stream_limit_reached', {

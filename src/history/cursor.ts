@@ -1,4 +1,4 @@
-// Opaque history cursors (app-families.md §3, §1.1): the location of the last item a page returned. The
+// Opaque history cursors (§1.1): the location of the last item a page returned. The
 // next page lists only transactions committed before it, so blocks committing during a walk (always at
 // greater heights) never shift the pages: no item repeats, none is skipped.
 

@@ -1,4 +1,4 @@
-// Selecting one page of a history index (app-families.md §3): one pass over the index range, oldest
+// Selecting one page of a history index: one pass over the index range, oldest
 // first, counting the entries that pass the filters (`total`) and keeping only the newest
 // `offset + limit` of those before the cursor, so memory is bounded by the page, not the history. Block
 // time never decreases with height (a proposal whose time regressed is refused), so the pass stops at

@@ -1,4 +1,4 @@
-// Parameters of the history routes (app-families.md §3, §1.1): `limit`/`offset` as every simple list
+// Parameters of the history routes (§1.1): `limit`/`offset` as every simple list
 // (400 invalid_pagination), an opaque `cursor` (cursor.ts, 400 invalid_pagination), and the filters
 // `status` (ok | rejected | all), `from_ms` / `to_ms` (block time, inclusive), `kind` (an instruction
 // kind, model/instructions.ts) and, on /v1/transactions/history, `asset_id`: a bad one is 400

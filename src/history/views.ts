@@ -1,4 +1,4 @@
-// Answer types of the history routes (app-families.md §3): items newest first with the reference's
+// Answer types of the history routes: items newest first with the reference's
 // fields (`authority`, `timestamp_ms`, `entrypoint_hash`, `result_ok`) and ours (`block_height`, the
 // transaction's `hash`, `index`, `creation_time_ms`, the full `result` and its `instructions`). The
 // per-account list keeps every field it had before (wave 1) and gains the others. `timestamp_ms` is the

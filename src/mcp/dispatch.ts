@@ -1,4 +1,4 @@
-// A tool call is the HTTP request it stands for (app-families.md §13): dispatched into the same server with
+// A tool call is the HTTP request it stands for: dispatched into the same server with
 // `inject`, so it passes the same hooks as a request from the network — the caller's address (rate limit),
 // its Host header (host check), operator authentication (the caller's session token, forwarded), answer
 // negotiation, body limits, schema validation and the one error envelope. A 2xx answer becomes the tool's

@@ -1,4 +1,4 @@
-// The MCP bridge family (app-families.md §13): an application family, listed by the node only when
+// The MCP bridge family: an application family, listed by the node only when
 // `mcp.enabled` (node/families.ts), so that without it /v1/mcp is the router's 404 and absent from OpenAPI.
 
 import type { RouteFamily } from '../gateway/family.js';

@@ -1,4 +1,4 @@
-// The MCP bridge's routes (app-families.md §13; Model Context Protocol "Streamable HTTP" transport):
+// The MCP bridge's routes (Model Context Protocol "Streamable HTTP" transport):
 //   POST /v1/mcp  one JSON-RPC 2.0 message; a request is answered with one JSON object (200), a
 //                 notification or response with 202 and no body. Batches are not taken (the protocol
 //                 dropped them in 2025-06-18): an array body is 400 bad_request.

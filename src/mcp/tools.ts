@@ -4,8 +4,8 @@
 // WebSocket paths), routes answering only text or codec bytes, routes the telemetry profile closes (they
 // would only answer 503), and the MCP routes themselves. Read-only by default: GET operations for every
 // caller; operator operations (any method) only for a caller with a valid operator session; no route that
-// needs a signed app request (app-families.md §1.2: the bridge cannot sign for the caller). No tool takes
-// a key: the gateway has no route that does (app-families.md §1.3, style 4 is refused).
+// needs a signed app request (the bridge cannot sign for the caller). No tool takes
+// a key: the gateway has no route that does (style 4 is refused).
 
 import type { GatewayApp, RouteMeta } from '../gateway/context.js';
 import { AssertionError } from '../util/assert.js';

@@ -1,4 +1,4 @@
-// Account aliases and asset aliases (docs/data-model.md §Aliases; app-families.md §5).
+// Account aliases and asset aliases (docs/data-model.md §Aliases).
 //   account alias   <label>@<domain>     alice@wonderland   never a public key before the '@'
 //   asset alias     <label>              usd.stable         no '#', '@' or '$': never an entity id
 // A label is 1..64 characters of [a-z0-9._-] starting with a letter or digit. Instructions carry the

@@ -30,7 +30,7 @@ export const BlockHeaderCodec = struct('BlockHeader', {
 });
 export type BlockHeader = Infer<typeof BlockHeaderCodec>;
 
-/** Consensus phases a certificate can prove (reference-notes §7). */
+/** Consensus phases a certificate can prove. */
 export const CertificatePhaseCodec = enumOf('CertificatePhase', { Prepare: {}, Commit: {}, NewView: {} });
 
 export const CommitCertificateCodec = struct('CommitCertificate', {

@@ -1,4 +1,4 @@
-// Transfer controls (docs/controls.md; app-families.md §10): rules the executor enforces on every
+// Transfer controls (docs/controls.md): rules the executor enforces on every
 // movement of value, per (account, asset definition) and per definition (for every holder).
 //   outgoing frozen   the account may not send (debits: transfers, burns, charges)
 //   blacklisted       the account may neither send nor receive

@@ -252,7 +252,7 @@ describe('direct text encoders and remembered encodings match the general path',
   }
 });
 
-describe('fast paths with non-ASCII ids and many texts (issue 14 "Codec")', () => {
+describe('fast paths with non-ASCII ids and many texts', () => {
   const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
   const roundTrip = (codec: Codec<string>, text: string) => {
     const bytes = encode(codec, text);

@@ -159,7 +159,7 @@ const INSTRUCTION_VARIANTS = {
   SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
   RemoveAssetAlias: { alias: AliasText },
-  // Multisig accounts (docs/multisig.md; app-families.md §9). RegisterMultisig creates the account whose
+  // Multisig accounts (docs/multisig.md). RegisterMultisig creates the account whose
   // id is derived from its domain and seed (model/multisig.ts) and its spec; the proposal's instructions
   // run as the multisig account once approvals reach the quorum. SetMultisigSpec only as the multisig.
   RegisterMultisig: { account: AccountId, seed: SeedText, spec: MultisigSpecCodec },

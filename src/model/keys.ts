@@ -100,7 +100,7 @@ export function canonicalPublicKeyText(text: string): string | undefined {
  * digits. A direct-mapped cache: a key's first bytes pick one of KEY_TEXT_MEMO_MAX slots, and a slot
  * holds the last key read there (its bytes in one flat array, compared in full) and its text. A miss
  * allocates nothing but the new text, so a stream of new keys costs no more than printing them
- * (issue 14 "Codec": the memo must not tax blocks whose keys never recur); memory is fixed.
+ * (the memo must not tax blocks whose keys never recur); memory is fixed.
  */
 export const KEY_TEXT_MEMO_MAX = 4096;
 

@@ -1,4 +1,4 @@
-// Multisig accounts and their proposals (docs/multisig.md; app-families.md §9).
+// Multisig accounts and their proposals (docs/multisig.md).
 //
 // A multisig account is an ordinary account whose id is DERIVED: its key part is an Ed25519-form key
 // whose 32 bytes are a ledger hash of (domain, seed), so nobody holds a private key for it (finding one
@@ -57,7 +57,7 @@ export const MultisigResultCodec = enumOf('MultisigResult', {
 });
 export type MultisigResult = Infer<typeof MultisigResultCodec>;
 
-/** Status names on the HTTP API (app-families.md §9). */
+/** Status names on the HTTP API. */
 export const STATUS_TEXT: Readonly<Record<MultisigStatus, string>> = Object.freeze({
   CollectingSignatures: 'COLLECTING_SIGNATURES',
   Finalized: 'FINALIZED',

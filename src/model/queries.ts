@@ -1,4 +1,4 @@
-// Signed queries (docs/data-model.md §Queries; reference-notes §1): a singular query, the start of an
+// Signed queries (docs/data-model.md §Queries): a singular query, the start of an
 // iterable query (filter, sort, pagination, fetch size), or the continuation of one through a cursor.
 
 import type { Infer } from '../codec/codec.js';

@@ -1,4 +1,4 @@
-// Transaction receipts (reference-notes §1): the node's signed acknowledgement that it admitted and queued
+// Transaction receipts: the node's signed acknowledgement that it admitted and queued
 // a transaction. The signature (Ed25519, node key) covers the hash of the receipt payload's encoding.
 
 import type { Infer } from '../codec/codec.js';

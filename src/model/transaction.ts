@@ -1,5 +1,5 @@
 // Transactions (docs/data-model.md §Transactions). The client signs the hash of the payload's canonical
-// encoding; the transaction hash is taken over the whole signed transaction (reference-notes §1).
+// encoding; the transaction hash is taken over the whole signed transaction.
 
 import type { Infer } from '../codec/codec.js';
 import { named, option, seq, struct } from '../codec/compound.js';

@@ -1,4 +1,4 @@
-// Detached signing (app-families.md §1.3 style 3): the first call returns the payload hash to sign and
+// Detached signing: the first call returns the payload hash to sign and
 // the creation time used; the second call repeats the body with `public_key_hex` and `signature_b64`,
 // and the node assembles the signed transaction and submits it through the normal submit path
 // (admission verifies the signature like any other). The node never holds or receives a private key.

@@ -1,4 +1,4 @@
-// The multisig family (app-families.md §9; docs/multisig.md): reads, two-step writes, the signed
+// The multisig family (docs/multisig.md): reads, two-step writes, the signed
 // approvals inbox, and multisig onboarding. Ledger semantics live in state/exec-multisig*.ts.
 
 import type { RouteDeps } from '../gateway/deps.js';

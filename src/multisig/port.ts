@@ -1,4 +1,4 @@
-// What the multisig routes read from the node (style.md "Layout": families see small interfaces). The
+// What the multisig routes read from the node (families see small interfaces). The
 // node adapts its committed world state and chain to it (node/multisig-port.ts). Answers are copies.
 
 import type { MultisigAccount } from '../model/multisig.js';

@@ -59,7 +59,7 @@ function holdsPrivateKey(v: unknown, depth: number): boolean {
   );
 }
 
-/** Keys never leave the client (app-families.md §1.3 style 4). */
+/** Keys never leave the client. */
 export function refusePrivateKey(body: unknown): void {
   if (holdsPrivateKey(body, 0)) throw gatewayError('private_key_not_accepted', { field: 'private_key' });
 }

@@ -1,4 +1,4 @@
-// The signed caller's approvals inbox (app-families.md §9, §1.2): proposals of every multisig account the
+// The signed caller's approvals inbox (§1.2): proposals of every multisig account the
 // signing account is a signatory of (index member → multisigs, then multisig → proposals), sorted by
 // (multisig account, proposal id); the cursor is the last item's position, opaque to clients.
 //

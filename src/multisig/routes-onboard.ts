@@ -1,4 +1,4 @@
-// POST /v1/accounts/onboard/multisig (app-families.md §9): the transaction that creates a multisig
+// POST /v1/accounts/onboard/multisig: the transaction that creates a multisig
 // account (RegisterMultisig, plus RegisterAccountAlias when `alias` is given), for the caller to sign;
 // two steps like the other multisig writes (detached.ts). The reference signs onboarding with a
 // node-held key; here the node holds none. Who may register is the ledger's rule (as RegisterAccount:

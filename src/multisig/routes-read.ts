@@ -1,4 +1,4 @@
-// Public reads of multisig state (app-families.md §9): ledger state at the committed height, no
+// Public reads of multisig state: ledger state at the committed height, no
 // signature needed (signatories, weights and proposals are ledger state any reader of blocks sees).
 //
 //   POST /v1/multisig/spec            {selector}                          → {multisig_account_id, signatories, quorum, transaction_ttl_ms}

@@ -1,4 +1,4 @@
-// Multisig writes in two steps (app-families.md §9, §1.3 style 3; detached.ts). Each builds ONE
+// Multisig writes in two steps (§1.3 style 3; detached.ts). Each builds ONE
 // instruction for the signer's transaction; the first call answers what to sign, the second (same body
 // plus public_key_hex and signature_b64) submits it. A body holding `private_key` is refused (400
 // private_key_not_accepted). Whether the signer may do it is the ledger's decision (rejection codes).

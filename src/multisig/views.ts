@@ -1,4 +1,4 @@
-// Answer types of the multisig routes (app-families.md §9), defined once as codec types: the JSON
+// Answer types of the multisig routes, defined once as codec types: the JSON
 // answer, the codec answer and the OpenAPI schema come from the same definition (gateway/view.ts).
 
 import { map, option, seq, struct } from '../codec/compound.js';
@@ -21,7 +21,7 @@ export const MultisigSpecView = struct('MultisigSpecAnswer', {
 const Accounts = seq(AccountId, MULTISIG_SIGNATORIES_MAX);
 
 export const MultisigProposalView = struct('MultisigProposalAnswer', {
-  /** The hex of the instructions hash (app-families.md §9). */
+  /** The hex of the instructions hash. */
   proposalId: Hash,
   multisigAccountId: AccountId,
   instructionsHash: Hash,
@@ -65,7 +65,7 @@ export const MultisigApprovalListView = struct('MultisigApprovalList', {
   nextCursor: option(string(512)),
 });
 
-/** Both steps of a detached-signing write (app-families.md §1.3 style 3). */
+/** Both steps of a detached-signing write. */
 export const MultisigWriteView = struct('MultisigWriteAnswer', {
   ok: bool,
   resolvedMultisigAccountId: AccountId,

@@ -1,5 +1,5 @@
 // The genesis file: the chain id, the validator set, and one transaction of instructions signed by the
-// genesis key (architecture.md "Configuration"). Block 1 holds exactly that transaction.
+// genesis key (docs/design/architecture.md). Block 1 holds exactly that transaction.
 //
 // Membership (docs/consensus.md "Membership"): each validator entry carries its BLS key and a proof of
 // possession, checked on load. The genesis transaction must register exactly these validators with

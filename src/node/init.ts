@@ -128,7 +128,7 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
     const admin = await exists(files.client);
     return { created: false, dir: files.dir, adminAccount: admin ? '(see client.json)' : '', url };
   }
-  // 0700 and 0600 below whatever the umask (issue 10 §11): the directory holds private keys.
+  // 0700 and 0600 below whatever the umask: the directory holds private keys.
   await mkdir(files.dir, { recursive: true, mode: 0o700 });
   const nodeKey = Ed25519KeyPair.generate();
   const consensusKey = BlsKeyPair.generate();

@@ -1,4 +1,4 @@
-// How the node's log looks (issue 11: `npm start` printed a JSON line per request). On a terminal a
+// How the node's log looks (`npm start` printed a JSON line per request). On a terminal a
 // developer gets one readable line per entry; JSON, one object per line, when stdout is not a
 // terminal or `log.format = "json"`, for collectors. pino-pretty is not a dependency: this is the
 // small subset a terminal needs (time, level, message, request summary, other fields, error stack).

@@ -1,4 +1,4 @@
-// The composition root (architecture.md "Parts"): the only module that knows every concrete class. It
+// The composition root (docs/design/architecture.md): the only module that knows every concrete class. It
 // builds a peer from its configuration and directory, applies genesis on first start, and starts and
 // stops the parts in order.
 

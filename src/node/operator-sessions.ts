@@ -17,7 +17,7 @@ export function nodeOperatorSessions(node: Node, log: FastifyBaseLogger): Operat
     challengesPerClientMax: c.operator.sessionClientChallengesMax,
     auditMax: c.operator.sessionAuditMax,
     now: () => node.clock.nowMs(),
-    // Every session event is logged (issue 15): id, operator key, expiry; never the token.
+    // Every session event is logged: id, operator key, expiry; never the token.
     log: (entry) => log.info({ operator_session: entry }, `operator session ${entry.event}`),
   });
 }

@@ -1,4 +1,4 @@
-// The durable record of the newest operator-request timestamp this node accepted (issue 10 §9): after a
+// The durable record of the newest operator-request timestamp this node accepted: after a
 // restart, gateway/operator-auth.ts refuses every request stamped at or before it, so a request captured
 // before the restart cannot be replayed after it. One small file in the data directory, replaced
 // atomically (fsynced) before the request that raised it is served; saves are serialised so an older mark

@@ -1,4 +1,4 @@
-// Freshness of signed queries (issue 10 finding 10): the transaction rules applied to queries. A signed
+// Freshness of signed queries: the transaction rules applied to queries. A signed
 // query is a bearer token for what its authority may read: without a freshness check, one captured
 // query could be replayed forever. Checked in a fixed order: creation time not beyond the allowed clock
 // drift (the chain's `maxClockDriftMs`, as for transactions), not older than `query.max_age_ms`, then not

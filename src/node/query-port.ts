@@ -1,4 +1,4 @@
-// Signed queries (reference-notes §1): decode with limits, check the chain, the creation time (drift and
+// Signed queries: decode with limits, check the chain, the creation time (drift and
 // age, query-freshness.ts), the signature and the authority, refuse a replay, then run the query over the
 // committed state. Cursors live in a bounded store per node.
 

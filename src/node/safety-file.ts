@@ -1,6 +1,6 @@
 // The consensus safety-state file: the few bytes a validator must never forget across a crash (its
 // lock and the last view it voted in; docs/consensus.md). The content is opaque here; this file only
-// makes replacing it crash-safe (testing.md "Durability discipline"): write a temporary file, fsync
+// makes replacing it crash-safe (docs/design/testing.md "Durability discipline"): write a temporary file, fsync
 // it, rename it over the target, fsync the directory. A crash at any step leaves either the old or the
 // new content, never a mix. A header (magic, version, length, CRC-32C) lets a read tell a torn or
 // damaged file from a good one; such a file is refused with `safety_file_corrupt`, never guessed at.

@@ -1,4 +1,4 @@
-// `torana testnet init` (issue 12, "Configuration and commands"): a ready local network in one
+// `torana testnet init` ("Configuration and commands"): a ready local network in one
 // directory. Every peer gets a complete node directory like `torana init` writes (its own node and
 // consensus keys, the shared admin and bridge keys, client settings, config.toml), one genesis shared
 // byte for byte, and `testnet.json` describes the whole network (testnet-manifest.ts).
@@ -213,7 +213,7 @@ async function writePeerDir(
   shared: { admin: Ed25519KeyPair; bridge: Ed25519KeyPair; genesisText: string; config: Config },
 ): Promise<void> {
   const files = nodeFiles(p.dir);
-  // 0700 and 0600 as `torana init` (issue 10 §11): the directory holds private keys.
+  // 0700 and 0600 as `torana init`: the directory holds private keys.
   await mkdir(files.dir, { mode: 0o700 });
   await saveKeyFile(files.nodeKey, keys.node);
   await saveConsensusKey(files.consensusKey, keys.consensus);

@@ -156,7 +156,7 @@ async function replayChecked(c: Checked, state: WorldState, opts: VerifyChainOpt
 }
 
 /**
- * How far verification runs ahead of re-execution (issue 14 "Verification"): while this thread
+ * How far verification runs ahead of re-execution: while this thread
  * re-executes block n, the workers check the signatures of blocks n+1 … n+k. Bounded in blocks and in
  * signatures so that memory stays bounded whatever the block sizes: at most this many decoded blocks
  * are held, and a window never holds more signatures than the second limit plus one block.

@@ -1,4 +1,4 @@
-// The text an operator signs to open a session (app-families.md §7, "operator sign-in"). The signature is
+// The text an operator signs to open a session ("operator sign-in"). The signature is
 // Ed25519 over the UTF-8 bytes of
 //
 //   torana-operator-session-v1 \n chain-id \n node-key \n audience \n operator-key \n challenge-id \n expires-at-ms

@@ -1,4 +1,4 @@
-// The operator sign-in family (app-families.md §7): its routes over one session store. The store is made
+// The operator sign-in family: its routes over one session store. The store is made
 // by the node (node/operator-sessions.ts) because the gateway's operator authentication verifies its
 // tokens too; this family only serves the routes. Not an application family: always registered.
 

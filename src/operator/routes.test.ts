@@ -1,4 +1,4 @@
-// Operator sign-in through a real socket (app-families.md §7): challenge, signed answer, session token,
+// Operator sign-in through a real socket: challenge, signed answer, session token,
 // an existing operator route called with the token, expiry, revocation (by id and by the caller), replay
 // of a used challenge, a key that is not an operator's, bad signatures, and the audit list.
 

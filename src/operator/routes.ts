@@ -1,4 +1,4 @@
-// The operator sign-in route table (app-families.md §7; docs/operator.md "Sign-in sessions"). Not an
+// The operator sign-in route table (docs/operator.md "Sign-in sessions"). Not an
 // application family: these routes exist whatever `app_api.enabled` says. Challenge and sign-in are public
 // (the signature is the credential); listing, auditing and revoking sessions are operator routes, which a
 // session token or a signed operator request opens (gateway/operator-auth.ts). All of it is node-local.

@@ -1,4 +1,4 @@
-// Admission (reference-notes §1): everything checked before a transaction is queued, in a fixed order so
+// Admission: everything checked before a transaction is queued, in a fixed order so
 // the first failing check wins: decoding with limits, chain id, creation time against the allowed clock
 // drift, TTL, signing algorithm, signature, then size, instruction and metadata limits.
 

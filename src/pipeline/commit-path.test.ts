@@ -114,7 +114,7 @@ describe('commit path: a node with a verification worker', () => {
       const domain = t.admin.id.slice(t.admin.id.indexOf('@') + 1);
       const senders = Array.from({ length: 8 }, (_, i) => newAccount(domain, 40 + i));
       const log: Instruction = { kind: 'Log', level: { kind: 'Info' }, message: 'hi' };
-      // Admission refuses unknown authorities (issue 10 finding 4): register the senders first (block 2).
+      // Admission refuses unknown authorities: register the senders first (block 2).
       await run(
         t,
         t.admin,

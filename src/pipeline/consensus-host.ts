@@ -1,4 +1,4 @@
-// What the pipeline offers a consensus engine (architecture.md "The path of a transaction" step 3). The
+// What the pipeline offers a consensus engine (docs/design/paths.md). The
 // pipeline owns this port and the engine uses it, so dependencies point one way: consensus → pipeline.
 // The single-peer engine and the BFT engine drive the same host, so swapping engines changes nothing here.
 // The port speaks of blocks: a leader builds one from its queue (`takeTransactions` + `execute`), any

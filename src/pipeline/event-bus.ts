@@ -1,4 +1,4 @@
-// The event bus (architecture.md "The path of a transaction" step 4): every pipeline and data event gets
+// The event bus (docs/design/paths.md): every pipeline and data event gets
 // an increasing id (event-id.ts: committed events by height and position, stable across restarts), is
 // kept in a bounded history for resumption, and is delivered synchronously to subscribers in id order.
 // Subscribers must not block: stream code buffers with its own limits.

@@ -1,4 +1,4 @@
-// Event ids that survive a restart (issue 10 finding 5). A committed event's id is derived from where it
+// Event ids that survive a restart. A committed event's id is derived from where it
 // sits in the chain: `height * ID_SPAN + position`, so the same event has the same id in every run of
 // the node and resuming after a restart neither skips nor repeats. Layout of one height's span:
 //   [0, APPLIED_POSITION)            the block's events in order (Block Committed first, then each

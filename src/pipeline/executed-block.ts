@@ -1,4 +1,4 @@
-// Executing a proposed block against a scratch view, and sealing it into a header (architecture.md step 3).
+// Executing a proposed block against a scratch view, and sealing it into a header (docs/design/architecture.md).
 
 import {
   type Block,

@@ -1,4 +1,4 @@
-// The index entries a committed block adds (tx-index.ts; app-families.md §1.4): hash → location, and for
+// The index entries a committed block adds (tx-index.ts): hash → location, and for
 // every account, asset definition and asset the transaction concerns, (id, location) → the transaction's
 // summary (tx-summary.ts: hash, result, block time, instruction kinds). Written with the block's state
 // changes in the same state-store transaction (ledger.ts), and rebuilt by replay (`torana rebuild`).

@@ -1,5 +1,5 @@
 // The ledger: committed blocks (block log), the world state (in memory, persisted per block) and the
-// transaction indexes. Commit order (testing.md "Durability discipline"): append the block and fsync, then
+// transaction indexes. Commit order (docs/design/testing.md "Durability discipline"): append the block and fsync, then
 // make the new state visible, then announce; the state store follows in the background and a restart
 // replays whatever blocks it had not yet recorded, checking every replayed block's hash.
 
@@ -127,7 +127,7 @@ export class Ledger {
       replayed++;
     }
     await ledger.flushState();
-    // The load read every world-state page of the store once; nothing reads them again (issue 14).
+    // The load read every world-state page of the store once; nothing reads them again.
     await store.releaseMappedPages?.();
     return {
       ledger,

@@ -1,4 +1,4 @@
-// The transaction pipeline (architecture.md "The path of a transaction"): admission → queue → (consensus
+// The transaction pipeline (docs/design/paths.md): admission → queue → (consensus
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
 import type { Block, CommitCertificate } from '../model/block.js';

@@ -1,5 +1,5 @@
 // Which asset definitions and assets a transaction touches, for the definition → transactions and
-// asset → transactions indexes (app-families.md §1.4): the definitions it registers, unregisters or
+// asset → transactions indexes: the definitions it registers, unregisters or
 // writes metadata or transfer controls to, and the assets it mints, burns or moves (both sides of a transfer). Sorted, unique,
 // so the index writes are deterministic. Ids come from decoded transactions, whose codec already made
 // them canonical and well formed (model/ids.ts), so an asset id is split at its second '#' without

@@ -1,5 +1,5 @@
 // The value of a history index entry (tx-index.ts: account, asset definition and asset → transactions):
-// what history filters need without reading the block (app-families.md §3, §1.4). Layout:
+// what history filters need without reading the block (§1.4). Layout:
 //   hash (32) ‖ flags (1; bit 0 = rejected) ‖ block time in ms (u64 big-endian) ‖ kinds bitset
 // where bit t of the bitset (byte t >> 3, bit t & 7) is set when an instruction with variant tag t
 // (model/instructions.ts INSTRUCTION_KINDS) is in the transaction. Entries written before these

@@ -1,4 +1,4 @@
-// The runtime ABI descriptor and its hash (reference-notes §8; gateway-interface.md "Versioning"). The ABI of
+// The runtime ABI descriptor and its hash. The ABI of
 // this node is the surface a transaction or query can use: every instruction kind and every query kind, each
 // with the schema hash of its codec definition. Under policy `V<n>` (n = the active `abi_version` of the
 // chain, raised by runtime upgrades) the ABI hash is the ledger hash (BLAKE2b-256, crypto/hash.ts) of the

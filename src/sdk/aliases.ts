@@ -1,4 +1,4 @@
-// Alias resolution over the node's routes (app-families.md §5; src/aliases/routes.ts), decoded with the
+// Alias resolution over the node's routes (src/aliases/routes.ts), decoded with the
 // node's own view codecs so the SDK and the node cannot drift. A 404 (unbound) is a ToranaApiError with
 // code `not_found`.
 

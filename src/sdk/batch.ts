@@ -1,4 +1,4 @@
-// `submitMany` (issue 14): many signed transactions through POST /v1/transactions/batch, split into
+// `submitMany`: many signed transactions through POST /v1/transactions/batch, split into
 // batches the node accepts, one result per transaction in the order given. The node's limits are its
 // defaults unless the caller knows better; a 413 answer teaches the real ones (`transaction_batch_too_large`
 // names the item limit, `body_too_large` halves the byte budget) and the rest is split again.

@@ -46,7 +46,7 @@ export interface RelayListOptions extends PageOptions {
 
 export interface SignedOption {
   /**
-   * Sign the request with the client's account (app-families.md §1.2): needed to read `authenticated`
+   * Sign the request with the client's account: needed to read `authenticated`
    * calls. Each attempt is signed once; a 429/503 retry after the freshness window fails as stale.
    */
   signed?: boolean;

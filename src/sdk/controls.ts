@@ -1,4 +1,4 @@
-// Transfer control reads over the node's routes (app-families.md §10; src/controls/routes.ts), decoded
+// Transfer control reads over the node's routes (src/controls/routes.ts), decoded
 // with the node's own view codecs so the SDK and the node cannot drift. Unknown account or definition:
 // a ToranaApiError with code `not_found`. Ids may be aliases.
 

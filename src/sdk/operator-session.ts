@@ -1,4 +1,4 @@
-// Operator sign-in from the SDK (docs/operator.md "Sign-in sessions"; app-families.md §7): ask for a
+// Operator sign-in from the SDK (docs/operator.md "Sign-in sessions"): ask for a
 // challenge, check that its text is an operator sign-in challenge for this key and this chain (never sign
 // text a server made up: a signature over anything else could be replayed as something else), sign it,
 // and trade it for a session token. The client method `ToranaClient.operatorSignIn` wraps this and hands

@@ -1,4 +1,4 @@
-// Signing a signed app request (app-families.md §1.2; the gateway verifies in gateway/signed-request.ts):
+// Signing a signed app request (the gateway verifies in gateway/signed-request.ts):
 // the four `x-ledger-*` headers for one request, from the account's signer. Browser-safe: SHA-256 from
 // @noble/hashes, the nonce from the platform's random source.
 

@@ -1,4 +1,4 @@
-// Subscription and trigger reads over the node's routes (app-families.md §11; src/subscriptions/routes.ts),
+// Subscription and trigger reads over the node's routes (src/subscriptions/routes.ts),
 // decoded with the node's own view codecs so the SDK and the node cannot drift. A 404 is a ToranaApiError
 // with code `not_found`.
 

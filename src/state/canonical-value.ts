@@ -1,4 +1,4 @@
-// Canonical keys of JSON values for filter equality (issue 10 finding 2): two values are jsonEquals
+// Canonical keys of JSON values for filter equality: two values are jsonEquals
 // exactly when their keys are the same string, so a filter computes each expected value's key once and
 // compares an item's value by one string comparison (`in` becomes a Set lookup) instead of re-walking
 // every expected value for every item. Decimals ("1.50", "1.5", 1.5) share one key, as jsonEquals says.

@@ -1,6 +1,6 @@
 // Conservation (property test): random mint / burn / transfer sequences over a few accounts never make a
 // balance negative, the balances of a definition always sum to its total, and the executor agrees with a
-// ten-line reference model about which transactions commit. Fixed seed and run count (style.md "Codec").
+// ten-line reference model about which transactions commit. Fixed seed and run count.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

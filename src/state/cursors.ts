@@ -1,4 +1,4 @@
-// Query cursors (reference-notes §1): the rest of an iterable query's result, held for its authority
+// Query cursors: the rest of an iterable query's result, held for its authority
 // between batches. Bounded in count, in total (cursors_exhausted, 429) and per authority, and in idle
 // time (cursor_expired, 410); ids are 128 random bits so one client cannot guess another's cursor, and a
 // cursor answers only the authority that opened it (to anyone else it does not exist). The clock is

@@ -1,5 +1,5 @@
 // Exact comparison of decimal numbers written as JSON strings ("12.50", the Numeric JSON form) or JSON
-// numbers, for filters and sorting (reference-notes §6). No floating point: digits are compared as text.
+// numbers, for filters and sorting. No floating point: digits are compared as text.
 
 /** A decimal reduced to sign, integer digits without leading zeros, fraction digits without trailing zeros. */
 export interface Decimal {

@@ -1,4 +1,4 @@
-// Typed errors of the state layer (style.md "Errors"). Ledger rejections are results (model/rejections.ts),
+// Typed errors of the state layer. Ledger rejections are results (model/rejections.ts),
 // not errors; these cover loading persisted state and answering queries.
 
 export type StateErrorCode = 'state_invalid_entry';
@@ -30,7 +30,7 @@ export type QueryErrorCode =
   | 'query_budget_exceeded'
   | 'permission_denied';
 
-/** The HTTP status the gateway should answer each query error with (reference-notes §1). */
+/** The HTTP status the gateway should answer each query error with. */
 export const QUERY_ERROR_STATUS: Readonly<Record<QueryErrorCode, number>> = Object.freeze({
   not_found: 404,
   invalid_filter: 400,

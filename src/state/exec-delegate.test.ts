@@ -1,4 +1,4 @@
-// Transfer delegates (model/permissions.ts TransferDelegate, CanTransferFrom; issue 10 finding 1): the
+// Transfer delegates (model/permissions.ts TransferDelegate, CanTransferFrom): the
 // ISO 20022 bridge account may debit only accounts that granted it CanTransferFrom, whatever else it
 // holds, and only an account itself (or a permission manager) hands out a grant on it.
 

@@ -1,4 +1,4 @@
-// Multisig instructions (docs/multisig.md; app-families.md §9). Check order of each handler, first
+// Multisig instructions (docs/multisig.md). Check order of each handler, first
 // failing check wins:
 //   RegisterMultisig  id canonical → id derived from (domain, seed) → domain → permission (as
 //                     RegisterAccount) → id free → spec → signatories exist

@@ -1,4 +1,4 @@
-// Runtime upgrades (README.md §Instructions; reference-notes §8): propose, activate, cancel. The id of an
+// Runtime upgrades (README.md §Instructions): propose, activate, cancel. The id of an
 // upgrade is the hex of hash(encode(UpgradeManifestCodec, manifest)), so the same manifest always has the
 // same id. The active ABI version only ever increases.
 

@@ -1,4 +1,4 @@
-// Deterministic block execution (architecture.md "The path of a transaction" step 3). Transactions apply
+// Deterministic block execution (docs/design/paths.md). Transactions apply
 // to a scratch view of the committed state; each is atomic (an undo journal rolls back every write of a
 // rejected one). The base is untouched until commit(), so readers keep seeing the committed state while a
 // block is built, and a block that is never committed leaves no trace. No wall clock, no randomness:

@@ -1,11 +1,11 @@
-// Filter expressions over the snake_case JSON form of items (reference-notes §6; README.md §Filters):
+// Filter expressions over the snake_case JSON form of items (README.md §Filters):
 //   {"and":[e…]} {"or":[e…]} {"not":e}
 //   {"eq":["path",v]} ne lt lte gt gte   {"in":["path",[v…]]} nin   {"exists":"path"} {"is_null":"path"}
 // Decimal strings and numbers compare numerically; other strings by UTF-16 code units. A missing field
 // satisfies only ne, nin and is_null. compileFilter validates once (bounded depth and size) and returns a
 // predicate the gateway reuses for list routes and the SSE `filter` parameter.
 //
-// Cost (issue 10 finding 2): the node cap alone ignores how big the values are, so the expected values'
+// Cost: the node cap alone ignores how big the values are, so the expected values'
 // canonical keys (canonical-value.ts) are computed once at compile time and their total length is capped
 // (`valueCharsMax`). Equality then compares one key per item (`in` / `nin` look it up in a Set), and an
 // item's key is never built past the longest expected key. Every evaluation charges its work to an

@@ -12,7 +12,7 @@ function loadedScenario(): { live: WorldState; loaded: WorldState } {
   return { live: chain.state, loaded: WorldState.fromEntries(chain.state.entries()) };
 }
 
-describe('loading rows (issue 14: a million accounts in memory)', () => {
+describe('loading rows (a million accounts in memory)', () => {
   it('loaded rows with empty metadata share one empty map that cannot be changed', () => {
     const { loaded } = loadedScenario();
     const empty = loaded.sortedIds('account').map((id) => loaded.tables.account.get(id)!.metadata);

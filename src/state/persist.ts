@@ -39,7 +39,7 @@ export const EMPTY_ROW_MAP: ReadonlyMap<never, never> = Object.freeze(new EmptyM
 /**
  * The row with each empty Map among its own fields (an account's metadata, a domain's, an NFT's content)
  * replaced by EMPTY_ROW_MAP. An empty Map costs about 240 bytes, once per account of a million-account
- * state (issue 14); rows are immutable (README.md "Invariants": replaced, never edited, readers get
+ * state; rows are immutable (README.md "Invariants": replaced, never edited, readers get
  * copies), and the shared map throws if anything ever tried to change it.
  */
 export function shareEmptyMaps<V>(row: V): V {

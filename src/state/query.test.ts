@@ -251,7 +251,7 @@ describe('executeQuery: iterable', () => {
     assert.equal(opts.cursors.size, 0);
   });
 
-  it('answers invalid_sort for a field the items do not have (issue 11), as the list routes do', async () => {
+  it('answers invalid_sort for a field the items do not have, as the list routes do', async () => {
     const { q } = fixture();
     const r = await q(start({ kind: 'FindAccounts' }, { sort: 'owner:asc' }));
     assert.equal(code(r), 'invalid_sort');

@@ -1,4 +1,4 @@
-// Query execution over the committed (base) state (reference-notes §1; model/queries.ts). Singular
+// Query execution over the committed (base) state (model/queries.ts). Singular
 // queries answer one output or not_found. Iterable queries: collect items → filter → sort → paginate
 // (offset, limit) → first batch of fetchSize, the rest parked behind a cursor. Any account may read (a
 // permissioned network admits only known accounts); `canRead` is the hook for finer read permissions.
@@ -123,7 +123,7 @@ function sortKeysFor(
  * References of the items that pass `predicate`, in `sortKeys` order (or default order). With `keep`
  * (offset + limit of a sorted query) only that many leading matches are kept, in a bounded heap
  * (top-k.ts), instead of every match sorted at the end: a sorted query over a million holders kept
- * and sorted half a million entries for a page of 10 (issue 14).
+ * and sorted half a million entries for a page of 10.
  */
 async function scan(
   source: ItemSource,

@@ -1,4 +1,4 @@
-// Sorting query items (reference-notes §6): `field:asc,other:desc`, at most SORT_KEYS_MAX keys, direction
+// Sorting query items: `field:asc,other:desc`, at most SORT_KEYS_MAX keys, direction
 // optional (asc). Decimals compare numerically, strings by UTF-16 code units; missing and null values
 // go last in either direction. Ties are broken by the item's id, so the order is total and the same on
 // every node whatever order the items were collected in.

@@ -1,4 +1,4 @@
-// A scratch overlay over one committed table (architecture.md "executes it against a scratch view"):
+// A scratch overlay over one committed table (docs/design/architecture.md):
 // writes land in `writes` (a value, or DELETED), reads fall through to the base. Every write is recorded
 // in the shared undo journal so a rejected transaction can be rolled back exactly.
 

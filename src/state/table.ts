@@ -25,7 +25,7 @@ export const ENCODED_ROWS_KEPT_MAX = 16_384;
 /**
  * Index entries with at least this many children keep their sorted ids until the entry changes: a
  * query over the holders of a definition held by a million accounts sorted a million ids every time
- * (issue 14); smaller entries are sorted on demand.
+ *; smaller entries are sorted on demand.
  */
 export const SORTED_CHILDREN_CACHE_MIN = 1024;
 

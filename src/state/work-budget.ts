@@ -1,4 +1,4 @@
-// A query's work budget (issue 10 finding 2): every item scanned and every filter evaluation charges
+// A query's work budget: every item scanned and every filter evaluation charges
 // units (filter.ts WorkMeter: one per node visited plus the characters of canonical keys built), and a
 // scan stops with `query_budget_exceeded` once the budget is spent, instead of running for seconds. The
 // units are deterministic (no clock), so the same query over the same state always stops at the same item.

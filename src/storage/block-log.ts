@@ -1,5 +1,5 @@
 // The durable block log: append-only segment files of checksummed, hash-chained records
-// (architecture.md "Storage"; testing.md "Durability discipline"). A batch is written, fsynced once
+// (docs/design/architecture.md; docs/design/testing.md "Durability discipline"). A batch is written, fsynced once
 // (group commit), and only then indexed and visible to readers, so nothing a caller was told is
 // durable can be lost by a crash, and nothing unsynced is ever served.
 
@@ -54,7 +54,7 @@ export class BlockLog implements BlockStore {
   ): Promise<{ log: BlockLog; report: OpenReport }> {
     const opts = resolveBlockLogOptions(options);
     const blocksDir = resolve(dir, BLOCKS_DIR);
-    // 0700: the data directory is the node's alone, even under umask 000 (issue 10 §11).
+    // 0700: the data directory is the node's alone, even under umask 000.
     const created = await mkdir(blocksDir, { recursive: true, mode: 0o700 });
     if (opts.fsync && created !== undefined) await syncNewDirectories(resolve(created), blocksDir);
     const recovered = await recoverBlockLog(blocksDir, opts);

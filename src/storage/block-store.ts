@@ -1,4 +1,4 @@
-// The storage ports the ledger runs on (architecture.md "Storage"). `BlockStore` is what the ledger
+// The storage ports the ledger runs on (docs/design/architecture.md). `BlockStore` is what the ledger
 // needs of a block log, `StateBackend` what it needs of a state store. The disk implementations are
 // `BlockLog` (segment files) and `StateStore` (LMDB); `MemoryBlockStore` and `MemoryStateBackend`
 // (memory-stores.ts) hold the same contract in memory, with fault hooks, for the simulator and tests.

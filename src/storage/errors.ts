@@ -1,4 +1,4 @@
-// Typed storage errors (style.md "Errors"). Operating errors carry a stable string `code`;
+// Typed storage errors. Operating errors carry a stable string `code`;
 // corruption additionally says where (file, byte offset, height) and what was wrong.
 
 export type StorageErrorCode =

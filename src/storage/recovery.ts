@@ -1,4 +1,4 @@
-// Open-time scan of the block log (testing.md "Durability discipline" rule 3). Every segment is read
+// Open-time scan of the block log (docs/design/testing.md "Durability discipline"). Every segment is read
 // in order and every record is checked: magic, length, checksum, height continuity, hash linkage.
 // Only one kind of damage is repaired: a bad record at the very end of the last segment, with no
 // valid record behind it, is a torn write from a crash during append and is cut off. Anything else

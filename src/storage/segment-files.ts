@@ -53,7 +53,7 @@ export async function createSegment(
   failPoints: FailPoints,
 ): Promise<{ handle: FileHandle; file: SegmentFile }> {
   const path = join(blocksDir, segmentFileName(firstHeight));
-  // 0600 whatever the umask (issue 10 §11): blocks are only the node's to read.
+  // 0600 whatever the umask: blocks are only the node's to read.
   const handle = await open(path, 'wx+', 0o600);
   try {
     if (fsync) await handle.sync();

@@ -1,8 +1,8 @@
 // Durable world state: after each committed block the node writes that block's state changes and
 // the applied (height, block hash) in ONE LMDB write transaction, and continues only once it is
-// flushed (architecture.md "Storage"). A crash therefore leaves either the old or the new height
+// flushed (docs/design/architecture.md). A crash therefore leaves either the old or the new height
 // with its matching data, never a mix, and a restart resumes without replaying every block. The
-// state can always be rebuilt from the block log (testing.md "Durability discipline" rule 4).
+// state can always be rebuilt from the block log (docs/design/testing.md "Durability discipline").
 
 import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -70,7 +70,7 @@ export class StateStore implements StateBackend {
   /** Opens (creating if needed) the LMDB environment in `<dir>/state/`. */
   static async open(dir: string, opts: StateStoreOptions = {}): Promise<StateStore> {
     const path = join(dir, STATE_DIR);
-    // 0700 directory, and 0600 files below: LMDB creates its files with 0644 & ~umask (issue 10 §11).
+    // 0700 directory, and 0600 files below: LMDB creates its files with 0644 & ~umask.
     await mkdir(path, { recursive: true, mode: 0o700 });
     const fsync = opts.fsync ?? true;
     const db = openDb(path, opts);
@@ -195,7 +195,7 @@ export class StateStore implements StateBackend {
   /**
    * Closes and reopens the LMDB environment once the writes in flight are done, so the pages a full
    * read mapped in (the world state loaded at start) leave the process's resident set: with a million
-   * accounts they were a gigabyte of RSS the node never reads again (issue 14). Nothing is lost: every
+   * accounts they were a gigabyte of RSS the node never reads again. Nothing is lost: every
    * commit before it is durable, and reads and writes after it use the reopened map.
    */
   releaseMappedPages(): Promise<void> {

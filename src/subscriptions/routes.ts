@@ -1,4 +1,4 @@
-// Subscription and trigger reads (app-families.md §11; docs/subscriptions.md, docs/triggers.md). Public
+// Subscription and trigger reads (docs/subscriptions.md, docs/triggers.md). Public
 // ledger state at the committed height; writes are instructions signed by the client, never routes.
 //
 //   GET /v1/subscriptions/plans        ?provider&limit&offset            → {items: [plan], total}

@@ -1,4 +1,4 @@
-// Answer types of the subscription and trigger routes (app-families.md §11), codec types so the JSON
+// Answer types of the subscription and trigger routes, codec types so the JSON
 // answer, the codec answer and the OpenAPI schema come from one definition (gateway/view.ts). Rows are
 // the ledger's own (model/subscriptions.ts, model/trigger-row.ts), in their snake_case JSON form.
 

@@ -1,4 +1,4 @@
-// The telemetry route family (gateway/family.ts; app-families.md §6). Not an application family
+// The telemetry route family (gateway/family.ts). Not an application family
 // (`app: false`): issue 15 names the application families (accounts, domains, assets, NFTs, explorer,
 // transactions, aliases, webhooks, ISO 20022, conference relays) and telemetry is not among them, so it
 // stays with `app_api.enabled = false`, gated by the telemetry profile like /status and /metrics.

@@ -1,4 +1,4 @@
-// The telemetry routes (app-families.md §6; docs/telemetry.md): this node's view of its peers, of the
+// The telemetry routes (docs/telemetry.md): this node's view of its peers, of the
 // newest block's propagation, and a live SSE feed of both. Node-local (each node answers with its own
 // view). Profiles as in the reference: peers-info and propagation are not gated; live needs the `metrics`
 // capability (503 telemetry_profile_restricted under other profiles).

@@ -1,4 +1,4 @@
-// What this node observes of block propagation (app-families.md §6 "propagation"): for the newest block,
+// What this node observes of block propagation: for the newest block,
 // the creation time its proposer wrote in the header, the moment this node committed it, and the moments
 // its peers say they committed it (their reports, peer-reports.ts). Nothing is estimated: a block
 // committed before this node started has no commit time of this run, and a peer whose fresh reports do

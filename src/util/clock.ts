@@ -1,4 +1,4 @@
-// Time as an injected dependency (style.md "Determinism"): the node reads wall-clock time and arms
+// Time as an injected dependency: the node reads wall-clock time and arms
 // timers only through a Clock, so a simulator can run a cluster on virtual time. The executor and
 // consensus decisions never read it directly: block times come from the block header.
 

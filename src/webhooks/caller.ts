@@ -1,4 +1,4 @@
-// Who calls a webhook route (app-families.md §8 "we differ"): a signed app request (§1.2), whose account
+// Who calls a webhook route: a signed app request (§1.2), whose account
 // becomes the owner of what it registers and sees only its own webhooks, or operator credentials
 // (operator-auth.ts), which see and manage every webhook. A request carrying the operator key header is
 // checked as an operator request; any other as a signed app request (401 signature_missing without one).

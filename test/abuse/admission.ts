@@ -1,4 +1,4 @@
-// Abuse scenarios on admission (issue 10 finding 4): transactions that cannot pass must not reach a block,
+// Abuse scenarios on admission: transactions that cannot pass must not reach a block,
 // and no single key or client address may fill the queue alone.
 // - `unregisteredKeys`: every transaction signed by a fresh key for an account that does not exist and
 //   carrying ~60 KB of `Log` instructions. Before the fix each was accepted (202) and written to a block

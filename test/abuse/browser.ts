@@ -1,4 +1,4 @@
-// Abuse scenario (issue 10 §7): a web page in the operator's browser attacks a loopback node.
+// Abuse scenario: a web page in the operator's browser attacks a loopback node.
 // - DNS rebinding: the page's own name now resolves to 127.0.0.1, so its requests reach the node with
 //   `Host: <hostile name>`; they are refused 421 `host_not_allowed` (gateway.allowed_hosts).
 // - Cross-site WebSocket hijacking: the page opens a WebSocket to the node (browsers send `Origin` and

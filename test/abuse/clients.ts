@@ -239,7 +239,7 @@ export function rssPeak(): { stop(): number } {
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 
-/** One figure line per test (issue 6: "each test prints its figure"). */
+/** One figure line per test ("each test prints its figure"). */
 export function figure(name: string, fields: Record<string, unknown>): void {
   const text = Object.entries(fields)
     .map(([k, v]) => `${k} ${typeof v === 'number' && !Number.isInteger(v) ? v.toFixed(1) : String(v)}`)

@@ -1,5 +1,5 @@
 // Watching a node's event bus for the final status of given transactions: how the abuse and soak
-// scenarios prove that nothing accepted was lost (issue 6: "what was lost: must be nothing").
+// scenarios prove that nothing accepted was lost ("what was lost: must be nothing").
 
 import type { Node } from '../../src/node/node.js';
 import { toHex } from '../../src/util/hex.js';

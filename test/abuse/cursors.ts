@@ -1,4 +1,4 @@
-// Abuse scenario on query cursors (issue 10 finding 6), through real sockets: one account sends many
+// Abuse scenario on query cursors, through real sockets: one account sends many
 // signed `Start FindTransactions` with `fetchSize: 1` against a chain of thousands of transactions.
 // Before the fix each Start re-read every block (340-500 ms) and its cursor kept ~8 MB of decoded
 // transactions (0.43 → 3.4 GB). Pass: beyond `query.cursors_per_account_max` the account is refused 429

@@ -1,4 +1,4 @@
-// Abuse scenario (issue 10 §9): a captured signed operator request replayed (a) against another node that
+// Abuse scenario: a captured signed operator request replayed (a) against another node that
 // trusts the same operator key and (b) against the same node after a restart, within the ±30 s window.
 // The signed text names the node's chain id and key, and the newest accepted timestamp survives the
 // restart in the data directory (node/operator-watermark.ts): both replays are refused with 401.

@@ -1,4 +1,4 @@
-// Abuse scenario (issue 10 §8): a few source addresses open streams until they hold every slot of the
+// Abuse scenario: a few source addresses open streams until they hold every slot of the
 // server-wide SSE and WebSocket caps. The per-address caps (`streams.sse_clients_per_ip_max`,
 // `streams.ws_clients_per_ip_max`) refuse each address's extra streams with 429 `stream_limit_reached`,
 // so a newcomer from another address is still admitted.

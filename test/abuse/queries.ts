@@ -1,4 +1,4 @@
-// Abuse scenario on signed queries (issue 10 finding 10): before the fix, `creationTimeMs` 1 and
+// Abuse scenario on signed queries: before the fix, `creationTimeMs` 1 and
 // 99999999999999 both answered 200 and a captured signed query could be replayed forever. Now, through
 // real sockets: a query from the distant past is refused 400 query_expired, one from the far future 400
 // query_creation_time_in_future, a captured query replayed many times at once is answered exactly once

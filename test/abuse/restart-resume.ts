@@ -1,4 +1,4 @@
-// SSE resumption across a node restart (issue 10 finding 5). Before the fix, event ids restarted with the
+// SSE resumption across a node restart. Before the fix, event ids restarted with the
 // process: after a restart, `Last-Event-ID: 3048` resumed at the new id 3049 and the client never saw the
 // new events 1–3048. Now committed events carry ids derived from (height, position) (src/pipeline/
 // event-id.ts). Through real sockets: a client reads every event of `before` commits, the node restarts,

@@ -1,4 +1,4 @@
-// Abuse scenario (issue 11): requests the router refuses itself (bad percent-encoding, an overlong path
+// Abuse scenario: requests the router refuses itself (bad percent-encoding, an overlong path
 // parameter) run no Fastify hooks, so they skipped the per-client rate limiter. A client flooding them
 // must spend its budget like any other: 429 `rate_limited` with Retry-After once the bucket is empty,
 // for the malformed requests and for its ordinary ones.

@@ -1,4 +1,4 @@
-// Aliases through real sockets (issue 15 "Aliases"; app-families.md §5): register, resolve both ways and
+// Aliases through real sockets: register, resolve both ways and
 // by index, transfer, remove, set primary, conflicts and permission refusals, asset alias leases across
 // block time, aliases in place of ids on the app routes, and the state root after a rebuild from blocks.
 

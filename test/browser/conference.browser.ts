@@ -1,4 +1,4 @@
-// `npm run test:browser` (issue 13 "Done means": encrypted signalling end to end in a real browser). Two
+// `npm run test:browser` (encrypted signalling end to end in a real browser). Two
 // headless Chromium pages load the esbuild-bundled SDK. The host page creates a transparent call and
 // publishes a WebRTC offer sealed to the participant (non-trickle: ICE gathering complete, loopback host
 // candidates); the participant page fetches and opens it, answers, and joins with JoinConference carrying

@@ -1,4 +1,4 @@
-// `npm run test:browser` (issue 11): the esbuild-bundled SDK in Chromium (Debian's `chromium`, driven
+// `npm run test:browser`: the esbuild-bundled SDK in Chromium (Debian's `chromium`, driven
 // by playwright-core). A page served from one origin, allowed by the node's CORS allow list
 // (`gateway.cors_origins`), loads the bundle, signs and submits a transaction to the node on another
 // origin and sees it commit; a page from an origin NOT in the list is refused by the browser.

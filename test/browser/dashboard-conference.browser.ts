@@ -1,4 +1,4 @@
-// `npm run test:browser` (issue 17): the dashboard's conference page in Chromium against a real node with
+// `npm run test:browser`: the dashboard's conference page in Chromium against a real node with
 // the conference routes on. A relay registered and reporting health and a public call created through the
 // SDK's instructions (committed transactions) show in the page's calls and relays tables; axe-core finds
 // nothing serious; the screenshot goes to test/browser/artifacts/conference.png.

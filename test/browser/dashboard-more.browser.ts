@@ -1,4 +1,4 @@
-// `npm run test:browser` (issue 17, second part): the dashboard's ISO 20022 pages, search by alias and the
+// `npm run test:browser` (second part): the dashboard's ISO 20022 pages, search by alias and the
 // node URL setting, in Debian's Chromium against real nodes. Node A runs the bridge with an operator key;
 // a pacs.008 submitted the way test/iso20022 does it settles, the operator signs in on the settings page
 // (WebCrypto signs the challenge), and the messages page and the message page show its status and the

@@ -1,4 +1,4 @@
-// `npm run test:browser` (issue 17): the dashboard the node serves at /dashboard/, in Debian's Chromium
+// `npm run test:browser`: the dashboard the node serves at /dashboard/, in Debian's Chromium
 // (playwright-core), against a real node: the overview loads; a transaction submitted through the SDK
 // shows in the live feed within a second; search by its hash opens its page with its instructions; an
 // account page shows the JSON route's balance; the live feed resumes after the node restarts; no console

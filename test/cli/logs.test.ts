@@ -1,4 +1,4 @@
-// The node's log at a terminal (issue 11: `npm start` printed a JSON line per request). A served node
+// The node's log at a terminal (`npm start` printed a JSON line per request). A served node
 // with the defaults writes no per-request entries; `log.access = true` brings them back; `pretty`
 // lines are readable text and `json` lines are JSON. stdout is captured while the node serves.
 import assert from 'node:assert/strict';

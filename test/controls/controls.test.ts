@@ -1,4 +1,4 @@
-// Transfer controls through real sockets (issue 16 "Controls"; app-families.md §10; docs/controls.md):
+// Transfer controls through real sockets (docs/controls.md):
 // each rule refuses what it should and allows what it should, caps roll over at period boundaries of
 // block time (fast block clock), the read routes (ids or aliases; all clear, 404, 400), and the state
 // root after a rebuild from blocks.

@@ -1,4 +1,4 @@
-// Transfer controls cannot be bypassed through the ISO 20022 bridge (issue 16 "Controls"): a pacs.008
+// Transfer controls cannot be bypassed through the ISO 20022 bridge: a pacs.008
 // submitted through its route becomes an ordinary TransferAsset signed by the bridge delegate, so the
 // rules refuse it with their own code (RJCT, the ledger code as the proprietary reason) and allow it once
 // cleared.

@@ -144,7 +144,7 @@ export function assertRecovered(r: RecoveryReport, history: AnnouncedHistory, la
   }
 }
 
-/** The figure line every crash test prints (issue 6: "Each test prints its figure"). */
+/** The figure line every crash test prints ("Each test prints its figure"). */
 export function figureLine(
   name: string,
   f: { kills: number; history: AnnouncedHistory; lost: number; blocks: number; extra?: string },

@@ -1,4 +1,4 @@
-// The process the crash tests kill (issue 2 "Done means": kill -9 during a stream of submissions).
+// The process the crash tests kill (kill -9 during a stream of submissions).
 // It opens an initialised node directory, starts the node with the fail points named in
 // TORANA_FAILPOINT, registers the workload (once: a restarted child finds it in the state), then submits
 // random transfers without pause. For every transaction the event bus announces as Committed or Rejected

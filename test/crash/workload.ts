@@ -1,4 +1,4 @@
-// The crash tests' workload (issue 2 "Done means": kill -9 during a stream of submissions): one domain,
+// The crash tests' workload (kill -9 during a stream of submissions): one domain,
 // a fixed set of accounts whose keys are derived from constant seeds (so a restarted child and the
 // checking parent know them without any shared file), one asset definition, and a known amount minted
 // into every account by a single atomic setup transaction. Random transfers between the accounts follow;

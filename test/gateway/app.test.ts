@@ -1,6 +1,6 @@
 // Issue 3, application reads: the domain, asset definition, account and NFT routes of src/accounts/ (the
 // app-reads family) through a real socket, answering from state built by real transactions
-// (gateway-interface.md "List responses"; reference-notes §6, §12). Explorer: app-explorer.test.ts.
+// (§12). Explorer: app-explorer.test.ts.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Consensus evidence through a real socket (reference-notes §7): real double votes signed with the node's
+// Consensus evidence through a real socket: real double votes signed with the node's
 // own consensus key, invalid QCs made from real certificates, operator authentication, listing and count.
 
 import assert from 'node:assert/strict';

@@ -69,7 +69,7 @@ const UNGATED_PATHS = [
   '/v1/telemetry/peers-info',
   '/v1/telemetry/propagation',
 ];
-/** `metrics` capability: /metrics, and telemetry's live feed (app-families.md §6). */
+/** `metrics` capability: /metrics, and telemetry's live feed. */
 const METRICS_PATHS = ['/metrics', '/v1/telemetry/live', '/v1/explorer/metrics'];
 
 function servedUnder(profile: Profile, visibility: string): boolean {

@@ -1,4 +1,4 @@
-// The runtime routes through a real socket (reference-notes §8): ABI descriptor and hash, metrics, upgrade
+// The runtime routes through a real socket: ABI descriptor and hash, metrics, upgrade
 // records, and the full loop propose → sign the returned instructions as the admin → submit → activate.
 
 import assert from 'node:assert/strict';

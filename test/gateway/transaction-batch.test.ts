@@ -1,4 +1,4 @@
-// Batched submission through real sockets (issue 14): POST /v1/transactions/batch with mixed good, bad
+// Batched submission through real sockets: POST /v1/transactions/batch with mixed good, bad
 // and duplicate items (results in order, one bad item sinking none), the batch limits and their codes,
 // the codec answer, the item metrics; and the /v1/transactions/ws channel (answers in order, single
 // transactions and batches, a malformed message answered with an error body, text messages refused,

@@ -148,7 +148,7 @@ describe('POST /transaction', () => {
 
   it('answers 429 queue_full with Retry-After and queue depth when the queue is saturated, then drains', async () => {
     const signers = [newAccount('system'), newAccount('system'), newAccount('system')];
-    // Admission refuses unregistered authorities (issue 10 finding 4): register them first.
+    // Admission refuses unregistered authorities: register them first.
     await run(
       t,
       t.admin,

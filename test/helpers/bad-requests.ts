@@ -186,7 +186,7 @@ function codecProbes(base: Probe, frame: Uint8Array): Probe[] {
     b[at] = v === 0 ? b[at]! ^ 0xff : v;
     add(what, b);
   }
-  // A one-byte version and the bare payload is a valid body too (reference-notes §2).
+  // A one-byte version and the bare payload is a valid body too.
   out.push({
     ...base,
     label: 'bare payload with version byte',

@@ -1,4 +1,4 @@
-// A whole network for multi-process tests (issue 12 "Multi-process tests on loopback"): a testnet
+// A whole network for multi-process tests: a testnet
 // written by src/node/testnet.ts under os.tmpdir(), one real `torana start` process per peer
 // (network-peer.ts), and a TCP relay (relay.ts) in front of every ORDERED link: peer i's config lists
 // peer j at the address of relay(i→j), so a test can cut, delay and heal each direction of a link.

@@ -1,5 +1,5 @@
 // A strict parser of the Prometheus text exposition format 0.0.4, for tests that read `/metrics`
-// (reference-notes §11). Strict means: anything a scraper could misread is an error, not a guess.
+//. Strict means: anything a scraper could misread is an error, not a guess.
 //
 // Checked here (https://prometheus.io/docs/instrumenting/exposition_formats/, text format 0.0.4):
 // - `# HELP name text` (escapes `\\` and `\n` only) and `# TYPE name type`, each at most once per family,

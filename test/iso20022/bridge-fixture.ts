@@ -181,7 +181,7 @@ export function balance(b: BridgeNode, definition: string, account: TestAccount)
   return a === undefined ? '0' : `${a.value.mantissa}e-${a.value.scale}`;
 }
 
-/** The signed-request headers (app-families.md §1.2) of `signer`, or none when `signer` is null. */
+/** The signed-request headers of `signer`, or none when `signer` is null. */
 export function signedHeaders(
   signer: TestAccount | null,
   method: string,

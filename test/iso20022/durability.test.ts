@@ -1,4 +1,4 @@
-// Exactly once (testing.md "ISO duplicates under concurrency, crash between receipt and commit"):
+// Exactly once (docs/design/testing.md "ISO duplicates under concurrency, crash between receipt and commit"):
 // ten identical concurrent submissions make one ledger transfer; a message accepted while the engine
 // is stopped survives a node restart and settles once, from the stored signed transaction.
 

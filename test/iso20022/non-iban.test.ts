@@ -1,4 +1,4 @@
-// Accounts without an IBAN (issue 11; docs/iso20022.md "Accounts without an IBAN"), through a served
+// Accounts without an IBAN (docs/iso20022.md "Accounts without an IBAN"), through a served
 // node: a pacs.008 whose accounts are domestic numbers (`Othr/Id`) and an FI-to-FI pacs.009 that
 // names only the institutions' BICs. By default the interface's rule holds (both IBANs required: 400
 // `required` at the IBAN path, nothing moves); with `iso20022.allow_non_iban_accounts` the other-id

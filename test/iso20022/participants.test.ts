@@ -1,4 +1,4 @@
-// Bridge participants through the live routes (docs/iso20022.md "Participants"; issue 10 finding 1):
+// Bridge participants through the live routes (docs/iso20022.md "Participants"):
 // reads need a participant's signature too; pacs.009 checks the debtor FI / instructing agent BIC;
 // a pacs.004 return debits the original creditor, so only a participant acting for it may send one.
 

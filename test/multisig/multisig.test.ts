@@ -1,4 +1,4 @@
-// Multisig accounts through real sockets (issue 16 "Multisig"; app-families.md §9; docs/multisig.md):
+// Multisig accounts through real sockets (docs/multisig.md):
 // onboarding and the two-step writes signed by the client, a 2-of-3 proposal that executes exactly once
 // when the second approval commits, expiry by block time, non-signatory refusal, spec changes only
 // through the multisig itself, the signed approvals inbox, private keys refused, and the state root

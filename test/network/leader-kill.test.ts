@@ -1,4 +1,4 @@
-// Scenario 2 (issue 12): kill -9 the current leader every 5 s for 20 s (at least 3 kills) under load,
+// Scenario 2: kill -9 the current leader every 5 s for 20 s (at least 3 kills) under load,
 // restarting it each time; the chain keeps growing, no fork, every accepted transaction committed anywhere is committed
 // everywhere, restarted peers catch up. The 2-minute version: test/reliability/network-leader-kill.test.ts.
 

@@ -1,4 +1,4 @@
-// Scenario 3 (issue 12): partitions under load. Cut f = 1 validator off: the other 3 keep committing
+// Scenario 3: partitions under load. Cut f = 1 validator off: the other 3 keep committing
 // and, healed, it catches up. Split 2 | 2 (f + 1 on each side): no side has a quorum, so no height
 // moves and nothing forks; healed, commits resume within a few view timeouts.
 

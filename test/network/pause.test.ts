@@ -1,4 +1,4 @@
-// Scenario 4 (issue 12): SIGSTOP the leader for 10 s under load. The others change view (GET
+// Scenario 4: SIGSTOP the leader for 10 s under load. The others change view (GET
 // /v1/consensus/status counts view changes by cause) and keep committing; after SIGCONT the paused
 // peer rejoins and catches up, on the same chain.
 

@@ -1,4 +1,4 @@
-// Scenario 1 (issue 12 "Multi-process tests on loopback"): 4 validators and 1 observer under steady load
+// Scenario 1: 4 validators and 1 observer under steady load
 // sent to the validators. Every peer ends with the same chain (hash, prev_hash, state root per height);
 // every accepted transaction committed anywhere is committed everywhere; the observer serves reads and
 // its SSE stream delivers new blocks, and it never signs: it is absent from every roster, so no commit
@@ -91,13 +91,13 @@ describe('steady load on 4 validators and 1 observer', () => {
     await checkTriggers(net);
   });
 
-  it('multisig and time-trigger executions agree on every peer (issue 16)', async () => {
+  it('multisig and time-trigger executions agree on every peer', async () => {
     await checkWave3Agreement(net);
   });
 });
 
 /**
- * Two repeating triggers (issue 16): one every block, one every second of block time. They run inside
+ * Two repeating triggers: one every block, one every second of block time. They run inside
  * block execution on every peer, so assertSameChains (state roots per height) covers their agreement; here
  * each peer also reports runs of both.
  */

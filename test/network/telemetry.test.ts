@@ -1,4 +1,4 @@
-// Telemetry between real processes (app-families.md §6; docs/telemetry.md): 3 validators and an observer
+// Telemetry between real processes (docs/telemetry.md): 3 validators and an observer
 // on loopback, each sending its telemetry report to its peers over the p2p channel every 250 ms. One node
 // lists every other peer with its gateway URL, configuration and fresh reports; a new block's propagation
 // counts the three other peers' sightings (peers_reported 3) from their reports; the live feed carries

@@ -1,4 +1,4 @@
-// Membership across ledgers (issue 12 "Membership"; testing.md "rebuild from blocks"): two ledgers that
+// Membership across ledgers (docs/design/testing.md "rebuild from blocks"): two ledgers that
 // commit the same blocks of RegisterPeer / UnregisterPeer reach the same state roots and validator sets,
 // and a ledger rebuilt from its block log alone (state deleted) has the same peer rows.
 

@@ -1,4 +1,4 @@
-// torana as another project gets it (issue 11 "Using the SDK from another project"): `npm pack`
+// torana as another project gets it: `npm pack`
 // (a packed torana had no dist/), install the tarball into a scratch project, run the CLI and the SDK
 // from it, and bundle the SDK for the browser with plain esbuild (no plugin) from the tarball install
 // and from a path install (`npm install /path/to/torana`: a symlink, where torana's own tsconfig

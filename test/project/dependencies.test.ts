@@ -1,4 +1,4 @@
-// Every run-time dependency is used (issue 11): a package that nothing imports still gets
+// Every run-time dependency is used: a package that nothing imports still gets
 // installed on every node, enlarges the supply chain and the audit surface, and hides in
 // package.json long after the code that needed it is gone.
 

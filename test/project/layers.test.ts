@@ -1,4 +1,4 @@
-// Dependencies point one way (design/architecture.md "Parts"): each folder of src/ may import only the
+// Dependencies point one way (docs/design/architecture.md): each folder of src/ may import only the
 // folders on its allow-list below. A new import across folders either fits the layering (add it here,
 // in review) or shows a part reaching past its port. Test files may also import what their folder's
 // code imports; test-only helpers live outside src/.

@@ -1,4 +1,4 @@
-// A clone of this repository must work with nothing beside it (issue 11): no project file may name
+// A clone of this repository must work with nothing beside it: no project file may name
 // the developers' side folder of specs and schemas, not even in a comment, because a path in a
 // comment is how a run-time read starts. The pattern is built from parts so that this file, which
 // is checked like every other, does not spell it.

@@ -3,7 +3,7 @@
 // and slow bodies from hundreds of addresses, connection caps per IP and in total, SSE / WebSocket
 // clients beyond their caps, 1,000 never-reading SSE + WebSocket clients while readers receive every
 // event in order, queue flooding beyond capacity (429 with Retry-After, then drains), metrics label
-// cardinality, filter and list cost over 42,000 accounts, and a query cursor flood (issue 10). Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
+// cardinality, filter and list cost over 42,000 accounts, and a query cursor flood. Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
 
 import { describe, it } from 'node:test';
 import { submitterCaps, unregisteredKeys } from '../abuse/admission.js';

@@ -1,4 +1,4 @@
-// The SDK in a browser bundle (issue 4: "Works in Node.js ≥ 20 and in a browser bundle"). esbuild
+// The SDK in a browser bundle ("Works in Node.js ≥ 20 and in a browser bundle"). esbuild
 // bundles src/sdk/index.ts for the browser, resolving `#crypto-backend` through package.json's
 // `imports` map with no plugin (a user's bundler gets the same answer from the `browser` condition),
 // and must find no Node built-in or native package in the graph. The bundle then runs in a node:vm

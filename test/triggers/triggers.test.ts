@@ -1,4 +1,4 @@
-// Time triggers through a served node on a fast block clock (issue 16, docs/triggers.md): a time trigger
+// Time triggers through a served node on a fast block clock (docs/triggers.md): a time trigger
 // fires once on an idle chain (the engine makes an empty block when it falls due), a repeating one runs
 // every period and a failing run is reported; a height trigger runs at its height; the runs' events reach
 // the SSE stream, a Last-Event-ID reconnect resumes them, and re-executing the chain (webhook catch-up,

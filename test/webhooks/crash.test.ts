@@ -1,4 +1,4 @@
-// Webhook durability across kill -9 (issue 15 "Done means"): a real `torana start` process commits
+// Webhook durability across kill -9: a real `torana start` process commits
 // transactions while its receiver is down, so every delivery is pending; the process is killed with
 // SIGKILL; the receiver comes back and the node is started again: every pending delivery arrives, in
 // order, none lost, and the registration survived.

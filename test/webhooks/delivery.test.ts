@@ -1,4 +1,4 @@
-// Webhooks through real sockets (issue 15 "Done means"): a served node, receivers on 127.0.0.1, the SDK
+// Webhooks through real sockets: a served node, receivers on 127.0.0.1, the SDK
 // as the registering client. Delivery exactly once per delivery id, in order, with a valid HMAC; retries
 // with backoff while the receiver is down; a receiver that never answers ends in the dead letters and a
 // replay delivers; registration refuses private targets; owners see only their own webhooks.

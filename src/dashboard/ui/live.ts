@@ -1,7 +1,7 @@
 // The live feed: one EventSource on /v1/events/sse for the whole page. EventSource resends
 // Last-Event-ID when it reconnects by itself; when it gives up (the node answered an error while
 // restarting), the feed opens a new one with `last_event_id` in the query, so no committed event is
-// missed across a node restart (app-families.md §1.4).
+// missed across a node restart.
 
 import { getJson } from './api.js';
 

@@ -1,4 +1,4 @@
-// Building blocks of the simple list routes (reference-notes §6): a GET list taking `limit`, `offset`,
+// Building blocks of the simple list routes: a GET list taking `limit`, `offset`,
 // `filter` and `sort` in the query string, its `POST …/query` twin taking the same in a JSON body, and the
 // one function both answer with.
 

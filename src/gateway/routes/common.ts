@@ -1,4 +1,4 @@
-// Common routes (gateway-interface.md "Common endpoints"; reference-notes §3): health, versions, status,
+// Common routes: health, versions, status,
 // capabilities, time, peers, schema and parameters. /metrics and /openapi are registered by the server.
 
 import { Type } from 'typebox';
@@ -85,7 +85,7 @@ export function statusOf(
 }
 
 function timeNow(d: RouteDeps): Infer<typeof TimeNowView> {
-  // One peer has no one to compare clocks with: it reports its own clock as the fallback (reference-notes §3).
+  // One peer has no one to compare clocks with: it reports its own clock as the fallback.
   const peers = d.ports.node.connectedPeers().length;
   return {
     now: d.ports.node.nowMs(),

@@ -1,4 +1,4 @@
-// Consensus evidence routes (reference-notes §7): listing (developer profiles), count (always) and
+// Consensus evidence routes: listing (developer profiles), count (always) and
 // submission (operator-signed). `POST /v1/consensus/evidence/submit` takes the JSON body
 // `{ "evidence_hex": "<hex of the framed or bare codec encoding of a ConsensusEvidence>" }`; the record is
 // verified (consensus/evidence.ts) before it is stored. 202 `{status: accepted | duplicate, kind, id}`;

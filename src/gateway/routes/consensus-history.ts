@@ -1,4 +1,4 @@
-// Consensus history routes (reference-notes §7): commit certificates read from the chain (every block
+// Consensus history routes: commit certificates read from the chain (every block
 // carries its certificate), checkpoints, validator-set history and the consensus keys with their lifecycle.
 
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Consensus round routes (reference-notes §7 "Route shapes"): leader, pacemaker, parameters, collectors,
+// Consensus round routes: leader, pacemaker, parameters, collectors,
 // phase latencies, vote telemetry and the reliable-broadcast (RBC) counters.
 
 import type { Codec } from '../../codec/codec.js';
@@ -226,7 +226,7 @@ export function roundRoutes(d: RouteDeps): RouteDef[] {
       TelemetryView,
       () => telemetry(d),
     ),
-    // This node does not run reliable payload broadcast (reference-notes §7, last bullet).
+    // This node does not run reliable payload broadcast (last bullet).
     get(
       '/v1/consensus/rbc',
       'getConsensusRbc',

@@ -1,4 +1,4 @@
-// Helpers shared by the consensus route files (reference-notes §7): answer formats, list limits and the
+// Helpers shared by the consensus route files: answer formats, list limits and the
 // certificate summary every certificate list uses.
 
 import { Type } from 'typebox';
@@ -14,7 +14,7 @@ export const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'c
 export const CODEC_FIRST: FormatOffer = { default: 'codec', offers: ['codec', 'json'] };
 export const SSE_ONLY: FormatOffer = { default: 'sse', offers: ['sse'] };
 
-/** Default and largest page of certificate, checkpoint and validator-set lists (reference-notes §7). */
+/** Default and largest page of certificate, checkpoint and validator-set lists. */
 export const CERTIFICATE_LIST_LIMIT_MAX = 128;
 
 export const TAGS = ['consensus'];
@@ -45,7 +45,7 @@ function integerParam(field: string, text: string | undefined, min: number, max:
   return n;
 }
 
-/** `limit` defaults to `dflt`; 0, above `max` or not an integer is 400 invalid_pagination (reference-notes §6). */
+/** `limit` defaults to `dflt`; 0, above `max` or not an integer is 400 invalid_pagination. */
 export function pageLimit(text: string | undefined, dflt: number, max: number): number {
   return integerParam('limit', text, 1, max) ?? dflt;
 }

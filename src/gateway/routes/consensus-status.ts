@@ -1,4 +1,4 @@
-// The consensus status snapshot (reference-notes §7 "status") and its SSE feed (`status/sse`).
+// The consensus status snapshot and its SSE feed (`status/sse`).
 
 import type { Infer } from '../../codec/codec.js';
 import type { QcSummary } from '../../consensus/engine.js';

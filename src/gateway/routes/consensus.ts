@@ -1,4 +1,4 @@
-// Consensus routes (gateway-interface.md "Consensus and runtime endpoints"; reference-notes §7). Every answer
+// Consensus routes. Every answer
 // comes from the running engine, its settings or the chain. In single-peer mode the certificates, QC,
 // validator set, leader, pacemaker and keys are the real ones (signed by the one validator); what the node
 // does not run (view changes, reliable payload broadcast) is reported as zeros, empty lists and

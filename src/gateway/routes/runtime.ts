@@ -1,4 +1,4 @@
-// Runtime routes (gateway-interface.md "Consensus and runtime endpoints"; reference-notes §8): the active ABI
+// Runtime routes: the active ABI
 // descriptor and hash (runtime/abi.ts), runtime metrics and upgrade records from the world state, and the
 // operator-signed propose / activate / cancel routes. Those never change anything: they check the request
 // against the committed state and answer `{ok, id_hex, tx_instructions}`, the instructions the caller must

@@ -1,4 +1,4 @@
-// Event and block streams (gateway-interface.md "Events"; reference-notes §5):
+// Event and block streams:
 //   GET /v1/events/sse   SSE over the event bus: `id:` = envelope id, `event:` = transaction | block |
 //                        data, `data:` = compact JSON of the event; `filter` (event-filter.ts);
 //                        resumption from Last-Event-ID / ?last_event_id= (sse.ts)

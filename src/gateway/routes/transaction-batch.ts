@@ -1,4 +1,4 @@
-// Batched submission (issue 14): POST /v1/transactions/batch takes a SignedTransactionBatch (framed or bare,
+// Batched submission: POST /v1/transactions/batch takes a SignedTransactionBatch (framed or bare,
 // like POST /transaction's body) and answers 200 with one result per transaction, in order, whenever the
 // batch was read, even if every item was refused; a batch that cannot be read as a whole (not a codec
 // message, more items than `gateway.transaction_batch_items_max`, body over

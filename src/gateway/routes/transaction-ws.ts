@@ -1,4 +1,4 @@
-// The WebSocket submission channel `GET /v1/transactions/ws` (issue 14). After the upgrade the client
+// The WebSocket submission channel `GET /v1/transactions/ws`. After the upgrade the client
 // sends binary messages, each a framed SignedTransaction or a framed or bare SignedTransactionBatch
 // (the bare form is read as a batch). The server answers every message, in order, with one JSON text
 // message: the TransactionBatchResult of POST /v1/transactions/batch (a single transaction is a batch of

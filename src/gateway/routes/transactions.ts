@@ -1,4 +1,4 @@
-// Submitting signed transactions and queries (gateway-interface.md "Common endpoints"; reference-notes §1):
+// Submitting signed transactions and queries:
 // POST /transaction answers 202 with a node-signed receipt, or the reject / duplicate / expired /
 // queue-full answers with stable codes; POST /query runs a signed query. Transaction status by hash.
 

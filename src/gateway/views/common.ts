@@ -1,4 +1,4 @@
-// Answer types of the common routes (gateway-interface.md "Common endpoints"; reference-notes §1, §3).
+// Answer types of the common routes (§3).
 
 import { named, option, seq, struct } from '../../codec/compound.js';
 import { bool, jsonValue, string, u32, varint, varuint } from '../../codec/primitives.js';

@@ -1,4 +1,4 @@
-// Wire types of the event and block streams (gateway-interface.md "Events"; reference-notes §5).
+// Wire types of the event and block streams.
 // Streams answer with model types: `EventEnvelope` (GET /events, binary mode), the JSON of `Event`
 // (GET /v1/events/sse `data:` lines) and `Block` (GET /block/stream). The only gateway-defined type is
 // the binary subscription request of GET /events.

@@ -1,4 +1,4 @@
-// Answer types of the runtime routes (reference-notes §8; gateway-interface.md "Versioning").
+// Answer types of the runtime routes.
 
 import { seq, struct } from '../../codec/compound.js';
 import { bool, string, varuint } from '../../codec/primitives.js';

@@ -1,4 +1,4 @@
-// Which messages a participant may submit (docs/iso20022.md "Participants"; issue 10 finding 1). Two
+// Which messages a participant may submit (docs/iso20022.md "Participants"). Two
 // checks, both before anything is signed:
 //   1. the message's instructing institution is one of the participant's BICs: for pacs.008 the debtor
 //      agent (DbtrAgt) of every transaction, for pacs.009 the debtor FI (Dbtr), else the instructing

@@ -1,4 +1,4 @@
-// Bridge participants (docs/iso20022.md "Participants"; issue 10 finding 1): the institutions allowed to
+// Bridge participants (docs/iso20022.md "Participants"): the institutions allowed to
 // submit to the bridge. A participant is a ledger account (its key signs every bridge request, gateway
 // signed-request.ts) bound to its BICs, and the ledger accounts it acts for:
 //

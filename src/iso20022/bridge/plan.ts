@@ -76,7 +76,7 @@ export function withLink(
 }
 
 /**
- * An exact decimal in the scale of the asset definition (style.md: never floating point). A value with
+ * An exact decimal in the scale of the asset definition (never floating point). A value with
  * more fraction digits than the definition's scale is refused: ISO minor units finer than the ledger's
  * asset (EUR cents on a whole-euro asset) cannot move exactly.
  */

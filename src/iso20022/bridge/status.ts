@@ -1,6 +1,6 @@
 // Status codes and reasons (README "Status codes"). A bridge record moves ACTC (accepted technical
 // validation: checked, signed and durably recorded) → ACSP (accepted by the pipeline: queued) → ACSC
-// (committed in a block) or RJCT with a reason (reference-notes §9). Ledger rejection codes
+// (committed in a block) or RJCT with a reason. Ledger rejection codes
 // (src/model/rejections.ts) map to ISO ExternalStatusReason1Code values; a code without an ISO
 // equivalent travels as a proprietary reason (StsRsnInf/Rsn/Prtry) holding the ledger code itself.
 

@@ -1,4 +1,4 @@
-// ISO 20022 bridge routes (gateway-interface.md "ISO 20022 bridge"; reference-notes §9), registered
+// ISO 20022 bridge routes, registered
 // only when `iso20022.enabled` (family.ts): nine submission routes (XML; pacs.008 and pacs.009 also take the flat
 // JSON field format), the canonical record, the audit manifest, and five XML reports per message.
 // Failures are the bridge's typed errors: 400 malformed or invalid (with the XPath and rule), 422

@@ -1,4 +1,4 @@
-// Amounts and quantities as exact decimals (style.md: never floating point for money). An amount
+// Amounts and quantities as exact decimals (never floating point for money). An amount
 // is a decimal string without sign or exponent (ISO 20022 ActiveCurrencyAndAmount: at most 18
 // digits), and its fraction may not be finer than the currency's minor unit (ISO 4217). The value
 // comes out as { mantissa, scale } with the scale set to the currency's minor units, so the

@@ -1,4 +1,4 @@
-// The fuzz loop (issue 6 "Fuzz"): fast-check drives a target's input arbitrary for a fixed wall-clock
+// The fuzz loop: fast-check drives a target's input arbitrary for a fixed wall-clock
 // budget; every input is decoded once under a stopwatch and an allocation meter, then judged. The first
 // failure is shrunk by fast-check and returned with its reason so the caller can keep it under
 // regressions/. Inputs kept there are checked first by the same `checkInput`.

@@ -1,6 +1,6 @@
-// What the fuzzer needs to know about one decoder (issue 6 "Fuzz"): how to generate inputs (random and
+// What the fuzzer needs to know about one decoder: how to generate inputs (random and
 // mutated valid ones), how to run the decoder the way the node runs it, and which failure codes are
-// typed. Pass criteria (design/testing.md "codec fuzzing"): only typed errors, under 100 ms per input,
+// typed. Pass criteria (docs/design/testing.md "codec fuzzing"): only typed errors, under 100 ms per input,
 // no allocation above the bound below, and a canonical round trip for every accepted input.
 
 import type fc from 'fast-check';

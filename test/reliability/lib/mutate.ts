@@ -1,4 +1,4 @@
-// Byte mutations for the codec fuzzer (issue 6 "Fuzz"; design/testing.md "codec fuzzing"): bit flips,
+// Byte mutations for the codec fuzzer (docs/design/testing.md "codec fuzzing"): bit flips,
 // interesting byte values, truncations, extensions, deletions, duplications, splices of two valid
 // encodings, and length-field inflation. Plain Node has no coverage feedback, so the mutations aim at
 // what a canonical length-prefixed codec gets wrong: length prefixes (docs/codec.md §2, §6) are found

@@ -1,4 +1,4 @@
-// Kept failing inputs (design/style.md "When you find a bug, keep its input as a regression test"): one
+// Kept failing inputs: one
 // JSON file per input under test/reliability/regressions/<suite>/, named by the target and a hash of
 // the input, holding the input in the target's saved form plus why it failed and how it was found. The
 // fuzz suites check every kept input first, before any new ones.

@@ -1,4 +1,4 @@
-// Fuzz targets for the stream subscription inputs (gateway-interface.md "Events"; reference-notes §5):
+// Fuzz targets for the stream subscription inputs:
 // the first WebSocket message of GET /events (binary EventSubscription frame or JSON text) through
 // parseEventRequest, and the SSE `filter` parameter through parseEventFilter. An accepted subscription
 // must re-encode to its bytes (binary form) and its matcher must evaluate every kind of event without
