@@ -56,7 +56,7 @@ export const IterableQueryCodec = enumOf('IterableQuery', {
 export type IterableQuery = Infer<typeof IterableQueryCodec>;
 
 export const QueryParamsCodec = struct('QueryParams', {
-  /** A filter expression (docs/queries.md §Filters) as JSON. */
+  /** A filter expression (docs/data-model.md "Queries") as JSON. */
   filter: option(jsonValue(16 * 1024)),
   /** `field:asc,other:desc`. */
   sort: option(string(512)),

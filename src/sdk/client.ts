@@ -68,7 +68,7 @@ export interface ListOptions {
 }
 
 export interface EventStreamOptions {
-  /** A filter expression over tx_status, tx_hash, block_status, block_height (docs/streams.md). */
+  /** A filter expression over tx_status, tx_hash, block_status, block_height (docs/data-model.md "Events"). */
   filter?: unknown;
   /** Resume after this event id. */
   since?: number;

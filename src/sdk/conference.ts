@@ -32,7 +32,7 @@ export interface PageOptions {
 export interface CallListOptions extends PageOptions, SignedOption {
   domain?: string;
   status?: 'active' | 'ended';
-  /** A filter expression over the items' JSON fields (docs/queries.md). */
+  /** A filter expression over the items' JSON fields (docs/data-model.md "Queries"). */
   filter?: unknown;
   sort?: string;
 }
