@@ -1,5 +1,5 @@
-// Accounts (gateway-interface.md "Application route families": /v1/accounts/*; reference-notes §12
-// "accounts expose assets, permissions and transaction history").
+// Accounts (gateway-interface.md "Application route families": /v1/accounts/*).
+//
 //
 // An account's transaction history (`/v1/accounts/{id}/transactions`) is served by the history family
 // (src/history/), from the commit-time indexes, with filters and cursors.

@@ -1,5 +1,5 @@
-// Domains and NFTs (gateway-interface.md "List responses", "Application route families": /v1/domains/*,
-// /v1/nfts/*; reference-notes §6): lists with their query twins, and reads by id.
+// Domains and NFTs (gateway-interface.md "List responses", "Application route families": /v1/domains/*, /v1/nfts/*):
+// lists with their query twins, and reads by id.
 
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';

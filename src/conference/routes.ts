@@ -1,5 +1,5 @@
-// The conference read routes (docs/conference.md "Routes and CLI"; gateway-interface.md "Conference
-// relay telemetry"; reference-notes §10): one route table for relays and calls. The signalling routes
+// The conference read routes (docs/conference.md "Routes and CLI"):
+// one route table for relays and calls. The signalling routes
 // have their own table. Relay telemetry needs the app API and the telemetry features (config
 // `conference.enabled` and `conference.relay_telemetry`: switched off, the routes are not registered,
 // answer 404 and are absent from the OpenAPI document) and is a `status` route of the telemetry

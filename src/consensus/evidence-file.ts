@@ -1,5 +1,5 @@
-// The evidence file: an append-only log of evidence records in the node's data directory (design
-// consensus.md "evidence ... persisted and deduplicated"; testing.md "Durability discipline"). Evidence is
+// The evidence file: an append-only log of evidence records in the node's data directory.
+// Evidence is
 // rare, so every append is fsynced before it counts as durable. The file follows the block log's recovery
 // policy (src/storage/README.md "Recovery rules"): a short or bad record at the very end with no valid
 // record after it is a torn append and is cut off; a bad record followed by a valid one is corruption and

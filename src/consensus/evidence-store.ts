@@ -1,5 +1,5 @@
-// The node's evidence store (reference-notes §7: "stored with deduplication"; design consensus.md "evidence
-// ... persisted and deduplicated"). Records are operator information, not ledger state. Bounded: at most
+// The node's evidence store (reference-notes §7: "stored with deduplication").
+// Records are operator information, not ledger state. Bounded: at most
 // `capacity` records; when full, the oldest is dropped (counted in `dropped`), so a flood of valid
 // evidence can never grow memory or disk without limit.
 //

@@ -1,5 +1,5 @@
-// The signer component: the only place private keys live at run time (style.md "Wiring";
-// spec/reference-notes.md: keys never live in HTTP handlers or bridge state). Everything else
+// The signer component: the only place private keys live at run time (spec/reference-notes.md: keys never live in HTTP handlers or bridge state).
+// Everything else
 // holds a `Signer` and sees only its public key.
 // BLS goes through the platform backend (backend.ts) so that a browser bundle of the SDK does not
 // pull in the native blst addon: there, BLS keys never verify and are never valid (fail closed).

@@ -1,5 +1,5 @@
-// Issuance and transfer activity of one asset definition over a window of blocks (app-families.md §2
-// `asset-definitions/{id}/econometrics`): mints, burns and transfers of committed transactions in blocks
+// Issuance and transfer activity of one asset definition over a window of blocks:
+// mints, burns and transfers of committed transactions in blocks
 // [from_height, to_height], in totals and in equal buckets of heights, and velocity = transfer volume /
 // current supply (ppm). Amounts are exact (bigint at the definition's scale).
 //

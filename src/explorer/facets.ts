@@ -1,5 +1,5 @@
-// What an instruction names, for the explorer's list and stream filters (app-families.md §2 "Query
-// parameters"): the accounts it concerns, the assets (balances) and the asset definitions it touches.
+// What an instruction names, for the explorer's list and stream filters:
+// the accounts it concerns, the assets (balances) and the asset definitions it touches.
 // Pure functions of the instruction; no index is read (the "history" indexes are another part's).
 
 import { assetId, parseAssetId } from '../model/ids.js';

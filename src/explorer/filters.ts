@@ -1,5 +1,5 @@
-// The list and stream filters of the explorer's transactions and instructions (app-families.md §2 "Query
-// parameters"): parsed from the query string once (a malformed value is 400 `bad_request` naming the
+// The list and stream filters of the explorer's transactions and instructions:
+// parsed from the query string once (a malformed value is 400 `bad_request` naming the
 // parameter), then matched against committed blocks. A stream accepts the same filters as its list.
 //
 // - `authority`: the transaction's signer; `account`: an account the instruction names (facets.ts).

@@ -1,5 +1,5 @@
-// Blocks, committed transactions and their instructions as explorer items (views.ts, views-more.ts;
-// app-families.md §2 "Shapes").
+// Blocks, committed transactions and their instructions as explorer items (views.ts, views-more.ts).
+//
 
 import { encode } from '../codec/frame.js';
 import { type Block, blockHash } from '../model/block.js';

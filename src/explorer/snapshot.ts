@@ -1,5 +1,5 @@
-// The holder distribution of one asset definition at the committed height (app-families.md §2
-// `asset-definitions/{id}/snapshot`), computed exactly in integers from the balances in the world state:
+// The holder distribution of one asset definition at the committed height,
+// computed exactly in integers from the balances in the world state:
 //
 // - balances are rescaled to the definition's scale (they are stored at it) and sorted ascending;
 // - Gini = Σ_i (2i − n − 1) · x_i / (n · Σ x), i = 1..n over ascending x (0 for fewer than 2 holders or a

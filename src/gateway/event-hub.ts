@@ -1,5 +1,5 @@
-// Fan-out of the node's event bus to every stream subscriber of one server (reference-notes §5;
-// design/testing.md benchmarks fan-out to 10,000 subscribers). The hub subscribes to the bus once, while
+// Fan-out of the node's event bus to every stream subscriber of one server (design/testing.md benchmarks fan-out to 10,000 subscribers).
+// The hub subscribes to the bus once, while
 // it has subscribers, and wraps each event ONCE in a SharedEvent: its filter projection is computed
 // eagerly, its encodings (SSE frame, WebSocket JSON text, framed codec, WebSocket frames) on first use
 // and then shared, so N subscribers cost one serialisation per format, not N, and a lagging

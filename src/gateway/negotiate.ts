@@ -5,8 +5,8 @@
 // - No Accept header: the route's default format.
 // - Each offered media type takes the q-value of the most specific range that matches it
 //   (type/subtype > type/* > */*, RFC 9110 §12.5.1); q=0 means "not acceptable".
-// - The highest q wins. On a tie between media types the client NAMED, the codec wins (reference-notes
-//   §2). When the tied types are matched only by wildcards (`*/*`, `application/*`, what curl and
+// - The highest q wins. On a tie between media types the client NAMED, the codec wins.
+// When the tied types are matched only by wildcards (`*/*`, `application/*`, what curl and
 //   browsers send), the client expressed no preference, so the route default applies, as if the header
 //   were absent. A tie between a named type and a wildcard match goes to the named type.
 // - Nothing acceptable, an invalid q-value (`q=2`, `q=abc`, more than three decimals) or a malformed

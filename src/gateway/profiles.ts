@@ -1,5 +1,5 @@
-// Route visibility by `telemetry.profile` (gateway-interface.md "Visibility by telemetry profile";
-// reference-notes §4). A route the profile forbids stays in the route table and the OpenAPI document but
+// Route visibility by `telemetry.profile`.
+// A route the profile forbids stays in the route table and the OpenAPI document but
 // answers 503 `telemetry_profile_restricted`.
 
 export const TELEMETRY_PROFILES = ['disabled', 'operator', 'extended', 'developer', 'full'] as const;

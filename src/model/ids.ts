@@ -93,8 +93,8 @@ function canonicalAccountParts(text: string, from: number): { key: string; domai
 }
 
 /**
- * The account id text[from..] written from its characters in one pass, no substrings (issue 14
- * "Codec"): the key's hex digits and a plain ASCII domain go straight into the writer. Any other
+ * The account id text[from..] written from its characters in one pass, no substrings:
+ * the key's hex digits and a plain ASCII domain go straight into the writer. Any other
  * domain takes the checks of the general path here. False, the writer's position unmoved, when the
  * text is not a canonical account id.
  */

@@ -1,5 +1,5 @@
-// Where each query's items come from (model/queries.ts), as sources read by position (issue 10 finding
-// 6): a query looks only at the items it needs — the page, or every item when a filter or sort must see
+// Where each query's items come from (model/queries.ts), as sources read by position:
+// a query looks only at the items it needs — the page, or every item when a filter or sort must see
 // them — and a cursor keeps a position or references, never decoded copies. Items carry a reference
 // (an immutable state row, or a position in the chain), a tie-break key that also gives the default order,
 // and their JSON form for filters and sorting (computed only when asked for).

@@ -1,5 +1,5 @@
-// The k smallest items of a stream under a comparison, in O(n log k) time and O(k) memory (issue 10
-// finding 3): a sorted page needs only its first offset + limit items, so sorting the whole table (an
+// The k smallest items of a stream under a comparison, in O(n log k) time and O(k) memory:
+// a sorted page needs only its first offset + limit items, so sorting the whole table (an
 // unbroken 30-60 ms of work at 40k rows, which cannot yield) is replaced by a bounded max-heap fed one item
 // at a time inside the scan's yielding loop.
 

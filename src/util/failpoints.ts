@@ -1,6 +1,6 @@
 // Fail points: named persistence steps at which a test can crash the process for real
-// (testing.md "fail-point matrix over persistence steps"; the idea comes from CometBFT's fail
-// package). Production code calls `hit(name)` at each step; the default implementation does nothing.
+// (the idea comes from CometBFT's fail package).
+// Production code calls `hit(name)` at each step; the default implementation does nothing.
 // Each instance keeps its own counters, so two nodes in one process never share state.
 
 export interface FailPoints {

@@ -1,5 +1,5 @@
-// Abuse scenarios on request size (issue 6 "Abuse"; design/testing.md "body, header and gzip limits":
-// 413 / 431 before reading the whole body, memory bounded): oversized bodies declared by Content-Length
+// Abuse scenarios on request size (design/testing.md "body, header and gzip limits": 413 / 431 before reading the whole body, memory bounded):
+// oversized bodies declared by Content-Length
 // and streamed chunked without one, a compressed body that would inflate enormously, and header floods,
 // while an ordinary client keeps being served.
 

@@ -1,5 +1,5 @@
-// Abuse scenario on metrics (issue 6 "metrics label cardinality bounded"; design/testing.md "metrics
-// cardinality: series count bounded whatever paths clients request"; reference-notes §11): thousands of
+// Abuse scenario on metrics (design/testing.md "metrics cardinality: series count bounded whatever paths clients request"):
+// thousands of
 // requests to made-up paths, real routes with random ids and query strings, odd methods, bad headers,
 // malformed HTTP and WebSocket upgrades to random paths. Every label value must come from a fixed set
 // (route patterns, methods, status codes, registry error codes), no requested text may leak into the

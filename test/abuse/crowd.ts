@@ -1,7 +1,5 @@
-// Abuse scenario: a crowd of never-reading stream clients (issue 6 "1,000 never-reading SSE +
-// WebSocket clients while normal clients keep receiving every event in order"; design/testing.md
-// "per-subscriber buffer … then a lagged notice / close", "slow SSE/WebSocket consumers: slow ones cut
-// off at their buffer cap; fast ones get every event in order"). The crowd connects from many loopback
+// Abuse scenario: a crowd of never-reading stream clients (design/testing.md "per-subscriber buffer … then a lagged notice / close", "slow SSE/WebSocket consumers: slow ones cut off at their buffer cap; fast ones get every event in order").
+// The crowd connects from many loopback
 // addresses; bulky transactions are committed until every crowd member has been cut off (SSE: lagged;
 // WebSocket: lagged or closed for unanswered pings) and its socket dropped; ordinary readers must have
 // every event in order. Memory is reported (node and clients share this process).

@@ -1,5 +1,5 @@
-// Aliases in event filters (issue 15 "every route accepts an alias"; docs/app-api.md "Aliases in place of
-// ids"): an event filter comparing `account`, `definition` or `asset` with an alias follows what the alias
+// Aliases in event filters (docs/app-api.md "Aliases in place of ids"):
+// an event filter comparing `account`, `definition` or `asset` with an alias follows what the alias
 // names at the committed height, taken when an SSE or WebSocket stream opens and when a webhook is
 // registered (the webhook stores the id). Real sockets: a served node, SSE over fetch, a WebSocket, a
 // webhook receiver on 127.0.0.1.

@@ -1,5 +1,5 @@
-// Recovery checks after a crash (issue 2 "Done means"; testing.md "kill -9 during ingest" and
-// "fail-point matrix"): the parent reopens the node the way `torana start` does and checks that
+// Recovery checks after a crash:
+// the parent reopens the node the way `torana start` does and checks that
 //  - every transaction ever announced is in the ledger at the announced height,
 //  - every announced (height, block hash) pair is unchanged,
 //  - the workload's supply is conserved: sum of balances = total_quantity = the minted amount,

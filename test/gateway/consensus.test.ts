@@ -1,5 +1,5 @@
-// The consensus routes through a real socket (gateway-interface.md "Consensus and runtime endpoints";
-// reference-notes §7): every answer is checked against the node's real engine, chain and keys.
+// The consensus routes through a real socket:
+// every answer is checked against the node's real engine, chain and keys.
 
 import assert from 'node:assert/strict';
 import { request } from 'node:http';

@@ -1,6 +1,5 @@
-// `/metrics` of a served node (issue 3 "`/metrics` parses with a Prometheus text-format parser in the
-// tests"; reference-notes §11 core and gateway series; design/testing.md "metrics cardinality": the
-// series count stays bounded whatever paths clients request). Parsed with our strict parser
+// `/metrics` of a served node (reference-notes §11 core and gateway series; design/testing.md "metrics cardinality": the series count stays bounded whatever paths clients request).
+// Parsed with our strict parser
 // (test/helpers/prom-parse.ts) and, when it can be had, with `promtool check metrics` too.
 
 import assert from 'node:assert/strict';

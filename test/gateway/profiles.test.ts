@@ -1,5 +1,5 @@
-// Telemetry profiles over the LIVE route table (issue 3 "A test per telemetry profile checks which routes
-// answer and which answer 503"; gateway-interface.md "Visibility by telemetry profile"; reference-notes §4).
+// Telemetry profiles over the LIVE route table.
+//
 // One node per profile; every registered route is called through a real socket. The expectation is
 // built here from the interface table and each route's declared visibility, and the routes the reference
 // notes name are checked by path, so a route declared with the wrong visibility fails as well.

@@ -1,5 +1,5 @@
-// The one-transaction commit path keeps Ed25519 verification off the main thread (issue 14
-// "Verification"): with the default `verify.threads` (1), a transaction posted to /transaction is
+// The one-transaction commit path keeps Ed25519 verification off the main thread:
+// with the default `verify.threads` (1), a transaction posted to /transaction is
 // verified by the pool's worker and committed without the main thread verifying any signature.
 
 import assert from 'node:assert/strict';

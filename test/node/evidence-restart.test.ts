@@ -1,5 +1,5 @@
-// Consensus evidence survives a node restart (design consensus.md "evidence ... persisted and
-// deduplicated"); a damaged evidence file stops the start with a clear error and releases the ledger.
+// Consensus evidence survives a node restart;
+// a damaged evidence file stops the start with a clear error and releases the ledger.
 
 import assert from 'node:assert/strict';
 import { readFile, rm, writeFile } from 'node:fs/promises';

@@ -1,5 +1,5 @@
-// Subscriptions through a served node on a fast block clock (issue 16 "Subscriptions"; app-families.md
-// §11; docs/subscriptions.md): a monthly plan charges on schedule for 15 periods across a leap February
+// Subscriptions through a served node on a fast block clock (docs/subscriptions.md):
+// a monthly plan charges on schedule for 15 periods across a leap February
 // and short months; an insufficient balance records failed charges that are retried per the plan, then
 // succeed after a top-up, and later go suspended; pause, resume, cancel (now and at period end), keep and
 // usage billing behave; the invoices are reproduced exactly by re-executing the chain, and `torana

@@ -1,5 +1,5 @@
-// Answer types of the consensus routes (gateway-interface.md "Consensus and runtime endpoints";
-// reference-notes §7 "Route shapes"). Durations measured by the engine are whole microseconds (`…Us`);
+// Answer types of the consensus routes.
+// Durations measured by the engine are whole microseconds (`…Us`);
 // configured durations are milliseconds (`…Ms`).
 
 import { map, option, seq, struct } from '../../codec/compound.js';

@@ -1,5 +1,5 @@
-// Answer types of the ISO 20022 bridge routes (gateway-interface.md "ISO 20022 bridge"; README of
-// src/iso20022/bridge). The record is the bridge's own stored codec type; the submission answer and
+// Answer types of the ISO 20022 bridge routes (README of src/iso20022/bridge).
+// The record is the bridge's own stored codec type; the submission answer and
 // the audit page are defined here once, for JSON and the codec alike.
 
 import { named, option, seq, struct } from '../../codec/compound.js';
