@@ -1,4 +1,4 @@
-// Figure `iso_pacs008_per_s` (issue 6 table "ISO 20022"): pacs.008 messages
+// Figure `iso_pacs008_per_s`: pacs.008 messages
 // accepted (202) per second by POST /v1/iso20022/pacs008 with the p99 latency, next to the plain
 // `POST /transaction` rate measured against the same node in the same run (goal ≥ 2,000 msg/s).
 // The node runs in its own process (this file, run with `--serve`), the load generator (autocannon,

@@ -1,4 +1,4 @@
-// The read load of the read figures (issue 14 "Read path"): autocannon over keep-alive
+// The read load of the read figures: autocannon over keep-alive
 // connections, each cycling through `/status`, `/v1/domains?limit=5` and `/v1/accounts/{id}` on a node
 // with the bench accounts registered (so the account exists), and the same connections on `GET /hello`
 // of two bare servers: Fastify (bare-server.ts) and `node:http` (bare-node-http.ts). The three run in

@@ -1,4 +1,4 @@
-// Accounts (gateway-interface.md "Application route families": /v1/accounts/*).
+// Accounts (/v1/accounts/*).
 //
 //
 // An account's transaction history (`/v1/accounts/{id}/transactions`) is served by the history family

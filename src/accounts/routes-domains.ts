@@ -1,4 +1,4 @@
-// Domains and NFTs (gateway-interface.md "List responses", "Application route families": /v1/domains/*, /v1/nfts/*):
+// Domains and NFTs ("Application route families": /v1/domains/*, /v1/nfts/*):
 // lists with their query twins, and reads by id.
 
 import type { RouteDeps } from '../gateway/deps.js';

@@ -1,4 +1,4 @@
-// The node's evidence store (reference-notes §7: "stored with deduplication").
+// The node's evidence store ("stored with deduplication").
 // Records are operator information, not ledger state. Bounded: at most
 // `capacity` records; when full, the oldest is dropped (counted in `dropped`), so a flood of valid
 // evidence can never grow memory or disk without limit.

@@ -1,4 +1,4 @@
-// The signer component: the only place private keys live at run time (spec/reference-notes.md: keys never live in HTTP handlers or bridge state).
+// The signer component: the only place private keys live at run time (keys never live in HTTP handlers or bridge state).
 // Everything else
 // holds a `Signer` and sees only its public key.
 // BLS goes through the platform backend (backend.ts) so that a browser bundle of the SDK does not

@@ -1,4 +1,4 @@
-// The QR code of an account (app-families.md §2 `accounts/{id}/qr`): the canonical account id encoded as
+// The QR code of an account: the canonical account id encoded as
 // a QR symbol (ISO/IEC 18004) by `@paulmillr/qr` (no dependencies), at error-correction level `medium`
 // (~15 % of the symbol may be lost). The SVG draws dark modules as unit squares in a viewBox measured
 // in modules, with a quiet zone of two modules; scale it freely.

@@ -1,4 +1,4 @@
-// Chain-wide counts of the explorer's metrics (app-families.md §2 `metrics`): committed and rejected
+// Chain-wide counts of the explorer's metrics: committed and rejected
 // transactions in blocks 1..height, and the mean time from a block's creation to this node applying it.
 //
 // The counts are built by reading blocks once, oldest first, and kept in memory: each metrics request

@@ -1,4 +1,4 @@
-// GET /block/stream over WebSocket (reference-notes §5: the client sends a start height ≥ 1, the server sends every block from there on and keeps following the tip).
+// GET /block/stream over WebSocket (the client sends a start height ≥ 1, the server sends every block from there on and keeps following the tip).
 //
 // First message: a text frame `{"from": n}`, or a binary frame of exactly 8 bytes holding n as an
 // unsigned little-endian 64-bit integer (the codec's u64). Binary request → binary frames, each a framed

@@ -1,4 +1,4 @@
-// Fan-out of the node's event bus to every stream subscriber of one server (design/testing.md benchmarks fan-out to 10,000 subscribers).
+// Fan-out of the node's event bus to every stream subscriber of one server (docs/design/testing.md).
 // The hub subscribes to the bus once, while
 // it has subscribers, and wraps each event ONCE in a SharedEvent: its filter projection is computed
 // eagerly, its encodings (SSE frame, WebSocket JSON text, framed codec, WebSocket frames) on first use

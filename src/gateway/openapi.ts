@@ -1,4 +1,4 @@
-// The OpenAPI 3.1 document of THIS node (reference-notes §12 "we differ": generated from the live route table, so it lists exactly what this node serves).
+// The OpenAPI 3.1 document of THIS node (generated from the live route table, so it lists exactly what this node serves).
 // Built by
 // @fastify/swagger in dynamic mode from the same schemas Fastify validates with; this module adds what
 // the schemas cannot say: the error answers of every route (schema `ErrorBody`, codes in the `ErrorCode`

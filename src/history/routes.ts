@@ -1,4 +1,4 @@
-// The transaction history family (app-families.md §3 and §1.4; issue 15 "Transaction history"):
+// The transaction history family:
 //
 //   GET  /v1/transactions/history                       signed app request REQUIRED (§1.2): the caller's
 //                                                       transactions (authority, or named by an instruction)

@@ -1,4 +1,4 @@
-// The MCP tool catalogue, generated from this node's live OpenAPI document (app-families.md §1.5 and §13):
+// The MCP tool catalogue, generated from this node's live OpenAPI document:
 // one tool per JSON operation, named by its operationId, whose input schema is the operation's path and
 // query parameters (flat, by name) plus `body` for a JSON request body. Not tools: streams (SSE and
 // WebSocket paths), routes answering only text or codec bytes, routes the telemetry profile closes (they

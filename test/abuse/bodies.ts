@@ -1,4 +1,4 @@
-// Abuse scenarios on request size (design/testing.md "body, header and gzip limits": 413 / 431 before reading the whole body, memory bounded):
+// Abuse scenarios on request size (docs/design/testing.md):
 // oversized bodies declared by Content-Length
 // and streamed chunked without one, a compressed body that would inflate enormously, and header floods,
 // while an ordinary client keeps being served.

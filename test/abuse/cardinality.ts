@@ -1,4 +1,4 @@
-// Abuse scenario on metrics (design/testing.md "metrics cardinality: series count bounded whatever paths clients request"):
+// Abuse scenario on metrics (docs/design/testing.md):
 // thousands of
 // requests to made-up paths, real routes with random ids and query strings, odd methods, bad headers,
 // malformed HTTP and WebSocket upgrades to random paths. Every label value must come from a fixed set

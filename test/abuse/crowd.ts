@@ -1,4 +1,4 @@
-// Abuse scenario: a crowd of never-reading stream clients (design/testing.md "per-subscriber buffer … then a lagged notice / close", "slow SSE/WebSocket consumers: slow ones cut off at their buffer cap; fast ones get every event in order").
+// Abuse scenario: a crowd of never-reading stream clients (docs/design/testing.md).
 // The crowd connects from many loopback
 // addresses; bulky transactions are committed until every crowd member has been cut off (SSE: lagged;
 // WebSocket: lagged or closed for unanswered pings) and its socket dropped; ordinary readers must have

@@ -1,4 +1,4 @@
-// Abuse scenarios on connections (design/testing.md "slowloris and slow bodies: sockets closed by the timeouts; other clients unaffected", "connections: 1,024 total, 32 per IP"):
+// Abuse scenarios on connections (docs/design/testing.md):
 // clients
 // trickling headers or bodies from many addresses are cut off by the header and request timeouts while an
 // ordinary client is served; one address opening more connections than its cap, then many addresses

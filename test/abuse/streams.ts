@@ -1,4 +1,4 @@
-// Abuse scenarios on event streams (design/testing.md "subscriptions: 1,000 SSE and 100 WebSocket clients"):
+// Abuse scenarios on event streams (docs/design/testing.md):
 // clients beyond the stream caps are refused
 // (429 / 503) and admitted again once a slot frees; a flood of subscriptions on one WebSocket is closed
 // 1008. Also the regression of a burst of events cutting off fast SSE readers. The never-reading crowd

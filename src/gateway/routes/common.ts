@@ -24,7 +24,7 @@ import {
   TimeStatusView,
 } from '../views/common.js';
 
-/** Resources the query aggregate helpers can count (reference-notes §3 `query.aggregate`). */
+/** Resources the query aggregate helpers can count. */
 export const AGGREGATE_RESOURCES = [
   'accounts',
   'assets',

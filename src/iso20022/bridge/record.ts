@@ -1,4 +1,4 @@
-// The durable record of one bridge message (reference-notes §9: Pending → Accepted | Rejected, with pacs.002 codes ACTC → ACSP → ACSC or RJCT).
+// The durable record of one bridge message (Pending → Accepted | Rejected, with pacs.002 codes ACTC → ACSP → ACSC or RJCT).
 //
 // One codec type is the stored form, the hashed form (the audit chain commits to hash(encode(record)))
 // and the answer of GET /v1/iso20022/messages/{msg_id} (JSON or codec).

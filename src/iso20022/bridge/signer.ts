@@ -1,4 +1,4 @@
-// The bridge's signer component (style.md "Wiring": private keys live in one signer component, never in HTTP handlers or bridge state).
+// The bridge's signer component (private keys live in one signer component, never in HTTP handlers or bridge state).
 // The bridge sees only the account id
 // and a `sign` function over the 32-byte payload hash (docs/codec.md §8); the node builds it from the
 // key file named by `iso20022.bridge_key_file`.
