@@ -374,11 +374,6 @@ export class BftCore {
       this.far();
       return;
     }
-    // A justify certifies an earlier view of this height than the proposal's own.
-    if (msg.justify !== undefined && msg.justify.view >= msg.view) {
-      this.reject();
-      return;
-    }
     if (msg.justify !== undefined && !this.acceptQc(from, msg.justify, 'Prepare')) return;
     if (msg.view > this.view) {
       if (!hs.futureProposals.has(msg.view)) hs.futureProposals.set(msg.view, { from, msg });
