@@ -68,6 +68,8 @@ export interface RoundReport {
   proposals: number;
   votesSent: number;
   rejectedMessages: number;
+  /** Peer messages dropped (or a NEW_VIEW claim capped) for a view or height beyond the windows. */
+  farMessages: number;
 }
 
 export interface ConsensusEngine {

@@ -38,6 +38,11 @@ export function installNodeMetrics(registry: Registry, node: Node): void {
   gauge('queue_capacity', 'Capacity of the transaction queue.', () => pipeline.queue.capacity);
   gauge('connected_peers', 'Peers with a live connection.', () => 0);
   gauge('view_changes', 'View changes since start.', () => node.engine.snapshot().viewChanges);
+  gauge(
+    'consensus_far_messages',
+    'Peer consensus messages dropped (or a NEW_VIEW capped) for naming a view or height beyond the windows.',
+    () => node.engine.snapshot().round?.farMessages ?? 0,
+  );
   gauge('domains', 'Registered domains.', () => ledger.state.domainCount());
   gauge('accounts', 'Registered accounts.', () => ledger.state.accountCount());
   gauge(

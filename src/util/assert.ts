@@ -2,7 +2,7 @@
 // programmer error: it stops the operation loudly. Never use it on untrusted input.
 
 export class AssertionError extends Error {
-  override readonly name = 'AssertionError';
+  override readonly name: string = 'AssertionError';
 }
 
 export function assert(condition: unknown, message: string): asserts condition {

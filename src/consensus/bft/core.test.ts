@@ -13,6 +13,7 @@ import { Plan } from './plan.js';
 import {
   type BftEffect,
   type BftMessage,
+  ConsensusInvariantError,
   DEFAULT_PACEMAKER,
   type PlantedBug,
   type Qc,
@@ -181,7 +182,7 @@ describe('BFT core: voting rules', () => {
     assert.ok(persist >= 0 && sent > persist, out.map((e) => e.kind).join(','));
   });
 
-  it('a replica locked on A refuses to vote Prepare for B without a justifying QC (and votes with the planted bug)', () => {
+  it('a replica locked on A refuses to vote Prepare for B without a justifying QC; with the planted bug the lock-rule assertion stops it before it signs', () => {
     for (const bug of [undefined, 'prepare-ignores-lock'] as const) {
       const self = [0, 1, 2, 3].find((i) => i !== plan.leader(0) && i !== plan.leader(1))!;
       const c = core(self, bug);
@@ -190,10 +191,20 @@ describe('BFT core: voting rules', () => {
       assert.equal(toHex(c.report().lockedQc!.blockHash), toHex(hashA));
       c.step({ kind: 'Timeout', height: 2, view: 0, nowMs: 3000 });
       assert.equal(c.report().view, 1);
-      const out = proposeAndExecute(c, 1, hashB);
-      const voted =
-        out.some((e) => e.kind === 'Send' && e.msg.kind === 'Vote') || out.some((e) => e.kind === 'Persist');
-      assert.equal(voted, bug !== undefined, `planted bug ${bug}`);
+      const votesBefore = c.stats.votesSent;
+      if (bug === undefined) {
+        const out = proposeAndExecute(c, 1, hashB);
+        const voted =
+          out.some((e) => e.kind === 'Send' && e.msg.kind === 'Vote') ||
+          out.some((e) => e.kind === 'Persist');
+        assert.equal(voted, false);
+      } else {
+        assert.throws(
+          () => proposeAndExecute(c, 1, hashB),
+          (e: Error) => e instanceof ConsensusInvariantError && /breaks the lock/.test(e.message),
+        );
+      }
+      assert.equal(c.stats.votesSent, votesBefore, `no vote signed (planted bug ${bug})`);
     }
   });
 

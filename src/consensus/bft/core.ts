@@ -5,9 +5,17 @@
 
 import { bytesEqual, toHex } from '../../util/hex.js';
 import type { ValidatorSet } from '../validator-set.js';
+import { HEIGHTS_AHEAD_MAX, PROPOSAL_VIEWS_AHEAD, VIEWS_AHEAD_MAX } from './bounds.js';
 import { type CoreReport, reportOf } from './core-report.js';
 import { BLOCKS_KEPT_MAX, HeightState, NEXT_HEIGHT_BUFFER_MAX } from './height-state.js';
 import { viewTimeout } from './pacemaker.js';
+import {
+  assertCommitFollowsLock,
+  assertFirstVote,
+  assertLockGrows,
+  assertLockRule,
+  assertQcSigners,
+} from './safety-checks.js';
 import {
   type BftEffect,
   type BftInput,
@@ -38,6 +46,8 @@ export class BftCore {
   private me = -1;
   private out: BftEffect[] = [];
   private nextHeight: { from: string; msg: BftMessage }[] = [];
+  /** The safety record last handed to the host to make durable (or loaded at start): what was voted. */
+  private durable: SafetyState | undefined;
   private nowMs = 0;
   readonly stats = {
     viewChanges: 0,
@@ -47,6 +57,8 @@ export class BftCore {
     votesReceived: 0,
     qcsFormed: 0,
     rejectedMessages: 0,
+    /** Messages naming a view or height beyond the windows of bounds.ts (dropped, or a NEW_VIEW capped). */
+    farMessages: 0,
     lastPhases: undefined as
       | undefined
       | { proposeMs: number; collectVotesMs: number; commitMs: number; totalMs: number },
@@ -101,6 +113,7 @@ export class BftCore {
     this.pending = i.pending;
     this.enterHeight(i.height, i.roster);
     const s = i.safety;
+    this.durable = s;
     if (s !== undefined && s.height === i.height && this.o.plantedBug !== 'forget-lock-on-restart') {
       this.view = s.view;
       this.lockedQc = s.lockedQc;
@@ -190,7 +203,6 @@ export class BftCore {
 
   private advanceView(view: number, cause: ViewChangeCause): void {
     const hs = this.hs!;
-    invariant(view > this.view, `view ${view} does not advance ${this.view}`);
     this.stats.viewChanges++;
     this.stats.causes[cause] = (this.stats.causes[cause] ?? 0) + 1;
     this.view = view;
@@ -287,6 +299,10 @@ export class BftCore {
   private message(from: string, msg: BftMessage): void {
     const hs = this.hs!;
     const height = msg.kind === 'QcMsg' ? msg.qc.height : msg.height;
+    if (height > hs.height + HEIGHTS_AHEAD_MAX) {
+      this.far();
+      return;
+    }
     if (height > hs.height) {
       this.future(from, msg, height);
       return;
@@ -354,10 +370,13 @@ export class BftCore {
         });
       return;
     }
+    if (msg.view > this.view + PROPOSAL_VIEWS_AHEAD) {
+      this.far();
+      return;
+    }
     if (msg.justify !== undefined && !this.acceptQc(from, msg.justify, 'Prepare')) return;
     if (msg.view > this.view) {
-      if (msg.view <= this.view + 8 && !hs.futureProposals.has(msg.view))
-        hs.futureProposals.set(msg.view, { from, msg });
+      if (!hs.futureProposals.has(msg.view)) hs.futureProposals.set(msg.view, { from, msg });
       return;
     }
     if (msg.view < this.view) return;
@@ -433,6 +452,8 @@ export class BftCore {
       !(lock !== undefined && bytesEqual(lock.blockHash, p.blockHash))
     )
       return;
+    assertFirstVote(this.durable, 'Prepare', hs.height, p.view);
+    assertLockRule(p.blockHash, p.justify, this.lockedQc);
     this.prepareVote = { view: p.view, blockHash: p.blockHash };
     this.keepBlock(p.blockHash, b.bytes);
     this.castVote('Prepare', p.blockHash);
@@ -442,10 +463,12 @@ export class BftCore {
     const hs = this.hs!;
     if (this.me < 0 || qc.view !== this.view || hs.block(qc.blockHash)?.execution !== 'ok') return;
     if (this.commitVote !== undefined && this.commitVote.view >= qc.view) return;
-    invariant(
-      this.lockedQc !== undefined && this.lockedQc.view >= qc.view,
-      'a Commit vote follows a lock on its Prepare QC',
-    );
+    // Locked on a later view's QC already (a certificate of a view this peer has not reached): no
+    // Commit vote here; the lock is what a Commit vote stands for.
+    if (this.lockedQc !== undefined && this.lockedQc.view > qc.view) return;
+    assertFirstVote(this.durable, 'Commit', hs.height, qc.view);
+    assertCommitFollowsLock(qc, this.lockedQc);
+    assertQcSigners(qc, hs.roster);
     this.commitVote = { view: qc.view, blockHash: qc.blockHash };
     this.castVote('Commit', qc.blockHash);
   }
@@ -472,18 +495,18 @@ export class BftCore {
 
   private persist(): void {
     const hs = this.hs!;
-    this.out.push({
-      kind: 'Persist',
-      safety: {
-        height: hs.height,
-        view: this.view,
-        ...(this.lockedQc === undefined ? {} : { lockedQc: this.lockedQc }),
-        ...(this.prepareVote === undefined ? {} : { prepareVote: this.prepareVote }),
-        ...(this.commitVote === undefined ? {} : { commitVote: this.commitVote }),
-        ...(this.proposedView === undefined ? {} : { proposedView: this.proposedView }),
-        ...(this.votedBlocks.size === 0 ? {} : { blocks: [...this.votedBlocks.values()] }),
-      },
-    });
+    const safety: SafetyState = {
+      height: hs.height,
+      view: this.view,
+      ...(this.lockedQc === undefined ? {} : { lockedQc: this.lockedQc }),
+      ...(this.prepareVote === undefined ? {} : { prepareVote: this.prepareVote }),
+      ...(this.commitVote === undefined ? {} : { commitVote: this.commitVote }),
+      ...(this.proposedView === undefined ? {} : { proposedView: this.proposedView }),
+      ...(this.votedBlocks.size === 0 ? {} : { blocks: [...this.votedBlocks.values()] }),
+    };
+    assertLockGrows(this.durable, safety);
+    this.durable = safety;
+    this.out.push({ kind: 'Persist', safety });
   }
 
   /** Keeps a payload this peer stands behind (bounded: the oldest goes first past the per-height bound). */
@@ -506,7 +529,11 @@ export class BftCore {
     }
     const subject = this.subject(msg.phase, msg.view, msg.blockHash);
     this.stats.votesReceived++;
-    const r = hs.votes.add(subject, signer, msg.signature);
+    const r = hs.votes.add(subject, signer, msg.signature, this.view);
+    if (r.kind === 'far') {
+      this.far();
+      return;
+    }
     if (r.kind === 'bad_signature') {
       this.reject();
       return;
@@ -524,10 +551,6 @@ export class BftCore {
       return;
     }
     if (r.kind === 'counted' && r.qc !== undefined) {
-      invariant(
-        r.qc.height === hs.height && r.qc.view === msg.view,
-        'a formed QC names the votes it aggregates',
-      );
       this.stats.qcsFormed++;
       this.out.push({ kind: 'Broadcast', msg: { kind: 'QcMsg', qc: r.qc } });
       this.useQc(r.qc);
@@ -547,6 +570,10 @@ export class BftCore {
       this.reject();
       return false;
     }
+    if (qc.view > this.view + VIEWS_AHEAD_MAX) {
+      this.far();
+      return false;
+    }
     const problem = this.o.crypto.verifyQc(qc, hs.roster);
     if (problem === undefined) return true;
     this.reject();
@@ -562,6 +589,7 @@ export class BftCore {
   /** A verified QC of this height. */
   private useQc(qc: Qc): void {
     const hs = this.hs!;
+    assertQcSigners(qc, hs.roster);
     this.activity();
     if (qc.phase.kind === 'Commit') {
       if (hs.commitQc !== undefined) {
@@ -596,10 +624,7 @@ export class BftCore {
     hs.prepareQcs.set(qc.view, qc);
     hs.prepareQcAtMs ??= this.nowMs;
     if (this.highQc === undefined || qc.view > this.highQc.view) this.highQc = qc;
-    if (this.lockedQc === undefined || qc.view > this.lockedQc.view) {
-      invariant(this.lockedQc === undefined || qc.view > this.lockedQc.view, 'the lock only moves up');
-      this.lockedQc = qc;
-    }
+    if (this.lockedQc === undefined || qc.view > this.lockedQc.view) this.lockedQc = qc;
     const b = hs.block(qc.blockHash);
     if (b === undefined) {
       this.askPayload(qc.blockHash);
@@ -616,6 +641,7 @@ export class BftCore {
     const hs = this.hs!;
     if (hs.committing) return;
     const qc = hs.commitQc!;
+    assertQcSigners(qc, hs.roster);
     hs.committing = true;
     this.out.push({ kind: 'CancelTimer' });
     this.out.push({ kind: 'Commit', height: hs.height, blockHash: qc.blockHash, certificate: qc });
@@ -628,13 +654,21 @@ export class BftCore {
       this.reject();
       return;
     }
-    if (msg.highQc !== undefined) {
+    if (msg.highQc !== undefined && msg.highQc.view > this.view + VIEWS_AHEAD_MAX) this.far();
+    else if (msg.highQc !== undefined) {
       if (!this.acceptQc(from, msg.highQc, 'Prepare')) return;
       if (msg.highBlock !== undefined) hs.rememberBlock(msg.highQc.blockHash, msg.highBlock);
       this.useQc(msg.highQc);
     }
-    if ((hs.newViews.get(sender) ?? -1) >= msg.view) return;
-    hs.newViews.set(sender, msg.view);
+    // A claim beyond the window is believed only up to its edge: one peer cannot make this one remember
+    // an arbitrary view, while f+1 peers far ahead (this one was down) are still joined, a window a time.
+    let view = msg.view;
+    if (view > this.view + VIEWS_AHEAD_MAX) {
+      this.far();
+      view = this.view + VIEWS_AHEAD_MAX;
+    }
+    if ((hs.newViews.get(sender) ?? -1) >= view) return;
+    hs.newViews.set(sender, view);
     this.activity();
     // f+1 peers past our view: at least one honest peer timed out there, so join the highest such view.
     const ahead = [...hs.newViews.values()].filter((v) => v > this.view).sort((a, b) => b - a);
@@ -667,6 +701,11 @@ export class BftCore {
 
   private reject(): void {
     this.stats.rejectedMessages++;
+  }
+
+  /** A view or height beyond the windows of bounds.ts: dropped (counted), nothing remembered. */
+  private far(): void {
+    this.stats.farMessages++;
   }
 
   // ---- reading ------------------------------------------------------------------------------------

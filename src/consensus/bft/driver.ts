@@ -43,6 +43,13 @@ const RTT_SAMPLE_MAX_MS = 60_000;
 
 /** Bytes of blocks in one sync answer (well under the 4 MiB frame cap). */
 const SYNC_ANSWER_BYTES = 2 * 1024 * 1024;
+/**
+ * A peer that claimed to be ahead and then answered a sync request with nothing (or not at all) is not
+ * asked again for this long: an unverifiable tip claim (`Tip{height: 1000000}`) cannot keep block sync
+ * pinned to a peer that has nothing to give. Bounded by the peers remembered.
+ */
+const SYNC_COOLDOWN_MS = 30_000;
+const SYNC_COOLDOWN_PEERS_MAX = 1024;
 
 export class BftEngine implements ConsensusEngine {
   readonly mode = 'bft' as const;
@@ -57,6 +64,7 @@ export class BftEngine implements ConsensusEngine {
   private gossip: Uint8Array[] = [];
   private gossipTimer: Timer | undefined;
   private syncing: { peer: string; timer: Timer } | undefined;
+  private readonly syncCooldown = new Map<string, number>();
   private rttTimer: Timer | undefined;
   private rttMs: number | undefined;
   /** Wakes the core when the earliest time trigger falls due, so an idle chain makes the block that runs it. */
@@ -66,7 +74,16 @@ export class BftEngine implements ConsensusEngine {
   readonly history: { height: number; set: ValidatorSet }[] = [];
   private readonly averages = new PhaseAverages();
   private readonly waiters: { height: number; resolve: () => void }[] = [];
-  readonly counters = { commits: 0, synced: 0, syncRefused: 0, gossipIn: 0, gossipOut: 0, evidence: 0 };
+  readonly counters = {
+    commits: 0,
+    synced: 0,
+    syncRefused: 0,
+    gossipIn: 0,
+    gossipOut: 0,
+    evidence: 0,
+    /** Sync requests from a height above this peer's tip + 1 (it has nothing there): not answered. */
+    syncFar: 0,
+  };
 
   constructor(
     private readonly host: BftHost,
@@ -229,6 +246,10 @@ export class BftEngine implements ConsensusEngine {
         this.rttSample(this.now() - m.sentAtMs);
         return;
       case 'SyncRequest':
+        if (m.from > this.host.height() + 1) {
+          this.counters.syncFar++;
+          return;
+        }
         this.enqueue(async () => {
           const blocks = await blocksToServe(
             this.host,
@@ -415,8 +436,11 @@ export class BftEngine implements ConsensusEngine {
 
   private behind(peer: string, height: number): void {
     if (this.syncing !== undefined || height <= this.host.height() || !this.running) return;
+    if ((this.syncCooldown.get(peer) ?? Number.NEGATIVE_INFINITY) > this.now()) return;
     const timer = this.host.clock.setTimeout(() => {
-      if (this.syncing?.peer === peer) this.syncing = undefined; // no answer: the next hint retries
+      if (this.syncing?.peer !== peer) return;
+      this.syncing = undefined; // no answer: the next hint retries, from another peer for a while
+      this.coolDown(peer);
     }, 5000);
     this.syncing = { peer, timer };
     this.transport.send(
@@ -425,9 +449,17 @@ export class BftEngine implements ConsensusEngine {
     );
   }
 
+  private coolDown(peer: string): void {
+    const now = this.now();
+    for (const [p, until] of this.syncCooldown) if (until <= now) this.syncCooldown.delete(p);
+    if (this.syncCooldown.size >= SYNC_COOLDOWN_PEERS_MAX) return;
+    this.syncCooldown.set(peer, now + SYNC_COOLDOWN_MS);
+  }
+
   private async applySynced(peer: string, blocks: Uint8Array[]): Promise<void> {
     this.syncing?.timer.cancel();
     this.syncing = undefined;
+    if (blocks.length === 0) this.coolDown(peer);
     for (const bytes of blocks) {
       const v = checkSyncedBlock(this.host, this.o.crypto, bytes, this.o.decodeLimits);
       if (!v.ok) {

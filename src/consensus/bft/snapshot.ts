@@ -86,6 +86,7 @@ export function snapshotOf(
       proposals: s.proposals,
       votesSent: s.votesSent,
       rejectedMessages: s.rejectedMessages,
+      farMessages: s.farMessages,
     },
   };
 }

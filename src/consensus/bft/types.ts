@@ -4,6 +4,7 @@
 // driver (driver.ts) and the simulator (src/sim/) execute the same effects against different ports.
 
 import type { CommitCertificate } from '../../model/block.js';
+import { AssertionError } from '../../util/assert.js';
 import type { CertificateProblem } from '../certificate.js';
 import type { ValidatorSet } from '../validator-set.js';
 
@@ -167,9 +168,12 @@ export type BftEffect =
   | { kind: 'Behind'; peer: string; height: number }
   | { kind: 'Evidence'; finding: EvidenceFinding };
 
-/** A failed always-on assertion of the protocol core: a bug, reported with what was being done. */
-export class ConsensusInvariantError extends Error {
-  override readonly name = 'ConsensusInvariantError';
+/**
+ * A failed always-on assertion of the protocol core (the project's AssertionError): a bug, reported with
+ * what was being done. The engine stops on it before the effects of the failed step run.
+ */
+export class ConsensusInvariantError extends AssertionError {
+  override readonly name: string = 'ConsensusInvariantError';
 }
 
 export function invariant(ok: boolean, what: string): asserts ok {

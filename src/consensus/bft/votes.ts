@@ -1,11 +1,15 @@
 // Vote intake at a collector (design step 3–4): single votes are verified here (only collectors verify
 // single votes), counted per (view, phase, block), and turned into a QC the moment a quorum of distinct
 // signers is reached. A second vote by the same signer for another block in the same (view, phase) is
-// a double vote: the pair is returned as evidence and the second vote is not counted.
+// a double vote: the pair is returned as evidence and the second vote is not counted. Which views are
+// kept is decided by the collector's OWN view (bounds.ts), never by the views votes name: a vote more
+// than VIEWS_AHEAD_MAX above it is refused as far, one more than VIEWS_BEHIND_KEPT below it as stale.
 
 import { toHex } from '../../util/hex.js';
 import type { ValidatorSet } from '../validator-set.js';
-import { invariant, type Qc, type VoteCrypto, type VotePhase, type VoteSubject } from './types.js';
+import { VIEWS_AHEAD_MAX, VIEWS_BEHIND_KEPT } from './bounds.js';
+import { assertQcSigners } from './safety-checks.js';
+import type { Qc, VoteCrypto, VotePhase, VoteSubject } from './types.js';
 
 interface Cast {
   blockHex: string;
@@ -16,6 +20,8 @@ interface Cast {
 export type VoteOutcome =
   | { kind: 'counted'; qc?: Qc }
   | { kind: 'duplicate' }
+  | { kind: 'stale' }
+  | { kind: 'far' }
   | { kind: 'bad_signature' }
   | { kind: 'double'; first: Cast; second: Cast };
 
@@ -23,17 +29,16 @@ export type VoteOutcome =
 export class VoteBox {
   private readonly casts = new Map<string, Map<number, Cast>>();
   private readonly formed = new Set<string>();
-  /** Views older than this many below the newest seen are forgotten. */
-  static readonly VIEWS_KEPT = 16;
-  private newestView = 0;
 
   constructor(
     private readonly roster: ValidatorSet,
     private readonly crypto: VoteCrypto,
   ) {}
 
-  add(subject: VoteSubject, signerIndex: number, signature: Uint8Array): VoteOutcome {
-    if (subject.view + VoteBox.VIEWS_KEPT < this.newestView) return { kind: 'duplicate' };
+  /** Counts a vote; `ownView` is the collector's current view, which alone decides what is kept. */
+  add(subject: VoteSubject, signerIndex: number, signature: Uint8Array, ownView: number): VoteOutcome {
+    if (subject.view > ownView + VIEWS_AHEAD_MAX) return { kind: 'far' };
+    if (subject.view + VIEWS_BEHIND_KEPT < ownView) return { kind: 'stale' };
     const slot = `${subject.view}|${subject.phase}`;
     let bySigner = this.casts.get(slot);
     const blockHex = toHex(subject.blockHash);
@@ -46,8 +51,7 @@ export class VoteBox {
     if (bySigner === undefined) {
       bySigner = new Map();
       this.casts.set(slot, bySigner);
-      this.newestView = Math.max(this.newestView, subject.view);
-      this.forgetOld();
+      this.forgetBelow(ownView - VIEWS_BEHIND_KEPT);
     }
     bySigner.set(signerIndex, cast);
     const key = `${slot}|${blockHex}`;
@@ -56,9 +60,14 @@ export class VoteBox {
     for (const [index, c] of bySigner)
       if (c.blockHex === blockHex) votes.push({ index, signature: c.signature });
     if (votes.length < this.roster.quorum) return { kind: 'counted' };
-    invariant(new Set(votes.map((v) => v.index)).size === votes.length, 'a QC counts each signer once');
+    const qc = this.crypto.aggregate(subject, votes, this.roster);
+    assertQcSigners(
+      qc,
+      this.roster,
+      votes.map((v) => v.index),
+    );
     this.formed.add(key);
-    return { kind: 'counted', qc: this.crypto.aggregate(subject, votes, this.roster) };
+    return { kind: 'counted', qc };
   }
 
   /** Distinct signers for (view, phase, block), for the commit-quorum tally the routes report. */
@@ -69,10 +78,18 @@ export class VoteBox {
     return n;
   }
 
-  private forgetOld(): void {
+  /** Views kept (for tests and reports): every one within the window around the collector's view. */
+  views(): number[] {
+    return [...new Set([...this.casts.keys()].map((s) => Number(s.slice(0, s.indexOf('|')))))].sort(
+      (a, b) => a - b,
+    );
+  }
+
+  private forgetBelow(view: number): void {
     for (const slot of this.casts.keys()) {
-      const view = Number(slot.slice(0, slot.indexOf('|')));
-      if (view + VoteBox.VIEWS_KEPT < this.newestView) this.casts.delete(slot);
+      const v = Number(slot.slice(0, slot.indexOf('|')));
+      if (v < view) this.casts.delete(slot);
     }
+    for (const key of this.formed) if (Number(key.slice(0, key.indexOf('|'))) < view) this.formed.delete(key);
   }
 }
