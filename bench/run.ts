@@ -33,7 +33,7 @@ import { describeMachine, machineLine } from './lib/machine.js';
 import { formatTable } from './lib/table.js';
 import { FIGURE_IDS, type Figure, type FigureId, type FigureResult } from './lib/types.js';
 
-/** In issue 6's table order (ids in lib/types.ts). */
+/** In the order of the goals table (ids in lib/types.ts). */
 const FIGURES: readonly Figure[] = [
   committedFigure,
   latencyFigure,

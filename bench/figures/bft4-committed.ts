@@ -1,4 +1,4 @@
-// Figure `bft4_committed_tx_per_s` (issue 12 "Bench": 4 validators in 4 processes on this machine, over
+// Figure `bft4_committed_tx_per_s` (4 validators in 4 processes on this machine, over
 // HTTP, counted on Committed events at every peer; baseline the single-peer `committed_tx_per_s` of the
 // same run; goal ratio >= 0.35, though the four processes share the machine's cores). Signed one-transfer
 // transactions go to `POST /transaction` of the 4 gateways round-robin (autocannon, the same 32 keep-alive
@@ -11,7 +11,7 @@ import { BFT_NETWORK_NOTE } from '../lib/bft-network.js';
 import { BFT_VALIDATORS } from '../lib/fixtures.js';
 import { type Figure, type FigureResult, notMeasured, ratioOf } from '../lib/types.js';
 
-/** Issue 12: at least this share of the single peer's rate. */
+/** Goal: at least this share of the single peer's rate. */
 const RATIO_GOAL = 0.35;
 const GOAL = `ratio >= ${RATIO_GOAL} of the single-peer committed_tx_per_s (same run)`;
 

@@ -11,7 +11,7 @@ import { BFT_NETWORK_NOTE } from '../lib/bft-network.js';
 import { percentile } from '../lib/timing.js';
 import { type Figure, type FigureResult, notMeasured, ratioOf } from '../lib/types.js';
 
-/** Issue 12: p99 <= this many block times. */
+/** Goal: p99 <= this many block times. */
 const BLOCK_TIMES_MAX = 2;
 const GOAL = `p99 <= ${BLOCK_TIMES_MAX} x block time, submit -> committed at every peer`;
 const IDLE_TIMEOUT_MS = 300_000;

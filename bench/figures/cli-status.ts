@@ -1,4 +1,4 @@
-// Figure `cli_status_ms` (issue 11: `torana --help` took ~0.75 s against ~0.1 s for a bare
+// Figure `cli_status_ms` (`torana --help` once took ~0.75 s against ~0.1 s for a bare
 // `node -e ''`). Spawns the compiled CLI as a user runs it (`node bin/torana.js`, so `npm run build`
 // first) for `--help`, `keys generate` and `status` (against a node running in its own process),
 // interleaved round by round with a bare `node -e ''`, and compares medians. The figure is the

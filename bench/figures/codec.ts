@@ -18,7 +18,7 @@ import { compare } from '../lib/timing.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
 export const CODEC_BLOCK_TRANSACTIONS = 512;
-/** Issue 14 goals: the usual block, and blocks in which no account recurs. */
+/** Goals: the usual block, and blocks in which no account recurs. */
 const RATIO_GOAL = 1.5;
 const NO_RECURRING_RATIO_GOAL = 1;
 const LIMITS = { bytesMax: 16 * 1024 * 1024, itemsMax: 100_000, depthMax: 32 };

@@ -1,4 +1,4 @@
-// Figure `committed_tx_per_s` (issue 6 table: committed transactions per second, single peer; goal
+// Figure `committed_tx_per_s` (committed transactions per second, single peer; goal
 // ≥ 10,000). Signed one-transfer transactions go to `POST /transaction` over keep-alive HTTP
 // (autocannon in the bench process, the node in its own process) and are counted on the node's commit
 // events. Baselines in the same run: a bare Fastify route that only verifies one signature (same load
@@ -10,9 +10,9 @@ import { HTTP_NODE_NOTE } from '../lib/http-node.js';
 import type { FigureContext, FigureResult } from '../lib/types.js';
 import { type Figure, ratioOf } from '../lib/types.js';
 
-/** Issue 6 goal on this machine. */
+/** Goal on this machine. */
 const COMMITTED_GOAL_TX_PER_S = 10_000;
-/** Issue 14 goal: one transaction per request at half the bare verify route's rate or more. */
+/** Goal: one transaction per request at half the bare verify route's rate or more. */
 const COMMITTED_GOAL_RATIO = 0.5;
 const GOAL = `ratio >= ${COMMITTED_GOAL_RATIO}; >= ${COMMITTED_GOAL_TX_PER_S.toLocaleString('en')} tx/s over HTTP`;
 const BASELINE = 'bare Fastify verify route (HTTP)';

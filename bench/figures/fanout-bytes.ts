@@ -1,4 +1,4 @@
-// Figure `fanout_bytes_per_subscriber` (issue 6 table "event fan-out": ≤ 20 KiB of memory per idle
+// Figure `fanout_bytes_per_subscriber` (event fan-out: ≤ 20 KiB of memory per idle
 // subscriber). The node's resident memory after a full GC, before and after connecting the idle
 // subscribers of the fan-out measurement (lib/fanout.ts; the subscribers live in processes of their
 // own, so only the node's share is counted), divided by their number; the heap-only
@@ -7,7 +7,7 @@
 import { FANOUT_SSE, FANOUT_WS } from '../lib/fixtures.js';
 import { type Figure, type FigureResult, notMeasured } from '../lib/types.js';
 
-/** Issue 6 goal: 20 KiB per idle subscriber. */
+/** Goal: 20 KiB per idle subscriber. */
 const IDLE_BYTES_GOAL = 20 * 1024;
 const GOAL = `<= ${IDLE_BYTES_GOAL} bytes (20 KiB) per idle subscriber`;
 

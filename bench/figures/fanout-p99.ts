@@ -1,4 +1,4 @@
-// Figure `fanout_p99_ms` (issue 6 table "event fan-out": 10,000 SSE + 1,000 WebSocket subscribers,
+// Figure `fanout_p99_ms` (event fan-out: 10,000 SSE + 1,000 WebSocket subscribers,
 // commit events at the peak rate; goal p99 delivery ≤ 100 ms). Measured by lib/fanout.ts: every block
 // commit event, from the node's publish to each subscriber's receipt, while transfers are submitted at
 // full speed, with the subscribers in processes of their own; every subscriber must have received every
@@ -7,7 +7,7 @@
 import { FANOUT_SSE, FANOUT_WS } from '../lib/fixtures.js';
 import { type Figure, type FigureResult, notMeasured } from '../lib/types.js';
 
-/** Issue 6 goal. */
+/** Goal. */
 const DELIVERY_P99_GOAL_MS = 100;
 const GOAL = `p99 <= ${DELIVERY_P99_GOAL_MS} ms to ${FANOUT_SSE.toLocaleString('en')} SSE + ${FANOUT_WS.toLocaleString('en')} WebSocket subscribers, every event delivered`;
 

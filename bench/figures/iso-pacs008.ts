@@ -33,7 +33,7 @@ import { adminOf } from '../lib/transfers.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
 const GOAL_MSG_PER_S = 2_000;
-/** Issue 14 goal: the bridge at 0.8 or more of the `POST /transaction` rate of the same node. */
+/** Goal: the bridge at 0.8 or more of the `POST /transaction` rate of the same node. */
 const GOAL_RATIO = 0.8;
 const GOAL = `ratio >= ${GOAL_RATIO}; >= ${GOAL_MSG_PER_S.toLocaleString('en')} pacs.008 msg/s`;
 const DOMAIN = 'isobench';

@@ -1,4 +1,4 @@
-// Figure `commit_latency_p99_ms` (issue 6 table: submit-to-commit latency p50/p99 at half the peak
+// Figure `commit_latency_p99_ms` (submit-to-commit latency p50/p99 at half the peak
 // rate; goal p99 ≤ block time + 100 ms; baseline: the block time). A fresh node in its own process
 // gets `POST /transaction` at half the peak measured by `committed_tx_per_s`, paced by undici; the
 // latency of a transaction runs from just before its request is sent to its Committed event in the
@@ -12,7 +12,7 @@ import { runLoad } from '../lib/inprocess-load.js';
 import { percentile } from '../lib/timing.js';
 import { type Figure, type FigureContext, type FigureResult, ratioOf } from '../lib/types.js';
 
-/** Issue 6: p99 ≤ block time + this. */
+/** Goal: p99 ≤ block time + this. */
 const LATENCY_SLACK_MS = 100;
 const IN_PROCESS_IN_FLIGHT_MAX = 65_536;
 

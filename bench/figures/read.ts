@@ -1,6 +1,6 @@
-// Figures `read_ratio_vs_bare` (issue 6 table: read routes per second — `/status`,
+// Figures `read_ratio_vs_bare` (read routes per second — `/status`,
 // `/v1/domains?limit=5`, `/v1/accounts/{id}` with autocannon — against a bare Fastify hello-world route
-// in the same run; goal ≥ 0.8 of the baseline) and `read_ratio_vs_node_http` (issue 14 table: the same
+// in the same run; goal ≥ 0.8 of the baseline) and `read_ratio_vs_node_http` (the same
 // rounds against a bare `node:http` hello-world server, no framework at all; goal ≥ 0.7). Each connection
 // cycles through the three routes; the node and both bare servers each run in their own process, loaded
 // in alternating rounds (lib/read-load.ts), one measurement shared by both figures within a run.
@@ -61,7 +61,7 @@ function readFigureAgainst(spec: ReadFigureSpec): Figure {
   };
 }
 
-/** Issue 6 goal: read routes at 0.8 or more of the bare Fastify route. */
+/** Goal: read routes at 0.8 or more of the bare Fastify route. */
 export const readFigure = readFigureAgainst({
   id: 'read_ratio_vs_bare',
   goalRatio: 0.8,
@@ -71,7 +71,7 @@ export const readFigure = readFigureAgainst({
   noteTail: '',
 });
 
-/** Issue 14 goal: read routes at 0.7 or more of bare node:http. */
+/** Goal: read routes at 0.7 or more of bare node:http. */
 export const readNodeHttpFigure = readFigureAgainst({
   id: 'read_ratio_vs_node_http',
   goalRatio: 0.7,

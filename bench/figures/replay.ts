@@ -2,7 +2,7 @@
 // `verifyChain` (the logic of `torana verify`) re-checks every block of the built chain: hashes,
 // linkage, certificates, every transaction signature (VerifyPool with one worker per core) and a full
 // re-execution from an empty state. Baseline: Ed25519 verifications per second on all cores, measured in
-// the same run; the ratio shows how close replay gets to the signature-checking limit alone (issue 14:
+// the same run; the ratio shows how close replay gets to the signature-checking limit alone (goal
 // >= 0.8, with signatures checked on the pool for a window of blocks ahead of re-execution).
 
 import { availableParallelism } from 'node:os';
@@ -14,9 +14,9 @@ import { decodeLimitsOf, loadNodeConfig } from '../../src/node/load-config.js';
 import { verifyChain } from '../../src/node/verify-chain.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
-/** Issue 6 goal for full re-verification. */
+/** Goal for full re-verification. */
 const REPLAY_GOAL_TX_PER_S = 50_000;
-/** Issue 14 goal: replay at least this share of the Ed25519 verify rate on all cores. */
+/** Goal: replay at least this share of the Ed25519 verify rate on all cores. */
 const REPLAY_GOAL_RATIO = 0.8;
 
 async function replay(dir: string, log: (m: string) => void) {

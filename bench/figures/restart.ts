@@ -7,7 +7,7 @@
 import { runJsonChild } from '../lib/child.js';
 import type { Figure, FigureResult } from '../lib/types.js';
 
-/** Issue 6 goal: serves reads within 5 s of start. */
+/** Goal: serves reads within 5 s of start. */
 const READY_GOAL_S = 5;
 
 interface RestartReport {

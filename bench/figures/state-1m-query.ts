@@ -1,4 +1,4 @@
-// Figure `state_1m_query_p99_ratio` (issue 14 "Scale": p99 of a filtered, sorted signed `POST /query`
+// Figure `state_1m_query_p99_ratio` (scale: p99 of a filtered, sorted signed `POST /query`
 // with 1,000,000 accounts over the same with 1,000; no goal, the growth is documented). The SDK signs
 // FindHoldersOfDefinition(coin#scale) with filter value >= 500000, sort value:desc, limit 10; one query
 // at a time, rounds alternating between the nodes; an answer counts only if it holds 10 holders in order.

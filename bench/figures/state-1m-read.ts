@@ -1,11 +1,11 @@
-// Figure `state_1m_read_p99_ratio` (issue 14 "Scale": p99 latency of `GET /v1/accounts/{id}` with
+// Figure `state_1m_read_p99_ratio` (scale: p99 latency of `GET /v1/accounts/{id}` with
 // 1,000,000 accounts over the same with 1,000, goal ≤ 1.5). Random accounts, uniform over each state, a
 // closed loop of 4 concurrent requests per node, rounds alternating between the two nodes (lib/scale.ts).
 
 import { latencyExtra, scaleExtra, scaleNote } from '../lib/scale.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
-/** Issue 14 goal: the point read's p99 at most 1.5 times the small state's. */
+/** Goal: the point read's p99 at most 1.5 times the small state's. */
 const READ_RATIO_GOAL = 1.5;
 
 export const state1mReadFigure: Figure = {

@@ -1,5 +1,5 @@
-// Figure `state_1m_restart_ready_s` (issue 14 "Scale": restart-to-ready with 1,000,000 accounts; the
-// issue gives no goal). A fresh node process opens the built directory: `Node.start` until its gateway
+// Figure `state_1m_restart_ready_s` (scale: restart-to-ready with 1,000,000 accounts; no
+// goal is set). A fresh node process opens the built directory: `Node.start` until its gateway
 // answers `GET /v1/domains?limit=5` (as `restart_ready_s` measures), against the same with 1,000 accounts.
 
 import { scaleExtra, scaleNote } from '../lib/scale.js';
@@ -19,7 +19,7 @@ export const state1mRestartFigure: Figure = {
       goal: NO_GOAL,
       met: false,
       assessed: false,
-      note: `${scaleNote(r)}; Node.start to the first HTTP answer, process start-up excluded; issue 14 sets no goal (restart_ready_s's 5 s is for 1,000,000 transactions, not accounts)`,
+      note: `${scaleNote(r)}; Node.start to the first HTTP answer, process start-up excluded; no goal is set (restart_ready_s's 5 s is for 1,000,000 transactions, not accounts)`,
       extra: {
         ...scaleExtra(r),
         large_node_start_s: Number(r.large.startS.toFixed(3)),

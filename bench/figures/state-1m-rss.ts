@@ -1,11 +1,11 @@
-// Figure `state_1m_rss_mib` (issue 14 "Scale": node RSS with 1,000,000 accounts holding one asset each,
+// Figure `state_1m_rss_mib` (scale: node RSS with 1,000,000 accounts holding one asset each,
 // goal ≤ 1 GiB). The node's resident set after a full GC, once the read and query loads have run (state
 // open and serving), against the same measure of a node with 1,000 accounts in the same run (lib/scale.ts).
 
 import { scaleExtra, scaleNote } from '../lib/scale.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
 
-/** Issue 14 goal: 1 GiB. */
+/** Goal: 1 GiB. */
 const RSS_GOAL_MIB = 1024;
 
 export const state1mRssFigure: Figure = {

@@ -1,4 +1,4 @@
-// Commit events seen at every peer of a BFT network, for the bft4_* figures (issue 12 "Bench": counted
+// Commit events seen at every peer of a BFT network, for the bft4_* figures (counted
 // on Committed events at every peer). The bench process holds one `GET /events` WebSocket per peer,
 // filtered on the server to transaction and block Committed events (JSON text frames
 // `{"id": …, "event": …}`). A transaction counts as committed when every tracked peer has announced it;

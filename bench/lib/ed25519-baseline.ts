@@ -1,5 +1,5 @@
-// The CPU baseline of the throughput figures (issue 6: "Ed25519 verifications per second on all
-// cores"): the node's own verification pool with one worker per core, kept busy with large batches.
+// The CPU baseline of the throughput figures (Ed25519 verifications per second on all
+// cores): the node's own verification pool with one worker per core, kept busy with large batches.
 
 import { availableParallelism } from 'node:os';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';

@@ -1,5 +1,5 @@
-// The event fan-out measurement behind `fanout_p99_ms` and `fanout_bytes_per_subscriber` (issue 6
-// table: 10,000 SSE + 1,000 WebSocket subscribers, commit events at the peak rate; p99 delivery ≤
+// The event fan-out measurement behind `fanout_p99_ms` and `fanout_bytes_per_subscriber` (goals
+// for 10,000 SSE + 1,000 WebSocket subscribers, commit events at the peak rate; p99 delivery ≤
 // 100 ms, ≤ 20 KiB per idle subscriber). A node in its own process with its stream limits raised to
 // fit the subscribers; its memory is read after a full GC before and after connecting the idle
 // subscribers; then transfers are submitted at full speed and every block commit event is timed from

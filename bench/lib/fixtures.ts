@@ -1,6 +1,6 @@
 // What several figures share within one run, built on first use and measured in the same run as the
-// figures that compare against it (issue 6: "every figure is reported next to a baseline measured in
-// the same run"). One instance per run: nothing is kept at module level.
+// figures that compare against it (every figure is reported next to a baseline measured in
+// the same run). One instance per run: nothing is kept at module level.
 
 import { rm } from 'node:fs/promises';
 import { bareRequestsPerSecond } from './bare-baselines.js';

@@ -1,6 +1,6 @@
 // HTTP load against a node in its own process: the peak (autocannon, keep-alive connections, as fast
 // as the node answers) and a paced run (undici, a fixed rate) that measures submit-to-commit latency.
-// Commits are counted by the node on its event bus (node-server.ts), as issue 6 asks.
+// Commits are counted by the node on its event bus (node-server.ts), on commit events.
 
 import autocannon from 'autocannon';
 import { Pool } from 'undici';

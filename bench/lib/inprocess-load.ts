@@ -1,6 +1,6 @@
 // Drives a node through `node.pipeline.submit` in the same process (no HTTP): the chain builder of the
 // restart/replay figures, and the stand-in for the HTTP load figures while the gateway is not wired.
-// Final statuses are counted on the event bus, the way issue 6 counts commits ("on commit events").
+// Final statuses are counted on the event bus: commits are counted on commit events.
 
 import type { EventEnvelope } from '../../src/model/events.js';
 import type { Node } from '../../src/node/node.js';

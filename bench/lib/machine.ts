@@ -1,4 +1,4 @@
-// The machine a run measured (issue 6: "Print the machine (cores, Node version) with the results").
+// The machine a run measured (cores, Node version), printed with the results.
 
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 

@@ -1,4 +1,4 @@
-// The shapes every figure shares (issue 6 "Benchmarks": the JSON file holds
+// The shapes every figure shares (the JSON file of a run holds
 // `{machine, started_at, figures: [{id, value, unit, baseline, baseline_value, ratio, goal, met}]}`).
 
 import type { Fixtures } from './fixtures.js';

@@ -1,7 +1,6 @@
-// The wave-1 application reads (gateway-interface.md "List responses", "Application route families";
-// reference-notes §6, §12): the family `app-reads` (gateway/family.ts), listed in node/families.ts. Every
-// route answers from the committed state through the family's port (port.ts), in JSON by default and in
-// the framed codec when `Accept` prefers it:
+// The wave-1 application reads (docs/app-api.md): the family `app-reads` (gateway/family.ts), listed in
+// node/families.ts. Every route answers from the committed state through the family's port (port.ts), in
+// JSON by default and in the framed codec when `Accept` prefers it:
 //
 //   /v1/domains, /v1/domains/{id}                                   routes-domains.ts
 //   /v1/nfts, /v1/nfts/{id}                                         routes-domains.ts

@@ -1,6 +1,5 @@
-// Asset definitions and their holders (gateway-interface.md "List responses": items carry `id`, `name`,
-// `total_quantity`; "Application route families": /v1/assets/*; reference-notes §6, §12 "asset
-// definitions expose holders").
+// Asset definitions and their holders, under /v1/assets/*: list items carry `id`, `name` and
+// `total_quantity`, and each asset definition exposes its holders.
 
 import { definitionParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';

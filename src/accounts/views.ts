@@ -1,6 +1,6 @@
-// Answer types of the application read routes (gateway-interface.md "List responses", "Application route
-// families"; reference-notes §6, §12). Simple lists are `{items, total}`. Items are the entities' JSON
-// forms plus a few derived fields that clients filter and sort on (`domain`, `name`, `definition`).
+// Answer types of the application read routes (docs/app-api.md). Simple lists are `{items, total}`. Items
+// are the entities' JSON forms plus a few derived fields that clients filter and sort on (`domain`, `name`,
+// `definition`).
 
 import type { AnyCodec, Codec, Infer } from '../codec/codec.js';
 import { seq, struct } from '../codec/compound.js';

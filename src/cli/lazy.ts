@@ -1,5 +1,5 @@
-// Commands are declared up front but their code is imported only when one runs (issue 11: `torana
-// --help` loaded the whole node). Declaration files import commander and types only; each action
+// Commands are declared up front but their code is imported only when one runs (`torana --help`
+// once loaded the whole node). Declaration files import commander and types only; each action
 // module imports what that command needs, so a client command never loads lmdb, fastify or the
 // native crypto addons it does not use.
 

@@ -75,7 +75,7 @@ export async function main(argv: string[]): Promise<number> {
 /**
  * Runs the CLI as the `torana` process: exits as soon as the command is done and its output is
  * flushed. Without this a client command lingers until the node closes the idle keep-alive
- * connection that `fetch` keeps open (hundreds of ms: issue 11, CLI start-up).
+ * connection that `fetch` keeps open (hundreds of ms added to CLI start-up).
  */
 export async function runAsProcess(argv: string[]): Promise<void> {
   let code: number;

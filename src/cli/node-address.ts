@@ -1,4 +1,4 @@
-// The address file of a running node, `<dir>/node.json` {url, pid, started} (issue 11: a CLI given
+// The address file of a running node, `<dir>/node.json` {url, pid, started} (a CLI given
 // only `--dir D` must find the node started in D, whatever `--port` it was given). `torana start`
 // writes it once the gateway listens (write + rename, so a reader never sees half a file) and
 // removes it on a clean stop; after a crash the file stays, and readers treat it as stale because

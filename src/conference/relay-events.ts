@@ -1,5 +1,5 @@
 // Which bus events the relay event stream carries, and its filters (docs/conference.md "Routes and
-// CLI"; reference-notes §10: "an SSE event stream filterable by domain, relay and kind").
+// CLI": an SSE event stream filterable by domain, relay and kind).
 //   kind     registered (ConferenceRelayRegistered), manifest (ConferenceRelayManifestUpdated),
 //            health (ConferenceRelayHealthUpdated); absent: all three
 //   relay    the relay the event names; a manifest update matches each relay of its hops

@@ -49,7 +49,7 @@ export interface SignalRouteOptions {
 
 const TAGS = ['conference'];
 const AUTH_NOTE =
-  'A signed app request (app-families.md §1.2: x-ledger-account, x-ledger-signature, ' +
+  'A signed app request (headers x-ledger-account, x-ledger-signature, ' +
   'x-ledger-timestamp-ms, x-ledger-nonce). Envelopes are opaque to the node (docs/conference.md "Signalling").';
 const BASE64 = '^[A-Za-z0-9+/]*={0,2}$';
 

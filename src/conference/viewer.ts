@@ -1,5 +1,5 @@
 // Who reads a call (docs/conference.md "Routes and CLI"): an `authenticated` call is served only to a
-// signed request (app-families.md §1.2 headers, gateway/signed-request.ts) of a registered account,
+// signed request (the `x-ledger-*` headers of gateway/signed-request.ts) of a registered account,
 // a `public` one to anyone. The call routes take the signature when it is sent and do not ask for it
 // otherwise, so one route serves both: a request without any `x-ledger-*` header is anonymous; a request
 // with some of them is checked in full (401 signature_missing, request_stale; 403

@@ -1,5 +1,5 @@
-// Property tests: random valid settings, given as typed overrides, as flag/environment text, or
-// written to TOML, always load back to the same configuration (style.md "Codec": fixed run counts;
+// Property tests: random valid settings, given as typed overrides, as flag/environment text, or written to
+// TOML, always load back to the same configuration (docs/design/testing.md "Habits": fixed run counts;
 // fast-check prints the seed and the shrunk counterexample on failure).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,9 +1,9 @@
-// Single-peer consensus (docs/design/architecture.md): the one validator is always the leader. It
-// produces a block as soon as transactions wait (no empty heartbeat blocks, reference-notes §7), at most
-// `blockMaxTransactions` per block, and when a time trigger falls due on an idle chain (an empty block at
-// the trigger's time, docs/triggers.md "Idle chains"); while one block is being made durable the next ones accumulate, which
-// groups many transactions per fsync. Each block gets a real commit certificate signed with the
-// validator's BLS key, verifiable exactly like a multi-peer one.
+// Single-peer consensus (docs/design/architecture.md): the one validator is always the leader. It produces
+// a block as soon as transactions wait (no empty heartbeat blocks), at most `blockMaxTransactions` per
+// block, and when a time trigger falls due on an idle chain (an empty block at the trigger's time,
+// docs/triggers.md "Idle chains"); while one block is being made durable the next ones accumulate, which
+// groups many transactions per fsync. Each block gets a real commit certificate signed with the validator's
+// BLS key, verifiable exactly like a multi-peer one.
 
 import type { BlsKeyPair } from '../crypto/bls.js';
 import type { CommitCertificate } from '../model/block.js';

@@ -1,5 +1,6 @@
-// What the transfer control routes read from the node (style.md "Layout": families see small
-// interfaces). The node adapts its committed world state and chain to it (node/controls-port.ts).
+// What the transfer control routes read from the node (docs/design/architecture.md "Application families":
+// families see small interfaces). The node adapts its committed world state and chain to it
+// (node/controls-port.ts).
 
 import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { AssetControl, DefinitionControl } from '../model/controls.js';

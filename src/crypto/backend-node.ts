@@ -1,6 +1,6 @@
 // The Node.js crypto backend (the `default` target of `#crypto-backend`): libsodium through the
 // native `sodium-native` addon for BLAKE2b-256 and Ed25519, and native blst for BLS12-381. It is
-// the node's hot path (dependencies.md: ~25k Ed25519 verifications/s per core against ~500 for
+// the node's hot path (docs/design/dependencies.md: ~25k Ed25519 verifications/s per core against ~500 for
 // pure-JS noble), so nothing here may be replaced by the browser backend on the server.
 //
 // libsodium's crypto_sign_verify_detached is strict (README "Backends and why"): it rejects

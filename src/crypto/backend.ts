@@ -1,4 +1,4 @@
-// The contract between the crypto layer and its platform backend (issue 4: the SDK works in Node.js
+// The contract between the crypto layer and its platform backend (the SDK works in Node.js
 // and in a browser bundle). hash.ts, ed25519.ts and signer.ts import `#crypto-backend`, which the
 // package's `imports` map resolves to backend-node.ts (libsodium, blst) by default and to
 // backend-browser.ts (pure-JS noble) under the bundlers' `browser` condition. Both must give the

@@ -1,5 +1,5 @@
-// BLS12-381 signatures for consensus (spec/reference-notes.md, consensus: 48-byte public keys,
-// 96-byte signatures) through @chainsafe/blst, the "minimal-pubkey-size" variant of
+// BLS12-381 signatures for consensus (docs/design/consensus.md "Aggregated BLS votes"; 48-byte public
+// keys, 96-byte signatures) through @chainsafe/blst, the "minimal-pubkey-size" variant of
 // draft-irtf-cfrg-bls-signature-05: public keys in G1, signatures in G2, hashed to the curve with
 // the proof-of-possession ciphersuite tag below (§4.2.3), the same as Ethereum's consensus layer.
 //

@@ -1,4 +1,4 @@
-// What the routes over the block store share (transactions and instructions, app-families.md §2): the
+// What the routes over the block store share (transactions and instructions, docs/explorer.md): the
 // filtered list read by a newest-first scan, the latest-N view read down from the tip, and the lookup of
 // one committed transaction by hash. Each route table keeps its own URLs, filters and items.
 

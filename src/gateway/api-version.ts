@@ -1,4 +1,4 @@
-// API-version headers (reference-notes §2: every response carries the negotiated and the supported
+// API-version headers (every response carries the negotiated and the supported
 // versions; a request naming an unparseable version is refused with 400, an unsupported one too).
 // A version is a decimal integer without sign or leading zeros, e.g. `1`.
 

@@ -1,7 +1,7 @@
-// The one place that turns a failure into an HTTP answer (design/style.md "one place that maps errors to
-// HTTP status"). Everything, including Fastify's own FST_ERR_* errors, becomes a registry code with its
-// 4xx status; a 5xx `internal_error` is reserved for real bugs and is logged. Error bodies negotiate like
-// answers: JSON `{ code, message, details }` unless the client prefers the codec.
+// The one place that turns a failure into an HTTP answer. Everything, including Fastify's own FST_ERR_*
+// errors, becomes a registry code with its 4xx status; a 5xx `internal_error` is reserved for real bugs and
+// is logged. Error bodies negotiate like answers: JSON `{ code, message, details }` unless the client
+// prefers the codec.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { API_VERSION_HEADER, apiHeaders } from './api-version.js';

@@ -1,6 +1,5 @@
-// Every gateway limit as one plain object (design/testing.md "Default limits"; design/style.md "Limits and
-// assertions"). The composition root maps configuration keys onto it; each field has a default here and
-// exceeding it gives a documented error (README.md "Limits").
+// Every gateway limit as one plain object. The composition root maps configuration keys onto it; each field
+// has a default here and exceeding it gives a documented error (README.md "Limits").
 
 import { AssertionError } from '../util/assert.js';
 

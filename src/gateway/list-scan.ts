@@ -1,4 +1,5 @@
-// Answering one list page at a cost that grows with the page, not the table (issue 10 findings 2, 3):
+// Answering one list page at a cost that grows with the page, not the table (docs/security.md "Reads:
+// bounded cost"):
 //
 // - Without filter and sort, the page is cut from the id list first and only its items are read and
 //   turned into JSON: O(offset-free page) whatever the table holds.

@@ -31,7 +31,7 @@ export const LIST_SORT_CHARS_MAX = 512;
 export const LIST_QUERY_BODY_BYTES_MAX = 256 * 1024;
 /** Offsets and pages are bounded so that `offset + limit` and `(page - 1) * per_page` stay exact. */
 export const LIST_OFFSET_MAX = 2 ** 32;
-/** Explorer default page size (reference-notes §12 leaves it open; 20 suits a table on one screen). */
+/** Explorer default page size: 20 suits a table on one screen. */
 export const EXPLORER_PER_PAGE_DEFAULT = 20;
 
 /** Query-string parameters of simple lists. Kept as text so a bad value is `invalid_pagination`. */

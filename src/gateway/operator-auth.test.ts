@@ -117,7 +117,7 @@ describe('operator authentication', () => {
     ],
     ['tampered body', () => signed(), 'signature', '{"name":"v3"}'],
     ['signature over another path', () => signed({ url: '/v1/runtime/upgrades/cancel/1' }), 'signature'],
-    // Issue 10 §9: a request signed for another node or another chain (same operator key) does not verify.
+    // A request signed for another node or another chain (same operator key) does not verify.
     ['signed for another node', () => signed({ nodeKey: 'ed0120node-b' }), 'signature'],
     ['signed for another chain', () => signed({ chainId: 'chain-b' }), 'signature'],
     ['timestamp too old', () => signed({ timestampMs: now - 30_001 }), 'timestamp_skew'],

@@ -1,5 +1,5 @@
-// The ports through which route families reach the node (style.md "Layout": the gateway sees small
-// interfaces, never concrete classes). `node/serve.ts` adapts the concrete node to these.
+// The ports through which route families reach the node (docs/design/architecture.md "Layers": the
+// gateway sees small interfaces, never concrete classes). `node/serve.ts` adapts the concrete node to these.
 
 import type { CodecError } from '../codec/errors.js';
 import type { ConsensusSnapshot } from '../consensus/engine.js';

@@ -1,6 +1,6 @@
 // `http_request_duration_seconds` and the hot-path side of `http_requests_total` without prom-client's
-// per-call label validation and hashing (issue 14 "Read path": per-request work is what a bare server
-// does plus a few counters). Every answered request adds to a series found by one Map lookup on
+// per-call label validation and hashing (on the read path, per-request work is what a bare server does
+// plus a few counters). Every answered request adds to a series found by one Map lookup on
 // "route\nmethod[\nstatus]"; prom-client sees the totals only when scraped. The exposition is the one
 // prom-client's Histogram gives (same name, help, buckets, label order), so `/metrics` is unchanged.
 // Series stay bounded as before: labels are route patterns, a fixed method set and HTTP statuses.

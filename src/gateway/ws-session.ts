@@ -1,8 +1,8 @@
-// One WebSocket connection's limits (design/testing.md: frame 64 KiB, ping every 30 s, 5 subscriptions
-// per connection, bounded send buffer; reference-notes §5: the client must send its request within
-// 10 s). Close codes follow RFC 6455 §7.4.1: 1008 policy violation (no first message in time),
-// 1009 message too big (enforced by `ws` itself through maxPayload), 1013 try again later (`lagged`:
-// the client does not read fast enough), 1001 going away (server shutdown), 1011 handler failure.
+// One WebSocket connection's limits (frame 64 KiB, ping every 30 s, 5 subscriptions per connection, bounded
+// send buffer; the client must send its first request within 10 s). Close codes follow RFC 6455 §7.4.1:
+// 1008 policy violation (no first message in time), 1009 message too big (enforced by `ws` itself through
+// maxPayload), 1013 try again later (`lagged`: the client does not read fast enough), 1001 going away
+// (server shutdown), 1011 handler failure.
 
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';

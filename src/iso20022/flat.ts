@@ -1,7 +1,6 @@
-// The flat field format of pacs.008 and pacs.009 (gateway-interface.md, bridge rule 1; reference
-// notes §9 "a flat envelope of named fields"): one JSON object of named string fields carrying
-// one transaction. Validation is the same as for XML; error paths are the field names. Field
-// tables: README "Flat field format". Values must be JSON strings — an amount sent as a JSON
+// The flat field format of pacs.008 and pacs.009, a flat envelope of named fields: one JSON object of named
+// string fields carrying one transaction. Validation is the same as for XML; error paths are the field
+// names. Field tables: README "Flat field format". Values must be JSON strings — an amount sent as a JSON
 // number is refused (rule field_type), because a binary float cannot carry every decimal amount.
 
 import type { IsoValidationError } from './errors.js';

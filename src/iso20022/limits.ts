@@ -1,5 +1,5 @@
-// Named limits of the ISO 20022 reader (testing.md "Default limits": XML body 1 MiB, nesting ≤ 64,
-// no DOCTYPE). Every limit is checked by the pre-scan in xml/scan.ts before the parser runs.
+// Named limits of the ISO 20022 reader (by default: XML body 1 MiB, nesting ≤ 64, no DOCTYPE). Every limit
+// is checked by the pre-scan in xml/scan.ts before the parser runs.
 
 export interface XmlLimits {
   /** Largest body, in UTF-8 bytes. */

@@ -1,4 +1,4 @@
-// Property tests (style.md "Codec": fixed run counts; fast-check prints the seed and the shrunk
+// Property tests (docs/design/testing.md "Habits": fixed run counts; fast-check prints the seed and the shrunk
 // counterexample on failure — keep failing inputs as regression cases): parseMessage never throws,
 // whatever the body, and always answers with a record or typed errors; amounts round-trip exactly.
 

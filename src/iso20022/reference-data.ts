@@ -1,6 +1,6 @@
-// Bridge reference data (gateway-interface.md, bridge rule 3; reference notes §9 "Account
-// resolution"): crosswalks from BIC, IBAN and currency to the ledger, accounts and asset, and the
-// resolution of a transfer's ledger context from its pins first, else the crosswalks.
+// Bridge reference data (docs/iso20022.md "Ledger context: pins and crosswalks"): crosswalks from BIC, IBAN
+// and currency to the ledger, accounts and asset, and the resolution of a transfer's ledger context from
+// its pins first, else the crosswalks.
 //
 // Directory layout (every file optional; a missing file is an empty crosswalk):
 //   bic.json       { "DEUTDEFFXXX": { "ledger_id": "main", "account_ids": ["alice@de"] } }

@@ -69,7 +69,7 @@ export function inlineRefs(schema: unknown, components: Record<string, Json>, de
   return out;
 }
 
-/** Property names that would carry a secret key; app-families.md §1.3 refuses keys in requests (style 4). */
+/** Property names that would carry a secret key; no route takes a private key (docs/security.md). */
 const KEY_PROPERTY = /^(private_?key|secret_?key|seed|mnemonic)$/i;
 
 /** True when a schema anywhere names a property that would carry a private key. */

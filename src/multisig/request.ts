@@ -1,4 +1,4 @@
-// Request helpers of the multisig routes: the multisig selector (id or alias, app-families.md §9), the
+// Request helpers of the multisig routes: the multisig selector (id or alias, docs/multisig.md), the
 // proposal id, instruction lists in their JSON form, and the refusal of bodies carrying a private key.
 
 import { Type } from 'typebox';

@@ -1,4 +1,4 @@
-// Issue 10 §11: under `umask 000` the node directory was 0777 and block and state files 0644, so any
+// Under `umask 000` the node directory used to be 0777 and block and state files 0644, so any
 // local user could read (or, for the directory, replace) keys, blocks and state. Everything the node
 // creates must be 0700 (directories) or 0600 (files) whatever the umask.
 

@@ -4,7 +4,7 @@
 // cursor answers only the authority that opened it (to anyone else it does not exist). The clock is
 // injected; nothing here is global.
 //
-// Issue 10 finding 6: a cursor holds a Pager — a position over its result (a range of the chain, or
+// A cursor holds a Pager — a position over its result (a range of the chain, or
 // references to immutable rows), never decoded copies — and idle cursors are freed by a timer
 // (`sweepEveryMs`, unref'd), not only when the next one opens.
 

@@ -33,7 +33,7 @@ export class BaseTable<V> {
   readonly rows = new Map<string, V>();
   /**
    * Index entries: a parent's children, held as the one id itself while it has one (a Set costs a few
-   * hundred bytes, and most parents of `assetsByAccount` hold a single asset: issue 14, a million accounts).
+   * hundred bytes, and most parents of `assetsByAccount` hold a single asset, as with a million accounts).
    */
   private readonly indexes = new Map<IndexName, Map<string, string | Set<string>>>();
   private sorted: readonly string[] | undefined;

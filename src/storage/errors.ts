@@ -49,8 +49,8 @@ export interface CorruptionSite {
 }
 
 /**
- * Committed history is damaged. The node must refuse to start (testing.md "Durability discipline"
- * rule 3); storage never repairs this by dropping records.
+ * Committed history is damaged. The node must refuse to start (docs/design/testing.md "Durability
+ * discipline" rule 3); storage never repairs this by dropping records.
  */
 export class StorageCorruptionError extends StorageError {
   override readonly name = 'StorageCorruptionError';

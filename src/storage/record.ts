@@ -1,5 +1,5 @@
-// Byte layout of one block log record (testing.md "Durability discipline" rule 1; README.md in this
-// folder has the table). Everything little-endian:
+// Byte layout of one block log record (docs/design/testing.md "Durability discipline" rule 1; README.md in
+// this folder has the table). Everything little-endian:
 //   magic u32 | payloadLength u32 | checksum u32 = CRC32C(payloadLength bytes ‖ payload) | payload
 //   payload = height u64 | hash [32] | prevHash [32] | block bytes (opaque)
 // The checksum covers the length so that a flipped length bit is caught even when the bytes it

@@ -1,5 +1,6 @@
 // Segment file naming and the low-level file operations of the block log: listing, creating a new
-// segment durably (file fsync + directory fsync, testing.md "Durability discipline" rule 2), and
+// segment durably (file fsync + directory fsync, docs/design/testing.md "Durability discipline"
+// rule 2), and
 // positional reads and writes that loop until every byte is transferred.
 
 import type { FileHandle } from 'node:fs/promises';

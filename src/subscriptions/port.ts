@@ -1,5 +1,6 @@
-// What the subscription and trigger routes read from the node (style.md "Layout": families see small
-// interfaces). The node adapts its committed world state to it (node/subscriptions-port.ts).
+// What the subscription and trigger routes read from the node (docs/design/architecture.md "Application
+// families": families see small interfaces). The node adapts its committed world state to it
+// (node/subscriptions-port.ts).
 
 import type { Subscription, SubscriptionPlan } from '../model/subscriptions.js';
 import type { Trigger } from '../model/trigger-row.js';

@@ -1,4 +1,4 @@
-// The delivery signature (app-families.md §8 "we differ": the HMAC covers timestamp and body, so a
+// The delivery signature (docs/webhooks.md; the HMAC covers timestamp and body, so a
 // captured request cannot be replayed later with a fresh timestamp): `x-ledger-webhook-signature` is
 // `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>`, the timestamp being the decimal
 // milliseconds sent in `x-ledger-webhook-timestamp`. Receivers recompute it and compare in constant time.

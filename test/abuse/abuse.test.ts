@@ -1,7 +1,7 @@
-// Issue 6 "Abuse" — the short subset that runs inside `npm test` (< 60 s on 2 cores). The same scenarios
+// Abuse scenarios — the short subset that runs inside `npm test` (< 60 s on 2 cores). The same scenarios
 // run at full size in test/reliability/abuse.test.ts; each prints a `[figure]` line (connections refused,
-// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts (issue 10:
-// query-cost.ts, cursors.ts).
+// events delivered, bytes, memory, what was lost: must be nothing). Scenarios: test/abuse/*.ts (query
+// cost: query-cost.ts, cursors.ts).
 
 import { describe, it } from 'node:test';
 import { submitterCaps, unregisteredKeys } from './admission.js';

@@ -1,7 +1,7 @@
-// The ISO 20022 bridge theft of issue 10 finding 1, attempted every way we know, over real sockets: a
-// pacs.008 (flat JSON form) whose pins name a victim as the source account and the attacker as the
-// target. Before the fix it answered 202 and settled (the routes were public and the bridge signed with
-// the genesis admin key). Now:
+// The ISO 20022 bridge theft (docs/security.md "The ISO 20022 bridge"), attempted every way we know, over
+// real sockets: a pacs.008 (flat JSON form) whose pins name a victim as the source account and the attacker
+// as the target. Before the fix it answered 202 and settled (the routes were public and the bridge signed
+// with the genesis admin key). Now:
 //   unsigned                                   401 signature_missing
 //   stale timestamp / forged signature         401 request_stale / 403 request_signature_invalid
 //   replayed honest request                    409 nonce_reused

@@ -1,7 +1,7 @@
-// Abuse scenarios on query cost (issue 10 findings 2 and 3), through real sockets against a served node
-// holding tens of thousands of accounts, while /health is polled on its own connection:
+// Abuse scenarios on query cost (docs/security.md "Reads: bounded cost"), through real sockets against a
+// served node holding tens of thousands of accounts, while /health is polled on its own connection:
 //
-// - the issue's filter: `POST /v1/accounts/query` with `{"in":["metadata",[200 objects of 550 keys]]}`
+// - the reported filter: `POST /v1/accounts/query` with `{"in":["metadata",[200 objects of 550 keys]]}`
 //   (968 KB) and a 100 KB variant are refused 400 invalid_filter at once (values above
 //   `query.filter_value_chars_max`); filters just under the cap are answered over the whole table;
 // - `GET /v1/accounts?limit=1` costs O(page): its median at N accounts is compared with a small table;

@@ -1,5 +1,5 @@
-// Abuse scenario on the transaction queue (issue 6 "Abuse: queue flooding beyond capacity (429 then
-// drain)"; design/testing.md "queue: 65,536 total … 429 with Retry-After, then drains; memory bounded"):
+// Abuse scenario on the transaction queue, flooded beyond capacity (65,536 in total: 429 with
+// Retry-After, then it drains; memory bounded):
 // with block production held, a flood of valid transactions over HTTP fills the queue to exactly its
 // capacity and every further one is refused 429 queue_full with Retry-After; released, the queue drains
 // and every accepted transaction commits. Then a flood against a running node from a client that honours

@@ -1,5 +1,5 @@
-// A CLI given only `--dir D` finds the node running in D (issue 11: after `torana init --dir D` and
-// `torana start --dir D --port P`, the CLI in D still called the init port and failed with
+// A CLI given only `--dir D` finds the node running in D (after `torana init --dir D` and
+// `torana start --dir D --port P`, the CLI in D once called the init port and failed with
 // transport_error). Real processes: the node leaves <dir>/node.json while it runs, removes it on a
 // clean stop, and a file left by `kill -9` is detected as stale.
 import assert from 'node:assert/strict';

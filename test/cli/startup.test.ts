@@ -1,4 +1,4 @@
-// The CLI's client path loads only what it uses (issue 11: `torana --help` took ~0.75 s because every
+// The CLI's client path loads only what it uses (`torana --help` once took ~0.75 s because every
 // command loaded the whole node). Each command runs as a real process with a load tracer
 // (test/helpers/trace-loads.mjs: ESM resolutions and native addons), and must not reach the storage,
 // the gateway server or the native crypto it does not need. The timing goal is bench/ cli_status_ms.

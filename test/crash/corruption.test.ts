@@ -1,7 +1,7 @@
-// testing.md "torn tail / mid-log corruption" at node level (issue 6 "Crash": torn tail truncated;
-// mid-log corruption detected and reported, never silently dropped). A real child run fills the block
-// log; then the files are damaged by hand and the node is started the way `torana start` does.
-// Record layout: src/storage/README.md "Block log format".
+// Torn tail and mid-log corruption at node level (docs/design/testing.md "Durability discipline" rule 3:
+// torn tail truncated; mid-log corruption detected and reported, never silently dropped). A real child run
+// fills the block log; then the files are damaged by hand and the node is started the way `torana start`
+// does. Record layout: src/storage/README.md "Block log format".
 
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';

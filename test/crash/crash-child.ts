@@ -1,10 +1,10 @@
-// The process the crash tests kill (kill -9 during a stream of submissions).
-// It opens an initialised node directory, starts the node with the fail points named in
-// TORANA_FAILPOINT, registers the workload (once: a restarted child finds it in the state), then submits
-// random transfers without pause. For every transaction the event bus announces as Committed or Rejected
-// it prints `COMMITTED <txhash> <height> <blockhashhex>` with a synchronous write (see `say`), so a line the parent
-// reads was announced (and hence made durable, testing.md "Durability discipline" rule 2) before any
-// kill could land. The parent checks after restart that every printed line still holds.
+// The process the crash tests kill (kill -9 during a stream of submissions). It opens an initialised node
+// directory, starts the node with the fail points named in TORANA_FAILPOINT, registers the workload (once:
+// a restarted child finds it in the state), then submits random transfers without pause. For every
+// transaction the event bus announces as Committed or Rejected it prints
+// `COMMITTED <txhash> <height> <blockhashhex>` with a synchronous write (see `say`), so a line the parent
+// reads was announced (and hence made durable, docs/design/testing.md "Durability discipline" rule 2)
+// before any kill could land. The parent checks after restart that every printed line still holds.
 //
 // Usage: node --import tsx test/crash/crash-child.ts <dir> <seed> [runMs]
 // Lines: `READY <height>` once started, `COMMITTED ...` per announced transaction, `DONE` on a clean end.

@@ -1,4 +1,4 @@
-// Issue 2 "Done means" / issue 6 "Crash" (short version, inside `npm test`): kill -9 during a stream
+// Crash (short version, inside `npm test`): kill -9 during a stream
 // of submissions, restart on the same directory, and nothing announced is lost or changed.
 // The long version (20 kills) is test/reliability/crash.test.ts.
 

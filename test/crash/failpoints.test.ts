@@ -1,7 +1,7 @@
-// testing.md "fail-point matrix over persistence steps" (short version, inside `npm test`): the node is
-// crashed at one early hit of every named persistence step in turn; each time the restart must succeed,
-// keep every announced transaction and give the state root of a rebuild from blocks.
-// The long version (several hit counts per step) is test/reliability/failpoints.test.ts.
+// The fail-point matrix over persistence steps (docs/design/testing.md; short version, inside `npm test`):
+// the node is crashed at one early hit of every named persistence step in turn; each time the restart must
+// succeed, keep every announced transaction and give the state root of a rebuild from blocks. The long
+// version (several hit counts per step) is test/reliability/failpoints.test.ts.
 
 import { describe, it } from 'node:test';
 import { failPointCase, PERSISTENCE_FAILPOINTS, recoveryTruncatedCase } from './scenarios.js';

@@ -1,4 +1,4 @@
-// Issue 15, "Explorer, complete": every explorer route against a chain built by
+// The complete explorer: every explorer route against a chain built by
 // real transactions (test/gateway/app-fixture.ts), through a real socket; pagination walked end to end.
 
 import assert from 'node:assert/strict';

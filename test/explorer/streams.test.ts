@@ -1,4 +1,4 @@
-// Issue 15, explorer streams: new blocks, transactions and instructions
+// Explorer streams: new blocks, transactions and instructions
 // arrive in order as list items with ids `height`, `height:tx_index`, `height:tx_index:instruction_index`;
 // a client that disconnects while blocks are committed resumes with Last-Event-ID without gaps.
 

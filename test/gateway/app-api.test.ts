@@ -1,4 +1,4 @@
-// `app_api.enabled` through real sockets (issue 15 "Done means": with it off every application path
+// `app_api.enabled` through real sockets (with it off every application path
 // answers 404 and is absent from the OpenAPI document; the common, consensus and runtime routes answer as
 // before). The application paths are not written here: they are the operations the enabled node's own
 // document marks `x-ledger-app-api` (every route of a family with `app: true`), so a family added later is

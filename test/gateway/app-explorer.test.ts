@@ -1,4 +1,4 @@
-// Issue 3, explorer: blocks, block detail, recent transactions, transaction by hash
+// Explorer: blocks, block detail, recent transactions, transaction by hash
 // and the state tables, with `{pagination, items}` paging, through a real socket.
 
 import assert from 'node:assert/strict';

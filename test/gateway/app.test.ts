@@ -1,6 +1,6 @@
-// Issue 3, application reads: the domain, asset definition, account and NFT routes of src/accounts/ (the
-// app-reads family) through a real socket, answering from state built by real transactions
-// (§12). Explorer: app-explorer.test.ts.
+// Application reads: the domain, asset definition, account and NFT routes of src/accounts/ (the
+// app-reads family) through a real socket, answering from state built by real transactions.
+// Explorer: app-explorer.test.ts.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

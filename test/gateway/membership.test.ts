@@ -1,4 +1,4 @@
-// Membership through a served node (issue 12 "Membership"; reference-notes §7 key routes): RegisterPeer
+// Membership through a served node and its key routes: RegisterPeer
 // and UnregisterPeer committed by the node change what consensus-keys, bls_keys and key-lifecycle
 // report, and the validator set the pipeline hands to consensus for the next height.
 

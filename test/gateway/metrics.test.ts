@@ -1,6 +1,6 @@
-// `/metrics` of a served node (reference-notes §11 core and gateway series; design/testing.md "metrics cardinality": the series count stays bounded whatever paths clients request).
-// Parsed with our strict parser
-// (test/helpers/prom-parse.ts) and, when it can be had, with `promtool check metrics` too.
+// `/metrics` of a served node (core and gateway series; the series count stays bounded whatever paths
+// clients request). Parsed with our strict parser (test/helpers/prom-parse.ts) and, when it can be had,
+// with `promtool check metrics` too.
 
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -15,7 +15,7 @@ import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 type Families = Map<string, PromFamily>;
 
-/** Lint findings promtool may report on names the reference notes mandate (§11 `commit_time_ms`). */
+/** Lint findings promtool may report on metric names the node keeps on purpose (`commit_time_ms`). */
 const ACCEPTED_LINT = [/^commit_time_ms metric names should not contain abbreviated units$/];
 const PROMTOOL_CACHE = join(tmpdir(), 'torana-promtool');
 const APT_TIMEOUT_MS = 60_000;

@@ -1,6 +1,6 @@
-// The OpenAPI document of a real node (issue 3 "OpenAPI": a valid OpenAPI 3.1 document of exactly the routes
-// this node registered under its configuration; reference-notes §12 "we differ": generated from the live
-// route table). Checked against the LIVE route table, so a family added later is held to the same rules.
+// The OpenAPI document of a real node: a valid OpenAPI 3.1 document of exactly the routes this node
+// registered under its configuration, generated from the live route table. Checked against the LIVE route
+// table, so a family added later is held to the same rules.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Issue 14 "Read path": read answers serialised once per committed state (gateway/answer-cache.ts)
+// The read path: read answers serialised once per committed state (gateway/answer-cache.ts)
 // through a real socket. A cached answer is reused only while the committed state stands still; the
 // first read after a commit sees the commit; headers and limits are those of an uncached answer.
 

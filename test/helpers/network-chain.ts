@@ -1,5 +1,5 @@
-// Comparing the chains of several peers (testing.md: "one block hash per height on every node, equal
-// state roots"): blocks as GET /v1/explorer/blocks/:height answers them, compared height by height.
+// Comparing the chains of several peers (one block hash per height on every node, equal state roots):
+// blocks as GET /v1/explorer/blocks/:height answers them, compared height by height.
 
 /** The fields of an explorer block detail that must agree between peers. */
 export interface PeerBlock {

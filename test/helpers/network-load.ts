@@ -1,8 +1,8 @@
 // Steady load for multi-process network tests: signed transfers and domain registrations sent through
 // the SDK to the peers round-robin at a target rate. Every transaction a peer accepts (202) is
 // recorded, and `checkCommittedEverywhere` then shows that each one reported committed by any peer is
-// present on every peer (issue 12: "every transaction acknowledged with 202 and then reported
-// committed is present on every peer").
+// present on every peer (every transaction acknowledged with 202 and then reported committed must be
+// present on every peer).
 
 import { ToranaClient } from '../../src/sdk/client.js';
 import { ToranaApiError } from '../../src/sdk/errors.js';

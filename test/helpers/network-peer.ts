@@ -1,5 +1,5 @@
 // One peer of a multi-process test: a real `torana start --dir <dir>` child process (the CLI run from
-// source, as test/helpers/run-cli.ts does), with the perturbations of testing.md's end-to-end testnets:
+// source, as test/helpers/run-cli.ts does), with the perturbations of the end-to-end testnets:
 // kill -9, pause (SIGSTOP), resume (SIGCONT), restart, and a tail of its log lines for failure messages.
 
 import { type ChildProcess, spawn } from 'node:child_process';

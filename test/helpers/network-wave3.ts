@@ -1,7 +1,7 @@
-// Issue 16 on a multi-peer network: a 2-of-2 multisig proposal that registers a repeating time trigger
-// (by height) executes when its second approval commits, and the trigger then runs in later blocks. Every
-// peer must record the same executions: the same state root at every height (assertSameChains) and the
-// same answers for the proposal and the trigger once all peers stand at the same height.
+// Multisig and triggers on a multi-peer network: a 2-of-2 multisig proposal that registers a repeating time
+// trigger (by height) executes when its second approval commits, and the trigger then runs in later blocks.
+// Every peer must record the same executions: the same state root at every height (assertSameChains) and
+// the same answers for the proposal and the trigger once all peers stand at the same height.
 
 import assert from 'node:assert/strict';
 import { multisigAccountId } from '../../src/model/multisig.js';

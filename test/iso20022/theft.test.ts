@@ -1,4 +1,4 @@
-// Issue 10 finding 1 (critical): the bridge theft through real sockets. Every variant is refused at the
+// The bridge theft through real sockets (a critical finding). Every variant is refused at the
 // route (401 unsigned, 403 another bank's BIC, 403 a pin widening the participant's accounts, 401/403/409
 // stale, forged, replayed), and with the route check removed the executor refuses it
 // (debit_not_granted). The scenario lives in test/abuse/bridge-theft.ts so the abuse suites run it too.

@@ -1,4 +1,4 @@
-// Issue 12 "Done means": a forged vote, a vote from a non-validator, a QC with a bad aggregate and a
+// A forged vote, a vote from a non-validator, a QC with a bad aggregate and a
 // second different proposal from the same leader, sent over real encrypted peer connections to three
 // real validator processes, are rejected, and recorded as evidence where docs/consensus.md says so
 // (bad aggregate → InvalidQc, second proposal → InvalidProposal "double_proposal"; a forged or foreign

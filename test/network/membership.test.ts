@@ -1,4 +1,4 @@
-// Issue 12 "Done means": register a fifth validator by a transaction — it syncs, then votes from the
+// Register a fifth validator by a transaction — it syncs, then votes from the
 // next height; unregister it — the network keeps committing. Four genesis validators and a fifth peer
 // (written as the testnet's observer, switched to the validator role before it starts, so it follows
 // the chain and votes once a roster names it) run as real processes.

@@ -1,10 +1,15 @@
 // Every path a comment or a document cites must exist in the repository, so a reader of a clone can
 // follow it: `src/…`, `test/…`, `docs/…`, `bench/…`, `scripts/…`, `examples/…`, `circuits/…`, `zk/…`
 // followed by a file name with an extension. Text inside generated or vendored files is not checked.
+//
+// Nor may a file cite what a clone does not have: the design notes and the issue tracker the code was
+// first written against. Only the pages of docs/design/ are cited, by their path, and the changelog
+// keeps its history. The pattern is built from parts so that this file, which is checked like every
+// other, does not spell what it looks for.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -15,13 +20,85 @@ const SKIP = /^(package-lock\.json|CHANGELOG\.md|bench\/results\/|zk\/artifacts\
 const CITED =
   /(?<![\w./-])(src|test|docs|bench|scripts|examples|circuits|zk)\/[\w./-]+\.(ts|md|mjs|json|circom|toml|js)\b/g;
 
-function trackedFiles(): string[] {
+/** Tracked files plus new files not yet committed (ignored ones such as dist/ excluded). */
+function projectFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
     cwd: ROOT,
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
-  return [...new Set(out.split('\0').filter((f) => f !== '' && TEXT.test(f) && !SKIP.test(f)))];
+  return [...new Set(out.split('\0').filter((f) => f !== ''))];
+}
+
+function trackedFiles(): string[] {
+  return projectFiles().filter((f) => TEXT.test(f) && !SKIP.test(f));
+}
+
+/** Documents a clone does not have, cited by file name wherever they appear. */
+const ABSENT = ['app-families', 'gateway-interface', ['reference', 'notes'].join('-'), 'style'];
+/** Pages of docs/design/: cited with their path (`docs/design/testing.md`), never by a bare name. */
+const DESIGN = ['architecture', 'testing', 'dependencies'];
+/** A citation of a document outside the repository, or of an issue by its number. */
+const OUTSIDE = new RegExp(
+  [
+    String.raw`\b(?:${ABSENT.join('|')})\.md\b`,
+    String.raw`(?<![\w/.-])(?:${DESIGN.join('|')})\.md\b`,
+    String.raw`\breference[- ]notes\b`,
+    String.raw`\bspec\/`,
+    String.raw`\b[Ii]ssues? #?\d+`,
+  ].join('|'),
+);
+/** Where such citations belong: the design pages themselves, and the history of the changelog. */
+const OUTSIDE_SKIP = /^(docs\/design\/|CHANGELOG\.md$)/;
+/**
+ * Files still being edited elsewhere that keep such citations until they are cleaned after the merge.
+ * Each is skipped whole; the test prints the list's size and any entry that no longer needs it.
+ */
+const OUTSIDE_ALLOWED: ReadonlySet<string> = new Set([
+  'docs/conference.md',
+  'docs/configuration.md',
+  'docs/errors.md',
+  'docs/subscriptions.md',
+  'docs/webhooks.md',
+  'src/conference/read-port.ts',
+  'src/config/schema.ts',
+  'src/consensus/engine.ts',
+  'src/gateway/errors.ts',
+  'src/gateway/signed-request.ts',
+  'src/iso20022/xml-attacks.test.ts',
+  'src/node/metrics.ts',
+  'src/operator/sessions.ts',
+  'src/pipeline/chain-admission.ts',
+  'src/pipeline/queue.ts',
+  'src/sdk/README.md',
+  'src/sdk/client.ts',
+  'src/util/assert.ts',
+  'src/webhooks/routes.ts',
+  'src/webhooks/target.ts',
+  'test/abuse/README.md',
+  'test/gateway/bad-input.test.ts',
+  'test/gateway/profiles.test.ts',
+  'test/gateway/telemetry.test.ts',
+  'test/iso20022/attacks.test.ts',
+  'test/network/README.md',
+  'test/reliability/README.md',
+  'test/reliability/abuse.test.ts',
+]);
+
+/** The lines of `file` that cite a document outside the repository or an issue number. */
+function outsideCitations(file: string): string[] {
+  const path = join(ROOT, file);
+  if (!existsSync(path) || !lstatSync(path).isFile()) return [];
+  const bytes = readFileSync(path);
+  if (bytes.includes(0)) return []; // binary
+  const found: string[] = [];
+  bytes
+    .toString('utf8')
+    .split('\n')
+    .forEach((line, i) => {
+      if (OUTSIDE.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 140)}`);
+    });
+  return found;
 }
 
 /** Paths that name what a test or a command writes, not a file of the repository. */
@@ -54,5 +131,52 @@ describe('citations', () => {
         });
     }
     assert.deepEqual(missing, [], `cited paths that do not exist:\n${missing.join('\n')}`);
+  });
+
+  it('the outside pattern finds outside documents and issue numbers, not the design pages', () => {
+    const hits = [
+      `(${ABSENT[0]}.md §2)`,
+      `see ${ABSENT[2]} §7`,
+      `${ABSENT[3]}.md "Layout"`,
+      `design/${ABSENT[3]}.md`,
+      `(${DESIGN[1]}.md "Durability discipline")`,
+      ['spec', 'a.md'].join('/'),
+      ['Issue', '10 finding 1'].join(' '),
+      ['(issue', '6 table)'].join(' '),
+      ['issues', '#12'].join(' '),
+    ];
+    for (const hit of hits) assert.match(hit, OUTSIDE);
+    const misses = [
+      `docs/design/${DESIGN[1]}.md "Habits"`,
+      `docs/design/${DESIGN[0]}.md`,
+      `design/${DESIGN[2]}.md`,
+      'the issue tracker',
+      'the issues: 3 of them',
+      ['respec', 'x'].join('/'),
+      'docs/codec.md §3',
+    ];
+    for (const miss of misses) assert.doesNotMatch(miss, OUTSIDE);
+  });
+
+  it('no file cites a document outside the repository or an issue number', () => {
+    const files = projectFiles();
+    assert.ok(files.length > 100, `git ls-files listed only ${files.length} files`);
+    const offenders: string[] = [];
+    const clean: string[] = [];
+    for (const file of files) {
+      if (OUTSIDE_SKIP.test(file)) continue;
+      const found = outsideCitations(file);
+      if (!OUTSIDE_ALLOWED.has(file)) offenders.push(...found);
+      else if (found.length === 0) clean.push(file);
+    }
+    console.log(
+      `[citations] allow-list: ${OUTSIDE_ALLOWED.size} files skipped` +
+        (clean.length > 0 ? `; no longer needed for: ${clean.join(', ')}` : ''),
+    );
+    assert.deepEqual(
+      offenders,
+      [],
+      `files that cite documents a clone does not have, or issue numbers:\n${offenders.join('\n')}`,
+    );
   });
 });

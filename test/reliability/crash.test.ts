@@ -1,4 +1,4 @@
-// Issue 6 "Crash" (long version, `npm run test:reliability`): kill -9 at random moments under load,
+// Crash (long version, `npm run test:reliability`): kill -9 at random moments under load,
 // 20 times on the same directory; after each restart nothing announced is missing, no block hash
 // changed, balances are conserved and the state root equals a rebuild from blocks.
 // Replay a failure with CRASH_SEED=<printed seed>.

@@ -1,7 +1,7 @@
-// testing.md "fail-point matrix over persistence steps" (long version, `npm run test:reliability`):
-// every named persistence step is crashed at several hit counts, from the genesis write to well into
-// the transfer stream. Each time the restart must keep everything announced and match a rebuild from
-// blocks, and a second child must then keep committing on the recovered directory.
+// The fail-point matrix over persistence steps (docs/design/testing.md; long version,
+// `npm run test:reliability`): every named persistence step is crashed at several hit counts, from the
+// genesis write to well into the transfer stream. Each time the restart must keep everything announced and match a
+// rebuild from blocks, and a second child must then keep committing on the recovered directory.
 
 import { describe, it } from 'node:test';
 import { failPointCase, PERSISTENCE_FAILPOINTS, recoveryTruncatedCase } from '../crash/scenarios.js';

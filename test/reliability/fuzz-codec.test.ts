@@ -1,4 +1,4 @@
-// Issue 6 "Fuzz" (long version, `npm run test:reliability`): the decoders the node runs on untrusted
+// Codec fuzz (long version, `npm run test:reliability`): the decoders the node runs on untrusted
 // bytes — SignedTransaction (POST /transaction), SignedQuery (POST /query), Block (block log), the
 // WebSocket EventSubscription and the SSE event filter, and the ISO 20022 reader — each fuzzed with
 // fast-check for FUZZ_SECONDS (default 60) of random bytes and mutated valid encodings (bit flips,

@@ -1,4 +1,4 @@
-// Issue 6 "Fuzz" (long version): every registered route of a served node — ISO 20022 bridge routes
+// Route fuzz (long version): every registered route of a served node — ISO 20022 bridge routes
 // included, which the short test/gateway/bad-input.test.ts cannot reach — gets random and mutated
 // requests for FUZZ_SECONDS (default 60), round-robin over the live route table: baselines, single and
 // stacked mutations, body-aware mutations (codec length inflation, XML edits), structured hostile probes,

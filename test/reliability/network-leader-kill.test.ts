@@ -1,4 +1,4 @@
-// Issue 12 "Multi-process tests on loopback", long version of test/network/leader-kill.test.ts: for 2
+// Multi-process tests on loopback, long version of test/network/leader-kill.test.ts: for 2
 // minutes under load, kill -9 the current leader of 4 validators every 5 s (one fault at a time: each
 // kill waits for the previous victim to serve again and catch up), restarting it each time. One chain
 // at the end, the height grew, every accepted transaction committed anywhere is committed everywhere.

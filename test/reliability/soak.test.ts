@@ -1,5 +1,5 @@
-// Issue 6 "Soak": the node (its own process, lib/soak-node.ts) is driven at half of its peak, measured
-// first for PEAK_SECONDS with as many transfers as it takes, for SOAK_SECONDS (default 3600, the issue's
+// Soak: the node (its own process, lib/soak-node.ts) is driven at half of its peak, measured
+// first for PEAK_SECONDS with as many transfers as it takes, for SOAK_SECONDS (default 3600, the goal's
 // one hour; e.g. SOAK_SECONDS=120 for a short run). Every SAMPLE_SECONDS: the node's memory (RSS,
 // anonymous RSS, heap after a forced GC) and the window's submit-to-commit latency p50/p99. Reported:
 // the memory slope (least squares over the samples after warm-up: the first tenth, at least 30 s) and the

@@ -1,5 +1,5 @@
 // pacs.008 / pacs.009 → one TransferAsset per ISO transaction, all in one signed transaction (README
-// "Mapping"; gateway-interface.md rules 1–4). Each transaction's ledger context comes from its pins,
+// "Mapping"). Each transaction's ledger context comes from its pins,
 // else the reference-data crosswalks (resolve.ts); with neither, the ledger defaults to this chain and
 // accounts and asset must be pinned. The amount moves exactly: currency minor units must fit the asset
 // definition's scale, else 422 `amount_scale`.

@@ -1,5 +1,6 @@
-// What the bridge needs from the node (architecture.md "Parts": iso20022 reaches the core through small
-// interfaces). `src/node/bridge.ts` adapts the concrete pipeline and ledger to this port; tests may fake it.
+// What the bridge needs from the node (docs/design/architecture.md "Application families": iso20022 reaches
+// the core through small interfaces). `src/node/bridge.ts` adapts the concrete pipeline and ledger to this
+// port; tests may fake it.
 
 import type { EventEnvelope } from '../../model/events.js';
 

@@ -64,7 +64,7 @@ export const BridgeRecordCodec = struct('Iso20022Record', {
   creationTime: option(string(64)),
   receivedAtMs: varuint,
   updatedAtMs: varuint,
-  /** Pending | Accepted | Rejected (reference-notes §9 record states). */
+  /** Pending | Accepted | Rejected: the record's state. */
   status: string(16),
   /** ACTC | ACSP | ACSC | RJCT (pacs.002 ExternalPaymentTransactionStatus1Code). */
   pacs002Code: string(4),

@@ -1,5 +1,5 @@
 // pacs.008 FIToFICustomerCreditTransfer (read per pacs.008.001.09; .08–.13 use the same paths).
-// Required content follows gateway-interface.md "pacs.008 submission content": message id,
+// Required content: message id,
 // interbank settlement amount and currency, settlement date (transaction level, else group
 // level), debtor and creditor IBAN, debtor and creditor agent BIC. Mapping table: README. An account
 // given by `Othr/Id` instead of an IBAN is read too (account.ts); resolve.ts refuses it unless the

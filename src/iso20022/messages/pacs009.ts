@@ -1,9 +1,8 @@
-// pacs.009 FinancialInstitutionCreditTransfer (read per pacs.009.001.09; .08–.12 use the same
-// paths). Required content follows gateway-interface.md "pacs.009 submission content": business
-// message id and message definition id (AppHdr BizMsgIdr/MsgDefIdr when present, else GrpHdr/MsgId
-// and the Document namespace), creation time, amount and currency, settlement date, instructing
-// and instructed agent BIC (transaction level, else group level), debtor and creditor IBAN.
-// `Purp`, when present, must be the ISO code SECU (rule 12 of the interface; rule purpose_not_secu).
+// pacs.009 FinancialInstitutionCreditTransfer (read per pacs.009.001.09; .08–.12 use the same paths).
+// Required content: business message id and message definition id (AppHdr BizMsgIdr/MsgDefIdr when present,
+// else GrpHdr/MsgId and the Document namespace), creation time, amount and currency, settlement date,
+// instructing and instructed agent BIC (transaction level, else group level), debtor and creditor IBAN.
+// `Purp`, when present, must be the ISO code SECU (rule purpose_not_secu).
 
 import {
   type IsoAmount,

@@ -75,7 +75,7 @@ interface BridgeRoutes {
 }
 
 /**
- * The participant that signed `req` (app-families.md §1.2 headers, verified by the route's `auth` before
+ * The participant that signed `req` (the `x-ledger-*` headers, verified by the route's `auth` before
  * the handler runs); 403 `iso_participant_not_authorised` when the account is not a participant.
  */
 function signerOf({ d, bridge, auth }: BridgeRoutes, req: FastifyRequest): string {
@@ -125,7 +125,7 @@ function submission(r: BridgeRecord) {
 }
 
 const AUTH_NOTE =
-  'Signed by a bridge participant (app-families.md §1.2: x-ledger-account, x-ledger-signature, ' +
+  'Signed by a bridge participant (headers x-ledger-account, x-ledger-signature, ' +
   'x-ledger-timestamp-ms, x-ledger-nonce); docs/iso20022.md "Participants".';
 const READ_AUTH_NOTE = `${AUTH_NOTE} Or an operator sign-in session (Authorization: Bearer, docs/operator.md), which reads every message.`;
 

@@ -1,4 +1,4 @@
-// ISO 4217 currency table, our own copy (dependencies.md: `currency-codes` is stale and Intl's
+// ISO 4217 currency table, our own copy (the `currency-codes` package is stale and Intl's
 // minor units differ from ISO for many currencies). Source: the list published by the ISO 4217
 // maintenance agency (List One, active codes) as of 2025, XCG and ZWG included. Each entry is
 // "alphabetic numeric minor-units"; "-" is the agency's "N.A." (no minor unit: precious metals,

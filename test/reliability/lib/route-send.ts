@@ -1,4 +1,4 @@
-// Sending fuzzed requests for the long route fuzz (issue 6 "Fuzz": every route with random and mutated
+// Sending fuzzed requests for the long route fuzz (every route with random and mutated
 // requests; no 5xx, every error a documented code): through an undici pool (operator routes signed when
 // the probe asks), and raw bytes over a fresh socket for malformed HTTP the pool cannot send. Also the
 // /health monitor that must stay fast meanwhile.
