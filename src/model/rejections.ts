@@ -140,6 +140,10 @@ export const REJECTION_CODES = {
     'usage is recorded only by the provider, on a usage-priced plan, under its unit key',
   ],
   subscription_charge_not_allowed: [856, 'only the subscription billing trigger runs ChargeSubscription'],
+  subscription_charge_not_due: [
+    857,
+    'the billing point is not reached (or the trial is running): only the subscriber may pay one period early',
+  ],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;
