@@ -92,6 +92,10 @@ export const REJECTION_CODES = {
     629,
     'the shielded pool account is debited other than by a note spend, or replaced while it backs notes',
   ],
+  shielded_note_below_minimum: [
+    630,
+    'the note is worth less than the ShieldedNoteMinUnits parameter (unset: one whole native unit)',
+  ],
   // 7xx: aliases (docs/data-model.md §Aliases)
   alias_invalid: [701, 'the alias literal is malformed (label, domain)'],
   alias_is_account_id: [702, 'the alias literal parses as an account id'],
