@@ -14,6 +14,9 @@ export interface ConferenceReadPort {
   accountExists(id: string): boolean;
   /** The account an account alias names, at the committed height (signalling takes aliases for ids). */
   accountAlias(alias: string): string | undefined;
-  /** The shielded pool tree: note commitments by leaf index, and its recent roots (oldest first). */
-  shieldedPool(): { leaves: string[]; roots: string[] };
+  /**
+   * One page of the shielded pool tree: the note commitments of leaves offset..offset+limit-1, the
+   * leaf count, and the recent roots (oldest first). O(page), whatever the size of the tree.
+   */
+  shieldedPoolPage(offset: number, limit: number): { leaves: string[]; total: number; roots: string[] };
 }

@@ -184,10 +184,16 @@ describe('shielded pool route', () => {
     try {
       const r = await getJson(s, '/v1/conference/pool');
       assert.equal(r.status, 200);
-      assert.deepEqual(r.body, { leaves: [f(1), f(2)], root: f(11), roots: [f(10), f(11)] });
+      const roots = { root: f(11), roots: [f(10), f(11)] };
+      assert.deepEqual(r.body, { leaves: [f(1), f(2)], offset: 0, total: 2, ...roots });
+      const page = await getJson(s, '/v1/conference/pool?limit=1&offset=1');
+      assert.deepEqual(page.body, { leaves: [f(2)], offset: 1, total: 2, ...roots });
+      const bad = await getJson(s, '/v1/conference/pool?limit=0');
+      assert.deepEqual([bad.status, bad.body.code], [400, 'invalid_pagination']);
       const empty = await conferenceServer(readPort([], []));
       try {
-        assert.deepEqual((await getJson(empty, '/v1/conference/pool')).body, { leaves: [], roots: [] });
+        const none = { leaves: [], offset: 0, total: 0, roots: [] };
+        assert.deepEqual((await getJson(empty, '/v1/conference/pool')).body, none);
       } finally {
         await empty.app.close();
       }

@@ -231,19 +231,24 @@ function poolRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
     method: 'GET',
     url: '/v1/conference/pool',
     operationId: 'getConferenceShieldedPool',
-    summary: 'The shielded pool tree: note commitments in leaf order, the current and recent roots',
+    summary: 'The shielded pool tree, one page: note commitments in leaf order, the current and recent roots',
     description:
       'What a client needs to prove a note spend (docs/conference.md "Shielded fee"). Commitments ' +
-      'reveal neither owner nor value. At most 2^16 leaves (the tree depth).',
+      'reveal neither owner nor value. `leaves` is one page (limit, offset: leaf indexes) of the ' +
+      '`total` leaves (at most 2^16, the tree depth); `root` is the root of all `total` leaves, so a ' +
+      'client reads pages until `total` and proves against that root.',
     tags: TAGS,
     visibility: 'public',
     formats: JSON_OR_CODEC,
-    schema: { response: { 200: viewSchema(ShieldedPoolView) } },
+    schema: { querystring: PageQuerystring, response: { 200: viewSchema(ShieldedPoolView) } },
     handler: (req, reply) => {
-      const { leaves, roots } = reader.shieldedPool();
+      const { limit, offset } = parsePage(req.query, d.limits);
+      const { leaves, total, roots } = reader.shieldedPoolPage(offset, limit);
       const root = roots.at(-1);
       return respond(d.schema, req, reply, ShieldedPoolView, {
         leaves,
+        offset,
+        total,
         ...(root === undefined ? {} : { root }),
         roots,
       });

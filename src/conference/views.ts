@@ -114,8 +114,12 @@ export type CallDetail = Infer<typeof CallView>;
 
 /** The shielded pool tree as a client needs it to prove a note spend (docs/conference.md "Shielded fee"). */
 export const ShieldedPoolView = struct('ConferenceShieldedPool', {
-  /** Note commitments in leaf order (the tree has at most 2^16 leaves). */
+  /** One page of note commitments in leaf order, from leaf `offset` (the tree has at most 2^16 leaves). */
   leaves: seq(Field),
+  /** The leaf index of the first leaf of the page. */
+  offset: varuint,
+  /** How many leaves the tree holds (the page's root is the root of exactly these). */
+  total: varuint,
   /** The current root; absent before the first note. */
   root: option(Field),
   /** The roots a spend may still prove against, oldest first. */

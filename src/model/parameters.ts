@@ -14,7 +14,16 @@ export const ParameterCodec = enumOf('Parameter', {
   TransactionMaxInstructions: { value: varuint },
   TransactionMaxBytes: { value: varuint },
   Custom: { id: Name, payload: jsonValue(16 * 1024) },
+  /**
+   * The smallest note ShieldAsset accepts, in base units of the native asset. Kept in the custom map
+   * under SHIELDED_NOTE_MIN_UNITS_KEY (the Parameters row keeps its layout: older data dirs load
+   * unchanged); unset, the minimum is one whole native unit (10^scale base units).
+   */
+  ShieldedNoteMinUnits: { value: varuint },
 });
+
+/** Where ShieldedNoteMinUnits is kept: a custom id that `SetParameter Custom` may not write. */
+export const SHIELDED_NOTE_MIN_UNITS_KEY = 'shielded_note_min_units';
 
 export const ParametersCodec = struct('Parameters', {
   blockMaxTransactions: varuint,

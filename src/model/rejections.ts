@@ -92,6 +92,10 @@ export const REJECTION_CODES = {
     629,
     'the shielded pool account is debited other than by a note spend, or replaced while it backs notes',
   ],
+  shielded_note_below_minimum: [
+    630,
+    'the note is worth less than the ShieldedNoteMinUnits parameter (unset: one whole native unit)',
+  ],
   // 7xx: aliases (docs/data-model.md §Aliases)
   alias_invalid: [701, 'the alias literal is malformed (label, domain)'],
   alias_is_account_id: [702, 'the alias literal parses as an account id'],
@@ -140,6 +144,10 @@ export const REJECTION_CODES = {
     'usage is recorded only by the provider, on a usage-priced plan, under its unit key',
   ],
   subscription_charge_not_allowed: [856, 'only the subscription billing trigger runs ChargeSubscription'],
+  subscription_charge_not_due: [
+    857,
+    'the billing point is not reached (or the trial is running): only the subscriber may pay one period early',
+  ],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies Record<string, readonly [number, string]>;

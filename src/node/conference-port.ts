@@ -12,6 +12,6 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     relays: () => state.listRelays(),
     accountExists: (id) => state.peek('account', id) !== undefined,
     accountAlias: (alias) => state.accountAlias(alias)?.account,
-    shieldedPool: () => state.shieldedPool(),
+    shieldedPoolPage: (offset, limit) => state.shieldedPoolPage(offset, limit),
   };
 }

@@ -186,9 +186,16 @@ export class ToranaClient {
   relayHealth(opts?: conference.PageOptions) {
     return conference.relayHealth(this.conferenceGet(false), opts);
   }
-  /** The shielded pool tree (note commitments in leaf order, roots) a note spend is proved against. */
-  shieldedPool() {
-    return conference.shieldedPool(this.conferenceGet(false));
+  /**
+   * The whole shielded pool tree (note commitments in leaf order, roots) a note spend is proved
+   * against, read page by page (`pageSize` leaves a request).
+   */
+  shieldedPool(opts?: { pageSize?: number }) {
+    return conference.shieldedPool(this.conferenceGet(false), opts);
+  }
+  /** One page of the shielded pool tree (`limit` leaves from leaf `offset`), its leaf count and roots. */
+  shieldedPoolPage(opts?: conference.PageOptions) {
+    return conference.shieldedPoolPage(this.conferenceGet(false), opts);
   }
   relayEvents(opts?: conference.RelayEventOptions) {
     return conference.relayEvents(this.http, opts);

@@ -9,10 +9,12 @@ import {
   RelayHealthView,
   RelayListView,
   RelayView,
+  type ShieldedPool,
   ShieldedPoolView,
 } from '../conference/views.js';
 import { type Event, EventCodec } from '../model/events.js';
 import { decodeAnswer } from './answers.js';
+import { ToranaApiError } from './errors.js';
 import type { Http } from './http.js';
 import { sseStream } from './sse.js';
 
@@ -109,8 +111,39 @@ export const listRelays = (get: JsonGet, o: RelayListOptions = {}) =>
 export const relayHealth = (get: JsonGet, o: PageOptions = {}) =>
   view(get, RelayHealthView, '/v1/conference/relays/health', { limit: o.limit, offset: o.offset });
 
-/** The shielded pool tree (leaves in order, roots), to prove a note spend (`torana/sdk/zk`). */
-export const shieldedPool = (get: JsonGet) => view(get, ShieldedPoolView, '/v1/conference/pool');
+/** One page of the shielded pool tree: leaves offset..offset+limit-1, the leaf count and the roots. */
+export const shieldedPoolPage = (get: JsonGet, o: PageOptions = {}) =>
+  view(get, ShieldedPoolView, '/v1/conference/pool', { limit: o.limit, offset: o.offset });
+
+/** Leaves asked per page by `shieldedPool` (the node's default `gateway.list_limit_max`). */
+export const POOL_PAGE_SIZE = 500;
+
+/**
+ * The whole shielded pool tree (leaves in order, roots), to prove a note spend (`torana/sdk/zk`), read
+ * page by page. The first page fixes the tree: its `total` leaves and its `root`, the root of exactly
+ * those (leaves are only ever appended, so later pages cannot change them; leaves added meanwhile are
+ * left out). A node whose list cap is below `pageSize` answers its own page size instead.
+ */
+export async function shieldedPool(get: JsonGet, o: { pageSize?: number } = {}): Promise<ShieldedPool> {
+  let limit: number | undefined = o.pageSize ?? POOL_PAGE_SIZE;
+  const page = async (offset: number) => {
+    try {
+      return await shieldedPoolPage(get, { offset, ...(limit === undefined ? {} : { limit }) });
+    } catch (e) {
+      if (!(e instanceof ToranaApiError && e.code === 'invalid_pagination') || limit === undefined) throw e;
+      limit = undefined; // the node's default page size
+      return shieldedPoolPage(get, { offset });
+    }
+  };
+  const first = await page(0);
+  const leaves = [...first.leaves];
+  while (leaves.length < first.total) {
+    const next = await page(leaves.length);
+    if (next.leaves.length === 0) break;
+    leaves.push(...next.leaves);
+  }
+  return { ...first, leaves: leaves.slice(0, first.total) };
+}
 
 /** Relay events over SSE, resuming automatically after dropped connections. */
 export async function* relayEvents(

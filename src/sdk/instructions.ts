@@ -137,6 +137,11 @@ export const instructions = {
     } as const;
     return { kind: 'SetParameter', parameter: { kind: kinds[name], value } };
   },
+  /** The smallest note ShieldAsset accepts, in base units of the native asset (unset: one whole unit). */
+  setShieldedNoteMinUnits: (value: number): Instruction => ({
+    kind: 'SetParameter',
+    parameter: { kind: 'ShieldedNoteMinUnits', value },
+  }),
   setCustomParameter: (id: string, payload: Json): Instruction => ({
     kind: 'SetParameter',
     parameter: { kind: 'Custom', id, payload },

@@ -35,6 +35,24 @@ describe('SetParameter', () => {
     });
   });
 
+  it('ShieldedNoteMinUnits: kept under its reserved custom id, in range, not writable as a custom parameter', () => {
+    const chain = world();
+    const set = (parameter: object) => ({ kind: 'SetParameter', parameter }) as never;
+    const min = (value: number) => set({ kind: 'ShieldedNoteMinUnits', value });
+    expectCode(chain, ADMIN, [min(0)], 'invalid_parameter');
+    expectCode(chain, ADMIN, [min(2 ** 53)], 'invalid_parameter');
+    expectCode(
+      chain,
+      ADMIN,
+      [set({ kind: 'Custom', id: 'shielded_note_min_units', payload: 1 })],
+      'invalid_parameter',
+    );
+    expectCode(chain, BOB, [min(5)], 'permission_denied');
+    expectCode(chain, ADMIN, [min(5_000)], 'Committed');
+    assert.equal(chain.state.parameters().custom.get('shielded_note_min_units'), 5_000);
+    assert.equal(chain.state.parameters().blockMaxTransactions, 512, 'the numeric fields are untouched');
+  });
+
   it('rejects zero, absurd values and callers without CanSetParameters', () => {
     const chain = world();
     const set = (value: number) =>

@@ -3,7 +3,7 @@
 
 import type { Json } from '../codec/codec.js';
 import { nameProblem } from '../model/names.js';
-import type { Parameters } from '../model/parameters.js';
+import { type Parameters, SHIELDED_NOTE_MIN_UNITS_KEY } from '../model/parameters.js';
 import { authorize } from './authorize.js';
 import { fail, type Handler } from './exec-context.js';
 import { requirePoolParameterFree } from './exec-pool-lock.js';
@@ -22,6 +22,8 @@ export const PARAMETER_MAX = Object.freeze({
   TransactionMaxBytes: 16 * 1024 * 1024,
 });
 export const CUSTOM_PARAMETERS_MAX = 256;
+/** ShieldedNoteMinUnits: 1..2^53-1 base units (notes are below 2^64 anyway). */
+export const SHIELDED_NOTE_MIN_UNITS_MAX = Number.MAX_SAFE_INTEGER;
 export const CUSTOM_PARAMETER_BYTES_MAX = 16 * 1024;
 
 const FIELD = {
@@ -39,7 +41,13 @@ export const setParameter: Handler<'SetParameter'> = (x, ins) => {
   const p = ins.parameter;
   const current = x.view.parameters();
   let next: Parameters;
-  if (p.kind === 'Custom') {
+  if (p.kind === 'ShieldedNoteMinUnits') {
+    if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > SHIELDED_NOTE_MIN_UNITS_MAX)
+      return fail('invalid_parameter', `${p.kind} must be an integer in 1..${SHIELDED_NOTE_MIN_UNITS_MAX}`);
+    next = { ...current, custom: new Map(current.custom).set(SHIELDED_NOTE_MIN_UNITS_KEY, p.value) };
+  } else if (p.kind === 'Custom') {
+    if (p.id === SHIELDED_NOTE_MIN_UNITS_KEY)
+      return fail('invalid_parameter', `${p.id} is set by SetParameter ShieldedNoteMinUnits`);
     const problem = nameProblem(p.id) ?? jsonValueProblem(p.payload, CUSTOM_PARAMETER_BYTES_MAX);
     if (problem !== undefined) return fail('invalid_parameter', `custom parameter ${p.id}: ${problem}`);
     const locked = requirePoolParameterFree(x, p.id, p.payload);

@@ -11,6 +11,7 @@ import type { Json } from '../codec/codec.js';
 import type { NoteSpend } from '../model/conference.js';
 import type { AssetDefinition } from '../model/entities.js';
 import { parseNumeric, rescale } from '../model/numeric.js';
+import { SHIELDED_NOTE_MIN_UNITS_KEY } from '../model/parameters.js';
 import {
   nullifierId,
   POOL_ROOT_HISTORY,
@@ -139,9 +140,21 @@ export function payFee(x: ExecContext, spend: NoteSpend | undefined, bind: bigin
 }
 
 /**
+ * The smallest note ShieldAsset makes, in base units: the ShieldedNoteMinUnits parameter, or one
+ * whole native unit when it is unset. Dust notes would only fill the tree (2^16 leaves, fixed by the
+ * circuits): filling it takes 65,536 × this value, locked in the pool for good.
+ */
+export function noteMinUnits(x: ExecContext, native: AssetDefinition): bigint {
+  const set: Json | undefined = x.view.parameters().custom.get(SHIELDED_NOTE_MIN_UNITS_KEY);
+  return typeof set === 'number' && Number.isSafeInteger(set) && set >= 1
+    ? BigInt(set)
+    : 10n ** BigInt(native.scale);
+}
+
+/**
  * ShieldAsset: verifying keys set (zk_keys_not_configured: a note nobody could spend would lock its
  * value), pool configured, not the pool itself, amount exact at the native scale and below 2^64,
- * then the transfer.
+ * at least the minimum note (shielded_note_below_minimum), then the transfer.
  */
 export const shieldAsset: Handler<'ShieldAsset'> = (x, ins) => {
   const keys = requireZkKeys(x);
@@ -155,6 +168,12 @@ export const shieldAsset: Handler<'ShieldAsset'> = (x, ins) => {
     return fail(
       'invalid_amount',
       `the amount must be above zero, exact at scale ${pool.native.scale}, < 2^64`,
+    );
+  const min = noteMinUnits(x, pool.native);
+  if (units < min)
+    return fail(
+      'shielded_note_below_minimum',
+      `a note holds at least ${min} base units (parameter ShieldedNoteMinUnits); ${units} asked`,
     );
   const ownerHash = fieldFromHex(ins.ownerHash) ?? 0n;
   const paid = charge(x, pool.native, x.authority, pool.account, units);

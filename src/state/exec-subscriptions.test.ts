@@ -96,3 +96,73 @@ describe('subscriptions (executor)', () => {
     assert.equal(subscription(copy, 's')?.status.kind, 'Active');
   });
 });
+
+describe('subscription charges wait for their billing point (block time)', () => {
+  const setup = (billFor: 'Current' | 'Previous', trialMs: number) => {
+    const chain = world();
+    const mint = { kind: 'MintAsset', asset: asset(ROSE, ALICE), amount: amount('100') } as const;
+    expectCode(chain, ADMIN, [mint], 'Committed');
+    chain.timeMs = 1_000_000;
+    expectCode(chain, BOB, [plan(billFor, trialMs)], 'Committed');
+    expectCode(
+      chain,
+      ALICE,
+      [{ kind: 'Subscribe', id: 's', plan: `p-${billFor.toLowerCase()}` }],
+      'Committed',
+    );
+    return chain;
+  };
+  const balance = (chain: ReturnType<typeof world>, who: string) =>
+    chain.state.asset(asset(ROSE, who))?.value.mantissa ?? 0n;
+  const now: Instruction = { kind: 'ChargeSubscriptionNow', id: 's' };
+
+  it('the provider cannot take 50 periods during a trial: refused, nothing moves, no invoice', () => {
+    const chain = setup('Current', DAY);
+    expectCode(
+      chain,
+      BOB,
+      Array.from({ length: 50 }, () => now),
+      'subscription_charge_not_due',
+    );
+    expectCode(chain, BOB, [now], 'subscription_charge_not_due');
+    expectCode(chain, ALICE, [now], 'subscription_charge_not_due'); // not even the subscriber, in the trial
+    assert.equal(balance(chain, ALICE), 10_000n);
+    assert.equal(subscription(chain.state, 's')?.latestInvoice, undefined);
+  });
+
+  it('at the billing point either may charge one period; the next one is not due; the subscriber pays one early', () => {
+    const chain = setup('Current', DAY);
+    chain.timeMs = 1_000_000 + DAY - 1;
+    assert.deepEqual(chain.block([]).triggers, []);
+    chain.timeMs = 1_000_000 + DAY; // the trigger charges the first period in this block
+    chain.block([]);
+    assert.equal(balance(chain, ALICE), 9_800n);
+    expectCode(chain, BOB, [now], 'subscription_charge_not_due');
+    expectCode(chain, ALICE, [now, now], 'subscription_charge_not_due'); // one period ahead at most
+    expectCode(chain, ALICE, [now], 'Committed');
+    expectCode(chain, ALICE, [now], 'subscription_charge_not_due');
+    assert.equal(balance(chain, ALICE), 9_600n);
+    const s = subscription(chain.state, 's')!;
+    assert.equal(s.dueAtMs, 1_000_000 + 3 * DAY);
+    assert.equal(s.latestInvoice?.number, 2);
+    chain.timeMs = 1_000_000 + 3 * DAY + 5; // a late block: the trigger charges first, the provider gets nothing more
+    chain.block([]);
+    expectCode(chain, BOB, [now], 'subscription_charge_not_due');
+    assert.equal(balance(chain, ALICE), 9_400n);
+  });
+
+  it('billed in arrears: the provider waits for the period end; the subscriber may settle the running period once', () => {
+    const chain = setup('Previous', DAY);
+    chain.timeMs = 1_000_000 + DAY / 2;
+    expectCode(chain, ALICE, [now], 'subscription_charge_not_due'); // the trial
+    chain.timeMs = 1_000_000 + DAY + 1;
+    expectCode(chain, BOB, [now], 'subscription_charge_not_due');
+    expectCode(chain, ALICE, [now], 'Committed');
+    expectCode(chain, ALICE, [now], 'subscription_charge_not_due');
+    assert.equal(balance(chain, ALICE), 9_800n);
+    expectCode(chain, ALICE, [{ kind: 'CancelSubscription', id: 's', atPeriodEnd: true }], 'Committed');
+    chain.timeMs = 1_000_000 + 2 * DAY + 2; // the billing point of the period paid early: the next one
+    chain.block([]);
+    expectCode(chain, ALICE, [now], 'subscription_charge_not_due'); // canceling: nothing to pay early
+  });
+});

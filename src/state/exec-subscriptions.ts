@@ -8,6 +8,7 @@ import {
   nextBoundary,
   planProblem,
   type Subscription,
+  type SubscriptionPlan,
   type SubscriptionStatus,
 } from '../model/subscriptions.js';
 import { triggerIdProblem } from '../model/triggers.js';
@@ -141,11 +142,40 @@ function planOf(x: ExecContext, sub: Subscription) {
   return plan ?? fail('plan_not_found', `no plan ${sub.planId}`);
 }
 
+/**
+ * Whether `sub` may be charged now (block time), by the authority: at or past its billing point by
+ * either party (one period per billing point: each charge moves the point one period on); before it
+ * only by the subscriber paying one period early, never inside the trial, never twice ahead (the
+ * period in force must have started) and not when canceling at period end.
+ */
+function notDue(x: ExecContext, sub: Subscription, plan: SubscriptionPlan): Fail | undefined {
+  const now = x.block.blockTimeMs;
+  if (now >= sub.dueAtMs) return undefined;
+  const at = `billing point ${sub.dueAtMs}, block time ${now}`;
+  if (x.checkPermissions && x.authority !== sub.subscriber)
+    return fail(
+      'subscription_charge_not_due',
+      `${sub.id} is not due (${at}): only the subscriber pays early`,
+    );
+  if (now < sub.createdAtMs + plan.trialMs)
+    return fail(
+      'subscription_charge_not_due',
+      `${sub.id} is in its trial until ${sub.createdAtMs + plan.trialMs}`,
+    );
+  if (now < sub.currentPeriodStartMs)
+    return fail('subscription_charge_not_due', `${sub.id} is paid one period ahead already (${at})`);
+  if (sub.cancelAtPeriodEnd)
+    return fail('subscription_charge_not_due', `${sub.id} ends at its period end: nothing to pay early`);
+  return undefined;
+}
+
 export const chargeSubscriptionNow: Handler<'ChargeSubscriptionNow'> = (x, ins) => {
   const sub = actOn(x, ins.id, 'either', ['Active', 'PastDue']);
   if (isFail(sub)) return sub;
   const plan = planOf(x, sub);
   if ('code' in plan) return plan;
+  const early = notDue(x, sub, plan);
+  if (early) return early;
   chargeSubscription(x, sub, plan);
   return undefined;
 };
@@ -158,6 +188,8 @@ export const chargeSubscriptionHandler: Handler<'ChargeSubscription'> = (x, ins)
     return fail('subscription_charge_not_allowed', `only ${sub.billingTriggerId} charges ${ins.id}`);
   if (sub.status.kind !== 'Active' && sub.status.kind !== 'PastDue')
     return fail('subscription_invalid_state', `subscription ${ins.id} is ${sub.status.kind}`);
+  if (x.block.blockTimeMs < sub.dueAtMs)
+    return fail('subscription_charge_not_due', `${ins.id} is due at ${sub.dueAtMs}`);
   const plan = planOf(x, sub);
   if ('code' in plan) return plan;
   chargeSubscription(x, sub, plan);

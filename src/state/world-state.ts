@@ -17,7 +17,7 @@ import type {
 } from '../model/entities.js';
 import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
-import { type NullifierKind, nullifierId } from '../model/shielded.js';
+import { type NullifierKind, nullifierId, POOL_TREE_ID, poolLeafId } from '../model/shielded.js';
 import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
@@ -263,6 +263,17 @@ export class WorldState {
       else roots = [...row.roots];
     }
     return { leaves, roots };
+  }
+  /** Leaves offset..offset+limit-1 of the pool tree (read by id: O(page)), the leaf count and roots. */
+  shieldedPoolPage(offset: number, limit: number): { leaves: string[]; total: number; roots: string[] } {
+    const tree = this.tables.shieldedPool.get(POOL_TREE_ID);
+    if (tree === undefined || tree.kind !== 'Tree') return { leaves: [], total: 0, roots: [] };
+    const leaves: string[] = [];
+    for (let i = offset; i < Math.min(tree.count, offset + limit); i++) {
+      const row = this.tables.shieldedPool.get(poolLeafId(i));
+      if (row?.kind === 'Leaf') leaves.push(row.commitment);
+    }
+    return { leaves, total: tree.count, roots: [...tree.roots] };
   }
   /** Whether a nullifier is spent; `kind` is roster (join, leave), usage or note. */
   isNullifierSpent(kind: NullifierKind, nullifier: string): boolean {

@@ -8,12 +8,18 @@ import { assert } from '../util/assert.js';
 
 export { poseidon1, poseidon2 };
 
+/** zeros up to the deepest depth asked for so far: constants, computed once per process. */
+let zeroCache: readonly bigint[] = [0n];
+
 /** The roots of empty subtrees: zeros[0] = 0 (an empty leaf), zeros[i+1] = H(zeros[i], zeros[i]). */
 export function zeroHashes(depth: number): readonly bigint[] {
   assert(Number.isInteger(depth) && depth >= 1 && depth <= 32, 'tree depth in 1..32');
-  const zeros = [0n];
-  for (let i = 0; i < depth; i++) zeros.push(poseidon2([zeros[i]!, zeros[i]!]));
-  return zeros;
+  if (zeroCache.length <= depth) {
+    const zeros = [...zeroCache];
+    for (let i = zeros.length - 1; i < depth; i++) zeros.push(poseidon2([zeros[i]!, zeros[i]!]));
+    zeroCache = Object.freeze(zeros);
+  }
+  return zeroCache.slice(0, depth + 1);
 }
 
 /** A membership path: the sibling at each level and whether the running node is the right child. */
@@ -32,11 +38,19 @@ export class PoseidonTree {
   /** levels[0] = leaves; levels[i] holds the non-empty nodes of level i. */
   private readonly levels: bigint[][];
 
+  /** Builds the levels bottom-up: about 2n hashes for n leaves (not n × depth). */
   constructor(depth: number, leaves: readonly bigint[] = []) {
     this.depth = depth;
     this.zeros = zeroHashes(depth);
-    this.levels = Array.from({ length: depth + 1 }, () => [] as bigint[]);
-    for (const leaf of leaves) this.insert(leaf);
+    assert(leaves.length <= 2 ** depth, 'tree is full');
+    this.levels = [[...leaves]];
+    for (let level = 0; level < depth; level++) {
+      const below = this.levels[level]!;
+      const above: bigint[] = [];
+      for (let i = 0; i < below.length; i += 2)
+        above.push(poseidon2([below[i]!, below[i + 1] ?? this.zeros[level]!]));
+      this.levels.push(above);
+    }
   }
 
   get size(): number {
@@ -126,7 +140,10 @@ export function emptyFrontier(depth: number): Frontier {
   return { depth, count: 0, nodes: zeros.slice(0, depth).map(() => 0n), root: zeros[depth]! };
 }
 
-/** Appends a leaf, or returns undefined when the tree is full. */
+/**
+ * Appends a leaf, or returns undefined when the tree is full: `depth` hashes, the path from the new
+ * leaf to the root (the empty subtrees' roots are cached constants).
+ */
 export function frontierAppend(f: Frontier, leaf: bigint, zeros = zeroHashes(f.depth)): Frontier | undefined {
   if (f.count >= 2 ** f.depth) return undefined;
   const nodes = [...f.nodes];

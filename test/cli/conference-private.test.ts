@@ -110,6 +110,11 @@ describe('torana shield and private conferences', () => {
       1,
     );
     assert.match(stranger.err, /not_invited/);
+    // Below one native unit (the default minimum note) only once the chain lowers the minimum.
+    const refused = await run(['shield', '0.5', '--note-file', join(t.dir, 'refused-note.json')], 3);
+    assert.match(refused.err, /shielded_note_below_minimum/);
+    const admin = new ToranaClient({ url: t.url, account: t.admin.id, signer: t.admin.key });
+    await admin.submitAndWait(await admin.build([ix.setShieldedNoteMinUnits(500_000)]));
     await run(['shield', '0.5', '--note-file', join(t.dir, 'small-note.json')]);
     const small = await run(
       [

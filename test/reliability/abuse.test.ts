@@ -5,6 +5,7 @@
 // event in order, queue flooding beyond capacity (429 with Retry-After, then drains), metrics label
 // cardinality, filter and list cost over 42,000 accounts, and a query cursor flood. Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
 
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { submitterCaps, unregisteredKeys } from '../abuse/admission.js';
 import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
@@ -22,6 +23,7 @@ import { resumeAcrossRestart } from '../abuse/restart-resume.js';
 import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
+import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
 
 const BODY = { concurrent: 100, chunkedSendMax: 256 * 1024 * 1024, gzipInflatedBytes: 512 * 1024 * 1024 };
 
@@ -69,4 +71,17 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     signedQueryReplay({ replays: 1_000, cacheMax: 2_000 }));
   it('SSE resumption across a restart after 100 / 200 commits: exactly the missed events', () =>
     resumeAcrossRestart({ before: 100, after: 200 }));
+  it('value: 500 × ChargeSubscriptionNow refused; 1,000 dust shields refused, 1,500 at the minimum in bounded time; the pool paged', async () => {
+    const v = await startValueNode();
+    try {
+      await subscriptionTheft(v, { charges: 500 });
+      const f = await shieldDust(v, { dust: 1_000, notes: 1_500 });
+      // Bounded: the path to the root (16 Poseidon hashes) per append, not the whole tree; a loaded
+      // 2-core machine still stays far below this.
+      assert.ok(f.perAppendMs < 100, `${f.perAppendMs} ms per append`);
+      await poolPages(v, { limit: 500 });
+    } finally {
+      await v.t.stopAll();
+    }
+  });
 });

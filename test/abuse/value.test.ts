@@ -1,0 +1,22 @@
+// Value taken before it is due, and the shielded pool stalled or filled (test/abuse/value.ts), small:
+// one served node for the file. The same scenarios run at full size in test/reliability/abuse.test.ts.
+
+import { after, before, describe, it } from 'node:test';
+import { poolPages, shieldDust, startValueNode, subscriptionTheft, type ValueNode } from './value.js';
+
+describe('abuse: value not due, shielded pool dust and paging (short)', { timeout: 240_000 }, () => {
+  let v: ValueNode;
+  before(async () => {
+    v = await startValueNode();
+  });
+  after(async () => {
+    await v.t.stopAll();
+  });
+
+  it('50 × ChargeSubscriptionNow by the provider during a trial: refused, nothing taken', () =>
+    subscriptionTheft(v, { charges: 50 }));
+  it('1,000 dust shields in one transaction are refused; shields at the minimum commit', () =>
+    shieldDust(v, { dust: 1_000, notes: 110 }).then(() => undefined));
+  it('GET /v1/conference/pool answers a page, and the SDK reads every page', () =>
+    poolPages(v, { limit: 7 }));
+});

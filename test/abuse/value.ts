@@ -1,0 +1,178 @@
+// Taking value that is not due, and stalling or filling the shielded pool, over real sockets (the SDK
+// against a served node from `torana init`'s dev genesis: native asset, pool account, entry fee and
+// development verifying keys set):
+//   subscriptionTheft  a provider sends `charges` × ChargeSubscriptionNow in one transaction during the
+//                      1-day trial of a plan of 10.00 per 30 days: refused (subscription_charge_not_due),
+//                      the subscriber's balance and the invoices unchanged. Before the fix it took
+//                      charges × 10.00 and moved the billing point years past the node's clock.
+//   shieldDust         one transaction of `dust` × ShieldAsset('0.000001'): refused whole
+//                      (shielded_note_below_minimum), the tree unchanged; then `notes` shields at the
+//                      minimum (one native unit) commit, and the ms per append is printed (not asserted).
+//   poolPages          GET /v1/conference/pool answers one page (the default limit, or `limit`) with the
+//                      leaf count, never the whole tree; the SDK reads every page back.
+// Each prints one `[figure]` line.
+
+import assert from 'node:assert/strict';
+import type { Instruction } from '../../src/model/instructions.js';
+import { numeric } from '../../src/model/numeric.js';
+import { NATIVE_ASSET } from '../../src/node/init.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { TransactionRejectedError } from '../../src/sdk/errors.js';
+import { fieldToHex } from '../../src/zk/field.js';
+import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { newAccount, type TestAccount } from '../helpers/tx.js';
+
+const DAY = 86_400_000;
+
+export interface ValueNode {
+  t: ServedTestNode;
+  client(signer: TestAccount): ToranaClient;
+  /** The final status kind, or the rejection code. */
+  send(signer: TestAccount, instructions: Instruction[]): Promise<string>;
+  native(account: string): bigint;
+}
+
+/** One served node for the scenarios of a test file (close it with `t.stopAll()`). */
+export async function startValueNode(): Promise<ValueNode> {
+  const t = await startServedNode();
+  const client = (s: TestAccount) =>
+    new ToranaClient({ url: t.url, chainId: t.chainId, account: s.id, signer: s.key, retries: 0 });
+  return {
+    t,
+    client,
+    async send(signer, instructions) {
+      const c = client(signer);
+      try {
+        await c.submitAndWait(await c.build(instructions), { timeoutMs: 120_000 });
+        return 'Committed';
+      } catch (e) {
+        if (e instanceof TransactionRejectedError) return e.code;
+        throw e;
+      }
+    },
+    native: (account) => t.node.ledger.state.asset(`${NATIVE_ASSET}#${account}`)?.value.mantissa ?? 0n,
+  };
+}
+
+export async function subscriptionTheft(v: ValueNode, opts: { charges: number }) {
+  const provider = newAccount('system', 71);
+  const register: Instruction = { kind: 'RegisterAccount', id: provider.id, metadata: new Map() };
+  assert.equal(await v.send(v.t.admin, [register]), 'Committed');
+  const plan: Instruction = {
+    kind: 'RegisterSubscriptionPlan',
+    id: 'monthly-trial',
+    billing: {
+      cadence: { kind: 'FixedPeriod', periodMs: 30 * DAY },
+      billFor: { kind: 'Current' },
+      retryBackoffMs: 3_600_000,
+      maxFailures: 3,
+      graceMs: 0,
+    },
+    pricing: { kind: 'Fixed', amount: numeric('10.00'), assetDefinition: NATIVE_ASSET },
+    trialMs: DAY,
+  };
+  assert.equal(await v.send(provider, [plan]), 'Committed');
+  const subscribe: Instruction = { kind: 'Subscribe', id: 'victim-sub', plan: 'monthly-trial' };
+  assert.equal(await v.send(v.t.admin, [subscribe]), 'Committed');
+  const before = v.native(v.t.admin.id);
+  const charge: Instruction = { kind: 'ChargeSubscriptionNow', id: 'victim-sub' };
+  const code = await v.send(
+    provider,
+    Array.from({ length: opts.charges }, () => charge),
+  );
+  const single = await v.send(provider, [charge]);
+  const sub = v.t.node.ledger.state.tables.subscription.get('victim-sub');
+  const figures = {
+    charges: opts.charges,
+    code,
+    single,
+    taken: String(before - v.native(v.t.admin.id)),
+    provider: String(v.native(provider.id)),
+    invoices: sub?.latestInvoice?.number ?? 0,
+    billingPointAfterSubscribeMs: (sub?.dueAtMs ?? 0) - (sub?.createdAtMs ?? 0),
+  };
+  console.log(`[figure] subscription theft: ${JSON.stringify(figures)}`);
+  assert.equal(code, 'subscription_charge_not_due');
+  assert.equal(single, 'subscription_charge_not_due');
+  assert.equal(v.native(v.t.admin.id), before, 'nothing taken from the subscriber');
+  assert.equal(v.native(provider.id), 0n);
+  assert.equal(sub?.latestInvoice, undefined, 'no invoice');
+  assert.equal(figures.billingPointAfterSubscribeMs, DAY, 'the billing point did not move');
+}
+
+const owner = fieldToHex(12345n);
+const shield = (amount: string): Instruction => ({
+  kind: 'ShieldAsset',
+  amount: numeric(amount),
+  ownerHash: owner,
+});
+
+export async function shieldDust(v: ValueNode, opts: { dust: number; notes: number }) {
+  const leaves = () => v.t.node.ledger.state.shieldedPoolPage(0, 1).total;
+  const start = leaves();
+  const t0 = performance.now();
+  const dust = await v.send(
+    v.t.admin,
+    Array.from({ length: opts.dust }, () => shield('0.000001')),
+  );
+  const dustMs = performance.now() - t0;
+  assert.equal(dust, 'shielded_note_below_minimum');
+  assert.equal(leaves(), start, 'no dust note joined the tree');
+  // One note, then `notes` in one transaction: the difference over notes - 1 is the cost of an append.
+  const t1 = performance.now();
+  assert.equal(await v.send(v.t.admin, [shield('1')]), 'Committed');
+  const oneMs = performance.now() - t1;
+  const t2 = performance.now();
+  const batch = await v.send(
+    v.t.admin,
+    Array.from({ length: opts.notes }, () => shield('1')),
+  );
+  const batchMs = performance.now() - t2;
+  assert.equal(batch, 'Committed');
+  assert.equal(leaves(), start + 1 + opts.notes);
+  const perAppendMs = Math.max(0, batchMs - oneMs) / Math.max(1, opts.notes - 1);
+  const figures = {
+    dust: opts.dust,
+    dustCode: dust,
+    dustMs: Math.round(dustMs),
+    notes: opts.notes,
+    batchMs: Math.round(batchMs),
+    oneMs: Math.round(oneMs),
+    perAppendMs: Number(perAppendMs.toFixed(2)),
+    leaves: leaves(),
+  };
+  console.log(`[figure] shielded dust: ${JSON.stringify(figures)}`);
+  return figures;
+}
+
+export async function poolPages(v: ValueNode, opts: { limit: number }) {
+  const total = v.t.node.ledger.state.shieldedPoolPage(0, 1).total;
+  const res = await fetch(`${v.t.url}/v1/conference/pool`);
+  const text = await res.text();
+  const page = JSON.parse(text) as { leaves: string[]; total: number; offset: number; root?: string };
+  const small = (await (
+    await fetch(`${v.t.url}/v1/conference/pool?limit=${opts.limit}&offset=1`)
+  ).json()) as {
+    leaves: string[];
+    offset: number;
+  };
+  const all = await v.client(v.t.admin).shieldedPool({ pageSize: opts.limit });
+  const figures = {
+    total,
+    defaultPage: page.leaves.length,
+    defaultBytes: text.length,
+    limit: opts.limit,
+    limitedPage: small.leaves.length,
+    sdkLeaves: all.leaves.length,
+  };
+  console.log(`[figure] pool pages: ${JSON.stringify(figures)}`);
+  assert.equal(res.status, 200);
+  assert.equal(page.total, total);
+  assert.ok(total > page.leaves.length, 'more leaves than one page, to show the page');
+  assert.equal(page.leaves.length, v.t.node.config.gateway.listLimitDefault);
+  assert.equal(small.leaves.length, opts.limit);
+  assert.equal(small.offset, 1);
+  assert.equal(all.leaves.length, total);
+  assert.deepEqual(all.leaves.slice(0, page.leaves.length), page.leaves);
+  assert.equal(all.root, page.root);
+}
