@@ -1,18 +1,82 @@
 // Runs test files in the order given (scripts/test.mjs puts the slowest first). Node 20's `node --test
 // FILE…` sorts its files by path, so this calls node:test's run() instead, with the reporter the CLI
 // would pick (spec on a terminal, TAP otherwise, so the closing lines CI reads are unchanged) and the
-// exit code it would give. Usage: node --import tsx --test-timeout=MS test-runner.mjs CONCURRENCY FILE…
+// exit code it would give. Usage:
+//   node --import tsx --test-timeout=MS test-runner.mjs [--durations FILE [--merge]] [--budgets FILE]
+//     CONCURRENCY FILE…
 // Flags before the script name reach every test file's process; the timeout also bounds each file, as
-// `node --test --test-timeout` does.
+// `node --test --test-timeout` does. With --durations, every file's duration is written to FILE
+// (scripts/test-durations.mjs) and a summary (slowest files, total, files over their --budgets budget)
+// is printed as diagnostics just before the closing counts.
+import { resolve } from 'node:path';
+import { Readable } from 'node:stream';
 import { run } from 'node:test';
 import { spec, tap } from 'node:test/reporters';
+import { loadBudgets, summaryLines, writeDurations } from './test-durations.mjs';
 
-const [concurrency, ...files] = process.argv.slice(2);
+const args = process.argv.slice(2);
+function option(name) {
+  const i = args.indexOf(name);
+  if (i < 0) return undefined;
+  const [, value] = args.splice(i, 2);
+  return value;
+}
+function flag(name) {
+  const i = args.indexOf(name);
+  if (i >= 0) args.splice(i, 1);
+  return i >= 0;
+}
+const durationsPath = option('--durations');
+const budgetsPath = option('--budgets');
+const merge = flag('--merge');
+const [concurrency, ...files] = args;
+const budgets = budgetsPath === undefined ? undefined : loadBudgets(budgetsPath);
+
 const timeoutArg = process.execArgv.find((a) => a.startsWith('--test-timeout='));
 const timeout = timeoutArg === undefined ? Number.POSITIVE_INFINITY : Number(timeoutArg.split('=')[1]);
+const started = performance.now();
 const stream = run({ files, concurrency: Number(concurrency), timeout });
 // As the CLI: a failing test marked todo does not fail the run.
 stream.on('test:fail', (data) => {
   if (!data.todo) process.exitCode = 1;
 });
-stream.compose(process.stdout.isTTY ? spec : tap).pipe(process.stdout);
+
+// A file's own test (nesting 0, named by the path given) completes when its process ends.
+const byAbsolute = new Map(files.map((f) => [resolve(f), f]));
+const isFileTest = (data) =>
+  data.nesting === 0 && byAbsolute.has(data.file) && resolve(data.name) === data.file;
+const results = [];
+
+function summary() {
+  const wallS = (performance.now() - started) / 1000;
+  if (durationsPath === undefined) return [];
+  writeDurations(durationsPath, { results, wallS, concurrency: Number(concurrency), merge, budgets });
+  return summaryLines({ results, wallS, budgets, recordPath: durationsPath });
+}
+
+/** The run's events, with the summary as diagnostics before the closing counts ("tests N", …). */
+async function* withSummary(source) {
+  let done = false;
+  for await (const event of source) {
+    const { type, data } = event;
+    if (type === 'test:complete' && isFileTest(data)) {
+      results.push({
+        file: byAbsolute.get(data.file),
+        s: data.details.duration_ms / 1000,
+        passed: data.details.passed,
+        timedOut: data.details.error?.failureType === 'testTimeoutFailure',
+      });
+    }
+    if (!done && type === 'test:diagnostic' && data.nesting === 0 && /^tests \d+$/.test(data.message)) {
+      done = true;
+      for (const message of summary()) yield { type: 'test:diagnostic', data: { nesting: 0, message } };
+    }
+    yield event;
+  }
+  if (!done)
+    for (const message of summary()) yield { type: 'test:diagnostic', data: { nesting: 0, message } };
+}
+
+Readable.from(withSummary(stream))
+  .compose(process.stdout.isTTY ? spec : tap)
+  .pipe(process.stdout);

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
+import { loadBudgets, slowestFirst } from './test-durations.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -43,41 +44,13 @@ if (!skipChecks && !reliability) {
   run('npx', ['tsc', '-p', 'src/dashboard/ui/tsconfig.json']);
 }
 
-/**
- * The slowest files, slowest first (measured per file, 2 lanes): they start first, so that the two
- * lanes of the runner finish together instead of one lane starting a long file when the other is
- * almost done. Every other file follows in path order; a missing name is skipped.
- */
-const SLOWEST_FIRST = [
-  'test/gateway/bad-input.test.ts',
-  'test/abuse/abuse.test.ts',
-  'src/sim/seeds-n7.test.ts',
-  'test/zk/private-conference.test.ts',
-  'test/package/pack.test.ts',
-  'test/zk/groth16-verify.test.ts',
-  'test/cli/conference.test.ts',
-  'test/crash/failpoints.test.ts',
-  'src/sim/seeds-n4.test.ts',
-  'test/cli/cli.test.ts',
-  'test/cli/conference-private.test.ts',
-  'test/network/harness.test.ts',
-  'test/aliases/aliases.test.ts',
-  'test/cli/testnet.test.ts',
-  'test/zk/private-node.test.ts',
-  'test/webhooks/crash.test.ts',
-  'test/network/pause.test.ts',
-  'test/network/steady.test.ts',
-  'test/network/telemetry.test.ts',
-  'test/network/partition.test.ts',
-  'test/network/leader-kill.test.ts',
-  'test/network/membership.test.ts',
-  'test/network/adversarial.test.ts',
-  'test/gateway/profiles.test.ts',
-  'test/iso20022/returns.test.ts',
-  'test/history/history.test.ts',
-  'test/gateway/telemetry.test.ts',
-  'test/gateway/streams.test.ts',
-];
+// The slowest files, slowest first (scripts/test-budgets.json: each file's budget in seconds, biggest
+// first): they start first, so that the two lanes of the runner finish together instead of one lane
+// starting a long file when the other is almost done. Every other file follows in path order; a missing
+// name is skipped. The runner records every file's duration in test-durations.json (git-ignored) and
+// warns about files over their budget; timing never fails the run.
+const budgetsPath = join(root, 'scripts/test-budgets.json');
+const SLOWEST_FIRST = reliability ? [] : slowestFirst(loadBudgets(budgetsPath));
 
 const found = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
   .filter((f) => (reliability ? f.startsWith('test/reliability/') : !f.startsWith('test/reliability/')))
@@ -101,6 +74,10 @@ const r = spawnSync(
     'tsx',
     `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
     join(root, 'scripts/test-runner.mjs'),
+    '--durations',
+    join(root, reliability ? 'test-durations-reliability.json' : 'test-durations.json'),
+    ...(only === undefined ? [] : ['--merge']),
+    ...(reliability ? [] : ['--budgets', budgetsPath]),
     '2',
     ...files,
   ],

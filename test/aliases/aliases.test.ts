@@ -15,16 +15,24 @@ import {
 } from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
 import { type AppFixture, alice, bob, carol, enc, rose, startAppFixture } from '../gateway/app-fixture.js';
+import { JumpClock } from '../helpers/jump-clock.js';
 import { run } from '../helpers/node.js';
 import { cli } from '../helpers/run-cli.js';
 import type { TestAccount } from '../helpers/tx.js';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/**
+ * A lease (and its grace) long enough that a loaded machine's pauses between committing the lease and the
+ * next block cannot end it: the clock's jumps move it on. Short enough that the node's clock, ahead of the
+ * wall clock by both jumps afterwards, still takes the signed queries of later tests (max age 60 s).
+ */
+const LEASE_MS = 15_000;
 
 describe('aliases (served node)', () => {
   let f: AppFixture;
+  /** The node's block clock: the lease test jumps it instead of sleeping. */
+  const clock = new JumpClock();
   before(async () => {
-    f = await startAppFixture();
+    f = await startAppFixture({ clock });
   });
   after(async () => {
     await f.t.stopAll();
@@ -236,7 +244,7 @@ describe('aliases (served node)', () => {
   });
 
   it('moves an expiring lease through active, grace and expired by block time', async () => {
-    const now = Date.now();
+    const now = clock.nowMs();
     const lease = (expiresAtMs: number, graceMs: number) => ({
       expiresAtMs: BigInt(expiresAtMs),
       graceMs: BigInt(graceMs),
@@ -245,7 +253,7 @@ describe('aliases (served node)', () => {
       kind: 'SetAssetAlias',
       alias: 'gem',
       definition: 'gem#looking_glass',
-      lease: lease(now + 1500, 1500),
+      lease: lease(now + LEASE_MS, LEASE_MS),
     };
     assert.equal(await tx(f.t.admin, [{ ...set, lease: lease(now - 1, 10) }]), 'alias_lease_invalid');
     assert.equal(await tx(f.t.admin, [set]), 'Committed');
@@ -253,18 +261,18 @@ describe('aliases (served node)', () => {
       (await f.post('/v1/assets/aliases/resolve', { alias: 'gem' })).body.lease_status;
     const tick = () => tx(f.t.admin, [{ kind: 'Log', level: { kind: 'Info' }, message: 'tick' }]);
     assert.equal(await status(), 'leased_active');
-    await sleep(1600);
+    clock.jump(LEASE_MS + 100);
     assert.equal(await status(), 'leased_active', 'no block since: the committed time has not moved');
     await tick();
     assert.equal(await status(), 'leased_grace');
     assert.equal((await f.get('/v1/assets/definitions/gem')).body.id, 'gem#looking_glass');
-    await sleep(1600);
+    clock.jump(LEASE_MS + 100);
     await tick();
     assert.equal(await status(), 'expired_pending_cleanup');
     await f.refused('/v1/assets/definitions/gem', 404, 'not_found');
     assert.equal(
       await tx(f.t.admin, [
-        { kind: 'RenewAssetAlias', alias: 'gem', expiresAtMs: BigInt(Date.now() + 60_000) },
+        { kind: 'RenewAssetAlias', alias: 'gem', expiresAtMs: BigInt(clock.nowMs() + 60_000) },
       ]),
       'alias_lease_expired',
     );

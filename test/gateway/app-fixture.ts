@@ -7,6 +7,8 @@ import type { Codec } from '../../src/codec/codec.js';
 import { decodeFrame } from '../../src/codec/frame.js';
 import { numeric } from '../../src/model/numeric.js';
 import { createSchemaRegistry } from '../../src/model/schema.js';
+import type { Clock } from '../../src/util/clock.js';
+import { inject } from '../helpers/inject.js';
 import { run } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
@@ -112,18 +114,19 @@ async function buildWorld(
   }
 }
 
+/** The JSON and codec reads go through the gateway in process (inject()); SDK and CLI tests use `t.url`. */
 function helpers(t: ServedTestNode): Omit<AppFixture, 't' | 'hashes' | 'heights'> {
   const get = async (path: string, accept = 'application/json') => {
-    const res = await fetch(t.url + path, { headers: { accept } });
-    return { status: res.status, body: (await res.json()) as J };
+    const res = await inject(t.served.app, path, { headers: { accept } });
+    return { status: res.status, body: JSON.parse(res.text) as J };
   };
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(t.url + path, {
+    const res = await inject(t.served.app, path, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: res.status, body: (await res.json()) as J };
+    return { status: res.status, body: JSON.parse(res.text) as J };
   };
   return {
     get,
@@ -137,10 +140,10 @@ function helpers(t: ServedTestNode): Omit<AppFixture, 't' | 'hashes' | 'heights'
       return r.body;
     },
     async codec(path, view) {
-      const res = await fetch(t.url + path, { headers: { accept: 'application/x-codec' } });
+      const res = await inject(t.served.app, path, { headers: { accept: 'application/x-codec' } });
       assert.equal(res.status, 200);
-      assert.match(res.headers.get('content-type') ?? '', /application\/x-codec/);
-      const bytes = new Uint8Array(await res.arrayBuffer());
+      assert.match(res.contentType, /application\/x-codec/);
+      const bytes = new Uint8Array(res.bytes);
       assert.equal(Buffer.from(bytes.subarray(0, 4)).toString('latin1'), 'TRNC');
       const d = decodeFrame(createSchemaRegistry([view]), view, bytes, LIMITS);
       assert.ok(d.ok, d.ok ? '' : d.error.message);
@@ -149,8 +152,9 @@ function helpers(t: ServedTestNode): Omit<AppFixture, 't' | 'hashes' | 'heights'
   };
 }
 
-export async function startAppFixture(): Promise<AppFixture> {
-  const t = await startServedNode();
+/** `opts.clock`: the node's clock (test/helpers/jump-clock.ts for tests that move block time). */
+export async function startAppFixture(opts: { clock?: Clock } = {}): Promise<AppFixture> {
+  const t = await startServedNode({}, opts);
   const hashes: Record<string, string> = {};
   const heights: Record<string, number> = {};
   try {

@@ -1,11 +1,13 @@
 // Telemetry profiles over the LIVE route table.
 //
-// One node per profile; every registered route is called through a real socket. The expectation is
+// One node per profile; every registered route is called in process (inject(): the gateway's own routing,
+// hooks and error handling), event streams through the real socket, cut off once their headers arrive. The expectation is
 // built here from the interface table and each route's declared visibility, and the routes the reference
 // notes name are checked by path, so a route declared with the wrong visibility fails as well.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { inject } from '../helpers/inject.js';
 import {
   discoverSamples,
   exampleBody,
@@ -97,6 +99,13 @@ interface Answer {
 /** Calls the route with a well-formed request; streams are cut off once their headers arrive. */
 async function call(t: ServedTestNode, route: LiveRoute, path: string, nonce: number): Promise<Answer> {
   const body = exampleBody(route, { chainId: t.chainId, admin: t.admin }, nonce);
+  if (route.stream !== 'sse') {
+    const a = await inject(t.served.app, path, {
+      method: route.method,
+      ...(body === undefined ? {} : { headers: { 'content-type': body.contentType }, body: body.body }),
+    });
+    return { status: a.status, contentType: a.contentType, body: a.json as Answer['body'] };
+  }
   const res = await fetch(`${t.url}${path}`, {
     method: route.method,
     headers: body === undefined ? {} : { 'content-type': body.contentType },
@@ -117,37 +126,6 @@ function isRestricted(a: Answer): boolean {
   return a.status === 503 && a.body?.code === 'telemetry_profile_restricted';
 }
 
-describe('declared visibility matches reference-notes §4', () => {
-  let t: ServedTestNode;
-  let routes: LiveRoute[];
-  before(async () => {
-    t = await startServedNode({ 'telemetry.profile': 'full' });
-    routes = liveRoutes(t.served.app, await fetchOpenApi(t.url));
-  });
-  after(async () => t.stopAll());
-
-  it('status, metrics, developer and ungated routes are declared as the notes say', () => {
-    const byUrl = new Map(routes.filter((r) => r.method === 'GET').map((r) => [r.url, r]));
-    const check = (paths: string[], visibility: string[]) => {
-      for (const p of paths) {
-        const r = byUrl.get(p);
-        if (r !== undefined) assert.ok(visibility.includes(r.meta.visibility), `${p}: ${r.meta.visibility}`);
-      }
-    };
-    check(STATUS_PATHS, ['status']);
-    check(DEVELOPER_PATHS, ['developer']);
-    check(UNGATED_PATHS, ['public']);
-    // app-families.md §2: the explorer's metrics follow the `metrics` capability as /metrics does.
-    check(METRICS_PATHS, ['metrics']);
-    for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
-      assert.ok(byUrl.has(p), `${p} is registered`);
-    // Nothing outside the named lists is gated: every gated route is one the notes name.
-    const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, ...METRICS_PATHS]);
-    const gated = routes.filter((r) => r.meta.visibility !== 'public' && r.meta.visibility !== 'operator');
-    for (const r of gated) assert.ok(named.has(r.url), `${r.method} ${r.url} is gated but not named in §4`);
-  });
-});
-
 for (const profile of PROFILES) {
   describe(`telemetry.profile = ${profile}`, () => {
     let t: ServedTestNode;
@@ -166,6 +144,33 @@ for (const profile of PROFILES) {
       }
     });
     after(async () => t.stopAll());
+
+    // Each named route's declared class, checked once, on the node that serves every class.
+    if (profile === 'full')
+      it('status, metrics, developer and ungated routes are declared as the notes say', () => {
+        const byUrl = new Map(routes.filter((r) => r.method === 'GET').map((r) => [r.url, r]));
+        const check = (paths: string[], visibility: string[]) => {
+          for (const p of paths) {
+            const r = byUrl.get(p);
+            if (r !== undefined)
+              assert.ok(visibility.includes(r.meta.visibility), `${p}: ${r.meta.visibility}`);
+          }
+        };
+        check(STATUS_PATHS, ['status']);
+        check(DEVELOPER_PATHS, ['developer']);
+        check(UNGATED_PATHS, ['public']);
+        // app-families.md §2: the explorer's metrics follow the `metrics` capability as /metrics does.
+        check(METRICS_PATHS, ['metrics']);
+        for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
+          assert.ok(byUrl.has(p), `${p} is registered`);
+        // Nothing outside the named lists is gated: every gated route is one the notes name.
+        const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, ...METRICS_PATHS]);
+        const gated = routes.filter(
+          (r) => r.meta.visibility !== 'public' && r.meta.visibility !== 'operator',
+        );
+        for (const r of gated)
+          assert.ok(named.has(r.url), `${r.method} ${r.url} is gated but not named in §4`);
+      });
 
     it('every registered route answers 503 telemetry_profile_restricted exactly when the table says', () => {
       let restricted = 0;

@@ -15,6 +15,7 @@ import { run } from '../helpers/node.js';
 import { fetchOpenApi } from '../helpers/route-catalog.js';
 import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { timingBound } from '../helpers/timing-bound.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: parsed JSON answers, checked field by field.
 async function getJson(base: string, path: string, headers: Record<string, string> = {}): Promise<any> {
@@ -89,7 +90,8 @@ describe('telemetry routes', () => {
     assert.equal(p.first_seen_at_ms, created);
     assert.ok(p.last_seen_at_ms >= before && p.last_seen_at_ms <= after, 'this node’s commit time');
     assert.equal(p.spread_ms, p.last_seen_at_ms - p.first_seen_at_ms);
-    assert.ok(p.spread_ms >= 0 && p.spread_ms < 5_000);
+    assert.ok(p.spread_ms >= 0);
+    timingBound({ what: 'propagation spread of a one-node commit', value: p.spread_ms, max: 5_000 });
     assert.equal(p.peers_reported, 0);
     assert.deepEqual(p.reports, [
       { peer_id: operator.node.nodeKey.publicKeyText(), committed_at_ms: p.last_seen_at_ms },

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { connect, createServer, type Server, type Socket } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { startRelay } from './relay.js';
+import { timingBound } from './timing-bound.js';
 
 // An echo server as the relay's target.
 async function echoServer(): Promise<{ port: number; close: () => Promise<void> }> {
@@ -108,7 +109,7 @@ describe('test helper: relay', () => {
     const t1 = Date.now();
     c.sock.write('3');
     await until(() => c.received() === '123');
-    assert.ok(Date.now() - t1 < 250, `healed round trip took ${Date.now() - t1} ms`);
+    timingBound({ what: 'healed round trip through the relay', value: Date.now() - t1, max: 250 });
     c.sock.destroy();
   });
 });

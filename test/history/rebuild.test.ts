@@ -73,6 +73,7 @@ describe('history indexes across rebuild and restart', () => {
     const node = await f.t.restart();
     const served = await serveNode(node, { dir: f.t.dir });
     f.t.url = served.url;
+    f.t.served = served; // the fixture's reads go to this gateway
     try {
       for (const [i, p] of paths.entries()) assert.deepEqual((await f.get(p)).body, answers[i], p);
     } finally {

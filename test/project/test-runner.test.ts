@@ -1,0 +1,112 @@
+// The test runner's record of durations (scripts/test-runner.mjs, scripts/test-durations.mjs): every
+// file's duration lands in the JSON record, the summary comes before the closing counts CI reads, a file
+// over its budget is a warning (over 3× called out), and timing never changes the exit code. The budget
+// table (scripts/test-budgets.json) names only files that exist.
+
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+const RUNNER = join(ROOT, 'scripts/test-runner.mjs');
+
+interface Record {
+  files_run: number;
+  wall_s: number;
+  files: { [file: string]: { s: number; passed: boolean; budget_s?: number; timed_out?: boolean } };
+}
+
+function runRunner(cwd: string, args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['--test-timeout=20000', RUNNER, ...args], {
+      cwd,
+      // Not NODE_TEST_CONTEXT: the runner must report as at the top, not as a child of this test.
+      env: { ...process.env, NODE_OPTIONS: '', NODE_TEST_CONTEXT: undefined },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.stderr.on('data', (d) => (out += d));
+    child.on('close', (code) => resolve({ code, out }));
+  });
+}
+
+describe('the budget table', () => {
+  it('names files that exist, each with a positive budget', () => {
+    const table = JSON.parse(readFileSync(join(ROOT, 'scripts/test-budgets.json'), 'utf8')) as {
+      default_s: number;
+      files: { [file: string]: number };
+    };
+    assert.ok(table.default_s > 0);
+    assert.ok(Object.keys(table.files).length > 0);
+    for (const [file, s] of Object.entries(table.files)) {
+      assert.ok(file.endsWith('.test.ts') && existsSync(join(ROOT, file)), `${file} exists`);
+      assert.ok(s > 0, `${file}: ${s}`);
+    }
+  });
+});
+
+describe('scripts/test-runner.mjs --durations', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'torana-runner-'));
+    writeFileSync(join(dir, 'quick.test.mjs'), "import { it } from 'node:test';\nit('passes', () => {});\n");
+    writeFileSync(
+      join(dir, 'slow.test.mjs'),
+      "import { it } from 'node:test';\nit('waits', () => new Promise((r) => setTimeout(r, 300)));\n",
+    );
+    writeFileSync(
+      join(dir, 'fails.test.mjs'),
+      "import assert from 'node:assert';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1, 2));\n",
+    );
+    // slow.test.mjs runs at least 0.3 s: far over 3× its budget; quick.test.mjs has the default.
+    writeFileSync(
+      join(dir, 'budgets.json'),
+      JSON.stringify({ default_s: 60, files: { 'slow.test.mjs': 0.01 } }),
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('records every file, warns over budget, and the exit code follows the tests only', async () => {
+    const durations = join(dir, 'durations.json');
+    const pass = await runRunner(dir, [
+      '--durations',
+      durations,
+      '--budgets',
+      'budgets.json',
+      '2',
+      'slow.test.mjs',
+      'quick.test.mjs',
+    ]);
+    assert.equal(pass.code, 0, `over budget is not a failure:\n${pass.out}`);
+    const record = JSON.parse(readFileSync(durations, 'utf8')) as Record;
+    assert.equal(record.files_run, 2);
+    assert.deepEqual(Object.keys(record.files), ['slow.test.mjs', 'quick.test.mjs'], 'slowest first');
+    assert.ok(record.files['slow.test.mjs']!.s >= 0.3, JSON.stringify(record));
+    assert.deepEqual(
+      [record.files['slow.test.mjs']!.passed, record.files['slow.test.mjs']!.budget_s],
+      [true, 0.01],
+    );
+    assert.equal(record.files['quick.test.mjs']!.budget_s, 60);
+    const lines = pass.out.split('\n');
+    const summary = lines.findIndex((l) => /^# durations: 2 files, runner [\d.]+ s/.test(l));
+    const counts = lines.findIndex((l) => /^# tests 2$/.test(l));
+    assert.ok(summary >= 0 && counts > summary, `the summary precedes the closing counts:\n${pass.out}`);
+    assert.ok(
+      lines.some((l) => /^# warning: OVER 3x BUDGET: slow\.test\.mjs took [\d.]+ s, budget 0\.01 s/.test(l)),
+    );
+    assert.ok(
+      !lines.some((l) => l.includes('quick.test.mjs took')),
+      'a file within its budget is not warned about',
+    );
+
+    const fail = await runRunner(dir, ['--durations', durations, '--merge', '1', 'fails.test.mjs']);
+    assert.equal(fail.code, 1);
+    const merged = JSON.parse(readFileSync(durations, 'utf8')) as Record;
+    assert.equal(merged.files['fails.test.mjs']!.passed, false);
+    assert.ok(merged.files['slow.test.mjs'] !== undefined, '--merge keeps the files of the last run');
+  });
+});
