@@ -38,18 +38,45 @@ interface ClientErrorShape {
   code?: unknown;
 }
 
+/** The parts of node's ServerResponse this handler reads (`socket._httpMessage`). */
+interface InFlightResponse {
+  headersSent?: boolean;
+  writableFinished?: boolean;
+  shouldKeepAlive?: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** Lets `res` finish, then closes its connection (no further request is read from it). */
+function closeAfter(res: InFlightResponse, socket: Duplex): void {
+  // Before the head is written, node then sends `Connection: close` and ends the socket itself.
+  if (res.headersSent !== true) res.shouldKeepAlive = false;
+  res.once('close', () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
+}
+
 /**
  * Fastify's `clientErrorHandler`: 431 for header overflow (node `maxHeaderSize`), 408 when the headers or
- * the request did not arrive in time (node `headersTimeout` / `requestTimeout`), 400 otherwise.
+ * the request did not arrive in time (node `headersTimeout` / `requestTimeout`), 400 otherwise. Never
+ * while an earlier request on the same connection is still being answered: that request's answer (an
+ * admission result, say) is sent, then the connection closes.
  */
 export function createClientErrorHandler(versions: ApiVersions, metrics: GatewayMetrics) {
   return (err: Error, socket: Duplex): void => {
     const code = (err as ClientErrorShape).code;
     if (code === 'ECONNRESET' || socket.destroyed) return;
-    // A response already under way on this socket cannot be replaced by a new status line.
-    const pending = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (pending?.headersSent === true) {
-      socket.destroy();
+    // A request on this socket is being answered (its body was read and its handler runs, e.g. a
+    // transaction under admission) while a later request on the same connection, pipelined behind it,
+    // timed out. A status line written now would reach the client as the answer to the first request:
+    // a 408 for a transaction that was admitted. The first request keeps its own answer; the connection
+    // closes after it, which is what the timed-out request gets.
+    const inFlight = (socket as unknown as { _httpMessage?: InFlightResponse })._httpMessage;
+    if (inFlight !== undefined && inFlight !== null && inFlight.writableFinished !== true) {
+      metrics.rejected.inc({
+        reason: code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request',
+      });
+      closeAfter(inFlight, socket);
       return;
     }
     let error: GatewayError;
