@@ -8,8 +8,7 @@
 // signed again.
 
 import type { Rejection } from '../model/rejections.js';
-import { reconnectDelayMs } from '../p2p/backoff.js';
-import { fromHex } from '../util/hex.js';
+import { equalJitterDelayMs } from '../util/backoff.js';
 import { ToranaApiError, ToranaUnknownOutcomeError, TransactionRejectedError } from './errors.js';
 
 /** The final outcome of a transaction, as a block recorded it (or the queue gave it up). */
@@ -46,9 +45,11 @@ export interface WaitPlan {
   watched: Promise<TxOutcome | undefined>;
   /** The nodes to look the outcome up on, the submitting node first. */
   sources: readonly StatusSource[];
-  /** Backoff between lookup rounds (p2p/backoff.ts `reconnectDelayMs`). */
+  /** Backoff between lookup rounds (util/backoff.ts `equalJitterDelayMs`). */
   backoff?: { baseMs: number; maxMs: number };
   now?: () => number;
+  /** The jitter of the backoff, in [0, 1). */
+  random?: () => number;
 }
 
 export const WAIT_BACKOFF_DEFAULT = { baseMs: 100, maxMs: 2_000 } as const;
@@ -136,7 +137,7 @@ export async function waitForOutcome(plan: WaitPlan): Promise<{ hash: string; bl
 /** Status lookups on every source, round after round with backoff, until one says or the deadline. */
 async function lookUp(plan: WaitPlan, deadline: number, now: () => number, why: string): Promise<TxOutcome> {
   const backoff = plan.backoff ?? WAIT_BACKOFF_DEFAULT;
-  const policy = { ...backoff, seed: fromHex(plan.hash, 32) ?? new Uint8Array(32) };
+  const random = plan.random ?? Math.random;
   const seen: string[] = [];
   for (let round = 0; ; round++) {
     const unseenOn: StatusSource[] = [];
@@ -177,7 +178,7 @@ async function lookUp(plan: WaitPlan, deadline: number, now: () => number, why: 
     }
     const left = deadline - now();
     if (left <= 0) break;
-    await sleep(Math.min(left, reconnectDelayMs(policy, 'status', round)));
+    await sleep(Math.min(left, equalJitterDelayMs(backoff.baseMs, backoff.maxMs, round, random())));
   }
   throw new ToranaUnknownOutcomeError(
     plan.hash,
