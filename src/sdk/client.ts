@@ -379,6 +379,7 @@ export class ToranaClient {
     tx: BuiltTransaction,
     opts: SubmitAndWaitOptions = {},
   ): Promise<{ hash: string; blockHeight: number }> {
+    const timeoutMs = opts.timeoutMs ?? 60_000;
     const abort = new AbortController();
     let opened: () => void = () => {};
     let dropped: (e: unknown) => void = () => {};
@@ -398,10 +399,16 @@ export class ToranaClient {
     try {
       return await waitForOutcome({
         hash: tx.hash,
-        timeoutMs: opts.timeoutMs ?? 60_000,
-        // Connected before submitting, so the outcome cannot be missed (or the stream failed: lookups).
+        timeoutMs,
+        // Connected before submitting, so the outcome cannot be missed (or the stream failed, or is slow
+        // to open: then the lookups after the deadline cover it).
         submit: async () => {
-          await Promise.race([open, watched.catch(() => undefined)]);
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const slow = new Promise<void>((r) => {
+            timer = setTimeout(r, Math.min(STREAM_OPEN_WAIT_MS, timeoutMs / 4));
+          });
+          await Promise.race([open, watched.catch(() => undefined), slow]);
+          clearTimeout(timer);
           await this.submit(tx);
         },
         watched,
@@ -513,6 +520,9 @@ export class ToranaClient {
 }
 
 const CODEC = 'application/x-codec';
+
+/** Longest `submitAndWait` waits for its event stream to open before it submits anyway. */
+const STREAM_OPEN_WAIT_MS = 5_000;
 
 /** The outcome of the transaction the stream is filtered to, or undefined when the stream ends. */
 async function watchOutcome(
