@@ -40,6 +40,7 @@ interface ClientErrorShape {
 
 /** The parts of node's ServerResponse this handler reads (`socket._httpMessage`). */
 interface InFlightResponse {
+  req?: { complete?: boolean };
   headersSent?: boolean;
   writableFinished?: boolean;
   shouldKeepAlive?: boolean;
@@ -66,23 +67,28 @@ export function createClientErrorHandler(versions: ApiVersions, metrics: Gateway
   return (err: Error, socket: Duplex): void => {
     const code = (err as ClientErrorShape).code;
     if (code === 'ECONNRESET' || socket.destroyed) return;
-    // A request on this socket is being answered (its body was read and its handler runs, e.g. a
-    // transaction under admission) while a later request on the same connection, pipelined behind it,
-    // timed out. A status line written now would reach the client as the answer to the first request:
-    // a 408 for a transaction that was admitted. The first request keeps its own answer; the connection
-    // closes after it, which is what the timed-out request gets.
-    const inFlight = (socket as unknown as { _httpMessage?: InFlightResponse })._httpMessage;
-    if (inFlight !== undefined && inFlight !== null && inFlight.writableFinished !== true) {
-      metrics.rejected.inc({
-        reason: code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 'request_timeout' : 'bad_request',
-      });
-      closeAfter(inFlight, socket);
-      return;
-    }
     let error: GatewayError;
     if (code === 'HPE_HEADER_OVERFLOW') error = gatewayError('headers_too_large');
     else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') error = gatewayError('request_timeout');
     else error = gatewayError('bad_request', { reason: 'malformed HTTP request' });
+    // A request on this socket is being answered (its body was read and its handler runs, e.g. a
+    // transaction under admission) while a later request on the same connection, pipelined behind it,
+    // failed or timed out. A status line written now would reach the client as the answer to the first
+    // request: a 408 for a transaction that was admitted. The first request keeps its own answer; the
+    // connection closes after it, which is what the failed request gets.
+    // Only a request read in full is sure to get its answer: one whose body is still arriving would
+    // wait forever on a connection whose parser has failed.
+    const inFlight = (socket as unknown as { _httpMessage?: InFlightResponse | null })._httpMessage;
+    if (inFlight?.req?.complete === true && inFlight.writableFinished !== true) {
+      metrics.rejected.inc({ reason: error.code });
+      closeAfter(inFlight, socket);
+      return;
+    }
+    // A response already under way on this socket cannot be replaced by a new status line.
+    if (inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
     writeRawError(socket, error, versions, metrics);
   };
 }
