@@ -38,24 +38,57 @@ interface ClientErrorShape {
   code?: unknown;
 }
 
+/** The parts of node's ServerResponse this handler reads (`socket._httpMessage`). */
+interface InFlightResponse {
+  req?: { complete?: boolean };
+  headersSent?: boolean;
+  writableFinished?: boolean;
+  shouldKeepAlive?: boolean;
+  once(event: 'close', listener: () => void): unknown;
+}
+
+/** Lets `res` finish, then closes its connection (no further request is read from it). */
+function closeAfter(res: InFlightResponse, socket: Duplex): void {
+  // Before the head is written, node then sends `Connection: close` and ends the socket itself.
+  if (res.headersSent !== true) res.shouldKeepAlive = false;
+  res.once('close', () => {
+    socket.end();
+    setTimeout(() => socket.destroy(), 1_000).unref();
+  });
+}
+
 /**
  * Fastify's `clientErrorHandler`: 431 for header overflow (node `maxHeaderSize`), 408 when the headers or
- * the request did not arrive in time (node `headersTimeout` / `requestTimeout`), 400 otherwise.
+ * the request did not arrive in time (node `headersTimeout` / `requestTimeout`), 400 otherwise. Never
+ * while an earlier request on the same connection is still being answered: that request's answer (an
+ * admission result, say) is sent, then the connection closes.
  */
 export function createClientErrorHandler(versions: ApiVersions, metrics: GatewayMetrics) {
   return (err: Error, socket: Duplex): void => {
     const code = (err as ClientErrorShape).code;
     if (code === 'ECONNRESET' || socket.destroyed) return;
-    // A response already under way on this socket cannot be replaced by a new status line.
-    const pending = (socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-    if (pending?.headersSent === true) {
-      socket.destroy();
-      return;
-    }
     let error: GatewayError;
     if (code === 'HPE_HEADER_OVERFLOW') error = gatewayError('headers_too_large');
     else if (code === 'ERR_HTTP_REQUEST_TIMEOUT') error = gatewayError('request_timeout');
     else error = gatewayError('bad_request', { reason: 'malformed HTTP request' });
+    // A request on this socket is being answered (its body was read and its handler runs, e.g. a
+    // transaction under admission) while a later request on the same connection, pipelined behind it,
+    // failed or timed out. A status line written now would reach the client as the answer to the first
+    // request: a 408 for a transaction that was admitted. The first request keeps its own answer; the
+    // connection closes after it, which is what the failed request gets.
+    // Only a request read in full is sure to get its answer: one whose body is still arriving would
+    // wait forever on a connection whose parser has failed.
+    const inFlight = (socket as unknown as { _httpMessage?: InFlightResponse | null })._httpMessage;
+    if (inFlight?.req?.complete === true && inFlight.writableFinished !== true) {
+      metrics.rejected.inc({ reason: error.code });
+      closeAfter(inFlight, socket);
+      return;
+    }
+    // A response already under way on this socket cannot be replaced by a new status line.
+    if (inFlight?.headersSent === true) {
+      socket.destroy();
+      return;
+    }
     writeRawError(socket, error, versions, metrics);
   };
 }

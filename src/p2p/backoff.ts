@@ -1,8 +1,9 @@
 // Reconnect delays: exponential from `baseMs`, capped at `maxMs`, with "equal jitter" (half the
 // delay fixed, half spread) so that peers that lost each other at the same moment do not redial in
 // lockstep. The spread comes from a hash of (seed, peer id, attempt), not from Math.random: the
-// same seed gives the same schedule, which tests rely on.
+// same seed gives the same schedule, which tests rely on. The delay itself is util/backoff.ts.
 import { blake2b256 } from '../crypto/hash.js';
+import { equalJitterDelayMs } from '../util/backoff.js';
 
 export interface BackoffPolicy {
   readonly baseMs: number;
@@ -10,9 +11,6 @@ export interface BackoffPolicy {
   /** Any bytes; each node passes its own (its public key by default), so schedules differ by node. */
   readonly seed: Uint8Array;
 }
-
-/** Attempts past this add nothing (2^20 × base is beyond any cap a key allows). */
-const EXPONENT_MAX = 20;
 
 /** A number in [0, 1) from the hash of (seed, peer id, attempt). */
 export function jitterFraction(seed: Uint8Array, peerId: string, attempt: number): number {
@@ -26,8 +24,5 @@ export function jitterFraction(seed: Uint8Array, peerId: string, attempt: number
 
 /** Delay before redial number `attempt` (0 = first retry after a loss) of `peerId`. */
 export function reconnectDelayMs(p: BackoffPolicy, peerId: string, attempt: number): number {
-  const exp = Math.min(Math.max(0, attempt), EXPONENT_MAX);
-  const full = Math.min(p.maxMs, p.baseMs * 2 ** exp);
-  const half = full / 2;
-  return Math.round(half + half * jitterFraction(p.seed, peerId, attempt));
+  return equalJitterDelayMs(p.baseMs, p.maxMs, attempt, jitterFraction(p.seed, peerId, attempt));
 }

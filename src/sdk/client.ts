@@ -36,12 +36,7 @@ import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batc
 import { blockStream } from './blocks.js';
 import * as conference from './conference.js';
 import * as signalling from './conference-signals.js';
-import {
-  ToranaApiError,
-  ToranaTimeoutError,
-  ToranaTransportError,
-  TransactionRejectedError,
-} from './errors.js';
+import { ToranaApiError, ToranaTransportError } from './errors.js';
 import { ExplorerClient } from './explorer.js';
 import * as history from './history.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
@@ -49,6 +44,7 @@ import { closeOperatorSession, type OperatorSessionToken, openOperatorSession } 
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
+import { type LookupAnswer, type StatusSource, type TxOutcome, waitForOutcome } from './wait.js';
 import * as webhooks from './webhooks.js';
 
 export interface ClientOptions extends Omit<HttpOptions, 'baseUrl'> {
@@ -58,6 +54,19 @@ export interface ClientOptions extends Omit<HttpOptions, 'baseUrl'> {
   /** The account transactions and queries are signed for, and its key. */
   account?: string;
   signer?: Signer;
+  /**
+   * Other nodes of the same chain. While `submitAndWait` cannot learn an outcome from `url` (the node
+   * restarted, the connection was lost) it looks the transaction up by hash on these too, and may send
+   * them the same signed bytes.
+   */
+  urls?: readonly string[];
+  /** Backoff between the status lookups of `submitAndWait` (default 100 ms doubling up to 2 s). */
+  waitBackoff?: { baseMs: number; maxMs: number };
+}
+
+export interface SubmitAndWaitOptions {
+  /** Deadline of the whole wait, lookups included (default 60 s). */
+  timeoutMs?: number;
 }
 
 export interface ListOptions {
@@ -73,6 +82,10 @@ export interface EventStreamOptions {
   /** Resume after this event id. */
   since?: number;
   signal?: AbortSignal;
+  /** Called each time the stream's connection is open. */
+  onOpen?: () => void;
+  /** Called each time a connection attempt fails or the connection drops (the stream then reconnects). */
+  onDrop?: (error: unknown) => void;
 }
 
 /** A signed-in operator session (`ToranaClient.operatorSignIn`). */
@@ -362,43 +375,73 @@ export class ToranaClient {
 
   /**
    * Submits and resolves when the transaction is committed; rejects with TransactionRejectedError when
-   * a block records it as rejected. Listens on the event stream first, so the outcome cannot be missed.
+   * a block records it as rejected, with the submit's ToranaApiError when the node refused it (400, 413,
+   * 429, 503: not admitted), and with ToranaUnknownOutcomeError (`outcome_unknown`) when no node could say
+   * what became of it before the deadline. Listens on the event stream first; when the stream cannot
+   * give the outcome (`events_gone`, a lost connection, a restarted node, the deadline) or the submit got
+   * no clear answer (a lost connection, 408, 5xx), it looks the transaction up by hash on this node and
+   * on `urls`, with backoff, up to the deadline (sdk/wait.ts).
    */
   async submitAndWait(
     tx: BuiltTransaction,
-    opts: { timeoutMs?: number } = {},
+    opts: SubmitAndWaitOptions = {},
   ): Promise<{ hash: string; blockHeight: number }> {
-    const abort = new AbortController();
     const timeoutMs = opts.timeoutMs ?? 60_000;
-    const filter = { eq: ['tx_hash', tx.hash] };
-    const events = this.events({ filter, signal: abort.signal });
-    const first = events.next(); // connect before submitting
-    const timer = setTimeout(() => abort.abort(), timeoutMs);
+    const abort = new AbortController();
+    let opened: () => void = () => {};
+    let dropped: (e: unknown) => void = () => {};
+    const open = new Promise<void>((r) => {
+      opened = r;
+    });
+    const drop = new Promise<never>((_, reject) => {
+      dropped = reject;
+    });
+    const events = this.events({
+      filter: { eq: ['tx_hash', tx.hash] },
+      signal: abort.signal,
+      onOpen: () => opened(),
+      onDrop: (e) => dropped(e),
+    });
+    const watched = Promise.race([watchOutcome(events), drop]);
     try {
-      await this.submit(tx).catch((e: unknown) => {
-        if (!(e instanceof ToranaApiError && e.code === 'already_enqueued')) throw e;
-      });
-      for (let r = await first; !r.done; r = await events.next()) {
-        const e = r.value.event;
-        if (e.kind !== 'Transaction') continue;
-        if (e.status.kind === 'Committed') return { hash: tx.hash, blockHeight: e.blockHeight ?? 0 };
-        if (e.status.kind === 'Rejected')
-          throw new TransactionRejectedError(tx.hash, e.status.reason, e.blockHeight);
-        if (e.status.kind === 'Expired')
-          throw new ToranaApiError(400, 'transaction_expired', 'the transaction expired in the queue', {
-            tx_hash: tx.hash,
+      return await waitForOutcome({
+        hash: tx.hash,
+        timeoutMs,
+        // Connected before submitting, so the outcome cannot be missed (or the stream failed, or is slow
+        // to open: then the lookups after the deadline cover it).
+        submit: async () => {
+          let timer: ReturnType<typeof setTimeout> | undefined;
+          const slow = new Promise<void>((r) => {
+            timer = setTimeout(r, Math.min(STREAM_OPEN_WAIT_MS, timeoutMs / 4));
           });
-      }
-      throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
-    } catch (e) {
-      if (abort.signal.aborted)
-        throw new ToranaTimeoutError(`no outcome for ${tx.hash} within ${timeoutMs} ms`);
-      throw e;
+          await Promise.race([open, watched.catch(() => undefined), slow]);
+          clearTimeout(timer);
+          await this.submit(tx);
+        },
+        watched,
+        sources: this.statusSources(tx),
+        ...(this.opts.waitBackoff ? { backoff: this.opts.waitBackoff } : {}),
+      });
     } finally {
-      clearTimeout(timer);
       abort.abort();
-      await events.return(undefined);
+      await events.return(undefined).catch(() => undefined);
     }
+  }
+
+  /** This node and `urls`, as places to look `tx` up on and to resend its bytes to. */
+  private statusSources(tx: BuiltTransaction): StatusSource[] {
+    const urls = [this.opts.url, ...(this.opts.urls ?? []).filter((u) => u !== this.opts.url)];
+    return urls.map((url) => {
+      // No Retry-After waits inside a lookup: the lookup loop has its own backoff and deadline.
+      const http = new Http({ ...this.opts, baseUrl: url, retries: 0 });
+      return {
+        url,
+        status: (hashHex: string) => lookupStatus(http, hashHex),
+        resend: async () => {
+          await http.request({ method: 'POST', path: '/transaction', body: tx.bytes, contentType: CODEC });
+        },
+      };
+    });
   }
 
   // ---- queries ---------------------------------------------------------------------------------
@@ -473,10 +516,60 @@ export class ToranaClient {
       query: { filter: opts.filter === undefined ? undefined : JSON.stringify(opts.filter) },
       ...(opts.since === undefined ? {} : { lastEventId: opts.since }),
       ...(opts.signal ? { signal: opts.signal } : {}),
+      ...(opts.onOpen ? { onOpen: opts.onOpen } : {}),
+      ...(opts.onDrop ? { onDrop: opts.onDrop } : {}),
     });
     for await (const m of stream) {
       if (m.event === 'lagged' || m.event === 'gone') continue;
       yield { id: m.id, event: decodeAnswer(EventCodec, JSON.parse(m.data), 'event') };
     }
+  }
+}
+
+const CODEC = 'application/x-codec';
+
+/** Longest `submitAndWait` waits for its event stream to open before it submits anyway. */
+const STREAM_OPEN_WAIT_MS = 5_000;
+
+/** The outcome of the transaction the stream is filtered to, or undefined when the stream ends. */
+async function watchOutcome(
+  events: AsyncGenerator<{ id: number; event: Event }>,
+): Promise<TxOutcome | undefined> {
+  for await (const { event: e } of events) {
+    if (e.kind !== 'Transaction') continue;
+    if (e.status.kind === 'Committed') return { kind: 'committed', blockHeight: e.blockHeight ?? 0 };
+    if (e.status.kind === 'Rejected')
+      return { kind: 'rejected', reason: e.status.reason, blockHeight: e.blockHeight };
+    if (e.status.kind === 'Expired') return { kind: 'expired' };
+  }
+  return undefined;
+}
+
+/** GET /v1/pipeline/transactions/status, read as a lookup answer (404: the node has not seen it). */
+async function lookupStatus(http: Http, hashHex: string): Promise<LookupAnswer> {
+  let json: unknown;
+  try {
+    json = await http.json({
+      method: 'GET',
+      path: '/v1/pipeline/transactions/status',
+      query: { hash: hashHex },
+    });
+  } catch (e) {
+    if (e instanceof ToranaApiError && e.status === 404) return { kind: 'unseen' };
+    throw e;
+  }
+  const s = decodeAnswer(TransactionStatusView, json, '/v1/pipeline/transactions/status');
+  switch (s.status) {
+    case 'Committed':
+      return { kind: 'committed', blockHeight: s.blockHeight ?? 0 };
+    case 'Rejected':
+      if (s.reason === undefined) throw new ToranaTransportError('a Rejected status without its reason');
+      return { kind: 'rejected', reason: s.reason, blockHeight: s.blockHeight };
+    case 'Expired':
+      return { kind: 'expired' };
+    case 'Queued':
+      return { kind: 'queued' };
+    default:
+      return { kind: 'unseen' }; // Dropped: the node let it go; the same bytes may be sent again
   }
 }

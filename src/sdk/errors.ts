@@ -45,3 +45,23 @@ export class ToranaTimeoutError extends Error {
 export function isToranaApiError(e: unknown, code?: string): e is ToranaApiError {
   return e instanceof ToranaApiError && (code === undefined || e.code === code);
 }
+
+/**
+ * Waiting for a transaction's outcome ended without any node saying what became of it: the transaction
+ * MAY OR MAY NOT have committed. Look it up by hash (`transactionStatus(hash)`) later; do not sign it
+ * again (a new signature is a new transaction, and both could commit). Sending the same signed bytes
+ * again is safe: the node answers a copy it already holds or committed as a duplicate.
+ */
+export class ToranaUnknownOutcomeError extends Error {
+  override readonly name = 'ToranaUnknownOutcomeError';
+  readonly code = 'outcome_unknown';
+  constructor(
+    readonly hash: string,
+    readonly detail: string,
+  ) {
+    super(
+      `the outcome of transaction ${hash} is unknown: it may or may not have committed; ` +
+        `look it up by hash, do not sign it again (${detail})`,
+    );
+  }
+}

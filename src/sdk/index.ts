@@ -62,6 +62,7 @@ export {
   ToranaApiError,
   ToranaTimeoutError,
   ToranaTransportError,
+  ToranaUnknownOutcomeError,
   TransactionRejectedError,
 } from './errors.js';
 export type {

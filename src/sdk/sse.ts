@@ -29,6 +29,10 @@ export interface SseOptions {
    * new timestamp and nonce each time: gateway/signed-request.ts).
    */
   headers?: () => Record<string, string>;
+  /** Called each time a connection is open and streaming. */
+  onOpen?: () => void;
+  /** Called each time a connection attempt fails or an open connection drops (before any reconnect). */
+  onDrop?: (error: unknown) => void;
 }
 
 /**
@@ -52,6 +56,8 @@ export interface ResumingStream<Id, T> {
   reconnectAttemptsMax?: number | undefined;
   signal?: AbortSignal | undefined;
   headers?: (() => Record<string, string>) | undefined;
+  onOpen?: (() => void) | undefined;
+  onDrop?: ((error: unknown) => void) | undefined;
 }
 
 /** The error of a refused stream request, from the gateway's error body when it has one. */
@@ -86,15 +92,18 @@ export async function* resumingStream<Id, T>(http: Http, s: ResumingStream<Id, T
       });
     } catch (e) {
       if (s.signal?.aborted) return;
+      s.onDrop?.(e);
       if (++failures > (s.reconnectAttemptsMax ?? 10)) throw e;
       await new Promise((r) => setTimeout(r, Math.min((s.reconnectDelayMs ?? 250) * 2 ** failures, 10_000)));
       continue;
     }
     if (!res.ok || res.body === null) throw await streamFailure(res);
     failures = 0;
+    s.onOpen?.();
     const pending: EventSourceMessage[] = [];
     const parser = createParser({ onEvent: (m) => pending.push(m) });
     let gone = false;
+    let dropped: unknown;
     try {
       for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
         parser.feed(decoder.decode(chunk, { stream: true }));
@@ -107,10 +116,13 @@ export async function* resumingStream<Id, T>(http: Http, s: ResumingStream<Id, T
           yield s.item(id, m.event ?? 'message', m.data);
         }
       }
+      dropped = new Error('the node closed the event stream');
     } catch (e) {
       if (s.signal?.aborted) return;
-      void e; // a dropped connection: reconnect below with Last-Event-ID
+      dropped = e; // a dropped connection: reconnect below with Last-Event-ID
     }
+    if (s.signal?.aborted) return;
+    if (!gone) s.onDrop?.(dropped);
     if (gone) throw new ToranaApiError(410, 'events_gone', s.goneMessage, { last_event_id: last ?? null });
     await new Promise((r) => setTimeout(r, s.reconnectDelayMs ?? 250));
   }
@@ -129,5 +141,7 @@ export function sseStream(http: Http, opts: SseOptions): AsyncGenerator<SseMessa
     reconnectAttemptsMax: opts.reconnectAttemptsMax,
     signal: opts.signal,
     headers: opts.headers,
+    onOpen: opts.onOpen,
+    onDrop: opts.onDrop,
   });
 }

@@ -5,16 +5,25 @@ import { connect, createServer, type Server, type Socket } from 'node:net';
 export interface CutProxy {
   url: string;
   cutAll(): number;
+  /**
+   * Stops passing the server's bytes to the clients of the connections open now (they wait in the
+   * proxy), so a client misses whatever its server sends from here on. Connections opened later pass
+   * normally. Returns how many connections are held.
+   */
+  holdAll(): number;
   close(): Promise<void>;
 }
 
 export async function startCutProxy(target: string): Promise<CutProxy> {
   const { hostname, port } = new URL(target);
   const live = new Set<Socket>();
+  const pairs = new Map<Socket, Socket>(); // upstream → client
   const server: Server = createServer((client) => {
     const upstream = connect(Number(port), hostname);
     live.add(client).add(upstream);
+    pairs.set(upstream, client);
     const drop = () => {
+      pairs.delete(upstream);
       client.destroy();
       upstream.destroy();
       live.delete(client);
@@ -32,7 +41,15 @@ export async function startCutProxy(target: string): Promise<CutProxy> {
       const n = live.size;
       for (const s of live) s.destroy();
       live.clear();
+      pairs.clear();
       return n;
+    },
+    holdAll() {
+      for (const [upstream, client] of pairs) {
+        upstream.unpipe(client);
+        upstream.pause();
+      }
+      return pairs.size;
     },
     close: () => new Promise((r) => server.close(() => r())),
   };
