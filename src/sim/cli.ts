@@ -2,7 +2,8 @@
 // trace; `npm run sim -- --seed N --bug B` (or `--hunt` for the same run without a bug) replays seed N of
 // the planted-bug hunt exactly: every option (n, byzantine kinds, collectors_k, the adversary's mix) is
 // derived from the seed by huntOptions, as the hunt derives it. `--seeds COUNT [--from S]` runs many
-// (ordinary seeds, or hunt seeds with --bug / --hunt) and prints progress, the failing seeds and totals.
+// (ordinary seeds, or hunt seeds with --bug / --hunt) and prints progress, the failing seeds and totals;
+// with --until-found it stops at the first failing seed (the hunt).
 
 import type { PlantedBug } from '../consensus/bft/types.js';
 import { describeHunt, huntOptions } from './hunt.js';
@@ -69,6 +70,10 @@ async function many(count: number, from: number): Promise<void> {
     if (!r.ok && !(hunting && r.failure!.startsWith('liveness'))) {
       failing.push(s);
       console.log(`seed ${s} FAILED: ${r.failure}`);
+      if (process.argv.includes('--until-found')) {
+        console.log(`FOUND ${JSON.stringify({ seed: s, bug: arg('bug'), failure: r.failure })}`);
+        break;
+      }
     }
     if ((s - from + 1) % 100 === 0)
       console.log(

@@ -61,3 +61,18 @@ export function describeHunt(o: RunOptions): string {
       : `${h.voteDrops.phase} to [${h.voteDrops.to.join(',')}] p=${h.voteDrops.p.toFixed(2)}`;
   return `n=${o.n} collectors_k=${o.collectorsK} byzantine=[${h.byzantine.join(',')}] victim_commits=${h.victimCommits} crash_others=${h.crashOthers} vote_drops=${drops} lock_crash_p=${h.lockCrashP.toFixed(2)} far_view=${h.farView} bug=${o.plantedBug ?? 'none'}`;
 }
+
+/**
+ * The first seed of the hunt (seeds from 0) that finds each planted bug, as measured (planted-bugs.test.ts
+ * asserts each is found at that seed; test/reliability/sim.test.ts runs the hunt and prints the figures).
+ */
+export const HUNT_FIRST_FOUND: Record<PlantedBug, number> = {
+  'prepare-ignores-lock': 6,
+  'forget-lock-on-restart': 2,
+  'stale-justify-unlock': 11,
+};
+
+/** A safety or rule failure (the hunt's adversary may leave liveness unmet: that is not a finding). */
+export function isFinding(failure: string | undefined): boolean {
+  return failure !== undefined && !failure.startsWith('liveness');
+}
