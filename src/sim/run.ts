@@ -29,6 +29,8 @@ export interface RunOptions {
   hunt?: HuntMix;
   /** Collectors per view (default 2). */
   collectorsK?: number;
+  /** Byzantine peers also send their votes and NEW_VIEWs at view + FAR_VIEW (the hunt draws it itself). */
+  farView?: boolean;
   pacemakerBaseMs?: number;
   traceMax?: number;
   traceMessages?: boolean;
@@ -114,6 +116,7 @@ function chooseByzantine(w: World, o: RunOptions): void {
     const node = validators.splice(w.prng.int(0, validators.length - 1), 1)[0]!;
     w.makeByzantine(node, w.prng.pick(kinds));
     if (o.aggressive === true && node.byz !== undefined) node.byz.allAlternative = true;
+    if (o.farView === true && node.byz !== undefined) node.byz.farView = true;
     w.count(`byzantine_${node.byzantine}`);
     w.log(`${node.name} is byzantine: ${node.byzantine}`);
   }
