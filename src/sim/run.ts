@@ -21,10 +21,8 @@ export interface RunOptions {
   plantedBug?: PlantedBug;
   /** Byzantine peers: up to f drawn per seed ('random', the default), none, or only these kinds. */
   byzantine?: 'random' | 'none' | readonly ByzantineKind[];
-  /** Draw more partitions and crashes, and put an adversary on the wire (adversary.ts): the planted-bug hunt. */
+  /** Draw more partitions and crashes, and byzantine leaders send their fresh block to everyone (the hunt). */
   aggressive?: boolean;
-  /** The hunt's adversary also crashes the honest peers other than its victim (default: with the lost-lock bug). */
-  huntCrashes?: boolean;
   /** The planted-bug hunt's draws (hunt.ts): exact byzantine kinds and the adversary's mix; implies aggressive. */
   hunt?: HuntMix;
   /** Collectors per view (default 2). */
@@ -191,16 +189,6 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
   });
   chooseByzantine(w, o);
   if (o.hunt !== undefined) installAdversary(w, o.hunt, faultMs);
-  else if (o.aggressive === true)
-    installAdversary(
-      w,
-      {
-        victimCommits: true,
-        crashOthers: o.huntCrashes ?? o.plantedBug === 'forget-lock-on-restart',
-        lockCrashP: 0,
-      },
-      faultMs,
-    );
   for (const node of w.nodes) w.clock.setTimeout(() => void w.boot(node), 0);
   scheduleFaults(w, o, faultMs);
   const client = new Client(w, o.txs ?? 6);
