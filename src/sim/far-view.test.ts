@@ -1,8 +1,9 @@
 // Far-view messages (votes and NEW_VIEWs at view + 1,000,000 from a byzantine validator) must be
 // harmless: no safety or rule failure, and the honest validators still commit everything (liveness).
 // n = 4 only for now: at n = 7 with two selective withholders sending far-view copies, seed 0 loses
-// liveness on the current core (every honest peer at view 13 with 4 s timeouts, nothing commits; the
-// same run without far-view copies commits). The core's far-view bound is to fix that; then add n = 7.
+// liveness on the current core (a far-view vote raises a collector's newest view, after which the
+// height's real votes are dropped as too old; see the sim README). The core's far-view bound is to fix
+// that; then add n = 7.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { runSeed } from './run.js';
