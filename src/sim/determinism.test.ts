@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { huntOptions } from './hunt.js';
 import { runSeed } from './run.js';
 
 test('one seed run twice gives the identical trace; another seed another', async () => {
@@ -17,4 +18,14 @@ test('one seed run twice gives the identical trace; another seed another', async
   const c = await runSeed(4, { n: 4, traceMessages: true });
   const d = await runSeed(3, { n: 4, traceMessages: true });
   assert.notEqual(c.traceHash, d.traceHash);
+});
+
+test('a hunt seed (byzantine kinds, adversary, planted bug) run twice gives the identical trace', async () => {
+  const o = { ...huntOptions(11, 'stale-justify-unlock'), traceMessages: true, traceMax: 50 };
+  const a = await runSeed(11, o);
+  const b = await runSeed(11, o);
+  assert.equal(a.traceHash, b.traceHash);
+  assert.deepEqual(a.trace, b.trace);
+  assert.deepEqual(a.stats, b.stats);
+  assert.ok((a.stats.faults.byz_stale_proposal ?? 0) > 0, 'the stale-justify leader acted');
 });

@@ -5,7 +5,7 @@
 
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { BftEngine } from '../consensus/bft/driver.js';
-import type { BftTransport } from '../consensus/bft/ports.js';
+import type { BftTransport, SafetyStore } from '../consensus/bft/ports.js';
 import { DEFAULT_PACEMAKER, type EvidenceFinding, type PlantedBug } from '../consensus/bft/types.js';
 import { signersBitmap } from '../consensus/certificate.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
@@ -24,7 +24,11 @@ export interface NodeSettings {
   clock: SimClock;
   pacemakerBaseMs: number;
   minIntervalMs: number;
+  /** Collectors per view (the plan's k). */
+  collectorsK: number;
   plantedBug?: PlantedBug;
+  /** The safety store (default: the disk's own; the world wraps it to watch the records). */
+  safety?: SafetyStore;
   onEvidence(f: EvidenceFinding): void;
   onFatal(e: unknown): void;
 }
@@ -97,12 +101,12 @@ export async function openPeer(
     validatorSetOf: () => s.fx.roster,
   });
   const crypto = new HashVoteCrypto(SIM_CHAIN_ID, s.fx.roster.indexOf(self) >= 0 ? self : undefined);
-  const engine = new BftEngine(pipeline, transport, disk.safetyStore(), {
+  const engine = new BftEngine(pipeline, transport, s.safety ?? disk.safetyStore(), {
     chainId: SIM_CHAIN_ID,
     self,
     crypto,
     pacemaker: { ...DEFAULT_PACEMAKER, baseMs: s.pacemakerBaseMs, maxMs: s.pacemakerBaseMs * 20 },
-    collectorsK: 2,
+    collectorsK: s.collectorsK,
     ...(s.plantedBug === undefined ? {} : { plantedBug: s.plantedBug }),
     minIntervalMs: s.minIntervalMs,
     syncBatchBlocks: 16,

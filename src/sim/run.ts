@@ -6,6 +6,7 @@
 import type { PlantedBug } from '../consensus/bft/types.js';
 import { installAdversary } from './adversary.js';
 import { BYZANTINE_KINDS, type ByzantineKind } from './byzantine.js';
+import type { HuntMix } from './hunt.js';
 import { World } from './world.js';
 
 export interface RunOptions {
@@ -20,10 +21,14 @@ export interface RunOptions {
   plantedBug?: PlantedBug;
   /** Byzantine peers: up to f drawn per seed ('random', the default), none, or only these kinds. */
   byzantine?: 'random' | 'none' | readonly ByzantineKind[];
-  /** Draw more partitions and crashes, and put an adversary on the wire (adversary.ts): the planted-bug hunt. */
+  /** Draw more partitions and crashes, and byzantine leaders send their fresh block to everyone (the hunt). */
   aggressive?: boolean;
-  /** The hunt's adversary also crashes the honest peers other than its victim (default: with the lost-lock bug). */
-  huntCrashes?: boolean;
+  /** The planted-bug hunt's draws (hunt.ts): exact byzantine kinds and the adversary's mix; implies aggressive. */
+  hunt?: HuntMix;
+  /** Collectors per view (default 2). */
+  collectorsK?: number;
+  /** Byzantine peers also send their votes and NEW_VIEWs at view + FAR_VIEW (the hunt draws it itself). */
+  farView?: boolean;
   pacemakerBaseMs?: number;
   traceMax?: number;
   traceMessages?: boolean;
@@ -40,6 +45,8 @@ export interface RunResult {
     events: number;
     messages: number;
     faults: Record<string, number>;
+    /** Honest votes the rule checker checked (rules.ts). */
+    votesChecked: number;
     heights: Record<string, number>;
     acked: number;
   };
@@ -48,7 +55,7 @@ export interface RunResult {
 function scheduleFaults(w: World, o: RunOptions, faultMs: number): void {
   const { prng, nodes } = w;
   const validators = nodes.filter((x) => x.index < o.n);
-  const events = prng.int(0, o.aggressive ? 12 : 6);
+  const events = prng.int(0, o.aggressive === true || o.hunt !== undefined ? 12 : 6);
   for (let i = 0; i < events; i++) {
     const at = prng.int(0, faultMs);
     const kind = prng.pick(['crash', 'partition', 'partition', 'loss'] as const);
@@ -85,6 +92,18 @@ function scheduleFaults(w: World, o: RunOptions, faultMs: number): void {
 }
 
 function chooseByzantine(w: World, o: RunOptions): void {
+  if (o.hunt !== undefined) {
+    const validators = w.nodes.filter((x) => x.index < o.n);
+    for (const kind of o.hunt.byzantine) {
+      const node = validators.splice(w.prng.int(0, validators.length - 1), 1)[0]!;
+      w.makeByzantine(node, kind);
+      node.byz!.allAlternative = true;
+      node.byz!.farView = o.hunt.farView;
+      w.count(`byzantine_${kind}`);
+      w.log(`${node.name} is byzantine: ${kind}`);
+    }
+    return;
+  }
   const choice = o.byzantine ?? 'random';
   if (choice === 'none') return;
   const f = w.fx.roster.f;
@@ -95,6 +114,7 @@ function chooseByzantine(w: World, o: RunOptions): void {
     const node = validators.splice(w.prng.int(0, validators.length - 1), 1)[0]!;
     w.makeByzantine(node, w.prng.pick(kinds));
     if (o.aggressive === true && node.byz !== undefined) node.byz.allAlternative = true;
+    if (o.farView === true && node.byz !== undefined) node.byz.farView = true;
     w.count(`byzantine_${node.byzantine}`);
     w.log(`${node.name} is byzantine: ${node.byzantine}`);
   }
@@ -162,12 +182,13 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
     n: o.n,
     observer: o.observer ?? false,
     pacemakerBaseMs: base,
+    ...(o.collectorsK === undefined ? {} : { collectorsK: o.collectorsK }),
     ...(o.plantedBug === undefined ? {} : { plantedBug: o.plantedBug }),
     traceMax: o.traceMax ?? 200,
     traceMessages: o.traceMessages ?? false,
   });
   chooseByzantine(w, o);
-  if (o.aggressive === true) installAdversary(w, o.huntCrashes ?? o.plantedBug === 'forget-lock-on-restart');
+  if (o.hunt !== undefined) installAdversary(w, o.hunt, faultMs);
   for (const node of w.nodes) w.clock.setTimeout(() => void w.boot(node), 0);
   scheduleFaults(w, o, faultMs);
   const client = new Client(w, o.txs ?? 6);
@@ -175,10 +196,17 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
   let done = false;
   w.clock.setTimeout(() => startLiveness(w, client, () => (done = true)), faultMs);
   const deadline = faultMs + livenessMs;
-  await w.clock.run(deadline, () => w.checkers.failure === undefined && !done);
+  let thrown: string | undefined;
+  try {
+    await w.clock.run(deadline, () => w.failure === undefined && !done);
+  } catch (e) {
+    // Whatever escapes an event (an assertion outside the cores' fatal path included) is a finding of
+    // this seed, not the end of a hunt.
+    thrown = `thrown: ${e instanceof Error ? `${e.name}: ${e.message}` : String(e)}`;
+  }
   w.stopped = true;
   const heights = Object.fromEntries(w.nodes.map((x) => [x.name, x.p?.ledger.height() ?? 0]));
-  let failure = w.checkers.failure;
+  let failure = w.failure ?? thrown;
   if (failure === undefined && !done) {
     const missing = client.missing();
     failure = `liveness: after ${deadline} ms, ${missing.length} acknowledged transactions not committed everywhere (heights ${live(
@@ -189,6 +217,9 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
   }
   if (failure !== undefined) w.log(`FAIL ${failure}`);
   for (const node of w.nodes) w.crash(node);
+  const byz: Record<string, number> = {};
+  for (const node of w.nodes)
+    for (const [k, v] of Object.entries(node.byz?.did ?? {})) byz[`byz_${k}`] = (byz[`byz_${k}`] ?? 0) + v;
   return {
     seed,
     ok: failure === undefined,
@@ -205,7 +236,9 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
         duplicated: w.net.stats.duplicated,
         cut: w.net.stats.cut,
         writeFailures: w.nodes.reduce((n, x) => n + x.disk.stats.writeFailures, 0),
+        ...byz,
       },
+      votesChecked: w.rules.stats.prepareVotes + w.rules.stats.commitVotes,
       heights,
       acked: client.acked.size,
     },

@@ -2,8 +2,12 @@
 // BftEngine on its own SimDisk, talking over one SimNetwork, all on one SimClock. Peers are booted,
 // crashed and rebooted here; the fault schedule (faults.ts) and the run loop (run.ts) drive it.
 
-import type { PlantedBug } from '../consensus/bft/types.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import { decodePeerMessage, toCoreMessage } from '../consensus/bft/messages.js';
+import type { BftTransport, SafetyStore } from '../consensus/bft/ports.js';
+import type { PlantedBug, SafetyState } from '../consensus/bft/types.js';
 import { ConsensusInvariantError } from '../consensus/bft/types.js';
+import { AssertionError } from '../util/assert.js';
 import { Byzantine, type ByzantineKind } from './byzantine.js';
 import { Checkers } from './checkers.js';
 import { SimClock } from './clock.js';
@@ -13,6 +17,7 @@ import { HashVoteCrypto } from './hash-vote-crypto.js';
 import { SimNetwork } from './network.js';
 import { type NodeSettings, openPeer, type SimPeer } from './node.js';
 import { Prng } from './prng.js';
+import { RuleChecker } from './rules.js';
 import { Trace } from './trace.js';
 
 export interface SimNode {
@@ -30,6 +35,8 @@ export interface WorldOptions {
   n: 4 | 7;
   observer: boolean;
   pacemakerBaseMs: number;
+  /** Collectors per view (default 2). */
+  collectorsK?: number;
   plantedBug?: PlantedBug;
   traceMax: number;
   traceMessages: boolean;
@@ -42,6 +49,12 @@ export class World {
   readonly net: SimNetwork;
   readonly nodes: SimNode[];
   readonly checkers: Checkers;
+  readonly rules = new RuleChecker();
+  /**
+   * Called as an honest peer starts to persist a safety record with a lock newer than its durable one
+   * (the hunt's adversary crashes it there, between locking and persisting).
+   */
+  onLockSave: ((node: SimNode, s: SafetyState) => void) | undefined;
   readonly trace: Trace;
   readonly faults: Record<string, number> = {};
   private readonly minIntervalMs: number;
@@ -103,6 +116,8 @@ export class World {
       clock: this.clock,
       pacemakerBaseMs: this.o.pacemakerBaseMs,
       minIntervalMs: this.minIntervalMs,
+      collectorsK: this.o.collectorsK ?? 2,
+      ...(node.byzantine === undefined ? { safety: this.watchedSafety(node) } : {}),
       ...(this.o.plantedBug === undefined || node.byzantine !== undefined
         ? {}
         : { plantedBug: this.o.plantedBug }),
@@ -116,9 +131,57 @@ export class World {
     };
   }
 
+  /** The first failure of any checker (safety, rules). */
+  get failure(): string | undefined {
+    return this.checkers.failure ?? this.rules.failure;
+  }
+
+  /** The disk's safety store, with every durable record shown to the rule checker. */
+  private watchedSafety(node: SimNode): SafetyStore {
+    const inner = node.disk.safetyStore();
+    let durableLockView = -1;
+    let durableHeight = -1;
+    return {
+      load: inner.load,
+      save: async (s) => {
+        const lockView = s.height === durableHeight ? durableLockView : -1;
+        if (s.lockedQc !== undefined && s.lockedQc.view > lockView) this.onLockSave?.(node, s);
+        await inner.save(s);
+        durableHeight = s.height;
+        durableLockView = s.lockedQc?.view ?? -1;
+        this.rules.recorded(node.name, s);
+      },
+    };
+  }
+
+  /** An honest peer's transport, with every vote it sends shown to the rule checker. */
+  private watchedTransport(node: SimNode, inner: BftTransport): BftTransport {
+    const tap = (bytes: Uint8Array) => {
+      const m = decodePeerMessage(bytes, DEFAULT_DECODE_LIMITS);
+      const c = m === undefined ? undefined : toCoreMessage(m);
+      if (c?.kind === 'Vote') this.rules.sent(node.name, c);
+    };
+    return {
+      reportGarbage: inner.reportGarbage,
+      send: (to, bytes) => {
+        tap(bytes);
+        inner.send(to, bytes);
+      },
+      broadcast: (bytes) => {
+        tap(bytes);
+        inner.broadcast(bytes);
+      },
+    };
+  }
+
   private fatal(node: SimNode, e: unknown): void {
-    if (e instanceof ConsensusInvariantError && node.byzantine === undefined) {
-      this.checkers.failure ??= `ConsensusInvariantError at ${node.name}: ${e.message}`;
+    // A failed assertion in an honest core (the core's invariants, or an always-on assertion before a
+    // vote) is a found violation, reported with the seed, not a crash to restart from.
+    if (
+      (e instanceof ConsensusInvariantError || e instanceof AssertionError) &&
+      node.byzantine === undefined
+    ) {
+      this.checkers.failure ??= `${e.name} at ${node.name}: ${e.message}`;
       return;
     }
     this.log(`${node.name} fatal: ${e instanceof Error ? e.message : String(e)}`);
@@ -132,7 +195,7 @@ export class World {
     if (node.p !== undefined || node.booting || this.stopped) return;
     node.booting = true;
     let p: SimPeer;
-    const transport = node.byz?.transport() ?? this.net.transportFor(node.peer);
+    const transport = node.byz?.transport() ?? this.watchedTransport(node, this.net.transportFor(node.peer));
     try {
       p = await openPeer(node.peer, node.disk, transport, this.settings(node));
     } catch (e) {
@@ -144,6 +207,18 @@ export class World {
     }
     node.booting = false;
     node.p = p;
+    if (node.byzantine === undefined) {
+      // Proposals handed to the core (their justify) for the rule checker; the core itself is untouched.
+      const core = p.engine.core;
+      const step = core.step.bind(core);
+      core.step = (i) => {
+        if (i.kind === 'Message' && i.msg.kind === 'Proposal') this.rules.proposal(node.name, i.msg);
+        const out = step(i);
+        for (const e of out)
+          if (e.kind === 'Broadcast' && e.msg.kind === 'Proposal') this.rules.proposal(node.name, e.msg);
+        return out;
+      };
+    }
     this.log(`${node.name} up at height ${p.ledger.height()}`);
     if (node.byzantine === undefined) this.checkers.reopened(node.name, p.ledger);
     p.pipeline.onCommit((executed) => {

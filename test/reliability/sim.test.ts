@@ -1,12 +1,19 @@
 // The simulator's long run: SIM_SEEDS seeds (default 100,000; even seeds n = 4, odd n = 7) split over two
 // child processes (one per core), each running src/sim/cli.ts. Prints simulated seconds, messages and
 // faults; every failing seed is printed with its failure (replay: npm run sim -- --seed N --n 4|7).
+// Then the planted-bug hunt (hunt.ts): each planted bug must be found within 2,000 hunt seeds, first at
+// the seed planted-bugs.test.ts names, and SIM_HUNT_CONTROL hunt seeds without a bug (default 1,000) must
+// raise no safety or rule failure (replay: npm run sim -- --seed N --bug B, or --hunt for the control).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';
+import type { PlantedBug } from '../../src/consensus/bft/types.js';
+import { HUNT_FIRST_FOUND } from '../../src/sim/hunt.js';
 
 const SEEDS = Number(process.env.SIM_SEEDS ?? 100_000);
 const FROM = Number(process.env.SIM_FROM ?? 1_000_000);
+const HUNT_BUDGET = 2_000;
+const HUNT_CONTROL = Number(process.env.SIM_HUNT_CONTROL ?? 1_000);
 const root = new URL('../..', import.meta.url).pathname;
 
 interface Summary {
@@ -18,7 +25,7 @@ interface Summary {
   faults: Record<string, number>;
 }
 
-function worker(from: number, count: number): Promise<Summary> {
+function worker(from: number, count: number, extra: string[] = []): Promise<Summary & { out: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
@@ -31,6 +38,7 @@ function worker(from: number, count: number): Promise<Summary> {
         `${count}`,
         '--from',
         `${from}`,
+        ...extra,
       ],
       { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
     );
@@ -45,7 +53,7 @@ function worker(from: number, count: number): Promise<Summary> {
     child.on('close', () => {
       const line = out.split('\n').find((l) => l.startsWith('SUMMARY '));
       if (line === undefined) reject(new Error(`worker ${from} printed no summary`));
-      else resolve(JSON.parse(line.slice('SUMMARY '.length)) as Summary);
+      else resolve({ ...(JSON.parse(line.slice('SUMMARY '.length)) as Summary), out });
     });
   });
 }
@@ -68,4 +76,27 @@ test(`simulator: ${SEEDS} seeds`, async () => {
     SEEDS,
   );
   assert.deepEqual(failing, []);
+});
+
+test(`planted-bug hunt: each bug found within ${HUNT_BUDGET} seeds; ${HUNT_CONTROL} control seeds stay safe`, async () => {
+  const t0 = performance.now();
+  const bugs = Object.keys(HUNT_FIRST_FOUND) as PlantedBug[];
+  const hunts = (async () => {
+    const found: Record<string, number | undefined> = {};
+    for (const bug of bugs) {
+      const r = await worker(0, HUNT_BUDGET, ['--bug', bug, '--until-found']);
+      found[bug] = r.failing[0];
+      console.log(
+        `[figure] hunt bug=${bug} first_found_seed=${found[bug] ?? 'none'} (budget ${HUNT_BUDGET})`,
+      );
+    }
+    return found;
+  })();
+  const control = worker(0, HUNT_CONTROL, ['--hunt']);
+  const [found, clean] = await Promise.all([hunts, control]);
+  console.log(
+    `[figure] hunt control seeds=${HUNT_CONTROL} false_alarms=${clean.failing.length} wall_s=${((performance.now() - t0) / 1000).toFixed(0)} faults=${JSON.stringify(clean.faults)}`,
+  );
+  for (const bug of bugs) assert.equal(found[bug], HUNT_FIRST_FOUND[bug], `${bug}: first found seed`);
+  assert.deepEqual(clean.failing, [], 'replay with: npm run sim -- --seed N --hunt');
 });

@@ -443,7 +443,10 @@ export class BftCore {
     const justified = p.justify !== undefined && bytesEqual(p.justify.blockHash, p.blockHash);
     const lock = this.lockedQc;
     const extendsLock = lock === undefined || bytesEqual(lock.blockHash, p.blockHash);
-    const unlocks = justified && lock !== undefined && p.justify!.view >= lock.view;
+    const unlocks =
+      justified &&
+      lock !== undefined &&
+      (p.justify!.view >= lock.view || this.o.plantedBug === 'stale-justify-unlock');
     if (!extendsLock && !unlocks && this.o.plantedBug !== 'prepare-ignores-lock') return;
     // A header built in another view may only come back as the block of a certificate.
     if (

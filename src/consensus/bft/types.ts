@@ -86,7 +86,7 @@ export const DEFAULT_PACEMAKER: PacemakerOptions = {
 };
 
 /** Bugs the simulator's planted-bug tests switch on to prove the checkers catch them. Never set in the node. */
-export type PlantedBug = 'prepare-ignores-lock' | 'forget-lock-on-restart';
+export type PlantedBug = 'prepare-ignores-lock' | 'forget-lock-on-restart' | 'stale-justify-unlock';
 
 export interface BftOptions {
   chainId: string;
