@@ -509,7 +509,7 @@ export const CONFIG_SCHEMA = {
       1024,
       1,
       COUNT_CEILING,
-      'Open sign-in challenges (503 operator_challenges_full above).',
+      'Open sign-in challenges in all; when full, the oldest challenge of the address holding the most makes room for an address holding fewer (503 operator_challenges_full only when none holds more).',
     ),
     session_client_challenges_max: int(
       8,
