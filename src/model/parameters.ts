@@ -14,6 +14,10 @@ export const ParameterCodec = enumOf('Parameter', {
   TransactionMaxInstructions: { value: varuint },
   TransactionMaxBytes: { value: varuint },
   Custom: { id: Name, payload: jsonValue(16 * 1024) },
+  // Appended after Custom so that every earlier variant keeps its tag (blocks on disk still decode). Kept
+  // in `custom` under TRIGGERS_PER_ACCOUNT_PARAMETER (model/triggers.ts), so the Parameters row keeps its
+  // layout and rows persisted before this variant load unchanged.
+  TriggersPerAccountMax: { value: varuint },
 });
 
 export const ParametersCodec = struct('Parameters', {
