@@ -413,6 +413,12 @@ export const CONFIG_SCHEMA = {
         1,
         'Time allowed for the encrypted handshake and HELLO of a new connection.',
       ),
+      handshakes_per_address_max: int(
+        4,
+        1,
+        COUNT_CEILING,
+        'Inbound connections one source address may have in their handshake at once (times the configured peers at that address); beyond it they are closed on arrival. Configured peer addresses also have handshake slots of their own beside the shared 64.',
+      ),
       ping_interval_ms: ms(2_000, 1, 'A ping goes to a peer after this long without sending it anything.'),
       idle_timeout_ms: ms(
         10_000,
