@@ -105,6 +105,7 @@ const EXPECTED_DEFAULTS = {
     reconnect_base_ms: 200,
     reconnect_max_ms: 10000,
     handshake_timeout_ms: 5000,
+    handshakes_per_address_max: 4,
     ping_interval_ms: 2000,
     idle_timeout_ms: 10000,
   },

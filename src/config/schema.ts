@@ -413,6 +413,12 @@ export const CONFIG_SCHEMA = {
         1,
         'Time allowed for the encrypted handshake and HELLO of a new connection.',
       ),
+      handshakes_per_address_max: int(
+        4,
+        1,
+        COUNT_CEILING,
+        'Inbound connections one source address may have in their handshake at once (times the configured peers at that address); beyond it they are closed on arrival. Configured peer addresses also have handshake slots of their own beside the shared 64.',
+      ),
       ping_interval_ms: ms(2_000, 1, 'A ping goes to a peer after this long without sending it anything.'),
       idle_timeout_ms: ms(
         10_000,
@@ -509,7 +515,7 @@ export const CONFIG_SCHEMA = {
       1024,
       1,
       COUNT_CEILING,
-      'Open sign-in challenges (503 operator_challenges_full above).',
+      'Open sign-in challenges in all; when full, the oldest challenge of the address holding the most makes room for an address holding fewer (503 operator_challenges_full only when none holds more).',
     ),
     session_client_challenges_max: int(
       8,

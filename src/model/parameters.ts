@@ -20,6 +20,10 @@ export const ParameterCodec = enumOf('Parameter', {
    * unchanged); unset, the minimum is one whole native unit (10^scale base units).
    */
   ShieldedNoteMinUnits: { value: varuint },
+  // Appended after Custom so that every earlier variant keeps its tag (blocks on disk still decode). Kept
+  // in `custom` under TRIGGERS_PER_ACCOUNT_PARAMETER (model/triggers.ts), so the Parameters row keeps its
+  // layout and rows persisted before this variant load unchanged.
+  TriggersPerAccountMax: { value: varuint },
 });
 
 /** Where ShieldedNoteMinUnits is kept: a custom id that `SetParameter Custom` may not write. */

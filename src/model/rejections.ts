@@ -134,6 +134,8 @@ export const REJECTION_CODES = {
   trigger_invalid: [840, 'the trigger id, due time, repeat or instruction list is malformed'],
   trigger_not_found: [841, 'no such trigger'],
   trigger_reserved: [842, 'the trigger is made and managed by the ledger (a subscription billing trigger)'],
+  trigger_repeat_too_fast: [843, 'a time trigger repeats faster than the chain block time (BlockTimeMs)'],
+  trigger_limit: [844, 'the authority holds TriggersPerAccountMax triggers already'],
   plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
   plan_not_found: [851, 'no such subscription plan'],
   subscription_invalid: [852, 'the subscription id is malformed, or the subscriber is the provider'],

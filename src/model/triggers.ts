@@ -15,6 +15,14 @@ export const TRIGGER_INSTRUCTIONS_MAX = 64;
 /** Default of the custom parameter `triggers_per_block_max`: triggers run per block, the rest next block. */
 export const TRIGGERS_PER_BLOCK_DEFAULT = 64;
 export const TRIGGERS_PER_BLOCK_PARAMETER = 'triggers_per_block_max';
+/**
+ * Triggers one account may hold (ledger-made `$` triggers not counted): the parameter
+ * `TriggersPerAccountMax`, kept in the custom parameters under this id; RegisterTrigger beyond it is
+ * refused with `trigger_limit`.
+ */
+export const TRIGGERS_PER_ACCOUNT_PARAMETER = 'triggers_per_account_max';
+export const TRIGGERS_PER_ACCOUNT_DEFAULT = 16;
+export const TRIGGERS_PER_ACCOUNT_CEILING = 1024;
 /** Digits of the zero-padded due value in the due index (heights and milliseconds below 10^20). */
 export const DUE_DIGITS = 20;
 

@@ -62,6 +62,18 @@ export function installNodeMetrics(registry: Registry, node: Node): void {
       this.set({ type: 'expired' }, c.txsExpired);
     },
   });
+  new Counter({
+    name: 'p2p_handshakes_refused_total',
+    help: 'Inbound peer connections closed on arrival: too many handshakes pending from their address (per_address) or in the shared table (full).',
+    labelNames: ['reason'],
+    registers: [registry],
+    collect() {
+      const drops = node.network?.stats().drops;
+      this.reset();
+      this.inc({ reason: 'per_address' }, drops?.too_many_pending_from_address ?? 0);
+      this.inc({ reason: 'full' }, drops?.too_many_pending ?? 0);
+    },
+  });
   const commitTime = new Histogram({
     name: 'commit_time_ms',
     help: 'Time to make a block durable and visible (append, fsync, apply), in milliseconds.',

@@ -112,6 +112,9 @@ export async function buildGateway(
     app.log.warn(
       'the conference verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
     );
+  // `GET /v1/node/capabilities` features: the route families registered below (their names), plus
+  // `conference.dev_keys` while the development verifying keys are configured; sorted.
+  const features: string[] = devKeys ? [DEV_KEYS_FEATURE] : [];
   const { ledger } = node;
   // Height and state version only ever grow, so their sum changes whenever either does: a block
   // durable in the log before its writes reach the state (ledger.commit) gets a version of its own.
@@ -140,7 +143,7 @@ export async function buildGateway(
       workUnitsMax: c.query.workUnitsMax,
     },
     apiVersions: app.gateway.apiVersions,
-    features: devKeys ? [DEV_KEYS_FEATURE] : [],
+    features,
     listScans: new ScanGate(c.gateway.listScansConcurrentMax),
     profile: c.telemetry.profile,
   };
@@ -193,7 +196,9 @@ export async function buildGateway(
     if (family.app && !c.app_api.enabled) continue;
     registerRoutes(app, family.routes(app), { ...ctx, family: { name: family.name, app: family.app } });
     family.install?.(app);
+    features.push(family.name);
   }
+  features.sort();
   return app;
 }
 

@@ -5,6 +5,7 @@
 // A production network sets keys from a real ceremony with SetParameter instead.
 import { readFileSync } from 'node:fs';
 import type { Json } from '../codec/codec.js';
+import { canonicalJson } from '../codec/json.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { accountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
@@ -47,10 +48,12 @@ export const DEV_KEYS_FEATURE = 'conference.dev_keys';
 
 /**
  * True when any configured verifying-key parameter is a development key of zk/artifacts/ (same
- * BLAKE2b-256 of its JSON text): anyone can forge proofs for it (docs/security.md "Development keys").
+ * BLAKE2b-256 of its canonical JSON text, keys sorted: the ledger stores Json parameters in that form,
+ * so the file's key order must not matter): anyone can forge proofs for it (docs/security.md
+ * "Development keys").
  */
 export function usesDevelopmentKeys(custom: ReadonlyMap<string, Json>): boolean {
-  const digest = (v: Json) => toHex(blake2b256(new TextEncoder().encode(JSON.stringify(v))));
+  const digest = (v: Json) => toHex(blake2b256(new TextEncoder().encode(canonicalJson(v))));
   const dev = devVerifyingKeys();
   return (Object.keys(DEV_KEYS) as (keyof typeof DEV_KEYS)[]).some((id) => {
     const configured = custom.get(id);

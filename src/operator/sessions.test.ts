@@ -69,10 +69,33 @@ describe('operator session store', () => {
     const flood = s.challenge(KEY, 'a') as GatewayError;
     assert.deepEqual([flood.code, flood.details.scope], ['rate_limited', 'operator_challenges']);
     assert.equal(code(s.challenge(KEY, 'b')), 'ok');
-    const full = s.challenge(KEY, 'c') as GatewayError;
+    // Full: 'c' (holding none) takes a slot from 'a' (holding the most); then a, b, c hold one each
+    // and 'b' cannot take one from anybody.
+    assert.equal(code(s.challenge(KEY, 'c')), 'ok');
+    assert.equal(s.challengesEvicted, 1);
+    const full = s.challenge(KEY, 'b') as GatewayError;
     assert.deepEqual([full.code, full.details.retry_after_s], ['operator_challenges_full', 1]);
     clock.now += 1001;
     assert.equal(code(s.challenge(KEY, 'a')), 'ok');
+  });
+
+  it("a full table drops the oldest challenge of the largest holder, never a smaller holder's", () => {
+    const { s } = store({ challengesMax: 6, challengesPerClientMax: 3 });
+    const ids = (who: string, n: number) =>
+      Array.from({ length: n }, () => (s.challenge(KEY, who) as { challenge_id: string }).challenge_id);
+    const a = ids('a', 3);
+    const op = ids('operator', 1);
+    const b = ids('b', 2);
+    // Full (6). 'c' takes a's oldest; the operator's challenge stays.
+    ids('c', 1);
+    assert.equal(code(s.open(a[0]!, KEY, '00'.repeat(64))), 'operator_challenge_unknown');
+    assert.equal(code(s.open(op[0]!, KEY, '00'.repeat(64))), 'operator_auth_invalid');
+    // c (1) takes another from a (2); then a, b and c hold 2 each: nobody holds more than c, so refused.
+    ids('c', 1);
+    assert.equal(code(s.open(a[1]!, KEY, '00'.repeat(64))), 'operator_challenge_unknown');
+    assert.equal(code(s.challenge(KEY, 'c')), 'operator_challenges_full');
+    assert.equal(code(s.open(op[0]!, KEY, '00'.repeat(64))), 'operator_auth_invalid');
+    assert.equal(code(s.open(b[0]!, KEY, '00'.repeat(64))), 'operator_auth_invalid');
   });
 
   it('forgets ended sessions one TTL after expiry: expired, then unknown', () => {

@@ -3,10 +3,12 @@
 // every open challenge), so operators sign in again; nothing here is replicated or written to disk.
 // Tokens are 32 random bytes (base64url) and only their SHA-256 is kept, so the session table (and a heap
 // dump of it) never holds a usable token. Limits:
-// - challenges: at most `challengesMax` open (expired ones are kept one more TTL to answer "expired", and
-//   dropped first when the table is full); full → 503 operator_challenges_full; and at most
-//   `challengesPerClientMax` open per client address (429 rate_limited), so that one client flooding the
-//   unauthenticated challenge route cannot hold the whole table and lock the operators out. A failed answer does not
+// - challenges: at most `challengesPerClientMax` open per client address (429 rate_limited), and at most
+//   `challengesMax` in all (expired ones are kept one more TTL to answer "expired", and dropped first when
+//   the table is full). When the table is full of open challenges, the oldest challenge of the client
+//   holding the most is dropped for a client holding fewer, so addresses flooding the unauthenticated
+//   challenge route (each at its per-address cap) cannot lock the operators out; 503
+//   operator_challenges_full only when no client holds more than the requester. A failed answer does not
 //   burn the challenge (a forger cannot spoil the operator's sign-in); a successful one does.
 // - sessions: at most `sessionsMax` active; a new session beyond it evicts the OLDEST active one (logged,
 //   audited, its token then answers operator_session_revoked). Only holders of an operator key can open
@@ -102,6 +104,7 @@ export class OperatorSessions implements OperatorSessionVerifier {
   readonly #sessions = new Map<string, Session>();
   readonly #byId = new Map<string, string>();
   readonly #audit: AuditEntry[] = [];
+  #evicted = 0;
 
   constructor(opts: OperatorSessionsOptions) {
     this.#o = opts;
@@ -136,6 +139,7 @@ export class OperatorSessions implements OperatorSessionVerifier {
       return gatewayError('rate_limited', { scope: 'operator_challenges', limit, retry_after_s });
     }
     if (this.#challenges.size >= this.#o.challengesMax) this.#pruneChallenges(now, true);
+    if (this.#challenges.size >= this.#o.challengesMax) this.#evictFromLargest(client, mine, now);
     if (this.#challenges.size >= this.#o.challengesMax) {
       const first = this.#challenges.values().next().value as Pending;
       const retry_after_s = Math.max(1, Math.ceil((first.expiresAtMs - now) / 1000));
@@ -244,6 +248,37 @@ export class OperatorSessions implements OperatorSessionVerifier {
     this.#audit.push(entry);
     if (this.#audit.length > this.#o.auditMax) this.#audit.splice(0, this.#audit.length - this.#o.auditMax);
     this.#o.log(entry);
+  }
+
+  /**
+   * The table is full of open challenges: frees a slot by dropping the OLDEST challenge of the client that
+   * holds the most, when that client holds more than the requester (`mine`). Addresses flooding the route
+   * thus take slots from one another, never from a client holding fewer (the operator asking for one);
+   * the table is full for a requester only when no client holds more than it does.
+   */
+  #evictFromLargest(client: string, mine: number, now: number): void {
+    const held = new Map<string, number>();
+    for (const c of this.#challenges.values())
+      if (!c.used && now <= c.expiresAtMs) held.set(c.client, (held.get(c.client) ?? 0) + 1);
+    let largest: string | undefined;
+    let most = mine;
+    for (const [who, n] of held)
+      if (who !== client && n > most) {
+        largest = who;
+        most = n;
+      }
+    if (largest === undefined) return;
+    for (const [id, c] of this.#challenges)
+      if (c.client === largest && !c.used && now <= c.expiresAtMs) {
+        this.#challenges.delete(id);
+        this.#evicted++;
+        return;
+      }
+  }
+
+  /** Challenges dropped so far to make room for a client holding fewer. */
+  get challengesEvicted(): number {
+    return this.#evicted;
   }
 
   /** Drops challenges one TTL past expiry (`all`: every expired or used one). */

@@ -23,8 +23,10 @@ export const DROP_REASONS = [
   'duplicate',
   /** The remote or the path closed the connection, or connecting failed. */
   'remote_closed',
-  /** Too many connections were still in their handshake. */
+  /** Too many connections (not from a configured peer's address) were still in their handshake. */
   'too_many_pending',
+  /** Too many connections from one source address were still in their handshake. */
+  'too_many_pending_from_address',
   /** This node stopped. */
   'stopped',
   /** The peer was taken out of the peer list (`setPeers`). */

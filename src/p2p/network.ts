@@ -17,13 +17,35 @@ import type { MessageHandler, NetworkStats, PeerInfo, PeerStateEvent, SendResult
 
 /** Inbound connections still in their handshake at once; more are closed on arrival. */
 export const PENDING_HANDSHAKES_MAX = 64;
+/** Default of `network.handshakes_per_address_max`. */
+export const HANDSHAKES_PER_ADDRESS_DEFAULT = 4;
+
+/** The source address of an inbound socket, an IPv4-mapped IPv6 address as its IPv4 form. */
+function sourceOf(socket: Socket): string {
+  const a = socket.remoteAddress ?? '';
+  return a.startsWith('::ffff:') && a.includes('.') ? a.slice(7) : a.toLowerCase();
+}
+
+/** A pending inbound handshake: where it comes from, and whether it sits in the reserved share. */
+interface Pending {
+  source: string;
+  reserved: boolean;
+}
 
 export class PeerNetwork {
   readonly selfId: string;
   readonly #o: PeerNetworkOptions;
   readonly #listen: HostPort | undefined;
   readonly #slots = new Map<string, PeerSlot>();
-  readonly #pending = new Set<Link>();
+  /**
+   * Inbound links still in their handshake. Unauthenticated, so bounded three ways: per source address
+   * (`handshakesPerAddressMax`, times the configured peers at that address), PENDING_HANDSHAKES_MAX in
+   * the shared share, and apart from it a reserved share for the addresses of configured peers, so
+   * idle connections from elsewhere cannot keep the configured peers out.
+   */
+  readonly #pending = new Map<Link, Pending>();
+  readonly #pendingBySource = new Map<string, number>();
+  #pendingShared = 0;
   readonly #linkHost: LinkHost;
   readonly #drops = Object.fromEntries(DROP_REASONS.map((r) => [r, 0])) as Record<DropReason, number>;
   readonly #messageHandlers: MessageHandler[] = [];
@@ -95,7 +117,7 @@ export class PeerNetwork {
     this.#state = 'stopped';
     this.#tickTimer?.cancel();
     for (const slot of this.#slots.values()) slot.closeAll('stopped', 'network stopped');
-    for (const l of [...this.#pending]) l.close('stopped', 'network stopped');
+    for (const l of [...this.#pending.keys()]) l.close('stopped', 'network stopped');
     const server = this.#server;
     if (server !== undefined) await new Promise<void>((r) => server.close(() => r()));
   }
@@ -197,13 +219,47 @@ export class PeerNetwork {
       return;
     }
     socket.on('error', () => {});
-    if (this.#pending.size >= PENDING_HANDSHAKES_MAX) {
+    const source = sourceOf(socket);
+    const peersThere = this.#configuredAt(source);
+    const perAddress =
+      (this.#o.handshakesPerAddressMax ?? HANDSHAKES_PER_ADDRESS_DEFAULT) * Math.max(1, peersThere);
+    if ((this.#pendingBySource.get(source) ?? 0) >= perAddress) {
+      this.#drops.too_many_pending_from_address++;
+      socket.destroy();
+      return;
+    }
+    const reserved = peersThere > 0;
+    if (!reserved && this.#pendingShared >= PENDING_HANDSHAKES_MAX) {
       this.#drops.too_many_pending++;
       socket.destroy();
       return;
     }
     const link = new Link(this.#linkHost, socket, false);
-    if (!link.closed) this.#pending.add(link);
+    if (link.closed) return;
+    this.#pending.set(link, { source, reserved });
+    this.#pendingBySource.set(source, (this.#pendingBySource.get(source) ?? 0) + 1);
+    if (!reserved) this.#pendingShared++;
+  }
+
+  /** How many configured peers have `source` as the host of their address (0: not a configured address). */
+  #configuredAt(source: string): number {
+    let n = 0;
+    for (const slot of this.#slots.values()) {
+      const host = slot.entry.address?.host.toLowerCase();
+      if (host !== undefined && (host === source || (host === 'localhost' && source === '127.0.0.1'))) n++;
+    }
+    return n;
+  }
+
+  /** Forgets a link's pending handshake (it opened or closed). */
+  #unpend(link: Link): void {
+    const p = this.#pending.get(link);
+    if (p === undefined) return;
+    this.#pending.delete(link);
+    const left = (this.#pendingBySource.get(p.source) ?? 1) - 1;
+    if (left > 0) this.#pendingBySource.set(p.source, left);
+    else this.#pendingBySource.delete(p.source);
+    if (!p.reserved) this.#pendingShared--;
   }
 
   #dial(slot: PeerSlot): void {
@@ -250,7 +306,7 @@ export class PeerNetwork {
   }
 
   #opened(link: Link): void {
-    this.#pending.delete(link);
+    this.#unpend(link);
     const slot = this.#slots.get(link.remoteId ?? '');
     if (slot === undefined) {
       link.close('unknown_key', 'opened without a slot');
@@ -292,7 +348,7 @@ export class PeerNetwork {
   #closed(link: Link, reason: DropReason, detail: string): void {
     void detail;
     this.#drops[reason]++;
-    this.#pending.delete(link);
+    this.#unpend(link);
     const slot = link.remoteId === undefined ? undefined : this.#slots.get(link.remoteId);
     if (slot === undefined) return;
     if (slot.release(link, reason)) this.#emitState({ peerId: slot.entry.peerId, connected: false, reason });

@@ -67,6 +67,11 @@ export interface PeerNetworkOptions extends NetworkLimits {
   readonly role: PeerRole;
   /** Carried in HELLO; a peer on another network id is refused. The chain id. */
   readonly networkId?: string;
+  /**
+   * `network.handshakes_per_address_max`: inbound handshakes one source address may have pending at
+   * once, per configured peer at that address (at least one); default HANDSHAKES_PER_ADDRESS_DEFAULT.
+   */
+  readonly handshakesPerAddressMax?: number;
   /** Jitter seed for reconnect delays; defaults to the node's public key. */
   readonly jitterSeed?: Uint8Array;
 }

@@ -51,6 +51,10 @@ export interface ConsensusHost<Roster = unknown> {
    * Height triggers run only in blocks made for other reasons (no heartbeat blocks).
    */
   triggerDueMs(): number | undefined;
+  /** The newest committed block's creation time (consensus/trigger-wake.ts keeps wakes a block time apart). */
+  lastBlockTimeMs?(): number | undefined;
+  /** The chain parameter BlockTimeMs. */
+  blockTimeMs?(): number;
   /** Executes a proposal (the leader's own) on a scratch view of the committed state. */
   execute(view: number, creationTimeMs: number, txs: QueuedTransaction[]): ExecutedBlock;
   /**

@@ -266,6 +266,14 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     return nextTriggerDue(this.ledger.state).timeMs;
   }
 
+  lastBlockTimeMs(): number | undefined {
+    return this.ledger.blockSync(this.ledger.height())?.header.creationTimeMs;
+  }
+
+  blockTimeMs(): number {
+    return this.ledger.state.limit('blockTimeMs');
+  }
+
   takeTransactions(max: number): QueuedTransaction[] {
     const { ready, expired } = this.queue.take(max, this.clock.nowMs());
     this.announceExpired(expired);

@@ -4,6 +4,7 @@
 import type { Json } from '../codec/codec.js';
 import { nameProblem } from '../model/names.js';
 import { type Parameters, SHIELDED_NOTE_MIN_UNITS_KEY } from '../model/parameters.js';
+import { TRIGGERS_PER_ACCOUNT_CEILING, TRIGGERS_PER_ACCOUNT_PARAMETER } from '../model/triggers.js';
 import { authorize } from './authorize.js';
 import { fail, type Handler } from './exec-context.js';
 import { requirePoolParameterFree } from './exec-pool-lock.js';
@@ -45,9 +46,17 @@ export const setParameter: Handler<'SetParameter'> = (x, ins) => {
     if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > SHIELDED_NOTE_MIN_UNITS_MAX)
       return fail('invalid_parameter', `${p.kind} must be an integer in 1..${SHIELDED_NOTE_MIN_UNITS_MAX}`);
     next = { ...current, custom: new Map(current.custom).set(SHIELDED_NOTE_MIN_UNITS_KEY, p.value) };
+  } else if (p.kind === 'TriggersPerAccountMax') {
+    const max = TRIGGERS_PER_ACCOUNT_CEILING;
+    if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > max)
+      return fail('invalid_parameter', `${p.kind} must be an integer in 1..${max}`);
+    // Kept among the custom parameters (model/parameters.ts): the Parameters row keeps its layout.
+    next = { ...current, custom: new Map(current.custom).set(TRIGGERS_PER_ACCOUNT_PARAMETER, p.value) };
   } else if (p.kind === 'Custom') {
     if (p.id === SHIELDED_NOTE_MIN_UNITS_KEY)
       return fail('invalid_parameter', `${p.id} is set by SetParameter ShieldedNoteMinUnits`);
+    if (p.id === TRIGGERS_PER_ACCOUNT_PARAMETER)
+      return fail('invalid_parameter', `${p.id} is set with TriggersPerAccountMax`);
     const problem = nameProblem(p.id) ?? jsonValueProblem(p.payload, CUSTOM_PARAMETER_BYTES_MAX);
     if (problem !== undefined) return fail('invalid_parameter', `custom parameter ${p.id}: ${problem}`);
     const locked = requirePoolParameterFree(x, p.id, p.payload);

@@ -10,6 +10,9 @@ import {
   dueKey,
   isLedgerTrigger,
   TRIGGER_INSTRUCTIONS_MAX,
+  TRIGGERS_PER_ACCOUNT_CEILING,
+  TRIGGERS_PER_ACCOUNT_DEFAULT,
+  TRIGGERS_PER_ACCOUNT_PARAMETER,
   TRIGGERS_PER_BLOCK_DEFAULT,
   TRIGGERS_PER_BLOCK_PARAMETER,
   type TriggerDue,
@@ -54,7 +57,19 @@ export const registerTrigger: Handler<'RegisterTrigger'> = (x, ins) => {
       ? `a trigger carries 1..${TRIGGER_INSTRUCTIONS_MAX} instructions`
       : undefined);
   if (bad !== undefined) return fail('trigger_invalid', bad);
+  // A time trigger repeating faster than blocks are made would ask for a block per repeat (an idle
+  // chain would make blocks for it alone): no faster than the chain's block time.
+  const blockTimeMs = x.view.parameters().blockTimeMs;
+  if (ins.repeat?.kind === 'EveryMs' && ins.repeat.ms < blockTimeMs)
+    return fail('trigger_repeat_too_fast', `EveryMs ${ins.repeat.ms} is below BlockTimeMs ${blockTimeMs}`);
   if (x.t.trigger.has(ins.id)) return fail('already_exists', `trigger ${ins.id} exists`);
+  const max = triggersPerAccount(x.view);
+  const held = x.t.trigger.children('triggersByAuthority', x.authority).filter((id) => !isLedgerTrigger(id));
+  if (held.length >= max)
+    return fail(
+      'trigger_limit',
+      `${x.authority} holds ${held.length} triggers (TriggersPerAccountMax ${max})`,
+    );
   putTrigger(x, {
     id: ins.id,
     authority: x.authority,
@@ -87,6 +102,14 @@ export function triggersPerBlock(view: StateView): number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= 1024
     ? v
     : TRIGGERS_PER_BLOCK_DEFAULT;
+}
+
+/** The parameter `TriggersPerAccountMax` (kept as custom `triggers_per_account_max`), or the default. */
+export function triggersPerAccount(view: Pick<StateView, 'parameters'>): number {
+  const v = view.parameters().custom.get(TRIGGERS_PER_ACCOUNT_PARAMETER);
+  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= TRIGGERS_PER_ACCOUNT_CEILING
+    ? v
+    : TRIGGERS_PER_ACCOUNT_DEFAULT;
 }
 
 /** Due-index rows of one kind due at or before `value`, in key order (due, id), at most `max`. */

@@ -1,11 +1,13 @@
-// Outbound target policy (app-families.md §8: destinations on private, loopback or link-local addresses
-// are refused unless allow-listed). A URL is checked at registration and again before every attempt:
+// Outbound target policy: destinations that are not global unicast (private, loopback, link-local,
+// site-local, documentation, an IPv4 special range carried inside IPv6, …: address-range.ts) are refused
+// unless allow-listed. A URL is checked at registration and again before every attempt:
 // its host name is resolved, EVERY address it resolves to must pass, and the delivery then connects to
 // the address that was checked (never resolving again), so a name that rebinds to a private address
 // between the check and the connection (DNS rebinding) reaches nothing it should not.
 
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import { classifyAddress, inNet, parseNet } from './address-range.js';
 
 export interface TargetPolicy {
   /** `webhooks.allow_private_targets`: no address is refused. */
@@ -32,45 +34,17 @@ export type Resolve = (host: string) => Promise<{ address: string; family: numbe
 
 export const systemResolve: Resolve = (host) => dnsLookup(host, { all: true, verbatim: true });
 
-/** Ranges no delivery goes to unless allowed: unspecified, private, shared, loopback, link-local, ULA, multicast. */
-function refusedRanges(): BlockList {
-  const b = new BlockList();
-  for (const [net, bits] of [
-    ['0.0.0.0', 8],
-    ['10.0.0.0', 8],
-    ['100.64.0.0', 10],
-    ['127.0.0.0', 8],
-    ['169.254.0.0', 16],
-    ['172.16.0.0', 12],
-    ['192.0.0.0', 24],
-    ['192.168.0.0', 16],
-    ['198.18.0.0', 15],
-    ['224.0.0.0', 4],
-    ['240.0.0.0', 4],
-  ] as const)
-    b.addSubnet(net, bits, 'ipv4');
-  for (const [net, bits] of [
-    ['::', 128],
-    ['::1', 128],
-    ['fc00::', 7],
-    ['fe80::', 10],
-    ['ff00::', 8],
-    ['64:ff9b::', 96],
-  ] as const)
-    b.addSubnet(net, bits, 'ipv6');
-  return b;
-}
-
-/** An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is checked as the IPv4 address it carries. */
-function unmapped(address: string): { address: string; type: 'ipv4' | 'ipv6' } {
-  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m !== null) return { address: m[1]!, type: 'ipv4' };
-  return { address, type: isIP(address) === 4 ? 'ipv4' : 'ipv6' };
+/** The range name a refused address was classified in (for the error's details). */
+function rangeOf(address: string): string {
+  try {
+    return classifyAddress(address).range;
+  } catch {
+    return 'invalid';
+  }
 }
 
 export class TargetChecker {
-  private readonly refused = refusedRanges();
-  private readonly allowedNets = new BlockList();
+  private readonly allowedNets: NonNullable<ReturnType<typeof parseNet>>[] = [];
   private readonly allowedHosts = new Set<string>();
 
   constructor(
@@ -78,15 +52,9 @@ export class TargetChecker {
     private readonly resolve: Resolve = systemResolve,
   ) {
     for (const entry of policy.allowed) {
-      const [net, bitsText] = entry.split('/');
-      const family = isIP(net ?? '');
-      if (family === 0) {
-        this.allowedHosts.add(entry.toLowerCase());
-        continue;
-      }
-      const type = family === 4 ? 'ipv4' : 'ipv6';
-      const bits = bitsText === undefined ? (family === 4 ? 32 : 128) : Number(bitsText);
-      this.allowedNets.addSubnet(net!, bits, type);
+      const net = parseNet(entry);
+      if (net === undefined) this.allowedHosts.add(entry.toLowerCase());
+      else this.allowedNets.push(net);
     }
   }
 
@@ -105,12 +73,15 @@ export class TargetChecker {
     return { ok: true, url };
   }
 
-  /** Whether one address may be delivered to under the policy. */
+  /** Whether one address may be delivered to under the policy: global unicast, or allowed. */
   addressAllowed(address: string): boolean {
     if (this.policy.allowPrivate) return true;
-    const a = unmapped(address);
-    if (this.allowedNets.check(a.address, a.type)) return true;
-    return !this.refused.check(a.address, a.type);
+    try {
+      if (this.allowedNets.some((net) => inNet(address, net))) return true;
+      return classifyAddress(address).global;
+    } catch {
+      return false;
+    }
   }
 
   /** Parses, resolves and checks every address; the first checked address is the one to connect to. */
@@ -138,7 +109,7 @@ export class TargetChecker {
         return {
           ok: false,
           code: 'webhook_target_refused',
-          details: { host, address: bad.address, reason: 'private_address' },
+          details: { host, address: bad.address, reason: 'private_address', range: rangeOf(bad.address) },
         };
     }
     const first = addresses[0]!;

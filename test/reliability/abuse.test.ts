@@ -3,7 +3,9 @@
 // and slow bodies from hundreds of addresses, connection caps per IP and in total, SSE / WebSocket
 // clients beyond their caps, 1,000 never-reading SSE + WebSocket clients while readers receive every
 // event in order, queue flooding beyond capacity (429 with Retry-After, then drains), metrics label
-// cardinality, filter and list cost over 42,000 accounts, and a query cursor flood. Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
+// cardinality, filter and list cost over 42,000 accounts, and a query cursor flood; trigger
+// abuse, p2p handshake floods, operator challenge floods, webhook target ranges and the development-key
+// warning (test/abuse/limits.test.ts runs them small). Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,7 +16,10 @@ import { browserAttacks } from '../abuse/browser.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { cursorFlood } from '../abuse/cursors.js';
+import { devKeysAnnounced } from '../abuse/dev-keys.js';
+import { operatorChallengeFlood } from '../abuse/operator-challenges.js';
 import { operatorReplay } from '../abuse/operator-replay.js';
+import { handshakeFlood } from '../abuse/p2p-handshakes.js';
 import { streamsPerAddress } from '../abuse/per-address.js';
 import { signedQueryReplay } from '../abuse/queries.js';
 import { queryCostAttacks } from '../abuse/query-cost.js';
@@ -24,6 +29,8 @@ import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
+import { triggerAbuse } from '../abuse/triggers.js';
+import { webhookTargetRanges } from '../abuse/webhook-targets.js';
 
 const BODY = { concurrent: 100, chunkedSendMax: 256 * 1024 * 1024, gzipInflatedBytes: 512 * 1024 * 1024 };
 
@@ -84,4 +91,14 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
       await v.t.stopAll();
     }
   });
+  it('time triggers: EveryMs 1 refused, a 50 ms legacy repeat wakes an idle chain once per second over 10 s, 100 registrations capped', () =>
+    triggerAbuse({ idleMs: 10_000, registrations: 100 }));
+  it('p2p: 200 idle connections from one host, or 60 addresses x 10, cannot keep 4 configured peers out', () =>
+    handshakeFlood({ oneHost: 200, addresses: 60, perAddress: 10, peers: 4 }));
+  it('webhook targets: 314 addresses outside global unicast (IPv4 inside IPv6 too) all refused 422', () =>
+    webhookTargetRanges({ wrappedPerRange: 20 }));
+  it('sign-in challenges from 128 addresses x 12 (table 1,024, 8 per address): the operator still signs in', () =>
+    operatorChallengeFlood({ addresses: 128, perAddress: 12, perAddressMax: 8 }));
+  it('a `torana init` node on the development keys warns once and lists them and its features', () =>
+    devKeysAnnounced());
 });

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ManualClock } from '../../test/helpers/manual-clock.js';
+import { TriggerWake, wakeAtMs } from './trigger-wake.js';
+
+describe('trigger wake', () => {
+  it('wakes at the due time, but no sooner than one block time after the newest block', () => {
+    assert.equal(wakeAtMs(5_000, undefined, 1_000), 5_000);
+    assert.equal(wakeAtMs(5_000, 3_000, 1_000), 5_000);
+    assert.equal(wakeAtMs(5_000, 4_900, 1_000), 5_900);
+  });
+
+  it('a trigger due every millisecond makes at most one wake block per block time on an idle chain', () => {
+    const clock = new ManualClock(10_000);
+    let lastBlock = 10_000;
+    let wakes = 0;
+    const host = {
+      clock,
+      triggerDueMs: () => lastBlock + 1, // always due 1 ms after the newest block
+      lastBlockTimeMs: () => lastBlock,
+      blockTimeMs: () => 1_000,
+    };
+    const wake: TriggerWake = new TriggerWake(host, () => {
+      if (!wake.due()) return;
+      wakes++;
+      lastBlock = clock.nowMs(); // the engine makes the block, then re-arms
+      wake.arm();
+    });
+    wake.arm();
+    assert.equal(wake.due(), false);
+    for (let i = 0; i < 10_000; i++) clock.advance(1);
+    wake.cancel();
+    assert.equal(wakes, 10);
+  });
+});
