@@ -6,7 +6,7 @@
 import type { ConferenceConfig } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
-import { createSignedRequests } from '../gateway/signed-request.js';
+import type { SignedRequests } from '../gateway/signed-request.js';
 import { installRelayMetrics } from './metrics.js';
 import type { ConferenceReadPort } from './read-port.js';
 import { conferenceRoutes } from './routes.js';
@@ -16,6 +16,8 @@ import { signalRoutes } from './signal-routes.js';
 
 export interface ConferenceFamilyOptions {
   config: ConferenceConfig;
+  /** The node's one signed-request verifier (signalling and authenticated call reads). */
+  signedRequests: SignedRequests;
   /** Node time (ms): signal lifetimes and the freshness of signed requests. */
   now(): number;
   /** A failure of the committed-answer follower. */
@@ -28,8 +30,7 @@ export function conferenceFamily(
   opts: ConferenceFamilyOptions,
 ): RouteFamily {
   const c = opts.config;
-  // One replay window for every signed conference request (signalling and authenticated call reads).
-  const auth = createSignedRequests({ maxAgeMs: c.requestMaxAgeMs, noncesMax: c.noncesMax, now: opts.now });
+  const auth = opts.signedRequests;
   const box = new SignalBox(
     {
       offersPerCallMax: c.signalOffersPerCallMax,

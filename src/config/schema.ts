@@ -325,17 +325,6 @@ export const CONFIG_SCHEMA = {
   history: section(
     'Transaction history (/v1/transactions/history and the per-account and per-definition lists).',
     {
-      request_max_age_ms: ms(
-        30_000,
-        1,
-        'Largest difference between a signed history request timestamp and node time.',
-      ),
-      nonces_max: int(
-        100_000,
-        1,
-        COUNT_CEILING,
-        'Signed history request nonces remembered to refuse replays.',
-      ),
       scan_entries_max: int(
         1_000_000,
         1,
@@ -344,19 +333,17 @@ export const CONFIG_SCHEMA = {
       ),
     },
   ),
-  multisig: section('Multisig routes (/v1/multisig/*, docs/multisig.md).', {
-    request_max_age_ms: ms(
-      30_000,
-      1,
-      'Largest difference between a signed approvals request (approvals/list, approvals/get) timestamp and node time.',
-    ),
-    nonces_max: int(
-      100_000,
-      1,
-      COUNT_CEILING,
-      'Signed approvals request nonces remembered to refuse replays.',
-    ),
-  }),
+  signed_requests: section(
+    'Signed app requests of every family (x-ledger-* headers; docs/security.md "Signed app requests"). The timestamp window is the chain parameter maxClockDriftMs.',
+    {
+      nonces_per_account_max: int(
+        1000,
+        1,
+        COUNT_CEILING,
+        'Nonces one signing account holds within the clock-drift window, over all families (429 request_nonces_full above; other accounts are not affected).',
+      ),
+    },
+  ),
   codec: section('Decoding limits of the binary codec (docs/codec.md).', {
     depth_max: int(32, 1, 1024, 'Deepest nesting of compound values.'),
     sequence_items_max: int(100_000, 1, COUNT_CEILING, 'Most elements of one sequence or map.'),
@@ -546,12 +533,6 @@ export const CONFIG_SCHEMA = {
       'Bridge participants (account, BICs, accounts it acts for), relative to the node directory; missing = none (every bridge request 403).',
       { nonEmpty: true },
     ),
-    request_max_age_ms: ms(
-      30_000,
-      1,
-      'Largest difference between a signed bridge request timestamp and node time.',
-    ),
-    nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed bridge request nonces remembered to refuse replays.'),
     retry_interval_ms: ms(1000, 1, 'Wait before a message refused by a full queue is submitted again.'),
     submit_batch_max: int(
       256,
@@ -633,17 +614,6 @@ export const CONFIG_SCHEMA = {
     ),
     signal_offers_per_request_max: int(64, 1, 4096, 'Most offers in one POST .../offers.'),
     signal_page_max: int(500, 1, 10_000, 'Largest page of GET .../signals.'),
-    request_max_age_ms: ms(
-      30_000,
-      1,
-      'Largest difference between the timestamp of a signed conference request (signalling, authenticated calls) and node time.',
-    ),
-    nonces_max: int(
-      100_000,
-      1,
-      COUNT_CEILING,
-      'Signed conference request nonces (signalling, authenticated calls) remembered to refuse replays.',
-    ),
   }),
   webhooks: section('Webhooks: node-local registrations and their outbound delivery (docs/webhooks.md).', {
     allow_private_targets: bool(
@@ -664,7 +634,7 @@ export const CONFIG_SCHEMA = {
       20,
       1,
       COUNT_CEILING,
-      'Registrations one account holds (409 webhook_limit_reached above; operators are not capped by it).',
+      'Registrations one signing key holds, over every account id of that key (409 webhook_limit_reached above; operators are not capped by it).',
     ),
     url_chars_max: int(2048, 16, 65_536, 'Longest delivery URL.'),
     secret_chars_max: int(256, 1, 4096, 'Longest webhook secret.'),
@@ -677,6 +647,12 @@ export const CONFIG_SCHEMA = {
       1,
       COUNT_CEILING,
       'Webhooks delivering at the same time (each one attempt at a time, in order); the others wait their turn.',
+    ),
+    in_flight_per_owner_max: int(
+      8,
+      1,
+      COUNT_CEILING,
+      "Webhooks of one owner (signing key) delivering at the same time: one owner's slow or dead targets cannot take every in_flight_max slot.",
     ),
     recovery_blocks_max: int(
       100_000,
@@ -706,7 +682,13 @@ export const CONFIG_SCHEMA = {
       100_000,
       1,
       COUNT_CEILING,
-      'Pending deliveries over all webhooks; above, new events are dropped and counted.',
+      "Pending deliveries over all webhooks; above, the owner holding the most pending deliveries loses its oldest one (dead-lettered, counted in webhook_owner_shed_total), not the newcomer's event.",
+    ),
+    queue_per_owner_max: int(
+      20_000,
+      1,
+      COUNT_CEILING,
+      "Pending deliveries over all webhooks of one owner (signing key); above, that owner's oldest pending delivery is dead-lettered and counted (webhook_owner_shed_total), never another owner's.",
     ),
     dead_letters_per_webhook_max: int(
       1000,
@@ -721,12 +703,6 @@ export const CONFIG_SCHEMA = {
       'Delivered deliveries kept per webhook for GET .../deliveries.',
     ),
     body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
-    request_max_age_ms: ms(
-      30_000,
-      1,
-      'Largest difference between the timestamp of a signed webhook request and node time.',
-    ),
-    nonces_max: int(100_000, 1, COUNT_CEILING, 'Signed webhook request nonces remembered to refuse replays.'),
   }),
   mcp: section('The MCP bridge (app-families.md §13; docs/mcp.md).', {
     enabled: bool(
@@ -762,7 +738,7 @@ export type BlockConfig = Config['block'];
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
 export type HistoryConfig = Config['history'];
-export type MultisigConfig = Config['multisig'];
+export type SignedRequestsConfig = Config['signed_requests'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];

@@ -96,7 +96,12 @@ describe('error registry', () => {
     const e = r.create('queue_full', { depth: 5 });
     assert.ok(e instanceof GatewayError);
     assert.deepEqual(e.toBody(), { code: 'queue_full', message: 'Queue full.', details: { depth: 5 } });
-    assert.deepEqual(r.codesWithStatus(429), ['queue_full', 'rate_limited', 'stream_limit_reached']);
+    assert.deepEqual(r.codesWithStatus(429), [
+      'queue_full',
+      'rate_limited',
+      'request_nonces_full',
+      'stream_limit_reached',
+    ]);
     assert.throws(
       () => createErrorRegistry({ not_found: { status: 404, message: 'x' } }),
       /already registered/,

@@ -38,14 +38,26 @@ export const ERRORS = {
   },
   operator_challenge_used: { status: 401, message: 'The sign-in challenge was already used.' },
   operator_challenges_full: { status: 503, message: 'Too many sign-in challenges are open; retry later.' },
-  // Signed app requests (app-families.md §1.2; signed-request.ts), e.g. ISO 20022 bridge participants.
+  // Signed app requests (signed-request.ts; docs/security.md "Signed app requests"): one rule for every family.
   signature_missing: { status: 401, message: 'This route needs a signed request (x-ledger-* headers).' },
-  request_stale: { status: 401, message: 'The signed request timestamp is outside the freshness window.' },
+  request_stale: {
+    status: 401,
+    message: "The signed request timestamp is further from node time than the chain's clock drift allows.",
+  },
   request_signature_invalid: {
     status: 403,
     message: 'The request signature does not verify against the account key.',
   },
+  request_signer_unregistered: {
+    status: 403,
+    message: 'The signing account is not a registered account of this ledger (or its domain does not exist).',
+  },
   nonce_reused: { status: 409, message: 'The signed request nonce was already used.' },
+  request_nonces_full: {
+    status: 429,
+    message:
+      "This account's signed requests within the clock-drift window reached its nonce quota; retry later.",
+  },
   origin_not_allowed: { status: 403, message: 'WebSocket connections from this origin are not allowed.' },
   not_found: { status: 404, message: 'No such route or resource.' },
   method_not_allowed: { status: 405, message: 'The method is not allowed on this route.' },

@@ -1,13 +1,18 @@
-// Signed app requests (app-families.md §1.2): the caller proves it holds an account's key without a
-// transaction. Four headers: `x-ledger-account` (the account id, `<public key>@<domain>`),
-// `x-ledger-signature` (base64 Ed25519 signature), `x-ledger-timestamp-ms`, `x-ledger-nonce`; the signed
-// text is request-text.ts (METHOD, path, sorted query, body hash, timestamp, nonce). The key is the account id's signatory (an account's key is part of
-// its id on this ledger). Checks, cheapest first, before the body is read where possible:
-//   onRequest     a header missing -> 401 signature_missing; a timestamp outside ±maxAgeMs -> 401
-//                 request_stale; malformed account, nonce or signature -> 403 request_signature_invalid
+// Signed app requests: the caller proves it holds a registered account's key without a transaction. Four
+// headers: `x-ledger-account` (the account id, `<public key>@<domain>`), `x-ledger-signature` (base64
+// Ed25519 signature), `x-ledger-timestamp-ms`, `x-ledger-nonce`; the signed text is request-text.ts (METHOD,
+// path, sorted query, body hash, timestamp, nonce). One rule for every family (docs/security.md "Signed app
+// requests"); the node builds ONE verifier with ONE nonce store (signed-nonces.ts) and hands it to every
+// family that takes signed requests. Checks, cheapest first, before the body is read where possible:
+//   onRequest     a header missing -> 401 signature_missing; a timestamp more than the chain's clock drift
+//                 (`maxClockDriftMs`) from node time, either way -> 401 request_stale; malformed account,
+//                 nonce or signature -> 403 request_signature_invalid; an account that is not registered
+//                 (or whose domain is not) -> 403 request_signer_unregistered
 //   preParsing    the raw body is hashed as it streams to the parser (body-digest.ts)
-//   preValidation the signature must verify -> else 403 request_signature_invalid; only then is the nonce
-//                 recorded, and one seen before -> 409 nonce_reused (forged requests cannot burn nonces).
+//   preValidation the signature must verify against the account's signatory (the key in its id) -> else
+//                 403 request_signature_invalid; only then is the nonce recorded under that account: one
+//                 seen before -> 409 nonce_reused, the account's quota full -> 429 request_nonces_full
+//                 (forged requests cannot burn nonces; one account cannot touch another's).
 // Who the account may act as (a bridge participant, …) is for the route to decide with `account(req)`.
 
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
@@ -16,8 +21,8 @@ import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { digestPayload } from './body-digest.js';
 import { gatewayError } from './errors.js';
-import { createNonceCache } from './nonce-cache.js';
 import { REQUEST_NONCE, requestText } from './request-text.js';
+import type { SignedNonceStore } from './signed-nonces.js';
 
 export const ACCOUNT_HEADER = 'x-ledger-account';
 export const SIGNATURE_HEADER = 'x-ledger-signature';
@@ -42,11 +47,18 @@ export interface SignedRequests extends RequestAuth {
   account(req: FastifyRequest): string | undefined;
 }
 
+/** What the verifier reads of the world state. */
+export interface SignerPort {
+  /** Whether `account` (canonical id) is a registered account whose domain exists. */
+  registered(account: string): boolean;
+  /** The chain's clock drift parameter (`maxClockDriftMs`): the timestamp window either side of node time. */
+  clockDriftMs(): number;
+}
+
 export interface SignedRequestOptions {
-  /** Largest difference between the request timestamp and node time (§1.2: 30 s either side). */
-  maxAgeMs: number;
-  /** Nonces remembered; beyond it the oldest are forgotten under a watermark (nonce-cache.ts). */
-  noncesMax: number;
+  signers: SignerPort;
+  /** The node's one store of signed-request nonces (signed-nonces.ts). */
+  nonces: SignedNonceStore;
   now: () => number;
 }
 
@@ -74,7 +86,7 @@ function invalid(reason: string) {
 }
 
 export function createSignedRequests(opts: SignedRequestOptions): SignedRequests {
-  const nonces = createNonceCache(opts.noncesMax, opts.maxAgeMs);
+  const { nonces, signers } = opts;
   const pending = new WeakMap<FastifyRequest, Pending>();
 
   function readHeaders(req: FastifyRequest): Pending {
@@ -82,12 +94,15 @@ export function createSignedRequests(opts: SignedRequestOptions): SignedRequests
     if (missing.length > 0) throw gatewayError('signature_missing', { missing });
     const stamp = header(req, TIMESTAMP_HEADER)!;
     const timestampMs = TIMESTAMP.test(stamp) ? Number(stamp) : Number.NaN;
-    if (!(Math.abs(opts.now() - timestampMs) <= opts.maxAgeMs))
-      throw gatewayError('request_stale', { max_age_ms: opts.maxAgeMs });
+    const driftMs = signers.clockDriftMs();
+    if (!(Math.abs(opts.now() - timestampMs) <= driftMs))
+      throw gatewayError('request_stale', { max_clock_drift_ms: driftMs });
     const account = header(req, ACCOUNT_HEADER)!;
     const key = parseAccountId(account)?.signatory;
     const publicKey = key === undefined ? undefined : parsePublicKey(key);
     if (publicKey === undefined || publicKey.algorithm !== 'ed25519') throw invalid('account');
+    if (!signers.registered(account))
+      throw gatewayError('request_signer_unregistered', { account: account.slice(0, 200) });
     const nonce = header(req, NONCE_HEADER)!;
     if (!REQUEST_NONCE.test(nonce)) throw invalid('nonce_format');
     const sig = header(req, SIGNATURE_HEADER)!;
@@ -123,8 +138,9 @@ export function createSignedRequests(opts: SignedRequestOptions): SignedRequests
         nonce: p.nonce,
       });
       if (!ed25519Verify(p.publicKey, message, p.signature)) throw invalid('signature');
-      if (!nonces.checkAndAdd(`${p.account}:${p.nonce}`, p.timestampMs, opts.now()))
-        throw gatewayError('nonce_reused');
+      const seen = nonces.checkAndAdd(p.account, p.nonce, p.timestampMs, opts.now(), signers.clockDriftMs());
+      if (seen === 'reused') throw gatewayError('nonce_reused');
+      if (seen === 'full') throw gatewayError('request_nonces_full');
       p.verified = true;
     },
     account(req) {

@@ -14,6 +14,7 @@ import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
+import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
@@ -32,6 +33,7 @@ import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import { multisigPort } from './multisig-port.js';
 import type { Node } from './node.js';
+import { signersPort } from './signers-port.js';
 import { subscriptionsPort } from './subscriptions-port.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
@@ -62,28 +64,37 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
   const { node, deps, dir, bridge } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
+  // ONE verifier and ONE nonce store for the signed app requests of every family (signed-request.ts).
+  const signed = createSignedRequests({
+    signers: signersPort(node.ledger.state),
+    nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
+    now,
+  });
   return [
     // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
-    multisigFamily(
-      multisigPort(node.ledger.state, node.ledger),
-      deps,
-      createSignedRequests({ maxAgeMs: c.multisig.requestMaxAgeMs, noncesMax: c.multisig.noncesMax, now }),
-    ),
+    multisigFamily(multisigPort(node.ledger.state, node.ledger), deps, signed),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,
+        signedRequests: signed,
         now,
         onError: (e) => env.logError('conference signals', e),
       }),
     ),
     ...(bridge === undefined
       ? []
-      : [iso20022Family(bridge, deps, { ...c.iso20022, now, sessions: env.operatorSessions })]),
+      : [
+          iso20022Family(bridge, deps, {
+            ...c.iso20022,
+            signedRequests: signed,
+            sessions: env.operatorSessions,
+          }),
+        ]),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
       gossipIntervalMs: c.telemetry.gossipIntervalMs,
@@ -98,17 +109,13 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     // application API) they are absent, and their store is not even opened.
     ...(dir === undefined || !c.app_api.enabled
       ? []
-      : [await webhooksFamily(webhooksPort(node, dir), deps, env)]),
+      : [await webhooksFamily(webhooksPort(node, dir), deps, { ...env, signedRequests: signed })]),
     // The web dashboard (not part of the application API; gated by the telemetry profile).
     ...(c.dashboard.enabled
       ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)
       : []),
     historyFamily(historyPort(node.ledger), deps, {
-      signedRequests: createSignedRequests({
-        maxAgeMs: c.history.requestMaxAgeMs,
-        noncesMax: c.history.noncesMax,
-        now,
-      }),
+      signedRequests: signed,
       scanEntriesMax: c.history.scanEntriesMax,
     }),
     operatorFamily(env.operatorSessions),

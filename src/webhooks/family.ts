@@ -6,7 +6,7 @@ import type { RouteDeps } from '../gateway/deps.js';
 import { compileEventFilter } from '../gateway/event-filter.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
-import { createSignedRequests } from '../gateway/signed-request.js';
+import type { SignedRequests } from '../gateway/signed-request.js';
 import { createCallerAuth } from './caller.js';
 import { Intake } from './intake.js';
 import { localLanes, threadLanes } from './lanes.js';
@@ -24,6 +24,8 @@ const SOCKETS_PER_ADDRESS = 4;
 
 export interface WebhooksFamilyOptions {
   operatorAuth: OperatorAuth;
+  /** The node's one signed-request verifier: owners are registered accounts. */
+  signedRequests: SignedRequests;
   logError(what: string, e: unknown): void;
   /** Injected in tests; the system resolver and HTTP client otherwise. */
   resolve?: Resolve;
@@ -46,6 +48,7 @@ export async function webhooksFamily(
       perOwnerMax: c.perOwnerMax,
       queuePerWebhookMax: c.queuePerWebhookMax,
       queueTotalMax: c.queueTotalMax,
+      queuePerOwnerMax: c.queuePerOwnerMax,
       deadLettersPerWebhookMax: c.deadLettersPerWebhookMax,
       recentPerWebhookMax: c.recentPerWebhookMax,
     },
@@ -56,6 +59,7 @@ export async function webhooksFamily(
     },
   );
   const metrics = webhookMetrics(registry);
+  registry.onShed = (reason) => metrics.shed(reason);
   const targetPolicy = {
     allowPrivate: c.allowPrivateTargets,
     allowed: c.allowedTargets,
@@ -73,6 +77,7 @@ export async function webhooksFamily(
     retryBaseMs: c.retryBaseMs,
     retryMaxDelayMs: c.retryMaxDelayMs,
     inFlightMax: c.inFlightMax,
+    inFlightPerOwnerMax: c.inFlightPerOwnerMax,
     windowMax: c.deliveryWindow,
     nowMs: () => port.nowMs(),
     random: opts.random ?? Math.random,
@@ -99,10 +104,7 @@ export async function webhooksFamily(
   );
   intake.start();
   worker.wake();
-  const auth = createCallerAuth(
-    createSignedRequests({ maxAgeMs: c.requestMaxAgeMs, noncesMax: c.noncesMax, now: () => port.nowMs() }),
-    opts.operatorAuth,
-  );
+  const auth = createCallerAuth(opts.signedRequests, opts.operatorAuth);
   return {
     name: 'webhooks',
     app: true,

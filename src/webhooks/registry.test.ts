@@ -11,15 +11,16 @@ const LIMITS = {
   perOwnerMax: 5,
   queuePerWebhookMax: 3,
   queueTotalMax: 4,
+  queuePerOwnerMax: 100,
   deadLettersPerWebhookMax: 2,
   recentPerWebhookMax: 2,
 };
-const record = (id: string) => ({
+const record = (id: string, owner = 'o') => ({
   id,
   url: 'http://127.0.0.1:9/h',
   active: true,
   filter: null,
-  owner: 'o',
+  owner,
   createdMs: 0,
   fromEventId: 0,
   lastDeliveredEventId: 0,
@@ -31,21 +32,66 @@ describe('webhook registry', () => {
   after(async () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
-  const open = async (dir?: string) => {
+  const open = async (dir?: string, limits = LIMITS) => {
     const d = dir ?? (await mkdtemp(join(tmpdir(), 'torana-hooks-')));
     if (dir === undefined) dirs.push(d);
     const store = await WebhookStore.open(d, { fsync: false });
-    return { dir: d, store, reg: new Registry(store, LIMITS, () => () => true) };
+    return { dir: d, store, reg: new Registry(store, limits, () => () => true) };
   };
 
-  it('bounds each queue and the total, counting what it drops', async () => {
+  it("bounds each queue; a full total sheds the biggest owner's oldest delivery, not the newcomer", async () => {
     const { store, reg } = await open();
-    const a = reg.add(record('a'));
-    const b = reg.add(record('b'));
+    const shed: string[] = [];
+    reg.onShed = (r) => shed.push(r);
+    const a = reg.add(record('a', 'A'));
+    const b = reg.add(record('b', 'B'));
     const outcomes = [1, 2, 3, 4].map((id) => reg.enqueue(a, id, '{}', 0));
     assert.deepEqual(outcomes, ['queued', 'queued', 'queued', 'dropped']);
-    assert.deepEqual([reg.enqueue(b, 5, '{}', 0), reg.enqueue(b, 6, '{}', 0)], ['queued', 'dropped']);
-    assert.deepEqual([a.record.dropped, b.record.dropped, reg.queued], [1, 1, 4]);
+    // The total (4) fills with B's first event; B's second sheds A's oldest (A holds the most).
+    assert.deepEqual([reg.enqueue(b, 5, '{}', 0), reg.enqueue(b, 6, '{}', 0)], ['queued', 'queued']);
+    assert.deepEqual(
+      [a.pending.map((d) => d.eventId), b.pending.map((d) => d.eventId), a.dead.map((d) => d.eventId)],
+      [[2, 3], [5, 6], [1]],
+    );
+    assert.deepEqual([a.record.dropped, b.record.dropped, reg.queued, shed], [1, 0, 4, ['total']]);
+    await store.write();
+    await store.close();
+  });
+
+  it("an owner over its share loses its own oldest pending delivery (not handed out), never another's", async () => {
+    const { store, reg } = await open(undefined, {
+      ...LIMITS,
+      queuePerWebhookMax: 100,
+      queueTotalMax: 100,
+      queuePerOwnerMax: 3,
+    });
+    const shed: string[] = [];
+    reg.onShed = (r) => shed.push(r);
+    // One key under two domains is one owner; the operator is another.
+    const key = 'ed0120EDF6D7B52C7032D03AEC696F2068BD53101528F3C7B6081BFF05A1662D7FC245';
+    const a1 = reg.add(record('a1', `${key}@one`));
+    const a2 = reg.add(record('a2', `${key}@two`));
+    const op = reg.add(record('op', 'operator'));
+    assert.equal(reg.ownedBy(key), 2);
+    for (const [h, e] of [
+      [a1, 1],
+      [a2, 2],
+      [a1, 3],
+    ] as const)
+      reg.enqueue(h, e, '{}', 0);
+    reg.enqueue(op, 100, '{}', 0);
+    a1.dispatched = 1; // event 1 is in flight at its lane: it stays
+    assert.equal(reg.enqueue(a2, 4, '{}', 0), 'queued');
+    assert.deepEqual(
+      [a1.pending.map((d) => d.eventId), a2.pending.map((d) => d.eventId), a2.dead.map((d) => d.eventId)],
+      [[1, 3], [4], [2]],
+    );
+    assert.deepEqual(
+      [reg.pendingOf(key), reg.pendingOf('operator'), op.pending.length, shed],
+      [3, 1, 1, ['owner_share']],
+    );
+    reg.remove('a1');
+    assert.equal(reg.pendingOf(key), 1);
     await store.write();
     await store.close();
   });

@@ -2,10 +2,14 @@
 // Invariants: a webhook's pending deliveries are kept in `seq` order and delivered in that order, one at a
 // time (worker.ts); every queue is bounded (webhooks.queue_per_webhook_max, queue_total_max), and so are
 // the recent and dead-letter lists (recent_per_webhook_max, dead_letters_per_webhook_max): the oldest
-// is forgotten. Nothing here reaches the network.
+// is forgotten. Owners (the signing key of the registering account, or the operator) have their own share
+// of the queue (queue_per_owner_max): an owner over its share, or the owner holding the most when the
+// node total is full, loses its OWN oldest pending delivery (dead-lettered, can be replayed), never
+// another owner's event. Nothing here reaches the network.
 
 import { randomUUID } from 'node:crypto';
 import type { EventMatcher } from '../gateway/event-filter.js';
+import { parseAccountId } from '../model/ids.js';
 import type { Delivery, WebhookRecord, WebhookStore } from './store.js';
 
 export interface RegistryLimits {
@@ -13,12 +17,27 @@ export interface RegistryLimits {
   perOwnerMax: number;
   queuePerWebhookMax: number;
   queueTotalMax: number;
+  /** webhooks.queue_per_owner_max: pending deliveries over every webhook of one owner. */
+  queuePerOwnerMax: number;
   deadLettersPerWebhookMax: number;
   recentPerWebhookMax: number;
 }
 
+/** Why an owner lost its oldest pending delivery: its own share was full, or the node total was. */
+export type ShedReason = 'owner_share' | 'total';
+
+/**
+ * Who a webhook counts against: the signing key of the owning account (one key under several domains is
+ * one owner), or `operator`.
+ */
+export function ownerKeyOf(owner: string): string {
+  return parseAccountId(owner)?.signatory ?? owner;
+}
+
 export interface Hook {
   record: WebhookRecord;
+  /** ownerKeyOf(record.owner). */
+  ownerKey: string;
   match: EventMatcher;
   pending: Delivery[];
   recent: Delivery[];
@@ -36,8 +55,11 @@ export class Registry {
   /** Told of every registration (the worker readies its lanes) and removal (it cancels the webhook's lane). */
   onAdded: (id: string) => void = () => {};
   onRemoved: (id: string) => void = () => {};
+  /** Told of every pending delivery shed to make room (family.ts counts it: webhook_owner_shed_total). */
+  onShed: (reason: ShedReason) => void = () => {};
   private seq = 0;
   private pendingTotal = 0;
+  private readonly pendingByOwner = new Map<string, number>();
 
   constructor(
     readonly store: WebhookStore,
@@ -55,13 +77,26 @@ export class Registry {
       }
       const list = d.state === 'pending' ? h.pending : d.state === 'dead' ? h.dead : h.recent;
       list.push(d);
-      if (d.state === 'pending') this.pendingTotal++;
+      if (d.state === 'pending') this.counted(h, 1);
     }
+  }
+
+  private counted(hook: Hook, n: number): void {
+    this.pendingTotal += n;
+    const left = (this.pendingByOwner.get(hook.ownerKey) ?? 0) + n;
+    if (left > 0) this.pendingByOwner.set(hook.ownerKey, left);
+    else this.pendingByOwner.delete(hook.ownerKey);
+  }
+
+  /** Pending deliveries over every webhook of the owner `ownerKey` (ownerKeyOf). */
+  pendingOf(ownerKey: string): number {
+    return this.pendingByOwner.get(ownerKey) ?? 0;
   }
 
   private attach(record: WebhookRecord): Hook {
     const hook = {
       record,
+      ownerKey: ownerKeyOf(record.owner),
       match: this.compile(record.filter),
       pending: [],
       recent: [],
@@ -77,9 +112,10 @@ export class Registry {
     return this.pendingTotal;
   }
 
-  ownedBy(owner: string): number {
+  /** Webhooks of the owner `ownerKey` (ownerKeyOf: every account id of one signing key counts). */
+  ownedBy(ownerKey: string): number {
     let n = 0;
-    for (const h of this.hooks.values()) if (h.record.owner === owner) n++;
+    for (const h of this.hooks.values()) if (h.ownerKey === ownerKey) n++;
     return n;
   }
 
@@ -96,17 +132,23 @@ export class Registry {
     if (h === undefined) return;
     this.hooks.delete(id);
     this.onRemoved(id);
-    this.pendingTotal -= h.pending.length;
+    this.counted(h, -h.pending.length);
     this.store.removeHook(id);
     for (const d of [...h.pending, ...h.recent, ...h.dead]) this.store.removeDelivery(d.id);
   }
 
-  /** Queues one event for `hook`, or drops it (counted on the webhook) when a queue is full. */
+  /**
+   * Queues one event for `hook`. Its owner over its share (or the biggest owner, when the node total is
+   * full) first loses its oldest pending delivery not yet handed out; when there is none, or the webhook's
+   * own queue is full, the event is dropped (counted on the webhook).
+   */
   enqueue(hook: Hook, eventId: number, body: string, nowMs: number): EnqueueOutcome {
-    if (
-      hook.pending.length >= this.limits.queuePerWebhookMax ||
-      this.pendingTotal >= this.limits.queueTotalMax
-    ) {
+    let room = hook.pending.length < this.limits.queuePerWebhookMax;
+    if (room && this.pendingOf(hook.ownerKey) >= this.limits.queuePerOwnerMax)
+      room = this.shedOldest(hook.ownerKey, 'owner_share', nowMs);
+    else if (room && this.pendingTotal >= this.limits.queueTotalMax)
+      room = this.shedOldest(this.biggestOwner(), 'total', nowMs);
+    if (!room) {
       hook.record.dropped++;
       hook.record.lastError = `queue full: event ${eventId} dropped`;
       this.store.putHook(hook.record);
@@ -124,9 +166,43 @@ export class Registry {
       state: 'pending',
     };
     hook.pending.push(d);
-    this.pendingTotal++;
+    this.counted(hook, 1);
     this.store.putDelivery(d);
     return 'queued';
+  }
+
+  private biggestOwner(): string {
+    let best = '';
+    let most = -1;
+    for (const [key, n] of this.pendingByOwner)
+      if (n > most || (n === most && key < best)) [best, most] = [key, n];
+    return best;
+  }
+
+  /**
+   * Dead-letters the oldest pending delivery of `ownerKey` that its lane does not hold (worker.ts hands
+   * out the head of a queue; those stay, so order and at-least-once hold for what is in flight).
+   */
+  private shedOldest(ownerKey: string, reason: ShedReason, nowMs: number): boolean {
+    let victim: Hook | undefined;
+    for (const h of this.hooks.values()) {
+      if (h.ownerKey !== ownerKey) continue;
+      const d = h.pending[h.dispatched];
+      if (d !== undefined && (victim === undefined || d.seq < victim.pending[victim.dispatched]!.seq))
+        victim = h;
+    }
+    if (victim === undefined) return false;
+    const d = victim.pending[victim.dispatched]!;
+    const why = reason === 'owner_share' ? 'webhooks.queue_per_owner_max' : 'webhooks.queue_total_max';
+    this.shift(victim, d);
+    d.state = 'dead';
+    d.doneMs = nowMs;
+    d.lastError = `shed: the owner's oldest pending delivery made room (${why})`;
+    victim.record.lastError = `queue full: delivery of event ${d.eventId} dead-lettered (${why})`;
+    this.store.putHook(victim.record);
+    this.keep(victim.dead, d, this.limits.deadLettersPerWebhookMax);
+    this.onShed(reason);
+    return true;
   }
 
   /** The head delivery succeeded: it leaves the queue for the recent list; the cursor moves. */
@@ -167,7 +243,7 @@ export class Registry {
     Object.assign(d, { state: 'pending', attempts: 0, nextAtMs: nowMs, seq: ++this.seq });
     delete d.doneMs;
     hook.pending.push(d);
-    this.pendingTotal++;
+    this.counted(hook, 1);
     this.store.putDelivery(d);
     return d;
   }
@@ -175,7 +251,7 @@ export class Registry {
   private shift(hook: Hook, d: Delivery): void {
     if (hook.pending[0] === d) hook.pending.shift();
     else hook.pending.splice(hook.pending.indexOf(d), 1);
-    this.pendingTotal--;
+    this.counted(hook, -1);
   }
 
   private keep(list: Delivery[], d: Delivery, max: number): void {

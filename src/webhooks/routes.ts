@@ -18,7 +18,7 @@ import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-ali
 import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { type CallerAuth, mayManage, OPERATOR_OWNER } from './caller.js';
-import type { Hook, Registry } from './registry.js';
+import { type Hook, ownerKeyOf, type Registry } from './registry.js';
 import type { WebhookRecord } from './store.js';
 import type { TargetChecker } from './target.js';
 import { DeliveryList, DeliveryView, deliveryView, WebhookList, WebhookView, webhookView } from './views.js';
@@ -102,7 +102,7 @@ export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
         const owner = caller.kind === 'operator' ? OPERATOR_OWNER : caller.account;
         if (reg.hooks.size >= reg.limits.webhooksMax)
           throw d.errors.create('webhook_limit_reached', { limit: reg.limits.webhooksMax });
-        if (caller.kind === 'account' && reg.ownedBy(owner) >= reg.limits.perOwnerMax)
+        if (caller.kind === 'account' && reg.ownedBy(ownerKeyOf(owner)) >= reg.limits.perOwnerMax)
           throw d.errors.create('webhook_limit_reached', { limit: reg.limits.perOwnerMax });
         const record: WebhookRecord = {
           id: randomUUID(),

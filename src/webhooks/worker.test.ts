@@ -16,15 +16,16 @@ const LIMITS = {
   perOwnerMax: 100,
   queuePerWebhookMax: 10_000,
   queueTotalMax: 100_000,
+  queuePerOwnerMax: 100_000,
   deadLettersPerWebhookMax: 100,
   recentPerWebhookMax: 10,
 };
-const record = (id: string) => ({
+const record = (id: string, owner = 'o') => ({
   id,
   url: `http://127.0.0.1:9/${id}`,
   active: true,
   filter: null,
-  owner: 'o',
+  owner,
   createdMs: 0,
   fromEventId: 0,
   lastDeliveredEventId: 0,
@@ -74,7 +75,10 @@ describe('webhook delivery scheduler', () => {
     for (const d of dirs) await rm(d, { recursive: true, force: true });
   });
 
-  async function setup(send: Send, opts: { inFlightMax: number; windowMax: number }) {
+  async function setup(
+    send: Send,
+    opts: { inFlightMax: number; windowMax: number; inFlightPerOwnerMax?: number },
+  ) {
     const dir = await mkdtemp(join(tmpdir(), 'torana-hook-worker-'));
     dirs.push(dir);
     const store = await WebhookStore.open(dir, { fsync: false });
@@ -86,6 +90,7 @@ describe('webhook delivery scheduler', () => {
       attemptsMax: 3,
       retryBaseMs: 2,
       retryMaxDelayMs: 4,
+      inFlightPerOwnerMax: 1_000,
       ...opts,
       nowMs: Date.now,
       random: () => 0.5,
@@ -185,6 +190,7 @@ describe('webhook delivery scheduler', () => {
       retryBaseMs: 5,
       retryMaxDelayMs: 10,
       inFlightMax: 4,
+      inFlightPerOwnerMax: 4,
       windowMax: 2,
       nowMs: Date.now,
       random: () => 0.5,
@@ -220,6 +226,31 @@ describe('webhook delivery scheduler', () => {
     await store.close();
   });
 
+  it("one owner's hanging targets take at most in_flight_per_owner_max slots: another owner is delivered", async () => {
+    // Owner A's receivers never answer (a dead target that holds the connection until the timeout).
+    const hang = new Promise<SendOutcome>(() => {});
+    const bSent: number[] = [];
+    const send: Send = async (_target, headers) => {
+      if (headers[DELIVERY_HEADERS.webhook]!.startsWith('a')) return hang;
+      bSent.push(Number(headers[DELIVERY_HEADERS.event]));
+      return { ok: true, status: 204 };
+    };
+    const { store, reg, worker } = await setup(send, {
+      inFlightMax: 4,
+      windowMax: 4,
+      inFlightPerOwnerMax: 2,
+    });
+    for (let i = 0; i < 6; i++) reg.enqueue(reg.add(record(`a${i}`, 'A')), 1, '{}', 0);
+    const b = reg.add(record('b', 'B'));
+    for (let e = 1; e <= 5; e++) reg.enqueue(b, e, '{}', 0);
+    worker.wake();
+    await until(() => bSent.length === 5, "owner B's deliveries");
+    assert.deepEqual(bSent, [1, 2, 3, 4, 5]);
+    const aInFlight = [...reg.hooks.values()].filter((h) => h.ownerKey === 'A' && h.dispatched > 0).length;
+    assert.equal(aInFlight, 2, 'owner A holds only its share of the slots');
+    await store.close();
+  });
+
   it('outcomes of attempts ending while stopping are recorded; a restart repeats only what was not', async () => {
     const f = fakeSend(() => ({ ok: true, status: 204 }));
     const first = await setup(f.send, { inFlightMax: 1, windowMax: 16 });
@@ -246,6 +277,7 @@ describe('webhook delivery scheduler', () => {
         retryBaseMs: 2,
         retryMaxDelayMs: 4,
         inFlightMax: 1,
+        inFlightPerOwnerMax: 1,
         windowMax: 16,
         nowMs: Date.now,
         random: () => 0.5,

@@ -4,7 +4,8 @@
 // in delivery order. A failed attempt is retried after an exponential backoff with jitter (signature.ts
 // `backoffMs`, webhooks.retry_base_ms .. retry_max_delay_ms) until webhooks.attempts_max attempts, then
 // the delivery becomes a dead letter and the next one goes. At most webhooks.in_flight_max webhooks
-// have deliveries handed out at once. One timer wakes the scheduler at the earliest retry time.
+// have deliveries handed out at once, and at most webhooks.in_flight_per_owner_max of one owner (so that
+// one owner's slow or dead targets cannot hold every slot). One timer wakes the scheduler at the earliest retry time.
 
 import type { LaneItem, LaneOutcome } from './lane.js';
 import type { Lanes } from './lanes.js';
@@ -21,6 +22,8 @@ export interface WorkerOptions {
   retryMaxDelayMs: number;
   /** webhooks.in_flight_max: webhooks with deliveries handed to their lane at once. */
   inFlightMax: number;
+  /** webhooks.in_flight_per_owner_max: of those, webhooks of one owner (Hook.ownerKey). */
+  inFlightPerOwnerMax: number;
   /** webhooks.delivery_window: pending deliveries of one webhook handed to its lane ahead. */
   windowMax: number;
   nowMs(): number;
@@ -62,14 +65,22 @@ export class Worker {
     const now = this.opts.nowMs();
     let earliest = Number.POSITIVE_INFINITY;
     let inFlight = 0;
-    for (const hook of this.registry.hooks.values()) if (hook.dispatched > 0) inFlight++;
+    const byOwner = new Map<string, number>();
+    for (const hook of this.registry.hooks.values())
+      if (hook.dispatched > 0) {
+        inFlight++;
+        byOwner.set(hook.ownerKey, (byOwner.get(hook.ownerKey) ?? 0) + 1);
+      }
     for (const hook of this.registry.hooks.values()) {
       const head = hook.pending[0];
       if (head === undefined) continue;
       if (hook.dispatched > 0) this.hand(hook);
       else if (head.nextAtMs > now) earliest = Math.min(earliest, head.nextAtMs);
       else if (inFlight < this.opts.inFlightMax) {
+        const mine = byOwner.get(hook.ownerKey) ?? 0;
+        if (mine >= this.opts.inFlightPerOwnerMax) continue; // settle() wakes the scheduler again
         inFlight++;
+        byOwner.set(hook.ownerKey, mine + 1);
         this.hand(hook);
       }
     }

@@ -13,6 +13,7 @@ import { LEDGER_ERRORS } from '../../src/gateway/ledger-errors.js';
 import { createOperatorAuth } from '../../src/gateway/operator-auth.js';
 import { registerRoutes } from '../../src/gateway/route-table.js';
 import { createGatewayServer } from '../../src/gateway/server.js';
+import { createSignedNonceStore } from '../../src/gateway/signed-nonces.js';
 import { createSignedRequests } from '../../src/gateway/signed-request.js';
 import { accountId } from '../../src/model/ids.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
@@ -81,7 +82,11 @@ describe('conference signalling routes', () => {
     const routes = signalRoutes({
       box,
       calls,
-      auth: createSignedRequests({ maxAgeMs: 30_000, noncesMax: 1000, now: Date.now }),
+      auth: createSignedRequests({
+        signers: { registered: (id) => calls.accountExists(id), clockDriftMs: () => 30_000 },
+        nonces: createSignedNonceStore(1000),
+        now: Date.now,
+      }),
       errors: app.gateway.errors,
       bodyBytesMax: 64 * 1024,
       offersPerRequestMax: 8,

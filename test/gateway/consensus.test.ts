@@ -36,7 +36,7 @@ import type { CommitCertificate } from '../../src/model/block.js';
 import { createSchemaRegistry } from '../../src/model/schema.js';
 import { loadConsensusKey } from '../../src/node/consensus-key.js';
 import { fromHex, toHex } from '../../src/util/hex.js';
-import { run } from '../helpers/node.js';
+import { run, TEST_CLOCK_DRIFT_MS } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const LIMITS = { bytesMax: 1 << 24, itemsMax: 100_000, depthMax: 32 };
@@ -221,7 +221,7 @@ describe('consensus routes (full profile)', () => {
     assert.deepEqual(params, {
       block_time_ms: 1000,
       commit_time_ms: 2000,
-      max_clock_drift_ms: 1000,
+      max_clock_drift_ms: TEST_CLOCK_DRIFT_MS,
       collectors_k: 1,
       redundant_send_r: 1,
       data_availability: false,

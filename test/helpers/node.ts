@@ -25,6 +25,13 @@ export interface TestNode {
   cleanup(): Promise<void>;
 }
 
+/**
+ * The chain's clock drift of test nodes (`transaction.max_clock_drift_ms`, 1 s by default): signed app
+ * requests are refused beyond it in either direction, and a machine running many tests at once can stall
+ * an event loop for longer than a second between signing a request and reading it.
+ */
+export const TEST_CLOCK_DRIFT_MS = 30_000;
+
 /** `opts.clock`: the node's clock (a fast block clock: test/helpers/jump-clock.ts), kept on restart. */
 export async function startTestNode(
   overrides: Record<string, unknown> = {},
@@ -33,7 +40,12 @@ export async function startTestNode(
   const dir = await mkdtemp(join(tmpdir(), 'torana-test-'));
   const init = await initNodeDir({
     dir,
-    overrides: { 'gateway.port': 0, 'node.chain_id': 'torana-test', ...overrides },
+    overrides: {
+      'gateway.port': 0,
+      'node.chain_id': 'torana-test',
+      'transaction.max_clock_drift_ms': TEST_CLOCK_DRIFT_MS,
+      ...overrides,
+    },
   });
   const key = await loadKeyFile(nodeFiles(dir).adminKey);
   const admin = { key, id: init.adminAccount };
@@ -103,4 +115,22 @@ export async function run(t: TestNode, signer: TestAccount, instructions: Instru
 
 export function account(domain: string, key: TestAccount['key']): string {
   return accountId(key.publicKeyText(), domain);
+}
+
+/**
+ * Registers `accounts` (and their domains, when not registered yet) with the admin: signed app requests
+ * are taken only from registered accounts (gateway/signed-request.ts).
+ */
+export async function registerAccounts(t: TestNode, accounts: readonly TestAccount[]): Promise<void> {
+  const state = t.node.ledger.state;
+  const domains = [...new Set(accounts.map((a) => a.id.slice(a.id.lastIndexOf('@') + 1)))];
+  const r = await run(t, t.admin, [
+    ...domains
+      .filter((d) => state.domain(d) === undefined)
+      .map((id) => ({ kind: 'RegisterDomain' as const, id, metadata: new Map() })),
+    ...accounts
+      .filter((a) => state.account(a.id) === undefined)
+      .map((a) => ({ kind: 'RegisterAccount' as const, id: a.id, metadata: new Map() })),
+  ]);
+  if (r.status.kind !== 'Committed') throw new Error(`registering accounts: ${JSON.stringify(r.status)}`);
 }

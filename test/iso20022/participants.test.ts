@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { registerAccounts } from '../helpers/node.js';
 import { newAccount } from '../helpers/tx.js';
 import {
   type BridgeNode,
@@ -32,6 +33,8 @@ describe('ISO 20022 bridge: participants', () => {
         [debtorBank.id]: { bics: ['DEUTDEFFXXX', 'NWBKGB2LXXX'], account_ids: [fixtureAccounts().alice.id] },
       },
     );
+    // Signed app requests come from registered accounts only; the stranger is registered, not a participant.
+    await registerAccounts(b, [debtorBank, stranger]);
   });
   after(() => b.stopAll());
 

@@ -1,11 +1,13 @@
-// Issue 6 "Abuse" (long version, `npm run test:reliability`): the scenarios of test/abuse/ at full size —
+// Abuse (long version, `npm run test:reliability`): the scenarios of test/abuse/ at full size —
 // oversized bodies (with and without Content-Length) and a gzip bomb, header floods, slowloris headers
 // and slow bodies from hundreds of addresses, connection caps per IP and in total, SSE / WebSocket
 // clients beyond their caps, 1,000 never-reading SSE + WebSocket clients while readers receive every
 // event in order, queue flooding beyond capacity (429 with Retry-After, then drains), metrics label
 // cardinality, filter and list cost over 42,000 accounts, and a query cursor flood; trigger
 // abuse, p2p handshake floods, operator challenge floods, webhook target ranges and the development-key
-// warning (test/abuse/limits.test.ts runs them small). Each prints its `[figure]` line; `lost` must be 0. About 2 minutes on 2 cores.
+// warning (test/abuse/limits.test.ts runs them small); signed app requests from unregistered or flooding
+// signers and webhook owners that would fill the node (test/abuse/signed.ts). Each prints its `[figure]`
+// line; `lost` must be 0.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -26,6 +28,7 @@ import { queryCostAttacks } from '../abuse/query-cost.js';
 import { queueFlood } from '../abuse/queue.js';
 import { resumeAcrossRestart } from '../abuse/restart-resume.js';
 import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
+import { deadTargetOwner, futureStampedFlood, unregisteredSigners, webhookOwners } from '../abuse/signed.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
@@ -101,4 +104,12 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     operatorChallengeFlood({ addresses: 128, perAddress: 12, perAddressMax: 8 }));
   it('a `torana init` node on the development keys warns once and lists them and its features', () =>
     devKeysAnnounced());
+  it('every signed family route refuses a key under 10 fake domains and an unregistered key (403)', () =>
+    unregisteredSigners({ fakeDomains: 10 }));
+  it('501 future-stamped requests from one account (quota 500): 429 beyond it, another account never nonce_reused', () =>
+    futureStampedFlood({ flood: 501, honest: 200, quota: 500 }));
+  it('one key under 50 fake domains registers no webhook; one key at its cap (20) does not block another owner', () =>
+    webhookOwners({ fakeDomains: 50, perOwnerMax: 20 }));
+  it("20 dead-target webhooks of one owner over 200 commits: another owner's receiver gets all 200, in order", () =>
+    deadTargetOwner({ deadHooks: 20, commits: 200, queueTotalMax: 1_000, queuePerOwnerMax: 500 }));
 });

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ToranaClient } from '../../src/sdk/client.js';
-import { run } from '../helpers/node.js';
+import { registerAccounts, run } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
@@ -29,6 +29,7 @@ describe('webhooks delivering concurrently', () => {
       // loaded machine): with retries 20–40 ms apart, the default 12 attempts would dead-letter its head.
       'webhooks.attempts_max': 1000,
     });
+    await registerAccounts(t, [owner]);
   });
   after(async () => {
     for (const r of receivers) await r.close();

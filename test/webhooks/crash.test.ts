@@ -52,13 +52,20 @@ describe('webhooks across kill -9', () => {
     await peer.waitReady();
     rx = await startReceiver();
     rx.mode = 'fail';
-    const hooks = new ToranaClient({ url, account: owner.id, signer: owner.key });
-    const hook = await hooks.createWebhook({ url: rx.url, secret: 'crash', filter: COMMITTED_TXS });
     const admin = new ToranaClient({
       url,
       account: init.adminAccount,
       signer: await loadKeyFile(nodeFiles(dir).adminKey),
     });
+    // Webhook owners are registered accounts (signed app requests).
+    await admin.submitAndWait(
+      await admin.build([
+        { kind: 'RegisterDomain', id: 'wonderland', metadata: new Map() },
+        { kind: 'RegisterAccount', id: owner.id, metadata: new Map() },
+      ]),
+    );
+    const hooks = new ToranaClient({ url, account: owner.id, signer: owner.key });
+    const hook = await hooks.createWebhook({ url: rx.url, secret: 'crash', filter: COMMITTED_TXS });
     const hashes: string[] = [];
     for (let i = 0; i < TXS; i++) {
       const tx = await admin.build([{ kind: 'RegisterDomain', id: `crashland${i}`, metadata: new Map() }]);

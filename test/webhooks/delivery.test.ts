@@ -10,7 +10,7 @@ import { compileEventFilter, projectEvent } from '../../src/gateway/event-filter
 import { signOperatorRequest } from '../../src/gateway/operator-message.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { verifyWebhookSignature } from '../../src/sdk/webhooks.js';
-import { run } from '../helpers/node.js';
+import { registerAccounts, run } from '../helpers/node.js';
 import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
@@ -73,6 +73,7 @@ describe('webhooks through real sockets', () => {
       'webhooks.attempts_max': 4,
       'webhooks.timeout_ms': 250,
     });
+    await registerAccounts(t, [alice, bob]);
   });
   after(async () => {
     for (const r of receivers) await r.close();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { afterEach, describe, it } from 'node:test';
 import { type ServedNode, serveNode } from '../../src/node/serve.js';
 import { ToranaClient } from '../../src/sdk/client.js';
-import { run, startTestNode, type TestNode } from '../helpers/node.js';
+import { registerAccounts, run, startTestNode, type TestNode } from '../helpers/node.js';
 import { newAccount } from '../helpers/tx.js';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
 
@@ -33,6 +33,7 @@ describe('webhook intake gap', () => {
     t = await startTestNode({ 'log.level': 'silent', ...config });
     const node = t;
     served = await serveNode(node.node, { dir: node.dir });
+    await registerAccounts(node, [owner]);
     const receiver = await startReceiver();
     rx = receiver;
     const client = new ToranaClient({ url: served.url, account: owner.id, signer: owner.key });

@@ -6,7 +6,7 @@ import type { GatewayApp } from '../../gateway/context.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import type { OperatorSessionVerifier } from '../../gateway/operator-auth.js';
-import { createSignedRequests } from '../../gateway/signed-request.js';
+import type { SignedRequests } from '../../gateway/signed-request.js';
 import type { BridgePort } from './port.js';
 import { iso20022Routes } from './routes.js';
 
@@ -21,10 +21,8 @@ export function installIso20022Parser(app: GatewayApp, bodyBytesMax: number): vo
 
 export interface Iso20022FamilyOptions {
   xmlBodyBytesMax: number;
-  /** Freshness window and replay memory of signed bridge requests (`iso20022.request_max_age_ms`, `nonces_max`). */
-  requestMaxAgeMs: number;
-  noncesMax: number;
-  now(): number;
+  /** The node's one signed-request verifier (signed-request.ts): participants are registered accounts. */
+  signedRequests: SignedRequests;
   /** Operator sign-in sessions: read routes accept their bearer tokens too (omitted: participants only). */
   sessions?: OperatorSessionVerifier;
 }
@@ -34,11 +32,7 @@ export interface Iso20022FamilyOptions {
  * family, listed by node/families.ts only when the bridge runs (`iso20022.enabled`).
  */
 export function iso20022Family(bridge: BridgePort, d: RouteDeps, opts: Iso20022FamilyOptions): RouteFamily {
-  const auth = createSignedRequests({
-    maxAgeMs: opts.requestMaxAgeMs,
-    noncesMax: opts.noncesMax,
-    now: opts.now,
-  });
+  const auth = opts.signedRequests;
   return {
     name: 'iso20022',
     app: true,
