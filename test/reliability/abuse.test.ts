@@ -31,8 +31,8 @@ import { routerRejectionsRateLimited } from '../abuse/router-rate.js';
 import { deadTargetOwner, futureStampedFlood, unregisteredSigners, webhookOwners } from '../abuse/signed.js';
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
-import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
 import { triggerAbuse } from '../abuse/triggers.js';
+import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
 import { webhookTargetRanges } from '../abuse/webhook-targets.js';
 
 const BODY = { concurrent: 100, chunkedSendMax: 256 * 1024 * 1024, gzipInflatedBytes: 512 * 1024 * 1024 };
