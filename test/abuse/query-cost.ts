@@ -13,6 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Pool } from 'undici';
 import { startHealthMonitor } from '../helpers/health-monitor.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+import { timingBound } from '../helpers/timing-bound.js';
 import { figure } from './clients.js';
 import { type Answer, loadFromWorker } from './load-worker.js';
 import { registerAccounts } from './query-state.js';
@@ -106,7 +107,9 @@ async function underHealthWatch<T>(t: ServedTestNode, name: string, phase: () =>
   });
   assert.deepEqual(failures, []);
   const bound = healthBound(idleP99);
-  assert.ok(p99 < bound, `${name}: /health p99 ${p99.toFixed(1)} ms (bound ${bound.toFixed(0)} ms)`);
+  // Printed by `npm test`, asserted by the reliability suite (a loaded machine says more about its
+  // neighbours than about the node).
+  timingBound({ what: `${name}: /health p99`, value: p99, max: bound });
   return out;
 }
 

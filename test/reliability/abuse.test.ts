@@ -34,6 +34,10 @@ import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 import { triggerAbuse } from '../abuse/triggers.js';
 import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
 import { webhookTargetRanges } from '../abuse/webhook-targets.js';
+import { TIMING_BOUNDS_ENV } from '../helpers/timing-bound.js';
+
+// The full-size scenarios assert their timing bounds (npm test only prints them).
+process.env[TIMING_BOUNDS_ENV] = '1';
 
 const BODY = { concurrent: 100, chunkedSendMax: 256 * 1024 * 1024, gzipInflatedBytes: 512 * 1024 * 1024 };
 
