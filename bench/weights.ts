@@ -40,8 +40,20 @@ const empty = new Map();
 export function setupInstructions(): Instruction[] {
   const pool = devPoolAccount('system');
   return [
-    { kind: 'RegisterAssetDefinition', id: COIN, scale: 2, mintable: { kind: 'Infinitely' }, metadata: empty },
-    { kind: 'RegisterAssetDefinition', id: NATIVE, scale: 6, mintable: { kind: 'Infinitely' }, metadata: empty },
+    {
+      kind: 'RegisterAssetDefinition',
+      id: COIN,
+      scale: 2,
+      mintable: { kind: 'Infinitely' },
+      metadata: empty,
+    },
+    {
+      kind: 'RegisterAssetDefinition',
+      id: NATIVE,
+      scale: 6,
+      mintable: { kind: 'Infinitely' },
+      metadata: empty,
+    },
     { kind: 'MintAsset', asset: `${NATIVE}#${admin.id}`, amount: numeric('1000000000') },
     { kind: 'MintAsset', asset: `${COIN}#${admin.id}`, amount: numeric('1000000000') },
     { kind: 'SetParameter', parameter: { kind: 'Custom', id: 'native_asset', payload: NATIVE } },
@@ -59,7 +71,10 @@ export function setupInstructions(): Instruction[] {
 let timeMs = 1_700_000_010_000;
 
 /** Executes and commits one block of `txs`; returns its duration in ms and every rejection. */
-export async function runBlock(ledger: Ledger, txs: SignedTransaction[]): Promise<{ ms: number; rejected: string[] }> {
+export async function runBlock(
+  ledger: Ledger,
+  txs: SignedTransaction[],
+): Promise<{ ms: number; rejected: string[] }> {
   timeMs += 1000;
   const hashes = txs.map((t) => transactionHash(t));
   const t0 = performance.now();
@@ -95,24 +110,35 @@ interface Case {
 let counter = 0;
 const seq = () => counter++;
 const logs = (n: number): Instruction[] =>
-  Array.from({ length: n }, () => ({ kind: 'Log', level: { kind: 'Info' }, message: 'x'.repeat(100) }) as Instruction);
+  Array.from(
+    { length: n },
+    () => ({ kind: 'Log', level: { kind: 'Info' }, message: 'x'.repeat(100) }) as Instruction,
+  );
 
 export const CASES: Case[] = [
   { label: 'Log (100 B)', make: () => logs(50), txs: 20 },
   {
     label: 'MintAsset',
-    make: () => Array.from({ length: 50 }, () => ({ kind: 'MintAsset', asset: `${COIN}#${admin.id}`, amount: numeric('1') }) as Instruction),
+    make: () =>
+      Array.from(
+        { length: 50 },
+        () => ({ kind: 'MintAsset', asset: `${COIN}#${admin.id}`, amount: numeric('1') }) as Instruction,
+      ),
     txs: 20,
   },
   {
     label: 'TransferAsset',
     make: () =>
-      Array.from({ length: 50 }, () => ({
-        kind: 'TransferAsset',
-        source: `${COIN}#${admin.id}`,
-        destination: devPoolAccount('system'),
-        amount: numeric('1'),
-      }) as Instruction),
+      Array.from(
+        { length: 50 },
+        () =>
+          ({
+            kind: 'TransferAsset',
+            source: `${COIN}#${admin.id}`,
+            destination: devPoolAccount('system'),
+            amount: numeric('1'),
+          }) as Instruction,
+      ),
     txs: 20,
   },
   {
@@ -120,34 +146,48 @@ export const CASES: Case[] = [
     make: (s) =>
       Array.from({ length: 50 }, () => {
         const n = s();
-        return { kind: 'RegisterAccount', id: `ed0120${n.toString(16).toUpperCase().padStart(64, '0')}@system`, metadata: empty } as Instruction;
+        return {
+          kind: 'RegisterAccount',
+          id: `ed0120${n.toString(16).toUpperCase().padStart(64, '0')}@system`,
+          metadata: empty,
+        } as Instruction;
       }),
     txs: 20,
   },
   {
     label: 'SetKeyValue (1 KB)',
     make: (s) =>
-      Array.from({ length: 50 }, () => ({
-        kind: 'SetKeyValue',
-        target: { kind: 'Account', id: admin.id },
-        key: `k${s() % 64}`,
-        value: 'v'.repeat(1000),
-      }) as Instruction),
+      Array.from(
+        { length: 50 },
+        () =>
+          ({
+            kind: 'SetKeyValue',
+            target: { kind: 'Account', id: admin.id },
+            key: `k${s() % 64}`,
+            value: 'v'.repeat(1000),
+          }) as Instruction,
+      ),
     txs: 20,
   },
   {
     label: 'GrantPermission',
     make: (s) =>
-      Array.from({ length: 50 }, () => ({
-        kind: 'GrantPermission',
-        account: devPoolAccount('system'),
-        permission: { name: 'CanRegisterAccountInDomain', payload: { domain: `d${s()}` } },
-      }) as Instruction),
+      Array.from(
+        { length: 50 },
+        () =>
+          ({
+            kind: 'GrantPermission',
+            account: devPoolAccount('system'),
+            permission: { name: 'CanRegisterAccountInDomain', payload: { domain: `d${s()}` } },
+          }) as Instruction,
+      ),
     txs: 20,
   },
   {
     label: 'ShieldAsset',
-    make: (s) => [{ kind: 'ShieldAsset', amount: numeric('0.000001'), ownerHash: fieldToHex(BigInt(s() + 1)) }],
+    make: (s) => [
+      { kind: 'ShieldAsset', amount: numeric('0.000001'), ownerHash: fieldToHex(BigInt(s() + 1)) },
+    ],
     txs: 8,
   },
   {
@@ -168,7 +208,11 @@ export const CASES: Case[] = [
         kind: 'RegisterTrigger',
         id: `t${s()}`,
         due: { kind: 'Height', height: 1_000_000 },
-        instructions: Array.from({ length: 64 }, () => ({ kind: 'MintAsset', asset: `${COIN}#${admin.id}`, amount: numeric('1') })),
+        instructions: Array.from({ length: 64 }, () => ({
+          kind: 'MintAsset',
+          asset: `${COIN}#${admin.id}`,
+          amount: numeric('1'),
+        })),
       },
     ],
     txs: 64,
@@ -183,8 +227,14 @@ async function measureCase(ledger: Ledger, c: Case): Promise<{ us: number; weigh
     const bodies = Array.from({ length: c.txs }, () => c.make(seq));
     weight = instructionWeight(bodies[0]![0]!);
     const n = bodies.reduce((a, b) => a + b.length, 0);
-    const base = await runBlock(ledger, bodies.map((b) => tx(logs(1))));
-    const run = await runBlock(ledger, bodies.map((b) => tx(b)));
+    const base = await runBlock(
+      ledger,
+      bodies.map(() => tx(logs(1))),
+    );
+    const run = await runBlock(
+      ledger,
+      bodies.map((b) => tx(b)),
+    );
     if (run.rejected.length > 0) throw new Error(`${c.label}: ${run.rejected[0]}`);
     best = Math.min(best, ((run.ms - base.ms) * 1000) / n);
   }
@@ -196,7 +246,10 @@ async function measureTransaction(ledger: Ledger): Promise<number> {
   let best = Number.POSITIVE_INFINITY;
   for (let r = 0; r < 3; r++) {
     const empty0 = await runBlock(ledger, []);
-    const run = await runBlock(ledger, Array.from({ length: 200 }, () => tx(logs(1))));
+    const run = await runBlock(
+      ledger,
+      Array.from({ length: 200 }, () => tx(logs(1))),
+    );
     best = Math.min(best, ((run.ms - empty0.ms) * 1000) / 200);
   }
   return best;
@@ -209,7 +262,14 @@ async function measureTriggerRun(ledger: Ledger): Promise<{ us: number; weight: 
   for (let r = 0; r < 3; r++) {
     const h = ledger.height() + 2;
     const reg = Array.from({ length: 16 }, () =>
-      tx([{ kind: 'RegisterTrigger', id: `run${seq()}`, due: { kind: 'Height', height: h }, instructions: Array(64).fill(mint) }]),
+      tx([
+        {
+          kind: 'RegisterTrigger',
+          id: `run${seq()}`,
+          due: { kind: 'Height', height: h },
+          instructions: Array(64).fill(mint),
+        },
+      ]),
     );
     await runBlock(ledger, reg);
     const run = await runBlock(ledger, []);
@@ -230,7 +290,14 @@ async function prepareGroth16() {
   const sender = 'alice@bench';
   const proof = await proveRoster({ callId: call, secret: secrets[1]!, roster, action: 'join', sender });
   await releaseProver();
-  const signals = [proof.nullifier, proof.nullifier, merkleRoot(ROSTER_DEPTH, roster), callField(call), ROSTER_JOIN, senderField(sender)];
+  const signals = [
+    proof.nullifier,
+    proof.nullifier,
+    merkleRoot(ROSTER_DEPTH, roster),
+    callField(call),
+    ROSTER_JOIN,
+    senderField(sender),
+  ];
   return { vk, proof, signals };
 }
 
@@ -270,7 +337,9 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   const line = (label: string, raw: number, weight: number) => {
     const us = raw / factor;
-    rows.push(`${label.padEnd(48)} ${raw.toFixed(1).padStart(10)} µs raw  load ×${factor.toFixed(2)} ${us.toFixed(1).padStart(10)} µs ${String(weight).padStart(8)} w  ratio ${(weight / us).toFixed(2)}`);
+    rows.push(
+      `${label.padEnd(48)} ${raw.toFixed(1).padStart(10)} µs raw  load ×${factor.toFixed(2)} ${us.toFixed(1).padStart(10)} µs ${String(weight).padStart(8)} w  ratio ${(weight / us).toFixed(2)}`,
+    );
   };
   const base = await measureTransaction(ledger);
   line('transaction of one Log', base, 20 + instructionWeight(logs(1)[0]!));
@@ -285,7 +354,9 @@ async function main(): Promise<void> {
   const proofs = await prepareGroth16();
   factor = loadFactor();
   line('Groth16 verify (roster proof)', timeGroth16(proofs), GROTH16_VERIFY_WEIGHT);
-  process.stdout.write(`kind | raw µs | load factor | µs (raw / factor) | weight | weight/µs\n${rows.join('\n')}\n`);
+  process.stdout.write(
+    `kind | raw µs | load factor | µs (raw / factor) | weight | weight/µs\n${rows.join('\n')}\n`,
+  );
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await main();

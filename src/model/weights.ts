@@ -6,7 +6,12 @@
 // number for the same instruction.
 
 import { encode } from '../codec/frame.js';
-import { type Instruction, InstructionCodec, type InstructionKind, innerInstructions } from './instructions.js';
+import {
+  type Instruction,
+  InstructionCodec,
+  type InstructionKind,
+  innerInstructions,
+} from './instructions.js';
 import { POOL_TREE_DEPTH } from './shielded.js';
 
 export { DEFAULT_BLOCK_MAX_WEIGHT, DEFAULT_TRANSACTION_MAX_WEIGHT } from './weights-defaults.js';
