@@ -144,6 +144,13 @@ export class TransactionQueue {
         const authority = q.tx.payload.authority;
         if (held.has(authority)) continue;
         const w = budget.weightOf(q);
+        if (w > budget.perAccount || w > budget.total) {
+          // Admitted under larger caps (lowered since): it can never fit a block, so it leaves the
+          // queue like an expired transaction instead of holding its authority's later ones.
+          this.drop(q);
+          expired.push(q);
+          continue;
+        }
         const mine = spent.get(authority) ?? 0;
         if (w > left || mine + w > budget.perAccount) {
           held.add(authority);

@@ -90,6 +90,7 @@ export async function costAbuse(size: { atCap: number; assertHealthP99Ms?: numbe
       await post(pool, tx(Array.from({ length: 1_000 }, shield))),
       await post(pool, tx(Array.from({ length: perTx + 1 }, shield))),
     ];
+    for (const a of over) assert.deepEqual([a.status, a.code], [400, 'transaction_weight_exceeded']);
     const heavy = Array.from({ length: size.atCap }, () => Array.from({ length: perTx }, shield));
     const started = Date.now();
     const atCap = await Promise.all(heavy.map((ins) => post(pool, tx(ins))));
@@ -116,7 +117,6 @@ export async function costAbuse(size: { atCap: number; assertHealthP99Ms?: numbe
       'settled in': `${ms} ms`,
       '/health p99': `${healthP99.toFixed(1)} ms (max ${Math.max(...latencies).toFixed(1)}) over ${latencies.length} polls`,
     });
-    for (const a of over) assert.deepEqual([a.status, a.code], [400, 'transaction_weight_exceeded']);
     for (const a of atCap) assert.equal(a.status, 202, JSON.stringify(a));
     assert.equal(victim.status, 202);
     for (const a of atCap)
