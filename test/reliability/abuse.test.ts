@@ -11,6 +11,7 @@ import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { bridgeTheft } from '../abuse/bridge-theft.js';
 import { browserAttacks } from '../abuse/browser.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
+import { costAbuse } from '../abuse/cost.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { cursorFlood } from '../abuse/cursors.js';
 import { operatorReplay } from '../abuse/operator-replay.js';
@@ -69,4 +70,6 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     signedQueryReplay({ replays: 1_000, cacheMax: 2_000 }));
   it('SSE resumption across a restart after 100 / 200 commits: exactly the missed events', () =>
     resumeAcrossRestart({ before: 100, after: 200 }));
+  it('execution cost: 1,000 ShieldAsset refused, 30 at-cap transactions one per block, another account served, /health p99 ≤ 100 ms', () =>
+    costAbuse({ atCap: 30, assertHealthP99Ms: 100 }));
 });
