@@ -32,7 +32,6 @@ import type { Instruction } from '../model/instructions.js';
 import { numeric } from '../model/numeric.js';
 import { type SignedTransaction, transactionHash } from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
-import { fieldToHex } from '../zk/field.js';
 import type { ExecutedBlock } from './executed-block.js';
 import type { Pipeline } from './pipeline.js';
 import { HostError } from './proposal-check.js';
@@ -191,7 +190,7 @@ describe('ConsensusHost: executeProposed', () => {
     const shield = (n: number): Instruction => ({
       kind: 'ShieldAsset',
       amount: numeric('0.000001'),
-      ownerHash: fieldToHex(BigInt(n)),
+      ownerHash: n.toString(16).padStart(64, '0'),
     });
     const heavy = [1, 2, 3].map((n) =>
       buildTx(admin, [shield(n), shield(n + 10)], {
