@@ -1,4 +1,4 @@
-// `npx tsx bench/weights.ts`: measures what instructions cost to execute on this machine, for the cost
+// `node --conditions=torana-source --import tsx bench/weights.ts`: measures what instructions cost to execute on this machine, for the cost
 // model's table (docs/cost-model.md, src/model/weights.ts). Each case runs blocks of transactions through
 // the real executor and commit path (an in-memory ledger: Ledger.execute then Ledger.commit, which
 // includes the state root, the row diff and the block store), subtracts a block of as many one-Log
