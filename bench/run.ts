@@ -11,6 +11,7 @@ import { batchCommittedFigure } from './figures/batch-committed.js';
 import { bft4CommittedFigure } from './figures/bft4-committed.js';
 import { bft4LatencyFigure } from './figures/bft4-latency.js';
 import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
+import { blockExecAtCapFigure } from './figures/block-exec-at-cap.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
@@ -57,6 +58,7 @@ const FIGURES: readonly Figure[] = [
   state1mReadFigure,
   state1mQueryFigure,
   webhookDeliveriesFigure,
+  blockExecAtCapFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

@@ -27,6 +27,7 @@ export const FIGURE_IDS = [
   'state_1m_read_p99_ratio',
   'state_1m_query_p99_ratio',
   'webhook_deliveries_per_s',
+  'block_exec_at_cap_ms',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

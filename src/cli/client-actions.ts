@@ -55,6 +55,28 @@ export async function whoami(flags: Flags): Promise<void> {
 export const domainRegister = (domain: string, flags: Flags) =>
   submit(flags, () => [ix.registerDomain(domain)]);
 export const accountRegister = (id: string, flags: Flags) => submit(flags, () => [ix.registerAccount(id)]);
+
+/** The numeric chain parameters `torana parameter set` takes, by their SetParameter kind. */
+const NUMERIC_PARAMETERS = [
+  'BlockMaxTransactions',
+  'BlockTimeMs',
+  'CommitTimeMs',
+  'MaxClockDriftMs',
+  'TransactionMaxInstructions',
+  'TransactionMaxBytes',
+  'TransactionMaxWeight',
+  'BlockMaxWeight',
+] as const;
+
+export function parameterSet(name: string, value: string, flags: Flags) {
+  const kind = NUMERIC_PARAMETERS.find((k) => k === name);
+  if (kind === undefined)
+    throw new CliError('invalid_argument', `parameter must be one of ${NUMERIC_PARAMETERS.join(', ')}`, 2);
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 1)
+    throw new CliError('invalid_argument', `${name} must be a positive integer`, 2);
+  return submit(flags, () => [{ kind: 'SetParameter', parameter: { kind, value: n } }]);
+}
 /** `peer register`: the BLS key and proof as `torana keys validator` prints them (checked by the SDK and the ledger). */
 export const peerRegister = (peer: string, flags: Flags & { address: string; blsKey: string; pop: string }) =>
   submit(flags, () => [ix.registerPeer(peer, flags.address, flags.blsKey, flags.pop)]);

@@ -66,6 +66,15 @@ export function registerClientCommands(program: Command): void {
   )
     .addHelpText('after', '\nExample:\n  torana account register ed0120…@wonderland\n')
     .action(lazyAction(actions, 'accountRegister'));
+  clientOptions(
+    program
+      .command('parameter')
+      .description('chain parameters')
+      .command('set <name> <value>')
+      .description('set a numeric chain parameter (SetParameter; needs CanSetParameters)'),
+  )
+    .addHelpText('after', '\nExample:\n  torana parameter set BlockMaxWeight 400000\n')
+    .action(lazyAction(actions, 'parameterSet'));
   registerAssetCommands(program);
   registerPeerCommands(program);
 

@@ -19,6 +19,10 @@ export const REJECTION_CODES = {
   too_many_instructions: [107, 'more instructions than the limit'],
   no_instructions: [108, 'a transaction must carry at least one instruction'],
   metadata_too_large: [109, 'transaction metadata larger than the limit'],
+  transaction_weight_exceeded: [
+    110,
+    'the transaction weight (its execution cost, docs/cost-model.md) exceeds TransactionMaxWeight',
+  ],
   // 2xx: authority and permissions
   authority_not_found: [201, 'the authority account is not registered'],
   permission_denied: [202, 'the authority lacks the permission for this instruction'],

@@ -7,6 +7,7 @@ import type { Instruction } from '../model/instructions.js';
 import { defaultParameters, ParametersCodec } from '../model/parameters.js';
 import { SCHEMA } from '../model/schema.js';
 import { signTransaction } from '../model/transaction.js';
+import { transactionWeight } from '../model/weights.js';
 import { type AdmissionLimits, admitTransaction } from './admission.js';
 
 const NOW = 1_800_000_000_000;
@@ -70,6 +71,20 @@ describe('admission', () => {
     // Wrong chain AND bad signature: the chain check comes first.
     const both = buildTx(alice, [log], { chainId: 'other', creationTimeMs: NOW });
     assert.equal(await rejectionOf(frameTx({ ...both, signature: new Uint8Array(64) })), 'chain_id_mismatch');
+  });
+
+  it('refuses a transaction heavier than TransactionMaxWeight, after the other checks', async () => {
+    const body = frameTx(buildTx(alice, [log, log], { creationTimeMs: NOW }));
+    const weight = transactionWeight([log, log]);
+    const capped = (max: number) =>
+      admitTransaction(body, 'torana-test', NOW, { ...limits, transactionWeightMax: max }, verify);
+    const ok = await capped(weight);
+    assert.ok(ok.ok);
+    assert.equal(ok.ok && ok.weight, weight);
+    const r = await capped(weight - 1);
+    assert.ok(!r.ok && r.kind === 'rejected');
+    assert.equal(r.rejection.code, 'transaction_weight_exceeded');
+    assert.equal(r.rejection.message, `weight ${weight} > TransactionMaxWeight ${weight - 1}`);
   });
 
   it('rejects oversize bodies before decoding', async () => {

@@ -1,6 +1,6 @@
 // Admission: everything checked before a transaction is queued, in a fixed order so
 // the first failing check wins: decoding with limits, chain id, creation time against the allowed clock
-// drift, TTL, signing algorithm, signature, then size, instruction and metadata limits.
+// drift, TTL, signing algorithm, signature, then size, instruction and metadata limits, then weight.
 
 import type { CodecError } from '../codec/errors.js';
 import { decode, encode, unframe } from '../codec/frame.js';
@@ -14,6 +14,7 @@ import { MetadataCodec } from '../model/metadata.js';
 import { type Rejection, reject } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { type SignedTransaction, SignedTransactionCodec } from '../model/transaction.js';
+import { transactionWeight } from '../model/weights.js';
 import { toHex } from '../util/hex.js';
 
 export interface AdmissionLimits {
@@ -23,6 +24,8 @@ export interface AdmissionLimits {
   maxClockDriftMs: number;
   allowedAlgorithms: ReadonlySet<Algorithm>;
   decode: DecodeLimits;
+  /** The chain's TransactionMaxWeight (docs/cost-model.md); absent: weight is not checked here. */
+  transactionWeightMax?: number;
 }
 
 export type SignatureCheck = (
@@ -42,6 +45,8 @@ export interface Admitted {
   encodedBytes: number;
   /** The signed transaction's canonical encoding as received (a copy), reused when the block is encoded. */
   encoded: Uint8Array;
+  /** Its static weight (model/weights.ts `transactionWeight`). */
+  weight: number;
 }
 
 export type AdmissionResult =
@@ -187,7 +192,23 @@ function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits)
       reject('metadata_too_large', `metadata larger than ${limits.metadataBytesMax} bytes`),
     );
   }
-  return { ok: true, tx, hash: t.txHash, hashHex, encodedBytes: t.encoded.length, encoded: t.encoded };
+  const weight = transactionWeight(p.instructions);
+  const max = limits.transactionWeightMax;
+  if (max !== undefined && weight > max) {
+    return refused(
+      hashHex,
+      reject('transaction_weight_exceeded', `weight ${weight} > TransactionMaxWeight ${max}`),
+    );
+  }
+  return {
+    ok: true,
+    tx,
+    hash: t.txHash,
+    hashHex,
+    encodedBytes: t.encoded.length,
+    encoded: t.encoded,
+    weight,
+  };
 }
 
 export async function admitTransaction(

@@ -51,6 +51,7 @@ export class ChainAdmission {
           maxClockDriftMs: state.limit('maxClockDriftMs'),
           instructionsMax: Math.min(admission.instructionsMax, state.limit('transactionMaxInstructions')),
           transactionBytesMax: Math.min(admission.transactionBytesMax, state.limit('transactionMaxBytes')),
+          transactionWeightMax: state.limit('transactionMaxWeight'),
         },
       };
     }

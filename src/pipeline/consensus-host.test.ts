@@ -28,6 +28,8 @@ import {
   ProposedBlockCodec,
 } from '../model/block.js';
 import type { EventEnvelope } from '../model/events.js';
+import type { Instruction } from '../model/instructions.js';
+import { numeric } from '../model/numeric.js';
 import { type SignedTransaction, transactionHash } from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
 import type { ExecutedBlock } from './executed-block.js';
@@ -180,6 +182,39 @@ describe('ConsensusHost: executeProposed', () => {
     assert.deepEqual(v.executed.hash, blockHash(proposalOf(otherView).header));
     assert.equal(v.executed.header.view, 7);
     assert.equal(b.pipeline.height(), 1, 'refusals commit nothing');
+  });
+
+  it("takes transactions within an authority's share of the block weight; refuses a proposal over it", async () => {
+    // Two ShieldAssets weigh about 70,800 (docs/cost-model.md): one such transaction fits an authority's
+    // share (100,000 by default), two do not. The weight is static: execution need not succeed.
+    const shield = (n: number): Instruction => ({
+      kind: 'ShieldAsset',
+      amount: numeric('0.000001'),
+      ownerHash: n.toString(16).padStart(64, '0'),
+    });
+    const heavy = [1, 2, 3].map((n) =>
+      buildTx(admin, [shield(n), shield(n + 10)], {
+        chainId: MEMORY_CHAIN_ID,
+        creationTimeMs: a.clock.nowMs(),
+        nonce: ++nonce,
+      }),
+    );
+    for (const t of heavy) await submit(a, t);
+    const taken = a.pipeline.takeTransactions(100);
+    assert.deepEqual(
+      taken.map((q) => q.hashHex),
+      [toHex(transactionHash(heavy[0]!))],
+      'the second would pass the share',
+    );
+    assert.equal(a.pipeline.queueDepth(), 2, 'the others wait, in order, for the next blocks');
+    const executed = a.pipeline.execute(0, a.clock.nowMs(), taken);
+    const bytes = encodeProposedBlock({ header: executed.header, transactions: executed.transactions });
+    assert.ok((await b.pipeline.executeProposed(bytes)).ok);
+    const over = tampered(bytes, (p) => {
+      p.transactions = heavy.slice(0, 2);
+      p.header.transactionCount = 2;
+    });
+    assert.equal(await refusal(b, over), 'proposal_weight_exceeded');
   });
 
   it("refuses a block time before its parent, another chain's, expired and committed transactions", async () => {

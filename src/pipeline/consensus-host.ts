@@ -17,6 +17,7 @@ export type ProposalRefusal =
   | 'proposal_prev_hash'
   | 'proposal_transaction_count'
   | 'proposal_too_many_transactions'
+  | 'proposal_weight_exceeded'
   | 'proposal_duplicate_transaction'
   | 'proposal_already_committed'
   | 'proposal_foreign_transaction'

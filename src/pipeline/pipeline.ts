@@ -17,6 +17,7 @@ import {
   type SignatureBatchCheck,
   type SignatureCheck,
 } from './admission.js';
+import { blockWeightBudget } from './block-weight.js';
 import { ChainAdmission } from './chain-admission.js';
 import { committedBlockEvents } from './commit-events.js';
 import type { ConsensusHost, ProposalVerdict, WorkListener } from './consensus-host.js';
@@ -189,6 +190,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       encodedBytes: admitted.encodedBytes,
       encoded: admitted.encoded,
       admittedAtMs: now,
+      weight: admitted.weight,
       ...(source === undefined ? {} : { source }),
       expiresAtMs: Math.min(ttlExpiry, now + this.opts.queue.expiryMs),
     };
@@ -274,8 +276,17 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     return this.ledger.state.limit('blockTimeMs');
   }
 
+  /**
+   * Up to `max` queued transactions for the next block, within its weight (docs/cost-model.md): the
+   * transactions' share of BlockMaxWeight, and one authority's share of that.
+   */
   takeTransactions(max: number): QueuedTransaction[] {
-    const { ready, expired } = this.queue.take(max, this.clock.nowMs());
+    const state = this.ledger.state;
+    const { ready, expired } = this.queue.take(
+      max,
+      this.clock.nowMs(),
+      blockWeightBudget(state.limit('blockMaxWeight'), state.limit('transactionMaxWeight')),
+    );
     this.announceExpired(expired);
     for (const q of ready) this.inFlight.add(q.hashHex);
     return ready;
@@ -320,6 +331,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       chainId: this.chainId,
       decodeLimits: this.opts.admission.decode,
       blockMaxTransactions: this.blockMaxTransactions(),
+      blockMaxWeight: this.ledger.state.limit('blockMaxWeight'),
+      transactionMaxWeight: this.ledger.state.limit('transactionMaxWeight'),
       allowedAlgorithms: this.opts.admission.allowedAlgorithms,
       verify: this.opts.verify,
       verified: this.verified,

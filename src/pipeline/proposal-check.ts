@@ -1,6 +1,6 @@
 // Re-executing blocks that other peers made (consensus-host.ts `executeProposed`, `appendSynced`). A
 // proposal is checked cheapest first, so a bad one costs little: decoding (the node's decode limits),
-// position (height, prevHash), shape (transaction count, the block limit, duplicates, transactions
+// position (height, prevHash), shape (transaction count, the block limit, the block's weight, duplicates, transactions
 // already committed, another chain's or expired transactions), the transactions root, the block time
 // (never before its parent's), the signatures admission has not verified, then execution and the
 // results root, the state root and finally the whole header hash. Every refusal has a stable code.
@@ -14,6 +14,7 @@ import { parsePublicKey } from '../model/keys.js';
 import { transactionHash } from '../model/transaction.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import type { SignatureCheck } from './admission.js';
+import { blockWeightProblem } from './block-weight.js';
 import type { ProposalRefusal, ProposalVerdict } from './consensus-host.js';
 import type { ExecutedBlock } from './executed-block.js';
 import type { Ledger } from './ledger.js';
@@ -24,6 +25,9 @@ export interface ProposalCheckDeps {
   chainId: string;
   decodeLimits: DecodeLimits;
   blockMaxTransactions: number;
+  /** The chain's weight caps (docs/cost-model.md); a proposal over them is refused before execution. */
+  blockMaxWeight: number;
+  transactionMaxWeight: number;
   allowedAlgorithms: ReadonlySet<Algorithm>;
   verify: SignatureCheck;
   verified: VerifiedTransactions;
@@ -55,6 +59,8 @@ export async function checkProposal(bytes: Uint8Array, d: ProposalCheckDeps): Pr
     );
   if (n > d.blockMaxTransactions)
     return refuse('proposal_too_many_transactions', `${n} transactions > ${d.blockMaxTransactions}`);
+  const heavy = blockWeightProblem(transactions, d.blockMaxWeight, d.transactionMaxWeight);
+  if (heavy !== undefined) return refuse('proposal_weight_exceeded', heavy);
 
   const hashes = spans.map((s) => spanTransactionHash(bytes, s));
   const hashHexes = hashes.map((h) => toHex(h));

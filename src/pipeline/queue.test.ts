@@ -21,6 +21,29 @@ function entry(signer: typeof a, n: number, expiresAtMs = 1e15): QueuedTransacti
 }
 
 describe('transaction queue', () => {
+  it('takes within a weight budget: each authority within its share, in order; never-fitting ones leave', () => {
+    const q = new TransactionQueue({ capacity: 10, perAccountMax: 10, expiryMs: 1000 });
+    const weights: Record<string, number> = { [`${a.id}-1`]: 60, [`${a.id}-2`]: 60, [`${a.id}-3`]: 10 };
+    weights[`${b.id}-1`] = 10;
+    weights[`${b.id}-2`] = 500;
+    for (const e of [entry(a, 1), entry(a, 2), entry(a, 3), entry(b, 2), entry(b, 1)]) q.push(e);
+    const budget = { total: 150, perAccount: 100, weightOf: (e: QueuedTransaction) => weights[e.hashHex]! };
+    const first = q.take(10, 0, budget);
+    // a-2 passes a's share: a waits with a-3 behind it; b-2 can never fit a block and leaves.
+    assert.deepEqual(
+      first.ready.map((e) => e.hashHex),
+      [`${a.id}-1`, `${b.id}-1`],
+    );
+    assert.deepEqual(
+      first.expired.map((e) => e.hashHex),
+      [`${b.id}-2`],
+    );
+    assert.deepEqual(
+      q.take(10, 0, budget).ready.map((e) => e.hashHex),
+      [`${a.id}-2`, `${a.id}-3`],
+    );
+  });
+
   it('deduplicates by hash', () => {
     const q = new TransactionQueue({ capacity: 10, perAccountMax: 10, expiryMs: 1000 });
     assert.deepEqual(q.push(entry(a, 1)), { ok: true, depth: 1 });

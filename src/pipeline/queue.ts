@@ -20,6 +20,15 @@ export interface QueuedTransaction {
   readonly source?: string;
   /** The earliest of the TTL expiry and the queue's own expiry. */
   readonly expiresAtMs: number;
+  /** The static weight admission computed (model/weights.ts); absent: computed when a block is built. */
+  readonly weight?: number;
+}
+
+/** The weight a block may take (docs/cost-model.md): its total and one authority's share of it. */
+export interface WeightBudget {
+  total: number;
+  perAccount: number;
+  weightOf(q: QueuedTransaction): number;
 }
 
 export interface QueueLimits {
@@ -109,16 +118,49 @@ export class TransactionQueue {
 
   /**
    * Removes and returns up to `max` transactions in admission order, skipping (and returning separately)
-   * those that expired before `nowMs`.
+   * those that expired before `nowMs`. With a budget, the taken transactions' weights stay within its
+   * total and each authority's within its share; those that do not fit stay queued, in order.
    */
-  take(max: number, nowMs: number): { ready: QueuedTransaction[]; expired: QueuedTransaction[] } {
+  take(
+    max: number,
+    nowMs: number,
+    budget?: WeightBudget,
+  ): { ready: QueuedTransaction[]; expired: QueuedTransaction[] } {
     const ready: QueuedTransaction[] = [];
     const expired: QueuedTransaction[] = [];
+    let left = budget?.total ?? Number.POSITIVE_INFINITY;
+    const spent = new Map<string, number>();
+    // An authority whose next transaction did not fit waits for the next block with all of its later
+    // ones, so its transactions keep their order; others behind it still get their turn.
+    const held = new Set<string>();
     for (const q of this.entries.values()) {
       if (ready.length >= max) break;
+      if (q.expiresAtMs <= nowMs) {
+        this.drop(q);
+        expired.push(q);
+        continue;
+      }
+      if (budget !== undefined) {
+        const authority = q.tx.payload.authority;
+        if (held.has(authority)) continue;
+        const w = budget.weightOf(q);
+        if (w > budget.perAccount || w > budget.total) {
+          // Admitted under larger caps (lowered since): it can never fit a block, so it leaves the
+          // queue like an expired transaction instead of holding its authority's later ones.
+          this.drop(q);
+          expired.push(q);
+          continue;
+        }
+        const mine = spent.get(authority) ?? 0;
+        if (w > left || mine + w > budget.perAccount) {
+          held.add(authority);
+          continue;
+        }
+        left -= w;
+        spent.set(authority, mine + w);
+      }
       this.drop(q);
-      if (q.expiresAtMs <= nowMs) expired.push(q);
-      else ready.push(q);
+      ready.push(q);
     }
     return { ready, expired };
   }

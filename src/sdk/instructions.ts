@@ -134,6 +134,8 @@ export const instructions = {
       maxClockDriftMs: 'MaxClockDriftMs',
       transactionMaxInstructions: 'TransactionMaxInstructions',
       transactionMaxBytes: 'TransactionMaxBytes',
+      transactionMaxWeight: 'TransactionMaxWeight',
+      blockMaxWeight: 'BlockMaxWeight',
     } as const;
     return { kind: 'SetParameter', parameter: { kind: kinds[name], value } };
   },

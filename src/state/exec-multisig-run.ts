@@ -5,7 +5,8 @@
 // Exactly once: the proposal is marked FINALIZED before its batch runs, so the batch cannot approve its
 // own proposal again, and later approvals meet multisig_proposal_not_pending. A failing batch is undone
 // (its writes and events) and recorded as the proposal's result `Rejected{reason}`: the approving
-// transaction itself commits, so the attempt is final and visible, never retried by later approvals.
+// transaction itself commits, so the attempt is final and visible, never retried by later approvals
+// (except a batch over the transaction's weight cap, which refuses the approving transaction instead).
 
 import { innerInstructions } from '../model/instructions.js';
 import { MULTISIG_NESTING_MAX, type MultisigResult, proposalRowId } from '../model/multisig.js';
@@ -28,6 +29,9 @@ export function executeProposal(x: ExecContext, p: MultisigProposal): Fail | und
   };
   x.t.multisigProposal.set(id, { ...finalized, result: { kind: 'Committed' } });
   const failed = x.runAs(p.multisig, innerInstructions(p.instructions));
+  // The batch's weight is the approving transaction's (docs/cost-model.md): over the cap, the whole
+  // transaction is refused (the proposal stays pending), never recorded as the proposal's result.
+  if (failed?.fail.code === 'transaction_weight_exceeded') return failed.fail;
   let result: MultisigResult = { kind: 'Committed' };
   if (failed !== undefined) {
     const message = (failed.fail.message ?? failed.fail.code).slice(0, MESSAGE_CHARS_MAX);

@@ -20,6 +20,8 @@ describe('SetParameter', () => {
         set({ kind: 'MaxClockDriftMs', value: 40 }),
         set({ kind: 'TransactionMaxInstructions', value: 50 }),
         set({ kind: 'TransactionMaxBytes', value: 60 }),
+        set({ kind: 'BlockMaxWeight', value: 500_000 }),
+        set({ kind: 'TransactionMaxWeight', value: 400_000 }),
         set({ kind: 'Custom', id: 'fee', payload: { bps: 5 } }),
       ],
       'Committed',
@@ -32,6 +34,8 @@ describe('SetParameter', () => {
       transactionMaxInstructions: 50,
       transactionMaxBytes: 60,
       custom: new Map([['fee', { bps: 5 }]]),
+      transactionMaxWeight: 400_000,
+      blockMaxWeight: 500_000,
     });
   });
 
@@ -51,6 +55,20 @@ describe('SetParameter', () => {
     expectCode(chain, ADMIN, [min(5_000)], 'Committed');
     assert.equal(chain.state.parameters().custom.get('shielded_note_min_units'), 5_000);
     assert.equal(chain.state.parameters().blockMaxTransactions, 512, 'the numeric fields are untouched');
+  });
+
+  it('bounds the weight caps: a SetParameter always fits, a transaction at the cap fits a block', () => {
+    const chain = world();
+    const set = (kind: string, value: number) =>
+      ({ kind: 'SetParameter', parameter: { kind, value } }) as never;
+    expectCode(chain, ADMIN, [set('TransactionMaxWeight', 999)], 'invalid_parameter');
+    expectCode(chain, ADMIN, [set('BlockMaxWeight', 60_000_001)], 'invalid_parameter');
+    // The default block (250,000) keeps a fifth for triggers: 200,000 is the most a transaction may take.
+    expectCode(chain, ADMIN, [set('TransactionMaxWeight', 200_001)], 'invalid_parameter');
+    expectCode(chain, ADMIN, [set('TransactionMaxWeight', 200_000)], 'Committed');
+    expectCode(chain, ADMIN, [set('BlockMaxWeight', 240_000)], 'invalid_parameter');
+    expectCode(chain, ADMIN, [set('BlockMaxWeight', 250_000)], 'Committed');
+    assert.equal(chain.state.parameters().transactionMaxWeight, 200_000);
   });
 
   it('rejects zero, absurd values and callers without CanSetParameters', () => {

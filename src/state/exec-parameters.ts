@@ -5,6 +5,7 @@ import type { Json } from '../codec/codec.js';
 import { nameProblem } from '../model/names.js';
 import { type Parameters, SHIELDED_NOTE_MIN_UNITS_KEY } from '../model/parameters.js';
 import { TRIGGERS_PER_ACCOUNT_CEILING, TRIGGERS_PER_ACCOUNT_PARAMETER } from '../model/triggers.js';
+import { transactionsShare } from '../model/weights.js';
 import { authorize } from './authorize.js';
 import { fail, type Handler } from './exec-context.js';
 import { requirePoolParameterFree } from './exec-pool-lock.js';
@@ -21,6 +22,19 @@ export const PARAMETER_MAX = Object.freeze({
   TransactionMaxInstructions: 100_000,
   /** The codec's default byte limit. */
   TransactionMaxBytes: 16 * 1024 * 1024,
+  /** Weight units are about microseconds (docs/cost-model.md): a minute of execution. */
+  TransactionMaxWeight: 60_000_000,
+  BlockMaxWeight: 60_000_000,
+});
+
+/**
+ * Lower bounds above 1: a weight cap below what a SetParameter weighs would leave no way to raise it
+ * again. A transaction at the cap must also fit the transactions' share of a block (four fifths of
+ * BlockMaxWeight, docs/cost-model.md), checked whichever of the two changes.
+ */
+export const PARAMETER_MIN: Partial<Record<keyof typeof PARAMETER_MAX, number>> = Object.freeze({
+  TransactionMaxWeight: 1_000,
+  BlockMaxWeight: 1_250,
 });
 export const CUSTOM_PARAMETERS_MAX = 256;
 /** ShieldedNoteMinUnits: 1..2^53-1 base units (notes are below 2^64 anyway). */
@@ -34,6 +48,8 @@ const FIELD = {
   MaxClockDriftMs: 'maxClockDriftMs',
   TransactionMaxInstructions: 'transactionMaxInstructions',
   TransactionMaxBytes: 'transactionMaxBytes',
+  TransactionMaxWeight: 'transactionMaxWeight',
+  BlockMaxWeight: 'blockMaxWeight',
 } as const satisfies Record<keyof typeof PARAMETER_MAX, keyof Parameters>;
 
 export const setParameter: Handler<'SetParameter'> = (x, ins) => {
@@ -67,10 +83,17 @@ export const setParameter: Handler<'SetParameter'> = (x, ins) => {
     next = { ...current, custom: new Map(current.custom).set(p.id, structuredClone(p.payload) as Json) };
   } else {
     const max = PARAMETER_MAX[p.kind];
-    if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > max) {
-      return fail('invalid_parameter', `${p.kind} must be an integer in 1..${max}`);
+    const min = PARAMETER_MIN[p.kind] ?? 1;
+    if (!Number.isSafeInteger(p.value) || p.value < min || p.value > max) {
+      return fail('invalid_parameter', `${p.kind} must be an integer in ${min}..${max}`);
     }
     next = { ...current, [FIELD[p.kind]]: p.value };
+    if (next.transactionMaxWeight > transactionsShare(next.blockMaxWeight)) {
+      return fail(
+        'invalid_parameter',
+        `TransactionMaxWeight ${next.transactionMaxWeight} must fit the transactions' share of a block (${transactionsShare(next.blockMaxWeight)} of BlockMaxWeight ${next.blockMaxWeight})`,
+      );
+    }
   }
   x.t.parameters.set(SINGLETON_ID, next);
   x.emit({ kind: 'ParameterChanged', parameter: p });

@@ -10,9 +10,10 @@ import { parseAccountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
 import { reject } from '../model/rejections.js';
 import type { SignedTransaction } from '../model/transaction.js';
+import { ownWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
 import { assert } from '../util/assert.js';
 import { deepCopy } from './copy.js';
-import type { BlockContext, ExecContext, Fail, Handler } from './exec-context.js';
+import { type BlockContext, type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
 import { HANDLERS } from './handlers.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
@@ -33,6 +34,8 @@ export class BlockExecution {
   private readonly baseVersion: number;
   private prepared: { changes: RowChange[]; sum: bigint } | undefined;
   private committed = false;
+  /** The weight this block has run so far: its transactions' metered weights, then its triggers'. */
+  private weightUsed = 0;
 
   constructor(
     private readonly base: WorldState,
@@ -65,7 +68,7 @@ export class BlockExecution {
       return { result: { kind: 'Rejected', reason }, events: [] };
     }
     const mark = this.view.journal.mark();
-    const x = new TxContext(this.view, this.ctx, authority, 0);
+    const x = new TxContext(this.view, this.ctx, authority, 0, this.newMeter());
     try {
       if (this.ctx.genesis) this.recordGenesisDomain(authority);
       const instructions = tx.payload.instructions;
@@ -73,6 +76,7 @@ export class BlockExecution {
         const failed = runInstruction(x, instructions[i]!);
         if (failed !== undefined) {
           this.view.journal.rollback(mark);
+          this.weightUsed += x.meter.used;
           return {
             result: { kind: 'Rejected', reason: reject(failed.code, clip(failed.message), i) },
             events: [],
@@ -85,7 +89,22 @@ export class BlockExecution {
       throw e;
     }
     this.view.journal.release(mark);
+    this.weightUsed += x.meter.used;
     return { result: { kind: 'Committed' }, events: x.events };
+  }
+
+  /** The weight run so far in this block (docs/cost-model.md): transactions, then triggers. */
+  weight(): number {
+    return this.weightUsed;
+  }
+
+  /**
+   * A transaction's (or trigger run's) weight meter: the cap is the TransactionMaxWeight in force when
+   * it starts; genesis is not metered (it is the chain's configuration, applied once).
+   */
+  private newMeter(): Meter {
+    const cap = this.ctx.genesis ? Number.POSITIVE_INFINITY : this.view.parameters().transactionMaxWeight;
+    return { used: TRANSACTION_BASE_WEIGHT, cap };
   }
 
   /**
@@ -96,10 +115,15 @@ export class BlockExecution {
     assert(!this.committed, 'block execution already committed');
     if (this.ctx.genesis) return [];
     this.prepared = undefined;
+    const blockMax = this.view.parameters().blockMaxWeight;
     return runDueTriggers(this.view, this.ctx.height, this.ctx.blockTimeMs, {
-      context: (authority, id) => new TxContext(this.view, this.ctx, authority, 0, id),
-      run: (x, ins) => runInstruction(x, ins),
+      context: (authority, id) => new TxContext(this.view, this.ctx, authority, 0, this.newMeter(), id),
+      run: (x, ins) => runInstruction(x as TxContext, ins),
       clip,
+      fits: (weight) => this.weightUsed + weight <= blockMax,
+      charge: (x) => {
+        this.weightUsed += (x as TxContext).meter.used;
+      },
     });
   }
 
@@ -152,6 +176,12 @@ export class BlockExecution {
   }
 }
 
+/** The weight a transaction (or trigger run) has been charged, and its cap (docs/cost-model.md). */
+interface Meter {
+  used: number;
+  readonly cap: number;
+}
+
 /** The ExecContext of one transaction: a class, so that emitting needs no closure per transaction. */
 class TxContext implements ExecContext {
   readonly t: StateViews;
@@ -163,6 +193,8 @@ class TxContext implements ExecContext {
     readonly block: Readonly<BlockContext>,
     readonly authority: string,
     readonly multisigDepth: number,
+    /** Shared by the transaction's nested multisig executions: they count against the same cap. */
+    readonly meter: Meter,
     readonly trigger?: string,
   ) {
     this.t = view.t;
@@ -176,7 +208,7 @@ class TxContext implements ExecContext {
 
   runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined {
     const mark = this.view.journal.mark();
-    const inner = new TxContext(this.view, this.block, authority, this.multisigDepth + 1);
+    const inner = new TxContext(this.view, this.block, authority, this.multisigDepth + 1, this.meter);
     for (let i = 0; i < instructions.length; i++) {
       const failed = runInstruction(inner, instructions[i]!);
       if (failed !== undefined) {
@@ -200,8 +232,19 @@ function clip(message: string | undefined): string | undefined {
   return `${cut}…`;
 }
 
-function runInstruction(x: ExecContext, ins: Instruction): Fail | undefined {
+/**
+ * Charges the instruction's own weight before running it (a nested proposal's instructions are charged
+ * as they run): past the cap it is refused, so a proposer that ignores the cap cannot slip work past it.
+ */
+function runInstruction(x: TxContext, ins: Instruction): Fail | undefined {
   const handler = HANDLERS[ins.kind] as Handler<typeof ins.kind> | undefined;
   assert(handler !== undefined, `no handler for instruction ${String(ins.kind)}`);
+  const meter = x.meter;
+  meter.used += ownWeight(ins);
+  if (meter.used > meter.cap)
+    return fail(
+      'transaction_weight_exceeded',
+      `weight ${meter.used} > TransactionMaxWeight ${meter.cap} at ${ins.kind}`,
+    );
   return handler(x, ins as never);
 }

@@ -59,7 +59,7 @@ import {
 } from '../model/ids.js';
 import { type MultisigAccount, MultisigAccountCodec, proposalRowId, specProblem } from '../model/multisig.js';
 import { type MultisigProposal, MultisigProposalCodec, proposalProblem } from '../model/multisig-proposal.js';
-import { type Parameters, ParametersCodec } from '../model/parameters.js';
+import { type Parameters, ParametersRowCodec } from '../model/parameters.js';
 import { type Permission, PermissionCodec, permissionKey } from '../model/permissions.js';
 import {
   type NullifierRecord,
@@ -249,7 +249,7 @@ export const TABLES = Object.freeze({
           : undefined,
   }),
   upgrade: def<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
-  parameters: def<Parameters>('parameters', ParametersCodec, { idOf: () => SINGLETON_ID }),
+  parameters: def<Parameters>('parameters', ParametersRowCodec, { idOf: () => SINGLETON_ID }),
   meta: def<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),
   conferenceCall: def<ConferenceCall>('conferenceCall', ConferenceCallCodec, {
     idOf: (v) => v.id,

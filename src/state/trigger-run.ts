@@ -9,6 +9,7 @@ import type { DataEvent } from '../model/events.js';
 import { type Rejection, reject } from '../model/rejections.js';
 import type { Trigger } from '../model/trigger-row.js';
 import { dueKey, nextDue, type TriggerDue } from '../model/triggers.js';
+import { transactionWeight } from '../model/weights.js';
 import { assert } from '../util/assert.js';
 import type { ExecContext, Fail } from './exec-context.js';
 import { dropTrigger, dueTriggers, putTrigger, triggersPerBlock } from './exec-triggers.js';
@@ -27,6 +28,10 @@ export interface TriggerRunPorts {
   run(x: ExecContext, ins: Trigger['instructions'][number]): Fail | undefined;
   /** Rejection messages are clipped like a transaction's. */
   clip(message: string | undefined): string | undefined;
+  /** Whether a run of this weight still fits the block's weight (docs/cost-model.md). */
+  fits(weight: number): boolean;
+  /** Adds a finished run's metered weight to the block's. */
+  charge(x: ExecContext): void;
 }
 
 export function runDueTriggers(
@@ -36,9 +41,13 @@ export function runDueTriggers(
   p: TriggerRunPorts,
 ): TriggerRun[] {
   const runs: TriggerRun[] = [];
+  const cap = view.parameters().transactionMaxWeight;
   for (const id of dueTriggers(view, height, timeMs, triggersPerBlock(view))) {
     const trigger = view.t.trigger.get(id);
     assert(trigger !== undefined, `due index names a missing trigger ${id}`);
+    // The block's weight is spent: this trigger and those after it stay due for the next block. A run
+    // is metered like a transaction, so it never weighs more than the cap (one over it fails there).
+    if (!p.fits(Math.min(cap, transactionWeight(trigger.instructions)))) break;
     runs.push(runOne(view, trigger, height, timeMs, p));
   }
   return runs;
@@ -75,6 +84,7 @@ function runOne(
   if (failed === undefined) x.emit({ kind: 'TriggerExecuted', ...common });
   else x.emit({ kind: 'TriggerFailed', ...common, reason: failed });
   view.journal.release(mark);
+  p.charge(x);
   return { id: trigger.id, events: x.events };
 }
 

@@ -128,6 +128,17 @@ describe('torana CLI end to end', () => {
     assert.equal(usage.code, 2);
   });
 
+  it('sets a weight cap with `parameter set` (a SetParameter transaction)', async () => {
+    const r = await cli(['parameter', 'set', 'BlockMaxWeight', '400000', ...common, '--json']);
+    assert.equal(r.code, 0, r.err);
+    assert.equal(JSON.parse(r.out).status, 'Committed');
+    assert.equal(t.node.ledger.state.parameters().blockMaxWeight, 400_000);
+    const low = await cli(['parameter', 'set', 'TransactionMaxWeight', '999', ...common]);
+    assert.equal(low.code, 3, low.err);
+    assert.match(low.err, /rejected \[invalid_parameter\]/);
+    assert.equal((await cli(['parameter', 'set', 'NoSuchParameter', '5', ...common])).code, 2);
+  });
+
   it('registers and unregisters a validator with the entry `keys validator` prints', async () => {
     const other = await mkdtemp(join(tmpdir(), 'torana-validator-'));
     try {

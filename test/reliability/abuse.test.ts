@@ -16,6 +16,7 @@ import { gzipBomb, headerFloods, oversizedBodies } from '../abuse/bodies.js';
 import { bridgeTheft } from '../abuse/bridge-theft.js';
 import { browserAttacks } from '../abuse/browser.js';
 import { metricsCardinality } from '../abuse/cardinality.js';
+import { costAbuse } from '../abuse/cost.js';
 import { slowCrowd } from '../abuse/crowd.js';
 import { cursorFlood } from '../abuse/cursors.js';
 import { devKeysAnnounced } from '../abuse/dev-keys.js';
@@ -116,4 +117,6 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     webhookOwners({ fakeDomains: 50, perOwnerMax: 20 }));
   it("20 dead-target webhooks of one owner over 200 commits: another owner's receiver gets all 200, in order", () =>
     deadTargetOwner({ deadHooks: 20, commits: 200, queueTotalMax: 1_000, queuePerOwnerMax: 500 }));
+  it('execution cost: 1,000 ShieldAsset refused, 30 at-cap transactions one per block, another account served, /health p99 ≤ 100 ms', () =>
+    costAbuse({ atCap: 30, assertHealthP99Ms: 100 }));
 });

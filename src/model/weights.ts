@@ -1,0 +1,209 @@
+// The execution cost model (docs/cost-model.md): every instruction kind has a weight, a pure function of
+// the instruction itself (its encoded size, its item counts, the shielded pool's tree depth, the proofs
+// it carries, the instructions it nests). One weight unit is about one microsecond of execution on the
+// reference machine (bench/weights.ts measures each kind through the real executor). Weights never read
+// the clock or the state: admission, the block builder, followers and the executor all compute the same
+// number for the same instruction.
+
+import { encode } from '../codec/frame.js';
+import {
+  type Instruction,
+  InstructionCodec,
+  type InstructionKind,
+  innerInstructions,
+} from './instructions.js';
+import { POOL_TREE_DEPTH } from './shielded.js';
+
+export { DEFAULT_BLOCK_MAX_WEIGHT, DEFAULT_TRANSACTION_MAX_WEIGHT } from './weights-defaults.js';
+
+/** What every transaction costs besides its instructions (authority lookup, journal, result, events). */
+export const TRANSACTION_BASE_WEIGHT = 30;
+
+/** One Groth16 proof verification (conference roster, usage and note-spend proofs). */
+export const GROTH16_VERIFY_WEIGHT = 25_000;
+/** One level of a Poseidon Merkle tree append (two Poseidon hashes: the node and the zero sibling). */
+export const POSEIDON_LEVEL_WEIGHT = 2_200;
+/** One append to the shielded pool tree, whose depth is POOL_TREE_DEPTH. */
+export const POOL_APPEND_WEIGHT = POSEIDON_LEVEL_WEIGHT * POOL_TREE_DEPTH;
+
+/**
+ * One rule per kind: `base` plus `perByte` × the instruction's encoded bytes (payloads the handler walks:
+ * metadata, JSON values, manifests). Kinds with items, proofs or nesting add to this in `ownWeight`.
+ */
+export interface WeightRule {
+  readonly base: number;
+  readonly perByte?: number;
+  /** The formula as docs/cost-model.md prints it. */
+  readonly formula: string;
+}
+
+const row = (base: number): WeightRule => ({ base, formula: `${base}` });
+const sized = (base: number, perByte: number): WeightRule => ({
+  base,
+  perByte,
+  formula: `${base} + ${perByte} × bytes`,
+});
+
+/** The one weight table (docs/cost-model.md "The table" prints it with the measured figures). */
+export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = {
+  RegisterDomain: sized(40, 0.05),
+  RegisterAccount: sized(40, 0.05),
+  RegisterAssetDefinition: sized(40, 0.05),
+  RegisterNft: sized(40, 0.05),
+  RegisterRole: sized(40, 0.1),
+  // Verifies the BLS proof of possession (a pairing).
+  RegisterPeer: row(4_000),
+  UnregisterDomain: row(200),
+  UnregisterAccount: row(200),
+  UnregisterAssetDefinition: row(200),
+  UnregisterNft: row(40),
+  UnregisterRole: row(200),
+  UnregisterPeer: row(100),
+  MintAsset: row(30),
+  BurnAsset: row(30),
+  TransferAsset: row(40),
+  TransferNft: row(30),
+  TransferDomain: row(30),
+  SetKeyValue: sized(30, 0.1),
+  RemoveKeyValue: row(30),
+  // The account's permission set is copied: the cost grows with what it holds (measured with hundreds).
+  GrantPermission: sized(300, 0.05),
+  RevokePermission: sized(300, 0.05),
+  GrantRole: row(30),
+  RevokeRole: row(30),
+  // A custom parameter's JSON is validated and copied (verifying keys are JSON of several KB).
+  SetParameter: sized(30, 0.1),
+  Log: sized(10, 0.01),
+  ProposeRuntimeUpgrade: sized(50, 0.05),
+  ActivateRuntimeUpgrade: row(50),
+  CancelRuntimeUpgrade: row(50),
+  // + per roster commitment; + a Groth16 verification and a pool append when a fee note is spent.
+  CreateConference: sized(60, 0.1),
+  // + a Groth16 verification per roster proof; + verification and pool append per fee note.
+  JoinConference: sized(60, 0.05),
+  LeaveConference: row(60),
+  RecordConferenceUsage: row(60),
+  EndConference: row(60),
+  SetConferenceRelayManifest: sized(60, 0.1),
+  RegisterConferenceRelay: row(40),
+  ReportConferenceRelayHealth: row(30),
+  // + one pool append (POOL_TREE_DEPTH Poseidon levels).
+  ShieldAsset: row(200),
+  RegisterAccountAlias: row(40),
+  TransferAccountAlias: row(40),
+  RemoveAccountAlias: row(40),
+  SetPrimaryAccountAlias: row(40),
+  SetAssetAlias: row(40),
+  RenewAssetAlias: row(40),
+  RemoveAssetAlias: row(40),
+  RegisterMultisig: sized(60, 0.1),
+  // Stores the proposal (hashes its instructions); + the nested batch's weight (it may run at once).
+  ProposeMultisig: sized(60, 0.1),
+  // + the proposal's batch when the approval completes the quorum (charged as it runs).
+  ApproveMultisig: row(60),
+  CancelMultisig: row(60),
+  SetMultisigSpec: sized(60, 0.1),
+  SetTransferFreeze: row(30),
+  SetTransferBlacklist: row(30),
+  SetTransferListEntry: row(30),
+  SetTransferCap: row(30),
+  // + the weight of its instructions: reserved at registration, so a trigger never runs more than a
+  // transaction may.
+  RegisterTrigger: sized(40, 0.1),
+  UnregisterTrigger: row(40),
+  RegisterSubscriptionPlan: sized(40, 0.1),
+  Subscribe: row(80),
+  CancelSubscription: row(40),
+  KeepSubscription: row(40),
+  PauseSubscription: row(40),
+  ResumeSubscription: row(40),
+  ChargeSubscriptionNow: row(80),
+  RecordSubscriptionUsage: row(40),
+  ChargeSubscription: row(80),
+};
+
+/** The nested formula terms of the kinds that have them (docs/cost-model.md). */
+export const NESTED_TERMS: Partial<Record<InstructionKind, string>> = {
+  CreateConference: '+ 5 × rosterCommitments + fee ? (verify + poolAppend)',
+  JoinConference: '+ private ? verify + fee ? (verify + poolAppend)',
+  LeaveConference: '+ private ? verify',
+  RecordConferenceUsage: '+ private ? verify',
+  ShieldAsset: '+ poolAppend (= 2,200 × tree depth 16)',
+  ProposeMultisig: '+ Σ weight(nested)',
+  ApproveMultisig: '+ Σ weight(proposal) when it executes (counted by the executor)',
+  RegisterTrigger: '+ Σ weight(nested)',
+};
+
+const ROSTER_COMMITMENT_WEIGHT = 5;
+
+function sizeTerm(rule: WeightRule, ins: Instruction): number {
+  if (rule.perByte === undefined) return 0;
+  return Math.ceil(rule.perByte * encode(InstructionCodec, ins).length);
+}
+
+/**
+ * The weight the executor charges when it runs `ins` itself: its rule, its proofs and tree appends, and
+ * for RegisterTrigger its instructions. A ProposeMultisig's or ApproveMultisig's batch is not included:
+ * the executor charges each nested instruction as it runs.
+ */
+export function ownWeight(ins: Instruction): number {
+  const rule = WEIGHTS[ins.kind];
+  let w = rule.base + sizeTerm(rule, ins);
+  switch (ins.kind) {
+    case 'ShieldAsset':
+      w += POOL_APPEND_WEIGHT;
+      break;
+    case 'CreateConference':
+      w += ROSTER_COMMITMENT_WEIGHT * ins.rosterCommitments.length;
+      if (ins.fee !== undefined) w += GROTH16_VERIFY_WEIGHT + POOL_APPEND_WEIGHT;
+      break;
+    case 'JoinConference':
+      if (ins.private !== undefined) w += GROTH16_VERIFY_WEIGHT;
+      if (ins.fee !== undefined) w += GROTH16_VERIFY_WEIGHT + POOL_APPEND_WEIGHT;
+      break;
+    case 'LeaveConference':
+    case 'RecordConferenceUsage':
+      if (ins.private !== undefined) w += GROTH16_VERIFY_WEIGHT;
+      break;
+    case 'RegisterTrigger':
+      for (const inner of ins.instructions) w += instructionWeight(inner as Instruction);
+      break;
+    default:
+      break;
+  }
+  return w;
+}
+
+/** The weight of an instruction as written: its own weight plus a proposal's nested batch. */
+export function instructionWeight(ins: Instruction): number {
+  let w = ownWeight(ins);
+  if (ins.kind === 'ProposeMultisig')
+    for (const inner of innerInstructions(ins.instructions)) w += instructionWeight(inner);
+  return w;
+}
+
+/**
+ * The static weight of a transaction's instructions: what admission, the block builder and followers
+ * check. The executor's count can only exceed it by an ApproveMultisig that executes its proposal.
+ */
+export function transactionWeight(instructions: readonly Instruction[]): number {
+  let w = TRANSACTION_BASE_WEIGHT;
+  for (const ins of instructions) w += instructionWeight(ins);
+  return w;
+}
+
+/**
+ * The share of a block's weight the block builder gives one authority, and followers check: a fifth of
+ * the block, never less than one transaction at the cap (so every admitted transaction fits).
+ */
+export function accountShare(blockMaxWeight: number, transactionMaxWeight: number): number {
+  return Math.max(transactionMaxWeight, Math.floor(blockMaxWeight / 5));
+}
+
+/**
+ * The weight a block's transactions may take: the block's weight less a fifth kept for the triggers
+ * due in it (they run after the transactions, and stop at the block's weight).
+ */
+export function transactionsShare(blockMaxWeight: number): number {
+  return blockMaxWeight - Math.floor(blockMaxWeight / 5);
+}
