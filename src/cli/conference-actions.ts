@@ -3,6 +3,7 @@
 import { join as joinPath } from 'node:path';
 import type { Json } from '../codec/codec.js';
 import { CallView } from '../conference/views.js';
+import { conferenceGas } from '../model/conference.js';
 import { formatNumeric, type Numeric, numeric } from '../model/numeric.js';
 import type { ToranaClient } from '../sdk/client.js';
 import type { RelayHopLike } from '../sdk/conference-instructions.js';
@@ -14,8 +15,6 @@ import { payEntryFee, rosterProof } from './conference-private.js';
 import { CliError } from './errors.js';
 import { printJson, printRecord } from './output.js';
 import { resolveClient } from './settings.js';
-
-const MS_PER_MINUTE = 60_000n;
 
 /**
  * The client of a read, signing it when an account and key are configured: `authenticated` calls are
@@ -179,21 +178,25 @@ export async function leave(
 export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endConference(call)]);
 
 /**
- * The gas a segment bills (docs/conference.md §Billing): ceil(durationMs × rate / 60 000) at the native
- * asset's scale (custom parameter `native_asset`; scale 0 without one).
+ * The gas a segment bills (docs/conference.md §Billing): the running total rounded up, ceil((total +
+ * durationMs) × rate / 60 000) − ceil(total × rate / 60 000), at the native asset's scale (custom
+ * parameter `native_asset`; scale 0 without one).
  */
 async function billedGasFor(flags: Flags, call: string, durationMs: bigint): Promise<Numeric> {
   const { client, signed } = await readClient(flags);
-  const rate = (await client.getCall(call, { signed })).gasRatePerMinute;
+  const c = await client.getCall(call, { signed });
+  const rate = c.gasRatePerMinute;
+  const total = c.usage.durationMs;
   const native = (await client.parameters()).custom.get('native_asset');
   let scale = 0;
   if (typeof native === 'string') {
     const d = await client.get<{ scale: number }>(`/v1/assets/definitions/${encodeURIComponent(native)}`);
     scale = d.scale;
   }
-  const num = rate.mantissa * durationMs * 10n ** BigInt(scale);
-  const den = 10n ** BigInt(rate.scale) * MS_PER_MINUTE;
-  return { mantissa: (num + den - 1n) / den, scale };
+  return {
+    mantissa: conferenceGas(rate, total + durationMs, scale) - conferenceGas(rate, total, scale),
+    scale,
+  };
 }
 
 type UsageFlags = Flags & { segment: string; durationMs: string; participant?: string; billedGas?: string };

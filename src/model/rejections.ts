@@ -100,6 +100,11 @@ export const REJECTION_CODES = {
     630,
     'the note is worth less than the ShieldedNoteMinUnits parameter (unset: one whole native unit)',
   ],
+  conference_usage_exceeds_elapsed: [
+    631,
+    'the call total duration would pass the block time since creation × maxParticipants',
+  ],
+  shielded_spend_without_fee: [632, 'a note spend is refused while the entry fee is zero'],
   // 7xx: aliases (docs/data-model.md §Aliases)
   alias_invalid: [701, 'the alias literal is malformed (label, domain)'],
   alias_is_account_id: [702, 'the alias literal parses as an account id'],

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Chain, expectCode, key, registerPeer, tx } from '../../test/fixtures/state/state-fixture.js';
 import { loadConfig } from '../config/load.js';
+import type { Instruction } from '../model/instructions.js';
 import { numeric } from '../model/numeric.js';
 import { devGenesisInstructions, GENESIS_DOMAIN, NATIVE_ASSET } from './init.js';
 
@@ -55,10 +56,19 @@ describe('dev genesis', () => {
           metadata: new Map(),
           rosterCommitments: [],
         },
-        { kind: 'RecordConferenceUsage', call, segment: 0, durationMs: 90_000n, billedGas: numeric('1.5') },
       ],
       'Committed',
     );
+    // Usage is bounded by the time the call has existed: record it 45 s of block time later (× 2).
+    chain.timeMs = (chain.timeMs ?? 1_000 * chain.height) + 45_000;
+    const record: Instruction = {
+      kind: 'RecordConferenceUsage',
+      call,
+      segment: 0,
+      durationMs: 90_000n,
+      billedGas: numeric('1.5'),
+    };
+    expectCode(chain, host, [record], 'Committed');
     assert.deepEqual(chain.state.asset(`${NATIVE_ASSET}#${host}`)?.value, numeric('8.500000'));
   });
 });

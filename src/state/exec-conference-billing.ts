@@ -2,8 +2,9 @@
 // parameter `native_asset`, an asset definition id) from the call's billing account to the owner of
 // that definition, by a transfer inside the recording transaction.
 //
-// billedGas = ceil(durationMs × gasRatePerMinute / 60 000), at the native asset's scale (rounded up to
-// its smallest unit, so a started unit is paid). Exact bigint arithmetic only.
+// A segment bills ceil(total × gasRatePerMinute / 60 000) − ceil(previous total × gasRatePerMinute /
+// 60 000), at the native asset's scale: the running total is rounded up to the smallest unit (a started
+// unit is paid once), never each segment. Exact bigint arithmetic only.
 
 import type { Json } from '../codec/codec.js';
 import { conferenceGas } from '../model/conference.js';
@@ -43,7 +44,7 @@ export function checkBilled(expected: bigint, billed: Numeric, scale: number): F
   if (given === expected) return undefined;
   return fail(
     'conference_billing_mismatch',
-    `billedGas must be ${expected} units at scale ${scale} (ceil(durationMs × rate / 60000))`,
+    `billedGas must be ${expected} units at scale ${scale} (ceil(total after × rate / 60000) − ceil(total before × rate / 60000))`,
   );
 }
 

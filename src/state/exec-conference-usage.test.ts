@@ -18,12 +18,15 @@ import { toHex } from '../util/hex.js';
 import { WorldState } from './world-state.js';
 
 type World = ReturnType<typeof conferenceWorld>;
+/** A block time long after the calls are created (1,000 ms per height before it). */
+const LATER = 10_000_000;
 const balance = (chain: World, account: string) => chain.state.asset(asset(ROSE, account))?.value;
 
 describe('RecordConferenceUsage: billing', () => {
   it('bills ceil(durationMs × rate / 60000) at the native scale, billing account → native asset owner', () => {
     const chain = conferenceWorld();
     expectCode(chain, BOB, [create(BOB)], 'Committed'); // 6 per minute, ROSE has scale 2
+    chain.timeMs = LATER; // usage is bounded by the time the call has existed
     const events = expectCode(chain, CAROL, [usage(1, 60_000n, '6')], 'Committed');
     assert.deepEqual(balance(chain, BOB), { mantissa: 9400n, scale: 2 });
     assert.deepEqual(balance(chain, ADMIN), { mantissa: 600n, scale: 2 });
@@ -56,6 +59,7 @@ describe('RecordConferenceUsage: billing', () => {
   it('refuses a bill above the balance with insufficient_funds, changing nothing', () => {
     const chain = conferenceWorld();
     expectCode(chain, BOB, [create(BOB)], 'Committed');
+    chain.timeMs = LATER; // usage is bounded by the time the call has existed
     expectRejected(chain, BOB, [usage(1, 6_000_000n, '600')], 'insufficient_funds');
     assert.deepEqual(balance(chain, BOB), { mantissa: 10_000n, scale: 2 });
   });
@@ -63,6 +67,7 @@ describe('RecordConferenceUsage: billing', () => {
   it('moves nothing at a zero rate', () => {
     const chain = conferenceWorld();
     expectCode(chain, BOB, [create(BOB, { gasRatePerMinute: amount('0') })], 'Committed');
+    chain.timeMs = LATER; // usage is bounded by the time the call has existed
     expectRejected(chain, BOB, [usage(1, 60_000n, '1')], 'conference_billing_mismatch');
     const events = expectCode(chain, BOB, [usage(1, 60_000n, '0')], 'Committed');
     assert.equal(events.length, 1);
@@ -74,9 +79,60 @@ describe('RecordConferenceUsage: billing', () => {
     const grant = perm('CanTransferFrom', { account: BOB });
     expectCode(chain, BOB, [{ kind: 'GrantPermission', account: ALICE, permission: grant }], 'Committed');
     expectCode(chain, ALICE, [create(BOB)], 'Committed');
+    chain.timeMs = LATER; // usage is bounded by the time the call has existed
     expectCode(chain, ALICE, [usage(1, 10_000n, '1')], 'Committed');
     expectCode(chain, BOB, [{ kind: 'RevokePermission', account: ALICE, permission: grant }], 'Committed');
     expectRejected(chain, ALICE, [usage(2, 10_000n, '1')], 'conference_billing_not_allowed');
+  });
+});
+
+describe('RecordConferenceUsage: running total and elapsed bound', () => {
+  it('rounds the running total up, not each segment: 120 segments of 1 ms bill what one of 120 ms does', () => {
+    // 6 per minute, ROSE scale 2: 1 ms is 0.0001, so rounding each segment up would bill 0.01 × 120.
+    const split = conferenceWorld();
+    expectCode(split, BOB, [create(BOB)], 'Committed');
+    split.timeMs = LATER;
+    const cents = (ms: number) => Math.ceil(ms / 100);
+    const segments = Array.from({ length: 120 }, (_, i) =>
+      usage(i + 1, 1n, ((cents(i + 1) - cents(i)) / 100).toFixed(2)),
+    );
+    expectCode(split, CAROL, segments, 'Committed');
+    const one = conferenceWorld();
+    expectCode(one, BOB, [create(BOB)], 'Committed');
+    one.timeMs = LATER;
+    expectCode(one, CAROL, [usage(1, 120n, '0.02')], 'Committed');
+    const billed = (chain: World) => 10_000n - balance(chain, BOB)!.mantissa;
+    console.log(`[figure] 120 × 1 ms billed ${billed(split)} cents; one 120 ms segment ${billed(one)}`);
+    assert.equal(billed(split), 2n);
+    assert.equal(billed(one), 2n);
+    assert.deepEqual(split.state.getCall(CALL)!.usage.billedGas, { mantissa: 2n, scale: 2 });
+    // A segment billed on its own rounding is a mismatch now: 1 ms after 120 ms is still inside 0.02.
+    expectRejected(split, CAROL, [usage(200, 1n, '0.01')], 'conference_billing_mismatch');
+    expectCode(split, CAROL, [usage(200, 1n, '0')], 'Committed');
+  });
+
+  it('bounds the recorded duration by block time since creation × maxParticipants', () => {
+    const chain = conferenceWorld();
+    chain.timeMs = 50_000;
+    expectCode(chain, BOB, [create(BOB)], 'Committed'); // maxParticipants 3
+    expectCode(chain, ALICE, [join()], 'Committed');
+    // Same block time as the creation: nothing can have been used yet.
+    expectRejected(chain, BOB, [usage(1, 1n, '0.01')], 'conference_usage_exceeds_elapsed');
+    chain.timeMs = 60_000; // 10 s later: at most 30 s for the call, 10 s per named participant
+    expectRejected(chain, BOB, [usage(1, 3_600_000n, '360')], 'conference_usage_exceeds_elapsed');
+    expectRejected(
+      chain,
+      BOB,
+      [{ ...usage(1, 10_001n, '1.01'), participant: ALICE } as never],
+      'conference_usage_exceeds_elapsed',
+    );
+    expectCode(chain, BOB, [{ ...usage(1, 10_000n, '1'), participant: ALICE } as never], 'Committed');
+    expectCode(chain, BOB, [usage(2, 20_000n, '2')], 'Committed');
+    expectRejected(chain, BOB, [usage(3, 1n, '0.01')], 'conference_usage_exceeds_elapsed');
+    assert.equal(chain.state.getCall(CALL)!.usage.durationMs, 30_000n);
+    assert.deepEqual(balance(chain, BOB), { mantissa: 9700n, scale: 2 });
+    chain.timeMs = 61_000;
+    expectCode(chain, BOB, [usage(3, 3_000n, '0.30')], 'Committed');
   });
 });
 
@@ -85,6 +141,7 @@ describe('RecordConferenceUsage: rules', () => {
     const chain = conferenceWorld();
     expectRejected(chain, BOB, [usage(1, 1n, '0.01')], 'conference_not_found');
     expectCode(chain, BOB, [create(BOB)], 'Committed');
+    chain.timeMs = LATER; // usage is bounded by the time the call has existed
     expectCode(chain, ALICE, [join()], 'Committed');
     expectRejected(chain, ALICE, [usage(1, 1n, '0.01')], 'conference_usage_not_allowed');
     const proof = {
@@ -123,6 +180,7 @@ describe('conference state persistence', () => {
     const roots = [0, 1].map(() => {
       const chain = conferenceWorld();
       expectCode(chain, BOB, [create(BOB)], 'Committed');
+      chain.timeMs = LATER; // usage is bounded by the time the call has existed
       expectCode(chain, ALICE, [join()], 'Committed');
       expectCode(chain, CAROL, [usage(1, 30_000n, '3')], 'Committed');
       expectCode(chain, CAROL, [usage(2, 1n, '1')], 'conference_billing_mismatch');
@@ -135,6 +193,7 @@ describe('conference state persistence', () => {
   it('reloads from entries() with the same root and rows', () => {
     const chain = conferenceWorld();
     expectCode(chain, BOB, [create(BOB)], 'Committed');
+    chain.timeMs = LATER; // usage is bounded by the time the call has existed
     expectCode(chain, ALICE, [join()], 'Committed');
     expectCode(chain, CAROL, [usage(1, 30_000n, '3')], 'Committed');
     const copy = WorldState.fromEntries(chain.state.entries());

@@ -1,7 +1,10 @@
 // RecordConferenceUsage (docs/conference.md §Billing): adds a usage segment to the call's totals and
-// bills it in the native asset, both in the same transaction (all or nothing).
+// bills it in the native asset, both in the same transaction (all or nothing). The call's total
+// duration is bounded by what it could have used (block time since creation × maxParticipants), and
+// billing rounds the running total, not each segment: a segment bills ceil(total after) − ceil(total
+// before), so splitting usage into many segments bills exactly what one segment of the sum would.
 
-import type { ConferenceCall } from '../model/conference.js';
+import { type ConferenceCall, conferenceGas } from '../model/conference.js';
 import type { AssetDefinition } from '../model/entities.js';
 import type { Numeric } from '../model/numeric.js';
 import { checkedAdd } from './amounts.js';
@@ -43,6 +46,22 @@ function checkUsage(x: ExecContext, call: ConferenceCall, ins: Usage): Fail | un
   const last = call.usage.lastSegment;
   if (last !== undefined && ins.segment <= last)
     return fail('conference_segment_not_increasing', `segment must be above ${last}`);
+  return checkElapsed(x, call, ins);
+}
+
+/**
+ * What the call could have used by the block time: one participant at most the time since creation in
+ * a segment, the call's total at most that time × maxParticipants (block time, never the wall clock).
+ */
+function checkElapsed(x: ExecContext, call: ConferenceCall, ins: Usage): Fail | undefined {
+  const elapsed = BigInt(x.block.blockTimeMs) - call.createdAtMs;
+  const since = elapsed > 0n ? elapsed : 0n;
+  const cap = ins.participant === undefined ? since * BigInt(call.maxParticipants) : since;
+  if (ins.durationMs > cap || call.usage.durationMs + ins.durationMs > since * BigInt(call.maxParticipants))
+    return fail(
+      'conference_usage_exceeds_elapsed',
+      `${call.id} has existed ${since} ms (× ${call.maxParticipants} participants); it has ${call.usage.durationMs} ms recorded`,
+    );
   return undefined;
 }
 
@@ -52,7 +71,10 @@ interface Bill {
   readonly scale: number;
 }
 
-/** What the segment costs: the native asset (unless the rate is zero) and the exact units. */
+/**
+ * What the segment costs: the native asset (unless the rate is zero) and the exact units, the
+ * difference between the rounded-up running totals after and before it.
+ */
 function bill(x: ExecContext, call: ConferenceCall, ins: Usage): Bill | Fail {
   if (isZero(call.gasRatePerMinute)) {
     const zero = checkBilled(0n, ins.billedGas, ins.billedGas.scale);
@@ -60,8 +82,10 @@ function bill(x: ExecContext, call: ConferenceCall, ins: Usage): Bill | Fail {
   }
   const definition = nativeAsset(x);
   if (isFail(definition)) return definition;
-  const units = gasFor(call.gasRatePerMinute, ins.durationMs, definition.scale);
-  if (isFail(units)) return units;
+  const before = call.usage.durationMs;
+  const after = gasFor(call.gasRatePerMinute, before + ins.durationMs, definition.scale);
+  if (isFail(after)) return after;
+  const units = after - conferenceGas(call.gasRatePerMinute, before, definition.scale);
   const mismatch = checkBilled(units, ins.billedGas, definition.scale);
   return mismatch ?? { definition, units, scale: definition.scale };
 }

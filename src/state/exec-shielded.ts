@@ -112,7 +112,8 @@ export function spendNullifier(x: ExecContext, id: string): Fail | undefined {
 /**
  * Pays the entry fee from a note spend bound to `bind`, to the treasury. A fee above zero needs the
  * treasury (shielded_pool_not_configured); without a spend it is insufficient_shielded_value (a
- * client whose notes are worth less than the fee cannot prove a spend); then unknown_root,
+ * client whose notes are worth less than the fee cannot prove a spend); a spend while the fee is zero
+ * is shielded_spend_without_fee (it would only add a leaf); then unknown_root,
  * nullifier_reused, zk_proof_invalid, and the transfer's codes.
  */
 export function payFee(x: ExecContext, spend: NoteSpend | undefined, bind: bigint): Fail | undefined {
@@ -125,6 +126,9 @@ export function payFee(x: ExecContext, spend: NoteSpend | undefined, bind: bigin
       ? undefined
       : fail('insufficient_shielded_value', `the entry fee is ${pool.fee} base units: spend a note`);
   }
+  // A spend with nothing to pay would still append a change note: a chain of them fills the tree
+  // (2^16 leaves) with no value at stake. Its change value is hidden, so it cannot be dropped instead.
+  if (pool.fee === 0n) return fail('shielded_spend_without_fee', 'the entry fee is zero: send no note spend');
   if (!loadTree(x).roots.includes(spend.root))
     return fail('unknown_root', `${spend.root} is not among the last ${POOL_ROOT_HISTORY} pool roots`);
   const id = nullifierId('note', spend.nullifier);

@@ -2,7 +2,15 @@
 // one served node for the file. The same scenarios run at full size in test/reliability/abuse.test.ts.
 
 import { after, before, describe, it } from 'node:test';
-import { poolPages, shieldDust, startValueNode, subscriptionTheft, type ValueNode } from './value.js';
+import {
+  freeSpends,
+  poolPages,
+  shieldDust,
+  startValueNode,
+  subscriptionTheft,
+  usageSplit,
+  type ValueNode,
+} from './value.js';
 
 describe('abuse: value not due, shielded pool dust and paging (short)', { timeout: 240_000 }, () => {
   let v: ValueNode;
@@ -19,4 +27,7 @@ describe('abuse: value not due, shielded pool dust and paging (short)', { timeou
     shieldDust(v, { dust: 1_000, notes: 110 }).then(() => undefined));
   it('GET /v1/conference/pool answers a page, and the SDK reads every page', () =>
     poolPages(v, { limit: 7 }));
+  it('120 × 1 ms of conference usage bill what 120 ms does; a 1-year segment is refused', () =>
+    usageSplit(v, { segments: 120 }));
+  it('with the entry fee at 0 a proved note spend is refused and adds no leaf', () => freeSpends(v));
 });

@@ -10,15 +10,30 @@
 //                      minimum (one native unit) commit, and the ms per append is printed (not asserted).
 //   poolPages          GET /v1/conference/pool answers one page (the default limit, or `limit`) with the
 //                      leaf count, never the whole tree; the SDK reads every page back.
+//   usageSplit         a host bills its own call at 1 per minute: `segments` × 1 ms in one transaction
+//                      bill what one segment of the sum does (before: each rounded up, 17 base units
+//                      apiece), and a 1-year segment is refused (conference_usage_exceeds_elapsed).
+//   freeSpends         with the entry fee at 0, a proved note spend paying a private create is refused
+//                      (shielded_spend_without_fee) and the tree keeps its size; before, it committed and
+//                      appended a change note, so a chain of spends could fill the tree for nothing.
 // Each prints one `[figure]` line.
 
 import assert from 'node:assert/strict';
+import { conferenceGas } from '../../src/model/conference.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
 import { NATIVE_ASSET } from '../../src/node/init.js';
+import { DEV_ENTRY_FEE } from '../../src/node/zk-dev-genesis.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { TransactionRejectedError } from '../../src/sdk/errors.js';
-import { fieldToHex } from '../../src/zk/field.js';
+import {
+  createFeeBind,
+  noteOwnerHash,
+  proveNoteSpend,
+  releaseProver,
+  rosterCommitment,
+} from '../../src/sdk/zk-prover.js';
+import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount, type TestAccount } from '../helpers/tx.js';
 
@@ -175,4 +190,122 @@ export async function poolPages(v: ValueNode, opts: { limit: number }) {
   assert.equal(all.leaves.length, total);
   assert.deepEqual(all.leaves.slice(0, page.leaves.length), page.leaves);
   assert.equal(all.root, page.root);
+}
+
+type Create = Extract<Instruction, { kind: 'CreateConference' }>;
+const conference = (call: string, billing: string, over: Partial<Create> = {}): Create => ({
+  kind: 'CreateConference',
+  call,
+  policy: { kind: 'Public' },
+  privacy: { kind: 'Transparent' },
+  title: 'abuse',
+  description: '',
+  scheduledStartMs: 0n,
+  maxParticipants: 100,
+  gasRatePerMinute: numeric('1'),
+  billingAccount: billing,
+  metadata: new Map(),
+  rosterCommitments: [],
+  ...over,
+});
+
+export async function usageSplit(v: ValueNode, opts: { segments: number }) {
+  const host = newAccount('system', 72);
+  const call = 'system:split';
+  const fund: Instruction[] = [
+    { kind: 'RegisterAccount', id: host.id, metadata: new Map() },
+    {
+      kind: 'TransferAsset',
+      source: `${NATIVE_ASSET}#${v.t.admin.id}`,
+      destination: host.id,
+      amount: numeric('10'),
+    },
+  ];
+  assert.equal(await v.send(v.t.admin, fund), 'Committed');
+  assert.equal(await v.send(host, [conference(call, host.id)]), 'Committed');
+  const scale = v.t.node.ledger.state.tables.assetDefinition.get(NATIVE_ASSET)!.scale;
+  const rate = numeric('1');
+  const gas = (ms: number) => conferenceGas(rate, BigInt(ms), scale);
+  const units = (u: bigint) => ({ mantissa: u, scale });
+  const year = 365 * DAY;
+  const tooLong: Instruction = {
+    kind: 'RecordConferenceUsage',
+    call,
+    segment: 0,
+    durationMs: BigInt(year),
+    billedGas: units(gas(year)),
+  };
+  const impossible = await v.send(host, [tooLong]);
+  const before = v.native(host.id);
+  const segments: Instruction[] = Array.from({ length: opts.segments }, (_, i) => ({
+    kind: 'RecordConferenceUsage',
+    call,
+    segment: i + 1,
+    durationMs: 1n,
+    billedGas: units(gas(i + 1) - gas(i)),
+  }));
+  const split = await v.send(host, segments);
+  const taken = before - v.native(host.id);
+  const figures = {
+    segments: opts.segments,
+    impossible,
+    split,
+    taken: String(taken),
+    oneSegment: String(gas(opts.segments)),
+    perSegmentRounding: String(gas(1) * BigInt(opts.segments)),
+  };
+  console.log(`[figure] usage split: ${JSON.stringify(figures)}`);
+  assert.equal(impossible, 'conference_usage_exceeds_elapsed');
+  assert.equal(split, 'Committed');
+  assert.equal(taken, gas(opts.segments), 'the split bills what one segment of the sum does');
+  const usage = v.t.node.ledger.state.tables.conferenceCall.get(call)!.usage;
+  assert.equal(usage.durationMs, BigInt(opts.segments));
+}
+
+export async function freeSpends(v: ValueNode) {
+  const secret = 4242n;
+  const blinding = 77n;
+  const note = { value: 10n ** 6n, secret, blinding };
+  const shielded: Instruction = {
+    kind: 'ShieldAsset',
+    amount: numeric('1'),
+    ownerHash: fieldToHex(noteOwnerHash(secret, blinding)),
+  };
+  assert.equal(await v.send(v.t.admin, [shielded]), 'Committed');
+  const fee = (text: string): Instruction => ({
+    kind: 'SetParameter',
+    parameter: { kind: 'Custom', id: 'conference_entry_fee', payload: text },
+  });
+  assert.equal(await v.send(v.t.admin, [fee('0')]), 'Committed');
+  const leaves = () => v.t.node.ledger.state.shieldedPool().leaves;
+  const call = 'system:free';
+  try {
+    const spend = await proveNoteSpend({
+      note,
+      poolLeaves: leaves().map((h) => fieldFromHex(h)!),
+      fee: 0n,
+      bind: createFeeBind(call, v.t.admin.id),
+      change: { secret: 4343n, blinding: 78n },
+    });
+    const before = leaves().length;
+    const create = conference(call, v.t.admin.id, {
+      privacy: { kind: 'ZkRosterV1' },
+      gasRatePerMinute: numeric('0'),
+      rosterCommitments: [fieldToHex(rosterCommitment(1n))],
+      fee: {
+        root: fieldToHex(spend.root),
+        nullifier: fieldToHex(spend.nullifier),
+        changeCommitment: fieldToHex(spend.changeCommitment),
+        proof: spend.proof,
+      },
+    });
+    const code = await v.send(v.t.admin, [create]);
+    const figures = { code, leavesBefore: before, leavesAfter: leaves().length };
+    console.log(`[figure] free spends: ${JSON.stringify(figures)}`);
+    assert.equal(code, 'shielded_spend_without_fee');
+    assert.equal(leaves().length, before, 'no change note joined the tree');
+  } finally {
+    assert.equal(await v.send(v.t.admin, [fee(DEV_ENTRY_FEE)]), 'Committed');
+    await releaseProver();
+  }
 }

@@ -95,10 +95,11 @@ describe('torana conference', () => {
     c = await show();
     assert.deepEqual([c.participants, c.active_participants], [[guestId], 1]);
 
-    // 90 s at 1.5 per minute = 2.25 at the native scale, computed by the CLI.
-    await run(['conference', 'usage', call, '--segment', '1', '--duration-ms', '90000']);
+    // 2 s at 1.5 per minute = 0.05 at the native scale, computed by the CLI (a call may not record more
+    // than block time since creation × max participants: the steps above took longer than 0.5 s).
+    await run(['conference', 'usage', call, '--segment', '1', '--duration-ms', '2000']);
     c = await show();
-    assert.deepEqual([c.usage.duration_ms, Number(c.usage.billed_gas), c.usage.segments], ['90000', 2.25, 1]);
+    assert.deepEqual([c.usage.duration_ms, Number(c.usage.billed_gas), c.usage.segments], ['2000', 0.05, 1]);
     await run(['conference', 'leave', call, ...asGuest]);
     await run(['conference', 'end', call]);
     c = await show();

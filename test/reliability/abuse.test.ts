@@ -33,7 +33,14 @@ import { deadTargetOwner, futureStampedFlood, unregisteredSigners, webhookOwners
 import { connectionCaps, slowClients } from '../abuse/slow.js';
 import { fullBlockBurst, subscriptionFloods } from '../abuse/streams.js';
 import { triggerAbuse } from '../abuse/triggers.js';
-import { poolPages, shieldDust, startValueNode, subscriptionTheft } from '../abuse/value.js';
+import {
+  freeSpends,
+  poolPages,
+  shieldDust,
+  startValueNode,
+  subscriptionTheft,
+  usageSplit,
+} from '../abuse/value.js';
 import { webhookTargetRanges } from '../abuse/webhook-targets.js';
 import { TIMING_BOUNDS_ENV } from '../helpers/timing-bound.js';
 
@@ -86,7 +93,7 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
     signedQueryReplay({ replays: 1_000, cacheMax: 2_000 }));
   it('SSE resumption across a restart after 100 / 200 commits: exactly the missed events', () =>
     resumeAcrossRestart({ before: 100, after: 200 }));
-  it('value: 500 × ChargeSubscriptionNow refused; 1,000 dust shields refused, 1,500 at the minimum in bounded time; the pool paged', async () => {
+  it('value: 500 × ChargeSubscriptionNow refused; 1,000 dust shields refused, 1,500 at the minimum in bounded time; the pool paged; 1,000 × 1 ms usage bills the sum; no zero-fee spend', async () => {
     const v = await startValueNode();
     try {
       await subscriptionTheft(v, { charges: 500 });
@@ -95,6 +102,8 @@ describe('abuse (long)', { timeout: 900_000 }, () => {
       // 2-core machine still stays far below this.
       assert.ok(f.perAppendMs < 100, `${f.perAppendMs} ms per append`);
       await poolPages(v, { limit: 500 });
+      await usageSplit(v, { segments: 1_000 });
+      await freeSpends(v);
     } finally {
       await v.t.stopAll();
     }

@@ -298,16 +298,16 @@ describe('private conferences with real proofs', () => {
       secret: SECRETS[0]!,
       roster: ROSTER,
       segment: 1,
-      durationMs: 60_000n,
-      billedGas: '6.00',
+      durationMs: 1_000n,
+      billedGas: '0.10',
       sender: BOB,
     });
     const record = (segment: number, p = usage): Instruction => ({
       kind: 'RecordConferenceUsage',
       call: CALL,
       segment,
-      durationMs: 60_000n,
-      billedGas: amount('6.00'),
+      durationMs: 1_000n,
+      billedGas: amount('0.10'),
       private: rosterProof(p),
     });
     r.rejected(BOB, [record(2)], 'zk_proof_invalid');
@@ -327,6 +327,29 @@ describe('private conferences with real proofs', () => {
     assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 0);
     // One join per member and call: after leaving, the join nullifier stays spent.
     r.rejected(ALICE, [privateJoin(join)], 'nullifier_reused');
+  });
+
+  it('with the entry fee at 0 a note spend is refused (shielded_spend_without_fee): no leaf, no nullifier', async () => {
+    r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '0', treasury: TREASURY }));
+    const free = 'wonderland:free';
+    const spend = await proveNoteSpend({
+      note: SMALL,
+      poolLeaves: r.leaves(),
+      fee: 0n,
+      bind: createFeeBind(free, BOB),
+      change: { secret: 15n, blinding: 16n },
+    });
+    const freeCreate = (fee?: ReturnType<typeof noteSpend>): Instruction => ({
+      ...(privateCreate(fee) as Extract<Instruction, { kind: 'CreateConference' }>),
+      call: free,
+    });
+    const leaves = r.leaves().length;
+    // Before the fix this committed and appended a change note: a chain of such spends fills the tree.
+    r.rejected(BOB, [freeCreate(noteSpend(spend))], 'shielded_spend_without_fee');
+    assert.equal(r.leaves().length, leaves, 'no change note joined the pool');
+    assert.ok(!r.chain.state.isNullifierSpent('note', fieldToHex(spend.nullifier)));
+    r.ok(BOB, [freeCreate()]);
+    assert.equal(r.leaves().length, leaves);
   });
 
   it('gives the same state root after fromEntries and after replaying every block', () => {
