@@ -18,6 +18,7 @@ import {
   type SignatureCheck,
 } from './admission.js';
 import { ChainAdmission } from './chain-admission.js';
+import { assertCommitExtendsTip, assertTipIs } from './commit-checks.js';
 import { committedBlockEvents } from './commit-events.js';
 import type { ConsensusHost, ProposalVerdict, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
@@ -286,7 +287,9 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
 
   async commit(executed: ExecutedBlock, certificate: CommitCertificate): Promise<void> {
     const t0 = this.clock.monotonicMs();
+    assertCommitExtendsTip({ height: this.height(), hash: this.tipHash() }, executed, certificate);
     await this.ledger.commit(executed, certificate);
+    assertTipIs({ height: this.height(), hash: this.tipHash() }, executed);
     const durationMs = this.clock.monotonicMs() - t0;
     const { height } = executed.header;
     this.counters.blocks = height;
