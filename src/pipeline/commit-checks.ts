@@ -20,7 +20,11 @@ export interface Tip {
  * Before the block goes to the log: it is the next height, extends the tip, its execution's state root
  * (already computed) is the header's, and the certificate names this very block.
  */
-export function assertCommitExtendsTip(tip: Tip, executed: ExecutedBlock, certificate: CommitCertificate): void {
+export function assertCommitExtendsTip(
+  tip: Tip,
+  executed: ExecutedBlock,
+  certificate: CommitCertificate,
+): void {
   const { header } = executed;
   assert(
     header.height === tip.height + 1,
@@ -38,9 +42,11 @@ export function assertCommitExtendsTip(tip: Tip, executed: ExecutedBlock, certif
   assert(
     header.transactionCount === executed.transactions.length &&
       executed.results.length === executed.transactions.length &&
-      executed.hashes.length === executed.transactions.length,
+      executed.hashes.length === executed.transactions.length &&
+      executed.events.length === executed.transactions.length,
     `block ${header.height}: ${header.transactionCount} transactions in the header, ` +
-      `${executed.transactions.length} executed, ${executed.results.length} results, ${executed.hashes.length} hashes`,
+      `${executed.transactions.length} executed, ${executed.results.length} results, ${executed.hashes.length} hashes, ` +
+      `${executed.events.length} event lists`,
   );
   assert(
     certificate.height === header.height && bytesEqual(certificate.blockHash, executed.hash),
