@@ -9,7 +9,7 @@ import { join, relative } from 'node:path';
 import ts from 'typescript';
 
 const root = new URL('..', import.meta.url).pathname;
-const folders = process.argv.slice(2).filter((a) => !a.startsWith("--"));
+const folders = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const targets = folders.length > 0 ? folders : ['consensus', 'pipeline', 'storage', 'codec', 'state'];
 const ASSERT_CALLS = new Set(['assert', 'invariant', 'unreachable']);
 const ASSERT_ERRORS = new Set(['AssertionError', 'ConsensusInvariantError']);
@@ -76,5 +76,7 @@ for (const folder of targets) {
 const pad = (s, n) => String(s).padEnd(n);
 console.log(`${pad('folder', 12)}${pad('functions', 11)}${pad('assertions', 12)}per function`);
 for (const r of rows)
-  console.log(`${pad(r.folder, 12)}${pad(r.functions, 11)}${pad(r.assertions, 12)}${r.perFunction.toFixed(3)}`);
+  console.log(
+    `${pad(r.folder, 12)}${pad(r.functions, 11)}${pad(r.assertions, 12)}${r.perFunction.toFixed(3)}`,
+  );
 if (process.argv.includes('--json')) console.log(JSON.stringify(rows));
