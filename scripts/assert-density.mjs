@@ -5,7 +5,7 @@
 // or arrow function bound to a name (a variable or property); anonymous callbacks are not counted.
 // Usage: node scripts/assert-density.mjs [folder ...]   (default: the core folders under src/)
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { join } from 'node:path';
 import ts from 'typescript';
 
 const root = new URL('..', import.meta.url).pathname;
