@@ -43,6 +43,7 @@ export function assertCommitExtendsTip(
     header.transactionCount === executed.transactions.length &&
       executed.results.length === executed.transactions.length &&
       executed.hashes.length === executed.transactions.length &&
+      executed.hashHexes.length === executed.transactions.length &&
       executed.events.length === executed.transactions.length,
     `block ${header.height}: ${header.transactionCount} transactions in the header, ` +
       `${executed.transactions.length} executed, ${executed.results.length} results, ${executed.hashes.length} hashes, ` +
