@@ -1,5 +1,8 @@
 // The encoding buffer (docs/codec.md §2–§5). Grows geometrically; `finish()` returns a copy-free view.
+// Values reaching the writer were built by the program or validated by a codec's fromJson, so an
+// out-of-range one is a bug: asserted (a typed array would silently drop or wrap it otherwise).
 
+import { assert } from '../util/assert.js';
 import { CodecError } from './errors.js';
 
 const utf8 = new TextEncoder();
@@ -16,7 +19,8 @@ export class Writer {
 
   ensure(n: number): void {
     if (this.pos + n <= this.buf.length) return;
-    let size = this.buf.length * 2;
+    assert(Number.isSafeInteger(n) && n >= 0, `writer: cannot reserve ${n} bytes`);
+    let size = Math.max(1, this.buf.length * 2);
     while (size < this.pos + n) size *= 2;
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
@@ -24,17 +28,20 @@ export class Writer {
   }
 
   u8(v: number): void {
+    assert(Number.isInteger(v) && v >= 0 && v <= 0xff, `writer: u8 out of range: ${v}`);
     this.ensure(1);
     this.buf[this.pos++] = v;
   }
 
   u16(v: number): void {
+    assert(Number.isInteger(v) && v >= 0 && v <= 0xffff, `writer: u16 out of range: ${v}`);
     this.ensure(2);
     this.buf[this.pos++] = v & 0xff;
     this.buf[this.pos++] = (v >>> 8) & 0xff;
   }
 
   u32(v: number): void {
+    assert(Number.isInteger(v) && v >= 0 && v <= 0xffffffff, `writer: u32 out of range: ${v}`);
     this.ensure(4);
     const b = this.buf;
     b[this.pos++] = v & 0xff;
@@ -44,11 +51,14 @@ export class Writer {
   }
 
   u64(v: bigint): void {
+    assert(v >= 0n && v < 1n << 64n, `writer: u64 out of range: ${v}`);
     this.u32(Number(v & 0xffffffffn));
     this.u32(Number(v >> 32n));
   }
 
   varuint(v: number): void {
+    // At most 2^53-1: eight LEB128 bytes, which `ensure(8)` reserves.
+    assert(Number.isSafeInteger(v) && v >= 0, `writer: varuint out of range: ${v}`);
     this.ensure(8);
     const b = this.buf;
     while (v >= 0x80) {
@@ -59,6 +69,7 @@ export class Writer {
   }
 
   bigVaruint(v: bigint): void {
+    assert(v >= 0n, `writer: negative varuint ${v}`);
     if (v <= 0xfffffffn) {
       this.varuint(Number(v));
       return;
@@ -74,6 +85,7 @@ export class Writer {
     this.ensure(v.length);
     this.buf.set(v, this.pos);
     this.pos += v.length;
+    assert(this.pos <= this.buf.length, 'writer: wrote past the buffer');
   }
 
   string(s: string): void {
@@ -105,6 +117,8 @@ export class Writer {
   }
 
   finish(): Uint8Array {
+    // A byte stored past a typed array's end is dropped silently: the position must still be inside.
+    assert(this.pos <= this.buf.length, `writer: position ${this.pos} past capacity ${this.buf.length}`);
     return this.buf.subarray(0, this.pos);
   }
 }

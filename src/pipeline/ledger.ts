@@ -14,6 +14,7 @@ import { StateStore } from '../storage/state-store.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import { accountHistory } from './account-history.js';
+import { assertCommitExtendsTip, assertTipIs, type Tip } from './commit-checks.js';
 import { type ExecutedBlock, executeProposal, sealBlock } from './executed-block.js';
 import { decodeHistoryEntries, type HistoryEntry } from './history-entries.js';
 import { pushIndexChanges } from './index-writes.js';
@@ -169,13 +170,19 @@ export class Ledger {
   /** Durable first (append + fsync), then visible; the state store write follows in order. */
   async commit(executed: ExecutedBlock, certificate: CommitCertificate): Promise<Block> {
     if (this.stateWriteError !== undefined) throw this.stateWriteError;
+    assertCommitExtendsTip(this.tip(), executed, certificate);
     const block = sealBlock(executed, certificate);
     const bytes = encodeBlock(block, executed.encodedTransactions, 1024 + executed.transactions.length * 256);
     await this.log.append([
       { height: executed.header.height, hash: executed.hash, prevHash: executed.header.prevHash, bytes },
     ]);
+    assertTipIs(this.tip(), executed);
     this.applyCommitted(block, executed);
     return block;
+  }
+
+  private tip(): Tip {
+    return { height: this.height(), hash: this.tipHash() };
   }
 
   private applyCommitted(block: Block, executed: ExecutedBlock): void {

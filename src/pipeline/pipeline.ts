@@ -19,6 +19,7 @@ import {
 } from './admission.js';
 import { blockWeightBudget } from './block-weight.js';
 import { ChainAdmission } from './chain-admission.js';
+import { assertCommitExtendsTip, assertTipIs } from './commit-checks.js';
 import { committedBlockEvents } from './commit-events.js';
 import type { ConsensusHost, ProposalVerdict, WorkListener } from './consensus-host.js';
 import { EventBus } from './event-bus.js';
@@ -305,7 +306,9 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
 
   async commit(executed: ExecutedBlock, certificate: CommitCertificate): Promise<void> {
     const t0 = this.clock.monotonicMs();
+    assertCommitExtendsTip({ height: this.height(), hash: this.tipHash() }, executed, certificate);
     await this.ledger.commit(executed, certificate);
+    assertTipIs({ height: this.height(), hash: this.tipHash() }, executed);
     const durationMs = this.clock.monotonicMs() - t0;
     const { height } = executed.header;
     this.counters.blocks = height;

@@ -68,6 +68,7 @@ export class BlockExecution {
       return { result: { kind: 'Rejected', reason }, events: [] };
     }
     const mark = this.view.journal.mark();
+    assert(mark === 0, `transaction applied with ${mark} undo entries of an earlier one still open`);
     const x = new TxContext(this.view, this.ctx, authority, 0, this.newMeter());
     try {
       if (this.ctx.genesis) this.recordGenesisDomain(authority);

@@ -2,6 +2,7 @@
 // writes land in `writes` (a value, or DELETED), reads fall through to the base. Every write is recorded
 // in the shared undo journal so a rejected transaction can be rolled back exactly.
 
+import { assert } from '../util/assert.js';
 import type { BaseTable } from './table.js';
 import type { IndexName } from './tables.js';
 
@@ -33,6 +34,10 @@ export class Journal {
 
   /** Undoes every write made since `mark`, newest first. */
   rollback(mark: number): void {
+    assert(
+      mark >= 0 && mark <= this.entries.length,
+      `journal: rollback to ${mark} of ${this.entries.length}`,
+    );
     while (this.entries.length > mark) {
       const e = this.entries.pop()!;
       e.view.restore(e.id, e.had, e.prev);
@@ -41,6 +46,8 @@ export class Journal {
 
   /** Forgets the undo entries of a transaction that was kept. */
   release(mark: number): void {
+    // A mark past the end would grow the journal with holes; a stale one would drop a caller's entries.
+    assert(mark >= 0 && mark <= this.entries.length, `journal: release to ${mark} of ${this.entries.length}`);
     this.entries.length = mark;
   }
 }

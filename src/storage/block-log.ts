@@ -7,14 +7,22 @@ import { closeSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
-import type { BlockIndex, IndexedSegment } from './block-index.js';
+import { assert } from '../util/assert.js';
+import type { BlockIndex, IndexedSegment, RecordLocation } from './block-index.js';
 import type { BlockLogOptions, ResolvedBlockLogOptions } from './block-log-checks.js';
 import { checkBatch, resolveBlockLogOptions } from './block-log-checks.js';
 import type { BlockStore } from './block-store.js';
 import { StorageCorruptionError, StorageError } from './errors.js';
 import { ReadHandles } from './read-handles.js';
 import type { BlockRecord, RecordVerdict } from './record.js';
-import { decodePayload, encodeRecords, examineBytes, recordBytes } from './record.js';
+import {
+  decodePayload,
+  encodeRecords,
+  examineBytes,
+  HEADER_BYTES,
+  PAYLOAD_FIXED_BYTES,
+  recordBytes,
+} from './record.js';
 import { recoverBlockLog } from './recovery.js';
 import { BLOCKS_DIR, createSegment, readUpTo, syncDirectory, writeFully } from './segment-files.js';
 import { examineRecord, SegmentReader } from './segment-reader.js';
@@ -121,11 +129,20 @@ export class BlockLog implements BlockStore {
       throw new StorageError('storage_failed', `block log write failed: ${String(e)}`, { cause: String(e) });
     }
     // Published only now: readers never see a record before it is durable.
+    const heightBefore = this.index.height;
+    assert(
+      heightBefore + 1 === records[0]!.height,
+      `block log: batch from height ${records[0]!.height} onto height ${heightBefore} after its write`,
+    );
     let offset = this.active.segment.endOffset;
     for (const size of sizes) {
       this.index.add(offset, size);
       offset += size;
     }
+    assert(
+      this.index.height === heightBefore + records.length && this.active.segment.endOffset === offset,
+      `block log: ${records.length} records took the height from ${heightBefore} to ${this.index.height}`,
+    );
     this.tip = newTip;
   }
 
@@ -149,6 +166,7 @@ export class BlockLog implements BlockStore {
 
   /** Starts a new segment named after the next height; the old one is already fsynced. */
   private async roll(): Promise<void> {
+    const previous = this.active.segment;
     const created = await createSegment(
       this.blocksDir,
       this.index.height + 1,
@@ -157,6 +175,10 @@ export class BlockLog implements BlockStore {
     );
     const old = this.active.handle;
     this.active = { segment: this.index.addSegment(created.file), handle: created.handle };
+    assert(
+      created.file.firstHeight === previous.firstHeight + previous.count && previous.count > 0,
+      `block log: segment ${created.file.firstHeight} rolled after segment ${previous.firstHeight} of ${previous.count} records`,
+    );
     await old.close();
   }
 
@@ -165,6 +187,7 @@ export class BlockLog implements BlockStore {
     this.checkOpen();
     const at = this.index.locate(height);
     if (at === undefined) return undefined;
+    assertWithinSegment(at, height);
     const path = at.segment.file.path;
     const bytes = await this.readHandles.use(path, (h) => readUpTo(h, at.offset, at.size));
     return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
@@ -178,6 +201,7 @@ export class BlockLog implements BlockStore {
     this.checkOpen();
     const at = this.index.locate(height);
     if (at === undefined) return undefined;
+    assertWithinSegment(at, height);
     const path = at.segment.file.path;
     const fd = openSync(path, 'r');
     let bytes: Uint8Array;
@@ -236,6 +260,17 @@ export class BlockLog implements BlockStore {
   private checkOpen(): void {
     if (this.closed) throw new StorageError('storage_closed', 'the block log is closed');
   }
+}
+
+/** An indexed record lies wholly within the durable bytes of its segment, and is at least a header long. */
+function assertWithinSegment(at: RecordLocation, height: number): void {
+  assert(
+    at.offset >= 0 &&
+      at.size >= HEADER_BYTES + PAYLOAD_FIXED_BYTES &&
+      at.offset + at.size <= at.segment.endOffset,
+    `block log: record ${height} at ${at.offset}+${at.size} outside segment ${at.segment.firstHeight} ` +
+      `(${at.segment.endOffset} bytes)`,
+  );
 }
 
 /** Turns a verdict into a record, or into a corruption error naming the file and offset. */

@@ -6,6 +6,7 @@
 // points at happen to look plausible.
 
 import { crc32c } from '../codec/crc32c.js';
+import { assert } from '../util/assert.js';
 
 export const RECORD_MAGIC = 0x52414e54; // bytes 54 4E 41 52 on disk, "TNAR"
 export const HEADER_BYTES = 12;
@@ -88,6 +89,13 @@ export function encodeRecords(records: readonly BlockRecord[]): Uint8Array {
   const view = new DataView(out.buffer);
   let at = 0;
   for (const r of records) {
+    assert(
+      Number.isSafeInteger(r.height) &&
+        r.height >= 1 &&
+        r.hash.length === HASH_BYTES &&
+        r.prevHash.length === HASH_BYTES,
+      `block log record ${r.height}: height or hash lengths out of range (checked before encoding)`,
+    );
     const payloadLength = PAYLOAD_FIXED_BYTES + r.bytes.length;
     const p = at + HEADER_BYTES;
     view.setUint32(at, RECORD_MAGIC, true);
@@ -101,5 +109,6 @@ export function encodeRecords(records: readonly BlockRecord[]): Uint8Array {
     view.setUint32(at + 8, crc32c(payload, crc32c(out.subarray(at + 4, at + 8))), true);
     at = p + payloadLength;
   }
+  assert(at === total, `block log records: wrote ${at} bytes of ${total}`);
   return out;
 }

@@ -6,6 +6,7 @@
 import type { FileHandle } from 'node:fs/promises';
 import { open, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 
 export const BLOCKS_DIR = 'blocks';
@@ -53,6 +54,7 @@ export async function createSegment(
   fsync: boolean,
   failPoints: FailPoints,
 ): Promise<{ handle: FileHandle; file: SegmentFile }> {
+  assert(Number.isSafeInteger(firstHeight) && firstHeight >= 1, `segment first height ${firstHeight}`);
   const path = join(blocksDir, segmentFileName(firstHeight));
   // 0600 whatever the umask: blocks are only the node's to read.
   const handle = await open(path, 'wx+', 0o600);
@@ -71,6 +73,11 @@ export async function writeFully(handle: FileHandle, bytes: Uint8Array, position
   let done = 0;
   while (done < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
+    // A write of zero bytes would loop forever; more than asked would be past the buffer.
+    assert(
+      bytesWritten > 0 && bytesWritten <= bytes.length - done,
+      `segment write moved ${bytesWritten} bytes`,
+    );
     done += bytesWritten;
   }
 }
@@ -82,6 +89,7 @@ export async function readUpTo(handle: FileHandle, position: number, length: num
   while (done < length) {
     const { bytesRead } = await handle.read(out, done, length - done, position + done);
     if (bytesRead === 0) break;
+    assert(bytesRead <= length - done, `segment read returned ${bytesRead} bytes, ${length - done} asked`);
     done += bytesRead;
   }
   return done === length ? out : out.subarray(0, done);

@@ -8,6 +8,7 @@ import { chmod, mkdir, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { RootDatabase } from 'lmdb';
 import { open as openLmdb } from 'lmdb';
+import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { noFailPoints } from '../util/failpoints.js';
 import type { StateBackend, StateChange } from './block-store.js';
@@ -162,6 +163,11 @@ export class StateStore implements StateBackend {
     });
     await this.flush();
     this.failPoints.hit('state.after-commit');
+    // Commits are serialised: nothing moved the applied height while this one was in flight.
+    assert(
+      this.height === height - 1,
+      `state store: applied height moved to ${this.height} during commit ${height}`,
+    );
     this.height = height;
     this.blockHash = appliedHash;
   }

@@ -4,7 +4,7 @@
 // driver (driver.ts) and the simulator (src/sim/) execute the same effects against different ports.
 
 import type { CommitCertificate } from '../../model/block.js';
-import { AssertionError } from '../../util/assert.js';
+import { AssertionError, assert } from '../../util/assert.js';
 import type { CertificateProblem } from '../certificate.js';
 import type { ValidatorSet } from '../validator-set.js';
 
@@ -176,6 +176,7 @@ export class ConsensusInvariantError extends AssertionError {
   override readonly name: string = 'ConsensusInvariantError';
 }
 
+/** `assert` (util/assert.ts) throwing ConsensusInvariantError: the consensus core's name for it. */
 export function invariant(ok: boolean, what: string): asserts ok {
-  if (!ok) throw new ConsensusInvariantError(what);
+  assert(ok, what, ConsensusInvariantError);
 }

@@ -1,0 +1,96 @@
+// Always-on assertions of the block log and state store, each shown with a planted violation: a record
+// encoded with bad fields, a zero-byte or oversized write, an index that points past its segment, a
+// batch that did not advance the height by its length, a state store height moved during a commit.
+
+import assert from 'node:assert/strict';
+import type { FileHandle } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { AssertionError } from '../util/assert.js';
+import { BlockLog } from './block-log.js';
+import { encodeRecords } from './record.js';
+import { createSegment, readUpTo, writeFully } from './segment-files.js';
+import { StateStore } from './state-store.js';
+
+const dirs: string[] = [];
+const tempDir = async () => {
+  const d = await mkdtemp(join(tmpdir(), 'torana-storage-asserts-'));
+  dirs.push(d);
+  return d;
+};
+after(async () => {
+  for (const d of dirs) await rm(d, { recursive: true, force: true });
+});
+
+const hash = (n: number) => new Uint8Array(32).fill(n);
+const record = (height: number, prev: number) => ({
+  height,
+  hash: hash(height),
+  prevHash: hash(prev),
+  bytes: new Uint8Array([height]),
+});
+const isAssertion = (message: RegExp) => (e: unknown) =>
+  e instanceof AssertionError && message.test(e.message);
+
+describe('block log assertions', () => {
+  it('encodeRecords refuses fields the append checks should have refused', () => {
+    assert.throws(() => encodeRecords([{ ...record(1, 0), hash: new Uint8Array(31) }]), AssertionError);
+    assert.throws(() => encodeRecords([record(0, 0)]), AssertionError);
+  });
+
+  it('writeFully stops on a zero-byte write instead of looping; readUpTo on an oversized read', async () => {
+    const stuck = { write: async () => ({ bytesWritten: 0 }) } as unknown as FileHandle;
+    await assert.rejects(writeFully(stuck, new Uint8Array(4), 0), isAssertion(/moved 0 bytes/));
+    const greedy = { read: async () => ({ bytesRead: 9 }) } as unknown as FileHandle;
+    await assert.rejects(readUpTo(greedy, 0, 4), isAssertion(/returned 9 bytes/));
+  });
+
+  it('createSegment refuses a first height below 1', async () => {
+    const { noFailPoints } = await import('../util/failpoints.js');
+    await assert.rejects(createSegment(await tempDir(), 0, false, noFailPoints), AssertionError);
+  });
+
+  it('a read whose index entry lies past the segment end fails before reading', async () => {
+    const { log } = await BlockLog.open(await tempDir(), { fsync: false });
+    await log.append([record(1, 0)]);
+    assert.equal((await log.read(1))?.height, 1);
+    // Planted: the index believes the segment holds fewer bytes than its record needs.
+    const index = (log as unknown as { index: { segments: { endOffset: number }[] } }).index;
+    index.segments[0]!.endOffset = 10;
+    await assert.rejects(log.read(1), isAssertion(/outside segment/));
+    assert.throws(() => log.readSync(1), isAssertion(/outside segment/));
+    index.segments[0]!.endOffset = Number.MAX_SAFE_INTEGER;
+    await log.close();
+  });
+
+  it('an append that finds the height moved during its write fails', async () => {
+    let plant: (() => void) | undefined;
+    const failPoints = { hit: (name: string) => name === 'blocklog.after-fsync' && plant?.() };
+    const { log } = await BlockLog.open(await tempDir(), { fsync: false, failPoints });
+    const index = (log as unknown as { index: { height: number } }).index;
+    plant = () => {
+      index.height += 1; // planted: something indexed a record while this batch was being written
+    };
+    await assert.rejects(log.append([record(1, 0)]), isAssertion(/batch from height 1 onto height 1/));
+    await log.close();
+  });
+});
+
+describe('state store assertions', () => {
+  it('a commit finding the applied height moved while it ran fails', async () => {
+    let plant: (() => void) | undefined;
+    const failPoints = { hit: (name: string) => name === 'state.after-commit' && plant?.() };
+    const store = await StateStore.open(await tempDir(), { fsync: false, failPoints });
+    await store.commit(1, hash(1), []);
+    plant = () => {
+      (store as unknown as { height: number }).height = 5; // planted
+    };
+    await assert.rejects(
+      store.commit(2, hash(2), []),
+      isAssertion(/applied height moved to 5 during commit 2/),
+    );
+    await store.close();
+  });
+});
