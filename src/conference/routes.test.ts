@@ -220,7 +220,7 @@ describe('authenticated calls', () => {
     assert.deepEqual([ok.status, ok.body.policy], [200, 'authenticated']);
     const other = stranger();
     const unknown = await getJson(s, board, signedGet(board, other.account, other.key));
-    assert.deepEqual([unknown.status, unknown.body.code], [403, 'request_signature_invalid']);
+    assert.deepEqual([unknown.status, unknown.body.code], [403, 'request_signer_unregistered']);
     const forged = await getJson(s, board, signedGet(board, VIEWER, other.key));
     assert.deepEqual([forged.status, forged.body.code], [403, 'request_signature_invalid']);
     // A public call needs no signature, and a signed read of it is fine too.

@@ -138,7 +138,15 @@ const ROSTER_COMMITMENT_WEIGHT = 5;
 
 function sizeTerm(rule: WeightRule, ins: Instruction): number {
   if (rule.perByte === undefined) return 0;
-  return Math.ceil(rule.perByte * encode(InstructionCodec, ins).length);
+  let bytes: number;
+  try {
+    bytes = encode(InstructionCodec, ins).length;
+  } catch {
+    // Only an instruction built in process can fail to encode (one decoded from a transaction always
+    // re-encodes); its handler refuses it with a typed rejection, so it is charged its base alone.
+    return 0;
+  }
+  return Math.ceil(rule.perByte * bytes);
 }
 
 /**

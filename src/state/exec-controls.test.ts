@@ -188,6 +188,7 @@ describe('enforcement', () => {
   it('conference billing cannot bypass the rules (it moves value through the same function)', () => {
     const chain = conferenceWorld();
     expectCode(chain, BOB, [create(BOB)], 'Committed');
+    chain.timeMs = 1_000 * chain.height + 600_000; // usage is bounded by the time the call has existed
     expectCode(chain, ADMIN, [freeze(BOB)], 'Committed');
     const r = chain.run(CAROL, [usage(1, 60_000n, '6')]);
     assert.equal(outcome(r.result), 'transfer_frozen');
