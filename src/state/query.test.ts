@@ -229,10 +229,13 @@ describe('executeQuery: iterable', () => {
   it('iterates 2,500 items in batches of 100 through a cursor', async () => {
     const chain = Chain.genesis();
     const roles = Array.from({ length: 2500 }, (_, i) => `role${String(i).padStart(4, '0')}`);
-    chain.run(
-      ADMIN,
-      roles.map((id) => ({ kind: 'RegisterRole', id, permissions: [] })),
-    );
+    // In transactions of 250: one of 2,500 would pass the default TransactionMaxWeight.
+    for (let i = 0; i < roles.length; i += 250) {
+      chain.run(
+        ADMIN,
+        roles.slice(i, i + 250).map((id) => ({ kind: 'RegisterRole', id, permissions: [] })),
+      );
+    }
     const opts = { cursors: new CursorStore({ capacity: 2, idleExpiryMs: 1000, now: () => 0 }) };
     let r = batch(
       await executeQuery(chain.state, start({ kind: 'FindRoles' }, { fetchSize: 100 }), ADMIN, opts),

@@ -77,9 +77,12 @@ describe('trigger limits (executor)', () => {
   });
 
   it('the new variant is appended: earlier variants keep their tags, the Parameters row its layout', () => {
-    // Variant tags are positions: Custom stays 6 (as in blocks written before), the new one is 7.
+    // Variant tags are positions: Custom stays 6 (as in blocks written before); the variants appended after
+    // it are ShieldedNoteMinUnits 7, TriggersPerAccountMax 8, TransactionMaxWeight 9, BlockMaxWeight 10.
     assert.equal(encode(ParameterCodec, { kind: 'Custom', id: 'x', payload: 1 })[0], 6);
-    assert.equal(encode(ParameterCodec, { kind: 'TriggersPerAccountMax', value: 3 })[0], 7);
+    assert.equal(encode(ParameterCodec, { kind: 'ShieldedNoteMinUnits', value: 3 })[0], 7);
+    assert.equal(encode(ParameterCodec, { kind: 'TriggersPerAccountMax', value: 3 })[0], 8);
+    assert.equal(encode(ParameterCodec, { kind: 'BlockMaxWeight', value: 3 })[0], 10);
     // The row's bytes are those of the struct without any new field: a value in `custom`.
     const p = { ...defaultParameters(), custom: new Map([[TRIGGERS_PER_ACCOUNT_PARAMETER, 3]]) };
     const back = decode(ParametersCodec, encode(ParametersCodec, p), DEFAULT_DECODE_LIMITS);
