@@ -6,6 +6,7 @@
 
 import assert from 'node:assert/strict';
 import { ToranaClient } from '../../src/sdk/client.js';
+import { registerAccounts } from '../helpers/node.js';
 import { startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 import { figure } from './clients.js';
@@ -52,6 +53,7 @@ export async function webhookTargetRanges(size: { wrappedPerRange: number }): Pr
   const who = newAccount('wonderland', 77);
   const client = new ToranaClient({ url: t.url, account: who.id, signer: who.key });
   try {
+    await registerAccounts(t, [who]); // webhook owners are registered accounts
     const hosts = [...HOSTILE_HOSTS, ...wrapped(size.wrappedPerRange)];
     const accepted: string[] = [];
     const codes = new Map<string, number>();
