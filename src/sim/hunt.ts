@@ -67,9 +67,9 @@ export function describeHunt(o: RunOptions): string {
  * asserts each is found at that seed; test/reliability/sim.test.ts runs the hunt and prints the figures).
  */
 export const HUNT_FIRST_FOUND: Record<PlantedBug, number> = {
-  'prepare-ignores-lock': 6,
-  'forget-lock-on-restart': 2,
-  'stale-justify-unlock': 11,
+  'prepare-ignores-lock': 8,
+  'forget-lock-on-restart': 0,
+  'stale-justify-unlock': 213,
 };
 
 /** A safety or rule failure (the hunt's adversary may leave liveness unmet: that is not a finding). */
