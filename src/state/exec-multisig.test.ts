@@ -159,7 +159,12 @@ describe('multisig instructions', () => {
     expectCode(chain, ADMIN, [register(spec(2, 1_500))], 'Committed');
     const note = (i: number) => propose([{ kind: 'Log', level: { kind: 'Info' }, message: `p${i}` }]);
     const cap = MULTISIG_PENDING_PER_PROPOSER_MAX;
-    expectCode(chain, ALICE, Array.from({ length: cap }, (_, i) => note(i)), 'Committed');
+    expectCode(
+      chain,
+      ALICE,
+      Array.from({ length: cap }, (_, i) => note(i)),
+      'Committed',
+    );
     expectCode(chain, ALICE, [note(cap)], 'multisig_proposals_full');
     expectCode(chain, BOB, [note(-1)], 'Committed');
     // Two blocks later (2,000 ms past a 1,500 ms TTL) ALICE's proposals have expired: room again.
