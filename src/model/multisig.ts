@@ -44,7 +44,10 @@ export const MultisigAccountCodec = struct('MultisigAccount', {
 });
 export type MultisigAccount = Infer<typeof MultisigAccountCodec>;
 
-/** Stored status; EXPIRED is never stored but derived from block time (`proposalStatus`). */
+/**
+ * Stored status. EXPIRED is derived from block time (`proposalStatus`); it is stored only when the
+ * proposer next proposes on the same multisig (the per-proposer cap counts live proposals).
+ */
 export const MultisigStatusCodec = enumOf('MultisigProposalStatus', {
   CollectingSignatures: {},
   Finalized: {},

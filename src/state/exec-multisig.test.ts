@@ -169,6 +169,15 @@ describe('multisig instructions', () => {
     expectCode(chain, BOB, [note(-1)], 'Committed');
     // Two blocks later (2,000 ms past a 1,500 ms TTL) ALICE's proposals have expired: room again.
     expectCode(chain, ALICE, [note(cap)], 'Committed');
+    // Counting stored each expired one as Expired once, so the next count does not read them again.
+    const open = chain.state.tables.multisigProposal.sortedChildIds(
+      'openProposalsByProposer',
+      `${MS} ${ALICE}`,
+    );
+    assert.equal(open.length, 1);
+    const all = chain.state.tables.multisigProposal.sortedChildIds('proposalsByMultisig', MS);
+    const kinds = all.map((id) => chain.state.tables.multisigProposal.get(id)!.status.kind);
+    assert.equal(kinds.filter((k) => k === 'Expired').length, cap);
   });
 
   it('the spec changes only through the multisig itself', () => {

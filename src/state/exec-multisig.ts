@@ -135,13 +135,18 @@ export const proposeMultisig: Handler<'ProposeMultisig'> = (x, ins) => {
   return approved(x, m, p);
 };
 
-/** The authority's live proposals on the multisig are at the cap (expired and terminal ones do not count). */
+/**
+ * The authority's live proposals on the multisig are at the cap. Its expired ones are stored as Expired
+ * on the way (each once), so the scan covers at most the cap plus the newly expired.
+ */
 function proposerFull(x: ExecContext, multisig: string): Fail | undefined {
   let live = 0;
-  for (const id of x.t.multisigProposal.children('proposalsByMultisig', multisig)) {
-    const p = x.t.multisigProposal.get(id);
-    if (p?.proposer !== x.authority) continue;
+  const t = x.t.multisigProposal;
+  for (const id of t.children('openProposalsByProposer', `${multisig} ${x.authority}`)) {
+    const p = t.get(id);
+    if (p === undefined) continue;
     if (proposalStatus(p, x.block.blockTimeMs) === 'CollectingSignatures') live += 1;
+    else t.set(id, { ...p, status: { kind: 'Expired' } });
   }
   return live < MULTISIG_PENDING_PER_PROPOSER_MAX
     ? undefined
