@@ -52,7 +52,6 @@ export function proposalProblem(id: string, p: MultisigProposal): string | undef
       if (list[i - 1]! >= list[i]!) return 'approvers not strictly sorted';
   if (instructionsHash(innerInstructions(p.instructions)) !== p.instructionsHash)
     return 'instructions_hash is not the hash of the instructions';
-  if (p.status.kind === 'Expired') return 'EXPIRED is derived, never stored';
   if ((p.status.kind === 'Finalized') !== (p.executedAtHeight !== undefined))
     return 'execution record mismatch';
   if ((p.executedAtHeight === undefined) !== (p.result === undefined)) return 'result without execution';

@@ -19,6 +19,9 @@ export const MULTISIG_SIGNATORIES_MAX = 64;
 /** Most instructions one proposal carries. */
 export const MULTISIG_INSTRUCTIONS_MAX = 64;
 /** How deep proposals may execute inside proposals (a multisig approving as a signatory of another). */
+/** Live proposals (collecting signatures, not expired) one signatory may have open on one multisig. */
+export const MULTISIG_PENDING_PER_PROPOSER_MAX = 64;
+
 export const MULTISIG_NESTING_MAX = 4;
 /** Default and largest proposal time to live (block time). */
 export const MULTISIG_TTL_MS_DEFAULT = 3_600_000;
@@ -41,7 +44,10 @@ export const MultisigAccountCodec = struct('MultisigAccount', {
 });
 export type MultisigAccount = Infer<typeof MultisigAccountCodec>;
 
-/** Stored status; EXPIRED is never stored but derived from block time (`proposalStatus`). */
+/**
+ * Stored status. EXPIRED is derived from block time (`proposalStatus`); it is stored only when the
+ * proposer next proposes on the same multisig (the per-proposer cap counts live proposals).
+ */
 export const MultisigStatusCodec = enumOf('MultisigProposalStatus', {
   CollectingSignatures: {},
   Finalized: {},

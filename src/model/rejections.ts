@@ -133,6 +133,10 @@ export const REJECTION_CODES = {
   multisig_nesting_too_deep: [812, 'proposals execute inside proposals deeper than the limit'],
   multisig_member_in_use: [813, 'the account is a signatory of a multisig account'],
   multisig_instructions_invalid: [814, 'a proposal needs 1..64 instructions'],
+  multisig_proposals_full: [
+    815,
+    'the proposer has 64 live proposals on this multisig (collecting signatures, not expired)',
+  ],
   // 820-839: transfer controls (docs/controls.md); each names the rule that refused the movement
   transfer_frozen: [820, 'the sending account (or the whole definition) is frozen for outgoing transfers'],
   account_blacklisted: [821, 'a blacklisted account (or definition) may neither send nor receive'],

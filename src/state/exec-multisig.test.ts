@@ -13,7 +13,12 @@ import {
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
-import { type MultisigSpec, multisigAccountId, proposalRowId } from '../model/multisig.js';
+import {
+  MULTISIG_PENDING_PER_PROPOSER_MAX,
+  type MultisigSpec,
+  multisigAccountId,
+  proposalRowId,
+} from '../model/multisig.js';
 import { instructionsHash } from '../model/multisig-proposal.js';
 import { WorldState } from './world-state.js';
 
@@ -147,6 +152,32 @@ describe('multisig instructions', () => {
     expectCode(chain, BOB, [approve(hash)], 'multisig_proposal_expired');
     // An expired batch may be proposed again (a fresh proposal).
     expectCode(chain, BOB, [propose(batch)], 'Committed');
+  });
+
+  it('caps the live proposals of one proposer; expired ones and other proposers do not count', () => {
+    const chain = world();
+    expectCode(chain, ADMIN, [register(spec(2, 1_500))], 'Committed');
+    const note = (i: number) => propose([{ kind: 'Log', level: { kind: 'Info' }, message: `p${i}` }]);
+    const cap = MULTISIG_PENDING_PER_PROPOSER_MAX;
+    expectCode(
+      chain,
+      ALICE,
+      Array.from({ length: cap }, (_, i) => note(i)),
+      'Committed',
+    );
+    expectCode(chain, ALICE, [note(cap)], 'multisig_proposals_full');
+    expectCode(chain, BOB, [note(-1)], 'Committed');
+    // Two blocks later (2,000 ms past a 1,500 ms TTL) ALICE's proposals have expired: room again.
+    expectCode(chain, ALICE, [note(cap)], 'Committed');
+    // Counting stored each expired one as Expired once, so the next count does not read them again.
+    const open = chain.state.tables.multisigProposal.sortedChildIds(
+      'openProposalsByProposer',
+      `${MS} ${ALICE}`,
+    );
+    assert.equal(open.length, 1);
+    const all = chain.state.tables.multisigProposal.sortedChildIds('proposalsByMultisig', MS);
+    const kinds = all.map((id) => chain.state.tables.multisigProposal.get(id)!.status.kind);
+    assert.equal(kinds.filter((k) => k === 'Expired').length, cap);
   });
 
   it('the spec changes only through the multisig itself', () => {

@@ -14,6 +14,7 @@ import { innerInstructions } from '../model/instructions.js';
 import {
   approvalWeight,
   MULTISIG_INSTRUCTIONS_MAX,
+  MULTISIG_PENDING_PER_PROPOSER_MAX,
   type MultisigAccount,
   type MultisigSpec,
   multisigAccountId,
@@ -114,6 +115,8 @@ export const proposeMultisig: Handler<'ProposeMultisig'> = (x, ins) => {
   const old = x.t.multisigProposal.get(id);
   if (old !== undefined && proposalStatus(old, x.block.blockTimeMs) === 'CollectingSignatures')
     return fail('multisig_proposal_exists', `proposal ${hash} is collecting signatures`);
+  const full = proposerFull(x, ins.multisig);
+  if (full) return full;
   const now = x.block.blockTimeMs;
   const p: MultisigProposal = {
     multisig: ins.multisig,
@@ -131,6 +134,27 @@ export const proposeMultisig: Handler<'ProposeMultisig'> = (x, ins) => {
   x.emit({ kind: 'MultisigProposed', ...common, proposer: x.authority, expiresAtMs: p.expiresAtMs });
   return approved(x, m, p);
 };
+
+/**
+ * The authority's live proposals on the multisig are at the cap. Its expired ones are stored as Expired
+ * on the way (each once), so the scan covers at most the cap plus the newly expired.
+ */
+function proposerFull(x: ExecContext, multisig: string): Fail | undefined {
+  let live = 0;
+  const t = x.t.multisigProposal;
+  for (const id of t.children('openProposalsByProposer', `${multisig} ${x.authority}`)) {
+    const p = t.get(id);
+    if (p === undefined) continue;
+    if (proposalStatus(p, x.block.blockTimeMs) === 'CollectingSignatures') live += 1;
+    else t.set(id, { ...p, status: { kind: 'Expired' } });
+  }
+  return live < MULTISIG_PENDING_PER_PROPOSER_MAX
+    ? undefined
+    : fail(
+        'multisig_proposals_full',
+        `${x.authority} has ${live} live proposals on ${multisig}; at most ${MULTISIG_PENDING_PER_PROPOSER_MAX}`,
+      );
+}
 
 /** After an approval landed: emit it, and execute when the weight reaches the quorum. */
 function approved(x: ExecContext, m: MultisigAccount, p: MultisigProposal): Fail | undefined {

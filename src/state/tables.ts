@@ -123,6 +123,8 @@ export type IndexName =
   | 'multisigsByMember'
   /** Proposals by their multisig account (multisig → proposals). */
   | 'proposalsByMultisig'
+  /** Proposals stored as collecting signatures by multisig and proposer (`<multisig> <proposer>`). */
+  | 'openProposalsByProposer'
   /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
   | 'controlsByAccount'
   | 'controlsByDefinition'
@@ -285,8 +287,13 @@ export const TABLES = Object.freeze({
   }),
   multisigProposal: def<MultisigProposal>('multisigProposal', MultisigProposalCodec, {
     idOf: (v) => proposalRowId(v.multisig, v.instructionsHash),
-    links: (_id, v) => [['proposalsByMultisig', v.multisig]],
-    linksById: true,
+    links: (_id, v) =>
+      v.status.kind === 'CollectingSignatures'
+        ? [
+            ['proposalsByMultisig', v.multisig],
+            ['openProposalsByProposer', `${v.multisig} ${v.proposer}`],
+          ]
+        : [['proposalsByMultisig', v.multisig]],
     check: proposalProblem,
   }),
   assetControl: def<AssetControl>('assetControl', AssetControlCodec, {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { assetId } from '../../src/model/ids.js';
 import type { Instruction } from '../../src/model/instructions.js';
+import type { SignedTransaction } from '../../src/model/transaction.js';
 import {
   createFeeBind,
   joinBindFor,
@@ -39,7 +40,9 @@ import {
   CAROL,
   type Chain,
   expectCode,
+  outcome,
   ROSE,
+  tx,
 } from '../fixtures/state/state-fixture.js';
 import { devZkParameters } from '../helpers/zk.js';
 
@@ -70,7 +73,7 @@ const noteSpend = (s: NoteSpendValue) => ({
 
 /** Runs and records every transaction so the test can replay them into a fresh chain. */
 class Recorded {
-  readonly log: [string, Instruction[]][] = [];
+  readonly log: ([string, Instruction[]] | SignedTransaction[])[] = [];
   constructor(readonly chain: Chain) {}
   ok(authority: string, instructions: Instruction[]): void {
     expectCode(this.chain, authority, instructions, 'Committed');
@@ -79,6 +82,18 @@ class Recorded {
   rejected(authority: string, instructions: Instruction[], code: string): void {
     expectRejected(this.chain, authority, instructions, code);
     this.log.push([authority, instructions]);
+  }
+  /** Several transactions of one authority in one block; their outcomes. */
+  sameBlock(authority: string, batches: Instruction[][]): string[] {
+    const txs = batches.map((ins, i) => tx(authority, ins, this.chain.height * 10 + i));
+    this.log.push(txs);
+    return this.chain.block(txs).results.map(outcome);
+  }
+  replay(into: Recorded): void {
+    for (const entry of this.log) {
+      if (typeof entry[0] === 'string') into.chain.run(entry[0], entry[1] as Instruction[]);
+      else into.chain.block(entry as SignedTransaction[]);
+    }
   }
   leaves(): bigint[] {
     return this.chain.state.shieldedPool().leaves.map((h) => fieldFromHex(h)!);
@@ -251,7 +266,10 @@ describe('private conferences with real proofs', () => {
     assert.equal(r.balance(POOL), poolBefore);
     assert.ok(!r.chain.state.isNullifierSpent('roster', fieldToHex(join.nullifier)));
     assert.ok(!r.chain.state.isNullifierSpent('note', fieldToHex(fee.nullifier)));
-    r.ok(ALICE, [privateJoin(join, noteSpend(fee))]);
+    // The same join in two transactions of one block: the first joins, the second finds its nullifiers
+    // spent. (Twice in one transaction passes TransactionMaxWeight: two joins' proofs are too heavy.)
+    const twice = privateJoin(join, noteSpend(fee));
+    assert.deepEqual(r.sameBlock(ALICE, [[twice], [twice]]), ['Committed', 'nullifier_reused']);
     assert.equal(r.balance(TREASURY), 500n, 'the join fee went to the treasury too');
     assert.equal(r.balance(POOL), 1100n - 500n);
     const call = r.chain.state.getCall(CALL)!;
@@ -357,7 +375,7 @@ describe('private conferences with real proofs', () => {
     assert.equal(toHex(WorldState.fromEntries(r.chain.state.entries()).stateRoot()), root);
     const replay = new Recorded(conferenceWorld());
     assert.equal(replay.chain.height, genesisLog);
-    for (const [authority, instructions] of r.log) replay.chain.run(authority, instructions);
+    r.replay(replay);
     assert.equal(toHex(replay.chain.state.stateRoot()), root);
   });
 });
