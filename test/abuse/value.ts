@@ -117,11 +117,12 @@ export async function subscriptionTheft(v: ValueNode, opts: { charges: number })
   assert.equal(figures.billingPointAfterSubscribeMs, DAY, 'the billing point did not move');
 }
 
-const owner = fieldToHex(12345n);
+// Each note its own owner hash, so that equal batches are distinct transactions (equal ones share a hash).
+let ownerSeq = 1n;
 const shield = (amount: string): Instruction => ({
   kind: 'ShieldAsset',
   amount: numeric(amount),
-  ownerHash: owner,
+  ownerHash: fieldToHex(ownerSeq++),
 });
 
 /**
