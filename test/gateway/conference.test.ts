@@ -131,8 +131,9 @@ describe('conference routes of a served node', () => {
       account: accountOf(stranger, c.domain),
       signer: stranger,
     });
+    // Signed by a key that is not a registered account: refused before its signature is looked at.
     await assert.rejects(outsider.getCall(board, { signed: true }), (e) =>
-      isToranaApiError(e, 'request_signature_invalid'),
+      isToranaApiError(e, 'request_signer_unregistered'),
     );
   });
 
