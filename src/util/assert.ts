@@ -1,4 +1,4 @@
-// Always-on assertions for invariants (style.md "Limits and assertions"): the project's one assertion
+// Always-on assertions for invariants: the project's one assertion
 // helper. A failed assertion is a programmer error: it stops the operation loudly (and, on the commit
 // path, the node: the engines report it through `onFatal`). Never use it on untrusted input: decode and
 // return a typed error first, assert only on what was already validated or computed by us.

@@ -159,7 +159,7 @@ for (const profile of PROFILES) {
         check(STATUS_PATHS, ['status']);
         check(DEVELOPER_PATHS, ['developer']);
         check(UNGATED_PATHS, ['public']);
-        // app-families.md §2: the explorer's metrics follow the `metrics` capability as /metrics does.
+        // The explorer's metrics follow the `metrics` capability as /metrics does.
         check(METRICS_PATHS, ['metrics']);
         for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
           assert.ok(byUrl.has(p), `${p} is registered`);
