@@ -1,4 +1,4 @@
-// The telemetry family through real sockets (app-families.md §6; docs/telemetry.md): peers-info lists this
+// The telemetry family through real sockets (docs/telemetry.md): peers-info lists this
 // node with its real configuration, propagation reports only what this node observed (its own commit
 // time against the header's creation time, no invented peer reports), live streams snapshots with growing
 // ids and resumes after Last-Event-ID, and the profile gates live only. The peers of a real network:

@@ -50,34 +50,6 @@ const OUTSIDE = new RegExp(
 );
 /** Where such citations belong: the design pages themselves, and the history of the changelog. */
 const OUTSIDE_SKIP = /^(docs\/design\/|CHANGELOG\.md$)/;
-/**
- * Files still being edited elsewhere that keep such citations until they are cleaned after the merge.
- * Each is skipped whole; the test prints the list's size and any entry that no longer needs it.
- */
-const OUTSIDE_ALLOWED: ReadonlySet<string> = new Set([
-  'docs/conference.md',
-  'docs/configuration.md',
-  'docs/errors.md',
-  'docs/subscriptions.md',
-  'docs/webhooks.md',
-  'src/conference/read-port.ts',
-  'src/config/schema.ts',
-  'src/consensus/engine.ts',
-  'src/gateway/errors.ts',
-  'src/iso20022/xml-attacks.test.ts',
-  'src/node/metrics.ts',
-  'src/operator/sessions.ts',
-  'src/pipeline/chain-admission.ts',
-  'src/pipeline/queue.ts',
-  'src/sdk/client.ts',
-  'src/webhooks/routes.ts',
-  'test/abuse/README.md',
-  'test/gateway/bad-input.test.ts',
-  'test/gateway/profiles.test.ts',
-  'test/gateway/telemetry.test.ts',
-  'test/iso20022/attacks.test.ts',
-  'test/network/README.md',
-]);
 
 /** The lines of `file` that cite a document outside the repository or an issue number. */
 function outsideCitations(file: string): string[] {
@@ -156,17 +128,9 @@ describe('citations', () => {
     const files = projectFiles();
     assert.ok(files.length > 100, `git ls-files listed only ${files.length} files`);
     const offenders: string[] = [];
-    const clean: string[] = [];
     for (const file of files) {
-      if (OUTSIDE_SKIP.test(file)) continue;
-      const found = outsideCitations(file);
-      if (!OUTSIDE_ALLOWED.has(file)) offenders.push(...found);
-      else if (found.length === 0) clean.push(file);
+      if (!OUTSIDE_SKIP.test(file)) offenders.push(...outsideCitations(file));
     }
-    console.log(
-      `[citations] allow-list: ${OUTSIDE_ALLOWED.size} files skipped` +
-        (clean.length > 0 ? `; no longer needed for: ${clean.join(', ')}` : ''),
-    );
     assert.deepEqual(
       offenders,
       [],
