@@ -38,7 +38,7 @@ function trackedFiles(): string[] {
 const ABSENT = ['app-families', 'gateway-interface', ['reference', 'notes'].join('-'), 'style'];
 /** Pages of docs/design/: cited with their path (`docs/design/testing.md`), never by a bare name. */
 const DESIGN = ['architecture', 'testing', 'dependencies'];
-/** A citation of a document outside the repository, or of an issue by its number. */
+/** A citation of a document outside the repository, or of an issue by its number or its title. */
 const OUTSIDE = new RegExp(
   [
     String.raw`\b(?:${ABSENT.join('|')})\.md\b`,
@@ -46,6 +46,8 @@ const OUTSIDE = new RegExp(
     String.raw`\breference[- ]notes\b`,
     String.raw`\bspec\/`,
     String.raw`\b[Ii]ssues? #?\d+`,
+    String.raw`\b[Ii]ssues? "`,
+    String.raw`(?<![\w/.-]|docs\/)design\/[\w-]+\.md\b`,
   ].join('|'),
 );
 /** Where such citations belong: the design pages themselves, and the history of the changelog. */
@@ -105,17 +107,20 @@ describe('citations', () => {
       `see ${ABSENT[2]} §7`,
       `${ABSENT[3]}.md "Layout"`,
       `design/${ABSENT[3]}.md`,
+      `(design/${DESIGN[2]}.md "Pins")`,
       `(${DESIGN[1]}.md "Durability discipline")`,
       ['spec', 'a.md'].join('/'),
       ['Issue', '10 finding 1'].join(' '),
       ['(issue', '6 table)'].join(' '),
       ['issues', '#12'].join(' '),
+      ['(issue', '"Gateway", Done means)'].join(' '),
     ];
     for (const hit of hits) assert.match(hit, OUTSIDE);
     const misses = [
       `docs/design/${DESIGN[1]}.md "Habits"`,
       `docs/design/${DESIGN[0]}.md`,
-      `design/${DESIGN[2]}.md`,
+      `[the design pages](docs/design/README.md)`,
+      `[Habits](../docs/design/${DESIGN[1]}.md)`,
       'the issue tracker',
       'the issues: 3 of them',
       ['respec', 'x'].join('/'),
