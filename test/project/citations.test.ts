@@ -20,6 +20,25 @@ const SKIP = /^(package-lock\.json|CHANGELOG\.md|bench\/results\/|zk\/artifacts\
 const CITED =
   /(?<![\w./-])(src|test|docs|bench|scripts|examples|circuits|zk)\/[\w./-]+\.(ts|md|mjs|json|circom|toml|js)\b/g;
 
+/**
+ * A section cited by name after a page: `docs/security.md "Signed app requests"`, or several quoted names
+ * in a row (`docs/consensus.md "The protocol", "Peers, gossip"`).
+ */
+const SECTION =
+  /(?<![\w./-])((?:src|test|docs|bench|scripts|examples|circuits|zk)\/[\w./-]+\.md)`?\)?,? (?:§ ?)?("[^"\n]+"(?:, "[^"\n]+")*)/g;
+
+/** A title as compared: lower case, without markdown emphasis or code marks, spaces collapsed. */
+function plain(text: string): string {
+  return text.toLowerCase().replace(/[`*_]/g, '').replace(/\s+/g, ' ').trim();
+}
+
+/** The titles of a page: its headings and the bold lead-ins of its paragraphs and items. */
+export function titlesOf(page: string): string[] {
+  const headings = [...page.matchAll(/^#+\s+(.+)$/gm)].map((m) => plain(m[1]!));
+  const leads = [...page.matchAll(/\*\*([^*\n]+)\*\*/g)].map((m) => plain(m[1]!));
+  return [...headings, ...leads];
+}
+
 /** Tracked files plus new files not yet committed (ignored ones such as dist/ excluded). */
 function projectFiles(): string[] {
   const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], {
@@ -99,6 +118,54 @@ describe('citations', () => {
         });
     }
     assert.deepEqual(missing, [], `cited paths that do not exist:\n${missing.join('\n')}`);
+  });
+
+  it('a cited section is the start of a heading or a bold lead-in of its page', () => {
+    const page = '# Page\n\n## Signed app requests (the one rule)\n\n**Crash safety.** Before any vote…\n';
+    const titles = titlesOf(page);
+    for (const q of ['Signed app requests', 'signed APP requests', 'Crash safety']) {
+      assert.ok(
+        titles.some((t) => t.startsWith(plain(q))),
+        q,
+      );
+    }
+    assert.ok(!titles.some((t) => t.startsWith(plain('Membership'))));
+    // Built from parts, so that this file does not cite sections its pages lack.
+    const text = [
+      'see docs/codec.md',
+      '"One", "Two" and (`docs/errors.md`',
+      '§"Three") but not docs/mcp.md alone',
+    ];
+    assert.deepEqual(
+      [...text.join(' ').matchAll(SECTION)].map((m) => [m[1], m[2]]),
+      [
+        ['docs/codec.md', '"One", "Two"'],
+        ['docs/errors.md', '"Three"'],
+      ],
+    );
+  });
+
+  it('every section a file cites by name exists in the page it names', () => {
+    const titles = new Map<string, string[]>();
+    const missing: string[] = [];
+    for (const file of trackedFiles()) {
+      const path = join(ROOT, file);
+      if (!existsSync(path)) continue;
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .forEach((line, i) => {
+          for (const m of line.matchAll(SECTION)) {
+            const page = m[1]!;
+            if (!existsSync(join(ROOT, page))) continue; // reported by the test above
+            if (!titles.has(page)) titles.set(page, titlesOf(readFileSync(join(ROOT, page), 'utf8')));
+            for (const q of m[2]!.matchAll(/"([^"]+)"/g)) {
+              if (!titles.get(page)!.some((t) => t.startsWith(plain(q[1]!))))
+                missing.push(`${file}:${i + 1}: ${page} "${q[1]}"`);
+            }
+          }
+        });
+    }
+    assert.deepEqual(missing, [], `cited sections that their page does not have:\n${missing.join('\n')}`);
   });
 
   it('the outside pattern finds outside documents and issue numbers, not the design pages', () => {

@@ -47,8 +47,8 @@ function folders(dir: string): string[] {
 describe('docs index and folder READMEs', () => {
   it('link targets are read from the Contents section alone', () => {
     const readme =
-      '# x\n\n## Contents\n\n- [a](docs/a.md), [b](docs/b.md#part)\n\n## SDK\n\n[c](docs/c.md)\n';
-    assert.deepEqual([...linkTargets(contentsSection(readme))], ['docs/a.md', 'docs/b.md']);
+      '# x\n\n## Contents\n\n- [a](docs/codec.md), [b](docs/errors.md#part)\n\n## SDK\n\n[c](docs/mcp.md)\n';
+    assert.deepEqual([...linkTargets(contentsSection(readme))], ['docs/codec.md', 'docs/errors.md']);
   });
 
   it("every page of docs/ is linked from the README's Contents", () => {
