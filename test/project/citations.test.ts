@@ -1,11 +1,13 @@
 // Every path a comment or a document cites must exist in the repository, so a reader of a clone can
 // follow it: `src/…`, `test/…`, `docs/…`, `bench/…`, `scripts/…`, `examples/…`, `circuits/…`, `zk/…`
-// followed by a file name with an extension. Text inside generated or vendored files is not checked.
+// followed by a file name with an extension. A section named after a page (`docs/security.md "Signed
+// app requests"`) must be one of its headings or bold lead-ins. Text inside generated or vendored files
+// is not checked.
 //
 // Nor may a file cite what a clone does not have: the design notes and the issue tracker the code was
-// first written against. Only the pages of docs/design/ are cited, by their path, and the changelog
-// keeps its history. The pattern is built from parts so that this file, which is checked like every
-// other, does not spell what it looks for.
+// first written against (an issue by its number or its title). Only the pages of docs/design/ are
+// cited, by their full path, and the changelog keeps its history. There is no allow-list. The pattern is
+// built from parts so that this file, which is checked like every other, does not spell what it looks for.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
