@@ -60,19 +60,21 @@ const ABSENT = ['app-families', 'gateway-interface', ['reference', 'notes'].join
 /** Pages of docs/design/: cited with their path (`docs/design/testing.md`), never by a bare name. */
 const DESIGN = ['architecture', 'testing', 'dependencies'];
 /** A citation of a document outside the repository, or of an issue by its number or its title. */
-const OUTSIDE = new RegExp(
-  [
-    String.raw`\b(?:${ABSENT.join('|')})\.md\b`,
-    String.raw`(?<![\w/.-])(?:${DESIGN.join('|')})\.md\b`,
-    String.raw`\breference[- ]notes\b`,
-    String.raw`\bspec\/`,
-    String.raw`\b[Ii]ssues? #?\d+`,
-    String.raw`\b[Ii]ssues? "`,
-    String.raw`(?<![\w/.-]|docs\/)design\/[\w-]+\.md\b`,
-  ].join('|'),
-);
-/** Where such citations belong: the design pages themselves, and the history of the changelog. */
-const OUTSIDE_SKIP = /^(docs\/design\/|CHANGELOG\.md$)/;
+const OUTSIDE_PARTS = [
+  String.raw`\b(?:${ABSENT.join('|')})\.md\b`,
+  String.raw`\breference[- ]notes\b`,
+  String.raw`\bspec\/`,
+  String.raw`\b[Ii]ssues? #?\d+`,
+  String.raw`\b[Ii]ssues? "`,
+  String.raw`(?<![\w/.-]|docs\/)design\/[\w-]+\.md\b`,
+];
+/** A bare design page name: outside docs/design/ it names the outside notes of the same name. */
+const BARE_DESIGN = String.raw`(?<![\w/.-])(?:${DESIGN.join('|')})\.md\b`;
+const OUTSIDE = new RegExp([...OUTSIDE_PARTS, BARE_DESIGN].join('|'));
+/** The design pages link each other by bare name (their README lists them so); nothing else goes. */
+const OUTSIDE_IN_DESIGN = new RegExp(OUTSIDE_PARTS.join('|'));
+/** The history of the changelog keeps what it said. */
+const OUTSIDE_SKIP = /^CHANGELOG\.md$/;
 
 /** The lines of `file` that cite a document outside the repository or an issue number. */
 function outsideCitations(file: string): string[] {
@@ -80,12 +82,13 @@ function outsideCitations(file: string): string[] {
   if (!existsSync(path) || !lstatSync(path).isFile()) return [];
   const bytes = readFileSync(path);
   if (bytes.includes(0)) return []; // binary
+  const pattern = file.startsWith('docs/design/') ? OUTSIDE_IN_DESIGN : OUTSIDE;
   const found: string[] = [];
   bytes
     .toString('utf8')
     .split('\n')
     .forEach((line, i) => {
-      if (OUTSIDE.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 140)}`);
+      if (pattern.test(line)) found.push(`${file}:${i + 1}: ${line.trim().slice(0, 140)}`);
     });
   return found;
 }
