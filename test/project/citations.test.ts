@@ -12,7 +12,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join, normalize } from 'node:path';
 import { describe, it } from 'node:test';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
@@ -98,6 +98,21 @@ function isGenerated(path: string): boolean {
   return path.includes('*') || path.includes('<') || /\/(tmp|out)\//.test(path);
 }
 
+/** GitHub's anchor of a heading: lower case, punctuation dropped (hyphens kept), spaces to hyphens. */
+export function anchorOf(heading: string): string {
+  return heading
+    .toLowerCase()
+    .trim()
+    .replace(/[^\w\- ]/g, '')
+    .replace(/ /g, '-');
+}
+
+/** The relative link targets of a markdown page (`[label](target)`), code blocks left out. */
+function relativeLinks(text: string): string[] {
+  const prose = text.replace(/```[\s\S]*?```/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1]!).filter((t) => !/^[a-z]+:/.test(t));
+}
+
 describe('citations', () => {
   it('the pattern finds repository paths and nothing else', () => {
     const text = 'see src/state/root.ts and (docs/codec.md §3), not mysrc/x.ts or a.src/b.ts';
@@ -171,6 +186,34 @@ describe('citations', () => {
         });
     }
     assert.deepEqual(missing, [], `cited sections that their page does not have:\n${missing.join('\n')}`);
+  });
+
+  it('a link anchor is the heading GitHub derives it from', () => {
+    assert.equal(anchorOf('Signed app requests'), 'signed-app-requests');
+    assert.equal(anchorOf('Limits (`GatewayLimits`; defaults)'), 'limits-gatewaylimits-defaults');
+    assert.deepEqual(relativeLinks('[a](b.md#c) [d](https://e.org) ```\n[f](g.md)\n```'), ['b.md#c']);
+  });
+
+  it("every relative link of a markdown page leads to a file, and its anchor to one of that page's headings", () => {
+    const broken: string[] = [];
+    for (const file of trackedFiles().filter((f) => f.endsWith('.md'))) {
+      if (!existsSync(join(ROOT, file))) continue;
+      for (const link of relativeLinks(readFileSync(join(ROOT, file), 'utf8'))) {
+        const [path = '', anchor] = link.split('#');
+        const target = path === '' ? file : normalize(join(dirname(file), path));
+        if (!existsSync(join(ROOT, target))) {
+          broken.push(`${file}: ${link}`);
+          continue;
+        }
+        if (anchor === undefined || !target.endsWith('.md')) continue;
+        const headings = readFileSync(join(ROOT, target), 'utf8')
+          .split('\n')
+          .filter((l) => /^#+ /.test(l))
+          .map((l) => anchorOf(l.replace(/^#+\s*/, '')));
+        if (!headings.includes(anchor)) broken.push(`${file}: ${link} (no such heading)`);
+      }
+    }
+    assert.deepEqual(broken, [], `broken links:\n${broken.join('\n')}`);
   });
 
   it('the outside pattern finds outside documents and issue numbers, not the design pages', () => {
