@@ -21,6 +21,9 @@ const SKIP = /^(package-lock\.json|CHANGELOG\.md|bench\/results\/|zk\/artifacts\
 /** A repository path: a top folder, then path characters, then an extension. */
 const CITED =
   /(?<![\w./-])(src|test|docs|bench|scripts|examples|circuits|zk)\/[\w./-]+\.(ts|md|mjs|json|circom|toml|js)\b/g;
+/** A repository folder: a top folder, then folder names, ending with a slash (`test/abuse/`). */
+const CITED_DIR =
+  /(?<![\w./<>*-])(?:src|test|docs|bench|scripts|examples|circuits|zk)\/(?:[\w.-]+\/)*(?![\w.-])/g;
 
 /**
  * A section cited by name after a page: `docs/security.md "Signed app requests"`, or several quoted names
@@ -98,6 +101,16 @@ function isGenerated(path: string): boolean {
   return path.includes('*') || path.includes('<') || /\/(tmp|out)\//.test(path);
 }
 
+/** A folder git ignores: one a run writes (`test/browser/artifacts/`), absent from a fresh clone. */
+function isIgnored(path: string): boolean {
+  try {
+    execFileSync('git', ['check-ignore', '-q', path], { cwd: ROOT });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** GitHub's anchor of a heading: lower case, punctuation dropped (hyphens kept), spaces to hyphens. */
 export function anchorOf(heading: string): string {
   return heading
@@ -122,6 +135,14 @@ describe('citations', () => {
     );
   });
 
+  it('the folder pattern finds repository folders and nothing else', () => {
+    const text = 'see test/abuse/ and src/, not src/util/assert.ts, <data>/bridge/ or xtest/y/';
+    assert.deepEqual(
+      [...text.matchAll(CITED_DIR)].map((m) => m[0]),
+      ['test/abuse/', 'src/'],
+    );
+  });
+
   it('every path a file cites exists', () => {
     const missing: string[] = [];
     for (const file of trackedFiles()) {
@@ -134,6 +155,10 @@ describe('citations', () => {
             const cited = m[0].replace(/\.$/, '');
             if (isGenerated(cited) || existsSync(join(ROOT, cited))) continue;
             missing.push(`${file}:${i + 1}: ${cited}`);
+          }
+          for (const m of line.matchAll(CITED_DIR)) {
+            if (existsSync(join(ROOT, m[0])) || isIgnored(m[0])) continue;
+            missing.push(`${file}:${i + 1}: ${m[0]}`);
           }
         });
     }
