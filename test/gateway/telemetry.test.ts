@@ -62,7 +62,7 @@ describe('telemetry routes', () => {
     ]);
     const page = await getJson(full.url, '/v1/telemetry/peers-info?limit=0');
     assert.deepEqual([page.status, page.code], [400, 'invalid_pagination']);
-    // Not profile-gated (the reference's rule).
+    // Not profile-gated (docs/configuration.md "Telemetry profiles").
     assert.equal((await getJson(operator.url, '/v1/telemetry/peers-info')).status, 200);
   });
 
