@@ -1,4 +1,4 @@
-// The examples in examples/ run against a fresh node, so they cannot rot (issue "Client SDK and CLI").
+// The examples in examples/ run against a fresh node, so they cannot rot (README.md "SDK").
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';

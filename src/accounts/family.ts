@@ -1,4 +1,4 @@
-// The wave-1 application reads (docs/app-api.md): the family `app-reads` (gateway/family.ts), listed in
+// The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md): the family `app-reads` (gateway/family.ts), listed in
 // node/families.ts. Every route answers from the committed state through the family's port (port.ts), in
 // JSON by default and in the framed codec when `Accept` prefers it:
 //

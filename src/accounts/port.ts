@@ -1,4 +1,4 @@
-// What the wave-1 application reads need from the node (gateway/family.ts): the committed world state, and
+// What the application reads of accounts and definitions need from the node (gateway/family.ts): the committed world state, and
 // the committed tip's block time (an asset alias is resolved against it, gateway/alias-resolver.ts).
 // node/families.ts adapts the node to it in one line.
 

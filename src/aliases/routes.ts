@@ -1,5 +1,5 @@
 // The alias resolution routes (docs/data-model.md §Aliases). Public reads of ledger
-// state: no signature, `source` always "ledger". The reference's VOPRF route is absent (§15: no mock).
+// state: no signature, `source` always "ledger". There is no VOPRF (blinded lookup) route: absent, not mocked.
 //
 //   POST /v1/aliases/resolve         {alias}                  → {alias, account_id, index, is_primary, source}
 //   POST /v1/aliases/resolve_index   {index}                  → {index, alias, account_id, source}

@@ -1,4 +1,4 @@
-// `torana iso20022 …` (issue "ISO 20022 bridge", CLI): submit a message file, read a record, fetch a
+// `torana iso20022 …` (docs/iso20022.md): submit a message file, read a record, fetch a
 // status report as XML, and verify the audit manifest against the anchors recorded on the ledger.
 
 import type { Command } from 'commander';

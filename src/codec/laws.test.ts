@@ -1,4 +1,4 @@
-// Shared property laws for codecs (docs/codec.md; design/testing.md "codec fuzzing"). The file is named
+// Shared property laws for codecs (docs/codec.md; docs/design/testing.md "Tests we keep"). The file is named
 // *.test.ts so the build leaves it out (it needs fast-check, a dev dependency); it registers no tests
 // itself. `lawTests` registers one `it` per law inside the caller's `describe`.
 //
@@ -23,7 +23,7 @@ import { CodecError, type CodecErrorCode } from './errors.js';
 import { type DecodeResult, decode, encode } from './frame.js';
 import { DEFAULT_DECODE_LIMITS, type DecodeLimits } from './limits.js';
 
-/** design/testing.md: every fuzz input must be answered within 100 ms. */
+/** docs/design/testing.md: every fuzz input must be answered within 100 ms. */
 export const RANDOM_INPUT_MS_MAX = 100;
 /** Tries of one slow input before the time bound counts as broken (decodeTimed). */
 const RANDOM_INPUT_TRIES = 3;

@@ -1,5 +1,5 @@
-// What the conference routes read from the node (style.md "Layout": `conference/` sees small
-// interfaces, never concrete classes). `node/conference-port.ts` adapts the committed world state to it.
+// What the conference routes read from the node (docs/design/architecture.md "Application families":
+// `conference/` sees small interfaces, never concrete classes). `node/conference-port.ts` adapts the committed world state to it.
 
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 

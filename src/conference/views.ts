@@ -1,7 +1,7 @@
 // Answer types of the conference read routes (docs/conference.md "Routes and CLI"), defined once as
 // codec types: the same definition gives the JSON answer, the codec answer (`Accept:
 // application/x-codec`) and the JSON Schema of the OpenAPI document (gateway/view.ts). Enumerations
-// are lower-case words in JSON (`public`, `zk-roster-v1`, `active`), as the interface spells them.
+// are lower-case words in JSON (`public`, `zk-roster-v1`, `active`), as docs/conference.md spells them.
 
 import type { Infer } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';

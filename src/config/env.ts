@@ -9,7 +9,7 @@ import { displayName, parseText } from './values.js';
 
 /**
  * `TORANA_` variables that are not configuration keys: a fail point for crash tests
- * (docs/design/testing.md "fail-point matrix"), the node directory, and the CLI's log override.
+ * (docs/design/testing.md "Durability discipline"), the node directory, and the CLI's log override.
  */
 export const ENV_ALLOW_LIST: readonly string[] = Object.freeze([
   'TORANA_FAILPOINT',

@@ -1,5 +1,5 @@
-// The single declarative table of every configuration key of a node (style.md "Wiring and
-// configuration"; testing.md "Default limits"). Each key is declared once, with its type, default,
+// The single declarative table of every configuration key of a node (docs/design/architecture.md
+// "Decisions that shape everything"; docs/design/testing.md "Default limits"). Each key is declared once, with its type, default,
 // bounds and doc; the `Config` type, `DEFAULT_CONFIG`, the environment names, the TOML renderer and
 // docs/configuration.md are all derived from this table. Names follow "units last" (`...Ms`,
 // `...Bytes`, `...Max`) except where the reference's parameter names are kept (`max_clock_drift_ms`).
@@ -23,7 +23,7 @@ const KiB = 1024;
 const MiB = 1024 * KiB;
 const GiB = 1024 * MiB;
 
-/** Telemetry profiles of gateway-interface.md "Visibility by telemetry profile". */
+/** Telemetry profiles: which route visibility classes each serves (docs/configuration.md "Telemetry profiles"). */
 export const TELEMETRY_PROFILES = ['disabled', 'operator', 'extended', 'developer', 'full'] as const;
 /** pino's levels, plus `silent`. */
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -437,7 +437,7 @@ export const CONFIG_SCHEMA = {
     profile: oneOf(
       TELEMETRY_PROFILES,
       'operator',
-      'Telemetry profile (gateway-interface.md table); forbidden routes answer 503.',
+      'Telemetry profile: which route classes this node serves (docs/configuration.md "Telemetry profiles"); forbidden routes answer 503.',
     ),
     live_interval_ms: ms(
       5000,
@@ -478,14 +478,15 @@ export const CONFIG_SCHEMA = {
   }),
   operator: section('Operator authentication for /v1/operator/* routes.', {
     public_keys: list([], 'Operator public keys in text form; empty disables operator routes (403).'),
-    // 30 s and 10,000 as in spec app-families §1.2, gateway/operator-auth.ts and docs (issue 10 §11).
+    // 30 s and 10,000 (docs/security.md "The HTTP surface", operator requests), equal to the defaults of
+    // gateway/operator-auth.ts.
     request_max_age_ms: ms(
       30_000,
       1,
       'How far (either side of node time) the timestamp of a signed operator request may be.',
     ),
     nonces_max: int(10_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
-    // Operator sign-in (app-families.md §7; src/operator/sessions.ts): challenges 60 s as the spec says.
+    // Operator sign-in (docs/operator.md "Sign-in sessions"; src/operator/sessions.ts): a challenge is answered within 60 s.
     session_challenge_ttl_ms: ms(60_000, 1, 'How long a sign-in challenge can be answered (single use).'),
     session_ttl_ms: ms(
       900_000,
@@ -704,7 +705,7 @@ export const CONFIG_SCHEMA = {
     ),
     body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
   }),
-  mcp: section('The MCP bridge (app-families.md §13; docs/mcp.md).', {
+  mcp: section('The MCP bridge (docs/mcp.md).', {
     enabled: bool(
       false,
       'Serve the Model Context Protocol endpoint /v1/mcp (an application family: also needs the app API); false: not registered (404, not in OpenAPI).',

@@ -1,4 +1,5 @@
-// The consensus engine interface (architecture.md "The path of a transaction" step 3). The pipeline offers a
+// The consensus engine interface (docs/design/paths.md "A transaction, from bytes to a committed block",
+// steps 5 and 6). The pipeline offers a
 // `ConsensusHost`; an engine decides *when* and *what* to commit and produces the certificate. The
 // single-peer engine and the BFT engine both implement `ConsensusEngine`, so swapping one for the other
 // changes nothing in the pipeline.

@@ -1,4 +1,4 @@
-// Seeded damage to evidence files (docs/design/testing.md "torn tail / mid-log corruption"): a flipped byte in any
+// Seeded damage to evidence files (docs/design/testing.md "Durability discipline"): a flipped byte in any
 // record but the last, or in the header, is detected every time and never cut off; damage confined to
 // the last record, a truncation or appended garbage cost exactly the records they touch. Every failing
 // case prints its seed; keep it here as a regression if one ever fails.

@@ -1,4 +1,4 @@
-// Membership (docs/consensus.md "Membership"): the validator set of a height and the
+// Membership (docs/data-model.md "Peers"): the validator set of a height and the
 // consensus-key lifecycle, both read from the peer rows of the committed state (state/tables.ts `peer`).
 // A key registered in block h is active from h + 1; genesis validators are registered at height 0, so
 // they are active from block 1; unregistering in block h disables the key from h on. Peer rows are never

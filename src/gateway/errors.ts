@@ -1,5 +1,5 @@
-// The one registry of gateway error codes (design/style.md "Errors"; reference-notes §2: every error body
-// is `{ code, message, details }` with a stable, documented `code`). `docs/errors.md` lists exactly these
+// The one registry of gateway error codes (docs/design/architecture.md "Decisions that shape everything";
+// docs/errors.md: every error body is `{ code, message, details }` with a stable, documented `code`). `docs/errors.md` lists exactly these
 // codes; errors.test.ts keeps the two in step. The composition root adds the ledger's own codes with
 // createErrorRegistry(extra) instead of editing this table.
 
@@ -20,13 +20,14 @@ export const ERRORS = {
   invalid_api_version: { status: 400, message: 'The x-ledger-api-version header is not a version number.' },
   unsupported_api_version: { status: 400, message: 'The requested API version is not supported.' },
   invalid_last_event_id: { status: 400, message: 'Last-Event-ID is not an event id of this stream.' },
-  // Keys never leave the client (app-families.md §1.3 style 4): a body carrying one is refused unread.
+  // Keys never leave the client (docs/design/architecture.md "Rules every family keeps"): a body carrying
+  // one is refused unread.
   private_key_not_accepted: { status: 400, message: 'Request bodies never carry a private key.' },
   operator_auth_missing: { status: 401, message: 'Operator authentication headers are missing.' },
   operator_auth_invalid: { status: 401, message: 'Operator authentication failed.' },
   operator_replay: { status: 401, message: 'The operator request nonce was already used.' },
   operator_access_disabled: { status: 403, message: 'Operator access is not configured on this node.' },
-  // Operator sign-in sessions (app-families.md §7; src/operator/): bearer tokens and their challenges.
+  // Operator sign-in sessions (docs/operator.md; src/operator/): bearer tokens and their challenges.
   operator_session_unknown: { status: 401, message: 'The operator session token is not known to this node.' },
   operator_session_expired: { status: 401, message: 'The operator session has expired; sign in again.' },
   operator_session_revoked: { status: 401, message: 'The operator session was revoked; sign in again.' },

@@ -33,7 +33,7 @@ export function profilesAllowing(visibility: Visibility): readonly TelemetryProf
 }
 
 /**
- * The "developer routes" of the interface table. Route families declare these
+ * The developer routes (docs/configuration.md "Telemetry profiles"). Route families declare these
  * paths with visibility 'developer'; commit certificates, validator sets, consensus keys, key
  * lifecycle, collectors, commit_qc by hash and evidence count are deliberately NOT here (not gated).
  */

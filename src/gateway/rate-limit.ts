@@ -1,7 +1,7 @@
-// Per-client token bucket (docs/design/testing.md "rate ... with Retry-After"). Our own code: a bounded map of
-// client keys with least-recently-seen eviction, so memory stays bounded whatever addresses arrive. An
-// evicted client comes back with a full bucket; that only favours a client which was quiet long enough to
-// be the least recently seen, which is acceptable.
+// Per-client token bucket (429 with Retry-After; docs/design/testing.md "Default limits"). Our own code: a
+// bounded map of client keys with least-recently-seen eviction, so memory stays bounded whatever addresses
+// arrive. An evicted client comes back with a full bucket; that only favours a client which was quiet long
+// enough to be the least recently seen, which is acceptable.
 
 /**
  * The key a client is counted under: IPv4 as is (IPv4-mapped IPv6 unwrapped), IPv6 by its /64 prefix,

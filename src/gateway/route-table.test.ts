@@ -29,7 +29,7 @@ async function serverWith(profile: TelemetryProfile, defs: RouteDef[]): Promise<
   return app;
 }
 
-// The interface table "Visibility by telemetry profile"; operator routes need operator auth (403 here,
+// The profile table (docs/configuration.md "Telemetry profiles"); operator routes need operator auth (403 here,
 // because this node has no operator keys).
 const EXPECTED: Record<TelemetryProfile, Record<Visibility, number>> = {
   disabled: { public: 200, status: 503, metrics: 503, developer: 503, operator: 403 },

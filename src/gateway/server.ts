@@ -1,5 +1,5 @@
-// createGatewayServer: a Fastify 5 instance with every limit on by default (design/testing.md "Default
-// limits"), one error mapping (error-reply.ts), API-version headers on every answer (api-version.ts),
+// createGatewayServer: a Fastify 5 instance with every limit on by default (docs/design/testing.md
+// "Default limits"), one error mapping (error-reply.ts), API-version headers on every answer (api-version.ts),
 // per-IP rate limiting and connection caps, CORS from an allow-list, metrics on a per-server registry
 // and the OpenAPI document. Route families are added afterwards with registerRoutes (route-table.ts).
 

@@ -2,7 +2,7 @@
 //
 //   GET  /v1/transactions/history                       signed app request REQUIRED (§1.2): the caller's
 //                                                       transactions (authority, or named by an instruction)
-//   GET  /v1/accounts/{id}/transactions                 public, one account (wave 1's route, same items + more)
+//   GET  /v1/accounts/{id}/transactions                 public, one account (the older route, same items + more)
 //   POST /v1/accounts/{id}/transactions/query           the same with its parameters in a JSON body
 //   GET  /v1/assets/definitions/{id}/transactions       public, one asset definition
 //   POST /v1/assets/definitions/{id}/transactions/query
@@ -62,7 +62,7 @@ interface Target {
 
 /**
  * An unregistered account or definition keeps its history: 404 only when the id is unknown AND its index
- * is empty (wave 1's rule).
+ * is empty (as the account reads of src/accounts/ have it).
  */
 async function checkKnown(port: HistoryPort, t: Target): Promise<void> {
   if (t.exists === undefined || t.exists()) return;

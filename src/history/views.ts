@@ -1,7 +1,7 @@
 // Answer types of the history routes: items newest first with the reference's
 // fields (`authority`, `timestamp_ms`, `entrypoint_hash`, `result_ok`) and ours (`block_height`, the
 // transaction's `hash`, `index`, `creation_time_ms`, the full `result` and its `instructions`). The
-// per-account list keeps every field it had before (wave 1) and gains the others. `timestamp_ms` is the
+// per-account list keeps every field it had before (src/accounts/) and gains the others. `timestamp_ms` is the
 // block time, the time the filters `from_ms` / `to_ms` compare.
 
 import type { Infer } from '../codec/codec.js';

@@ -55,7 +55,7 @@ describe('pacs.008 extraction', () => {
     assert.equal(second?.paths.debtorIban, `${TX}[2]/DbtrAcct/Id/IBAN`);
   });
 
-  describe('required fields of the interface table, each reported at its path', () => {
+  describe('required fields (src/iso20022/README.md "Field mapping"), each reported at its path', () => {
     const cases: Array<[string, string, string]> = [
       ['message id', dropElement(base, 'MsgId'), '/Document/FIToFICstmrCdtTrf/GrpHdr/MsgId'],
       ['amount', dropElement(base, 'IntrBkSttlmAmt'), `${TX}/IntrBkSttlmAmt`],

@@ -55,7 +55,7 @@ describe('pacs.009 extraction', () => {
     assert.equal(t.instructedAgentBic, 'DEUTDEFFXXX');
   });
 
-  describe('required fields of the interface table, each reported at its path', () => {
+  describe('required fields (src/iso20022/README.md "Field mapping"), each reported at its path', () => {
     const doc = documentPart(base);
     const cases: Array<[string, string, string]> = [
       ['business message id (no AppHdr)', dropElement(doc, 'MsgId'), `${ROOT}/GrpHdr/MsgId`],

@@ -49,7 +49,7 @@ export interface ReferenceData {
   /**
    * `iso20022.allow_non_iban_accounts` (docs/iso20022.md "Accounts without an IBAN"): whether an
    * account whose IBAN is absent may be resolved by a pin, the other-id crosswalk or, for a
-   * pacs.009, the BIC crosswalk. Off (undefined) keeps the interface's rule: both IBANs required.
+   * pacs.009, the BIC crosswalk. Off (undefined) keeps the default rule: both IBANs required.
    */
   readonly nonIbanAccounts?: boolean;
 }

@@ -4,8 +4,8 @@
 // `account_unresolved` or `asset_unresolved`, reported at the path of the field that would have
 // resolved it (the IBAN for an account, the currency for the asset, the BIC for the ledger).
 //
-// Accounts without an IBAN (docs/iso20022.md "Accounts without an IBAN"): the interface requires
-// both IBANs, and so do we by default (400 `required` at the IBAN path). With the operator's
+// Accounts without an IBAN (docs/iso20022.md "Accounts without an IBAN"): both IBANs are required
+// by default (400 `required` at the IBAN path). With the operator's
 // `iso20022.allow_non_iban_accounts` (ReferenceData.nonIbanAccounts), an absent IBAN is resolved by
 // the pin, else the other-id crosswalk (`Othr/Id`), else, for an FI-to-FI pacs.009 only, the BIC
 // crosswalk entry of the institution when it allows exactly one account.

@@ -1,4 +1,4 @@
-// The XML attack suite (testing.md "XML attacks on the bridge"): every attack is refused with a
+// The XML attack suite (docs/design/testing.md "Tests we keep"): every attack is refused with a
 // typed error within 50 ms, and no file is opened and no connection made while parsing.
 
 import assert from 'node:assert/strict';

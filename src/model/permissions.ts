@@ -44,7 +44,7 @@ export const PERMISSIONS = {
   /**
    * Marks a delegate account (the ISO 20022 bridge). Its debits of other accounts need the source's
    * CanTransferFrom grant, and no other token (Admin, roles, domain ownership) counts for it, so a bug in
-   * the delegate cannot move funds no owner handed to it (docs/iso20022.md "Permissions").
+   * the delegate cannot move funds no owner handed to it (docs/iso20022.md "The bridge account").
    */
   TransferDelegate: 'TransferDelegate',
   /** Sets a definition's transfer controls (docs/controls.md), like its owner. */

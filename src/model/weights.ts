@@ -44,7 +44,7 @@ const sized = (base: number, perByte: number): WeightRule => ({
   formula: `${base} + ${perByte} × bytes`,
 });
 
-/** The one weight table (docs/cost-model.md "The table" prints it with the measured figures). */
+/** The one weight table (docs/cost-model.md "How it was measured" prints it with the measured figures). */
 export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = {
   RegisterDomain: sized(40, 0.05),
   RegisterAccount: sized(40, 0.05),

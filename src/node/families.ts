@@ -71,7 +71,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     now,
   });
   return [
-    // Wave-1 reads: accounts, domains, asset definitions, NFTs (+ /query twins).
+    // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),

@@ -1,7 +1,7 @@
 // The genesis file: the chain id, the validator set, and one transaction of instructions signed by the
 // genesis key (docs/design/architecture.md). Block 1 holds exactly that transaction.
 //
-// Membership (docs/consensus.md "Membership"): each validator entry carries its BLS key and a proof of
+// Membership (docs/data-model.md "Peers"): each validator entry carries its BLS key and a proof of
 // possession, checked on load. The genesis transaction must register exactly these validators with
 // RegisterPeer (same peer, key and proof): executing block 1 then writes their peer rows, so every peer
 // that replays block 1 has the same state root, and the node never writes state outside a block.

@@ -1,4 +1,5 @@
-// Core metric series of a node (reference-notes §11), registered on the gateway's per-node registry.
+// Core metric series of a node, named and labelled as the reference ledger names its own (block heights,
+// transactions by outcome, queue, peers, view changes, commit time), registered on the gateway's per-node registry.
 // Gauges are read when scraped; the commit-time histogram is fed by the pipeline's commit listener.
 
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';

@@ -1,4 +1,4 @@
-// Full re-verification of the chain from the block log alone (issue "Durable storage"): every block's
+// Full re-verification of the chain from the block log alone (`torana verify`; docs/design/paths.md): every block's
 // hash, linkage, stored results (against the header's results root), commit certificate and transaction
 // signatures are checked, every block is re-executed from an empty state, and the result must reproduce
 // each stored header exactly. The final state root is what a rebuild from blocks gives, to compare with

@@ -1,4 +1,4 @@
-// Operator sign-in sessions (app-families.md §7): single-use challenges over the operator keys the node
+// Operator sign-in sessions (docs/operator.md "Sign-in sessions"): single-use challenges over the operator keys the node
 // trusts, and short-lived bearer tokens. Per node and in memory only: a restart ends every session (and
 // every open challenge), so operators sign in again; nothing here is replicated or written to disk.
 // Tokens are 32 random bytes (base64url) and only their SHA-256 is kept, so the session table (and a heap

@@ -14,7 +14,7 @@ export class ChainAdmission {
   ) {}
 
   /**
-   * Issue 10 finding 4: a transaction whose authority is not registered in the committed state cannot
+   * A transaction whose authority is not registered in the committed state cannot
    * pass execution, and writing its rejection into a block would let anyone with fresh keys grow the
    * chain for free. Refused here instead (a map lookup), never queued. The executor keeps its own check:
    * the account may be unregistered between admission and execution. The signing key is the account
@@ -22,6 +22,7 @@ export class ChainAdmission {
    * implies the key is its signatory. Before genesis (height 0) nothing is registered yet; genesis is
    * applied by the node directly, never submitted. An account registered by a transaction still in the
    * queue is unknown until that block commits: its own transactions are refused until then.
+   * (docs/security.md "Writing to the ledger", transactions from unregistered keys.)
    */
   unknownAuthority(
     authority: string,

@@ -1,6 +1,6 @@
 // The transaction queue: bounded, deduplicated by hash, with caps per authority
-// account, per signing key and per source address (issue 10 finding 4: one client with many keys or
-// many accounts must not fill the queue alone), and expiry (the queue's own limit, and each
+// account, per signing key and per source address (one client with many keys or many accounts must
+// not fill the queue alone: docs/security.md "Writing to the ledger"), and expiry (the queue's own limit, and each
 // transaction's TTL). FIFO within the order of admission.
 
 import type { SignedTransaction } from '../model/transaction.js';

@@ -289,7 +289,7 @@ export class ToranaClient {
   }
 
   /**
-   * Sends `req` as a signed app request of the client's account (app-families.md §1.2: the
+   * Sends `req` as a signed app request of the client's account (docs/security.md "Signed app requests": the
    * `x-ledger-*` headers over method, path, sorted query and body hash), as the ISO 20022 bridge
    * routes require (docs/iso20022.md "Participants"). Each call signs afresh (new timestamp and nonce),
    * so retries of 429/503 inside Http reuse headers only within the freshness window.
@@ -448,7 +448,7 @@ export class ToranaClient {
 
   /**
    * The creation time of the next signed query: the clock, kept strictly increasing per client. The node
-   * refuses a signed query it has already answered (409 query_replayed, issue 10 finding 10), so two
+   * refuses a signed query it has already answered (409 query_replayed, docs/errors.md), so two
    * identical requests (a repeated lookup, a page fetched again) sent in the same millisecond must differ.
    */
   private queryTimeMs(): number {

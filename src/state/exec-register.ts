@@ -133,7 +133,7 @@ export const registerRole: Handler<'RegisterRole'> = (x, ins) => {
  * Registers a peer with its BLS consensus key. Check order: peer id canonical → permission → peer id
  * free (a disabled peer keeps its row: ids are never reused) → address length → BLS key canonical and
  * unused (ever) → proof of possession. Genesis peers are registered at height 0, so they are active from
- * block 1; later ones at the block's height, active from the next (docs/consensus.md "Membership").
+ * block 1; later ones at the block's height, active from the next (docs/data-model.md "Peers").
  */
 export const registerPeer: Handler<'RegisterPeer'> = (x, ins) => {
   if (canonicalPublicKey(ins.peer) !== ins.peer) {

@@ -1,7 +1,7 @@
 // The telemetry routes (docs/telemetry.md): this node's view of its peers, of the
 // newest block's propagation, and a live SSE feed of both. Node-local (each node answers with its own
-// view). Profiles as in the reference: peers-info and propagation are not gated; live needs the `metrics`
-// capability (503 telemetry_profile_restricted under other profiles).
+// view). Profiles (docs/configuration.md "Telemetry profiles"): peers-info and propagation are not gated;
+// live needs the `metrics` capability (503 telemetry_profile_restricted under other profiles).
 //
 //   GET /v1/telemetry/peers-info    {items, total}; limit, offset
 //   GET /v1/telemetry/propagation   {block, first_seen_at_ms?, last_seen_at_ms?, spread_ms?, peers_reported, reports}

@@ -1,4 +1,4 @@
-// The webhook route table (app-families.md §8; docs/webhooks.md "Routes"). Every route is node-local
+// The webhook route table (docs/webhooks.md "Routes"). Every route is node-local
 // (RouteDef.nodeLocal) and takes a signed app request or operator credentials (caller.ts):
 //   POST   /v1/webhooks                                             register → 201 webhook
 //   GET    /v1/webhooks                                             {items, total}: own (operators: all)

@@ -1,4 +1,4 @@
-// The CLI driven as a user would, against a started node (issue "Client SDK and CLI", Done means):
+// The CLI driven as a user would, against a started node (README.md "Command line"):
 // register a domain and an account, define, mint and transfer an asset, read the balance, and follow
 // the events of the transfer.
 

@@ -1,4 +1,4 @@
-// Transfer controls cannot be bypassed by the wave-3 instructions that move value on their own (rules
+// Transfer controls cannot be bypassed by the instructions that move value on their own (rules
 // hold for multisig execution and subscription charges; docs/controls.md). A served
 // node: a frozen multisig account's approved payment is recorded as the proposal's failure with the
 // rule's code and moves nothing; a blacklisted subscriber's charge is a failed invoice naming the rule,

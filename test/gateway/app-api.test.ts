@@ -36,7 +36,7 @@ const key = (o: Operation) => `${o.method} ${o.path}`;
 /** A concrete URL for a documented path (any value fills a parameter: the router never matches it). */
 const concrete = (path: string) => path.replace(/\{\w+\}/g, 'x');
 
-/** Path prefixes of the interface's "Application route families" table that this node serves. */
+/** Path prefixes of the application route families (docs/app-api.md) that this node serves. */
 const APP_PREFIXES = [
   '/v1/accounts',
   '/v1/domains',

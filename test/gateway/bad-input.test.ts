@@ -1,6 +1,6 @@
-// The bad-input test of issue 3 ("sends malformed, oversized, wrong-type and unknown-version requests to
-// every route and gets 4xx with a documented code: never a 5xx, never a crash"; design/testing.md "route
-// fuzzing"). Every route of the LIVE table gets structured hostile probes and seeded random mutations of a
+// The bad-input test: it sends malformed, oversized, wrong-type and unknown-version requests to every
+// route and gets 4xx with a documented code, never a 5xx, never a crash (docs/design/testing.md "Tests we
+// keep", route fuzzing). Every route of the LIVE table gets structured hostile probes and seeded random mutations of a
 // well-formed request (test/helpers/bad-requests.ts). Every answer must be a 2xx or a 4xx; a 4xx must
 // carry `{code, message, details}` whose code is in the registry and in docs/errors.md with that status.
 // Meanwhile /health is polled on its own connection and must always answer (its worst latency is printed;
@@ -45,7 +45,7 @@ import { timingBound } from '../helpers/timing-bound.js';
 import { newAccount } from '../helpers/tx.js';
 
 /** Routes that take signed app requests (gateway/signed-request.ts). */
-/** Signed app routes (app-families.md §1.2) are named by their own metadata (RouteMeta.signed), so new ones are covered. */
+/** Signed app routes (docs/security.md "Signed app requests") are named by their own metadata (RouteMeta.signed), so new ones are covered. */
 const isSignedApp = (r: LiveRoute) => r.meta.signed && r.meta.visibility !== 'operator';
 
 const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);

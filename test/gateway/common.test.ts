@@ -1,5 +1,5 @@
-// Every route of the "Common endpoints" table through a real socket: status and shape, and the codec
-// answer when Accept prefers it (issue "Gateway", Done means).
+// Every common route (docs/app-api.md: always there, whatever the switches) through a real socket:
+// status and shape, and the codec answer when Accept prefers it.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

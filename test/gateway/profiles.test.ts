@@ -2,8 +2,8 @@
 //
 // One node per profile; every registered route is called in process (inject(): the gateway's own routing,
 // hooks and error handling), event streams through the real socket, cut off once their headers arrive. The expectation is
-// built here from the interface table and each route's declared visibility, and the routes the reference
-// notes name are checked by path, so a route declared with the wrong visibility fails as well.
+// built here from the profile table (docs/configuration.md "Telemetry profiles") and each route's declared
+// visibility, and named routes are checked by path, so a route declared with the wrong visibility fails as well.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -23,7 +23,7 @@ import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 const PROFILES = ['disabled', 'operator', 'extended', 'developer', 'full'] as const;
 type Profile = (typeof PROFILES)[number];
 
-/** The interface table, written out (not imported) so that the implementation is checked against it. */
+/** The profile table of docs/configuration.md, written out (not imported) so that the implementation is checked against it. */
 const TABLE: Readonly<Record<Profile, { status: boolean; metrics: boolean; developer: boolean }>> = {
   disabled: { status: false, metrics: false, developer: false },
   operator: { status: true, metrics: false, developer: false },
@@ -32,7 +32,7 @@ const TABLE: Readonly<Record<Profile, { status: boolean; metrics: boolean; devel
   full: { status: true, metrics: true, developer: true },
 };
 
-/** reference-notes §4, by path: which class each named route belongs to. */
+/** By path: which class each named route belongs to (src/gateway/README.md "Telemetry profiles"). */
 const STATUS_PATHS = [
   '/status',
   '/status/:field',
@@ -67,7 +67,7 @@ const UNGATED_PATHS = [
   '/v1/consensus/collectors',
   '/v1/consensus/commit_qc/:hash',
   '/v1/consensus/evidence/count',
-  // app-families.md §6: telemetry's peers-info and propagation are not profile-gated.
+  // docs/telemetry.md: telemetry's peers-info and propagation are not profile-gated.
   '/v1/telemetry/peers-info',
   '/v1/telemetry/propagation',
 ];

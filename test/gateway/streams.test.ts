@@ -1,4 +1,4 @@
-// Issue "Gateway" (Streams), through real sockets: SSE (`eventsource`) and WebSocket (`ws`) clients
+// The gateway's event streams (src/gateway/README.md "Streams"), through real sockets: SSE (`eventsource`) and WebSocket (`ws`) clients
 // receive the commit events of a transaction submitted over HTTP; a dropped SSE stream resumes with
 // Last-Event-ID and loses nothing; filters; the block stream follows the tip; bad requests are refused.
 

@@ -1,4 +1,4 @@
-// The telemetry family through real sockets (app-families.md §6; docs/telemetry.md): peers-info lists this
+// The telemetry family through real sockets (docs/telemetry.md): peers-info lists this
 // node with its real configuration, propagation reports only what this node observed (its own commit
 // time against the header's creation time, no invented peer reports), live streams snapshots with growing
 // ids and resumes after Last-Event-ID, and the profile gates live only. The peers of a real network:
@@ -62,7 +62,7 @@ describe('telemetry routes', () => {
     ]);
     const page = await getJson(full.url, '/v1/telemetry/peers-info?limit=0');
     assert.deepEqual([page.status, page.code], [400, 'invalid_pagination']);
-    // Not profile-gated (the reference's rule).
+    // Not profile-gated (docs/configuration.md "Telemetry profiles").
     assert.equal((await getJson(operator.url, '/v1/telemetry/peers-info')).status, 200);
   });
 

@@ -1,5 +1,5 @@
-// POST /transaction and POST /query through a real socket (issue "Gateway": the reject, duplicate,
-// expired and queue-full answers; the node-signed receipt; signed queries with cursors).
+// POST /transaction and POST /query through a real socket: the reject, duplicate, expired and
+// queue-full answers (docs/errors.md); the node-signed receipt; signed queries with cursors).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Hostile requests for the route-fuzzing test (design/testing.md "route fuzzing": every answer a documented
+// Hostile requests for the route-fuzzing test (docs/design/testing.md "Tests we keep": every answer a documented
 // 4xx or a valid 2xx, never 5xx). Two kinds of probe per route of the LIVE table:
 // - structured probes: one known-bad input each (unknown API version, Accept that matches nothing or has
 //   an invalid q-value, wrong content types, invalid and deeply nested JSON, random and truncated codec

@@ -1,4 +1,4 @@
-// The XML attack suite through the live route (testing.md "XML attacks on the bridge"): XXE, billion
+// The XML attack suite through the live route (docs/design/testing.md "Tests we keep"): XXE, billion
 // laughs, deep nesting and huge attributes all answer 400 within 50 ms, no file is opened while the
 // request is handled, and no external reference is fetched (a canary HTTP server sees no request).
 
@@ -13,7 +13,7 @@ import { timingBound } from '../helpers/timing-bound.js';
 import { type BridgeNode, signedHeaders, startBridgeNode } from './bridge-fixture.js';
 
 const NS = 'urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09';
-/** testing.md: "400 within 50 ms". Typical times are a few ms, the HTTP round trip included. */
+/** docs/design/testing.md: each attack refused within 50 ms. Typical times are a few ms, the HTTP round trip included. */
 const ATTACK_MS_MAX = 50;
 const FILE_CALLS = ['open', 'openSync', 'readFile', 'readFileSync', 'createReadStream'] as const;
 

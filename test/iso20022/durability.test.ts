@@ -1,6 +1,7 @@
-// Exactly once (docs/design/testing.md "ISO duplicates under concurrency, crash between receipt and commit"):
-// ten identical concurrent submissions make one ledger transfer; a message accepted while the engine
-// is stopped survives a node restart and settles once, from the stored signed transaction.
+// Exactly once (docs/iso20022.md "Restarts and exactly once"), under concurrent duplicates and across a crash
+// between receipt and commit: ten identical concurrent submissions make one ledger transfer; a message
+// accepted while the engine is stopped survives a node restart and settles once, from the stored signed
+// transaction.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';

@@ -1,6 +1,6 @@
 // Accounts without an IBAN (docs/iso20022.md "Accounts without an IBAN"), through a served
 // node: a pacs.008 whose accounts are domestic numbers (`Othr/Id`) and an FI-to-FI pacs.009 that
-// names only the institutions' BICs. By default the interface's rule holds (both IBANs required: 400
+// names only the institutions' BICs. By default both IBANs are required (400
 // `required` at the IBAN path, nothing moves); with `iso20022.allow_non_iban_accounts` the other-id
 // crosswalk, the institution's BIC crosswalk entry or a pin resolves the account, and both settle.
 

@@ -1,4 +1,4 @@
-// Issue "Ledger core", Done means: a transfer submitted and committed; a transaction with one failing
+// The ledger core end to end: a transfer submitted and committed; a transaction with one failing
 // instruction leaves no partial effect; restart resumes; rebuilding from blocks gives the same state root.
 
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
-// Membership across ledgers (docs/design/testing.md "rebuild from blocks"): two ledgers that
-// commit the same blocks of RegisterPeer / UnregisterPeer reach the same state roots and validator sets,
-// and a ledger rebuilt from its block log alone (state deleted) has the same peer rows.
+// Membership across ledgers (docs/data-model.md "Peers"; docs/design/testing.md "Durability discipline"): two
+// ledgers that commit the same blocks of RegisterPeer / UnregisterPeer reach the same state roots and
+// validator sets, and a ledger rebuilt from its block log alone (state deleted) has the same peer rows.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -5,7 +5,7 @@
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 
@@ -47,7 +47,8 @@ describe('the project stands alone', () => {
     const offenders: string[] = [];
     for (const file of files) {
       const path = join(ROOT, file);
-      if (!existsSync(path)) continue; // deleted in the work tree, not yet committed
+      // Deleted in the work tree and not yet committed, or not a file (a worktree's node_modules link).
+      if (!existsSync(path) || !lstatSync(path).isFile()) continue;
       const lines = readFileSync(path, 'utf8').split('\n');
       lines.forEach((line, i) => {
         if (FORBIDDEN.test(line)) offenders.push(`${file}:${i + 1}: ${line.trim().slice(0, 120)}`);

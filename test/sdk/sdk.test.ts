@@ -1,4 +1,4 @@
-// SDK against a real node (issue "Client SDK and CLI", Done means): every instruction builder round-trips
+// SDK against a real node (README.md "SDK"): every instruction builder round-trips
 // encode → node → decode; cursor iteration over more items than one fetch; 429 back-off.
 
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// SDK streams survive dropped connections without losing anything (issue "Client SDK and CLI"):
+// SDK streams survive dropped connections without losing anything (README.md "SDK"):
 // events over SSE resume with Last-Event-ID; the block stream resumes from the next height.
 
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
-// Peer messages on the wire (docs/consensus.md "Messages"): the protocol messages of the core plus what
-// the driver exchanges itself (transaction gossip, tips, block sync). One enum, encoded with the project
-// codec; every sequence and byte string is bounded so a hostile peer cannot make a decoder allocate more
-// than the frame it sent.
+// Peer messages on the wire (docs/consensus.md "The protocol", "Peers, gossip"): the protocol messages of the
+// core plus what the driver exchanges itself (transaction gossip, tips, block sync). One enum, encoded with
+// the project codec; every sequence and byte string is bounded so a hostile peer cannot make a decoder
+// allocate more than the frame it sent.
 
 import type { Infer } from '../../codec/codec.js';
 import { enumOf, option, seq, struct } from '../../codec/compound.js';

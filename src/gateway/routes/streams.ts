@@ -120,7 +120,7 @@ function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: S
       summary:
         'WebSocket event stream: first message {"filter","since"} as JSON text or a framed EventSubscription',
       tags: TAGS,
-      // Public under every profile (the interface's profile table gates neither event nor block streams).
+      // Public under every profile (docs/configuration.md "Telemetry profiles": neither event nor block streams are gated).
       gate: { visibility: 'public', profile: d.profile },
     },
   );
@@ -144,7 +144,7 @@ function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: S
       operationId: 'streamBlocks',
       summary: 'WebSocket stream of committed blocks from a start height ({"from": n} or 8-byte u64 LE)',
       tags: TAGS,
-      // Public under every profile (the interface's profile table gates neither event nor block streams).
+      // Public under every profile (docs/configuration.md "Telemetry profiles": neither event nor block streams are gated).
       gate: { visibility: 'public', profile: d.profile },
     },
   );

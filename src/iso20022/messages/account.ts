@@ -1,5 +1,5 @@
 // A party's account, AccountIdentification4Choice of pacs.008/pacs.009: an IBAN or another id
-// (`Othr/Id`, Max34Text). The interface requires the IBAN;
+// (`Othr/Id`, Max34Text). The bridge requires the IBAN by default;
 // extraction reads whichever is present and checks it, and resolution
 // (resolve.ts) decides whether an absent IBAN is acceptable: only when the operator set
 // `iso20022.allow_non_iban_accounts` (docs/iso20022.md "Accounts without an IBAN").

@@ -5,7 +5,7 @@
 
 import type fc from 'fast-check';
 
-/** design/testing.md: every fuzz input is answered within this. */
+/** docs/design/testing.md: every fuzz input is answered within this. */
 export const INPUT_MS_MAX = 100;
 /** An input over a bound is measured again this many times; the best run counts (a GC pause is not the decoder). */
 export const SLOW_RETRIES = 3;

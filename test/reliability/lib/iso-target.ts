@@ -1,5 +1,5 @@
-// Fuzz target for the ISO 20022 reader (src/iso20022/parse.ts `parseMessage`; design/testing.md "XML
-// attacks"): random text, the shipped samples (XML and flat JSON) and mutations of them, byte-level
+// Fuzz target for the ISO 20022 reader (src/iso20022/parse.ts `parseMessage`; docs/design/testing.md
+// "Tests we keep", XML attacks): random text, the shipped samples (XML and flat JSON) and mutations of them, byte-level
 // (as for the codec) and XML-aware: an element repeated many times (the XML analogue of an inflated
 // length), deep nesting, long attributes, DOCTYPE / entity / processing-instruction injection, another
 // message version in the namespace, splices of two samples. Pass: a record of the asked kind or typed
