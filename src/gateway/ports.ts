@@ -18,12 +18,13 @@ import type {
   UpgradeRecord,
 } from '../model/entities.js';
 import type { EventEnvelope } from '../model/events.js';
+import type { ListedRows } from '../model/listed-rows.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import type { QueryResponse } from '../model/queries.js';
 import type { Rejection } from '../model/rejections.js';
 import type { SubmitResult } from '../pipeline/pipeline.js';
-import type { ListedRows } from '../state/world-state.js';
+import type { QueryPort } from './query-port.js';
 
 export type { ListedRows };
 
@@ -240,6 +241,8 @@ export interface ConsensusPort {
 
 export interface GatewayPorts {
   node: NodeInfoPort;
+  /** The query language of list filters, sorts and event filters (query-port.ts). */
+  query: QueryPort;
   state: StateReader;
   chain: ChainReader;
   transactions: TransactionsPort;
