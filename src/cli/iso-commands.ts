@@ -2,22 +2,13 @@
 // status report as XML, and verify the audit manifest against the anchors recorded on the ledger.
 
 import type { Command } from 'commander';
+import { MESSAGE_KINDS_ROUTED, REPORT_KINDS } from '../iso20022/bridge/routed-kinds.js';
 import { lazyAction } from './lazy.js';
 
 const actions = () => import('./iso-actions.js');
 
-export const KINDS = [
-  'pacs008',
-  'pacs009',
-  'pacs002',
-  'pacs004',
-  'camt056',
-  'sese023',
-  'sese024',
-  'sese025',
-  'colr012',
-];
-export const REPORTS = ['pacs002', 'pacs004', 'camt029', 'sese024', 'sese025'];
+export const KINDS: readonly string[] = MESSAGE_KINDS_ROUTED;
+export const REPORTS: readonly string[] = REPORT_KINDS;
 
 /** The route kind from the Document namespace, e.g. urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09 → pacs008. */
 export function kindFromXml(xml: string): string | undefined {

@@ -19,21 +19,14 @@ import type { RouteDeps } from '../gateway/deps.js';
 import { EventHub, SharedEvent } from '../gateway/event-hub.js';
 import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { answerList, JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
+import { answerList, JSON_OR_CODEC, queryInput } from '../gateway/routes/app-lists.js';
+import { pathId } from '../gateway/routes/app-params.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import { serveSse } from '../gateway/sse.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import { CallId, RelayId } from '../model/conference.js';
 import { callDetail, callSummary, relayHealthItem, relayItem, relayStatus } from './items.js';
-import {
-  CallListQuery,
-  CallParams,
-  listInput,
-  pathText,
-  RelayEventsQuery,
-  RelayListQuery,
-  RelayParams,
-} from './params.js';
+import { CallListQuery, CallParams, RelayEventsQuery, RelayListQuery, RelayParams } from './params.js';
 import type { ConferenceReadPort } from './read-port.js';
 import { type RelayEventKind, relayEventMatcher } from './relay-events.js';
 import { checkViewer, optionalSignature, viewerOf } from './viewer.js';
@@ -86,7 +79,7 @@ function relayListRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
         )
         .map(relayItem);
       const views = { item: RelayView, list: RelayListView, idOf: (i: { id: string }) => i.id };
-      return answerList(d, req, reply, views, items, listInput(q));
+      return answerList(d, req, reply, views, items, queryInput(q));
     },
   });
 }
@@ -170,7 +163,7 @@ function relayRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
     errorStatuses: [404],
     schema: { params: RelayParams, response: { 200: viewSchema(RelayView) } },
     handler: (req, reply) => {
-      const id = pathText(RelayId, req.params.relay_id, 'a relay name');
+      const id = pathId(RelayId, req.params.relay_id, 'a relay name');
       const r = reader.relay(id);
       if (r === undefined) throw d.errors.create('conference_relay_not_found', { relay: id });
       return respond(d.schema, req, reply, RelayView, relayItem(r));
@@ -200,7 +193,7 @@ function callRoutes(d: RouteDeps, reader: ConferenceReadPort, auth: SignedReques
         .map(callSummary)
         .filter((s) => q.status === undefined || s.status === q.status);
       const views = { item: CallSummaryView, list: CallListView, idOf: (i: { id: string }) => i.id };
-      return answerList(d, req, reply, views, items, listInput(q));
+      return answerList(d, req, reply, views, items, queryInput(q));
     },
   });
   const one = defineRoute({
@@ -216,7 +209,7 @@ function callRoutes(d: RouteDeps, reader: ConferenceReadPort, auth: SignedReques
     errorStatuses: [404],
     schema: { params: CallParams, response: { 200: viewSchema(CallView) } },
     handler: (req, reply) => {
-      const id = pathText(CallId, req.params.call_id, '<domain>:<call name>');
+      const id = pathId(CallId, req.params.call_id, '<domain>:<call name>');
       const c = reader.call(id);
       if (c === undefined) throw d.errors.create('conference_not_found', { call: id });
       checkViewer(c, auth, reader, req);

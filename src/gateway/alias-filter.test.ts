@@ -39,7 +39,7 @@ describe('aliases in filters and query parameters', () => {
         ],
       },
     };
-    assert.deepEqual((await filterIds(state, chain, input, fields)).filter, {
+    assert.deepEqual((await filterIds(state, chain, input, fields, 10)).filter, {
       and: [
         { eq: ['id', ALICE] },
         { not: { in: ['definition', ['rose#wonderland', 'gem#x']] } },
@@ -51,14 +51,14 @@ describe('aliases in filters and query parameters', () => {
 
   it('filterIds reads the query-string form, leaves malformed JSON to the filter parser', async () => {
     const text = JSON.stringify({ eq: ['id', 'alice@wonderland'] });
-    assert.deepEqual(await filterIds(state, chain, { filterText: text, limit: '5' }, fields), {
+    assert.deepEqual(await filterIds(state, chain, { filterText: text, limit: '5' }, fields, 10), {
       limit: '5',
       filter: { eq: ['id', ALICE] },
     });
     const bad = { filterText: '{not json' };
-    assert.equal(await filterIds(state, chain, bad, fields), bad);
+    assert.equal(await filterIds(state, chain, bad, fields, 10), bad);
     await assert.rejects(
-      filterIds(state, chain, { filter: { eq: ['id', 'x@wonderland'] } }, fields),
+      filterIds(state, chain, { filter: { eq: ['id', 'x@wonderland'] } }, fields, 10),
       notFound,
     );
   });

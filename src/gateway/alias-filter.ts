@@ -2,9 +2,9 @@
 // a field naming an account, an asset definition or an asset are resolved like path ids
 // (alias-resolver.ts `idText`), at the committed height, before the filter is compiled. Only `eq`, `ne`,
 // `in` and `nin` compare ids; ordering comparisons, `exists` and `is_null` are left as they are, and so
-// is an expression nested deeper than any filter may be (parseFilter refuses it).
+// is an expression nested deeper than any filter may be (`depthMax`, the query engine's cap: parseFilter
+// refuses it).
 
-import { FILTER_DEPTH_MAX } from '../state/filter.js';
 import { type AliasChain, type AliasState, type IdKind, idText, tipTimeMs } from './alias-resolver.js';
 import type { ListInput } from './list.js';
 
@@ -13,13 +13,18 @@ export type AliasFields = Readonly<Record<string, IdKind>>;
 
 type Resolve = (kind: IdKind, text: string) => string;
 
-function rewrite(expr: unknown, fields: AliasFields, resolve: Resolve, depth: number): unknown {
-  if (depth > FILTER_DEPTH_MAX || typeof expr !== 'object' || expr === null || Array.isArray(expr))
-    return expr;
+function rewrite(
+  expr: unknown,
+  fields: AliasFields,
+  resolve: Resolve,
+  depth: number,
+  depthMax: number,
+): unknown {
+  if (depth > depthMax || typeof expr !== 'object' || expr === null || Array.isArray(expr)) return expr;
   const entries = Object.entries(expr);
   if (entries.length !== 1) return expr;
   const [op, arg] = entries[0]!;
-  const next = (e: unknown) => rewrite(e, fields, resolve, depth + 1);
+  const next = (e: unknown) => rewrite(e, fields, resolve, depth + 1, depthMax);
   if ((op === 'and' || op === 'or') && Array.isArray(arg)) return { [op]: arg.map(next) };
   if (op === 'not') return { not: next(arg) };
   if (!Array.isArray(arg) || arg.length !== 2 || typeof arg[0] !== 'string') return expr;
@@ -40,6 +45,7 @@ export async function filterIds(
   chain: AliasChain,
   input: ListInput,
   fields: AliasFields,
+  depthMax: number,
 ): Promise<ListInput> {
   let expr = input.filter;
   if (input.filterText !== undefined) {
@@ -50,7 +56,7 @@ export async function filterIds(
     }
   }
   if (expr === undefined || expr === null) return input;
-  const filter = await exprIds(state, chain, expr, fields);
+  const filter = await exprIds(state, chain, expr, fields, depthMax);
   const { filterText: _text, ...rest } = input;
   return { ...rest, filter };
 }
@@ -65,8 +71,9 @@ export async function exprIds(
   chain: AliasChain,
   expr: unknown,
   fields: AliasFields,
+  depthMax: number,
 ): Promise<unknown> {
   if (expr === undefined || expr === null) return expr;
   const timeMs = await tipTimeMs(chain);
-  return rewrite(expr, fields, (kind, text) => idText(state, kind, text, timeMs), 1);
+  return rewrite(expr, fields, (kind, text) => idText(state, kind, text, timeMs), 1, depthMax);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { AccountAlias, AssetAlias } from '../model/aliases.js';
+import { QUERY_LANGUAGE } from '../node/query-language.js';
 import type { AliasState } from './alias-resolver.js';
 import { resolveEventFilter, resolveEventFilterText } from './event-alias.js';
 
@@ -11,7 +12,7 @@ const state: AliasState = {
   assetAlias: (a: string) =>
     a === 'rose' ? ({ alias: a, definition: 'rose#wonderland' } as unknown as AssetAlias) : undefined,
 };
-const ports = { state, chain: { height: () => 0, block: async () => undefined } };
+const ports = { state, chain: { height: () => 0, block: async () => undefined }, query: QUERY_LANGUAGE };
 const notFound = (e: unknown) => (e as { code?: string }).code === 'not_found';
 
 describe('aliases in event filters', () => {

@@ -15,10 +15,12 @@ import {
   FILTER_TEXT_CHARS_MAX,
   parseEventFilter,
 } from './event-filter.js';
+import type { QueryPort } from './query-port.js';
 
 export interface AliasPorts {
   state: AliasState;
   chain: AliasChain;
+  query: QueryPort;
 }
 
 export type ResolvedEventFilter =
@@ -31,11 +33,17 @@ export async function resolveEventFilter(
   expr: unknown,
   depthMax: number,
 ): Promise<ResolvedEventFilter> {
-  const checked = compileEventFilter(expr, depthMax);
+  const checked = compileEventFilter(expr, depthMax, ports.query);
   if (!checked.ok) return checked;
   if (expr === undefined || expr === null) return { ok: true, match: checked.match, expr: null };
-  const resolved = await exprIds(ports.state, ports.chain, expr, EVENT_ALIAS_FIELDS);
-  const compiled = compileEventFilter(resolved, depthMax);
+  const resolved = await exprIds(
+    ports.state,
+    ports.chain,
+    expr,
+    EVENT_ALIAS_FIELDS,
+    ports.query.filterDepthMax,
+  );
+  const compiled = compileEventFilter(resolved, depthMax, ports.query);
   return compiled.ok ? { ok: true, match: compiled.match, expr: resolved } : compiled;
 }
 
@@ -45,7 +53,7 @@ export async function resolveEventFilterText(
   text: string | undefined,
   depthMax: number,
 ): Promise<ResolvedEventFilter> {
-  const checked = parseEventFilter(text, depthMax);
+  const checked = parseEventFilter(text, depthMax, ports.query);
   if (!checked.ok) return checked;
   if (text === undefined || text.trim() === '' || text.length > FILTER_TEXT_CHARS_MAX)
     return { ok: true, match: checked.match, expr: null };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Event } from '../model/events.js';
+import { QUERY_LANGUAGE } from '../node/query-language.js';
 import { toHex } from '../util/hex.js';
 import {
   compileEventFilter,
@@ -27,7 +28,7 @@ const data: Event = {
 const all = [queued, committed, otherTx, applied, data];
 
 function selected(text: string, depthMax = 10): number[] {
-  const f = parseEventFilter(text, depthMax);
+  const f = parseEventFilter(text, depthMax, QUERY_LANGUAGE);
   assert.ok(f.ok, JSON.stringify(f));
   return all.flatMap((e, i) => (f.match(projectEvent(e)) ? [i] : []));
 }
@@ -59,7 +60,7 @@ describe('event projection', () => {
 describe('event filters', () => {
   it('no filter or an empty one matches everything', () => {
     assert.deepEqual(selected(''), [0, 1, 2, 3, 4]);
-    const none = parseEventFilter(undefined, 10);
+    const none = parseEventFilter(undefined, 10, QUERY_LANGUAGE);
     assert.ok(none.ok && none.match(projectEvent(applied)));
   });
 
@@ -77,7 +78,7 @@ describe('event filters', () => {
 
   it('refuses bad JSON, unknown operators and unknown fields, naming the path', () => {
     const bad = (text: string) => {
-      const f = parseEventFilter(text, 10);
+      const f = parseEventFilter(text, 10, QUERY_LANGUAGE);
       assert.equal(f.ok, false, text);
       return f.ok ? undefined : f.details;
     };
@@ -96,11 +97,11 @@ describe('event filters', () => {
       for (let i = 1; i < n; i++) e = { not: e };
       return e;
     };
-    assert.equal(compileEventFilter(nested(3), 3).ok, true);
-    const deep = compileEventFilter(nested(4), 3);
+    assert.equal(compileEventFilter(nested(3), 3, QUERY_LANGUAGE).ok, true);
+    const deep = compileEventFilter(nested(4), 3, QUERY_LANGUAGE);
     assert.deepEqual(deep.ok ? undefined : deep.details.reason, 'nested deeper than 3');
     // An even number of `not`s still selects blocks: the nested expression is really evaluated.
-    const ok = compileEventFilter(nested(3), 3);
+    const ok = compileEventFilter(nested(3), 3, QUERY_LANGUAGE);
     assert.ok(ok.ok && ok.match(projectEvent(applied)) && !ok.match(projectEvent(queued)));
   });
 });

@@ -21,9 +21,9 @@
 // so a typo answers 400 instead of silently matching nothing.
 
 import type { Event } from '../model/events.js';
-import { compileFilter } from '../state/filter.js';
 import { toHex } from '../util/hex.js';
 import { dataScope } from './event-scope.js';
+import type { QueryPort } from './query-port.js';
 
 export const EVENT_FILTER_FIELDS = [
   'kind',
@@ -136,11 +136,11 @@ function checkShape(
 }
 
 /** Compiles an already parsed filter expression; `undefined` (or null) matches every event. */
-export function compileEventFilter(expr: unknown, depthMax: number): EventFilterResult {
+export function compileEventFilter(expr: unknown, depthMax: number, query: QueryPort): EventFilterResult {
   if (expr === undefined || expr === null) return { ok: true, match: MATCH_ALL };
   const bad = checkShape(expr, '$', 1, depthMax);
   if (bad !== undefined) return bad;
-  const compiled = compileFilter(expr);
+  const compiled = query.compileFilter(expr);
   if (typeof compiled !== 'function') {
     const d = compiled.details as { path?: unknown; reason?: unknown } | undefined;
     return fail(
@@ -152,7 +152,11 @@ export function compileEventFilter(expr: unknown, depthMax: number): EventFilter
 }
 
 /** Parses and compiles filter text (the SSE `filter` query parameter); absent or empty matches all. */
-export function parseEventFilter(text: string | undefined, depthMax: number): EventFilterResult {
+export function parseEventFilter(
+  text: string | undefined,
+  depthMax: number,
+  query: QueryPort,
+): EventFilterResult {
   if (text === undefined || text.trim() === '') return { ok: true, match: MATCH_ALL };
   if (text.length > FILTER_TEXT_CHARS_MAX)
     return fail('$', `longer than ${FILTER_TEXT_CHARS_MAX} characters`);
@@ -162,5 +166,5 @@ export function parseEventFilter(text: string | undefined, depthMax: number): Ev
   } catch {
     return fail('$', 'not valid JSON');
   }
-  return compileEventFilter(expr, depthMax);
+  return compileEventFilter(expr, depthMax, query);
 }

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Event } from '../model/events.js';
+import { QUERY_LANGUAGE } from '../node/query-language.js';
 import { parseEventFilter, projectEvent } from './event-filter.js';
 import { dataScope } from './event-scope.js';
 
@@ -21,7 +22,7 @@ const events = [
 ];
 
 function selected(filter: unknown): number[] {
-  const f = parseEventFilter(JSON.stringify(filter), 10);
+  const f = parseEventFilter(JSON.stringify(filter), 10, QUERY_LANGUAGE);
   assert.ok(f.ok, JSON.stringify(f));
   return events.flatMap((e, i) => (f.match(projectEvent(e)) ? [i] : []));
 }

@@ -10,6 +10,7 @@ import { WebSocket } from 'ws';
 import { timingBound } from '../../test/helpers/timing-bound.js';
 import type { Event } from '../model/events.js';
 import { createSchemaRegistry } from '../model/schema.js';
+import { QUERY_LANGUAGE } from '../node/query-language.js';
 import { EventBus } from '../pipeline/event-bus.js';
 import { appliedEventId } from '../pipeline/event-id.js';
 import type { GatewayApp } from './context.js';
@@ -71,7 +72,7 @@ async function harness(): Promise<Harness> {
     app,
     '/events',
     (_socket, first, ctx, binary) => {
-      const parsed = parseEventRequest(first, binary, { schema, filterDepthMax: 8 });
+      const parsed = parseEventRequest(first, binary, { schema, filterDepthMax: 8, query: QUERY_LANGUAGE });
       assert.ok(parsed.ok);
       new EventSocketSession(ctx, parsed.request, 200).start(hub);
     },

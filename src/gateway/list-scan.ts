@@ -6,15 +6,14 @@
 // - With a filter or a sort every item must be looked at, so the scan charges a work budget (one
 //   `ITEM_SCAN_UNITS` per item plus the filter's own work) and stops with 422 `query_budget_exceeded`
 //   when it is spent; it also yields to the event loop every `SLICE_MS`, so `/health` and other clients
-//   are answered while a long scan runs. Only the first offset + limit matches are kept (top-k.ts: ids
-//   and sort values); the page's items are read again at the end (an item deleted meanwhile is left out).
+//   are answered while a long scan runs. Only the first offset + limit matches are kept (the query
+//   port's `top`: ids and sort values); the page's items are read again at the end (an item deleted
+//   meanwhile is left out).
 
 import { setImmediate as yieldToLoop } from 'node:timers/promises';
-import { compareEntries, type SortEntry, sortEntry } from '../state/sort.js';
-import { TopK } from '../state/top-k.js';
-import type { WorkBudget } from '../state/work-budget.js';
 import { gatewayError } from './errors.js';
 import type { ListParams } from './list.js';
+import type { TopIds, WorkBudget } from './query-port.js';
 
 /** Work units charged per item scanned: reading it and building its JSON form cost about 16 key chars. */
 export const ITEM_SCAN_UNITS = 16;
@@ -86,14 +85,7 @@ export async function scanList<T>(
   }
   const scan = () => matching(source, ids, p, jsonOf);
   const { top, total } = await (gate === undefined ? scan() : gate.run(scan));
-  const page = top.sorted().slice(p.offset, p.offset + p.limit);
-  return {
-    items: present(
-      source,
-      page.map((e) => e.tie),
-    ),
-    total,
-  };
+  return { items: present(source, top.sorted().slice(p.offset, p.offset + p.limit)), total };
 }
 
 async function matching<T>(
@@ -101,10 +93,10 @@ async function matching<T>(
   ids: readonly string[],
   p: ListParams,
   jsonOf: (t: T) => unknown,
-): Promise<{ top: TopK<SortEntry<undefined>>; total: number }> {
+): Promise<{ top: TopIds; total: number }> {
   const budget: WorkBudget = p.budget;
   // Only the first offset + limit matches in order are kept (ties by id make the order total).
-  const top = new TopK<SortEntry<undefined>>(p.offset + p.limit, (a, b) => compareEntries(a, b, p.sort));
+  const top = p.query.top(p.offset + p.limit, p.sort);
   let total = 0;
   const read = source.peek ?? source.get;
   let sliceStart = performance.now();
@@ -120,7 +112,7 @@ async function matching<T>(
     const json = jsonOf(item);
     if (p.filter === undefined || p.filter(json)) {
       total++;
-      top.offer(sortEntry(undefined, json, id, p.sort));
+      top.offer(json, id);
     }
     if (budget.exceeded) {
       const e = budget.error(i + 1);

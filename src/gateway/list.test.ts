@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { struct } from '../codec/compound.js';
 import { string, varuint } from '../codec/primitives.js';
+import { QUERY_LANGUAGE } from '../node/query-language.js';
 import type { RouteLimits } from './deps.js';
 import { isGatewayError } from './errors.js';
 import {
@@ -45,7 +46,7 @@ const fields = ['id', 'qty', 'metadata'];
 const ids = (input: Parameters<typeof parseListParams>[0], l: RouteLimits = limits) =>
   scanList(
     arraySource(items, (x) => x.id),
-    parseListParams(input, l, fields),
+    parseListParams(input, l, fields, QUERY_LANGUAGE),
     (x) => x,
   );
 
@@ -81,17 +82,17 @@ describe('list parameters', () => {
 
   it('refuses bad filters with invalid_filter and honours the configured depth cap', () => {
     assert.equal(
-      code(() => parseListParams({ filterText: '{not json' }, limits, fields)),
+      code(() => parseListParams({ filterText: '{not json' }, limits, fields, QUERY_LANGUAGE)),
       'invalid_filter',
     );
     assert.equal(
-      code(() => parseListParams({ filter: { bogus: 1 } }, limits, fields)),
+      code(() => parseListParams({ filter: { bogus: 1 } }, limits, fields, QUERY_LANGUAGE)),
       'invalid_filter',
     );
     const ok = { not: { not: { eq: ['id', 'a'] } } }; // depth 3 == filterDepthMax
-    assert.equal(typeof parseListParams({ filter: ok }, limits, fields).filter, 'function');
+    assert.equal(typeof parseListParams({ filter: ok }, limits, fields, QUERY_LANGUAGE).filter, 'function');
     assert.equal(
-      code(() => parseListParams({ filter: { not: ok } }, limits, fields)),
+      code(() => parseListParams({ filter: { not: ok } }, limits, fields, QUERY_LANGUAGE)),
       'invalid_filter',
     );
   });
@@ -99,11 +100,14 @@ describe('list parameters', () => {
   it('refuses bad sorts and unknown fields with invalid_sort', () => {
     for (const sort of ['id:up', 'nope:asc', 'id,id', 'a:b:c', 42])
       assert.equal(
-        code(() => parseListParams({ sort }, limits, fields)),
+        code(() => parseListParams({ sort }, limits, fields, QUERY_LANGUAGE)),
         'invalid_sort',
         String(sort),
       );
-    assert.equal(parseListParams({ sort: 'metadata.tier:desc' }, limits, fields).sort.length, 1);
+    assert.equal(
+      parseListParams({ sort: 'metadata.tier:desc' }, limits, fields, QUERY_LANGUAGE).sort.length,
+      1,
+    );
   });
 });
 
@@ -178,11 +182,12 @@ describe('scanList', () => {
     const l = { ...limits, filterValueCharsMax: 100 };
     const values = Array.from({ length: 10 }, (_, i) => `value-${i}-${'x'.repeat(10)}`);
     assert.equal(
-      code(() => parseListParams({ filter: { in: ['id', values] } }, l, fields)),
+      code(() => parseListParams({ filter: { in: ['id', values] } }, l, fields, QUERY_LANGUAGE)),
       'invalid_filter',
     );
     assert.equal(
-      typeof parseListParams({ filter: { in: ['id', values.slice(0, 3)] } }, l, fields).filter,
+      typeof parseListParams({ filter: { in: ['id', values.slice(0, 3)] } }, l, fields, QUERY_LANGUAGE)
+        .filter,
       'function',
     );
   });

@@ -6,19 +6,18 @@
 // - `limit` is an integer in 1..listLimitMax (default listLimitDefault); `offset` an integer >= 0. Anything
 //   else (0, above the cap, "1.5", "abc") is 400 `invalid_pagination`. An offset past the end gives an
 //   empty page, not an error.
-// - `filter` is the JSON expression of state/filter.ts; nesting is capped by the node's `filterDepthMax`
-//   (and never deeper than the query engine's FILTER_DEPTH_MAX). Errors are 400 `invalid_filter`.
-// - `sort` is `field:asc,other:desc` (state/sort.ts); the first segment of each field must be a field of
+// - `filter` is the JSON expression of the query engine (query-port.ts); nesting is capped by the node's
+//   `filterDepthMax` (and never deeper than the engine's own `filterDepthMax`). Errors are 400
+//   `invalid_filter`.
+// - `sort` is `field:asc,other:desc` (the engine's `parseSort`); the first segment of each field must be a field of
 //   the item, `metadata.<key>` and other nested paths are allowed. Errors are 400 `invalid_sort`.
 // - Without `sort` items come in id order; with it, ties still fall back to id order (a total order).
 
 import { Type } from 'typebox';
 import type { AnyCodec } from '../codec/codec.js';
-import { compileFilter, FILTER_DEPTH_MAX, type Predicate } from '../state/filter.js';
-import { parseSort, type SortKey } from '../state/sort.js';
-import { QUERY_WORK_UNITS_MAX, WorkBudget } from '../state/work-budget.js';
 import type { RouteLimits } from './deps.js';
 import { gatewayError } from './errors.js';
+import type { Predicate, QueryPort, SortKey, WorkBudget } from './query-port.js';
 
 /** Longest `filter` / `sort` text accepted in a query string (the header limit bounds it anyway). */
 export const LIST_FILTER_CHARS_MAX = 8 * 1024;
@@ -81,6 +80,8 @@ export interface ListParams {
   sort: SortKey[];
   /** The request's work budget; the filter charges its work to it (list-scan.ts). */
   budget: WorkBudget;
+  /** The query engine that compiled the filter and the sort, and ranks the scan (list-scan.ts). */
+  query: QueryPort;
 }
 
 const INTEGER_TEXT = /^(0|[1-9][0-9]{0,15})$/;
@@ -143,6 +144,7 @@ export function filterDepth(expr: unknown, cap: number, depth = 1): number {
 export function parseFilter(
   input: ListInput,
   limits: RouteLimits,
+  query: QueryPort,
   budget?: WorkBudget,
 ): Predicate | undefined {
   let expr = input.filter;
@@ -155,10 +157,10 @@ export function parseFilter(
   }
   // JSON clients often send `null` for "no value": it means no filter, not a malformed one.
   if (expr === undefined || expr === null) return undefined;
-  const cap = Math.min(limits.filterDepthMax, FILTER_DEPTH_MAX);
+  const cap = Math.min(limits.filterDepthMax, query.filterDepthMax);
   if (filterDepth(expr, cap) > cap)
     throw gatewayError('invalid_filter', { path: '$', reason: `nested deeper than ${cap}` });
-  const compiled = compileFilter(expr, {
+  const compiled = query.compileFilter(expr, {
     ...(limits.filterValueCharsMax === undefined ? {} : { valueCharsMax: limits.filterValueCharsMax }),
     ...(budget === undefined ? {} : { meter: budget }),
   });
@@ -167,10 +169,10 @@ export function parseFilter(
 }
 
 /** Sort keys; each key's first segment must be one of `fields` (the item's JSON fields). */
-export function parseSortText(text: unknown, fields: readonly string[]): SortKey[] {
+export function parseSortText(text: unknown, fields: readonly string[], query: QueryPort): SortKey[] {
   if (text === undefined || text === '') return [];
   if (typeof text !== 'string') throw gatewayError('invalid_sort', { reason: 'expected a string' });
-  const keys = parseSort(text);
+  const keys = query.parseSort(text);
   if (!Array.isArray(keys)) throw gatewayError('invalid_sort', { ...keys.details });
   const unknown = keys.find((k) => !fields.includes(k.segments[0]!));
   if (unknown !== undefined)
@@ -182,13 +184,15 @@ export function parseListParams(
   input: ListInput,
   limits: RouteLimits,
   fields: readonly string[],
+  query: QueryPort,
 ): ListParams {
-  const budget = new WorkBudget(limits.workUnitsMax ?? QUERY_WORK_UNITS_MAX);
+  const budget = query.workBudget(limits.workUnitsMax ?? query.workUnitsMax);
   return {
     ...parsePage(input, limits),
-    filter: parseFilter(input, limits, budget),
-    sort: parseSortText(input.sort, fields),
+    filter: parseFilter(input, limits, query, budget),
+    sort: parseSortText(input.sort, fields, query),
     budget,
+    query,
   };
 }
 

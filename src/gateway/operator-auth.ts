@@ -12,19 +12,18 @@
 // before the restart is stamped at or before that mark, so none can be replayed after it; honest requests
 // are stamped with the current time, which is later (unless a client's clock ran ahead of the node's, in
 // which case it waits out at most the skew window).
-// A GET's body is ignored by the server and signed as empty.
+// A GET's body is ignored by the server and signed as empty. The three hooks are the shared hook set of
+// header-signed requests (signed-hooks.ts), as for signed app requests.
 // Operator sessions (src/operator/): with a session verifier, a request carrying
 // `Authorization: Bearer <token>` is authenticated by the session instead (in onRequest, before the body is
 // read): an unknown, expired or revoked token -> 401 operator_session_unknown / _expired / _revoked, a
 // malformed one -> 401 operator_auth_invalid (reason bearer_format). The gateway knows only the verifier
 // port below; the node injects the operator family's session store.
 
-import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
-import { ed25519Verify } from '../crypto/ed25519.js';
+import type { FastifyRequest } from 'fastify';
 import { isKeyTextError, publicKeyFromText } from '../crypto/keys.js';
 import { AssertionError } from '../util/assert.js';
 import { fromHex, toHex } from '../util/hex.js';
-import { digestPayload } from './body-digest.js';
 import { type GatewayError, gatewayError, isGatewayError } from './errors.js';
 import { createNonceCache } from './nonce-cache.js';
 import {
@@ -32,8 +31,9 @@ import {
   OPERATOR_NONCE,
   type OperatorAudience,
   operatorMessage,
-  sha256Hex,
 } from './operator-message.js';
+import { header, type SignedParts, signedHooks, TIMESTAMP_TEXT } from './signed-hooks.js';
+import type { RequestAuth } from './signed-request.js';
 
 export interface OperatorAuthOptions {
   /** Public key texts (`ed0120…`) of the operators; empty disables operator routes (403). */
@@ -89,30 +89,15 @@ export interface OperatorWatermark {
 export const DEFAULT_OPERATOR_MAX_AGE_MS = 30_000;
 export const DEFAULT_OPERATOR_NONCES_MAX = 10_000;
 
-export interface OperatorAuth {
+export interface OperatorAuth extends RequestAuth {
   readonly enabled: boolean;
-  onRequest(req: FastifyRequest): Promise<void>;
-  preParsing(req: FastifyRequest, reply: FastifyReply, payload: RequestPayload): Promise<RequestPayload>;
-  preValidation(req: FastifyRequest): Promise<void>;
 }
 
-interface Pending {
-  keyHex: string;
-  publicKey: Uint8Array;
-  timestampMs: number;
-  nonce: string;
-  signature: Uint8Array;
-  bodySha256Hex?: string;
+interface OperatorParts extends SignedParts {
+  readonly keyHex: string;
 }
 
 const HEADERS = OPERATOR_HEADERS;
-const TIMESTAMP = /^[0-9]{1,15}$/;
-const EMPTY_SHA256_HEX = sha256Hex(new Uint8Array());
-
-function header(req: FastifyRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
 
 function invalid(reason: string) {
   return gatewayError('operator_auth_invalid', { reason });
@@ -140,11 +125,10 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
     watermark?.initialMs ?? Number.NEGATIVE_INFINITY,
   );
   let savedMs = watermark?.initialMs ?? Number.NEGATIVE_INFINITY;
-  const pending = new WeakMap<FastifyRequest, Pending>();
   const bySession = new WeakSet<FastifyRequest>();
   const sessions = opts.sessions;
 
-  function readHeaders(req: FastifyRequest): Pending {
+  function read(req: FastifyRequest): OperatorParts {
     const missing = HEADERS.filter((h) => header(req, h) === undefined);
     if (missing.length > 0) throw gatewayError('operator_auth_missing', { missing });
     const [keyText, stampText, nonce, sigText] = HEADERS.map((h) => header(req, h)!) as [
@@ -153,7 +137,7 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
       string,
       string,
     ];
-    if (!TIMESTAMP.test(stampText)) throw invalid('timestamp_format');
+    if (!TIMESTAMP_TEXT.test(stampText)) throw invalid('timestamp_format');
     const timestampMs = Number(stampText);
     if (Math.abs(opts.now() - timestampMs) > maxAgeMs) throw invalid('timestamp_skew');
     if (!OPERATOR_NONCE.test(nonce)) throw invalid('nonce_format');
@@ -165,6 +149,30 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
     if (signature === undefined) throw invalid('signature_format');
     return { keyHex, publicKey: key.bytes, timestampMs, nonce, signature };
   }
+
+  const hooks = signedHooks<OperatorParts>({
+    read,
+    message: (req, p, bodySha256Hex) =>
+      operatorMessage({
+        ...opts.audience,
+        method: req.method,
+        url: req.raw.url ?? req.url,
+        bodySha256Hex,
+        timestampMs: p.timestampMs,
+        nonce: p.nonce,
+      }),
+    missing: () => gatewayError('operator_auth_missing', { missing: HEADERS }),
+    invalidSignature: () => invalid('signature'),
+    async accept(_req, p) {
+      if (!nonces.checkAndAdd(`${p.keyHex}:${p.nonce}`, p.timestampMs, opts.now())) {
+        throw gatewayError('operator_replay');
+      }
+      if (watermark !== undefined && p.timestampMs > savedMs) {
+        savedMs = p.timestampMs;
+        await watermark.save(p.timestampMs);
+      }
+    },
+  });
 
   return {
     enabled: operators.size > 0,
@@ -178,35 +186,13 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
         bySession.add(req);
         return;
       }
-      pending.set(req, readHeaders(req));
+      return hooks.onRequest(req);
     },
-    async preParsing(req, _reply, payload) {
-      const p = pending.get(req);
-      if (p === undefined) return payload;
-      return digestPayload(payload, (hex) => {
-        p.bodySha256Hex = hex;
-      });
-    },
+    // A request opened by a session has no headers read: its body passes through unhashed.
+    preParsing: hooks.preParsing,
     async preValidation(req) {
       if (bySession.has(req)) return;
-      const p = pending.get(req);
-      if (p === undefined) throw gatewayError('operator_auth_missing', { missing: HEADERS });
-      const message = operatorMessage({
-        ...opts.audience,
-        method: req.method,
-        url: req.raw.url ?? req.url,
-        bodySha256Hex: p.bodySha256Hex ?? EMPTY_SHA256_HEX,
-        timestampMs: p.timestampMs,
-        nonce: p.nonce,
-      });
-      if (!ed25519Verify(p.publicKey, message, p.signature)) throw invalid('signature');
-      if (!nonces.checkAndAdd(`${p.keyHex}:${p.nonce}`, p.timestampMs, opts.now())) {
-        throw gatewayError('operator_replay');
-      }
-      if (watermark !== undefined && p.timestampMs > savedMs) {
-        savedMs = p.timestampMs;
-        await watermark.save(p.timestampMs);
-      }
+      return hooks.preValidation(req);
     },
   };
 }

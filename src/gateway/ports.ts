@@ -18,11 +18,13 @@ import type {
   UpgradeRecord,
 } from '../model/entities.js';
 import type { EventEnvelope } from '../model/events.js';
+import type { ListedRows } from '../model/listed-rows.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import type { QueryResponse } from '../model/queries.js';
 import type { Rejection } from '../model/rejections.js';
-import type { ListedRows } from '../state/world-state.js';
+import type { SubmitResult } from '../pipeline/pipeline.js';
+import type { QueryPort } from './query-port.js';
 
 export type { ListedRows };
 
@@ -82,28 +84,11 @@ export interface ChainReader {
   ): Promise<{ total: number; items: TxLocation[] }>;
 }
 
-export type SubmitOutcome =
-  | {
-      ok: true;
-      hash: Uint8Array;
-      hashHex: string;
-      depth: number;
-      submittedAtMs: number;
-      submittedAtHeight: number;
-    }
-  | { ok: false; kind: 'codec'; error: CodecError }
-  | { ok: false; kind: 'rejected'; rejection: Rejection; hashHex?: string }
-  | { ok: false; kind: 'duplicate'; code: 'already_enqueued' | 'already_committed'; hashHex: string }
-  | {
-      ok: false;
-      kind: 'queue_full';
-      code: 'queue_full' | 'account_queue_full' | 'key_queue_full' | 'source_queue_full';
-      depth: number;
-      capacity: number;
-      hashHex: string;
-    }
-  /** Over the client's rate budget (batched submission charges one token per item): not admitted. */
-  | { ok: false; kind: 'rate_limited'; retryAfterS: number };
+/**
+ * The answer to one submission: the pipeline's result (pipeline.ts `SubmitResult`, declared there once),
+ * or the gateway's own refusal when the client is over its rate budget.
+ */
+export type SubmitOutcome = SubmitResult | { ok: false; kind: 'rate_limited'; retryAfterS: number };
 
 /**
  * The rate budget of a batch: called once its items are read, with their count; only the first `granted`
@@ -256,6 +241,8 @@ export interface ConsensusPort {
 
 export interface GatewayPorts {
   node: NodeInfoPort;
+  /** The query language of list filters, sorts and event filters (query-port.ts). */
+  query: QueryPort;
   state: StateReader;
   chain: ChainReader;
   transactions: TransactionsPort;

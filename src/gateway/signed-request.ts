@@ -14,14 +14,14 @@
 //                 seen before -> 409 nonce_reused, the account's quota full -> 429 request_nonces_full
 //                 (forged requests cannot burn nonces; one account cannot touch another's).
 // Who the account may act as (a bridge participant, …) is for the route to decide with `account(req)`.
+// The hooks themselves are the shared hook set of header-signed requests (signed-hooks.ts).
 
 import type { FastifyReply, FastifyRequest, RequestPayload } from 'fastify';
-import { ed25519Verify } from '../crypto/ed25519.js';
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
-import { digestPayload } from './body-digest.js';
 import { gatewayError } from './errors.js';
 import { REQUEST_NONCE, requestText } from './request-text.js';
+import { header, type SignedParts, signedHooks, TIMESTAMP_TEXT } from './signed-hooks.js';
 import type { SignedNonceStore } from './signed-nonces.js';
 
 export const ACCOUNT_HEADER = 'x-ledger-account';
@@ -35,7 +35,7 @@ export const SIGNED_REQUEST_HEADERS: readonly string[] = [
   NONCE_HEADER,
 ];
 
-/** What a route needs to authenticate its requests (operator-auth.ts has the same shape). */
+/** What a route needs to authenticate its requests (operator-auth.ts `OperatorAuth` extends it). */
 export interface RequestAuth {
   onRequest(req: FastifyRequest): Promise<void>;
   preParsing(req: FastifyRequest, reply: FastifyReply, payload: RequestPayload): Promise<RequestPayload>;
@@ -62,24 +62,11 @@ export interface SignedRequestOptions {
   now: () => number;
 }
 
-interface Pending {
-  account: string;
-  publicKey: Uint8Array;
-  timestampMs: number;
-  nonce: string;
-  signature: Uint8Array;
-  bodySha256Hex?: string;
-  verified?: boolean;
+interface SignedRequestParts extends SignedParts {
+  readonly account: string;
 }
 
-const TIMESTAMP = /^[0-9]{1,15}$/;
 const BASE64_SIGNATURE = /^[A-Za-z0-9+/]{86}==$/;
-const EMPTY_SHA256_HEX = 'e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855';
-
-function header(req: FastifyRequest, name: string): string | undefined {
-  const v = req.headers[name];
-  return typeof v === 'string' && v !== '' ? v : undefined;
-}
 
 function invalid(reason: string) {
   return gatewayError('request_signature_invalid', { reason });
@@ -87,13 +74,12 @@ function invalid(reason: string) {
 
 export function createSignedRequests(opts: SignedRequestOptions): SignedRequests {
   const { nonces, signers } = opts;
-  const pending = new WeakMap<FastifyRequest, Pending>();
 
-  function readHeaders(req: FastifyRequest): Pending {
+  function read(req: FastifyRequest): SignedRequestParts {
     const missing = SIGNED_REQUEST_HEADERS.filter((h) => header(req, h) === undefined);
     if (missing.length > 0) throw gatewayError('signature_missing', { missing });
     const stamp = header(req, TIMESTAMP_HEADER)!;
-    const timestampMs = TIMESTAMP.test(stamp) ? Number(stamp) : Number.NaN;
+    const timestampMs = TIMESTAMP_TEXT.test(stamp) ? Number(stamp) : Number.NaN;
     const driftMs = signers.clockDriftMs();
     if (!(Math.abs(opts.now() - timestampMs) <= driftMs))
       throw gatewayError('request_stale', { max_clock_drift_ms: driftMs });
@@ -116,36 +102,28 @@ export function createSignedRequests(opts: SignedRequestOptions): SignedRequests
     };
   }
 
-  return {
-    async onRequest(req) {
-      pending.set(req, readHeaders(req));
-    },
-    async preParsing(req, _reply, payload) {
-      const p = pending.get(req);
-      if (p === undefined) return payload;
-      return digestPayload(payload, (hex) => {
-        p.bodySha256Hex = hex;
-      });
-    },
-    async preValidation(req) {
-      const p = pending.get(req);
-      if (p === undefined) throw gatewayError('signature_missing', { missing: SIGNED_REQUEST_HEADERS });
-      const message = requestText({
+  const hooks = signedHooks<SignedRequestParts>({
+    read,
+    message: (req, p, bodySha256Hex) =>
+      requestText({
         method: req.method,
         url: req.raw.url ?? req.url,
-        bodySha256Hex: p.bodySha256Hex ?? EMPTY_SHA256_HEX,
+        bodySha256Hex,
         timestampMs: p.timestampMs,
         nonce: p.nonce,
-      });
-      if (!ed25519Verify(p.publicKey, message, p.signature)) throw invalid('signature');
+      }),
+    missing: () => gatewayError('signature_missing', { missing: SIGNED_REQUEST_HEADERS }),
+    invalidSignature: () => invalid('signature'),
+    accept(_req, p) {
       const seen = nonces.checkAndAdd(p.account, p.nonce, p.timestampMs, opts.now(), signers.clockDriftMs());
       if (seen === 'reused') throw gatewayError('nonce_reused');
       if (seen === 'full') throw gatewayError('request_nonces_full');
-      p.verified = true;
     },
-    account(req) {
-      const p = pending.get(req);
-      return p?.verified === true ? p.account : undefined;
-    },
+  });
+  return {
+    onRequest: hooks.onRequest,
+    preParsing: hooks.preParsing,
+    preValidation: hooks.preValidation,
+    account: (req) => hooks.verified(req)?.account,
   };
 }

@@ -17,6 +17,7 @@ import { decodeFrame } from '../codec/frame.js';
 import type { SchemaRegistry } from '../codec/registry.js';
 import { compileEventFilter, type EventMatcher } from './event-filter.js';
 import type { EventHub, SharedBatch, SharedEvent } from './event-hub.js';
+import type { QueryPort } from './query-port.js';
 import { EventSubscriptionView, SUBSCRIPTION_DECODE_LIMITS } from './views/events.js';
 import { WS_CLOSE, type WsContext } from './ws.js';
 
@@ -34,6 +35,8 @@ export interface EventRequest {
 export interface EventSocketOptions {
   schema: SchemaRegistry;
   filterDepthMax: number;
+  /** The query engine that compiles the subscription's filter. */
+  query: QueryPort;
   /** Live events queued for a subscriber whose socket is full, before it is closed as lagged. */
   queueEventsMax: number;
 }
@@ -65,7 +68,7 @@ function parseText(
 export function parseEventRequest(
   first: Buffer,
   binary: boolean,
-  opts: Pick<EventSocketOptions, 'schema' | 'filterDepthMax'>,
+  opts: Pick<EventSocketOptions, 'schema' | 'filterDepthMax' | 'query'>,
 ): { ok: true; request: EventRequest; filter: unknown } | { ok: false; reason: string } {
   let filter: unknown;
   let since: unknown;
@@ -80,7 +83,7 @@ export function parseEventRequest(
   }
   if (since !== undefined && !(Number.isSafeInteger(since) && (since as number) >= 0))
     return refuse('since must be a non-negative integer');
-  const compiled = compileEventFilter(filter, opts.filterDepthMax);
+  const compiled = compileEventFilter(filter, opts.filterDepthMax, opts.query);
   if (!compiled.ok) return refuse(`invalid filter at ${compiled.details.path}: ${compiled.details.reason}`);
   const request = {
     match: compiled.match,

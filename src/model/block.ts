@@ -8,6 +8,7 @@ import { encode } from '../codec/frame.js';
 import { bytes, fixedBytes, varuint } from '../codec/primitives.js';
 import { Writer } from '../codec/writer.js';
 import { hash } from '../crypto/hash.js';
+import { BLOCK_MERKLE, merkleRoot as domainMerkleRoot } from '../crypto/merkle.js';
 import { HashBytes } from './keys.js';
 import { RejectionCodec } from './rejections.js';
 import { SignedTransactionCodec } from './transaction.js';
@@ -125,40 +126,13 @@ export function blockHash(header: BlockHeader): Uint8Array {
 }
 
 /**
- * Binary Merkle root over leaf hashes: leaves are hashed pairwise with a 0x01 prefix, an odd last node is
- * carried up unchanged, and the empty tree's root is the hash of the empty string. Order matters.
- * A pair of the very same nodes as the previous pair of its level gets the previous parent without
- * hashing again: a block's results are mostly the one `Committed` leaf, so its results tree is a few
- * hashes instead of one per transaction. The root is always a fresh array, never one of the leaves.
+ * The block header's Merkle root (transactionsRoot, resultsRoot) over leaf hashes: crypto/merkle.ts with
+ * the BLOCK_MERKLE domain — leaves as they are (no leaf prefix, kept for compatibility: see there),
+ * pairs hashed with a 0x01 prefix, an odd last node carried up unchanged, the empty tree's root the hash
+ * of the empty string. Order matters. The root is always a fresh array, never one of the leaves.
  */
 export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
-  if (leaves.length === 0) return hash(new Uint8Array(0));
-  if (leaves.length === 1) return leaves[0]!.slice();
-  const buf = new Uint8Array(65);
-  buf[0] = 1;
-  let level = leaves;
-  while (level.length > 1) {
-    const next: Uint8Array[] = [];
-    let prevA: Uint8Array | undefined;
-    let prevB: Uint8Array | undefined;
-    let prevParent: Uint8Array | undefined;
-    for (let i = 0; i < level.length; i += 2) {
-      const a = level[i]!;
-      const b = level[i + 1];
-      if (b === undefined) next.push(a);
-      else if (a === prevA && b === prevB) next.push(prevParent!);
-      else {
-        buf.set(a, 1);
-        buf.set(b, 33);
-        prevParent = hash(buf);
-        prevA = a;
-        prevB = b;
-        next.push(prevParent);
-      }
-    }
-    level = next;
-  }
-  return level[0]!;
+  return domainMerkleRoot(BLOCK_MERKLE, leaves);
 }
 
 /** The hash of the `Committed` result, the same for every committed transaction (see resultHashes). */

@@ -7,6 +7,7 @@ import { toHex } from '../util/hex.js';
 import { createConsensusPort } from './consensus-port.js';
 import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
+import { QUERY_LANGUAGE } from './query-language.js';
 import { createQueryPort } from './query-port.js';
 
 export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
@@ -46,6 +47,7 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
         })),
     },
     state: ledger.state,
+    query: QUERY_LANGUAGE,
     chain: {
       height: () => ledger.height(),
       tipHash: () => ledger.tipHash(),

@@ -18,6 +18,7 @@ import type { WebhooksPort } from '../webhooks/port.js';
 import { nodeFiles } from './files.js';
 import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
+import { QUERY_LANGUAGE } from './query-language.js';
 
 const YIELD_EVERY_BLOCKS = 16;
 
@@ -78,6 +79,7 @@ export function webhooksPort(node: Node, dir: string): WebhooksPort {
     fsync: c.storage.fsync,
     config: c.webhooks,
     filterDepthMax: c.gateway.filterDepthMax,
+    query: QUERY_LANGUAGE,
     replay: (afterId, onBlock) => replayCommittedEvents(node, afterId, onBlock),
     replayBlocks: () => node.ledger.height(),
   };

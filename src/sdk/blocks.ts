@@ -5,6 +5,7 @@
 import { decodeFrame } from '../codec/frame.js';
 import type { SchemaRegistry } from '../codec/registry.js';
 import { type Block, BlockCodec } from '../model/block.js';
+import { exponentialDelayMs } from '../util/backoff.js';
 import { ToranaTransportError } from './errors.js';
 
 export interface BlockStreamOptions {
@@ -98,6 +99,6 @@ export async function* blockStream(
     }
     if (ended.error !== undefined) throw ended.error;
     if (opts.signal?.aborted || ++failures > (opts.reconnectAttemptsMax ?? 10)) return;
-    await new Promise((r) => setTimeout(r, Math.min(250 * 2 ** failures, 10_000)));
+    await new Promise((r) => setTimeout(r, exponentialDelayMs(250, 10_000, failures)));
   }
 }

@@ -5,6 +5,7 @@
 // which the hand-written parser it replaced got wrong for a CR at the end of a chunk).
 
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { exponentialDelayMs } from '../util/backoff.js';
 import { ToranaApiError } from './errors.js';
 import type { Http } from './http.js';
 
@@ -94,7 +95,9 @@ export async function* resumingStream<Id, T>(http: Http, s: ResumingStream<Id, T
       if (s.signal?.aborted) return;
       s.onDrop?.(e);
       if (++failures > (s.reconnectAttemptsMax ?? 10)) throw e;
-      await new Promise((r) => setTimeout(r, Math.min((s.reconnectDelayMs ?? 250) * 2 ** failures, 10_000)));
+      await new Promise((r) =>
+        setTimeout(r, exponentialDelayMs(s.reconnectDelayMs ?? 250, 10_000, failures)),
+      );
       continue;
     }
     if (!res.ok || res.body === null) throw await streamFailure(res);

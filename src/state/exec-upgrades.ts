@@ -1,18 +1,13 @@
 // Runtime upgrades (README.md §Instructions): propose, activate, cancel. The id of an
-// upgrade is the hex of hash(encode(UpgradeManifestCodec, manifest)), so the same manifest always has the
-// same id. The active ABI version only ever increases.
+// upgrade is the hex of hash(encode(UpgradeManifestCodec, manifest)) (model/upgrade-id.ts), so the same
+// manifest always has the same id. The active ABI version only ever increases.
 
 import { encode } from '../codec/frame.js';
-import { hash } from '../crypto/hash.js';
 import type { UpgradeManifest } from '../model/entities.js';
 import { UpgradeManifestCodec } from '../model/entities.js';
-import { toHex } from '../util/hex.js';
+import { upgradeId } from '../model/upgrade-id.js';
 import { authorize } from './authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
-
-export function upgradeId(manifest: UpgradeManifest): string {
-  return toHex(hash(encode(UpgradeManifestCodec, manifest)));
-}
 
 /** Field limits of UpgradeManifestCodec, checked because a longer field could not be decoded again. */
 export const MANIFEST_NAME_BYTES_MAX = 128;

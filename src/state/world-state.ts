@@ -15,6 +15,7 @@ import type {
   Role,
   UpgradeRecord,
 } from '../model/entities.js';
+import type { ListedRows } from '../model/listed-rows.js';
 import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
 import { type NullifierKind, nullifierId, POOL_TREE_ID, poolLeafId } from '../model/shielded.js';
@@ -31,14 +32,8 @@ export type { StateEntry } from './persist.js';
 /** The chain parameters that are plain numbers (everything but the custom map). */
 export type NumericParameter = Exclude<keyof Parameters, 'custom'>;
 const DEFAULT_LIMITS: Readonly<Parameters> = Object.freeze(defaultParameters());
-/** The tables list routes page through by id, and their rows. */
-export interface ListedRows {
-  domain: Domain;
-  account: Account;
-  assetDefinition: AssetDefinition;
-  asset: Asset;
-  nft: Nft;
-}
+
+export type { ListedRows };
 
 export type StateTables = { readonly [N in TableName]: BaseTable<RowOf<N>> };
 

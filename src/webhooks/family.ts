@@ -54,7 +54,7 @@ export async function webhooksFamily(
     },
     // A stored filter was checked at registration; one a later, stricter configuration refuses matches nothing.
     (filter) => {
-      const r = compileEventFilter(filter, port.filterDepthMax);
+      const r = compileEventFilter(filter, port.filterDepthMax, port.query);
       return r.ok ? r.match : never;
     },
   );

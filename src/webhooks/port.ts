@@ -3,6 +3,7 @@
 // clock, where its store lives, and the configuration it reads. Nothing here is a concrete node class.
 
 import type { WebhooksConfig } from '../config/schema.js';
+import type { QueryPort } from '../gateway/query-port.js';
 import type { EventEnvelope } from '../model/events.js';
 
 export interface WebhookEventFeed {
@@ -30,4 +31,6 @@ export interface WebhooksPort {
   replayBlocks?(afterId: number): number;
   /** `gateway.filter_depth_max`, as for the event streams. */
   filterDepthMax: number;
+  /** The query engine that compiles stored filters (the gateway's query port). */
+  query: QueryPort;
 }

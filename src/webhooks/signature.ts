@@ -4,6 +4,7 @@
 // milliseconds sent in `x-ledger-webhook-timestamp`. Receivers recompute it and compare in constant time.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import { equalJitterDelayMs } from '../util/backoff.js';
 
 export function webhookSignature(secret: string, timestampMs: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${timestampMs}.`).update(body).digest('hex');
@@ -25,10 +26,8 @@ export function verifyWebhookSignature(
 /**
  * Delay before attempt `attempt + 1` after `attempt` failed attempts (1-based): base × 2^(attempt−1),
  * capped at `maxMs`, with "equal jitter" (half fixed, half random) so that many webhooks failing
- * together do not retry in step. `random` is injected (tests pass a fixed one).
+ * together do not retry in step (util/backoff.ts). `random` is injected (tests pass a fixed one).
  */
 export function backoffMs(attempt: number, baseMs: number, maxMs: number, random: () => number): number {
-  const exp = Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 40));
-  const half = exp / 2;
-  return Math.round(half + random() * half);
+  return equalJitterDelayMs(baseMs, maxMs, attempt - 1, random());
 }

@@ -13,6 +13,7 @@
 
 import assert from 'node:assert/strict';
 import { compileEventFilter, projectEvent } from '../../src/gateway/event-filter.js';
+import { QUERY_LANGUAGE } from '../../src/node/query-language.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
 import { registerAccounts, run } from '../helpers/node.js';
 import { fetchOpenApi, liveRoutes } from '../helpers/route-catalog.js';
@@ -252,7 +253,7 @@ export async function deadTargetOwner(size: {
       const r = await run(t, t.admin, [{ kind: 'RegisterDomain', id: `flood${i}`, metadata: new Map() }]);
       assert.equal(r.status.kind, 'Committed');
     }
-    const f = compileEventFilter(COMMITTED_TXS, 10);
+    const f = compileEventFilter(COMMITTED_TXS, 10, QUERY_LANGUAGE);
     assert.ok(f.ok);
     const events = t.node.pipeline.events.since(from);
     assert.ok(events !== 'gone');

@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';
 import { compileEventFilter, projectEvent } from '../../src/gateway/event-filter.js';
 import { signOperatorRequest } from '../../src/gateway/operator-message.js';
+import { QUERY_LANGUAGE } from '../../src/node/query-language.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { verifyWebhookSignature } from '../../src/sdk/webhooks.js';
 import { registerAccounts, run } from '../helpers/node.js';
@@ -40,7 +41,7 @@ async function commitOne(): Promise<void> {
 
 /** Ids of the bus events after `fromId` that `filter` keeps, as the node matched them. */
 function expectedIds(filter: unknown, fromId: number): number[] {
-  const f = compileEventFilter(filter, 10);
+  const f = compileEventFilter(filter, 10, QUERY_LANGUAGE);
   assert.ok(f.ok);
   const got = t.node.pipeline.events.since(fromId);
   assert.ok(got !== 'gone');

@@ -50,8 +50,10 @@ export async function renderList<I>(
   input: ListInput,
 ): Promise<RenderedAnswer> {
   const resolved =
-    views.aliases === undefined ? input : await filterIds(d.ports.state, d.ports.chain, input, views.aliases);
-  const p = parseListParams(resolved, d.limits, jsonFieldsOf(views.item));
+    views.aliases === undefined
+      ? input
+      : await filterIds(d.ports.state, d.ports.chain, input, views.aliases, d.ports.query.filterDepthMax);
+  const p = parseListParams(resolved, d.limits, jsonFieldsOf(views.item), d.ports.query);
   const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
   const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);
   return renderView(d.schema, req.responseFormat, views.list, page);

@@ -24,8 +24,12 @@ const FORMS: ReadonlyMap<Codec<string>, string> = new Map([
   [NftId, '<name>$<domain>'],
 ]);
 
-/** The canonical text form of `text` as an id of type `codec`, or 400 bad_request. */
-export function pathId(codec: Codec<string>, text: string): string {
+/**
+ * The canonical text form of `text` as an id of type `codec`, or 400 bad_request naming `expected` (by
+ * default the form of the model's id types, else the codec's name). The one parser of path ids: the
+ * application, explorer and conference routes all read theirs through it.
+ */
+export function pathId(codec: Codec<string>, text: string, expected?: string): string {
   try {
     return codec.fromJson(text, '');
   } catch (e) {
@@ -33,7 +37,7 @@ export function pathId(codec: Codec<string>, text: string): string {
     throw gatewayError('bad_request', {
       location: 'params',
       id: text.slice(0, 128),
-      expected: FORMS.get(codec) ?? codec.name ?? 'an id',
+      expected: expected ?? FORMS.get(codec) ?? codec.name ?? 'an id',
       reason: e.message.slice(0, 256),
     });
   }

@@ -101,6 +101,7 @@ function registerSockets(app: GatewayApp, d: RouteDeps, hub: EventHub, closes: S
       const parsed = parseEventRequest(first, binary, {
         schema: d.schema,
         filterDepthMax: d.limits.filterDepthMax,
+        query: d.ports.query,
       });
       if (!parsed.ok) {
         closes.inc({ stream: 'ws_events', reason: 'invalid' });

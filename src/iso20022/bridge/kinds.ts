@@ -6,8 +6,8 @@ import { planCamt056 } from './cancellations.js';
 import { fromIsoErrors } from './errors.js';
 import { planPayment } from './payments.js';
 import type { Plan, PlanContext } from './plan.js';
-import type { RoutedKind } from './record.js';
 import { planPacs002, planPacs004 } from './returns.js';
+import type { RoutedKind } from './routed-kinds.js';
 import { planColr012, planSecuritiesReport, planSese023, securitiesReportId } from './securities.js';
 
 export type RoutedMessage = MessageMap[RoutedKind];

@@ -11,7 +11,8 @@ import type { ReferenceData } from '../reference-data.js';
 import type { DecimalValue } from '../validate/amount.js';
 import type { IsoAmount } from '../validate/fields.js';
 import { businessRule, fieldError } from './errors.js';
-import { type BridgeRecord, RECORD_LINKS_MAX, type RoutedKind } from './record.js';
+import { type BridgeRecord, RECORD_LINKS_MAX } from './record.js';
+import type { RoutedKind } from './routed-kinds.js';
 import type { RecordChange } from './store.js';
 
 export interface PlanContext {

@@ -89,19 +89,6 @@ export type RecordState = 'Pending' | 'Accepted' | 'Rejected';
 export type Pacs002Code = 'ACTC' | 'ACSP' | 'ACSC' | 'RJCT';
 export type Resolution = 'PECR' | 'CNCL' | 'RJCR';
 
-export const MESSAGE_KINDS_ROUTED = [
-  'pacs008',
-  'pacs009',
-  'pacs002',
-  'pacs004',
-  'camt056',
-  'sese023',
-  'sese024',
-  'sese025',
-  'colr012',
-] as const;
-export type RoutedKind = (typeof MESSAGE_KINDS_ROUTED)[number];
-
 export function recordHash(r: BridgeRecord): Uint8Array {
   return hash(encode(BridgeRecordCodec, r));
 }

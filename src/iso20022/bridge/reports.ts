@@ -16,10 +16,8 @@ import { buildSese025 } from '../build/sese025.js';
 import { assignmentOf } from './cancellations.js';
 import { BridgeError } from './errors.js';
 import { type BridgeRecord, infoOf, type RecordTransaction } from './record.js';
+import type { ReportKind } from './routed-kinds.js';
 import { securitiesReason } from './status.js';
-
-export const REPORT_KINDS = ['pacs002', 'pacs004', 'camt029', 'sese024', 'sese025'] as const;
-export type ReportKind = (typeof REPORT_KINDS)[number];
 
 type Lookup = (id: string) => BridgeRecord | undefined;
 

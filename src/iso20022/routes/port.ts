@@ -3,8 +3,8 @@
 // family only then, with the node's bridge as this port.
 
 import type { AuditPage } from '../bridge/audit-page.js';
-import type { BridgeRecord, RoutedKind } from '../bridge/record.js';
-import type { ReportKind } from '../bridge/reports.js';
+import type { BridgeRecord } from '../bridge/record.js';
+import type { ReportKind, RoutedKind } from '../bridge/routed-kinds.js';
 
 /**
  * The ISO 20022 bridge (src/iso20022/bridge/service.ts). Failures are thrown as BridgeError values with

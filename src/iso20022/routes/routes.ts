@@ -16,13 +16,8 @@ import type { SignedRequests } from '../../gateway/signed-request.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import { AUDIT_METADATA_KEY } from '../bridge/audit.js';
 import { BridgeError } from '../bridge/errors.js';
-import {
-  type BridgeRecord,
-  MESSAGE_ID_BYTES_MAX,
-  primaryContext,
-  type RoutedKind,
-} from '../bridge/record.js';
-import type { ReportKind } from '../bridge/reports.js';
+import { type BridgeRecord, MESSAGE_ID_BYTES_MAX, primaryContext } from '../bridge/record.js';
+import type { ReportKind, RoutedKind } from '../bridge/routed-kinds.js';
 import type { BridgePort } from './port.js';
 import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from './views.js';
 

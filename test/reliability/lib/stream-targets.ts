@@ -15,6 +15,7 @@ import {
 import { EventSubscriptionView, SUBSCRIPTION_DECODE_LIMITS } from '../../../src/gateway/views/events.js';
 import { parseEventRequest } from '../../../src/gateway/ws-events.js';
 import { createSchemaRegistry } from '../../../src/model/schema.js';
+import { QUERY_LANGUAGE } from '../../../src/node/query-language.js';
 import { fromHex, toHex } from '../../../src/util/hex.js';
 import { codecInputs, judge, wrap } from './codec-targets.js';
 import type { FuzzTarget, Outcome } from './fuzz-target.js';
@@ -115,7 +116,11 @@ export function eventSubscriptionTarget(): FuzzTarget<SubscriptionInput, Request
     ),
     codes: new Set(['ws_close_1008']),
     decode: ({ binary: isBinary, bytes }) =>
-      parseEventRequest(Buffer.from(bytes), isBinary, { schema: SCHEMA, filterDepthMax: FILTER_DEPTH_MAX }),
+      parseEventRequest(Buffer.from(bytes), isBinary, {
+        schema: SCHEMA,
+        filterDepthMax: FILTER_DEPTH_MAX,
+        query: QUERY_LANGUAGE,
+      }),
     judge({ binary: isBinary, bytes }, r): Outcome {
       if (!r.ok) {
         if (typeof r.reason !== 'string' || r.reason === '')
@@ -158,7 +163,7 @@ export function eventFilterTarget(): FuzzTarget<string, ReturnType<typeof parseE
       },
     ),
     codes: new Set(['invalid_filter']),
-    decode: (text) => parseEventFilter(text, FILTER_DEPTH_MAX),
+    decode: (text) => parseEventFilter(text, FILTER_DEPTH_MAX, QUERY_LANGUAGE),
     judge(text, r): Outcome {
       if (!r.ok) {
         const d = r.details;
@@ -170,7 +175,9 @@ export function eventFilterTarget(): FuzzTarget<string, ReturnType<typeof parseE
       if (problem !== undefined) return { accepted: true, problem };
       // The same expression re-serialised must select the same events (JSON text is not canonical).
       const again =
-        text.trim() === '' ? r : parseEventFilter(JSON.stringify(JSON.parse(text)), FILTER_DEPTH_MAX);
+        text.trim() === ''
+          ? r
+          : parseEventFilter(JSON.stringify(JSON.parse(text)), FILTER_DEPTH_MAX, QUERY_LANGUAGE);
       if (!again.ok) return { accepted: true, problem: 'refused after a JSON round trip' };
       for (const e of SAMPLE_EVENTS)
         if (again.match(e) !== r.match(e))
