@@ -15,12 +15,12 @@ import { publicKeyToText } from '../crypto/keys.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
 import { accountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
-import { signTransaction } from '../model/transaction.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { saveConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
-import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js';
-import { devGenesisInstructions, GENESIS_DOMAIN } from './init.js';
+import { type Genesis, genesisToJson } from './genesis.js';
+import { GENESIS_DOMAIN } from './init.js';
+import { networkGenesis } from './network-genesis.js';
 import {
   P2P_PORT_OFFSET,
   TESTNET_DEFAULT_BASE_PORT,
@@ -164,54 +164,26 @@ function genesisOf(
   config: Config,
   nowMs: number,
 ): Genesis {
-  const adminId = accountId(admin.publicKeyText(), GENESIS_DOMAIN);
+  const validators = manifest.peers
+    .filter((p) => p.role === 'validator')
+    .map((v) => ({
+      address: v.p2pAddress,
+      entry: {
+        peer: v.peerId,
+        blsKey: publicKeyToText(keys[v.index]!.consensus.publicKey),
+        pop: blsProvePossession(keys[v.index]!.consensus),
+      },
+    }));
+  // Each peer's own client account (no permissions) follows the dev genesis.
   const empty = new Map();
-  const validators = manifest.peers.filter((p) => p.role === 'validator');
-  const entries = validators.map(
-    (v): GenesisValidator => ({
-      peer: v.peerId,
-      blsKey: publicKeyToText(keys[v.index]!.consensus.publicKey),
-      pop: blsProvePossession(keys[v.index]!.consensus),
+  const extra = keys.map(
+    (k): Instruction => ({
+      kind: 'RegisterAccount',
+      id: accountId(k.client.publicKeyText(), GENESIS_DOMAIN),
+      metadata: empty,
     }),
   );
-  const base = devGenesisInstructions(
-    adminId,
-    entries[0]!,
-    validators[0]!.p2pAddress,
-    config,
-    accountId(bridge.publicKeyText(), GENESIS_DOMAIN),
-  );
-  // The dev genesis of `torana init`, with every validator registered (BLS key and proof of possession,
-  // as genesis.ts requires) where it registers its one peer.
-  // Each peer's own client account (no permissions) follows.
-  const instructions: Instruction[] = [
-    ...base.flatMap((ins) =>
-      ins.kind === 'RegisterPeer'
-        ? validators.map(
-            (v, i): Instruction => ({ kind: 'RegisterPeer', address: v.p2pAddress, ...entries[i]! }),
-          )
-        : [ins],
-    ),
-    ...keys.map(
-      (k): Instruction => ({
-        kind: 'RegisterAccount',
-        id: accountId(k.client.publicKeyText(), GENESIS_DOMAIN),
-        metadata: empty,
-      }),
-    ),
-  ];
-  const payload = {
-    chainId: manifest.chainId,
-    authority: adminId,
-    creationTimeMs: nowMs,
-    instructions,
-    metadata: new Map(),
-  };
-  return {
-    chainId: manifest.chainId,
-    validators: entries,
-    transaction: signTransaction(payload, admin),
-  };
+  return networkGenesis({ chainId: manifest.chainId, admin, bridge, validators, config, nowMs, extra });
 }
 
 /** Writes the testnet; refuses a directory that exists and is not empty (`testnet_dir_not_empty`). */
