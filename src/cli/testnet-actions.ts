@@ -51,7 +51,9 @@ export async function testnetInit(flags: {
   process.stdout.write(
     `wrote a ${manifest.peers.length}-peer network (chain ${manifest.chainId}) into ${flags.dir}\n` +
       `${lines.join('\n')}\n  admin     ${manifest.adminDir} (admin and bridge keys: keep it off the peers' machines)\n` +
-      `start it with: torana testnet up --dir ${flags.dir}\n`,
+      (manifest.peers.every((p) => p.p2pAddress.startsWith('127.0.0.1:'))
+        ? `start it with: torana testnet up --dir ${flags.dir}\n`
+        : 'copy each peer-<i> directory to its host and run there: torana start --dir <peer directory>\n'),
   );
 }
 
