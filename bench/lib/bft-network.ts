@@ -137,7 +137,8 @@ export class BftNetwork {
   }
 
   async #fund(): Promise<void> {
-    const admin = await adminOf(this.peers[0]!.dir);
+    // The genesis admin key is in the testnet's admin directory, never in a peer's.
+    const admin = await adminOf(this.manifest.adminDir!);
     const tx = buildTx(admin, setupInstructions(this.accounts), { chainId: BFT_CHAIN_ID });
     const hash = toHex(transactionHash(tx));
     const r = await fetch(`${this.urls[0]}/transaction`, {

@@ -11,6 +11,7 @@ import { registerConferenceCommands, registerShieldCommand } from './conference-
 import { registerControlCommands } from './control-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
+import { registerGenesisCommands } from './genesis-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerMultisigCommands } from './multisig-commands.js';
 import { registerNodeCommands } from './node-commands.js';
@@ -50,6 +51,7 @@ export function buildProgram(): Command {
   registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
+  registerGenesisCommands(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);

@@ -12,19 +12,34 @@ function wholeNumber(flag: string, text: string): number {
 
 export async function testnetInit(flags: {
   dir: string;
-  validators: string;
+  validators?: string;
   observers: string;
   basePort: string;
   chainId: string;
+  hosts?: string;
+  manifest?: string;
+  adminDir?: string;
   json?: boolean;
 }): Promise<void> {
   const { initTestnet } = await import('../node/testnet.js');
+  const { readManifestPlan } = await import('../node/testnet-plan.js');
+  if (flags.manifest !== undefined && (flags.validators !== undefined || flags.hosts !== undefined))
+    throw new CliError(
+      'invalid_argument',
+      '--manifest names every peer: leave out --validators and --hosts',
+      2,
+    );
+  if (flags.manifest === undefined && flags.validators === undefined)
+    throw new CliError('invalid_argument', 'give --validators <n> (or --manifest <file>)', 2);
   const manifest = await initTestnet({
     dir: flags.dir,
-    validators: wholeNumber('--validators', flags.validators),
+    validators: flags.validators === undefined ? 0 : wholeNumber('--validators', flags.validators),
     observers: wholeNumber('--observers', flags.observers),
     basePort: wholeNumber('--base-port', flags.basePort),
     chainId: flags.chainId,
+    ...(flags.hosts === undefined ? {} : { hosts: flags.hosts.split(',') }),
+    ...(flags.manifest === undefined ? {} : { plan: await readManifestPlan(flags.manifest) }),
+    ...(flags.adminDir === undefined ? {} : { adminDir: flags.adminDir }),
   });
   if (flags.json) {
     process.stdout.write(`${JSON.stringify(testnetToJson(manifest))}\n`);
@@ -35,7 +50,10 @@ export async function testnetInit(flags: {
   );
   process.stdout.write(
     `wrote a ${manifest.peers.length}-peer network (chain ${manifest.chainId}) into ${flags.dir}\n` +
-      `${lines.join('\n')}\nstart it with: torana testnet up --dir ${flags.dir}\n`,
+      `${lines.join('\n')}\n  admin     ${manifest.adminDir} (admin and bridge keys: keep it off the peers' machines)\n` +
+      (manifest.peers.every((p) => p.p2pAddress.startsWith('127.0.0.1:'))
+        ? `start it with: torana testnet up --dir ${flags.dir}\n`
+        : 'copy each peer-<i> directory to its host and run there: torana start --dir <peer directory>\n'),
   );
 }
 

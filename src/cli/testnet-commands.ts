@@ -7,19 +7,32 @@ import { lazyAction } from './lazy.js';
 const actions = () => import('./testnet-actions.js');
 
 export function registerTestnetCommands(program: Command): void {
-  const testnet = program.command('testnet').description('a local network of peers on loopback');
+  const testnet = program
+    .command('testnet')
+    .description('a network of peers: on loopback, or on the hosts given');
   testnet
     .command('init')
-    .description('write one node directory per peer, a shared genesis and testnet.json into --dir')
-    .requiredOption('--validators <n>', 'number of validators (>= 1)')
+    .description(
+      'write one node directory per peer, a shared genesis, an admin directory and testnet.json into --dir',
+    )
+    .option('--validators <n>', 'number of validators (>= 1); required unless --manifest')
     .option('--observers <n>', 'number of observers (they follow and serve reads, never vote)', '0')
     .requiredOption('--dir <dir>', 'new (or empty) directory for the network')
-    .option('--base-port <port>', 'gateway of peer i on port + i, its p2p listener on port + 100 + i', '9100')
+    .option(
+      '--base-port <port>',
+      'gateway of the k-th peer on a host on port + k, its p2p listener on port + 100 + k',
+      '9100',
+    )
     .option('--chain-id <id>', 'chain id of the network', 'torana-testnet')
+    .option('--hosts <h1,h2,...>', 'one host per peer (validators first): where it listens and is reached')
+    .option('--manifest <file>', 'JSON {peers: [{role, host, gateway_port, p2p_port, listen_host?}]}')
+    .option('--admin-dir <dir>', 'new directory for the genesis admin and bridge keys (default <dir>/admin)')
     .addHelpText(
       'after',
-      '\nEach peer directory works alone with `torana start --dir <dir>/peer-<i>`.\n\n' +
-        'Example:\n  torana testnet init --validators 4 --dir ./net\n',
+      '\nEach peer directory holds only its own keys and works alone with `torana start --dir <dir>/peer-<i>`;\n' +
+        'the admin key never goes into a peer directory.\n\n' +
+        'Examples:\n  torana testnet init --validators 4 --dir ./net\n' +
+        '  torana testnet init --validators 3 --hosts 10.0.0.1,10.0.0.2,10.0.0.3 --dir ./net --admin-dir ./admin\n',
     )
     .action(lazyAction(actions, 'testnetInit'));
   testnet

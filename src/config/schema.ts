@@ -358,7 +358,7 @@ export const CONFIG_SCHEMA = {
       ),
       peers: list(
         [],
-        'Peers: `<ed0120 public key>@host:port` (dial and accept) or `<ed0120 public key>` (accept only). Other keys are refused.',
+        'Peers (bootstrap list, observer allow-list): `<ed0120 key>@host:port` (dial and accept) or `<ed0120 key>` (accept only). Peers registered on chain are admitted too; other keys are refused.',
       ),
       role: oneOf(
         NETWORK_ROLES,

@@ -11,6 +11,8 @@ export interface NodeFiles {
   nodeKey: string;
   consensusKey: string;
   adminKey: string;
+  /** A peer's own client account key (`torana testnet init`; client.json names it). */
+  clientKey: string;
   /** The ISO 20022 bridge account's key (its own account, never the admin's). */
   bridgeKey: string;
   /** ISO 20022 bridge participants (docs/iso20022.md "Participants"). */
@@ -32,6 +34,7 @@ export function nodeFiles(dir: string): NodeFiles {
     nodeKey: join(d, 'node.key.json'),
     consensusKey: join(d, 'consensus.key.json'),
     adminKey: join(d, 'admin.key.json'),
+    clientKey: join(d, 'client.key.json'),
     bridgeKey: join(d, 'bridge.key.json'),
     participants: join(d, 'participants.json'),
     genesis: join(d, 'genesis.json'),

@@ -23,6 +23,7 @@ import { Pipeline } from '../pipeline/pipeline.js';
 import type { WorldState } from '../state/world-state.js';
 import { type Clock, systemClock, type Timer } from '../util/clock.js';
 import { type FailPoints, noFailPoints } from '../util/failpoints.js';
+import { followMembership } from './admission.js';
 import { buildBft, runsBft } from './bft.js';
 import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
@@ -178,6 +179,16 @@ export class Node {
     );
     node.network = bft?.network;
     pipeline.attach(engine);
+    if (bft !== undefined) {
+      // Registered peers are admitted from the height they become active (admission.ts).
+      followMembership({
+        network: bft.network,
+        configured: config.network.peers,
+        state: ledger.state,
+        height: () => ledger.height(),
+        onCommit: (l) => pipeline.onCommit(l),
+      });
+    }
     if (ledger.height() === 0) await node.applyGenesis(engine);
     await node.restoreCertificates(engine);
     if (bft !== undefined) {

@@ -10,7 +10,7 @@ export const TESTNET_PEERS_MAX = 32;
 /** Gateway of peer i on base + i; its p2p listener on base + P2P_PORT_OFFSET + i. */
 export const TESTNET_DEFAULT_BASE_PORT = 9100;
 export const P2P_PORT_OFFSET = 100;
-/** Every testnet peer listens on loopback only. */
+/** The host of every peer unless `--hosts` or a manifest names others: loopback. */
 export const TESTNET_HOST = '127.0.0.1';
 
 export type TestnetErrorCode =
@@ -18,6 +18,9 @@ export type TestnetErrorCode =
   | 'testnet_invalid_size'
   | 'testnet_invalid_port'
   | 'testnet_invalid_config'
+  | 'testnet_invalid_hosts'
+  | 'testnet_invalid_manifest'
+  | 'testnet_invalid_admin_dir'
   | 'testnet_not_found';
 
 /** An operating error of the testnet commands, with a stable code (src/cli/README.md "testnet"). */
@@ -46,6 +49,11 @@ export interface TestnetPeer {
 export interface TestnetManifest {
   chainId: string;
   peers: TestnetPeer[];
+  /**
+   * Absolute path of the directory holding the genesis admin key, the bridge key and client settings
+   * that sign as the admin (never inside a peer directory); undefined in a manifest written before it.
+   */
+  adminDir?: string;
 }
 
 export function testnetFile(dir: string): string {
@@ -56,6 +64,7 @@ export function testnetFile(dir: string): string {
 export function testnetToJson(m: TestnetManifest): Record<string, unknown> {
   return {
     chain_id: m.chainId,
+    ...(m.adminDir === undefined ? {} : { admin_dir: m.adminDir }),
     peers: m.peers.map((p) => ({
       index: p.index,
       role: p.role,
@@ -95,9 +104,10 @@ export async function loadTestnet(dir: string): Promise<TestnetManifest> {
       `cannot read ${path} (${(e as Error).message}); write one with: torana testnet init --validators N --dir ${dir}`,
     );
   }
-  const m = json as { chain_id?: unknown; peers?: unknown } | null;
+  const m = json as { chain_id?: unknown; peers?: unknown; admin_dir?: unknown } | null;
   const peers = Array.isArray(m?.peers) ? m.peers.map(peerFromJson) : [];
   if (typeof m?.chain_id !== 'string' || peers.length === 0 || peers.some((p) => p === undefined))
     throw new TestnetError('testnet_not_found', `${path} is not a testnet description`);
-  return { chainId: m.chain_id, peers: peers as TestnetPeer[] };
+  const adminDir = typeof m.admin_dir === 'string' ? { adminDir: m.admin_dir } : {};
+  return { chainId: m.chain_id, peers: peers as TestnetPeer[], ...adminDir };
 }

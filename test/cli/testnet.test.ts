@@ -46,7 +46,16 @@ describe('torana testnet', () => {
     const manifest = await loadTestnet(dir);
     assert.deepEqual(JSON.parse(r.out), JSON.parse(await readFile(join(dir, 'testnet.json'), 'utf8')));
     assert.equal(JSON.parse(r.out).peers[3].gateway_url, 'http://127.0.0.1:31003');
-    assert.deepEqual((await readdir(dir)).sort(), ['peer-0', 'peer-1', 'peer-2', 'peer-3', 'testnet.json']);
+    assert.deepEqual((await readdir(dir)).sort(), [
+      'admin',
+      'peer-0',
+      'peer-1',
+      'peer-2',
+      'peer-3',
+      'testnet.json',
+    ]);
+    // The admin directory signs as the genesis authority; each peer's client.json as its own account.
+    const admin = JSON.parse(await readFile(join(dir, 'admin', 'client.json'), 'utf8'));
     const genesisBytes = await Promise.all(manifest.peers.map((p) => readFile(nodeFiles(p.dir).genesis)));
     for (const g of genesisBytes) assert.ok(g.equals(genesisBytes[0]!), 'identical genesis bytes');
     const genesis = await loadGenesis(nodeFiles(manifest.peers[0]!.dir).genesis, 'cli-net');
@@ -71,11 +80,13 @@ describe('torana testnet', () => {
       );
       const client = JSON.parse(await readFile(nodeFiles(p.dir).client, 'utf8'));
       assert.equal(client.url, `http://127.0.0.1:${31_000 + p.index}`);
-      assert.equal(client.account, genesis.transaction.payload.authority);
+      assert.notEqual(client.account, genesis.transaction.payload.authority);
+      assert.equal(client.key_file, 'client.key.json');
       nodeKeys.add(await readFile(nodeFiles(p.dir).nodeKey, 'utf8'));
       nodeKeys.add(await readFile(nodeFiles(p.dir).consensusKey, 'utf8'));
     }
     assert.equal(nodeKeys.size, 8, 'every peer has its own node and consensus key');
+    assert.equal(admin.account, genesis.transaction.payload.authority);
   });
 
   it('refuses an existing non-empty directory and bad sizes with stable codes', async () => {

@@ -113,9 +113,9 @@ export class TestNetwork {
     return p;
   }
 
-  /** The genesis admin account (holds `Admin`) and its key, shared by every peer directory. */
+  /** The genesis admin account (holds `Admin`) and its key, from the testnet's admin directory. */
   async admin(): Promise<LoadAccount> {
-    const files = nodeFiles(this.peer(0).dir);
+    const files = nodeFiles(this.manifest.adminDir!);
     const client = JSON.parse(await readFile(files.client, 'utf8')) as { account: string };
     return { id: client.account, key: await loadKeyFile(files.adminKey) };
   }

@@ -1,11 +1,14 @@
 // Register a fifth validator by a transaction — it syncs, then votes from the
-// next height; unregister it — the network keeps committing. Four genesis validators and a fifth peer
-// (written as the testnet's observer, switched to the validator role before it starts, so it follows
-// the chain and votes once a roster names it) run as real processes.
+// next height; unregister it — it is dropped and the network keeps committing. Four genesis validators
+// and a fifth peer (written as the testnet's observer, switched to the validator role before it starts,
+// so it follows the chain and votes once a roster names it) run as real processes. No validator's
+// configuration lists the fifth (it lists them, its bootstrap peers): the validators' transports admit
+// it because the chain registers it, and drop it when the chain unregisters it.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { renderConfigToml } from '../../src/config/load.js';
+import type { Config } from '../../src/config/schema.js';
 import { blsProvePossession } from '../../src/crypto/bls.js';
 import { publicKeyToText } from '../../src/crypto/keys.js';
 import { loadConsensusKey } from '../../src/node/consensus-key.js';
@@ -16,7 +19,20 @@ import { instructions as ix } from '../../src/sdk/instructions.js';
 import { writeFileAtomic } from '../../src/util/atomic-file.js';
 import { TestNetwork } from '../helpers/network.js';
 import { certificates, rosters, signerPeers } from '../helpers/network-observe.js';
+import type { PeerProcess } from '../helpers/network-peer.js';
 import { FAST_CONSENSUS, startLoad, waitUntil } from '../helpers/network-scenario.js';
+
+function writeConfig(dir: string, config: Config): Promise<void> {
+  return writeFileAtomic(nodeFiles(dir).config, renderConfigToml(config, { onlyNonDefault: true }), 0o600);
+}
+
+/** Whether `peer`'s transport has a live session with `peerId` (GET /v1/consensus/status `peers`). */
+async function connectedTo(peer: PeerProcess, peerId: string): Promise<boolean> {
+  const s = await peer.getJson<{ peers: { peerId?: string; peer_id?: string; connected: boolean }[] }>(
+    '/v1/consensus/status',
+  );
+  return s.peers.some((p) => (p.peerId ?? p.peer_id) === peerId && p.connected);
+}
 
 describe('membership: a fifth validator registered and unregistered by transactions', {
   timeout: 240_000,
@@ -25,9 +41,15 @@ describe('membership: a fifth validator registered and unregistered by transacti
 
   before(async () => {
     net = await TestNetwork.create({ validators: 4, observers: 1, config: FAST_CONSENSUS });
-    const dir = net.manifest.peers[4]!.dir;
-    const config = await loadNodeConfig({ dir, overrides: { 'network.role': 'validator' } });
-    await writeFileAtomic(nodeFiles(dir).config, renderConfigToml(config, { onlyNonDefault: true }), 0o600);
+    const fifth = net.manifest.peers[4]!;
+    const config = await loadNodeConfig({ dir: fifth.dir, overrides: { 'network.role': 'validator' } });
+    await writeConfig(fifth.dir, config);
+    for (const v of net.manifest.peers.slice(0, 4)) {
+      const c = await loadNodeConfig({ dir: v.dir });
+      const peers = c.network.peers.filter((e) => !e.startsWith(fifth.peerId));
+      assert.equal(peers.length, 3);
+      await writeConfig(v.dir, { ...c, network: { ...c.network, peers } });
+    }
     await net.start();
   });
 
@@ -37,6 +59,13 @@ describe('membership: a fifth validator registered and unregistered by transacti
 
   it('syncs, votes from the height after its registration, and the network goes on after its removal', async () => {
     const fifth = net.manifest.peers[4]!;
+    // Unregistered, the fifth is refused by every validator (it dials them all: they are its peers).
+    await waitUntil('the four validators are connected', 60_000, async () => {
+      const s = await Promise.all([0, 1, 2, 3].map((i) => net.peer(i).getJson<{ peers: number }>('/status')));
+      return s.every((x) => x.peers === 3);
+    });
+    for (const i of [0, 1, 2, 3]) assert.equal(await connectedTo(net.peer(i), fifth.peerId), false);
+    assert.equal((await net.peer(4).getJson<{ peers: number }>('/status')).peers, 0);
     const admin = await net.admin();
     const client = new ToranaClient({
       url: net.manifest.peers[0]!.gatewayUrl,
@@ -83,6 +112,11 @@ describe('membership: a fifth validator registered and unregistered by transacti
       timeoutMs: 60_000,
     });
     assert.ok(removed);
+    // Dropped by every validator's transport (no configuration lists it), so it is left alone.
+    await waitUntil('every validator dropped the fifth', 60_000, async () => {
+      for (const i of [0, 1, 2, 3]) if (await connectedTo(net.peer(i), fifth.peerId)) return false;
+      return (await net.peer(4).getJson<{ peers: number }>('/status')).peers === 0;
+    });
     const h = Math.max(...(await net.heights([0, 1, 2, 3])).map((x) => x ?? 0));
     load.start();
     await waitUntil('four validators commit after the removal', 60_000, async () =>
