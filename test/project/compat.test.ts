@@ -1,5 +1,6 @@
 // Wire and state compatibility across refactors: a fixed deterministic chain (test/fixtures/compat/chain.ts)
-// must give the recorded state root and block hash after every block, and the OpenAPI document a node
+// must give the recorded state root, block hash and announced events after every block (recorded from the
+// code before the ledger modules refactor), and the OpenAPI document a node
 // serves with every optional family enabled must hash to the recorded value. Together with the golden
 // wire vectors (src/model/golden.test.ts, src/model/codec-example.test.ts) this shows that moving code
 // between folders changed neither the wire, nor the state, nor the served interface. A deliberate change
@@ -15,7 +16,7 @@ import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 const RECORDED = JSON.parse(
   readFileSync(new URL('../fixtures/compat/recorded.json', import.meta.url), 'utf8'),
 ) as {
-  chain: { height: number; stateRoot: string; hash: string; outcomes: string[] }[];
+  chain: { height: number; stateRoot: string; hash: string; outcomes: string[]; events: string }[];
   openApiSha256: string;
 };
 
@@ -28,7 +29,7 @@ const FULL = {
 };
 
 describe('compatibility across refactors', () => {
-  it('the fixed chain reproduces every recorded state root and block hash', async () => {
+  it('the fixed chain reproduces every recorded state root, block hash and event digest', async () => {
     const chain = await replayCompatChain();
     if (process.env.RECORD === '1') console.log(JSON.stringify(chain, null, 2));
     for (const b of chain)
