@@ -4,6 +4,7 @@
 // of a command is imported when it runs (lazy.ts), so `torana --help` does not load the node.
 
 import { Command, CommanderError } from 'commander';
+import { MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerAliasCommands } from './alias-commands.js';
 import { registerClientCommands } from './client-commands.js';
@@ -46,6 +47,8 @@ export function buildProgram(): Command {
   registerMultisigCommands(program);
   registerControlCommands(program);
   registerSubscriptionCommands(program);
+  // The ledger modules' command groups (src/modules/commands.ts), in registry order.
+  for (const register of MODULE_COMMANDS) register(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerConferenceCommands(program);

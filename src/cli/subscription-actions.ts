@@ -1,23 +1,10 @@
-// The code of `torana subscription …` and `torana trigger …` (subscription-commands.ts).
+// The code of `torana subscription …` (subscription-commands.ts).
 
 import type { Json } from '../codec/codec.js';
-import { InstructionCodec } from '../model/instructions.js';
-import { TriggerCodec } from '../model/trigger-row.js';
 import { instructions as ix } from '../sdk/instructions.js';
-import type { PlanInput, TriggerDueInput, TriggerRepeatInput } from '../sdk/subscription-instructions.js';
-import {
-  subscriptionDetail,
-  subscriptionPlans,
-  subscriptionsList,
-  triggerDetail,
-  triggersList,
-} from '../sdk/subscriptions.js';
-import {
-  PlanListView,
-  SubscriptionItemView,
-  SubscriptionListView,
-  TriggerListView,
-} from '../subscriptions/views.js';
+import type { PlanInput } from '../sdk/subscription-instructions.js';
+import { subscriptionDetail, subscriptionPlans, subscriptionsList } from '../sdk/subscriptions.js';
+import { PlanListView, SubscriptionItemView, SubscriptionListView } from '../subscriptions/views.js';
 import { type Flags, submit } from './client-actions.js';
 import { CliError } from './errors.js';
 import { printJson, printRecord, printTable } from './output.js';
@@ -108,56 +95,6 @@ export async function list(f: ListFlags): Promise<void> {
 export async function get(id: string, f: Flags): Promise<void> {
   const { client } = await resolveClient(f, false);
   const json = SubscriptionItemView.toJson(await subscriptionDetail(client, id)) as Record<string, Json>;
-  if (f.json) printJson(json);
-  else printRecord(json);
-}
-
-type TriggerFlags = Flags & { height?: string; atMs?: string; everyBlocks?: string; everyMs?: string };
-
-function parseInstructions(text: string) {
-  try {
-    const list = JSON.parse(text) as unknown;
-    if (!Array.isArray(list)) throw new Error('expected a JSON array');
-    return list.map((j, i) => InstructionCodec.fromJson(j as Json, `[${i}]`));
-  } catch (e) {
-    throw new CliError('invalid_argument', `instructions: ${(e as Error).message}`, 2);
-  }
-}
-
-export function triggerRegister(id: string, instructionsJson: string, f: TriggerFlags) {
-  const height = int(f.height, '--height');
-  const atMs = int(f.atMs, '--at-ms');
-  if ((height === undefined) === (atMs === undefined))
-    throw new CliError('invalid_argument', 'give exactly one of --height and --at-ms', 2);
-  const when: TriggerDueInput = height === undefined ? { timeMs: atMs! } : { height };
-  const blocks = int(f.everyBlocks, '--every-blocks');
-  const ms = int(f.everyMs, '--every-ms');
-  const every: TriggerRepeatInput | undefined =
-    blocks !== undefined ? { everyBlocks: blocks } : ms !== undefined ? { everyMs: ms } : undefined;
-  const list = parseInstructions(instructionsJson);
-  return submit(f, () => [ix.registerTrigger(id, when, list, every)]);
-}
-
-export const triggerRemove = (id: string, f: Flags) => submit(f, () => [ix.unregisterTrigger(id)]);
-
-export async function triggerList(f: Flags & { authority?: string }): Promise<void> {
-  const { client } = await resolveClient(f, false);
-  const out = await triggersList(client, f.authority === undefined ? {} : { authority: f.authority });
-  if (f.json) printJson(TriggerListView.toJson(out));
-  else
-    printTable(
-      out.items.map((t) => ({
-        id: t.id,
-        authority: t.authority,
-        due: t.due.kind === 'Height' ? `height ${t.due.height}` : `time ${t.due.timeMs}`,
-        runs: t.runs,
-      })),
-    );
-}
-
-export async function triggerGet(id: string, f: Flags): Promise<void> {
-  const { client } = await resolveClient(f, false);
-  const json = TriggerCodec.toJson(await triggerDetail(client, id)) as Record<string, Json>;
   if (f.json) printJson(json);
   else printRecord(json);
 }

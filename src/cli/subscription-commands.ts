@@ -1,4 +1,4 @@
-// `torana subscription …` and `torana trigger …` (docs/subscriptions.md, docs/triggers.md). Declarations
+// `torana subscription …` (docs/subscriptions.md). Declarations
 // only; the code is in subscription-actions.ts, imported when a command runs (lazy.ts).
 
 import type { Command } from 'commander';
@@ -61,36 +61,6 @@ function registerSubscription(program: Command): void {
   ).action(lazyAction(actions, 'get'));
 }
 
-function registerTrigger(program: Command): void {
-  const trigger = program
-    .command('trigger')
-    .description('time triggers: instructions run at a height or time');
-  clientOptions(
-    trigger
-      .command('register <id> <instructions-json>')
-      .description('run instructions (JSON array) when due'),
-  )
-    .option('--height <h>', 'due at this block height')
-    .option('--at-ms <ms>', 'due at this block time (ms since the epoch)')
-    .option('--every-blocks <n>', 'then repeat every n blocks')
-    .option('--every-ms <ms>', 'then repeat every ms of block time')
-    .addHelpText(
-      'after',
-      '\nExample:\n  torana trigger register tick \'[{"kind":"Log","level":{"kind":"Info"},"message":"tick"}]\' --at-ms 1893456000000 --every-ms 3600000\n',
-    )
-    .action(lazyAction(actions, 'triggerRegister'));
-  clientOptions(trigger.command('rm <id>').description('unregister a trigger of yours')).action(
-    lazyAction(actions, 'triggerRemove'),
-  );
-  clientOptions(trigger.command('ls').description('scheduled triggers'))
-    .option('--authority <account>', 'only triggers running as this account')
-    .action(lazyAction(actions, 'triggerList'));
-  clientOptions(trigger.command('get <id>').description('one trigger')).action(
-    lazyAction(actions, 'triggerGet'),
-  );
-}
-
 export function registerSubscriptionCommands(program: Command): void {
   registerSubscription(program);
-  registerTrigger(program);
 }

@@ -1,7 +1,7 @@
 // Single-peer consensus (docs/design/architecture.md): the one validator is always the leader. It produces
 // a block as soon as transactions wait (no empty heartbeat blocks), at most `blockMaxTransactions` per
-// block, and when a time trigger falls due on an idle chain (an empty block at the trigger's time,
-// docs/triggers.md "Idle chains"); while one block is being made durable the next ones accumulate, which
+// block, and when timed due work falls due on an idle chain (an empty block at its time, due-wake.ts);
+// while one block is being made durable the next ones accumulate, which
 // groups many transactions per fsync. Each block gets a real commit certificate signed with the validator's
 // BLS key, verifiable exactly like a multi-peer one.
 
@@ -9,8 +9,8 @@ import type { BlsKeyPair } from '../crypto/bls.js';
 import type { CommitCertificate } from '../model/block.js';
 import { toHex } from '../util/hex.js';
 import { signersBitmap, voteMessage } from './certificate.js';
+import { DueWake } from './due-wake.js';
 import type { ConsensusEngine, ConsensusHost, ConsensusSnapshot, PhaseTimings, QcSummary } from './engine.js';
-import { TriggerWake } from './trigger-wake.js';
 import type { ValidatorSet } from './validator-set.js';
 
 export interface SinglePeerOptions {
@@ -38,15 +38,15 @@ export class SinglePeerEngine implements ConsensusEngine {
   private blocksProduced = 0;
   private readonly heightWaiters: { height: number; resolve: () => void }[] = [];
   private readonly index: number;
-  /** Wakes the engine when the earliest time trigger falls due (re-armed after every round). */
-  private readonly triggers: TriggerWake;
+  /** Wakes the engine when the earliest timed due work falls due (re-armed after every round). */
+  private readonly dueWake: DueWake;
 
   constructor(
     private readonly host: ConsensusHost,
     private readonly opts: SinglePeerOptions,
   ) {
     this.index = opts.validatorSet.indexOf(opts.peerId);
-    this.triggers = new TriggerWake(host, () => this.notifyWork());
+    this.dueWake = new DueWake(host, () => this.notifyWork());
     if (this.index < 0 || opts.validatorSet.size !== 1) {
       throw new Error('single-peer consensus needs a validator set of exactly this peer');
     }
@@ -55,12 +55,12 @@ export class SinglePeerEngine implements ConsensusEngine {
   start(): void {
     this.running = true;
     this.notifyWork();
-    this.armTriggerTimer();
+    this.armDueTimer();
   }
 
   async stop(): Promise<void> {
     this.running = false;
-    this.triggers.cancel();
+    this.dueWake.cancel();
     await this.inFlight;
   }
 
@@ -74,7 +74,7 @@ export class SinglePeerEngine implements ConsensusEngine {
         if (this.inFlight === undefined)
           this.inFlight = this.produceWhileWork().finally(() => {
             this.inFlight = undefined;
-            this.armTriggerTimer();
+            this.armDueTimer();
           });
       },
       0,
@@ -83,7 +83,7 @@ export class SinglePeerEngine implements ConsensusEngine {
   }
 
   private async produceWhileWork(): Promise<void> {
-    while (this.running && (this.host.queueDepth() > 0 || this.triggerDue())) {
+    while (this.running && (this.host.queueDepth() > 0 || this.dueWorkDue())) {
       // With `minIntervalMs`, transactions gather until that long after the previous block started
       // (fewer, fuller blocks); 0 produces as soon as anything waits.
       const waitMs = this.opts.minIntervalMs - (this.host.clock.monotonicMs() - this.lastRoundStartMs);
@@ -94,7 +94,7 @@ export class SinglePeerEngine implements ConsensusEngine {
         if (!this.running) return;
       }
       const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
-      if (txs.length === 0 && !this.triggerDue()) continue; // everything taken had expired
+      if (txs.length === 0 && !this.dueWorkDue()) continue; // everything taken had expired
       try {
         await this.produce(txs);
       } catch (e) {
@@ -110,13 +110,13 @@ export class SinglePeerEngine implements ConsensusEngine {
     }
   }
 
-  /** Whether a time trigger is due by now (an empty block runs it). */
-  private triggerDue(): boolean {
-    return this.triggers.due();
+  /** Whether timed due work is due by now (an empty block runs it). */
+  private dueWorkDue(): boolean {
+    return this.dueWake.due();
   }
 
-  private armTriggerTimer(): void {
-    if (this.running) this.triggers.arm();
+  private armDueTimer(): void {
+    if (this.running) this.dueWake.arm();
   }
 
   private async produce(txs: Parameters<ConsensusHost['execute']>[2]): Promise<void> {

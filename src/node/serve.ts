@@ -196,7 +196,8 @@ export async function buildGateway(
     if (family.app && !c.app_api.enabled) continue;
     registerRoutes(app, family.routes(app), { ...ctx, family: { name: family.name, app: family.app } });
     family.install?.(app);
-    features.push(family.name);
+    // Two families may publish under one name (a module's routes kept in the family users know).
+    if (!features.includes(family.name)) features.push(family.name);
   }
   features.sort();
   return app;

@@ -1,4 +1,4 @@
-// Adapts the committed world state to the subscription and trigger routes' port (subscriptions/port.ts).
+// Adapts the committed world state to the subscription routes' port (subscriptions/port.ts).
 
 import * as reads from '../state/subscription-reads.js';
 import type { WorldState } from '../state/world-state.js';
@@ -10,7 +10,5 @@ export function subscriptionsPort(state: WorldState): SubscriptionsPort {
     plan: (id) => reads.plan(state, id),
     subscriptions: (filter) => reads.subscriptions(state, filter),
     subscription: (id) => reads.subscription(state, id),
-    triggers: (authority) => reads.triggers(state, authority),
-    trigger: (id) => reads.trigger(state, id),
   };
 }

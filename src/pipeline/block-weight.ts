@@ -35,6 +35,6 @@ export function blockWeightProblem(
       return `${authority}'s transactions weigh ${mine} > its share ${budget.perAccount}`;
   }
   if (total > budget.total)
-    return `the transactions weigh ${total} > ${budget.total} (BlockMaxWeight ${blockMaxWeight} less the triggers' fifth)`;
+    return `the transactions weigh ${total} > ${budget.total} (BlockMaxWeight ${blockMaxWeight} less the due work's fifth)`;
   return undefined;
 }

@@ -1,11 +1,9 @@
 // The events a committed block announces, as one array published at once: each event's id is its
 // position in the block (event-id.ts). Block Committed, then per transaction its status (and its data
-// events when committed), then each trigger run of the block (its data events, the last one
-// TriggerExecuted or TriggerFailed, under the run's pseudo transaction hash `triggerRunHash`), then Block
-// Applied. Re-executing the block (replay, rebuild, webhook catch-up) gives the same list.
+// events when committed), then each due work run of the block (state/module-host.ts: its data events,
+// under the pseudo transaction hash its module gave the run), then Block Applied. Re-executing the block (replay, rebuild, webhook catch-up) gives the same list.
 
 import type { Event } from '../model/events.js';
-import { triggerRunHash } from '../model/triggers.js';
 import type { ExecutedBlock } from './executed-block.js';
 
 export function committedBlockEvents(executed: ExecutedBlock): {
@@ -35,8 +33,8 @@ export function committedBlockEvents(executed: ExecutedBlock): {
       });
     }
   }
-  for (const run of executed.triggerRuns) {
-    const transactionHash = triggerRunHash(height, run.id);
+  for (const run of executed.dueRuns) {
+    const transactionHash = run.hash;
     for (const data of run.events) events.push({ kind: 'Data', blockHeight: height, transactionHash, data });
   }
   events.push({ kind: 'Block', height, hash: executed.hash, status: { kind: 'Applied' } });

@@ -47,12 +47,12 @@ export interface ConsensusHost<Roster = unknown> {
   takeTransactions(max: number): QueuedTransaction[];
   queueDepth(): number;
   /**
-   * The block time at which the earliest committed time trigger falls due (docs/triggers.md "Idle
-   * chains"), undefined when none is scheduled: a leader with an empty queue proposes an empty block then.
-   * Height triggers run only in blocks made for other reasons (no heartbeat blocks).
+   * The block time at which the earliest timed due work of the committed state falls due
+   * (state/module-host.ts), undefined when none is scheduled: a leader with an empty queue proposes an
+   * empty block then. Work due by height runs only in blocks made for other reasons (no heartbeat blocks).
    */
-  triggerDueMs(): number | undefined;
-  /** The newest committed block's creation time (consensus/trigger-wake.ts keeps wakes a block time apart). */
+  dueWorkAtMs(): number | undefined;
+  /** The newest committed block's creation time (consensus/due-wake.ts keeps wakes a block time apart). */
   lastBlockTimeMs?(): number | undefined;
   /** The chain parameter BlockTimeMs. */
   blockTimeMs?(): number;

@@ -11,7 +11,7 @@ import {
 } from '../model/block.js';
 import type { DataEvent } from '../model/events.js';
 import type { SignedTransaction } from '../model/transaction.js';
-import { BlockExecution, type TriggerRun } from '../state/executor.js';
+import { BlockExecution, type DueRun } from '../state/executor.js';
 import type { WorldState } from '../state/world-state.js';
 import { toHex } from '../util/hex.js';
 
@@ -39,8 +39,8 @@ export interface ExecutedBlock {
   encodedTransactions?: readonly (Uint8Array | undefined)[];
   results: TransactionResult[];
   events: DataEvent[][];
-  /** The triggers run after the transactions, in order, with their events (docs/triggers.md). */
-  triggerRuns: TriggerRun[];
+  /** The due work run after the transactions (state/module-host.ts), in order, with its events. */
+  dueRuns: DueRun[];
   execution: BlockExecution;
 }
 
@@ -58,7 +58,7 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     results.push(out.result);
     events.push(out.events);
   }
-  const triggerRuns = execution.runDueTriggers();
+  const dueRuns = execution.runDueWork();
   const header: BlockHeader = {
     height: p.height,
     prevHash: p.prevHash,
@@ -78,7 +78,7 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     ...(p.encoded === undefined ? {} : { encodedTransactions: p.encoded }),
     results,
     events,
-    triggerRuns,
+    dueRuns,
     execution,
   };
 }

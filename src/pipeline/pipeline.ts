@@ -2,7 +2,7 @@
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
 import type { Block, CommitCertificate } from '../model/block.js';
-import { nextTriggerDue } from '../state/subscription-reads.js';
+import { nextDueWorkMs } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
@@ -265,8 +265,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     return this.queue.depth;
   }
 
-  triggerDueMs(): number | undefined {
-    return nextTriggerDue(this.ledger.state).timeMs;
+  dueWorkAtMs(): number | undefined {
+    return nextDueWorkMs(this.ledger.state);
   }
 
   lastBlockTimeMs(): number | undefined {

@@ -5,6 +5,15 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
+// The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
+export {
+  type TriggerDueInput,
+  type TriggerList,
+  type TriggerRepeatInput,
+  type TriggerRow,
+  triggerDetail,
+  triggersList,
+} from '../modules/triggers/sdk.js';
 export type { AssetAliasLease } from './alias-instructions.js';
 export {
   type AccountAliasIndexResolution,
@@ -99,7 +108,7 @@ export {
   multisigAccountId,
   multisigProposalId,
 } from './multisig-instructions.js';
-export type { PlanInput, TriggerDueInput, TriggerRepeatInput } from './subscription-instructions.js';
+export type { PlanInput } from './subscription-instructions.js';
 export {
   type SubscriptionItem,
   type SubscriptionList,
@@ -107,10 +116,6 @@ export {
   subscriptionDetail,
   subscriptionPlans,
   subscriptionsList,
-  type TriggerList,
-  type TriggerRow,
-  triggerDetail,
-  triggersList,
 } from './subscriptions.js';
 export {
   type HasHttp,

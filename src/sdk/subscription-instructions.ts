@@ -1,16 +1,11 @@
-// Builders of the trigger and subscription instructions (docs/triggers.md, docs/subscriptions.md), spread
+// Builders of the subscription instructions (docs/subscriptions.md), spread
 // into `instructions` (instructions.ts). Times are block times in milliseconds since the epoch; amounts
 // decimal strings. The ledger checks ids, ranges and permissions; the SDK does not repeat its rules.
 
 import type { Instruction } from '../model/instructions.js';
 import { numeric } from '../model/numeric.js';
 
-type RegisterTrigger = Extract<Instruction, { kind: 'RegisterTrigger' }>;
 type RegisterPlan = Extract<Instruction, { kind: 'RegisterSubscriptionPlan' }>;
-
-/** When a trigger is due: `{height}` or `{timeMs}`; how it repeats: `{everyBlocks}` or `{everyMs}`. */
-export type TriggerDueInput = { height: number } | { timeMs: number };
-export type TriggerRepeatInput = { everyBlocks: number } | { everyMs: number };
 
 export interface PlanInput {
   cadence: { monthlyCalendar: { anchorDay: number; anchorTimeMs?: number } } | { fixedPeriodMs: number };
@@ -23,16 +18,6 @@ export interface PlanInput {
     | { fixed: { amount: string; assetDefinition: string } }
     | { usage: { unitPrice: string; unitKey: string; assetDefinition: string } };
   trialMs?: number;
-}
-
-function due(d: TriggerDueInput): RegisterTrigger['due'] {
-  return 'height' in d ? { kind: 'Height', height: d.height } : { kind: 'Time', timeMs: d.timeMs };
-}
-
-function repeat(r: TriggerRepeatInput): NonNullable<RegisterTrigger['repeat']> {
-  return 'everyBlocks' in r
-    ? { kind: 'EveryBlocks', blocks: r.everyBlocks }
-    : { kind: 'EveryMs', ms: r.everyMs };
 }
 
 function billing(p: PlanInput): RegisterPlan['billing'] {
@@ -66,20 +51,6 @@ function pricing(p: PlanInput['pricing']): RegisterPlan['pricing'] {
 }
 
 export const subscriptionInstructions = {
-  /** Runs `instructions` as the signer when due (once, or repeating). */
-  registerTrigger: (
-    id: string,
-    when: TriggerDueInput,
-    instructions: Instruction[],
-    every?: TriggerRepeatInput,
-  ): Instruction => ({
-    kind: 'RegisterTrigger',
-    id,
-    due: due(when),
-    ...(every === undefined ? {} : { repeat: repeat(every) }),
-    instructions,
-  }),
-  unregisterTrigger: (id: string): Instruction => ({ kind: 'UnregisterTrigger', id }),
   /** The signer becomes the plan's provider. */
   registerSubscriptionPlan: (id: string, plan: PlanInput): Instruction => ({
     kind: 'RegisterSubscriptionPlan',

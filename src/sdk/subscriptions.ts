@@ -1,27 +1,20 @@
-// Subscription and trigger reads over the node's routes (src/subscriptions/routes.ts),
+// Subscription reads over the node's routes (src/subscriptions/routes.ts),
 // decoded with the node's own view codecs so the SDK and the node cannot drift. A 404 is a ToranaApiError
 // with code `not_found`.
 
 import type { Codec } from '../codec/codec.js';
-import { TriggerCodec } from '../model/trigger-row.js';
-import {
-  PlanListView,
-  SubscriptionItemView,
-  SubscriptionListView,
-  TriggerListView,
-} from '../subscriptions/views.js';
+import { PlanListView, SubscriptionItemView, SubscriptionListView } from '../subscriptions/views.js';
 import { decodeAnswer } from './answers.js';
 import type { Http } from './http.js';
 
 export type SubscriptionPlanList = ReturnType<typeof PlanListView.fromJson>;
 export type SubscriptionItem = ReturnType<typeof SubscriptionItemView.fromJson>;
 export type SubscriptionList = ReturnType<typeof SubscriptionListView.fromJson>;
-export type TriggerList = ReturnType<typeof TriggerListView.fromJson>;
-export type TriggerRow = ReturnType<typeof TriggerCodec.fromJson>;
 
 type Query = Record<string, string | number | undefined>;
 
-async function get<T>(http: Http, path: string, query: Query, view: Codec<T>): Promise<T> {
+/** GET `path?query` decoded with `view` (also used by the ledger modules' SDK reads). */
+export async function getView<T>(http: Http, path: string, query: Query, view: Codec<T>): Promise<T> {
   const q = Object.entries(query)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
@@ -37,7 +30,7 @@ export interface PageOptions {
 }
 
 export function subscriptionPlans(client: { http: Http }, opts: PageOptions & { provider?: string } = {}) {
-  return get(client.http, '/v1/subscriptions/plans', { ...opts }, PlanListView);
+  return getView(client.http, '/v1/subscriptions/plans', { ...opts }, PlanListView);
 }
 
 /** `status`: active | paused | past_due | canceled | suspended. */
@@ -46,17 +39,9 @@ export function subscriptionsList(
   opts: PageOptions & { ownedBy?: string; provider?: string; status?: string } = {},
 ) {
   const { ownedBy, ...rest } = opts;
-  return get(client.http, '/v1/subscriptions', { owned_by: ownedBy, ...rest }, SubscriptionListView);
+  return getView(client.http, '/v1/subscriptions', { owned_by: ownedBy, ...rest }, SubscriptionListView);
 }
 
 export function subscriptionDetail(client: { http: Http }, id: string) {
-  return get(client.http, `/v1/subscriptions/${encodeURIComponent(id)}`, {}, SubscriptionItemView);
-}
-
-export function triggersList(client: { http: Http }, opts: PageOptions & { authority?: string } = {}) {
-  return get(client.http, '/v1/triggers', { ...opts }, TriggerListView);
-}
-
-export function triggerDetail(client: { http: Http }, id: string) {
-  return get(client.http, `/v1/triggers/${encodeURIComponent(id)}`, {}, TriggerCodec);
+  return getView(client.http, `/v1/subscriptions/${encodeURIComponent(id)}`, {}, SubscriptionItemView);
 }

@@ -10,6 +10,8 @@ import { DEFAULT_PACEMAKER, type EvidenceFinding, type PlantedBug } from '../con
 import { signersBitmap } from '../consensus/certificate.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
 import { transactionHash } from '../model/transaction.js';
+// The simulator is a composition root: it installs the ledger modules before any block executes.
+import '../modules/registry.js';
 import { Ledger } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { MemoryBlockStore } from '../storage/memory-block-store.js';

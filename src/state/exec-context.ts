@@ -27,8 +27,8 @@ export interface ExecContext {
   readonly authority: string;
   /** False only for genesis transactions. */
   readonly checkPermissions: boolean;
-  /** The id of the trigger whose instructions run, undefined inside a transaction (docs/triggers.md). */
-  readonly trigger?: string | undefined;
+  /** The id of the due work item (module-host.ts) whose instructions run; undefined in a transaction. */
+  readonly dueItem?: string | undefined;
   emit(e: DataEvent): void;
   /** How many multisig executions enclose this context (0 for a transaction's own instructions). */
   readonly multisigDepth: number;

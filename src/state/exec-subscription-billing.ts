@@ -16,7 +16,7 @@ import {
 } from '../model/subscriptions.js';
 import { transferValue } from './exec-assets.js';
 import type { ExecContext, Fail } from './exec-context.js';
-import { dropTrigger, putTrigger } from './exec-triggers.js';
+import { dropTrigger, putTrigger } from './trigger-rows.js';
 
 /** Registers (or moves) the subscription's billing trigger to its nextChargeMs. */
 export function scheduleBilling(x: ExecContext, sub: Subscription): void {

@@ -11,7 +11,8 @@ import {
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
-import { subscription, trigger } from './subscription-reads.js';
+import { trigger } from '../modules/triggers/reads.js';
+import { subscription } from './subscription-reads.js';
 import { WorldState } from './world-state.js';
 
 const DAY = 86_400_000;

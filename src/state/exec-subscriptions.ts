@@ -184,7 +184,7 @@ export const chargeSubscriptionNow: Handler<'ChargeSubscriptionNow'> = (x, ins) 
 export const chargeSubscriptionHandler: Handler<'ChargeSubscription'> = (x, ins) => {
   const sub = x.t.subscription.get(ins.id);
   if (sub === undefined) return fail('subscription_not_found', `no subscription ${ins.id}`);
-  if (x.trigger !== sub.billingTriggerId)
+  if (x.dueItem !== sub.billingTriggerId)
     return fail('subscription_charge_not_allowed', `only ${sub.billingTriggerId} charges ${ins.id}`);
   if (sub.status.kind !== 'Active' && sub.status.kind !== 'PastDue')
     return fail('subscription_invalid_state', `subscription ${ins.id} is ${sub.status.kind}`);

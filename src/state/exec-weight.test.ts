@@ -19,7 +19,7 @@ import type { Instruction } from '../model/instructions.js';
 import { multisigAccountId } from '../model/multisig.js';
 import { instructionsHash } from '../model/multisig-proposal.js';
 import { instructionWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
-import { trigger } from './subscription-reads.js';
+import { trigger } from '../modules/triggers/reads.js';
 
 const mint = (n = '1'): Instruction => ({ kind: 'MintAsset', asset: asset(ROSE, ALICE), amount: amount(n) });
 const MINT_WEIGHT = instructionWeight(mint());

@@ -14,15 +14,14 @@ import { ownWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
 import { assert } from '../util/assert.js';
 import { deepCopy } from './copy.js';
 import { type BlockContext, type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
-import { HANDLERS } from './handlers.js';
+import { type DueRun, type DueWorkPorts, installedDueWork, installedHandlers } from './module-host.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
-import { runDueTriggers, type TriggerRun } from './trigger-run.js';
 import type { WorldState } from './world-state.js';
 
 export type { BlockContext } from './exec-context.js';
-export type { TriggerRun } from './trigger-run.js';
+export type { DueRun } from './module-host.js';
 
 export interface ApplyOutcome {
   result: TransactionResult;
@@ -34,7 +33,7 @@ export class BlockExecution {
   private readonly baseVersion: number;
   private prepared: { changes: RowChange[]; sum: bigint } | undefined;
   private committed = false;
-  /** The weight this block has run so far: its transactions' metered weights, then its triggers'. */
+  /** The weight this block has run so far: its transactions' metered weights, then its due work's. */
   private weightUsed = 0;
 
   constructor(
@@ -43,6 +42,7 @@ export class BlockExecution {
   ) {
     assert(!ctx.genesis || ctx.height === 1, 'only height 1 can be the genesis block');
     assert(Number.isSafeInteger(ctx.height) && ctx.height >= 1, 'block height must be a positive integer');
+    installedHandlers(); // asserts, before any work, that the ledger modules are installed
     this.view = new StateView(base);
     this.baseVersion = base.version;
   }
@@ -94,13 +94,13 @@ export class BlockExecution {
     return { result: { kind: 'Committed' }, events: x.events };
   }
 
-  /** The weight run so far in this block (docs/cost-model.md): transactions, then triggers. */
+  /** The weight run so far in this block (docs/cost-model.md): transactions, then due work. */
   weight(): number {
     return this.weightUsed;
   }
 
   /**
-   * A transaction's (or trigger run's) weight meter: the cap is the TransactionMaxWeight in force when
+   * A transaction's (or due work run's) weight meter: the cap is the TransactionMaxWeight in force when
    * it starts; genesis is not metered (it is the chain's configuration, applied once).
    */
   private newMeter(): Meter {
@@ -109,15 +109,16 @@ export class BlockExecution {
   }
 
   /**
-   * Runs the triggers due at this block's height and time (docs/triggers.md), after its transactions and
-   * before stateRoot(): every peer, replay and rebuild runs the same ones in the same order.
+   * Runs the work the installed modules have due at this block's height and time (module-host.ts), after
+   * its transactions and before stateRoot(), module by module in registry order: every peer, replay and
+   * rebuild runs the same work in the same order.
    */
-  runDueTriggers(): TriggerRun[] {
+  runDueWork(): DueRun[] {
     assert(!this.committed, 'block execution already committed');
     if (this.ctx.genesis) return [];
     this.prepared = undefined;
     const blockMax = this.view.parameters().blockMaxWeight;
-    return runDueTriggers(this.view, this.ctx.height, this.ctx.blockTimeMs, {
+    const ports: DueWorkPorts = {
       context: (authority, id) => new TxContext(this.view, this.ctx, authority, 0, this.newMeter(), id),
       run: (x, ins) => runInstruction(x as TxContext, ins),
       clip,
@@ -125,7 +126,8 @@ export class BlockExecution {
       charge: (x) => {
         this.weightUsed += (x as TxContext).meter.used;
       },
-    });
+    };
+    return installedDueWork().flatMap((w) => w.run(this.view, this.ctx.height, this.ctx.blockTimeMs, ports));
   }
 
   /** The root the base will have after commit(). */
@@ -177,7 +179,7 @@ export class BlockExecution {
   }
 }
 
-/** The weight a transaction (or trigger run) has been charged, and its cap (docs/cost-model.md). */
+/** The weight a transaction (or due work run) has been charged, and its cap (docs/cost-model.md). */
 interface Meter {
   used: number;
   readonly cap: number;
@@ -196,7 +198,7 @@ class TxContext implements ExecContext {
     readonly multisigDepth: number,
     /** Shared by the transaction's nested multisig executions: they count against the same cap. */
     readonly meter: Meter,
-    readonly trigger?: string,
+    readonly dueItem?: string,
   ) {
     this.t = view.t;
     this.checkPermissions = !block.genesis;
@@ -238,7 +240,7 @@ function clip(message: string | undefined): string | undefined {
  * as they run): past the cap it is refused, so a proposer that ignores the cap cannot slip work past it.
  */
 function runInstruction(x: TxContext, ins: Instruction): Fail | undefined {
-  const handler = HANDLERS[ins.kind] as Handler<typeof ins.kind> | undefined;
+  const handler = installedHandlers()[ins.kind] as Handler<typeof ins.kind> | undefined;
   assert(handler !== undefined, `no handler for instruction ${String(ins.kind)}`);
   const meter = x.meter;
   meter.used += ownWeight(ins);

@@ -1,39 +1,10 @@
-// Reads of the trigger and subscription tables (docs/triggers.md, docs/subscriptions.md): copies, sorted
-// by id, through the tables' indexes; and the next due trigger, which the block producer reads to make a
-// block when a trigger falls due on an idle chain.
+// Reads of the subscription tables (docs/subscriptions.md): copies, sorted by id, through the tables'
+// indexes.
 
 import type { Subscription, SubscriptionPlan } from '../model/subscriptions.js';
-import type { Trigger } from '../model/trigger-row.js';
 import { deepCopy } from './copy.js';
-import { lowerBound } from './table.js';
 import type { IndexName } from './tables.js';
 import type { WorldState } from './world-state.js';
-
-export function trigger(state: WorldState, id: string): Trigger | undefined {
-  const v = state.tables.trigger.get(id);
-  return v === undefined ? undefined : deepCopy(v);
-}
-
-/** Triggers sorted by id; only those of `authority` when given. */
-export function triggers(state: WorldState, authority?: string): Trigger[] {
-  const t = state.tables.trigger;
-  const ids = authority === undefined ? t.sortedIds() : t.sortedChildIds('triggersByAuthority', authority);
-  return ids.map((id) => deepCopy(t.get(id)!));
-}
-
-/** The earliest committed due of each kind: a height, and a block time in milliseconds. */
-export function nextTriggerDue(state: WorldState): { height?: number; timeMs?: number } {
-  const ids = state.tables.triggerDue.sortedIds();
-  const out: { height?: number; timeMs?: number } = {};
-  for (const kind of ['h', 't'] as const) {
-    const id = ids[lowerBound(ids, `${kind}:`)];
-    if (id === undefined || !id.startsWith(`${kind}:`)) continue;
-    const row = state.tables.triggerDue.get(id)!;
-    if (row.due.kind === 'Height') out.height = row.due.height;
-    else out.timeMs = row.due.timeMs;
-  }
-  return out;
-}
 
 export function plan(state: WorldState, id: string): SubscriptionPlan | undefined {
   const v = state.tables.subscriptionPlan.get(id);

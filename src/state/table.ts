@@ -75,7 +75,7 @@ export class BaseTable<V> {
 
   /**
    * Row ids in ascending code-unit order; cached until the next write, or (tables with `keepSorted`, the
-   * trigger due index read every block) replaced by a copy with the id inserted or removed. Arrays handed
+   * due index read every block) replaced by a copy with the id inserted or removed. Arrays handed
    * out never change (query cursors keep them).
    */
   sortedIds(): readonly string[] {

@@ -1,4 +1,4 @@
-// The subscriptions family: reads of plans, subscriptions and time triggers.
+// The subscriptions family: reads of plans and subscriptions.
 
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';

@@ -1,9 +1,8 @@
-// What the subscription and trigger routes read from the node (docs/design/architecture.md "Application
+// What the subscription routes read from the node (docs/design/architecture.md "Application
 // families": families see small interfaces). The node adapts its committed world state to it
 // (node/subscriptions-port.ts).
 
 import type { Subscription, SubscriptionPlan } from '../model/subscriptions.js';
-import type { Trigger } from '../model/trigger-row.js';
 
 export interface SubscriptionFilter {
   subscriber?: string | undefined;
@@ -17,6 +16,4 @@ export interface SubscriptionsPort {
   plan(id: string): SubscriptionPlan | undefined;
   subscriptions(filter: SubscriptionFilter): Subscription[];
   subscription(id: string): Subscription | undefined;
-  triggers(authority?: string): Trigger[];
-  trigger(id: string): Trigger | undefined;
 }

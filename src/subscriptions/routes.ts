@@ -1,12 +1,10 @@
-// Subscription and trigger reads (docs/subscriptions.md, docs/triggers.md). Public
+// Subscription reads (docs/subscriptions.md). Public
 // ledger state at the committed height; writes are instructions signed by the client, never routes.
 //
 //   GET /v1/subscriptions/plans        ?provider&limit&offset            → {items: [plan], total}
 //   GET /v1/subscriptions              ?owned_by&provider&status&limit&offset
 //                                      → {items: [{subscription_id, subscription, invoice?, plan?}], total}
 //   GET /v1/subscriptions/{id}         → one such item                   (404 not_found)
-//   GET /v1/triggers                   ?authority&limit&offset           → {items: [trigger], total}
-//   GET /v1/triggers/{id}              → the trigger                     (404 not_found)
 
 import { Type } from 'typebox';
 import { accountParam } from '../gateway/alias-resolver.js';
@@ -16,9 +14,8 @@ import { parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { respond, viewSchema } from '../gateway/view.js';
 import type { Subscription, SubscriptionStatus } from '../model/subscriptions.js';
-import { TriggerCodec } from '../model/trigger-row.js';
 import type { SubscriptionsPort } from './port.js';
-import { PlanListView, SubscriptionItemView, SubscriptionListView, TriggerListView } from './views.js';
+import { PlanListView, SubscriptionItemView, SubscriptionListView } from './views.js';
 
 const NOTE = 'Public ledger state at the committed height; no signature needed.';
 const PAGE = {
@@ -144,31 +141,6 @@ function subscriptionRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
   ];
 }
 
-function triggerRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
-  return [
-    defineRoute({
-      ...get('/v1/triggers', 'listTriggers', 'Scheduled time triggers, by id', ['triggers']),
-      schema: {
-        querystring: Type.Object({ authority: ACCOUNT('only triggers running as this account'), ...PAGE }),
-        response: { 200: viewSchema(TriggerListView) },
-      },
-      handler: (req, reply) => {
-        const all = port.triggers(accountQuery(d, req.query.authority));
-        return respond(d.schema, req, reply, TriggerListView, page(all, req.query, d));
-      },
-    }),
-    defineRoute({
-      ...get('/v1/triggers/:id', 'getTrigger', 'One scheduled trigger', ['triggers']),
-      schema: { params: IdParams, response: { 200: viewSchema(TriggerCodec) } },
-      handler: (req, reply) => {
-        const t = port.trigger(req.params.id);
-        if (t === undefined) throw gatewayError('not_found', { trigger: req.params.id });
-        return respond(d.schema, req, reply, TriggerCodec, t);
-      },
-    }),
-  ];
-}
-
 export function subscriptionsRoutes(d: RouteDeps, port: SubscriptionsPort): RouteDef[] {
-  return [...planRoutes(d, port), ...subscriptionRoutes(d, port), ...triggerRoutes(d, port)];
+  return [...planRoutes(d, port), ...subscriptionRoutes(d, port)];
 }

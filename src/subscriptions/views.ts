@@ -1,6 +1,6 @@
-// Answer types of the subscription and trigger routes, codec types so the JSON
-// answer, the codec answer and the OpenAPI schema come from one definition (gateway/view.ts). Rows are
-// the ledger's own (model/subscriptions.ts, model/trigger-row.ts), in their snake_case JSON form.
+// Answer types of the subscription routes, codec types so the JSON answer, the codec answer and the
+// OpenAPI schema come from one definition (gateway/view.ts). Rows are the ledger's own
+// (model/subscriptions.ts), in their snake_case JSON form.
 
 import { option, seq, struct } from '../codec/compound.js';
 import { varuint } from '../codec/primitives.js';
@@ -10,7 +10,6 @@ import {
   SubscriptionIdText,
   SubscriptionPlanCodec,
 } from '../model/subscriptions.js';
-import { TriggerCodec } from '../model/trigger-row.js';
 
 export const LIST_ITEMS_MAX = 500;
 
@@ -29,10 +28,5 @@ export const SubscriptionItemView = struct('SubscriptionItem', {
 
 export const SubscriptionListView = struct('SubscriptionList', {
   items: seq(SubscriptionItemView, LIST_ITEMS_MAX),
-  total: varuint,
-});
-
-export const TriggerListView = struct('TriggerList', {
-  items: seq(TriggerCodec, LIST_ITEMS_MAX),
   total: varuint,
 });

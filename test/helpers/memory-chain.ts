@@ -2,6 +2,8 @@
 // admin key, real single-validator BLS certificates and a hand-driven clock.
 
 import { DEFAULT_DECODE_LIMITS } from '../../src/codec/limits.js';
+// The ledger modules, installed before any block executes (the tests' composition root).
+import '../../src/modules/registry.js';
 import { aggregateCertificate, voteMessage } from '../../src/consensus/certificate.js';
 import { ValidatorSet } from '../../src/consensus/validator-set.js';
 import { BlsKeyPair } from '../../src/crypto/bls.js';

@@ -59,8 +59,12 @@ const ALLOWED: Record<string, readonly string[]> = {
     'subscriptions',
     'operator',
     'multisig',
+    'modules',
   ],
-  sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus'],
+  // The ledger modules (docs/design/modules.md): each folder of src/modules/ builds on the core layers;
+  // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
+  modules: ['codec', 'model', 'state', 'gateway', 'sdk', 'cli'],
+  sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   node: [
     'codec',
     'crypto',
@@ -86,6 +90,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'mcp',
     'accounts',
     'multisig',
+    'modules',
   ],
   cli: [
     'codec',
@@ -104,7 +109,22 @@ const ALLOWED: Record<string, readonly string[]> = {
     'controls',
     'multisig',
     'subscriptions',
+    'modules',
   ],
+};
+
+/**
+ * The only files outside src/modules/ that may import from it, and what: the composition roots. The
+ * registry (src/modules/registry.ts) is imported by node/ and the simulator; the CLI takes the modules'
+ * command declarations (src/modules/commands.ts); the SDK's public surface re-exports module SDK files.
+ */
+const COMPOSITION_ROOTS: Record<string, RegExp> = {
+  'node/node.ts': /^modules\/registry\.ts$/,
+  'node/families.ts': /^modules\/registry\.ts$/,
+  'sim/node.ts': /^modules\/registry\.ts$/,
+  'cli/main.ts': /^modules\/commands\.ts$/,
+  'sdk/index.ts': /^modules\/[a-z-]+\/sdk\.ts$/,
+  'sdk/instructions.ts': /^modules\/[a-z-]+\/sdk\.ts$/,
 };
 
 /** Folders below the checked one may be imported by test files of that folder as well. */
@@ -113,6 +133,8 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   // Gateway unit tests wire the node's query engine adapter (node/query-language.ts) into the query port.
   gateway: ['config', 'node'],
   conference: ['crypto'],
+  // State tests of the subscription billing read the trigger rows it schedules (src/modules/triggers/).
+  state: ['modules'],
   pipeline: ['node'],
   operator: ['runtime'],
   mcp: ['crypto'],
@@ -129,14 +151,22 @@ function filesUnder(dir: string): string[] {
 }
 
 const IMPORT =
-  /(?:^|[\s;])(?:import|export)\b[^'"`]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)/g;
+  /(?:^|[\s;])(?:import|export)\b[^'"`]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"](\.[^'"]+)['"]/g;
+
+/** The path under src/ (with .ts for .js) each relative import of `file` lands in. */
+function importedPaths(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  return [...text.matchAll(IMPORT)].map((m) =>
+    relative(SRC, resolve(dirname(file), m[1] ?? m[2] ?? m[3]!)).replace(/\.js$/, '.ts'),
+  );
+}
 
 /** The top folder of src/ each relative import of `file` lands in. */
 function importedFolders(file: string): string[] {
   const text = readFileSync(file, 'utf8');
   const out: string[] = [];
   for (const m of text.matchAll(IMPORT)) {
-    const spec = m[1] ?? m[2]!;
+    const spec = m[1] ?? m[2] ?? m[3]!;
     const target = relative(SRC, resolve(dirname(file), spec));
     if (target.startsWith('..'))
       out.push(
@@ -209,14 +239,41 @@ describe('imports between src/ folders', () => {
     assert.deepEqual(unused, [], `allowed imports that nothing uses (remove them):\n${unused.join('\n')}`);
   });
 
-  it('the check sees static, re-exported and dynamic imports', () => {
+  it('only the composition roots import src/modules/, and a module folder imports no other module', () => {
+    const bad: string[] = [];
+    for (const file of filesUnder(SRC)) {
+      if (/\.test\.ts$/.test(file)) continue;
+      const from = relative(SRC, file);
+      const fromModule = /^modules\/([a-z-]+)\//.exec(from)?.[1];
+      for (const target of importedPaths(file)) {
+        if (!target.startsWith('modules/')) continue;
+        if (fromModule !== undefined) {
+          const toModule = /^modules\/([a-z-]+)\//.exec(target)?.[1];
+          if (toModule !== undefined && toModule !== fromModule) bad.push(`${from} → ${target}`);
+          continue;
+        }
+        if (from.startsWith('modules/')) continue; // the registry, commands and descriptor files
+        if (!(COMPOSITION_ROOTS[from]?.test(target) ?? false)) bad.push(`${from} → ${target}`);
+      }
+    }
+    assert.deepEqual(bad, [], `imports of src/modules/ outside the composition roots:\n${bad.join('\n')}`);
+  });
+
+  it('the check sees static, re-exported, dynamic and bare imports', () => {
     const sample = [
       "import { a } from '../model/ids.js';",
       "export { b } from '../state/keys.js';",
       "const c = await import('../node/node.js');",
       "import type { D } from './local.js';",
+      "import '../modules/registry.js';",
     ].join('\n');
-    const found = [...sample.matchAll(IMPORT)].map((m) => m[1] ?? m[2]);
-    assert.deepEqual(found, ['../model/ids.js', '../state/keys.js', '../node/node.js', './local.js']);
+    const found = [...sample.matchAll(IMPORT)].map((m) => m[1] ?? m[2] ?? m[3]);
+    assert.deepEqual(found, [
+      '../model/ids.js',
+      '../state/keys.js',
+      '../node/node.js',
+      './local.js',
+      '../modules/registry.js',
+    ]);
   });
 });

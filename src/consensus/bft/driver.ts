@@ -13,8 +13,8 @@ import type { ExecutedBlock } from '../../pipeline/executed-block.js';
 import type { QueuedTransaction } from '../../pipeline/queue.js';
 import type { Timer } from '../../util/clock.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
+import { DueWake } from '../due-wake.js';
 import type { ConsensusEngine, ConsensusSnapshot } from '../engine.js';
-import { TriggerWake } from '../trigger-wake.js';
 import type { ValidatorSet } from '../validator-set.js';
 import { BftCore } from './core.js';
 import {
@@ -67,8 +67,8 @@ export class BftEngine implements ConsensusEngine {
   private readonly syncCooldown = new Map<string, number>();
   private rttTimer: Timer | undefined;
   private rttMs: number | undefined;
-  /** Wakes the core when the earliest time trigger falls due, so an idle chain makes the block that runs it. */
-  private readonly triggers: TriggerWake;
+  /** Wakes the core when the earliest timed due work falls due, so an idle chain makes the block that runs it. */
+  private readonly dueWake: DueWake;
   readonly recent: CommitCertificate[] = [];
   /** Validator sets by the first height they apply to (bounded: the routes page through it). */
   readonly history: { height: number; set: ValidatorSet }[] = [];
@@ -92,7 +92,7 @@ export class BftEngine implements ConsensusEngine {
     private readonly o: BftOptions & BftDriverOptions & { decodeLimits: DecodeLimits },
   ) {
     this.core = new BftCore(o);
-    this.triggers = new TriggerWake(host, () => this.notifyWork());
+    this.dueWake = new DueWake(host, () => this.notifyWork());
   }
 
   /** Loads the safety state and starts the core at the height after the tip. */
@@ -110,12 +110,12 @@ export class BftEngine implements ConsensusEngine {
       pending: this.hasWork(),
     });
     this.probeRtt();
-    this.triggers.arm();
+    this.dueWake.arm();
   }
 
-  /** Transactions wait, or a time trigger is due (an empty block runs it). */
+  /** Transactions wait, or due work is due (an empty block runs it). */
   private hasWork(): boolean {
-    return this.host.queueDepth() > 0 || this.triggers.due();
+    return this.host.queueDepth() > 0 || this.dueWake.due();
   }
 
   /** Pings every peer each RTT_PROBE_MS; the answers give the round trip the pacemaker's floor uses. */
@@ -143,7 +143,7 @@ export class BftEngine implements ConsensusEngine {
     this.timer?.cancel();
     this.gossipTimer?.cancel();
     this.rttTimer?.cancel();
-    this.triggers.cancel();
+    this.dueWake.cancel();
     this.syncing?.timer.cancel();
     await this.tail;
   }
@@ -326,7 +326,7 @@ export class BftEngine implements ConsensusEngine {
     if (this.host.height() + 1 !== height) return;
     this.lastBuildMs = this.now();
     const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
-    if (txs.length === 0 && !this.triggers.due()) {
+    if (txs.length === 0 && !this.dueWake.due()) {
       this.input({ kind: 'Built', height, view, nowMs: this.now() });
       return;
     }
@@ -398,7 +398,7 @@ export class BftEngine implements ConsensusEngine {
     this.transport.broadcast(encodePeerMessage({ kind: 'Tip', height }));
     const roster = this.host.validatorSet();
     this.noteRoster(height + 1, roster);
-    this.triggers.arm();
+    this.dueWake.arm();
     this.input({
       kind: 'Committed',
       height,

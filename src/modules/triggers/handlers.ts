@@ -1,13 +1,11 @@
-// Time triggers (docs/triggers.md): RegisterTrigger / UnregisterTrigger, the trigger rows (table 0x19) and
-// their due index (table 0x1a, keyed by kind, zero-padded due value and id, so the rows due by a block are
-// the first keys of two ranges), and the helpers the subscription billing uses to schedule its own
-// ledger-made triggers. Running due triggers is BlockExecution.runDueTriggers (trigger-run.ts).
+// Time triggers (docs/triggers.md): RegisterTrigger / UnregisterTrigger and the reads of the due index
+// (table 0x1a, keyed by kind, zero-padded due value and id, so the rows due by a block are the first keys
+// of two ranges). Running due triggers is this module's due work (run.ts); the row writes shared with
+// the subscription billing are state/trigger-rows.ts.
 
-import type { Instruction } from '../model/instructions.js';
-import type { Trigger } from '../model/trigger-row.js';
+import type { Instruction } from '../../model/instructions.js';
 import {
   dueBound,
-  dueKey,
   isLedgerTrigger,
   TRIGGER_INSTRUCTIONS_MAX,
   TRIGGERS_PER_ACCOUNT_CEILING,
@@ -18,28 +16,12 @@ import {
   type TriggerDue,
   type TriggerDueRow,
   triggerIdProblem,
-} from '../model/triggers.js';
-import { type ExecContext, fail, type Handler } from './exec-context.js';
-import type { StateView } from './state-view.js';
-import { lowerBound } from './table.js';
-import { DELETED } from './table-view.js';
-
-/** Writes a trigger row and its due-index row (replacing the old due row when the due changed). */
-export function putTrigger(x: ExecContext, trigger: Trigger): void {
-  const old = x.t.trigger.get(trigger.id);
-  if (old !== undefined) x.t.triggerDue.delete(dueKey(old.due, old.id));
-  x.t.trigger.set(trigger.id, trigger);
-  x.t.triggerDue.set(dueKey(trigger.due, trigger.id), { trigger: trigger.id, due: trigger.due });
-}
-
-/** Removes a trigger and its due-index row; false when there is none. */
-export function dropTrigger(x: ExecContext, id: string): boolean {
-  const old = x.t.trigger.get(id);
-  if (old === undefined) return false;
-  x.t.triggerDue.delete(dueKey(old.due, id));
-  x.t.trigger.delete(id);
-  return true;
-}
+} from '../../model/triggers.js';
+import { fail, type Handler } from '../../state/exec-context.js';
+import type { StateView } from '../../state/state-view.js';
+import { lowerBound } from '../../state/table.js';
+import { DELETED } from '../../state/table-view.js';
+import { dropTrigger, putTrigger } from '../../state/trigger-rows.js';
 
 function dueProblem(due: TriggerDue): string | undefined {
   const v = due.kind === 'Height' ? due.height : due.timeMs;

@@ -3,13 +3,13 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ADMIN, ALICE, BOB, expectCode, world } from '../../test/fixtures/state/state-fixture.js';
-import { decode, encode } from '../codec/frame.js';
-import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
-import type { Instruction } from '../model/instructions.js';
-import { defaultParameters, ParameterCodec, ParametersCodec } from '../model/parameters.js';
-import { TRIGGERS_PER_ACCOUNT_DEFAULT, TRIGGERS_PER_ACCOUNT_PARAMETER } from '../model/triggers.js';
-import { triggersPerAccount } from './exec-triggers.js';
+import { ADMIN, ALICE, BOB, expectCode, world } from '../../../test/fixtures/state/state-fixture.js';
+import { decode, encode } from '../../codec/frame.js';
+import { DEFAULT_DECODE_LIMITS } from '../../codec/limits.js';
+import type { Instruction } from '../../model/instructions.js';
+import { defaultParameters, ParameterCodec, ParametersCodec } from '../../model/parameters.js';
+import { TRIGGERS_PER_ACCOUNT_DEFAULT, TRIGGERS_PER_ACCOUNT_PARAMETER } from '../../model/triggers.js';
+import { triggersPerAccount } from './handlers.js';
 
 const reg = (id: string, repeatMs?: number): Instruction => ({
   kind: 'RegisterTrigger',

@@ -1,26 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../../test/helpers/manual-clock.js';
-import { TriggerWake, wakeAtMs } from './trigger-wake.js';
+import { DueWake, wakeAtMs } from './due-wake.js';
 
-describe('trigger wake', () => {
+describe('due work wake', () => {
   it('wakes at the due time, but no sooner than one block time after the newest block', () => {
     assert.equal(wakeAtMs(5_000, undefined, 1_000), 5_000);
     assert.equal(wakeAtMs(5_000, 3_000, 1_000), 5_000);
     assert.equal(wakeAtMs(5_000, 4_900, 1_000), 5_900);
   });
 
-  it('a trigger due every millisecond makes at most one wake block per block time on an idle chain', () => {
+  it('work due every millisecond makes at most one wake block per block time on an idle chain', () => {
     const clock = new ManualClock(10_000);
     let lastBlock = 10_000;
     let wakes = 0;
     const host = {
       clock,
-      triggerDueMs: () => lastBlock + 1, // always due 1 ms after the newest block
+      dueWorkAtMs: () => lastBlock + 1, // always due 1 ms after the newest block
       lastBlockTimeMs: () => lastBlock,
       blockTimeMs: () => 1_000,
     };
-    const wake: TriggerWake = new TriggerWake(host, () => {
+    const wake: DueWake = new DueWake(host, () => {
       if (!wake.due()) return;
       wakes++;
       lastBlock = clock.nowMs(); // the engine makes the block, then re-arms

@@ -1,38 +1,31 @@
-// Running the triggers due in a block (docs/triggers.md "Execution"): after the block's transactions, in
-// the order of exec-triggers.ts `dueTriggers`, each run atomic like a transaction (its instructions'
+// Running the triggers due in a block (docs/triggers.md "Execution"): this module's due work
+// (state/module-host.ts), after the block's transactions, in the order of handlers.ts `dueTriggers`, each run atomic like a transaction (its instructions'
 // writes roll back on the first failure), then the trigger's own bookkeeping, which a failure does not
 // undo: a one-shot trigger is removed, a repeating one moves to its next due, one whose instructions
 // rescheduled it (a subscription's billing trigger) keeps that due. Triggers registered or made due by
 // this block's triggers run in a later block.
 
-import type { DataEvent } from '../model/events.js';
-import { type Rejection, reject } from '../model/rejections.js';
-import type { Trigger } from '../model/trigger-row.js';
-import { dueKey, nextDue, type TriggerDue } from '../model/triggers.js';
-import { transactionWeight } from '../model/weights.js';
-import { assert } from '../util/assert.js';
-import type { ExecContext, Fail } from './exec-context.js';
-import { dropTrigger, dueTriggers, putTrigger, triggersPerBlock } from './exec-triggers.js';
-import type { StateView } from './state-view.js';
+import { type Rejection, reject } from '../../model/rejections.js';
+import type { Trigger } from '../../model/trigger-row.js';
+import { dueKey, nextDue, type TriggerDue, triggerRunHash } from '../../model/triggers.js';
+import { transactionWeight } from '../../model/weights.js';
+import type { ExecContext } from '../../state/exec-context.js';
+import type { DueRun, DueWork, DueWorkPorts } from '../../state/module-host.js';
+import type { StateView } from '../../state/state-view.js';
+import { dropTrigger, putTrigger } from '../../state/trigger-rows.js';
+import { assert } from '../../util/assert.js';
+import { dueTriggers, triggersPerBlock } from './handlers.js';
+import { nextTriggerDue } from './reads.js';
 
-/** One trigger run: its id and the events it produced (its instructions', then Executed or Failed). */
-export interface TriggerRun {
-  id: string;
-  events: DataEvent[];
-}
+/** One trigger run: its id, the pseudo transaction hash of its events, its events (then Executed or Failed). */
+export type TriggerRun = DueRun;
+type TriggerRunPorts = DueWorkPorts;
 
-export interface TriggerRunPorts {
-  /** A context running as `authority` for trigger `id`, with its own event list. */
-  context(authority: string, id: string): ExecContext & { readonly events: DataEvent[] };
-  /** Runs one instruction (the executor's handler table). */
-  run(x: ExecContext, ins: Trigger['instructions'][number]): Fail | undefined;
-  /** Rejection messages are clipped like a transaction's. */
-  clip(message: string | undefined): string | undefined;
-  /** Whether a run of this weight still fits the block's weight (docs/cost-model.md). */
-  fits(weight: number): boolean;
-  /** Adds a finished run's metered weight to the block's. */
-  charge(x: ExecContext): void;
-}
+/** The triggers module's due work: the triggers due in the block, and the next time trigger for a wake. */
+export const TRIGGER_DUE_WORK: DueWork = {
+  run: runDueTriggers,
+  nextDueMs: (state) => nextTriggerDue(state).timeMs,
+};
 
 export function runDueTriggers(
   view: StateView,
@@ -85,7 +78,7 @@ function runOne(
   else x.emit({ kind: 'TriggerFailed', ...common, reason: failed });
   view.journal.release(mark);
   p.charge(x);
-  return { id: trigger.id, events: x.events };
+  return { id: trigger.id, hash: triggerRunHash(height, trigger.id), events: x.events };
 }
 
 function execute(x: ExecContext, trigger: Trigger, p: TriggerRunPorts): Rejection | undefined {

@@ -1,0 +1,115 @@
+#!/usr/bin/env node
+// How far each ledger feature reaches outside its own folder (docs/design/modules.md "Footprint").
+//
+//   node scripts/module-footprint.mjs [module] [--files]
+//
+// Definition. The footprint of a feature is the set of files OUTSIDE its folder (src/modules/<name>/ for a
+// migrated module) that mention it, counted over the product's sources and documentation: every file under
+// src/ (test files `*.test.ts` excluded), docs/ and scripts/, less the feature's own documentation page. A
+// file mentions the feature when either
+//   (a) one of its relative imports resolves into the feature's folder, or
+//   (b) its text matches the feature's name pattern below (case-insensitive, anywhere: code, strings,
+//       comments), e.g. /trigger/i for triggers — so `TriggerCodec`, `runDueTriggers` and "time trigger"
+//       in a comment all count.
+// Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
+// design (end-to-end through sockets and processes). This script itself is not counted either.
+// A migrated module's footprint should be its registry line (src/modules/registry.ts, plus
+// src/modules/commands.ts for its CLI), the core's tag tables, and the docs index.
+
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+
+const root = new URL('..', import.meta.url).pathname;
+
+/** Every ledger feature: its folder (migrated modules) or none yet, its name pattern, its docs page. */
+export const FEATURES = {
+  triggers: { folder: 'src/modules/triggers', pattern: /trigger/i, docs: 'docs/triggers.md' },
+  subscriptions: { folder: undefined, pattern: /subscri/i, docs: 'docs/subscriptions.md' },
+  aliases: { folder: undefined, pattern: /alias/i, docs: 'docs/data-model.md' },
+  multisig: { folder: undefined, pattern: /multisig/i, docs: 'docs/multisig.md' },
+  controls: {
+    folder: undefined,
+    pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,
+    docs: 'docs/controls.md',
+  },
+  conference: { folder: undefined, pattern: /conference/i, docs: 'docs/conference.md' },
+};
+
+const SELF = 'scripts/module-footprint.mjs';
+
+function walk(dir) {
+  const out = [];
+  for (const name of readdirSync(join(root, dir)).sort()) {
+    const rel = `${dir}/${name}`;
+    const st = statSync(join(root, rel));
+    if (st.isDirectory()) out.push(...walk(rel));
+    else out.push(rel);
+  }
+  return out;
+}
+
+/** The files a footprint is counted over (paths relative to the repository root, sorted). */
+export function countedFiles() {
+  return [
+    ...walk('src').filter((f) => /\.(ts|tsx|mjs|js|md|css|html)$/.test(f) && !f.endsWith('.test.ts')),
+    ...walk('docs').filter((f) => f.endsWith('.md')),
+    ...walk('scripts').filter((f) => /\.(mjs|js|ts)$/.test(f) && f !== SELF),
+  ];
+}
+
+const IMPORT =
+  /(?:^|[\s;])(?:import|export)\b[^'"`]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"](\.[^'"]+)['"]/g;
+
+/** Why `file` mentions the feature ('import', 'name'), or undefined when it does not. */
+function mention(file, text, feature) {
+  if (feature.folder !== undefined) {
+    for (const m of text.matchAll(IMPORT)) {
+      const target = relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3]));
+      if (target.startsWith(`${feature.folder}/`)) return 'import';
+    }
+  }
+  return feature.pattern.test(text) ? 'name' : undefined;
+}
+
+/** The files outside the feature's folder that mention it, with how. */
+export function footprint(name, files = countedFiles()) {
+  const feature = FEATURES[name];
+  if (feature === undefined)
+    throw new Error(`no feature ${name} (known: ${Object.keys(FEATURES).join(', ')})`);
+  const out = [];
+  for (const file of files) {
+    if (feature.folder !== undefined && file.startsWith(`${feature.folder}/`)) continue;
+    if (file === feature.docs) continue;
+    const how = mention(file, readFileSync(join(root, file), 'utf8'), feature);
+    if (how !== undefined) out.push({ file, how });
+  }
+  return out;
+}
+
+/** The files outside src/modules/ whose imports reach into a module folder (src/modules/<name>/). */
+export function coreImportsOfModules(files = countedFiles()) {
+  const out = [];
+  for (const file of files) {
+    if (!file.startsWith('src/') || file.startsWith('src/modules/')) continue;
+    const text = readFileSync(join(root, file), 'utf8');
+    for (const m of text.matchAll(IMPORT)) {
+      const target = relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3]));
+      if (/^src\/modules\/[^/]+\//.test(target)) out.push(`${file} → ${target}`);
+    }
+  }
+  return out;
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const args = process.argv.slice(2);
+  const showFiles = args.includes('--files');
+  const names = args.filter((a) => !a.startsWith('--'));
+  const files = countedFiles();
+  for (const name of names.length > 0 ? names : Object.keys(FEATURES)) {
+    const hits = footprint(name, files);
+    const state =
+      FEATURES[name].folder === undefined ? 'not yet migrated' : `folder ${FEATURES[name].folder}`;
+    console.log(`${name}: ${hits.length} files outside its folder (${state})`);
+    if (showFiles) for (const h of hits) console.log(`  ${h.how.padEnd(6)} ${h.file}`);
+  }
+}

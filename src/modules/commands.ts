@@ -1,0 +1,8 @@
+// The CLI command groups of the ledger modules, in registry order: what `torana` (cli/main.ts) registers
+// after its own commands. Kept apart from registry.ts so that `torana --help` loads only commander and
+// the declaration files, never the node; registry.test.ts checks this list against the descriptors.
+
+import type { CliRegistration } from './descriptor.js';
+import { registerTriggerCommands } from './triggers/commands.js';
+
+export const MODULE_COMMANDS: readonly CliRegistration[] = [registerTriggerCommands];

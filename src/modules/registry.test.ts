@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as sdk from '../sdk/index.js';
+import { instructions } from '../sdk/instructions.js';
+import { claimProblems, installedHandlers } from '../state/module-host.js';
+import { MODULE_COMMANDS } from './commands.js';
+import type { LedgerModule } from './descriptor.js';
+import { LEDGER_MODULES, registryProblems } from './registry.js';
+import { triggersModule } from './triggers/descriptor.js';
+
+const byName = (name: string) => LEDGER_MODULES.find((m) => m.name === name)!;
+
+describe('ledger module registry', () => {
+  it('this build is consistent: every instruction tag and table id has exactly one owner', () => {
+    assert.deepEqual(registryProblems(LEDGER_MODULES), []);
+    assert.deepEqual(
+      LEDGER_MODULES.map((m) => m.name),
+      ['ledger', 'triggers'],
+    );
+  });
+
+  it('importing the registry installed the modules: the triggers handlers are the executor’s', () => {
+    assert.equal(installedHandlers().RegisterTrigger, triggersModule.instructions.RegisterTrigger);
+    assert.equal(installedHandlers().UnregisterTrigger, triggersModule.instructions.UnregisterTrigger);
+  });
+
+  it('a tag claimed by no module, by two, or unknown to the tag table is reported', () => {
+    const ledger = byName('ledger');
+    const noTriggers = registryProblems([ledger]);
+    assert.ok(noTriggers.includes('RegisterTrigger (tag 53) is claimed by no module'), noTriggers.join('\n'));
+    assert.ok(noTriggers.includes('table trigger is claimed by no module'), noTriggers.join('\n'));
+    const twice = claimProblems(
+      [
+        { name: 'a', handlers: { Log: ledger.instructions.Log! } },
+        { name: 'b', handlers: { Log: ledger.instructions.Log! } },
+      ],
+      ['Log'],
+    );
+    assert.deepEqual(twice, ['Log is claimed by a and b']);
+    const unknown = claimProblems([{ name: 'a', handlers: { Log: ledger.instructions.Log! } }], []);
+    assert.deepEqual(unknown, ['a claims Log, which has no tag']);
+  });
+
+  it('modules are listed in tag order, and their events, codes and schema types exist', () => {
+    const rogue: LedgerModule = {
+      ...triggersModule,
+      name: 'rogue',
+      instructions: {},
+      tables: [],
+      events: ['NoSuchEvent' as never],
+      rejections: ['no_such_code' as never],
+    };
+    const problems = registryProblems([byName('triggers'), byName('ledger'), rogue]);
+    assert.ok(problems.includes('ledger is listed after triggers but has a lower tag'), problems.join('\n'));
+    assert.ok(problems.includes('rogue claims event NoSuchEvent, which has no tag'), problems.join('\n'));
+    assert.ok(problems.includes('rogue claims unknown code no_such_code'), problems.join('\n'));
+  });
+
+  it('each module’s SDK functions are exported by the SDK under their names, and its CLI is registered', () => {
+    for (const m of LEDGER_MODULES) {
+      for (const [name, fn] of Object.entries(m.sdk ?? {}))
+        assert.equal((sdk as Record<string, unknown>)[name], fn, `${m.name}: sdk export ${name}`);
+    }
+    assert.deepEqual(
+      MODULE_COMMANDS,
+      LEDGER_MODULES.flatMap((m) => (m.cli === undefined ? [] : [m.cli])),
+    );
+    assert.equal(typeof instructions.registerTrigger, 'function');
+  });
+});

@@ -1,0 +1,102 @@
+// How far each ledger feature reaches outside its folder (scripts/module-footprint.mjs defines the count:
+// files under src/ (tests excluded), docs/ and scripts/ outside the feature's folder, less its own docs
+// page, that import from its folder or match its name). A migrated module touches at most 3 such files
+// (its registry line, the core's tag tables, the docs index). Features not there yet are listed below, and
+// their counts printed: an honest list that must shrink — move a feature to MIGRATED when it reaches 3.
+// A feature whose move has begun also has a ceiling: lower it when its count drops, never raise it to
+// let a change in.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  coreImportsOfModules,
+  countedFiles,
+  FEATURES,
+  footprint,
+  // @ts-expect-error: a plain ES module script without types
+} from '../../scripts/module-footprint.mjs';
+
+/** Modules whose every piece is in their folder. */
+const MIGRATED: readonly string[] = [];
+
+/** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
+const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {
+  triggers: {
+    ceiling: 30,
+    missing:
+      'its wire declarations (instruction and event variants, Trigger rows, rejection codes, the ' +
+      'TriggersPerAccountMax parameter, weights) are in model/; its tables in state/tables.ts and keys.ts; ' +
+      'the subscription billing (state/exec-subscription*.ts, state/trigger-rows.ts) schedules trigger rows; ' +
+      'other docs pages describe triggers',
+  },
+  subscriptions: { missing: 'everything: no module folder yet' },
+  aliases: { missing: 'everything: no module folder yet' },
+  multisig: { missing: 'everything: no module folder yet' },
+  controls: { missing: 'everything: no module folder yet' },
+  conference: { missing: 'everything: no module folder yet' },
+};
+
+/** The only files outside src/modules/ that reach into a module folder: the SDK's public surface. */
+const SDK_ROOTS = /^src\/sdk\/(?:index|instructions)\.ts → src\/modules\/[a-z-]+\/sdk\.js$/;
+
+describe('module footprint', () => {
+  const files: string[] = countedFiles();
+
+  it('every feature is listed once, as migrated or not yet migrated', () => {
+    const listed = [...MIGRATED, ...Object.keys(NOT_YET_MIGRATED)].sort();
+    assert.deepEqual(listed, Object.keys(FEATURES).sort());
+  });
+
+  it('counts imports into the folder and name mentions, never the folder itself or its docs page', () => {
+    const hits = new Map<string, string>(
+      footprint('triggers', files).map((h: { file: string; how: string }) => [h.file, h.how]),
+    );
+    assert.equal(hits.get('src/modules/registry.ts'), 'import');
+    assert.equal(hits.get('src/model/instructions.ts'), 'name');
+    assert.ok(![...hits.keys()].some((f) => f.startsWith('src/modules/triggers/')));
+    assert.ok(!hits.has('docs/triggers.md'));
+    assert.ok(!hits.has('src/consensus/due-wake.ts'), 'consensus sees only the generic due-work hook');
+  });
+
+  it('a migrated module touches at most 3 files outside its folder', () => {
+    for (const name of MIGRATED) {
+      const hits = footprint(name, files);
+      assert.ok(hits.length <= 3, `${name}: ${hits.map((h: { file: string }) => h.file).join(', ')}`);
+    }
+  });
+
+  it('a feature not yet migrated is listed with its count; one under way stays within its ceiling', () => {
+    for (const [name, { ceiling, missing }] of Object.entries(NOT_YET_MIGRATED)) {
+      const n = footprint(name, files).length;
+      console.log(
+        `${name}: ${n} files outside its folder (ceiling ${ceiling ?? 'none'}); missing: ${missing}`,
+      );
+      if (ceiling !== undefined)
+        assert.ok(
+          n <= ceiling,
+          `${name} reaches ${n} files outside its folder, above its ceiling ${ceiling}`,
+        );
+    }
+    assert.ok(
+      NOT_YET_MIGRATED.triggers?.ceiling !== undefined,
+      'triggers, whose move has begun, has a ceiling',
+    );
+  });
+
+  it('the core imports no module folder (only the SDK surface re-exports module SDK files)', () => {
+    const edges: string[] = coreImportsOfModules(files);
+    assert.deepEqual(
+      edges.filter((e) => !SDK_ROOTS.test(e)),
+      [],
+    );
+  });
+
+  it('no core layer names triggers: consensus and pipeline see only the generic due-work hook', () => {
+    const core =
+      /^src\/(?:consensus|pipeline|gateway)\/|^src\/state\/(?:executor|handlers|module-host)\.ts$|^src\/sdk\/client\.ts$|^src\/cli\/main\.ts$/;
+    const named = footprint('triggers', files)
+      .map((h: { file: string }) => h.file)
+      .filter((f: string) => core.test(f));
+    assert.deepEqual(named, []);
+  });
+});
