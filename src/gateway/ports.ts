@@ -73,6 +73,8 @@ export interface TxLocation {
 export interface ChainReader {
   height(): number;
   tipHash(): Uint8Array;
+  /** Creation time (Unix ms) of the newest block; 0 before block 1. */
+  tipTimeMs(): number;
   block(height: number): Promise<Block | undefined>;
   locate(hash: Uint8Array): TxLocation | undefined;
   accountTransactions(
@@ -184,6 +186,10 @@ export interface Receipt {
 export interface NodeInfoPort {
   chainId: string;
   peerId: string;
+  /** `validator`, `observer` (networked, never votes) or `single` (a lone validator, no network). */
+  role: 'validator' | 'observer' | 'single';
+  /** `torana/<package version>`. */
+  version: string;
   address: string;
   startedAtMs: number;
   nowMs(): number;

@@ -8,16 +8,22 @@ import { createConsensusPort } from './consensus-port.js';
 import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
 import { createQueryPort } from './query-port.js';
+import { softwareVersion } from './version.js';
 
 export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
   const { config, pipeline, ledger } = node;
   const nowMs = () => node.clock.nowMs();
   const peerId = node.nodeKey.publicKeyText();
   const receiptMessage = receiptMessages(peerId);
+  const version = softwareVersion();
+  // The newest block's time, read once per height (from the ledger's block cache, or the log).
+  let tip = { height: -1, timeMs: 0 };
   return {
     node: {
       chainId: config.node.chainId,
       peerId,
+      role: node.network === undefined ? 'single' : config.network.role,
+      version,
       get address() {
         return address();
       },
@@ -49,6 +55,12 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
     chain: {
       height: () => ledger.height(),
       tipHash: () => ledger.tipHash(),
+      tipTimeMs: () => {
+        const height = ledger.height();
+        if (tip.height !== height)
+          tip = { height, timeMs: ledger.blockSync(height)?.header.creationTimeMs ?? 0 };
+        return tip.timeMs;
+      },
       block: (h) => ledger.block(h),
       locate: (h) => ledger.locate(h),
       accountTransactions: (a, offset, limit) => ledger.accountTransactions(a, offset, limit),

@@ -4,12 +4,13 @@
 import { Type } from 'typebox';
 import type { Infer } from '../../codec/codec.js';
 import { CODEC_VERSION } from '../../codec/frame.js';
+import type { ConsensusSnapshot } from '../../consensus/engine.js';
 import { ParametersCodec } from '../../model/parameters.js';
 import { DATA_MODEL_VERSION } from '../../model/schema.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
-import type { StateReader } from '../ports.js';
+import type { NodeInfoPort, StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { viewRoute } from '../view.js';
 import {
@@ -61,6 +62,7 @@ export function statusOf(
   const c = transactions.counters();
   const snap = consensus.snapshot();
   const uptimeMs = Math.max(0, node.nowMs() - node.startedAtMs);
+  const q = quorumOf(snap.validatorSet, node);
   return {
     peers: node.connectedPeers().length,
     blocks: chain.height(),
@@ -81,6 +83,34 @@ export function statusOf(
       leaderIndex: snap.leaderIndex,
       validators: snap.validatorSet.size,
     },
+    chainId: node.chainId,
+    nodeId: node.peerId,
+    role: node.role,
+    version: node.version,
+    latestBlockHeight: chain.height(),
+    latestBlockHash: toHex(chain.tipHash()),
+    latestBlockTimeMs: chain.tipTimeMs(),
+    catchingUp: snap.catchingUp,
+    ...q,
+  };
+}
+
+/**
+ * Validators of the current set this node has a live session with (itself included when it is one of
+ * them) against the set's quorum: fewer than the quorum reachable and no block can commit.
+ */
+export function quorumOf(
+  set: ConsensusSnapshot['validatorSet'],
+  node: Pick<NodeInfoPort, 'peerId' | 'peers'>,
+): { validatorsReachable: number; validatorsTotal: number; quorumNeeded: number; quorumReachable: boolean } {
+  const live = new Set(node.peers().flatMap((p) => (p.connected ? [p.peerId] : [])));
+  live.add(node.peerId);
+  const reachable = set.validators.filter((v) => live.has(v.peer)).length;
+  return {
+    validatorsReachable: reachable,
+    validatorsTotal: set.size,
+    quorumNeeded: set.quorum,
+    quorumReachable: reachable >= set.quorum,
   };
 }
 
