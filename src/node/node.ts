@@ -28,6 +28,7 @@ import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
 import { type Genesis, genesisRoster, loadGenesis } from './genesis.js';
 import { decodeLimitsOf } from './load-config.js';
+import type { TimeSync } from './time-sync.js';
 
 export interface NodeOptions {
   dir: string;
@@ -58,6 +59,8 @@ export class Node {
   private sweepTimer: Timer | undefined;
   /** The peer transport when this node runs in a network (undefined for a lone single-peer node). */
   network: PeerNetwork | undefined;
+  /** Clock offsets against the peers (networked nodes; the time routes only). */
+  timeSync: TimeSync | undefined;
   private stopped = false;
   fatalError: unknown;
   private constructor(
@@ -177,6 +180,7 @@ export class Node {
       evidence,
     );
     node.network = bft?.network;
+    node.timeSync = bft?.time;
     pipeline.attach(engine);
     if (ledger.height() === 0) await node.applyGenesis(engine);
     await node.restoreCertificates(engine);
@@ -191,6 +195,7 @@ export class Node {
       });
     }
     engine.start();
+    node.timeSync?.start();
     node.scheduleSweep();
     if (opts.onFatal) node.fatalListeners.push(opts.onFatal);
     return node;
@@ -248,6 +253,7 @@ export class Node {
     if (this.stopped) return;
     this.stopped = true;
     this.sweepTimer?.cancel();
+    this.timeSync?.stop();
     await this.engine.stop();
     await this.network?.stop();
     try {

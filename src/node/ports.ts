@@ -42,6 +42,16 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       },
       connectedPeers: () =>
         (node.network?.peers() ?? []).filter((p) => p.connected).map((p) => `${p.peerId}@${p.address}`),
+      time: () =>
+        node.timeSync?.report() ?? {
+          peers: 0,
+          samples: 0,
+          offsetMs: 0,
+          confidenceMs: 0,
+          fallback: true,
+          perPeer: [],
+          rttHistogram: [],
+        },
       peers: () =>
         (node.network?.peers() ?? []).map((p) => ({
           peerId: p.peerId,

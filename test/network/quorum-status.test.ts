@@ -82,6 +82,26 @@ it('status tells the truth with one and two validators down, and after they retu
     return probes.every(([s, probe]) => probe.leader === s.consensus.leader_index);
   });
 
+  // The time routes measure the peers' clocks (one machine: one clock, offsets within the round trip).
+  await waitUntil('time samples from the peers', 30_000, async () => {
+    const st = await net.peer(0).getJson<{ fallback: boolean }>('/v1/time/status');
+    return !st.fallback;
+  });
+  const now = await net.peer(0).getJson<{
+    offset_ms: number;
+    confidence_ms: number;
+    sample_count: number;
+    peer_count: number;
+    fallback: boolean;
+    health: { offset_ok: boolean };
+  }>('/v1/time/now');
+  t.diagnostic(`GET /v1/time/now with 4 peers: ${JSON.stringify(now)}`);
+  assert.equal(now.fallback, false);
+  assert.equal(now.peer_count, 4);
+  assert.ok(now.sample_count >= 3, `samples ${now.sample_count}`);
+  // One clock: what is measured is scheduling delay, never beyond the chain's max_clock_drift_ms.
+  assert.equal(now.health.offset_ok, true, `offset ${now.offset_ms} ms`);
+
   // One validator down: still a quorum (3 of 4, 3 needed).
   await net.peer(3).stop();
   await waitUntil(

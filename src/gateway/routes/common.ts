@@ -24,6 +24,7 @@ import {
   TimeNowView,
   TimeStatusView,
 } from '../views/common.js';
+import { timeNowOf, timeStatusOf } from './time.js';
 
 /** Resources the query aggregate helpers can count. */
 export const AGGREGATE_RESOURCES = [
@@ -114,20 +115,6 @@ export function quorumOf(
   };
 }
 
-function timeNow(d: RouteDeps): Infer<typeof TimeNowView> {
-  // One peer has no one to compare clocks with: it reports its own clock as the fallback.
-  const peers = d.ports.node.connectedPeers().length;
-  return {
-    now: d.ports.node.nowMs(),
-    offsetMs: 0,
-    confidenceMs: 0,
-    sampleCount: 0,
-    peerCount: peers,
-    fallback: true,
-    health: { healthy: true, minSamplesOk: peers === 0, offsetOk: true, confidenceOk: true },
-  };
-}
-
 function capabilities(d: RouteDeps): Infer<typeof CapabilitiesView> {
   return {
     abiVersion: d.ports.state.abiVersion(),
@@ -140,19 +127,17 @@ function capabilities(d: RouteDeps): Infer<typeof CapabilitiesView> {
   };
 }
 
-function timeStatus(d: RouteDeps): Infer<typeof TimeStatusView> {
-  const t = timeNow(d);
-  return {
-    peers: t.peerCount,
-    samplesUsed: 0,
-    offsetMs: 0,
-    confidenceMs: 0,
-    fallback: true,
-    health: t.health,
-    samples: [],
-    rttHistogram: [],
-  };
+function timeNow(d: RouteDeps): Infer<typeof TimeNowView> {
+  const { node, state } = d.ports;
+  return timeNowOf(node.time(), node.nowMs(), state.parameters().maxClockDriftMs);
 }
+
+function timeStatus(d: RouteDeps): Infer<typeof TimeStatusView> {
+  return timeStatusOf(d.ports.node.time(), d.ports.state.parameters().maxClockDriftMs);
+}
+
+const TIME_DESCRIPTION =
+  "Offsets of the peers' clocks, measured as NTP does over the peer channel (each sample t0..t3: offset ((t1-t0)+(t2-t3))/2, delay (t3-t0)-(t2-t1)); per peer the least-delay sample of its newest 8, median over peers. now: this node's clock plus offset_ms; confidence_ms: half the median delay. Fewer than 3 samples: fallback true, offset 0, this node's own clock.";
 
 export function commonRoutes(d: RouteDeps): RouteDef[] {
   const tags = ['node'];
@@ -197,7 +182,12 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
     ),
     viewRoute(
       d.schema,
-      { ...pub('/status', 'getStatus', 'Operator status summary'), visibility: 'status' },
+      {
+        ...pub('/status', 'getStatus', 'Operator status summary'),
+        visibility: 'status',
+        description:
+          "peers: connected peers; blocks: chain height; blocks_non_empty, txs_approved, txs_rejected: counted from the chain (they survive restarts); txs_expired: dropped from the queue by this process; commit_time_ms: the last commit; uptime; view_changes: since start; queue_size / queue_capacity; state_root; consensus {mode, height, view, leader_index (roster index), validators}; chain_id; node_id: this node's public key; role: validator, observer or single; version; latest_block_height / latest_block_hash / latest_block_time_ms (Unix ms; 0 before block 1); catching_up: block sync in progress; validators_reachable: validators of the current set with a live session, this node included; validators_total; quorum_needed: signatures a block needs; quorum_reachable: validators_reachable >= quorum_needed, else no block can commit.",
+      },
       StatusView,
       () => statusOf(d, rootHex),
     ),
@@ -228,12 +218,21 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
       () => capabilities(d),
       cached,
     ),
-    viewRoute(d.schema, pub('/v1/time/now', 'getTimeNow', 'Wall-clock snapshot'), TimeNowView, () =>
-      timeNow(d),
+    viewRoute(
+      d.schema,
+      {
+        ...pub('/v1/time/now', 'getTimeNow', 'Wall-clock snapshot'),
+        description: TIME_DESCRIPTION,
+      },
+      TimeNowView,
+      () => timeNow(d),
     ),
     viewRoute(
       d.schema,
-      pub('/v1/time/status', 'getTimeStatus', 'Time synchronisation status'),
+      {
+        ...pub('/v1/time/status', 'getTimeStatus', 'Time synchronisation status'),
+        description: TIME_DESCRIPTION,
+      },
       TimeStatusView,
       () => timeStatus(d),
     ),
