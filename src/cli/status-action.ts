@@ -5,6 +5,7 @@
 import { request } from 'node:http';
 import { request as requestTls } from 'node:https';
 import { ToranaApiError, ToranaTransportError } from '../sdk/errors.js';
+import { quorumSentence } from '../sdk/quorum.js';
 import { printJson, printRecord } from './output.js';
 import { type ClientFlags, resolveTarget } from './target.js';
 
@@ -47,17 +48,36 @@ function getJson(base: string, path: string): Promise<unknown> {
 interface StatusJson {
   uptime?: { secs?: number };
   consensus?: { mode?: string; view?: number };
+  validators_reachable?: number;
+  validators_total?: number;
+  quorum_needed?: number;
+  catching_up?: boolean;
   [k: string]: unknown;
+}
+
+/**
+ * The first lines of `torana status`: whether the node can commit, said plainly, and whether it is
+ * catching up. Nothing for a node that does not report its quorum (an older version).
+ */
+export function headline(s: StatusJson): string[] {
+  const { validators_reachable: r, validators_total: t, quorum_needed: n } = s;
+  if (typeof r !== 'number' || typeof t !== 'number' || typeof n !== 'number') return [];
+  const lines = [quorumSentence({ validatorsReachable: r, validatorsTotal: t, quorumNeeded: n })];
+  if (r < n) lines.push('no block can commit until more validators are reachable');
+  if (s.catching_up === true) lines.push('catching up: fetching blocks from a peer that is ahead');
+  return lines;
 }
 
 export async function status(flags: ClientFlags & { json?: boolean }): Promise<void> {
   const { url } = await resolveTarget(flags);
   const s = (await getJson(url, '/status')) as StatusJson;
   if (flags.json) printJson(s);
-  else
+  else {
+    for (const line of headline(s)) process.stdout.write(`${line}\n`);
     printRecord({
       ...(s as Record<string, never>),
       uptime: `${s.uptime?.secs ?? '?'}s`,
       consensus: `${s.consensus?.mode ?? '?'}, view ${s.consensus?.view ?? '?'}`,
     });
+  }
 }

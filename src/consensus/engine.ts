@@ -37,7 +37,12 @@ export interface ConsensusSnapshot {
   viewChanges: number;
   viewChangeCauses: Record<string, number>;
   lastPhases: PhaseTimings | undefined;
+  /** Undefined while `phaseSamples` is 0: no round measured, no average. */
   averagePhases: PhaseTimings | undefined;
+  /** Rounds whose phases were measured since start (validators only; an observer runs no round). */
+  phaseSamples: number;
+  /** BFT: fetching blocks from a peer that is ahead (block sync); single peer: always false. */
+  catchingUp: boolean;
   roundStartedAtMs: number | undefined;
   blocksProduced: number;
   /** BFT only: what the pacemaker and the collectors of the round in progress are doing. */

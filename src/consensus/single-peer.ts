@@ -36,6 +36,7 @@ export class SinglePeerEngine implements ConsensusEngine {
   private avgPhases: PhaseTimings | undefined;
   private roundStartedAtMs: number | undefined;
   private blocksProduced = 0;
+  private phaseSamples = 0;
   private readonly heightWaiters: { height: number; resolve: () => void }[] = [];
   private readonly index: number;
   /** Wakes the engine when the earliest timed due work falls due (re-armed after every round). */
@@ -163,6 +164,7 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   private recordPhases(p: PhaseTimings): void {
     this.lastPhases = p;
+    this.phaseSamples++;
     const a = this.avgPhases;
     // Exponential moving average with weight 1/8, the same smoothing for every phase.
     const ema = (old: number, x: number) => old + (x - old) / 8;
@@ -221,6 +223,8 @@ export class SinglePeerEngine implements ConsensusEngine {
       viewChangeCauses: {},
       lastPhases: this.lastPhases,
       averagePhases: this.avgPhases,
+      phaseSamples: this.phaseSamples,
+      catchingUp: false,
       roundStartedAtMs: this.roundStartedAtMs,
       blocksProduced: this.blocksProduced,
     };

@@ -14,6 +14,7 @@ function chain(height: number, perBlock: number): ChainReader {
   return {
     height: () => height,
     tipHash: () => new Uint8Array(32),
+    tipTimeMs: () => 0,
     block: async (h) => (h >= 1 && h <= height ? block(h) : undefined),
     locate: () => undefined,
     accountTransactions: async () => ({ total: 0, items: [] }),

@@ -75,6 +75,8 @@ export interface TxLocation {
 export interface ChainReader {
   height(): number;
   tipHash(): Uint8Array;
+  /** Creation time (Unix ms) of the newest block; 0 before block 1. */
+  tipTimeMs(): number;
   block(height: number): Promise<Block | undefined>;
   locate(hash: Uint8Array): TxLocation | undefined;
   accountTransactions(
@@ -169,6 +171,10 @@ export interface Receipt {
 export interface NodeInfoPort {
   chainId: string;
   peerId: string;
+  /** `validator`, `observer` (networked, never votes) or `single` (a lone validator, no network). */
+  role: 'validator' | 'observer' | 'single';
+  /** `torana/<package version>`. */
+  version: string;
   address: string;
   startedAtMs: number;
   nowMs(): number;
@@ -179,6 +185,32 @@ export interface NodeInfoPort {
   connectedPeers(): string[];
   /** Every configured peer with its live state (empty for a lone node). */
   peers(): PeerDetail[];
+  /** Clock offsets measured against the peers (node/time-sync.ts); the fallback for a lone node. */
+  time(): TimeReport;
+}
+
+export interface PeerTimeReport {
+  peer: string;
+  lastOffsetMs: number;
+  lastRttMs: number;
+  /** Samples taken from this peer since it connected. */
+  count: number;
+}
+
+/** What the time routes report (node/time-sync.ts: NTP-style exchanges over the peer channel). */
+export interface TimeReport {
+  /** Peers with a live session now. */
+  peers: number;
+  /** Samples in the windows of all peers. */
+  samples: number;
+  /** Median over peers of how far their clocks are ahead of this one (0 in fallback). */
+  offsetMs: number;
+  /** Half the median round trip of the samples used: the bound of the offset's error (0 in fallback). */
+  confidenceMs: number;
+  /** Fewer samples than the minimum: offset 0, this node's own clock. */
+  fallback: boolean;
+  perPeer: PeerTimeReport[];
+  rttHistogram: { leMs: number; count: number }[];
 }
 
 export interface PeerDetail {

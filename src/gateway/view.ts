@@ -73,6 +73,7 @@ export function viewRoute<T>(
     url: string;
     operationId: string;
     summary: string;
+    description?: string;
     tags: string[];
     visibility: Visibility;
     errorStatuses?: readonly number[];

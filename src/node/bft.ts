@@ -17,23 +17,27 @@ import { isReportMessage } from '../telemetry/report-codec.js';
 import type { Clock } from '../util/clock.js';
 import { decodeLimitsOf } from './load-config.js';
 import { SafetyFile } from './safety-file.js';
+import { isTimeMessage, TimeSync } from './time-sync.js';
 
 export interface BftParts {
   network: PeerNetwork;
   engine: BftEngine;
+  /** Clock offsets against the peers, for the time routes only (never read by consensus). */
+  time: TimeSync;
 }
 
 /**
- * Hands the engine every peer message but telemetry reports: those share the channel (their `TRNT` magic,
- * telemetry/report-codec.ts) and go to the telemetry family (node/telemetry-port.ts). The engine would
- * take a report for garbage and disconnect its sender.
+ * Hands the engine every peer message but telemetry reports and time samples: those share the channel
+ * (their `TRNT` magic, telemetry/report-codec.ts, and `TRTS`, time-sync.ts) and go to the telemetry family
+ * (node/telemetry-port.ts) and the time sampler. The engine would take them for garbage and disconnect
+ * their sender.
  */
 export function routeToEngine(
   network: Pick<PeerNetwork, 'onMessage'>,
   engine: Pick<BftEngine, 'onMessage'>,
 ): void {
   network.onMessage((from, bytes) => {
-    if (!isReportMessage(bytes)) engine.onMessage(from, bytes);
+    if (!isReportMessage(bytes) && !isTimeMessage(bytes)) engine.onMessage(from, bytes);
   });
 }
 
@@ -113,5 +117,13 @@ export function buildBft(a: {
   network.onPeerState((e) => {
     if (e.connected) engine.peerConnected(e.peerId);
   });
-  return { network, engine };
+  const time = new TimeSync({
+    clock,
+    send: (to, bytes) => void network.send(to, bytes),
+    connected: () => network.peers().flatMap((p) => (p.connected ? [p.peerId] : [])),
+  });
+  network.onMessage((from, bytes) => {
+    if (isTimeMessage(bytes)) time.onMessage(from, bytes);
+  });
+  return { network, engine, time };
 }

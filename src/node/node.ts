@@ -31,6 +31,7 @@ import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
 import { type Genesis, genesisRoster, loadGenesis } from './genesis.js';
 import { decodeLimitsOf } from './load-config.js';
+import type { TimeSync } from './time-sync.js';
 
 export interface NodeOptions {
   dir: string;
@@ -61,6 +62,8 @@ export class Node {
   private sweepTimer: Timer | undefined;
   /** The peer transport when this node runs in a network (undefined for a lone single-peer node). */
   network: PeerNetwork | undefined;
+  /** Clock offsets against the peers (networked nodes; the time routes only). */
+  timeSync: TimeSync | undefined;
   private stopped = false;
   fatalError: unknown;
   private constructor(
@@ -180,6 +183,7 @@ export class Node {
       evidence,
     );
     node.network = bft?.network;
+    node.timeSync = bft?.time;
     pipeline.attach(engine);
     if (bft !== undefined) {
       // Registered peers are admitted from the height they become active (admission.ts).
@@ -204,6 +208,7 @@ export class Node {
       });
     }
     engine.start();
+    node.timeSync?.start();
     node.scheduleSweep();
     if (opts.onFatal) node.fatalListeners.push(opts.onFatal);
     return node;
@@ -261,6 +266,7 @@ export class Node {
     if (this.stopped) return;
     this.stopped = true;
     this.sweepTimer?.cancel();
+    this.timeSync?.stop();
     await this.engine.stop();
     await this.network?.stop();
     try {

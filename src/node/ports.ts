@@ -9,16 +9,22 @@ import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
 import { QUERY_LANGUAGE } from './query-language.js';
 import { createQueryPort } from './query-port.js';
+import { softwareVersion } from './version.js';
 
 export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
   const { config, pipeline, ledger } = node;
   const nowMs = () => node.clock.nowMs();
   const peerId = node.nodeKey.publicKeyText();
   const receiptMessage = receiptMessages(peerId);
+  const version = softwareVersion();
+  // The newest block's time, read once per height (from the ledger's block cache, or the log).
+  let tip = { height: -1, timeMs: 0 };
   return {
     node: {
       chainId: config.node.chainId,
       peerId,
+      role: node.network === undefined ? 'single' : config.network.role,
+      version,
       get address() {
         return address();
       },
@@ -37,6 +43,16 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
       },
       connectedPeers: () =>
         (node.network?.peers() ?? []).filter((p) => p.connected).map((p) => `${p.peerId}@${p.address}`),
+      time: () =>
+        node.timeSync?.report() ?? {
+          peers: 0,
+          samples: 0,
+          offsetMs: 0,
+          confidenceMs: 0,
+          fallback: true,
+          perPeer: [],
+          rttHistogram: [],
+        },
       peers: () =>
         (node.network?.peers() ?? []).map((p) => ({
           peerId: p.peerId,
@@ -51,6 +67,12 @@ export function gatewayPorts(node: Node, address: () => string): GatewayPorts {
     chain: {
       height: () => ledger.height(),
       tipHash: () => ledger.tipHash(),
+      tipTimeMs: () => {
+        const height = ledger.height();
+        if (tip.height !== height)
+          tip = { height, timeMs: ledger.blockSync(height)?.header.creationTimeMs ?? 0 };
+        return tip.timeMs;
+      },
       block: (h) => ledger.block(h),
       locate: (h) => ledger.locate(h),
       accountTransactions: (a, offset, limit) => ledger.accountTransactions(a, offset, limit),

@@ -206,6 +206,13 @@ export async function initTestnet(opts: TestnetOptions): Promise<TestnetManifest
     consensus: BlsKeyPair.generate(),
     client: Ed25519KeyPair.generate(),
   }));
+  // Validators numbered in roster order (validator-set.ts sorts by peer id text): peer-i is the genesis
+  // roster's index i, so a `leader_index` the peers report is the testnet's peer-i.
+  const validatorKeys = keys.slice(0, opts.validators).sort((a, b) => {
+    const [x, y] = [a.node.publicKeyText(), b.node.publicKeyText()];
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  keys.splice(0, opts.validators, ...validatorKeys);
   const chainId = opts.chainId ?? 'torana-testnet';
   const manifest: TestnetManifest = { chainId, peers: planPeers(root, keys, plan), adminDir };
   // Checked before anything is written, so a bad override leaves no half-written directory.

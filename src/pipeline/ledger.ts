@@ -14,6 +14,14 @@ import { StateStore } from '../storage/state-store.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import { accountHistory } from './account-history.js';
+import {
+  CHAIN_COUNTERS_KEY,
+  type ChainCounters,
+  countBlock,
+  decodeCounters,
+  encodeCounters,
+  zeroCounters,
+} from './chain-counters.js';
 import { assertCommitExtendsTip, assertTipIs, type Tip } from './commit-checks.js';
 import { type ExecutedBlock, executeProposal, sealBlock } from './executed-block.js';
 import { decodeHistoryEntries, type HistoryEntry } from './history-entries.js';
@@ -74,6 +82,8 @@ export class Ledger {
   private readonly pendingIndex = new Map<string, TxLocation>();
   private stateWrites: Promise<void> = Promise.resolve();
   private stateWriteError: unknown;
+  /** Chain counters as of the newest block applied (chain-counters.ts). */
+  private chainCounters: ChainCounters = zeroCounters();
 
   private constructor(
     readonly state: WorldState,
@@ -117,6 +127,8 @@ export class Ledger {
     // read on demand, so a restart does not load one entry per committed transaction.
     const state = WorldState.fromEntries(worldStateEntries(store));
     const ledger = new Ledger(state, log, store, opts);
+    ledger.chainCounters =
+      decodeCounters(store.get(CHAIN_COUNTERS_KEY)) ?? (await ledger.countStoredBlocks(stateHeight));
     let replayed = 0;
     for await (const rec of log.iterate(stateHeight + 1)) {
       const { block, spans } = ledger.decodeRecord(rec.height, rec.bytes, decodeBlockWithSpans);
@@ -143,6 +155,11 @@ export class Ledger {
 
   height(): number {
     return this.log.height;
+  }
+
+  /** Counters of the committed chain (a copy): they survive restarts (chain-counters.ts). */
+  counters(): ChainCounters {
+    return { ...this.chainCounters };
   }
 
   tipHash(): Uint8Array {
@@ -192,6 +209,8 @@ export class Ledger {
     const hexes = executed.hashHexes;
     for (let i = 0; i < hexes.length; i++) this.pendingIndex.set(hexes[i]!, { height, index: i });
     pushIndexChanges(block, executed.hashes, changes);
+    countBlock(this.chainCounters, block);
+    changes.push({ key: CHAIN_COUNTERS_KEY, value: encodeCounters(this.chainCounters) });
     this.remember(height, block);
     const hash = executed.hash;
     this.stateWrites = this.stateWrites.then(async () => {
@@ -223,6 +242,18 @@ export class Ledger {
       );
     }
     this.applyCommitted(block, executed);
+  }
+
+  /**
+   * The chain counters of blocks 1..`height` counted from the log: only for a state store written before
+   * the counters were kept in it (it then has them from its next block on).
+   */
+  private async countStoredBlocks(height: number): Promise<ChainCounters> {
+    const c = zeroCounters();
+    if (height === 0) return c;
+    for await (const rec of this.log.iterate(1, height))
+      countBlock(c, this.decodeBlock(rec.height, rec.bytes));
+    return c;
   }
 
   private decodeBlock(height: number, bytes: Uint8Array): Block {

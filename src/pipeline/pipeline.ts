@@ -115,6 +115,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     this.events = new EventBus(opts.eventHistoryMax, ledger.height());
     this.statuses = new RecentStatuses(opts.recentStatusesMax);
     this.counters.blocks = ledger.height();
+    // Counted from the chain, so a restart keeps them (chain-counters.ts); txsExpired is this process's.
+    const chain = ledger.counters();
+    this.counters.blocksNonEmpty = chain.blocksNonEmpty;
+    this.counters.txsApproved = chain.txsApproved;
+    this.counters.txsRejected = chain.txsRejected;
   }
 
   attach(engine: WorkListener): void {

@@ -41,6 +41,7 @@ import { ExplorerClient } from './explorer.js';
 import * as history from './history.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
 import { closeOperatorSession, type OperatorSessionToken, openOperatorSession } from './operator-session.js';
+import { quorumSentence } from './quorum.js';
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
@@ -420,6 +421,7 @@ export class ToranaClient {
         },
         watched,
         sources: this.statusSources(tx),
+        nodeState: async () => quorumSentence(await this.status()),
         ...(this.opts.waitBackoff ? { backoff: this.opts.waitBackoff } : {}),
       });
     } finally {

@@ -58,10 +58,13 @@ export class ToranaUnknownOutcomeError extends Error {
   constructor(
     readonly hash: string,
     readonly detail: string,
+    /** What the node said of itself when the wait ended (its quorum: sdk/quorum.ts), when it said. */
+    readonly nodeState?: string,
   ) {
     super(
       `the outcome of transaction ${hash} is unknown: it may or may not have committed; ` +
-        `look it up by hash, do not sign it again (${detail})`,
+        `look it up by hash, do not sign it again (${detail})` +
+        (nodeState === undefined ? '' : `; the node reports ${nodeState}`),
     );
   }
 }

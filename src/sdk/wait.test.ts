@@ -170,4 +170,33 @@ describe('waitForOutcome', () => {
     assert.deepEqual(r, { hash: HASH, blockHeight: 6 });
     assert.equal(node.lookups, 1);
   });
+
+  it('a wait that ends without an outcome names the node’s quorum state when the node gives it', async () => {
+    const queued = () => source('a', [{ kind: 'queued' }]);
+    const noQuorum = 'no quorum: 2/4 validators reachable, 3 needed';
+    const error = await waitForOutcome(
+      plan({ timeoutMs: 30, sources: [queued()], nodeState: async () => noQuorum }),
+    ).then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e as ToranaUnknownOutcomeError,
+    );
+    assert.ok(error instanceof ToranaUnknownOutcomeError);
+    assert.equal(error.nodeState, noQuorum);
+    assert.match(error.message, /the node reports no quorum: 2\/4 validators reachable, 3 needed/);
+    // A node that cannot say (an older node, or unreachable): the error is as before, without a guess.
+    const silentNode = await waitForOutcome(
+      plan({
+        timeoutMs: 30,
+        sources: [queued()],
+        nodeState: async () => {
+          throw new ToranaTransportError('down');
+        },
+      }),
+    ).then(
+      () => assert.fail('resolved'),
+      (e: unknown) => e as ToranaUnknownOutcomeError,
+    );
+    assert.equal(silentNode.nodeState, undefined);
+    assert.doesNotMatch(silentNode.message, /node reports/);
+  });
 });

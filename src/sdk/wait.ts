@@ -50,6 +50,11 @@ export interface WaitPlan {
   now?: () => number;
   /** The jitter of the backoff, in [0, 1). */
   random?: () => number;
+  /**
+   * What the submitting node says of itself (its quorum, sdk/quorum.ts), asked once when no outcome came
+   * by the deadline and named in the error; undefined or a throw when it cannot say.
+   */
+  nodeState?: () => Promise<string | undefined>;
 }
 
 export const WAIT_BACKOFF_DEFAULT = { baseMs: 100, maxMs: 2_000 } as const;
@@ -180,8 +185,11 @@ async function lookUp(plan: WaitPlan, deadline: number, now: () => number, why: 
     if (left <= 0) break;
     await sleep(Math.min(left, equalJitterDelayMs(backoff.baseMs, backoff.maxMs, round, random())));
   }
-  throw new ToranaUnknownOutcomeError(
-    plan.hash,
-    `${why}; lookups: ${seen.slice(-plan.sources.length).join('; ')}`,
+  const detail = `${why}; lookups: ${seen.slice(-plan.sources.length).join('; ')}`;
+  const state = await untilDeadline(
+    (plan.nodeState?.() ?? Promise.resolve(undefined)).catch(() => undefined),
+    now() + LOOKUP_GRACE_MS,
+    now,
   );
+  throw new ToranaUnknownOutcomeError(plan.hash, detail, state === 'deadline' ? undefined : state);
 }

@@ -56,6 +56,20 @@ describe('common routes', () => {
       assert.ok(f in s, f);
     }
     assert.equal(s.blocks, 1);
+    // Who the node is, its newest block and its quorum (a lone validator: itself, 1 of 1).
+    assert.equal(s.chain_id, t.node.config.node.chainId);
+    assert.match(String(s.node_id), /^ed0120[0-9A-F]{64}$/);
+    assert.equal(s.role, 'single');
+    assert.match(String(s.version), /^torana\/\d+\.\d+\.\d+/);
+    assert.equal(s.latest_block_height, 1);
+    assert.match(String(s.latest_block_hash), /^[0-9a-f]{64}$/);
+    assert.notEqual(s.latest_block_hash, '0'.repeat(64));
+    assert.ok(typeof s.latest_block_time_ms === 'number' && s.latest_block_time_ms > 1_600_000_000_000);
+    assert.equal(s.catching_up, false);
+    assert.deepEqual(
+      [s.validators_reachable, s.validators_total, s.quorum_needed, s.quorum_reachable],
+      [1, 1, 1, true],
+    );
     assert.equal((await get('/status/blocks')).body, 1);
     assert.equal((await get('/status/nosuch')).res.status, 404);
     const codec = await get('/status', 'application/x-codec');

@@ -59,6 +59,8 @@ export class BftCore {
     rejectedMessages: 0,
     /** Messages naming a view or height beyond the windows of bounds.ts (dropped, or a NEW_VIEW capped). */
     farMessages: 0,
+    /** Rounds whose phases were measured (lastPhases): the number of samples behind the averages. */
+    phaseSamples: 0,
     lastPhases: undefined as
       | undefined
       | { proposeMs: number; collectVotesMs: number; commitMs: number; totalMs: number },
@@ -147,7 +149,9 @@ export class BftCore {
     const hs = this.hs;
     invariant(hs === undefined || height >= hs.height - 1, `committed height ${height} went backwards`);
     if (hs !== undefined && height < hs.height) return; // already known
-    if (hs !== undefined && hs.commitQcAtMs !== undefined && height === hs.height) {
+    // Measured by validators only: an observer runs no round (no view timer), so from its height's start
+    // to the proposal is idle time, not a phase.
+    if (hs !== undefined && this.me >= 0 && hs.commitQcAtMs !== undefined && height === hs.height) {
       const t = (x: number | undefined) => (x ?? hs.startedAtMs) - hs.startedAtMs;
       const total = this.nowMs - hs.startedAtMs;
       this.stats.lastPhases = {
@@ -156,6 +160,7 @@ export class BftCore {
         commitMs: this.nowMs - hs.commitQcAtMs,
         totalMs: total,
       };
+      this.stats.phaseSamples++;
     }
     this.pending = pending;
     this.enterHeight(height + 1, roster);
@@ -677,7 +682,8 @@ export class BftCore {
     const ahead = [...hs.newViews.values()].filter((v) => v > this.view).sort((a, b) => b - a);
     const f = hs.roster.size - hs.roster.quorum;
     const join = ahead[f];
-    if (this.me >= 0 && join !== undefined && join > this.view) this.advanceView(join, 'joined');
+    // An observer follows too (it sends nothing), so its view and leader are the validators'.
+    if (join !== undefined && join > this.view) this.advanceView(join, 'joined');
     else this.tryPropose();
   }
 

@@ -477,7 +477,7 @@ export class BftEngine implements ConsensusEngine {
   // ---- reading ------------------------------------------------------------------------------------
 
   snapshot(): ConsensusSnapshot {
-    return snapshotOf(
+    const snap = snapshotOf(
       this.core,
       this.host.height(),
       this.recent,
@@ -486,6 +486,9 @@ export class BftEngine implements ConsensusEngine {
       this.averages,
       this.o.collectorsK,
     );
+    // Behind a peer: a block sync request is out (it is cleared by the answer or after 5 s).
+    snap.catchingUp = this.syncing !== undefined;
+    return snap;
   }
 
   waitForHeight(height: number): Promise<void> {

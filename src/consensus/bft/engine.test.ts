@@ -137,7 +137,17 @@ describe('BFT engine, 4 peers in process', () => {
     assert.ok((snap.viewChangeCauses.no_proposal ?? 0) >= 1, JSON.stringify(snap.viewChangeCauses));
     c.down.delete(li);
     await c.pipelines[other]!.submit(frameTx(tx()));
-    await c.run(3000);
+    assert.equal(c.engines[li]!.snapshot().catchingUp, false, 'behind, but no peer told it yet');
+    // GET /status `catching_up`: true while its block sync request is out, false once caught up.
+    let caughtUpAt: number | undefined;
+    let catchingUpSeen = 0;
+    for (let ms = 0; ms < 3000; ms++) {
+      await c.run(1);
+      if (c.engines[li]!.snapshot().catchingUp) catchingUpSeen++;
+      else if (catchingUpSeen > 0) caughtUpAt ??= ms;
+    }
+    assert.ok(catchingUpSeen > 0, 'the silent peer reported catching up while it synced');
+    assert.ok(caughtUpAt !== undefined && c.engines[li]!.snapshot().catchingUp === false);
     assert.deepEqual(
       c.pipelines.map((p) => p.height()),
       [3, 3, 3, 3],

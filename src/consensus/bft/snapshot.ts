@@ -63,7 +63,9 @@ export function snapshotOf(
     viewChanges: s.viewChanges,
     viewChangeCauses: { ...s.causes },
     lastPhases: s.lastPhases,
-    averagePhases: averages.update(s.lastPhases),
+    averagePhases: s.phaseSamples === 0 ? undefined : averages.update(s.lastPhases),
+    phaseSamples: s.phaseSamples,
+    catchingUp: false,
     roundStartedAtMs: started === undefined ? undefined : clock.nowMs() - (clock.monotonicMs() - started),
     blocksProduced: s.proposals,
     round: {

@@ -4,12 +4,13 @@
 import { Type } from 'typebox';
 import type { Infer } from '../../codec/codec.js';
 import { CODEC_VERSION } from '../../codec/frame.js';
+import type { ConsensusSnapshot } from '../../consensus/engine.js';
 import { ParametersCodec } from '../../model/parameters.js';
 import { DATA_MODEL_VERSION } from '../../model/schema.js';
 import { toHex } from '../../util/hex.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
-import type { StateReader } from '../ports.js';
+import type { NodeInfoPort, StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { viewRoute } from '../view.js';
 import {
@@ -23,6 +24,7 @@ import {
   TimeNowView,
   TimeStatusView,
 } from '../views/common.js';
+import { timeNowOf, timeStatusOf } from './time.js';
 
 /** Resources the query aggregate helpers can count. */
 export const AGGREGATE_RESOURCES = [
@@ -61,6 +63,7 @@ export function statusOf(
   const c = transactions.counters();
   const snap = consensus.snapshot();
   const uptimeMs = Math.max(0, node.nowMs() - node.startedAtMs);
+  const q = quorumOf(snap.validatorSet, node);
   return {
     peers: node.connectedPeers().length,
     blocks: chain.height(),
@@ -81,20 +84,34 @@ export function statusOf(
       leaderIndex: snap.leaderIndex,
       validators: snap.validatorSet.size,
     },
+    chainId: node.chainId,
+    nodeId: node.peerId,
+    role: node.role,
+    version: node.version,
+    latestBlockHeight: chain.height(),
+    latestBlockHash: toHex(chain.tipHash()),
+    latestBlockTimeMs: chain.tipTimeMs(),
+    catchingUp: snap.catchingUp,
+    ...q,
   };
 }
 
-function timeNow(d: RouteDeps): Infer<typeof TimeNowView> {
-  // One peer has no one to compare clocks with: it reports its own clock as the fallback.
-  const peers = d.ports.node.connectedPeers().length;
+/**
+ * Validators of the current set this node has a live session with (itself included when it is one of
+ * them) against the set's quorum: fewer than the quorum reachable and no block can commit.
+ */
+export function quorumOf(
+  set: ConsensusSnapshot['validatorSet'],
+  node: Pick<NodeInfoPort, 'peerId' | 'peers'>,
+): { validatorsReachable: number; validatorsTotal: number; quorumNeeded: number; quorumReachable: boolean } {
+  const live = new Set(node.peers().flatMap((p) => (p.connected ? [p.peerId] : [])));
+  live.add(node.peerId);
+  const reachable = set.validators.filter((v) => live.has(v.peer)).length;
   return {
-    now: d.ports.node.nowMs(),
-    offsetMs: 0,
-    confidenceMs: 0,
-    sampleCount: 0,
-    peerCount: peers,
-    fallback: true,
-    health: { healthy: true, minSamplesOk: peers === 0, offsetOk: true, confidenceOk: true },
+    validatorsReachable: reachable,
+    validatorsTotal: set.size,
+    quorumNeeded: set.quorum,
+    quorumReachable: reachable >= set.quorum,
   };
 }
 
@@ -110,19 +127,17 @@ function capabilities(d: RouteDeps): Infer<typeof CapabilitiesView> {
   };
 }
 
-function timeStatus(d: RouteDeps): Infer<typeof TimeStatusView> {
-  const t = timeNow(d);
-  return {
-    peers: t.peerCount,
-    samplesUsed: 0,
-    offsetMs: 0,
-    confidenceMs: 0,
-    fallback: true,
-    health: t.health,
-    samples: [],
-    rttHistogram: [],
-  };
+function timeNow(d: RouteDeps): Infer<typeof TimeNowView> {
+  const { node, state } = d.ports;
+  return timeNowOf(node.time(), node.nowMs(), state.parameters().maxClockDriftMs);
 }
+
+function timeStatus(d: RouteDeps): Infer<typeof TimeStatusView> {
+  return timeStatusOf(d.ports.node.time(), d.ports.state.parameters().maxClockDriftMs);
+}
+
+const TIME_DESCRIPTION =
+  "Offsets of the peers' clocks, measured as NTP does over the peer channel (each sample t0..t3: offset ((t1-t0)+(t2-t3))/2, delay (t3-t0)-(t2-t1)); per peer the least-delay sample of its newest 8, median over peers. now: this node's clock plus offset_ms; confidence_ms: half the median delay. Fewer than 3 samples: fallback true, offset 0, this node's own clock.";
 
 export function commonRoutes(d: RouteDeps): RouteDef[] {
   const tags = ['node'];
@@ -167,7 +182,12 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
     ),
     viewRoute(
       d.schema,
-      { ...pub('/status', 'getStatus', 'Operator status summary'), visibility: 'status' },
+      {
+        ...pub('/status', 'getStatus', 'Operator status summary'),
+        visibility: 'status',
+        description:
+          "peers: connected peers; blocks: chain height; blocks_non_empty, txs_approved, txs_rejected: counted from the chain (they survive restarts); txs_expired: dropped from the queue by this process; commit_time_ms: the last commit; uptime; view_changes: since start; queue_size / queue_capacity; state_root; consensus {mode, height, view, leader_index (roster index), validators}; chain_id; node_id: this node's public key; role: validator, observer or single; version; latest_block_height / latest_block_hash / latest_block_time_ms (Unix ms; 0 before block 1); catching_up: block sync in progress; validators_reachable: validators of the current set with a live session, this node included; validators_total; quorum_needed: signatures a block needs; quorum_reachable: validators_reachable >= quorum_needed, else no block can commit.",
+      },
       StatusView,
       () => statusOf(d, rootHex),
     ),
@@ -198,12 +218,21 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
       () => capabilities(d),
       cached,
     ),
-    viewRoute(d.schema, pub('/v1/time/now', 'getTimeNow', 'Wall-clock snapshot'), TimeNowView, () =>
-      timeNow(d),
+    viewRoute(
+      d.schema,
+      {
+        ...pub('/v1/time/now', 'getTimeNow', 'Wall-clock snapshot'),
+        description: TIME_DESCRIPTION,
+      },
+      TimeNowView,
+      () => timeNow(d),
     ),
     viewRoute(
       d.schema,
-      pub('/v1/time/status', 'getTimeStatus', 'Time synchronisation status'),
+      {
+        ...pub('/v1/time/status', 'getTimeStatus', 'Time synchronisation status'),
+        description: TIME_DESCRIPTION,
+      },
       TimeStatusView,
       () => timeStatus(d),
     ),

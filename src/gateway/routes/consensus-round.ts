@@ -211,8 +211,9 @@ export function roundRoutes(d: RouteDeps): RouteDef[] {
         const s = snap();
         const last = phases(s.lastPhases);
         const average = phases(s.averagePhases);
+        // Rounds measured (an observer measures none): no samples, no average.
         return {
-          samples: s.blocksProduced,
+          samples: s.phaseSamples,
           ...(last === undefined ? {} : { last }),
           ...(average === undefined ? {} : { average }),
         };

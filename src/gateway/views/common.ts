@@ -38,6 +38,28 @@ export const StatusView = struct('Status', {
   queueCapacity: varuint,
   stateRoot: Hash,
   consensus: StatusConsensusView,
+  // Added after the fields above (clients read those): who this node is and whether it can commit.
+  chainId: string(64),
+  /** This node's public key (its peer id). */
+  nodeId: string(128),
+  /** `validator`, `observer` (a networked node that never votes) or `single` (a lone validator). */
+  role: string(16),
+  /** `torana/<package version>`. */
+  version: string(64),
+  latestBlockHeight: varuint,
+  /** Hash of the newest block (all zeros before block 1). */
+  latestBlockHash: Hash,
+  /** Creation time of the newest block, Unix ms (0 before block 1). */
+  latestBlockTimeMs: varuint,
+  /** Fetching blocks from a peer that is ahead (block sync in progress). */
+  catchingUp: bool,
+  /** Validators of the current set this node has a live session with, itself included. */
+  validatorsReachable: varuint,
+  validatorsTotal: varuint,
+  /** Signatures a block needs (2f+1; every validator when there are at most 3). */
+  quorumNeeded: varuint,
+  /** validatorsReachable >= quorumNeeded: without it no block can commit. */
+  quorumReachable: bool,
 });
 
 export const CapabilitiesView = struct('Capabilities', {
