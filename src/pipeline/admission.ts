@@ -199,6 +199,8 @@ function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits)
     );
   }
   const weight = transactionWeight(p.instructions);
+  // A NaN would pass the cap below and every budget comparison after it.
+  assert(Number.isSafeInteger(weight) && weight > 0, `admission: ${hashHex} weighs ${weight}`);
   const max = limits.transactionWeightMax;
   if (max !== undefined && weight > max) {
     return refused(

@@ -30,6 +30,13 @@ export class EventBus {
     private readonly historyMax: number,
     tipHeight = 0,
   ) {
+    assert(
+      Number.isSafeInteger(historyMax) &&
+        historyMax >= 0 &&
+        Number.isSafeInteger(tipHeight) &&
+        tipHeight >= 0,
+      `event bus over ${historyMax} events from height ${tipHeight}`,
+    );
     this.tip = tipHeight;
     this.last = appliedEventId(tipHeight);
     this.floor = this.last;

@@ -221,6 +221,12 @@ export class StateStore implements StateBackend {
       this.checkOpen();
       await this.db.close();
       this.db = openDb(this.path, this.opts);
+      // Reopened over the same files: what they record as applied is what this store believes.
+      const stored = this.db.get(META_APPLIED);
+      assert(
+        (stored === undefined ? 0 : decodeApplied(stored)?.height) === this.height,
+        `state store: reopened at applied height ${stored && decodeApplied(stored)?.height}, expected ${this.height}`,
+      );
     });
   }
 
