@@ -218,6 +218,11 @@ export class Ledger {
     );
     const changes: StateChange[] = executed.execution.changes();
     executed.execution.commit();
+    // The visible state is the one the header names (one hash of the 32-byte accumulator per block).
+    assert(
+      bytesEqual(this.state.stateRoot(), block.header.stateRoot),
+      `ledger: the state root after applying block ${height} is not its header's`,
+    );
     this.appliedHeight = height;
     const hexes = executed.hashHexes;
     for (let i = 0; i < hexes.length; i++) this.pendingIndex.set(hexes[i]!, { height, index: i });

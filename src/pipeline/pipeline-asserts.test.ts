@@ -125,6 +125,30 @@ describe('ledger assertions', () => {
     assert.equal(reopened.ledger.locate(transactionHash(tx))?.height, 2);
   });
 
+  it('a commit that leaves the visible state at another root than the header stops', async () => {
+    const ledger = await genesisLedger();
+    const write = {
+      kind: 'SetKeyValue',
+      target: { kind: 'Account', id: admin.id },
+      key: 'planted',
+      value: '1',
+    } as const;
+    const tx = buildTx(admin, [write], { chainId: MEMORY_CHAIN_ID, creationTimeMs: now, nonce: 8 });
+    const executed = ledger.execute({
+      view: 0,
+      creationTimeMs: now,
+      transactions: [tx],
+      hashes: [transactionHash(tx)],
+    });
+    // Planted: the scratch view is never merged into the visible state.
+    executed.execution.commit = () => {};
+    await assert.rejects(
+      ledger.commit(executed, certify(2, executed.hash)),
+      isAssertion(/state root after applying block 2/),
+    );
+    assert.equal(ledger.locate(transactionHash(tx)), undefined);
+  });
+
   it('an index entry for an id holding the prefix terminator is refused', () => {
     const tx = logTx(7);
     const planted = { ...tx, payload: { ...tx.payload, authority: 'a\u0000b@x' } };
