@@ -12,7 +12,7 @@ import {
   newDisk,
   openMemoryLedger,
 } from '../../test/helpers/memory-chain.js';
-import { buildTx } from '../../test/helpers/tx.js';
+import { buildTx, newAccount } from '../../test/helpers/tx.js';
 import { transactionHash } from '../model/transaction.js';
 import { AssertionError } from '../util/assert.js';
 import { BlockExecution } from './executor.js';
@@ -107,5 +107,24 @@ describe('BlockExecution: dispatch, weight, balance and commit invariants', () =
     const merge = state.mergeWrites.bind(state);
     state.mergeWrites = (v, f) => merge(v, f, 0n);
     assert.throws(() => exec.commit(), isAssertion(/another root accumulator/));
+  });
+
+  it('a diff with two changes to one persisted key stops the root (a planted key scheme)', async () => {
+    const { ledger, ctx } = await setup();
+    const exec = new BlockExecution(ledger.state, ctx);
+    const ids = [newAccount('system', 41).id, newAccount('system', 42).id];
+    const register = buildTx(
+      admin,
+      ids.map((id) => ({ kind: 'RegisterAccount', id, metadata: new Map() })) as never,
+      { chainId: MEMORY_CHAIN_ID, creationTimeMs: ctx.blockTimeMs, nonce: 9 },
+    );
+    assert.equal(exec.apply(register, transactionHash(register)).result.kind, 'Committed');
+    assert.equal(exec.changes().length >= 2, true);
+    // Planted: the account table's key scheme maps every id to one key.
+    const views = (exec as unknown as { view: { t: { account: { base: { key(id: string): unknown } } } } })
+      .view.t;
+    views.account.base.key = () => new Uint8Array([0x02, 0x00]);
+    exec.apply(register, transactionHash(register)); // resets the cached diff (rejected: already registered)
+    assert.throws(() => exec.stateRoot(), isAssertion(/two changes to one key/));
   });
 });
