@@ -348,6 +348,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       this.inFlight.delete(hashHex);
       this.verified.delete(hashHex);
     }
+    // Nothing is announced before it is durable: the log already holds this block.
+    assert(
+      this.ledger.height() >= height,
+      `pipeline: announcing block ${height} above the log's ${this.ledger.height()}`,
+    );
     const { events, approved, rejected } = committedBlockEvents(executed);
     this.counters.txsApproved += approved;
     this.counters.txsRejected += rejected;

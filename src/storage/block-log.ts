@@ -224,6 +224,11 @@ export class BlockLog implements BlockStore {
     const at = this.index.locate(height);
     if (at === undefined) return undefined;
     assertWithinSegment(at, height);
+    // Fsync ordering, read side: nothing past the synced bytes of the active segment is ever served.
+    assert(
+      at.segment !== this.active.segment || at.offset + at.size <= this.durableEnd,
+      `block log: record ${height} at ${at.offset}+${at.size} past the durable ${this.durableEnd} bytes`,
+    );
     const path = at.segment.file.path;
     const bytes = await this.readHandles.use(path, (h) => readUpTo(h, at.offset, at.size));
     return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
@@ -238,6 +243,11 @@ export class BlockLog implements BlockStore {
     const at = this.index.locate(height);
     if (at === undefined) return undefined;
     assertWithinSegment(at, height);
+    // Fsync ordering, read side: nothing past the synced bytes of the active segment is ever served.
+    assert(
+      at.segment !== this.active.segment || at.offset + at.size <= this.durableEnd,
+      `block log: record ${height} at ${at.offset}+${at.size} past the durable ${this.durableEnd} bytes`,
+    );
     const path = at.segment.file.path;
     const fd = openSync(path, 'r');
     let bytes: Uint8Array;
@@ -270,7 +280,10 @@ export class BlockLog implements BlockStore {
       assert(first !== undefined, `block log: height ${height} of ${this.index.height} is not indexed`);
       const segment = first.segment;
       const end = Math.min(last, segment.firstHeight + segment.count - 1);
-      assert(end >= height, `block log: segment ${segment.firstHeight} ends before height ${height}`);
+      assert(
+        end >= height && (segment !== this.active.segment || segment.endOffset <= this.durableEnd),
+        `block log: segment ${segment.firstHeight} ends before height ${height} or past its durable bytes`,
+      );
       const handle = await open(segment.file.path, 'r');
       try {
         const reader = new SegmentReader(handle, segment.endOffset);

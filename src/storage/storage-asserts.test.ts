@@ -97,6 +97,28 @@ describe('block log durability ordering', () => {
     await reopened.log.close();
   });
 
+  it('a read of a record past the synced bytes of the active segment fails', async () => {
+    const { log } = await BlockLog.open(await tempDir(), { fsync: false });
+    await log.append([record(1, 0), record(2, 1)]);
+    assert.equal((await log.read(2))?.height, 2);
+    // Planted: the durable mark lags the index (as if records were indexed before their sync).
+    const durable = log as unknown as { durableEnd: number };
+    const end = durable.durableEnd;
+    durable.durableEnd = 100;
+    await assert.rejects(log.read(2), isAssertion(/record 2 at \d+\+\d+ past the durable 100 bytes/));
+    assert.throws(() => log.readSync(2), isAssertion(/past the durable 100 bytes/));
+    await assert.rejects(
+      async () => {
+        for await (const _ of log.iterate(1)) {
+          // iterating is enough
+        }
+      },
+      isAssertion(/past its durable bytes/),
+    );
+    durable.durableEnd = end;
+    await log.close();
+  });
+
   it('a segment name that would not parse back is refused', () => {
     assert.equal(segmentFileName(1), 'seg-000000000001.log');
     assert.throws(() => segmentFileName(10 ** 12), isAssertion(/does not fit 12 digits/));
