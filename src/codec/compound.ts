@@ -1,5 +1,6 @@
 // Compound codecs (docs/codec.md §4): option, sequence, map (sorted keys), struct, enum, lazy.
 
+import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import type { AnyCodec, Codec, Infer, Json, TypeRef } from './codec.js';
 import { refOf } from './codec.js';
@@ -93,6 +94,9 @@ export function map<K, V>(
         return { kb: kw.finish(), v };
       });
       entries.sort((a, b) => compareBytes(a.kb, b.kb));
+      // Distinct keys must encode distinctly, or the map's encoding repeats a key no decoder accepts.
+      for (let i = 1; i < entries.length; i++)
+        assert(compareBytes(entries[i - 1]!.kb, entries[i]!.kb) < 0, 'map: two keys with one encoding');
       w.varuint(entries.length);
       for (const e of entries) {
         w.bytes(e.kb);

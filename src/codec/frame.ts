@@ -2,6 +2,7 @@
 //   magic "TRNC" | version u8 | flags u8 | schema hash 8 bytes | payload length u32 LE | CRC-32C u32 LE
 // Codec request bodies may also be "bare": one version byte followed by the payload (no hash, no checksum).
 
+import { assert } from '../util/assert.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import type { Codec } from './codec.js';
 import { crc32c } from './crc32c.js';
@@ -71,6 +72,11 @@ export function encodeFrame<T>(registry: SchemaRegistry, codec: Codec<T>, value:
   codec.encode(w, value);
   const out = w.finish();
   const payloadLength = out.length - FRAME_HEADER_BYTES;
+  // The length field is a u32: a larger payload would be framed with a wrapped length.
+  assert(
+    payloadLength >= 0 && payloadLength <= 0xffffffff,
+    `frame: payload of ${payloadLength} bytes does not fit its length field`,
+  );
   const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
   view.setUint32(14, payloadLength, true);
   view.setUint32(18, crc32c(out.subarray(FRAME_HEADER_BYTES)), true);

@@ -4,6 +4,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { AssertionError } from '../util/assert.js';
+import type { Codec } from './codec.js';
+import { map } from './compound.js';
+import { encode, encodeFrame } from './frame.js';
+import { u8 } from './primitives.js';
+import type { SchemaRegistry } from './registry.js';
 import { Writer } from './writer.js';
 
 const fails = (f: () => void, message: RegExp) =>
@@ -47,5 +52,46 @@ describe('Writer assertions', () => {
     w.u8(1);
     w.pos = 9; // what a buggy fast path writing through `buf` directly could leave
     fails(() => w.finish(), /past capacity/);
+  });
+
+  it('the direct-write fast paths stop at the buffer end (a planted skipped reservation)', () => {
+    const w = new Writer(1);
+    w.ensure = () => {}; // planted: the reservation a fast path relies on does nothing
+    fails(() => w.string('hello'), /string of 5 ran to 6 past 1/);
+    const v = new Writer(1);
+    v.ensure = () => {};
+    fails(() => v.varuint(2 ** 40), /varuint ran to 6 past 1/);
+  });
+
+  it('a map whose distinct keys share one encoding is refused (a planted key codec)', () => {
+    const oneByte = { ...u8, encode: (w: Writer) => w.u8(7) } as unknown as Codec<string>;
+    const m = map(oneByte, u8);
+    assert.deepEqual([...encode(m, new Map([['a', 1]]))], [1, 7, 1]);
+    fails(
+      () =>
+        encode(
+          m,
+          new Map([
+            ['a', 1],
+            ['b', 2],
+          ]),
+        ),
+      /two keys with one encoding/,
+    );
+  });
+
+  it('a frame whose payload length cannot be its length field is refused (a planted codec)', () => {
+    const rewinds = {
+      ...u8,
+      name: 'Planted',
+      encode: (w: Writer) => {
+        w.pos = 0;
+      },
+    };
+    const registry = { schemaHash: () => new Uint8Array(32) } as unknown as SchemaRegistry;
+    fails(
+      () => encodeFrame(registry, rewinds as unknown as Codec<number>, 0),
+      /does not fit its length field/,
+    );
   });
 });

@@ -25,6 +25,7 @@ export class Writer {
     const next = new Uint8Array(size);
     next.set(this.buf.subarray(0, this.pos));
     this.buf = next;
+    assert(this.pos + n <= this.buf.length, `writer: grew to ${size} bytes, ${this.pos + n} needed`);
   }
 
   u8(v: number): void {
@@ -66,6 +67,8 @@ export class Writer {
       v = Math.floor(v / 128);
     }
     b[this.pos++] = v;
+    // Written through `buf` directly: within the eight bytes reserved, or a byte was silently dropped.
+    assert(this.pos <= b.length, `writer: varuint ran to ${this.pos} past ${b.length}`);
   }
 
   bigVaruint(v: bigint): void {
@@ -104,6 +107,8 @@ export class Writer {
         this.ensure(n);
         const b = this.buf;
         for (let i = 0; i < n; i++) b[this.pos++] = s.charCodeAt(i);
+        // Written through `buf` directly: the n bytes the prefix announces, all inside the buffer.
+        assert(this.pos <= b.length, `writer: string of ${n} ran to ${this.pos} past ${b.length}`);
         return;
       }
     }

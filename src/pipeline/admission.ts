@@ -15,6 +15,7 @@ import { type Rejection, reject } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { type SignedTransaction, SignedTransactionCodec } from '../model/transaction.js';
 import { transactionWeight } from '../model/weights.js';
+import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
 
 export interface AdmissionLimits {
@@ -86,7 +87,10 @@ export function decodeSignedTransaction(
  */
 export function payloadEnd(length: number, tx: SignedTransaction): number {
   const signature = tx.signature;
-  return length - varuintBytes(signature.length) - signature.length;
+  const end = length - varuintBytes(signature.length) - signature.length;
+  // `tx` was decoded from these `length` bytes, its signature last: the payload is a proper prefix.
+  assert(end > 0 && end < length, `payload end ${end} of a ${length}-byte transaction`);
+  return end;
 }
 
 /** Bytes of the canonical LEB128 encoding of `n` (docs/codec.md §2). */
@@ -166,8 +170,10 @@ function prepareDecoded(
       reject('transaction_expired', `expired ${nowMs - p.creationTimeMs - p.ttlMs} ms ago`),
     );
   }
-  const account = parseAccountId(p.authority)!; // decoding validated the id
-  const key = parsePublicKey(account.signatory)!;
+  const account = parseAccountId(p.authority);
+  const key = account === undefined ? undefined : parsePublicKey(account.signatory);
+  // Decoding validated the id and its signatory key.
+  assert(key !== undefined, `admission: decoded authority ${p.authority} does not parse`);
   if (!limits.allowedAlgorithms.has(key.algorithm))
     return refused(hashHex, reject('algorithm_not_allowed', `algorithm ${key.algorithm} is not allowed`));
   const verify = { publicKey: key.bytes, message: hash(payloadBytes), signature: tx.signature };
@@ -193,6 +199,8 @@ function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits)
     );
   }
   const weight = transactionWeight(p.instructions);
+  // A NaN would pass the cap below and every budget comparison after it.
+  assert(Number.isSafeInteger(weight) && weight > 0, `admission: ${hashHex} weighs ${weight}`);
   const max = limits.transactionWeightMax;
   if (max !== undefined && weight > max) {
     return refused(
@@ -266,6 +274,11 @@ async function verifyAndComplete(
   const items: VerifyItem[] = [];
   for (const t of prepared) if (t.ok) items.push(t.verify);
   const answers = items.length === 0 ? [] : await verifyMany(items);
+  // One answer per item, in order: a short answer list would refuse (or, shifted, admit) the wrong ones.
+  assert(
+    answers.length === items.length,
+    `admission: ${answers.length} answers for ${items.length} signatures`,
+  );
   let next = 0;
   return prepared.map((t) => (t.ok ? complete(t, answers[next++] === true, limits) : t));
 }

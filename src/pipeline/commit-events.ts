@@ -4,6 +4,7 @@
 // under the pseudo transaction hash its module gave the run), then Block Applied. Re-executing the block (replay, rebuild, webhook catch-up) gives the same list.
 
 import type { Event } from '../model/events.js';
+import { assert } from '../util/assert.js';
 import type { ExecutedBlock } from './executed-block.js';
 
 export function committedBlockEvents(executed: ExecutedBlock): {
@@ -12,6 +13,13 @@ export function committedBlockEvents(executed: ExecutedBlock): {
   rejected: number;
 } {
   const { height } = executed.header;
+  // Statuses and data events are paired with transactions by position (replay and catch-up rebuild
+  // this list from a re-execution, which must line up the same way).
+  const n = executed.transactions.length;
+  assert(
+    executed.results.length === n && executed.hashes.length === n && executed.events.length === n,
+    `block ${height}: events for ${n} transactions from ${executed.results.length} results, ${executed.hashes.length} hashes, ${executed.events.length} event lists`,
+  );
   let approved = 0;
   let rejected = 0;
   const events: Event[] = [{ kind: 'Block', height, hash: executed.hash, status: { kind: 'Committed' } }];

@@ -30,6 +30,13 @@ export class EventBus {
     private readonly historyMax: number,
     tipHeight = 0,
   ) {
+    assert(
+      Number.isSafeInteger(historyMax) &&
+        historyMax >= 0 &&
+        Number.isSafeInteger(tipHeight) &&
+        tipHeight >= 0,
+      `event bus over ${historyMax} events from height ${tipHeight}`,
+    );
     this.tip = tipHeight;
     this.last = appliedEventId(tipHeight);
     this.floor = this.last;
@@ -56,6 +63,11 @@ export class EventBus {
     this.last = id;
     this.history.push(env);
     if (this.history.length - this.head > this.historyMax) this.floor = this.history[this.head++]!.id;
+    // Bounded, and everything above the floor is still held (resumption from the floor loses nothing).
+    assert(
+      this.history.length - this.head <= this.historyMax && this.floor < id,
+      `event bus: ${this.history.length - this.head} events held of ${this.historyMax}, floor ${this.floor}`,
+    );
     if (this.head > 4096 && this.head * 2 > this.history.length) {
       this.history.splice(0, this.head);
       this.head = 0;
@@ -95,6 +107,12 @@ export class EventBus {
       if (this.history[mid]!.id <= from) lo = mid + 1;
       else hi = mid;
     }
+    // The held events are in id order, so the first one returned is the first above `from`.
+    assert(
+      (lo === this.history.length || this.history[lo]!.id > from) &&
+        (lo === this.head || this.history[lo - 1]!.id <= from),
+      `event bus: resumption from ${from} starts at position ${lo}`,
+    );
     return this.history.slice(lo);
   }
 

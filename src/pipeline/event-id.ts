@@ -30,7 +30,9 @@ export function appliedEventId(height: number): number {
 
 /** The `seq`-th pending notification after block `height` (saturates at the end of the span). */
 export function pendingEventId(height: number, seq: number): number {
-  return height * ID_SPAN + PENDING_BASE + Math.min(seq, ID_SPAN - PENDING_BASE - 1);
+  const id = height * ID_SPAN + PENDING_BASE + Math.min(seq, ID_SPAN - PENDING_BASE - 1);
+  assert(Number.isSafeInteger(id) && seq >= 0, `pending event ${seq} after height ${height}: id ${id}`);
+  return id;
 }
 
 /** The height whose span holds `id`, and whether `id` is a pending notification's. */

@@ -13,6 +13,7 @@ import type { DataEvent } from '../model/events.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { BlockExecution, type DueRun } from '../state/executor.js';
 import type { WorldState } from '../state/world-state.js';
+import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
 
 export interface Proposal {
@@ -45,6 +46,10 @@ export interface ExecutedBlock {
 }
 
 export function executeProposal(state: WorldState, chainId: string, p: Proposal): ExecutedBlock {
+  assert(
+    p.hashes.length === p.transactions.length && p.prevHash.length === 32,
+    `block ${p.height}: ${p.transactions.length} transactions with ${p.hashes.length} hashes`,
+  );
   const execution = new BlockExecution(state, {
     height: p.height,
     blockTimeMs: p.creationTimeMs,

@@ -6,6 +6,7 @@
 
 import type { Block } from '../model/block.js';
 import type { StateChange } from '../storage/block-store.js';
+import { assert } from '../util/assert.js';
 import { involvedAccounts } from './involved.js';
 import { touchedAssets } from './touched.js';
 import {
@@ -22,6 +23,11 @@ import { encodeIndexValue, kindsOf } from './tx-summary.js';
 /** Appends the index entries of `block` (its transactions' hashes in order) to `changes`. */
 export function pushIndexChanges(block: Block, hashes: readonly Uint8Array[], changes: StateChange[]): void {
   const height = block.header.height;
+  // Entries are placed by position: a hash must belong to the transaction and result at its index.
+  assert(
+    hashes.length === block.transactions.length && block.results.length === hashes.length,
+    `block ${height}: index entries for ${hashes.length} hashes, ${block.transactions.length} transactions, ${block.results.length} results`,
+  );
   const blockTimeMs = block.header.creationTimeMs;
   // One id usually appears in many transactions of a block: encode its key prefix once (a map per tag).
   const prefixes = new Map<number, Map<string, Uint8Array>>();
@@ -33,6 +39,9 @@ export function pushIndexChanges(block: Block, hashes: readonly Uint8Array[], ch
     }
     let p = byId.get(id);
     if (p === undefined) {
+      // Ids come from decoded transactions and never hold a NUL, the prefix's terminator: otherwise one
+      // id's range could hold another's entries.
+      assert(!id.includes('\0'), `index entry for an id with a NUL: ${JSON.stringify(id)}`);
       p = txIndexPrefix(tag, id);
       byId.set(id, p);
     }
@@ -41,6 +50,8 @@ export function pushIndexChanges(block: Block, hashes: readonly Uint8Array[], ch
   for (let i = 0; i < hashes.length; i++) {
     const loc = { height, index: i };
     const h = hashes[i]!;
+    // A shorter hash would leave zeros in the key, a longer one throw in the middle of the commit.
+    assert(h.length === 32, `block ${height}: index entry of a ${h.length}-byte hash`);
     const tx = block.transactions[i]!;
     changes.push({ key: txByHashKey(h), value: encodeLocation(loc) });
     const value = encodeIndexValue(h, {

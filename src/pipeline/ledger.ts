@@ -11,6 +11,7 @@ import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import type { BlockStore, BlockStoreOpenReport, StateBackend, StateChange } from '../storage/block-store.js';
 import { StateStore } from '../storage/state-store.js';
+import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import { accountHistory } from './account-history.js';
@@ -84,13 +85,19 @@ export class Ledger {
   private stateWriteError: unknown;
   /** Chain counters as of the newest block applied (chain-counters.ts). */
   private chainCounters: ChainCounters = zeroCounters();
+  /** The newest height applied to the world state (replayed or committed); blocks apply in order. */
+  private appliedHeight: number;
+  /** The newest height in `cache` (0: none yet). */
+  private newestCached = 0;
 
   private constructor(
     readonly state: WorldState,
     private readonly log: BlockStore,
     private readonly store: StateBackend,
     private readonly opts: LedgerCoreOptions,
-  ) {}
+  ) {
+    this.appliedHeight = store.appliedHeight();
+  }
 
   /** Opens (creating if needed) the block log and state store under `opts.dir`. */
   static async open(opts: LedgerOptions): Promise<{ ledger: Ledger; report: LedgerOpenReport }> {
@@ -131,6 +138,10 @@ export class Ledger {
       decodeCounters(store.get(CHAIN_COUNTERS_KEY)) ?? (await ledger.countStoredBlocks(stateHeight));
     let replayed = 0;
     for await (const rec of log.iterate(stateHeight + 1)) {
+      assert(
+        rec.height === stateHeight + 1 + replayed,
+        `ledger: replay read block ${rec.height} after ${stateHeight + replayed}`,
+      );
       const { block, spans } = ledger.decodeRecord(rec.height, rec.bytes, decodeBlockWithSpans);
       ledger.replay(
         block,
@@ -140,6 +151,11 @@ export class Ledger {
       replayed++;
     }
     await ledger.flushState();
+    // Opened: nothing else writes yet, so the state store has caught up with every block exactly.
+    assert(
+      store.appliedHeight() === log.height && ledger.appliedHeight === log.height,
+      `ledger: opened with state at ${store.appliedHeight()} (applied ${ledger.appliedHeight}), blocks at ${log.height}`,
+    );
     // The load read every world-state page of the store once; nothing reads them again.
     await store.releaseMappedPages?.();
     return {
@@ -163,7 +179,9 @@ export class Ledger {
   }
 
   tipHash(): Uint8Array {
-    return this.log.tipHash ?? ZERO_HASH;
+    const hash = this.log.tipHash ?? ZERO_HASH;
+    assert(hash.length === 32, `ledger: a ${hash.length}-byte tip hash`);
+    return hash;
   }
 
   /** Executes a proposal for the next height on a scratch view of the committed state. */
@@ -175,6 +193,12 @@ export class Ledger {
     hashHexes?: string[];
     encoded?: readonly (Uint8Array | undefined)[];
   }): ExecutedBlock {
+    // Results, events and index entries are matched to transactions by position.
+    const n = p.transactions.length;
+    assert(
+      p.hashes.length === n && (p.hashHexes?.length ?? n) === n && (p.encoded?.length ?? n) === n,
+      `ledger: ${n} transactions with ${p.hashes.length} hashes, ${p.hashHexes?.length} hex hashes, ${p.encoded?.length} encodings`,
+    );
     const height = this.height() + 1;
     return executeProposal(this.state, this.opts.chainId, {
       ...p,
@@ -204,8 +228,19 @@ export class Ledger {
 
   private applyCommitted(block: Block, executed: ExecutedBlock): void {
     const height = block.header.height;
+    // The world state takes blocks one at a time, in order, and never runs ahead of the durable log.
+    assert(
+      height === this.appliedHeight + 1 && height <= this.log.height,
+      `ledger: applying block ${height} after ${this.appliedHeight} (log at ${this.log.height})`,
+    );
     const changes: StateChange[] = executed.execution.changes();
     executed.execution.commit();
+    // The visible state is the one the header names (one hash of the 32-byte accumulator per block).
+    assert(
+      bytesEqual(this.state.stateRoot(), block.header.stateRoot),
+      `ledger: the state root after applying block ${height} is not its header's`,
+    );
+    this.appliedHeight = height;
     const hexes = executed.hashHexes;
     for (let i = 0; i < hexes.length; i++) this.pendingIndex.set(hexes[i]!, { height, index: i });
     pushIndexChanges(block, executed.hashes, changes);
@@ -216,6 +251,10 @@ export class Ledger {
     this.stateWrites = this.stateWrites.then(async () => {
       try {
         await this.store.commit(height, hash, changes);
+        assert(
+          this.store.appliedHeight() === height,
+          `ledger: state store at ${this.store.appliedHeight()} after committing block ${height}`,
+        );
         for (const h of hexes) this.pendingIndex.delete(h);
       } catch (e) {
         this.stateWriteError ??= e;
@@ -226,6 +265,10 @@ export class Ledger {
   /** Re-executes a stored block and checks that it reproduces the stored header exactly. */
   private replay(block: Block, hashes: Uint8Array[], recordedHash: Uint8Array): void {
     const { header } = block;
+    assert(
+      hashes.length === block.transactions.length,
+      `ledger: replaying block ${header.height} with ${hashes.length} hashes for ${block.transactions.length} transactions`,
+    );
     const executed = executeProposal(this.state, this.opts.chainId, {
       height: header.height,
       prevHash: header.prevHash,
@@ -280,6 +323,12 @@ export class Ledger {
   }
 
   private remember(height: number, block: Block): void {
+    // Eviction drops the first key as the oldest: heights must be remembered in increasing order.
+    assert(
+      height > this.newestCached && block.header.height === height,
+      `ledger: block ${height} cached after ${this.newestCached}`,
+    );
+    this.newestCached = height;
     this.cache.set(height, block);
     const max = this.opts.blockCacheMax ?? 256;
     if (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
@@ -290,13 +339,16 @@ export class Ledger {
     const cached = this.cache.get(height);
     if (cached !== undefined) return cached;
     const rec = await this.log.read(height);
+    assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);
     return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
   }
 
   /** The committed block's bytes as stored (BlockCodec, with its certificate), for serving sync. */
   async blockBytes(height: number): Promise<Uint8Array | undefined> {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
-    return (await this.log.read(height))?.bytes;
+    const rec = await this.log.read(height);
+    assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);
+    return rec?.bytes;
   }
 
   /** `block` for synchronous callers (query execution): cache, else a positioned read of the log. */
@@ -305,13 +357,18 @@ export class Ledger {
     const cached = this.cache.get(height);
     if (cached !== undefined) return cached;
     const rec = this.log.readSync(height);
+    assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);
     return rec === undefined ? undefined : this.decodeBlock(height, rec.bytes);
   }
 
   /** Where a committed transaction sits, or undefined (`hashHex`: the hash in hex, when known). */
   locate(hash: Uint8Array, hashHex = toHex(hash)): TxLocation | undefined {
     const pending = this.pendingIndex.get(hashHex);
-    if (pending !== undefined) return pending;
+    if (pending !== undefined) {
+      // Indexed only once its block was durable in the log.
+      assert(pending.height <= this.height(), `ledger: ${hashHex} indexed at ${pending.height} past the tip`);
+      return pending;
+    }
     const v = this.store.get(txByHashKey(hash));
     return v === undefined ? undefined : decodeLocation(v);
   }
@@ -354,6 +411,11 @@ export class Ledger {
   async flushState(): Promise<void> {
     await this.stateWrites;
     if (this.stateWriteError !== undefined) throw this.stateWriteError;
+    // The state store follows the block log, never leads it (a restart replays the difference).
+    assert(
+      this.store.appliedHeight() <= this.height(),
+      `ledger: state store at ${this.store.appliedHeight()} ahead of the block log at ${this.height()}`,
+    );
   }
 
   stateStoreHeight(): number {

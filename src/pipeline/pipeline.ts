@@ -4,6 +4,7 @@
 import type { Block, CommitCertificate } from '../model/block.js';
 import { nextDueWorkMs } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
+import { assert } from '../util/assert.js';
 import type { Clock } from '../util/clock.js';
 import { toHex } from '../util/hex.js';
 import {
@@ -123,6 +124,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   attach(engine: WorkListener): void {
+    // One engine drives a pipeline: a second would take transactions the first has in flight.
+    assert(
+      this.engine === undefined || this.engine === engine,
+      'pipeline: a second consensus engine attached',
+    );
     this.engine = engine;
   }
 
@@ -200,6 +206,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       ...(source === undefined ? {} : { source }),
       expiresAtMs: Math.min(ttlExpiry, now + this.opts.queue.expiryMs),
     };
+    // Admission refused a transaction already expired at `now`, and the queue's expiry is at least 1 ms.
+    assert(queued.expiresAtMs > now, `pipeline: ${hashHex} queued already expired`);
     const pushed = this.queue.push(queued);
     if (!pushed.ok) {
       if (pushed.code === 'already_enqueued')
@@ -213,6 +221,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
         hashHex,
       };
     }
+    // Queued and in flight are disjoint: a transaction in both would be proposed twice.
+    assert(
+      this.queue.has(hashHex) && !this.inFlight.has(hashHex),
+      `pipeline: ${hashHex} queued while in flight`,
+    );
     this.statuses.set(hashHex, { status: 'Queued' });
     this.events.publishPending({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
     for (const l of this.admittedListeners) l(queued, source);
@@ -246,6 +259,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
 
   private announceExpired(expired: QueuedTransaction[]): void {
     for (const q of expired) {
+      assert(!this.queue.has(q.hashHex), `pipeline: ${q.hashHex} announced expired while still queued`);
       this.counters.txsExpired++;
       this.statuses.set(q.hashHex, { status: 'Expired' });
       this.events.publishPending({ kind: 'Transaction', hash: q.hash, status: { kind: 'Expired' } });
@@ -255,7 +269,13 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   // ---- ConsensusHost ---------------------------------------------------------------------------
 
   height(): number {
-    return this.ledger.height();
+    const height = this.ledger.height();
+    // The chain only grows: nothing the engine was told committed is ever undone.
+    assert(
+      height >= this.counters.blocks,
+      `pipeline: height ${height} below the committed ${this.counters.blocks}`,
+    );
+    return height;
   }
 
   tipHash(): Uint8Array {
@@ -294,7 +314,14 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       blockWeightBudget(state.limit('blockMaxWeight'), state.limit('transactionMaxWeight')),
     );
     this.announceExpired(expired);
-    for (const q of ready) this.inFlight.add(q.hashHex);
+    assert(ready.length <= max, `pipeline: took ${ready.length} transactions, ${max} asked`);
+    for (const q of ready) {
+      assert(
+        !this.inFlight.has(q.hashHex) && !this.queue.has(q.hashHex),
+        `pipeline: ${q.hashHex} taken while already in flight or still queued`,
+      );
+      this.inFlight.add(q.hashHex);
+    }
     return ready;
   }
 
@@ -326,6 +353,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       this.inFlight.delete(hashHex);
       this.verified.delete(hashHex);
     }
+    // Nothing is announced before it is durable: the log already holds this block.
+    assert(
+      this.ledger.height() >= height,
+      `pipeline: announcing block ${height} above the log's ${this.ledger.height()}`,
+    );
     const { events, approved, rejected } = committedBlockEvents(executed);
     this.counters.txsApproved += approved;
     this.counters.txsRejected += rejected;
@@ -370,6 +402,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       else back.push(q);
     }
     this.queue.requeueFront(back);
+    for (const q of back) assert(this.queue.has(q.hashHex), `pipeline: released ${q.hashHex} not requeued`);
     this.announceExpired(expired);
     if (back.length > 0) this.engine?.notifyWork();
   }
@@ -382,7 +415,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
 
   abandon(txs: QueuedTransaction[], reason: string): void {
     for (const q of txs) {
-      this.inFlight.delete(q.hashHex);
+      if (this.inFlight.delete(q.hashHex))
+        assert(!this.queue.has(q.hashHex), `pipeline: abandoned ${q.hashHex} was in flight and queued`);
       this.statuses.set(q.hashHex, { status: 'Dropped', message: reason });
     }
   }

@@ -12,6 +12,7 @@ import { decodeProposedBlockWithSpans, spanPayloadHash, spanTransactionHash } fr
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { transactionHash } from '../model/transaction.js';
+import { assert } from '../util/assert.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import type { SignatureCheck } from './admission.js';
 import { blockWeightProblem } from './block-weight.js';
@@ -62,6 +63,8 @@ export async function checkProposal(bytes: Uint8Array, d: ProposalCheckDeps): Pr
   const heavy = blockWeightProblem(transactions, d.blockMaxWeight, d.transactionMaxWeight);
   if (heavy !== undefined) return refuse('proposal_weight_exceeded', heavy);
 
+  // The decoder records one span per transaction it decoded; hashes and signatures are taken from them.
+  assert(spans.length === n, `proposal: ${spans.length} spans for ${n} decoded transactions`);
   const hashes = spans.map((s) => spanTransactionHash(bytes, s));
   const hashHexes = hashes.map((h) => toHex(h));
   const seen = new Set<string>();

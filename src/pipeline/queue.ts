@@ -4,6 +4,7 @@
 // transaction's TTL). FIFO within the order of admission.
 
 import type { SignedTransaction } from '../model/transaction.js';
+import { assert } from '../util/assert.js';
 
 export interface QueuedTransaction {
   readonly tx: SignedTransaction;
@@ -58,6 +59,8 @@ class Tally {
   }
   remove(name: string): void {
     const n = this.get(name) - 1;
+    // Every removal matches an earlier add: a count below zero would let the cap count someone twice.
+    assert(n >= 0, `queue tally: ${name} removed more often than added`);
     if (n <= 0) this.counts.delete(name);
     else this.counts.set(name, n);
   }
@@ -144,6 +147,8 @@ export class TransactionQueue {
         const authority = q.tx.payload.authority;
         if (held.has(authority)) continue;
         const w = budget.weightOf(q);
+        // A NaN or negative weight would pass every `w > left` test and overfill the block.
+        assert(Number.isSafeInteger(w) && w >= 0, `queue: ${q.hashHex} weighs ${w}`);
         if (w > budget.perAccount || w > budget.total) {
           // Admitted under larger caps (lowered since): it can never fit a block, so it leaves the
           // queue like an expired transaction instead of holding its authority's later ones.
@@ -162,6 +167,10 @@ export class TransactionQueue {
       this.drop(q);
       ready.push(q);
     }
+    assert(
+      ready.length <= max && left >= 0,
+      `queue: took ${ready.length} of at most ${max}, ${left} weight left of the budget`,
+    );
     return { ready, expired };
   }
 
@@ -192,8 +201,11 @@ export class TransactionQueue {
     for (const q of txs) if (!this.entries.has(q.hashHex) && !front.has(q.hashHex)) front.set(q.hashHex, q);
     const added = front.size;
     if (added === 0) return 0;
+    const before = this.entries.size;
     for (const q of front.values()) this.count(q);
     for (const [k, q] of this.entries) front.set(k, q);
+    // The requeued were not queued: the rebuilt map holds exactly both, nothing overwritten.
+    assert(front.size === before + added, `queue: requeued ${added} onto ${before}, holding ${front.size}`);
     this.entries = front;
     return added;
   }
@@ -206,7 +218,9 @@ export class TransactionQueue {
   }
 
   private drop(q: QueuedTransaction): void {
-    this.entries.delete(q.hashHex);
+    // Dropping one not queued would take its submitters' counts from transactions that are.
+    const had = this.entries.delete(q.hashHex);
+    assert(had, `queue: dropping ${q.hashHex}, which is not queued`);
     const authority = q.tx.payload.authority;
     this.perAccount.remove(authority);
     this.perKey.remove(signatoryOf(authority));

@@ -2,6 +2,7 @@
 // the oldest entries are forgotten first (committed transactions are found through the ledger index).
 
 import type { Rejection } from '../model/rejections.js';
+import { assert } from '../util/assert.js';
 
 export type TrackedStatus =
   | { status: 'Queued' }
@@ -12,7 +13,10 @@ export type TrackedStatus =
 
 export class RecentStatuses {
   private readonly map = new Map<string, TrackedStatus>();
-  constructor(private readonly max: number) {}
+  constructor(private readonly max: number) {
+    // A bound below 1 would forget each status the moment it is set.
+    assert(Number.isSafeInteger(max) && max >= 1, `recent statuses bounded at ${max}`);
+  }
 
   set(hashHex: string, s: TrackedStatus): void {
     this.map.delete(hashHex);

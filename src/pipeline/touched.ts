@@ -7,6 +7,7 @@
 
 import type { Instruction } from '../model/instructions.js';
 import type { SignedTransaction } from '../model/transaction.js';
+import { assert } from '../util/assert.js';
 
 export interface Touched {
   definitions: string[];
@@ -28,6 +29,7 @@ function insert(list: string[], x: string): void {
 }
 
 function addAsset(into: Touched, asset: string, at: number): void {
+  assert(at > 0 && asset[at] === '#', `asset ${asset} split at ${at}`);
   insert(into.assets, asset);
   insert(into.definitions, asset.slice(0, at));
 }

@@ -4,6 +4,7 @@
 
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { Reader } from '../codec/reader.js';
+import { assert } from '../util/assert.js';
 
 export const TX_BY_HASH_PREFIX = 0xfe;
 export const TX_BY_ACCOUNT_PREFIX = 0xfd;
@@ -27,8 +28,13 @@ export function txByHashKey(hash: Uint8Array): Uint8Array {
 
 /** Two canonical LEB128 varints (docs/codec.md §2): height then index, in an array of exactly their size. */
 export function encodeLocation(loc: TxLocation): Uint8Array {
+  assert(
+    Number.isSafeInteger(loc.height) && loc.height >= 0 && Number.isSafeInteger(loc.index) && loc.index >= 0,
+    `transaction location ${loc.height}/${loc.index}`,
+  );
   const out = new Uint8Array(varuintSize(loc.height) + varuintSize(loc.index));
-  writeVaruint(out, writeVaruint(out, 0, loc.height), loc.index);
+  const end = writeVaruint(out, writeVaruint(out, 0, loc.height), loc.index);
+  assert(end === out.length, `transaction location: wrote ${end} of ${out.length} bytes`);
   return out;
 }
 

@@ -6,6 +6,7 @@
 // fields existed hold the hash alone: they decode with `summary` undefined (`torana rebuild` rewrites them).
 
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
+import { assert } from '../util/assert.js';
 
 const HASH_BYTES = 32;
 const FIXED_BYTES = HASH_BYTES + 1 + 8;
@@ -29,7 +30,8 @@ export interface IndexValue {
 export function kindsOf(instructions: readonly Instruction[]): Uint8Array {
   const out = new Uint8Array(KIND_BYTES);
   for (const i of instructions) {
-    const t = TAG_OF.get(i.kind)!;
+    const t = TAG_OF.get(i.kind);
+    assert(t !== undefined, `index summary: instruction kind ${i.kind} has no tag`);
     out[t >> 3]! |= 1 << (t & 7);
   }
   return out;
@@ -50,6 +52,14 @@ export function kindNames(kinds: Uint8Array): InstructionKind[] {
 }
 
 export function encodeIndexValue(hash: Uint8Array, s: TxSummary): Uint8Array {
+  // decodeIndexValue reads fixed offsets: the fields must have exactly their sizes.
+  assert(
+    hash.length === HASH_BYTES &&
+      s.kinds.length === KIND_BYTES &&
+      Number.isSafeInteger(s.blockTimeMs) &&
+      s.blockTimeMs >= 0,
+    `index value: ${hash.length}-byte hash, ${s.kinds.length} kind bytes, time ${s.blockTimeMs}`,
+  );
   const out = new Uint8Array(FIXED_BYTES + s.kinds.length);
   out.set(hash);
   out[HASH_BYTES] = s.ok ? 0 : FLAG_REJECTED;

@@ -8,6 +8,7 @@ import type { TransactionResult } from '../model/block.js';
 import type { DataEvent } from '../model/events.js';
 import { parseAccountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
+import { MULTISIG_NESTING_MAX } from '../model/multisig.js';
 import { reject } from '../model/rejections.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { ownWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
@@ -90,6 +91,12 @@ export class BlockExecution {
       throw e;
     }
     this.view.journal.release(mark);
+    // Every instruction was charged before it ran and refused past the cap (a nested proposal's batch
+    // over it refuses the approving transaction): a kept transaction never ran more than it was allowed.
+    assert(
+      x.meter.used >= TRANSACTION_BASE_WEIGHT && x.meter.used <= x.meter.cap,
+      `transaction kept with metered weight ${x.meter.used} outside [${TRANSACTION_BASE_WEIGHT}, ${x.meter.cap}]`,
+    );
     this.weightUsed += x.meter.used;
     return { result: { kind: 'Committed' }, events: x.events };
   }
@@ -124,7 +131,13 @@ export class BlockExecution {
       clip,
       fits: (weight) => this.weightUsed + weight <= blockMax,
       charge: (x) => {
-        this.weightUsed += (x as TxContext).meter.used;
+        const used = (x as TxContext).meter.used;
+        // A run is charged once, after its undo entries were released or rolled back.
+        assert(
+          this.view.journal.mark() === 0 && used >= TRANSACTION_BASE_WEIGHT,
+          `trigger run charged ${used} with ${this.view.journal.mark()} undo entries open`,
+        );
+        this.weightUsed += used;
       },
     };
     return installedDueWork().flatMap((w) => w.run(this.view, this.ctx.height, this.ctx.blockTimeMs, ports));
@@ -145,6 +158,7 @@ export class BlockExecution {
   commit(): void {
     assert(!this.committed, 'block execution already committed');
     const { changes, sum } = this.prepare();
+    const version = this.base.version;
     this.base.mergeWrites(
       this.baseVersion,
       (tables) => {
@@ -159,10 +173,21 @@ export class BlockExecution {
       },
       sum,
     );
+    // The committed state is exactly the one whose root the header took: one version on, same sum.
+    assert(
+      this.base.version === version + 1 && this.base.rootSum === sum,
+      `state after commit is version ${this.base.version} (from ${version}) with another root accumulator`,
+    );
     this.committed = true;
   }
 
   private prepare(): { changes: RowChange[]; sum: bigint } {
+    // Every transaction's and trigger run's undo entries were released or rolled back: the overlay
+    // holds only kept writes when its diff and root are taken.
+    assert(
+      this.view.journal.mark() === 0,
+      `block ${this.ctx.height}: state diff taken with ${this.view.journal.mark()} undo entries open`,
+    );
     if (this.prepared === undefined) {
       const changes = this.view.diff();
       this.prepared = { changes, sum: this.view.sumAfter(changes) };
@@ -210,6 +235,11 @@ class TxContext implements ExecContext {
   }
 
   runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined {
+    // multisig-run.ts refuses a batch at the nesting limit before it gets here.
+    assert(
+      this.multisigDepth < MULTISIG_NESTING_MAX,
+      `nested execution at depth ${this.multisigDepth} (limit ${MULTISIG_NESTING_MAX})`,
+    );
     const mark = this.view.journal.mark();
     const inner = new TxContext(this.view, this.block, authority, this.multisigDepth + 1, this.meter);
     for (let i = 0; i < instructions.length; i++) {
@@ -243,7 +273,10 @@ function runInstruction(x: TxContext, ins: Instruction): Fail | undefined {
   const handler = installedHandlers()[ins.kind] as Handler<typeof ins.kind> | undefined;
   assert(handler !== undefined, `no handler for instruction ${String(ins.kind)}`);
   const meter = x.meter;
-  meter.used += ownWeight(ins);
+  const own = ownWeight(ins);
+  // The meter only grows, by whole units: a negative or fractional weight would let work slip under the cap.
+  assert(Number.isSafeInteger(own) && own >= 0, `instruction ${ins.kind} weighs ${own}`);
+  meter.used += own;
   if (meter.used > meter.cap)
     return fail(
       'transaction_weight_exceeded',

@@ -3,6 +3,7 @@
 // both changes() and the post-state root are derived.
 
 import { defaultParameters, type Parameters } from '../model/parameters.js';
+import { assert } from '../util/assert.js';
 import { bytesEqual, compareBytes } from '../util/hex.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
 import { addLeaf, leafValue, subLeaf } from './root.js';
@@ -75,7 +76,15 @@ export class StateView {
         });
       }
     }
-    return out.sort((a, b) => compareBytes(a.key, b.key));
+    out.sort((a, b) => compareBytes(a.key, b.key));
+    // Every row has its own persisted key (tables never share a key prefix): two changes to one key
+    // would count twice in the root and leave the store with whichever was written last.
+    for (let i = 1; i < out.length; i++)
+      assert(
+        compareBytes(out[i - 1]!.key, out[i]!.key) < 0,
+        `state diff: two changes to one key (${out[i]!.id})`,
+      );
+    return out;
   }
 
   /** The root accumulator the base would have after applying `changes`. */

@@ -8,7 +8,7 @@ describe('block index', () => {
     index.addSegment({ firstHeight: 1, path: 'a' });
     for (let h = 1; h <= 3; h++) index.add((h - 1) * 100, 100);
     index.addSegment({ firstHeight: 4, path: 'b' });
-    for (let h = 4; h <= 5000; h++) index.add((h - 4) * 10, 10);
+    for (let h = 4; h <= 5000; h++) index.add((h - 4) * 96, 96);
     index.addSegment({ firstHeight: 5001, path: 'c' });
     assert.equal(index.height, 5000);
     assert.deepEqual(
@@ -19,8 +19,8 @@ describe('block index', () => {
       [
         ['a', 0, 100],
         ['a', 200, 100],
-        ['b', 0, 10],
-        ['b', 49_960, 10],
+        ['b', 0, 96],
+        ['b', 479_616, 96],
       ],
     );
     for (const h of [0, -1, 5001, 2.5, Number.NaN]) assert.equal(index.locate(h), undefined);
@@ -31,7 +31,13 @@ describe('block index', () => {
     assert.throws(() => index.add(0, 10));
     assert.throws(() => index.addSegment({ firstHeight: 2, path: 'x' }));
     index.addSegment({ firstHeight: 1, path: 'x' });
-    assert.throws(() => index.add(5, 10), /file order/);
+    assert.throws(() => index.add(5, 100), /file order/);
+    // A size no record can have (shorter than a header, or wrapping the index's u32 sizes).
+    assert.throws(() => index.add(0, 10), /record size 10/);
+    assert.throws(() => index.add(0, 2 ** 32), /record size/);
+    index.add(0, 100);
+    assert.throws(() => index.segments[0]!.offsetOf(2), /outside segment/);
+    assert.throws(() => index.segments[0]!.sizeOf(0), /outside segment/);
   });
 
   it('holds a million blocks in a few tens of MB', () => {

@@ -3,6 +3,7 @@
 // 12 bytes per block, about 12 MB for a million blocks, with no per-block objects.
 
 import { assert } from '../util/assert.js';
+import { HEADER_BYTES, PAYLOAD_FIXED_BYTES } from './record.js';
 import type { SegmentFile } from './segment-files.js';
 
 const INITIAL_CAPACITY = 1024;
@@ -14,7 +15,12 @@ export class IndexedSegment {
   /** Bytes of valid records; new records go here. */
   endOffset = 0;
 
-  constructor(readonly file: SegmentFile) {}
+  constructor(readonly file: SegmentFile) {
+    assert(
+      Number.isSafeInteger(file.firstHeight) && file.firstHeight >= 1,
+      `block index: segment first height ${file.firstHeight}`,
+    );
+  }
 
   get firstHeight(): number {
     return this.file.firstHeight;
@@ -22,6 +28,11 @@ export class IndexedSegment {
 
   add(offset: number, size: number): void {
     assert(offset === this.endOffset, 'block index: records must be added in file order');
+    // Sizes live in a Uint32Array, which would wrap a larger one silently; a record is at least a header.
+    assert(
+      Number.isSafeInteger(size) && size >= HEADER_BYTES + PAYLOAD_FIXED_BYTES && size <= 0xffffffff,
+      `block index: record size ${size}`,
+    );
     if (this.count === this.offsets.length) {
       const offsets = new Float64Array(this.count * 2);
       offsets.set(this.offsets);
@@ -36,12 +47,17 @@ export class IndexedSegment {
     this.endOffset = offset + size;
   }
 
+  // Past `count` the typed arrays hold stale zeros (or nothing): never read them as a record.
   offsetOf(height: number): number {
-    return this.offsets[height - this.firstHeight]!;
+    const i = height - this.firstHeight;
+    assert(i >= 0 && i < this.count, `block index: offset of ${height} outside segment ${this.firstHeight}`);
+    return this.offsets[i]!;
   }
 
   sizeOf(height: number): number {
-    return this.sizes[height - this.firstHeight]!;
+    const i = height - this.firstHeight;
+    assert(i >= 0 && i < this.count, `block index: size of ${height} outside segment ${this.firstHeight}`);
+    return this.sizes[i]!;
   }
 }
 
@@ -68,6 +84,10 @@ export class BlockIndex {
     assert(last !== undefined, 'block index: no segment');
     last.add(offset, size);
     this.height += 1;
+    assert(
+      this.height === last.firstHeight + last.count - 1,
+      `block index: height ${this.height} but the last segment ends at ${last.firstHeight + last.count - 1}`,
+    );
   }
 
   locate(height: number): RecordLocation | undefined {
@@ -80,7 +100,10 @@ export class BlockIndex {
       else hi = mid - 1;
     }
     const segment = this.segments[lo]!;
-    assert(height < segment.firstHeight + segment.count, 'block index: height outside its segment');
+    assert(
+      height >= segment.firstHeight && height < segment.firstHeight + segment.count,
+      'block index: height outside its segment',
+    );
     return { segment, offset: segment.offsetOf(height), size: segment.sizeOf(height) };
   }
 }

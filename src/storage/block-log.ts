@@ -19,6 +19,7 @@ import {
   decodePayload,
   encodeRecords,
   examineBytes,
+  HASH_BYTES,
   HEADER_BYTES,
   PAYLOAD_FIXED_BYTES,
   recordBytes,
@@ -46,6 +47,11 @@ export class BlockLog implements BlockStore {
   private closed = false;
   /** Set when a write or fsync failed: the file's tail is unknown until a reopen recovers it. */
   private failure: unknown;
+  /**
+   * Bytes of the active segment known durable (written and, with fsync, synced): the index is never
+   * extended past them, so no reader is ever handed a record a crash could still take away.
+   */
+  private durableEnd: number;
 
   private constructor(
     private readonly blocksDir: string,
@@ -53,7 +59,13 @@ export class BlockLog implements BlockStore {
     private readonly index: BlockIndex,
     private active: { segment: IndexedSegment; handle: FileHandle },
     private tip: Uint8Array,
-  ) {}
+  ) {
+    assert(
+      active.segment === index.segments.at(-1) && tip.length === HASH_BYTES,
+      'block log: the active segment must be the last indexed one, the tip a 32-byte hash',
+    );
+    this.durableEnd = active.segment.endOffset;
+  }
 
   /** Opens (creating if needed) `<dir>/blocks/`, verifying every record; see recovery.ts. */
   static async open(
@@ -75,6 +87,13 @@ export class BlockLog implements BlockStore {
       handle = created.handle;
     } else {
       handle = await open(segment.file.path, 'r+');
+      // Recovery cut any torn tail: the file ends exactly where its last indexed record does.
+      const size = (await handle.stat()).size;
+      if (size !== segment.endOffset) await handle.close();
+      assert(
+        size === segment.endOffset,
+        `block log: segment ${segment.firstHeight} holds ${size} bytes, its records end at ${segment.endOffset}`,
+      );
     }
     const log = new BlockLog(blocksDir, opts, index, { segment, handle }, recovered.tipHash);
     const report: OpenReport = {
@@ -136,6 +155,10 @@ export class BlockLog implements BlockStore {
     );
     let offset = this.active.segment.endOffset;
     for (const size of sizes) {
+      assert(
+        offset + size <= this.durableEnd,
+        `block log: record ${this.index.height + 1} at ${offset}+${size} would be indexed past the durable ${this.durableEnd} bytes`,
+      );
       this.index.add(offset, size);
       offset += size;
     }
@@ -152,6 +175,13 @@ export class BlockLog implements BlockStore {
     if (current.endOffset > 0 && current.endOffset + bytes.length > this.opts.segmentBytesMax)
       await this.roll();
     const { handle, segment } = this.active;
+    // A segment passes segmentBytesMax only by one batch that starts it; writes go where the index ends.
+    assert(
+      bytes.length > 0 &&
+        (segment.endOffset === 0 || segment.endOffset + bytes.length <= this.opts.segmentBytesMax) &&
+        segment.endOffset === this.durableEnd,
+      `block log: ${bytes.length} bytes at ${segment.endOffset} of segment ${segment.firstHeight} (durable to ${this.durableEnd})`,
+    );
     fp.hit('blocklog.before-write');
     // Two writes instead of one so that the `blocklog.mid-write` fail point can leave a genuinely
     // torn record on disk; the extra syscall is negligible next to the fsync.
@@ -161,6 +191,7 @@ export class BlockLog implements BlockStore {
     await writeFully(handle, bytes.subarray(half), segment.endOffset + half);
     fp.hit('blocklog.after-write');
     if (this.opts.fsync) await handle.datasync();
+    this.durableEnd = segment.endOffset + bytes.length;
     fp.hit('blocklog.after-fsync');
   }
 
@@ -174,7 +205,12 @@ export class BlockLog implements BlockStore {
       this.opts.failPoints,
     );
     const old = this.active.handle;
+    assert(
+      previous.endOffset === this.durableEnd,
+      `block log: rolling segment ${previous.firstHeight} with ${this.durableEnd - previous.endOffset} unindexed bytes`,
+    );
     this.active = { segment: this.index.addSegment(created.file), handle: created.handle };
+    this.durableEnd = 0;
     assert(
       created.file.firstHeight === previous.firstHeight + previous.count && previous.count > 0,
       `block log: segment ${created.file.firstHeight} rolled after segment ${previous.firstHeight} of ${previous.count} records`,
@@ -188,6 +224,11 @@ export class BlockLog implements BlockStore {
     const at = this.index.locate(height);
     if (at === undefined) return undefined;
     assertWithinSegment(at, height);
+    // Fsync ordering, read side: nothing past the synced bytes of the active segment is ever served.
+    assert(
+      at.segment !== this.active.segment || at.offset + at.size <= this.durableEnd,
+      `block log: record ${height} at ${at.offset}+${at.size} past the durable ${this.durableEnd} bytes`,
+    );
     const path = at.segment.file.path;
     const bytes = await this.readHandles.use(path, (h) => readUpTo(h, at.offset, at.size));
     return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
@@ -202,6 +243,11 @@ export class BlockLog implements BlockStore {
     const at = this.index.locate(height);
     if (at === undefined) return undefined;
     assertWithinSegment(at, height);
+    // Fsync ordering, read side: nothing past the synced bytes of the active segment is ever served.
+    assert(
+      at.segment !== this.active.segment || at.offset + at.size <= this.durableEnd,
+      `block log: record ${height} at ${at.offset}+${at.size} past the durable ${this.durableEnd} bytes`,
+    );
     const path = at.segment.file.path;
     const fd = openSync(path, 'r');
     let bytes: Uint8Array;
@@ -230,9 +276,14 @@ export class BlockLog implements BlockStore {
     const last = Math.min(toHeight ?? this.index.height, this.index.height);
     let height = Math.max(1, fromHeight);
     while (height <= last) {
-      const first = this.index.locate(height)!;
+      const first = this.index.locate(height);
+      assert(first !== undefined, `block log: height ${height} of ${this.index.height} is not indexed`);
       const segment = first.segment;
       const end = Math.min(last, segment.firstHeight + segment.count - 1);
+      assert(
+        end >= height && (segment !== this.active.segment || segment.endOffset <= this.durableEnd),
+        `block log: segment ${segment.firstHeight} ends before height ${height} or past its durable bytes`,
+      );
       const handle = await open(segment.file.path, 'r');
       try {
         const reader = new SegmentReader(handle, segment.endOffset);

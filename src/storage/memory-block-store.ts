@@ -2,6 +2,7 @@
 // on-disk BlockLog (consecutive heights, hash chaining, size limit, one append at a time, refusal after
 // a failed write) over a `MemoryBlockMedium`, with the fault model of memory-faults.ts.
 
+import { assert } from '../util/assert.js';
 import { type BlockLogOptions, checkBatch, resolveBlockLogOptions } from './block-log-checks.js';
 import type { BlockRecord, BlockStore, BlockStoreOpenReport } from './block-store.js';
 import { StorageError } from './errors.js';
@@ -70,9 +71,15 @@ export class MemoryBlockStore implements BlockStore {
     checkBatch(records, this.height, this.tipHash ?? new Uint8Array(HASH_BYTES), this.recordBytesMax);
     const copies = records.map(copyRecord);
     try {
-      await writeThrough(this.medium, this.faults, 'block-append', copies[0]!.height, () =>
-        this.medium.records.push(...copies),
-      );
+      await writeThrough(this.medium, this.faults, 'block-append', copies[0]!.height, () => {
+        // Appends are serialised and a crash fails the write before it applies: the medium is where
+        // the batch was checked against.
+        assert(
+          this.medium.records.length + 1 === copies[0]!.height,
+          `memory block store: batch from ${copies[0]!.height} onto ${this.medium.records.length} records`,
+        );
+        this.medium.records.push(...copies);
+      });
     } catch (e) {
       this.failure = e;
       throw e;
@@ -86,7 +93,9 @@ export class MemoryBlockStore implements BlockStore {
   readSync(height: number): BlockRecord | undefined {
     this.checkOpen();
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height) return undefined;
-    return copyRecord(this.medium.records[height - 1]!);
+    const record = this.medium.records[height - 1]!;
+    assert(record.height === height, `memory block store: slot ${height} holds record ${record.height}`);
+    return copyRecord(record);
   }
 
   async *iterate(fromHeight: number, toHeight?: number): AsyncIterable<BlockRecord> {
@@ -98,7 +107,11 @@ export class MemoryBlockStore implements BlockStore {
       });
     }
     const last = Math.min(toHeight ?? this.height, this.height);
-    for (let h = Math.max(1, fromHeight); h <= last; h++) yield copyRecord(this.medium.records[h - 1]!);
+    for (let h = Math.max(1, fromHeight); h <= last; h++) {
+      const record = this.medium.records[h - 1];
+      assert(record?.height === h, `memory block store: slot ${h} holds record ${record?.height}`);
+      yield copyRecord(record);
+    }
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
 // one write at a time, refusal after a failed write) over a `MemoryStateMedium`, with the fault model
 // of memory-faults.ts. Keys are held as lower-case hex, whose order is the order of the key bytes.
 
+import { assert } from '../util/assert.js';
 import type { StateBackend, StateChange } from './block-store.js';
 import { StorageError } from './errors.js';
 import { type MemoryFaults, MemoryMedium, writeThrough } from './memory-faults.js';
@@ -94,6 +95,11 @@ export class MemoryStateBackend implements StateBackend {
     const hash = new Uint8Array(blockHash);
     try {
       await writeThrough(this.medium, this.faults, 'state-commit', height, () => {
+        // Commits are serialised and a crash fails the write before it applies.
+        assert(
+          this.medium.height === height - 1,
+          `memory state backend: commit ${height} onto height ${this.medium.height}`,
+        );
         for (const w of writes) {
           if (w.value === undefined) this.medium.entries.delete(w.key);
           else this.medium.entries.set(w.key, w.value);

@@ -5,6 +5,7 @@
 
 import type { FileHandle } from 'node:fs/promises';
 import { open } from 'node:fs/promises';
+import { assert } from '../util/assert.js';
 
 export const READ_HANDLES_MAX = 16;
 
@@ -18,7 +19,9 @@ export class ReadHandles {
   private readonly entries = new Map<string, Entry>();
   private closed = false;
 
-  constructor(private readonly capacity = READ_HANDLES_MAX) {}
+  constructor(private readonly capacity = READ_HANDLES_MAX) {
+    assert(Number.isSafeInteger(capacity) && capacity >= 1, `read handle cache of ${capacity}`);
+  }
 
   async use<T>(path: string, fn: (handle: FileHandle) => Promise<T>): Promise<T> {
     if (this.closed) throw new Error('read handles are closed');
@@ -36,6 +39,7 @@ export class ReadHandles {
       return await fn(handle);
     } finally {
       entry.users -= 1;
+      assert(entry.users >= 0, `read handle of ${path} released more often than taken`);
       await this.evict();
     }
   }

@@ -29,6 +29,8 @@ export type HeaderVerdict =
 
 /** Checks magic and length before anything is allocated for the payload. */
 export function checkHeader(header: Uint8Array, recordBytesMax: number): HeaderVerdict {
+  // Callers hand over a whole header (a short file is their `short_record`, decided before).
+  assert(header.length >= HEADER_BYTES, `record header of ${header.length} bytes`);
   const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
   if (view.getUint32(0, true) !== RECORD_MAGIC) return { ok: false, reason: 'bad_magic' };
   const payloadLength = view.getUint32(4, true);
@@ -41,6 +43,11 @@ export function checkHeader(header: Uint8Array, recordBytesMax: number): HeaderV
 /** True when the stored checksum matches CRC32C(length bytes ‖ payload). */
 export function checksumMatches(header: Uint8Array, payload: Uint8Array): boolean {
   const view = new DataView(header.buffer, header.byteOffset, HEADER_BYTES);
+  // The payload handed over is exactly the one the (already checked) length field declares.
+  assert(
+    payload.length === view.getUint32(4, true),
+    `checksum over ${payload.length} payload bytes, the header declares ${view.getUint32(4, true)}`,
+  );
   return view.getUint32(8, true) === crc32c(payload, crc32c(header.subarray(4, 8)));
 }
 
@@ -50,6 +57,8 @@ export function checksumMatches(header: Uint8Array, payload: Uint8Array): boolea
  * continuity check then rejects.
  */
 export function decodePayload(payload: Uint8Array): BlockRecord {
+  // Only a payload whose length checkHeader accepted gets here.
+  assert(payload.length >= PAYLOAD_FIXED_BYTES, `record payload of ${payload.length} bytes`);
   const view = new DataView(payload.buffer, payload.byteOffset, payload.length);
   const height = view.getUint32(4, true) * 2 ** 32 + view.getUint32(0, true);
   return {
@@ -74,6 +83,10 @@ export function examineBytes(bytes: Uint8Array, recordBytesMax: number): RecordV
   if (totalBytes > bytes.length) return { ok: false, reason: 'short_record' };
   const payload = bytes.subarray(HEADER_BYTES, totalBytes);
   if (!checksumMatches(bytes, payload)) return { ok: false, reason: 'checksum_mismatch' };
+  assert(
+    totalBytes <= bytes.length && payload.length === verdict.payloadLength,
+    `record of ${totalBytes} bytes verified within ${bytes.length}`,
+  );
   return { ok: true, totalBytes, payload };
 }
 

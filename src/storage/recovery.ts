@@ -5,6 +5,7 @@
 // is committed history gone bad and stops the open with StorageCorruptionError.
 
 import { open } from 'node:fs/promises';
+import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual } from '../util/hex.js';
 import { BlockIndex } from './block-index.js';
@@ -46,8 +47,20 @@ export async function recoverBlockLog(blocksDir: string, opts: RecoveryOptions):
     }
     index.addSegment(file);
     const tornAt = await scanSegment(file, i === segments.length - 1, index, tipHash, opts.recordBytesMax);
-    if (tornAt !== undefined) truncatedTailBytes = await truncateTail(file, tornAt, opts);
+    if (tornAt !== undefined) {
+      // Only the last segment is cut, exactly where its last good record ends: the index covers every
+      // byte that stays and nothing of what goes.
+      assert(
+        i === segments.length - 1 && index.segments.at(-1)!.endOffset === tornAt,
+        `recovery: cutting segment ${file.firstHeight} at ${tornAt}, its records end at ${index.segments.at(-1)!.endOffset}`,
+      );
+      truncatedTailBytes = await truncateTail(file, tornAt, opts);
+    }
   }
+  assert(
+    index.segments.length === segments.length && (index.height > 0 || tipHash.every((b) => b === 0)),
+    `recovery: ${index.segments.length} of ${segments.length} segments indexed up to height ${index.height}`,
+  );
   return { index, tipHash, truncatedTailBytes, scannedRecords: index.height };
 }
 
@@ -92,6 +105,8 @@ async function scanSegment(
       index.add(offset, verdict.totalBytes);
       offset += verdict.totalBytes;
     }
+    // examineRecord never accepts a record running past the file: the scan ends exactly at its end.
+    assert(offset === reader.size, `recovery: scan of ${file.path} ended at ${offset} of ${reader.size}`);
     return undefined;
   } finally {
     await handle.close();
@@ -102,6 +117,7 @@ async function truncateTail(file: SegmentFile, tornAt: number, opts: RecoveryOpt
   const handle = await open(file.path, 'r+');
   try {
     const size = (await handle.stat()).size;
+    assert(tornAt >= 0 && tornAt < size, `recovery: cut at ${tornAt} of a ${size}-byte segment`);
     await handle.truncate(tornAt);
     if (opts.fsync) await handle.sync();
     opts.failPoints.hit('blocklog.recovery-truncated');

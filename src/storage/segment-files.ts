@@ -20,6 +20,11 @@ export interface SegmentFile {
 }
 
 export function segmentFileName(firstHeight: number): string {
+  // A 13th digit would make a name `listSegments` does not match: the segment would vanish on reopen.
+  assert(
+    Number.isSafeInteger(firstHeight) && firstHeight >= 1 && firstHeight < 10 ** HEIGHT_DIGITS,
+    `segment first height ${firstHeight} does not fit ${HEIGHT_DIGITS} digits`,
+  );
   return `seg-${String(firstHeight).padStart(HEIGHT_DIGITS, '0')}.log`;
 }
 
@@ -84,6 +89,10 @@ export async function writeFully(handle: FileHandle, bytes: Uint8Array, position
 
 /** Reads exactly `length` bytes, or returns the shorter prefix the file has (end of file). */
 export async function readUpTo(handle: FileHandle, position: number, length: number): Promise<Uint8Array> {
+  assert(
+    Number.isSafeInteger(position) && position >= 0 && Number.isSafeInteger(length) && length >= 0,
+    `segment read of ${length} bytes at ${position}`,
+  );
   const out = new Uint8Array(length);
   let done = 0;
   while (done < length) {

@@ -4,6 +4,7 @@
 // iteration and point reads all use it.
 
 import type { FileHandle } from 'node:fs/promises';
+import { assert } from '../util/assert.js';
 import type { RecordVerdict } from './record.js';
 import { checkHeader, examineBytes, HEADER_BYTES } from './record.js';
 import { readUpTo } from './segment-files.js';
@@ -19,13 +20,22 @@ export class SegmentReader {
     /** File size when the reader was made; nothing past it is read. */
     readonly size: number,
     private readonly windowBytes = READ_WINDOW_BYTES,
-  ) {}
+  ) {
+    assert(
+      Number.isSafeInteger(size) && size >= 0 && windowBytes >= HEADER_BYTES,
+      `segment reader of ${size} bytes through a ${windowBytes}-byte window`,
+    );
+  }
 
   /**
    * Up to `length` bytes at `offset` (fewer at end of file). The result may be a view into the
    * window and is valid only until the next call.
    */
   async read(offset: number, length: number): Promise<Uint8Array> {
+    assert(
+      Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(length) && length >= 0,
+      `segment read of ${length} bytes at ${offset}`,
+    );
     const wanted = Math.max(0, Math.min(length, this.size - offset));
     if (wanted === 0) return new Uint8Array(0);
     const inWindow = offset >= this.windowStart && offset + wanted <= this.windowStart + this.window.length;
@@ -41,6 +51,7 @@ export class SegmentReader {
    * outside. Lets a byte-by-byte search advance without a read per step. Valid until the next call.
    */
   async peek(offset: number): Promise<Uint8Array> {
+    assert(Number.isSafeInteger(offset) && offset >= 0, `segment peek at ${offset}`);
     const end = this.windowStart + this.window.length;
     if (offset >= this.windowStart && offset < end) return this.window.subarray(offset - this.windowStart);
     return this.read(offset, this.windowBytes);
@@ -57,6 +68,8 @@ export async function examineRecord(
   offset: number,
   recordBytesMax: number,
 ): Promise<RecordVerdict> {
+  // Offsets come from the index or the scan, both inside the file.
+  assert(offset >= 0 && offset <= reader.size, `record at ${offset} of a ${reader.size}-byte segment`);
   if (reader.size - offset < HEADER_BYTES) return { ok: false, reason: 'short_record' };
   const verdict = checkHeader(await reader.read(offset, HEADER_BYTES), recordBytesMax);
   if (!verdict.ok) return verdict;
@@ -86,6 +99,7 @@ export async function findNextGoodRecord(
       continue;
     }
     const candidate = pos + hit;
+    assert(candidate >= pos && candidate < reader.size, `magic found at ${candidate} outside the search`);
     if ((await examineRecord(reader, candidate, recordBytesMax)).ok) return candidate;
     pos = candidate + 1;
   }

@@ -4,6 +4,7 @@
 //   0x01 ‖ key    user key; prefixing every key with the same byte keeps bytewise order
 // Meta value for META_APPLIED: version u8 (1) | height u64 LE | block hash [32].
 
+import { assert } from '../util/assert.js';
 import { StorageError } from './errors.js';
 import { HASH_BYTES } from './record.js';
 
@@ -33,6 +34,8 @@ export function userKey(key: Uint8Array | string): Uint8Array {
 
 /** The caller's key from a stored user key, as a copy (`Buffer#slice` would give a view). */
 export function fromUserKey(stored: Uint8Array): Uint8Array {
+  // Only keys of the user range are scanned (`prefixRange`): meta keys never reach a caller.
+  assert(stored[0] === USER_PREFIX, `state key of key space ${stored[0]} handed to a caller`);
   return new Uint8Array(stored.subarray(1));
 }
 
@@ -44,12 +47,18 @@ export function prefixRange(prefix: Uint8Array | string): { start: Uint8Array; e
   const start = userKey(prefix);
   let last = start.length - 1;
   while (start[last] === 0xff) last -= 1;
+  assert(last >= 0, 'state key range: no byte to increment');
   const end = start.slice(0, last + 1);
   end[last]! += 1;
   return { start, end };
 }
 
 export function encodeApplied(height: number, blockHash: Uint8Array): Uint8Array {
+  // What decodeApplied would refuse must never be written (the commit checked both).
+  assert(
+    Number.isSafeInteger(height) && height >= 1 && blockHash.length === HASH_BYTES,
+    `applied meta for height ${height} with a ${blockHash.length}-byte hash`,
+  );
   const out = new Uint8Array(META_APPLIED_BYTES);
   const view = new DataView(out.buffer);
   out[0] = META_VERSION;

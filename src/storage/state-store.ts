@@ -66,7 +66,12 @@ export class StateStore implements StateBackend {
     private readonly failPoints: FailPoints,
     private height: number,
     private blockHash: Uint8Array | undefined,
-  ) {}
+  ) {
+    assert(
+      height === 0 ? blockHash === undefined : blockHash?.length === HASH_BYTES,
+      `state store: applied height ${height} with a ${blockHash?.length ?? 'missing'} block hash`,
+    );
+  }
 
   /** Opens (creating if needed) the LMDB environment in `<dir>/state/`. */
   static async open(dir: string, opts: StateStoreOptions = {}): Promise<StateStore> {
@@ -162,6 +167,12 @@ export class StateStore implements StateBackend {
       }
     });
     await this.flush();
+    // The batch applied as one transaction: the stored applied height is this commit's (one lookup).
+    const stored = this.db.get(META_APPLIED);
+    assert(
+      stored !== undefined && decodeApplied(stored)?.height === height,
+      `state store: after commit ${height} the stored applied height is ${stored && decodeApplied(stored)?.height}`,
+    );
     this.failPoints.hit('state.after-commit');
     // Commits are serialised: nothing moved the applied height while this one was in flight.
     assert(
@@ -193,6 +204,7 @@ export class StateStore implements StateBackend {
       this.checkOpen();
       await this.db.clearAsync();
       await this.flush();
+      assert(this.db.get(META_APPLIED) === undefined, 'state store: the applied height survived a clear');
       this.height = 0;
       this.blockHash = undefined;
     });
@@ -209,6 +221,12 @@ export class StateStore implements StateBackend {
       this.checkOpen();
       await this.db.close();
       this.db = openDb(this.path, this.opts);
+      // Reopened over the same files: what they record as applied is what this store believes.
+      const stored = this.db.get(META_APPLIED);
+      assert(
+        (stored === undefined ? 0 : decodeApplied(stored)?.height) === this.height,
+        `state store: reopened at applied height ${stored && decodeApplied(stored)?.height}, expected ${this.height}`,
+      );
     });
   }
 

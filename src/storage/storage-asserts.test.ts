@@ -10,8 +10,10 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AssertionError } from '../util/assert.js';
 import { BlockLog } from './block-log.js';
+import { MemoryBlockMedium, MemoryBlockStore } from './memory-block-store.js';
+import { MemoryStateBackend, MemoryStateMedium } from './memory-state-backend.js';
 import { encodeRecords } from './record.js';
-import { createSegment, readUpTo, writeFully } from './segment-files.js';
+import { createSegment, readUpTo, segmentFileName, writeFully } from './segment-files.js';
 import { StateStore } from './state-store.js';
 
 const dirs: string[] = [];
@@ -75,6 +77,81 @@ describe('block log assertions', () => {
     };
     await assert.rejects(log.append([record(1, 0)]), isAssertion(/batch from height 1 onto height 1/));
     await log.close();
+  });
+});
+
+describe('block log durability ordering', () => {
+  it('an append whose bytes were never made durable is not indexed, and the log stays as it was', async () => {
+    const dir = await tempDir();
+    const { log } = await BlockLog.open(dir, { fsync: false });
+    await log.append([record(1, 0)]);
+    // Planted: a write path that returns without writing or syncing anything.
+    (log as unknown as { writeDurably: (b: Uint8Array) => Promise<void> }).writeDurably = async () => {};
+    await assert.rejects(log.append([record(2, 1)]), isAssertion(/past the durable/));
+    assert.equal(log.height, 1);
+    assert.equal(await log.read(2), undefined);
+    assert.equal((await log.read(1))?.height, 1);
+    await log.close();
+    const reopened = await BlockLog.open(dir, { fsync: false });
+    assert.equal(reopened.report.height, 1);
+    await reopened.log.close();
+  });
+
+  it('a read of a record past the synced bytes of the active segment fails', async () => {
+    const { log } = await BlockLog.open(await tempDir(), { fsync: false });
+    await log.append([record(1, 0), record(2, 1)]);
+    assert.equal((await log.read(2))?.height, 2);
+    // Planted: the durable mark lags the index (as if records were indexed before their sync).
+    const durable = log as unknown as { durableEnd: number };
+    const end = durable.durableEnd;
+    durable.durableEnd = 100;
+    await assert.rejects(log.read(2), isAssertion(/record 2 at \d+\+\d+ past the durable 100 bytes/));
+    assert.throws(() => log.readSync(2), isAssertion(/past the durable 100 bytes/));
+    await assert.rejects(
+      async () => {
+        for await (const _ of log.iterate(1)) {
+          // iterating is enough
+        }
+      },
+      isAssertion(/past its durable bytes/),
+    );
+    durable.durableEnd = end;
+    await log.close();
+  });
+
+  it('a segment name that would not parse back is refused', () => {
+    assert.equal(segmentFileName(1), 'seg-000000000001.log');
+    assert.throws(() => segmentFileName(10 ** 12), isAssertion(/does not fit 12 digits/));
+  });
+});
+
+describe('memory store assertions', () => {
+  it('a block append finding the medium moved during its sync fails before applying', async () => {
+    const medium = new MemoryBlockMedium();
+    let plant: (() => void) | undefined;
+    const faults = { sync: async () => plant?.() };
+    const { store } = MemoryBlockStore.open(medium, { faults });
+    await store.append([record(1, 0)]);
+    plant = () => {
+      medium.records.push(record(2, 1)); // planted: a second writer on the same medium
+    };
+    await assert.rejects(store.append([record(2, 1)]), isAssertion(/batch from 2 onto 2 records/));
+    assert.equal(medium.records.length, 2); // the planted one only: the batch did not apply
+  });
+
+  it('a state commit finding the medium height moved during its sync fails before applying', async () => {
+    const medium = new MemoryStateMedium();
+    let plant: (() => void) | undefined;
+    const backend = MemoryStateBackend.open(medium, { faults: { sync: async () => plant?.() } });
+    await backend.commit(1, hash(1), [{ key: 'a', value: new Uint8Array([1]) }]);
+    plant = () => {
+      medium.height = 3; // planted
+    };
+    await assert.rejects(
+      backend.commit(2, hash(2), [{ key: 'a', value: new Uint8Array([2]) }]),
+      isAssertion(/commit 2 onto height 3/),
+    );
+    assert.deepEqual(backend.get('a'), new Uint8Array([1]));
   });
 });
 
