@@ -675,7 +675,7 @@ export class BftCore {
     this.activity();
     // f+1 peers past our view: at least one honest peer timed out there, so join the highest such view.
     const ahead = [...hs.newViews.values()].filter((v) => v > this.view).sort((a, b) => b - a);
-    const f = hs.roster.size - hs.roster.quorum;
+    const f = hs.roster.f;
     const join = ahead[f];
     if (this.me >= 0 && join !== undefined && join > this.view) this.advanceView(join, 'joined');
     else this.tryPropose();
