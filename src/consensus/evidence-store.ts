@@ -84,10 +84,12 @@ export class EvidenceStore {
     store.file = file;
     if (opts.onError) store.onError = opts.onError;
     if (file.records > 2 * store.capacity) await store.compact(file);
+    assert(file.records <= 2 * store.capacity, `evidence file of ${file.records} records after open`);
     return store;
   }
 
   private replay(contents: EvidenceFileContents): void {
+    assert(this.entries.length === 0 && this.file === undefined, 'the evidence file is replayed once, first');
     for (const e of contents.records) this.remember(e);
     this.droppedCount += contents.droppedBefore;
     this.truncatedTail = contents.truncatedTailBytes;
@@ -112,6 +114,11 @@ export class EvidenceStore {
       this.ids.delete(oldest.id);
       this.droppedCount++;
     }
+    // Bounded, and deduplicated: one id per record kept.
+    assert(
+      this.entries.length <= this.capacity && this.ids.size === this.entries.length,
+      `evidence store holds ${this.entries.length} records and ${this.ids.size} ids (capacity ${this.capacity})`,
+    );
     return 'accepted';
   }
 
@@ -135,7 +142,9 @@ export class EvidenceStore {
   /** Rewrites the file with exactly the records in memory (which include every unwritten one). */
   private async compact(file: EvidenceFile): Promise<void> {
     this.unwritten = [];
-    await file.rewrite([...this.entries], this.droppedCount);
+    const kept = [...this.entries];
+    await file.rewrite(kept, this.droppedCount);
+    assert(file.records === kept.length, `compacted to ${file.records} records, ${kept.length} kept`);
   }
 
   /**
@@ -161,6 +170,10 @@ export class EvidenceStore {
 
   /** Newest first, optionally one kind only; `total` counts every match. */
   list(q: { kind?: EvidenceKind; offset: number; limit: number }): EvidencePage {
+    assert(
+      Number.isSafeInteger(q.offset) && q.offset >= 0 && Number.isSafeInteger(q.limit) && q.limit >= 0,
+      `evidence page offset ${q.offset} limit ${q.limit}`,
+    );
     const matching = q.kind === undefined ? this.entries : this.entries.filter((e) => e.kind === q.kind);
     const newestFirst = [...matching].reverse();
     return { total: matching.length, items: newestFirst.slice(q.offset, q.offset + q.limit) };
