@@ -244,6 +244,8 @@ export class EvidenceFile {
   /** Appends records in one write and one fsync. */
   async append(entries: readonly EvidenceEntry[]): Promise<void> {
     if (entries.length === 0) return;
+    // Records the store accepted: deduplicated, so one append never writes a record twice.
+    assert(new Set(entries.map((e) => e.id)).size === entries.length, 'an evidence append repeats a record');
     const chunks = entries.map(encodeEvidenceRecord);
     const buf = Buffer.concat(chunks);
     for (let done = 0; done < buf.length; ) {

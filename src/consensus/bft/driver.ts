@@ -192,6 +192,13 @@ export class BftEngine implements ConsensusEngine {
     try {
       effects = this.core.step(i);
       assertVotesPersisted(effects);
+      // A vote is only for a block this driver executed (built, or re-executed as valid) at this height.
+      for (const e of effects)
+        if ((e.kind === 'Send' || e.kind === 'Broadcast') && e.msg.kind === 'Vote')
+          invariant(
+            this.executed.has(toHex(e.msg.blockHash)),
+            `a ${e.msg.phase} vote in view ${e.msg.view} for a block the driver never executed`,
+          );
     } catch (e) {
       this.fail(e);
       return;
