@@ -795,6 +795,11 @@ export class BftCore {
       return false;
     }
     const problem = this.o.crypto.verifyQc(qc, hs.roster);
+    // The port's contract: a QC it passes names this height's validator set.
+    invariant(
+      problem !== undefined || bytesEqual(qc.validatorSetHash, hs.roster.hash),
+      `a QC of another validator set passed verification at height ${hs.height}`,
+    );
     if (problem === undefined) return true;
     this.reject();
     // One record per sending peer and height: a hostile peer cannot turn a stream of distinct bad
