@@ -169,7 +169,7 @@ export class BftCore {
       );
     for (const [v, p] of hs.proposals)
       invariant(
-        v <= this.view && p.msg.view === v && p.hex === toHex(p.msg.blockHash),
+        v <= this.view && p.msg.view === v,
         `${at}: the proposal kept for view ${v} is of view ${p.msg.view} or ahead of the view`,
       );
     for (const [v, p] of hs.futureProposals)
@@ -180,8 +180,6 @@ export class BftCore {
         b.execution !== 'ok' || b.headerView !== undefined,
         `${at}: block ${hex.slice(0, 12)} executed as valid without its header view`,
       );
-    for (const [hex, b] of this.votedBlocks)
-      invariant(toHex(b.blockHash) === hex, `${at}: a kept payload under another block's hash`);
     invariant(
       hs.commitQc === undefined || (hs.commitQc.height === hs.height && hs.commitQc.phase.kind === 'Commit'),
       `${at}: the commit certificate is not a Commit QC of this height`,
