@@ -97,6 +97,14 @@ export class EvidenceStore {
 
   add(entry: EvidenceEntry): 'accepted' | 'duplicate' {
     assert(ID_PATTERN.test(entry.id), 'an evidence id is 64 lowercase hex digits');
+    // A record the file can encode (varuint fields): one accepted here must survive the background write.
+    assert(
+      Number.isSafeInteger(entry.recordedAtMs) &&
+        entry.recordedAtMs >= 0 &&
+        Number.isSafeInteger(entry.recordedAtHeight) &&
+        entry.recordedAtHeight >= 0,
+      `evidence recorded at ${entry.recordedAtMs} ms, height ${entry.recordedAtHeight}`,
+    );
     const status = this.remember(entry);
     if (status === 'accepted' && this.file !== undefined) {
       this.unwritten.push(entry);
