@@ -273,13 +273,15 @@ export const CONFIG_SCHEMA = {
         1024,
         'Collectors per (height, view) that aggregate votes into certificates: k plan slots from the leader on (the leader first); every vote goes to each of them.',
       ),
+      // The upper bounds are what a peer's decoder accepts in one message (consensus/bft/messages.ts
+      // SYNC_BLOCKS_MAX, GOSSIP_TXS_MAX): a larger batch would be refused as garbage by every peer.
       sync_batch_blocks: int(
         64,
         1,
-        4096,
+        256,
         'Most blocks (with their certificates) asked of one peer in one block-sync request.',
       ),
-      gossip_batch_max: int(256, 1, 65_536, 'Most transactions gossiped to the peers in one message.'),
+      gossip_batch_max: int(256, 1, 4096, 'Most transactions gossiped to the peers in one message.'),
     },
   ),
   query: section('Signed queries, their cursors, and the cost of filters and lists.', {

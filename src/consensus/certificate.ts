@@ -10,6 +10,7 @@ import { string, varuint } from '../codec/primitives.js';
 import { blsAggregateSignatures, blsFastAggregateVerify } from '../crypto/bls.js';
 import { CertificatePhaseCodec, type CommitCertificate } from '../model/block.js';
 import { HashBytes } from '../model/keys.js';
+import { assert } from '../util/assert.js';
 import { bytesEqual } from '../util/hex.js';
 import type { ValidatorSet } from './validator-set.js';
 
@@ -45,7 +46,12 @@ export function voteMessage(
 
 export function signersBitmap(indexes: number[], size: number): Uint8Array {
   const bm = new Uint8Array(Math.ceil(size / 8));
-  for (const i of indexes) bm[i >> 3]! |= 1 << (i & 7);
+  for (const i of indexes) {
+    // Our own signers: each a roster slot, each once (a bit set twice would count one vote as two).
+    assert(Number.isSafeInteger(i) && i >= 0 && i < size, `signer index ${i} outside a roster of ${size}`);
+    assert(((bm[i >> 3]! >> (i & 7)) & 1) === 0, `signer index ${i} given twice`);
+    bm[i >> 3]! |= 1 << (i & 7);
+  }
   return bm;
 }
 
@@ -66,6 +72,8 @@ export function aggregateCertificate(
   votes: { index: number; signature: Uint8Array }[],
   set: ValidatorSet,
 ): CommitCertificate {
+  assert(votes.length >= 1 && votes.length <= set.size, `aggregating ${votes.length} votes of ${set.size}`);
+  assert(bytesEqual(subject.validatorSetHash, set.hash), 'aggregating votes for another validator set');
   const sorted = [...votes].sort((a, b) => a.index - b.index);
   return {
     ...subject,
@@ -106,6 +114,7 @@ const EMPTY_AGGREGATE = (() => {
  * signers. Accepted only at height 1 (`isGenesisCertificate`); never reported as a quorum.
  */
 export function genesisCertificate(blockHash: Uint8Array, set: ValidatorSet): CommitCertificate {
+  assert(blockHash.length === 32 && set.size >= 1, 'a genesis certificate needs a block hash and validators');
   return {
     phase: { kind: 'Commit' },
     height: 1,

@@ -101,6 +101,10 @@ export function encodeEvidenceFileHeader(droppedBefore: number): Uint8Array {
 type Examined = { ok: true; payload: Uint8Array; next: number } | { ok: false; reason: CorruptionReason };
 
 function examineRecord(buf: Uint8Array, offset: number): Examined {
+  assert(
+    offset >= EVIDENCE_FILE_HEADER_BYTES && offset <= buf.length,
+    `record offset ${offset} outside the file`,
+  );
   if (buf.length - offset < RECORD_HEADER_BYTES) return { ok: false, reason: 'short_record' };
   if (!RECORD_MAGIC.every((b, i) => buf[offset + i] === b)) return { ok: false, reason: 'bad_magic' };
   const view = new DataView(buf.buffer, buf.byteOffset + offset, RECORD_HEADER_BYTES);
@@ -116,6 +120,7 @@ function examineRecord(buf: Uint8Array, offset: number): Examined {
 
 /** The offset of the first valid record at or after `from`, if any (used to tell a torn tail from rot). */
 function findNextGoodRecord(buf: Uint8Array, from: number): number | undefined {
+  assert(from > EVIDENCE_FILE_HEADER_BYTES, `searching for a record from offset ${from}, inside the header`);
   for (let at = buf.indexOf(RECORD_MAGIC[0]!, from); at >= 0; at = buf.indexOf(RECORD_MAGIC[0]!, at + 1))
     if (examineRecord(buf, at).ok) return at;
   return undefined;
@@ -189,7 +194,9 @@ export class EvidenceFile {
     private recordCount: number,
     private readonly fsync: boolean,
     private readonly failPoints: FailPoints,
-  ) {}
+  ) {
+    assert(size >= EVIDENCE_FILE_HEADER_BYTES && recordCount >= 0, `an evidence file of ${size} bytes`);
+  }
 
   /** Opens (creating an empty file if there is none), recovers a torn tail and reads every record. */
   static async open(
@@ -213,6 +220,10 @@ export class EvidenceFile {
         if (fsync) await handle.sync();
       }
       const size = tornAt ?? buf.length;
+      assert(
+        tornAt === undefined || tornAt >= EVIDENCE_FILE_HEADER_BYTES,
+        `torn at ${tornAt}, in the header`,
+      );
       const file = new EvidenceFile(path, handle, size, contents.records.length, fsync, failPoints);
       return { file, contents };
     } catch (e) {
@@ -233,10 +244,13 @@ export class EvidenceFile {
   /** Appends records in one write and one fsync. */
   async append(entries: readonly EvidenceEntry[]): Promise<void> {
     if (entries.length === 0) return;
+    // Records the store accepted: deduplicated, so one append never writes a record twice.
+    assert(new Set(entries.map((e) => e.id)).size === entries.length, 'an evidence append repeats a record');
     const chunks = entries.map(encodeEvidenceRecord);
     const buf = Buffer.concat(chunks);
     for (let done = 0; done < buf.length; ) {
       const { bytesWritten } = await this.handle.write(buf, done, buf.length - done, this.size + done);
+      assert(bytesWritten > 0, `an evidence write made no progress at ${done} of ${buf.length} bytes`);
       done += bytesWritten;
     }
     this.failPoints.hit('evidence.after-write');
@@ -248,6 +262,8 @@ export class EvidenceFile {
 
   /** Replaces the whole file by `entries` (temp file, fsync, rename, directory fsync). */
   async rewrite(entries: readonly EvidenceEntry[], droppedBefore: number): Promise<void> {
+    // The store's records: deduplicated (a replacement never holds one record twice).
+    assert(new Set(entries.map((e) => e.id)).size === entries.length, 'an evidence rewrite repeats a record');
     const chunks = [encodeEvidenceFileHeader(droppedBefore), ...entries.map(encodeEvidenceRecord)];
     await replaceFile(this.path, chunks, this.fsync, this.failPoints);
     const next = await open(this.path, 'r+');
@@ -277,6 +293,10 @@ async function replaceFile(
   fsync: boolean,
   failPoints: FailPoints,
 ): Promise<void> {
+  assert(
+    chunks[0]?.length === EVIDENCE_FILE_HEADER_BYTES && FILE_MAGIC.every((b, i) => chunks[0]![i] === b),
+    'an evidence file replaced without its header first',
+  );
   const tmp = `${path}.tmp`;
   const fh = await open(tmp, 'w', 0o600);
   try {

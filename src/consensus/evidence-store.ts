@@ -84,10 +84,12 @@ export class EvidenceStore {
     store.file = file;
     if (opts.onError) store.onError = opts.onError;
     if (file.records > 2 * store.capacity) await store.compact(file);
+    assert(file.records <= 2 * store.capacity, `evidence file of ${file.records} records after open`);
     return store;
   }
 
   private replay(contents: EvidenceFileContents): void {
+    assert(this.entries.length === 0 && this.file === undefined, 'the evidence file is replayed once, first');
     for (const e of contents.records) this.remember(e);
     this.droppedCount += contents.droppedBefore;
     this.truncatedTail = contents.truncatedTailBytes;
@@ -95,6 +97,14 @@ export class EvidenceStore {
 
   add(entry: EvidenceEntry): 'accepted' | 'duplicate' {
     assert(ID_PATTERN.test(entry.id), 'an evidence id is 64 lowercase hex digits');
+    // A record the file can encode (varuint fields): one accepted here must survive the background write.
+    assert(
+      Number.isSafeInteger(entry.recordedAtMs) &&
+        entry.recordedAtMs >= 0 &&
+        Number.isSafeInteger(entry.recordedAtHeight) &&
+        entry.recordedAtHeight >= 0,
+      `evidence recorded at ${entry.recordedAtMs} ms, height ${entry.recordedAtHeight}`,
+    );
     const status = this.remember(entry);
     if (status === 'accepted' && this.file !== undefined) {
       this.unwritten.push(entry);
@@ -112,6 +122,11 @@ export class EvidenceStore {
       this.ids.delete(oldest.id);
       this.droppedCount++;
     }
+    // Bounded, and deduplicated: one id per record kept.
+    assert(
+      this.entries.length <= this.capacity && this.ids.size === this.entries.length,
+      `evidence store holds ${this.entries.length} records and ${this.ids.size} ids (capacity ${this.capacity})`,
+    );
     return 'accepted';
   }
 
@@ -135,7 +150,9 @@ export class EvidenceStore {
   /** Rewrites the file with exactly the records in memory (which include every unwritten one). */
   private async compact(file: EvidenceFile): Promise<void> {
     this.unwritten = [];
-    await file.rewrite([...this.entries], this.droppedCount);
+    const kept = [...this.entries];
+    await file.rewrite(kept, this.droppedCount);
+    assert(file.records === kept.length, `compacted to ${file.records} records, ${kept.length} kept`);
   }
 
   /**
@@ -161,6 +178,10 @@ export class EvidenceStore {
 
   /** Newest first, optionally one kind only; `total` counts every match. */
   list(q: { kind?: EvidenceKind; offset: number; limit: number }): EvidencePage {
+    assert(
+      Number.isSafeInteger(q.offset) && q.offset >= 0 && Number.isSafeInteger(q.limit) && q.limit >= 0,
+      `evidence page offset ${q.offset} limit ${q.limit}`,
+    );
     const matching = q.kind === undefined ? this.entries : this.entries.filter((e) => e.kind === q.kind);
     const newestFirst = [...matching].reverse();
     return { total: matching.length, items: newestFirst.slice(q.offset, q.offset + q.limit) };

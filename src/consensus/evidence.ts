@@ -18,6 +18,7 @@ import { fixedBytes, string, varuint } from '../codec/primitives.js';
 import { blsVerify } from '../crypto/bls.js';
 import { hash } from '../crypto/hash.js';
 import { CommitCertificateCodec } from '../model/block.js';
+import { assert } from '../util/assert.js';
 import { bytesEqual, compareBytes } from '../util/hex.js';
 import { CONSENSUS_PROTOCOL, type VoteSubject, VoteSubjectCodec, verifyCertificate } from './certificate.js';
 import type { ValidatorSet } from './validator-set.js';
@@ -70,7 +71,12 @@ export interface EvidenceContext {
 /** `finding` names what the evidence proves; `reason` why it proves nothing (stable, for error details). */
 export type EvidenceVerdict = { ok: true; finding: string } | { ok: false; reason: string; message: string };
 
-const refuse = (reason: string, message: string): EvidenceVerdict => ({ ok: false, reason, message });
+/** Refusal reasons are stable snake_case codes (error details name them). */
+const REASON = /^[a-z][a-z_]*$/;
+const refuse = (reason: string, message: string): EvidenceVerdict => {
+  assert(REASON.test(reason), `evidence refusal reason ${reason} is not a stable code`);
+  return { ok: false, reason, message };
+};
 
 function setByHash(ctx: EvidenceContext, h: Uint8Array): ValidatorSet | undefined {
   return ctx.validatorSets.find((s) => bytesEqual(s.hash, h));

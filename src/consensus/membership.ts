@@ -25,6 +25,11 @@ export interface KeyLifecycleEntry {
 
 /** True when `peer` is in the validator set of `height`. */
 export function isActiveAt(peer: Peer, height: number): boolean {
+  // The peer table's own rows: a key is active from after the block that registered it.
+  assert(
+    peer.activeFrom > peer.registeredAt,
+    `peer ${peer.id}: active from ${peer.activeFrom}, registered at ${peer.registeredAt}`,
+  );
   return peer.activeFrom <= height && (peer.disabledAt === undefined || peer.disabledAt > height);
 }
 
@@ -59,6 +64,7 @@ export function keyLifecycle(state: PeerSource): KeyLifecycleEntry[] {
  * changes where some key becomes active or is disabled.
  */
 export function rosterHistory(state: PeerSource, upTo: number): { height: number; set: ValidatorSet }[] {
+  assert(Number.isSafeInteger(upTo) && upTo >= 0, `rosterHistory: bad height ${upTo}`);
   const changes = new Set<number>([1]);
   for (const p of state.listPeers()) {
     if (p.activeFrom >= 1 && p.activeFrom <= upTo) changes.add(p.activeFrom);

@@ -7,7 +7,8 @@
 
 import type { BlsKeyPair } from '../crypto/bls.js';
 import type { CommitCertificate } from '../model/block.js';
-import { toHex } from '../util/hex.js';
+import { assert } from '../util/assert.js';
+import { bytesEqual, toHex } from '../util/hex.js';
 import { signersBitmap, voteMessage } from './certificate.js';
 import { DueWake } from './due-wake.js';
 import type { ConsensusEngine, ConsensusHost, ConsensusSnapshot, PhaseTimings, QcSummary } from './engine.js';
@@ -88,13 +89,16 @@ export class SinglePeerEngine implements ConsensusEngine {
       // With `minIntervalMs`, transactions gather until that long after the previous block started
       // (fewer, fuller blocks); 0 produces as soon as anything waits.
       const waitMs = this.opts.minIntervalMs - (this.host.clock.monotonicMs() - this.lastRoundStartMs);
+      assert(waitMs <= this.opts.minIntervalMs, `a wait of ${waitMs} ms: the monotonic clock ran backwards`);
       if (waitMs > 0) {
         await new Promise<void>((r) => {
           this.host.clock.setTimeout(r, waitMs, { keepAlive: true }); // transactions are waiting
         });
         if (!this.running) return;
       }
-      const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
+      const max = this.host.blockMaxTransactions();
+      const txs = this.host.takeTransactions(max);
+      assert(txs.length <= max, `${txs.length} transactions taken for a block of at most ${max}`);
       if (txs.length === 0 && !this.dueWorkDue()) continue; // everything taken had expired
       try {
         await this.produce(txs);
@@ -126,11 +130,19 @@ export class SinglePeerEngine implements ConsensusEngine {
     this.lastRoundStartMs = t0;
     this.roundStartedAtMs = clock.nowMs();
     const blockTime = Math.max(clock.nowMs(), this.lastBlockTimeMs);
+    const tip = this.host.height();
     const executed = this.host.execute(0, blockTime, txs);
+    // The block extends the committed tip by one, at a time not before the previous block's.
+    assert(
+      executed.header.height === tip + 1 && bytesEqual(executed.header.prevHash, this.host.tipHash()),
+      `block ${executed.header.height} built on tip ${tip} does not extend it`,
+    );
+    assert(blockTime >= this.lastBlockTimeMs, `block time ${blockTime} before ${this.lastBlockTimeMs}`);
     const t1 = clock.monotonicMs();
     const certificate = this.certify(executed.header.height, executed.hash);
     const t2 = clock.monotonicMs();
     await this.host.commit(executed, certificate);
+    assert(this.host.height() === tip + 1, `committed height ${tip + 1}, the tip is ${this.host.height()}`);
     const t3 = clock.monotonicMs();
     this.lastBlockTimeMs = blockTime;
     this.blocksProduced++;
@@ -143,6 +155,8 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   /** Signs the commit vote for a block and wraps it as a certificate (quorum of one). */
   certify(height: number, blockHash: Uint8Array): CommitCertificate {
+    assert(Number.isSafeInteger(height) && height >= 1, `a certificate for height ${height}`);
+    assert(blockHash.length === 32, `a certificate for a ${blockHash.length}-byte block hash`);
     const subject = {
       phase: { kind: 'Commit' as const },
       height,
@@ -163,6 +177,11 @@ export class SinglePeerEngine implements ConsensusEngine {
   }
 
   private recordPhases(p: PhaseTimings): void {
+    // Measured on the monotonic clock: no phase takes negative time.
+    assert(
+      p.proposeMs >= 0 && p.collectVotesMs >= 0 && p.commitMs >= 0 && p.totalMs >= 0,
+      `negative phase time: ${JSON.stringify(p)}`,
+    );
     this.lastPhases = p;
     this.phaseSamples++;
     const a = this.avgPhases;
@@ -181,6 +200,8 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   /** Seeds the certificate history after a restart from the stored blocks' certificates. */
   restoreCertificates(certs: CommitCertificate[]): void {
+    for (let i = 1; i < certs.length; i++)
+      assert(certs[i - 1]!.height > certs[i]!.height, 'restored certificates are not newest first');
     this.recent.splice(0, this.recent.length, ...certs.slice(0, this.opts.recentCertificatesMax));
   }
 
@@ -202,6 +223,7 @@ export class SinglePeerEngine implements ConsensusEngine {
 
   snapshot(): ConsensusSnapshot {
     const last = this.recent[0];
+    assert(this.recent.length <= this.opts.recentCertificatesMax, 'certificate history over its bound');
     const qc: QcSummary | undefined = last && {
       height: last.height,
       view: last.view,

@@ -135,7 +135,7 @@ export class BlockExecution {
         // A run is charged once, after its undo entries were released or rolled back.
         assert(
           this.view.journal.mark() === 0 && used >= TRANSACTION_BASE_WEIGHT,
-          `trigger run charged ${used} with ${this.view.journal.mark()} undo entries open`,
+          `due work run charged ${used} with ${this.view.journal.mark()} undo entries open`,
         );
         this.weightUsed += used;
       },
@@ -182,7 +182,7 @@ export class BlockExecution {
   }
 
   private prepare(): { changes: RowChange[]; sum: bigint } {
-    // Every transaction's and trigger run's undo entries were released or rolled back: the overlay
+    // Every transaction's and due work run's undo entries were released or rolled back: the overlay
     // holds only kept writes when its diff and root are taken.
     assert(
       this.view.journal.mark() === 0,

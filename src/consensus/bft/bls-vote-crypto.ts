@@ -6,6 +6,7 @@ import { encode } from '../../codec/frame.js';
 import { type BlsKeyPair, blsVerify } from '../../crypto/bls.js';
 import { hash } from '../../crypto/hash.js';
 import { CommitCertificateCodec } from '../../model/block.js';
+import { assert } from '../../util/assert.js';
 import { toHex } from '../../util/hex.js';
 import { aggregateCertificate, verifyCertificate, voteMessage } from '../certificate.js';
 import type { ValidatorSet } from '../validator-set.js';
@@ -34,7 +35,8 @@ export class BlsVoteCrypto implements VoteCrypto {
   ) {}
 
   sign(subject: VoteSubject): Uint8Array {
-    if (this.key === undefined) throw new Error('an observer has no consensus key to vote with');
+    // The core votes only as a roster member (roster index >= 0), which has a consensus key.
+    assert(this.key !== undefined, 'an observer has no consensus key to vote with');
     return this.key.sign(voteMessage(this.chainId, certificateSubject(subject)));
   }
 
@@ -64,6 +66,7 @@ export class BlsVoteCrypto implements VoteCrypto {
     if (problem === undefined) {
       if (this.verified.size >= VERIFIED_QCS_MAX) this.verified.clear();
       this.verified.add(id);
+      assert(this.verified.size <= VERIFIED_QCS_MAX, 'verified-QC cache over its bound');
     }
     return problem;
   }

@@ -4,6 +4,7 @@
 // one is a bug (ConsensusInvariantError), and in the simulator it comes with its seed.
 
 import { bytesEqual, toHex } from '../../util/hex.js';
+import { INVALID_PROPOSAL_REASON_BYTES_MAX } from '../evidence.js';
 import type { ValidatorSet } from '../validator-set.js';
 import { HEIGHTS_AHEAD_MAX, PROPOSAL_VIEWS_AHEAD, VIEWS_AHEAD_MAX } from './bounds.js';
 import { type CoreReport, reportOf } from './core-report.js';
@@ -15,6 +16,7 @@ import {
   assertLockGrows,
   assertLockRule,
   assertQcSigners,
+  isViewNumber,
 } from './safety-checks.js';
 import {
   type BftEffect,
@@ -66,11 +68,29 @@ export class BftCore {
       | { proposeMs: number; collectVotesMs: number; commitMs: number; totalMs: number },
   };
 
-  constructor(private readonly o: BftOptions) {}
+  constructor(private readonly o: BftOptions) {
+    invariant(
+      Number.isSafeInteger(o.collectorsK) && o.collectorsK >= 1,
+      `collectors per view must be a positive integer, not ${o.collectorsK}`,
+    );
+    const t = o.pacemaker;
+    invariant(
+      t.baseMs > 0 && t.maxMs >= t.baseMs && t.multiplierPermille >= 1000 && t.rttFloorMultiplier >= 0,
+      `pacemaker settings inconsistent: base ${t.baseMs} ms, max ${t.maxMs} ms, x${t.multiplierPermille}‰`,
+    );
+    invariant(
+      t.jitterPermille >= 0 && t.jitterPermille <= 1000,
+      `jitter ${t.jitterPermille}‰ out of 0..1000`,
+    );
+  }
 
   step(input: BftInput): BftEffect[] {
     this.out = [];
-    if ('nowMs' in input) this.nowMs = input.nowMs;
+    if ('nowMs' in input) {
+      // Time arrives in inputs only, read from the host's monotonic clock (the driver checks its order).
+      invariant(Number.isFinite(input.nowMs) && input.nowMs >= 0, `${input.kind} input at ${input.nowMs} ms`);
+      this.nowMs = input.nowMs;
+    }
     switch (input.kind) {
       case 'Start':
         this.start(input);
@@ -79,12 +99,93 @@ export class BftCore {
         this.committed(input.height, input.roster, input.pending);
         break;
       case 'Rtt':
+        invariant(Number.isFinite(input.ms), `a round trip of ${input.ms} ms`);
         this.rttMs = Math.max(0, input.ms);
         break;
       default:
         if (this.hs !== undefined) this.dispatch(input);
     }
+    if (this.hs !== undefined) this.checkState(this.hs);
     return this.out;
+  }
+
+  /** After every step: the state machine is consistent (what each later step relies on). */
+  private checkState(hs: HeightState): void {
+    const at = `height ${hs.height} view ${this.view}`;
+    invariant(isViewNumber(this.view), `${at}: the view is not a non-negative integer`);
+    invariant(this.me >= -1 && this.me < hs.roster.size, `${at}: roster index ${this.me} out of range`);
+    invariant(
+      this.me < 0 || hs.roster.validators[this.me]!.peer === this.o.self,
+      `${at}: roster index ${this.me} is another peer`,
+    );
+    invariant((this.proposedView ?? -1) <= this.view, `${at}: proposed in view ${this.proposedView}, ahead`);
+    for (const v of hs.led) invariant(v <= this.view, `${at}: led view ${v}, ahead of the view`);
+    invariant(!hs.committing || hs.commitQc !== undefined, `${at}: committing without a commit certificate`);
+    // NEW_VIEWs are kept per roster index, each claim capped to the window above the view.
+    invariant(hs.newViews.size <= hs.roster.size, `${at}: ${hs.newViews.size} NEW_VIEW senders`);
+    for (const [i, v] of hs.newViews)
+      invariant(
+        i >= 0 && i < hs.roster.size && v <= this.view + VIEWS_AHEAD_MAX,
+        `${at}: NEW_VIEW of index ${i} for view ${v} kept`,
+      );
+    for (const [v, qc] of hs.prepareQcs)
+      invariant(
+        qc.view === v && qc.height === hs.height && qc.phase.kind === 'Prepare',
+        `${at}: the Prepare QC kept for view ${v} is of ${qc.phase.kind} ${qc.height}/${qc.view}`,
+      );
+    for (const qc of [this.lockedQc, this.highQc])
+      invariant(
+        qc === undefined || (qc.height === hs.height && qc.phase.kind === 'Prepare'),
+        `${at}: the lock or highest QC is not a Prepare QC of this height`,
+      );
+    invariant(
+      this.lockedQc === undefined || (this.highQc !== undefined && this.highQc.view >= this.lockedQc.view),
+      `${at}: the highest QC is below the lock`,
+    );
+    invariant(
+      (this.prepareVote?.view ?? -1) <= this.view && (this.commitVote?.view ?? -1) <= this.view,
+      `${at}: a vote recorded for a later view`,
+    );
+    invariant(hs.timerView <= this.view, `${at}: a timer armed for view ${hs.timerView}, ahead of the view`);
+    // Memory is never behind what was made durable at this height (a restart resumes from the record).
+    const d = this.durable?.height === hs.height ? this.durable : undefined;
+    invariant(d === undefined || d.view <= this.view, `${at}: the safety record is at view ${d?.view}`);
+    invariant(
+      d?.lockedQc === undefined || (this.lockedQc?.view ?? -1) >= d.lockedQc.view,
+      `${at}: the lock is below the durable one of view ${d?.lockedQc?.view}`,
+    );
+    invariant(
+      (this.prepareVote?.view ?? -1) >= (d?.prepareVote?.view ?? -1) &&
+        (this.commitVote?.view ?? -1) >= (d?.commitVote?.view ?? -1),
+      `${at}: a vote recorded durably is forgotten in memory`,
+    );
+    invariant(
+      hs.blocks.size <= BLOCKS_KEPT_MAX && this.votedBlocks.size <= BLOCKS_KEPT_MAX,
+      `${at}: more than ${BLOCKS_KEPT_MAX} payloads kept`,
+    );
+    invariant(this.nextHeight.length <= NEXT_HEIGHT_BUFFER_MAX, `${at}: next-height buffer over its bound`);
+    for (const v of hs.futureProposals.keys())
+      invariant(
+        v > this.view && v <= this.view + PROPOSAL_VIEWS_AHEAD,
+        `${at}: a proposal kept for view ${v}, outside the window ahead`,
+      );
+    for (const [v, p] of hs.proposals)
+      invariant(
+        v <= this.view && p.msg.view === v,
+        `${at}: the proposal kept for view ${v} is of view ${p.msg.view} or ahead of the view`,
+      );
+    for (const [v, p] of hs.futureProposals)
+      invariant(p.msg.view === v, `${at}: the proposal kept for view ${v} is of view ${p.msg.view}`);
+    // A block is valid only with the view its header was built in (the re-proposal rule reads it).
+    for (const [hex, b] of hs.blocks)
+      invariant(
+        b.execution !== 'ok' || b.headerView !== undefined,
+        `${at}: block ${hex.slice(0, 12)} executed as valid without its header view`,
+      );
+    invariant(
+      hs.commitQc === undefined || (hs.commitQc.height === hs.height && hs.commitQc.phase.kind === 'Commit'),
+      `${at}: the commit certificate is not a Commit QC of this height`,
+    );
   }
 
   private dispatch(input: BftInput): void {
@@ -112,11 +213,24 @@ export class BftCore {
   // ---- heights ------------------------------------------------------------------------------------
 
   private start(i: Extract<BftInput, { kind: 'Start' }>): void {
+    invariant(this.hs === undefined, `a second Start (height ${i.height}): a core starts once`);
     this.pending = i.pending;
     this.enterHeight(i.height, i.roster);
     const s = i.safety;
     this.durable = s;
     if (s !== undefined && s.height === i.height && this.o.plantedBug !== 'forget-lock-on-restart') {
+      // The record this peer made durable itself: consistent, or the file is not the one it wrote.
+      invariant(
+        isViewNumber(s.view) &&
+          (s.prepareVote?.view ?? -1) <= s.view &&
+          (s.commitVote?.view ?? -1) <= s.view &&
+          (s.proposedView ?? -1) <= s.view,
+        `the safety record of height ${s.height} names a vote or proposal after its view ${s.view}`,
+      );
+      invariant(
+        s.lockedQc === undefined || (s.lockedQc.height === s.height && s.lockedQc.view <= s.view),
+        `the safety record of height ${s.height} holds a lock of another height or a later view`,
+      );
       this.view = s.view;
       this.lockedQc = s.lockedQc;
       this.highQc = s.lockedQc;
@@ -134,6 +248,11 @@ export class BftCore {
   }
 
   private enterHeight(height: number, roster: ValidatorSet): void {
+    invariant(
+      Number.isSafeInteger(height) && height >= 1 && (this.hs === undefined || height > this.hs.height),
+      `entering height ${height} after height ${this.hs?.height ?? 'none'}: heights only go up`,
+    );
+    invariant(roster.size >= 1, `an empty validator set at height ${height}`);
     this.hs = new HeightState(this.o.chainId, height, roster, this.o.crypto, this.nowMs);
     this.me = roster.indexOf(this.o.self);
     this.view = 0;
@@ -154,6 +273,7 @@ export class BftCore {
     if (hs !== undefined && this.me >= 0 && hs.commitQcAtMs !== undefined && height === hs.height) {
       const t = (x: number | undefined) => (x ?? hs.startedAtMs) - hs.startedAtMs;
       const total = this.nowMs - hs.startedAtMs;
+      invariant(total >= 0 && hs.commitQcAtMs <= this.nowMs, `height ${height}: phase times run backwards`);
       this.stats.lastPhases = {
         proposeMs: t(hs.proposalAtMs),
         collectVotesMs: t(hs.commitQcAtMs) - t(hs.proposalAtMs),
@@ -167,7 +287,14 @@ export class BftCore {
     this.out.push({ kind: 'CancelTimer' });
     const buffered = this.nextHeight;
     this.nextHeight = [];
-    for (const b of buffered) this.message(b.from, b.msg);
+    for (const b of buffered) {
+      // Only messages of the height just entered were kept for it.
+      invariant(
+        (b.msg.kind === 'QcMsg' ? b.msg.qc.height : b.msg.height) === height + 1,
+        `a message buffered for height ${height + 1} names another height`,
+      );
+      this.message(b.from, b.msg);
+    }
     if (this.pending) this.activity();
     this.tryPropose();
   }
@@ -178,14 +305,22 @@ export class BftCore {
   private activity(): void {
     const hs = this.hs!;
     if (this.me < 0 || hs.timerView === this.view || hs.committing) return;
+    // Timers only move forward: a timer is never armed for a view older than one already armed.
+    invariant(hs.timerView < this.view, `a timer for view ${this.view} after one for view ${hs.timerView}`);
     if (hs.timerView < 0 && this.view === 0) hs.startedAtMs = this.nowMs; // the height's round begins
     hs.timerView = this.view;
     const t = viewTimeout(this.o.pacemaker, hs.height, this.view, this.me, this.rttMs);
+    invariant(Number.isSafeInteger(t.ms) && t.ms > 0, `view ${this.view}: a timeout of ${t.ms} ms`);
     this.out.push({ kind: 'SetTimer', height: hs.height, view: this.view, ms: t.ms });
   }
 
   private timeout(height: number, view: number): void {
     const hs = this.hs!;
+    // Timers are armed by this core for its own height and view: none can name a later one.
+    invariant(
+      height < hs.height || (height === hs.height && view <= this.view),
+      `a timeout for height ${height} view ${view} while at height ${hs.height} view ${this.view}`,
+    );
     if (height !== hs.height || view !== this.view || this.me < 0) return;
     if (hs.committing) {
       hs.timerView = -1;
@@ -208,6 +343,11 @@ export class BftCore {
 
   private advanceView(view: number, cause: ViewChangeCause): void {
     const hs = this.hs!;
+    // Views only go up within a height, and never past the window a NEW_VIEW claim is capped to.
+    invariant(
+      isViewNumber(view) && view > this.view && view <= this.view + VIEWS_AHEAD_MAX,
+      `view ${this.view} → ${view} (${cause}) at height ${hs.height}`,
+    );
     this.stats.viewChanges++;
     this.stats.causes[cause] = (this.stats.causes[cause] ?? 0) + 1;
     this.view = view;
@@ -260,13 +400,23 @@ export class BftCore {
       }
     }
     if (!this.pending) return;
+    invariant(
+      this.proposedView === undefined || this.proposedView < this.view,
+      `a block asked for view ${this.view} after proposing in view ${this.proposedView}`,
+    );
     hs.led.add(this.view);
     this.out.push({ kind: 'Build', height: hs.height, view: this.view });
   }
 
   private built(i: Extract<BftInput, { kind: 'Built' }>): void {
     const hs = this.hs!;
+    invariant(i.height <= hs.height, `a block built for height ${i.height} while at height ${hs.height}`);
     if (i.height !== hs.height || i.view !== this.view || !this.isLeader()) return;
+    // A block arrives only for a Build this core asked for in this view (and has not proposed in yet).
+    invariant(
+      hs.led.has(i.view) && (this.proposedView === undefined || this.proposedView < i.view),
+      `a built block for view ${i.view} that was not asked for`,
+    );
     if (i.blockHash === undefined || i.block === undefined) {
       hs.led.delete(i.view); // nothing to propose after all; try again when work arrives
       return;
@@ -281,6 +431,17 @@ export class BftCore {
 
   private sendProposal(blockHash: Uint8Array, block: Uint8Array, justify: Qc | undefined): void {
     const hs = this.hs!;
+    // The proposer is the one the rotation names, once per view, with a justify of this height.
+    invariant(this.isLeader(), `a proposal in view ${this.view} by index ${this.me}, not the leader`);
+    invariant(
+      this.proposedView === undefined || this.proposedView < this.view,
+      `a second proposal at height ${hs.height}: proposed in view ${this.proposedView}, now view ${this.view}`,
+    );
+    invariant(
+      justify === undefined || (justify.height === hs.height && justify.phase.kind === 'Prepare'),
+      `a proposal justified by a ${justify?.phase.kind} QC of height ${justify?.height}`,
+    );
+    invariant(blockHash.length === 32 && block.length > 0, 'a proposal without a block or its hash');
     const msg: Msg<'Proposal'> = {
       kind: 'Proposal',
       height: hs.height,
@@ -344,6 +505,10 @@ export class BftCore {
 
   private future(from: string, msg: BftMessage, height: number): void {
     const hs = this.hs!;
+    invariant(
+      height > hs.height && height <= hs.height + HEIGHTS_AHEAD_MAX,
+      `message of height ${height} routed as future at height ${hs.height}`,
+    );
     if (height === hs.height + 1 && this.nextHeight.length < NEXT_HEIGHT_BUFFER_MAX)
       this.nextHeight.push({ from, msg });
     // Traffic two heights on, or a commit certificate one height on while this one is not committing,
@@ -356,6 +521,7 @@ export class BftCore {
 
   private proposal(from: string, msg: Msg<'Proposal'>): void {
     const hs = this.hs!;
+    invariant(msg.height === hs.height, `a proposal of height ${msg.height} handled at ${hs.height}`);
     const sender = hs.roster.indexOf(from);
     if (sender < 0 || hs.plan.leader(msg.view) !== sender) {
       this.reject();
@@ -398,13 +564,16 @@ export class BftCore {
 
   private execute(blockHash: Uint8Array, block: Uint8Array): void {
     const hs = this.hs!;
-    const b = hs.block(blockHash)!;
+    const b = hs.block(blockHash);
+    // Each payload is executed once: only a known block not yet handed to execution is.
+    invariant(b?.execution === 'unknown', `execute of a block that is ${b?.execution ?? 'not known'}`);
     b.execution = 'running';
     this.out.push({ kind: 'Execute', height: hs.height, view: this.view, blockHash, block });
   }
 
   private executed(i: Extract<BftInput, { kind: 'Executed' }>): void {
     const hs = this.hs!;
+    invariant(i.height <= hs.height, `a block of height ${i.height} executed while at height ${hs.height}`);
     if (i.height !== hs.height) return;
     const b = hs.block(i.blockHash);
     if (b === undefined || b.execution !== 'running') return;
@@ -430,6 +599,7 @@ export class BftCore {
   /** The block is executed and valid: vote, lock or commit as the certificates seen allow. */
   private afterExecuted(blockHash: Uint8Array): void {
     const hs = this.hs!;
+    invariant(hs.block(blockHash)?.execution === 'ok', 'acting on a block not executed as valid');
     if (hs.commitQc !== undefined && bytesEqual(hs.commitQc.blockHash, blockHash)) {
       this.commit();
       return;
@@ -462,6 +632,11 @@ export class BftCore {
       return;
     assertFirstVote(this.durable, 'Prepare', hs.height, p.view);
     assertLockRule(p.blockHash, p.justify, this.lockedQc);
+    // Only the first proposal recorded for the view (from its leader) is ever voted for.
+    invariant(
+      p.height === hs.height && hs.proposals.get(p.view)?.hex === toHex(p.blockHash),
+      `a Prepare vote in view ${p.view} for a block that is not the view's proposal`,
+    );
     this.prepareVote = { view: p.view, blockHash: p.blockHash };
     this.keepBlock(p.blockHash, b.bytes);
     this.castVote('Prepare', p.blockHash);
@@ -477,13 +652,25 @@ export class BftCore {
     assertFirstVote(this.durable, 'Commit', hs.height, qc.view);
     assertCommitFollowsLock(qc, this.lockedQc);
     assertQcSigners(qc, hs.roster);
+    const recorded = hs.prepareQcs.get(qc.view);
+    invariant(
+      qc.height === hs.height && recorded !== undefined && bytesEqual(recorded.blockHash, qc.blockHash),
+      `a Commit vote on a Prepare QC of view ${qc.view} this height did not record`,
+    );
     this.commitVote = { view: qc.view, blockHash: qc.blockHash };
     this.castVote('Commit', qc.blockHash);
   }
 
   private castVote(phase: VotePhase, blockHash: Uint8Array): void {
     const hs = this.hs!;
+    invariant(this.me >= 0, 'an observer casting a vote');
     this.persist();
+    // Persist-before-vote: the record just handed to the host names this very vote.
+    const kept = phase === 'Prepare' ? this.durable?.prepareVote : this.durable?.commitVote;
+    invariant(
+      this.durable?.height === hs.height && kept?.view === this.view && bytesEqual(kept.blockHash, blockHash),
+      `a ${phase} vote in view ${this.view} that the safety record does not hold`,
+    );
     const subject = this.subject(phase, this.view, blockHash);
     const signature = this.o.crypto.sign(subject);
     this.stats.votesSent++;
@@ -513,12 +700,24 @@ export class BftCore {
       ...(this.votedBlocks.size === 0 ? {} : { blocks: [...this.votedBlocks.values()] }),
     };
     assertLockGrows(this.durable, safety);
+    invariant(
+      (safety.proposedView ?? -1) <= safety.view && (safety.blocks?.length ?? 0) <= BLOCKS_KEPT_MAX,
+      `safety record of height ${hs.height}: proposed view after its view, or over ${BLOCKS_KEPT_MAX} blocks`,
+    );
+    // The durable record never moves to an earlier height or view (a restart resumes from it).
+    invariant(
+      this.durable === undefined ||
+        this.durable.height < safety.height ||
+        (this.durable.height === safety.height && this.durable.view <= safety.view),
+      `the safety record went from height ${this.durable?.height} view ${this.durable?.view} to ${safety.height}/${safety.view}`,
+    );
     this.durable = safety;
     this.out.push({ kind: 'Persist', safety });
   }
 
   /** Keeps a payload this peer stands behind (bounded: the oldest goes first past the per-height bound). */
   private keepBlock(blockHash: Uint8Array, block: Uint8Array): void {
+    invariant(blockHash.length === 32, `a kept payload with a ${blockHash.length}-byte hash`);
     this.votedBlocks.set(toHex(blockHash), { blockHash, block });
     if (this.votedBlocks.size > BLOCKS_KEPT_MAX)
       this.votedBlocks.delete(this.votedBlocks.keys().next().value!);
@@ -558,7 +757,22 @@ export class BftCore {
       });
       return;
     }
+    // A counted vote is in the tally; a QC is formed exactly when the tally reaches the quorum.
+    const tally = r.kind === 'counted' ? hs.votes.tally(msg.view, msg.phase, msg.blockHash) : 0;
+    invariant(
+      r.kind !== 'counted' || (tally >= 1 && (r.qc === undefined || tally >= hs.roster.quorum)),
+      `a ${msg.phase} vote of view ${msg.view} counted with a tally of ${tally}`,
+    );
     if (r.kind === 'counted' && r.qc !== undefined) {
+      // The QC formed is for exactly what the votes signed.
+      invariant(
+        r.qc.height === hs.height &&
+          r.qc.view === msg.view &&
+          r.qc.phase.kind === msg.phase &&
+          bytesEqual(r.qc.blockHash, msg.blockHash) &&
+          bytesEqual(r.qc.validatorSetHash, hs.roster.hash),
+        `a QC formed from ${msg.phase} votes of view ${msg.view} names another subject`,
+      );
       this.stats.qcsFormed++;
       this.out.push({ kind: 'Broadcast', msg: { kind: 'QcMsg', qc: r.qc } });
       this.useQc(r.qc);
@@ -566,6 +780,7 @@ export class BftCore {
   }
 
   private qcMessage(from: string, qc: Qc): void {
+    invariant(qc.height === this.hs!.height, `a QC of height ${qc.height} handled at ${this.hs!.height}`);
     const phase = qc.phase.kind;
     if (phase === 'NewView' || !this.acceptQc(from, qc, phase)) return;
     this.useQc(qc);
@@ -583,6 +798,11 @@ export class BftCore {
       return false;
     }
     const problem = this.o.crypto.verifyQc(qc, hs.roster);
+    // The port's contract: a QC it passes names this height's validator set.
+    invariant(
+      problem !== undefined || bytesEqual(qc.validatorSetHash, hs.roster.hash),
+      `a QC of another validator set passed verification at height ${hs.height}`,
+    );
     if (problem === undefined) return true;
     this.reject();
     // One record per sending peer and height: a hostile peer cannot turn a stream of distinct bad
@@ -597,6 +817,11 @@ export class BftCore {
   /** A verified QC of this height. */
   private useQc(qc: Qc): void {
     const hs = this.hs!;
+    invariant(qc.height === hs.height, `a QC of height ${qc.height} used at height ${hs.height}`);
+    invariant(
+      qc.view <= this.view + VIEWS_AHEAD_MAX,
+      `a QC of view ${qc.view} used at view ${this.view}, beyond the window`,
+    );
     assertQcSigners(qc, hs.roster);
     this.activity();
     if (qc.phase.kind === 'Commit') {
@@ -607,6 +832,12 @@ export class BftCore {
         );
         return;
       }
+      // 2f+1 Commit votes of a view stand on that view's one Prepare QC (at most f validators are faulty).
+      const prepared = hs.prepareQcs.get(qc.view);
+      invariant(
+        prepared === undefined || bytesEqual(prepared.blockHash, qc.blockHash),
+        `the commit certificate of view ${qc.view} at height ${hs.height} is for another block than its Prepare QC`,
+      );
       hs.commitQc = qc;
       hs.commitQcAtMs = this.nowMs;
       const b = hs.block(qc.blockHash);
@@ -629,10 +860,22 @@ export class BftCore {
       );
       return;
     }
+    // The lock (loaded at start, so not always among the QCs seen) is the one Prepare QC of its view.
+    invariant(
+      this.lockedQc === undefined ||
+        this.lockedQc.view !== qc.view ||
+        bytesEqual(this.lockedQc.blockHash, qc.blockHash),
+      `two Prepare QCs at height ${hs.height} view ${qc.view}: the lock and one seen now`,
+    );
     hs.prepareQcs.set(qc.view, qc);
     hs.prepareQcAtMs ??= this.nowMs;
+    const lockBefore = this.lockedQc?.view ?? -1;
     if (this.highQc === undefined || qc.view > this.highQc.view) this.highQc = qc;
     if (this.lockedQc === undefined || qc.view > this.lockedQc.view) this.lockedQc = qc;
+    invariant(
+      this.lockedQc.view >= lockBefore && this.lockedQc.view >= qc.view,
+      `the lock went from view ${lockBefore} to ${this.lockedQc.view} on a QC of view ${qc.view}`,
+    );
     const b = hs.block(qc.blockHash);
     if (b === undefined) {
       this.askPayload(qc.blockHash);
@@ -648,7 +891,16 @@ export class BftCore {
   private commit(): void {
     const hs = this.hs!;
     if (hs.committing) return;
-    const qc = hs.commitQc!;
+    const qc = hs.commitQc;
+    invariant(
+      qc !== undefined && qc.height === hs.height && qc.phase.kind === 'Commit',
+      `a commit at height ${hs.height} without a commit certificate of that height`,
+    );
+    // Only a block this peer executed and found valid is committed.
+    invariant(
+      hs.block(qc.blockHash)?.execution === 'ok',
+      `commit of a block at height ${hs.height} that is not executed as valid`,
+    );
     assertQcSigners(qc, hs.roster);
     hs.committing = true;
     this.out.push({ kind: 'CancelTimer' });
@@ -657,6 +909,7 @@ export class BftCore {
 
   private newView(from: string, msg: Msg<'NewView'>): void {
     const hs = this.hs!;
+    invariant(msg.height === hs.height, `a NEW_VIEW of height ${msg.height} handled at ${hs.height}`);
     const sender = hs.roster.indexOf(from);
     if (sender < 0) {
       this.reject();
@@ -680,7 +933,7 @@ export class BftCore {
     this.activity();
     // f+1 peers past our view: at least one honest peer timed out there, so join the highest such view.
     const ahead = [...hs.newViews.values()].filter((v) => v > this.view).sort((a, b) => b - a);
-    const f = hs.roster.size - hs.roster.quorum;
+    const f = hs.roster.f;
     const join = ahead[f];
     // An observer follows too (it sends nothing), so its view and leader are the validators'.
     if (join !== undefined && join > this.view) this.advanceView(join, 'joined');
@@ -689,6 +942,7 @@ export class BftCore {
 
   private payload(msg: Msg<'Payload'>): void {
     const hs = this.hs!;
+    invariant(msg.height === hs.height, `a payload of height ${msg.height} handled at ${hs.height}`);
     const hex = toHex(msg.blockHash);
     if (!hs.payloadAsked.has(hex) || hs.blocks.has(hex)) return;
     const b = hs.rememberBlock(msg.blockHash, msg.block);
@@ -700,11 +954,33 @@ export class BftCore {
     const hs = this.hs!;
     const hex = toHex(blockHash);
     if (hs.payloadAsked.has(hex)) return;
+    // Payloads are asked only for blocks of certificates this peer accepted, never for one it holds.
+    invariant(!hs.blocks.has(hex), `a payload asked for a block already held at height ${hs.height}`);
     hs.payloadAsked.add(hex);
     this.out.push({ kind: 'Broadcast', msg: { kind: 'PayloadRequest', height: hs.height, blockHash } });
   }
 
   private evidence(finding: Extract<BftEffect, { kind: 'Evidence' }>['finding']): void {
+    // A refused proposal is recorded with a stable code of the engine that fits the record's field.
+    invariant(
+      finding.kind !== 'InvalidProposal' ||
+        (/^[a-z][a-z0-9_]*$/.test(finding.reason) &&
+          finding.reason.length <= INVALID_PROPOSAL_REASON_BYTES_MAX),
+      `invalid-proposal evidence with the reason ${finding.kind === 'InvalidProposal' ? finding.reason : ''}`,
+    );
+    if (finding.kind === 'DoubleVote') {
+      // The pair the vote box kept: one signer, one (height, view, phase), two different blocks.
+      const { first: a, second: b } = finding;
+      invariant(
+        a.height === b.height &&
+          a.view === b.view &&
+          a.phase === b.phase &&
+          !bytesEqual(a.blockHash, b.blockHash) &&
+          finding.signerIndex >= 0 &&
+          finding.signerIndex < this.hs!.roster.size,
+        `double-vote evidence of index ${finding.signerIndex} that is not two conflicting votes`,
+      );
+    }
     this.out.push({ kind: 'Evidence', finding });
   }
 

@@ -11,6 +11,7 @@ import { encodeProposedBlock } from '../../model/block.js';
 import { SignedTransactionCodec } from '../../model/transaction.js';
 import type { ExecutedBlock } from '../../pipeline/executed-block.js';
 import type { QueuedTransaction } from '../../pipeline/queue.js';
+import { unreachable } from '../../util/assert.js';
 import type { Timer } from '../../util/clock.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
 import { DueWake } from '../due-wake.js';
@@ -21,13 +22,22 @@ import {
   decodePeerMessage,
   encodeCoreMessage,
   encodePeerMessage,
+  GOSSIP_TXS_MAX,
   type PeerMessage,
+  SYNC_BLOCKS_MAX,
   toCoreMessage,
 } from './messages.js';
 import type { BftDriverOptions, BftHost, BftTransport, SafetyStore } from './ports.js';
+import { assertVotesPersisted } from './safety-checks.js';
 import { PhaseAverages, snapshotOf } from './snapshot.js';
 import { blocksToServe, checkSyncedBlock } from './sync.js';
-import { type BftEffect, type BftInput, type BftOptions, ConsensusInvariantError } from './types.js';
+import {
+  type BftEffect,
+  type BftInput,
+  type BftOptions,
+  ConsensusInvariantError,
+  invariant,
+} from './types.js';
 
 /** A transaction's canonical encoding in the codec's bare form (version byte, then the payload). */
 function bareForm(encoded: Uint8Array): Uint8Array {
@@ -67,6 +77,8 @@ export class BftEngine implements ConsensusEngine {
   private readonly syncCooldown = new Map<string, number>();
   private rttTimer: Timer | undefined;
   private rttMs: number | undefined;
+  /** The last reading of the monotonic clock (it never runs backwards). */
+  private lastNowMs = Number.NEGATIVE_INFINITY;
   /** Wakes the core when the earliest timed due work falls due, so an idle chain makes the block that runs it. */
   private readonly dueWake: DueWake;
   readonly recent: CommitCertificate[] = [];
@@ -91,12 +103,23 @@ export class BftEngine implements ConsensusEngine {
     private readonly safety: SafetyStore,
     private readonly o: BftOptions & BftDriverOptions & { decodeLimits: DecodeLimits },
   ) {
+    // Batches must fit what a peer's decoder accepts (messages.ts), or every peer drops our messages.
+    invariant(
+      o.gossipBatchMax >= 1 && o.gossipBatchMax <= GOSSIP_TXS_MAX,
+      `gossip batch of ${o.gossipBatchMax} outside 1..${GOSSIP_TXS_MAX}`,
+    );
+    invariant(
+      o.syncBatchBlocks >= 1 && o.syncBatchBlocks <= SYNC_BLOCKS_MAX,
+      `sync batch of ${o.syncBatchBlocks} outside 1..${SYNC_BLOCKS_MAX}`,
+    );
+    invariant(o.minIntervalMs >= 0 && o.recentCertificatesMax >= 0, 'negative block interval or history');
     this.core = new BftCore(o);
     this.dueWake = new DueWake(host, () => this.notifyWork());
   }
 
   /** Loads the safety state and starts the core at the height after the tip. */
   async open(): Promise<void> {
+    invariant(!this.running, 'the engine is opened once');
     const safety = await this.safety.load();
     this.running = true;
     const roster = this.host.validatorSet();
@@ -109,6 +132,11 @@ export class BftEngine implements ConsensusEngine {
       nowMs: this.now(),
       pending: this.hasWork(),
     });
+    // The core decides the height after the committed tip.
+    invariant(
+      !this.running || this.core.report().height === this.host.height() + 1,
+      `the core started at height ${this.core.report().height} on tip ${this.host.height()}`,
+    );
     this.probeRtt();
     this.dueWake.arm();
   }
@@ -131,6 +159,7 @@ export class BftEngine implements ConsensusEngine {
     if (!(ms >= 0 && ms <= RTT_SAMPLE_MAX_MS)) return; // a forged or absurd echo
     // Exponential moving average with weight 1/8 over every peer's answers.
     this.rttMs = this.rttMs === undefined ? ms : this.rttMs + (ms - this.rttMs) / 8;
+    invariant(this.rttMs >= 0 && this.rttMs <= RTT_SAMPLE_MAX_MS, `round trip average ${this.rttMs} ms`);
     this.input({ kind: 'Rtt', ms: Math.round(this.rttMs) });
   }
 
@@ -149,7 +178,10 @@ export class BftEngine implements ConsensusEngine {
   }
 
   private now(): number {
-    return this.host.clock.monotonicMs();
+    const ms = this.host.clock.monotonicMs();
+    invariant(ms >= this.lastNowMs, `the monotonic clock went from ${this.lastNowMs} to ${ms} ms`);
+    this.lastNowMs = ms;
+    return ms;
   }
 
   // ---- inputs -------------------------------------------------------------------------------------
@@ -159,6 +191,14 @@ export class BftEngine implements ConsensusEngine {
     let effects: BftEffect[];
     try {
       effects = this.core.step(i);
+      assertVotesPersisted(effects);
+      // A vote is only for a block this driver executed (built, or re-executed as valid) at this height.
+      for (const e of effects)
+        if ((e.kind === 'Send' || e.kind === 'Broadcast') && e.msg.kind === 'Vote')
+          invariant(
+            this.executed.has(toHex(e.msg.blockHash)),
+            `a ${e.msg.phase} vote in view ${e.msg.view} for a block the driver never executed`,
+          );
     } catch (e) {
       this.fail(e);
       return;
@@ -202,6 +242,7 @@ export class BftEngine implements ConsensusEngine {
     this.gossipTimer = undefined;
     if (this.gossip.length === 0) return;
     const txs = this.gossip;
+    invariant(txs.length <= GOSSIP_TXS_MAX, `a gossip message of ${txs.length} transactions`);
     this.gossip = [];
     this.counters.gossipOut += txs.length;
     this.transport.broadcast(encodePeerMessage({ kind: 'Txs', txs }));
@@ -257,6 +298,7 @@ export class BftEngine implements ConsensusEngine {
             Math.min(m.max, this.o.syncBatchBlocks),
             SYNC_ANSWER_BYTES,
           );
+          invariant(blocks.length <= SYNC_BLOCKS_MAX, `a sync answer of ${blocks.length} blocks`);
           this.transport.send(from, encodePeerMessage({ kind: 'SyncBlocks', blocks }));
         });
         return;
@@ -279,6 +321,7 @@ export class BftEngine implements ConsensusEngine {
         this.transport.broadcast(encodeCoreMessage(e.msg));
         return;
       case 'SetTimer':
+        invariant(Number.isFinite(e.ms) && e.ms > 0, `a view timer of ${e.ms} ms`);
         // A timer for a later view: our proposal lost its view (timed out or joined past). Its
         // transactions go back to the queue, or no leader would ever propose them again.
         if (this.taken.length > 0 && e.view > this.takenView) {
@@ -317,6 +360,8 @@ export class BftEngine implements ConsensusEngine {
         this.counters.evidence++;
         this.o.onEvidence(e.finding);
         return;
+      default:
+        unreachable(e, 'an effect the driver does not run');
     }
   }
 
@@ -325,7 +370,9 @@ export class BftEngine implements ConsensusEngine {
     if (wait > 0) await new Promise<void>((r) => this.host.clock.setTimeout(r, wait, { keepAlive: true }));
     if (this.host.height() + 1 !== height) return;
     this.lastBuildMs = this.now();
-    const txs = this.host.takeTransactions(this.host.blockMaxTransactions());
+    const max = this.host.blockMaxTransactions();
+    const txs = this.host.takeTransactions(max);
+    invariant(txs.length <= max, `${txs.length} transactions taken for a block of at most ${max}`);
     if (txs.length === 0 && !this.dueWake.due()) {
       this.input({ kind: 'Built', height, view, nowMs: this.now() });
       return;
@@ -333,6 +380,10 @@ export class BftEngine implements ConsensusEngine {
     this.taken.push(...txs);
     this.takenView = view;
     const executed = this.host.execute(view, this.host.clock.nowMs(), txs);
+    invariant(
+      executed.header.height === height && executed.header.view === view,
+      `built block ${executed.header.height}/${executed.header.view} for height ${height} view ${view}`,
+    );
     const block = encodeProposedBlock(executed, executed.encodedTransactions);
     this.executed.set(toHex(executed.hash), executed);
     this.input({ kind: 'Built', height, view, blockHash: executed.hash, block, nowMs: this.now() });
@@ -381,12 +432,38 @@ export class BftEngine implements ConsensusEngine {
     const executed = this.executed.get(toHex(blockHash));
     if (executed === undefined)
       throw new ConsensusInvariantError(`commit of height ${height} without its executed block`);
+    // The block extends the committed tip by one, and its certificate is a commit certificate of it.
+    const tip = this.host.height();
+    invariant(
+      height === tip + 1 && executed.header.height === height,
+      `commit of height ${height} (header ${executed.header.height}) on tip ${tip}`,
+    );
+    invariant(
+      bytesEqual(executed.header.prevHash, this.host.tipHash()),
+      `commit of height ${height}: its parent is not the committed tip`,
+    );
+    invariant(
+      certificate.phase.kind === 'Commit' &&
+        certificate.height === height &&
+        bytesEqual(certificate.blockHash, blockHash) &&
+        bytesEqual(executed.hash, blockHash),
+      `commit of height ${height} with a certificate for another block`,
+    );
+    invariant(
+      bytesEqual(certificate.validatorSetHash, this.host.validatorSet().hash),
+      `commit of height ${height} with a certificate of another validator set`,
+    );
     await this.host.commit(executed, certificate);
+    invariant(this.host.height() === height, `committed ${height}, the tip is ${this.host.height()}`);
     this.counters.commits++;
     this.afterCommit(certificate);
   }
 
   private afterCommit(certificate: CommitCertificate): void {
+    invariant(
+      certificate.height === this.host.height(),
+      `after a commit: certificate of height ${certificate.height}, tip ${this.host.height()}`,
+    );
     this.executed.clear();
     if (this.taken.length > 0) {
       this.host.release(this.taken);
@@ -406,6 +483,10 @@ export class BftEngine implements ConsensusEngine {
       pending: this.hasWork(),
       nowMs: this.now(),
     });
+    invariant(
+      !this.running || this.core.report().height === height + 1,
+      `after commit ${height} the core decides height ${this.core.report().height}`,
+    );
     for (let i = this.waiters.length - 1; i >= 0; i--) {
       const w = this.waiters[i]!;
       if (w.height <= height) {
@@ -418,17 +499,22 @@ export class BftEngine implements ConsensusEngine {
   private noteRoster(height: number, set: ValidatorSet): void {
     const last = this.history[this.history.length - 1];
     if (last !== undefined && bytesEqual(last.set.hash, set.hash)) return;
+    invariant(last === undefined || last.height <= height, `validator set history goes back to ${height}`);
     this.history.push({ height, set });
     if (this.history.length > 1024) this.history.shift();
   }
 
   /** The validator-set history before this start (rebuilt from the committed state by the node). */
   seedRosterHistory(entries: { height: number; set: ValidatorSet }[]): void {
+    for (let i = 1; i < entries.length; i++)
+      invariant(entries[i - 1]!.height < entries[i]!.height, 'validator set history out of height order');
     this.history.splice(0, this.history.length, ...entries.slice(-1024));
   }
 
   /** Seeds the certificate history after a restart from the stored blocks' certificates (newest first). */
   restoreCertificates(certs: CommitCertificate[]): void {
+    for (let i = 1; i < certs.length; i++)
+      invariant(certs[i - 1]!.height > certs[i]!.height, 'restored certificates are not newest first');
     this.recent.splice(0, this.recent.length, ...certs.slice(0, this.o.recentCertificatesMax));
   }
 
@@ -468,6 +554,10 @@ export class BftEngine implements ConsensusEngine {
         return;
       }
       await this.host.appendSynced(v.block);
+      invariant(
+        this.host.height() === v.block.header.height,
+        `synced block ${v.block.header.height} appended, the tip is ${this.host.height()}`,
+      );
       this.counters.synced++;
       this.afterCommit(v.block.certificate);
     }

@@ -3,7 +3,7 @@
 import { toHex } from '../../util/hex.js';
 import type { ValidatorSet } from '../validator-set.js';
 import { Plan } from './plan.js';
-import type { BftMessage, Qc, VoteCrypto } from './types.js';
+import { type BftMessage, invariant, type Qc, type VoteCrypto } from './types.js';
 import { VoteBox } from './votes.js';
 
 export type Execution = 'unknown' | 'running' | 'ok' | 'bad';
@@ -56,6 +56,7 @@ export class HeightState {
     crypto: VoteCrypto,
     nowMs: number,
   ) {
+    invariant(Number.isSafeInteger(height) && height >= 1, `height state for height ${height}`);
     this.plan = new Plan(chainId, height, roster.size);
     this.votes = new VoteBox(roster, crypto);
     this.startedAtMs = nowMs;
@@ -71,8 +72,13 @@ export class HeightState {
     const known = this.blocks.get(hex);
     if (known !== undefined) return known;
     if (this.blocks.size >= BLOCKS_KEPT_MAX) return undefined;
+    invariant(hash.length === 32, `a payload kept under a ${hash.length}-byte hash`);
     const b: KnownBlock = { bytes, execution: 'unknown' };
     this.blocks.set(hex, b);
+    invariant(
+      this.blocks.size <= BLOCKS_KEPT_MAX,
+      `${this.blocks.size} payloads kept at height ${this.height}`,
+    );
     return b;
   }
 }

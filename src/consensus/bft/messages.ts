@@ -11,7 +11,7 @@ import { bytes, fixedBytes, varuint } from '../../codec/primitives.js';
 import { CommitCertificateCodec } from '../../model/block.js';
 import { HashBytes } from '../../model/keys.js';
 import { BLOCKS_KEPT_MAX } from './height-state.js';
-import type { BftMessage, SafetyState, VotePhase } from './types.js';
+import { type BftMessage, invariant, type SafetyState, type VotePhase } from './types.js';
 
 /** Blocks in one sync answer, and transactions in one gossip message. */
 export const SYNC_BLOCKS_MAX = 256;
@@ -143,6 +143,12 @@ export const SafetyStateCodec = struct('SafetyState', {
 });
 
 export function encodeSafetyState(s: SafetyState): Uint8Array {
+  // What the core persists fits its own decoder: a record that could not be read back is no safety.
+  invariant(
+    (s.blocks?.length ?? 0) <= BLOCKS_KEPT_MAX &&
+      (s.lockedQc === undefined || s.lockedQc.height === s.height),
+    `a safety record of height ${s.height} with ${s.blocks?.length ?? 0} blocks or a lock of another height`,
+  );
   return encode(SafetyStateCodec, { ...s, blocks: s.blocks ?? [] }, 512);
 }
 

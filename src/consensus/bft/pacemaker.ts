@@ -2,7 +2,7 @@
 // its multiplier, with a jitter that is a pure function of (height, view, peer) — no random source, so
 // the simulator replays it and peers still spread their timeouts apart.
 
-import type { PacemakerOptions } from './types.js';
+import { invariant, type PacemakerOptions } from './types.js';
 
 function mix(a: number, b: number, c: number): number {
   let x =
@@ -29,10 +29,20 @@ export function viewTimeout(
   self: number,
   rttMs: number,
 ): Timeout {
+  invariant(
+    Number.isSafeInteger(view) && view >= 0 && Number.isSafeInteger(height) && height >= 0,
+    `a timeout asked for height ${height} view ${view}`,
+  );
+  invariant(Number.isFinite(rttMs) && rttMs >= 0, `a timeout with a round trip of ${rttMs} ms`);
   const grown = o.baseMs * (o.multiplierPermille / 1000) ** Math.min(view, 64);
   const floorMs = rttMs * o.rttFloorMultiplier;
   const targetMs = Math.max(floorMs, Math.min(o.maxMs, grown));
   const span = Math.floor((targetMs * o.jitterPermille) / 1000);
   const jitterMs = span === 0 ? 0 : mix(height, view, self) % (span + 1);
+  // Never below the base (capped) or the round-trip floor; the jitter stays within its share.
+  invariant(
+    targetMs >= Math.min(o.baseMs, o.maxMs) && targetMs >= floorMs && jitterMs <= span,
+    `view ${view}: timeout ${targetMs} ms (+${jitterMs}) under its base ${o.baseMs} or floor ${floorMs}`,
+  );
   return { targetMs, jitterMs, floorMs, ms: Math.round(targetMs + jitterMs) };
 }

@@ -9,8 +9,9 @@ import {
   assertLockGrows,
   assertLockRule,
   assertQcSigners,
+  assertVotesPersisted,
 } from './safety-checks.js';
-import { ConsensusInvariantError, type Qc } from './types.js';
+import { type BftEffect, ConsensusInvariantError, type Qc } from './types.js';
 
 const roster = new ValidatorSet(
   [0, 1, 2, 3].map((i) => ({
@@ -97,5 +98,64 @@ describe('safety assertions', () => {
     // Four votes aggregated, one signer counted twice: only three bits.
     trips(() => assertQcSigners(qc(A, 0, 0b0111), roster, [0, 1, 2, 2]), /4 votes aggregated into 3/);
     trips(() => assertQcSigners(qc(A, 0, 0b0111), roster, [0, 1, 3]), /vote 3 not in the bitmap/);
+  });
+});
+
+describe('votes and proposals leave only after a safety record that holds them', () => {
+  const vote = (phase: 'Prepare' | 'Commit', view: number, blockHash: Uint8Array): BftEffect => ({
+    kind: 'Send',
+    to: 'collector',
+    msg: { kind: 'Vote', phase, height: 5, view, blockHash, signature: new Uint8Array(96) },
+  });
+  const persist = (safety: Extract<BftEffect, { kind: 'Persist' }>['safety']): BftEffect => ({
+    kind: 'Persist',
+    safety,
+  });
+  const proposal: BftEffect = {
+    kind: 'Broadcast',
+    msg: { kind: 'Proposal', height: 5, view: 2, blockHash: A, block: Uint8Array.of(1) },
+  };
+
+  it('passes when each vote and proposal follows a Persist naming it', () => {
+    assertVotesPersisted([
+      persist({ height: 5, view: 1, prepareVote: { view: 1, blockHash: A } }),
+      vote('Prepare', 1, A),
+      persist({
+        height: 5,
+        view: 1,
+        prepareVote: { view: 1, blockHash: A },
+        commitVote: { view: 1, blockHash: A },
+      }),
+      vote('Commit', 1, A),
+      persist({ height: 5, view: 2, proposedView: 2 }),
+      proposal,
+    ]);
+  });
+
+  it('trips on a vote before any Persist, a Persist of another block or view, and an unrecorded proposal', () => {
+    trips(
+      () => assertVotesPersisted([vote('Prepare', 1, A)]),
+      /Prepare vote of height 5 view 1 leaves before/,
+    );
+    trips(
+      () =>
+        assertVotesPersisted([
+          persist({ height: 5, view: 1, prepareVote: { view: 1, blockHash: B } }),
+          vote('Prepare', 1, A),
+        ]),
+      /Prepare vote/,
+    );
+    trips(
+      () =>
+        assertVotesPersisted([
+          persist({ height: 5, view: 1, prepareVote: { view: 1, blockHash: A } }),
+          vote('Commit', 1, A),
+        ]),
+      /Commit vote/,
+    );
+    trips(
+      () => assertVotesPersisted([persist({ height: 5, view: 2 }), proposal]),
+      /a proposal of height 5 view 2/,
+    );
   });
 });

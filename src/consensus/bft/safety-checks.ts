@@ -7,7 +7,7 @@
 
 import { bytesEqual, toHex } from '../../util/hex.js';
 import type { ValidatorSet } from '../validator-set.js';
-import { invariant, type Qc, type SafetyState, type VotePhase } from './types.js';
+import { type BftEffect, invariant, type Qc, type SafetyState, type VotePhase } from './types.js';
 
 const short = (h: Uint8Array) => toHex(h).slice(0, 12);
 
@@ -104,5 +104,35 @@ export function assertQcSigners(qc: Qc, roster: ValidatorSet, votes?: readonly n
         i >= 0 && i < roster.size && ((qc.signers[i >> 3]! >> (i & 7)) & 1) === 1,
         `${where}: vote ${i} not in the bitmap`,
       );
+  }
+}
+
+/** A view or height number of this peer's own state: a safe non-negative integer. */
+export function isViewNumber(n: number): boolean {
+  return Number.isSafeInteger(n) && n >= 0;
+}
+
+/**
+ * Before the effects of a step run: every vote and proposal that leaves is preceded, in the same step,
+ * by a Persist whose record names it (crash safety: a restarted peer never signs twice in one view).
+ */
+export function assertVotesPersisted(effects: readonly BftEffect[]): void {
+  let record: SafetyState | undefined;
+  for (const e of effects) {
+    if (e.kind === 'Persist') record = e.safety;
+    if (e.kind !== 'Send' && e.kind !== 'Broadcast') continue;
+    const m = e.msg;
+    if (m.kind === 'Vote') {
+      const kept = m.phase === 'Prepare' ? record?.prepareVote : record?.commitVote;
+      invariant(
+        record?.height === m.height && kept?.view === m.view && bytesEqual(kept.blockHash, m.blockHash),
+        `a ${m.phase} vote of height ${m.height} view ${m.view} leaves before a safety record holding it`,
+      );
+    } else if (m.kind === 'Proposal') {
+      invariant(
+        record?.height === m.height && record.proposedView === m.view,
+        `a proposal of height ${m.height} view ${m.view} leaves before a safety record holding it`,
+      );
+    }
   }
 }

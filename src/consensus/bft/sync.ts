@@ -5,6 +5,7 @@
 import { decode } from '../../codec/frame.js';
 import type { DecodeLimits } from '../../codec/limits.js';
 import { type Block, BlockCodec, blockHash } from '../../model/block.js';
+import { assert } from '../../util/assert.js';
 import { bytesEqual } from '../../util/hex.js';
 import type { BftHost } from './ports.js';
 import type { VoteCrypto } from './types.js';
@@ -48,5 +49,7 @@ export async function blocksToServe(
     out.push(b);
     total += b.length;
   }
+  // Within the byte budget, but for a single block larger than it (a peer behind must get each block).
+  assert(out.length <= 1 || total <= bytesMax, `a sync answer of ${total} bytes over ${bytesMax}`);
   return out;
 }

@@ -5,11 +5,11 @@
 // kept is decided by the collector's OWN view (bounds.ts), never by the views votes name: a vote more
 // than VIEWS_AHEAD_MAX above it is refused as far, one more than VIEWS_BEHIND_KEPT below it as stale.
 
-import { toHex } from '../../util/hex.js';
+import { bytesEqual, toHex } from '../../util/hex.js';
 import type { ValidatorSet } from '../validator-set.js';
 import { VIEWS_AHEAD_MAX, VIEWS_BEHIND_KEPT } from './bounds.js';
-import { assertQcSigners } from './safety-checks.js';
-import type { Qc, VoteCrypto, VotePhase, VoteSubject } from './types.js';
+import { assertQcSigners, isViewNumber } from './safety-checks.js';
+import { invariant, type Qc, type VoteCrypto, type VotePhase, type VoteSubject } from './types.js';
 
 interface Cast {
   blockHex: string;
@@ -33,16 +33,30 @@ export class VoteBox {
   constructor(
     private readonly roster: ValidatorSet,
     private readonly crypto: VoteCrypto,
-  ) {}
+  ) {
+    invariant(roster.size >= 1 && roster.quorum <= roster.size, `a vote box for ${roster.size} validators`);
+  }
 
   /** Counts a vote; `ownView` is the collector's current view, which alone decides what is kept. */
   add(subject: VoteSubject, signerIndex: number, signature: Uint8Array, ownView: number): VoteOutcome {
+    // The caller resolved the signer in this roster and passes its own view and this roster's subject.
+    invariant(
+      Number.isSafeInteger(signerIndex) && signerIndex >= 0 && signerIndex < this.roster.size,
+      `vote of signer ${signerIndex} in a roster of ${this.roster.size}`,
+    );
+    invariant(isViewNumber(ownView), `the collector's view ${ownView}`);
+    invariant(bytesEqual(subject.validatorSetHash, this.roster.hash), 'a vote subject of another roster');
     if (subject.view > ownView + VIEWS_AHEAD_MAX) return { kind: 'far' };
     if (subject.view + VIEWS_BEHIND_KEPT < ownView) return { kind: 'stale' };
     const slot = `${subject.view}|${subject.phase}`;
     let bySigner = this.casts.get(slot);
     const blockHex = toHex(subject.blockHash);
     const prior = bySigner?.get(signerIndex);
+    // A vote set is keyed by (view, phase): what it holds is of that view and phase.
+    invariant(
+      prior === undefined || (prior.subject.view === subject.view && prior.subject.phase === subject.phase),
+      `slot ${slot} holds a vote of view ${prior?.subject.view} ${prior?.subject.phase}`,
+    );
     if (prior !== undefined && prior.blockHex === blockHex) return { kind: 'duplicate' };
     if (!this.crypto.verifyVote(subject, signerIndex, this.roster, signature))
       return { kind: 'bad_signature' };
@@ -54,11 +68,16 @@ export class VoteBox {
       this.forgetBelow(ownView - VIEWS_BEHIND_KEPT);
     }
     bySigner.set(signerIndex, cast);
+    invariant(bySigner.size <= this.roster.size, `${bySigner.size} votes in one slot of ${this.roster.size}`);
     const key = `${slot}|${blockHex}`;
     if (this.formed.has(key)) return { kind: 'counted' };
     const votes: { index: number; signature: Uint8Array }[] = [];
     for (const [index, c] of bySigner)
       if (c.blockHex === blockHex) votes.push({ index, signature: c.signature });
+    invariant(
+      votes.length <= this.roster.size,
+      `${votes.length} votes for one block from ${this.roster.size}`,
+    );
     if (votes.length < this.roster.quorum) return { kind: 'counted' };
     const qc = this.crypto.aggregate(subject, votes, this.roster);
     assertQcSigners(
@@ -75,6 +94,7 @@ export class VoteBox {
     const hex = toHex(blockHash);
     let n = 0;
     for (const c of this.casts.get(`${view}|${phase}`)?.values() ?? []) if (c.blockHex === hex) n++;
+    invariant(n <= this.roster.size, `${n} distinct signers in a roster of ${this.roster.size}`);
     return n;
   }
 
@@ -91,5 +111,10 @@ export class VoteBox {
       if (v < view) this.casts.delete(slot);
     }
     for (const key of this.formed) if (Number(key.slice(0, key.indexOf('|'))) < view) this.formed.delete(key);
+    // Bounded by the window: two phases per view kept (VIEWS_BEHIND_KEPT below to VIEWS_AHEAD_MAX above).
+    invariant(
+      this.casts.size <= 2 * (VIEWS_AHEAD_MAX + VIEWS_BEHIND_KEPT + 2),
+      `${this.casts.size} vote slots kept, beyond the view window`,
+    );
   }
 }
