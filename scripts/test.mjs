@@ -84,6 +84,10 @@ if (list) {
   console.log(files.join('\n'));
   process.exit(0);
 }
+// Per file, generous: a timeout stops a hung file, never a slow machine. A file's CPU time stretches
+// tenfold when the 2 cores are shared with twenty other processes (the route fuzz, ~30 s in CI, took
+// over 240 s at load 32; a 500-seed sweep, ~25 s of CPU, as long).
+const TIMEOUT_MS = { quick: 480_000, integration: 600_000, reliability: 5_400_000 };
 const DURATIONS = {
   quick: 'test-durations.json',
   integration: 'test-durations-integration.json',
@@ -99,7 +103,7 @@ const r = spawnSync(
   [
     '--import',
     'tsx',
-    `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
+    `--test-timeout=${TIMEOUT_MS[tier]}`,
     join(root, 'scripts/test-runner.mjs'),
     '--durations',
     join(root, DURATIONS[tier]),
