@@ -1,9 +1,12 @@
 #!/usr/bin/env node
-// The project's test command: lint + format check, type check, then every test file through
-// node's own test runner (whose closing lines CI reads). `--reliability` runs the long suites in
-// test/reliability/ instead; `--only <substring>` narrows the files while developing.
+// The project's test command: lint + format check, type check, then every test file of the quick tier
+// through node's own test runner (whose closing lines CI reads). `--integration` runs the integration
+// tier instead (the long multi-process scenarios listed in scripts/test-tiers.json, no checks);
+// `--reliability` the long suites in test/reliability/. `--only <substring>` narrows the files while
+// developing (across the quick and integration tiers unless one is named); `--list` prints the files a
+// run would start, in order, and runs nothing.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
 import { loadBudgets, slowestFirst } from './test-durations.mjs';
@@ -11,9 +14,12 @@ import { loadBudgets, slowestFirst } from './test-durations.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const reliability = args.includes('--reliability');
+const integration = args.includes('--integration');
+const list = args.includes('--list');
 const onlyIdx = args.indexOf('--only');
 const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
-const skipChecks = args.includes('--no-checks') || only !== undefined;
+const skipChecks = args.includes('--no-checks') || only !== undefined || integration || list;
+const tier = reliability ? 'reliability' : integration ? 'integration' : 'quick';
 
 function walk(dir, out) {
   for (const name of readdirSync(dir)) {
@@ -38,7 +44,7 @@ function run(cmd, cmdArgs) {
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
-if (!skipChecks && !reliability) {
+if (!skipChecks && tier === 'quick') {
   run('npx', ['biome', 'check', '.']);
   run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
   run('npx', ['tsc', '-p', 'src/dashboard/ui/tsconfig.json']);
@@ -52,8 +58,20 @@ if (!skipChecks && !reliability) {
 const budgetsPath = join(root, 'scripts/test-budgets.json');
 const SLOWEST_FIRST = reliability ? [] : slowestFirst(loadBudgets(budgetsPath));
 
+// The integration tier (scripts/test-tiers.json): `npm run test:integration`, which CI runs after
+// `npm test`. With `--only` and no tier named, both the quick and the integration tier are searched.
+const INTEGRATION = new Set(
+  Object.keys(JSON.parse(readFileSync(join(root, 'scripts/test-tiers.json'), 'utf8')).integration),
+);
+function inTier(f) {
+  if (f.startsWith('test/reliability/')) return reliability;
+  if (reliability) return false;
+  if (integration) return INTEGRATION.has(f);
+  return only !== undefined || !INTEGRATION.has(f);
+}
+
 const found = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
-  .filter((f) => (reliability ? f.startsWith('test/reliability/') : !f.startsWith('test/reliability/')))
+  .filter(inTier)
   .filter((f) => (only ? f.includes(only) : true))
   .sort();
 const first = SLOWEST_FIRST.filter((f) => found.includes(f));
@@ -62,6 +80,19 @@ if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
+if (list) {
+  console.log(files.join('\n'));
+  process.exit(0);
+}
+// Per file, generous: a timeout stops a hung file, never a slow machine. A file's CPU time stretches
+// tenfold when the 2 cores are shared with twenty other processes (the route fuzz, ~30 s in CI, took
+// over 240 s at load 32; a 500-seed sweep, ~25 s of CPU, as long).
+const TIMEOUT_MS = { quick: 480_000, integration: 600_000, reliability: 5_400_000 };
+const DURATIONS = {
+  quick: 'test-durations.json',
+  integration: 'test-durations-integration.json',
+  reliability: 'test-durations-reliability.json',
+};
 // Child processes of the tests (CLI, crash children) start from a bundle of the sources
 // (scripts/test-bundle.mjs); removed when the run ends, also on failure. test-runner.mjs runs the
 // files two at a time in the order above (`node --test FILE…` would sort them).
@@ -72,10 +103,10 @@ const r = spawnSync(
   [
     '--import',
     'tsx',
-    `--test-timeout=${reliability ? 5_400_000 : 240_000}`,
+    `--test-timeout=${TIMEOUT_MS[tier]}`,
     join(root, 'scripts/test-runner.mjs'),
     '--durations',
-    join(root, reliability ? 'test-durations-reliability.json' : 'test-durations.json'),
+    join(root, DURATIONS[tier]),
     ...(only === undefined ? [] : ['--merge']),
     ...(reliability ? [] : ['--budgets', budgetsPath]),
     '2',

@@ -45,7 +45,12 @@ describe('examples', () => {
 
   it('follow-events prints the transactions it sees', async () => {
     const follower = runExample('follow-events.ts', env, ['--count', '1']);
-    await new Promise((r) => setTimeout(r, 1500)); // let it connect before the transaction commits
+    // The transaction commits once the follower's stream is open (its child process starts first).
+    const streams = t.served.app.gateway.streams;
+    for (const deadline = Date.now() + 60_000; streams.count('sse') === 0; ) {
+      assert.ok(Date.now() < deadline, 'the follower opened its event stream');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const submit = await runExample('submit-and-wait.ts', env);
     assert.equal(submit.code, 0, submit.err);
     const r = await follower;

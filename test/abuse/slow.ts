@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import type { ServedTestNode } from '../helpers/served.js';
 import { startServedNode } from '../helpers/served.js';
+import { timingBound } from '../helpers/timing-bound.js';
 import { figure, ip, portOf, type RawClient, rawClient, sleep, statusOf, waitFor } from './clients.js';
 
 /** Node checks the header/request timeouts on this interval (gateway limits timeoutCheckIntervalMs default). */
@@ -85,12 +86,13 @@ async function startSlowClients(
   return { loris, bodies };
 }
 
-/** Every close time in [earliest, latest]. */
+/**
+ * Every close time at or after `earliest` (never before its timeout); the latest is a timing bound,
+ * printed by `npm test` and asserted by the reliability suite (a loaded machine is late for its own reasons).
+ */
 function assertWithin(what: string, closedMs: number[], earliest: number, latest: number): void {
-  for (const ms of closedMs) {
-    assert.ok(ms >= earliest, `${what} cut too early (${ms} ms)`);
-    assert.ok(ms <= latest, `${what} cut late (${ms} ms)`);
-  }
+  for (const ms of closedMs) assert.ok(ms >= earliest, `${what} cut too early (${ms} ms)`);
+  timingBound({ what: `${what} cut off at the latest`, value: Math.max(...closedMs), max: latest });
 }
 
 const spread = (ms: number[]) => `${Math.min(...ms)}–${Math.max(...ms)} ms`;
@@ -122,10 +124,11 @@ export async function slowClients(size: SlowSize): Promise<void> {
     assertWithin('slow body', bodyMs, size.requestTimeoutMs - 100, size.requestTimeoutMs + late);
     assert.equal(ordinary.failed, 0);
     assert.ok(ordinary.served > 0);
-    assert.ok(
-      ordinary.maxMs < NORMAL_LATENCY_MAX_MS,
-      `ordinary request took ${ordinary.maxMs.toFixed(0)} ms`,
-    );
+    timingBound({
+      what: 'an ordinary request beside slow clients, at worst',
+      value: ordinary.maxMs,
+      max: NORMAL_LATENCY_MAX_MS,
+    });
   } finally {
     await t.stopAll();
   }

@@ -1,4 +1,4 @@
-// The fail-point matrix over persistence steps (docs/design/testing.md; short version, inside `npm test`):
+// The fail-point matrix over persistence steps (docs/design/testing.md; short version, in the integration tier):
 // the node is crashed at one early hit of every named persistence step in turn; each time the restart must
 // succeed, keep every announced transaction and give the state root of a rebuild from blocks. The long
 // version (several hit counts per step) is test/reliability/failpoints.test.ts.

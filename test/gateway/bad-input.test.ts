@@ -54,7 +54,7 @@ const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
  * (test/reliability/fuzz-routes.test.ts) mutates for minutes; this one only has to reach every route's
  * decoders with a spread of mutations (BAD_INPUT_MUTATIONS=<n> for more).
  */
-const MUTATIONS_PER_ROUTE = Number(process.env.BAD_INPUT_MUTATIONS ?? 50);
+const MUTATIONS_PER_ROUTE = Number(process.env.BAD_INPUT_MUTATIONS ?? 20);
 const CONCURRENCY = 8;
 /** /health must answer within this while the fuzzing runs (it shares the event loop with the node). */
 const HEALTH_LATENCY_MAX_MS = 1_000;

@@ -105,9 +105,10 @@ export class PeerProcess {
 
   /**
    * Polls GET /health until it answers 200; fails early if the process exits. A start from source
-   * takes a few seconds on an idle machine, many more on a loaded one, hence the long default.
+   * takes a few seconds on an idle machine, many more on a loaded one, hence the long default (five
+   * peers starting at once at load 37 on 2 cores were not all serving after 60 s).
    */
-  async waitReady(timeoutMs = 60_000): Promise<void> {
+  async waitReady(timeoutMs = 180_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`${this.label} exited before serving:\n${this.logs().join('\n')}`);

@@ -128,7 +128,7 @@ export class TestNetwork {
   }
 
   /** Starts the given peers (default all) and waits until each answers /health. */
-  async start(which: number[] = this.peers.map((_, i) => i), timeoutMs = 60_000): Promise<void> {
+  async start(which: number[] = this.peers.map((_, i) => i), timeoutMs = 180_000): Promise<void> {
     for (const i of which) this.peer(i).start();
     await Promise.all(which.map((i) => this.peer(i).waitReady(timeoutMs)));
   }

@@ -1,10 +1,12 @@
 // The test runner's record of durations (scripts/test-runner.mjs, scripts/test-durations.mjs): every
 // file's duration lands in the JSON record, the summary comes before the closing counts CI reads, a file
 // over its budget is a warning (over 3× called out), and timing never changes the exit code. The budget
-// table (scripts/test-budgets.json) names only files that exist.
+// table (scripts/test-budgets.json) names only files that exist. The tiers (scripts/test-tiers.json):
+// `npm test` and `npm run test:integration` together run every test file outside test/reliability/, each
+// exactly once, and `npm test` keeps a multi-process network.
 
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -46,6 +48,49 @@ describe('the budget table', () => {
       assert.ok(file.endsWith('.test.ts') && existsSync(join(ROOT, file)), `${file} exists`);
       assert.ok(s > 0, `${file}: ${s}`);
     }
+  });
+});
+
+/** The files `node scripts/test.mjs --list …` would run. */
+function listed(...args: string[]): string[] {
+  const r = spawnSync(process.execPath, [join(ROOT, 'scripts/test.mjs'), '--list', ...args], {
+    cwd: ROOT,
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 0, r.stderr);
+  return r.stdout.split('\n').filter((l) => l !== '');
+}
+
+describe('the tiers', () => {
+  const table = JSON.parse(readFileSync(join(ROOT, 'scripts/test-tiers.json'), 'utf8')) as {
+    integration: { [file: string]: string };
+  };
+
+  it('names files that exist, each with what it proves', () => {
+    assert.ok(Object.keys(table.integration).length > 0);
+    for (const [file, why] of Object.entries(table.integration)) {
+      assert.ok(file.endsWith('.test.ts') && existsSync(join(ROOT, file)), `${file} exists`);
+      assert.ok(!file.startsWith('test/reliability/'), `${file}: the reliability suite is its own tier`);
+      assert.ok(why.length > 20, `${file}: say what it proves`);
+    }
+  });
+
+  it('npm test and the integration tier run every test file outside test/reliability/ once', () => {
+    const quick = listed();
+    const integration = listed('--integration');
+    assert.deepEqual([...integration].sort(), Object.keys(table.integration).sort());
+    assert.deepEqual(
+      quick.filter((f) => integration.includes(f)),
+      [],
+      'no file in both',
+    );
+    const every = listed('--only', '.test.ts');
+    assert.deepEqual([...quick, ...integration].sort(), [...every].sort());
+    assert.ok(every.every((f) => !f.startsWith('test/reliability/')));
+    assert.ok(
+      quick.some((f) => f.startsWith('test/network/')),
+      'npm test keeps a network of validator processes',
+    );
   });
 });
 

@@ -39,7 +39,11 @@ describe('SDK stream resumption', () => {
         if (committed.size >= total) break;
       }
     })();
-    await new Promise((r) => setTimeout(r, 500));
+    // Submitting starts once the reader's stream is open at the node.
+    for (const deadline = Date.now() + 30_000; t.served.app.gateway.streams.count('sse') === 0; ) {
+      assert.ok(Date.now() < deadline, 'the reader opened its event stream');
+      await new Promise((r) => setTimeout(r, 20));
+    }
     const hashes: string[] = [];
     let cuts = 0;
     for (let i = 0; i < total; i++) {
