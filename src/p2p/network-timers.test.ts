@@ -47,16 +47,16 @@ describe('p2p: PeerNetwork timers', () => {
   it('pings keep a quiet connection alive; a silent peer is closed at the idle timeout', async () => {
     const [a, b, c] = await testNodes(3);
     // Margins for a loaded 2-core machine: a stalled event loop must not pass for a silent peer.
-    const timers = { pingIntervalMs: 100, idleTimeoutMs: 2000 };
+    const timers = { pingIntervalMs: 100, idleTimeoutMs: 4000 };
     const na = await started(networkFor(a!, [b!, c!.key.publicKeyText()], timers));
     const nb = await started(networkFor(b!, [a!], timers));
     await waitFor('connected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
     const session = na.peers().find((p) => p.peerId === nb.selfId)!.sessionId;
     const session0SeenMs = na.peers().find((p) => p.peerId === nb.selfId)!.lastSeenMs;
-    await new Promise((r) => setTimeout(r, 2500));
+    await new Promise((r) => setTimeout(r, 5000));
     const info = na.peers().find((p) => p.peerId === nb.selfId)!;
     assert.equal(info.connected, true);
-    assert.equal(info.sessionId, session, 'same connection after 2500 ms of no messages');
+    assert.equal(info.sessionId, session, 'same connection after 5000 ms of no messages');
     // Pings count as being heard from: lastSeenMs is recent although no message came.
     assert.equal(info.messagesIn, 0);
     // Recent although no message came: pings refresh it (the connection above also outlived the idle timeout).
@@ -64,7 +64,8 @@ describe('p2p: PeerNetwork timers', () => {
     // c completes the handshake and HELLO, then says nothing (a paused process).
     const raw = await rawPeer(c!.key, a!.port);
     raw.sendHello();
-    await waitFor('c connected', () => connected(na, c!.key.publicKeyText()));
+    // Not polled for "connected": on a loaded machine the poll can miss the window before the idle drop.
+    // The drop's reason below says the session was admitted, then closed for silence.
     await raw.closed;
     assert.equal(na.stats().drops.idle_timeout, 1);
     assert.equal(na.peers().find((p) => p.peerId === c!.key.publicKeyText())!.lastDrop, 'idle_timeout');
