@@ -61,7 +61,12 @@ describe('recordEvidence', () => {
       // The effect runs after the roster change: the host's set is the new one.
       host: { validatorSet: () => after, height: () => 10 },
       clock: { nowMs: () => 1_700_000_000_000 },
-      evidence: { add: (e: EvidenceEntry) => (recorded.push(e), 'accepted' as const) },
+      evidence: {
+        add: (entry: EvidenceEntry) => {
+          recorded.push(entry);
+          return 'accepted' as const;
+        },
+      },
       history,
     };
     const offence = {
