@@ -5,9 +5,10 @@
 import type { Config } from '../config/schema.js';
 import { BlsVoteCrypto } from '../consensus/bft/bls-vote-crypto.js';
 import { BftEngine } from '../consensus/bft/driver.js';
-import { evidenceIdHex, evidenceOf } from '../consensus/bft/evidence-record.js';
+import { evidenceIdHex, evidenceOf, rosterOfFinding } from '../consensus/bft/evidence-record.js';
 import { decodeSafetyState, encodeSafetyState } from '../consensus/bft/messages.js';
 import type { BftHost, SafetyStore } from '../consensus/bft/ports.js';
+import type { EvidenceFinding } from '../consensus/bft/types.js';
 import type { EvidenceStore } from '../consensus/evidence-store.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
@@ -38,6 +39,32 @@ export function routeToEngine(
 ): void {
   network.onMessage((from, bytes) => {
     if (!isReportMessage(bytes) && !isTimeMessage(bytes)) engine.onMessage(from, bytes);
+  });
+}
+
+/**
+ * Records what the core found in the evidence store, against the validator set of the height the
+ * finding is about (the engine's `history`), not the one in force when the effect runs.
+ */
+export function recordEvidence(
+  a: {
+    chainId: string;
+    host: Pick<BftHost, 'validatorSet' | 'height'>;
+    clock: Pick<Clock, 'nowMs'>;
+    evidence: Pick<EvidenceStore, 'add'>;
+    history: readonly { height: number; set: ValidatorSet }[];
+  },
+  f: EvidenceFinding,
+): void {
+  const roster = rosterOfFinding(f, a.history, a.host.validatorSet());
+  const { evidence, finding } = evidenceOf(a.chainId, f, roster);
+  a.evidence.add({
+    id: evidenceIdHex(evidence),
+    kind: evidence.kind,
+    finding,
+    recordedAtMs: a.clock.nowMs(),
+    recordedAtHeight: a.host.height(),
+    evidence,
   });
 }
 
@@ -99,17 +126,8 @@ export function buildBft(a: {
       gossipBatchMax: c.gossipBatchMax,
       recentCertificatesMax: 128,
       decodeLimits: { ...limits, bytesMax: config.network.frameBytesMax },
-      onEvidence: (f) => {
-        const { evidence, finding } = evidenceOf(chainId, f, a.host.validatorSet());
-        a.evidence.add({
-          id: evidenceIdHex(evidence),
-          kind: evidence.kind,
-          finding,
-          recordedAtMs: clock.nowMs(),
-          recordedAtHeight: a.host.height(),
-          evidence,
-        });
-      },
+      // The engine exists by the time the core finds anything (the effect runs after `open`).
+      onEvidence: (f) => recordEvidence({ ...a, chainId, history: engine.history }, f),
       onFatal: a.onFatal,
     },
   );

@@ -68,11 +68,21 @@ export interface LedgerOpenReport {
   truncatedTailBytes: number;
 }
 
+/** The codes a ledger refuses to open (or replay) with: listed in docs/errors.md "Data on disk". */
+export const LEDGER_ERROR_CODES = [
+  'ledger_replay_mismatch',
+  'ledger_block_undecodable',
+  'ledger_state_ahead',
+  'ledger_state_chain_mismatch',
+] as const;
+export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
+
 export class LedgerError extends Error {
   override readonly name = 'LedgerError';
   constructor(
-    readonly code: 'ledger_replay_mismatch' | 'ledger_block_undecodable' | 'ledger_state_ahead',
+    readonly code: LedgerErrorCode,
     message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
   }
@@ -130,6 +140,7 @@ export class Ledger {
         `state store is at height ${stateHeight} but the block log ends at ${log.height}`,
       );
     }
+    await checkStateOnChain(log, store, stateHeight);
     // Only the world state's key ranges: the transaction indexes (0xFD, 0xFE) stay on disk and are
     // read on demand, so a restart does not load one entry per committed transaction.
     const state = WorldState.fromEntries(worldStateEntries(store));
@@ -427,6 +438,25 @@ export class Ledger {
     await this.log.close();
     await this.store.close();
   }
+}
+
+/**
+ * The state store's applied block must be the log's block at that height: a state store of another
+ * chain, or a damaged one, is refused (data on disk: a typed error, never an assertion).
+ */
+async function checkStateOnChain(log: BlockStore, store: StateBackend, height: number): Promise<void> {
+  if (height === 0) return;
+  const stateHash = store.appliedBlockHash();
+  const rec = await log.read(height);
+  const logHash = rec?.height === height ? rec.hash : undefined;
+  if (stateHash !== undefined && logHash !== undefined && bytesEqual(stateHash, logHash)) return;
+  const stateHex = stateHash === undefined ? 'none' : toHex(stateHash);
+  const logHex = logHash === undefined ? 'none' : toHex(logHash);
+  throw new LedgerError(
+    'ledger_state_chain_mismatch',
+    `state store applied block ${stateHex} at height ${height} but the block log holds ${logHex} there`,
+    { height, state_block_hash: stateHex, log_block_hash: logHex },
+  );
 }
 
 /** Every stored entry below the index prefixes, read range by range (lazily, in key order). */

@@ -10,6 +10,7 @@ import { HEIGHTS_AHEAD_MAX, PROPOSAL_VIEWS_AHEAD, VIEWS_AHEAD_MAX } from './boun
 import { type CoreReport, reportOf } from './core-report.js';
 import { BLOCKS_KEPT_MAX, HeightState, NEXT_HEIGHT_BUFFER_MAX } from './height-state.js';
 import { viewTimeout } from './pacemaker.js';
+import { phasesOf } from './phase-times.js';
 import {
   assertCommitFollowsLock,
   assertFirstVote,
@@ -270,16 +271,8 @@ export class BftCore {
     if (hs !== undefined && height < hs.height) return; // already known
     // Measured by validators only: an observer runs no round (no view timer), so from its height's start
     // to the proposal is idle time, not a phase.
-    if (hs !== undefined && this.me >= 0 && hs.commitQcAtMs !== undefined && height === hs.height) {
-      const t = (x: number | undefined) => (x ?? hs.startedAtMs) - hs.startedAtMs;
-      const total = this.nowMs - hs.startedAtMs;
-      invariant(total >= 0 && hs.commitQcAtMs <= this.nowMs, `height ${height}: phase times run backwards`);
-      this.stats.lastPhases = {
-        proposeMs: t(hs.proposalAtMs),
-        collectVotesMs: t(hs.commitQcAtMs) - t(hs.proposalAtMs),
-        commitMs: this.nowMs - hs.commitQcAtMs,
-        totalMs: total,
-      };
+    if (hs !== undefined && this.me >= 0 && hs.commitQc !== undefined && height === hs.height) {
+      this.stats.lastPhases = phasesOf(hs, hs.commitQc.view, this.nowMs);
       this.stats.phaseSamples++;
     }
     this.pending = pending;
@@ -551,9 +544,9 @@ export class BftCore {
       return;
     }
     if (msg.view < this.view) return;
-    hs.proposals.set(msg.view, { hex, msg });
-    hs.proposalAtMs ??= this.nowMs;
+    // After `activity`: a proposal may be what begins the height's round (its view's start).
     this.activity();
+    hs.proposals.set(msg.view, { hex, msg, atMs: this.nowMs, viewStartedAtMs: hs.startedAtMs });
     const b = hs.rememberBlock(msg.blockHash, msg.block);
     // A verified justify QC raises the lock and the highest QC like any Prepare QC seen.
     if (msg.justify !== undefined) this.useQc(msg.justify);

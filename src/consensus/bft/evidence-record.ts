@@ -47,6 +47,33 @@ export function evidenceOf(
   }
 }
 
+/** The height a finding is about: the set of that height names its offender. */
+export function findingHeight(f: EvidenceFinding): number {
+  switch (f.kind) {
+    case 'DoubleVote':
+      return f.first.height;
+    case 'InvalidQc':
+      return f.qc.height;
+    case 'InvalidProposal':
+      return f.height;
+  }
+}
+
+/**
+ * The validator set of the height `f` is about: the newest `history` entry (sets by the first height
+ * they apply to, oldest first) at or below it; `current` when the history does not reach back that far.
+ * Never the set in force when the evidence is recorded: after a roster change its indexes name others.
+ */
+export function rosterOfFinding(
+  f: EvidenceFinding,
+  history: readonly { height: number; set: ValidatorSet }[],
+  current: ValidatorSet,
+): ValidatorSet {
+  const height = findingHeight(f);
+  for (let i = history.length - 1; i >= 0; i--) if (history[i]!.height <= height) return history[i]!.set;
+  return current;
+}
+
 export function evidenceIdHex(e: Evidence): string {
   return toHex(evidenceId(e));
 }

@@ -24,8 +24,14 @@ export class HeightState {
   readonly plan: Plan;
   readonly votes: VoteBox;
   readonly blocks = new Map<string, KnownBlock>();
-  /** The first proposal seen per view: block hash hex and the message (later ones are equivocation). */
-  readonly proposals = new Map<number, { hex: string; msg: Extract<BftMessage, { kind: 'Proposal' }> }>();
+  /**
+   * The first proposal seen per view: block hash hex and the message (later ones are equivocation), with
+   * when it was taken and when its view began (input times: the phases of the block it commits).
+   */
+  readonly proposals = new Map<
+    number,
+    { hex: string; msg: Extract<BftMessage, { kind: 'Proposal' }>; atMs: number; viewStartedAtMs: number }
+  >();
   /** Proposals for views this peer has not reached yet (one per view). */
   readonly futureProposals = new Map<
     number,
@@ -43,9 +49,8 @@ export class HeightState {
   commitQc: Qc | undefined;
   committing = false;
   timerView = -1;
-  /** Telemetry of the round in progress (input times). */
+  /** Telemetry of the round in progress (input times): when the current view began. */
   startedAtMs: number;
-  proposalAtMs: number | undefined;
   prepareQcAtMs: number | undefined;
   commitQcAtMs: number | undefined;
 

@@ -1,0 +1,79 @@
+// Opening a ledger over a data dir checks that the state store belongs to the block log's chain: the
+// block the state store recorded as applied must be the log's block at that height.
+
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { commitGenesis, MEMORY_CHAIN_ID } from '../../test/helpers/memory-chain.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import { StateStore } from '../storage/state-store.js';
+import { toHex } from '../util/hex.js';
+import { LEDGER_ERROR_CODES, Ledger, LedgerError } from './ledger.js';
+
+function options(dir: string) {
+  return {
+    dir,
+    chainId: MEMORY_CHAIN_ID,
+    decodeLimits: DEFAULT_DECODE_LIMITS,
+    fsync: false,
+    segmentBytesMax: 1 << 20,
+    lmdbMapBytes: 64 << 20,
+  };
+}
+
+describe('Ledger.open: the state store is checked against the block log', () => {
+  it('a normal reopen works; a state store naming another block at its height is ledger_state_chain_mismatch', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-ledger-open-'));
+    try {
+      const { ledger } = await Ledger.open(options(dir));
+      await commitGenesis(ledger);
+      await ledger.flushState();
+      const logHash = toHex(ledger.tipHash());
+      const root = toHex(ledger.state.stateRoot());
+      await ledger.close();
+
+      const { ledger: again, report } = await Ledger.open(options(dir));
+      assert.equal(report.height, 1);
+      assert.equal(report.stateHeight, 1);
+      assert.equal(report.replayedBlocks, 0);
+      assert.equal(toHex(again.state.stateRoot()), root);
+      await again.close();
+
+      // The state store now claims another block at height 1 (another chain's store, or damage).
+      const store = await StateStore.open(dir, { fsync: false, mapSizeBytes: 64 << 20 });
+      await store.clear();
+      const otherHash = new Uint8Array(32).fill(0x5a);
+      await store.commit(1, otherHash, []);
+      await store.close();
+
+      const err = await Ledger.open(options(dir)).then(
+        () => assert.fail('opened over a state store of another chain'),
+        (e: unknown) => e,
+      );
+      assert.ok(err instanceof LedgerError, String(err));
+      assert.equal(err.code, 'ledger_state_chain_mismatch');
+      assert.match(err.message, /height 1\b/);
+      assert.ok(err.message.includes(toHex(otherHash)), err.message);
+      assert.ok(err.message.includes(logHash), err.message);
+      assert.deepEqual(err.details, {
+        height: 1,
+        state_block_hash: toHex(otherHash),
+        log_block_hash: logHash,
+      });
+      console.log(`refused: ${err.code}: ${err.message}`);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('docs/errors.md "Data on disk" lists exactly the ledger error codes', () => {
+    const text = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
+    const section = text.split(/^## /m).find((s) => s.startsWith('Data on disk'));
+    assert.ok(section !== undefined, 'docs/errors.md has no "Data on disk" section');
+    const listed = [...section.matchAll(/^\|\s*`(ledger_[a-z_]+)`\s*\|/gm)].map((m) => m[1]);
+    assert.deepEqual(listed.sort(), [...LEDGER_ERROR_CODES].sort());
+  });
+});
