@@ -63,9 +63,11 @@ export class EventBus {
     this.last = id;
     this.history.push(env);
     if (this.history.length - this.head > this.historyMax) this.floor = this.history[this.head++]!.id;
-    // Bounded, and everything above the floor is still held (resumption from the floor loses nothing).
+    // Bounded, and everything above the floor is still held (resumption from the floor loses nothing);
+    // the floor reaches this event only when no history is kept at all.
     assert(
-      this.history.length - this.head <= this.historyMax && this.floor < id,
+      this.history.length - this.head <= this.historyMax &&
+        (this.floor < id || (this.historyMax === 0 && this.floor === id)),
       `event bus: ${this.history.length - this.head} events held of ${this.historyMax}, floor ${this.floor}`,
     );
     if (this.head > 4096 && this.head * 2 > this.history.length) {
