@@ -91,7 +91,12 @@ describe('webhooks across kill -9', () => {
       ids,
       [...ids].sort((a, b) => a - b),
     );
-    const after = await hooks.getWebhook(hook.id);
+    // The receiver answers before the node records the outcome: wait for the record, then check it.
+    let after = await hooks.getWebhook(hook.id);
+    for (const until = Date.now() + 20_000; after.pending > 0 && Date.now() < until; ) {
+      await new Promise((r) => setTimeout(r, 100));
+      after = await hooks.getWebhook(hook.id);
+    }
     assert.deepEqual([after.pending, after.has_secret, after.last_delivered_event_id], [0, true, ids.at(-1)]);
   });
 });
