@@ -116,6 +116,19 @@ export const CONFIG_FOLLOWS: ReadonlyMap<string, string> = new Map([
 export const CSP_ORIGIN =
   /^(https?|wss?):\/\/(\*\.)?([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:(\d{1,5}|\*))?$/;
 
+/** HTTPS needs both halves of the key pair: one without the other is a mistake, not plain HTTP. */
+function checkTls(config: Config): ConfigError[] {
+  const cert = config.gateway.tlsCertFile !== '';
+  const key = config.gateway.tlsKeyFile !== '';
+  if (cert === key) return [];
+  const [set, unset] = cert
+    ? ['gateway.tls_cert_file', 'gateway.tls_key_file']
+    : ['gateway.tls_key_file', 'gateway.tls_cert_file'];
+  return [
+    invalidValue(unset, `${set} is set but ${unset} is empty: HTTPS needs the certificate and its key`),
+  ];
+}
+
 function checkDashboardSources(config: Config): ConfigError[] {
   const bad = config.dashboard.connectSrc.filter((s) => !CSP_ORIGIN.test(s));
   return bad.length === 0
@@ -129,7 +142,11 @@ function checkDashboardSources(config: Config): ConfigError[] {
 }
 
 export function checkRules(config: Config): ConfigError[] {
-  const errors: ConfigError[] = [...checkNeeds(config), ...checkDashboardSources(config)];
+  const errors: ConfigError[] = [
+    ...checkNeeds(config),
+    ...checkDashboardSources(config),
+    ...checkTls(config),
+  ];
   for (const rule of CONFIG_RULES) {
     const k = keyByPath(rule.key);
     const limit = keyByPath(rule.limit);

@@ -14,6 +14,8 @@ const EXPECTED_DEFAULTS = {
   gateway: {
     host: '127.0.0.1',
     port: 8080,
+    tls_cert_file: '',
+    tls_key_file: '',
     cors_origins: [],
     allowed_hosts: ['localhost', '127.0.0.1', '[::1]'],
     transaction_body_bytes_max: 65536,

@@ -57,6 +57,8 @@ export interface GatewayServerOptions {
   allowedHosts?: readonly string[];
   /** Clock for the rate limiter (ms). */
   now?: () => number;
+  /** Serve HTTPS with this PEM certificate chain and key (TLS 1.2 or later); plain HTTP when absent. */
+  tls?: { readonly cert: Buffer; readonly key: Buffer };
 }
 
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'torana ledger node', version: '1' };
@@ -82,6 +84,11 @@ function buildFastify(
   ctx: Omit<GatewayContext, 'rateLimiter'>,
 ) {
   return Fastify({
+    // HTTPS changes only the listening socket: routes, WebSocket upgrades and SSE are the same. (The
+    // instance's type still names the HTTP server, whose API node:https.Server extends.)
+    ...(opts.tls === undefined
+      ? {}
+      : { https: { cert: opts.tls.cert, key: opts.tls.key, minVersion: 'TLSv1.2' as const } }),
     logger: { level: opts.logLevel ?? 'info', ...(opts.logStream ? { stream: opts.logStream } : {}) },
     logController: new LogController({ disableRequestLogging: opts.logAccess === false }),
     bodyLimit: limits.bodyBytesMax,
