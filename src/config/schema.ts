@@ -64,6 +64,10 @@ export const CONFIG_SCHEMA = {
       [],
       'Origins allowed by CORS and to open WebSockets from a browser; empty sends no CORS headers at all.',
     ),
+    trusted_proxies: list(
+      [],
+      'Addresses or CIDR ranges of reverse proxies in front of the gateway: their X-Forwarded-For names the client for rate limits, per-address caps and logs; empty: the socket peer is the client (docs/operations.md "Behind a reverse proxy").',
+    ),
     allowed_hosts: list(
       ['localhost', '127.0.0.1', '[::1]'],
       'Names a request Host header may carry (port ignored), besides gateway.host; "*" disables the check (421 above).',

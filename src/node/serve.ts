@@ -102,6 +102,7 @@ export async function buildGateway(
     corsOrigins: c.gateway.corsOrigins,
     // The listen address is one of the node's names (a LAN address clients dial directly).
     allowedHosts: [...c.gateway.allowedHosts, c.gateway.host],
+    trustedProxies: c.gateway.trustedProxies,
     errors,
     encodeErrorCodec: (body: ErrorBody) =>
       encodeFrame(schema, ErrorBodyCodec, { ...body, details: body.details as never }),
