@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerAliasCommands } from './alias-commands.js';
+import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
 import { registerControlCommands } from './control-commands.js';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   registerShieldCommand(program);
   registerTestnetCommands(program);
   registerGenesisCommands(program);
+  registerBackupCommands(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);

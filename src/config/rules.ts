@@ -1,7 +1,9 @@
 // Invariants that tie two keys together. Each key may be valid alone and the pair still unusable
 // (a default page size above the maximum page size, a family switched on without the application API),
 // so these run on the merged configuration. A few booleans default to another key's value (FOLLOWS).
+
 import { assert } from '../util/assert.js';
+import { badProxyEntry } from '../util/ip-ranges.js';
 import { type ConfigError, invalidValue } from './errors.js';
 import { configValue, keyByPath } from './keys.js';
 import type { Config } from './schema.js';
@@ -116,6 +118,31 @@ export const CONFIG_FOLLOWS: ReadonlyMap<string, string> = new Map([
 export const CSP_ORIGIN =
   /^(https?|wss?):\/\/(\*\.)?([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*|\[[0-9A-Fa-f:.]+\])(:(\d{1,5}|\*))?$/;
 
+function checkProxies(config: Config): ConfigError[] {
+  const bad = badProxyEntry(config.gateway.trustedProxies);
+  return bad === undefined
+    ? []
+    : [
+        invalidValue(
+          'gateway.trusted_proxies',
+          `gateway.trusted_proxies: ${JSON.stringify(bad.slice(0, 100))} is not an IP address or a CIDR range`,
+        ),
+      ];
+}
+
+/** HTTPS needs both halves of the key pair: one without the other is a mistake, not plain HTTP. */
+function checkTls(config: Config): ConfigError[] {
+  const cert = config.gateway.tlsCertFile !== '';
+  const key = config.gateway.tlsKeyFile !== '';
+  if (cert === key) return [];
+  const [set, unset] = cert
+    ? ['gateway.tls_cert_file', 'gateway.tls_key_file']
+    : ['gateway.tls_key_file', 'gateway.tls_cert_file'];
+  return [
+    invalidValue(unset, `${set} is set but ${unset} is empty: HTTPS needs the certificate and its key`),
+  ];
+}
+
 function checkDashboardSources(config: Config): ConfigError[] {
   const bad = config.dashboard.connectSrc.filter((s) => !CSP_ORIGIN.test(s));
   return bad.length === 0
@@ -129,7 +156,12 @@ function checkDashboardSources(config: Config): ConfigError[] {
 }
 
 export function checkRules(config: Config): ConfigError[] {
-  const errors: ConfigError[] = [...checkNeeds(config), ...checkDashboardSources(config)];
+  const errors: ConfigError[] = [
+    ...checkNeeds(config),
+    ...checkDashboardSources(config),
+    ...checkTls(config),
+    ...checkProxies(config),
+  ];
   for (const rule of CONFIG_RULES) {
     const k = keyByPath(rule.key);
     const limit = keyByPath(rule.limit);

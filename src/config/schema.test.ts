@@ -14,7 +14,10 @@ const EXPECTED_DEFAULTS = {
   gateway: {
     host: '127.0.0.1',
     port: 8080,
+    tls_cert_file: '',
+    tls_key_file: '',
     cors_origins: [],
+    trusted_proxies: [],
     allowed_hosts: ['localhost', '127.0.0.1', '[::1]'],
     transaction_body_bytes_max: 65536,
     transaction_batch_items_max: 1024,

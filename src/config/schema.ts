@@ -52,9 +52,21 @@ export const CONFIG_SCHEMA = {
   gateway: section('The HTTP/SSE/WebSocket gateway: address, body and header limits, timeouts, rates.', {
     host: str('127.0.0.1', 'Address the gateway listens on.', { nonEmpty: true }),
     port: int(8080, 0, 65_535, 'TCP port the gateway listens on; 0 picks a free (ephemeral) port.'),
+    tls_cert_file: str(
+      '',
+      'PEM certificate chain for HTTPS at the gateway, relative to the node directory; empty: plain HTTP. Set together with gateway.tls_key_file (docs/operations.md "TLS").',
+    ),
+    tls_key_file: str(
+      '',
+      'PEM private key of gateway.tls_cert_file, relative to the node directory; keep it readable by the node only.',
+    ),
     cors_origins: list(
       [],
       'Origins allowed by CORS and to open WebSockets from a browser; empty sends no CORS headers at all.',
+    ),
+    trusted_proxies: list(
+      [],
+      'Addresses or CIDR ranges of reverse proxies in front of the gateway: their X-Forwarded-For names the client for rate limits, per-address caps and logs; empty: the socket peer is the client (docs/operations.md "Behind a reverse proxy").',
     ),
     allowed_hosts: list(
       ['localhost', '127.0.0.1', '[::1]'],

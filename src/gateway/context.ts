@@ -71,6 +71,8 @@ export interface GatewayContext {
   readonly routes: RegisteredRoute[];
   /** WebSocket paths and their upgrade handlers, filled by registerWsRoute. */
   readonly wsRoutes: Map<string, WsUpgrade>;
+  /** The client address of a raw request (forwarded.ts): the socket peer, or whom a trusted proxy names. */
+  readonly clientAddress: (req: RawRequestDefaultExpression) => string | undefined;
 }
 
 export type WsUpgrade = (req: RawRequestDefaultExpression, socket: Duplex, head: Buffer) => void;

@@ -19,6 +19,7 @@ import { attachConnectionLimits } from './connections.js';
 import type { GatewayApp, GatewayContext } from './context.js';
 import { frameworkErrorHandler, installErrorHandlers } from './error-reply.js';
 import { createErrorRegistry, type ErrorBody, type ErrorRegistry, gatewayError } from './errors.js';
+import { clientAddress, trustCheck } from './forwarded.js';
 import { createHostCheck, LOOPBACK_HOSTS } from './host-check.js';
 import { type GatewayLimits, resolveLimits } from './limits.js';
 import { createGatewayMetrics, installHttpMetrics } from './metrics.js';
@@ -57,6 +58,13 @@ export interface GatewayServerOptions {
   allowedHosts?: readonly string[];
   /** Clock for the rate limiter (ms). */
   now?: () => number;
+  /**
+   * Reverse proxies (addresses or CIDR ranges) whose X-Forwarded-For names the client (forwarded.ts);
+   * empty or absent: the socket peer is the client and the header is ignored.
+   */
+  trustedProxies?: readonly string[];
+  /** Serve HTTPS with this PEM certificate chain and key (TLS 1.2 or later); plain HTTP when absent. */
+  tls?: { readonly cert: Buffer; readonly key: Buffer };
 }
 
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'torana ledger node', version: '1' };
@@ -82,6 +90,14 @@ function buildFastify(
   ctx: Omit<GatewayContext, 'rateLimiter'>,
 ) {
   return Fastify({
+    // HTTPS changes only the listening socket: routes, WebSocket upgrades and SSE are the same. (The
+    // instance's type still names the HTTP server, whose API node:https.Server extends.)
+    ...(opts.tls === undefined
+      ? {}
+      : { https: { cert: opts.tls.cert, key: opts.tls.key, minVersion: 'TLSv1.2' as const } }),
+    // request.ip: the client a trusted proxy names (the same rule as forwarded.ts for WebSockets).
+    trustProxy:
+      opts.trustedProxies !== undefined && opts.trustedProxies.length > 0 ? [...opts.trustedProxies] : false,
     logger: { level: opts.logLevel ?? 'info', ...(opts.logStream ? { stream: opts.logStream } : {}) },
     logController: new LogController({ disableRequestLogging: opts.logAccess === false }),
     bodyLimit: limits.bodyBytesMax,
@@ -176,6 +192,14 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
     routeMeta: new Map(),
     routes: [],
     wsRoutes: new Map(),
+    clientAddress: (() => {
+      const trusted =
+        opts.trustedProxies !== undefined && opts.trustedProxies.length > 0
+          ? trustCheck(opts.trustedProxies)
+          : undefined;
+      return (req: import('node:http').IncomingMessage) =>
+        clientAddress(req.socket.remoteAddress, req.headers['x-forwarded-for'], trusted);
+    })(),
   };
   const app = buildFastify(limits, opts, base);
   app.addHook('onRoute', (route) => {

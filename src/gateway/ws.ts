@@ -47,7 +47,7 @@ function pathOf(url: string | undefined): string {
 /** The refusal for an upgrade request, or undefined to let it through. */
 function screenUpgrade(app: GatewayApp, req: IncomingMessage): GatewayError | undefined {
   const gw = app.gateway;
-  const decision = gw.rateLimiter.take(clientKey(req.socket.remoteAddress));
+  const decision = gw.rateLimiter.take(clientKey(gw.clientAddress(req)));
   if (!decision.ok) return gatewayError('rate_limited', { retry_after_s: decision.retryAfterS });
   const refusal = gw.hostCheck(req.headers.host) ?? checkWsOrigin(req.headers.origin, gw.corsOrigins);
   if (refusal !== undefined) return refusal;
@@ -128,7 +128,7 @@ export function registerWsRoute(
     const release = gw.streams.open(
       'ws',
       () => ctx?.close(WS_CLOSE.goingAway, 'server shutting down'),
-      clientKey(req.socket.remoteAddress),
+      clientKey(gw.clientAddress(req)),
     );
     if (typeof release === 'string') {
       writeRawError(socket, wsCapRefusal(app, release), gw.apiVersions, gw.metrics);

@@ -4,6 +4,7 @@
 
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import type { QueriesPort } from '../gateway/ports.js';
+import { quorumOf } from '../gateway/routes/common.js';
 import type { Node } from './node.js';
 
 /** `query_cursors_open`: live query cursors, so an operator sees cursors pile up (and the sweep free them). */
@@ -37,7 +38,28 @@ export function installNodeMetrics(registry: Registry, node: Node): void {
   );
   gauge('queue_size', 'Transactions waiting in the queue.', () => pipeline.queue.depth);
   gauge('queue_capacity', 'Capacity of the transaction queue.', () => pipeline.queue.capacity);
-  gauge('connected_peers', 'Peers with a live connection.', () => 0);
+  const peers = () =>
+    (node.network?.peers() ?? []).map((p) => ({ peerId: p.peerId, connected: p.connected }));
+  gauge('connected_peers', 'Peers with a live connection.', () => peers().filter((p) => p.connected).length);
+  // The quorum the status page reports (GET /status), for alerting: below the quorum no block commits.
+  const self = node.nodeKey.publicKeyText();
+  const quorum = () => quorumOf(node.engine.snapshot().validatorSet, { peerId: self, peers });
+  gauge(
+    'consensus_validators_reachable',
+    'Validators of the current set this node has a live session with, itself included when it is one.',
+    () => quorum().validatorsReachable,
+  );
+  gauge('consensus_validators_total', 'Validators in the current set.', () => quorum().validatorsTotal);
+  gauge(
+    'consensus_quorum_needed',
+    'Validators needed to commit a block: fewer reachable than this and the chain cannot grow.',
+    () => quorum().quorumNeeded,
+  );
+  gauge(
+    'consensus_catching_up',
+    '1 while the node is fetching committed blocks it has not got (block sync), else 0.',
+    () => (node.engine.snapshot().catchingUp ? 1 : 0),
+  );
   gauge('view_changes', 'View changes since start.', () => node.engine.snapshot().viewChanges);
   gauge(
     'consensus_far_messages',

@@ -28,6 +28,7 @@ import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
 import { nodeFamilies } from './families.js';
 import { nodeFiles } from './files.js';
+import { readGatewayTls } from './gateway-tls.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
 import { installNodeMetrics, installQueryMetrics } from './metrics.js';
 import type { Node } from './node.js';
@@ -89,7 +90,9 @@ export async function buildGateway(
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
   const errors = createErrorRegistry(LEDGER_ERRORS);
+  const tls = readGatewayTls(c, dir);
   const app = await createGatewayServer({
+    ...(tls === undefined ? {} : { tls }),
     limits: gatewayLimits(c),
     logLevel: c.log.level,
     logAccess: c.log.access,
@@ -99,6 +102,7 @@ export async function buildGateway(
     corsOrigins: c.gateway.corsOrigins,
     // The listen address is one of the node's names (a LAN address clients dial directly).
     allowedHosts: [...c.gateway.allowedHosts, c.gateway.host],
+    trustedProxies: c.gateway.trustedProxies,
     errors,
     encodeErrorCodec: (body: ErrorBody) =>
       encodeFrame(schema, ErrorBodyCodec, { ...body, details: body.details as never }),
@@ -107,6 +111,7 @@ export async function buildGateway(
   });
   // Answers are serialised by their codec views (gateway/view.ts); response schemas document them.
   app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  if (tls?.keyModeWarning !== undefined) app.log.warn(tls.keyModeWarning);
   const devKeys = usesDevelopmentKeys(node.ledger.state.parameters().custom);
   if (devKeys)
     app.log.warn(
@@ -229,7 +234,8 @@ export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<Se
   const served = app;
   const addr = served.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : node.config.gateway.port;
-  url = `http://${node.config.gateway.host}:${port}`;
+  const scheme = node.config.gateway.tlsCertFile === '' ? 'http' : 'https';
+  url = `${scheme}://${node.config.gateway.host}:${port}`;
   return {
     app: served,
     url,

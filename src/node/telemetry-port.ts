@@ -42,7 +42,8 @@ export function telemetryPort(node: Node, deps: RouteDeps): TelemetryPort {
   const version = softwareVersion();
   return {
     self: () => {
-      const listening = `http://${info.address}`;
+      const scheme = node.config.gateway.tlsCertFile === '' ? 'http' : 'https';
+      const listening = `${scheme}://${info.address}`;
       const reportedUrl = configured ?? (wildcardHost(info.address) ? undefined : listening);
       return {
         peerId: info.peerId,

@@ -102,7 +102,10 @@ export function statusOf(
  */
 export function quorumOf(
   set: ConsensusSnapshot['validatorSet'],
-  node: Pick<NodeInfoPort, 'peerId' | 'peers'>,
+  node: {
+    readonly peerId: NodeInfoPort['peerId'];
+    peers(): readonly { readonly peerId: string; readonly connected: boolean }[];
+  },
 ): { validatorsReachable: number; validatorsTotal: number; quorumNeeded: number; quorumReachable: boolean } {
   const live = new Set(node.peers().flatMap((p) => (p.connected ? [p.peerId] : [])));
   live.add(node.peerId);
