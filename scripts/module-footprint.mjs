@@ -26,7 +26,7 @@ export const FEATURES = {
   triggers: { folder: 'src/modules/triggers', pattern: /trigger/i, docs: 'docs/triggers.md' },
   subscriptions: { folder: undefined, pattern: /subscri/i, docs: 'docs/subscriptions.md' },
   aliases: { folder: undefined, pattern: /alias/i, docs: 'docs/data-model.md' },
-  multisig: { folder: undefined, pattern: /multisig/i, docs: 'docs/multisig.md' },
+  multisig: { folder: 'src/modules/multisig', pattern: /multisig/i, docs: 'docs/multisig.md' },
   controls: {
     folder: undefined,
     pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,

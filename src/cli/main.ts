@@ -15,7 +15,6 @@ import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
-import { registerMultisigCommands } from './multisig-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
@@ -45,7 +44,6 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerAliasCommands(program);
-  registerMultisigCommands(program);
   registerControlCommands(program);
   registerSubscriptionCommands(program);
   // The ledger modules' command groups (src/modules/commands.ts), in registry order.

@@ -19,3 +19,44 @@ export interface RouteFamily {
   /** Stops its workers and closes its stores when the server closes. */
   close?(): Promise<void>;
 }
+
+/** A route family and, when placed, the family (by name) it follows in the served interface. */
+export interface PlacedFamily {
+  readonly family: RouteFamily;
+  readonly after?: string | undefined;
+}
+
+/**
+ * `families` with each placed family mounted right after the last family named `after` and after any
+ * placed there before it, so that placed families keep their given order. The order of the list is the
+ * order of the served OpenAPI paths, which clients and the compatibility test see. A family placed after
+ * another placed family is mounted once that one is; a family whose anchor never appears (a family the
+ * configuration left out), or that has no `after`, goes last.
+ */
+export function mountFamilies(
+  families: readonly RouteFamily[],
+  placed: readonly PlacedFamily[],
+): RouteFamily[] {
+  const out = [...families];
+  const anchorOf = new Map<RouteFamily, string>();
+  let pending = [...placed];
+  while (pending.length > 0) {
+    const waiting: PlacedFamily[] = [];
+    for (const p of pending) {
+      let at = p.after === undefined ? -1 : out.findLastIndex((f) => f.name === p.after);
+      if (at < 0) {
+        waiting.push(p);
+        continue;
+      }
+      while (at + 1 < out.length && anchorOf.get(out[at + 1]!) === p.after) at++;
+      out.splice(at + 1, 0, p.family);
+      anchorOf.set(p.family, p.after!);
+    }
+    if (waiting.length === pending.length) {
+      out.push(...waiting.map((p) => p.family));
+      break;
+    }
+    pending = waiting;
+  }
+  return out;
+}

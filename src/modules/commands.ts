@@ -3,6 +3,10 @@
 // the declaration files, never the node; registry.test.ts checks this list against the descriptors.
 
 import type { CliRegistration } from './descriptor.js';
+import { registerMultisigCommands } from './multisig/commands.js';
 import { registerTriggerCommands } from './triggers/commands.js';
 
-export const MODULE_COMMANDS: readonly CliRegistration[] = [registerTriggerCommands];
+export const MODULE_COMMANDS: readonly CliRegistration[] = [
+  registerMultisigCommands,
+  registerTriggerCommands,
+];

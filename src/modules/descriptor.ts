@@ -11,11 +11,12 @@
 import type { AnyCodec } from '../codec/codec.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
-import type { DueWork } from '../state/module-host.js';
+import type { AccountRemoval, AuthorityCheck, DueWork, InstructionParties } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -23,6 +24,8 @@ export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
   readonly state: WorldState;
   readonly deps: RouteDeps;
+  /** The node's one verifier (and nonce store) of signed application requests. */
+  readonly signedRequests: SignedRequests;
 }
 
 /** A CLI command group's declaration: registers its commands on the program (commander). */
@@ -43,8 +46,22 @@ export interface LedgerModule {
   readonly rejections: readonly RejectionCode[];
   /** Work run at the end of a block when due (state/module-host.ts), within the due-work weight share. */
   readonly dueWork?: DueWork;
-  /** Its route family, placed in node/families.ts at the module's registry position. */
+  /**
+   * Refuses a transaction by its authority before any instruction runs (state/module-host.ts), e.g. an
+   * account that acts only through the module's own instructions.
+   */
+  readonly authorityCheck?: AuthorityCheck;
+  /** What UnregisterAccount asks of it: a refusal while it needs the account, and its rows to drop. */
+  readonly accountRemoval?: AccountRemoval;
+  /** The accounts its instructions name as parties (per-account transaction history). */
+  readonly parties?: InstructionParties;
+  /** Its route family, placed in node/families.ts in registry order (see `routesAfter`). */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
+  /**
+   * The route family (by name) its family follows in the served interface, whose path order the
+   * OpenAPI document keeps; without it the family goes after the node's application families.
+   */
+  readonly routesAfter?: string;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */

@@ -27,8 +27,6 @@ const TABLES: readonly TableName[] = [
   'accountAlias',
   'aliasCounter',
   'assetAlias',
-  'multisigAccount',
-  'multisigProposal',
   'assetControl',
   'definitionControl',
   'subscriptionPlan',

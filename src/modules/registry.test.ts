@@ -5,6 +5,7 @@ import { instructions } from '../sdk/instructions.js';
 import { claimProblems, installedHandlers } from '../state/module-host.js';
 import { MODULE_COMMANDS } from './commands.js';
 import type { LedgerModule } from './descriptor.js';
+import { multisigModule } from './multisig/descriptor.js';
 import { LEDGER_MODULES, registryProblems } from './registry.js';
 import { triggersModule } from './triggers/descriptor.js';
 
@@ -15,13 +16,31 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'triggers'],
+      ['ledger', 'multisig', 'triggers'],
     );
   });
 
   it('importing the registry installed the modules: the triggers handlers are the executor’s', () => {
     assert.equal(installedHandlers().RegisterTrigger, triggersModule.instructions.RegisterTrigger);
     assert.equal(installedHandlers().UnregisterTrigger, triggersModule.instructions.UnregisterTrigger);
+  });
+
+  it('the multisig handlers are the executor’s, and its tables and SDK names are its own', () => {
+    for (const kind of Object.keys(
+      multisigModule.instructions,
+    ) as (keyof typeof multisigModule.instructions)[])
+      assert.equal(installedHandlers()[kind], multisigModule.instructions[kind], kind);
+    assert.deepEqual(Object.keys(multisigModule.instructions).sort(), [
+      'ApproveMultisig',
+      'CancelMultisig',
+      'ProposeMultisig',
+      'RegisterMultisig',
+      'SetMultisigSpec',
+    ]);
+    const problems = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'multisig'));
+    assert.ok(problems.includes('table multisigAccount is claimed by no module'), problems.join('\n'));
+    assert.equal(typeof instructions.proposeMultisig, 'function');
+    assert.equal(sdk.multisigAccountId, multisigModule.sdk?.multisigAccountId);
   });
 
   it('a tag claimed by no module, by two, or unknown to the tag table is reported', () => {

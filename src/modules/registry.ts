@@ -3,7 +3,7 @@
 // the modules into the executor (state/module-host.ts) after checking their claims against the core's
 // tag tables; only composition roots import it (node/, the simulator), never a core layer.
 
-import type { RouteFamily } from '../gateway/family.js';
+import type { PlacedFamily } from '../gateway/family.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
 import { isRejectionCode } from '../model/rejections.js';
@@ -12,9 +12,14 @@ import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
 import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
 import { ledgerModule } from './ledger.js';
+import { multisigModule } from './multisig/descriptor.js';
 import { triggersModule } from './triggers/descriptor.js';
 
-export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([ledgerModule, triggersModule]);
+export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
+  ledgerModule,
+  multisigModule,
+  triggersModule,
+]);
 
 /** The lowest instruction tag a module claims (its place in the registry). */
 function firstTag(m: LedgerModule): number {
@@ -71,10 +76,15 @@ installExecutorModules(
     name: m.name,
     handlers: m.instructions,
     ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
+    ...(m.authorityCheck === undefined ? {} : { authorityCheck: m.authorityCheck }),
+    ...(m.accountRemoval === undefined ? {} : { accountRemoval: m.accountRemoval }),
+    ...(m.parties === undefined ? {} : { parties: m.parties }),
   })),
 );
 
-/** The route families of the modules that have one, in registry order. */
-export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
-  return LEDGER_MODULES.flatMap((m) => (m.routes === undefined ? [] : [m.routes(env)]));
+/** The route families of the modules that have one, in registry order, with the family each follows. */
+export function moduleFamilies(env: ModuleRouteEnv): PlacedFamily[] {
+  return LEDGER_MODULES.flatMap((m) =>
+    m.routes === undefined ? [] : [{ family: m.routes(env), after: m.routesAfter }],
+  );
 }

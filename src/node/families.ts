@@ -12,7 +12,7 @@ import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
-import type { RouteFamily } from '../gateway/family.js';
+import { mountFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
@@ -21,7 +21,6 @@ import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
 import { moduleFamilies } from '../modules/registry.js';
-import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { subscriptionsFamily } from '../subscriptions/family.js';
@@ -32,7 +31,6 @@ import { conferenceReadPort } from './conference-port.js';
 import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
-import { multisigPort } from './multisig-port.js';
 import type { Node } from './node.js';
 import { signersPort } from './signers-port.js';
 import { subscriptionsPort } from './subscriptions-port.js';
@@ -71,16 +69,17 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
-  return [
+  // The ledger modules' families (src/modules/registry.ts), in registry order: each one that names the
+  // family it follows is mounted there (gateway/family.ts mountFamilies), the others below.
+  const modules = moduleFamilies({ state: node.ledger.state, deps, signedRequests: signed });
+  const families = [
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
-    multisigFamily(multisigPort(node.ledger.state, node.ledger), deps, signed),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
-    // The ledger modules' families (src/modules/registry.ts), in registry order.
-    ...moduleFamilies({ state: node.ledger.state, deps }),
+    ...modules.filter((m) => m.after === undefined).map((m) => m.family),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,
@@ -124,4 +123,8 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     operatorFamily(env.operatorSessions),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ];
+  return mountFamilies(
+    families,
+    modules.filter((m) => m.after !== undefined),
+  );
 }

@@ -88,6 +88,24 @@ describe('commit path: index keys and involved accounts', () => {
   });
 });
 
+describe('commit path: parties named by module instructions', () => {
+  it('a module instruction names the parties its descriptor gives, a nested batch’s included', () => {
+    const [alice, bob, multisig] = [1, 2, 3].map((n) => newAccount('w', n).id) as [string, string, string];
+    const pay: Instruction = {
+      kind: 'TransferAsset',
+      source: `rose#w#${multisig}`,
+      destination: bob,
+      amount: { mantissa: 1n, scale: 0 },
+    };
+    const tx = (instructions: Instruction[]) =>
+      ({ payload: { authority: alice, instructions } }) as unknown as SignedTransaction;
+    const propose: Instruction = { kind: 'ProposeMultisig', multisig, instructions: [pay] };
+    assert.deepEqual(involvedAccounts(tx([propose])), [alice, bob, multisig].sort());
+    const approve: Instruction = { kind: 'ApproveMultisig', multisig, instructionsHash: '00'.repeat(32) };
+    assert.deepEqual(involvedAccounts(tx([approve])), [alice, multisig].sort());
+  });
+});
+
 describe('commit path: admission decoding', () => {
   it('finds the signed payload bytes whatever the signature length', () => {
     const alice = newAccount('wonderland', 3);

@@ -2,8 +2,9 @@
 // account an instruction names as a party (sorted, so the index writes are deterministic).
 
 import { parseAssetId } from '../model/ids.js';
-import { type Instruction, innerInstructions } from '../model/instructions.js';
+import type { Instruction } from '../model/instructions.js';
 import type { SignedTransaction } from '../model/transaction.js';
+import { moduleParties } from '../state/module-host.js';
 
 function partiesOf(i: Instruction): string[] {
   switch (i.kind) {
@@ -27,17 +28,9 @@ function partiesOf(i: Instruction): string[] {
     case 'GrantRole':
     case 'RevokeRole':
       return [i.account];
-    // Multisig (docs/multisig.md): the multisig account, and the parties its proposed batch names.
-    case 'RegisterMultisig':
-      return [i.account];
-    case 'ProposeMultisig':
-      return [i.multisig, ...innerInstructions(i.instructions).flatMap(partiesOf)];
-    case 'ApproveMultisig':
-    case 'CancelMultisig':
-    case 'SetMultisigSpec':
-      return [i.multisig];
     default:
-      return [];
+      // A module's instruction: the parties its descriptor names (state/module-host.ts).
+      return moduleParties(i, partiesOf) ?? [];
   }
 }
 

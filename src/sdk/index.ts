@@ -7,6 +7,22 @@ export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 // The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
 export {
+  type ApprovalsOptions,
+  type MultisigApprovalItem,
+  type MultisigApprovalList,
+  type MultisigProposalAnswer,
+  type MultisigProposalList,
+  type MultisigSpecAnswer,
+  type MultisigSpecInput,
+  type MultisigStatusName,
+  multisigAccountId,
+  multisigApprovals,
+  multisigProposal,
+  multisigProposalId,
+  multisigProposals,
+  multisigSpec,
+} from '../modules/multisig/sdk.js';
+export {
   type TriggerDueInput,
   type TriggerList,
   type TriggerRepeatInput,
@@ -90,24 +106,6 @@ export type {
 } from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
-export {
-  type ApprovalsOptions,
-  type MultisigApprovalItem,
-  type MultisigApprovalList,
-  type MultisigProposalAnswer,
-  type MultisigProposalList,
-  type MultisigSpecAnswer,
-  type MultisigStatusName,
-  multisigApprovals,
-  multisigProposal,
-  multisigProposals,
-  multisigSpec,
-} from './multisig.js';
-export {
-  type MultisigSpecInput,
-  multisigAccountId,
-  multisigProposalId,
-} from './multisig-instructions.js';
 export type { PlanInput } from './subscription-instructions.js';
 export {
   type SubscriptionItem,

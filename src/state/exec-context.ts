@@ -30,15 +30,19 @@ export interface ExecContext {
   /** The id of the due work item (module-host.ts) whose instructions run; undefined in a transaction. */
   readonly dueItem?: string | undefined;
   emit(e: DataEvent): void;
-  /** How many multisig executions enclose this context (0 for a transaction's own instructions). */
-  readonly multisigDepth: number;
+  /** How many runAs batches enclose this context (0 for a transaction's own instructions). */
+  readonly runAsDepth: number;
   /**
-   * Runs `instructions` as `authority` inside this transaction through the normal handlers (a multisig
-   * proposal's execution, docs/multisig.md). Atomic: on a failure every write and event of the batch is
-   * undone and the failure is returned with the index of the failing instruction.
+   * Runs `instructions` as `authority` inside this transaction through the normal handlers (e.g. an
+   * approved batch a module runs as the account it acts for), at most RUN_AS_DEPTH_MAX deep: a handler
+   * refuses a batch at its own limit before calling this. Atomic: on a failure every write and event of
+   * the batch is undone and the failure is returned with the index of the failing instruction.
    */
   runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined;
 }
+
+/** How deep runAs batches may nest in one transaction (a handler's own limit must not exceed it). */
+export const RUN_AS_DEPTH_MAX = 4;
 
 export type InstructionOf<K extends InstructionKind> = Extract<Instruction, { kind: K }>;
 export type Handler<K extends InstructionKind> = (x: ExecContext, ins: InstructionOf<K>) => Fail | undefined;

@@ -9,7 +9,7 @@ import { unbindAccountAliases, unbindDomainAliases } from './exec-aliases.js';
 import { removeDefinitionAliases } from './exec-asset-aliases.js';
 import { type ExecContext, fail, type Handler } from './exec-context.js';
 import { removeAccountControls, removeDefinitionControls } from './exec-controls.js';
-import { dropMultisig, multisigMemberFail } from './exec-multisig.js';
+import { accountRemovalRefusal, dropAccountRows } from './module-host.js';
 
 function domainOwner(x: ExecContext, domain: string | undefined): string | undefined {
   return domain === undefined ? undefined : x.t.domain.get(domain)?.ownedBy;
@@ -60,10 +60,10 @@ export const unregisterAccount: Handler<'UnregisterAccount'> = (x, ins) => {
   if (!x.t.account.has(ins.id)) return fail('account_not_found', `no account ${ins.id}`);
   const denied = authorize(x, [domainOwner(x, parseAccountId(ins.id)?.domain)]);
   if (denied) return denied;
-  const member = multisigMemberFail(x, ins.id);
-  if (member) return member;
+  const refused = accountRemovalRefusal(x, ins.id);
+  if (refused) return refused;
   removeAssets(x, ins.id);
-  dropMultisig(x, ins.id);
+  dropAccountRows(x, ins.id);
   removeAccountControls(x, ins.id);
   unbindAccountAliases(x, ins.id);
   for (const permission of x.t.accountPermissions.get(ins.id) ?? []) {

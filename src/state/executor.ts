@@ -8,14 +8,26 @@ import type { TransactionResult } from '../model/block.js';
 import type { DataEvent } from '../model/events.js';
 import { parseAccountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
-import { MULTISIG_NESTING_MAX } from '../model/multisig.js';
 import { reject } from '../model/rejections.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { ownWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
 import { assert } from '../util/assert.js';
 import { deepCopy } from './copy.js';
-import { type BlockContext, type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
-import { type DueRun, type DueWorkPorts, installedDueWork, installedHandlers } from './module-host.js';
+import {
+  type BlockContext,
+  type ExecContext,
+  type Fail,
+  fail,
+  type Handler,
+  RUN_AS_DEPTH_MAX,
+} from './exec-context.js';
+import {
+  authorityRefusal,
+  type DueRun,
+  type DueWorkPorts,
+  installedDueWork,
+  installedHandlers,
+} from './module-host.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
@@ -63,9 +75,11 @@ export class BlockExecution {
         events: [],
       };
     }
-    // A multisig account acts only through its proposals (docs/multisig.md), never as a signer.
-    if (this.view.t.multisigAccount.has(authority)) {
-      const reason = reject('multisig_direct_signing', `${authority} is a multisig account`);
+    // An authority a module refuses outright (module-host.ts), e.g. an account that acts only through
+    // the module's own instructions.
+    const refused = authorityRefusal(this.view, authority);
+    if (refused !== undefined) {
+      const reason = reject(refused.code, refused.message);
       return { result: { kind: 'Rejected', reason }, events: [] };
     }
     const mark = this.view.journal.mark();
@@ -220,8 +234,8 @@ class TxContext implements ExecContext {
     readonly view: StateView,
     readonly block: Readonly<BlockContext>,
     readonly authority: string,
-    readonly multisigDepth: number,
-    /** Shared by the transaction's nested multisig executions: they count against the same cap. */
+    readonly runAsDepth: number,
+    /** Shared by the transaction's nested batches (runAs): they count against the same cap. */
     readonly meter: Meter,
     readonly dueItem?: string,
   ) {
@@ -235,13 +249,13 @@ class TxContext implements ExecContext {
   }
 
   runAs(authority: string, instructions: readonly Instruction[]): { fail: Fail; index: number } | undefined {
-    // multisig-run.ts refuses a batch at the nesting limit before it gets here.
+    // A handler that runs nested batches refuses one at its own nesting limit before it gets here.
     assert(
-      this.multisigDepth < MULTISIG_NESTING_MAX,
-      `nested execution at depth ${this.multisigDepth} (limit ${MULTISIG_NESTING_MAX})`,
+      this.runAsDepth < RUN_AS_DEPTH_MAX,
+      `nested execution at depth ${this.runAsDepth} (limit ${RUN_AS_DEPTH_MAX})`,
     );
     const mark = this.view.journal.mark();
-    const inner = new TxContext(this.view, this.block, authority, this.multisigDepth + 1, this.meter);
+    const inner = new TxContext(this.view, this.block, authority, this.runAsDepth + 1, this.meter);
     for (let i = 0; i < instructions.length; i++) {
       const failed = runInstruction(inner, instructions[i]!);
       if (failed !== undefined) {

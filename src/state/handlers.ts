@@ -14,7 +14,6 @@ import type { HandlerTable } from './exec-context.js';
 import * as controls from './exec-controls.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
-import * as multisig from './exec-multisig.js';
 import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
@@ -67,11 +66,6 @@ export const LEDGER_HANDLERS: Readonly<Partial<HandlerTable>> = Object.freeze({
   SetAssetAlias: assetAliases.setAssetAlias,
   RenewAssetAlias: assetAliases.renewAssetAlias,
   RemoveAssetAlias: assetAliases.removeAssetAlias,
-  RegisterMultisig: multisig.registerMultisig,
-  ProposeMultisig: multisig.proposeMultisig,
-  ApproveMultisig: multisig.approveMultisig,
-  CancelMultisig: multisig.cancelMultisig,
-  SetMultisigSpec: multisig.setMultisigSpec,
   SetTransferFreeze: controls.setTransferFreeze,
   SetTransferBlacklist: controls.setTransferBlacklist,
   SetTransferListEntry: controls.setTransferListEntry,

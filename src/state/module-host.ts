@@ -1,5 +1,7 @@
 // The ledger modules installed in this process, as the executor sees them (docs/design/modules.md): the
-// handlers of the instructions they claim, and the work they run at the end of a block ("due work").
+// handlers of the instructions they claim, the work they run at the end of a block ("due work"), the
+// authorities they refuse outright, what they check and drop when an account is removed, and the parties
+// their instructions name (per-account transaction history, pipeline/involved.ts).
 // The core names no module: the composition root (src/modules/registry.ts) installs every module once,
 // before the first block executes, and the install checks that the instruction tag table
 // (model/instructions.ts INSTRUCTION_KINDS) and the handlers match one to one. Due work runs in the
@@ -8,7 +10,7 @@
 import type { DataEvent } from '../model/events.js';
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
 import { assert } from '../util/assert.js';
-import type { ExecContext, Fail, HandlerTable } from './exec-context.js';
+import type { ExecContext, Fail, HandlerTable, InstructionOf } from './exec-context.js';
 import type { StateView } from './state-view.js';
 import type { WorldState } from './world-state.js';
 
@@ -47,17 +49,45 @@ export interface DueWork {
   nextDueMs(state: WorldState): number | undefined;
 }
 
+/**
+ * Refuses a transaction by its authority before any instruction runs (after the authority is found to
+ * exist): e.g. an account that acts only through the module's own instructions. Read-only.
+ */
+export type AuthorityCheck = (view: StateView, authority: string) => Fail | undefined;
+
+/** What a module asks of the removal of an account (UnregisterAccount). */
+export interface AccountRemoval {
+  /** Why the account cannot go while the module still needs it (after permission, before any removal). */
+  readonly refuse?: (x: ExecContext, account: string) => Fail | undefined;
+  /** Removes the module's rows that hang off the account (after the account's assets), deterministically. */
+  readonly drop?: (x: ExecContext, account: string) => void;
+}
+
+/** The parties of any instruction, for a module's instruction that nests others. */
+export type PartiesOf = (ins: Instruction) => string[];
+
+/** The accounts each of a module's instructions names as parties (per-account transaction history). */
+export type InstructionParties = {
+  readonly [K in InstructionKind]?: (ins: InstructionOf<K>, partiesOf: PartiesOf) => string[];
+};
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
   readonly handlers: Readonly<Partial<HandlerTable>>;
   readonly dueWork?: DueWork;
+  readonly authorityCheck?: AuthorityCheck;
+  readonly accountRemoval?: AccountRemoval;
+  readonly parties?: InstructionParties;
 }
 
 interface Installed {
   readonly names: readonly string[];
   readonly handlers: HandlerTable;
   readonly dueWork: readonly DueWork[];
+  readonly authorityChecks: readonly AuthorityCheck[];
+  readonly accountRemovals: readonly AccountRemoval[];
+  readonly parties: InstructionParties;
 }
 
 let installed: Installed | undefined;
@@ -102,10 +132,22 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
       const h = m.handlers[kind];
       if (h !== undefined) handlers[kind] = h;
     }
+  const parties: Partial<Record<InstructionKind, unknown>> = {};
+  for (const m of modules)
+    for (const kind of Object.keys(m.parties ?? {}).sort()) {
+      assert(
+        m.handlers[kind as InstructionKind] !== undefined,
+        `${m.name} names parties of ${kind}, not its own`,
+      );
+      parties[kind as InstructionKind] = m.parties![kind as InstructionKind];
+    }
   installed = Object.freeze({
     names,
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
     dueWork: modules.flatMap((m) => (m.dueWork === undefined ? [] : [m.dueWork])),
+    authorityChecks: modules.flatMap((m) => (m.authorityCheck === undefined ? [] : [m.authorityCheck])),
+    accountRemovals: modules.flatMap((m) => (m.accountRemoval === undefined ? [] : [m.accountRemoval])),
+    parties: Object.freeze(parties) as InstructionParties,
   });
 }
 
@@ -125,6 +167,35 @@ export function installedHandlers(): HandlerTable {
 /** The installed modules' due work, in registry order. */
 export function installedDueWork(): readonly DueWork[] {
   return current().dueWork;
+}
+
+/** The first installed module's refusal of a transaction by `authority`, in registry order, or undefined. */
+export function authorityRefusal(view: StateView, authority: string): Fail | undefined {
+  for (const check of current().authorityChecks) {
+    const refused = check(view, authority);
+    if (refused !== undefined) return refused;
+  }
+  return undefined;
+}
+
+/** The first installed module's refusal to let `account` be removed, in registry order, or undefined. */
+export function accountRemovalRefusal(x: ExecContext, account: string): Fail | undefined {
+  for (const r of current().accountRemovals) {
+    const refused = r.refuse?.(x, account);
+    if (refused !== undefined) return refused;
+  }
+  return undefined;
+}
+
+/** Drops the installed modules' rows hanging off a removed account, in registry order. */
+export function dropAccountRows(x: ExecContext, account: string): void {
+  for (const r of current().accountRemovals) r.drop?.(x, account);
+}
+
+/** The parties a module's instruction names (undefined for an instruction no module names parties of). */
+export function moduleParties(ins: Instruction, partiesOf: PartiesOf): string[] | undefined {
+  const f = current().parties[ins.kind] as ((i: Instruction, of: PartiesOf) => string[]) | undefined;
+  return f?.(ins, partiesOf);
 }
 
 /** The earliest block time at which any installed module has work due, or undefined. */

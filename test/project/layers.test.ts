@@ -40,7 +40,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   history: ['codec', 'model', 'gateway', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
   controls: ['codec', 'model', 'gateway'],
-  multisig: ['codec', 'crypto', 'model', 'gateway'],
   subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
@@ -58,12 +57,11 @@ const ALLOWED: Record<string, readonly string[]> = {
     'controls',
     'subscriptions',
     'operator',
-    'multisig',
     'modules',
   ],
   // The ledger modules (docs/design/modules.md): each folder of src/modules/ builds on the core layers;
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
-  modules: ['codec', 'model', 'state', 'gateway', 'sdk', 'cli'],
+  modules: ['codec', 'crypto', 'model', 'state', 'gateway', 'sdk', 'cli'],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   node: [
     'codec',
@@ -89,7 +87,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'operator',
     'mcp',
     'accounts',
-    'multisig',
     'modules',
   ],
   cli: [
@@ -107,7 +104,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'aliases',
     'controls',
-    'multisig',
     'subscriptions',
     'modules',
   ],

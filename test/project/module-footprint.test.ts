@@ -31,7 +31,13 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
   },
   subscriptions: { missing: 'everything: no module folder yet' },
   aliases: { missing: 'everything: no module folder yet' },
-  multisig: { missing: 'everything: no module folder yet' },
+  multisig: {
+    ceiling: 24,
+    missing:
+      'its wire declarations (instruction and event variants, MultisigAccount and MultisigProposal rows in ' +
+      'model/multisig*.ts, rejection codes, weights) are in model/; its tables in state/tables.ts and ' +
+      'keys.ts; other docs pages describe multisig accounts',
+  },
   controls: { missing: 'everything: no module folder yet' },
   conference: { missing: 'everything: no module folder yet' },
 };
@@ -77,10 +83,11 @@ describe('module footprint', () => {
           `${name} reaches ${n} files outside its folder, above its ceiling ${ceiling}`,
         );
     }
-    assert.ok(
-      NOT_YET_MIGRATED.triggers?.ceiling !== undefined,
-      'triggers, whose move has begun, has a ceiling',
-    );
+    for (const name of ['triggers', 'multisig'])
+      assert.ok(
+        NOT_YET_MIGRATED[name]?.ceiling !== undefined,
+        `${name}, whose move has begun, has a ceiling`,
+      );
   });
 
   it('the core imports no module folder (only the SDK surface re-exports module SDK files)', () => {
@@ -95,6 +102,15 @@ describe('module footprint', () => {
     const core =
       /^src\/(?:consensus|pipeline|gateway)\/|^src\/state\/(?:executor|handlers|module-host)\.ts$|^src\/sdk\/client\.ts$|^src\/cli\/main\.ts$/;
     const named = footprint('triggers', files)
+      .map((h: { file: string }) => h.file)
+      .filter((f: string) => core.test(f));
+    assert.deepEqual(named, []);
+  });
+
+  it('no core layer names multisig: the executor, the pipeline and the node see only generic hooks', () => {
+    const core =
+      /^src\/(?:consensus|pipeline|gateway|node)\/|^src\/state\/(?:executor|exec-context|exec-unregister|handlers|module-host)\.ts$|^src\/sdk\/client\.ts$|^src\/cli\/main\.ts$/;
+    const named = footprint('multisig', files)
       .map((h: { file: string }) => h.file)
       .filter((f: string) => core.test(f));
     assert.deepEqual(named, []);

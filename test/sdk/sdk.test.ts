@@ -13,10 +13,14 @@ import { defaultParameters, ParametersCodec } from '../../src/model/parameters.j
 import { SCHEMA } from '../../src/model/schema.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { isToranaApiError } from '../../src/sdk/errors.js';
+import {
+  multisigAccountId,
+  multisigProposalId,
+  multisigProposals,
+  multisigSpec,
+} from '../../src/sdk/index.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
 import { accountOf, generateKeyPair, importKeyPair } from '../../src/sdk/keys.js';
-import { multisigProposals, multisigSpec } from '../../src/sdk/multisig.js';
-import { multisigAccountId, multisigProposalId } from '../../src/sdk/multisig-instructions.js';
 import { toHex } from '../../src/util/hex.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 

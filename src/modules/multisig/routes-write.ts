@@ -8,13 +8,13 @@
 //   POST /v1/multisig/cancel   {selector, signer_account_id, proposal_id, …}     CancelMultisig (a cancel vote)
 
 import { Type } from 'typebox';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { respond, viewSchema } from '../gateway/view.js';
-import type { Instruction } from '../model/instructions.js';
-import type { MultisigAccount } from '../model/multisig.js';
-import { instructionsHash } from '../model/multisig-proposal.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { respond, viewSchema } from '../../gateway/view.js';
+import type { Instruction } from '../../model/instructions.js';
+import type { MultisigAccount } from '../../model/multisig.js';
+import { instructionsHash } from '../../model/multisig-proposal.js';
 import { type SigningInput, signOrSubmit } from './detached.js';
 import type { MultisigPort } from './port.js';
 import {

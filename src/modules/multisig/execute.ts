@@ -8,17 +8,17 @@
 // transaction itself commits, so the attempt is final and visible, never retried by later approvals
 // (except a batch over the transaction's weight cap, which refuses the approving transaction instead).
 
-import { innerInstructions } from '../model/instructions.js';
-import { MULTISIG_NESTING_MAX, type MultisigResult, proposalRowId } from '../model/multisig.js';
-import type { MultisigProposal } from '../model/multisig-proposal.js';
-import { reject } from '../model/rejections.js';
-import { type ExecContext, type Fail, fail } from './exec-context.js';
+import { innerInstructions } from '../../model/instructions.js';
+import { MULTISIG_NESTING_MAX, type MultisigResult, proposalRowId } from '../../model/multisig.js';
+import type { MultisigProposal } from '../../model/multisig-proposal.js';
+import { reject } from '../../model/rejections.js';
+import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
 
 /** Rejection messages stay well inside the 1024-byte wire limit. */
 const MESSAGE_CHARS_MAX = 300;
 
 export function executeProposal(x: ExecContext, p: MultisigProposal): Fail | undefined {
-  if (x.multisigDepth >= MULTISIG_NESTING_MAX)
+  if (x.runAsDepth >= MULTISIG_NESTING_MAX)
     return fail('multisig_nesting_too_deep', `more than ${MULTISIG_NESTING_MAX} nested multisig executions`);
   const id = proposalRowId(p.multisig, p.instructionsHash);
   const finalized = {

@@ -1,20 +1,30 @@
-// Multisig reads over the node's routes (docs/multisig.md; src/multisig/), decoded with the node's own
-// view codecs. The approvals inbox needs a signed request (the caller's account and signer). Writes are
-// ordinary transactions built with `instructions.proposeMultisig` etc.; the two-step routes exist for
-// clients that cannot build transactions themselves.
+// The multisig module's SDK functions (docs/multisig.md): reads over the node's routes (routes-*.ts),
+// decoded with the node's own view codecs, and the instruction builders (sdk-instructions.ts, spread
+// into the SDK's `instructions`). The approvals inbox needs a signed request (the caller's account and
+// signer). Writes are ordinary transactions built with `instructions.proposeMultisig` etc.; the two-step
+// routes exist for clients that cannot build transactions themselves. src/sdk/index.ts re-exports these
+// names.
 
-import type { Signer } from '../crypto/signer.js';
-import { canonicalAccountId } from '../model/ids.js';
+import type { Signer } from '../../crypto/signer.js';
+import { canonicalAccountId } from '../../model/ids.js';
+import { postJson } from '../../sdk/answers.js';
+import type { Http } from '../../sdk/http.js';
+import { signRequest } from '../../sdk/signed-request.js';
+import { multisigAccountId, multisigProposalId } from './sdk-instructions.js';
 import {
   type MultisigApprovalItemView,
   MultisigApprovalListView,
   MultisigProposalListView,
   MultisigProposalView,
   MultisigSpecView,
-} from '../multisig/views.js';
-import { postJson } from './answers.js';
-import type { Http } from './http.js';
-import { signRequest } from './signed-request.js';
+} from './views.js';
+
+export {
+  type MultisigSpecInput,
+  multisigAccountId,
+  multisigInstructions,
+  multisigProposalId,
+} from './sdk-instructions.js';
 
 export type MultisigSpecAnswer = ReturnType<typeof MultisigSpecView.fromJson>;
 export type MultisigProposalAnswer = ReturnType<typeof MultisigProposalView.fromJson>;
@@ -85,3 +95,13 @@ export function multisigApprovals(
   const headers = signRequest({ method: 'POST', url: path, body: JSON.stringify(body), ...caller });
   return postJson(client.http, path, body, MultisigApprovalListView, headers);
 }
+
+/** The module's SDK functions by name (its descriptor lists them; src/sdk/index.ts exports each). */
+export const MULTISIG_SDK = {
+  multisigSpec,
+  multisigProposals,
+  multisigProposal,
+  multisigApprovals,
+  multisigAccountId,
+  multisigProposalId,
+} as const;

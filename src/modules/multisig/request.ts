@@ -2,17 +2,17 @@
 // proposal id, instruction lists in their JSON form, and the refusal of bodies carrying a private key.
 
 import { Type } from 'typebox';
-import { isCodecError } from '../codec/errors.js';
-import { hashFromHex } from '../crypto/hash.js';
-import { resolveAccount } from '../gateway/alias-resolver.js';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem } from '../model/aliases.js';
-import { canonicalAccountId } from '../model/ids.js';
-import { type Instruction, InstructionCodec } from '../model/instructions.js';
-import type { MultisigAccount } from '../model/multisig.js';
-import { MULTISIG_INSTRUCTIONS_MAX } from '../model/multisig.js';
-import { toHex } from '../util/hex.js';
+import { isCodecError } from '../../codec/errors.js';
+import { hashFromHex } from '../../crypto/hash.js';
+import { resolveAccount } from '../../gateway/alias-resolver.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem } from '../../model/aliases.js';
+import { canonicalAccountId } from '../../model/ids.js';
+import { type Instruction, InstructionCodec } from '../../model/instructions.js';
+import type { MultisigAccount } from '../../model/multisig.js';
+import { MULTISIG_INSTRUCTIONS_MAX } from '../../model/multisig.js';
+import { toHex } from '../../util/hex.js';
 import type { MultisigPort } from './port.js';
 
 const ACCOUNT_TEXT = Type.String({ minLength: 1, maxLength: 512 });

@@ -1,18 +1,18 @@
-// The code of `torana multisig …` (multisig-commands.ts). A multisig is named by its id or an alias
+// The code of `torana multisig …` (commands.ts). A multisig is named by its id or an alias
 // (resolved by the node, alias-actions.ts); instructions of a proposal are given in their JSON form.
 
-import type { Json } from '../codec/codec.js';
-import { CodecError } from '../codec/errors.js';
-import { type Instruction, InstructionCodec } from '../model/instructions.js';
-import { MultisigProposalListView, MultisigSpecView } from '../multisig/views.js';
-import { instructions as ix } from '../sdk/instructions.js';
-import { type MultisigStatusName, multisigProposals, multisigSpec } from '../sdk/multisig.js';
-import { multisigAccountId, multisigProposalId } from '../sdk/multisig-instructions.js';
-import { accountArg } from './alias-actions.js';
-import { type Flags, submit } from './client-actions.js';
-import { CliError } from './errors.js';
-import { printJson, printRecord, printTable } from './output.js';
-import { resolveClient } from './settings.js';
+import { accountArg } from '../../cli/alias-actions.js';
+import { type Flags, submit } from '../../cli/client-actions.js';
+import { CliError } from '../../cli/errors.js';
+import { printJson, printRecord, printTable } from '../../cli/output.js';
+import { resolveClient } from '../../cli/settings.js';
+import type { Json } from '../../codec/codec.js';
+import { CodecError } from '../../codec/errors.js';
+import { type Instruction, InstructionCodec } from '../../model/instructions.js';
+import { instructions as ix } from '../../sdk/instructions.js';
+import { type MultisigStatusName, multisigProposals, multisigSpec } from './sdk.js';
+import { multisigAccountId, multisigProposalId } from './sdk-instructions.js';
+import { MultisigProposalListView, MultisigSpecView } from './views.js';
 
 function integer(text: string, name: string, max: number): number {
   const n = Number(text);

@@ -5,13 +5,13 @@
 // the domain owner, or CanRegisterAccountInDomain).
 
 import { Type } from 'typebox';
-import { isCodecError } from '../codec/errors.js';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { respond, viewSchema } from '../gateway/view.js';
-import { ALIAS_TEXT_BYTES_MAX } from '../model/aliases.js';
-import type { Instruction } from '../model/instructions.js';
+import { isCodecError } from '../../codec/errors.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { respond, viewSchema } from '../../gateway/view.js';
+import { ALIAS_TEXT_BYTES_MAX } from '../../model/aliases.js';
+import type { Instruction } from '../../model/instructions.js';
 import {
   MULTISIG_SEED_BYTES_MAX,
   MULTISIG_TTL_MS_DEFAULT,
@@ -19,8 +19,8 @@ import {
   MultisigSpecCodec,
   multisigAccountId,
   specProblem,
-} from '../model/multisig.js';
-import { NAME_BYTES_MAX, nameProblem } from '../model/names.js';
+} from '../../model/multisig.js';
+import { NAME_BYTES_MAX, nameProblem } from '../../model/names.js';
 import { signOrSubmit } from './detached.js';
 import { refusePrivateKey, SIGNING_FIELDS } from './request.js';
 import { post } from './routes-read.js';

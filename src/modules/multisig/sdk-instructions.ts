@@ -1,10 +1,11 @@
-// Builders of the multisig instructions (docs/multisig.md), spread into `instructions` (instructions.ts).
+// Builders of the multisig instructions (docs/multisig.md), spread into the SDK's `instructions`
+// (src/sdk/instructions.ts, through sdk.ts).
 // The multisig account id is derived from its domain and seed (`multisigAccountId`); the proposal id is
 // the hash of the proposed instruction list (`multisigProposalId`). The ledger checks every rule.
 
-import type { Instruction } from '../model/instructions.js';
-import { MULTISIG_TTL_MS_DEFAULT, type MultisigSpec, multisigAccountId } from '../model/multisig.js';
-import { instructionsHash } from '../model/multisig-proposal.js';
+import type { Instruction } from '../../model/instructions.js';
+import { MULTISIG_TTL_MS_DEFAULT, type MultisigSpec, multisigAccountId } from '../../model/multisig.js';
+import { instructionsHash } from '../../model/multisig-proposal.js';
 
 export interface MultisigSpecInput {
   /** Signatory account → weight 0..255. */

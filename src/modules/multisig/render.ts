@@ -1,15 +1,15 @@
 // Proposal and spec rows → answer values (views.ts). Status is judged at the committed tip's block time:
 // a collecting proposal at or past its expiry shows as EXPIRED (model/multisig.ts proposalStatus).
 
-import type { Infer } from '../codec/codec.js';
+import type { Infer } from '../../codec/codec.js';
 import {
   approvalWeight,
   type MultisigAccount,
   type MultisigStatus,
   proposalStatus,
   STATUS_TEXT,
-} from '../model/multisig.js';
-import type { MultisigProposal } from '../model/multisig-proposal.js';
+} from '../../model/multisig.js';
+import type { MultisigProposal } from '../../model/multisig-proposal.js';
 import type { MultisigApprovalItemView, MultisigProposalView, MultisigSpecView } from './views.js';
 
 export type ProposalAnswer = Infer<typeof MultisigProposalView>;

@@ -6,11 +6,11 @@
 //   POST /v1/multisig/proposals/get   {selector, proposal_id | instructions_hash} → one proposal
 
 import { Type } from 'typebox';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { parsePage } from '../gateway/list.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { respond, viewSchema } from '../gateway/view.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { parsePage } from '../../gateway/list.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { respond, viewSchema } from '../../gateway/view.js';
 import type { MultisigPort } from './port.js';
 import { proposalAnswer, STATUS_NAMES, specAnswer, statusText } from './render.js';
 import { PROPOSAL_FIELDS, proposalIdOf, resolveMultisig, SELECTOR_FIELDS } from './request.js';

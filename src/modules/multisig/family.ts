@@ -1,9 +1,9 @@
 // The multisig family (docs/multisig.md): reads, two-step writes, the signed
-// approvals inbox, and multisig onboarding. Ledger semantics live in state/exec-multisig*.ts.
+// approvals inbox, and multisig onboarding. Ledger semantics live in handlers.ts and execute.ts.
 
-import type { RouteDeps } from '../gateway/deps.js';
-import type { RouteFamily } from '../gateway/family.js';
-import type { SignedRequests } from '../gateway/signed-request.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import type { RouteFamily } from '../../gateway/family.js';
+import type { SignedRequests } from '../../gateway/signed-request.js';
 import type { MultisigPort } from './port.js';
 import { multisigApprovalRoutes } from './routes-approvals.js';
 import { onboardRoute } from './routes-onboard.js';

@@ -8,14 +8,14 @@
 
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { parsePage } from '../gateway/list.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import type { SignedRequests } from '../gateway/signed-request.js';
-import { respond, viewSchema } from '../gateway/view.js';
-import { type MultisigAccount, proposalRowId } from '../model/multisig.js';
-import type { MultisigProposal } from '../model/multisig-proposal.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { parsePage } from '../../gateway/list.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import type { SignedRequests } from '../../gateway/signed-request.js';
+import { respond, viewSchema } from '../../gateway/view.js';
+import { type MultisigAccount, proposalRowId } from '../../model/multisig.js';
+import type { MultisigProposal } from '../../model/multisig-proposal.js';
 import type { MultisigPort } from './port.js';
 import { type ApprovalItem, approvalItem } from './render.js';
 import { PROPOSAL_FIELDS, proposalIdOf, resolveMultisig, SELECTOR_FIELDS } from './request.js';

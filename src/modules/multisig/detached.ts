@@ -3,16 +3,16 @@
 // and the node assembles the signed transaction and submits it through the normal submit path
 // (admission verifies the signature like any other). The node never holds or receives a private key.
 
-import { encodeFrame } from '../codec/frame.js';
-import { resolveAccount } from '../gateway/alias-resolver.js';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { refusalError } from '../gateway/routes/transaction-refusal.js';
-import { parseAccountId } from '../model/ids.js';
-import type { Instruction } from '../model/instructions.js';
-import { canonicalPublicKeyText } from '../model/keys.js';
-import { SCHEMA } from '../model/schema.js';
-import { payloadHash, SignedTransactionCodec, type TransactionPayload } from '../model/transaction.js';
+import { encodeFrame } from '../../codec/frame.js';
+import { resolveAccount } from '../../gateway/alias-resolver.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { refusalError } from '../../gateway/routes/transaction-refusal.js';
+import { parseAccountId } from '../../model/ids.js';
+import type { Instruction } from '../../model/instructions.js';
+import { canonicalPublicKeyText } from '../../model/keys.js';
+import { SCHEMA } from '../../model/schema.js';
+import { payloadHash, SignedTransactionCodec, type TransactionPayload } from '../../model/transaction.js';
 
 export interface SigningInput {
   signer_account_id: string;

@@ -7,10 +7,10 @@
 //   ApproveMultisig   multisig → signatory → proposal → pending → not expired → not approved yet
 //   CancelMultisig    multisig → (the multisig itself: cancels at once) signatory → proposal → pending →
 //                     not expired → not asked yet; cancel weight at quorum cancels
-// When approval weight reaches the quorum the batch runs in the same transaction (exec-multisig-run.ts).
+// When approval weight reaches the quorum the batch runs in the same transaction (execute.ts).
 
-import { parseAccountId } from '../model/ids.js';
-import { innerInstructions } from '../model/instructions.js';
+import { parseAccountId } from '../../model/ids.js';
+import { innerInstructions } from '../../model/instructions.js';
 import {
   approvalWeight,
   MULTISIG_INSTRUCTIONS_MAX,
@@ -21,11 +21,11 @@ import {
   proposalRowId,
   proposalStatus,
   specProblem,
-} from '../model/multisig.js';
-import { instructionsHash, type MultisigProposal } from '../model/multisig-proposal.js';
-import { authorize } from './authorize.js';
-import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
-import { executeProposal } from './exec-multisig-run.js';
+} from '../../model/multisig.js';
+import { instructionsHash, type MultisigProposal } from '../../model/multisig-proposal.js';
+import { authorize } from '../../state/authorize.js';
+import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
+import { executeProposal } from './execute.js';
 
 function isFail(v: object): v is Fail {
   return 'code' in v;
@@ -205,19 +205,3 @@ export const cancelMultisig: Handler<'CancelMultisig'> = (x, ins) => {
   x.t.multisigProposal.set(id, next);
   return undefined;
 };
-
-/** UnregisterAccount: a signatory of a multisig cannot go (every signatory is a registered account). */
-export function multisigMemberFail(x: ExecContext, account: string): Fail | undefined {
-  const [first] = x.t.multisigAccount.children('multisigsByMember', account);
-  return first === undefined
-    ? undefined
-    : fail('multisig_member_in_use', `${account} is a signatory of ${first}`);
-}
-
-/** UnregisterAccount of a multisig account: its spec and proposals go with it. */
-export function dropMultisig(x: ExecContext, account: string): void {
-  if (!x.t.multisigAccount.has(account)) return;
-  for (const id of x.t.multisigProposal.children('proposalsByMultisig', account))
-    x.t.multisigProposal.delete(id);
-  x.t.multisigAccount.delete(account);
-}

@@ -11,16 +11,16 @@ import {
   expectCode,
   ROSE,
   world,
-} from '../../test/fixtures/state/state-fixture.js';
-import type { Instruction } from '../model/instructions.js';
+} from '../../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../../model/instructions.js';
 import {
   MULTISIG_PENDING_PER_PROPOSER_MAX,
   type MultisigSpec,
   multisigAccountId,
   proposalRowId,
-} from '../model/multisig.js';
-import { instructionsHash } from '../model/multisig-proposal.js';
-import { WorldState } from './world-state.js';
+} from '../../model/multisig.js';
+import { instructionsHash } from '../../model/multisig-proposal.js';
+import { WorldState } from '../../state/world-state.js';
 
 const MS = multisigAccountId('wonderland', 'treasury');
 

@@ -1,12 +1,12 @@
 // Answer types of the multisig routes, defined once as codec types: the JSON
 // answer, the codec answer and the OpenAPI schema come from the same definition (gateway/view.ts).
 
-import { map, option, seq, struct } from '../codec/compound.js';
-import { bool, string, u8, u16, varuint } from '../codec/primitives.js';
-import { AccountId } from '../model/ids.js';
-import { InnerInstructions, InstructionListCodec } from '../model/instructions.js';
-import { Hash } from '../model/keys.js';
-import { MULTISIG_SIGNATORIES_MAX, MultisigResultCodec } from '../model/multisig.js';
+import { map, option, seq, struct } from '../../codec/compound.js';
+import { bool, string, u8, u16, varuint } from '../../codec/primitives.js';
+import { AccountId } from '../../model/ids.js';
+import { InnerInstructions, InstructionListCodec } from '../../model/instructions.js';
+import { Hash } from '../../model/keys.js';
+import { MULTISIG_SIGNATORIES_MAX, MultisigResultCodec } from '../../model/multisig.js';
 
 /** Most items of one list page (the list routes' cap, `gateway.list_limit_max`, is at most this). */
 export const PAGE_ITEMS_MAX = 500;

@@ -1,10 +1,10 @@
 // `torana multisig …` (docs/multisig.md): register a multisig account, propose, approve and cancel
-// proposals, read its spec and proposals. Declarations only; the code is in multisig-actions.ts.
+// proposals, read its spec and proposals. Declarations only; the code is in actions.ts.
 
 import type { Command } from 'commander';
-import { lazyAction } from './lazy.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const actions = () => import('./multisig-actions.js');
+const actions = () => import('./actions.js');
 
 function clientOptions(cmd: Command): Command {
   return cmd
