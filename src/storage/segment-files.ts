@@ -75,6 +75,8 @@ export async function createSegment(
 }
 
 export async function writeFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  // Positions come from the index (where the last record ends).
+  assert(Number.isSafeInteger(position) && position >= 0, `segment write at ${position}`);
   let done = 0;
   while (done < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);
