@@ -226,6 +226,11 @@ function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits)
       reject('transaction_weight_exceeded', `weight ${weight} > TransactionMaxWeight ${max}`),
     );
   }
+  // The size cap covered what is queued (the body, or the item's own bytes, of which this is the unframed copy).
+  assert(
+    t.encoded.length <= limits.transactionBytesMax,
+    `admission: ${hashHex} of ${t.encoded.length} bytes passed a cap of ${limits.transactionBytesMax}`,
+  );
   return {
     ok: true,
     tx,

@@ -75,12 +75,15 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     events.push(out.events);
   }
   const dueRuns = execution.runDueWork();
+  const stateRoot = execution.stateRoot();
+  // The header commits to a 32-byte state root (the state's accumulator, hashed once per block).
+  assert(stateRoot.length === 32, `block ${p.height}: a ${stateRoot.length}-byte state root`);
   const header: BlockHeader = {
     height: p.height,
     prevHash: p.prevHash,
     transactionsRoot: merkleRoot(p.hashes),
     resultsRoot: merkleRoot(resultHashes(results)),
-    stateRoot: execution.stateRoot(),
+    stateRoot,
     creationTimeMs: p.creationTimeMs,
     view: p.view,
     transactionCount: p.transactions.length,

@@ -280,6 +280,10 @@ export class Ledger {
       height === this.appliedHeight + 1 && height <= this.log.height,
       `ledger: applying block ${height} after ${this.appliedHeight} (log at ${this.log.height})`,
     );
+    // A transaction is executed at most once: none is indexed already by a block whose write is pending
+    // (checked before the state moves; O(1) per transaction).
+    const hexes = executed.hashHexes;
+    for (const h of hexes) assert(!this.pendingIndex.has(h), 'ledger: a transaction indexed twice');
     const changes: StateChange[] = executed.execution.changes();
     executed.execution.commit();
     // The visible state is the one the header names (one hash of the 32-byte accumulator per block).
@@ -288,12 +292,7 @@ export class Ledger {
       `ledger: the state root after applying block ${height} is not its header's`,
     );
     this.appliedHeight = height;
-    const hexes = executed.hashHexes;
-    for (let i = 0; i < hexes.length; i++) {
-      // A transaction is executed at most once: never indexed twice while its block's write is pending.
-      assert(!this.pendingIndex.has(hexes[i]!), 'ledger: a transaction indexed twice');
-      this.pendingIndex.set(hexes[i]!, { height, index: i });
-    }
+    for (let i = 0; i < hexes.length; i++) this.pendingIndex.set(hexes[i]!, { height, index: i });
     pushIndexChanges(block, executed.hashes, changes);
     countBlock(this.chainCounters, block);
     changes.push({ key: CHAIN_COUNTERS_KEY, value: encodeCounters(this.chainCounters) });
@@ -319,6 +318,11 @@ export class Ledger {
     assert(
       hashes.length === block.transactions.length,
       `ledger: replaying block ${header.height} with ${hashes.length} hashes for ${block.transactions.length} transactions`,
+    );
+    // The hash the log recorded for this height, and the block the state takes next.
+    assert(
+      recordedHash.length === 32 && header.height === this.appliedHeight + 1,
+      `ledger: replaying block ${header.height} onto ${this.appliedHeight} against a ${recordedHash.length}-byte hash`,
     );
     const executed = executeProposal(this.state, this.opts.chainId, {
       height: header.height,
@@ -396,11 +400,17 @@ export class Ledger {
     this.cache.set(height, block);
     const max = this.opts.blockCacheMax ?? 256;
     if (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+    assert(this.cache.size <= max, `ledger: ${this.cache.size} blocks cached of ${max}`);
   }
 
   async block(height: number): Promise<Block | undefined> {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
     const cached = this.cache.get(height);
+    // The cache is keyed by height: it holds that height's block.
+    assert(
+      cached === undefined || cached.header.height === height,
+      `ledger: block ${height} cached as another`,
+    );
     if (cached !== undefined) return cached;
     const rec = await this.log.read(height);
     assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);
@@ -419,6 +429,10 @@ export class Ledger {
   blockSync(height: number): Block | undefined {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
     const cached = this.cache.get(height);
+    assert(
+      cached === undefined || cached.header.height === height,
+      `ledger: block ${height} cached as another`,
+    );
     if (cached !== undefined) return cached;
     const rec = this.log.readSync(height);
     assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);

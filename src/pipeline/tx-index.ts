@@ -121,6 +121,8 @@ export function txByAccountKeyAt(prefix: Uint8Array, loc: TxLocation): Uint8Arra
 }
 
 function writeU32BE(out: Uint8Array, at: number, v: number): void {
+  // A height's u32 halves or an index: a larger value would be stored truncated.
+  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, `u32 ${v} at ${at}`);
   out[at] = v >>> 24;
   out[at + 1] = (v >>> 16) & 0xff;
   out[at + 2] = (v >>> 8) & 0xff;
