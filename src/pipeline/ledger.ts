@@ -160,6 +160,11 @@ export class Ledger {
     // read on demand, so a restart does not load one entry per committed transaction.
     const state = WorldState.fromEntries(worldStateEntries(store));
     const ledger = new Ledger(state, log, store, opts);
+    // Replay starts where the state store's own record ends.
+    assert(
+      ledger.appliedHeight === stateHeight,
+      `ledger: opened at ${ledger.appliedHeight}, state at ${stateHeight}`,
+    );
     ledger.chainCounters =
       decodeCounters(store.get(CHAIN_COUNTERS_KEY)) ?? (await ledger.countStoredBlocks(stateHeight));
     let replayed = 0;

@@ -269,7 +269,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   sweepExpired(): void {
-    this.announceExpired(this.queue.sweep(this.clock.nowMs()));
+    const now = this.clock.nowMs();
+    const expired = this.queue.sweep(now);
+    // The sweep takes only what expired by now (a live transaction is never announced expired).
+    for (const q of expired) assert(q.expiresAtMs <= now, `pipeline: ${q.hashHex} swept before it expired`);
+    this.announceExpired(expired);
   }
 
   private announceExpired(expired: QueuedTransaction[]): void {
@@ -336,14 +340,17 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
    */
   takeTransactions(max: number): QueuedTransaction[] {
     const state = this.ledger.state;
+    const now = this.clock.nowMs();
     const { ready, expired } = this.queue.take(
       max,
-      this.clock.nowMs(),
+      now,
       blockWeightBudget(state.limit('blockMaxWeight'), state.limit('transactionMaxWeight')),
     );
     this.announceExpired(expired);
     assert(ready.length <= max, `pipeline: took ${ready.length} transactions, ${max} asked`);
     for (const q of ready) {
+      // Handed to a block: admitted and still alive at the time taken.
+      assert(q.expiresAtMs > now, `pipeline: ${q.hashHex} taken after it expired`);
       assert(
         !this.inFlight.has(q.hashHex) && !this.queue.has(q.hashHex),
         `pipeline: ${q.hashHex} taken while already in flight or still queued`,

@@ -54,13 +54,13 @@ class Tally {
   get(name: string): number {
     const n = this.counts.get(name);
     // Names whose count drops to zero are forgotten: a kept count is at least one.
-    assert(n === undefined || n >= 1, `queue tally: ${name} kept at ${n}`);
+    assert(n === undefined || n >= 1, 'queue tally: a count kept below one');
     return n ?? 0;
   }
   add(name: string): void {
     const n = this.get(name) + 1;
     // A count never exceeds the transactions queued: it stays a small exact integer.
-    assert(Number.isSafeInteger(n), `queue tally: ${name} counted ${n}`);
+    assert(Number.isSafeInteger(n), 'queue tally: a count past the safe integers');
     this.counts.set(name, n);
   }
   remove(name: string): void {

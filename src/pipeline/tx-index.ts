@@ -21,7 +21,7 @@ export interface TxLocation {
 
 export function txByHashKey(hash: Uint8Array): Uint8Array {
   // A shorter hash would leave zeros in the key (another transaction's key), a longer one throw.
-  assert(hash.length === 32, `transaction index key of a ${hash.length}-byte hash`);
+  assert(hash.length === 32, 'transaction index key of a hash that is not 32 bytes');
   const k = new Uint8Array(33);
   k[0] = TX_BY_HASH_PREFIX;
   k.set(hash, 1);
@@ -41,7 +41,7 @@ export function encodeLocation(loc: TxLocation): Uint8Array {
 }
 
 function varuintSize(v: number): number {
-  assert(Number.isSafeInteger(v) && v >= 0, `varuint size of ${v}`);
+  assert(Number.isSafeInteger(v) && v >= 0, 'varuint size of a negative or unsafe integer');
   let n = 1;
   for (let x = v; x >= 0x80; x = Math.floor(x / 128)) n++;
   return n;
@@ -57,10 +57,7 @@ function writeVaruint(out: Uint8Array, at: number, v: number): number {
   }
   out[p++] = x;
   // Sized by varuintSize: the last byte written is inside the array (a typed array drops writes past it).
-  assert(
-    p <= out.length && p - at === varuintSize(v),
-    `varuint ${v} written to ${at}..${p} of ${out.length}`,
-  );
+  assert(p <= out.length && p - at === varuintSize(v), 'varuint written past its sized array');
   return p;
 }
 
@@ -109,7 +106,7 @@ export function txByAccountKeyAt(prefix: Uint8Array, loc: TxLocation): Uint8Arra
       Number.isSafeInteger(loc.index) &&
       loc.index >= 0 &&
       loc.index <= 0xffff_ffff,
-    `history key at ${loc.height}/${loc.index}`,
+    'history key at a height or index out of range',
   );
   const k = new Uint8Array(n + 12);
   k.set(prefix);
@@ -122,7 +119,7 @@ export function txByAccountKeyAt(prefix: Uint8Array, loc: TxLocation): Uint8Arra
 
 function writeU32BE(out: Uint8Array, at: number, v: number): void {
   // A height's u32 halves or an index: a larger value would be stored truncated.
-  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, `u32 ${v} at ${at}`);
+  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, 'u32 out of range or past the key');
   out[at] = v >>> 24;
   out[at + 1] = (v >>> 16) & 0xff;
   out[at + 2] = (v >>> 8) & 0xff;

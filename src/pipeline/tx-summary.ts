@@ -74,7 +74,7 @@ export function encodeIndexValue(hash: Uint8Array, s: TxSummary): Uint8Array {
 
 function writeU32BE(out: Uint8Array, at: number, v: number): void {
   // Callers split a safe integer into u32 halves: a larger half would be stored truncated.
-  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, `u32 ${v} at ${at}`);
+  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, 'u32 out of range or past the value');
   out[at] = v >>> 24;
   out[at + 1] = (v >>> 16) & 0xff;
   out[at + 2] = (v >>> 8) & 0xff;
