@@ -56,6 +56,8 @@ export function signersBitmap(indexes: number[], size: number): Uint8Array {
 }
 
 export function signerIndexes(bitmap: Uint8Array, size: number): number[] | undefined {
+  // The size is our roster's (the bitmap is the peer's, and is checked against it).
+  assert(Number.isSafeInteger(size) && size >= 1, `signer bitmap over a roster of ${size}`);
   if (bitmap.length !== Math.ceil(size / 8)) return undefined;
   const out: number[] = [];
   for (let i = 0; i < bitmap.length * 8; i++) {
@@ -93,6 +95,11 @@ export function verifyCertificate(
   c: CommitCertificate,
   set: ValidatorSet,
 ): CertificateProblem | undefined {
+  // Our validator set: one BLS key per validator and a quorum among them.
+  assert(
+    set.blsKeys.length === set.size && set.quorum >= 1 && set.quorum <= set.size,
+    `a validator set of ${set.size} with ${set.blsKeys.length} keys and a quorum of ${set.quorum}`,
+  );
   if (!bytesEqual(c.validatorSetHash, set.hash)) return 'wrong_validator_set';
   const signers = signerIndexes(c.signers, set.size);
   if (signers === undefined) return 'bad_bitmap';

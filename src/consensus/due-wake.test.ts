@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ManualClock } from '../../test/helpers/manual-clock.js';
+import { AssertionError } from '../util/assert.js';
 import { DueWake, wakeAtMs } from './due-wake.js';
 
 describe('due work wake', () => {
@@ -31,5 +32,23 @@ describe('due work wake', () => {
     for (let i = 0; i < 10_000; i++) clock.advance(1);
     wake.cancel();
     assert.equal(wakes, 10);
+  });
+
+  it('a due time that is not a number stops the arming instead of a timer that fires at once, forever', () => {
+    const clock = new ManualClock(10_000);
+    let fired = 0;
+    const host = {
+      clock,
+      dueWorkAtMs: () => Number.NaN,
+      lastBlockTimeMs: () => 9_000,
+      blockTimeMs: () => 1_000,
+    };
+    const wake = new DueWake(host, () => fired++);
+    assert.throws(
+      () => wake.arm(),
+      (e: unknown) => e instanceof AssertionError && /work due at NaN/.test(e.message),
+    );
+    clock.advance(100);
+    assert.equal(fired, 0);
   });
 });

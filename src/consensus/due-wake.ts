@@ -6,6 +6,7 @@
 // chain makes at most one wake block per block time, however soon work falls due (many items due at
 // different times would otherwise each ask for a block of their own).
 
+import { assert } from '../util/assert.js';
 import type { Clock, Timer } from '../util/clock.js';
 
 /** Far due work (a monthly charge) is looked at again every minute, so a jumping wall clock cannot skew it. */
@@ -23,6 +24,11 @@ export interface DueWorkSource {
 
 /** When an idle chain makes a block for work due at `dueMs`: no sooner than a block time after the last. */
 export function wakeAtMs(dueMs: number, lastBlockMs: number | undefined, blockTimeMs: number): number {
+  // Block times and a chain parameter: a NaN would arm a timer that fires at once, again and again.
+  assert(
+    Number.isFinite(dueMs) && (lastBlockMs === undefined || Number.isFinite(lastBlockMs)) && blockTimeMs >= 0,
+    `a wake for work due at ${dueMs} after a block at ${lastBlockMs} (block time ${blockTimeMs})`,
+  );
   return lastBlockMs === undefined ? dueMs : Math.max(dueMs, lastBlockMs + blockTimeMs);
 }
 
@@ -54,6 +60,7 @@ export class DueWake {
     if (at === undefined) return;
     // Capped: a timer delay above 2^31 ms would fire at once in Node.
     const waitMs = Math.min(DUE_RECHECK_MS, Math.max(0, at - this.host.clock.nowMs()));
+    assert(waitMs >= 0 && waitMs <= DUE_RECHECK_MS, `a due-work wake in ${waitMs} ms`);
     this.timer = this.host.clock.setTimeout(() => this.onDue(), waitMs);
   }
 

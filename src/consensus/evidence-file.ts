@@ -180,8 +180,15 @@ export function scanEvidenceFile(
       };
     }
     records.push(decodeEntry(path, offset, r.payload));
+    // A whole record (header and at least one payload byte) lies between here and the next.
+    assert(
+      r.next > offset + RECORD_HEADER_BYTES && r.next <= buf.length,
+      `evidence record at ${offset} ends at ${r.next}`,
+    );
     offset = r.next;
   }
+  // Recovered: the records end exactly where the file does.
+  assert(offset === buf.length, `evidence records end at ${offset} of ${buf.length} bytes`);
   return { contents: { records, droppedBefore, truncatedTailBytes: 0 }, tornAt: undefined };
 }
 
@@ -238,6 +245,7 @@ export class EvidenceFile {
   }
 
   get bytes(): number {
+    assert(this.size >= EVIDENCE_FILE_HEADER_BYTES, `an evidence file of ${this.size} bytes`);
     return this.size;
   }
 

@@ -139,6 +139,11 @@ export class EvidenceStore {
         if (file.records + batch.length > 2 * this.capacity) await this.compact(file);
         else await file.append(batch);
       }
+      // Everything accepted went to the file (or a write failed and stopped persistence).
+      assert(
+        this.failure !== undefined || (this.unwritten.length === 0 && file.records <= 2 * this.capacity),
+        `evidence drain left ${this.unwritten.length} records unwritten, ${file.records} in the file`,
+      );
     } catch (error) {
       this.failure = { error };
       this.onError(error);
@@ -188,6 +193,10 @@ export class EvidenceStore {
   }
 
   count(): number {
+    assert(
+      this.ids.size === this.entries.length,
+      `evidence store: ${this.ids.size} ids, ${this.entries.length} records`,
+    );
     return this.entries.length;
   }
 
@@ -203,7 +212,10 @@ export class EvidenceStore {
 
   /** Records in the file (0 in memory only); at most 2 x capacity once written. */
   get fileRecords(): number {
-    return this.file?.records ?? 0;
+    const n = this.file?.records ?? 0;
+    // Compaction keeps the file within twice the capacity.
+    assert(n <= 2 * this.capacity, `evidence file of ${n} records, capacity ${this.capacity}`);
+    return n;
   }
 }
 

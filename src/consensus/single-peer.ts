@@ -47,6 +47,13 @@ export class SinglePeerEngine implements ConsensusEngine {
     private readonly host: ConsensusHost,
     private readonly opts: SinglePeerOptions,
   ) {
+    // Config: a NaN interval would never let a block wait, a negative history would keep nothing.
+    assert(
+      opts.minIntervalMs >= 0 &&
+        Number.isSafeInteger(opts.recentCertificatesMax) &&
+        opts.recentCertificatesMax >= 0,
+      `single-peer engine: interval ${opts.minIntervalMs} ms, ${opts.recentCertificatesMax} certificates kept`,
+    );
     this.index = opts.validatorSet.indexOf(opts.peerId);
     this.dueWake = new DueWake(host, () => this.notifyWork());
     if (this.index < 0 || opts.validatorSet.size !== 1) {

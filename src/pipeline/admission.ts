@@ -69,6 +69,8 @@ export function decodeSignedTransaction(
 ): ({ ok: true } & DecodedTransaction) | { ok: false; error: CodecError } {
   const u = unframe(SCHEMA, 'SignedTransaction', body);
   if (!u.ok) return u;
+  // Unframing only strips a header: the payload is a view of the body, never more.
+  assert(u.payload.length <= body.length, `unframed ${u.payload.length} bytes from ${body.length}`);
   const decoded = decode(SignedTransactionCodec, u.payload, limits);
   if (!decoded.ok) return decoded;
   return {
@@ -95,12 +97,16 @@ export function payloadEnd(length: number, tx: SignedTransaction): number {
 
 /** Bytes of the canonical LEB128 encoding of `n` (docs/codec.md §2). */
 function varuintBytes(n: number): number {
+  // A decoded length: a negative or fractional one would give the payload a wrong end.
+  assert(Number.isSafeInteger(n) && n >= 0, `varuint size of ${n}`);
   let bytes = 1;
   for (let v = n; v >= 0x80; v = Math.floor(v / 128)) bytes++;
   return bytes;
 }
 
 function refused(hashHex: string, rejection: Rejection): Extract<AdmissionResult, { kind: 'rejected' }> {
+  // The hash reported with a refusal is the one admission computed: 32 bytes in hex.
+  assert(hashHex.length === 64, `refusal of a ${hashHex.length}-character hash`);
   return { ok: false, kind: 'rejected', rejection, hashHex };
 }
 
@@ -131,6 +137,11 @@ function prepare(
 }
 
 function tooLarge(bytes: number, limits: AdmissionLimits): Refused | undefined {
+  // A NaN bound would let every size through.
+  assert(
+    Number.isSafeInteger(limits.transactionBytesMax) && limits.transactionBytesMax > 0,
+    `admission: transaction size bound ${limits.transactionBytesMax}`,
+  );
   if (bytes <= limits.transactionBytesMax) return undefined;
   return {
     ok: false,
@@ -147,6 +158,13 @@ function prepareDecoded(
   limits: AdmissionLimits,
 ): Prepared | Refused {
   const { tx, payloadBytes, txBytes } = d;
+  // The signed payload is a proper prefix of the transaction's own bytes (payloadEnd), same buffer.
+  assert(
+    payloadBytes.buffer === txBytes.buffer &&
+      payloadBytes.byteOffset === txBytes.byteOffset &&
+      payloadBytes.length < txBytes.length,
+    `admission: a ${payloadBytes.length}-byte payload of a ${txBytes.length}-byte transaction`,
+  );
   const p = tx.payload;
   const txHash = hash(txBytes);
   // Copied now: the caller's buffer is not ours to keep across the signature check's await.
@@ -208,6 +226,11 @@ function complete(t: Prepared, signatureValid: boolean, limits: AdmissionLimits)
       reject('transaction_weight_exceeded', `weight ${weight} > TransactionMaxWeight ${max}`),
     );
   }
+  // The size cap covered what is queued (the body, or the item's own bytes, of which this is the unframed copy).
+  assert(
+    t.encoded.length <= limits.transactionBytesMax,
+    `admission: ${hashHex} of ${t.encoded.length} bytes passed a cap of ${limits.transactionBytesMax}`,
+  );
   return {
     ok: true,
     tx,
@@ -226,6 +249,7 @@ export async function admitTransaction(
   limits: AdmissionLimits,
   verify: SignatureCheck,
 ): Promise<AdmissionResult> {
+  assertAdmissionTime(nowMs);
   const t = prepare(body, chainId, nowMs, limits);
   if (!t.ok) return t;
   const v = t.verify;
@@ -245,6 +269,7 @@ export async function admitTransactions(
   limits: AdmissionLimits,
   verifyMany: SignatureBatchCheck,
 ): Promise<AdmissionResult[]> {
+  assertAdmissionTime(nowMs);
   const prepared = bodies.map((body) => prepare(body, chainId, nowMs, limits));
   return verifyAndComplete(prepared, limits, verifyMany);
 }
@@ -260,6 +285,7 @@ export async function admitDecodedTransactions(
   limits: AdmissionLimits,
   verifyMany: SignatureBatchCheck,
 ): Promise<AdmissionResult[]> {
+  assertAdmissionTime(nowMs);
   const prepared = items.map(
     (d) => tooLarge(d.txBytes.length, limits) ?? prepareDecoded(d, chainId, nowMs, limits),
   );
@@ -280,5 +306,16 @@ async function verifyAndComplete(
     `admission: ${answers.length} answers for ${items.length} signatures`,
   );
   let next = 0;
-  return prepared.map((t) => (t.ok ? complete(t, answers[next++] === true, limits) : t));
+  const results = prepared.map((t) => (t.ok ? complete(t, answers[next++] === true, limits) : t));
+  // Every answer was given to its own transaction, none left over (nor read past the end).
+  assert(next === answers.length, `admission: used ${next} of ${answers.length} signature answers`);
+  return results;
+}
+
+/**
+ * The clock reading admission compares creation times and TTLs with: a NaN or negative one would pass
+ * every `creation_time_in_future` and `transaction_expired` test.
+ */
+function assertAdmissionTime(nowMs: number): void {
+  assert(Number.isFinite(nowMs) && nowMs >= 0, `admission at time ${nowMs}`);
 }

@@ -8,6 +8,7 @@ import type { DecodeLimits } from '../codec/limits.js';
 import { Reader } from '../codec/reader.js';
 import { SCHEMA } from '../model/schema.js';
 import { SignedTransactionCodec } from '../model/transaction.js';
+import { assert } from '../util/assert.js';
 import { type DecodedTransaction, payloadEnd } from './admission.js';
 
 export type BatchDecodeResult =
@@ -25,6 +26,8 @@ export function decodeTransactionBatch(
   limits: DecodeLimits,
   itemsMax: number,
 ): BatchDecodeResult {
+  // The caller's bound (the gateway's batch limit): a NaN one would let any count through.
+  assert(Number.isSafeInteger(itemsMax) && itemsMax >= 0, `transaction batch bounded at ${itemsMax}`);
   const u = unframe(SCHEMA, 'SignedTransactionBatch', body);
   if (!u.ok) return { ok: false, kind: 'codec', error: u.error };
   const payload = u.payload;
@@ -38,11 +41,15 @@ export function decodeTransactionBatch(
   if (count > itemsMax) return { ok: false, kind: 'too_many', count, max: itemsMax };
   const d = decodeWith(payload, limits, (r) => {
     const n = r.length(Math.min(itemsMax, limits.itemsMax), SignedTransactionCodec.minBytes);
+    // The same varint the count was read from above, read again by the decoder.
+    assert(n === count, `transaction batch: ${n} items decoded of a count of ${count}`);
     r.enter();
     const items: DecodedTransaction[] = new Array(n);
     for (let i = 0; i < n; i++) {
       const start = r.pos;
       const tx = SignedTransactionCodec.decode(r);
+      // Each item's bytes are its own: the reader moved forward over at least one item's minimum.
+      assert(r.pos - start >= SignedTransactionCodec.minBytes, `batch item ${i} took ${r.pos - start} bytes`);
       const txBytes = payload.subarray(start, r.pos);
       items[i] = { tx, txBytes, payloadBytes: txBytes.subarray(0, payloadEnd(txBytes.length, tx)) };
     }

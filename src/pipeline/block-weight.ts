@@ -5,10 +5,19 @@
 
 import type { SignedTransaction } from '../model/transaction.js';
 import { accountShare, transactionsShare, transactionWeight } from '../model/weights.js';
+import { assert } from '../util/assert.js';
 import type { QueuedTransaction, WeightBudget } from './queue.js';
 
 /** The builder's budget under the chain's BlockMaxWeight and TransactionMaxWeight. */
 export function blockWeightBudget(blockMaxWeight: number, transactionMaxWeight: number): WeightBudget {
+  // Chain parameters (varuints): a NaN or fractional cap would make every `w > left` test false.
+  assert(
+    Number.isSafeInteger(blockMaxWeight) &&
+      blockMaxWeight >= 0 &&
+      Number.isSafeInteger(transactionMaxWeight) &&
+      transactionMaxWeight >= 0,
+    `block weight budget from BlockMaxWeight ${blockMaxWeight}, TransactionMaxWeight ${transactionMaxWeight}`,
+  );
   return {
     total: transactionsShare(blockMaxWeight),
     perAccount: accountShare(blockMaxWeight, transactionMaxWeight),
@@ -27,6 +36,8 @@ export function blockWeightProblem(
   const byAuthority = new Map<string, number>();
   for (const tx of transactions) {
     const w = transactionWeight(tx.payload.instructions);
+    // Every transaction weighs at least its base weight: a NaN would make the total pass any cap.
+    assert(Number.isSafeInteger(w) && w > 0, `a proposed transaction weighs ${w}`);
     total += w;
     const authority = tx.payload.authority;
     const mine = (byAuthority.get(authority) ?? 0) + w;

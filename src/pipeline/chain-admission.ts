@@ -2,6 +2,7 @@
 // authorities it does not know (pipeline.ts `submit`).
 
 import { reject } from '../model/rejections.js';
+import { assert } from '../util/assert.js';
 import type { AdmissionLimits, AdmissionResult } from './admission.js';
 import type { Ledger } from './ledger.js';
 
@@ -11,7 +12,16 @@ export class ChainAdmission {
   constructor(
     private readonly ledger: Ledger,
     private readonly base: AdmissionLimits,
-  ) {}
+  ) {
+    // The node's own bounds (config): the chain's parameters may only lower them (`limits`).
+    assert(
+      Number.isSafeInteger(base.instructionsMax) &&
+        base.instructionsMax >= 1 &&
+        Number.isSafeInteger(base.transactionBytesMax) &&
+        base.transactionBytesMax >= 1,
+      `admission bounds: ${base.instructionsMax} instructions, ${base.transactionBytesMax} bytes`,
+    );
+  }
 
   /**
    * A transaction whose authority is not registered in the committed state cannot
@@ -28,6 +38,11 @@ export class ChainAdmission {
     authority: string,
     hashHex: string,
   ): Extract<AdmissionResult, { kind: 'rejected' }> | undefined {
+    // Asked after decoding and the signature: the authority is an account id (`signatory@domain`).
+    assert(
+      authority.includes('@') && hashHex.length === 64,
+      `authority check of ${authority} for ${hashHex}`,
+    );
     if (this.ledger.height() === 0 || this.ledger.state.account(authority) !== undefined) return undefined;
     return {
       ok: false,
@@ -56,6 +71,12 @@ export class ChainAdmission {
         },
       };
     }
-    return this.cached.value;
+    const limits = this.cached.value;
+    // A NaN drift would pass every `creation_time_in_future` test (the parameter is a varuint).
+    assert(
+      Number.isSafeInteger(limits.maxClockDriftMs) && limits.maxClockDriftMs >= 0,
+      `admission with a clock drift of ${limits.maxClockDriftMs} ms`,
+    );
+    return limits;
   }
 }

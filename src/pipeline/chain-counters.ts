@@ -6,6 +6,7 @@
 // not part of the state root.
 
 import type { Block } from '../model/block.js';
+import { assert } from '../util/assert.js';
 
 export interface ChainCounters {
   /** Committed blocks holding at least one transaction. */
@@ -26,19 +27,29 @@ export function zeroCounters(): ChainCounters {
 
 /** Adds one committed block's contribution to `c` (in place). */
 export function countBlock(c: ChainCounters, block: Pick<Block, 'results'>): void {
+  const before = c.txsApproved + c.txsRejected;
   if (block.results.length > 0) c.blocksNonEmpty++;
   for (const r of block.results) {
     if (r.kind === 'Committed') c.txsApproved++;
     else c.txsRejected++;
   }
+  // Counters never go backwards, and each result is counted exactly once.
+  assert(
+    c.txsApproved + c.txsRejected === before + block.results.length,
+    `chain counters moved from ${before} to ${c.txsApproved + c.txsRejected} over ${block.results.length} results`,
+  );
 }
 
 function putU64(view: DataView, at: number, v: number): void {
+  // Two u32 halves hold a safe integer exactly; anything else would be stored wrapped.
+  assert(Number.isSafeInteger(v) && v >= 0 && at + 8 <= view.byteLength, `u64 ${v} at ${at}`);
   view.setUint32(at, v % 2 ** 32, true);
   view.setUint32(at + 4, Math.floor(v / 2 ** 32), true);
 }
 
 function getU64(view: DataView, at: number): number {
+  // Offsets are this file's fixed layout, inside the length decodeCounters checked.
+  assert(at + 8 <= view.byteLength, `u64 read at ${at} of ${view.byteLength} bytes`);
   return view.getUint32(at + 4, true) * 2 ** 32 + view.getUint32(at, true);
 }
 
@@ -49,6 +60,8 @@ export function encodeCounters(c: ChainCounters): Uint8Array {
   putU64(view, 1, c.blocksNonEmpty);
   putU64(view, 9, c.txsApproved);
   putU64(view, 17, c.txsRejected);
+  // What is written reads back (decodeCounters refuses nothing this version writes).
+  assert(decodeCounters(out)?.txsRejected === c.txsRejected, 'chain counters do not read back');
   return out;
 }
 

@@ -46,6 +46,12 @@ export class EventBus {
   publishBlock(height: number, events: readonly Event[]): void {
     assert(height > this.tip && events.length >= 1, 'blocks are announced once, in height order');
     assert(events.length - 1 <= APPLIED_POSITION, 'more events in one block than its id span holds');
+    // The block's own Block Applied closes its list (its id is known from the height alone).
+    const applied = events[events.length - 1]!;
+    assert(
+      applied.kind === 'Block' && applied.height === height && applied.status.kind === 'Applied',
+      `event bus: block ${height}'s events end with a ${applied.kind} event`,
+    );
     this.tip = height;
     this.pendingSeq = 0;
     for (let i = 0; i < events.length - 1; i++) this.emit(committedEventId(height, i), events[i]!);
@@ -54,7 +60,14 @@ export class EventBus {
 
   /** A notification that is not part of the chain (a transaction queued or expired). */
   publishPending(event: Event): EventEnvelope {
-    return this.emit(pendingEventId(this.tip, this.pendingSeq++), event);
+    const env = this.emit(pendingEventId(this.tip, this.pendingSeq++), event);
+    // A pending notification sits after the tip block's span, never among a block's committed events.
+    const place = eventIdPlace(env.id);
+    assert(
+      place.pending && place.height === this.tip,
+      `event bus: pending event ${env.id} outside the pending span of height ${this.tip}`,
+    );
+    return env;
   }
 
   private emit(id: number, event: Event): EventEnvelope {
@@ -84,6 +97,8 @@ export class EventBus {
   }
 
   lastId(): number {
+    // Resuming from the last id is always possible: the floor never passes it.
+    assert(this.floor <= this.last, `event bus: floor ${this.floor} above the last id ${this.last}`);
     return this.last;
   }
 

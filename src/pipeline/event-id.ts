@@ -25,6 +25,7 @@ export function committedEventId(height: number, position: number): number {
 
 /** The id of height's Block Applied event, the last event of that block (0 before genesis). */
 export function appliedEventId(height: number): number {
+  assert(Number.isSafeInteger(height) && height >= 0, `Block Applied id of height ${height}`);
   return height === 0 ? 0 : committedEventId(height, APPLIED_POSITION);
 }
 

@@ -14,7 +14,7 @@ import type { SignedTransaction } from '../model/transaction.js';
 import { BlockExecution, type DueRun } from '../state/executor.js';
 import type { WorldState } from '../state/world-state.js';
 import { assert } from '../util/assert.js';
-import { toHex } from '../util/hex.js';
+import { bytesEqual, toHex } from '../util/hex.js';
 
 export interface Proposal {
   height: number;
@@ -50,6 +50,17 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     p.hashes.length === p.transactions.length && p.prevHash.length === 32,
     `block ${p.height}: ${p.transactions.length} transactions with ${p.hashes.length} hashes`,
   );
+  // Header fields, encoded as unsigned integers; block 1 is the genesis block.
+  assert(
+    Number.isSafeInteger(p.height) &&
+      p.height >= 1 &&
+      p.genesis === (p.height === 1) &&
+      Number.isSafeInteger(p.view) &&
+      p.view >= 0 &&
+      Number.isSafeInteger(p.creationTimeMs) &&
+      p.creationTimeMs >= 0,
+    `block ${p.height} (genesis ${p.genesis}) at view ${p.view}, time ${p.creationTimeMs}`,
+  );
   const execution = new BlockExecution(state, {
     height: p.height,
     blockTimeMs: p.creationTimeMs,
@@ -64,12 +75,15 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     events.push(out.events);
   }
   const dueRuns = execution.runDueWork();
+  const stateRoot = execution.stateRoot();
+  // The header commits to a 32-byte state root (the state's accumulator, hashed once per block).
+  assert(stateRoot.length === 32, `block ${p.height}: a ${stateRoot.length}-byte state root`);
   const header: BlockHeader = {
     height: p.height,
     prevHash: p.prevHash,
     transactionsRoot: merkleRoot(p.hashes),
     resultsRoot: merkleRoot(resultHashes(results)),
-    stateRoot: execution.stateRoot(),
+    stateRoot,
     creationTimeMs: p.creationTimeMs,
     view: p.view,
     transactionCount: p.transactions.length,
@@ -89,6 +103,14 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
 }
 
 export function sealBlock(executed: ExecutedBlock, certificate: CommitCertificate): Block {
+  // A stored block carries one result per transaction, and the certificate of this very block.
+  assert(
+    executed.results.length === executed.transactions.length &&
+      certificate.height === executed.header.height &&
+      bytesEqual(certificate.blockHash, executed.hash),
+    `sealing block ${executed.header.height} (${executed.transactions.length} transactions, ` +
+      `${executed.results.length} results) with the certificate of height ${certificate.height}`,
+  );
   return {
     header: executed.header,
     transactions: executed.transactions,

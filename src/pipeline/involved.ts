@@ -5,6 +5,7 @@ import { parseAssetId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { moduleParties } from '../state/module-host.js';
+import { assert } from '../util/assert.js';
 
 function partiesOf(i: Instruction): string[] {
   switch (i.kind) {
@@ -49,5 +50,7 @@ export function involvedAccounts(tx: SignedTransaction): string[] {
     if (at > 0 && out[at - 1] === a) continue;
     out.splice(at, 0, a);
   }
+  // Sorted and free of repeats: the index writes are deterministic.
+  for (let i = 1; i < out.length; i++) assert(out[i - 1]! < out[i]!, 'involved accounts out of order');
   return out;
 }

@@ -30,6 +30,9 @@ import { pushIndexChanges } from './index-writes.js';
 import {
   decodeLocation,
   INDEX_PREFIX_MIN,
+  TX_BY_ACCOUNT_PREFIX,
+  TX_BY_ASSET_PREFIX,
+  TX_BY_DEFINITION_PREFIX,
   type TxLocation,
   txByAccountKeyAt,
   txByHashKey,
@@ -107,6 +110,11 @@ export class Ledger {
     private readonly opts: LedgerCoreOptions,
   ) {
     this.appliedHeight = store.appliedHeight();
+    // Opened only after the state store was checked not to lead the log (`openWith`).
+    assert(
+      Number.isSafeInteger(this.appliedHeight) && this.appliedHeight >= 0 && this.appliedHeight <= log.height,
+      `ledger: state applied at ${this.appliedHeight}, blocks at ${log.height}`,
+    );
   }
 
   /** Opens (creating if needed) the block log and state store under `opts.dir`. */
@@ -121,7 +129,14 @@ export class Ledger {
       mapSizeBytes: opts.lmdbMapBytes,
       ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
     });
-    return Ledger.openWith({ blocks: log, state: store, blocksReport: report }, opts);
+    const opened = await Ledger.openWith({ blocks: log, state: store, blocksReport: report }, opts);
+    // Recovery replayed exactly the blocks the state store had not recorded.
+    const r = opened.report;
+    assert(
+      r.replayedBlocks === r.height - r.stateHeight && r.height === opened.ledger.height(),
+      `ledger: opened at ${r.height} from state ${r.stateHeight} replaying ${r.replayedBlocks} blocks`,
+    );
+    return opened;
   }
 
   /**
@@ -145,6 +160,11 @@ export class Ledger {
     // read on demand, so a restart does not load one entry per committed transaction.
     const state = WorldState.fromEntries(worldStateEntries(store));
     const ledger = new Ledger(state, log, store, opts);
+    // Replay starts where the state store's own record ends.
+    assert(
+      ledger.appliedHeight === stateHeight,
+      `ledger: opened at ${ledger.appliedHeight}, state at ${stateHeight}`,
+    );
     ledger.chainCounters =
       decodeCounters(store.get(CHAIN_COUNTERS_KEY)) ?? (await ledger.countStoredBlocks(stateHeight));
     let replayed = 0;
@@ -181,11 +201,22 @@ export class Ledger {
   }
 
   height(): number {
-    return this.log.height;
+    const height = this.log.height;
+    // Never behind the world state: a block is visible only once the log holds it.
+    assert(
+      height >= this.appliedHeight,
+      `ledger: log at ${height} behind the state at ${this.appliedHeight}`,
+    );
+    return height;
   }
 
   /** Counters of the committed chain (a copy): they survive restarts (chain-counters.ts). */
   counters(): ChainCounters {
+    // Counted from the blocks applied: no more non-empty blocks than blocks.
+    assert(
+      this.chainCounters.blocksNonEmpty <= this.appliedHeight,
+      `ledger: ${this.chainCounters.blocksNonEmpty} non-empty blocks of ${this.appliedHeight}`,
+    );
     return { ...this.chainCounters };
   }
 
@@ -230,10 +261,20 @@ export class Ledger {
     ]);
     assertTipIs(this.tip(), executed);
     this.applyCommitted(block, executed);
+    // The world state moved exactly to this block, with the log.
+    assert(
+      this.appliedHeight === executed.header.height,
+      `ledger: state at ${this.appliedHeight} after committing block ${executed.header.height}`,
+    );
     return block;
   }
 
   private tip(): Tip {
+    // The log has a tip hash exactly when it holds a block (before genesis the parent is all zeros).
+    assert(
+      (this.log.height === 0) === (this.log.tipHash === undefined),
+      `ledger: log at height ${this.log.height} with${this.log.tipHash === undefined ? 'out' : ''} a tip hash`,
+    );
     return { height: this.height(), hash: this.tipHash() };
   }
 
@@ -244,6 +285,10 @@ export class Ledger {
       height === this.appliedHeight + 1 && height <= this.log.height,
       `ledger: applying block ${height} after ${this.appliedHeight} (log at ${this.log.height})`,
     );
+    // A transaction is executed at most once: none is indexed already by a block whose write is pending
+    // (checked before the state moves; O(1) per transaction).
+    const hexes = executed.hashHexes;
+    for (const h of hexes) assert(!this.pendingIndex.has(h), 'ledger: a transaction indexed twice');
     const changes: StateChange[] = executed.execution.changes();
     executed.execution.commit();
     // The visible state is the one the header names (one hash of the 32-byte accumulator per block).
@@ -252,7 +297,6 @@ export class Ledger {
       `ledger: the state root after applying block ${height} is not its header's`,
     );
     this.appliedHeight = height;
-    const hexes = executed.hashHexes;
     for (let i = 0; i < hexes.length; i++) this.pendingIndex.set(hexes[i]!, { height, index: i });
     pushIndexChanges(block, executed.hashes, changes);
     countBlock(this.chainCounters, block);
@@ -280,6 +324,11 @@ export class Ledger {
       hashes.length === block.transactions.length,
       `ledger: replaying block ${header.height} with ${hashes.length} hashes for ${block.transactions.length} transactions`,
     );
+    // The hash the log recorded for this height, and the block the state takes next.
+    assert(
+      recordedHash.length === 32 && header.height === this.appliedHeight + 1,
+      `ledger: replaying block ${header.height} onto ${this.appliedHeight} against a ${recordedHash.length}-byte hash`,
+    );
     const executed = executeProposal(this.state, this.opts.chainId, {
       height: header.height,
       prevHash: header.prevHash,
@@ -305,13 +354,25 @@ export class Ledger {
   private async countStoredBlocks(height: number): Promise<ChainCounters> {
     const c = zeroCounters();
     if (height === 0) return c;
-    for await (const rec of this.log.iterate(1, height))
+    let counted = 0;
+    for await (const rec of this.log.iterate(1, height)) {
+      // The log yields blocks 1..height in order, each once.
+      assert(rec.height === counted + 1, `ledger: counting block ${rec.height} after ${counted}`);
       countBlock(c, this.decodeBlock(rec.height, rec.bytes));
+      counted++;
+    }
+    assert(counted === height, `ledger: counted ${counted} of ${height} stored blocks`);
     return c;
   }
 
   private decodeBlock(height: number, bytes: Uint8Array): Block {
-    return this.decodeRecord(height, bytes, (b, limits) => decode(BlockCodec, b, limits));
+    const block = this.decodeRecord(height, bytes, (b, limits) => decode(BlockCodec, b, limits));
+    // The record at a height holds that height's block (the log checked its CRC; we wrote it).
+    assert(
+      block.header.height === height,
+      `ledger: the record of height ${height} holds block ${block.header.height}`,
+    );
+    return block;
   }
 
   /** Decodes a block record of the log (without the gateway's size limits: the log's blocks are ours). */
@@ -320,6 +381,7 @@ export class Ledger {
     bytes: Uint8Array,
     decoder: (bytes: Uint8Array, limits: DecodeLimits) => DecodeResult<T>,
   ): T {
+    assert(Number.isSafeInteger(height) && height >= 1, `ledger: decoding a record at height ${height}`);
     const d = decoder(bytes, {
       ...this.opts.decodeLimits,
       bytesMax: Number.MAX_SAFE_INTEGER,
@@ -343,11 +405,17 @@ export class Ledger {
     this.cache.set(height, block);
     const max = this.opts.blockCacheMax ?? 256;
     if (this.cache.size > max) this.cache.delete(this.cache.keys().next().value!);
+    assert(this.cache.size <= max, `ledger: ${this.cache.size} blocks cached of ${max}`);
   }
 
   async block(height: number): Promise<Block | undefined> {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
     const cached = this.cache.get(height);
+    // The cache is keyed by height: it holds that height's block.
+    assert(
+      cached === undefined || cached.header.height === height,
+      `ledger: block ${height} cached as another`,
+    );
     if (cached !== undefined) return cached;
     const rec = await this.log.read(height);
     assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);
@@ -366,6 +434,10 @@ export class Ledger {
   blockSync(height: number): Block | undefined {
     if (!Number.isSafeInteger(height) || height < 1 || height > this.height()) return undefined;
     const cached = this.cache.get(height);
+    assert(
+      cached === undefined || cached.header.height === height,
+      `ledger: block ${height} cached as another`,
+    );
     if (cached !== undefined) return cached;
     const rec = this.log.readSync(height);
     assert(rec === undefined || rec.height === height, `ledger: read of block ${height} gave ${rec?.height}`);
@@ -396,12 +468,19 @@ export class Ledger {
 
   /** Oldest-first history of an account as of the last durable state write (see flushState). */
   accountTransactionsSync(account: string): TxLocation[] {
-    return accountHistory(
+    const items = accountHistory(
       (prefix) => this.store.entries(prefix),
       account,
       0,
       Number.MAX_SAFE_INTEGER,
     ).items.reverse();
+    // Oldest first, and never past the durable log.
+    assert(
+      items.length === 0 ||
+        (items[0]!.height <= items.at(-1)!.height && items.at(-1)!.height <= this.height()),
+      `ledger: ${account}'s history runs from ${items[0]?.height} to ${items.at(-1)?.height}`,
+    );
+    return items;
   }
 
   /**
@@ -409,12 +488,14 @@ export class Ledger {
    * block's writes reached the store (the indexes are read from it, never from the blocks).
    */
   async indexEntries(tag: number, id: string): Promise<Iterable<HistoryEntry>> {
+    assertHistoryTag(tag);
     await this.stateWrites;
     return decodeHistoryEntries(this.store.entries(txIndexPrefix(tag, id)));
   }
 
   /** Whether the index `tag` lists the transaction at `loc` under `id` (after `indexEntries`'s wait). */
   indexHas(tag: number, id: string, loc: TxLocation): boolean {
+    assertHistoryTag(tag);
     return this.store.get(txByAccountKeyAt(txIndexPrefix(tag, id), loc)) !== undefined;
   }
 
@@ -430,7 +511,13 @@ export class Ledger {
   }
 
   stateStoreHeight(): number {
-    return this.store.appliedHeight();
+    const height = this.store.appliedHeight();
+    // The state store follows the world state, which follows the log.
+    assert(
+      height <= this.appliedHeight,
+      `ledger: state store at ${height} ahead of the state applied at ${this.appliedHeight}`,
+    );
+    return height;
   }
 
   async close(): Promise<void> {
@@ -445,6 +532,11 @@ export class Ledger {
  * chain, or a damaged one, is refused (data on disk: a typed error, never an assertion).
  */
 async function checkStateOnChain(log: BlockStore, store: StateBackend, height: number): Promise<void> {
+  // Asked only after the state store was found not to lead the log.
+  assert(
+    height >= 0 && height <= log.height,
+    `ledger: checking the state at ${height} against ${log.height}`,
+  );
   if (height === 0) return;
   const stateHash = store.appliedBlockHash();
   const rec = await log.read(height);
@@ -456,6 +548,14 @@ async function checkStateOnChain(log: BlockStore, store: StateBackend, height: n
     'ledger_state_chain_mismatch',
     `state store applied block ${stateHex} at height ${height} but the block log holds ${logHex} there`,
     { height, state_block_hash: stateHex, log_block_hash: logHex },
+  );
+}
+
+/** The history indexes read by `indexEntries` (the hash index has another key layout). */
+function assertHistoryTag(tag: number): void {
+  assert(
+    tag === TX_BY_ACCOUNT_PREFIX || tag === TX_BY_DEFINITION_PREFIX || tag === TX_BY_ASSET_PREFIX,
+    `ledger: history index tag ${tag}`,
   );
 }
 

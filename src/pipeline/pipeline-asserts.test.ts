@@ -112,17 +112,54 @@ describe('ledger assertions', () => {
       transactions: [tx],
       hashes: [transactionHash(tx)],
     });
-    // Planted: the ledger believes the world state already took a later block.
-    (ledger as unknown as { appliedHeight: number }).appliedHeight = 5;
+    // Planted: the ledger believes the world state has not taken block 1 (a later block than the
+    // log's would already stop `height()`, before the append: see 'a world state ahead of the log').
+    (ledger as unknown as { appliedHeight: number }).appliedHeight = 0;
     await assert.rejects(
       ledger.commit(executed, certify(2, executed.hash)),
-      isAssertion(/applying block 2 after 5/),
+      isAssertion(/applying block 2 after 0/),
     );
     // The block was durable before the state took it: a restart replays it into the state.
     const reopened = await openMemoryLedger(disk);
     assert.equal(reopened.ledger.height(), 2);
     assert.equal(reopened.report.replayedBlocks, 1);
     assert.equal(reopened.ledger.locate(transactionHash(tx))?.height, 2);
+  });
+
+  it('a world state ahead of the log stops the commit before the block is appended', async () => {
+    const disk = newDisk();
+    const { ledger } = await openMemoryLedger(disk);
+    await commitGenesis(ledger);
+    const tx = logTx(9);
+    const executed = ledger.execute({
+      view: 0,
+      creationTimeMs: now,
+      transactions: [tx],
+      hashes: [transactionHash(tx)],
+    });
+    // Planted: the ledger believes the world state already took a block the log does not hold.
+    (ledger as unknown as { appliedHeight: number }).appliedHeight = 5;
+    await assert.rejects(
+      ledger.commit(executed, certify(2, executed.hash)),
+      isAssertion(/log at 1 behind the state at 5/),
+    );
+    // Nothing was written: a restart finds the log at genesis.
+    const reopened = await openMemoryLedger(disk);
+    assert.equal(reopened.ledger.height(), 1);
+  });
+
+  it('a transaction already indexed by a pending block stops the commit before the state moves', async () => {
+    const ledger = await genesisLedger();
+    const tx = logTx(10);
+    const hash = transactionHash(tx);
+    const executed = ledger.execute({ view: 0, creationTimeMs: now, transactions: [tx], hashes: [hash] });
+    const root = ledger.state.stateRoot();
+    // Planted: the index believes an earlier block (whose state write is pending) already holds it.
+    const pending = (ledger as unknown as { pendingIndex: Map<string, unknown> }).pendingIndex;
+    pending.set(executed.hashHexes[0]!, { height: 1, index: 5 });
+    await assert.rejects(ledger.commit(executed, certify(2, executed.hash)), isAssertion(/indexed twice/));
+    // The visible state is still genesis's.
+    assert.deepEqual(ledger.state.stateRoot(), root);
   });
 
   it('a commit that leaves the visible state at another root than the header stops', async () => {

@@ -121,6 +121,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     this.counters.blocksNonEmpty = chain.blocksNonEmpty;
     this.counters.txsApproved = chain.txsApproved;
     this.counters.txsRejected = chain.txsRejected;
+    // `enqueue` relies on it: a queued transaction always has at least a millisecond to live.
+    assert(
+      Number.isSafeInteger(opts.queue.expiryMs) && opts.queue.expiryMs >= 1,
+      `pipeline: queue expiry of ${opts.queue.expiryMs} ms`,
+    );
   }
 
   attach(engine: WorkListener): void {
@@ -230,6 +235,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     this.events.publishPending({ kind: 'Transaction', hash, status: { kind: 'Queued' } });
     for (const l of this.admittedListeners) l(queued, source);
     this.engine?.notifyWork();
+    // The engine's nudge may have taken it (now in flight); nothing between drops it unannounced.
+    assert(
+      this.queue.has(hashHex) || this.inFlight.has(hashHex),
+      `pipeline: ${hashHex} admitted, then neither queued nor in flight`,
+    );
     return {
       ok: true,
       hash,
@@ -245,7 +255,12 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const loc = this.ledger.locate(hash);
     if (loc !== undefined) {
       const block = await this.ledger.block(loc.height);
-      const result = block?.results[loc.index];
+      // The index points into a committed block, at one of its transactions.
+      assert(
+        block !== undefined && loc.index < block.results.length,
+        `pipeline: ${toHex(hash)} indexed at ${loc.height}/${loc.index} outside its block`,
+      );
+      const result = block.results[loc.index];
       if (result?.kind === 'Rejected')
         return { status: 'Rejected', reason: result.reason, blockHeight: loc.height };
       return { status: 'Committed', blockHeight: loc.height };
@@ -254,7 +269,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   sweepExpired(): void {
-    this.announceExpired(this.queue.sweep(this.clock.nowMs()));
+    const now = this.clock.nowMs();
+    const expired = this.queue.sweep(now);
+    // The sweep takes only what expired by now (a live transaction is never announced expired).
+    for (const q of expired) assert(q.expiresAtMs <= now, `pipeline: ${q.hashHex} swept before it expired`);
+    this.announceExpired(expired);
   }
 
   private announceExpired(expired: QueuedTransaction[]): void {
@@ -283,7 +302,10 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   blockMaxTransactions(): number {
-    return this.ledger.state.limit('blockMaxTransactions');
+    const max = this.ledger.state.limit('blockMaxTransactions');
+    // A chain parameter (a varuint) the engines pass to `takeTransactions` as its bound.
+    assert(Number.isSafeInteger(max) && max >= 0, `pipeline: BlockMaxTransactions ${max}`);
+    return max;
   }
 
   queueDepth(): number {
@@ -291,15 +313,25 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   dueWorkAtMs(): number | undefined {
-    return nextDueWorkMs(this.ledger.state);
+    const at = nextDueWorkMs(this.ledger.state);
+    // A block time (the engines arm a wake for it).
+    assert(at === undefined || (Number.isSafeInteger(at) && at >= 0), `pipeline: due work at ${at}`);
+    return at;
   }
 
   lastBlockTimeMs(): number | undefined {
-    return this.ledger.blockSync(this.ledger.height())?.header.creationTimeMs;
+    const height = this.ledger.height();
+    const time = this.ledger.blockSync(height)?.header.creationTimeMs;
+    // Every committed height has its block (only before genesis is there none).
+    assert(height === 0 || time !== undefined, `pipeline: no block at the committed height ${height}`);
+    return time;
   }
 
   blockTimeMs(): number {
-    return this.ledger.state.limit('blockTimeMs');
+    const ms = this.ledger.state.limit('blockTimeMs');
+    // Engines arm timers with it: a NaN or negative delay would fire at once, forever.
+    assert(Number.isSafeInteger(ms) && ms >= 0, `pipeline: BlockTimeMs ${ms}`);
+    return ms;
   }
 
   /**
@@ -308,14 +340,17 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
    */
   takeTransactions(max: number): QueuedTransaction[] {
     const state = this.ledger.state;
+    const now = this.clock.nowMs();
     const { ready, expired } = this.queue.take(
       max,
-      this.clock.nowMs(),
+      now,
       blockWeightBudget(state.limit('blockMaxWeight'), state.limit('transactionMaxWeight')),
     );
     this.announceExpired(expired);
     assert(ready.length <= max, `pipeline: took ${ready.length} transactions, ${max} asked`);
     for (const q of ready) {
+      // Handed to a block: admitted and still alive at the time taken.
+      assert(q.expiresAtMs > now, `pipeline: ${q.hashHex} taken after it expired`);
       assert(
         !this.inFlight.has(q.hashHex) && !this.queue.has(q.hashHex),
         `pipeline: ${q.hashHex} taken while already in flight or still queued`,
@@ -326,6 +361,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   execute(view: number, creationTimeMs: number, txs: QueuedTransaction[]): ExecutedBlock {
+    // Both go into the header, encoded as unsigned integers.
+    assert(
+      Number.isSafeInteger(view) && view >= 0 && Number.isSafeInteger(creationTimeMs) && creationTimeMs >= 0,
+      `pipeline: executing at view ${view}, block time ${creationTimeMs}`,
+    );
     return this.ledger.execute({
       view,
       creationTimeMs,
@@ -342,15 +382,18 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     await this.ledger.commit(executed, certificate);
     assertTipIs({ height: this.height(), hash: this.tipHash() }, executed);
     const durationMs = this.clock.monotonicMs() - t0;
+    assert(durationMs >= 0, `pipeline: the monotonic clock went back ${-durationMs} ms over a commit`);
     const { height } = executed.header;
     this.counters.blocks = height;
     if (executed.transactions.length > 0) this.counters.blocksNonEmpty++;
     this.counters.lastCommitMs = durationMs;
     for (const hashHex of executed.hashHexes) {
       // Whoever proposed the block: a transaction of ours it includes leaves the queue.
-      this.queue.remove(hashHex);
+      const wasQueued = this.queue.remove(hashHex) !== undefined;
+      const wasInFlight = this.inFlight.delete(hashHex);
+      // Queued and in flight are disjoint (O(1) per transaction).
+      assert(!(wasQueued && wasInFlight), 'pipeline: a committed transaction was both queued and in flight');
       this.statuses.delete(hashHex);
-      this.inFlight.delete(hashHex);
       this.verified.delete(hashHex);
     }
     // Nothing is announced before it is durable: the log already holds this block.

@@ -115,6 +115,11 @@ async function firstBadSignature(
   hashHexes: string[],
   d: ProposalCheckDeps,
 ): Promise<string | undefined> {
+  // Signatures are taken from the spans and reported by hash, all matched to transactions by position.
+  assert(
+    spans.length === transactions.length && hashHexes.length === transactions.length,
+    `proposal: ${transactions.length} transactions, ${spans.length} spans, ${hashHexes.length} hashes`,
+  );
   const checks: Promise<string | undefined>[] = [];
   for (let i = 0; i < transactions.length; i++) {
     const hex = hashHexes[i]!;
@@ -169,6 +174,11 @@ export function executeSynced(ledger: Ledger, block: Block): ExecutedBlock {
     transactions: block.transactions,
     hashes,
   });
+  // Executed synchronously on the tip just checked: for the block's own height and parent.
+  assert(
+    executed.header.height === header.height && bytesEqual(executed.header.prevHash, header.prevHash),
+    `sync: block ${header.height} executed as ${executed.header.height}`,
+  );
   if (!bytesEqual(executed.hash, hash))
     throw new HostError(
       'sync_block_mismatch',

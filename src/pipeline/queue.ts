@@ -52,10 +52,16 @@ export type PushResult =
 class Tally {
   private readonly counts = new Map<string, number>();
   get(name: string): number {
-    return this.counts.get(name) ?? 0;
+    const n = this.counts.get(name);
+    // Names whose count drops to zero are forgotten: a kept count is at least one.
+    assert(n === undefined || n >= 1, 'queue tally: a count kept below one');
+    return n ?? 0;
   }
   add(name: string): void {
-    this.counts.set(name, this.get(name) + 1);
+    const n = this.get(name) + 1;
+    // A count never exceeds the transactions queued: it stays a small exact integer.
+    assert(Number.isSafeInteger(n), 'queue tally: a count past the safe integers');
+    this.counts.set(name, n);
   }
   remove(name: string): void {
     const n = this.get(name) - 1;
@@ -78,7 +84,13 @@ export class TransactionQueue {
   private readonly perKey = new Tally();
   private readonly perSource = new Tally();
 
-  constructor(readonly limits: QueueLimits) {}
+  constructor(readonly limits: QueueLimits) {
+    // Config (validated by the schema): a NaN cap would refuse nothing, a zero one everything.
+    assert(
+      limits.capacity >= 1 && limits.perAccountMax >= 1 && limits.expiryMs >= 1,
+      `queue limits: capacity ${limits.capacity}, per account ${limits.perAccountMax}, expiry ${limits.expiryMs} ms`,
+    );
+  }
 
   get depth(): number {
     return this.entries.size;
@@ -100,11 +112,19 @@ export class TransactionQueue {
     if (full !== undefined) return { ok: false, code: full, depth: this.entries.size };
     this.entries.set(q.hashHex, q);
     this.count(q);
+    // Within its bounds: a push never takes the queue past its capacity, nor an account past its cap.
+    assert(
+      this.entries.size <= this.limits.capacity &&
+        this.perAccount.get(q.tx.payload.authority) <= this.limits.perAccountMax,
+      'queue: a push went past the capacity or the account cap',
+    );
     return { ok: true, depth: this.entries.size };
   }
 
   /** The first per-submitter cap `q` would exceed: account, then key, then source address. */
   private capReached(q: QueuedTransaction): QueueFullCode | undefined {
+    // Asked only for a new transaction (push refused a duplicate first): its own count is not in the tallies.
+    assert(!this.entries.has(q.hashHex), `queue: cap check of ${q.hashHex}, already queued`);
     const authority = q.tx.payload.authority;
     const l = this.limits;
     if (this.perAccount.get(authority) >= l.perAccountMax) return 'account_queue_full';
@@ -129,6 +149,7 @@ export class TransactionQueue {
     nowMs: number,
     budget?: WeightBudget,
   ): { ready: QueuedTransaction[]; expired: QueuedTransaction[] } {
+    assert(Number.isSafeInteger(max) && max >= 0 && !Number.isNaN(nowMs), `queue: take ${max} at ${nowMs}`);
     const ready: QueuedTransaction[] = [];
     const expired: QueuedTransaction[] = [];
     let left = budget?.total ?? Number.POSITIVE_INFINITY;
@@ -176,6 +197,8 @@ export class TransactionQueue {
 
   /** Removes every expired transaction (run on a timer so idle queues do not hold stale entries). */
   sweep(nowMs: number): QueuedTransaction[] {
+    // A NaN time would expire nothing, ever.
+    assert(!Number.isNaN(nowMs), 'queue: swept at NaN');
     const expired: QueuedTransaction[] = [];
     for (const q of this.entries.values()) if (q.expiresAtMs <= nowMs) expired.push(q);
     for (const q of expired) this.drop(q);
@@ -212,6 +235,8 @@ export class TransactionQueue {
 
   private count(q: QueuedTransaction): void {
     const authority = q.tx.payload.authority;
+    // Admitted with time left to live (the pipeline never queues one already expired).
+    assert(q.expiresAtMs > q.admittedAtMs, `queue: ${q.hashHex} counted already expired at admission`);
     this.perAccount.add(authority);
     this.perKey.add(signatoryOf(authority));
     if (q.source !== undefined) this.perSource.add(q.source);

@@ -22,6 +22,11 @@ export class RecentStatuses {
     this.map.delete(hashHex);
     this.map.set(hashHex, s);
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value!);
+    // Bounded, and the status just set is the newest one kept.
+    assert(
+      this.map.size <= this.max && this.map.get(hashHex) === s,
+      `recent statuses: ${this.map.size} kept`,
+    );
   }
 
   get(hashHex: string): TrackedStatus | undefined {

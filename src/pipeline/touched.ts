@@ -25,6 +25,8 @@ function insert(list: string[], x: string): void {
   let at = list.length;
   while (at > 0 && list[at - 1]! > x) at--;
   if (at > 0 && list[at - 1] === x) return;
+  // Its place keeps the list sorted and repeat-free: the next name (if any) sorts after it.
+  assert(at === list.length || list[at]! > x, 'touched: insertion out of order');
   list.splice(at, 0, x);
 }
 

@@ -20,6 +20,8 @@ export interface TxLocation {
 }
 
 export function txByHashKey(hash: Uint8Array): Uint8Array {
+  // A shorter hash would leave zeros in the key (another transaction's key), a longer one throw.
+  assert(hash.length === 32, 'transaction index key of a hash that is not 32 bytes');
   const k = new Uint8Array(33);
   k[0] = TX_BY_HASH_PREFIX;
   k.set(hash, 1);
@@ -39,6 +41,7 @@ export function encodeLocation(loc: TxLocation): Uint8Array {
 }
 
 function varuintSize(v: number): number {
+  assert(Number.isSafeInteger(v) && v >= 0, 'varuint size of a negative or unsafe integer');
   let n = 1;
   for (let x = v; x >= 0x80; x = Math.floor(x / 128)) n++;
   return n;
@@ -53,6 +56,8 @@ function writeVaruint(out: Uint8Array, at: number, v: number): number {
     x = Math.floor(x / 128);
   }
   out[p++] = x;
+  // Sized by varuintSize: the last byte written is inside the array (a typed array drops writes past it).
+  assert(p <= out.length && p - at === varuintSize(v), 'varuint written past its sized array');
   return p;
 }
 
@@ -70,6 +75,11 @@ export function txByAccountPrefix(account: string): Uint8Array {
 
 /** tag ‖ utf8(id) ‖ 0x00 (ids never contain a NUL, so no id's range holds another's). */
 export function txIndexPrefix(tag: number, id: string): Uint8Array {
+  // The history indexes (account, definition, asset): the hash index has no id and another layout.
+  assert(
+    tag === TX_BY_ACCOUNT_PREFIX || tag === TX_BY_DEFINITION_PREFIX || tag === TX_BY_ASSET_PREFIX,
+    `history index prefix with tag ${tag}`,
+  );
   // Ids are ASCII in practice: write those directly (TextEncoder costs more than the key).
   let ascii = true;
   for (let i = 0; i < id.length && ascii; i++) ascii = id.charCodeAt(i) < 0x80;
@@ -89,6 +99,15 @@ export function txByAccountKey(account: string, loc: TxLocation): Uint8Array {
 /** `txByAccountKey` from the account's prefix (callers writing many keys of one account reuse it). */
 export function txByAccountKeyAt(prefix: Uint8Array, loc: TxLocation): Uint8Array {
   const n = prefix.length;
+  // A height below 2^53 and an index within a u32: the key orders exactly as (height, index).
+  assert(
+    Number.isSafeInteger(loc.height) &&
+      loc.height >= 1 &&
+      Number.isSafeInteger(loc.index) &&
+      loc.index >= 0 &&
+      loc.index <= 0xffff_ffff,
+    'history key at a height or index out of range',
+  );
   const k = new Uint8Array(n + 12);
   k.set(prefix);
   // Height as u64 and index as u32, big-endian; a height is below 2^53, so two u32 halves suffice.
@@ -99,6 +118,8 @@ export function txByAccountKeyAt(prefix: Uint8Array, loc: TxLocation): Uint8Arra
 }
 
 function writeU32BE(out: Uint8Array, at: number, v: number): void {
+  // A height's u32 halves or an index: a larger value would be stored truncated.
+  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, 'u32 out of range or past the key');
   out[at] = v >>> 24;
   out[at + 1] = (v >>> 16) & 0xff;
   out[at + 2] = (v >>> 8) & 0xff;
@@ -106,6 +127,8 @@ function writeU32BE(out: Uint8Array, at: number, v: number): void {
 }
 
 export function locationFromAccountKey(key: Uint8Array): TxLocation {
+  // A history key is its prefix (tag, at least a NUL) and 12 location bytes.
+  assert(key.length >= 14, `history key of ${key.length} bytes`);
   const v = new DataView(key.buffer, key.byteOffset, key.byteLength);
   return {
     height: Number(v.getBigUint64(key.length - 12, false)),

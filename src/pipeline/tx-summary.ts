@@ -43,6 +43,8 @@ export function kindTag(kind: string): number | undefined {
 }
 
 export function hasKind(kinds: Uint8Array, tag: number): boolean {
+  // Tags come from kindTag (a known kind), never from raw input.
+  assert(Number.isInteger(tag) && tag >= 0 && tag < INSTRUCTION_KINDS.length, `instruction kind tag ${tag}`);
   return ((kinds[tag >> 3] ?? 0) & (1 << (tag & 7))) !== 0;
 }
 
@@ -71,6 +73,8 @@ export function encodeIndexValue(hash: Uint8Array, s: TxSummary): Uint8Array {
 }
 
 function writeU32BE(out: Uint8Array, at: number, v: number): void {
+  // Callers split a safe integer into u32 halves: a larger half would be stored truncated.
+  assert(v >= 0 && v <= 0xffff_ffff && at + 4 <= out.length, 'u32 out of range or past the value');
   out[at] = v >>> 24;
   out[at + 1] = (v >>> 16) & 0xff;
   out[at + 2] = (v >>> 8) & 0xff;

@@ -3,6 +3,8 @@
 // transactions not found here. Bounded: past `max` entries the oldest are forgotten (a forgotten one is
 // merely verified again). Only membership is asked, never the order, so nothing hashed depends on it.
 
+import { assert } from '../util/assert.js';
+
 /**
  * Default bound of the cache: a full default queue (65,536) and a few proposals' worth on top; about
  * 13 MB of hex strings when full.
@@ -29,6 +31,8 @@ export class VerifiedTransactions {
     if (this.hashes.has(hashHex)) return;
     this.hashes.add(hashHex);
     if (this.hashes.size > this.max) this.hashes.delete(this.hashes.values().next().value!);
+    // Bounded, and the newest is never the one forgotten.
+    assert(this.hashes.size <= this.max && this.hashes.has(hashHex), 'verified cache over its bound');
   }
 
   delete(hashHex: string): void {

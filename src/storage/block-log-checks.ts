@@ -1,6 +1,7 @@
 // Option defaults and the checks an append must pass before a byte is written. A failed check is
 // caller misuse and throws a typed StorageError; the log on disk is untouched.
 
+import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { noFailPoints } from '../util/failpoints.js';
 import { bytesEqual } from '../util/hex.js';
@@ -74,6 +75,11 @@ export function checkBatch(
   tipHash: Uint8Array,
   recordBytesMax: number,
 ): void {
+  // The tip the caller checks against is its own: a safe height and a 32-byte hash (zeros before genesis).
+  assert(
+    Number.isSafeInteger(height) && height >= 0 && tipHash.length === HASH_BYTES,
+    `block log: batch checked against height ${height} with a ${tipHash.length}-byte tip hash`,
+  );
   let expected = height + 1;
   let prev = tipHash;
   for (const [i, r] of records.entries()) {

@@ -6,7 +6,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { mkdir, open } from 'node:fs/promises';
-import { dirname, resolve } from 'node:path';
+import { dirname, resolve, sep } from 'node:path';
 import { assert } from '../util/assert.js';
 import type { BlockIndex, IndexedSegment, RecordLocation } from './block-index.js';
 import type { BlockLogOptions, ResolvedBlockLogOptions } from './block-log-checks.js';
@@ -108,11 +108,18 @@ export class BlockLog implements BlockStore {
 
   /** The last durable height; 0 when the log is empty. */
   get height(): number {
+    // Appends go to the last indexed segment, so the height is where that segment ends.
+    const last = this.active.segment;
+    assert(
+      last === this.index.segments.at(-1) && this.index.height === last.firstHeight + last.count - 1,
+      `block log: height ${this.index.height}, the active segment holds ${last.firstHeight}+${last.count}`,
+    );
     return this.index.height;
   }
 
   /** The hash of the last durable record (a copy), or undefined when the log is empty. */
   get tipHash(): Uint8Array | undefined {
+    assert(this.tip.length === HASH_BYTES, `block log: a ${this.tip.length}-byte tip hash`);
     return this.index.height === 0 ? undefined : new Uint8Array(this.tip);
   }
 
@@ -140,6 +147,11 @@ export class BlockLog implements BlockStore {
     // (`new Uint8Array(x)` copies; `Buffer#slice` would not.)
     const bytes = encodeRecords(records);
     const sizes = records.map(recordBytes);
+    // The index will place the records by these sizes: together they are exactly the bytes written.
+    assert(
+      sizes.reduce((a, b) => a + b, 0) === bytes.length,
+      `block log: ${records.length} records of ${bytes.length} bytes indexed by other sizes`,
+    );
     const newTip = new Uint8Array(records.at(-1)!.hash);
     try {
       await this.writeDurably(bytes);
@@ -231,6 +243,10 @@ export class BlockLog implements BlockStore {
     );
     const path = at.segment.file.path;
     const bytes = await this.readHandles.use(path, (h) => readUpTo(h, at.offset, at.size));
+    assert(
+      bytes.length <= at.size,
+      `block log: read ${bytes.length} bytes of the ${at.size} of record ${height}`,
+    );
     return verifiedRecord(examineBytes(bytes, this.opts.recordBytesMax), path, at.offset, height, false);
   }
 
@@ -254,6 +270,7 @@ export class BlockLog implements BlockStore {
     try {
       const buf = new Uint8Array(at.size);
       const n = readSync(fd, buf, 0, at.size, at.offset);
+      assert(n >= 0 && n <= at.size, `block log: read ${n} bytes of the ${at.size} of record ${height}`);
       bytes = buf.subarray(0, n);
     } finally {
       closeSync(fd);
@@ -287,8 +304,15 @@ export class BlockLog implements BlockStore {
       const handle = await open(segment.file.path, 'r');
       try {
         const reader = new SegmentReader(handle, segment.endOffset);
+        let next = segment.offsetOf(height);
         for (; height <= end; height += 1) {
           const offset = segment.offsetOf(height);
+          // Records of a segment are indexed back to back: each starts where the one before ends.
+          assert(
+            offset === next,
+            `block log: record ${height} at ${offset}, the previous one ends at ${next}`,
+          );
+          next = offset + segment.sizeOf(height);
           const verdict = await examineRecord(reader, offset, this.opts.recordBytesMax);
           // The window is reused, so the record must not keep views into it.
           yield verifiedRecord(verdict, segment.file.path, offset, height, true);
@@ -332,6 +356,11 @@ function verifiedRecord(
   height: number,
   copy: boolean,
 ): BlockRecord {
+  // The height asked for and the offset are the index's own.
+  assert(
+    Number.isSafeInteger(height) && height >= 1 && offset >= 0,
+    `block log: record ${height} at ${offset}`,
+  );
   if (!verdict.ok) throw new StorageCorruptionError({ file, offset, height, reason: verdict.reason });
   const record = decodePayload(copy ? new Uint8Array(verdict.payload) : verdict.payload);
   if (record.height !== height) {
@@ -343,6 +372,11 @@ function verifiedRecord(
 
 /** fsyncs the parent of every directory `mkdir -p` created, so their entries survive a power cut. */
 async function syncNewDirectories(firstCreated: string, deepest: string): Promise<void> {
+  // `mkdir -p` created `firstCreated` and everything below it down to `deepest`: the walk up ends there.
+  assert(
+    deepest === firstCreated || deepest.startsWith(`${firstCreated}${sep}`),
+    `block log: ${deepest} is not below the created ${firstCreated}`,
+  );
   let dir = deepest;
   for (;;) {
     await syncDirectory(dirname(dir));

@@ -15,6 +15,11 @@ export class MemoryBlockMedium extends MemoryMedium {
 }
 
 function copyRecord(r: BlockRecord): BlockRecord {
+  // Only records the append checks accepted are held (and handed out).
+  assert(
+    r.hash.length === HASH_BYTES && r.prevHash.length === HASH_BYTES,
+    `memory block store: record ${r.height} with ${r.hash.length}/${r.prevHash.length}-byte hashes`,
+  );
   return {
     height: r.height,
     hash: new Uint8Array(r.hash),
@@ -37,6 +42,9 @@ export class MemoryBlockStore implements BlockStore {
   ) {
     this.epoch = medium.epoch;
     this.recordBytesMax = resolveBlockLogOptions(opts).recordBytesMax;
+    // The medium holds heights 1..n, slot i holding height i + 1.
+    const n = medium.records.length;
+    assert(n === 0 || medium.records[n - 1]!.height === n, `memory block store: ${n} records on the medium`);
   }
 
   static open(
@@ -54,6 +62,10 @@ export class MemoryBlockStore implements BlockStore {
 
   get tipHash(): Uint8Array | undefined {
     const last = this.medium.records.at(-1);
+    assert(
+      last === undefined || last.height === this.medium.records.length,
+      `memory block store: the last of ${this.medium.records.length} records is ${last?.height}`,
+    );
     return last === undefined ? undefined : new Uint8Array(last.hash);
   }
 
@@ -84,6 +96,11 @@ export class MemoryBlockStore implements BlockStore {
       this.failure = e;
       throw e;
     }
+    // The tip moved to the batch's last record, exactly.
+    assert(
+      this.medium.records.length === copies.at(-1)!.height,
+      `memory block store: ${this.medium.records.length} records after a batch ending at ${copies.at(-1)!.height}`,
+    );
   }
 
   async read(height: number): Promise<BlockRecord | undefined> {

@@ -4,6 +4,7 @@
 // medium's epoch, which drops every write still waiting for its sync and closes every store opened
 // before it; reopening a store on the same medium finds exactly what was durable.
 
+import { assert } from '../util/assert.js';
 import { StorageError } from './errors.js';
 
 export type MemoryWriteKind = 'block-append' | 'state-commit';
@@ -45,6 +46,8 @@ export async function writeThrough(
   height: number,
   apply: () => void,
 ): Promise<void> {
+  // Writes are named by the first height they write (checked by the store before).
+  assert(Number.isSafeInteger(height) && height >= 1, `memory ${kind} at height ${height}`);
   const epoch = medium.epoch;
   const failure = faults.failWrite?.(kind, height);
   if (failure !== undefined) throw new StorageError('storage_failed', failure, { kind, height });

@@ -45,6 +45,11 @@ export class MemoryStateBackend implements StateBackend {
     private readonly faults: MemoryFaults,
   ) {
     this.epoch = medium.epoch;
+    // The applied block's hash is recorded exactly when a block was applied.
+    assert(
+      (medium.height === 0) === (medium.blockHash === undefined),
+      `memory state backend: applied height ${medium.height} with${medium.blockHash === undefined ? 'out' : ''} a block hash`,
+    );
   }
 
   static open(
@@ -60,6 +65,10 @@ export class MemoryStateBackend implements StateBackend {
 
   appliedBlockHash(): Uint8Array | undefined {
     const h = this.medium.blockHash;
+    assert(
+      h === undefined || h.length === HASH_BYTES,
+      `memory state backend: a ${h?.length}-byte block hash`,
+    );
     return h === undefined ? undefined : new Uint8Array(h);
   }
 
@@ -111,6 +120,11 @@ export class MemoryStateBackend implements StateBackend {
       this.failure = e;
       throw e;
     }
+    // Durable: the medium records this very commit as applied.
+    assert(
+      this.medium.height === height && this.medium.blockHash === hash,
+      `memory state backend: at ${this.medium.height} after committing ${height}`,
+    );
   }
 
   get(key: Uint8Array | string): Uint8Array | undefined {

@@ -47,6 +47,9 @@ export class ReadHandles {
   async closeAll(): Promise<void> {
     this.closed = true;
     await this.evict();
+    // Only handles still in use remain; each closes when its last reader finishes.
+    for (const [path, entry] of this.entries)
+      assert(entry.users > 0, `read handles: idle ${path} left open after closeAll`);
   }
 
   /** Closes idle handles, least recently used first, until the cache fits (nothing fits once closed). */
@@ -59,6 +62,12 @@ export class ReadHandles {
       this.entries.delete(path);
       idle.push(entry);
     }
+    // Evicted entries were idle, and the cache fits unless every handle left is in use.
+    assert(
+      idle.every((e) => e.users === 0) &&
+        (this.entries.size <= keep || [...this.entries.values()].every((e) => e.users > 0)),
+      `read handles: ${this.entries.size} kept of ${keep} after eviction`,
+    );
     await Promise.all(idle.map((e) => closeQuietly(e.handle)));
   }
 }

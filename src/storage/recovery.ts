@@ -120,6 +120,9 @@ async function truncateTail(file: SegmentFile, tornAt: number, opts: RecoveryOpt
     assert(tornAt >= 0 && tornAt < size, `recovery: cut at ${tornAt} of a ${size}-byte segment`);
     await handle.truncate(tornAt);
     if (opts.fsync) await handle.sync();
+    // After recovery the segment ends at a complete record: where the last good one ends.
+    const after = (await handle.stat()).size;
+    assert(after === tornAt, `recovery: cut at ${tornAt}, the segment holds ${after} bytes`);
     opts.failPoints.hit('blocklog.recovery-truncated');
     return size - tornAt;
   } finally {

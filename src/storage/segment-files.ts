@@ -36,7 +36,14 @@ export async function listSegments(blocksDir: string): Promise<SegmentFile[]> {
     if (m === null) continue;
     out.push({ firstHeight: Number(m[1]), path: join(blocksDir, name) });
   }
-  return out.sort((a, b) => a.firstHeight - b.firstHeight);
+  out.sort((a, b) => a.firstHeight - b.firstHeight);
+  // Fixed-width names are distinct numbers: the order is strict (recovery checks the heights follow on).
+  for (let i = 1; i < out.length; i++)
+    assert(
+      out[i - 1]!.firstHeight < out[i]!.firstHeight,
+      `two segments named for height ${out[i]!.firstHeight}`,
+    );
+  return out;
 }
 
 /** Makes directory entries (a new file, a rename) durable: POSIX needs an fsync of the directory. */
@@ -75,6 +82,8 @@ export async function createSegment(
 }
 
 export async function writeFully(handle: FileHandle, bytes: Uint8Array, position: number): Promise<void> {
+  // Positions come from the index (where the last record ends).
+  assert(Number.isSafeInteger(position) && position >= 0, `segment write at ${position}`);
   let done = 0;
   while (done < bytes.length) {
     const { bytesWritten } = await handle.write(bytes, done, bytes.length - done, position + done);

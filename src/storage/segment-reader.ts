@@ -43,6 +43,11 @@ export class SegmentReader {
     if (wanted > this.windowBytes) return readUpTo(this.handle, offset, wanted);
     this.window = await readUpTo(this.handle, offset, Math.min(this.windowBytes, this.size - offset));
     this.windowStart = offset;
+    // The window never holds more than asked for, nor reaches past the size the reader was made with.
+    assert(
+      this.window.length <= this.windowBytes && offset + this.window.length <= this.size,
+      `segment reader: a ${this.window.length}-byte window at ${offset} of ${this.size}`,
+    );
     return this.window.subarray(0, Math.min(wanted, this.window.length));
   }
 

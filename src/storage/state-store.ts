@@ -11,6 +11,7 @@ import { open as openLmdb } from 'lmdb';
 import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { noFailPoints } from '../util/failpoints.js';
+import { bytesEqual } from '../util/hex.js';
 import type { StateBackend, StateChange } from './block-store.js';
 import { StorageCorruptionError, StorageError } from './errors.js';
 import { HASH_BYTES } from './record.js';
@@ -40,6 +41,11 @@ export interface StateStoreOptions {
 type Db = RootDatabase<Uint8Array, Uint8Array>;
 
 function openDb(path: string, opts: StateStoreOptions): Db {
+  // Config (the schema bounds it): LMDB would take a NaN or fractional map size silently.
+  assert(
+    opts.mapSizeBytes === undefined || (Number.isSafeInteger(opts.mapSizeBytes) && opts.mapSizeBytes > 0),
+    `state store map size ${opts.mapSizeBytes}`,
+  );
   return openLmdb<Uint8Array, Uint8Array>({
     path,
     keyEncoding: 'binary',
@@ -112,6 +118,11 @@ export class StateStore implements StateBackend {
   }
 
   appliedBlockHash(): Uint8Array | undefined {
+    // Recorded exactly when a block is applied (commit sets both, clear resets both).
+    assert(
+      this.height === 0 ? this.blockHash === undefined : this.blockHash?.length === HASH_BYTES,
+      `state store: applied height ${this.height} with a ${this.blockHash?.length ?? 'missing'} block hash`,
+    );
     return this.blockHash === undefined ? undefined : new Uint8Array(this.blockHash);
   }
 
@@ -193,7 +204,13 @@ export class StateStore implements StateBackend {
     prefix: Uint8Array | string = new Uint8Array(0),
   ): Iterable<{ key: Uint8Array; value: Uint8Array }> {
     this.checkOpen();
-    for (const { key, value } of this.db.getRange(prefixRange(prefix))) {
+    const range = prefixRange(prefix);
+    for (const { key, value } of this.db.getRange(range)) {
+      // The range holds exactly the keys that start with the prefix (prefixRange's end is exclusive).
+      assert(
+        key.length >= range.start.length && bytesEqual(key.subarray(0, range.start.length), range.start),
+        'state store: a range scan yielded a key outside its prefix',
+      );
       yield { key: fromUserKey(key), value };
     }
   }

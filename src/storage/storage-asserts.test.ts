@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { AssertionError } from '../util/assert.js';
 import { BlockLog } from './block-log.js';
+import { checkBatch } from './block-log-checks.js';
 import { MemoryBlockMedium, MemoryBlockStore } from './memory-block-store.js';
 import { MemoryStateBackend, MemoryStateMedium } from './memory-state-backend.js';
 import { encodeRecords } from './record.js';
@@ -152,6 +153,30 @@ describe('memory store assertions', () => {
       isAssertion(/commit 2 onto height 3/),
     );
     assert.deepEqual(backend.get('a'), new Uint8Array([1]));
+  });
+});
+
+describe('block log tip assertions', () => {
+  it('a batch checked against a tip hash that is not 32 bytes fails, before any record is looked at', () => {
+    assert.throws(
+      () => checkBatch([record(1, 0)], 0, new Uint8Array(31), 1 << 20),
+      isAssertion(/a 31-byte tip hash/),
+    );
+  });
+
+  it('a block log whose index runs past its active segment is stopped at the next look at its height', async () => {
+    const { log } = await BlockLog.open(await tempDir(), { fsync: false });
+    await log.append([record(1, 0)]);
+    (log as unknown as { index: { height: number } }).index.height = 3; // planted
+    assert.throws(() => log.height, isAssertion(/height 3, the active segment holds 1\+1/));
+    (log as unknown as { index: { height: number } }).index.height = 1;
+    await log.close();
+  });
+
+  it('a memory medium whose last slot does not hold its height is refused when a store opens on it', () => {
+    const medium = new MemoryBlockMedium();
+    medium.records.push(record(2, 1)); // planted: slot 1 holds height 2
+    assert.throws(() => MemoryBlockStore.open(medium), isAssertion(/1 records on the medium/));
   });
 });
 

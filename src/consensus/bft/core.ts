@@ -3,6 +3,7 @@
 // the effects after it (the votes it protects) leave. Invariants are asserted as the core goes: a failed
 // one is a bug (ConsensusInvariantError), and in the simulator it comes with its seed.
 
+import { unreachable } from '../../util/assert.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
 import { INVALID_PROPOSAL_REASON_BYTES_MAX } from '../evidence.js';
 import type { ValidatorSet } from '../validator-set.js';
@@ -24,6 +25,7 @@ import {
   type BftInput,
   type BftMessage,
   type BftOptions,
+  ConsensusInvariantError,
   invariant,
   type Qc,
   type SafetyState,
@@ -208,6 +210,12 @@ export class BftCore {
       case 'Executed':
         this.executed(input);
         break;
+      case 'Start':
+      case 'Committed':
+      case 'Rtt':
+        throw new ConsensusInvariantError(`a ${input.kind} input dispatched past step`);
+      default:
+        unreachable(input, 'an input the core does not handle');
     }
   }
 
@@ -717,6 +725,11 @@ export class BftCore {
   }
 
   private subject(phase: VotePhase, view: number, blockHash: Uint8Array): VoteSubject {
+    // A vote subject names a decided-upon height's view and a 32-byte block hash.
+    invariant(
+      this.hs !== undefined && isViewNumber(view) && blockHash.length === 32,
+      `a vote subject at view ${view} for a ${blockHash.length}-byte hash`,
+    );
     return { phase, height: this.hs!.height, view, blockHash, validatorSetHash: this.hs!.roster.hash };
   }
 

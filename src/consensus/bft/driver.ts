@@ -235,6 +235,11 @@ export class BftEngine implements ConsensusEngine {
     this.gossip.push(q.encoded ?? encode(SignedTransactionCodec, q.tx));
     if (this.gossip.length >= this.o.gossipBatchMax) this.flushGossip();
     else this.gossipTimer ??= this.host.clock.setTimeout(() => this.flushGossip(), 0);
+    // A full batch goes out at once: what waits is always less than one batch.
+    invariant(
+      this.gossip.length < this.o.gossipBatchMax,
+      `${this.gossip.length} transactions wait for gossip`,
+    );
   }
 
   private flushGossip(): void {
@@ -392,6 +397,11 @@ export class BftEngine implements ConsensusEngine {
   private async execute(height: number, blockHash: Uint8Array, block: Uint8Array): Promise<void> {
     const known = this.executed.get(toHex(blockHash));
     if (known !== undefined) {
+      // Executed blocks are forgotten at each commit: one known here is of the height being decided.
+      invariant(
+        known.header.height === height,
+        `block of height ${known.header.height} known when executing height ${height}`,
+      );
       this.input({
         kind: 'Executed',
         height,
@@ -540,6 +550,7 @@ export class BftEngine implements ConsensusEngine {
     for (const [p, until] of this.syncCooldown) if (until <= now) this.syncCooldown.delete(p);
     if (this.syncCooldown.size >= SYNC_COOLDOWN_PEERS_MAX) return;
     this.syncCooldown.set(peer, now + SYNC_COOLDOWN_MS);
+    invariant(this.syncCooldown.size <= SYNC_COOLDOWN_PEERS_MAX, 'sync cooldowns over their bound');
   }
 
   private async applySynced(peer: string, blocks: Uint8Array[]): Promise<void> {
@@ -582,6 +593,7 @@ export class BftEngine implements ConsensusEngine {
   }
 
   waitForHeight(height: number): Promise<void> {
+    invariant(Number.isSafeInteger(height) && height >= 0, `waiting for height ${height}`);
     if (this.host.height() >= height) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push({ height, resolve }));
   }

@@ -1,5 +1,6 @@
 // Turns what the core found into evidence records of the store's codec (consensus/evidence.ts).
 
+import { assert } from '../../util/assert.js';
 import { toHex } from '../../util/hex.js';
 import { CONSENSUS_PROTOCOL, type VoteSubject as WireSubject } from '../certificate.js';
 import { canonicalEvidence, type Evidence, evidenceId } from '../evidence.js';
@@ -69,6 +70,10 @@ export function rosterOfFinding(
   history: readonly { height: number; set: ValidatorSet }[],
   current: ValidatorSet,
 ): ValidatorSet {
+  // The history is kept oldest first (driver.ts `noteRoster`, `seedRosterHistory`): the walk back
+  // stops at the newest set at or below the height.
+  for (let i = 1; i < history.length; i++)
+    assert(history[i - 1]!.height <= history[i]!.height, 'validator set history out of height order');
   const height = findingHeight(f);
   for (let i = history.length - 1; i >= 0; i--) if (history[i]!.height <= height) return history[i]!.set;
   return current;

@@ -114,6 +114,9 @@ export function toCoreMessage(w: Wire): BftMessage | undefined {
 }
 
 export function encodeCoreMessage(m: BftMessage): Uint8Array {
+  // The core speaks only of heights after genesis (block 1 is agreed by the genesis file).
+  const height = m.kind === 'QcMsg' ? m.qc.height : m.height;
+  invariant(Number.isSafeInteger(height) && height >= 1, `a ${m.kind} message for height ${height}`);
   return encode(PeerMessageCodec, toWire(m), 512);
 }
 

@@ -3,6 +3,7 @@
 // moving average with weight 1/8, as in the single-peer engine.
 
 import type { CommitCertificate } from '../../model/block.js';
+import { assert } from '../../util/assert.js';
 import type { Clock } from '../../util/clock.js';
 import { toHex } from '../../util/hex.js';
 import type { ConsensusSnapshot, PhaseTimings, QcSummary } from '../engine.js';
@@ -31,7 +32,13 @@ export class PhaseAverages {
             commitMs: ema(a.commitMs, last.commitMs),
             totalMs: ema(a.totalMs, last.totalMs),
           };
-    return this.avg;
+    // Averages of phase timings, each measured from the start of its view: never negative.
+    const avg = this.avg;
+    assert(
+      avg.proposeMs >= 0 && avg.collectVotesMs >= 0 && avg.commitMs >= 0 && avg.totalMs >= 0,
+      `phase averages ${avg.proposeMs}/${avg.collectVotesMs}/${avg.commitMs}/${avg.totalMs} ms`,
+    );
+    return avg;
   }
 }
 
