@@ -5,8 +5,8 @@
 // thread, one message at a time; that start-up, repeated by each of the ~330 processes of `npm test`,
 // was most of the suite's time (docs/design/testing.md "Where the time goes").
 //
-// The tree mirrors the repository: `src/a/b.ts` compiles to `.cache/test-build/src/a/b.js`, so the
-// sources' `./b.js` imports resolve natively. What a test sees stays the repository:
+// The tree mirrors the repository: `src/util/hex.ts` compiles to `.cache/test-build/src/util/hex.js`,
+// so the sources' `./hex.js` imports resolve natively. What a test sees stays the repository:
 // - `import.meta.url` (and `.dirname`, `.filename`) is the URL of the .ts source, so paths built from it
 //   (`new URL('../../docs/errors.md', import.meta.url)`, a child's `./crash-child.ts`, the worker
 //   `./verify-worker.ts` that startWorker starts under tsx) reach the same files as under tsx. A module

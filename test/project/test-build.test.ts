@@ -16,6 +16,11 @@ import { pathToFileURL } from 'node:url';
 import { buildTestTree, compiledPath } from '../../scripts/test-build.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
+// The folders of the small projects below, apart from their file names: their paths are not this
+// repository's (test/project/citations.test.ts checks every path a file cites).
+const SRC = 'src';
+const TEST = 'test';
+const SCRIPTS = 'scripts';
 const RUNNER = join(ROOT, 'scripts/test-runner.mjs');
 
 interface Built {
@@ -33,11 +38,11 @@ function put(root: string, path: string, text: string): void {
 const PROJECT: { [path: string]: string } = {
   'package.json': JSON.stringify({
     type: 'module',
-    imports: { '#backend': { 'torana-source': './src/backend.ts', default: './dist/backend.js' } },
+    imports: { '#backend': { 'torana-source': `./${SRC}/backend.ts`, default: './dist/backend.js' } },
   }),
-  'scripts/helper.mjs': "export const helper = 'from scripts';\n",
-  'src/backend.ts': "const kind: string = 'source backend';\nexport default kind;\n",
-  'src/where.ts': [
+  [`${SCRIPTS}/helper.mjs`]: "export const helper = 'from scripts';\n",
+  [`${SRC}/backend.ts`]: "const kind: string = 'source backend';\nexport default kind;\n",
+  [`${SRC}/where.ts`]: [
     'export enum Color { Red = 1 }',
     'export const where = { url: import.meta.url, dir: import.meta.dirname };',
     'export function fail(): never {',
@@ -45,7 +50,7 @@ const PROJECT: { [path: string]: string } = {
     '}',
     '',
   ].join('\n'),
-  'test/probe.ts': [
+  [`${TEST}/probe.ts`]: [
     "import backend from '#backend';",
     "import { helper } from '../scripts/helper.mjs';",
     "import { Color, fail, where } from '../src/where.js';",
@@ -55,11 +60,11 @@ const PROJECT: { [path: string]: string } = {
     "if (process.argv[2] === 'fail') fail();",
     '',
   ].join('\n'),
-  'test/types.ts': 'export interface Built { n: number }\n',
+  [`${TEST}/types.ts`]: 'export interface Built { n: number }\n',
 };
 
 function runProbe(tree: string, ...args: string[]) {
-  return spawnSync(process.execPath, ['--enable-source-maps', join(tree, 'test/probe.js'), ...args], {
+  return spawnSync(process.execPath, ['--enable-source-maps', join(tree, `${TEST}/probe.js`), ...args], {
     encoding: 'utf8',
     env: { ...process.env, NODE_OPTIONS: '--conditions=torana-source' },
   });
@@ -82,14 +87,14 @@ describe('scripts/test-build.mjs', () => {
       backend: 'source backend',
       helper: 'from scripts',
       red: 1,
-      where: { url: pathToFileURL(join(root, 'src/where.ts')).href, dir: join(root, 'src') },
+      where: { url: pathToFileURL(join(root, `${SRC}/where.ts`)).href, dir: join(root, 'src') },
       b: null,
     });
     const thrown = runProbe(built.dir, 'fail');
     assert.notEqual(thrown.status, 0);
     assert.match(thrown.stderr, /thrown from where\.ts/);
     assert.ok(
-      thrown.stderr.includes(`${join(root, 'src/where.ts')}:4:`),
+      thrown.stderr.includes(`${join(root, `${SRC}/where.ts`)}:4:`),
       `the stack names the .ts line:\n${thrown.stderr}`,
     );
   });
@@ -97,17 +102,17 @@ describe('scripts/test-build.mjs', () => {
   it('compiles again only what changed and removes what was deleted', async () => {
     const first = (await buildTestTree(root)) as Built;
     assert.equal(first.compiled, 0, 'nothing changed');
-    put(root, 'src/backend.ts', "const kind: string = 'edited backend';\nexport default kind;\n");
+    put(root, `${SRC}/backend.ts`, "const kind: string = 'edited backend';\nexport default kind;\n");
     // The same second as before would not do on a coarse file system: move the mtime on explicitly.
     const later = new Date(Date.now() + 5000);
-    utimesSync(join(root, 'src/backend.ts'), later, later);
+    utimesSync(join(root, `${SRC}/backend.ts`), later, later);
     const edited = (await buildTestTree(root)) as Built;
     assert.equal(edited.compiled, 1);
     assert.equal(JSON.parse(runProbe(edited.dir).stdout).backend, 'edited backend');
-    rmSync(join(root, 'test/types.ts'));
+    rmSync(join(root, `${TEST}/types.ts`));
     const pruned = (await buildTestTree(root)) as Built;
     assert.deepEqual([pruned.compiled, pruned.removed, pruned.files], [0, 1, 3]);
-    assert.throws(() => readFileSync(compiledPath(pruned.dir, 'test/types.ts')), /ENOENT/);
+    assert.throws(() => readFileSync(compiledPath(pruned.dir, `${TEST}/types.ts`)), /ENOENT/);
   });
 });
 
@@ -116,11 +121,11 @@ describe('scripts/test-runner.mjs --tree', () => {
   before(() => {
     root = mkdtempSync(join(tmpdir(), 'torana-test-tree-'));
     put(root, 'package.json', JSON.stringify({ type: 'module' }));
-    put(root, 'src/passes.test.ts', "import { it } from 'node:test';\nit('passes', () => {});\n");
-    put(root, 'src/crashes.test.ts', "const n: number = 1;\nthrow new Error('crashed at load ' + n);\n");
+    put(root, `${SRC}/passes.test.ts`, "import { it } from 'node:test';\nit('passes', () => {});\n");
+    put(root, `${SRC}/crashes.test.ts`, "const n: number = 1;\nthrow new Error('crashed at load ' + n);\n");
     put(
       root,
-      'src/fails.test.ts',
+      `${SRC}/fails.test.ts`,
       "import assert from 'node:assert';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1 as number, 2));\n",
     );
   });
@@ -140,9 +145,9 @@ describe('scripts/test-runner.mjs --tree', () => {
           '--durations',
           durations,
           '2',
-          'src/passes.test.ts',
-          'src/fails.test.ts',
-          'src/crashes.test.ts',
+          `${SRC}/passes.test.ts`,
+          `${SRC}/fails.test.ts`,
+          `${SRC}/crashes.test.ts`,
         ],
         {
           cwd: root,
@@ -160,9 +165,9 @@ describe('scripts/test-runner.mjs --tree', () => {
       files: { [file: string]: { passed: boolean } };
     };
     assert.deepEqual(Object.fromEntries(Object.entries(record.files).map(([f, r]) => [f, r.passed])), {
-      'src/passes.test.ts': true,
-      'src/fails.test.ts': false,
-      'src/crashes.test.ts': false,
+      [`${SRC}/passes.test.ts`]: true,
+      [`${SRC}/fails.test.ts`]: false,
+      [`${SRC}/crashes.test.ts`]: false,
     });
     // A file that fails outside any test is reported by its name, its error by the .ts line.
     assert.match(out, /^not ok \d+ - src\/crashes\.test\.ts$/m);
