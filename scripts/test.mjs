@@ -48,8 +48,19 @@ function run(cmd, cmdArgs) {
 
 if (!skipChecks && tier === 'quick') {
   run('npx', ['biome', 'check', '.']);
-  run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-  run('npx', ['tsc', '-p', 'src/dashboard/ui/tsconfig.json']);
+  // Incremental: a run after a small change checks again only what it touched (.cache/tsc/, git-ignored).
+  const tsc = (project, name) =>
+    run('npx', [
+      'tsc',
+      '-p',
+      project,
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      `.cache/tsc/${name}.tsbuildinfo`,
+    ]);
+  tsc('tsconfig.json', 'main');
+  tsc('src/dashboard/ui/tsconfig.json', 'dashboard');
 }
 
 // The slowest files, slowest first (scripts/test-budgets.json: each file's budget in seconds, biggest
