@@ -51,9 +51,10 @@ const OPTIONS = {
   keepNames: true,
   tsconfigRaw: { compilerOptions: { verbatimModuleSyntax: true, useDefineForClassFields: true } },
 };
-/** Changes whenever a compiled file could differ for the same source. */
+/** Changes whenever a compiled file could differ for the same source (this script included). */
 const BUILD_KEY = createHash('sha256')
-  .update(JSON.stringify({ version, OPTIONS, scheme: 2 }))
+  .update(JSON.stringify({ version, OPTIONS }))
+  .update(readFileSync(new URL(import.meta.url)))
   .digest('hex')
   .slice(0, 16);
 
