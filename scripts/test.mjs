@@ -3,11 +3,12 @@
 // through node's own test runner (whose closing lines CI reads). `--integration` runs the integration
 // tier instead (the long multi-process scenarios listed in scripts/test-tiers.json, no checks);
 // `--reliability` the long suites in test/reliability/. `--only <substring>` narrows the files while
-// developing (across the quick and integration tiers unless one is named); `--list` prints the files a
-// run would start, in order, and runs nothing.
+// developing (across the quick and integration tiers unless one is named: `--quick`, `--integration`);
+// `--list` prints the files a run would start, in order, and runs nothing.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { buildTestTree } from './test-build.mjs';
 import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
 import { loadBudgets, slowestFirst } from './test-durations.mjs';
 
@@ -15,6 +16,7 @@ const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
 const reliability = args.includes('--reliability');
 const integration = args.includes('--integration');
+const quickNamed = args.includes('--quick');
 const list = args.includes('--list');
 const onlyIdx = args.indexOf('--only');
 const only = onlyIdx >= 0 ? args[onlyIdx + 1] : undefined;
@@ -46,8 +48,19 @@ function run(cmd, cmdArgs) {
 
 if (!skipChecks && tier === 'quick') {
   run('npx', ['biome', 'check', '.']);
-  run('npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
-  run('npx', ['tsc', '-p', 'src/dashboard/ui/tsconfig.json']);
+  // Incremental: a run after a small change checks again only what it touched (.cache/tsc/, git-ignored).
+  const tsc = (project, name) =>
+    run('npx', [
+      'tsc',
+      '-p',
+      project,
+      '--noEmit',
+      '--incremental',
+      '--tsBuildInfoFile',
+      `.cache/tsc/${name}.tsbuildinfo`,
+    ]);
+  tsc('tsconfig.json', 'main');
+  tsc('src/dashboard/ui/tsconfig.json', 'dashboard');
 }
 
 // The slowest files, slowest first (scripts/test-budgets.json: each file's budget in seconds, biggest
@@ -59,7 +72,8 @@ const budgetsPath = join(root, 'scripts/test-budgets.json');
 const SLOWEST_FIRST = reliability ? [] : slowestFirst(loadBudgets(budgetsPath));
 
 // The integration tier (scripts/test-tiers.json): `npm run test:integration`, which CI runs after
-// `npm test`. With `--only` and no tier named, both the quick and the integration tier are searched.
+// `npm test`. With `--only` and no tier named, both the quick and the integration tier are searched
+// (`--quick` keeps to the quick tier).
 const INTEGRATION = new Set(
   Object.keys(JSON.parse(readFileSync(join(root, 'scripts/test-tiers.json'), 'utf8')).integration),
 );
@@ -67,7 +81,7 @@ function inTier(f) {
   if (f.startsWith('test/reliability/')) return reliability;
   if (reliability) return false;
   if (integration) return INTEGRATION.has(f);
-  return only !== undefined || !INTEGRATION.has(f);
+  return (only !== undefined && !quickNamed) || !INTEGRATION.has(f);
 }
 
 const found = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
@@ -98,13 +112,22 @@ const DURATIONS = {
 // files two at a time in the order above (`node --test FILE…` would sort them).
 const bundle = await buildTestBundle(root);
 env.TEST_ENTRY_BUNDLE = bundle;
+// Every test file runs compiled (scripts/test-build.mjs): plain node, source maps for stack traces
+// (scripts/test-runner.mjs --tree).
+// TEST_TSX=1 runs them from source under tsx instead, as before the tree existed.
+const tsx = process.env.TEST_TSX === '1';
+const tree = tsx ? undefined : await buildTestTree(root);
+if (tree !== undefined && tree.compiled > 0)
+  console.error(
+    `test build: compiled ${tree.compiled} of ${tree.files} files in ${(tree.ms / 1000).toFixed(1)} s`,
+  );
 const r = spawnSync(
   process.execPath,
   [
-    '--import',
-    'tsx',
+    ...(tsx ? ['--import', 'tsx'] : []),
     `--test-timeout=${TIMEOUT_MS[tier]}`,
     join(root, 'scripts/test-runner.mjs'),
+    ...(tree === undefined ? [] : ['--tree', tree.dir]),
     '--durations',
     join(root, DURATIONS[tier]),
     ...(only === undefined ? [] : ['--merge']),

@@ -24,7 +24,9 @@ async function exportedCodecs(): Promise<AnyCodec[]> {
   const files = readdirSync(fileURLToPath(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
   const out: AnyCodec[] = [];
   for (const f of files.sort()) {
-    const m = (await import(new URL(f.replace(/\.ts$/, '.js'), dir).href)) as Record<string, unknown>;
+    // A specifier relative to this module (not a URL built from import.meta.url): the test runner may
+    // run the compiled module (scripts/test-build.mjs), whose neighbours are .js files.
+    const m = (await import(`./${f.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
     out.push(...Object.values(m).filter(isCodec));
   }
   return out;

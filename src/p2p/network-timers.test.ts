@@ -46,28 +46,52 @@ describe('p2p: PeerNetwork timers', () => {
 
   it('pings keep a quiet connection alive; a silent peer is closed at the idle timeout', async () => {
     const [a, b, c] = await testNodes(3);
-    // Margins for a loaded 2-core machine: a stalled event loop must not pass for a silent peer.
-    const timers = { pingIntervalMs: 100, idleTimeoutMs: 4000 };
+    // Both networks run on one manual clock: pings and the idle check fire only when the test moves it,
+    // and each step waits until the pings it sent have arrived, so a slow machine cannot pass for a
+    // silent peer.
+    const clock = new ManualClock();
+    const startMs = clock.nowMs();
+    const timers = { clock, pingIntervalMs: 100, idleTimeoutMs: 1000 };
     const na = await started(networkFor(a!, [b!, c!.key.publicKeyText()], timers));
     const nb = await started(networkFor(b!, [a!], timers));
-    await waitFor('connected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
-    const session = na.peers().find((p) => p.peerId === nb.selfId)!.sessionId;
-    const session0SeenMs = na.peers().find((p) => p.peerId === nb.selfId)!.lastSeenMs;
-    await new Promise((r) => setTimeout(r, 5000));
-    const info = na.peers().find((p) => p.peerId === nb.selfId)!;
+    const patient = 60_000;
+    await waitFor('connected', () => connected(na, nb.selfId) && connected(nb, na.selfId), patient);
+    const bAtA = () => na.peers().find((p) => p.peerId === nb.selfId)!;
+    const aAtB = () => nb.peers().find((p) => p.peerId === na.selfId)!;
+    const session = bAtA().sessionId;
+    const session0SeenMs = bAtA().lastSeenMs;
+    /** One ping interval of clock time, then until each side has heard the other's ping of that moment. */
+    const step = async () => {
+      clock.advance(timers.pingIntervalMs);
+      const now = clock.nowMs();
+      const heard = () => bAtA().lastSeenMs === now && aAtB().lastSeenMs === now;
+      await waitFor('pings of this step', () => heard() || !bAtA().connected, patient);
+      assert.equal(bAtA().connected, true, `b still connected at +${now - startMs} ms`);
+    };
+    for (let t = 0; t < 2 * timers.idleTimeoutMs; t += timers.pingIntervalMs) await step();
+    const info = bAtA();
     assert.equal(info.connected, true);
-    assert.equal(info.sessionId, session, 'same connection after 5000 ms of no messages');
+    assert.equal(info.sessionId, session, 'same connection after twice the idle timeout of no messages');
     // Pings count as being heard from: lastSeenMs is recent although no message came.
     assert.equal(info.messagesIn, 0);
-    // Recent although no message came: pings refresh it (the connection above also outlived the idle timeout).
     assert.ok(info.lastSeenMs > session0SeenMs, 'lastSeenMs moved on after the handshake');
     // c completes the handshake and HELLO, then says nothing (a paused process).
     const raw = await rawPeer(c!.key, a!.port);
     raw.sendHello();
-    // Not polled for "connected": on a loaded machine the poll can miss the window before the idle drop.
-    // The drop's reason below says the session was admitted, then closed for silence.
+    const cId = c!.key.publicKeyText();
+    await waitFor('c admitted', () => connected(na, cId), patient);
+    const admittedMs = clock.nowMs();
+    // Just short of the idle timeout since c's HELLO: c is still connected.
+    while (clock.nowMs() + timers.pingIntervalMs < admittedMs + timers.idleTimeoutMs) await step();
+    assert.equal(connected(na, cId), true, 'c kept until its idle timeout');
+    assert.equal(na.stats().drops.idle_timeout, 0);
+    // Past it: c is closed for silence, b (whose pings keep coming) is not.
+    await step();
+    await step();
+    await waitFor('c dropped', () => na.stats().drops.idle_timeout > 0, patient);
     await raw.closed;
     assert.equal(na.stats().drops.idle_timeout, 1);
-    assert.equal(na.peers().find((p) => p.peerId === c!.key.publicKeyText())!.lastDrop, 'idle_timeout');
+    assert.equal(na.peers().find((p) => p.peerId === cId)!.lastDrop, 'idle_timeout');
+    assert.equal(bAtA().sessionId, session);
   });
 });

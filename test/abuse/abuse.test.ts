@@ -23,7 +23,9 @@ import { fullBlockBurst, subscriptionFloods } from './streams.js';
 
 const BODY = { concurrent: 10, chunkedSendMax: 32 * 1024 * 1024, gzipInflatedBytes: 64 * 1024 * 1024 };
 
-describe('abuse (short)', { timeout: 240_000 }, () => {
+// No time limit of its own: the runner's per-file timeout (scripts/test.mjs) stops a hung file; at a
+// load average of 28 on 2 cores the suite took over 240 s and a limit of that size failed it.
+describe('abuse (short)', () => {
   // First, in a fresh process, so that its memory figures are not blurred by earlier scenarios' garbage.
   it('never-reading SSE and WebSocket clients are cut off; readers get every event in order', () =>
     slowCrowd({ sse: 50, ws: 50, readers: 1, txMax: 1_000 }));
