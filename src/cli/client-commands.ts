@@ -4,6 +4,7 @@
 // command is in client-actions.ts / stream-actions.ts, imported when the command runs (lazy.ts).
 
 import type { Command } from 'commander';
+import { clientOptions } from './client-options.js';
 import { lazyAction } from './lazy.js';
 import { RESOURCE_NAMES } from './resources.js';
 
@@ -13,13 +14,6 @@ const history = () => import('./history-actions.js');
 const keyActions = () => import('./keys-actions.js');
 const statusAction = () => import('./status-action.js');
 const validatorActions = () => import('./validator-actions.js');
-
-function clientOptions(cmd: Command): Command {
-  return cmd
-    .option('--url <url>', 'gateway URL (default: the node running in --dir, else client.json)')
-    .option('--account <id>', 'account to sign as (default from client.json)')
-    .option('--key-file <file>', 'key file of that account (default from client.json)');
-}
 
 export function registerClientCommands(program: Command): void {
   clientOptions(program.command('blocks').description('committed blocks from a height'))

@@ -2,17 +2,11 @@
 // every holder (no account). Declarations only; the code is in control-actions.ts (lazy.ts).
 
 import type { Command } from 'commander';
+import { clientOptions } from './client-options.js';
 import { lazyAction } from './lazy.js';
 
 const actions = () => import('./control-actions.js');
 type ActionName = keyof Awaited<ReturnType<typeof actions>>;
-
-function clientOptions(cmd: Command): Command {
-  return cmd
-    .option('--url <url>', 'gateway URL (default: the node running in --dir, else client.json)')
-    .option('--account <id>', 'account to sign as (default from client.json)')
-    .option('--key-file <file>', 'key file of that account (default from client.json)');
-}
 
 const WHO = 'without [holder]: the rule is definition-wide (every holder)';
 

@@ -2,16 +2,10 @@
 // only; the code is in subscription-actions.ts, imported when a command runs (lazy.ts).
 
 import type { Command } from 'commander';
+import { clientOptions } from './client-options.js';
 import { lazyAction } from './lazy.js';
 
 const actions = () => import('./subscription-actions.js');
-
-function clientOptions(cmd: Command): Command {
-  return cmd
-    .option('--url <url>', 'gateway URL (default: the node running in --dir, else client.json)')
-    .option('--account <id>', 'account to sign as (default from client.json)')
-    .option('--key-file <file>', 'key file of that account (default from client.json)');
-}
 
 function registerSubscription(program: Command): void {
   const sub = program.command('subscription').description('subscription plans and subscriptions');

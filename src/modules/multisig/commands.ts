@@ -2,16 +2,10 @@
 // proposals, read its spec and proposals. Declarations only; the code is in actions.ts.
 
 import type { Command } from 'commander';
+import { clientOptions } from '../../cli/client-options.js';
 import { lazyAction } from '../../cli/lazy.js';
 
 const actions = () => import('./actions.js');
-
-function clientOptions(cmd: Command): Command {
-  return cmd
-    .option('--url <url>', 'gateway URL (default: the node running in --dir, else client.json)')
-    .option('--account <id>', 'account to sign as (default from client.json)')
-    .option('--key-file <file>', 'key file of that account (default from client.json)');
-}
 
 export function registerMultisigCommands(program: Command): void {
   const ms = program.command('multisig').description('multisig accounts: signatories, quorum, proposals');
