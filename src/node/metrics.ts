@@ -49,7 +49,7 @@ export function installNodeMetrics(registry: Registry, node: Node): void {
     'Validators of the current set this node has a live session with, itself included when it is one.',
     () => quorum().validatorsReachable,
   );
-  gauge('consensus_validators_total', 'Validators in the current set.', () => quorum().validatorsTotal);
+  gauge('consensus_validators', 'Validators in the current set.', () => quorum().validatorsTotal);
   gauge(
     'consensus_quorum_needed',
     'Validators needed to commit a block: fewer reachable than this and the chain cannot grow.',
