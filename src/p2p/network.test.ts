@@ -179,7 +179,10 @@ describe('p2p: PeerNetwork connects configured peers', () => {
     await waitFor('b lost a', () => !connected(nb, na.selfId));
     // b keeps redialing a, and a now refuses b's key.
     await waitFor('a refuses b', () => na.stats().drops.unknown_key >= 1);
-    assert.equal(na.stats().drops.removed, 1);
+    // Every session with b ends as `removed`: one, or two when a simultaneous dial's parked duplicate was
+    // still within its grace when b was removed.
+    assert.ok(na.stats().drops.removed >= 1, `removed ${na.stats().drops.removed}`);
+    assert.ok(!connected(na, nb.selfId));
     na.setPeers([b!.entry, c!.entry]);
     await waitFor('reconnected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
   });
