@@ -133,8 +133,12 @@ describe('torana testnet', () => {
     child.stdout?.on('data', (d) => (run.out += d));
     child.stderr?.on('data', (d) => (run.out += d));
     const deadline = Date.now() + 60_000;
-    while (!/peer-0 h=1 v=0 p=0 {2}leader peer-0/.test(run.out) && Date.now() < deadline)
-      await new Promise((r) => setTimeout(r, 100));
+    // The status line can come before the peer's own "listening" line (it polls /status as soon as the
+    // socket listens): wait for both.
+    const ready = () =>
+      /peer-0 h=1 v=0 p=0 {2}leader peer-0/.test(run.out) &&
+      /peer-0 \| torana node listening on/.test(run.out);
+    while (!ready() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
     assert.match(run.out, /peer-0 \| torana node listening on/);
     assert.match(run.out, /peer-0 h=1 v=0 p=0 {2}leader peer-0/, run.out);
     return run;
