@@ -43,14 +43,16 @@ export class PeerSlot {
   info(): PeerInfo {
     const link = this.link?.open === true ? this.link : undefined;
     const addr = this.entry.address;
+    // A parked connection still delivers what arrives on it, so its traffic counts too.
+    const parked = this.standby !== undefined && this.standby !== this.link ? this.standby : undefined;
     return {
       peerId: this.entry.peerId,
       address: addr !== undefined ? formatHostPort(addr) : (link?.remoteAddress ?? ''),
       role: this.role,
       connected: link !== undefined,
       lastSeenMs: Math.max(this.lastSeenMs, link?.lastSeenMs ?? 0),
-      bytesIn: this.bytesIn + (link?.bytesIn ?? 0),
-      bytesOut: this.bytesOut + (link?.bytesOut ?? 0),
+      bytesIn: this.bytesIn + (link?.bytesIn ?? 0) + (parked?.bytesIn ?? 0),
+      bytesOut: this.bytesOut + (link?.bytesOut ?? 0) + (parked?.bytesOut ?? 0),
       messagesIn: this.messagesIn,
       messagesOut: this.messagesOut,
       reconnects: this.reconnects,
