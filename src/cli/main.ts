@@ -9,7 +9,6 @@ import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerAliasCommands } from './alias-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
-import { registerControlCommands } from './control-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
@@ -45,7 +44,6 @@ export function buildProgram(): Command {
   registerClientCommands(program);
   registerAliasCommands(program);
   registerMultisigCommands(program);
-  registerControlCommands(program);
   registerSubscriptionCommands(program);
   // The ledger modules' command groups (src/modules/commands.ts), in registry order.
   for (const register of MODULE_COMMANDS) register(program);

@@ -18,4 +18,37 @@ export interface RouteFamily {
   install?(app: GatewayApp): void;
   /** Stops its workers and closes its stores when the server closes. */
   close?(): Promise<void>;
+  /**
+   * The family whose routes this one's follow in the route table and the OpenAPI document (its last
+   * family of that name): a family moved into a ledger module keeps the place its routes always had.
+   * Without it, or when no family has that name, the family stays where its list puts it.
+   */
+  readonly servedAfter?: string;
+}
+
+/**
+ * The families in the order they are served: each one naming `servedAfter` moves right after that
+ * family (after those placed there before it, in list order); the others keep their order.
+ */
+export function placeFamilies(families: readonly RouteFamily[]): RouteFamily[] {
+  const named = (f: RouteFamily) =>
+    f.servedAfter !== undefined && families.some((g) => g !== f && g.name === f.servedAfter);
+  const out = families.filter((f) => !named(f));
+  let pending = families.filter(named);
+  while (pending.length > 0) {
+    const waiting: RouteFamily[] = [];
+    for (const f of pending) {
+      let at = out.findLastIndex((g) => g.name === f.servedAfter);
+      if (at < 0) {
+        waiting.push(f);
+        continue;
+      }
+      while (at + 1 < out.length && out[at + 1]!.servedAfter === f.servedAfter && named(out[at + 1]!)) at++;
+      out.splice(at + 1, 0, f);
+    }
+    // A family following one that follows it back (a cycle) is served at the end, in list order.
+    if (waiting.length === pending.length) out.push(...waiting);
+    pending = waiting.length === pending.length ? [] : waiting;
+  }
+  return out;
 }

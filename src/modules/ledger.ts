@@ -29,8 +29,6 @@ const TABLES: readonly TableName[] = [
   'assetAlias',
   'multisigAccount',
   'multisigProposal',
-  'assetControl',
-  'definitionControl',
   'subscriptionPlan',
   'subscription',
 ];

@@ -10,11 +10,16 @@ import { isRejectionCode } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
+import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
 import { ledgerModule } from './ledger.js';
 import { triggersModule } from './triggers/descriptor.js';
 
-export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([ledgerModule, triggersModule]);
+export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
+  ledgerModule,
+  controlsModule,
+  triggersModule,
+]);
 
 /** The lowest instruction tag a module claims (its place in the registry). */
 function firstTag(m: LedgerModule): number {
@@ -71,6 +76,8 @@ installExecutorModules(
     name: m.name,
     handlers: m.instructions,
     ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
+    ...(m.transferCheck === undefined ? {} : { transferCheck: m.transferCheck }),
+    ...(m.onRemove === undefined ? {} : { onRemove: m.onRemove }),
   })),
 );
 

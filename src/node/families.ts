@@ -7,12 +7,11 @@
 import { accountsFamily } from '../accounts/family.js';
 import { aliasFamily } from '../aliases/family.js';
 import { conferenceFamily } from '../conference/family.js';
-import { controlsFamily } from '../controls/family.js';
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
-import type { RouteFamily } from '../gateway/family.js';
+import { placeFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
@@ -29,7 +28,6 @@ import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
-import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import { multisigPort } from './multisig-port.js';
@@ -71,12 +69,12 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
-  return [
+  // A module's family naming `servedAfter` is served right after that family (gateway/family.ts).
+  return placeFamilies([
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
-    controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
     multisigFamily(multisigPort(node.ledger.state, node.ledger), deps, signed),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     // The ledger modules' families (src/modules/registry.ts), in registry order.
@@ -123,5 +121,5 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     }),
     operatorFamily(env.operatorSessions),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
-  ];
+  ]);
 }

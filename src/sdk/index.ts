@@ -7,6 +7,13 @@ export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 // The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
 export {
+  type AssetTransferControl,
+  assetTransferControl,
+  type DefinitionTransferControl,
+  definitionTransferControl,
+  type TransferWindow,
+} from '../modules/controls/sdk.js';
+export {
   type TriggerDueInput,
   type TriggerList,
   type TriggerRepeatInput,
@@ -59,13 +66,6 @@ export {
   type SignalKeyPair,
   sealSignal,
 } from './conference-signals.js';
-export type { TransferWindow } from './control-instructions.js';
-export {
-  type AssetTransferControl,
-  assetTransferControl,
-  type DefinitionTransferControl,
-  definitionTransferControl,
-} from './controls.js';
 export {
   isToranaApiError,
   ToranaApiError,

@@ -1,5 +1,7 @@
 // The ledger modules installed in this process, as the executor sees them (docs/design/modules.md): the
-// handlers of the instructions they claim, and the work they run at the end of a block ("due work").
+// handlers of the instructions they claim, the work they run at the end of a block ("due work"), the
+// checks they run on every movement of value (transfer checks), and what they drop when the core
+// removes an entity their rows hang off (removal hooks).
 // The core names no module: the composition root (src/modules/registry.ts) installs every module once,
 // before the first block executes, and the install checks that the instruction tag table
 // (model/instructions.ts INSTRUCTION_KINDS) and the handlers match one to one. Due work runs in the
@@ -47,17 +49,53 @@ export interface DueWork {
   nextDueMs(state: WorldState): number | undefined;
 }
 
+/**
+ * A movement of value (exec-value.ts `moveValue`): `from` is debited, `to` credited (a mint has no
+ * `from`, a burn no `to`).
+ */
+export interface Movement {
+  readonly definition: string;
+  readonly scale: number;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  /** Mantissa at `scale`, > 0. */
+  readonly amount: bigint;
+}
+
+/** What a transfer check writes once the movement's balances are applied (its own rows). */
+export type TransferFollowUp = (x: ExecContext) => void;
+
+/**
+ * A module's check of every movement of value, run by `moveValue` before funds are checked: a Fail
+ * refuses the movement (the first installed check that fails wins, in registry order); a follow-up is
+ * run after the balances are applied, in registry order; undefined lets the movement through untouched.
+ */
+export type TransferCheck = (x: ExecContext, m: Movement) => Fail | TransferFollowUp | undefined;
+
+/** An entity an Unregister* instruction removes, whose dependent rows go with it. */
+export interface RemovedEntity {
+  readonly kind: 'account' | 'assetDefinition';
+  readonly id: string;
+}
+
+/** A module's part of a removal cascade: drops its rows that hang off `removed` (deterministically). */
+export type RemovalHook = (x: ExecContext, removed: RemovedEntity) => void;
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
   readonly handlers: Readonly<Partial<HandlerTable>>;
   readonly dueWork?: DueWork;
+  readonly transferCheck?: TransferCheck;
+  readonly onRemove?: RemovalHook;
 }
 
 interface Installed {
   readonly names: readonly string[];
   readonly handlers: HandlerTable;
   readonly dueWork: readonly DueWork[];
+  readonly transferChecks: readonly TransferCheck[];
+  readonly removalHooks: readonly RemovalHook[];
 }
 
 let installed: Installed | undefined;
@@ -106,6 +144,8 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     names,
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
     dueWork: modules.flatMap((m) => (m.dueWork === undefined ? [] : [m.dueWork])),
+    transferChecks: modules.flatMap((m) => (m.transferCheck === undefined ? [] : [m.transferCheck])),
+    removalHooks: modules.flatMap((m) => (m.onRemove === undefined ? [] : [m.onRemove])),
   });
 }
 
@@ -125,6 +165,16 @@ export function installedHandlers(): HandlerTable {
 /** The installed modules' due work, in registry order. */
 export function installedDueWork(): readonly DueWork[] {
   return current().dueWork;
+}
+
+/** The installed modules' transfer checks, in registry order (exec-value.ts `moveValue` runs them). */
+export function installedTransferChecks(): readonly TransferCheck[] {
+  return current().transferChecks;
+}
+
+/** Runs the installed modules' removal hooks for `removed`, in registry order. */
+export function removeDependents(x: ExecContext, removed: RemovedEntity): void {
+  for (const hook of current().removalHooks) hook(x, removed);
 }
 
 /** The earliest block time at which any installed module has work due, or undefined. */

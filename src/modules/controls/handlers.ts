@@ -4,11 +4,13 @@
 // {asset_definition}) → values (cap amount, list size). Setting a rule to what it already is succeeds
 // and emits its event again. A row back at its all-clear default is deleted.
 
-import type { AssetControl, DefinitionControl } from '../model/controls.js';
-import { CONTROL_LIST_ENTRIES_MAX } from '../model/controls.js';
-import { assetId } from '../model/ids.js';
-import { toScale } from './amounts.js';
-import { authorize } from './authorize.js';
+import type { AssetControl, DefinitionControl } from '../../model/controls.js';
+import { CONTROL_LIST_ENTRIES_MAX } from '../../model/controls.js';
+import { assetId } from '../../model/ids.js';
+import { toScale } from '../../state/amounts.js';
+import { authorize } from '../../state/authorize.js';
+import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
+import type { RemovalHook } from '../../state/module-host.js';
 import {
   clearAssetControl,
   clearDefinitionControl,
@@ -16,8 +18,7 @@ import {
   isClearDefinition,
   withCap,
   withEntry,
-} from './control-rows.js';
-import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
+} from './rows.js';
 
 interface Target {
   readonly definition: string;
@@ -120,7 +121,7 @@ export const setTransferCap: Handler<'SetTransferCap'> = (x, ins) => {
     editAccount(x, ins.definition, ins.account, (c) => ({
       ...c,
       limits: withCap(c.limits, w, cap),
-      // An account's usage of a window it no longer caps is dropped at its next debit (exec-value.ts).
+      // An account's usage of a window it no longer caps is dropped at its next debit (check.ts).
     }));
   x.emit({
     kind: 'ControlCapSet',
@@ -142,3 +143,9 @@ export function removeDefinitionControls(x: ExecContext, definition: string): vo
   for (const id of x.t.assetControl.children('controlsByDefinition', definition)) x.t.assetControl.delete(id);
   x.t.definitionControl.delete(definition);
 }
+
+/** The module's removal hook (state/module-host.ts): control rows go with their account or definition. */
+export const removeControlRows: RemovalHook = (x, removed) => {
+  if (removed.kind === 'account') removeAccountControls(x, removed.id);
+  else if (removed.kind === 'assetDefinition') removeDefinitionControls(x, removed.id);
+};

@@ -1,0 +1,44 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { placeFamilies, type RouteFamily } from './family.js';
+
+const fam = (name: string, servedAfter?: string): RouteFamily => ({
+  name,
+  app: true,
+  routes: () => [],
+  ...(servedAfter === undefined ? {} : { servedAfter }),
+});
+const names = (fs: readonly RouteFamily[]) => fs.map((f) => f.name);
+
+describe('placeFamilies', () => {
+  it('serves a family naming servedAfter right after that family; the others keep their order', () => {
+    const list = [fam('a'), fam('b'), fam('c'), fam('m', 'a'), fam('d')];
+    assert.deepEqual(names(placeFamilies(list)), ['a', 'm', 'b', 'c', 'd']);
+    assert.deepEqual(names(placeFamilies([fam('a'), fam('b')])), ['a', 'b']);
+  });
+
+  it('several after one family keep their list order; one may follow a placed one', () => {
+    const list = [
+      fam('a'),
+      fam('b'),
+      fam('m', 'a'),
+      fam('n', 'a'),
+      fam('o', 'n'),
+      fam('p', 'q'),
+      fam('q', 'b'),
+    ];
+    assert.deepEqual(names(placeFamilies(list)), ['a', 'm', 'n', 'o', 'b', 'q', 'p']);
+  });
+
+  it('follows the last family of the name; an unknown name or a cycle leaves the family in the list', () => {
+    const twice = [fam('s'), fam('x'), fam('s'), fam('t'), fam('m', 's')];
+    assert.deepEqual(names(placeFamilies(twice)), ['s', 'x', 's', 'm', 't']);
+    assert.deepEqual(names(placeFamilies([fam('a'), fam('m', 'nowhere'), fam('b')])), ['a', 'm', 'b']);
+    assert.deepEqual(names(placeFamilies([fam('a'), fam('x', 'y'), fam('y', 'x'), fam('b')])), [
+      'a',
+      'b',
+      'x',
+      'y',
+    ]);
+  });
+});
