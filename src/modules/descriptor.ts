@@ -15,7 +15,7 @@ import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
-import type { DueWork, RemovalHook, TransferCheck } from '../state/module-host.js';
+import type { DueWork, RemovalHook, TouchedBy, TransferCheck } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -47,6 +47,8 @@ export interface LedgerModule {
   readonly transferCheck?: TransferCheck;
   /** Drops its rows that hang off an account or asset definition an Unregister* removes. */
   readonly onRemove?: RemovalHook;
+  /** The asset definitions and assets its instructions touch (the history's indexes). */
+  readonly touches?: TouchedBy;
   /** Its route family, placed in node/families.ts at the module's registry position. */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */

@@ -78,6 +78,7 @@ installExecutorModules(
     ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
     ...(m.transferCheck === undefined ? {} : { transferCheck: m.transferCheck }),
     ...(m.onRemove === undefined ? {} : { onRemove: m.onRemove }),
+    ...(m.touches === undefined ? {} : { touches: m.touches }),
   })),
 );
 

@@ -1,7 +1,8 @@
 // The ledger modules installed in this process, as the executor sees them (docs/design/modules.md): the
 // handlers of the instructions they claim, the work they run at the end of a block ("due work"), the
-// checks they run on every movement of value (transfer checks), and what they drop when the core
-// removes an entity their rows hang off (removal hooks).
+// checks they run on every movement of value (transfer checks), what they drop when the core removes
+// an entity their rows hang off (removal hooks), and which asset definitions and assets their
+// instructions touch (for the pipeline's history indexes, pipeline/touched.ts).
 // The core names no module: the composition root (src/modules/registry.ts) installs every module once,
 // before the first block executes, and the install checks that the instruction tag table
 // (model/instructions.ts INSTRUCTION_KINDS) and the handlers match one to one. Due work runs in the
@@ -81,6 +82,18 @@ export interface RemovedEntity {
 /** A module's part of a removal cascade: drops its rows that hang off `removed` (deterministically). */
 export type RemovalHook = (x: ExecContext, removed: RemovedEntity) => void;
 
+/** Records what an instruction touches: an asset definition, or one holder's asset (and its definition). */
+export interface TouchSink {
+  definition(id: string): void;
+  asset(definition: string, account: string): void;
+}
+
+/**
+ * The asset definitions and assets an instruction of the module touches (the history's definition and
+ * asset indexes, pipeline/touched.ts); instructions of other modules are ignored.
+ */
+export type TouchedBy = (ins: Instruction, touch: TouchSink) => void;
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
@@ -88,6 +101,7 @@ export interface ExecutorModule {
   readonly dueWork?: DueWork;
   readonly transferCheck?: TransferCheck;
   readonly onRemove?: RemovalHook;
+  readonly touches?: TouchedBy;
 }
 
 interface Installed {
@@ -96,6 +110,7 @@ interface Installed {
   readonly dueWork: readonly DueWork[];
   readonly transferChecks: readonly TransferCheck[];
   readonly removalHooks: readonly RemovalHook[];
+  readonly touches: readonly TouchedBy[];
 }
 
 let installed: Installed | undefined;
@@ -146,6 +161,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     dueWork: modules.flatMap((m) => (m.dueWork === undefined ? [] : [m.dueWork])),
     transferChecks: modules.flatMap((m) => (m.transferCheck === undefined ? [] : [m.transferCheck])),
     removalHooks: modules.flatMap((m) => (m.onRemove === undefined ? [] : [m.onRemove])),
+    touches: modules.flatMap((m) => (m.touches === undefined ? [] : [m.touches])),
   });
 }
 
@@ -175,6 +191,11 @@ export function installedTransferChecks(): readonly TransferCheck[] {
 /** Runs the installed modules' removal hooks for `removed`, in registry order. */
 export function removeDependents(x: ExecContext, removed: RemovedEntity): void {
   for (const hook of current().removalHooks) hook(x, removed);
+}
+
+/** The installed modules' touched-asset declarations, in registry order (pipeline/touched.ts). */
+export function installedTouches(): readonly TouchedBy[] {
+  return current().touches;
 }
 
 /** The earliest block time at which any installed module has work due, or undefined. */

@@ -131,7 +131,10 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   conference: ['crypto'],
   // State tests of the subscription billing read the trigger rows it schedules (src/modules/triggers/).
   state: ['modules'],
-  pipeline: ['node'],
+  // Pipeline tests install the ledger modules (their instructions' touched assets, module-host.ts).
+  pipeline: ['node', 'modules'],
+  // A module's tests may check the core path its hooks plug into (the pipeline's touched-asset index).
+  modules: ['pipeline'],
   operator: ['runtime'],
   mcp: ['crypto'],
   // The config bounds test checks the batch limits against what a peer's decoder accepts.

@@ -16,6 +16,7 @@ import {
 import { controlReadPort } from './reads.js';
 import { controlsFamily } from './routes.js';
 import { CONTROL_SDK } from './sdk.js';
+import { controlTouches } from './touched.js';
 
 export const controlsModule: LedgerModule = {
   name: 'controls',
@@ -37,6 +38,7 @@ export const controlsModule: LedgerModule = {
   ],
   transferCheck: controlsTransferCheck,
   onRemove: removeControlRows,
+  touches: controlTouches,
   routes: (env) =>
     controlsFamily(controlReadPort(env.state, env.deps.ports.state, env.deps.ports.chain), env.deps),
   sdk: CONTROL_SDK,
