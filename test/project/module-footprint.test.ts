@@ -33,12 +33,11 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
   aliases: { missing: 'everything: no module folder yet' },
   multisig: { missing: 'everything: no module folder yet' },
   controls: {
-    ceiling: 18,
+    ceiling: 16,
     missing:
       'its wire declarations (instruction and event variants, AssetControl/DefinitionControl rows and ' +
-      'their load checks, rejection codes 820-824, the CanManageTransferControls permission and its scope, ' +
-      'weights) are in model/ and state/authorize.ts; its tables in state/tables.ts and keys.ts; the ' +
-      'other docs pages describe transfer controls',
+      'their load checks, rejection codes 820-824, weights) are in model/; its tables in ' +
+      'state/tables.ts and keys.ts; other docs pages describe transfer controls',
   },
   conference: { missing: 'everything: no module folder yet' },
 };

@@ -11,6 +11,7 @@ import { toScale } from '../../state/amounts.js';
 import { authorize } from '../../state/authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
 import type { RemovalHook } from '../../state/module-host.js';
+import { MANAGE_CONTROLS } from './permissions.js';
 import {
   clearAssetControl,
   clearDefinitionControl,
@@ -31,7 +32,7 @@ function target(x: ExecContext, definition: string, account: string | undefined)
   if (d === undefined) return fail('asset_definition_not_found', `no asset definition ${definition}`);
   if (account !== undefined && !x.t.account.has(account))
     return fail('account_not_found', `no account ${account}`);
-  const denied = authorize(x, [d.ownedBy], 'CanManageTransferControls', definition);
+  const denied = authorize(x, [d.ownedBy], MANAGE_CONTROLS, definition);
   return denied ?? { definition, scale: d.scale };
 }
 
