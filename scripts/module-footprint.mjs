@@ -28,7 +28,7 @@ export const FEATURES = {
   aliases: { folder: undefined, pattern: /alias/i, docs: 'docs/data-model.md' },
   multisig: { folder: 'src/modules/multisig', pattern: /multisig/i, docs: 'docs/multisig.md' },
   controls: {
-    folder: undefined,
+    folder: 'src/modules/controls',
     pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,
     docs: 'docs/controls.md',
   },

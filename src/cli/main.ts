@@ -10,7 +10,6 @@ import { registerAliasCommands } from './alias-commands.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
-import { registerControlCommands } from './control-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
@@ -44,7 +43,6 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerAliasCommands(program);
-  registerControlCommands(program);
   registerSubscriptionCommands(program);
   // The ledger modules' command groups (src/modules/commands.ts), in registry order.
   for (const register of MODULE_COMMANDS) register(program);

@@ -16,7 +16,14 @@ import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
-import type { AccountRemoval, AuthorityCheck, DueWork, InstructionParties } from '../state/module-host.js';
+import type {
+  AuthorityCheck,
+  DueWork,
+  InstructionParties,
+  RemovalHook,
+  TouchedBy,
+  TransferCheck,
+} from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -51,17 +58,19 @@ export interface LedgerModule {
    * account that acts only through the module's own instructions.
    */
   readonly authorityCheck?: AuthorityCheck;
-  /** What UnregisterAccount asks of it: a refusal while it needs the account, and its rows to drop. */
-  readonly accountRemoval?: AccountRemoval;
+  /** Its check of every movement of value (state/exec-value.ts `moveValue`; state/module-host.ts). */
+  readonly transferCheck?: TransferCheck;
+  /**
+   * What an Unregister* (account or asset definition) asks of it: a refusal while it still needs the
+   * entity, and its rows that hang off the entity to drop.
+   */
+  readonly removal?: RemovalHook;
   /** The accounts its instructions name as parties (per-account transaction history). */
   readonly parties?: InstructionParties;
-  /** Its route family, placed in node/families.ts in registry order (see `routesAfter`). */
+  /** The asset definitions and assets its instructions touch (the history's indexes). */
+  readonly touches?: TouchedBy;
+  /** Its route family, served in registry order or after the family its `servedAfter` names. */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
-  /**
-   * The route family (by name) its family follows in the served interface, whose path order the
-   * OpenAPI document keeps; without it the family goes after the node's application families.
-   */
-  readonly routesAfter?: string;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */

@@ -27,8 +27,7 @@ const TABLES: readonly TableName[] = [
   'accountAlias',
   'aliasCounter',
   'assetAlias',
-  'assetControl',
-  'definitionControl',
+
   'subscriptionPlan',
   'subscription',
 ];

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
-import { claimProblems, installedHandlers } from '../state/module-host.js';
+import { claimProblems, installedHandlers, installedTransferChecks } from '../state/module-host.js';
 import { MODULE_COMMANDS } from './commands.js';
+import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule } from './descriptor.js';
 import { multisigModule } from './multisig/descriptor.js';
 import { LEDGER_MODULES, registryProblems } from './registry.js';
@@ -16,7 +17,7 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'multisig', 'triggers'],
+      ['ledger', 'multisig', 'controls', 'triggers'],
     );
   });
 
@@ -41,6 +42,17 @@ describe('ledger module registry', () => {
     assert.ok(problems.includes('table multisigAccount is claimed by no module'), problems.join('\n'));
     assert.equal(typeof instructions.proposeMultisig, 'function');
     assert.equal(sdk.multisigAccountId, multisigModule.sdk?.multisigAccountId);
+  });
+
+  it('the controls module’s handlers and transfer check are installed; moving its claims out is reported', () => {
+    assert.equal(installedHandlers().SetTransferCap, controlsModule.instructions.SetTransferCap);
+    assert.deepEqual(installedTransferChecks(), [controlsModule.transferCheck]);
+    const without = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'controls'));
+    assert.ok(
+      without.some((p) => /^SetTransferFreeze \(tag \d+\) is claimed by no module$/.test(p)),
+      without.join('\n'),
+    );
+    assert.ok(without.includes('table assetControl is claimed by no module'), without.join('\n'));
   });
 
   it('a tag claimed by no module, by two, or unknown to the tag table is reported', () => {

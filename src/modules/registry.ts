@@ -3,13 +3,14 @@
 // the modules into the executor (state/module-host.ts) after checking their claims against the core's
 // tag tables; only composition roots import it (node/, the simulator), never a core layer.
 
-import type { PlacedFamily } from '../gateway/family.js';
+import type { RouteFamily } from '../gateway/family.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
 import { isRejectionCode } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
+import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
 import { ledgerModule } from './ledger.js';
 import { multisigModule } from './multisig/descriptor.js';
@@ -18,6 +19,7 @@ import { triggersModule } from './triggers/descriptor.js';
 export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
   ledgerModule,
   multisigModule,
+  controlsModule,
   triggersModule,
 ]);
 
@@ -77,14 +79,17 @@ installExecutorModules(
     handlers: m.instructions,
     ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
     ...(m.authorityCheck === undefined ? {} : { authorityCheck: m.authorityCheck }),
-    ...(m.accountRemoval === undefined ? {} : { accountRemoval: m.accountRemoval }),
+    ...(m.transferCheck === undefined ? {} : { transferCheck: m.transferCheck }),
+    ...(m.removal === undefined ? {} : { removal: m.removal }),
     ...(m.parties === undefined ? {} : { parties: m.parties }),
+    ...(m.touches === undefined ? {} : { touches: m.touches }),
   })),
 );
 
-/** The route families of the modules that have one, in registry order, with the family each follows. */
-export function moduleFamilies(env: ModuleRouteEnv): PlacedFamily[] {
-  return LEDGER_MODULES.flatMap((m) =>
-    m.routes === undefined ? [] : [{ family: m.routes(env), after: m.routesAfter }],
-  );
+/**
+ * The route families of the modules that have one, in registry order; node/families.ts serves each after
+ * the family its `servedAfter` names (gateway/family.ts `placeFamilies`).
+ */
+export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
+  return LEDGER_MODULES.flatMap((m) => (m.routes === undefined ? [] : [m.routes(env)]));
 }

@@ -7,6 +7,13 @@ export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 // The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
 export {
+  type AssetTransferControl,
+  assetTransferControl,
+  type DefinitionTransferControl,
+  definitionTransferControl,
+  type TransferWindow,
+} from '../modules/controls/sdk.js';
+export {
   type ApprovalsOptions,
   type MultisigApprovalItem,
   type MultisigApprovalList,
@@ -75,13 +82,6 @@ export {
   type SignalKeyPair,
   sealSignal,
 } from './conference-signals.js';
-export type { TransferWindow } from './control-instructions.js';
-export {
-  type AssetTransferControl,
-  assetTransferControl,
-  type DefinitionTransferControl,
-  definitionTransferControl,
-} from './controls.js';
 export {
   isToranaApiError,
   ToranaApiError,

@@ -7,13 +7,14 @@ import { assetId } from '../model/ids.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
+import { controlInstructions } from '../modules/controls/sdk.js';
 import { multisigInstructions } from '../modules/multisig/sdk.js';
 import { triggerInstructions } from '../modules/triggers/sdk.js';
 import { fromHex } from '../util/hex.js';
 import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { conferenceInstructions } from './conference-instructions.js';
-import { controlInstructions } from './control-instructions.js';
+
 import { subscriptionInstructions } from './subscription-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';

@@ -50,7 +50,7 @@ export function checkBilled(expected: bigint, billed: Numeric, scale: number): F
 
 /**
  * Moves `amount` (a mantissa at the definition scale, > 0) of `definition` from `from` to `to`:
- * account_not_found, insufficient_funds, the transfer control codes (moveValue). Paying oneself moves
+ * account_not_found, insufficient_funds, the transfer checks' codes (moveValue). Paying oneself moves
  * nothing.
  */
 export function charge(
@@ -66,6 +66,6 @@ export function charge(
   const held = x.t.asset.get(source)?.value.mantissa ?? 0n;
   if (held < amount) return fail('insufficient_funds', `${source} holds less than the billed gas`);
   if (from === to) return undefined;
-  // The one path value moves through: transfer controls apply to billing and the shielded pool too.
+  // The one path value moves through: the modules' transfer checks apply to billing and shielding too.
   return moveValue(x, { definition: definition.id, scale: definition.scale, from, to, amount });
 }

@@ -11,7 +11,6 @@ import * as relays from './exec-conference-relays.js';
 import * as roster from './exec-conference-roster.js';
 import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
-import * as controls from './exec-controls.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
 import * as ownership from './exec-ownership.js';
@@ -66,10 +65,7 @@ export const LEDGER_HANDLERS: Readonly<Partial<HandlerTable>> = Object.freeze({
   SetAssetAlias: assetAliases.setAssetAlias,
   RenewAssetAlias: assetAliases.renewAssetAlias,
   RemoveAssetAlias: assetAliases.removeAssetAlias,
-  SetTransferFreeze: controls.setTransferFreeze,
-  SetTransferBlacklist: controls.setTransferBlacklist,
-  SetTransferListEntry: controls.setTransferListEntry,
-  SetTransferCap: controls.setTransferCap,
+
   RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
   Subscribe: subscriptions.subscribe,
   CancelSubscription: subscriptions.cancelSubscription,

@@ -27,8 +27,10 @@ import {
 import {
   type AssetControl,
   AssetControlCodec,
+  controlProblem,
   type DefinitionControl,
   DefinitionControlCodec,
+  sortedProblem,
 } from '../model/controls.js';
 import {
   type Account,
@@ -82,7 +84,6 @@ import {
   TriggerDueRowCodec,
   triggerIdProblem,
 } from '../model/triggers.js';
-import { controlProblem, sortedProblem } from './control-rows.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
 /** Bookkeeping of the state itself, persisted like any other row. */

@@ -4,7 +4,6 @@
 
 import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
-import type { AssetControl, DefinitionControl } from '../model/controls.js';
 import type {
   Account,
   Asset,
@@ -212,14 +211,6 @@ export class WorldState {
   }
   assetAlias(alias: string): AssetAlias | undefined {
     return this.read('assetAlias', alias);
-  }
-
-  /** Transfer controls (docs/controls.md): of one (account, definition) by asset id, of a definition. */
-  assetControl(id: string): AssetControl | undefined {
-    return this.read('assetControl', id);
-  }
-  definitionControl(definition: string): DefinitionControl | undefined {
-    return this.read('definitionControl', definition);
   }
 
   // ---- conference calls and relays (docs/conference.md) ----------------------------------------------

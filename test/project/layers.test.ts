@@ -39,7 +39,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
   aliases: ['codec', 'model', 'gateway'],
-  controls: ['codec', 'model', 'gateway'],
+
   subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
@@ -54,7 +54,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'history',
     'aliases',
-    'controls',
     'subscriptions',
     'operator',
     'modules',
@@ -82,7 +81,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'dashboard',
     'history',
     'aliases',
-    'controls',
     'subscriptions',
     'operator',
     'mcp',
@@ -103,7 +101,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'telemetry',
     'aliases',
-    'controls',
+
     'subscriptions',
     'modules',
   ],
@@ -131,7 +129,10 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   conference: ['crypto'],
   // State tests of the subscription billing read the trigger rows it schedules (src/modules/triggers/).
   state: ['modules'],
-  pipeline: ['node'],
+  // Pipeline tests install the ledger modules (their instructions' touched assets, module-host.ts).
+  pipeline: ['node', 'modules'],
+  // A module's tests may check the core path its hooks plug into (the pipeline's touched-asset index).
+  modules: ['pipeline'],
   operator: ['runtime'],
   mcp: ['crypto'],
   // The config bounds test checks the batch limits against what a peer's decoder accepts.

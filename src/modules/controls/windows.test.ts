@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { bucketStart, CONTROL_WINDOWS, parseWindowName, windowName } from './controls.js';
+import { CONTROL_WINDOWS } from '../../model/controls.js';
+import { bucketStart, parseWindowName, windowName } from './windows.js';
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0, s = 0, ms = 0) =>
   Date.UTC(y, m - 1, d, h, min, s, ms);

@@ -9,22 +9,33 @@
 // definition (or an unbound alias) → 404; a text that is neither an id nor an alias → 400.
 
 import { Type } from 'typebox';
-import { existingAccount, resolveDefinition } from '../gateway/alias-resolver.js';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { respond, viewSchema } from '../gateway/view.js';
-import { assetAliasProblem } from '../model/aliases.js';
-import {
-  type AssetControl,
-  bucketStart,
-  type DefinitionControl,
-  type TransferLimit,
-  windowName,
-} from '../model/controls.js';
-import { assetId, parseDefinitionId } from '../model/ids.js';
-import type { ControlsPort } from './port.js';
+import { existingAccount, resolveDefinition } from '../../gateway/alias-resolver.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import type { RouteFamily } from '../../gateway/family.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { respond, viewSchema } from '../../gateway/view.js';
+import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
+import { assetAliasProblem } from '../../model/aliases.js';
+import type { AssetControl, DefinitionControl, TransferLimit } from '../../model/controls.js';
+import { assetId, parseDefinitionId } from '../../model/ids.js';
 import { AssetTransferControlView, DefinitionTransferControlView } from './views.js';
+import { bucketStart, windowName } from './windows.js';
+
+/** What the routes read (reads.ts adapts the committed world state and chain): copies the caller may keep. */
+export interface ControlsPort {
+  /** The control row of (account, definition), keyed by the asset id `<definition>#<account>`. */
+  assetControl(assetId: string): AssetControl | undefined;
+  definitionControl(definition: string): DefinitionControl | undefined;
+  accountExists(id: string): boolean;
+  definitionExists(id: string): boolean;
+  /** For ids given as aliases (gateway/alias-resolver.ts). */
+  accountAlias(alias: string): AccountAlias | undefined;
+  assetAlias(alias: string): AssetAlias | undefined;
+  /** Height and block time of the committed tip (alias leases; "current" usage buckets). */
+  height(): number;
+  tipTimeMs(): Promise<number>;
+}
 
 const NOTE =
   'Public ledger state at the committed height; no signature needed. Rules change only by instructions.';
@@ -151,4 +162,13 @@ function definitionRoute(d: RouteDeps, port: ControlsPort): RouteDef {
 
 export function controlRoutes(d: RouteDeps, port: ControlsPort): RouteDef[] {
   return [assetTransferRoute(d, port), definitionRoute(d, port)];
+}
+
+/**
+ * The transfer controls' family (an application family: registered with `app_api.enabled`), served right
+ * after the alias family, where these routes have always been: moving them into the module changed no
+ * part of the served interface (route order, OpenAPI document).
+ */
+export function controlsFamily(port: ControlsPort, deps: RouteDeps): RouteFamily {
+  return { name: 'controls', app: true, servedAfter: 'aliases', routes: () => controlRoutes(deps, port) };
 }

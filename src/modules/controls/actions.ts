@@ -1,16 +1,20 @@
-// The code of `torana controls …` (control-commands.ts). Ids may be aliases (resolved by the node).
+// The code of `torana controls …` (commands.ts). Ids may be aliases (resolved by the node).
 
-import type { Json } from '../codec/codec.js';
-import { AssetTransferControlView, DefinitionTransferControlView } from '../controls/views.js';
-import { parseWindowName } from '../model/controls.js';
-import type { ToranaClient } from '../sdk/client.js';
-import { controlInstructions as ix, type TransferWindow } from '../sdk/control-instructions.js';
-import { assetTransferControl, definitionTransferControl } from '../sdk/controls.js';
-import { accountArg, definitionArg } from './alias-actions.js';
-import { type Flags, submit } from './client-actions.js';
-import { CliError } from './errors.js';
-import { printJson, printRecord } from './output.js';
-import { resolveClient } from './settings.js';
+import { accountArg, definitionArg } from '../../cli/alias-actions.js';
+import { type Flags, submit } from '../../cli/client-actions.js';
+import { CliError } from '../../cli/errors.js';
+import { printJson, printRecord } from '../../cli/output.js';
+import { resolveClient } from '../../cli/settings.js';
+import type { Json } from '../../codec/codec.js';
+import type { ToranaClient } from '../../sdk/client.js';
+import {
+  assetTransferControl,
+  definitionTransferControl,
+  controlInstructions as ix,
+  type TransferWindow,
+} from './sdk.js';
+import { AssetTransferControlView, DefinitionTransferControlView } from './views.js';
+import { parseWindowName } from './windows.js';
 
 type Built = ReturnType<typeof ix.setTransferFreeze>;
 

@@ -1,5 +1,6 @@
-// Enforcement of transfer controls (docs/controls.md §Enforcement), called by moveValue (exec-value.ts)
-// for every movement of value. Checks run in this fixed order, the first failing one wins:
+// Enforcement of transfer controls (docs/controls.md §Enforcement): this module's transfer check, run by
+// the core's moveValue (state/exec-value.ts) for every movement of value. Checks run in this fixed
+// order, the first failing one wins:
 //   1. account_blacklisted  the definition, the sender or the receiver is blacklisted
 //   2. on_deny_list         the definition's deny list names the sender or the receiver
 //   3. not_on_allow_list    the definition has an allow list without the sender or the receiver
@@ -7,28 +8,13 @@
 //   5. transfer_cap_exceeded  a Tx cap < amount, or a period cap < spent in the bucket + amount
 // Caps of the definition and of the account both apply to the sender (usage counted once, per account).
 
-import {
-  type AssetControl,
-  bucketStart,
-  type DefinitionControl,
-  type TransferLimit,
-  type TransferUsage,
-  windowName,
-} from '../model/controls.js';
-import { assetId } from '../model/ids.js';
-import { clearAssetControl, isClearAsset, listHas } from './control-rows.js';
-import type { ExecContext, Fail } from './exec-context.js';
-import { fail } from './exec-context.js';
-
-/** A movement: `from` is debited, `to` credited (a mint has no `from`, a burn no `to`). */
-export interface Movement {
-  readonly definition: string;
-  readonly scale: number;
-  readonly from?: string | undefined;
-  readonly to?: string | undefined;
-  /** Mantissa at `scale`, > 0. */
-  readonly amount: bigint;
-}
+import type { AssetControl, DefinitionControl, TransferLimit, TransferUsage } from '../../model/controls.js';
+import { assetId } from '../../model/ids.js';
+import type { ExecContext, Fail } from '../../state/exec-context.js';
+import { fail } from '../../state/exec-context.js';
+import type { Movement, TransferCheck } from '../../state/module-host.js';
+import { clearAssetControl, isClearAsset, listHas } from './rows.js';
+import { bucketStart, windowName } from './windows.js';
 
 /** The sender's control row to store once the movement is applied (its usages moved on). */
 export interface UsageWrite {
@@ -129,6 +115,12 @@ export function writeUsage(x: ExecContext, w: UsageWrite): void {
   else x.t.assetControl.set(w.id, w.row);
 }
 
-export function isFailure(v: Fail | UsageWrite | undefined): v is Fail {
-  return v !== undefined && 'code' in v;
-}
+/**
+ * The module's transfer check (state/module-host.ts): refuses the movement, or stores the sender's
+ * usages once it is applied.
+ */
+export const controlsTransferCheck: TransferCheck = (x, m) => {
+  const v = checkControls(x, m);
+  if (v === undefined || 'code' in v) return v;
+  return (after) => writeUsage(after, v);
+};

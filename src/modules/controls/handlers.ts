@@ -4,11 +4,14 @@
 // {asset_definition}) → values (cap amount, list size). Setting a rule to what it already is succeeds
 // and emits its event again. A row back at its all-clear default is deleted.
 
-import type { AssetControl, DefinitionControl } from '../model/controls.js';
-import { CONTROL_LIST_ENTRIES_MAX } from '../model/controls.js';
-import { assetId } from '../model/ids.js';
-import { toScale } from './amounts.js';
-import { authorize } from './authorize.js';
+import type { AssetControl, DefinitionControl } from '../../model/controls.js';
+import { CONTROL_LIST_ENTRIES_MAX } from '../../model/controls.js';
+import { assetId } from '../../model/ids.js';
+import { toScale } from '../../state/amounts.js';
+import { authorize } from '../../state/authorize.js';
+import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
+import type { RemovalHook } from '../../state/module-host.js';
+import { MANAGE_CONTROLS } from './permissions.js';
 import {
   clearAssetControl,
   clearDefinitionControl,
@@ -16,8 +19,7 @@ import {
   isClearDefinition,
   withCap,
   withEntry,
-} from './control-rows.js';
-import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
+} from './rows.js';
 
 interface Target {
   readonly definition: string;
@@ -30,7 +32,7 @@ function target(x: ExecContext, definition: string, account: string | undefined)
   if (d === undefined) return fail('asset_definition_not_found', `no asset definition ${definition}`);
   if (account !== undefined && !x.t.account.has(account))
     return fail('account_not_found', `no account ${account}`);
-  const denied = authorize(x, [d.ownedBy], 'CanManageTransferControls', definition);
+  const denied = authorize(x, [d.ownedBy], MANAGE_CONTROLS, definition);
   return denied ?? { definition, scale: d.scale };
 }
 
@@ -120,7 +122,7 @@ export const setTransferCap: Handler<'SetTransferCap'> = (x, ins) => {
     editAccount(x, ins.definition, ins.account, (c) => ({
       ...c,
       limits: withCap(c.limits, w, cap),
-      // An account's usage of a window it no longer caps is dropped at its next debit (exec-value.ts).
+      // An account's usage of a window it no longer caps is dropped at its next debit (check.ts).
     }));
   x.emit({
     kind: 'ControlCapSet',
@@ -142,3 +144,11 @@ export function removeDefinitionControls(x: ExecContext, definition: string): vo
   for (const id of x.t.assetControl.children('controlsByDefinition', definition)) x.t.assetControl.delete(id);
   x.t.definitionControl.delete(definition);
 }
+
+/** The module's removal hook (state/module-host.ts): control rows go with their account or definition. */
+export const CONTROLS_REMOVAL: RemovalHook = {
+  drop: (x, removed) => {
+    if (removed.kind === 'account') removeAccountControls(x, removed.id);
+    else if (removed.kind === 'assetDefinition') removeDefinitionControls(x, removed.id);
+  },
+};

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { conferenceWorld, create, usage } from '../../test/fixtures/state/conference-fixture.js';
+import { conferenceWorld, create, usage } from '../../../test/fixtures/state/conference-fixture.js';
 import {
   ADMIN,
   ALICE,
@@ -16,11 +16,11 @@ import {
   ROSE,
   tx,
   world,
-} from '../../test/fixtures/state/state-fixture.js';
-import type { ControlWindowKind } from '../model/controls.js';
-import type { Instruction } from '../model/instructions.js';
-import { BlockExecution } from './executor.js';
-import { WorldState } from './world-state.js';
+} from '../../../test/fixtures/state/state-fixture.js';
+import type { ControlWindowKind } from '../../model/controls.js';
+import type { Instruction } from '../../model/instructions.js';
+import { BlockExecution } from '../../state/executor.js';
+import { WorldState } from '../../state/world-state.js';
 
 const send = (from: string, to: string, a: string) =>
   ({ kind: 'TransferAsset', source: asset(ROSE, from), destination: to, amount: amount(a) }) as const;
@@ -91,10 +91,10 @@ describe('transfer control instructions', () => {
     expectCode(chain, ADMIN, [{ kind: 'GrantPermission', account: ALICE, permission: grant }], 'Committed');
     const events = expectCode(chain, ALICE, [freeze(BOB)], 'Committed');
     assert.deepEqual(events, [{ kind: 'ControlFreezeSet', definition: ROSE, account: BOB, frozen: true }]);
-    assert.equal(chain.state.assetControl(asset(ROSE, BOB))?.outgoingFrozen, true);
+    assert.equal(chain.state.tables.assetControl.get(asset(ROSE, BOB))?.outgoingFrozen, true);
     // Back to all clear: the row is gone.
     expectCode(chain, ALICE, [freeze(BOB, false)], 'Committed');
-    assert.equal(chain.state.assetControl(asset(ROSE, BOB)), undefined);
+    assert.equal(chain.state.tables.assetControl.get(asset(ROSE, BOB)), undefined);
     expectCode(chain, ADMIN, [cap(BOB, 'Day', '0')], 'invalid_amount');
     expectCode(chain, ADMIN, [cap(BOB, 'Day', '0.001')], 'invalid_amount');
   });
@@ -113,7 +113,7 @@ describe('enforcement', () => {
     expectCode(chain, BOB, [send(BOB, ALICE, '1')], 'transfer_frozen');
     expectCode(chain, ADMIN, [freeze(undefined, false)], 'Committed');
     expectCode(chain, ALICE, [send(ALICE, BOB, '1')], 'Committed');
-    assert.equal(chain.state.definitionControl(ROSE), undefined);
+    assert.equal(chain.state.tables.definitionControl.get(ROSE), undefined);
   });
 
   it('blacklist: the account can neither send nor receive (transfer, mint, burn); cleared, it can', () => {
@@ -141,7 +141,7 @@ describe('enforcement', () => {
     expectCode(chain, ADMIN, [entry('Allow', BOB)], 'Committed');
     expectCode(chain, ALICE, [send(ALICE, BOB, '1')], 'Committed');
     expectCode(chain, ALICE, [send(ALICE, CAROL, '1')], 'not_on_allow_list');
-    assert.deepEqual(chain.state.definitionControl(ROSE)?.allowList, [ALICE, BOB].sort());
+    assert.deepEqual(chain.state.tables.definitionControl.get(ROSE)?.allowList, [ALICE, BOB].sort());
   });
 
   it('caps: per transaction, and per day of block time for the account and for every holder', () => {
@@ -162,14 +162,14 @@ describe('enforcement', () => {
     assert.equal(at(chain, t0, BOB, [send(BOB, ALICE, '15')]), 'Committed');
     // 00:00 UTC the next day: a new bucket replaces the old usage row.
     assert.equal(at(chain, t0 + day - 3_600_000, ALICE, [send(ALICE, BOB, '10')]), 'Committed');
-    const row = chain.state.assetControl(asset(ROSE, ALICE))!;
+    const row = chain.state.tables.assetControl.get(asset(ROSE, ALICE))!;
     assert.deepEqual(row.usages, [
       { window: { kind: 'Day' }, bucketStartMs: BigInt(20_001 * day), spent: { mantissa: 1000n, scale: 2 } },
     ]);
     // Removing the caps: the usage goes at the next debit, then the row itself.
     assert.equal(at(chain, t0 + day, ADMIN, [cap(ALICE, 'Tx'), cap(undefined, 'Day')]), 'Committed');
     assert.equal(at(chain, t0 + day, ALICE, [send(ALICE, BOB, '50')]), 'Committed');
-    assert.equal(chain.state.assetControl(asset(ROSE, ALICE)), undefined);
+    assert.equal(chain.state.tables.assetControl.get(asset(ROSE, ALICE)), undefined);
   });
 
   it('caps: weeks start on Monday, months on the 1st (UTC calendar)', () => {
@@ -201,8 +201,8 @@ describe('enforcement', () => {
     expectCode(chain, ADMIN, [blacklist(CAROL), cap(CAROL, 'Day', '1'), entry('Deny', BOB)], 'Committed');
     const copy = WorldState.fromEntries(chain.state.entries());
     assert.deepEqual(copy.stateRoot(), chain.state.stateRoot());
-    assert.equal(copy.assetControl(asset(ROSE, CAROL))?.blacklisted, true);
+    assert.equal(copy.tables.assetControl.get(asset(ROSE, CAROL))?.blacklisted, true);
     expectCode(chain, ADMIN, [{ kind: 'UnregisterAccount', id: CAROL }], 'Committed');
-    assert.equal(chain.state.assetControl(asset(ROSE, CAROL)), undefined);
+    assert.equal(chain.state.tables.assetControl.get(asset(ROSE, CAROL)), undefined);
   });
 });

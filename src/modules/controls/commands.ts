@@ -1,10 +1,11 @@
 // `torana controls …` (docs/controls.md): transfer controls of an asset definition, per account or for
-// every holder (no account). Declarations only; the code is in control-actions.ts (lazy.ts).
+// every holder (no account). Declarations only; the code is in actions.ts, imported when a command runs
+// (cli/lazy.ts), so `torana --help` stays light.
 
 import type { Command } from 'commander';
-import { lazyAction } from './lazy.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const actions = () => import('./control-actions.js');
+const actions = () => import('./actions.js');
 type ActionName = keyof Awaited<ReturnType<typeof actions>>;
 
 function clientOptions(cmd: Command): Command {

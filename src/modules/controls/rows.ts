@@ -1,6 +1,7 @@
-// Transfer control rows (tables 0x17, 0x18; docs/controls.md): their canonical shape (limits and usages
-// sorted by window tag, one per window; lists strictly sorted), the all-clear defaults, and pure edits.
-// A row equal to its all-clear default is deleted rather than stored, so "no row" and "no rules" are one state.
+// Transfer control rows (tables 0x17, 0x18; docs/controls.md): the all-clear defaults and pure edits that
+// keep their canonical shape (limits sorted by window tag, one per window; lists strictly sorted; the load
+// checks of that shape sit beside the row codecs, model/controls.ts). A row equal to its all-clear
+// default is deleted rather than stored, so "no row" and "no rules" are one state.
 
 import {
   type AssetControl,
@@ -8,30 +9,10 @@ import {
   type ControlWindowKind,
   type DefinitionControl,
   type TransferLimit,
-  type TransferUsage,
-} from '../model/controls.js';
-import type { Numeric } from '../model/numeric.js';
+} from '../../model/controls.js';
+import type { Numeric } from '../../model/numeric.js';
 
 const tagOf = (w: ControlWindowKind): number => CONTROL_WINDOWS.indexOf(w);
-
-/** Load check: limits and usages strictly increasing by window tag; usages never for Tx. */
-export function controlProblem(
-  limits: readonly TransferLimit[],
-  usages: readonly TransferUsage[],
-): string | undefined {
-  for (let i = 1; i < limits.length; i++)
-    if (tagOf(limits[i - 1]!.window.kind) >= tagOf(limits[i]!.window.kind)) return 'limits not sorted';
-  for (let i = 1; i < usages.length; i++)
-    if (tagOf(usages[i - 1]!.window.kind) >= tagOf(usages[i]!.window.kind)) return 'usages not sorted';
-  if (usages.some((u) => u.window.kind === 'Tx')) return 'usage row for the Tx window';
-  return undefined;
-}
-
-/** Load check of an allow or deny list: strictly sorted. */
-export function sortedProblem(list: readonly string[]): string | undefined {
-  for (let i = 1; i < list.length; i++) if (list[i - 1]! >= list[i]!) return 'list not strictly sorted';
-  return undefined;
-}
 
 export function clearAssetControl(definition: string, account: string): AssetControl {
   return { account, definition, outgoingFrozen: false, blacklisted: false, limits: [], usages: [] };

@@ -1,11 +1,11 @@
 // Answer types of the transfer control routes (docs/controls.md), defined once as
 // codec types: the JSON answer, the codec answer and the OpenAPI schema come from one definition.
 
-import { seq, struct } from '../codec/compound.js';
-import { bool, string, varuint } from '../codec/primitives.js';
-import { CONTROL_LIMITS_MAX, CONTROL_LIST_ENTRIES_MAX } from '../model/controls.js';
-import { AccountId, AssetDefinitionId } from '../model/ids.js';
-import { NumericCodec } from '../model/numeric.js';
+import { seq, struct } from '../../codec/compound.js';
+import { bool, string, varuint } from '../../codec/primitives.js';
+import { CONTROL_LIMITS_MAX, CONTROL_LIST_ENTRIES_MAX } from '../../model/controls.js';
+import { AccountId, AssetDefinitionId } from '../../model/ids.js';
+import { NumericCodec } from '../../model/numeric.js';
 
 /** tx | hour | day | week | month */
 const WindowName = string(8);
