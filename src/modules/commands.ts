@@ -2,7 +2,11 @@
 // after its own commands. Kept apart from registry.ts so that `torana --help` loads only commander and
 // the declaration files, never the node; registry.test.ts checks this list against the descriptors.
 
+import { registerConferenceCommands } from './conference/commands.js';
 import type { CliRegistration } from './descriptor.js';
 import { registerTriggerCommands } from './triggers/commands.js';
 
-export const MODULE_COMMANDS: readonly CliRegistration[] = [registerTriggerCommands];
+export const MODULE_COMMANDS: readonly CliRegistration[] = [
+  registerConferenceCommands,
+  registerTriggerCommands,
+];

@@ -9,8 +9,10 @@
 // a descriptor claims entries of those tables by name, and the registry checks the claims at start-up.
 
 import type { AnyCodec } from '../codec/codec.js';
+import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
@@ -23,6 +25,14 @@ export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
   readonly state: WorldState;
   readonly deps: RouteDeps;
+  /** The node's configuration: a module reads its own section (and its own switch). */
+  readonly config: Config;
+  /** The node's one signed-request verifier, shared by every family. */
+  readonly signedRequests: SignedRequests;
+  /** Node time (ms). */
+  now(): number;
+  /** Logs a background failure of the family (a worker, a follower of committed blocks). */
+  logError(what: string, e: unknown): void;
 }
 
 /** A CLI command group's declaration: registers its commands on the program (commander). */
@@ -43,8 +53,17 @@ export interface LedgerModule {
   readonly rejections: readonly RejectionCode[];
   /** Work run at the end of a block when due (state/module-host.ts), within the due-work weight share. */
   readonly dueWork?: DueWork;
-  /** Its route family, placed in node/families.ts at the module's registry position. */
-  readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
+  /**
+   * Its route family, placed in node/families.ts at the module's registry position; undefined when the
+   * module's own configuration switch is off (a family left out is not even built).
+   */
+  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | undefined;
+  /**
+   * Where its family goes among the modules' families: ascending, ties in registry order (default 0).
+   * The served OpenAPI document lists paths in mounting order, so a feature moved out of the core keeps
+   * the place its routes had (test/project/compat.test.ts pins the document).
+   */
+  readonly routeOrder?: number;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */

@@ -10,11 +10,16 @@ import { isRejectionCode } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
+import { conferenceModule } from './conference/descriptor.js';
 import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
 import { ledgerModule } from './ledger.js';
 import { triggersModule } from './triggers/descriptor.js';
 
-export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([ledgerModule, triggersModule]);
+export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
+  ledgerModule,
+  conferenceModule,
+  triggersModule,
+]);
 
 /** The lowest instruction tag a module claims (its place in the registry). */
 function firstTag(m: LedgerModule): number {
@@ -74,7 +79,14 @@ installExecutorModules(
   })),
 );
 
-/** The route families of the modules that have one, in registry order. */
+/** The route families of the modules that have one, by `routeOrder`, ties in registry order. */
 export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
-  return LEDGER_MODULES.flatMap((m) => (m.routes === undefined ? [] : [m.routes(env)]));
+  const order = (m: LedgerModule) => m.routeOrder ?? 0;
+  const mounted = LEDGER_MODULES.map((m, i) => ({ m, i })).sort(
+    (a, b) => order(a.m) - order(b.m) || a.i - b.i,
+  );
+  return mounted.flatMap(({ m }) => {
+    const family = m.routes?.(env);
+    return family === undefined ? [] : [family];
+  });
 }

@@ -6,7 +6,6 @@
 
 import { accountsFamily } from '../accounts/family.js';
 import { aliasFamily } from '../aliases/family.js';
-import { conferenceFamily } from '../conference/family.js';
 import { controlsFamily } from '../controls/family.js';
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
@@ -28,7 +27,6 @@ import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
-import { conferenceReadPort } from './conference-port.js';
 import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
@@ -80,15 +78,14 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     multisigFamily(multisigPort(node.ledger.state, node.ledger), deps, signed),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     // The ledger modules' families (src/modules/registry.ts), in registry order.
-    ...moduleFamilies({ state: node.ledger.state, deps }),
-    ...when(c.conference.enabled, () =>
-      conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
-        config: c.conference,
-        signedRequests: signed,
-        now,
-        onError: (e) => env.logError('conference signals', e),
-      }),
-    ),
+    ...moduleFamilies({
+      state: node.ledger.state,
+      deps,
+      config: c,
+      signedRequests: signed,
+      now,
+      logError: env.logError,
+    }),
     ...(bridge === undefined
       ? []
       : [

@@ -1,5 +1,5 @@
 // The one path value moves through (docs/controls.md §Enforcement): TransferAsset, MintAsset, BurnAsset,
-// conference billing and the shielded pool (exec-conference-billing.ts `charge`) and, through them, every
+// usage billing and the shielded pool (exec-native-asset.ts `charge`) and, through them, every
 // instruction or route that moves an asset (ISO 20022 bridge transfers are TransferAsset). It checks the
 // transfer controls, then funds, then applies the balances and the sender's usage. Totals of a
 // definition are the caller's (mint and burn): a transfer or charge leaves them unchanged.

@@ -33,7 +33,15 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
   aliases: { missing: 'everything: no module folder yet' },
   multisig: { missing: 'everything: no module folder yet' },
   controls: { missing: 'everything: no module folder yet' },
-  conference: { missing: 'everything: no module folder yet' },
+  conference: {
+    ceiling: 62,
+    missing:
+      'its wire declarations (instruction and event variants, ConferenceCall / ConferenceRelay rows, ' +
+      'rejection codes, weights) are in model/ (model/conference.ts), its tables in state/tables.ts and ' +
+      'keys.ts and its reads in state/world-state.ts; the shielded pool, the zk verifier and the native ' +
+      'asset charge it pays and proves through are the core’s and say so; its configuration section, the ' +
+      'gateway’s event scopes and error table, the dashboard page and other docs pages describe it',
+  },
 };
 
 /** The only files outside src/modules/ that reach into a module folder: the SDK's public surface. */
@@ -77,10 +85,11 @@ describe('module footprint', () => {
           `${name} reaches ${n} files outside its folder, above its ceiling ${ceiling}`,
         );
     }
-    assert.ok(
-      NOT_YET_MIGRATED.triggers?.ceiling !== undefined,
-      'triggers, whose move has begun, has a ceiling',
-    );
+    for (const begun of ['triggers', 'conference'])
+      assert.ok(
+        NOT_YET_MIGRATED[begun]?.ceiling !== undefined,
+        `${begun}, whose move has begun, has a ceiling`,
+      );
   });
 
   it('the core imports no module folder (only the SDK surface re-exports module SDK files)', () => {
