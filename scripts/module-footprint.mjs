@@ -32,7 +32,7 @@ export const FEATURES = {
     pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,
     docs: 'docs/controls.md',
   },
-  conference: { folder: undefined, pattern: /conference/i, docs: 'docs/conference.md' },
+  conference: { folder: 'src/modules/conference', pattern: /conference/i, docs: 'docs/conference.md' },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

@@ -9,12 +9,13 @@ import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerAliasCommands } from './alias-commands.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
-import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
+
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerShieldCommand } from './shield-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
@@ -48,7 +49,6 @@ export function buildProgram(): Command {
   for (const register of MODULE_COMMANDS) register(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);
-  registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
   registerGenesisCommands(program);

@@ -9,6 +9,7 @@
 // a descriptor claims entries of those tables by name, and the registry checks the claims at start-up.
 
 import type { AnyCodec } from '../codec/codec.js';
+import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
@@ -31,8 +32,14 @@ export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
   readonly state: WorldState;
   readonly deps: RouteDeps;
-  /** The node's one verifier (and nonce store) of signed application requests. */
+  /** The node's configuration: a module reads its own section (and its own switch). */
+  readonly config: Config;
+  /** The node's one signed-request verifier, shared by every family. */
   readonly signedRequests: SignedRequests;
+  /** Node time (ms). */
+  now(): number;
+  /** Logs a background failure of the family (a worker, a follower of committed blocks). */
+  logError(what: string, e: unknown): void;
 }
 
 /** A CLI command group's declaration: registers its commands on the program (commander). */
@@ -69,8 +76,11 @@ export interface LedgerModule {
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */
   readonly touches?: TouchedBy;
-  /** Its route family, served in registry order or after the family its `servedAfter` names. */
-  readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
+  /**
+   * Its route family, served in registry order or right after the family its `servedAfter` names;
+   * undefined when the module's own configuration switch is off (a family left out is not even built).
+   */
+  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | undefined;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */

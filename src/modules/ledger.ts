@@ -20,8 +20,6 @@ const TABLES: readonly TableName[] = [
   'upgrade',
   'parameters',
   'meta',
-  'conferenceCall',
-  'conferenceRelay',
   'nullifier',
   'shieldedPool',
   'accountAlias',

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { installClientMethods, ToranaClient } from '../sdk/client.js';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
 import { claimProblems, installedHandlers, installedTransferChecks } from '../state/module-host.js';
@@ -17,7 +18,22 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'multisig', 'controls', 'triggers'],
+      ['ledger', 'conference', 'multisig', 'controls', 'triggers'],
+    );
+  });
+
+  it('the conference module owns its instructions and tables, and the core ledger none of them', () => {
+    const conference = byName('conference');
+    assert.equal(installedHandlers().CreateConference, conference.instructions.CreateConference);
+    assert.equal(installedHandlers().JoinConference, conference.instructions.JoinConference);
+    assert.equal(byName('ledger').instructions.CreateConference, undefined);
+    assert.ok(byName('ledger').instructions.ShieldAsset !== undefined, 'the shielded pool stays in the core');
+    assert.deepEqual(conference.tables, ['conferenceCall', 'conferenceRelay']);
+    const without = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'conference'));
+    assert.ok(without.includes('table conferenceCall is claimed by no module'), without.join('\n'));
+    assert.ok(
+      without.some((p) => p.startsWith('CreateConference (tag ')),
+      without.join('\n'),
     );
   });
 
@@ -97,5 +113,26 @@ describe('ledger module registry', () => {
       LEDGER_MODULES.flatMap((m) => (m.cli === undefined ? [] : [m.cli])),
     );
     assert.equal(typeof instructions.registerTrigger, 'function');
+    assert.equal(typeof instructions.createConference, 'function');
+    assert.equal(typeof instructions.shieldAsset, 'function', 'the shielded pool builder stays in the core');
+  });
+
+  it('a module’s client methods are on every ToranaClient, and a name the client has is refused', () => {
+    const client = new ToranaClient({ url: 'http://127.0.0.1:1' });
+    for (const name of [
+      'getCall',
+      'listCalls',
+      'listRelays',
+      'shieldedPool',
+      'publishOffers',
+      'watchSignals',
+    ])
+      assert.equal(typeof (client as unknown as Record<string, unknown>)[name], 'function', name);
+    assert.throws(
+      () => installClientMethods({ submit: () => undefined }),
+      /ToranaClient already has a member submit/,
+    );
+    const getCall = (ToranaClient.prototype as unknown as Record<string, () => unknown>).getCall!;
+    installClientMethods({ getCall }); // the same function again: a no-op
   });
 });

@@ -10,6 +10,7 @@ import { isRejectionCode } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
+import { conferenceModule } from './conference/descriptor.js';
 import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
 import { ledgerModule } from './ledger.js';
@@ -18,6 +19,7 @@ import { triggersModule } from './triggers/descriptor.js';
 
 export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
   ledgerModule,
+  conferenceModule,
   multisigModule,
   controlsModule,
   triggersModule,
@@ -87,9 +89,13 @@ installExecutorModules(
 );
 
 /**
- * The route families of the modules that have one, in registry order; node/families.ts serves each after
- * the family its `servedAfter` names (gateway/family.ts `placeFamilies`).
+ * The route families of the modules that have one (and whose switch is on), in registry order;
+ * node/families.ts serves each after the family its `servedAfter` names (gateway/family.ts
+ * `placeFamilies`).
  */
 export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
-  return LEDGER_MODULES.flatMap((m) => (m.routes === undefined ? [] : [m.routes(env)]));
+  return LEDGER_MODULES.flatMap((m) => {
+    const family = m.routes?.(env);
+    return family === undefined ? [] : [family];
+  });
 }

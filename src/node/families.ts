@@ -6,7 +6,7 @@
 
 import { accountsFamily } from '../accounts/family.js';
 import { aliasFamily } from '../aliases/family.js';
-import { conferenceFamily } from '../conference/family.js';
+
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
@@ -26,7 +26,7 @@ import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { aliasPort } from './alias-port.js';
-import { conferenceReadPort } from './conference-port.js';
+
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
@@ -74,17 +74,15 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
-
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
-    ...moduleFamilies({ state: node.ledger.state, deps, signedRequests: signed }),
-    ...when(c.conference.enabled, () =>
-      conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
-        config: c.conference,
-        signedRequests: signed,
-        now,
-        onError: (e) => env.logError('conference signals', e),
-      }),
-    ),
+    ...moduleFamilies({
+      state: node.ledger.state,
+      deps,
+      config: c,
+      signedRequests: signed,
+      now,
+      logError: env.logError,
+    }),
     ...(bridge === undefined
       ? []
       : [

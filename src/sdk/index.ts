@@ -5,6 +5,28 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
+export {
+  type CallDetail,
+  type CallListOptions,
+  type CallSummary,
+  type CreateConferenceOptions,
+  type JoinConferenceOptions,
+  openSignal,
+  type PageOptions,
+  type RelayEventOptions,
+  type RelayHealthSummary,
+  type RelayHopLike,
+  type RelayItem,
+  type RelayListOptions,
+  type RelayManifestLike,
+  type ShieldedPool,
+  type Signal,
+  type SignalContext,
+  type SignalKeyPair,
+  type SignedOption,
+  sealSignal,
+  type UsageOptions,
+} from '../modules/conference/sdk.js';
 // The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
 export {
   type AssetTransferControl,
@@ -56,32 +78,7 @@ export {
   type OperatorSession,
   ToranaClient,
 } from './client.js';
-export type {
-  CallDetail,
-  CallListOptions,
-  CallSummary,
-  PageOptions,
-  RelayEventOptions,
-  RelayHealthSummary,
-  RelayItem,
-  RelayListOptions,
-  ShieldedPool,
-  SignedOption,
-} from './conference.js';
-export type {
-  CreateConferenceOptions,
-  JoinConferenceOptions,
-  RelayHopLike,
-  RelayManifestLike,
-  UsageOptions,
-} from './conference-instructions.js';
-export {
-  openSignal,
-  type Signal,
-  type SignalContext,
-  type SignalKeyPair,
-  sealSignal,
-} from './conference-signals.js';
+
 export {
   isToranaApiError,
   ToranaApiError,

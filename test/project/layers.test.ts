@@ -30,7 +30,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   iso20022: ['codec', 'crypto', 'model', 'gateway'],
   // The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md).
   accounts: ['codec', 'model', 'gateway'],
-  conference: ['codec', 'model', 'gateway', 'config'],
   telemetry: ['codec', 'model', 'gateway'],
   // The explorer's definition rows extend the application reads' item (accounts/items.ts).
   explorer: ['codec', 'model', 'gateway', 'accounts'],
@@ -49,7 +48,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'model',
     'zk',
     'gateway',
-    'conference',
     'telemetry',
     'explorer',
     'history',
@@ -60,7 +58,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   ],
   // The ledger modules (docs/design/modules.md): each folder of src/modules/ builds on the core layers;
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
-  modules: ['codec', 'crypto', 'model', 'state', 'gateway', 'sdk', 'cli'],
+  // The conference module reads its configuration section, proves and verifies through the core's zk/ and
+  // crypto/ (the shielded pool and verifier stay in the core).
+  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli'],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   node: [
     'codec',
@@ -73,7 +73,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'p2p',
     'gateway',
     'iso20022',
-    'conference',
     'config',
     'telemetry',
     'explorer',
@@ -95,7 +94,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'sdk',
     'consensus',
     'iso20022',
-    'conference',
     'pipeline',
     'history',
     'gateway',
@@ -126,7 +124,6 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   codec: ['model'],
   // Gateway unit tests wire the node's query engine adapter (node/query-language.ts) into the query port.
   gateway: ['config', 'node'],
-  conference: ['crypto'],
   // State tests of the subscription billing read the trigger rows it schedules (src/modules/triggers/).
   state: ['modules'],
   // Pipeline tests install the ledger modules (their instructions' touched assets, module-host.ts).

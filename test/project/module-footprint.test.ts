@@ -45,7 +45,15 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       'their load checks, rejection codes 820-824, weights) are in model/; its tables in ' +
       'state/tables.ts and keys.ts; other docs pages describe transfer controls',
   },
-  conference: { missing: 'everything: no module folder yet' },
+  conference: {
+    ceiling: 62,
+    missing:
+      'its wire declarations (instruction and event variants, ConferenceCall / ConferenceRelay rows, ' +
+      'rejection codes, weights) are in model/ (model/conference.ts), its tables in state/tables.ts and ' +
+      'keys.ts and its reads in state/world-state.ts; the shielded pool, the zk verifier and the native ' +
+      'asset charge it pays and proves through are the core’s and say so; its configuration section, the ' +
+      'gateway’s event scopes and error table, the dashboard page and other docs pages describe it',
+  },
 };
 
 /** The only files outside src/modules/ that reach into a module folder: the SDK's public surface. */
@@ -89,10 +97,10 @@ describe('module footprint', () => {
           `${name} reaches ${n} files outside its folder, above its ceiling ${ceiling}`,
         );
     }
-    for (const moving of ['triggers', 'multisig', 'controls'])
+    for (const begun of ['triggers', 'multisig', 'controls', 'conference'])
       assert.ok(
-        NOT_YET_MIGRATED[moving]?.ceiling !== undefined,
-        `${moving}, whose move has begun, has a ceiling`,
+        NOT_YET_MIGRATED[begun]?.ceiling !== undefined,
+        `${begun}, whose move has begun, has a ceiling`,
       );
   });
 
