@@ -9,10 +9,10 @@ import type { ToranaClient } from '../sdk/client.js';
 import type { RelayHopLike } from '../sdk/conference-instructions.js';
 import type { Signal } from '../sdk/conference-signals.js';
 import { instructions as ix } from '../sdk/instructions.js';
-import { accountArg } from './alias-actions.js';
 import { type Flags, parseJsonFlag, submit } from './client-actions.js';
 import { payEntryFee, rosterProof } from './conference-private.js';
 import { CliError } from './errors.js';
+import { accountArg } from './id-args.js';
 import { printJson, printRecord } from './output.js';
 import { resolveClient } from './settings.js';
 

@@ -6,9 +6,9 @@ import { parseWindowName } from '../model/controls.js';
 import type { ToranaClient } from '../sdk/client.js';
 import { controlInstructions as ix, type TransferWindow } from '../sdk/control-instructions.js';
 import { assetTransferControl, definitionTransferControl } from '../sdk/controls.js';
-import { accountArg, definitionArg } from './alias-actions.js';
 import { type Flags, submit } from './client-actions.js';
 import { CliError } from './errors.js';
+import { accountArg, definitionArg } from './id-args.js';
 import { printJson, printRecord } from './output.js';
 import { resolveClient } from './settings.js';
 

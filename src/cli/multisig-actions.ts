@@ -1,5 +1,5 @@
 // The code of `torana multisig …` (multisig-commands.ts). A multisig is named by its id or an alias
-// (resolved by the node, alias-actions.ts); instructions of a proposal are given in their JSON form.
+// (resolved by the node, id-args.ts); instructions of a proposal are given in their JSON form.
 
 import type { Json } from '../codec/codec.js';
 import { CodecError } from '../codec/errors.js';
@@ -8,9 +8,9 @@ import { MultisigProposalListView, MultisigSpecView } from '../multisig/views.js
 import { instructions as ix } from '../sdk/instructions.js';
 import { type MultisigStatusName, multisigProposals, multisigSpec } from '../sdk/multisig.js';
 import { multisigAccountId, multisigProposalId } from '../sdk/multisig-instructions.js';
-import { accountArg } from './alias-actions.js';
 import { type Flags, submit } from './client-actions.js';
 import { CliError } from './errors.js';
+import { accountArg } from './id-args.js';
 import { printJson, printRecord, printTable } from './output.js';
 import { resolveClient } from './settings.js';
 

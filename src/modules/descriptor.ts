@@ -8,6 +8,7 @@
 // (state/keys.ts TABLE_TAGS), event tags and rejection numbers stay in the core's append-only tag tables;
 // a descriptor claims entries of those tables by name, and the registry checks the claims at start-up.
 
+import type { CliIdNames } from '../cli/id-names.js';
 import type { AnyCodec } from '../codec/codec.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
@@ -15,7 +16,7 @@ import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
-import type { DueWork } from '../state/module-host.js';
+import type { DueWork, EntityCleanup } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -23,6 +24,12 @@ export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
   readonly state: WorldState;
   readonly deps: RouteDeps;
+}
+
+/** A module's route family and the served family it is mounted after (undefined: after all). */
+export interface ModuleFamily {
+  readonly family: RouteFamily;
+  readonly after: string | undefined;
 }
 
 /** A CLI command group's declaration: registers its commands on the program (commander). */
@@ -43,12 +50,22 @@ export interface LedgerModule {
   readonly rejections: readonly RejectionCode[];
   /** Work run at the end of a block when due (state/module-host.ts), within the due-work weight share. */
   readonly dueWork?: DueWork;
-  /** Its route family, placed in node/families.ts at the module's registry position. */
+  /** What it removes of its own when the core unregisters a domain, account or asset definition. */
+  readonly cleanup?: EntityCleanup;
+  /** Its route family, mounted by node/families.ts (see routesAfter). */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
+  /**
+   * The served family after which its routes are mounted (default: after all of them). A feature moved
+   * into a module keeps its place in the served route order, so the OpenAPI document and the
+   * capabilities' features list stay as they were.
+   */
+  readonly routesAfter?: string;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */
   readonly cli?: CliRegistration;
+  /** Its names given on the command line in place of ids (listed likewise in src/modules/commands.ts). */
+  readonly cliIdNames?: CliIdNames;
   /** Its documentation page, relative to the repository root. */
   readonly docs: string;
 }

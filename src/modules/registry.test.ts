@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
 import { claimProblems, installedHandlers } from '../state/module-host.js';
-import { MODULE_COMMANDS } from './commands.js';
+import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from './commands.js';
 import type { LedgerModule } from './descriptor.js';
 import { LEDGER_MODULES, registryProblems } from './registry.js';
 import { triggersModule } from './triggers/descriptor.js';
@@ -15,7 +15,7 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'triggers'],
+      ['ledger', 'aliases', 'triggers'],
     );
   });
 
@@ -65,6 +65,11 @@ describe('ledger module registry', () => {
       MODULE_COMMANDS,
       LEDGER_MODULES.flatMap((m) => (m.cli === undefined ? [] : [m.cli])),
     );
+    assert.deepEqual(
+      MODULE_CLI_ID_NAMES,
+      LEDGER_MODULES.flatMap((m) => (m.cliIdNames === undefined ? [] : [m.cliIdNames])),
+    );
     assert.equal(typeof instructions.registerTrigger, 'function');
+    assert.equal(typeof instructions.registerAccountAlias, 'function');
   });
 });

@@ -3,18 +3,25 @@
 // the modules into the executor (state/module-host.ts) after checking their claims against the core's
 // tag tables; only composition roots import it (node/, the simulator), never a core layer.
 
-import type { RouteFamily } from '../gateway/family.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
 import { isRejectionCode } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
-import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
+import { aliasesModule } from './aliases/descriptor.js';
+import type { LedgerModule, ModuleFamily, ModuleRouteEnv } from './descriptor.js';
+
+export type { ModuleFamily };
+
 import { ledgerModule } from './ledger.js';
 import { triggersModule } from './triggers/descriptor.js';
 
-export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([ledgerModule, triggersModule]);
+export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
+  ledgerModule,
+  aliasesModule,
+  triggersModule,
+]);
 
 /** The lowest instruction tag a module claims (its place in the registry). */
 function firstTag(m: LedgerModule): number {
@@ -71,10 +78,13 @@ installExecutorModules(
     name: m.name,
     handlers: m.instructions,
     ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
+    ...(m.cleanup === undefined ? {} : { cleanup: m.cleanup }),
   })),
 );
 
-/** The route families of the modules that have one, in registry order. */
-export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
-  return LEDGER_MODULES.flatMap((m) => (m.routes === undefined ? [] : [m.routes(env)]));
+/** The route families of the modules that have one, in registry order, with where each is mounted. */
+export function moduleFamilies(env: ModuleRouteEnv): ModuleFamily[] {
+  return LEDGER_MODULES.flatMap((m) =>
+    m.routes === undefined ? [] : [{ family: m.routes(env), after: m.routesAfter }],
+  );
 }

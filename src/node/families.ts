@@ -5,7 +5,6 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { accountsFamily } from '../accounts/family.js';
-import { aliasFamily } from '../aliases/family.js';
 import { conferenceFamily } from '../conference/family.js';
 import { controlsFamily } from '../controls/family.js';
 import { builtDashboard } from '../dashboard/family.js';
@@ -20,14 +19,13 @@ import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
-import { moduleFamilies } from '../modules/registry.js';
+import { type ModuleFamily, moduleFamilies } from '../modules/registry.js';
 import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
-import { aliasPort } from './alias-port.js';
 import { conferenceReadPort } from './conference-port.js';
 import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
@@ -71,16 +69,13 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
-  return [
+  const core: RouteFamily[] = [
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
-    aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
     multisigFamily(multisigPort(node.ledger.state, node.ledger), deps, signed),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
-    // The ledger modules' families (src/modules/registry.ts), in registry order.
-    ...moduleFamilies({ state: node.ledger.state, deps }),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
         config: c.conference,
@@ -124,4 +119,29 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     operatorFamily(env.operatorSessions),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ];
+  // The ledger modules' families (src/modules/registry.ts), each after the family it names.
+  return mountModuleFamilies(core, moduleFamilies({ state: node.ledger.state, deps }));
+}
+
+/**
+ * `core` with each module family inserted after the last core family of the name it is mounted after
+ * (in registry order when several follow the same one), or at the end when it names none served.
+ */
+export function mountModuleFamilies(
+  core: readonly RouteFamily[],
+  modules: readonly ModuleFamily[],
+): RouteFamily[] {
+  const out: RouteFamily[] = [];
+  const placed = new Set<ModuleFamily>();
+  const last = (name: string | undefined) => core.findLastIndex((f) => f.name === name);
+  core.forEach((f, i) => {
+    out.push(f);
+    for (const m of modules)
+      if (last(m.after) === i) {
+        out.push(m.family);
+        placed.add(m);
+      }
+  });
+  for (const m of modules) if (!placed.has(m)) out.push(m.family);
+  return out;
 }

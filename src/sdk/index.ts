@@ -7,6 +7,17 @@ export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
 // The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
 export {
+  type AccountAliasIndexResolution,
+  type AccountAliasList,
+  type AccountAliasResolution,
+  type AssetAliasLease,
+  type AssetAliasResolution,
+  aliasesOfAccount,
+  resolveAccountAlias,
+  resolveAliasIndex,
+  resolveAssetAlias,
+} from '../modules/aliases/sdk.js';
+export {
   type TriggerDueInput,
   type TriggerList,
   type TriggerRepeatInput,
@@ -14,17 +25,6 @@ export {
   triggerDetail,
   triggersList,
 } from '../modules/triggers/sdk.js';
-export type { AssetAliasLease } from './alias-instructions.js';
-export {
-  type AccountAliasIndexResolution,
-  type AccountAliasList,
-  type AccountAliasResolution,
-  type AssetAliasResolution,
-  aliasesOfAccount,
-  resolveAccountAlias,
-  resolveAliasIndex,
-  resolveAssetAlias,
-} from './aliases.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
 export {
   type ClientOptions,

@@ -1,15 +1,15 @@
 // Unregister* instructions (README.md §Instructions). Check order: object exists → permission → state
-// rules. Removing an account also removes what hangs off it (assets, permissions, roles) with one data
-// event per removed item, in sorted id order so every peer emits the same sequence.
+// rules. Removing an account also removes what hangs off it (assets, permissions, roles, and what the
+// ledger modules keep about it: module-host.ts EntityCleanup) with one data event per removed item, in
+// sorted id order so every peer emits the same sequence.
 
 import { parseAccountId, parseDefinitionId, parseNftId } from '../model/ids.js';
 import { assert } from '../util/assert.js';
 import { authorize, authorizeEscalation } from './authorize.js';
-import { unbindAccountAliases, unbindDomainAliases } from './exec-aliases.js';
-import { removeDefinitionAliases } from './exec-asset-aliases.js';
 import { type ExecContext, fail, type Handler } from './exec-context.js';
 import { removeAccountControls, removeDefinitionControls } from './exec-controls.js';
 import { dropMultisig, multisigMemberFail } from './exec-multisig.js';
+import { runEntityCleanups } from './module-host.js';
 
 function domainOwner(x: ExecContext, domain: string | undefined): string | undefined {
   return domain === undefined ? undefined : x.t.domain.get(domain)?.ownedBy;
@@ -27,7 +27,7 @@ export const unregisterDomain: Handler<'UnregisterDomain'> = (x, ins) => {
     x.t.assetDefinition.children('definitionsByDomain', ins.id).length +
     x.t.nft.children('nftsByDomain', ins.id).length;
   if (held > 0) return fail('domain_not_empty', `domain ${ins.id} still holds ${held} objects`);
-  unbindDomainAliases(x, ins.id);
+  runEntityCleanups('domain', x, ins.id);
   x.t.domain.delete(ins.id);
   x.emit({ kind: 'DomainDeleted', id: ins.id });
   return undefined;
@@ -65,7 +65,7 @@ export const unregisterAccount: Handler<'UnregisterAccount'> = (x, ins) => {
   removeAssets(x, ins.id);
   dropMultisig(x, ins.id);
   removeAccountControls(x, ins.id);
-  unbindAccountAliases(x, ins.id);
+  runEntityCleanups('account', x, ins.id);
   for (const permission of x.t.accountPermissions.get(ins.id) ?? []) {
     x.emit({ kind: 'PermissionRevoked', account: ins.id, permission });
   }
@@ -91,7 +91,7 @@ export const unregisterAssetDefinition: Handler<'UnregisterAssetDefinition'> = (
     x.t.asset.children('assetsByDefinition', ins.id).length === 0,
     `zero-total ${ins.id} still has holders`,
   );
-  removeDefinitionAliases(x, ins.id);
+  runEntityCleanups('assetDefinition', x, ins.id);
   removeDefinitionControls(x, ins.id);
   x.t.assetDefinition.delete(ins.id);
   x.emit({ kind: 'AssetDefinitionDeleted', id: ins.id });

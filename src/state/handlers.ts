@@ -2,8 +2,6 @@
 // entry of src/modules/registry.ts). The executor runs the table the installed modules make together
 // (module-host.ts), which checks at start-up that every instruction tag has exactly one handler.
 
-import * as aliases from './exec-aliases.js';
-import * as assetAliases from './exec-asset-aliases.js';
 import * as assets from './exec-assets.js';
 import * as calls from './exec-conference-calls.js';
 import * as conferencePrivate from './exec-conference-private.js';
@@ -60,13 +58,6 @@ export const LEDGER_HANDLERS: Readonly<Partial<HandlerTable>> = Object.freeze({
   RegisterConferenceRelay: relays.registerConferenceRelay,
   ReportConferenceRelayHealth: relays.reportConferenceRelayHealth,
   ShieldAsset: conferencePrivate.shieldAsset,
-  RegisterAccountAlias: aliases.registerAccountAlias,
-  TransferAccountAlias: aliases.transferAccountAlias,
-  RemoveAccountAlias: aliases.removeAccountAlias,
-  SetPrimaryAccountAlias: aliases.setPrimaryAccountAlias,
-  SetAssetAlias: assetAliases.setAssetAlias,
-  RenewAssetAlias: assetAliases.renewAssetAlias,
-  RemoveAssetAlias: assetAliases.removeAssetAlias,
   RegisterMultisig: multisig.registerMultisig,
   ProposeMultisig: multisig.proposeMultisig,
   ApproveMultisig: multisig.approveMultisig,

@@ -47,17 +47,29 @@ export interface DueWork {
   nextDueMs(state: WorldState): number | undefined;
 }
 
+/** A core entity whose unregistering takes with it what modules keep about it. */
+export type RemovedEntity = 'domain' | 'account' | 'assetDefinition';
+
+/**
+ * What a module removes of its own when the core unregisters an entity (its rows naming the entity, with
+ * their data events): run by the Unregister* handlers after their checks passed, before the entity's
+ * row goes, in registry order. Each hook must visit rows in a deterministic order (sorted ids).
+ */
+export type EntityCleanup = Readonly<Partial<Record<RemovedEntity, (x: ExecContext, id: string) => void>>>;
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
   readonly handlers: Readonly<Partial<HandlerTable>>;
   readonly dueWork?: DueWork;
+  readonly cleanup?: EntityCleanup;
 }
 
 interface Installed {
   readonly names: readonly string[];
   readonly handlers: HandlerTable;
   readonly dueWork: readonly DueWork[];
+  readonly cleanups: readonly EntityCleanup[];
 }
 
 let installed: Installed | undefined;
@@ -106,6 +118,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     names,
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
     dueWork: modules.flatMap((m) => (m.dueWork === undefined ? [] : [m.dueWork])),
+    cleanups: modules.flatMap((m) => (m.cleanup === undefined ? [] : [m.cleanup])),
   });
 }
 
@@ -125,6 +138,11 @@ export function installedHandlers(): HandlerTable {
 /** The installed modules' due work, in registry order. */
 export function installedDueWork(): readonly DueWork[] {
   return current().dueWork;
+}
+
+/** Runs the installed modules' cleanup of an unregistered entity (EntityCleanup), in registry order. */
+export function runEntityCleanups(entity: RemovedEntity, x: ExecContext, id: string): void {
+  for (const c of current().cleanups) c[entity]?.(x, id);
 }
 
 /** The earliest block time at which any installed module has work due, or undefined. */

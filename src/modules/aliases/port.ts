@@ -1,7 +1,7 @@
 // What the alias routes read from the node (families see small interfaces). The node
-// adapts its committed world state and chain to it (node/alias-port.ts).
+// adapts its committed world state and chain to it (reads.ts aliasReadPort).
 
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
+import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
 
 /** Committed alias rows; answers are copies the caller may keep. */
 export interface AliasPort {

@@ -1,9 +1,13 @@
 // Reads of the alias tables through their indexes (docs/data-model.md §Aliases): by numeric index, by
 // account (optionally one alias domain), and an asset definition's alias. Copies, sorted by literal.
+// `aliasReadPort` adapts the committed world state and chain to the alias routes' port (port.ts).
 
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
-import { aliasDomain } from '../model/aliases.js';
-import type { WorldState } from './world-state.js';
+import { tipTimeMs } from '../../gateway/alias-resolver.js';
+import type { ChainReader } from '../../gateway/ports.js';
+import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
+import { aliasDomain } from '../../model/aliases.js';
+import type { WorldState } from '../../state/world-state.js';
+import type { AliasPort } from './port.js';
 
 export function aliasByIndex(state: WorldState, index: number): AccountAlias | undefined {
   const [alias] = state.linkedIds('accountAlias', 'aliasByIndex', String(index));
@@ -22,4 +26,15 @@ export function aliasesOfAccount(state: WorldState, account: string, domain?: st
 export function aliasOfDefinition(state: WorldState, definition: string): AssetAlias | undefined {
   const [alias] = state.linkedIds('assetAlias', 'aliasesByDefinition', definition);
   return alias === undefined ? undefined : state.assetAlias(alias);
+}
+
+export function aliasReadPort(state: WorldState, chain: Pick<ChainReader, 'height' | 'block'>): AliasPort {
+  return {
+    accountAlias: (alias) => state.accountAlias(alias),
+    aliasByIndex: (index) => aliasByIndex(state, index),
+    aliasesOfAccount: (account, domain) => aliasesOfAccount(state, account, domain),
+    accountExists: (id) => state.peek('account', id) !== undefined,
+    assetAlias: (alias) => state.assetAlias(alias),
+    tipTimeMs: () => tipTimeMs(chain),
+  };
 }

@@ -9,10 +9,10 @@ import {
   expectCode,
   ROSE,
   world,
-} from '../../test/fixtures/state/state-fixture.js';
-import type { Instruction } from '../model/instructions.js';
-import { aliasByIndex, aliasesOfAccount, aliasOfDefinition } from './alias-reads.js';
-import { WorldState } from './world-state.js';
+} from '../../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../../model/instructions.js';
+import { WorldState } from '../../state/world-state.js';
+import { aliasByIndex, aliasesOfAccount, aliasOfDefinition } from './reads.js';
 
 const reg = (alias: string, account: string): Instruction => ({
   kind: 'RegisterAccountAlias',
