@@ -5,16 +5,15 @@
 //        → {account_id, asset_definition_id, control: {outgoing_frozen, blacklisted, limits},
 //           definition: {…rules of the definition as they apply to the account}, usages}
 //   POST /v1/controls/asset-definition/get  {asset_definition_id} → {asset_definition_id, control: {…}}
-// Ids may be aliases (gateway/alias-resolver.ts). No control row → 200 all clear; an unknown account or
+// Ids may be aliases (gateway/id-resolver.ts). No control row → 200 all clear; an unknown account or
 // definition (or an unbound alias) → 404; a text that is neither an id nor an alias → 400.
 
 import { Type } from 'typebox';
-import { existingAccount, resolveDefinition } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
+import { existingAccount, resolveDefinition } from '../gateway/id-resolver.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import { assetAliasProblem } from '../model/aliases.js';
 import {
   type AssetControl,
   bucketStart,
@@ -48,11 +47,11 @@ function account(port: ControlsPort, text: string): string {
 }
 
 async function definition(port: ControlsPort, text: string): Promise<string> {
-  if (parseDefinitionId(text) === undefined && assetAliasProblem(text) !== undefined)
+  if (parseDefinitionId(text) === undefined && port.idName('definition', text) === undefined)
     throw gatewayError('bad_request', {
       location: 'body',
       field: 'asset_definition_id',
-      expected: '<name>#<domain> or an asset alias',
+      expected: ['<name>#<domain>', ...port.idNameForms('definition')].join(' or '),
     });
   const id = resolveDefinition(port, text, await port.tipTimeMs());
   if (id === undefined || !port.definitionExists(id))

@@ -16,7 +16,7 @@ import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
-import type { DueWork, EntityCleanup } from '../state/module-host.js';
+import type { DueWork, EntityCleanup, IdNaming } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -52,10 +52,13 @@ export interface LedgerModule {
   readonly dueWork?: DueWork;
   /** What it removes of its own when the core unregisters a domain, account or asset definition. */
   readonly cleanup?: EntityCleanup;
+  /** Its names that stand in for account or definition ids on every route (model/id-names.ts). */
+  readonly idNaming?: IdNaming;
   /** Its route family, mounted by node/families.ts (see routesAfter). */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
   /**
-   * The served family after which its routes are mounted (default: after all of them). A feature moved
+   * The served family after which its routes are mounted; by default the one its family publishes under
+   * (a module's routes kept in a family users know join it), else after all of them. A feature moved
    * into a module keeps its place in the served route order, so the OpenAPI document and the
    * capabilities' features list stay as they were.
    */

@@ -79,12 +79,15 @@ installExecutorModules(
     handlers: m.instructions,
     ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
     ...(m.cleanup === undefined ? {} : { cleanup: m.cleanup }),
+    ...(m.idNaming === undefined ? {} : { idNaming: m.idNaming }),
   })),
 );
 
 /** The route families of the modules that have one, in registry order, with where each is mounted. */
 export function moduleFamilies(env: ModuleRouteEnv): ModuleFamily[] {
-  return LEDGER_MODULES.flatMap((m) =>
-    m.routes === undefined ? [] : [{ family: m.routes(env), after: m.routesAfter }],
-  );
+  return LEDGER_MODULES.flatMap((m) => {
+    if (m.routes === undefined) return [];
+    const family = m.routes(env);
+    return [{ family, after: m.routesAfter ?? family.name }];
+  });
 }

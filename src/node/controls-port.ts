@@ -1,7 +1,7 @@
 // Adapts the committed world state and chain to the transfer control routes' port (controls/port.ts).
 
 import type { ControlsPort } from '../controls/port.js';
-import { tipTimeMs } from '../gateway/alias-resolver.js';
+import { tipTimeMs } from '../gateway/id-resolver.js';
 import type { ChainReader } from '../gateway/ports.js';
 import type { WorldState } from '../state/world-state.js';
 
@@ -11,8 +11,8 @@ export function controlsPort(state: WorldState, chain: Pick<ChainReader, 'height
     definitionControl: (definition) => state.definitionControl(definition),
     accountExists: (id) => state.peek('account', id) !== undefined,
     definitionExists: (id) => state.peek('assetDefinition', id) !== undefined,
-    accountAlias: (alias) => state.accountAlias(alias),
-    assetAlias: (alias) => state.assetAlias(alias),
+    idName: (kind, text) => state.idName(kind, text),
+    idNameForms: (kind) => state.idNameForms(kind),
     height: () => chain.height(),
     tipTimeMs: () => tipTimeMs(chain),
   };

@@ -1,6 +1,6 @@
 // Adapts the committed world state and chain to the multisig routes' port (multisig/port.ts).
 
-import { tipTimeMs } from '../gateway/alias-resolver.js';
+import { tipTimeMs } from '../gateway/id-resolver.js';
 import type { ChainReader } from '../gateway/ports.js';
 import type { MultisigPort } from '../multisig/port.js';
 import { multisigOf, multisigsOfMember, proposalOf, proposalsOfMultisig } from '../state/multisig-reads.js';

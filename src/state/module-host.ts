@@ -6,6 +6,7 @@
 // order the modules are installed, which the registry fixes (its list, never a map's insertion order).
 
 import type { DataEvent } from '../model/events.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
 import { assert } from '../util/assert.js';
 import type { ExecContext, Fail, HandlerTable } from './exec-context.js';
@@ -57,12 +58,24 @@ export type RemovedEntity = 'domain' | 'account' | 'assetDefinition';
  */
 export type EntityCleanup = Readonly<Partial<Record<RemovedEntity, (x: ExecContext, id: string) => void>>>;
 
+/**
+ * A module's names that stand in for ids (model/id-names.ts): read from its tables in a committed state,
+ * for the gateway (WorldState.idName). Reads only; what a name names at a block time is deterministic.
+ */
+export interface IdNaming {
+  /** `text` read as one of the module's names of `kind` in `state`; undefined when it has not their form. */
+  name(state: WorldState, kind: NamedIdKind, text: string): IdName | undefined;
+  /** How its names of each kind look, for a 400 that lists the accepted forms. */
+  readonly forms: Readonly<Record<NamedIdKind, string>>;
+}
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
   readonly handlers: Readonly<Partial<HandlerTable>>;
   readonly dueWork?: DueWork;
   readonly cleanup?: EntityCleanup;
+  readonly idNaming?: IdNaming;
 }
 
 interface Installed {
@@ -70,6 +83,7 @@ interface Installed {
   readonly handlers: HandlerTable;
   readonly dueWork: readonly DueWork[];
   readonly cleanups: readonly EntityCleanup[];
+  readonly idNamings: readonly IdNaming[];
 }
 
 let installed: Installed | undefined;
@@ -119,6 +133,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
     dueWork: modules.flatMap((m) => (m.dueWork === undefined ? [] : [m.dueWork])),
     cleanups: modules.flatMap((m) => (m.cleanup === undefined ? [] : [m.cleanup])),
+    idNamings: modules.flatMap((m) => (m.idNaming === undefined ? [] : [m.idNaming])),
   });
 }
 
@@ -138,6 +153,11 @@ export function installedHandlers(): HandlerTable {
 /** The installed modules' due work, in registry order. */
 export function installedDueWork(): readonly DueWork[] {
   return current().dueWork;
+}
+
+/** The installed modules' namings, in registry order; none before the modules are installed. */
+export function installedIdNamings(): readonly IdNaming[] {
+  return installed?.idNamings ?? [];
 }
 
 /** Runs the installed modules' cleanup of an unregistered entity (EntityCleanup), in registry order. */

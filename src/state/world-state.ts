@@ -15,6 +15,7 @@ import type {
   Role,
   UpgradeRecord,
 } from '../model/entities.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import type { ListedRows } from '../model/listed-rows.js';
 import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
@@ -23,6 +24,7 @@ import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
+import { installedIdNamings } from './module-host.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
 import { BaseTable } from './table.js';
@@ -204,6 +206,19 @@ export class WorldState {
   /** Ids of the accounts holding the role, sorted. */
   holdersOfRole(role: string): string[] {
     return [...this.linkedIds('accountRoles', 'holdersByRole', role)];
+  }
+
+  /** `text` read as an installed module's name standing in for an id (model/id-names.ts), or undefined. */
+  idName(kind: NamedIdKind, text: string): IdName | undefined {
+    for (const naming of installedIdNamings()) {
+      const name = naming.name(this, kind, text);
+      if (name !== undefined) return name;
+    }
+    return undefined;
+  }
+  /** How the installed modules' names of `kind` look, in registry order. */
+  idNameForms(kind: NamedIdKind): string[] {
+    return installedIdNamings().map((n) => n.forms[kind]);
   }
 
   /** An account alias by its literal, and an asset alias by its literal (docs/data-model.md §Aliases). */

@@ -18,6 +18,7 @@ import {
   setAssetAlias,
 } from './asset-handlers.js';
 import { ALIAS_ID_NAMES, registerAliasCommands } from './commands.js';
+import { ALIAS_NAMING } from './names.js';
 import { aliasReadPort } from './reads.js';
 import { aliasFamily } from './routes.js';
 import { ALIAS_SDK } from './sdk.js';
@@ -56,6 +57,7 @@ export const aliasesModule: LedgerModule = {
     account: unbindAccountAliases,
     assetDefinition: removeDefinitionAliases,
   },
+  idNaming: ALIAS_NAMING,
   routes: (env) => aliasFamily(aliasReadPort(env.state, env.deps.ports.chain), env.deps),
   routesAfter: 'explorer',
   sdk: ALIAS_SDK,

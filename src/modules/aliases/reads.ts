@@ -2,7 +2,7 @@
 // account (optionally one alias domain), and an asset definition's alias. Copies, sorted by literal.
 // `aliasReadPort` adapts the committed world state and chain to the alias routes' port (port.ts).
 
-import { tipTimeMs } from '../../gateway/alias-resolver.js';
+import { tipTimeMs } from '../../gateway/id-resolver.js';
 import type { ChainReader } from '../../gateway/ports.js';
 import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
 import { aliasDomain } from '../../model/aliases.js';
@@ -34,6 +34,8 @@ export function aliasReadPort(state: WorldState, chain: Pick<ChainReader, 'heigh
     aliasByIndex: (index) => aliasByIndex(state, index),
     aliasesOfAccount: (account, domain) => aliasesOfAccount(state, account, domain),
     accountExists: (id) => state.peek('account', id) !== undefined,
+    idName: (kind, text) => state.idName(kind, text),
+    idNameForms: (kind) => state.idNameForms(kind),
     assetAlias: (alias) => state.assetAlias(alias),
     tipTimeMs: () => tipTimeMs(chain),
   };

@@ -9,10 +9,10 @@
 // 404 not_found when the alias (or index, or account) is unbound; 400 bad_request for a malformed alias.
 
 import { Type } from 'typebox';
-import { existingAccount } from '../../gateway/alias-resolver.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
 import type { RouteFamily } from '../../gateway/family.js';
+import { existingAccount } from '../../gateway/id-resolver.js';
 import { parsePage } from '../../gateway/list.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';

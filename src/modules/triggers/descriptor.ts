@@ -26,7 +26,6 @@ export const triggersModule: LedgerModule = {
   ],
   dueWork: TRIGGER_DUE_WORK,
   routes: (env) => triggersFamily(triggerReadPort(env.state), env.deps),
-  routesAfter: 'subscriptions',
   sdk: TRIGGER_SDK,
   cli: registerTriggerCommands,
   docs: 'docs/triggers.md',
