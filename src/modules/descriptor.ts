@@ -11,6 +11,7 @@
 import type { CliIdNames } from '../cli/id-names.js';
 import type { AnyCodec } from '../codec/codec.js';
 import type { RouteDeps } from '../gateway/deps.js';
+import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
@@ -46,6 +47,8 @@ export interface LedgerModule {
   readonly schemaTypes: readonly AnyCodec[];
   /** The data events it emits. */
   readonly events: readonly DataEvent['kind'][];
+  /** What its data events are about, for the event filters' `account` / `definition` / … fields. */
+  readonly eventScope?: ModuleEventScope;
   /** The rejection codes it declares. */
   readonly rejections: readonly RejectionCode[];
   /** Work run at the end of a block when due (state/module-host.ts), within the due-work weight share. */

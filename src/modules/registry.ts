@@ -3,6 +3,7 @@
 // the modules into the executor (state/module-host.ts) after checking their claims against the core's
 // tag tables; only composition roots import it (node/, the simulator), never a core layer.
 
+import { installModuleEventScopes } from '../gateway/event-scope.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
 import { isRejectionCode } from '../model/rejections.js';
@@ -82,6 +83,8 @@ installExecutorModules(
     ...(m.idNaming === undefined ? {} : { idNaming: m.idNaming }),
   })),
 );
+
+installModuleEventScopes(LEDGER_MODULES.flatMap((m) => (m.eventScope === undefined ? [] : [m.eventScope])));
 
 /** The route families of the modules that have one, in registry order, with where each is mounted. */
 export function moduleFamilies(env: ModuleRouteEnv): ModuleFamily[] {

@@ -2,7 +2,6 @@
 // incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 import type { AssetControl, DefinitionControl } from '../model/controls.js';
 import type {
@@ -219,14 +218,6 @@ export class WorldState {
   /** How the installed modules' names of `kind` look, in registry order. */
   idNameForms(kind: NamedIdKind): string[] {
     return installedIdNamings().map((n) => n.forms[kind]);
-  }
-
-  /** An account alias by its literal, and an asset alias by its literal (docs/data-model.md §Aliases). */
-  accountAlias(alias: string): AccountAlias | undefined {
-    return this.read('accountAlias', alias);
-  }
-  assetAlias(alias: string): AssetAlias | undefined {
-    return this.read('assetAlias', alias);
   }
 
   /** Transfer controls (docs/controls.md): of one (account, definition) by asset id, of a definition. */

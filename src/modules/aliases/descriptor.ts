@@ -18,6 +18,7 @@ import {
   setAssetAlias,
 } from './asset-handlers.js';
 import { ALIAS_ID_NAMES, registerAliasCommands } from './commands.js';
+import { aliasEventScope } from './events.js';
 import { ALIAS_NAMING } from './names.js';
 import { aliasReadPort } from './reads.js';
 import { aliasFamily } from './routes.js';
@@ -43,6 +44,7 @@ export const aliasesModule: LedgerModule = {
     'AssetAliasSet',
     'AssetAliasRemoved',
   ],
+  eventScope: aliasEventScope,
   rejections: [
     'alias_invalid',
     'alias_is_account_id',
