@@ -124,8 +124,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
 }
 
 /**
- * `core` with each module family inserted after the last core family of the name it is mounted after
- * (in registry order when several follow the same one), or at the end when it names none served.
+ * `core` with each module family inserted right after the family it names: the last core family of that
+ * name, or a module family mounted before it (so modules may follow one another); modules naming one
+ * place follow it in list order. One naming no served family goes at the end.
  */
 export function mountModuleFamilies(
   core: readonly RouteFamily[],
@@ -133,15 +134,18 @@ export function mountModuleFamilies(
 ): RouteFamily[] {
   const out: RouteFamily[] = [];
   const placed = new Set<ModuleFamily>();
-  const last = (name: string | undefined) => core.findLastIndex((f) => f.name === name);
+  const place = (m: ModuleFamily) => {
+    placed.add(m);
+    out.push(m.family);
+    follow(m.family.name);
+  };
+  const follow = (name: string) => {
+    for (const m of modules) if (!placed.has(m) && m.after === name) place(m);
+  };
   core.forEach((f, i) => {
     out.push(f);
-    for (const m of modules)
-      if (last(m.after) === i) {
-        out.push(m.family);
-        placed.add(m);
-      }
+    if (core.findLastIndex((g) => g.name === f.name) === i) follow(f.name);
   });
-  for (const m of modules) if (!placed.has(m)) out.push(m.family);
+  for (const m of modules) if (!placed.has(m)) place(m);
   return out;
 }
