@@ -25,7 +25,7 @@ const root = new URL('..', import.meta.url).pathname;
 export const FEATURES = {
   triggers: { folder: 'src/modules/triggers', pattern: /trigger/i, docs: 'docs/triggers.md' },
   subscriptions: { folder: undefined, pattern: /subscri/i, docs: 'docs/subscriptions.md' },
-  aliases: { folder: undefined, pattern: /alias/i, docs: 'docs/data-model.md' },
+  aliases: { folder: 'src/modules/aliases', pattern: /alias/i, docs: 'docs/data-model.md' },
   multisig: { folder: 'src/modules/multisig', pattern: /multisig/i, docs: 'docs/multisig.md' },
   controls: {
     folder: 'src/modules/controls',

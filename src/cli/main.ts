@@ -4,15 +4,14 @@
 // of a command is imported when it runs (lazy.ts), so `torana --help` does not load the node.
 
 import { Command, CommanderError } from 'commander';
-import { MODULE_COMMANDS } from '../modules/commands.js';
+import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
-import { registerAliasCommands } from './alias-commands.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
-
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
+import { installCliIdNames } from './id-names.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
@@ -43,10 +42,11 @@ export function buildProgram(): Command {
     .exitOverride();
   registerNodeCommands(program);
   registerClientCommands(program);
-  registerAliasCommands(program);
   registerSubscriptionCommands(program);
-  // The ledger modules' command groups (src/modules/commands.ts), in registry order.
+  // The ledger modules' command groups (src/modules/commands.ts), in registry order, and their names
+  // given in place of ids (id-names.ts).
   for (const register of MODULE_COMMANDS) register(program);
+  installCliIdNames(MODULE_CLI_ID_NAMES);
   registerIsoCommands(program);
   registerExplorerCommands(program);
   registerShieldCommand(program);

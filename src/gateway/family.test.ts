@@ -68,4 +68,27 @@ describe('placeFamilies', () => {
       'late',
     ]);
   });
+
+  it('module families of the served interface: a chain of them after a core family, the rest in place', () => {
+    const list = [
+      fam('accounts'),
+      fam('explorer'),
+      fam('subscriptions'),
+      fam('telemetry'),
+      fam('aliases', 'explorer'),
+      fam('extra', 'explorer'),
+      fam('controls', 'aliases'),
+      fam('late', 'not-served'),
+    ];
+    assert.deepEqual(names(placeFamilies(list)), [
+      'accounts',
+      'explorer',
+      'aliases',
+      'controls',
+      'extra',
+      'subscriptions',
+      'telemetry',
+      'late',
+    ]);
+  });
 });

@@ -8,9 +8,11 @@
 // (state/keys.ts TABLE_TAGS), event tags and rejection numbers stay in the core's append-only tag tables;
 // a descriptor claims entries of those tables by name, and the registry checks the claims at start-up.
 
+import type { CliIdNames } from '../cli/id-names.js';
 import type { AnyCodec } from '../codec/codec.js';
 import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
+import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent } from '../model/events.js';
@@ -20,6 +22,7 @@ import type { TableName } from '../state/keys.js';
 import type {
   AuthorityCheck,
   DueWork,
+  IdNaming,
   InstructionParties,
   RemovalHook,
   TouchedBy,
@@ -56,6 +59,8 @@ export interface LedgerModule {
   readonly schemaTypes: readonly AnyCodec[];
   /** The data events it emits. */
   readonly events: readonly DataEvent['kind'][];
+  /** What its data events are about, for the event filters' `account` / `definition` / … fields. */
+  readonly eventScope?: ModuleEventScope;
   /** The rejection codes it declares. */
   readonly rejections: readonly RejectionCode[];
   /** Work run at the end of a block when due (state/module-host.ts), within the due-work weight share. */
@@ -68,14 +73,16 @@ export interface LedgerModule {
   /** Its check of every movement of value (state/exec-value.ts `moveValue`; state/module-host.ts). */
   readonly transferCheck?: TransferCheck;
   /**
-   * What an Unregister* (account or asset definition) asks of it: a refusal while it still needs the
-   * entity, and its rows that hang off the entity to drop.
+   * What an Unregister* (domain, account or asset definition) asks of it: a refusal while it still needs
+   * the entity, and its rows that hang off the entity to drop.
    */
   readonly removal?: RemovalHook;
   /** The accounts its instructions name as parties (per-account transaction history). */
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */
   readonly touches?: TouchedBy;
+  /** Its names that stand in for account or definition ids on every route (model/id-names.ts). */
+  readonly idNaming?: IdNaming;
   /**
    * Its route family, served in registry order or right after the family its `servedAfter` names;
    * undefined when the module's own configuration switch is off (a family left out is not even built).
@@ -85,6 +92,8 @@ export interface LedgerModule {
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */
   readonly cli?: CliRegistration;
+  /** Its names given on the command line in place of ids (listed likewise in src/modules/commands.ts). */
+  readonly cliIdNames?: CliIdNames;
   /** Its documentation page, relative to the repository root. */
   readonly docs: string;
 }

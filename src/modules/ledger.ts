@@ -22,10 +22,6 @@ const TABLES: readonly TableName[] = [
   'meta',
   'nullifier',
   'shieldedPool',
-  'accountAlias',
-  'aliasCounter',
-  'assetAlias',
-
   'subscriptionPlan',
   'subscription',
 ];

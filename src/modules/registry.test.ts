@@ -4,7 +4,7 @@ import { installClientMethods, ToranaClient } from '../sdk/client.js';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
 import { claimProblems, installedHandlers, installedTransferChecks } from '../state/module-host.js';
-import { MODULE_COMMANDS } from './commands.js';
+import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from './commands.js';
 import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule } from './descriptor.js';
 import { multisigModule } from './multisig/descriptor.js';
@@ -18,7 +18,7 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'conference', 'multisig', 'controls', 'triggers'],
+      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers'],
     );
   });
 
@@ -112,7 +112,12 @@ describe('ledger module registry', () => {
       MODULE_COMMANDS,
       LEDGER_MODULES.flatMap((m) => (m.cli === undefined ? [] : [m.cli])),
     );
+    assert.deepEqual(
+      MODULE_CLI_ID_NAMES,
+      LEDGER_MODULES.flatMap((m) => (m.cliIdNames === undefined ? [] : [m.cliIdNames])),
+    );
     assert.equal(typeof instructions.registerTrigger, 'function');
+    assert.equal(typeof instructions.registerAccountAlias, 'function');
     assert.equal(typeof instructions.createConference, 'function');
     assert.equal(typeof instructions.shieldAsset, 'function', 'the shielded pool builder stays in the core');
   });

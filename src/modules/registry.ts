@@ -3,6 +3,7 @@
 // the modules into the executor (state/module-host.ts) after checking their claims against the core's
 // tag tables; only composition roots import it (node/, the simulator), never a core layer.
 
+import { installModuleEventScopes } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
@@ -10,6 +11,7 @@ import { isRejectionCode } from '../model/rejections.js';
 import { SCHEMA } from '../model/schema.js';
 import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
+import { aliasesModule } from './aliases/descriptor.js';
 import { conferenceModule } from './conference/descriptor.js';
 import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
@@ -20,6 +22,7 @@ import { triggersModule } from './triggers/descriptor.js';
 export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
   ledgerModule,
   conferenceModule,
+  aliasesModule,
   multisigModule,
   controlsModule,
   triggersModule,
@@ -85,8 +88,11 @@ installExecutorModules(
     ...(m.removal === undefined ? {} : { removal: m.removal }),
     ...(m.parties === undefined ? {} : { parties: m.parties }),
     ...(m.touches === undefined ? {} : { touches: m.touches }),
+    ...(m.idNaming === undefined ? {} : { idNaming: m.idNaming }),
   })),
 );
+
+installModuleEventScopes(LEDGER_MODULES.flatMap((m) => (m.eventScope === undefined ? [] : [m.eventScope])));
 
 /**
  * The route families of the modules that have one (and whose switch is on), in registry order;

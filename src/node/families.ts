@@ -5,8 +5,6 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { accountsFamily } from '../accounts/family.js';
-import { aliasFamily } from '../aliases/family.js';
-
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
@@ -25,8 +23,6 @@ import type { OperatorSessions } from '../operator/sessions.js';
 import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
-import { aliasPort } from './alias-port.js';
-
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
@@ -73,7 +69,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
-    aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     ...moduleFamilies({
       state: node.ledger.state,

@@ -5,6 +5,18 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
+// The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
+export {
+  type AccountAliasIndexResolution,
+  type AccountAliasList,
+  type AccountAliasResolution,
+  type AssetAliasLease,
+  type AssetAliasResolution,
+  aliasesOfAccount,
+  resolveAccountAlias,
+  resolveAliasIndex,
+  resolveAssetAlias,
+} from '../modules/aliases/sdk.js';
 export {
   type CallDetail,
   type CallListOptions,
@@ -27,7 +39,6 @@ export {
   sealSignal,
   type UsageOptions,
 } from '../modules/conference/sdk.js';
-// The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
 export {
   type AssetTransferControl,
   assetTransferControl,
@@ -59,17 +70,6 @@ export {
   triggerDetail,
   triggersList,
 } from '../modules/triggers/sdk.js';
-export type { AssetAliasLease } from './alias-instructions.js';
-export {
-  type AccountAliasIndexResolution,
-  type AccountAliasList,
-  type AccountAliasResolution,
-  type AssetAliasResolution,
-  aliasesOfAccount,
-  resolveAccountAlias,
-  resolveAliasIndex,
-  resolveAssetAlias,
-} from './aliases.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
 export {
   type ClientOptions,

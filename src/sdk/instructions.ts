@@ -7,14 +7,13 @@ import { assetId } from '../model/ids.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
+import { aliasInstructions } from '../modules/aliases/sdk.js';
 import { conferenceInstructions } from '../modules/conference/sdk.js';
 import { controlInstructions } from '../modules/controls/sdk.js';
 import { multisigInstructions } from '../modules/multisig/sdk.js';
 import { triggerInstructions } from '../modules/triggers/sdk.js';
 import { fromHex } from '../util/hex.js';
-import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
-
 import { subscriptionInstructions } from './subscription-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';

@@ -2,8 +2,6 @@
 // entry of src/modules/registry.ts). The executor runs the table the installed modules make together
 // (module-host.ts), which checks at start-up that every instruction tag has exactly one handler.
 
-import * as aliases from './exec-aliases.js';
-import * as assetAliases from './exec-asset-aliases.js';
 import * as assets from './exec-assets.js';
 import type { HandlerTable } from './exec-context.js';
 import * as grants from './exec-grants.js';
@@ -46,14 +44,6 @@ export const LEDGER_HANDLERS: Readonly<Partial<HandlerTable>> = Object.freeze({
   ActivateRuntimeUpgrade: upgrades.activateRuntimeUpgrade,
   CancelRuntimeUpgrade: upgrades.cancelRuntimeUpgrade,
   ShieldAsset: shielded.shieldAsset,
-  RegisterAccountAlias: aliases.registerAccountAlias,
-  TransferAccountAlias: aliases.transferAccountAlias,
-  RemoveAccountAlias: aliases.removeAccountAlias,
-  SetPrimaryAccountAlias: aliases.setPrimaryAccountAlias,
-  SetAssetAlias: assetAliases.setAssetAlias,
-  RenewAssetAlias: assetAliases.renewAssetAlias,
-  RemoveAssetAlias: assetAliases.removeAssetAlias,
-
   RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
   Subscribe: subscriptions.subscribe,
   CancelSubscription: subscriptions.cancelSubscription,

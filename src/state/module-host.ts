@@ -3,13 +3,15 @@
 // authorities they refuse outright, the checks they run on every movement of value (transfer checks),
 // what they refuse and drop when the core removes an entity their rows hang off (removal hooks), the
 // parties their instructions name (per-account transaction history, pipeline/involved.ts) and the asset
-// definitions and assets their instructions touch (the history's asset indexes, pipeline/touched.ts).
+// definitions and assets their instructions touch (the history's asset indexes, pipeline/touched.ts), and
+// the names that stand in for ids (model/id-names.ts, read by the gateway through WorldState.idName).
 // The core names no module: the composition root (src/modules/registry.ts) installs every module once,
 // before the first block executes, and the install checks that the instruction tag table
 // (model/instructions.ts INSTRUCTION_KINDS) and the handlers match one to one. Due work runs in the
 // order the modules are installed, which the registry fixes (its list, never a map's insertion order).
 
 import type { DataEvent } from '../model/events.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
 import { assert } from '../util/assert.js';
 import type { ExecContext, Fail, HandlerTable, InstructionOf } from './exec-context.js';
@@ -52,7 +54,6 @@ export interface DueWork {
 }
 
 /**
-/**
  * Refuses a transaction by its authority before any instruction runs (after the authority is found to
  * exist): e.g. an account that acts only through the module's own instructions. Read-only.
  */
@@ -83,15 +84,19 @@ export type TransferCheck = (x: ExecContext, m: Movement) => Fail | TransferFoll
 
 /** An entity an Unregister* instruction removes, whose dependent rows go with it. */
 export interface RemovedEntity {
-  readonly kind: 'account' | 'assetDefinition';
+  readonly kind: 'domain' | 'account' | 'assetDefinition';
   readonly id: string;
 }
 
-/** A module's part of a removal cascade (UnregisterAccount, UnregisterAssetDefinition). */
+/**
+ * A module's part of a removal cascade (UnregisterDomain, UnregisterAccount, UnregisterAssetDefinition),
+ * run in registry order by the Unregister* handlers at the point of the cascade where the feature's rows
+ * always went.
+ */
 export interface RemovalHook {
   /** Why the entity cannot go while the module still needs it (after permission, before any removal). */
   readonly refuse?: (x: ExecContext, removed: RemovedEntity) => Fail | undefined;
-  /** Removes the module's rows that hang off the entity, deterministically. */
+  /** Removes the module's rows that hang off the entity (with their data events), in sorted id order. */
   readonly drop?: (x: ExecContext, removed: RemovedEntity) => void;
 }
 
@@ -115,6 +120,17 @@ export interface TouchSink {
  */
 export type TouchedBy = (ins: Instruction, touch: TouchSink) => void;
 
+/**
+ * A module's names that stand in for ids (model/id-names.ts): read from its tables in a committed state,
+ * for the gateway (WorldState.idName). Reads only; what a name names at a block time is deterministic.
+ */
+export interface IdNaming {
+  /** `text` read as one of the module's names of `kind` in `state`; undefined when it has not their form. */
+  name(state: WorldState, kind: NamedIdKind, text: string): IdName | undefined;
+  /** How its names of each kind look, for a 400 that lists the accepted forms. */
+  readonly forms: Readonly<Record<NamedIdKind, string>>;
+}
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
@@ -125,6 +141,7 @@ export interface ExecutorModule {
   readonly removal?: RemovalHook;
   readonly parties?: InstructionParties;
   readonly touches?: TouchedBy;
+  readonly idNaming?: IdNaming;
 }
 
 interface Installed {
@@ -136,6 +153,7 @@ interface Installed {
   readonly removalHooks: readonly RemovalHook[];
   readonly parties: InstructionParties;
   readonly touches: readonly TouchedBy[];
+  readonly idNamings: readonly IdNaming[];
 }
 
 let installed: Installed | undefined;
@@ -198,6 +216,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     removalHooks: modules.flatMap((m) => (m.removal === undefined ? [] : [m.removal])),
     parties: Object.freeze(parties) as InstructionParties,
     touches: modules.flatMap((m) => (m.touches === undefined ? [] : [m.touches])),
+    idNamings: modules.flatMap((m) => (m.idNaming === undefined ? [] : [m.idNaming])),
   });
 }
 
@@ -256,6 +275,11 @@ export function moduleParties(ins: Instruction, partiesOf: PartiesOf): string[] 
 /** The installed modules' touched-asset declarations, in registry order (pipeline/touched.ts). */
 export function installedTouches(): readonly TouchedBy[] {
   return current().touches;
+}
+
+/** The installed modules' namings, in registry order; none before the modules are installed. */
+export function installedIdNamings(): readonly IdNaming[] {
+  return installed?.idNamings ?? [];
 }
 
 /** The earliest block time at which any installed module has work due, or undefined. */

@@ -2,7 +2,6 @@
 // incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 import type {
   Account,
@@ -14,6 +13,7 @@ import type {
   Role,
   UpgradeRecord,
 } from '../model/entities.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import type { ListedRows } from '../model/listed-rows.js';
 import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
@@ -22,6 +22,7 @@ import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
+import { installedIdNamings } from './module-host.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
 import { BaseTable } from './table.js';
@@ -205,12 +206,17 @@ export class WorldState {
     return [...this.linkedIds('accountRoles', 'holdersByRole', role)];
   }
 
-  /** An account alias by its literal, and an asset alias by its literal (docs/data-model.md §Aliases). */
-  accountAlias(alias: string): AccountAlias | undefined {
-    return this.read('accountAlias', alias);
+  /** `text` read as an installed module's name standing in for an id (model/id-names.ts), or undefined. */
+  idName(kind: NamedIdKind, text: string): IdName | undefined {
+    for (const naming of installedIdNamings()) {
+      const name = naming.name(this, kind, text);
+      if (name !== undefined) return name;
+    }
+    return undefined;
   }
-  assetAlias(alias: string): AssetAlias | undefined {
-    return this.read('assetAlias', alias);
+  /** How the installed modules' names of `kind` look, in registry order. */
+  idNameForms(kind: NamedIdKind): string[] {
+    return installedIdNamings().map((n) => n.forms[kind]);
   }
 
   // ---- conference calls and relays (docs/conference.md) ----------------------------------------------

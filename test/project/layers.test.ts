@@ -37,8 +37,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   dashboard: ['gateway'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
-  aliases: ['codec', 'model', 'gateway'],
-
   subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
@@ -51,7 +49,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'explorer',
     'history',
-    'aliases',
     'subscriptions',
     'operator',
     'modules',
@@ -79,7 +76,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'webhooks',
     'dashboard',
     'history',
-    'aliases',
     'subscriptions',
     'operator',
     'mcp',
@@ -98,8 +94,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'history',
     'gateway',
     'telemetry',
-    'aliases',
-
     'subscriptions',
     'modules',
   ],

@@ -1,9 +1,9 @@
 // The code of `torana conference …` (commands.ts), imported only when one runs.
 
 import { join as joinPath } from 'node:path';
-import { accountArg } from '../../cli/alias-actions.js';
 import { type Flags, parseJsonFlag, submit } from '../../cli/client-actions.js';
 import { CliError } from '../../cli/errors.js';
+import { accountArg } from '../../cli/id-args.js';
 import { printJson, printRecord } from '../../cli/output.js';
 import { resolveClient } from '../../cli/settings.js';
 import type { Json } from '../../codec/codec.js';

@@ -11,7 +11,7 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     relay: (id) => state.getRelay(id),
     relays: () => state.listRelays(),
     accountExists: (id) => state.peek('account', id) !== undefined,
-    accountAlias: (alias) => state.accountAlias(alias)?.account,
+    accountAlias: (alias) => state.idName('account', alias)?.id(0),
     shieldedPoolPage: (offset, limit) => state.shieldedPoolPage(offset, limit),
   };
 }

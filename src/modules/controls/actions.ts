@@ -1,8 +1,8 @@
 // The code of `torana controls …` (commands.ts). Ids may be aliases (resolved by the node).
 
-import { accountArg, definitionArg } from '../../cli/alias-actions.js';
 import { type Flags, submit } from '../../cli/client-actions.js';
 import { CliError } from '../../cli/errors.js';
+import { accountArg, definitionArg } from '../../cli/id-args.js';
 import { printJson, printRecord } from '../../cli/output.js';
 import { resolveClient } from '../../cli/settings.js';
 import type { Json } from '../../codec/codec.js';

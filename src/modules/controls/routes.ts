@@ -5,33 +5,31 @@
 //        → {account_id, asset_definition_id, control: {outgoing_frozen, blacklisted, limits},
 //           definition: {…rules of the definition as they apply to the account}, usages}
 //   POST /v1/controls/asset-definition/get  {asset_definition_id} → {asset_definition_id, control: {…}}
-// Ids may be aliases (gateway/alias-resolver.ts). No control row → 200 all clear; an unknown account or
+// Ids may be aliases (gateway/id-resolver.ts). No control row → 200 all clear; an unknown account or
 // definition (or an unbound alias) → 404; a text that is neither an id nor an alias → 400.
 
 import { Type } from 'typebox';
-import { existingAccount, resolveDefinition } from '../../gateway/alias-resolver.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
 import type { RouteFamily } from '../../gateway/family.js';
+import { existingAccount, type IdNameState, resolveDefinition } from '../../gateway/id-resolver.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
-import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
-import { assetAliasProblem } from '../../model/aliases.js';
 import type { AssetControl, DefinitionControl, TransferLimit } from '../../model/controls.js';
 import { assetId, parseDefinitionId } from '../../model/ids.js';
 import { AssetTransferControlView, DefinitionTransferControlView } from './views.js';
 import { bucketStart, windowName } from './windows.js';
 
-/** What the routes read (reads.ts adapts the committed world state and chain): copies the caller may keep. */
-export interface ControlsPort {
+/**
+ * What the routes read (reads.ts adapts the committed world state and chain): copies the caller may keep.
+ * Ids may be given as names (gateway/id-resolver.ts).
+ */
+export interface ControlsPort extends IdNameState {
   /** The control row of (account, definition), keyed by the asset id `<definition>#<account>`. */
   assetControl(assetId: string): AssetControl | undefined;
   definitionControl(definition: string): DefinitionControl | undefined;
   accountExists(id: string): boolean;
   definitionExists(id: string): boolean;
-  /** For ids given as aliases (gateway/alias-resolver.ts). */
-  accountAlias(alias: string): AccountAlias | undefined;
-  assetAlias(alias: string): AssetAlias | undefined;
   /** Height and block time of the committed tip (alias leases; "current" usage buckets). */
   height(): number;
   tipTimeMs(): Promise<number>;
@@ -59,11 +57,11 @@ function account(port: ControlsPort, text: string): string {
 }
 
 async function definition(port: ControlsPort, text: string): Promise<string> {
-  if (parseDefinitionId(text) === undefined && assetAliasProblem(text) !== undefined)
+  if (parseDefinitionId(text) === undefined && port.idName('definition', text) === undefined)
     throw gatewayError('bad_request', {
       location: 'body',
       field: 'asset_definition_id',
-      expected: '<name>#<domain> or an asset alias',
+      expected: ['<name>#<domain>', ...port.idNameForms('definition')].join(' or '),
     });
   const id = resolveDefinition(port, text, await port.tipTimeMs());
   if (id === undefined || !port.definitionExists(id))

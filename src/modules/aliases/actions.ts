@@ -1,42 +1,34 @@
-// The code of `torana alias …` (alias-commands.ts), and the resolution of aliases given where the CLI
-// takes an account or asset definition id (client-actions.ts): an id is used as it is, an alias is
-// resolved by the node at its committed height.
+// The code of `torana alias …` (commands.ts), and the resolution of aliases given where the CLI takes
+// an account or asset definition id (cli/id-args.ts asks `aliasIdArg` through the installed names of
+// commands.ts): an alias is resolved by the node at its committed height.
 
-import { AccountAliasView, AliasIndexView, AssetAliasView } from '../aliases/views.js';
-import type { Json } from '../codec/codec.js';
-import { accountAliasProblem, assetAliasProblem } from '../model/aliases.js';
-import { canonicalAccountId, parseDefinitionId } from '../model/ids.js';
-import {
-  aliasesOfAccount,
-  resolveAccountAlias,
-  resolveAliasIndex,
-  resolveAssetAlias,
-} from '../sdk/aliases.js';
-import type { ToranaClient } from '../sdk/client.js';
-import { instructions as ix } from '../sdk/instructions.js';
-import { type Flags, submit } from './client-actions.js';
-import { CliError } from './errors.js';
-import { printJson, printRecord, printTable } from './output.js';
-import { resolveClient } from './settings.js';
+import { type Flags, submit } from '../../cli/client-actions.js';
+import { CliError } from '../../cli/errors.js';
+import { accountArg, definitionArg } from '../../cli/id-args.js';
+import type { IdArgKind } from '../../cli/id-names.js';
+import { printJson, printRecord, printTable } from '../../cli/output.js';
+import { resolveClient } from '../../cli/settings.js';
+import type { Json } from '../../codec/codec.js';
+import { accountAliasProblem, assetAliasProblem } from '../../model/aliases.js';
+import type { ToranaClient } from '../../sdk/client.js';
+import { instructions as ix } from '../../sdk/instructions.js';
+import { aliasesOfAccount, resolveAccountAlias, resolveAliasIndex, resolveAssetAlias } from './sdk.js';
+import { AccountAliasView, AliasIndexView, AssetAliasView } from './views.js';
 
-/** An account id as given, or the account an alias names; usage error (exit 2) for neither form. */
-export async function accountArg(client: ToranaClient, text: string): Promise<string> {
-  const id = canonicalAccountId(text);
-  if (id !== undefined) return id;
-  if (accountAliasProblem(text) !== undefined)
-    throw new CliError(
-      'invalid_argument',
-      `${text}: expected <public key>@<domain> or an alias <label>@<domain>`,
-      2,
-    );
-  return (await resolveAccountAlias(client, text)).accountId;
-}
-
-/** A definition id as given, or the definition a live asset alias names. */
-export async function definitionArg(client: ToranaClient, text: string): Promise<string> {
-  if (parseDefinitionId(text) !== undefined) return text;
-  if (assetAliasProblem(text) !== undefined)
-    throw new CliError('invalid_argument', `${text}: expected <name>#<domain> or an asset alias`, 2);
+/**
+ * The id an alias names at the node (an asset alias only while its lease is live); undefined when `text`
+ * is no alias literal of `kind`.
+ */
+export async function aliasIdArg(
+  client: ToranaClient,
+  kind: IdArgKind,
+  text: string,
+): Promise<string | undefined> {
+  if (kind === 'account') {
+    if (accountAliasProblem(text) !== undefined) return undefined;
+    return (await resolveAccountAlias(client, text)).accountId;
+  }
+  if (assetAliasProblem(text) !== undefined) return undefined;
   const r = await resolveAssetAlias(client, text);
   if (r.leaseStatus === 'expired_pending_cleanup')
     throw new CliError('alias_lease_expired', `asset alias ${text} has expired`, 1);

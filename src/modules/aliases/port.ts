@@ -1,10 +1,11 @@
 // What the alias routes read from the node (families see small interfaces). The node
-// adapts its committed world state and chain to it (node/alias-port.ts).
+// adapts its committed world state and chain to it (reads.ts aliasReadPort).
 
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
+import type { IdNameState } from '../../gateway/id-resolver.js';
+import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
 
-/** Committed alias rows; answers are copies the caller may keep. */
-export interface AliasPort {
+/** Committed alias rows; answers are copies the caller may keep. An account is given by id or name. */
+export interface AliasPort extends IdNameState {
   accountAlias(alias: string): AccountAlias | undefined;
   aliasByIndex(index: number): AccountAlias | undefined;
   /** Aliases bound to an account, sorted by literal; only those in `domain` when given. */

@@ -9,12 +9,13 @@
 // 404 not_found when the alias (or index, or account) is unbound; 400 bad_request for a malformed alias.
 
 import { Type } from 'typebox';
-import { existingAccount } from '../gateway/alias-resolver.js';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { parsePage } from '../gateway/list.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { respond, viewSchema } from '../gateway/view.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import type { RouteFamily } from '../../gateway/family.js';
+import { existingAccount } from '../../gateway/id-resolver.js';
+import { parsePage } from '../../gateway/list.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { respond, viewSchema } from '../../gateway/view.js';
 import {
   type AccountAlias,
   ALIAS_TEXT_BYTES_MAX,
@@ -22,9 +23,9 @@ import {
   aliasDomain,
   assetAliasProblem,
   leaseStatus,
-} from '../model/aliases.js';
-import { parseDefinitionId } from '../model/ids.js';
-import { NAME_BYTES_MAX } from '../model/names.js';
+} from '../../model/aliases.js';
+import { parseDefinitionId } from '../../model/ids.js';
+import { NAME_BYTES_MAX } from '../../model/names.js';
 import type { AliasPort } from './port.js';
 import { AccountAliasListView, AccountAliasView, AliasIndexView, AssetAliasView } from './views.js';
 
@@ -173,4 +174,10 @@ export function aliasRoutes(d: RouteDeps, port: AliasPort): RouteDef[] {
     byAccountRoute(d, port),
     assetResolveRoute(d, port),
   ];
+}
+
+/** The aliases family (an application family: registered with `app_api.enabled`). */
+export function aliasFamily(port: AliasPort, deps: RouteDeps): RouteFamily {
+  // Served after the explorer, where the alias routes have always been.
+  return { name: 'aliases', app: true, servedAfter: 'explorer', routes: () => aliasRoutes(deps, port) };
 }

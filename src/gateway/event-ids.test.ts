@@ -1,21 +1,29 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
+import type { NamedIdKind } from '../model/id-names.js';
 import { QUERY_LANGUAGE } from '../node/query-language.js';
-import type { AliasState } from './alias-resolver.js';
-import { resolveEventFilter, resolveEventFilterText } from './event-alias.js';
+import { resolveEventFilter, resolveEventFilterText } from './event-ids.js';
+import type { IdNameState } from './id-resolver.js';
 
 const ALICE = 'ed0120AAAA@wonderland';
-const state: AliasState = {
-  accountAlias: (a: string) =>
-    a === 'alice@wonderland' ? ({ alias: a, account: ALICE } as unknown as AccountAlias) : undefined,
-  assetAlias: (a: string) =>
-    a === 'rose' ? ({ alias: a, definition: 'rose#wonderland' } as unknown as AssetAlias) : undefined,
+// A ledger module's names in place of ids, as the gateway sees them (StateReader.idName): a fake naming
+// in which `<lower>@<lower>` names an account and `<lower>` a definition.
+const NAMES: Record<NamedIdKind, Record<string, string>> = {
+  account: { 'alice@wonderland': ALICE },
+  definition: { rose: 'rose#wonderland' },
+};
+const FORMS: Record<NamedIdKind, RegExp> = { account: /^[a-z]+@[a-z]+$/, definition: /^[a-z]+$/ };
+const state: IdNameState = {
+  idName: (kind, text) =>
+    FORMS[kind].test(text)
+      ? { field: `${kind}_name`, timed: kind === 'definition', id: () => NAMES[kind][text] }
+      : undefined,
+  idNameForms: (kind) => [`a ${kind} name`],
 };
 const ports = { state, chain: { height: () => 0, block: async () => undefined }, query: QUERY_LANGUAGE };
 const notFound = (e: unknown) => (e as { code?: string }).code === 'not_found';
 
-describe('aliases in event filters', () => {
+describe('names in place of ids in event filters', () => {
   it('resolves account, definition and asset values; other fields and ordering stay as given', async () => {
     const r = await resolveEventFilter(
       ports,

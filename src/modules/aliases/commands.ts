@@ -1,10 +1,18 @@
 // `torana alias …` (docs/data-model.md §Aliases): account aliases (`label@domain`) and asset aliases
-// (`label`). Declarations only; the code is in alias-actions.ts, imported when a command runs (lazy.ts).
+// (`label`), and aliases given where other commands take an account or definition id (ALIAS_ID_NAMES).
+// Declarations only; the code is in actions.ts, imported when a command runs (cli/lazy.ts).
 
 import type { Command } from 'commander';
-import { lazyAction } from './lazy.js';
+import type { CliIdNames } from '../../cli/id-names.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const actions = () => import('./alias-actions.js');
+const actions = () => import('./actions.js');
+
+/** Aliases in place of ids on the command line, resolved at the node (actions.ts aliasIdArg). */
+export const ALIAS_ID_NAMES: CliIdNames = {
+  resolve: async (client, kind, text) => (await actions()).aliasIdArg(client, kind, text),
+  syntax: { account: 'an alias <label>@<domain>', definition: 'an asset alias' },
+};
 
 function clientOptions(cmd: Command): Command {
   return cmd

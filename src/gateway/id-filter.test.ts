@@ -1,31 +1,55 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
-import { filterIds } from './alias-filter.js';
-import { type AliasState, idText } from './alias-resolver.js';
+import type { NamedIdKind } from '../model/id-names.js';
+import { filterIds } from './id-filter.js';
+import { accountParam, existingAccount, type IdNameState, idText } from './id-resolver.js';
 
 const ALICE = 'ed0120AAAA@wonderland';
-const state: AliasState = {
-  accountAlias: (a: string) =>
-    a === 'alice@wonderland' ? ({ alias: a, account: ALICE } as unknown as AccountAlias) : undefined,
-  assetAlias: (a: string) =>
-    a === 'rose' ? ({ alias: a, definition: 'rose#wonderland' } as unknown as AssetAlias) : undefined,
+// A ledger module's names in place of ids, as the gateway sees them (StateReader.idName): a fake naming
+// in which `<lower>@<lower>` names an account and `<lower>` a definition.
+const NAMES: Record<NamedIdKind, Record<string, string>> = {
+  account: { 'alice@wonderland': ALICE },
+  definition: { rose: 'rose#wonderland' },
+};
+const FORMS: Record<NamedIdKind, RegExp> = { account: /^[a-z]+@[a-z]+$/, definition: /^[a-z]+$/ };
+const state: IdNameState = {
+  idName: (kind, text) =>
+    FORMS[kind].test(text)
+      ? { field: `${kind}_name`, timed: kind === 'definition', id: () => NAMES[kind][text] }
+      : undefined,
+  idNameForms: (kind) => [`a ${kind} name`],
 };
 const chain = { height: () => 0, block: async () => undefined };
 const fields = { id: 'account', definition: 'definition', asset: 'asset' } as const;
 const notFound = (e: unknown) => (e as { code?: string }).code === 'not_found';
 
-describe('aliases in filters and query parameters', () => {
-  it('idText: aliases become ids, ids and other text stay as given, unbound aliases are 404', () => {
+describe('names in place of ids in filters and query parameters', () => {
+  it('idText: names become ids, ids and other text stay as given, unbound names are 404', () => {
     assert.equal(idText(state, 'account', 'alice@wonderland', 0), ALICE);
     assert.equal(idText(state, 'account', 'not an id', 0), 'not an id');
     assert.equal(idText(state, 'definition', 'rose', 0), 'rose#wonderland');
     assert.equal(idText(state, 'definition', 'rose#wonderland', 0), 'rose#wonderland');
     assert.equal(idText(state, 'asset', 'rose#alice@wonderland', 0), `rose#wonderland#${ALICE}`);
-    assert.equal(idText(state, 'asset', 'rose', 0), 'rose'); // an asset is never a bare alias
+    assert.equal(idText(state, 'asset', 'rose', 0), 'rose'); // an asset is never a bare name
     assert.equal(idText(state, 'asset_or_definition', 'rose', 0), 'rose#wonderland');
     assert.throws(() => idText(state, 'account', 'bob@wonderland', 0), notFound);
     assert.throws(() => idText(state, 'asset', 'tulip#alice@wonderland', 0), notFound);
+    // The 404 names the text under the naming module's own detail field.
+    assert.throws(
+      () => idText(state, 'account', 'bob@wonderland', 0),
+      (e: { details?: Record<string, unknown> }) => e.details?.account_name === 'bob@wonderland',
+    );
+  });
+
+  it('accountParam and existingAccount: ids as given, names resolved, neither form 400 listing the forms', () => {
+    assert.equal(accountParam(state, 'alice@wonderland'), ALICE);
+    const exists = { ...state, accountExists: (id: string) => id === ALICE };
+    assert.equal(existingAccount(exists, 'alice@wonderland'), ALICE);
+    assert.throws(
+      () => existingAccount(exists, 'Not An Id'),
+      (e: { code?: string; details?: Record<string, unknown> }) =>
+        e.code === 'bad_request' && e.details?.expected === '<public key>@<domain> or a account name',
+    );
   });
 
   it('filterIds rewrites eq, ne, in and nin on id fields, through and, or and not', async () => {

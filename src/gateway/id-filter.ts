@@ -1,21 +1,21 @@
-// Aliases in list filters (docs/app-api.md "Aliases in place of ids"): the values a filter compares with
-// a field naming an account, an asset definition or an asset are resolved like path ids
-// (alias-resolver.ts `idText`), at the committed height, before the filter is compiled. Only `eq`, `ne`,
+// Names in place of ids in list filters (model/id-names.ts; users' view in docs/app-api.md): the values a
+// filter compares with a field naming an account, an asset definition or an asset are resolved like path
+// ids (id-resolver.ts `idText`), at the committed height, before the filter is compiled. Only `eq`, `ne`,
 // `in` and `nin` compare ids; ordering comparisons, `exists` and `is_null` are left as they are, and so
 // is an expression nested deeper than any filter may be (`depthMax`, the query engine's cap: parseFilter
 // refuses it).
 
-import { type AliasChain, type AliasState, type IdKind, idText, tipTimeMs } from './alias-resolver.js';
+import { type IdChain, type IdKind, type IdNameState, idText, tipTimeMs } from './id-resolver.js';
 import type { ListInput } from './list.js';
 
 /** Item fields (filter paths) that hold an id, and what they name. */
-export type AliasFields = Readonly<Record<string, IdKind>>;
+export type IdFields = Readonly<Record<string, IdKind>>;
 
 type Resolve = (kind: IdKind, text: string) => string;
 
 function rewrite(
   expr: unknown,
-  fields: AliasFields,
+  fields: IdFields,
   resolve: Resolve,
   depth: number,
   depthMax: number,
@@ -37,14 +37,14 @@ function rewrite(
 }
 
 /**
- * The list input with the aliases its filter compares with `fields` replaced by ids (404 not_found for an
- * alias naming nothing). A filter that is not JSON is kept as it is: parseFilter reports it.
+ * The list input with the names its filter compares with `fields` replaced by ids (404 not_found for a
+ * name naming nothing). A filter that is not JSON is kept as it is: parseFilter reports it.
  */
 export async function filterIds(
-  state: AliasState,
-  chain: AliasChain,
+  state: IdNameState,
+  chain: IdChain,
   input: ListInput,
-  fields: AliasFields,
+  fields: IdFields,
   depthMax: number,
 ): Promise<ListInput> {
   let expr = input.filter;
@@ -62,15 +62,15 @@ export async function filterIds(
 }
 
 /**
- * A parsed filter expression with the aliases it compares with `fields` replaced by ids at the committed
- * height (404 not_found for an alias naming nothing); used by list filters and by event filters (streams
+ * A parsed filter expression with the names it compares with `fields` replaced by ids at the committed
+ * height (404 not_found for a name naming nothing); used by list filters and by event filters (streams
  * when they open, webhooks when they are registered).
  */
 export async function exprIds(
-  state: AliasState,
-  chain: AliasChain,
+  state: IdNameState,
+  chain: IdChain,
   expr: unknown,
-  fields: AliasFields,
+  fields: IdFields,
   depthMax: number,
 ): Promise<unknown> {
   if (expr === undefined || expr === null) return expr;

@@ -1,11 +1,11 @@
 // Answer types of the alias routes, defined once as codec types: the JSON answer,
 // the codec answer and the OpenAPI schema come from the same definition (gateway/view.ts).
 
-import { option, seq, struct } from '../codec/compound.js';
-import { bool, string, u64, varuint } from '../codec/primitives.js';
-import { AliasText } from '../model/aliases.js';
-import { AccountId, AssetDefinitionId, DomainId } from '../model/ids.js';
-import { Name } from '../model/names.js';
+import { option, seq, struct } from '../../codec/compound.js';
+import { bool, string, u64, varuint } from '../../codec/primitives.js';
+import { AliasText } from '../../model/aliases.js';
+import { AccountId, AssetDefinitionId, DomainId } from '../../model/ids.js';
+import { Name } from '../../model/names.js';
 
 /** `source` is always "ledger": aliases are ledger state, never an outside directory. */
 const Source = string(16);

@@ -9,10 +9,10 @@ import {
   expectCode,
   ROSE,
   world,
-} from '../../test/fixtures/state/state-fixture.js';
-import type { Instruction } from '../model/instructions.js';
-import { aliasByIndex, aliasesOfAccount, aliasOfDefinition } from './alias-reads.js';
-import { WorldState } from './world-state.js';
+} from '../../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../../model/instructions.js';
+import { WorldState } from '../../state/world-state.js';
+import { accountAlias, aliasByIndex, aliasesOfAccount, aliasOfDefinition, assetAlias } from './reads.js';
 
 const reg = (alias: string, account: string): Instruction => ({
   kind: 'RegisterAccountAlias',
@@ -24,9 +24,9 @@ describe('account alias instructions', () => {
   it('rolls back a rejected transaction whole: no row, no index used', () => {
     const chain = world();
     expectCode(chain, ALICE, [reg('a@wonderland', ALICE), reg('b@wonderland', acc(9))], 'account_not_found');
-    assert.equal(chain.state.accountAlias('a@wonderland'), undefined);
+    assert.equal(accountAlias(chain.state, 'a@wonderland'), undefined);
     expectCode(chain, ALICE, [reg('a@wonderland', ALICE)], 'Committed');
-    assert.equal(chain.state.accountAlias('a@wonderland')?.index, 1);
+    assert.equal(accountAlias(chain.state, 'a@wonderland')?.index, 1);
     assert.equal(aliasByIndex(chain.state, 1)?.account, ALICE);
   });
 
@@ -49,11 +49,11 @@ describe('account alias instructions', () => {
     expectCode(chain, ADMIN, [{ kind: 'SetAssetAlias', alias: 'rose', definition: ROSE }], 'Committed');
     const events = expectCode(chain, ADMIN, [{ kind: 'UnregisterAccount', id: BOB }], 'Committed');
     assert.ok(events.some((e) => e.kind === 'AccountAliasUnbound' && e.alias === 'b@wonderland'));
-    assert.equal(chain.state.accountAlias('b@wonderland'), undefined);
+    assert.equal(accountAlias(chain.state, 'b@wonderland'), undefined);
     expectCode(chain, ALICE, [{ kind: 'UnregisterDomain', id: 'garden' }], 'Committed');
-    assert.equal(chain.state.accountAlias('c@garden'), undefined);
+    assert.equal(accountAlias(chain.state, 'c@garden'), undefined);
     expectCode(chain, ADMIN, [{ kind: 'UnregisterAssetDefinition', id: ROSE }], 'Committed');
-    assert.equal(chain.state.assetAlias('rose'), undefined);
+    assert.equal(assetAlias(chain.state, 'rose'), undefined);
   });
 
   it('alias rows survive entries() → fromEntries() with the same root and indexes', () => {
@@ -96,6 +96,6 @@ describe('asset alias leases against block time (fixture block h has time 1000 h
     expectCode(chain, ADMIN, [{ kind: 'Log', level: { kind: 'Info' }, message: 'grace' }], 'Committed'); // h0+6
     expectCode(chain, ADMIN, [renew(at(9))], 'alias_lease_expired'); // h0+7 = end + grace
     expectCode(chain, BOB, [{ kind: 'RemoveAssetAlias', alias: 'rose' }], 'Committed'); // anyone cleans up
-    assert.equal(chain.state.assetAlias('rose'), undefined);
+    assert.equal(assetAlias(chain.state, 'rose'), undefined);
   });
 });
