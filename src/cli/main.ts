@@ -47,7 +47,7 @@ export function buildProgram(): Command {
   registerMultisigCommands(program);
   registerControlCommands(program);
   registerSubscriptionCommands(program);
-  // The ledger modules' command groups (src/modules/commands.ts), in registry order.
+  // The ledger modules' command groups (src/modules/commands.ts).
   for (const register of MODULE_COMMANDS) register(program);
   registerIsoCommands(program);
   registerExplorerCommands(program);

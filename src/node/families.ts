@@ -20,7 +20,7 @@ import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
-import { moduleFamilies } from '../modules/registry.js';
+import { moduleFamilies } from '../modules/load.js';
 import { multisigFamily } from '../multisig/family.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
@@ -79,7 +79,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
     multisigFamily(multisigPort(node.ledger.state, node.ledger), deps, signed),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
-    // The ledger modules' families (src/modules/registry.ts), in registry order.
+    // The ledger modules' families (src/modules/load.ts), in registry order.
     ...moduleFamilies({ state: node.ledger.state, deps }),
     ...when(c.conference.enabled, () =>
       conferenceFamily(deps, conferenceReadPort(node.ledger.state), {

@@ -5,15 +5,9 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
-// The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
-export {
-  type TriggerDueInput,
-  type TriggerList,
-  type TriggerRepeatInput,
-  type TriggerRow,
-  triggerDetail,
-  triggersList,
-} from '../modules/triggers/sdk.js';
+// The SDK functions of the ledger modules (src/modules/registry.ts; each module's descriptor lists them).
+// Importing the registry also declares the modules' wire pieces before any codec use.
+export * from '../modules/registry.js';
 export type { AssetAliasLease } from './alias-instructions.js';
 export {
   type AccountAliasIndexResolution,

@@ -7,7 +7,7 @@ import { assetId } from '../model/ids.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
-import { triggerInstructions } from '../modules/triggers/sdk.js';
+import { moduleInstructions } from '../modules/registry.js';
 import { fromHex } from '../util/hex.js';
 import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
@@ -164,7 +164,7 @@ export const instructions = {
   ...aliasInstructions,
   ...multisigInstructions,
   ...controlInstructions,
-  ...triggerInstructions,
+  ...moduleInstructions,
   ...subscriptionInstructions,
 } as const;
 
