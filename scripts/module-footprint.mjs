@@ -13,8 +13,8 @@
 //       in a comment all count.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
-// A migrated module's footprint should be its registry line (src/modules/registry.ts, plus
-// src/modules/commands.ts for its CLI), the core's tag tables, and the docs index.
+// A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
+// tables (src/model/tags.ts), and the docs index.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

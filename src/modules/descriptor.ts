@@ -4,9 +4,10 @@
 // them through its own ports (state/module-host.ts for the executor, node/families.ts for routes, the
 // CLI's and the SDK's composition files for commands and functions).
 //
-// Wire compatibility: instruction tags (model/instructions.ts INSTRUCTION_KINDS), table ids
-// (state/keys.ts TABLE_TAGS), event tags and rejection numbers stay in the core's append-only tag tables;
-// a descriptor claims entries of those tables by name, and the registry checks the claims at start-up.
+// Wire compatibility: instruction and event tags, parameter tags, rejection numbers and table ids stay
+// in the core's append-only tag tables (model/tags.ts). A module declares what those entries carry in
+// its `wire.ts` (state/module-wire.ts `declareModuleWire`), which the registry imports; its descriptor
+// claims the entries by name, and load.ts checks the claims at start-up.
 
 import type { CliIdNames } from '../cli/id-names.js';
 import type { AnyCodec } from '../codec/codec.js';
@@ -28,6 +29,7 @@ import type {
   TouchedBy,
   TransferCheck,
 } from '../state/module-host.js';
+import type { ModuleWire } from '../state/module-wire.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -90,10 +92,28 @@ export interface LedgerModule {
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily | undefined;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
-  /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */
+  /** Its CLI commands (the same function its entry in src/modules/registry.ts hands to the CLI). */
   readonly cli?: CliRegistration;
   /** Its names given on the command line in place of ids (listed likewise in src/modules/commands.ts). */
   readonly cliIdNames?: CliIdNames;
   /** Its documentation page, relative to the repository root. */
   readonly docs: string;
+  /** The modules it builds on (as in its registry entry). */
+  readonly dependsOn?: readonly string[];
+}
+
+/**
+ * A module's entry in src/modules/registry.ts: its light parts. Its descriptor is loaded from
+ * `src/modules/<name>/descriptor.ts` (the export whose `name` is the module's) by load.ts, its commands
+ * from `src/modules/<name>/commands.ts` (its one exported function) by commands.ts; the entry `ledger`
+ * stands for the features still in the core folders (modules/ledger.ts).
+ */
+export interface ModuleEntry {
+  readonly name: string;
+  /** Its wire declarations (declared when its `wire.ts` was imported). */
+  readonly wire?: ModuleWire;
+  /** Whether it has CLI commands (`<name>/commands.ts`, registered by cli/main.ts in registry order). */
+  readonly cli?: true;
+  /** The modules it builds on (their tables, rows or codecs); each is listed before it. */
+  readonly dependsOn?: readonly string[];
 }

@@ -4,11 +4,13 @@ import { installClientMethods, ToranaClient } from '../sdk/client.js';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
 import { claimProblems, installedHandlers, installedTransferChecks } from '../state/module-host.js';
-import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from './commands.js';
+import { declaredWires, undeclaredWire } from '../state/module-wire.js';
+import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS, MODULES_WITH_COMMANDS } from './commands.js';
 import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule } from './descriptor.js';
+import { LEDGER_MODULES, registryProblems } from './load.js';
 import { multisigModule } from './multisig/descriptor.js';
-import { LEDGER_MODULES, registryProblems } from './registry.js';
+import ENTRIES from './registry.js';
 import { triggersModule } from './triggers/descriptor.js';
 
 const byName = (name: string) => LEDGER_MODULES.find((m) => m.name === name)!;
@@ -19,6 +21,10 @@ describe('ledger module registry', () => {
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
       ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers'],
+    );
+    assert.deepEqual(
+      ENTRIES.map((e) => e.name),
+      LEDGER_MODULES.map((m) => m.name),
     );
   });
 
@@ -35,6 +41,20 @@ describe('ledger module registry', () => {
       without.some((p) => p.startsWith('CreateConference (tag ')),
       without.join('\n'),
     );
+  });
+
+  it('the registry declared every module wire: each tag-table entry has its declaration', () => {
+    assert.deepEqual(undeclaredWire(), []);
+    assert.deepEqual(
+      declaredWires().map((w) => w.name),
+      ENTRIES.flatMap((e) => (e.wire === undefined ? [] : [e.name])),
+    );
+    for (const e of ENTRIES) {
+      if (e.wire === undefined) continue;
+      const m = LEDGER_MODULES.find((d) => d.name === e.name)!;
+      assert.equal(e.wire.docs, m.docs, `${e.name}: the wire and the descriptor name the same docs page`);
+      assert.deepEqual(Object.keys(e.wire.instructions ?? {}).sort(), Object.keys(m.instructions).sort());
+    }
   });
 
   it('importing the registry installed the modules: the triggers handlers are the executor’s', () => {
@@ -108,14 +128,19 @@ describe('ledger module registry', () => {
       for (const [name, fn] of Object.entries(m.sdk ?? {}))
         assert.equal((sdk as Record<string, unknown>)[name], fn, `${m.name}: sdk export ${name}`);
     }
+    const withCli = LEDGER_MODULES.filter((m) => m.cli !== undefined);
     assert.deepEqual(
-      MODULE_COMMANDS,
-      LEDGER_MODULES.flatMap((m) => (m.cli === undefined ? [] : [m.cli])),
+      [...MODULES_WITH_COMMANDS],
+      withCli.map((m) => m.name).sort(),
+      'the module folders with commands.ts are the registry entries with cli: true',
     );
     assert.deepEqual(
       MODULE_CLI_ID_NAMES,
       LEDGER_MODULES.flatMap((m) => (m.cliIdNames === undefined ? [] : [m.cliIdNames])),
+      'the names given in place of ids are the modules’ (folder-name order)',
     );
+    for (const m of withCli)
+      assert.equal(MODULE_COMMANDS[MODULES_WITH_COMMANDS.indexOf(m.name)], m.cli, `${m.name}: its CLI`);
     assert.equal(typeof instructions.registerTrigger, 'function');
     assert.equal(typeof instructions.registerAccountAlias, 'function');
     assert.equal(typeof instructions.createConference, 'function');

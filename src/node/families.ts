@@ -17,7 +17,7 @@ import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
-import { moduleFamilies } from '../modules/registry.js';
+import { moduleFamilies } from '../modules/load.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { subscriptionsFamily } from '../subscriptions/family.js';

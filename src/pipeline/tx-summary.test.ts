@@ -1,10 +1,12 @@
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { INSTRUCTION_KINDS, type Instruction } from '../model/instructions.js';
 import { numeric } from '../model/numeric.js';
 import type { SignedTransaction } from '../model/transaction.js';
 // The installed ledger modules say what their instructions touch (state/module-host.ts).
-import '../modules/registry.js';
+import '../modules/load.js';
 import { touchedAssets } from './touched.js';
 import { decodeIndexValue, encodeIndexValue, hasKind, kindNames, kindsOf, kindTag } from './tx-summary.js';
 

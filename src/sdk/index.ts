@@ -5,71 +5,9 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
-// The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
-export {
-  type AccountAliasIndexResolution,
-  type AccountAliasList,
-  type AccountAliasResolution,
-  type AssetAliasLease,
-  type AssetAliasResolution,
-  aliasesOfAccount,
-  resolveAccountAlias,
-  resolveAliasIndex,
-  resolveAssetAlias,
-} from '../modules/aliases/sdk.js';
-export {
-  type CallDetail,
-  type CallListOptions,
-  type CallSummary,
-  type CreateConferenceOptions,
-  type JoinConferenceOptions,
-  openSignal,
-  type PageOptions,
-  type RelayEventOptions,
-  type RelayHealthSummary,
-  type RelayHopLike,
-  type RelayItem,
-  type RelayListOptions,
-  type RelayManifestLike,
-  type ShieldedPool,
-  type Signal,
-  type SignalContext,
-  type SignalKeyPair,
-  type SignedOption,
-  sealSignal,
-  type UsageOptions,
-} from '../modules/conference/sdk.js';
-export {
-  type AssetTransferControl,
-  assetTransferControl,
-  type DefinitionTransferControl,
-  definitionTransferControl,
-  type TransferWindow,
-} from '../modules/controls/sdk.js';
-export {
-  type ApprovalsOptions,
-  type MultisigApprovalItem,
-  type MultisigApprovalList,
-  type MultisigProposalAnswer,
-  type MultisigProposalList,
-  type MultisigSpecAnswer,
-  type MultisigSpecInput,
-  type MultisigStatusName,
-  multisigAccountId,
-  multisigApprovals,
-  multisigProposal,
-  multisigProposalId,
-  multisigProposals,
-  multisigSpec,
-} from '../modules/multisig/sdk.js';
-export {
-  type TriggerDueInput,
-  type TriggerList,
-  type TriggerRepeatInput,
-  type TriggerRow,
-  triggerDetail,
-  triggersList,
-} from '../modules/triggers/sdk.js';
+// The SDK functions of the ledger modules (src/modules/registry.ts; each module's descriptor lists them).
+// Importing the registry also declares the modules' wire pieces before any codec use.
+export * from '../modules/registry.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
 export {
   type ClientOptions,

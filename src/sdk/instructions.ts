@@ -7,11 +7,7 @@ import { assetId } from '../model/ids.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
-import { aliasInstructions } from '../modules/aliases/sdk.js';
-import { conferenceInstructions } from '../modules/conference/sdk.js';
-import { controlInstructions } from '../modules/controls/sdk.js';
-import { multisigInstructions } from '../modules/multisig/sdk.js';
-import { triggerInstructions } from '../modules/triggers/sdk.js';
+import { moduleInstructions } from '../modules/registry.js';
 import { fromHex } from '../util/hex.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 import { subscriptionInstructions } from './subscription-instructions.js';
@@ -160,17 +156,13 @@ export const instructions = {
   }),
   activateRuntimeUpgrade: (id: string): Instruction => ({ kind: 'ActivateRuntimeUpgrade', id }),
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
-  ...conferenceInstructions,
   /** Moves `amount` of the native asset into the shielded pool as a note for `ownerHash` (64 hex digits). */
   shieldAsset: (amount: AmountLike, ownerHash: string): Instruction => ({
     kind: 'ShieldAsset',
     amount: toAmount(amount),
     ownerHash,
   }),
-  ...aliasInstructions,
-  ...multisigInstructions,
-  ...controlInstructions,
-  ...triggerInstructions,
+  ...moduleInstructions,
   ...subscriptionInstructions,
 } as const;
 

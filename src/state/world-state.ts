@@ -26,7 +26,7 @@ import { installedIdNamings } from './module-host.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
 import { BaseTable } from './table.js';
-import { INITIAL_META, type IndexName, type RowOf, TABLE_NAMES, TABLES } from './tables.js';
+import { INITIAL_META, type IndexName, type RowOf, TABLES, tableNames } from './tables.js';
 
 export type { StateEntry } from './persist.js';
 /** The chain parameters that are plain numbers (everything but the custom map). */
@@ -42,7 +42,7 @@ const copy = deepCopy;
 
 function makeTables(): StateTables {
   const t: Partial<Record<TableName, BaseTable<unknown>>> = {};
-  for (const name of TABLE_NAMES) t[name] = new BaseTable(TABLES[name] as never);
+  for (const name of tableNames()) t[name] = new BaseTable(TABLES[name] as never);
   return t as StateTables;
 }
 
@@ -62,7 +62,7 @@ export class WorldState {
 
   /** Every persisted pair, sorted by key. */
   *entries(): Generator<StateEntry> {
-    const names = [...TABLE_NAMES].sort((a, b) => TABLES[a].tag - TABLES[b].tag);
+    const names = [...tableNames()].sort((a, b) => TABLES[a].tag - TABLES[b].tag);
     for (const name of names) {
       const table = this.tables[name] as BaseTable<unknown>;
       // Byte order of the UTF-8 keys, which can differ from the UTF-16 order of the ids.

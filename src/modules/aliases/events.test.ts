@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { dataScope } from '../../gateway/event-scope.js';
-import '../registry.js';
+import '../load.js';
 
 const ACCOUNT = `ed0120${'AB'.repeat(32)}@wonderland`;
 

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { Instruction } from '../../model/instructions.js';
 import type { SignedTransaction } from '../../model/transaction.js';
 import { touchedAssets } from '../../pipeline/touched.js';
-import '../registry.js';
+import '../load.js';
 
 const key = (n: number) => `ed0120${n.toString(16).padStart(64, '0').toUpperCase()}@wonderland`;
 const tx = (instructions: Instruction[]) =>
