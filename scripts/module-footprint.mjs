@@ -13,8 +13,8 @@
 //       in a comment all count.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
-// A migrated module's footprint should be its registry line (src/modules/registry.ts, plus
-// src/modules/commands.ts for its CLI), the core's tag tables, and the docs index.
+// A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
+// tables (src/model/tags.ts), and the docs index.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -25,14 +25,14 @@ const root = new URL('..', import.meta.url).pathname;
 export const FEATURES = {
   triggers: { folder: 'src/modules/triggers', pattern: /trigger/i, docs: 'docs/triggers.md' },
   subscriptions: { folder: undefined, pattern: /subscri/i, docs: 'docs/subscriptions.md' },
-  aliases: { folder: undefined, pattern: /alias/i, docs: 'docs/data-model.md' },
+  aliases: { folder: 'src/modules/aliases', pattern: /alias/i, docs: 'docs/data-model.md' },
   multisig: { folder: 'src/modules/multisig', pattern: /multisig/i, docs: 'docs/multisig.md' },
   controls: {
-    folder: undefined,
+    folder: 'src/modules/controls',
     pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,
     docs: 'docs/controls.md',
   },
-  conference: { folder: undefined, pattern: /conference/i, docs: 'docs/conference.md' },
+  conference: { folder: 'src/modules/conference', pattern: /conference/i, docs: 'docs/conference.md' },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

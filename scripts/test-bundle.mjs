@@ -71,6 +71,40 @@ export function threadEntries(root) {
   return entries;
 }
 
+const CONVENTION_IMPORT = /import\(`\.\/\$\{([^}`]+)\}\/([\w-]+)\.js`\)/g;
+const FOLDER_SCAN = /\bmoduleFolders\('([\w-]+)'\)/g;
+
+/**
+ * src/modules/load.ts and commands.ts import each module's descriptor and commands by a computed path
+ * (`./${name}/descriptor.js`, so that they name no module). esbuild cannot map such a `.js` pattern onto
+ * the `.ts` sources, so in the bundle each becomes one static import per module folder that has the file;
+ * a scan of the module folders (`moduleFolders('commands')`) becomes the list it finds now.
+ */
+function moduleConventionPlugin(root) {
+  return {
+    name: 'module-convention-imports',
+    setup(b) {
+      b.onLoad({ filter: /[\\/]src[\\/]modules[\\/][\w-]+\.ts$/ }, (args) => {
+        const text = readFileSync(args.path, 'utf8');
+        if (text.match(CONVENTION_IMPORT) === null) return undefined;
+        const dir = join(root, 'src', 'modules');
+        const folders = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory());
+        const having = (file) =>
+          folders.filter((d) => existsSync(join(dir, d.name, `${file}.ts`))).map((d) => d.name);
+        const scanned = text.replace(FOLDER_SCAN, (_, file) => JSON.stringify(having(file).sort()));
+        const contents = scanned.replace(CONVENTION_IMPORT, (_, expr, file) => {
+          const cases = folders
+            .filter((d) => existsSync(join(dir, d.name, `${file}.ts`)))
+            .map((d) => `case '${d.name}': return import('./${d.name}/${file}.js');`)
+            .join(' ');
+          return `((n) => { switch (n) { ${cases} default: return Promise.reject(new Error(\`no src/modules/\${n}/${file}.ts\`)); } })(${expr})`;
+        });
+        return { contents, loader: 'ts' };
+      });
+    },
+  };
+}
+
 /** Builds the bundle for this process and returns its directory (removed by `removeTestBundle`). */
 export async function buildTestBundle(root) {
   removeStale(root);
@@ -88,6 +122,7 @@ export async function buildTestBundle(root) {
     conditions: ['torana-source'],
     outdir,
     logLevel: 'warning',
+    plugins: [moduleConventionPlugin(root)],
   });
   return outdir;
 }

@@ -9,7 +9,7 @@
 //   POST /v1/{domains,accounts,assets/definitions,nfts}/query       gateway/routes/app-lists.ts (listRoutes)
 //
 // List parameters and their errors: gateway/list.ts. Path ids: gateway/routes/app-params.ts; accounts and
-// asset definitions also by alias (gateway/alias-resolver.ts).
+// asset definitions also by a name in place of the id (gateway/id-resolver.ts).
 
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';

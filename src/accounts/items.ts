@@ -1,7 +1,7 @@
 // Entities of the world state as list items (views.ts): the entity's own fields plus the parts of its
 // id that clients filter on. Pure functions of the committed state read through the StateReader port.
 
-import type { AliasFields } from '../gateway/alias-filter.js';
+import type { IdFields } from '../gateway/id-filter.js';
 import type { StateReader } from '../gateway/ports.js';
 import type { Account, Asset, AssetDefinition, Domain, Nft } from '../model/entities.js';
 import { parseAccountId, parseAssetId, parseDefinitionId, parseNftId } from '../model/ids.js';
@@ -78,11 +78,11 @@ export function accountDetail(state: StateReader, a: Account): AccountDetail {
   };
 }
 
-/** Item fields (JSON names) naming an account, a definition or an asset: a filter may give an alias there. */
-export const ALIAS_FIELDS = {
+/** Item fields (JSON names) naming an account, a definition or an asset: a filter may give a name there. */
+export const ID_FIELDS = {
   account: { id: 'account' },
   domain: { owned_by: 'account' },
   definition: { id: 'definition', owned_by: 'account' },
   asset: { id: 'asset', definition: 'definition', account: 'account' },
   nft: { owned_by: 'account' },
-} as const satisfies Record<string, AliasFields>;
+} as const satisfies Record<string, IdFields>;

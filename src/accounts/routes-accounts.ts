@@ -4,9 +4,9 @@
 // An account's transaction history (`/v1/accounts/{id}/transactions`) is served by the history family
 // (src/history/), from the commit-time indexes, with filters and cursors.
 
-import { accountParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
+import { accountParam } from '../gateway/id-resolver.js';
 import { ListQuerystring } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import {
@@ -20,7 +20,7 @@ import {
 import { IdParams } from '../gateway/routes/app-params.js';
 import { respondCached, viewSchema } from '../gateway/view.js';
 import { PermissionCodec, permissionKey } from '../model/permissions.js';
-import { ALIAS_FIELDS, accountDetail, accountItem, assetItem } from './items.js';
+import { accountDetail, accountItem, assetItem, ID_FIELDS } from './items.js';
 import type { AccountsPort } from './port.js';
 import {
   AccountDetailView,
@@ -72,7 +72,7 @@ function accountReadRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       },
       handler: (req, reply) => {
         const assets = () => state.assetsOfAccount(known(req.params.id).id).map(assetItem);
-        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, aliases: ALIAS_FIELDS.asset };
+        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, idFields: ID_FIELDS.asset };
         return answerStateList(d, req, reply, views, assets, queryInput(req.query));
       },
     }),
@@ -99,7 +99,7 @@ export function accountRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       noun: 'Accounts',
       what: 'accounts',
       tags: ['accounts'],
-      views: { item: AccountItemView, list: AccountListView, idOf: itemId, aliases: ALIAS_FIELDS.account },
+      views: { item: AccountItemView, list: AccountListView, idOf: itemId, idFields: ID_FIELDS.account },
       source: tableSource(port.state, 'account', accountItem),
     }),
     ...accountReadRoutes(d, port),

@@ -1,9 +1,9 @@
 // Asset definitions and their holders, under /v1/assets/*: list items carry `id`, `name` and
 // `total_quantity`, and each asset definition exposes its holders.
 
-import { definitionParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
+import { definitionParam } from '../gateway/id-resolver.js';
 import { ListQuerystring } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import {
@@ -16,14 +16,14 @@ import {
 } from '../gateway/routes/app-lists.js';
 import { IdParams } from '../gateway/routes/app-params.js';
 import { respondCached, viewSchema } from '../gateway/view.js';
-import { ALIAS_FIELDS, assetItem, definitionItem } from './items.js';
+import { assetItem, definitionItem, ID_FIELDS } from './items.js';
 import type { AccountsPort } from './port.js';
 import { AssetDefinitionItemView, AssetDefinitionListView, AssetItemView, AssetListView } from './views.js';
 
 export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
   const { state } = port;
   const tags = ['assets'];
-  // An id or a live asset alias (alias-resolver.ts).
+  // An id or a name naming it now (gateway/id-resolver.ts).
   const known = async (text: string) => {
     const id = await definitionParam(state, port.chain, text);
     const definition = state.assetDefinition(id);
@@ -40,7 +40,7 @@ export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDe
         item: AssetDefinitionItemView,
         list: AssetDefinitionListView,
         idOf: itemId,
-        aliases: ALIAS_FIELDS.definition,
+        idFields: ID_FIELDS.definition,
       },
       source: tableSource(state, 'assetDefinition', definitionItem),
     }),
@@ -78,7 +78,7 @@ export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDe
       handler: async (req, reply) => {
         const { id } = await known(req.params.id);
         const holders = () => state.holdersOfDefinition(id).map(assetItem);
-        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, aliases: ALIAS_FIELDS.asset };
+        const views = { item: AssetItemView, list: AssetListView, idOf: itemId, idFields: ID_FIELDS.asset };
         return answerStateList(d, req, reply, views, holders, queryInput(req.query));
       },
     }),

@@ -8,7 +8,7 @@ import { itemId, JSON_OR_CODEC, listRoutes, tableSource } from '../gateway/route
 import { IdParams, pathId } from '../gateway/routes/app-params.js';
 import { respondCached, viewSchema } from '../gateway/view.js';
 import { DomainId, NftId } from '../model/ids.js';
-import { ALIAS_FIELDS, domainItem, nftItem } from './items.js';
+import { domainItem, ID_FIELDS, nftItem } from './items.js';
 import type { AccountsPort } from './port.js';
 import { DomainItemView, DomainListView, NftItemView, NftListView } from './views.js';
 
@@ -21,7 +21,7 @@ export function domainRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       noun: 'Domains',
       what: 'domains',
       tags,
-      views: { item: DomainItemView, list: DomainListView, idOf: itemId, aliases: ALIAS_FIELDS.domain },
+      views: { item: DomainItemView, list: DomainListView, idOf: itemId, idFields: ID_FIELDS.domain },
       source: tableSource(state, 'domain', domainItem),
     }),
     defineRoute({
@@ -54,7 +54,7 @@ export function nftRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       noun: 'Nfts',
       what: 'NFTs',
       tags,
-      views: { item: NftItemView, list: NftListView, idOf: itemId, aliases: ALIAS_FIELDS.nft },
+      views: { item: NftItemView, list: NftListView, idOf: itemId, idFields: ID_FIELDS.nft },
       source: tableSource(state, 'nft', nftItem),
     }),
     defineRoute({

@@ -81,15 +81,15 @@ export function parameterSet(name: string, value: string, flags: Flags) {
 export const peerRegister = (peer: string, flags: Flags & { address: string; blsKey: string; pop: string }) =>
   submit(flags, () => [ix.registerPeer(peer, flags.address, flags.blsKey, flags.pop)]);
 export const peerUnregister = (peer: string, flags: Flags) => submit(flags, () => [ix.unregisterPeer(peer)]);
-// Definitions and accounts may be given as aliases (alias-actions.ts resolves them at the node).
+// Definitions and accounts may be given by a name standing for their id (id-args.ts resolves it at the node).
 export async function assetMint(def: string, account: string, amount: string, flags: Flags) {
-  const { accountArg, definitionArg } = await import('./alias-actions.js');
+  const { accountArg, definitionArg } = await import('./id-args.js');
   const { client } = await resolveClient(flags, true);
   const [d, a] = [await definitionArg(client, def), await accountArg(client, account)];
   return submit(flags, () => [ix.mintAsset(d, a, amount)]);
 }
 export async function assetTransfer(def: string, from: string, to: string, amount: string, flags: Flags) {
-  const { accountArg, definitionArg } = await import('./alias-actions.js');
+  const { accountArg, definitionArg } = await import('./id-args.js');
   const { client } = await resolveClient(flags, true);
   const d = await definitionArg(client, def);
   const [f, t] = [await accountArg(client, from), await accountArg(client, to)];
@@ -107,7 +107,7 @@ export function assetDefine(id: string, flags: Flags & { scale: string; mintable
 
 export async function assetBalance(defText: string, accountText: string, flags: Flags): Promise<void> {
   const { client } = await resolveClient(flags, true);
-  const { accountArg, definitionArg } = await import('./alias-actions.js');
+  const { accountArg, definitionArg } = await import('./id-args.js');
   const def = await definitionArg(client, defText);
   const account = await accountArg(client, accountText);
   let balance = '0';

@@ -23,7 +23,7 @@ export function registerClientCommands(program: Command): void {
     .action(lazyAction(streams, 'blocks'));
   clientOptions(program.command('status').description('the node status summary'))
     .addHelpText('after', '\nExample:\n  torana status --json\n')
-    .action(lazyAction(statusAction, 'status'));
+    .action(lazyAction(statusAction, 'status', { wire: false }));
   clientOptions(
     program.command('whoami').description('the account and public key the CLI signs with'),
   ).action(lazyAction(actions, 'whoami'));

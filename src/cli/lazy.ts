@@ -6,12 +6,20 @@
 // biome-ignore lint/suspicious/noExplicitAny: commander hands actions untyped positional arguments.
 type Action = (...args: any[]) => void | Promise<void>;
 
-/** An action that imports `load()` on first use and calls its `name` export with commander's arguments. */
+/**
+ * An action that imports `load()` on first use and calls its `name` export with commander's arguments.
+ * Before it, the ledger modules' registry, which declares their wire pieces (instruction and event
+ * variants, …) into the codecs the action may use (docs/design/modules.md "Wire declarations"); an
+ * action that decodes no ledger type (`wire: false`: plain JSON, e.g. `status`) skips it, and with it the
+ * data model and the native crypto backend.
+ */
 export function lazyAction<M extends Record<string, unknown>>(
   load: () => Promise<M>,
   name: keyof M & string,
+  opts: { wire?: boolean } = {},
 ): Action {
   return async (...args: unknown[]) => {
+    if (opts.wire !== false) await import('../modules/registry.js');
     const mod = await load();
     await (mod[name] as Action)(...args);
   };

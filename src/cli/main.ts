@@ -4,18 +4,17 @@
 // of a command is imported when it runs (lazy.ts), so `torana --help` does not load the node.
 
 import { Command, CommanderError } from 'commander';
-import { MODULE_COMMANDS } from '../modules/commands.js';
+import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
-import { registerAliasCommands } from './alias-commands.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
-import { registerConferenceCommands, registerShieldCommand } from './conference-commands.js';
-import { registerControlCommands } from './control-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
+import { installCliIdNames } from './id-names.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerShieldCommand } from './shield-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
@@ -43,14 +42,13 @@ export function buildProgram(): Command {
     .exitOverride();
   registerNodeCommands(program);
   registerClientCommands(program);
-  registerAliasCommands(program);
-  registerControlCommands(program);
   registerSubscriptionCommands(program);
-  // The ledger modules' command groups (src/modules/commands.ts), in registry order.
+  // The ledger modules' command groups (src/modules/commands.ts), in registry order, and their names
+  // given in place of ids (id-names.ts).
   for (const register of MODULE_COMMANDS) register(program);
+  installCliIdNames(MODULE_CLI_ID_NAMES);
   registerIsoCommands(program);
   registerExplorerCommands(program);
-  registerConferenceCommands(program);
   registerShieldCommand(program);
   registerTestnetCommands(program);
   registerGenesisCommands(program);

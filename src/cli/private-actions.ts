@@ -1,25 +1,15 @@
-// The code of `torana shield` and `torana conference roster-key` (conference-commands.ts), imported only
-// when one runs.
+// The code of `torana shield` (shield-commands.ts), imported only when it runs.
 
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { numeric } from '../model/numeric.js';
 import { instructions as ix } from '../sdk/instructions.js';
 import { type Flags, submit } from './client-actions.js';
-import { baseUnits, nativeScale, newNote, newRosterKey, saveNote } from './conference-private.js';
 import { CliError } from './errors.js';
-import { printJson, printRecord } from './output.js';
 import { resolveClient } from './settings.js';
+import { baseUnits, nativeScale, newNote, saveNote } from './shielded-notes.js';
 
 type DirFlags = Flags & { dir: string };
-
-export async function rosterKey(flags: DirFlags & { out?: string }): Promise<void> {
-  const out = flags.out ?? join(flags.dir, 'roster-key.json');
-  const key = await newRosterKey(out);
-  const shown = { commitment: key.commitment, key_file: out };
-  if (flags.json) printJson(shown);
-  else printRecord(shown);
-}
 
 /**
  * ShieldAsset of `amount` into a new note. The note file is written (never over another) before the

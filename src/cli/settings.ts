@@ -1,13 +1,12 @@
 // The SDK client of a client command, from the target (target.ts) and, when the command signs, the
-// account's key file. The account (`--account` or client.json's) may be an account alias `label@domain`:
-// the node resolves it at its committed height, and the client signs as the account it names.
+// account's key file. The account (`--account` or client.json's) may be a name standing for an account id
+// (id-args.ts): the node resolves it at its committed height, and the client signs as the account it names.
 
 import { loadKeyFile } from '../crypto/keyfile.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
-import { accountAliasProblem } from '../model/aliases.js';
-import { resolveAccountAlias } from '../sdk/aliases.js';
 import { ToranaClient } from '../sdk/client.js';
 import { CliError } from './errors.js';
+import { namedId } from './id-args.js';
 import { type ClientFlags, resolveTarget } from './target.js';
 
 export type { ClientFlags } from './target.js';
@@ -37,8 +36,8 @@ export async function resolveClient(flags: ClientFlags, needKey: boolean): Promi
   return { client, url, account, key };
 }
 
-/** An account id as given; an account alias as the id it names on the node at `url` (404 → not_found). */
+/** An account id as given; a name as the id it stands for on the node at `url` (404 → not_found). */
 async function accountIdOf(url: string, text: string): Promise<string> {
-  if (accountAliasProblem(text) !== undefined) return text; // an id, or neither: the encoder judges it
-  return (await resolveAccountAlias(new ToranaClient({ url }), text)).accountId;
+  // An id, or neither form: the encoder judges it.
+  return (await namedId(new ToranaClient({ url }), 'account', text)) ?? text;
 }

@@ -26,11 +26,28 @@ function fnv1a64(text: string): Uint8Array {
 export class SchemaRegistry {
   private readonly types = new Map<string, TypeDesc>();
   private readonly hashes = new Map<string, Uint8Array>();
+  private pending: (() => readonly AnyCodec[])[] = [];
 
   constructor(readonly version: number) {}
 
+  /**
+   * Registers the codecs `roots()` returns, on the first read of the registry: a registry made at import
+   * time then sees the types declared by modules loaded after it. The result does not depend on when.
+   */
+  registerLater(roots: () => readonly AnyCodec[]): void {
+    this.pending.push(roots);
+  }
+
+  private flush(): void {
+    if (this.pending.length === 0) return;
+    const batches = this.pending;
+    this.pending = [];
+    for (const roots of batches) for (const c of roots()) this.register(c);
+  }
+
   /** Registers a named codec and every named type reachable from it. */
   register(root: AnyCodec): void {
+    this.flush();
     const visit = (c: AnyCodec): TypeRef => {
       if (c.name === undefined) return c.describe(visit);
       if (!this.types.has(c.name)) {
@@ -44,11 +61,13 @@ export class SchemaRegistry {
   }
 
   has(name: string): boolean {
+    this.flush();
     return this.types.has(name);
   }
 
   /** The description of one type and everything it references, in a stable order. */
   closure(name: string): Record<string, TypeDesc> {
+    this.flush();
     const out: Record<string, TypeDesc> = {};
     const walk = (ref: TypeRef | undefined): void => {
       if (ref === undefined) return;
@@ -85,6 +104,7 @@ export class SchemaRegistry {
   }
 
   snapshot(): SchemaSnapshot {
+    this.flush();
     const names = [...this.types.keys()].sort();
     return { version: this.version, types: Object.fromEntries(names.map((n) => [n, this.types.get(n)!])) };
   }

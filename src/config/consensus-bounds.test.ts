@@ -2,6 +2,8 @@
 // more than GOSSIP_TXS_MAX transactions, or a sync answer of more than SYNC_BLOCKS_MAX blocks, is refused
 // as garbage by every peer (and the connection dropped), so the configuration refuses such batches.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { GOSSIP_TXS_MAX, SYNC_BLOCKS_MAX } from '../consensus/bft/messages.js';

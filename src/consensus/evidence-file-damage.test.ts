@@ -3,6 +3,8 @@
 // the last record, a truncation or appended garbage cost exactly the records they touch. Every failing
 // case prints its seed; keep it here as a regression if one ever fails.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { seededRandom } from '../../test/helpers/bad-values.js';

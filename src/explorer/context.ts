@@ -1,8 +1,8 @@
 // What every explorer route table receives: the family's port and the gateway's route dependencies
 // (schema registry, limits, errors), plus the fields every explorer route shares.
 
-import { type IdKind, queryIds } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
+import { type IdKind, queryIds } from '../gateway/id-resolver.js';
 import { JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
 import type { ExplorerPort } from './port.js';
 
@@ -12,8 +12,8 @@ export interface ExplorerContext {
 }
 
 /**
- * The query string with the aliases of its entity parameters (`fields`) replaced by ids, resolved at the
- * committed height (gateway/alias-resolver.ts); unbound alias 404, the rest judged by the route's parser.
+ * The query string with the names in its entity parameters (`fields`) replaced by ids, resolved at the
+ * committed height (gateway/id-resolver.ts); unbound name 404, the rest judged by the route's parser.
  */
 export function withIds<Q extends Partial<Record<string, string>>>(
   x: ExplorerContext,

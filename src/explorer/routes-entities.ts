@@ -5,8 +5,8 @@
 import { Type } from 'typebox';
 import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
-import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
+import { accountParam, definitionParam } from '../gateway/id-resolver.js';
 import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
@@ -43,7 +43,7 @@ const AssetsQuery = Type.Object({
   ),
 });
 
-/** The balance filters naming an entity: each takes an alias in place of the id. */
+/** The balance filters naming an entity: each takes a name in place of the id. */
 const ASSETS_QUERY_IDS = { owned_by: 'account', definition: 'definition', asset_id: 'asset' } as const;
 
 function queryId(codec: Codec<string>, parameter: string, value: string): string {
@@ -101,8 +101,8 @@ function nftsPage(state: StateReader, p: ExplorerPage) {
 }
 
 /**
- * The canonical id of a path parameter; accounts and definitions may be named by an alias, and so may an
- * asset's two parts (alias-resolver.ts).
+ * The canonical id of a path parameter; accounts and definitions may be given by a name in place of the
+ * id, and so may an asset's two parts (gateway/id-resolver.ts).
  */
 async function entityId(x: ExplorerContext, codec: Codec<string>, text: string): Promise<string> {
   if (codec === AccountId) return accountParam(x.port.state, text);

@@ -5,7 +5,7 @@
 
 import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
-import type { IdKind } from '../gateway/alias-resolver.js';
+import type { IdKind } from '../gateway/id-resolver.js';
 import {
   type ExplorerPage,
   ExplorerQuerystring,
@@ -147,7 +147,7 @@ export function stateListRoute<T>(
   r: { url: string; operationId: string; what: string; view: Codec<Page<T>> },
   build: (state: StateReader, p: ExplorerPage, query: Record<string, string | undefined>) => Page<T>,
   querystring = ExplorerQuerystring,
-  /** Query parameters naming an entity: aliases resolved to ids before `build` (context.ts withIds). */
+  /** Query parameters naming an entity: names resolved to ids before `build` (context.ts withIds). */
   ids: Readonly<Record<string, IdKind>> = {},
 ): RouteDef {
   return defineRoute({

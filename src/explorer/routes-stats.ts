@@ -3,8 +3,8 @@
 // capability, else 503 `telemetry_profile_restricted`).
 
 import { Type } from 'typebox';
-import { accountParam, definitionParam } from '../gateway/alias-resolver.js';
 import { gatewayError } from '../gateway/errors.js';
+import { accountParam, definitionParam } from '../gateway/id-resolver.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { IdParams } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
@@ -63,14 +63,14 @@ function qrRoute(x: ExplorerContext): RouteDef {
     errorStatuses: [404],
     schema: { params: IdParams, response: { 200: viewSchema(ExplorerQrView) } },
     handler: (req, reply) => {
-      const id = accountParam(x.port.state, req.params.id); // an id or an account alias
+      const id = accountParam(x.port.state, req.params.id); // an id or a name (gateway/id-resolver.ts)
       if (x.port.state.account(id) === undefined) throw gatewayError('not_found', { id });
       return respond(x.deps.schema, req, reply, ExplorerQrView, accountQr(id));
     },
   });
 }
 
-/** The definition a path names by id or by asset alias (alias-resolver.ts); 404 when none. */
+/** The definition a path names by id or by name (gateway/id-resolver.ts); 404 when none. */
 async function definitionOf(x: ExplorerContext, text: string) {
   const id = await definitionParam(x.port.state, x.deps.ports.chain, text);
   const d = x.port.state.assetDefinition(id);

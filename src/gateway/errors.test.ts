@@ -1,7 +1,11 @@
+// Declares the ledger modules' wire pieces (their rejection codes) before the checks below.
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { REJECTION_CODES } from '../model/rejections.js';
+import { REJECTION_NUMBERS, type RejectionCode } from '../model/tags.js';
+import { declaredWires } from '../state/module-wire.js';
 import { toGatewayError } from './error-reply.js';
 import { createErrorRegistry, ERRORS, GatewayError, gatewayError } from './errors.js';
 import { LEDGER_ERRORS } from './ledger-errors.js';
@@ -49,20 +53,40 @@ describe('error registry', () => {
     sameCodes(all, createErrorRegistry(LEDGER_ERRORS).specs);
   });
 
-  it('docs/errors.md lists every ledger rejection code with its number', () => {
-    const text = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8');
-    const rows = new Map<string, number>();
-    for (const line of text.split('\n')) {
-      const m = /^\|\s*`([a-z0-9_]+)`\s*\|\s*R(\d+)\s*\|/.exec(line);
-      if (m !== null) rows.set(m[1]!, Number(m[2]));
+  it('every ledger rejection code is documented with its number: the core in docs/errors.md, a module on its page', () => {
+    const rowsOf = (page: string): Map<string, number> => {
+      const text = readFileSync(new URL(`../../${page}`, import.meta.url), 'utf8');
+      const rows = new Map<string, number>();
+      for (const line of text.split('\n')) {
+        const m = /^\|\s*`([a-z0-9_]+)`\s*\|\s*R(\d+)\s*\|/.exec(line);
+        if (m !== null) rows.set(m[1]!, Number(m[2]));
+      }
+      return rows;
+    };
+    const moduleCodes = new Set<string>();
+    for (const w of declaredWires()) {
+      const own = Object.keys(w.rejections ?? {}).sort();
+      for (const c of own) moduleCodes.add(c);
+      const rows = rowsOf(w.docs);
+      assert.deepEqual(
+        own.map((c) => [c, rows.get(c)]),
+        own.map((c) => [c, REJECTION_NUMBERS[c as RejectionCode]]),
+        `${w.docs} lists the ${w.name} module's rejection codes with their numbers`,
+      );
     }
     assert.deepEqual(
-      Object.fromEntries([...rows].sort()),
+      Object.fromEntries([...rowsOf('docs/errors.md')].sort()),
       Object.fromEntries(
-        Object.entries(REJECTION_CODES)
-          .map(([c, [n]]) => [c, n])
+        Object.entries(REJECTION_NUMBERS)
+          .filter(([c]) => !moduleCodes.has(c))
           .sort(),
       ),
+      'docs/errors.md lists exactly the core codes',
+    );
+    assert.deepEqual(
+      Object.keys(REJECTION_CODES).sort(),
+      Object.keys(REJECTION_NUMBERS).sort(),
+      'every code has a meaning',
     );
   });
 

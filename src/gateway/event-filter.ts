@@ -11,12 +11,12 @@
 //   call          the conference call id, <domain>:<name>                    (conference call events)
 //   relay         the conference relay id                                   (relay register / health)
 //   account       the account a data event is about (account created / deleted, a balance change, a
-//                 permission or role grant, an account alias); an account alias is accepted
-//   definition    the asset definition (definition events, a balance change, an asset alias); an
-//                 asset alias is accepted
-//   asset         the asset (balance) of AssetAdded / AssetRemoved; either part may be an alias
-// Aliases in `eq`, `ne`, `in`, `nin` on the last three are resolved to ids when the filter is taken (a
-// stream when it opens, a webhook when it is registered: EVENT_ALIAS_FIELDS, alias-filter.ts).
+//                 permission or role grant, a name bound to it); a name in place of the id is accepted
+//   definition    the asset definition (definition events, a balance change, a name bound to it); a
+//                 name in place of the id is accepted
+//   asset         the asset (balance) of AssetAdded / AssetRemoved; either part may be a name
+// Names (model/id-names.ts) in `eq`, `ne`, `in`, `nin` on the last three are resolved to ids when the
+// filter is taken (a stream when it opens, a webhook when it is registered: EVENT_ID_FIELDS, id-filter.ts).
 // A field an event lacks satisfies only ne, nin and is_null. Paths other than these names are refused,
 // so a typo answers 400 instead of silently matching nothing.
 
@@ -61,8 +61,8 @@ export interface EventFields {
   readonly asset?: string;
 }
 
-/** Filter fields naming an id, and what they name: their aliases are resolved (alias-filter.ts). */
-export const EVENT_ALIAS_FIELDS = { account: 'account', definition: 'definition', asset: 'asset' } as const;
+/** Filter fields naming an id, and what they name: names in place of ids are resolved (id-filter.ts). */
+export const EVENT_ID_FIELDS = { account: 'account', definition: 'definition', asset: 'asset' } as const;
 
 export type EventMatcher = (fields: EventFields) => boolean;
 

@@ -1,7 +1,8 @@
 // The `domain`, `call`, `relay`, `account`, `definition` and `asset` stream-filter fields of a data event
 // (event-filter.ts): which domain, conference call, relay, account, asset definition and asset (balance)
 // the state change is about. Ids are parsed leniently: an event whose id does not parse simply lacks the
-// field.
+// field. A ledger module's events are scoped by the module (installModuleEventScopes, from
+// src/modules/registry.ts): the gateway names no module.
 
 import { parseCallId } from '../model/conference.js';
 import type { DataEvent } from '../model/events.js';
@@ -14,6 +15,24 @@ export interface EventScope {
   readonly account?: string;
   readonly definition?: string;
   readonly asset?: string;
+}
+
+/** A ledger module's scope of its own data events; undefined for an event that is not one of them. */
+export type ModuleEventScope = (d: DataEvent) => EventScope | undefined;
+
+let moduleScopes: readonly ModuleEventScope[] = [];
+
+/** Installs the ledger modules' event scopes, in registry order (once per process, at start-up). */
+export function installModuleEventScopes(scopes: readonly ModuleEventScope[]): void {
+  moduleScopes = scopes;
+}
+
+function moduleScope(d: DataEvent): EventScope {
+  for (const scope of moduleScopes) {
+    const s = scope(d);
+    if (s !== undefined) return s;
+  }
+  return {};
 }
 
 function callScope(call: string): EventScope {
@@ -75,14 +94,8 @@ export function dataScope(d: DataEvent): EventScope {
     case 'PermissionRevoked':
     case 'RoleGranted':
     case 'RoleRevoked':
-    case 'AccountAliasBound':
-    case 'AccountAliasUnbound':
-    case 'AccountAliasPrimarySet':
       return { account: d.account };
-    case 'AssetAliasSet':
-    case 'AssetAliasRemoved':
-      return { definition: d.definition };
     default:
-      return {};
+      return moduleScope(d);
   }
 }

@@ -1,18 +1,57 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { mountFamilies, type RouteFamily } from './family.js';
+import { placeFamilies, type RouteFamily } from './family.js';
 
-const fam = (name: string): RouteFamily => ({ name, app: true, routes: () => [] });
-const names = (list: readonly RouteFamily[]) => list.map((f) => f.name);
+const fam = (name: string, servedAfter?: string): RouteFamily => ({
+  name,
+  app: true,
+  routes: () => [],
+  ...(servedAfter === undefined ? {} : { servedAfter }),
+});
+const names = (fs: readonly RouteFamily[]) => fs.map((f) => f.name);
 
-describe('mountFamilies: a module family keeps its place in the served interface', () => {
-  it('mounts a placed family right after the last family of its anchor’s name', () => {
-    const core = [fam('accounts'), fam('controls'), fam('subscriptions'), fam('subscriptions')];
-    const out = mountFamilies(core, [
-      { family: fam('multisig'), after: 'controls' },
-      { family: fam('late'), after: 'subscriptions' },
+describe('placeFamilies', () => {
+  it('serves a family naming servedAfter right after that family; the others keep their order', () => {
+    const list = [fam('a'), fam('b'), fam('c'), fam('m', 'a'), fam('d')];
+    assert.deepEqual(names(placeFamilies(list)), ['a', 'm', 'b', 'c', 'd']);
+    assert.deepEqual(names(placeFamilies([fam('a'), fam('b')])), ['a', 'b']);
+  });
+
+  it('several after one family keep their list order; one may follow a placed one', () => {
+    const list = [
+      fam('a'),
+      fam('b'),
+      fam('m', 'a'),
+      fam('n', 'a'),
+      fam('o', 'n'),
+      fam('p', 'q'),
+      fam('q', 'b'),
+    ];
+    assert.deepEqual(names(placeFamilies(list)), ['a', 'm', 'n', 'o', 'b', 'q', 'p']);
+  });
+
+  it('follows the last family of the name; an unknown name or a cycle leaves the family in the list', () => {
+    const twice = [fam('s'), fam('x'), fam('s'), fam('t'), fam('m', 's')];
+    assert.deepEqual(names(placeFamilies(twice)), ['s', 'x', 's', 'm', 't']);
+    assert.deepEqual(names(placeFamilies([fam('a'), fam('m', 'nowhere'), fam('b')])), ['a', 'm', 'b']);
+    assert.deepEqual(names(placeFamilies([fam('a'), fam('x', 'y'), fam('y', 'x'), fam('b')])), [
+      'a',
+      'b',
+      'x',
+      'y',
     ]);
-    assert.deepEqual(names(out), [
+  });
+
+  it('places module families named after core ones and leaves its input untouched', () => {
+    const list = [
+      fam('accounts'),
+      fam('subscriptions'),
+      fam('subscriptions'),
+      fam('multisig', 'controls'),
+      fam('controls', 'accounts'),
+      fam('late', 'subscriptions'),
+    ];
+    assert.deepEqual(names(placeFamilies(list)), [
       'accounts',
       'controls',
       'multisig',
@@ -20,33 +59,36 @@ describe('mountFamilies: a module family keeps its place in the served interface
       'subscriptions',
       'late',
     ]);
-    assert.deepEqual(
-      names(core),
-      ['accounts', 'controls', 'subscriptions', 'subscriptions'],
-      'input untouched',
-    );
+    assert.deepEqual(names(list), [
+      'accounts',
+      'subscriptions',
+      'subscriptions',
+      'multisig',
+      'controls',
+      'late',
+    ]);
   });
 
-  it('families placed after one anchor keep their given order', () => {
-    const out = mountFamilies(
-      [fam('a'), fam('b')],
-      [
-        { family: fam('x'), after: 'a' },
-        { family: fam('y'), after: 'a' },
-      ],
-    );
-    assert.deepEqual(names(out), ['a', 'x', 'y', 'b']);
-  });
-
-  it('a family placed after another placed family waits for it; one without its anchor goes last', () => {
-    const out = mountFamilies(
-      [fam('a'), fam('b')],
-      [
-        { family: fam('m'), after: 'c' },
-        { family: fam('c'), after: 'a' },
-        { family: fam('orphan'), after: 'absent' },
-      ],
-    );
-    assert.deepEqual(names(out), ['a', 'c', 'm', 'b', 'orphan']);
+  it('module families of the served interface: a chain of them after a core family, the rest in place', () => {
+    const list = [
+      fam('accounts'),
+      fam('explorer'),
+      fam('subscriptions'),
+      fam('telemetry'),
+      fam('aliases', 'explorer'),
+      fam('extra', 'explorer'),
+      fam('controls', 'aliases'),
+      fam('late', 'not-served'),
+    ];
+    assert.deepEqual(names(placeFamilies(list)), [
+      'accounts',
+      'explorer',
+      'aliases',
+      'controls',
+      'extra',
+      'subscriptions',
+      'telemetry',
+      'late',
+    ]);
   });
 });

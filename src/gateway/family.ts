@@ -18,45 +18,37 @@ export interface RouteFamily {
   install?(app: GatewayApp): void;
   /** Stops its workers and closes its stores when the server closes. */
   close?(): Promise<void>;
-}
-
-/** A route family and, when placed, the family (by name) it follows in the served interface. */
-export interface PlacedFamily {
-  readonly family: RouteFamily;
-  readonly after?: string | undefined;
+  /**
+   * The family whose routes this one's follow in the route table and the OpenAPI document (its last
+   * family of that name): a family moved into a ledger module keeps the place its routes always had.
+   * Without it, or when no family has that name, the family stays where its list puts it.
+   */
+  readonly servedAfter?: string;
 }
 
 /**
- * `families` with each placed family mounted right after the last family named `after` and after any
- * placed there before it, so that placed families keep their given order. The order of the list is the
- * order of the served OpenAPI paths, which clients and the compatibility test see. A family placed after
- * another placed family is mounted once that one is; a family whose anchor never appears (a family the
- * configuration left out), or that has no `after`, goes last.
+ * The families in the order they are served: each one naming `servedAfter` moves right after that
+ * family (after those placed there before it, in list order); the others keep their order.
  */
-export function mountFamilies(
-  families: readonly RouteFamily[],
-  placed: readonly PlacedFamily[],
-): RouteFamily[] {
-  const out = [...families];
-  const anchorOf = new Map<RouteFamily, string>();
-  let pending = [...placed];
+export function placeFamilies(families: readonly RouteFamily[]): RouteFamily[] {
+  const named = (f: RouteFamily) =>
+    f.servedAfter !== undefined && families.some((g) => g !== f && g.name === f.servedAfter);
+  const out = families.filter((f) => !named(f));
+  let pending = families.filter(named);
   while (pending.length > 0) {
-    const waiting: PlacedFamily[] = [];
-    for (const p of pending) {
-      let at = p.after === undefined ? -1 : out.findLastIndex((f) => f.name === p.after);
+    const waiting: RouteFamily[] = [];
+    for (const f of pending) {
+      let at = out.findLastIndex((g) => g.name === f.servedAfter);
       if (at < 0) {
-        waiting.push(p);
+        waiting.push(f);
         continue;
       }
-      while (at + 1 < out.length && anchorOf.get(out[at + 1]!) === p.after) at++;
-      out.splice(at + 1, 0, p.family);
-      anchorOf.set(p.family, p.after!);
+      while (at + 1 < out.length && out[at + 1]!.servedAfter === f.servedAfter && named(out[at + 1]!)) at++;
+      out.splice(at + 1, 0, f);
     }
-    if (waiting.length === pending.length) {
-      out.push(...waiting.map((p) => p.family));
-      break;
-    }
-    pending = waiting;
+    // A family following one that follows it back (a cycle) is served at the end, in list order.
+    if (waiting.length === pending.length) out.push(...waiting);
+    pending = waiting.length === pending.length ? [] : waiting;
   }
   return out;
 }

@@ -1,6 +1,8 @@
 // The event hub's fan-out over real sockets: SSE and WebSocket subscribers of one EventHub (as
 // routes/streams.ts wires them), with a subscriber that never reads beside ones that do.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { type AddressInfo, connect, type Socket } from 'node:net';

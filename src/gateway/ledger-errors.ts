@@ -86,7 +86,7 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   iso_message_not_found: { status: 404, message: 'No bridge message has this id.' },
   iso_report_unavailable: { status: 404, message: 'This report does not exist for this message (yet).' },
   iso_bridge_unavailable: { status: 503, message: 'The ISO 20022 bridge is unavailable.' },
-  // Conference signalling (src/conference/signal-routes.ts; docs/conference.md "Signalling").
+  // Conference signalling (src/modules/conference/signal-routes.ts; docs/conference.md "Signalling").
   conference_signal_not_host: { status: 403, message: "Only the call's host may post offers." },
   conference_signal_forbidden: {
     status: 403,
@@ -123,7 +123,7 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
       'The host would hold more offers than conference.signal_host_bytes_max or signal_host_records_max; retry later.',
   },
   conference_signal_offer_not_found: { status: 404, message: 'No current offer for this participant.' },
-  // Conference read routes (src/conference/routes.ts).
+  // Conference read routes (src/modules/conference/routes.ts).
   conference_not_found: { status: 404, message: 'No conference call has this id.' },
   conference_relay_not_found: { status: 404, message: 'No conference relay has this id.' },
   // Webhooks (src/webhooks/routes.ts, docs/webhooks.md).

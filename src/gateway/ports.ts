@@ -5,7 +5,6 @@ import type { CodecError } from '../codec/errors.js';
 import type { ConsensusSnapshot } from '../consensus/engine.js';
 import type { EvidenceKind } from '../consensus/evidence.js';
 import type { EvidenceOutcome, EvidencePage } from '../consensus/evidence-store.js';
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { Block } from '../model/block.js';
 import type {
   Account,
@@ -18,6 +17,7 @@ import type {
   UpgradeRecord,
 } from '../model/entities.js';
 import type { EventEnvelope } from '../model/events.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import type { ListedRows } from '../model/listed-rows.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
@@ -56,9 +56,10 @@ export interface StateReader {
   holdersOfDefinition(definition: string): Asset[];
   permissionsOfAccount(account: string): Permission[];
   rolesOfAccount(account: string): string[];
-  /** Alias rows by literal (docs/data-model.md §Aliases; alias-resolver.ts). */
-  accountAlias(alias: string): AccountAlias | undefined;
-  assetAlias(alias: string): AssetAlias | undefined;
+  /** `text` read as a ledger module's name standing in for an id of `kind` (id-resolver.ts). */
+  idName(kind: NamedIdKind, text: string): IdName | undefined;
+  /** How those names look, for a 400 that lists the accepted forms. */
+  idNameForms(kind: NamedIdKind): string[];
   domainCount(): number;
   accountCount(): number;
   stateRoot(): Uint8Array;

@@ -63,7 +63,7 @@ function parseText(
 
 /**
  * The subscription in a first message, or why it is refused (the close reason); `filter` is the
- * expression as sent (routes/streams.ts resolves its aliases, event-alias.ts, before subscribing).
+ * expression as sent (routes/streams.ts resolves its names in place of ids, event-ids.ts, before subscribing).
  */
 export function parseEventRequest(
   first: Buffer,

@@ -13,10 +13,10 @@
 // caller's history. Pagination: limit / offset, and the opaque cursor (cursor.ts).
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { accountParam, definitionParam, queryIds } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { accountParam, definitionParam, queryIds } from '../gateway/id-resolver.js';
 import { LIST_QUERY_BODY_BYTES_MAX } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { JSON_OR_CODEC } from '../gateway/routes/app-lists.js';
@@ -154,7 +154,7 @@ function callerRoute(d: RouteDeps, port: HistoryPort, opts: HistoryFamilyOptions
       const caller = opts.signedRequests.account(req);
       if (caller === undefined) throw gatewayError('signature_missing');
       const page = pageRequestOf(req.query, d.limits);
-      // The asset's definition and account parts may be aliases (gateway/alias-resolver.ts).
+      // The asset's definition and account parts may be names in place of ids (gateway/id-resolver.ts).
       const { asset_id } = await queryIds(d.ports.state, d.ports.chain, req.query, { asset_id: 'asset' });
       const asset = assetFilterOf(asset_id);
       if (asset === undefined)
@@ -168,11 +168,11 @@ function callerRoute(d: RouteDeps, port: HistoryPort, opts: HistoryFamilyOptions
 
 export function historyFamily(port: HistoryPort, d: RouteDeps, opts: HistoryFamilyOptions): RouteFamily {
   const account = (text: string): Target => {
-    const id = accountParam(d.ports.state, text); // an id or an account alias (gateway/alias-resolver.ts)
+    const id = accountParam(d.ports.state, text); // an id or a name (gateway/id-resolver.ts)
     return { index: 'account', id, exists: () => port.accountExists(id) };
   };
   const definition = async (text: string): Promise<Target> => {
-    // An id or an asset alias, its lease judged at the tip's block time (gateway/alias-resolver.ts).
+    // An id or a name, judged at the tip's block time (gateway/id-resolver.ts).
     const id = await definitionParam(d.ports.state, d.ports.chain, text);
     return { index: 'definition', id, exists: () => port.definitionExists(id) };
   };

@@ -6,6 +6,8 @@
 // instruction, event or field is covered the moment it is registered. Sizes are kept small (a few items
 // per sequence, short strings) so that every law, including the O(n²) prefix law, stays fast.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import fc from 'fast-check';
 import type { TypeDesc, TypeRef } from '../codec/codec.js';
 import { snakeCase } from '../codec/compound.js';

@@ -1,6 +1,8 @@
 // decodeBlockWithSpans against decode(BlockCodec): the same value or the same error for valid blocks,
 // their truncations, byte flips and random bytes, and span hashes equal to the re-encoding hashes.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

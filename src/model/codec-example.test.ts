@@ -3,6 +3,8 @@
 // doc's generated blocks with
 //   UPDATE_GOLDEN=1 node --import tsx --test src/model/codec-example.test.ts
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { describe, it } from 'node:test';

@@ -1,6 +1,8 @@
 // Property laws (a)–(f) of codec/laws.test.ts for every type in the model's schema registry
 // (docs/codec.md §5): a type that is registered is tested, with no list to keep up to date.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { readdirSync } from 'node:fs';
 import { describe, it } from 'node:test';

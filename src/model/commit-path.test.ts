@@ -2,6 +2,8 @@
 // from received transaction bytes, the Merkle root that reuses identical pairs, and the id parsers'
 // canonical-key fast path (checked against the original parse-and-print rules).
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

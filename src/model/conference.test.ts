@@ -1,6 +1,8 @@
 // The conference model: call ids, field elements, and the JSON/binary round trip of the new
 // instructions and events (the generic codec laws cover them too, through codec-laws.test.ts).
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Codec, Json } from '../codec/codec.js';

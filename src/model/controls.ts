@@ -7,7 +7,8 @@
 //   limits            a cap per transaction (Tx) or per UTC period of BLOCK time (Hour, Day, Week from
 //                     Monday 00:00, calendar Month), counted on the sender side
 // Usage rows keep what an account sent in the current bucket of each capped period; a debit in a later
-// bucket replaces the row (never accumulated across buckets), so the state stays bounded.
+// bucket replaces the row (never accumulated across buckets), so the state stays bounded. The rules'
+// behaviour is in src/modules/controls/; here are the wire types and the rows' load checks.
 
 import type { Infer } from '../codec/codec.js';
 import { enumOf, seq, struct } from '../codec/compound.js';
@@ -73,39 +74,23 @@ export const DefinitionControlCodec = struct('DefinitionControl', {
 });
 export type DefinitionControl = Infer<typeof DefinitionControlCodec>;
 
-const HOUR_MS = 3_600_000;
-const DAY_MS = 24 * HOUR_MS;
+const tagOf = (w: ControlWindowKind): number => CONTROL_WINDOWS.indexOf(w);
 
-/**
- * The start (ms, UTC) of the bucket of `window` holding `blockTimeMs`: hours and days from the epoch,
- * weeks from Monday 00:00 (1970-01-01 was a Thursday), months from the 1st 00:00 of the calendar month.
- * Pure calendar arithmetic on the block time: the same on every peer. Tx has no bucket (0).
- */
-export function bucketStart(window: ControlWindowKind, blockTimeMs: number): number {
-  switch (window) {
-    case 'Tx':
-      return 0;
-    case 'Hour':
-      return Math.floor(blockTimeMs / HOUR_MS) * HOUR_MS;
-    case 'Day':
-      return Math.floor(blockTimeMs / DAY_MS) * DAY_MS;
-    case 'Week': {
-      const day = Math.floor(blockTimeMs / DAY_MS);
-      const sinceMonday = (((day + 3) % 7) + 7) % 7;
-      return (day - sinceMonday) * DAY_MS;
-    }
-    case 'Month': {
-      const d = new Date(blockTimeMs);
-      return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1);
-    }
-  }
+/** Load check: limits and usages strictly increasing by window tag; usages never for Tx. */
+export function controlProblem(
+  limits: readonly TransferLimit[],
+  usages: readonly TransferUsage[],
+): string | undefined {
+  for (let i = 1; i < limits.length; i++)
+    if (tagOf(limits[i - 1]!.window.kind) >= tagOf(limits[i]!.window.kind)) return 'limits not sorted';
+  for (let i = 1; i < usages.length; i++)
+    if (tagOf(usages[i - 1]!.window.kind) >= tagOf(usages[i]!.window.kind)) return 'usages not sorted';
+  if (usages.some((u) => u.window.kind === 'Tx')) return 'usage row for the Tx window';
+  return undefined;
 }
 
-/** Window names on the routes, the SDK and the CLI. */
-export function windowName(w: ControlWindowKind): string {
-  return w.toLowerCase();
-}
-
-export function parseWindowName(name: string): ControlWindowKind | undefined {
-  return CONTROL_WINDOWS.find((w) => windowName(w) === name);
+/** Load check of an allow or deny list: strictly sorted. */
+export function sortedProblem(list: readonly string[]): string | undefined {
+  for (let i = 1; i < list.length; i++) if (list[i - 1]! >= list[i]!) return 'list not strictly sorted';
+  return undefined;
 }

@@ -1,8 +1,11 @@
 // Events (docs/data-model.md §Events): pipeline events about transactions and blocks, and data events
-// describing each state change of a committed transaction.
+// describing each state change of a committed transaction. Data event tags are positions in model/tags.ts
+// DATA_EVENT_TAGS; the core's variants are declared here, a module's in its `wire.ts` (augmenting
+// `DataEventVariants`, docs/design/modules.md "Wire declarations").
 
 import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq, struct } from '../codec/compound.js';
+import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
@@ -17,7 +20,7 @@ import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
 import { RejectionCodec } from './rejections.js';
 import { InvoiceCodec, SubscriptionIdText, SubscriptionStatusCodec } from './subscriptions.js';
-import { TriggerDueCodec, TriggerIdText } from './triggers.js';
+import { DATA_EVENT_TAGS, type DataEventTag, type SameNames } from './tags.js';
 
 export const TransactionStatusCodec = enumOf('TransactionStatus', {
   Queued: {},
@@ -37,7 +40,7 @@ export const BlockStatusCodec = enumOf('BlockStatus', {
 });
 export type BlockStatus = Infer<typeof BlockStatusCodec>;
 
-export const DataEventCodec = enumOf('DataEvent', {
+const CORE_DATA_EVENT_VARIANTS = {
   DomainCreated: { id: DomainId, owner: AccountId },
   DomainDeleted: { id: DomainId },
   DomainOwnerChanged: { id: DomainId, owner: AccountId },
@@ -127,25 +130,30 @@ export const DataEventCodec = enumOf('DataEvent', {
     window: ControlWindowCodec,
     cap: option(NumericCodec),
   },
-  // Time triggers (docs/triggers.md). Executed / Failed follow the data events of the run they report.
-  TriggerRegistered: { id: TriggerIdText, authority: AccountId, due: TriggerDueCodec },
-  TriggerUnregistered: { id: TriggerIdText },
-  TriggerExecuted: { id: TriggerIdText, authority: AccountId, runs: varuint, next: option(TriggerDueCodec) },
-  TriggerFailed: {
-    id: TriggerIdText,
-    authority: AccountId,
-    runs: varuint,
-    next: option(TriggerDueCodec),
-    reason: RejectionCodec,
-  },
   // Subscriptions (docs/subscriptions.md).
   SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
   SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },
   SubscriptionStatusChanged: { id: SubscriptionIdText, status: SubscriptionStatusCodec },
   SubscriptionInvoiced: { id: SubscriptionIdText, invoice: InvoiceCodec, failureCount: u32 },
   SubscriptionUsageRecorded: { id: SubscriptionIdText, units: NumericCodec, total: NumericCodec },
-});
-export type DataEvent = Infer<typeof DataEventCodec>;
+};
+
+/** Every data event variant of the build: the core's, and each module's by augmentation in its `wire.ts`. */
+export interface DataEventVariants extends CoreDataEventVariants {}
+type CoreDataEventVariants = typeof CORE_DATA_EVENT_VARIANTS;
+
+export type DataEvent = OpenEnumValue<DataEventVariants>;
+
+/** The data event codec: the core's variants and the installed modules', in tag order. */
+export const DataEventCodec = openEnum<DataEvent>(
+  'DataEvent',
+  DATA_EVENT_TAGS,
+  CORE_DATA_EVENT_VARIANTS,
+  "import src/modules/registry.ts to declare the modules' events",
+);
+
+/** Compile-time check: the tag table and the declared variants name the same kinds. */
+export const DATA_EVENT_VARIANTS_MATCH_TAGS: SameNames<DataEventTag, DataEvent['kind']> = true;
 
 export const EventCodec = enumOf('Event', {
   Transaction: { hash: HashBytes, status: TransactionStatusCodec, blockHeight: option(varuint) },

@@ -5,6 +5,8 @@
 //   UPDATE_GOLDEN=1 node --import tsx --test src/model/golden.test.ts
 // which draws fresh values from the seeded generator, re-encodes them and formats the file.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -4,6 +4,8 @@
 // and the remembered encodings (codec/text.ts) vs parsing the text and encoding its parts, on canonical,
 // non-canonical and broken texts — the same bytes, or the same error.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

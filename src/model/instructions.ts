@@ -1,8 +1,12 @@
 // Instructions: the only way the world state changes (docs/data-model.md §Instructions).
-// Variant tags are positions in this list and are never reused: add new instructions at the end.
+// Variant tags are positions in model/tags.ts INSTRUCTION_TAGS and are never reused. The core's variants
+// are declared here; a ledger module declares its own in its `wire.ts` (docs/design/modules.md "Wire
+// declarations"), adding them to `InstructionVariants` by interface augmentation, so that `Instruction`
+// is the precise union of every variant of the build.
 
 import type { Codec, Infer } from '../codec/codec.js';
 import { enumOf, lazy, option, seq } from '../codec/compound.js';
+import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import {
   bool,
   bytes,
@@ -39,7 +43,7 @@ import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
 import { BillingCodec, PricingCodec, SubscriptionIdText } from './subscriptions.js';
-import { TRIGGER_INSTRUCTIONS_MAX, TriggerDueCodec, TriggerIdText, TriggerRepeatCodec } from './triggers.js';
+import { INSTRUCTION_TAGS, type InstructionTag, type SameNames } from './tags.js';
 
 /** The object a key-value instruction writes to. */
 export const MetadataTargetCodec = enumOf('MetadataTarget', {
@@ -67,10 +71,7 @@ export const InnerInstructions = seq(
   lazy<InnerInstruction>('ProposalInstruction', (): Codec<InnerInstruction> => InstructionCodec as never),
   MULTISIG_INSTRUCTIONS_MAX,
 );
-/** An instruction inside a trigger (typed loosely: the enum refers to itself). */
-const NestedInstruction: Codec<unknown> = lazy('TriggerInstruction', (): Codec<unknown> => InstructionCodec);
-
-const INSTRUCTION_VARIANTS = {
+const CORE_INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
   RegisterAccount: { id: AccountId, metadata: MetadataCodec },
   RegisterAssetDefinition: {
@@ -183,16 +184,7 @@ const INSTRUCTION_VARIANTS = {
     window: ControlWindowCodec,
     cap: option(NumericCodec),
   },
-  // Time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md): one contiguous block. A
-  // trigger's instructions are instructions of this same enum (recursive; the decoder's depth limit bounds
-  // nesting). ChargeSubscription is what a billing trigger runs; only the subscription's trigger may.
-  RegisterTrigger: {
-    id: TriggerIdText,
-    due: TriggerDueCodec,
-    repeat: option(TriggerRepeatCodec),
-    instructions: seq(NestedInstruction, TRIGGER_INSTRUCTIONS_MAX),
-  },
-  UnregisterTrigger: { id: TriggerIdText },
+  // Subscriptions (docs/subscriptions.md). ChargeSubscription is what a billing schedule runs.
   RegisterSubscriptionPlan: {
     id: SubscriptionIdText,
     billing: BillingCodec,
@@ -209,14 +201,29 @@ const INSTRUCTION_VARIANTS = {
   ChargeSubscription: { id: SubscriptionIdText },
 };
 
-export const InstructionCodec = enumOf('Instruction', INSTRUCTION_VARIANTS);
-export type Instruction = Infer<typeof InstructionCodec>;
+/**
+ * Every instruction variant of the build, by kind: the core's, and each module's by augmentation in its
+ * `wire.ts` (`declare module '…/model/instructions.js' { interface InstructionVariants { … } }`).
+ */
+export interface InstructionVariants extends CoreInstructionVariants {}
+type CoreInstructionVariants = typeof CORE_INSTRUCTION_VARIANTS;
+
+export type Instruction = OpenEnumValue<InstructionVariants>;
 export type InstructionKind = Instruction['kind'];
 
+/** The instruction codec: the core's variants and the installed modules', in tag order. */
+export const InstructionCodec = openEnum<Instruction>(
+  'Instruction',
+  INSTRUCTION_TAGS,
+  CORE_INSTRUCTION_VARIANTS,
+  "import src/modules/registry.ts to declare the modules' instructions",
+);
+
 /** Every instruction kind at its variant tag (its position), for indexes keyed by kind. */
-export const INSTRUCTION_KINDS: readonly InstructionKind[] = Object.keys(
-  INSTRUCTION_VARIANTS,
-) as InstructionKind[];
+export const INSTRUCTION_KINDS: readonly InstructionKind[] = INSTRUCTION_TAGS;
+
+/** Compile-time check: the tag table and the declared variants name the same kinds. */
+export const INSTRUCTION_VARIANTS_MATCH_TAGS: SameNames<InstructionTag, InstructionKind> = true;
 
 /** The instructions of a proposal, at their full type. */
 export function innerInstructions(list: readonly InnerInstruction[]): Instruction[] {

@@ -47,7 +47,40 @@ export const PERMISSIONS = {
    * the delegate cannot move funds no owner handed to it (docs/iso20022.md "The bridge account").
    */
   TransferDelegate: 'TransferDelegate',
-  /** Sets a definition's transfer controls (docs/controls.md), like its owner. */
-  CanManageTransferControls: 'CanManageTransferControls', // { asset_definition }
 } as const;
-export type PermissionName = keyof typeof PERMISSIONS;
+
+/**
+ * The permission tokens the ledger modules declare (docs/design/modules.md), by name: each module adds
+ * its own by augmenting this interface (`declare module '…/model/permissions.js' { interface
+ * ModulePermissionTokens { … } }`) and declaring them with `declarePermissionTokens`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' augmentations
+export interface ModulePermissionTokens {}
+
+export type PermissionName = keyof typeof PERMISSIONS | (keyof ModulePermissionTokens & string);
+
+/** Module tokens by name: the payload field naming the object a token applies to, or null for none. */
+const MODULE_TOKENS: Record<string, string | null> = Object.create(null);
+
+/**
+ * Declares a module's permission tokens (before the first block executes): each name once, never a core
+ * token's; the value is the payload field naming the object it applies to (`asset_definition`, …), or null
+ * for a token that names no object.
+ */
+export function declarePermissionTokens(tokens: Readonly<Record<string, string | null>>): void {
+  for (const [name, field] of Object.entries(tokens)) {
+    if (Object.hasOwn(PERMISSIONS, name) || Object.hasOwn(MODULE_TOKENS, name))
+      throw new Error(`permission token ${name} is declared twice`);
+    MODULE_TOKENS[name] = field;
+  }
+}
+
+/** Whether `name` is a token of the core or of a declared module. */
+export function isPermissionName(name: string): name is PermissionName {
+  return Object.hasOwn(PERMISSIONS, name) || Object.hasOwn(MODULE_TOKENS, name);
+}
+
+/** A module token's payload field (null: it names no object), or undefined for a core or unknown token. */
+export function modulePermissionField(name: string): string | null | undefined {
+  return Object.hasOwn(MODULE_TOKENS, name) ? MODULE_TOKENS[name] : undefined;
+}

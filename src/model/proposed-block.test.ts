@@ -3,6 +3,8 @@
 // decodeProposedBlockWithSpans decodes exactly as the codec does, with spans hashing to the
 // transaction hashes.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';

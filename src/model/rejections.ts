@@ -1,14 +1,19 @@
 // Rejection codes (docs/errors.md §Ledger rejections). A rejection is a result, not an exception: a
 // stable string code with a never-reused number, the index of the failing instruction, and a message.
-// Checks run in a fixed order so the first failing check wins (TigerBeetle-style result codes).
+// Checks run in a fixed order so the first failing check wins (TigerBeetle-style result codes). The
+// numbers are in the core's tag tables (model/tags.ts REJECTION_NUMBERS); the meanings of the core's codes
+// are here, a module's are declared in its `wire.ts` (`declareRejections`) and documented on its page.
 
 import type { Infer } from '../codec/codec.js';
 import { option, struct } from '../codec/compound.js';
 import { string, varuint } from '../codec/primitives.js';
 import { textType } from '../codec/text.js';
+import { REJECTION_NUMBERS, type RejectionCode } from './tags.js';
 
-/** code → [number, meaning]. Numbers are never reused; add new codes at the end of their group. */
-export const REJECTION_CODES = {
+export type { RejectionCode } from './tags.js';
+
+/** The core's codes: code → [number, meaning] (the number repeats model/tags.ts, checked below). */
+const CORE_REJECTIONS = {
   // 1xx: admission (checked before a transaction is queued)
   chain_id_mismatch: [101, 'the transaction names another chain'],
   creation_time_in_future: [102, 'creation time is further in the future than the allowed clock drift'],
@@ -143,12 +148,7 @@ export const REJECTION_CODES = {
   transfer_cap_exceeded: [822, 'the amount passes a per-transaction or per-period cap of the sender'],
   not_on_allow_list: [823, 'the definition has an allow list that does not name the account'],
   on_deny_list: [824, 'the definition deny list names the account'],
-  // 840–879: time triggers and subscriptions (docs/triggers.md, docs/subscriptions.md)
-  trigger_invalid: [840, 'the trigger id, due time, repeat or instruction list is malformed'],
-  trigger_not_found: [841, 'no such trigger'],
-  trigger_reserved: [842, 'the trigger is made and managed by the ledger (a subscription billing trigger)'],
-  trigger_repeat_too_fast: [843, 'a time trigger repeats faster than the chain block time (BlockTimeMs)'],
-  trigger_limit: [844, 'the authority holds TriggersPerAccountMax triggers already'],
+  // 850–879: subscriptions (docs/subscriptions.md)
   plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
   plan_not_found: [851, 'no such subscription plan'],
   subscription_invalid: [852, 'the subscription id is malformed, or the subscriber is the provider'],
@@ -165,16 +165,37 @@ export const REJECTION_CODES = {
   ],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
-} as const satisfies Record<string, readonly [number, string]>;
+} as const satisfies { readonly [C in RejectionCode]?: readonly [(typeof REJECTION_NUMBERS)[C], string] };
 
-export type RejectionCode = keyof typeof REJECTION_CODES;
+/**
+ * Every declared code: code → [number, meaning]. The core's from the start, a module's once its
+ * `wire.ts` has run (`declareRejections`); docs/errors.md and the modules' pages list them.
+ */
+export const REJECTION_CODES: { readonly [C in RejectionCode]: readonly [number, string] } = {
+  ...CORE_REJECTIONS,
+} as { [C in RejectionCode]: readonly [number, string] };
+
+/** Declares the meanings of a module's rejection codes (their numbers are in model/tags.ts). */
+export function declareRejections(meanings: Readonly<Partial<Record<RejectionCode, string>>>): void {
+  for (const [code, meaning] of Object.entries(meanings) as [RejectionCode, string][]) {
+    if (Object.hasOwn(REJECTION_CODES, code)) throw new Error(`rejection ${code} is declared twice`);
+    (REJECTION_CODES as Record<string, readonly [number, string]>)[code] = [REJECTION_NUMBERS[code], meaning];
+  }
+}
+
+/** The codes no one has declared a meaning for (empty once every module's wire is installed). */
+export function undeclaredRejections(): RejectionCode[] {
+  return (Object.keys(REJECTION_NUMBERS) as RejectionCode[]).filter(
+    (c) => !Object.hasOwn(REJECTION_CODES, c),
+  );
+}
 
 const byNumber = new Map<number, RejectionCode>(
-  Object.entries(REJECTION_CODES).map(([code, [n]]) => [n, code as RejectionCode]),
+  Object.entries(REJECTION_NUMBERS).map(([code, n]) => [n, code as RejectionCode]),
 );
 
 export function isRejectionCode(code: string): code is RejectionCode {
-  return Object.hasOwn(REJECTION_CODES, code);
+  return Object.hasOwn(REJECTION_NUMBERS, code);
 }
 
 /** Wire form: the code's number; text and JSON form: the code string. */
@@ -182,7 +203,7 @@ export const RejectionCodeCodec = textType<number>({
   name: 'RejectionCode',
   base: varuint,
   format: 'a rejection code such as insufficient_funds',
-  parse: (t) => (isRejectionCode(t) ? REJECTION_CODES[t][0] : undefined),
+  parse: (t) => (isRejectionCode(t) ? REJECTION_NUMBERS[t] : undefined),
   print: (n) => byNumber.get(n)!,
   check: (n) => (byNumber.has(n) ? undefined : `unknown rejection number ${n}`),
 });
@@ -195,7 +216,7 @@ export const RejectionCodec = struct('Rejection', {
 export type Rejection = Infer<typeof RejectionCodec>;
 
 export function reject(code: RejectionCode, message?: string, instructionIndex?: number): Rejection {
-  const r: Rejection = { code, message: message ?? REJECTION_CODES[code][1] };
+  const r: Rejection = { code, message: message ?? REJECTION_CODES[code]?.[1] ?? code };
   if (instructionIndex !== undefined) r.instructionIndex = instructionIndex;
   return r;
 }

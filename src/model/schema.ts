@@ -1,5 +1,7 @@
 // The data model's schema registry: every type that crosses the wire or is hashed, described once.
-// Backs `GET /schema`, frame schema hashes and the SDK's JSON mapping (docs/codec.md §5).
+// Backs `GET /schema`, frame schema hashes and the SDK's JSON mapping (docs/codec.md §5). A ledger module
+// adds its stored row types from its `wire.ts` (`declareSchemaTypes`). Registries are filled on first
+// read, so a registry made before the modules' declarations ran still sees them.
 
 import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
@@ -16,8 +18,6 @@ import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
 import { SubscriptionCodec, SubscriptionPlanCodec } from './subscriptions.js';
 import { SignedTransactionBatchCodec, SignedTransactionCodec } from './transaction.js';
-import { TriggerCodec } from './trigger-row.js';
-import { TriggerDueRowCodec } from './triggers.js';
 
 /** The version of the data model; bumped whenever a wire type changes incompatibly. */
 export const DATA_MODEL_VERSION = 1;
@@ -50,14 +50,27 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
     AssetControlCodec,
     DefinitionControlCodec,
-    // Stored in the world state (tables 0x19..0x1c, docs/triggers.md, docs/subscriptions.md).
-    TriggerCodec,
-    TriggerDueRowCodec,
+    // Stored in the world state (tables 0x1b, 0x1c, docs/subscriptions.md).
     SubscriptionPlanCodec,
     SubscriptionCodec,
   ];
-  for (const c of [...model, ...extra]) r.register(c);
+  r.registerLater(() => [...model, ...MODULE_SCHEMA_TYPES, ...extra]);
   return r;
+}
+
+const MODULE_SCHEMA_TYPES: AnyCodec[] = [];
+
+/** Declares a module's wire types (its stored rows) for every schema registry. */
+export function declareSchemaTypes(types: readonly AnyCodec[]): void {
+  for (const c of types) {
+    if (c.name === undefined) throw new Error('only named codecs are schema types');
+    MODULE_SCHEMA_TYPES.push(c);
+  }
+}
+
+/** The module types declared so far. */
+export function moduleSchemaTypes(): readonly AnyCodec[] {
+  return MODULE_SCHEMA_TYPES;
 }
 
 /** One shared, immutable registry (it only caches pure functions of the type definitions). */

@@ -3,7 +3,8 @@
 // it carries, the instructions it nests). One weight unit is about one microsecond of execution on the
 // reference machine (bench/weights.ts measures each kind through the real executor). Weights never read
 // the clock or the state: admission, the block builder, followers and the executor all compute the same
-// number for the same instruction.
+// number for the same instruction. The core's kinds are weighed here; a ledger module weighs its own in
+// its `wire.ts` (`declareWeights`), and documents them on its page.
 
 import { encode } from '../codec/frame.js';
 import {
@@ -33,19 +34,29 @@ export const POOL_APPEND_WEIGHT = POSEIDON_LEVEL_WEIGHT * POOL_TREE_DEPTH;
 export interface WeightRule {
   readonly base: number;
   readonly perByte?: number;
-  /** The formula as docs/cost-model.md prints it. */
+  /** The formula as docs/cost-model.md (or the module's page) prints it. */
   readonly formula: string;
 }
 
-const row = (base: number): WeightRule => ({ base, formula: `${base}` });
-const sized = (base: number, perByte: number): WeightRule => ({
+/** A module's weight rule: a rule plus, for kinds that nest or verify, what it adds and how it reads. */
+export interface ModuleWeightRule extends WeightRule {
+  /** Weight added to base + perByte × bytes (e.g. Σ weight(nested)); pure, no clock, no state. */
+  readonly extra?: (ins: Instruction) => number;
+  /** The added term as the docs print it (e.g. `+ Σ weight(nested)`). */
+  readonly nested?: string;
+}
+
+/** A fixed weight. */
+export const row = (base: number): WeightRule => ({ base, formula: `${base}` });
+/** A base plus a weight per encoded byte. */
+export const sized = (base: number, perByte: number): WeightRule => ({
   base,
   perByte,
   formula: `${base} + ${perByte} × bytes`,
 });
 
-/** The one weight table (docs/cost-model.md "How it was measured" prints it with the measured figures). */
-export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = {
+/** The core's weight table (docs/cost-model.md "How it was measured" prints it with the measured figures). */
+const CORE_WEIGHTS = {
   RegisterDomain: sized(40, 0.05),
   RegisterAccount: sized(40, 0.05),
   RegisterAssetDefinition: sized(40, 0.05),
@@ -107,10 +118,6 @@ export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = {
   SetTransferBlacklist: row(30),
   SetTransferListEntry: row(30),
   SetTransferCap: row(30),
-  // + the weight of its instructions: reserved at registration, so a trigger never runs more than a
-  // transaction may.
-  RegisterTrigger: sized(40, 0.1),
-  UnregisterTrigger: row(40),
   RegisterSubscriptionPlan: sized(40, 0.1),
   Subscribe: row(80),
   CancelSubscription: row(40),
@@ -120,7 +127,24 @@ export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = {
   ChargeSubscriptionNow: row(80),
   RecordSubscriptionUsage: row(40),
   ChargeSubscription: row(80),
+} satisfies { readonly [K in InstructionKind]?: WeightRule };
+
+/** Every kind's weight rule: the core's, and the installed modules' (`declareWeights`). */
+export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = { ...CORE_WEIGHTS } as {
+  [K in InstructionKind]: WeightRule;
 };
+
+const EXTRA: Partial<Record<InstructionKind, (ins: Instruction) => number>> = {};
+
+/** Declares a module's weight rules (each kind once; kinds the core weighs are refused). */
+export function declareWeights(rules: Readonly<Partial<Record<InstructionKind, ModuleWeightRule>>>): void {
+  for (const [kind, rule] of Object.entries(rules) as [InstructionKind, ModuleWeightRule][]) {
+    if (Object.hasOwn(WEIGHTS, kind)) throw new Error(`the weight of ${kind} is declared twice`);
+    (WEIGHTS as Record<string, WeightRule>)[kind] = rule;
+    if (rule.extra !== undefined) EXTRA[kind] = rule.extra;
+    if (rule.nested !== undefined) (NESTED_TERMS as Record<string, string>)[kind] = rule.nested;
+  }
+}
 
 /** The nested formula terms of the kinds that have them (docs/cost-model.md). */
 export const NESTED_TERMS: Partial<Record<InstructionKind, string>> = {
@@ -131,7 +155,6 @@ export const NESTED_TERMS: Partial<Record<InstructionKind, string>> = {
   ShieldAsset: '+ poolAppend (= 2,200 × tree depth 16)',
   ProposeMultisig: '+ Σ weight(nested)',
   ApproveMultisig: '+ Σ weight(proposal) when it executes (counted by the executor)',
-  RegisterTrigger: '+ Σ weight(nested)',
 };
 
 const ROSTER_COMMITMENT_WEIGHT = 5;
@@ -151,12 +174,13 @@ function sizeTerm(rule: WeightRule, ins: Instruction): number {
 
 /**
  * The weight the executor charges when it runs `ins` itself: its rule, its proofs and tree appends, and
- * for RegisterTrigger its instructions. A ProposeMultisig's or ApproveMultisig's batch is not included:
- * the executor charges each nested instruction as it runs.
+ * what a module's rule adds (`extra`, e.g. nested instructions it reserves). A ProposeMultisig's or
+ * ApproveMultisig's batch is not included: the executor charges each nested instruction as it runs.
  */
 export function ownWeight(ins: Instruction): number {
   const rule = WEIGHTS[ins.kind];
-  let w = rule.base + sizeTerm(rule, ins);
+  if (rule === undefined) throw new Error(`no weight for ${ins.kind}: its module's wire is not installed`);
+  let w = rule.base + sizeTerm(rule, ins) + (EXTRA[ins.kind]?.(ins) ?? 0);
   switch (ins.kind) {
     case 'ShieldAsset':
       w += POOL_APPEND_WEIGHT;
@@ -172,9 +196,6 @@ export function ownWeight(ins: Instruction): number {
     case 'LeaveConference':
     case 'RecordConferenceUsage':
       if (ins.private !== undefined) w += GROTH16_VERIFY_WEIGHT;
-      break;
-    case 'RegisterTrigger':
-      for (const inner of ins.instructions) w += instructionWeight(inner as Instruction);
       break;
     default:
       break;
@@ -209,8 +230,8 @@ export function accountShare(blockMaxWeight: number, transactionMaxWeight: numbe
 }
 
 /**
- * The weight a block's transactions may take: the block's weight less a fifth kept for the triggers
- * due in it (they run after the transactions, and stop at the block's weight).
+ * The weight a block's transactions may take: the block's weight less a fifth kept for the modules' due
+ * work (it runs after the transactions, and stops at the block's weight).
  */
 export function transactionsShare(blockMaxWeight: number): number {
   return blockMaxWeight - Math.floor(blockMaxWeight / 5);

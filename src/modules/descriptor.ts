@@ -4,19 +4,32 @@
 // them through its own ports (state/module-host.ts for the executor, node/families.ts for routes, the
 // CLI's and the SDK's composition files for commands and functions).
 //
-// Wire compatibility: instruction tags (model/instructions.ts INSTRUCTION_KINDS), table ids
-// (state/keys.ts TABLE_TAGS), event tags and rejection numbers stay in the core's append-only tag tables;
-// a descriptor claims entries of those tables by name, and the registry checks the claims at start-up.
+// Wire compatibility: instruction and event tags, parameter tags, rejection numbers and table ids stay
+// in the core's append-only tag tables (model/tags.ts). A module declares what those entries carry in
+// its `wire.ts` (state/module-wire.ts `declareModuleWire`), which the registry imports; its descriptor
+// claims the entries by name, and load.ts checks the claims at start-up.
 
+import type { CliIdNames } from '../cli/id-names.js';
 import type { AnyCodec } from '../codec/codec.js';
+import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
+import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
-import type { AccountRemoval, AuthorityCheck, DueWork, InstructionParties } from '../state/module-host.js';
+import type {
+  AuthorityCheck,
+  DueWork,
+  IdNaming,
+  InstructionParties,
+  RemovalHook,
+  TouchedBy,
+  TransferCheck,
+} from '../state/module-host.js';
+import type { ModuleWire } from '../state/module-wire.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -24,8 +37,14 @@ export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
   readonly state: WorldState;
   readonly deps: RouteDeps;
-  /** The node's one verifier (and nonce store) of signed application requests. */
+  /** The node's configuration: a module reads its own section (and its own switch). */
+  readonly config: Config;
+  /** The node's one signed-request verifier, shared by every family. */
   readonly signedRequests: SignedRequests;
+  /** Node time (ms). */
+  now(): number;
+  /** Logs a background failure of the family (a worker, a follower of committed blocks). */
+  logError(what: string, e: unknown): void;
 }
 
 /** A CLI command group's declaration: registers its commands on the program (commander). */
@@ -42,6 +61,8 @@ export interface LedgerModule {
   readonly schemaTypes: readonly AnyCodec[];
   /** The data events it emits. */
   readonly events: readonly DataEvent['kind'][];
+  /** What its data events are about, for the event filters' `account` / `definition` / … fields. */
+  readonly eventScope?: ModuleEventScope;
   /** The rejection codes it declares. */
   readonly rejections: readonly RejectionCode[];
   /** Work run at the end of a block when due (state/module-host.ts), within the due-work weight share. */
@@ -51,21 +72,48 @@ export interface LedgerModule {
    * account that acts only through the module's own instructions.
    */
   readonly authorityCheck?: AuthorityCheck;
-  /** What UnregisterAccount asks of it: a refusal while it needs the account, and its rows to drop. */
-  readonly accountRemoval?: AccountRemoval;
+  /** Its check of every movement of value (state/exec-value.ts `moveValue`; state/module-host.ts). */
+  readonly transferCheck?: TransferCheck;
+  /**
+   * What an Unregister* (domain, account or asset definition) asks of it: a refusal while it still needs
+   * the entity, and its rows that hang off the entity to drop.
+   */
+  readonly removal?: RemovalHook;
   /** The accounts its instructions name as parties (per-account transaction history). */
   readonly parties?: InstructionParties;
-  /** Its route family, placed in node/families.ts in registry order (see `routesAfter`). */
-  readonly routes?: (env: ModuleRouteEnv) => RouteFamily;
+  /** The asset definitions and assets its instructions touch (the history's indexes). */
+  readonly touches?: TouchedBy;
+  /** Its names that stand in for account or definition ids on every route (model/id-names.ts). */
+  readonly idNaming?: IdNaming;
   /**
-   * The route family (by name) its family follows in the served interface, whose path order the
-   * OpenAPI document keeps; without it the family goes after the node's application families.
+   * Its route family, served in registry order or right after the family its `servedAfter` names;
+   * undefined when the module's own configuration switch is off (a family left out is not even built).
    */
-  readonly routesAfter?: string;
+  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | undefined;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
-  /** Its CLI commands (the same function src/modules/commands.ts hands to the CLI). */
+  /** Its CLI commands (the same function its entry in src/modules/registry.ts hands to the CLI). */
   readonly cli?: CliRegistration;
+  /** Its names given on the command line in place of ids (listed likewise in src/modules/commands.ts). */
+  readonly cliIdNames?: CliIdNames;
   /** Its documentation page, relative to the repository root. */
   readonly docs: string;
+  /** The modules it builds on (as in its registry entry). */
+  readonly dependsOn?: readonly string[];
+}
+
+/**
+ * A module's entry in src/modules/registry.ts: its light parts. Its descriptor is loaded from
+ * `src/modules/<name>/descriptor.ts` (the export whose `name` is the module's) by load.ts, its commands
+ * from `src/modules/<name>/commands.ts` (its one exported function) by commands.ts; the entry `ledger`
+ * stands for the features still in the core folders (modules/ledger.ts).
+ */
+export interface ModuleEntry {
+  readonly name: string;
+  /** Its wire declarations (declared when its `wire.ts` was imported). */
+  readonly wire?: ModuleWire;
+  /** Whether it has CLI commands (`<name>/commands.ts`, registered by cli/main.ts in registry order). */
+  readonly cli?: true;
+  /** The modules it builds on (their tables, rows or codecs); each is listed before it. */
+  readonly dependsOn?: readonly string[];
 }

@@ -1,12 +1,16 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { installClientMethods, ToranaClient } from '../sdk/client.js';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
-import { claimProblems, installedHandlers } from '../state/module-host.js';
-import { MODULE_COMMANDS } from './commands.js';
+import { claimProblems, installedHandlers, installedTransferChecks } from '../state/module-host.js';
+import { declaredWires, undeclaredWire } from '../state/module-wire.js';
+import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS, MODULES_WITH_COMMANDS } from './commands.js';
+import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule } from './descriptor.js';
+import { LEDGER_MODULES, registryProblems } from './load.js';
 import { multisigModule } from './multisig/descriptor.js';
-import { LEDGER_MODULES, registryProblems } from './registry.js';
+import ENTRIES from './registry.js';
 import { triggersModule } from './triggers/descriptor.js';
 
 const byName = (name: string) => LEDGER_MODULES.find((m) => m.name === name)!;
@@ -16,8 +20,41 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'multisig', 'triggers'],
+      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers'],
     );
+    assert.deepEqual(
+      ENTRIES.map((e) => e.name),
+      LEDGER_MODULES.map((m) => m.name),
+    );
+  });
+
+  it('the conference module owns its instructions and tables, and the core ledger none of them', () => {
+    const conference = byName('conference');
+    assert.equal(installedHandlers().CreateConference, conference.instructions.CreateConference);
+    assert.equal(installedHandlers().JoinConference, conference.instructions.JoinConference);
+    assert.equal(byName('ledger').instructions.CreateConference, undefined);
+    assert.ok(byName('ledger').instructions.ShieldAsset !== undefined, 'the shielded pool stays in the core');
+    assert.deepEqual(conference.tables, ['conferenceCall', 'conferenceRelay']);
+    const without = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'conference'));
+    assert.ok(without.includes('table conferenceCall is claimed by no module'), without.join('\n'));
+    assert.ok(
+      without.some((p) => p.startsWith('CreateConference (tag ')),
+      without.join('\n'),
+    );
+  });
+
+  it('the registry declared every module wire: each tag-table entry has its declaration', () => {
+    assert.deepEqual(undeclaredWire(), []);
+    assert.deepEqual(
+      declaredWires().map((w) => w.name),
+      ENTRIES.flatMap((e) => (e.wire === undefined ? [] : [e.name])),
+    );
+    for (const e of ENTRIES) {
+      if (e.wire === undefined) continue;
+      const m = LEDGER_MODULES.find((d) => d.name === e.name)!;
+      assert.equal(e.wire.docs, m.docs, `${e.name}: the wire and the descriptor name the same docs page`);
+      assert.deepEqual(Object.keys(e.wire.instructions ?? {}).sort(), Object.keys(m.instructions).sort());
+    }
   });
 
   it('importing the registry installed the modules: the triggers handlers are the executor’s', () => {
@@ -41,6 +78,17 @@ describe('ledger module registry', () => {
     assert.ok(problems.includes('table multisigAccount is claimed by no module'), problems.join('\n'));
     assert.equal(typeof instructions.proposeMultisig, 'function');
     assert.equal(sdk.multisigAccountId, multisigModule.sdk?.multisigAccountId);
+  });
+
+  it('the controls module’s handlers and transfer check are installed; moving its claims out is reported', () => {
+    assert.equal(installedHandlers().SetTransferCap, controlsModule.instructions.SetTransferCap);
+    assert.deepEqual(installedTransferChecks(), [controlsModule.transferCheck]);
+    const without = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'controls'));
+    assert.ok(
+      without.some((p) => /^SetTransferFreeze \(tag \d+\) is claimed by no module$/.test(p)),
+      without.join('\n'),
+    );
+    assert.ok(without.includes('table assetControl is claimed by no module'), without.join('\n'));
   });
 
   it('a tag claimed by no module, by two, or unknown to the tag table is reported', () => {
@@ -80,10 +128,41 @@ describe('ledger module registry', () => {
       for (const [name, fn] of Object.entries(m.sdk ?? {}))
         assert.equal((sdk as Record<string, unknown>)[name], fn, `${m.name}: sdk export ${name}`);
     }
+    const withCli = LEDGER_MODULES.filter((m) => m.cli !== undefined);
     assert.deepEqual(
-      MODULE_COMMANDS,
-      LEDGER_MODULES.flatMap((m) => (m.cli === undefined ? [] : [m.cli])),
+      [...MODULES_WITH_COMMANDS],
+      withCli.map((m) => m.name).sort(),
+      'the module folders with commands.ts are the registry entries with cli: true',
     );
+    assert.deepEqual(
+      MODULE_CLI_ID_NAMES,
+      LEDGER_MODULES.flatMap((m) => (m.cliIdNames === undefined ? [] : [m.cliIdNames])),
+      'the names given in place of ids are the modules’ (folder-name order)',
+    );
+    for (const m of withCli)
+      assert.equal(MODULE_COMMANDS[MODULES_WITH_COMMANDS.indexOf(m.name)], m.cli, `${m.name}: its CLI`);
     assert.equal(typeof instructions.registerTrigger, 'function');
+    assert.equal(typeof instructions.registerAccountAlias, 'function');
+    assert.equal(typeof instructions.createConference, 'function');
+    assert.equal(typeof instructions.shieldAsset, 'function', 'the shielded pool builder stays in the core');
+  });
+
+  it('a module’s client methods are on every ToranaClient, and a name the client has is refused', () => {
+    const client = new ToranaClient({ url: 'http://127.0.0.1:1' });
+    for (const name of [
+      'getCall',
+      'listCalls',
+      'listRelays',
+      'shieldedPool',
+      'publishOffers',
+      'watchSignals',
+    ])
+      assert.equal(typeof (client as unknown as Record<string, unknown>)[name], 'function', name);
+    assert.throws(
+      () => installClientMethods({ submit: () => undefined }),
+      /ToranaClient already has a member submit/,
+    );
+    const getCall = (ToranaClient.prototype as unknown as Record<string, () => unknown>).getCall!;
+    installClientMethods({ getCall }); // the same function again: a no-op
   });
 });

@@ -1,90 +1,108 @@
-// The ledger modules of this build, one line each, in tag order (each module's lowest instruction tag):
-// the ONE place that imports module descriptors (docs/design/modules.md). Importing this file installs
-// the modules into the executor (state/module-host.ts) after checking their claims against the core's
-// tag tables; only composition roots import it (node/, the simulator), never a core layer.
+// The ledger modules of this build, one entry each, in tag order (each module's lowest instruction tag):
+// the ONE file that names the modules (docs/design/modules.md). It is light — each module's wire
+// declarations and SDK functions, never its handlers, routes, due work or commands — so every entry point
+// imports it: the node and the simulator (through load.ts), the CLI (through commands.ts) and the SDK
+// (`export *` from src/sdk/index.ts: the modules' SDK functions under their names). Importing it declares
+// every module's wire pieces (its `wire.ts`) into the core's codecs and tables before any codec use.
+// The heavy parts of a module are found by convention from its name, so no other file names it:
+// `<name>/descriptor.ts`, loaded by load.ts (only composition roots import it), and `<name>/commands.ts`,
+// found by commands.ts (the CLI, whose `--help` must not load the model) — a browser bundle of the SDK
+// never reaches handlers, routes or CLI code.
+//
+// The module list is this file's DEFAULT export (`export *` does not re-export a default), so that the
+// SDK's `export *` takes only the modules' SDK functions below.
 
-import type { PlacedFamily } from '../gateway/family.js';
-import { DataEventCodec } from '../model/events.js';
-import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
-import { isRejectionCode } from '../model/rejections.js';
-import { SCHEMA } from '../model/schema.js';
-import { TABLE_TAGS } from '../state/keys.js';
-import { claimProblems, installExecutorModules } from '../state/module-host.js';
-import type { LedgerModule, ModuleRouteEnv } from './descriptor.js';
-import { ledgerModule } from './ledger.js';
-import { multisigModule } from './multisig/descriptor.js';
-import { triggersModule } from './triggers/descriptor.js';
+import { aliasInstructions } from './aliases/sdk.js';
+import { conferenceInstructions } from './conference/sdk.js';
+import { controlInstructions } from './controls/sdk.js';
+import type { ModuleEntry } from './descriptor.js';
+import { multisigInstructions } from './multisig/sdk.js';
+import { triggerInstructions } from './triggers/sdk.js';
+import { triggersWire } from './triggers/wire.js';
 
-export const LEDGER_MODULES: readonly LedgerModule[] = Object.freeze([
-  ledgerModule,
-  multisigModule,
-  triggersModule,
+// The modules' SDK functions (src/sdk/index.ts re-exports them).
+export {
+  type AccountAliasIndexResolution,
+  type AccountAliasList,
+  type AccountAliasResolution,
+  type AssetAliasLease,
+  type AssetAliasResolution,
+  aliasesOfAccount,
+  resolveAccountAlias,
+  resolveAliasIndex,
+  resolveAssetAlias,
+} from './aliases/sdk.js';
+export {
+  type CallDetail,
+  type CallListOptions,
+  type CallSummary,
+  type CreateConferenceOptions,
+  type JoinConferenceOptions,
+  openSignal,
+  type PageOptions,
+  type RelayEventOptions,
+  type RelayHealthSummary,
+  type RelayHopLike,
+  type RelayItem,
+  type RelayListOptions,
+  type RelayManifestLike,
+  type ShieldedPool,
+  type Signal,
+  type SignalContext,
+  type SignalKeyPair,
+  type SignedOption,
+  sealSignal,
+  type UsageOptions,
+} from './conference/sdk.js';
+export {
+  type AssetTransferControl,
+  assetTransferControl,
+  type DefinitionTransferControl,
+  definitionTransferControl,
+  type TransferWindow,
+} from './controls/sdk.js';
+export {
+  type ApprovalsOptions,
+  type MultisigApprovalItem,
+  type MultisigApprovalList,
+  type MultisigProposalAnswer,
+  type MultisigProposalList,
+  type MultisigSpecAnswer,
+  type MultisigSpecInput,
+  type MultisigStatusName,
+  multisigAccountId,
+  multisigApprovals,
+  multisigProposal,
+  multisigProposalId,
+  multisigProposals,
+  multisigSpec,
+} from './multisig/sdk.js';
+export {
+  type TriggerDueInput,
+  type TriggerList,
+  type TriggerRepeatInput,
+  type TriggerRow,
+  triggerDetail,
+  triggersList,
+} from './triggers/sdk.js';
+
+/** The modules' instruction builders, spread into the SDK's `instructions` (src/sdk/instructions.ts). */
+export const moduleInstructions = {
+  ...conferenceInstructions,
+  ...aliasInstructions,
+  ...multisigInstructions,
+  ...controlInstructions,
+  ...triggerInstructions,
+} as const;
+
+const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
+  // The features still in the core folders (modules/ledger.ts): their wire is the core's own.
+  { name: 'ledger' },
+  { name: 'conference', cli: true },
+  { name: 'aliases', cli: true },
+  { name: 'multisig', cli: true },
+  { name: 'controls', cli: true },
+  { name: 'triggers', wire: triggersWire, cli: true },
 ]);
 
-/** The lowest instruction tag a module claims (its place in the registry). */
-function firstTag(m: LedgerModule): number {
-  const tags = Object.keys(m.instructions).map((k) => INSTRUCTION_KINDS.indexOf(k as InstructionKind));
-  return tags.length === 0 ? Number.POSITIVE_INFINITY : Math.min(...tags);
-}
-
-/**
- * Everything wrong with a list of modules against the core tag tables: instruction kinds claimed by
- * none or by two, table ids likewise, names repeated, the list out of tag order, claimed events,
- * rejection codes or schema types the core does not know. Empty when the build is consistent.
- */
-export function registryProblems(modules: readonly LedgerModule[]): string[] {
-  const problems = claimProblems(modules.map((m) => ({ name: m.name, handlers: m.instructions })));
-  const names = modules.map((m) => m.name);
-  names.forEach((n, i) => {
-    if (names.indexOf(n) !== i) problems.push(`module ${n} is listed twice`);
-  });
-  const tables = new Map<string, string>();
-  for (const m of modules)
-    for (const t of m.tables) {
-      if (!Object.hasOwn(TABLE_TAGS, t)) problems.push(`${m.name} claims table ${t}, which has no id`);
-      const before = tables.get(t);
-      if (before !== undefined) problems.push(`table ${t} is claimed by ${before} and ${m.name}`);
-      tables.set(t, m.name);
-    }
-  for (const t of Object.keys(TABLE_TAGS))
-    if (!tables.has(t)) problems.push(`table ${t} is claimed by no module`);
-  for (let i = 1; i < modules.length; i++)
-    if (firstTag(modules[i - 1]!) > firstTag(modules[i]!))
-      problems.push(`${modules[i]!.name} is listed after ${modules[i - 1]!.name} but has a lower tag`);
-  const eventKinds = new Set(
-    (DataEventCodec.describe(() => ({}) as never) as { variants: { name: string }[] }).variants.map(
-      (v) => v.name,
-    ),
-  );
-  for (const m of modules) {
-    for (const e of m.events)
-      if (!eventKinds.has(e)) problems.push(`${m.name} claims event ${e}, which has no tag`);
-    for (const r of m.rejections)
-      if (!isRejectionCode(r)) problems.push(`${m.name} claims unknown code ${r}`);
-    for (const c of m.schemaTypes)
-      if (c.name === undefined || !SCHEMA.has(c.name))
-        problems.push(`${m.name}'s schema type ${c.name} is not in the schema registry`);
-  }
-  return problems;
-}
-
-const problems = registryProblems(LEDGER_MODULES);
-if (problems.length > 0)
-  throw new Error(`the ledger modules do not match the core tag tables: ${problems.join('; ')}`);
-installExecutorModules(
-  LEDGER_MODULES.map((m) => ({
-    name: m.name,
-    handlers: m.instructions,
-    ...(m.dueWork === undefined ? {} : { dueWork: m.dueWork }),
-    ...(m.authorityCheck === undefined ? {} : { authorityCheck: m.authorityCheck }),
-    ...(m.accountRemoval === undefined ? {} : { accountRemoval: m.accountRemoval }),
-    ...(m.parties === undefined ? {} : { parties: m.parties }),
-  })),
-);
-
-/** The route families of the modules that have one, in registry order, with the family each follows. */
-export function moduleFamilies(env: ModuleRouteEnv): PlacedFamily[] {
-  return LEDGER_MODULES.flatMap((m) =>
-    m.routes === undefined ? [] : [{ family: m.routes(env), after: m.routesAfter }],
-  );
-}
+export default LEDGER_MODULES;

@@ -5,14 +5,11 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { accountsFamily } from '../accounts/family.js';
-import { aliasFamily } from '../aliases/family.js';
-import { conferenceFamily } from '../conference/family.js';
-import { controlsFamily } from '../controls/family.js';
 import { builtDashboard } from '../dashboard/family.js';
 import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
-import { mountFamilies, type RouteFamily } from '../gateway/family.js';
+import { placeFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
@@ -20,15 +17,12 @@ import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
-import { moduleFamilies } from '../modules/registry.js';
+import { moduleFamilies } from '../modules/load.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
-import { aliasPort } from './alias-port.js';
-import { conferenceReadPort } from './conference-port.js';
-import { controlsPort } from './controls-port.js';
 import { explorerPort } from './explorer-port.js';
 import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
@@ -69,25 +63,21 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
-  // The ledger modules' families (src/modules/registry.ts), in registry order: each one that names the
-  // family it follows is mounted there (gateway/family.ts mountFamilies), the others below.
-  const modules = moduleFamilies({ state: node.ledger.state, deps, signedRequests: signed });
-  const families = [
+  // The ledger modules' families (src/modules/registry.ts) come in registry order after the core's; one
+  // naming `servedAfter` is served right after that family (gateway/family.ts placeFamilies).
+  return placeFamilies([
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
-    aliasFamily(aliasPort(node.ledger.state, node.ledger), deps),
-    controlsFamily(controlsPort(node.ledger.state, node.ledger), deps),
     subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
-    ...modules.filter((m) => m.after === undefined).map((m) => m.family),
-    ...when(c.conference.enabled, () =>
-      conferenceFamily(deps, conferenceReadPort(node.ledger.state), {
-        config: c.conference,
-        signedRequests: signed,
-        now,
-        onError: (e) => env.logError('conference signals', e),
-      }),
-    ),
+    ...moduleFamilies({
+      state: node.ledger.state,
+      deps,
+      config: c,
+      signedRequests: signed,
+      now,
+      logError: env.logError,
+    }),
     ...(bridge === undefined
       ? []
       : [
@@ -122,9 +112,5 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     }),
     operatorFamily(env.operatorSessions),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
-  ];
-  return mountFamilies(
-    families,
-    modules.filter((m) => m.after !== undefined),
-  );
+  ]);
 }

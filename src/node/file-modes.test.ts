@@ -2,6 +2,8 @@
 // local user could read (or, for the directory, replace) keys, blocks and state. Everything the node
 // creates must be 0700 (directories) or 0600 (files) whatever the umask.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

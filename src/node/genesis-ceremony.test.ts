@@ -3,6 +3,8 @@
 // chain and writes a genesis every node loads; verify checks the hash and the content; adopt installs
 // the genesis with a configuration naming the other validators.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

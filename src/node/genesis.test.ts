@@ -1,3 +1,5 @@
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Json } from '../codec/codec.js';

@@ -18,7 +18,7 @@ import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import { transactionHash } from '../model/transaction.js';
 // The composition root of a node: installs the ledger modules before any block executes.
-import '../modules/registry.js';
+import '../modules/load.js';
 import type { PeerNetwork } from '../p2p/network.js';
 import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';

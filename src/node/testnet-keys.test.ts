@@ -3,6 +3,8 @@
 // on and advertise their host; a manifest file places every peer; bad hosts, manifests and admin
 // directories are refused before anything is written.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

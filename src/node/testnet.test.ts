@@ -1,6 +1,8 @@
 // The testnet writer (testnet.ts) without the CLI: sizes and ports refused before anything is written,
 // a genesis whose validators carry verifying proofs of possession, peer lists that name every other peer.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,12 +1,14 @@
 // Which asset definitions and assets a transaction touches, for the definition → transactions and
-// asset → transactions indexes: the definitions it registers, unregisters or
-// writes metadata or transfer controls to, and the assets it mints, burns or moves (both sides of a transfer). Sorted, unique,
-// so the index writes are deterministic. Ids come from decoded transactions, whose codec already made
+// asset → transactions indexes: the definitions it registers, unregisters or writes metadata to, the
+// assets it mints, burns or moves (both sides of a transfer), and what the installed ledger modules say
+// their instructions touch (state/module-host.ts `TouchedBy`). Sorted, unique, so the index writes are
+// deterministic. Ids come from decoded transactions, whose codec already made
 // them canonical and well formed (model/ids.ts), so an asset id is split at its second '#' without
 // parsing it again (this runs once per committed transaction).
 
 import type { Instruction } from '../model/instructions.js';
 import type { SignedTransaction } from '../model/transaction.js';
+import { installedTouches, type TouchSink } from '../state/module-host.js';
 import { assert } from '../util/assert.js';
 
 export interface Touched {
@@ -36,7 +38,7 @@ function addAsset(into: Touched, asset: string, at: number): void {
   insert(into.definitions, asset.slice(0, at));
 }
 
-function collect(into: Touched, i: Instruction): void {
+function collect(into: Touched, i: Instruction, sink: TouchSink): void {
   switch (i.kind) {
     case 'RegisterAssetDefinition':
     case 'UnregisterAssetDefinition':
@@ -59,21 +61,21 @@ function collect(into: Touched, i: Instruction): void {
     case 'RemoveKeyValue':
       if (i.target.kind === 'AssetDefinition') insert(into.definitions, i.target.id);
       return;
-    // Transfer controls (docs/controls.md): rules of the definition, and of one holder's asset.
-    case 'SetTransferFreeze':
-    case 'SetTransferBlacklist':
-    case 'SetTransferListEntry':
-    case 'SetTransferCap':
-      insert(into.definitions, i.definition);
-      if (i.account !== undefined) insert(into.assets, `${i.definition}#${i.account}`);
-      return;
     default:
+      for (const touches of installedTouches()) touches(i, sink);
       return;
   }
 }
 
 export function touchedAssets(tx: SignedTransaction): Touched {
   const t: Touched = { definitions: [], assets: [] };
-  for (const i of tx.payload.instructions) collect(t, i);
+  const sink: TouchSink = {
+    definition: (id) => insert(t.definitions, id),
+    asset: (definition, account) => {
+      insert(t.assets, `${definition}#${account}`);
+      insert(t.definitions, definition);
+    },
+  };
+  for (const i of tx.payload.instructions) collect(t, i, sink);
   return t;
 }

@@ -76,8 +76,15 @@ function codeSurface() {
   });
 }
 
-/** The instruction and query kinds this build serves: fixed by the code, computed once. */
-const SURFACE = codeSurface();
+let surface: ReturnType<typeof codeSurface> | undefined;
+/**
+ * The instruction and query kinds this build serves: fixed by the code, computed once, on first use (the
+ * ledger modules' instructions are declared by then).
+ */
+const SURFACE = () => {
+  surface ??= codeSurface();
+  return surface;
+};
 
 export function abiPolicy(abiVersion: number): string {
   return `V${abiVersion}`;
@@ -90,9 +97,9 @@ export function abiDescriptor(abiVersion: number): AbiDescriptor {
     abiVersion,
     dataModelVersion: DATA_MODEL_VERSION,
     codecVersion: CODEC_VERSION,
-    instructions: SURFACE.instructions.map((e) => ({ ...e })),
-    singularQueries: SURFACE.singularQueries.map((e) => ({ ...e })),
-    iterableQueries: SURFACE.iterableQueries.map((e) => ({ ...e })),
+    instructions: SURFACE().instructions.map((e) => ({ ...e })),
+    singularQueries: SURFACE().singularQueries.map((e) => ({ ...e })),
+    iterableQueries: SURFACE().iterableQueries.map((e) => ({ ...e })),
   };
 }
 

@@ -34,8 +34,6 @@ import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
 import { decodeAnswer } from './answers.js';
 import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batch.js';
 import { blockStream } from './blocks.js';
-import * as conference from './conference.js';
-import * as signalling from './conference-signals.js';
 import { ToranaApiError, ToranaTransportError } from './errors.js';
 import { ExplorerClient } from './explorer.js';
 import * as history from './history.js';
@@ -176,45 +174,6 @@ export class ToranaClient {
     return history.historyPage(this.historyGet(false), history.definitionHistoryPath(id), opts);
   }
 
-  // ---- conference (docs/conference.md "Routes and CLI"; sdk/conference.ts) ---------------------------
-
-  private conferenceGet(signed: boolean | undefined): conference.JsonGet {
-    if (signed !== true) return conference.plainGet(this.http);
-    return (path, query) => this.signedJson({ method: 'GET', path, query });
-  }
-
-  /** One conference call (`<domain>:<call name>`); `signed` reads an `authenticated` one. */
-  getCall(id: string, opts: conference.SignedOption = {}) {
-    return conference.getCall(this.conferenceGet(opts.signed), id);
-  }
-  /** Conference calls; `authenticated` ones only with `signed`. */
-  listCalls(opts: conference.CallListOptions = {}) {
-    return conference.listCalls(this.conferenceGet(opts.signed), opts);
-  }
-  getRelay(id: string) {
-    return conference.getRelay(this.conferenceGet(false), id);
-  }
-  listRelays(opts?: conference.RelayListOptions) {
-    return conference.listRelays(this.conferenceGet(false), opts);
-  }
-  relayHealth(opts?: conference.PageOptions) {
-    return conference.relayHealth(this.conferenceGet(false), opts);
-  }
-  /**
-   * The whole shielded pool tree (note commitments in leaf order, roots) a note spend is proved
-   * against, read page by page (`pageSize` leaves a request).
-   */
-  shieldedPool(opts?: { pageSize?: number }) {
-    return conference.shieldedPool(this.conferenceGet(false), opts);
-  }
-  /** One page of the shielded pool tree (`limit` leaves from leaf `offset`), its leaf count and roots. */
-  shieldedPoolPage(opts?: conference.PageOptions) {
-    return conference.shieldedPoolPage(this.conferenceGet(false), opts);
-  }
-  relayEvents(opts?: conference.RelayEventOptions) {
-    return conference.relayEvents(this.http, opts);
-  }
-
   // ---- webhooks (docs/webhooks.md; sdk/webhooks.ts): signed requests of the client's account ----------
 
   private readonly signedSend = (req: HttpRequest) => this.signedRequest(req);
@@ -240,39 +199,6 @@ export class ToranaClient {
   }
   replayWebhookDeadLetter(id: string, deliveryId: string) {
     return webhooks.replayWebhookDeadLetter(this.signedSend, id, deliveryId);
-  }
-
-  // ---- conference signalling (docs/conference.md "Signalling"; sdk/conference-signals.ts) -------------
-
-  /** The host seals one offer per participant (SDP text) and posts them to the node. */
-  publishOffers(callId: string, offers: ReadonlyArray<{ to: string; description: string }>) {
-    return signalling.publishOffers(this.signalling(), callId, offers);
-  }
-  /** The participant's current offer, opened with this client's key. */
-  fetchOffer(callId: string) {
-    return signalling.fetchOffer(this.signalling(), callId);
-  }
-  /** JoinConference (transparent call) carrying `description` sealed to the host. */
-  joinWithAnswer(callId: string, host: string, description: string) {
-    return signalling.joinWithAnswer(this.identity(), callId, host, description);
-  }
-  /** Opens an answer signal addressed to this client (the host). */
-  openAnswer(signal: signalling.Signal) {
-    return signalling.openAnswer(this.signalling(), signal);
-  }
-  pollSignals(callId: string, after?: number) {
-    return signalling.pollSignals(this.signalling(), callId, after);
-  }
-  watchSignals(callId: string, opts?: { since?: number; signal?: AbortSignal }) {
-    return signalling.watchSignals(this.signalling(), callId, opts);
-  }
-
-  private signalling(): signalling.SignalClient {
-    const { account, signer } = this.identity();
-    const pair = (signer as { handshakeKeyPair?: () => signalling.SignalKeyPair }).handshakeKeyPair?.();
-    if (pair === undefined)
-      throw new Error('conference signalling needs an Ed25519 key pair as the signer (importKeyPair)');
-    return { http: this.http, account, signer, keyPair: pair };
   }
 
   /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */
@@ -330,7 +256,8 @@ export class ToranaClient {
 
   // ---- transactions ----------------------------------------------------------------------------
 
-  private identity(): { account: string; signer: Signer } {
+  /** The account and signer this client signs for; throws when it has none. */
+  identity(): { account: string; signer: Signer } {
     if (this.opts.account === undefined || this.opts.signer === undefined) {
       throw new Error(
         'this client has no account and signer: pass `account` and `signer` to sign transactions',
@@ -573,5 +500,23 @@ async function lookupStatus(http: Http, hashHex: string): Promise<LookupAnswer> 
       return { kind: 'queued' };
     default:
       return { kind: 'unseen' }; // Dropped: the node let it go; the same bytes may be sent again
+  }
+}
+
+/** A method a ledger module adds to every client: `this` is the client. */
+export type ClientMethod = (this: ToranaClient, ...args: never[]) => unknown;
+
+/**
+ * Adds a ledger module's methods to every ToranaClient, the way a Fastify plugin decorates its
+ * instance: the module's sdk.ts declares them on the ToranaClient interface and installs them when it
+ * loads (src/sdk/index.ts and src/sdk/instructions.ts load every module's). A name the client already
+ * has is refused; installing the same function again is a no-op.
+ */
+export function installClientMethods(methods: Readonly<Record<string, ClientMethod>>): void {
+  const proto = ToranaClient.prototype as unknown as Record<string, unknown>;
+  for (const [name, fn] of Object.entries(methods)) {
+    if (proto[name] === fn) continue;
+    if (name in proto) throw new Error(`ToranaClient already has a member ${name}`);
+    Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
   }
 }

@@ -5,42 +5,9 @@ export { verifySignature } from '../crypto/signer.js';
 export type { Event } from '../model/events.js';
 export type { Instruction } from '../model/instructions.js';
 export { formatNumeric, type Numeric, numeric, parseNumeric } from '../model/numeric.js';
-// The SDK functions of the ledger modules (src/modules/<name>/sdk.ts; each module's descriptor lists them).
-export {
-  type ApprovalsOptions,
-  type MultisigApprovalItem,
-  type MultisigApprovalList,
-  type MultisigProposalAnswer,
-  type MultisigProposalList,
-  type MultisigSpecAnswer,
-  type MultisigSpecInput,
-  type MultisigStatusName,
-  multisigAccountId,
-  multisigApprovals,
-  multisigProposal,
-  multisigProposalId,
-  multisigProposals,
-  multisigSpec,
-} from '../modules/multisig/sdk.js';
-export {
-  type TriggerDueInput,
-  type TriggerList,
-  type TriggerRepeatInput,
-  type TriggerRow,
-  triggerDetail,
-  triggersList,
-} from '../modules/triggers/sdk.js';
-export type { AssetAliasLease } from './alias-instructions.js';
-export {
-  type AccountAliasIndexResolution,
-  type AccountAliasList,
-  type AccountAliasResolution,
-  type AssetAliasResolution,
-  aliasesOfAccount,
-  resolveAccountAlias,
-  resolveAliasIndex,
-  resolveAssetAlias,
-} from './aliases.js';
+// The SDK functions of the ledger modules (src/modules/registry.ts; each module's descriptor lists them).
+// Importing the registry also declares the modules' wire pieces before any codec use.
+export * from '../modules/registry.js';
 export type { BatchItemResult, SubmitManyOptions } from './batch.js';
 export {
   type ClientOptions,
@@ -49,39 +16,7 @@ export {
   type OperatorSession,
   ToranaClient,
 } from './client.js';
-export type {
-  CallDetail,
-  CallListOptions,
-  CallSummary,
-  PageOptions,
-  RelayEventOptions,
-  RelayHealthSummary,
-  RelayItem,
-  RelayListOptions,
-  ShieldedPool,
-  SignedOption,
-} from './conference.js';
-export type {
-  CreateConferenceOptions,
-  JoinConferenceOptions,
-  RelayHopLike,
-  RelayManifestLike,
-  UsageOptions,
-} from './conference-instructions.js';
-export {
-  openSignal,
-  type Signal,
-  type SignalContext,
-  type SignalKeyPair,
-  sealSignal,
-} from './conference-signals.js';
-export type { TransferWindow } from './control-instructions.js';
-export {
-  type AssetTransferControl,
-  assetTransferControl,
-  type DefinitionTransferControl,
-  definitionTransferControl,
-} from './controls.js';
+
 export {
   isToranaApiError,
   ToranaApiError,

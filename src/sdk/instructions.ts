@@ -7,13 +7,9 @@ import { assetId } from '../model/ids.js';
 import type { Instruction, MetadataTarget } from '../model/instructions.js';
 import type { Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
-import { multisigInstructions } from '../modules/multisig/sdk.js';
-import { triggerInstructions } from '../modules/triggers/sdk.js';
+import { moduleInstructions } from '../modules/registry.js';
 import { fromHex } from '../util/hex.js';
-import { aliasInstructions } from './alias-instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
-import { conferenceInstructions } from './conference-instructions.js';
-import { controlInstructions } from './control-instructions.js';
 import { subscriptionInstructions } from './subscription-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
@@ -160,11 +156,13 @@ export const instructions = {
   }),
   activateRuntimeUpgrade: (id: string): Instruction => ({ kind: 'ActivateRuntimeUpgrade', id }),
   cancelRuntimeUpgrade: (id: string): Instruction => ({ kind: 'CancelRuntimeUpgrade', id }),
-  ...conferenceInstructions,
-  ...aliasInstructions,
-  ...multisigInstructions,
-  ...controlInstructions,
-  ...triggerInstructions,
+  /** Moves `amount` of the native asset into the shielded pool as a note for `ownerHash` (64 hex digits). */
+  shieldAsset: (amount: AmountLike, ownerHash: string): Instruction => ({
+    kind: 'ShieldAsset',
+    amount: toAmount(amount),
+    ownerHash,
+  }),
+  ...moduleInstructions,
   ...subscriptionInstructions,
 } as const;
 

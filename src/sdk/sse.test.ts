@@ -2,6 +2,8 @@
 // CRLF split between two chunks must not end the event early (the hand-written parser replaced by
 // eventsource-parser turned the lone CR into a line end and then saw an empty line: event 1 lost its
 // data).
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Http } from './http.js';

@@ -11,7 +11,7 @@ import { signersBitmap } from '../consensus/certificate.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
 import { transactionHash } from '../model/transaction.js';
 // The simulator is a composition root: it installs the ledger modules before any block executes.
-import '../modules/registry.js';
+import '../modules/load.js';
 import { Ledger } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import { MemoryBlockStore } from '../storage/memory-block-store.js';

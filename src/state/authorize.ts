@@ -4,7 +4,14 @@
 // Genesis transactions skip these checks (ExecContext.checkPermissions is false).
 
 import type { Json } from '../codec/codec.js';
-import { PERMISSIONS, type Permission, type PermissionName, permissionKey } from '../model/permissions.js';
+import {
+  isPermissionName,
+  modulePermissionField,
+  PERMISSIONS,
+  type Permission,
+  type PermissionName,
+  permissionKey,
+} from '../model/permissions.js';
 import type { ExecContext, Fail } from './exec-context.js';
 import { fail } from './exec-context.js';
 import type { StateViews } from './state-view.js';
@@ -32,19 +39,28 @@ export const SCOPED_TOKEN_FIELD: Readonly<Record<string, string>> = Object.freez
   CanTransferAssetWithDefinition: 'asset_definition',
   CanModifyMetadata: 'target',
   CanTransferFrom: 'account',
-  CanManageTransferControls: 'asset_definition',
 });
+
+/** Whether a token names no object: a core global token, or a module token declared without a field. */
+function isGlobal(name: string): boolean {
+  return GLOBAL_TOKENS.has(name) || modulePermissionField(name) === null;
+}
+
+/** The payload field of a scoped token, the core's or a module's (model/permissions.ts). */
+function scopeField(name: string): string | undefined {
+  return SCOPED_TOKEN_FIELD[name] ?? modulePermissionField(name) ?? undefined;
+}
 
 /** Why a permission cannot be granted or put in a role, or undefined when it is well-formed. */
 export function permissionProblem(p: Permission): string | undefined {
-  if (!Object.hasOwn(PERMISSIONS, p.name)) return `unknown permission ${p.name}`;
+  if (!isPermissionName(p.name)) return `unknown permission ${p.name}`;
   const size = jsonValueProblem(p.payload, PERMISSION_PAYLOAD_BYTES_MAX);
   if (size !== undefined) return `payload ${size}`;
-  if (GLOBAL_TOKENS.has(p.name)) {
+  if (isGlobal(p.name)) {
     const empty = p.payload === null || (isObject(p.payload) && Object.keys(p.payload).length === 0);
     return empty ? undefined : `${p.name} takes no payload`;
   }
-  const field = SCOPED_TOKEN_FIELD[p.name]!;
+  const field = scopeField(p.name)!;
   const ok =
     isObject(p.payload) && Object.keys(p.payload).length === 1 && typeof p.payload[field] === 'string';
   return ok ? undefined : `${p.name} needs the payload {"${field}": "<id>"}`;
@@ -57,7 +73,7 @@ function isObject(j: Json): j is { [k: string]: Json } {
 /** Everything `account` holds: exact permission keys plus the names of global tokens. */
 export function heldTokens(t: StateViews, account: string): Set<string> {
   const held = new Set<string>();
-  const add = (p: Permission) => held.add(GLOBAL_TOKENS.has(p.name) ? p.name : permissionKey(p));
+  const add = (p: Permission) => held.add(isGlobal(p.name) ? p.name : permissionKey(p));
   for (const p of t.accountPermissions.get(account) ?? []) add(p);
   for (const roleId of t.accountRoles.get(account) ?? []) {
     for (const p of t.role.get(roleId)?.permissions ?? []) add(p);
@@ -67,7 +83,7 @@ export function heldTokens(t: StateViews, account: string): Set<string> {
 
 function tokenKey(name: PermissionName, object: string | undefined): string {
   if (object === undefined) return name;
-  return permissionKey({ name, payload: { [SCOPED_TOKEN_FIELD[name]!]: object } });
+  return permissionKey({ name, payload: { [scopeField(name)!]: object } });
 }
 
 /**

@@ -1,7 +1,7 @@
 // MintAsset, BurnAsset, TransferAsset (README.md §Instructions). Amounts are exact mantissas at the
 // definition's scale; a zero balance deletes the asset row, so "no row" and "balance 0" are one state.
 // Invariant kept by every path: the balances of a definition sum to its total quantity. Balances change
-// only through moveValue (exec-value.ts), which enforces the transfer controls (docs/controls.md).
+// only through moveValue (exec-value.ts), which runs the installed modules' transfer checks.
 
 import type { AssetDefinition } from '../model/entities.js';
 import { assetId, parseAccountId, parseAssetId, parseDefinitionId } from '../model/ids.js';

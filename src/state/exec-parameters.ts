@@ -3,8 +3,12 @@
 
 import type { Json } from '../codec/codec.js';
 import { nameProblem } from '../model/names.js';
-import { type Parameters, SHIELDED_NOTE_MIN_UNITS_KEY } from '../model/parameters.js';
-import { TRIGGERS_PER_ACCOUNT_CEILING, TRIGGERS_PER_ACCOUNT_PARAMETER } from '../model/triggers.js';
+import {
+  moduleParameterByKey,
+  moduleParameterSpec,
+  type Parameters,
+  SHIELDED_NOTE_MIN_UNITS_KEY,
+} from '../model/parameters.js';
 import { transactionsShare } from '../model/weights.js';
 import { authorize } from './authorize.js';
 import { fail, type Handler } from './exec-context.js';
@@ -58,21 +62,23 @@ export const setParameter: Handler<'SetParameter'> = (x, ins) => {
   const p = ins.parameter;
   const current = x.view.parameters();
   let next: Parameters;
-  if (p.kind === 'ShieldedNoteMinUnits') {
+  const declared = moduleParameterSpec(p.kind);
+  if (declared !== undefined) {
+    // A module's parameter (model/parameters.ts ModuleParameter): kept among the custom parameters, so
+    // the Parameters row keeps its layout.
+    const value = (p as { value: number }).value;
+    if (!Number.isSafeInteger(value) || value < declared.min || value > declared.max)
+      return fail('invalid_parameter', `${p.kind} must be an integer in ${declared.min}..${declared.max}`);
+    next = { ...current, custom: new Map(current.custom).set(declared.key, value) };
+  } else if (p.kind === 'ShieldedNoteMinUnits') {
     if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > SHIELDED_NOTE_MIN_UNITS_MAX)
       return fail('invalid_parameter', `${p.kind} must be an integer in 1..${SHIELDED_NOTE_MIN_UNITS_MAX}`);
     next = { ...current, custom: new Map(current.custom).set(SHIELDED_NOTE_MIN_UNITS_KEY, p.value) };
-  } else if (p.kind === 'TriggersPerAccountMax') {
-    const max = TRIGGERS_PER_ACCOUNT_CEILING;
-    if (!Number.isSafeInteger(p.value) || p.value < 1 || p.value > max)
-      return fail('invalid_parameter', `${p.kind} must be an integer in 1..${max}`);
-    // Kept among the custom parameters (model/parameters.ts): the Parameters row keeps its layout.
-    next = { ...current, custom: new Map(current.custom).set(TRIGGERS_PER_ACCOUNT_PARAMETER, p.value) };
   } else if (p.kind === 'Custom') {
     if (p.id === SHIELDED_NOTE_MIN_UNITS_KEY)
       return fail('invalid_parameter', `${p.id} is set by SetParameter ShieldedNoteMinUnits`);
-    if (p.id === TRIGGERS_PER_ACCOUNT_PARAMETER)
-      return fail('invalid_parameter', `${p.id} is set with TriggersPerAccountMax`);
+    const owner = moduleParameterByKey(p.id);
+    if (owner !== undefined) return fail('invalid_parameter', `${p.id} is set with ${owner.kind}`);
     const problem = nameProblem(p.id) ?? jsonValueProblem(p.payload, CUSTOM_PARAMETER_BYTES_MAX);
     if (problem !== undefined) return fail('invalid_parameter', `custom parameter ${p.id}: ${problem}`);
     const locked = requirePoolParameterFree(x, p.id, p.payload);
@@ -82,12 +88,15 @@ export const setParameter: Handler<'SetParameter'> = (x, ins) => {
     }
     next = { ...current, custom: new Map(current.custom).set(p.id, structuredClone(p.payload) as Json) };
   } else {
-    const max = PARAMETER_MAX[p.kind];
-    const min = PARAMETER_MIN[p.kind] ?? 1;
-    if (!Number.isSafeInteger(p.value) || p.value < min || p.value > max) {
-      return fail('invalid_parameter', `${p.kind} must be an integer in ${min}..${max}`);
+    // A core numeric parameter (a module's was handled above).
+    const kind = p.kind as keyof typeof PARAMETER_MAX;
+    const value = (p as { value: number }).value;
+    const max = PARAMETER_MAX[kind];
+    const min = PARAMETER_MIN[kind] ?? 1;
+    if (!Number.isSafeInteger(value) || value < min || value > max) {
+      return fail('invalid_parameter', `${kind} must be an integer in ${min}..${max}`);
     }
-    next = { ...current, [FIELD[p.kind]]: p.value };
+    next = { ...current, [FIELD[kind]]: value };
     if (next.transactionMaxWeight > transactionsShare(next.blockMaxWeight)) {
       return fail(
         'invalid_parameter',

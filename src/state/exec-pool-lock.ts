@@ -5,8 +5,8 @@
 
 import type { Json } from '../codec/codec.js';
 import { assetId } from '../model/ids.js';
-import { NATIVE_ASSET_PARAMETER } from './exec-conference-billing.js';
 import { type ExecContext, type Fail, fail } from './exec-context.js';
+import { NATIVE_ASSET_PARAMETER } from './exec-native-asset.js';
 
 export const POOL_ACCOUNT_PARAMETER = 'shielded_pool_account';
 

@@ -22,13 +22,16 @@ import {
 } from '../model/shielded.js';
 import { fieldFromHex, fieldToHex } from '../zk/field.js';
 import { emptyFrontier, type Frontier, frontierAppend, poseidon2 } from '../zk/poseidon-tree.js';
-import { charge, nativeAsset } from './exec-conference-billing.js';
-import { isFail } from './exec-conference-common.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
+import { charge, nativeAsset } from './exec-native-asset.js';
 import { POOL_ACCOUNT_PARAMETER } from './exec-pool-lock.js';
 import { requireZkKeys, verifyProof } from './exec-zk-keys.js';
 
 export { POOL_ACCOUNT_PARAMETER };
+
+function isFail(v: unknown): v is Fail {
+  return typeof v === 'object' && v !== null && 'code' in v;
+}
 
 export const ENTRY_FEE_PARAMETER = 'conference_entry_fee';
 export const FEE_ACCOUNT_PARAMETER = 'conference_fee_account';

@@ -1,15 +1,14 @@
 // Unregister* instructions (README.md §Instructions). Check order: object exists → permission → state
 // rules. Removing an account also removes what hangs off it (assets, permissions, roles) with one data
-// event per removed item, in sorted id order so every peer emits the same sequence.
+// event per removed item, in sorted id order so every peer emits the same sequence; the installed
+// modules refuse or drop their own dependent rows through their removal hooks (module-host.ts
+// `removalRefusal`, `removeDependents`).
 
 import { parseAccountId, parseDefinitionId, parseNftId } from '../model/ids.js';
 import { assert } from '../util/assert.js';
 import { authorize, authorizeEscalation } from './authorize.js';
-import { unbindAccountAliases, unbindDomainAliases } from './exec-aliases.js';
-import { removeDefinitionAliases } from './exec-asset-aliases.js';
 import { type ExecContext, fail, type Handler } from './exec-context.js';
-import { removeAccountControls, removeDefinitionControls } from './exec-controls.js';
-import { accountRemovalRefusal, dropAccountRows } from './module-host.js';
+import { removalRefusal, removeDependents } from './module-host.js';
 
 function domainOwner(x: ExecContext, domain: string | undefined): string | undefined {
   return domain === undefined ? undefined : x.t.domain.get(domain)?.ownedBy;
@@ -27,7 +26,7 @@ export const unregisterDomain: Handler<'UnregisterDomain'> = (x, ins) => {
     x.t.assetDefinition.children('definitionsByDomain', ins.id).length +
     x.t.nft.children('nftsByDomain', ins.id).length;
   if (held > 0) return fail('domain_not_empty', `domain ${ins.id} still holds ${held} objects`);
-  unbindDomainAliases(x, ins.id);
+  removeDependents(x, { kind: 'domain', id: ins.id });
   x.t.domain.delete(ins.id);
   x.emit({ kind: 'DomainDeleted', id: ins.id });
   return undefined;
@@ -60,12 +59,10 @@ export const unregisterAccount: Handler<'UnregisterAccount'> = (x, ins) => {
   if (!x.t.account.has(ins.id)) return fail('account_not_found', `no account ${ins.id}`);
   const denied = authorize(x, [domainOwner(x, parseAccountId(ins.id)?.domain)]);
   if (denied) return denied;
-  const refused = accountRemovalRefusal(x, ins.id);
+  const refused = removalRefusal(x, { kind: 'account', id: ins.id });
   if (refused) return refused;
   removeAssets(x, ins.id);
-  dropAccountRows(x, ins.id);
-  removeAccountControls(x, ins.id);
-  unbindAccountAliases(x, ins.id);
+  removeDependents(x, { kind: 'account', id: ins.id });
   for (const permission of x.t.accountPermissions.get(ins.id) ?? []) {
     x.emit({ kind: 'PermissionRevoked', account: ins.id, permission });
   }
@@ -91,8 +88,7 @@ export const unregisterAssetDefinition: Handler<'UnregisterAssetDefinition'> = (
     x.t.asset.children('assetsByDefinition', ins.id).length === 0,
     `zero-total ${ins.id} still has holders`,
   );
-  removeDefinitionAliases(x, ins.id);
-  removeDefinitionControls(x, ins.id);
+  removeDependents(x, { kind: 'assetDefinition', id: ins.id });
   x.t.assetDefinition.delete(ins.id);
   x.emit({ kind: 'AssetDefinitionDeleted', id: ins.id });
   return undefined;

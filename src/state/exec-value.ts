@@ -1,13 +1,14 @@
-// The one path value moves through (docs/controls.md §Enforcement): TransferAsset, MintAsset, BurnAsset,
-// conference billing and the shielded pool (exec-conference-billing.ts `charge`) and, through them, every
-// instruction or route that moves an asset (ISO 20022 bridge transfers are TransferAsset). It checks the
-// transfer controls, then funds, then applies the balances and the sender's usage. Totals of a
-// definition are the caller's (mint and burn): a transfer or charge leaves them unchanged.
+// The one path value moves through: TransferAsset, MintAsset, BurnAsset, usage billing and the shielded
+// pool (exec-native-asset.ts `charge`) and, through them, every instruction or route that moves an asset
+// (ISO 20022 bridge transfers are TransferAsset). It runs the installed modules' transfer checks
+// (module-host.ts `TransferCheck`), then checks funds, then applies the balances and the checks'
+// follow-ups. Totals of a definition are the caller's (mint and burn): a transfer or charge leaves them
+// unchanged.
 
 import { assetId } from '../model/ids.js';
 import { checkedAdd } from './amounts.js';
 import { type ExecContext, type Fail, fail } from './exec-context.js';
-import { checkControls, isFailure, type Movement, writeUsage } from './transfer-controls.js';
+import { installedTransferChecks, type Movement, type TransferFollowUp } from './module-host.js';
 
 export type { Movement };
 
@@ -21,14 +22,19 @@ function setBalance(x: ExecContext, id: string, mantissa: bigint, scale: number)
 }
 
 /**
- * Debits `m.from` and credits `m.to` by `m.amount` (a mantissa > 0 at the definition scale): the
- * control codes (transfer_frozen, account_blacklisted, on_deny_list, not_on_allow_list,
- * transfer_cap_exceeded), then insufficient_funds, then overflow. Emits AssetRemoved then AssetAdded.
+ * Debits `m.from` and credits `m.to` by `m.amount` (a mantissa > 0 at the definition scale): the codes
+ * of the transfer checks, then insufficient_funds, then overflow. Emits AssetRemoved then AssetAdded.
  * The accounts must exist and differ (callers check).
  */
 export function moveValue(x: ExecContext, m: Movement): Fail | undefined {
-  const usage = checkControls(x, m);
-  if (isFailure(usage)) return usage;
+  let followUps: TransferFollowUp[] | undefined;
+  for (const check of installedTransferChecks()) {
+    const v = check(x, m);
+    if (v === undefined) continue;
+    if (typeof v !== 'function') return v;
+    if (followUps === undefined) followUps = [v];
+    else followUps.push(v);
+  }
   const fromId = m.from === undefined ? undefined : assetId(m.definition, m.from);
   const toId = m.to === undefined ? undefined : assetId(m.definition, m.to);
   const held = fromId === undefined ? 0n : balance(x, fromId);
@@ -39,7 +45,7 @@ export function moveValue(x: ExecContext, m: Movement): Fail | undefined {
   const moved = { mantissa: m.amount, scale: m.scale };
   if (fromId !== undefined) setBalance(x, fromId, held - m.amount, m.scale);
   if (toId !== undefined) setBalance(x, toId, next, m.scale);
-  if (usage !== undefined) writeUsage(x, usage);
+  if (followUps !== undefined) for (const f of followUps) f(x);
   if (fromId !== undefined) x.emit({ kind: 'AssetRemoved', id: fromId, amount: moved });
   if (toId !== undefined) x.emit({ kind: 'AssetAdded', id: toId, amount: moved });
   return undefined;

@@ -2,21 +2,14 @@
 // entry of src/modules/registry.ts). The executor runs the table the installed modules make together
 // (module-host.ts), which checks at start-up that every instruction tag has exactly one handler.
 
-import * as aliases from './exec-aliases.js';
-import * as assetAliases from './exec-asset-aliases.js';
 import * as assets from './exec-assets.js';
-import * as calls from './exec-conference-calls.js';
-import * as conferencePrivate from './exec-conference-private.js';
-import * as relays from './exec-conference-relays.js';
-import * as roster from './exec-conference-roster.js';
-import * as usage from './exec-conference-usage.js';
 import type { HandlerTable } from './exec-context.js';
-import * as controls from './exec-controls.js';
 import * as grants from './exec-grants.js';
 import * as metadata from './exec-metadata.js';
 import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
+import * as shielded from './exec-shielded.js';
 import * as subscriptions from './exec-subscriptions.js';
 import * as unregister from './exec-unregister.js';
 import * as upgrades from './exec-upgrades.js';
@@ -50,26 +43,7 @@ export const LEDGER_HANDLERS: Readonly<Partial<HandlerTable>> = Object.freeze({
   ProposeRuntimeUpgrade: upgrades.proposeRuntimeUpgrade,
   ActivateRuntimeUpgrade: upgrades.activateRuntimeUpgrade,
   CancelRuntimeUpgrade: upgrades.cancelRuntimeUpgrade,
-  CreateConference: calls.createConference,
-  JoinConference: roster.joinConference,
-  LeaveConference: roster.leaveConference,
-  RecordConferenceUsage: usage.recordConferenceUsage,
-  EndConference: calls.endConference,
-  SetConferenceRelayManifest: calls.setConferenceRelayManifest,
-  RegisterConferenceRelay: relays.registerConferenceRelay,
-  ReportConferenceRelayHealth: relays.reportConferenceRelayHealth,
-  ShieldAsset: conferencePrivate.shieldAsset,
-  RegisterAccountAlias: aliases.registerAccountAlias,
-  TransferAccountAlias: aliases.transferAccountAlias,
-  RemoveAccountAlias: aliases.removeAccountAlias,
-  SetPrimaryAccountAlias: aliases.setPrimaryAccountAlias,
-  SetAssetAlias: assetAliases.setAssetAlias,
-  RenewAssetAlias: assetAliases.renewAssetAlias,
-  RemoveAssetAlias: assetAliases.removeAssetAlias,
-  SetTransferFreeze: controls.setTransferFreeze,
-  SetTransferBlacklist: controls.setTransferBlacklist,
-  SetTransferListEntry: controls.setTransferListEntry,
-  SetTransferCap: controls.setTransferCap,
+  ShieldAsset: shielded.shieldAsset,
   RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
   Subscribe: subscriptions.subscribe,
   CancelSubscription: subscriptions.cancelSubscription,

@@ -2,36 +2,8 @@
 // then the row id as UTF-8. Keys sort bytewise, so a table is one contiguous range and the order of
 // `changes()` and `entries()` does not depend on how the in-memory maps were built.
 
-export const TABLE_TAGS = {
-  domain: 0x01,
-  account: 0x02,
-  assetDefinition: 0x03,
-  asset: 0x04,
-  nft: 0x05,
-  role: 0x06,
-  accountPermissions: 0x07,
-  accountRoles: 0x08,
-  peer: 0x09,
-  upgrade: 0x0a,
-  parameters: 0x0b,
-  meta: 0x0c,
-  conferenceCall: 0x0d,
-  conferenceRelay: 0x0e,
-  nullifier: 0x0f,
-  shieldedPool: 0x10,
-  accountAlias: 0x11,
-  aliasCounter: 0x12,
-  assetAlias: 0x13,
-  multisigAccount: 0x14,
-  multisigProposal: 0x15,
-  assetControl: 0x17,
-  definitionControl: 0x18,
-  trigger: 0x19,
-  triggerDue: 0x1a,
-  subscriptionPlan: 0x1b,
-  subscription: 0x1c,
-} as const;
-export type TableName = keyof typeof TABLE_TAGS;
+// The table ids are in the core's tag tables (model/tags.ts TABLE_TAGS), with every other wire position.
+export { TABLE_TAGS, type TableName } from '../model/tags.js';
 
 /** Singleton tables (parameters, meta) hold one row under the empty id. */
 export const SINGLETON_ID = '';

@@ -1,13 +1,17 @@
 // The ledger modules installed in this process, as the executor sees them (docs/design/modules.md): the
 // handlers of the instructions they claim, the work they run at the end of a block ("due work"), the
-// authorities they refuse outright, what they check and drop when an account is removed, and the parties
-// their instructions name (per-account transaction history, pipeline/involved.ts).
+// authorities they refuse outright, the checks they run on every movement of value (transfer checks),
+// what they refuse and drop when the core removes an entity their rows hang off (removal hooks), the
+// parties their instructions name (per-account transaction history, pipeline/involved.ts) and the asset
+// definitions and assets their instructions touch (the history's asset indexes, pipeline/touched.ts), and
+// the names that stand in for ids (model/id-names.ts, read by the gateway through WorldState.idName).
 // The core names no module: the composition root (src/modules/registry.ts) installs every module once,
 // before the first block executes, and the install checks that the instruction tag table
 // (model/instructions.ts INSTRUCTION_KINDS) and the handlers match one to one. Due work runs in the
 // order the modules are installed, which the registry fixes (its list, never a map's insertion order).
 
 import type { DataEvent } from '../model/events.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
 import { assert } from '../util/assert.js';
 import type { ExecContext, Fail, HandlerTable, InstructionOf } from './exec-context.js';
@@ -55,12 +59,45 @@ export interface DueWork {
  */
 export type AuthorityCheck = (view: StateView, authority: string) => Fail | undefined;
 
-/** What a module asks of the removal of an account (UnregisterAccount). */
-export interface AccountRemoval {
-  /** Why the account cannot go while the module still needs it (after permission, before any removal). */
-  readonly refuse?: (x: ExecContext, account: string) => Fail | undefined;
-  /** Removes the module's rows that hang off the account (after the account's assets), deterministically. */
-  readonly drop?: (x: ExecContext, account: string) => void;
+/**
+ * A movement of value (exec-value.ts `moveValue`): `from` is debited, `to` credited (a mint has no
+ * `from`, a burn no `to`).
+ */
+export interface Movement {
+  readonly definition: string;
+  readonly scale: number;
+  readonly from?: string | undefined;
+  readonly to?: string | undefined;
+  /** Mantissa at `scale`, > 0. */
+  readonly amount: bigint;
+}
+
+/** What a transfer check writes once the movement's balances are applied (its own rows). */
+export type TransferFollowUp = (x: ExecContext) => void;
+
+/**
+ * A module's check of every movement of value, run by `moveValue` before funds are checked: a Fail
+ * refuses the movement (the first installed check that fails wins, in registry order); a follow-up is
+ * run after the balances are applied, in registry order; undefined lets the movement through untouched.
+ */
+export type TransferCheck = (x: ExecContext, m: Movement) => Fail | TransferFollowUp | undefined;
+
+/** An entity an Unregister* instruction removes, whose dependent rows go with it. */
+export interface RemovedEntity {
+  readonly kind: 'domain' | 'account' | 'assetDefinition';
+  readonly id: string;
+}
+
+/**
+ * A module's part of a removal cascade (UnregisterDomain, UnregisterAccount, UnregisterAssetDefinition),
+ * run in registry order by the Unregister* handlers at the point of the cascade where the feature's rows
+ * always went.
+ */
+export interface RemovalHook {
+  /** Why the entity cannot go while the module still needs it (after permission, before any removal). */
+  readonly refuse?: (x: ExecContext, removed: RemovedEntity) => Fail | undefined;
+  /** Removes the module's rows that hang off the entity (with their data events), in sorted id order. */
+  readonly drop?: (x: ExecContext, removed: RemovedEntity) => void;
 }
 
 /** The parties of any instruction, for a module's instruction that nests others. */
@@ -71,14 +108,40 @@ export type InstructionParties = {
   readonly [K in InstructionKind]?: (ins: InstructionOf<K>, partiesOf: PartiesOf) => string[];
 };
 
+/** Records what an instruction touches: an asset definition, or one holder's asset (and its definition). */
+export interface TouchSink {
+  definition(id: string): void;
+  asset(definition: string, account: string): void;
+}
+
+/**
+ * The asset definitions and assets an instruction of the module touches (the history's definition and
+ * asset indexes, pipeline/touched.ts); instructions of other modules are ignored.
+ */
+export type TouchedBy = (ins: Instruction, touch: TouchSink) => void;
+
+/**
+ * A module's names that stand in for ids (model/id-names.ts): read from its tables in a committed state,
+ * for the gateway (WorldState.idName). Reads only; what a name names at a block time is deterministic.
+ */
+export interface IdNaming {
+  /** `text` read as one of the module's names of `kind` in `state`; undefined when it has not their form. */
+  name(state: WorldState, kind: NamedIdKind, text: string): IdName | undefined;
+  /** How its names of each kind look, for a 400 that lists the accepted forms. */
+  readonly forms: Readonly<Record<NamedIdKind, string>>;
+}
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
   readonly handlers: Readonly<Partial<HandlerTable>>;
   readonly dueWork?: DueWork;
   readonly authorityCheck?: AuthorityCheck;
-  readonly accountRemoval?: AccountRemoval;
+  readonly transferCheck?: TransferCheck;
+  readonly removal?: RemovalHook;
   readonly parties?: InstructionParties;
+  readonly touches?: TouchedBy;
+  readonly idNaming?: IdNaming;
 }
 
 interface Installed {
@@ -86,8 +149,11 @@ interface Installed {
   readonly handlers: HandlerTable;
   readonly dueWork: readonly DueWork[];
   readonly authorityChecks: readonly AuthorityCheck[];
-  readonly accountRemovals: readonly AccountRemoval[];
+  readonly transferChecks: readonly TransferCheck[];
+  readonly removalHooks: readonly RemovalHook[];
   readonly parties: InstructionParties;
+  readonly touches: readonly TouchedBy[];
+  readonly idNamings: readonly IdNaming[];
 }
 
 let installed: Installed | undefined;
@@ -146,8 +212,11 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
     dueWork: modules.flatMap((m) => (m.dueWork === undefined ? [] : [m.dueWork])),
     authorityChecks: modules.flatMap((m) => (m.authorityCheck === undefined ? [] : [m.authorityCheck])),
-    accountRemovals: modules.flatMap((m) => (m.accountRemoval === undefined ? [] : [m.accountRemoval])),
+    transferChecks: modules.flatMap((m) => (m.transferCheck === undefined ? [] : [m.transferCheck])),
+    removalHooks: modules.flatMap((m) => (m.removal === undefined ? [] : [m.removal])),
     parties: Object.freeze(parties) as InstructionParties,
+    touches: modules.flatMap((m) => (m.touches === undefined ? [] : [m.touches])),
+    idNamings: modules.flatMap((m) => (m.idNaming === undefined ? [] : [m.idNaming])),
   });
 }
 
@@ -178,24 +247,39 @@ export function authorityRefusal(view: StateView, authority: string): Fail | und
   return undefined;
 }
 
-/** The first installed module's refusal to let `account` be removed, in registry order, or undefined. */
-export function accountRemovalRefusal(x: ExecContext, account: string): Fail | undefined {
-  for (const r of current().accountRemovals) {
-    const refused = r.refuse?.(x, account);
+/** The installed modules' transfer checks, in registry order (exec-value.ts `moveValue` runs them). */
+export function installedTransferChecks(): readonly TransferCheck[] {
+  return current().transferChecks;
+}
+
+/** The first installed module's refusal to let `removed` go, in registry order, or undefined. */
+export function removalRefusal(x: ExecContext, removed: RemovedEntity): Fail | undefined {
+  for (const hook of current().removalHooks) {
+    const refused = hook.refuse?.(x, removed);
     if (refused !== undefined) return refused;
   }
   return undefined;
 }
 
-/** Drops the installed modules' rows hanging off a removed account, in registry order. */
-export function dropAccountRows(x: ExecContext, account: string): void {
-  for (const r of current().accountRemovals) r.drop?.(x, account);
+/** Drops the installed modules' rows hanging off `removed`, in registry order. */
+export function removeDependents(x: ExecContext, removed: RemovedEntity): void {
+  for (const hook of current().removalHooks) hook.drop?.(x, removed);
 }
 
 /** The parties a module's instruction names (undefined for an instruction no module names parties of). */
 export function moduleParties(ins: Instruction, partiesOf: PartiesOf): string[] | undefined {
   const f = current().parties[ins.kind] as ((i: Instruction, of: PartiesOf) => string[]) | undefined;
   return f?.(ins, partiesOf);
+}
+
+/** The installed modules' touched-asset declarations, in registry order (pipeline/touched.ts). */
+export function installedTouches(): readonly TouchedBy[] {
+  return current().touches;
+}
+
+/** The installed modules' namings, in registry order; none before the modules are installed. */
+export function installedIdNamings(): readonly IdNaming[] {
+  return installed?.idNamings ?? [];
 }
 
 /** The earliest block time at which any installed module has work due, or undefined. */

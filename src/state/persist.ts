@@ -9,14 +9,19 @@ import { StateError } from './errors.js';
 import { parseStateKey, type TableName } from './keys.js';
 import { addLeaf, leafValue } from './root.js';
 import type { BaseTable } from './table.js';
-import { TABLE_NAMES, TABLES } from './tables.js';
+import { TABLES, tableNames } from './tables.js';
 
 export interface StateEntry {
   key: Uint8Array;
   value: Uint8Array;
 }
 
-const BY_TAG = new Map<number, TableName>(TABLE_NAMES.map((n) => [TABLES[n].tag, n]));
+let byTag: Map<number, TableName> | undefined;
+/** Table name by key tag (built on first use: a module's tables are declared by then). */
+function tableByTag(tag: number): TableName | undefined {
+  if (byTag === undefined) byTag = new Map(tableNames().map((n) => [TABLES[n].tag, n]));
+  return byTag.get(tag);
+}
 
 function bad(key: Uint8Array, why: string): StateError {
   return new StateError('state_invalid_entry', `state entry ${toHex(key)}: ${why}`, { key: toHex(key) });
@@ -63,7 +68,7 @@ export function loadEntries(
   for (const { key, value } of entries) {
     const parsed = parseStateKey(key);
     if (parsed === undefined) throw bad(key, 'malformed key');
-    const name = BY_TAG.get(parsed.tag);
+    const name = tableByTag(parsed.tag);
     if (name === undefined) throw bad(key, `unknown table tag ${parsed.tag}`);
     const table = tableOf(name);
     if (table.get(parsed.id) !== undefined) throw bad(key, 'duplicate key');

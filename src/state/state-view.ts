@@ -9,7 +9,7 @@ import { SINGLETON_ID, type TableName } from './keys.js';
 import { addLeaf, leafValue, subLeaf } from './root.js';
 import type { BaseTable } from './table.js';
 import { DELETED, Journal, TableView } from './table-view.js';
-import { INITIAL_META, type RowOf, type StateMeta, TABLE_NAMES } from './tables.js';
+import { INITIAL_META, type RowOf, type StateMeta, tableNames } from './tables.js';
 import type { WorldState } from './world-state.js';
 
 export type StateViews = { readonly [N in TableName]: TableView<RowOf<N>> };
@@ -34,7 +34,7 @@ export class StateView {
 
   constructor(readonly base: WorldState) {
     const t: Partial<Record<TableName, TableView<unknown>>> = {};
-    for (const name of TABLE_NAMES)
+    for (const name of tableNames())
       t[name] = new TableView(base.tables[name] as BaseTable<unknown>, this.journal);
     this.t = t as StateViews;
   }
@@ -54,7 +54,7 @@ export class StateView {
   /** Net row changes against the base, sorted by key; rows written back to their old bytes are omitted. */
   diff(): RowChange[] {
     const out: RowChange[] = [];
-    for (const name of TABLE_NAMES) {
+    for (const name of tableNames()) {
       const view = this.t[name] as TableView<unknown>;
       const base = view.base;
       for (const [id, slot] of view.writes) {

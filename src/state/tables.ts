@@ -1,6 +1,8 @@
 // The tables of the world state: for each, its key tag, the codec of its persisted value, how to read
 // the row id back out of a value (checked when loading), and the secondary indexes a row belongs to.
-// Indexes are derived from row contents only, so they are rebuilt, never persisted.
+// Indexes are derived from row contents only, so they are rebuilt, never persisted. The core's tables are
+// defined here; a ledger module defines its own in its `wire.ts` (`declareTables`, augmenting `TableRows`
+// and `IndexNames`); every table's id is in model/tags.ts TABLE_TAGS.
 
 import type { Codec } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';
@@ -27,8 +29,10 @@ import {
 import {
   type AssetControl,
   AssetControlCodec,
+  controlProblem,
   type DefinitionControl,
   DefinitionControlCodec,
+  sortedProblem,
 } from '../model/controls.js';
 import {
   type Account,
@@ -74,15 +78,7 @@ import {
   type SubscriptionPlan,
   SubscriptionPlanCodec,
 } from '../model/subscriptions.js';
-import { type Trigger, TriggerCodec } from '../model/trigger-row.js';
-import {
-  dueKey,
-  isLedgerTrigger,
-  type TriggerDueRow,
-  TriggerDueRowCodec,
-  triggerIdProblem,
-} from '../model/triggers.js';
-import { controlProblem, sortedProblem } from './control-rows.js';
+import type { SameNames } from '../model/tags.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
 /** Bookkeeping of the state itself, persisted like any other row. */
@@ -100,39 +96,45 @@ export const INITIAL_META: Readonly<StateMeta> = Object.freeze({ abiVersion: 1 }
 
 /** An index membership of a row: (index name, parent id). */
 export type IndexLink = readonly [IndexName, string];
-export type IndexName =
-  | 'accountsByDomain'
-  | 'definitionsByDomain'
-  | 'nftsByDomain'
-  | 'assetsByAccount'
-  | 'assetsByDefinition'
-  | 'holdersByRole'
+
+/**
+ * The secondary indexes, by name (the values are unused): the core's, and each module's by augmentation
+ * in its `wire.ts`.
+ */
+export interface IndexNames {
+  accountsByDomain: unknown;
+  definitionsByDomain: unknown;
+  nftsByDomain: unknown;
+  assetsByAccount: unknown;
+  assetsByDefinition: unknown;
+  holdersByRole: unknown;
   /** Peers by BLS key text, disabled ones included: a consensus key is used once, ever. */
-  | 'peersByBlsKey'
+  peersByBlsKey: unknown;
   /** Peers not disabled (active or about to be), under the parent ''. */
-  | 'livePeers'
+  livePeers: unknown;
   /** Conference calls by the domain of their id. */
-  | 'callsByDomain'
+  callsByDomain: unknown;
   /** Account aliases by the account they name, by their own domain, and by index (decimal text). */
-  | 'aliasesByAccount'
-  | 'aliasesByDomain'
-  | 'aliasByIndex'
+  aliasesByAccount: unknown;
+  aliasesByDomain: unknown;
+  aliasByIndex: unknown;
   /** Asset aliases by the definition they name (at most one each). */
-  | 'aliasesByDefinition'
+  aliasesByDefinition: unknown;
   /** Multisig accounts by each signatory (member → multisigs). */
-  | 'multisigsByMember'
+  multisigsByMember: unknown;
   /** Proposals by their multisig account (multisig → proposals). */
-  | 'proposalsByMultisig'
+  proposalsByMultisig: unknown;
   /** Proposals stored as collecting signatures by multisig and proposer (`<multisig> <proposer>`). */
-  | 'openProposalsByProposer'
+  openProposalsByProposer: unknown;
   /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
-  | 'controlsByAccount'
-  | 'controlsByDefinition'
-  /** Triggers by their authority; plans by provider; subscriptions by subscriber and by provider. */
-  | 'triggersByAuthority'
-  | 'plansByProvider'
-  | 'subscriptionsBySubscriber'
-  | 'subscriptionsByProvider';
+  controlsByAccount: unknown;
+  controlsByDefinition: unknown;
+  /** Plans by provider; subscriptions by subscriber and by provider. */
+  plansByProvider: unknown;
+  subscriptionsBySubscriber: unknown;
+  subscriptionsByProvider: unknown;
+}
+export type IndexName = keyof IndexNames & string;
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -183,7 +185,8 @@ function checkCall(v: ConferenceCall): string | undefined {
   return undefined;
 }
 
-function def<V>(
+/** A table's definition (`name` must have an id in model/tags.ts TABLE_TAGS). */
+export function tableDef<V>(
   name: TableName,
   codec: Codec<V>,
   extra: Omit<TableDef<V>, 'name' | 'tag' | 'codec'> = {},
@@ -194,19 +197,20 @@ function def<V>(
 const domainOf = (id: string, parse: (t: string) => { domain: string } | undefined): string =>
   parse(id)?.domain ?? '';
 
-export const TABLES = Object.freeze({
-  domain: def<Domain>('domain', DomainCodec, { idOf: (v) => v.id }),
-  account: def<Account>('account', AccountCodec, {
+/** The core's tables. */
+const CORE_TABLES = Object.freeze({
+  domain: tableDef<Domain>('domain', DomainCodec, { idOf: (v) => v.id }),
+  account: tableDef<Account>('account', AccountCodec, {
     idOf: (v) => v.id,
     links: (id) => [['accountsByDomain', domainOf(id, parseAccountId)]],
     linksById: true,
   }),
-  assetDefinition: def<AssetDefinition>('assetDefinition', AssetDefinitionCodec, {
+  assetDefinition: tableDef<AssetDefinition>('assetDefinition', AssetDefinitionCodec, {
     idOf: (v) => v.id,
     links: (id) => [['definitionsByDomain', domainOf(id, parseDefinitionId)]],
     linksById: true,
   }),
-  asset: def<Asset>('asset', AssetCodec, {
+  asset: tableDef<Asset>('asset', AssetCodec, {
     idOf: (v) => v.id,
     linksById: true,
     links: (id) => {
@@ -219,22 +223,22 @@ export const TABLES = Object.freeze({
           ];
     },
   }),
-  nft: def<Nft>('nft', NftCodec, {
+  nft: tableDef<Nft>('nft', NftCodec, {
     idOf: (v) => v.id,
     links: (id) => [['nftsByDomain', domainOf(id, parseNftId)]],
     linksById: true,
   }),
-  role: def<Role>('role', RoleCodec, { idOf: (v) => v.id }),
+  role: tableDef<Role>('role', RoleCodec, { idOf: (v) => v.id }),
   /** Direct permissions of an account, keyed by account id, sorted by permissionKey, never empty. */
-  accountPermissions: def<readonly Permission[]>('accountPermissions', seq(PermissionCodec), {
+  accountPermissions: tableDef<readonly Permission[]>('accountPermissions', seq(PermissionCodec), {
     check: checkList(permissionKey),
   }),
   /** Roles held by an account, keyed by account id, sorted, never empty. */
-  accountRoles: def<readonly string[]>('accountRoles', seq(RoleId), {
+  accountRoles: tableDef<readonly string[]>('accountRoles', seq(RoleId), {
     links: (_id, roles) => roles.map((r) => ['holdersByRole', r] as const),
     check: checkList((r: string) => r),
   }),
-  peer: def<Peer>('peer', PeerCodec, {
+  peer: tableDef<Peer>('peer', PeerCodec, {
     idOf: (v) => v.id,
     links: (_id, v) =>
       v.disabledAt === undefined
@@ -250,22 +254,22 @@ export const TABLES = Object.freeze({
           ? 'disabledAt before registeredAt'
           : undefined,
   }),
-  upgrade: def<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
-  parameters: def<Parameters>('parameters', ParametersRowCodec, { idOf: () => SINGLETON_ID }),
-  meta: def<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),
-  conferenceCall: def<ConferenceCall>('conferenceCall', ConferenceCallCodec, {
+  upgrade: tableDef<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
+  parameters: tableDef<Parameters>('parameters', ParametersRowCodec, { idOf: () => SINGLETON_ID }),
+  meta: tableDef<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),
+  conferenceCall: tableDef<ConferenceCall>('conferenceCall', ConferenceCallCodec, {
     idOf: (v) => v.id,
     links: (id) => [['callsByDomain', domainOf(id, parseCallId)]],
     linksById: true,
     check: (_id, v) => checkCall(v),
   }),
-  conferenceRelay: def<ConferenceRelay>('conferenceRelay', ConferenceRelayCodec, {
+  conferenceRelay: tableDef<ConferenceRelay>('conferenceRelay', ConferenceRelayCodec, {
     idOf: (v) => v.id,
     check: (_id, v) => (v.publicKey.every((b) => b === 0) ? 'all-zero relay key' : undefined),
   }),
-  nullifier: def<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
-  shieldedPool: def<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
-  accountAlias: def<AccountAlias>('accountAlias', AccountAliasCodec, {
+  nullifier: tableDef<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
+  shieldedPool: tableDef<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
+  accountAlias: tableDef<AccountAlias>('accountAlias', AccountAliasCodec, {
     idOf: (v) => v.alias,
     links: (id, v) => [
       ['aliasesByAccount', v.account],
@@ -274,18 +278,18 @@ export const TABLES = Object.freeze({
     ],
     check: (id, v) => accountAliasProblem(id)?.message ?? (v.index < 1 ? 'index below 1' : undefined),
   }),
-  aliasCounter: def<AliasCounter>('aliasCounter', AliasCounterCodec, { idOf: () => SINGLETON_ID }),
-  assetAlias: def<AssetAlias>('assetAlias', AssetAliasCodec, {
+  aliasCounter: tableDef<AliasCounter>('aliasCounter', AliasCounterCodec, { idOf: () => SINGLETON_ID }),
+  assetAlias: tableDef<AssetAlias>('assetAlias', AssetAliasCodec, {
     idOf: (v) => v.alias,
     links: (_id, v) => [['aliasesByDefinition', v.definition]],
     check: (id) => assetAliasProblem(id)?.message,
   }),
-  multisigAccount: def<MultisigAccount>('multisigAccount', MultisigAccountCodec, {
+  multisigAccount: tableDef<MultisigAccount>('multisigAccount', MultisigAccountCodec, {
     idOf: (v) => v.account,
     links: (_id, v) => [...v.spec.signatories.keys()].map((m) => ['multisigsByMember', m] as const),
     check: (id, v) => specProblem(id, v.spec),
   }),
-  multisigProposal: def<MultisigProposal>('multisigProposal', MultisigProposalCodec, {
+  multisigProposal: tableDef<MultisigProposal>('multisigProposal', MultisigProposalCodec, {
     idOf: (v) => proposalRowId(v.multisig, v.instructionsHash),
     links: (_id, v) =>
       v.status.kind === 'CollectingSignatures'
@@ -296,7 +300,7 @@ export const TABLES = Object.freeze({
         : [['proposalsByMultisig', v.multisig]],
     check: proposalProblem,
   }),
-  assetControl: def<AssetControl>('assetControl', AssetControlCodec, {
+  assetControl: tableDef<AssetControl>('assetControl', AssetControlCodec, {
     idOf: (v) => assetId(v.definition, v.account),
     linksById: true,
     links: (id) => {
@@ -310,25 +314,16 @@ export const TABLES = Object.freeze({
     },
     check: (_id, v) => controlProblem(v.limits, v.usages),
   }),
-  definitionControl: def<DefinitionControl>('definitionControl', DefinitionControlCodec, {
+  definitionControl: tableDef<DefinitionControl>('definitionControl', DefinitionControlCodec, {
     idOf: (v) => v.definition,
     check: (_id, v) =>
       controlProblem(v.limits, []) ?? sortedProblem(v.allowList) ?? sortedProblem(v.denyList),
   }),
-  trigger: def<Trigger>('trigger', TriggerCodec, {
-    idOf: (v) => v.id,
-    links: (_id, v) => [['triggersByAuthority', v.authority]],
-    check: (id) => (isLedgerTrigger(id) ? undefined : triggerIdProblem(id)),
-  }),
-  triggerDue: def<TriggerDueRow>('triggerDue', TriggerDueRowCodec, {
-    idOf: (v) => dueKey(v.due, v.trigger),
-    keepSorted: true,
-  }),
-  subscriptionPlan: def<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
+  subscriptionPlan: tableDef<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
     idOf: (v) => v.id,
     links: (_id, v) => [['plansByProvider', v.provider]],
   }),
-  subscription: def<Subscription>('subscription', SubscriptionCodec, {
+  subscription: tableDef<Subscription>('subscription', SubscriptionCodec, {
     idOf: (v) => v.id,
     links: (_id, v) => [
       ['subscriptionsBySubscriber', v.subscriber],
@@ -338,6 +333,47 @@ export const TABLES = Object.freeze({
   }),
 });
 
-export type Tables = typeof TABLES;
-export type RowOf<N extends TableName> = Tables[N] extends TableDef<infer V> ? V : never;
-export const TABLE_NAMES = Object.keys(TABLES) as TableName[];
+type CoreTableRows = {
+  [N in keyof typeof CORE_TABLES]: (typeof CORE_TABLES)[N] extends TableDef<infer V> ? V : never;
+};
+
+/** Every table's row type, by name: the core's, and each module's by augmentation in its `wire.ts`. */
+export interface TableRows extends CoreTableRows {}
+export type RowOf<N extends TableName> = TableRows[N];
+
+/** Compile-time check: the tag table and the defined tables name the same tables. */
+export const TABLE_ROWS_MATCH_TAGS: SameNames<TableName, keyof TableRows> = true;
+
+/** Every table's definition, by name: the core's, and the installed modules' (`declareTables`). */
+export const TABLES: { readonly [N in TableName]: TableDef<RowOf<N>> } = { ...CORE_TABLES } as {
+  [N in TableName]: TableDef<RowOf<N>>;
+};
+
+let names: readonly TableName[] | undefined;
+
+/** Defines a module's tables (before the first world state is made). */
+export function declareTables(defs: readonly TableDef<never>[]): void {
+  if (names !== undefined)
+    throw new Error(`tables ${defs.map((d) => d.name).join(', ')} defined after first use`);
+  for (const d of defs) {
+    if (Object.hasOwn(TABLES, d.name)) throw new Error(`table ${d.name} is defined twice`);
+    (TABLES as unknown as Record<string, TableDef<never>>)[d.name] = d;
+  }
+}
+
+/**
+ * Every table name, in tag order; the first call closes the list and throws when a table id of
+ * model/tags.ts has no definition (a module's wire not installed).
+ */
+export function tableNames(): readonly TableName[] {
+  if (names === undefined) {
+    const all = Object.keys(TABLE_TAGS) as TableName[];
+    const lacking = all.filter((n) => !Object.hasOwn(TABLES, n));
+    if (lacking.length > 0)
+      throw new Error(
+        `tables ${lacking.join(', ')} have no definition (import src/modules/registry.ts to declare the modules' tables)`,
+      );
+    names = Object.freeze(all.sort((a, b) => TABLE_TAGS[a] - TABLE_TAGS[b]));
+  }
+  return names;
+}

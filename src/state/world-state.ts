@@ -2,9 +2,7 @@
 // incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
-import type { AccountAlias, AssetAlias } from '../model/aliases.js';
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
-import type { AssetControl, DefinitionControl } from '../model/controls.js';
 import type {
   Account,
   Asset,
@@ -15,6 +13,7 @@ import type {
   Role,
   UpgradeRecord,
 } from '../model/entities.js';
+import type { IdName, NamedIdKind } from '../model/id-names.js';
 import type { ListedRows } from '../model/listed-rows.js';
 import { defaultParameters, type Parameters } from '../model/parameters.js';
 import type { Permission } from '../model/permissions.js';
@@ -23,10 +22,11 @@ import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
+import { installedIdNamings } from './module-host.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
 import { BaseTable } from './table.js';
-import { INITIAL_META, type IndexName, type RowOf, TABLE_NAMES, TABLES } from './tables.js';
+import { INITIAL_META, type IndexName, type RowOf, TABLES, tableNames } from './tables.js';
 
 export type { StateEntry } from './persist.js';
 /** The chain parameters that are plain numbers (everything but the custom map). */
@@ -42,7 +42,7 @@ const copy = deepCopy;
 
 function makeTables(): StateTables {
   const t: Partial<Record<TableName, BaseTable<unknown>>> = {};
-  for (const name of TABLE_NAMES) t[name] = new BaseTable(TABLES[name] as never);
+  for (const name of tableNames()) t[name] = new BaseTable(TABLES[name] as never);
   return t as StateTables;
 }
 
@@ -62,7 +62,7 @@ export class WorldState {
 
   /** Every persisted pair, sorted by key. */
   *entries(): Generator<StateEntry> {
-    const names = [...TABLE_NAMES].sort((a, b) => TABLES[a].tag - TABLES[b].tag);
+    const names = [...tableNames()].sort((a, b) => TABLES[a].tag - TABLES[b].tag);
     for (const name of names) {
       const table = this.tables[name] as BaseTable<unknown>;
       // Byte order of the UTF-8 keys, which can differ from the UTF-16 order of the ids.
@@ -206,20 +206,17 @@ export class WorldState {
     return [...this.linkedIds('accountRoles', 'holdersByRole', role)];
   }
 
-  /** An account alias by its literal, and an asset alias by its literal (docs/data-model.md §Aliases). */
-  accountAlias(alias: string): AccountAlias | undefined {
-    return this.read('accountAlias', alias);
+  /** `text` read as an installed module's name standing in for an id (model/id-names.ts), or undefined. */
+  idName(kind: NamedIdKind, text: string): IdName | undefined {
+    for (const naming of installedIdNamings()) {
+      const name = naming.name(this, kind, text);
+      if (name !== undefined) return name;
+    }
+    return undefined;
   }
-  assetAlias(alias: string): AssetAlias | undefined {
-    return this.read('assetAlias', alias);
-  }
-
-  /** Transfer controls (docs/controls.md): of one (account, definition) by asset id, of a definition. */
-  assetControl(id: string): AssetControl | undefined {
-    return this.read('assetControl', id);
-  }
-  definitionControl(definition: string): DefinitionControl | undefined {
-    return this.read('definitionControl', definition);
+  /** How the installed modules' names of `kind` look, in registry order. */
+  idNameForms(kind: NamedIdKind): string[] {
+    return installedIdNamings().map((n) => n.forms[kind]);
   }
 
   // ---- conference calls and relays (docs/conference.md) ----------------------------------------------

@@ -7,9 +7,9 @@
 //   GET /v1/subscriptions/{id}         → one such item                   (404 not_found)
 
 import { Type } from 'typebox';
-import { accountParam } from '../gateway/alias-resolver.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
+import { accountParam } from '../gateway/id-resolver.js';
 import { parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { respond, viewSchema } from '../gateway/view.js';
@@ -45,7 +45,7 @@ function get(url: string, operationId: string, summary: string, tags: string[]) 
   };
 }
 
-/** An account id or alias from the query (gateway/alias-resolver.ts): 400 neither form, 404 unbound alias. */
+/** An account id or name from the query (gateway/id-resolver.ts): 400 neither form, 404 unbound name. */
 function accountQuery(d: RouteDeps, text: string | undefined): string | undefined {
   return text === undefined ? undefined : accountParam(d.ports.state, text);
 }

@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
-import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-alias.js';
+import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-ids.js';
 import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { type CallerAuth, mayManage, OPERATOR_OWNER } from './caller.js';
@@ -55,7 +55,7 @@ const DeadParams = Type.Object({
 
 /**
  * The filter to store: checked (400 invalid_filter), its account / definition / asset aliases replaced by
- * the ids they name now (404 not_found when unbound; event-alias.ts). A later alias transfer does not
+ * the ids they name now (404 not_found when unbound; event-ids.ts). A later alias transfer does not
  * move the webhook: it keeps following the ids.
  */
 async function compile(d: RouteDeps, s: WebhookService, filter: unknown): Promise<unknown> {

@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Instruction } from '../../src/model/instructions.js';
+import { accountAlias, assetAlias } from '../../src/modules/aliases/reads.js';
 import {
   aliasesOfAccount,
   instructions,
@@ -345,7 +346,7 @@ describe('aliases (served node)', () => {
     assert.equal(JSON.parse(rebuilt.out).state_root, root);
     const node = await t.restart();
     assert.equal(toHex(node.ledger.state.stateRoot()), root);
-    assert.equal(node.ledger.state.accountAlias('alice@wonderland')?.account, alice.id);
-    assert.equal(node.ledger.state.assetAlias('rose')?.definition, rose);
+    assert.equal(accountAlias(node.ledger.state, 'alice@wonderland')?.account, alice.id);
+    assert.equal(assetAlias(node.ledger.state, 'rose')?.definition, rose);
   });
 });

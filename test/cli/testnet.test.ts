@@ -3,6 +3,8 @@
 // node's own loader accepts and that list every other peer; refusals with stable codes; a peer
 // directory that starts alone; `up` printing status and stopping its peers on SIGINT.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../src/modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

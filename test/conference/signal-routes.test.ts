@@ -3,9 +3,6 @@
 // stream with a live answer and Last-Event-ID resumption.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { SignalBox } from '../../src/conference/signal-box.js';
-import { sealSignal } from '../../src/conference/signal-envelope.js';
-import { type SignalCallPort, signalRoutes } from '../../src/conference/signal-routes.js';
 import { Ed25519KeyPair } from '../../src/crypto/signer.js';
 import type { GatewayApp } from '../../src/gateway/context.js';
 import { createErrorRegistry } from '../../src/gateway/errors.js';
@@ -16,6 +13,9 @@ import { createGatewayServer } from '../../src/gateway/server.js';
 import { createSignedNonceStore } from '../../src/gateway/signed-nonces.js';
 import { createSignedRequests } from '../../src/gateway/signed-request.js';
 import { accountId } from '../../src/model/ids.js';
+import { SignalBox } from '../../src/modules/conference/signal-box.js';
+import { sealSignal } from '../../src/modules/conference/signal-envelope.js';
+import { type SignalCallPort, signalRoutes } from '../../src/modules/conference/signal-routes.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
 
 const key = (n: number) => Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(n));

@@ -277,6 +277,6 @@ describe('transfer controls (served node)', () => {
     assert.equal(JSON.parse(rebuilt.out).state_root, root);
     const node = await t.restart();
     assert.equal(toHex(node.ledger.state.stateRoot()), root);
-    assert.equal(node.ledger.state.assetControl(`${USD}#${f.carol.id}`)?.blacklisted, true);
+    assert.equal(node.ledger.state.tables.assetControl.get(`${USD}#${f.carol.id}`)?.blacklisted, true);
   });
 });

@@ -3,7 +3,7 @@
 
 import { DEFAULT_DECODE_LIMITS } from '../../src/codec/limits.js';
 // The ledger modules, installed before any block executes (the tests' composition root).
-import '../../src/modules/registry.js';
+import '../../src/modules/load.js';
 import { aggregateCertificate, voteMessage } from '../../src/consensus/certificate.js';
 import { ValidatorSet } from '../../src/consensus/validator-set.js';
 import { BlsKeyPair } from '../../src/crypto/bls.js';

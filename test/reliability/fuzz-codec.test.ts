@@ -7,6 +7,8 @@
 // Kept inputs under regressions/codec/ are checked first; a new failing input is saved there.
 // Replay with FUZZ_SEED=<printed seed>; FUZZ_SECONDS=0 checks the kept inputs only.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../src/modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { blockTarget, signedQueryTarget, signedTransactionTarget } from './lib/codec-targets.js';

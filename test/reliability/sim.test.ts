@@ -4,6 +4,8 @@
 // Then the planted-bug hunt (hunt.ts): each planted bug must be found within 2,000 hunt seeds, first at
 // the seed planted-bugs.test.ts names, and SIM_HUNT_CONTROL hunt seeds without a bug (default 1,000) must
 // raise no safety or rule failure (replay: npm run sim -- --seed N --bug B, or --hunt for the control).
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../src/modules/registry.js';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { test } from 'node:test';

@@ -7,6 +7,8 @@
 // (every transaction answered 202 reaches a final status, and it is Committed) and an anonymous-RSS slope
 // below the bound documented at MEMORY_SLOPE_MAX_BYTES_PER_MIN / MEMORY_NOISE_BYTES.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../src/modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { committedOf, drain, measurePeak, pacedWithSamples, startRig, unaccounted } from './lib/soak-run.js';

@@ -3,6 +3,8 @@
 // SIGKILL; the receiver comes back and the node is started again: every pending delivery arrives, in
 // order, none lost, and the registration survived.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../src/modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -3,6 +3,8 @@
 // leaves nothing behind that stops the next QC from forming. And the safety assertions at the point of
 // action: each one stops the core, before it signs, when a planted violation reaches it.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlsKeyPair } from '../../crypto/bls.js';

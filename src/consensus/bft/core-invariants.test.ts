@@ -3,6 +3,8 @@
 // after its own view are bugs of the host or the driver, so each throws ConsensusInvariantError (the
 // engine then stops) instead of being acted on. The same inputs in order are accepted (controls).
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlsKeyPair } from '../../crypto/bls.js';

@@ -1,6 +1,8 @@
 // The protocol core alone, fed messages by hand: what it accepts, what it refuses, what it records as
 // evidence, and the ordering it promises (safety state durable before the vote it protects).
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlsKeyPair } from '../../crypto/bls.js';

@@ -1,6 +1,8 @@
 // An observer-role core (it votes on nothing) reports the validators' view and leader, and measures no
 // round phases: its consensus answers agree with theirs and carry no averages of rounds it never ran.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlsKeyPair } from '../../crypto/bls.js';

@@ -1,6 +1,8 @@
 // The round phases a validator reports (`lastPhases`) are measured from the start of the view that
 // produced the committed block: a proposal seen in an earlier view does not make them negative.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { BlsKeyPair } from '../../crypto/bls.js';

@@ -4,9 +4,9 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Codec } from '../../codec/codec.js';
-import { type AliasFields, filterIds } from '../alias-filter.js';
 import { answerCached, type RenderedAnswer, sendAnswer } from '../answer-cache.js';
 import type { RouteDeps } from '../deps.js';
+import { filterIds, type IdFields } from '../id-filter.js';
 import {
   jsonFieldsOf,
   LIST_QUERY_BODY_BYTES_MAX,
@@ -30,15 +30,15 @@ export interface ListViews<I> {
   list: Codec<ListOf<I>>;
   /** The item's id: the default order and the tie-break of every sort. */
   idOf: (item: I) => string;
-  /** Fields naming an account, definition or asset: a filter may compare them with an alias (alias-filter.ts). */
-  aliases?: AliasFields;
+  /** Fields naming an account, definition or asset: a filter may compare them with a name (id-filter.ts). */
+  idFields?: IdFields;
 }
 
 export const itemId = (item: { id: string }): string => item.id;
 
 /**
  * Filters, sorts and pages `source` over its items' JSON forms, then renders the page with `views.list`;
- * aliases in the filter are first resolved to ids (`views.aliases`).
+ * names in place of ids in the filter are first resolved to ids (`views.idFields`).
  * An array is taken as it is (small per-parent lists); tables come as a ListSource so a page costs
  * O(page).
  */
@@ -50,9 +50,9 @@ export async function renderList<I>(
   input: ListInput,
 ): Promise<RenderedAnswer> {
   const resolved =
-    views.aliases === undefined
+    views.idFields === undefined
       ? input
-      : await filterIds(d.ports.state, d.ports.chain, input, views.aliases, d.ports.query.filterDepthMax);
+      : await filterIds(d.ports.state, d.ports.chain, input, views.idFields, d.ports.query.filterDepthMax);
   const p = parseListParams(resolved, d.limits, jsonFieldsOf(views.item), d.ports.query);
   const from = Array.isArray(source) ? arraySource(source, views.idOf) : (source as ListSource<I>);
   const page = await scanList(from, p, (item) => views.item.toJson(item), d.listScans);

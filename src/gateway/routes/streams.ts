@@ -12,9 +12,9 @@ import { BlockEncodings, BlockStreamSession, parseBlockRequest } from '../block-
 import type { GatewayApp } from '../context.js';
 import type { RouteDeps } from '../deps.js';
 import { gatewayError, isGatewayError } from '../errors.js';
-import { resolveEventFilter, resolveEventFilterText } from '../event-alias.js';
 import { EVENT_FILTER_FIELDS, FILTER_TEXT_CHARS_MAX } from '../event-filter.js';
 import { EventHub } from '../event-hub.js';
+import { resolveEventFilter, resolveEventFilterText } from '../event-ids.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { serveSse } from '../sse.js';
 import { EventSubscriptionView } from '../views/events.js';
@@ -61,8 +61,8 @@ function takeSlot(ctx: WsContext): boolean {
 }
 
 /**
- * Starts a `/events` subscription once the aliases of its filter are resolved (event-alias.ts), at the
- * committed height when it opens; an alias naming nothing closes 1008 `not_found: …`.
+ * Starts a `/events` subscription once the names in place of ids in its filter are resolved (event-ids.ts),
+ * at the committed height when it opens; a name naming nothing closes 1008 `not_found: …`.
  */
 async function subscribeResolved(
   d: RouteDeps,
@@ -180,7 +180,7 @@ export function streamRoutes(app: GatewayApp, d: RouteDeps): RouteDef[] {
         response: { 200: Type.String({ description: 'text/event-stream' }) },
       },
       handler: async (req, reply) => {
-        // Aliases in the filter name what they name now, when the stream opens (event-alias.ts).
+        // Names in the filter name what they name now, when the stream opens (event-ids.ts).
         const filter = await resolveEventFilterText(d.ports, req.query.filter, d.limits.filterDepthMax);
         if (!filter.ok) throw gatewayError('invalid_filter', filter.details);
         const match = filter.match;

@@ -3,6 +3,8 @@
 // order, closes a channel whose buffered messages outgrow the byte bound, refuses an oversized single
 // transaction on arrival, and charges every item on the client's rate budget.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { WebSocket } from 'ws';

@@ -39,15 +39,15 @@ export const WS_BACKLOG_CLOSE_REASON = 'submission backlog over limit';
 const PENDING_SLACK_BYTES = 64 * 1024;
 /** How often a paused channel looks again at a full transaction queue. */
 const QUEUE_FULL_POLL_MS = 20;
-const SINGLE_SCHEMA_HASH = SCHEMA.schemaHash('SignedTransaction');
 /**
  * A framed SignedTransaction, by its frame header alone (magic and schema hash: the frame is checked when
  * it is submitted, so a damaged one gets its own codec error); a bare message is read as a batch.
  */
 function isSingleTransaction(body: Uint8Array): boolean {
   if (body.length < FRAME_HEADER_BYTES) return false;
+  const single = SCHEMA.schemaHash('SignedTransaction'); // cached by the registry
   for (let i = 0; i < FRAME_MAGIC.length; i++) if (body[i] !== FRAME_MAGIC[i]) return false;
-  for (let i = 0; i < SINGLE_SCHEMA_HASH.length; i++) if (body[6 + i] !== SINGLE_SCHEMA_HASH[i]) return false;
+  for (let i = 0; i < single.length; i++) if (body[6 + i] !== single[i]) return false;
   return true;
 }
 

@@ -2,6 +2,8 @@
 // durable but its transaction never submitted; a commit while the bridge was down), the busy retry,
 // admission rejections, and persistence of records and the audit chain across reopening.
 
+// Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
+import '../../modules/registry.js';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

@@ -1,9 +1,9 @@
 // The code of `torana multisig …` (commands.ts). A multisig is named by its id or an alias
-// (resolved by the node, alias-actions.ts); instructions of a proposal are given in their JSON form.
+// (resolved by the node, id-args.ts); instructions of a proposal are given in their JSON form.
 
-import { accountArg } from '../../cli/alias-actions.js';
 import { type Flags, submit } from '../../cli/client-actions.js';
 import { CliError } from '../../cli/errors.js';
+import { accountArg } from '../../cli/id-args.js';
 import { printJson, printRecord, printTable } from '../../cli/output.js';
 import { resolveClient } from '../../cli/settings.js';
 import type { Json } from '../../codec/codec.js';

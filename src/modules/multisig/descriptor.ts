@@ -13,7 +13,7 @@ import {
   registerMultisig,
   setMultisigSpec,
 } from './handlers.js';
-import { MULTISIG_ACCOUNT_REMOVAL, MULTISIG_PARTIES, refuseMultisigAuthority } from './hooks.js';
+import { MULTISIG_PARTIES, MULTISIG_REMOVAL, refuseMultisigAuthority } from './hooks.js';
 import { multisigReadPort } from './reads.js';
 import { MULTISIG_SDK } from './sdk.js';
 
@@ -54,12 +54,10 @@ export const multisigModule: LedgerModule = {
     'multisig_proposals_full',
   ],
   authorityCheck: refuseMultisigAuthority,
-  accountRemoval: MULTISIG_ACCOUNT_REMOVAL,
+  removal: MULTISIG_REMOVAL,
   parties: MULTISIG_PARTIES,
   routes: (env) =>
     multisigFamily(multisigReadPort(env.state, env.deps.ports.chain), env.deps, env.signedRequests),
-  // Served where these routes have always been in the OpenAPI path order.
-  routesAfter: 'controls',
   sdk: MULTISIG_SDK,
   cli: registerMultisigCommands,
   docs: 'docs/multisig.md',

@@ -4,9 +4,9 @@
 // (admission verifies the signature like any other). The node never holds or receives a private key.
 
 import { encodeFrame } from '../../codec/frame.js';
-import { resolveAccount } from '../../gateway/alias-resolver.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
+import { resolveAccount } from '../../gateway/id-resolver.js';
 import { refusalError } from '../../gateway/routes/transaction-refusal.js';
 import { parseAccountId } from '../../model/ids.js';
 import type { Instruction } from '../../model/instructions.js';

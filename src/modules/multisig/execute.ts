@@ -1,6 +1,7 @@
 // Execution of a multisig proposal whose approvals reached the quorum (docs/multisig.md §Execution).
 // Runs in the transaction whose approval (or proposal) reached it, as the multisig account, through the
-// normal handlers (ExecContext.runAs), so permissions and transfer controls apply as to any transaction.
+// normal handlers (ExecContext.runAs), so permissions and the modules' transfer checks apply as to any
+// transaction.
 //
 // Exactly once: the proposal is marked FINALIZED before its batch runs, so the batch cannot approve its
 // own proposal again, and later approvals meet multisig_proposal_not_pending. A failing batch is undone

@@ -18,6 +18,8 @@ export function multisigFamily(
   return {
     name: 'multisig',
     app: true,
+    // Where the multisig routes have always been in the served interface (and its OpenAPI path order).
+    servedAfter: 'controls',
     routes: () => [
       ...multisigReadRoutes(deps, port),
       ...multisigWriteRoutes(deps, port),

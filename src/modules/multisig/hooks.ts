@@ -5,7 +5,7 @@
 
 import { innerInstructions } from '../../model/instructions.js';
 import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
-import type { AccountRemoval, AuthorityCheck, InstructionParties } from '../../state/module-host.js';
+import type { AuthorityCheck, InstructionParties, RemovalHook } from '../../state/module-host.js';
 
 /** A multisig account acts only through its proposals (docs/multisig.md), never as a signer. */
 export const refuseMultisigAuthority: AuthorityCheck = (view, authority) =>
@@ -29,7 +29,13 @@ function dropMultisig(x: ExecContext, account: string): void {
   x.t.multisigAccount.delete(account);
 }
 
-export const MULTISIG_ACCOUNT_REMOVAL: AccountRemoval = { refuse: multisigMemberFail, drop: dropMultisig };
+/** Only account removal concerns multisig (no multisig row hangs off an asset definition). */
+export const MULTISIG_REMOVAL: RemovalHook = {
+  refuse: (x, removed) => (removed.kind === 'account' ? multisigMemberFail(x, removed.id) : undefined),
+  drop: (x, removed) => {
+    if (removed.kind === 'account') dropMultisig(x, removed.id);
+  },
+};
 
 /** The multisig account, and the parties its proposed batch names. */
 export const MULTISIG_PARTIES: InstructionParties = {

@@ -1,7 +1,7 @@
 // Reads of the multisig tables through their indexes (docs/multisig.md): copies, sorted by id; and the
 // routes' port over the committed world state and chain.
 
-import { tipTimeMs } from '../../gateway/alias-resolver.js';
+import { tipTimeMs } from '../../gateway/id-resolver.js';
 import type { ChainReader } from '../../gateway/ports.js';
 import type { MultisigAccount } from '../../model/multisig.js';
 import { proposalRowId } from '../../model/multisig.js';

@@ -4,9 +4,9 @@
 import { Type } from 'typebox';
 import { isCodecError } from '../../codec/errors.js';
 import { hashFromHex } from '../../crypto/hash.js';
-import { resolveAccount } from '../../gateway/alias-resolver.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
+import { resolveAccount } from '../../gateway/id-resolver.js';
 import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem } from '../../model/aliases.js';
 import { canonicalAccountId } from '../../model/ids.js';
 import { type Instruction, InstructionCodec } from '../../model/instructions.js';

@@ -1,8 +1,8 @@
 // The triggers module (docs/triggers.md): time triggers — instructions scheduled by block height or block
 // time, run inside block execution with the authority that registered them.
 
-import { TriggerCodec } from '../../model/trigger-row.js';
-import { TriggerDueRowCodec } from '../../model/triggers.js';
+import type { DataEvent } from '../../model/events.js';
+import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import { registerTriggerCommands } from './commands.js';
 import { registerTrigger, unregisterTrigger } from './handlers.js';
@@ -10,20 +10,15 @@ import { triggerReadPort } from './reads.js';
 import { triggersFamily } from './routes.js';
 import { TRIGGER_DUE_WORK } from './run.js';
 import { TRIGGER_SDK } from './sdk.js';
+import { triggersWire } from './wire.js';
 
 export const triggersModule: LedgerModule = {
   name: 'triggers',
   instructions: { RegisterTrigger: registerTrigger, UnregisterTrigger: unregisterTrigger },
-  tables: ['trigger', 'triggerDue'],
-  schemaTypes: [TriggerCodec, TriggerDueRowCodec],
-  events: ['TriggerRegistered', 'TriggerUnregistered', 'TriggerExecuted', 'TriggerFailed'],
-  rejections: [
-    'trigger_invalid',
-    'trigger_not_found',
-    'trigger_reserved',
-    'trigger_repeat_too_fast',
-    'trigger_limit',
-  ],
+  tables: (triggersWire.tables ?? []).map((t) => t.name),
+  schemaTypes: triggersWire.schemaTypes ?? [],
+  events: Object.keys(triggersWire.events ?? {}) as DataEvent['kind'][],
+  rejections: Object.keys(triggersWire.rejections ?? {}) as RejectionCode[],
   dueWork: TRIGGER_DUE_WORK,
   routes: (env) => triggersFamily(triggerReadPort(env.state), env.deps),
   sdk: TRIGGER_SDK,

@@ -4,13 +4,11 @@
 // the subscription billing are state/trigger-rows.ts.
 
 import type { Instruction } from '../../model/instructions.js';
+import { moduleParameter } from '../../model/parameters.js';
 import {
   dueBound,
   isLedgerTrigger,
   TRIGGER_INSTRUCTIONS_MAX,
-  TRIGGERS_PER_ACCOUNT_CEILING,
-  TRIGGERS_PER_ACCOUNT_DEFAULT,
-  TRIGGERS_PER_ACCOUNT_PARAMETER,
   TRIGGERS_PER_BLOCK_DEFAULT,
   TRIGGERS_PER_BLOCK_PARAMETER,
   type TriggerDue,
@@ -88,10 +86,7 @@ export function triggersPerBlock(view: StateView): number {
 
 /** The parameter `TriggersPerAccountMax` (kept as custom `triggers_per_account_max`), or the default. */
 export function triggersPerAccount(view: Pick<StateView, 'parameters'>): number {
-  const v = view.parameters().custom.get(TRIGGERS_PER_ACCOUNT_PARAMETER);
-  return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= TRIGGERS_PER_ACCOUNT_CEILING
-    ? v
-    : TRIGGERS_PER_ACCOUNT_DEFAULT;
+  return moduleParameter(view.parameters(), 'TriggersPerAccountMax');
 }
 
 /** Due-index rows of one kind due at or before `value`, in key order (due, id), at most `max`. */

@@ -5,10 +5,10 @@
 //   GET /v1/triggers/{id}              → the trigger                     (404 not_found)
 
 import { Type } from 'typebox';
-import { accountParam } from '../../gateway/alias-resolver.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
 import type { RouteFamily } from '../../gateway/family.js';
+import { accountParam } from '../../gateway/id-resolver.js';
 import { parsePage } from '../../gateway/list.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
@@ -56,7 +56,7 @@ export function triggerRoutes(d: RouteDeps, port: TriggersPort): RouteDef[] {
         response: { 200: viewSchema(TriggerListView) },
       },
       handler: (req, reply) => {
-        // An account id or alias (gateway/alias-resolver.ts): 400 neither form, 404 unbound alias.
+        // An account id or name (gateway/id-resolver.ts): 400 neither form, 404 unbound name.
         const text = req.query.authority;
         const all = port.triggers(text === undefined ? undefined : accountParam(d.ports.state, text));
         const { limit, offset } = parsePage(req.query, d.limits);

@@ -1,0 +1,70 @@
+// The aliases module (docs/data-model.md §Aliases): account aliases `label@domain` and asset definition
+// aliases `label` (with expiring leases), bound by instructions, resolved in place of ids everywhere.
+
+import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from '../../model/aliases.js';
+import type { LedgerModule } from '../descriptor.js';
+import {
+  registerAccountAlias,
+  removeAccountAlias,
+  setPrimaryAccountAlias,
+  transferAccountAlias,
+  unbindAccountAliases,
+  unbindDomainAliases,
+} from './account-handlers.js';
+import {
+  removeAssetAlias,
+  removeDefinitionAliases,
+  renewAssetAlias,
+  setAssetAlias,
+} from './asset-handlers.js';
+import { ALIAS_ID_NAMES, registerAliasCommands } from './commands.js';
+import { aliasEventScope } from './events.js';
+import { ALIAS_NAMING } from './names.js';
+import { aliasReadPort } from './reads.js';
+import { aliasFamily } from './routes.js';
+import { ALIAS_SDK } from './sdk.js';
+
+export const aliasesModule: LedgerModule = {
+  name: 'aliases',
+  instructions: {
+    RegisterAccountAlias: registerAccountAlias,
+    TransferAccountAlias: transferAccountAlias,
+    RemoveAccountAlias: removeAccountAlias,
+    SetPrimaryAccountAlias: setPrimaryAccountAlias,
+    SetAssetAlias: setAssetAlias,
+    RenewAssetAlias: renewAssetAlias,
+    RemoveAssetAlias: removeAssetAlias,
+  },
+  tables: ['accountAlias', 'aliasCounter', 'assetAlias'],
+  schemaTypes: [AccountAliasCodec, AliasCounterCodec, AssetAliasCodec],
+  events: [
+    'AccountAliasBound',
+    'AccountAliasUnbound',
+    'AccountAliasPrimarySet',
+    'AssetAliasSet',
+    'AssetAliasRemoved',
+  ],
+  eventScope: aliasEventScope,
+  rejections: [
+    'alias_invalid',
+    'alias_is_account_id',
+    'alias_already_bound',
+    'alias_not_found',
+    'alias_lease_invalid',
+    'alias_lease_expired',
+  ],
+  // An unregistered domain, account or definition takes its aliases with it.
+  removal: {
+    drop: (x, removed) => {
+      if (removed.kind === 'domain') unbindDomainAliases(x, removed.id);
+      else if (removed.kind === 'account') unbindAccountAliases(x, removed.id);
+      else removeDefinitionAliases(x, removed.id);
+    },
+  },
+  idNaming: ALIAS_NAMING,
+  routes: (env) => aliasFamily(aliasReadPort(env.state, env.deps.ports.chain), env.deps),
+  sdk: ALIAS_SDK,
+  cli: registerAliasCommands,
+  cliIdNames: ALIAS_ID_NAMES,
+  docs: 'docs/data-model.md',
+};

@@ -1,0 +1,22 @@
+// What the conference routes read from the node (docs/design/architecture.md "Application families":
+// the module's routes see small interfaces, never concrete classes). `reads.ts` adapts the committed world state to it.
+
+import type { ConferenceCall, ConferenceRelay } from '../../model/conference.js';
+
+/** Committed conference calls and relays, in id order; answers are copies the caller may keep. */
+export interface ConferenceReadPort {
+  call(id: string): ConferenceCall | undefined;
+  calls(): ConferenceCall[];
+  callsInDomain(domain: string): ConferenceCall[];
+  relay(id: string): ConferenceRelay | undefined;
+  relays(): ConferenceRelay[];
+  /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
+  accountExists(id: string): boolean;
+  /** The account an account alias names, at the committed height (signalling takes aliases for ids). */
+  accountAlias(alias: string): string | undefined;
+  /**
+   * One page of the shielded pool tree: the note commitments of leaves offset..offset+limit-1, the
+   * leaf count, and the recent roots (oldest first). O(page), whatever the size of the tree.
+   */
+  shieldedPoolPage(offset: number, limit: number): { leaves: string[]; total: number; roots: string[] };
+}

@@ -1,0 +1,204 @@
+// Signalling envelope v1 (docs/conference.md "Signalling"): a WebRTC offer or answer encrypted to one
+// account, so the node that stores and relays it sees metadata only. Both sides use libsodium (the
+// `libsodium-wrappers` WebAssembly build, the same library in Node and in a browser):
+//
+//   recipient key   the recipient account's Ed25519 public key (part of its id) converted to X25519
+//                   with crypto_sign_ed25519_pk_to_curve25519; the recipient converts its secret key with
+//                   crypto_sign_ed25519_sk_to_curve25519. No extra key registration.
+//   key agreement   crypto_kx: the sender is the "client" with a fresh ephemeral X25519 key pair, the
+//                   recipient the "server". Key = the client's tx key = the server's rx key = the
+//                   second half of BLAKE2b-512(X25519(e, R) ‖ E ‖ R) (E ephemeral, R recipient keys).
+//   AEAD            XChaCha20-Poly1305-IETF with a random 24-byte nonce (the key is single-use anyway).
+//   associated data "torana-signal-v1" ‖ call id ‖ kind ‖ from ‖ to, each text field as a big-endian u16
+//                   byte length then its UTF-8 bytes (signalAssociatedData below).
+//   plaintext       the sender's Ed25519 signature (64) over associated data ‖ payload, then the payload:
+//                   sealing needs no secret, the signature proves who sealed (a node cannot forge an offer).
+//   bytes           0x01 (version) ‖ ephemeral public key (32) ‖ nonce (24) ‖ ciphertext with its tag (16).
+//
+// Opening fails alike for a wrong recipient, another call, kind, sender or recipient in the associated
+// data, and any changed byte: the AEAD tag does not verify; then the signature must verify against the
+// sender's account key. Results are values, not exceptions.
+
+import type Sodium from 'libsodium-wrappers';
+import { parseAccountId } from '../../model/ids.js';
+import { parsePublicKey } from '../../model/keys.js';
+
+export const SIGNAL_ENVELOPE_VERSION = 1;
+export const SIGNAL_AD_TAG = 'torana-signal-v1';
+const EPHEMERAL_BYTES = 32;
+const NONCE_BYTES = 24;
+const TAG_BYTES = 16;
+const SIGNATURE_BYTES = 64;
+const HEADER_BYTES = 1 + EPHEMERAL_BYTES + NONCE_BYTES;
+/** Bytes an envelope adds to its payload (header, signature, AEAD tag). */
+export const SIGNAL_ENVELOPE_OVERHEAD = HEADER_BYTES + SIGNATURE_BYTES + TAG_BYTES;
+/** Largest envelope: the ledger's bound on `JoinConference.answer` (16 KiB). */
+export const SIGNAL_ENVELOPE_BYTES_MAX = 16 * 1024;
+export const SIGNAL_PLAINTEXT_BYTES_MAX = SIGNAL_ENVELOPE_BYTES_MAX - SIGNAL_ENVELOPE_OVERHEAD;
+const AD_FIELD_BYTES_MAX = 0xffff;
+
+export type SignalKind = 'offer' | 'answer';
+
+/** Who sends what to whom in which call: bound to the ciphertext as associated data. */
+export interface SignalContext {
+  callId: string;
+  kind: SignalKind;
+  /** Account id of the sender (the host for offers, the participant for answers). */
+  from: string;
+  /** Account id of the recipient; its Ed25519 key is the one the envelope is encrypted to. */
+  to: string;
+}
+
+/** The recipient's Ed25519 key pair in libsodium's form (secret key = seed ‖ public key, 64 bytes). */
+export interface SignalKeyPair {
+  publicKey: Uint8Array;
+  secretKey: Uint8Array;
+}
+
+/** Signs as the sender (the SDK's key pairs; src/crypto/signer.ts). */
+export interface SignalSigner {
+  sign(message: Uint8Array): Uint8Array;
+}
+
+export type SignalError =
+  | 'signal_recipient_invalid'
+  | 'signal_sender_invalid'
+  | 'signal_signature_invalid'
+  | 'signal_plaintext_too_large'
+  | 'signal_context_invalid'
+  | 'signal_envelope_malformed'
+  | 'signal_envelope_version'
+  | 'signal_open_failed';
+
+export type SealResult = { ok: true; envelope: Uint8Array } | { ok: false; code: SignalError };
+export type OpenResult = { ok: true; plaintext: Uint8Array } | { ok: false; code: SignalError };
+
+/** Fixed ephemeral key seed and nonce: only for reproducible test vectors. */
+export interface SealOptions {
+  ephemeralSeed?: Uint8Array;
+  nonce?: Uint8Array;
+}
+
+/** libsodium, loaded on first use: bundles that never seal or open do not instantiate it. */
+export async function loadSodium(): Promise<typeof Sodium> {
+  const m = await import('libsodium-wrappers');
+  const sodium = (m.default ?? m) as typeof Sodium;
+  await sodium.ready;
+  return sodium;
+}
+
+const utf8 = new TextEncoder();
+
+/** "torana-signal-v1" ‖ (u16 length ‖ UTF-8) of call id, kind, from, to; undefined if a field is too long. */
+export function signalAssociatedData(ctx: SignalContext): Uint8Array | undefined {
+  const fields = [ctx.callId, ctx.kind, ctx.from, ctx.to].map((f) => utf8.encode(f));
+  if (fields.some((f) => f.length > AD_FIELD_BYTES_MAX)) return undefined;
+  const tag = utf8.encode(SIGNAL_AD_TAG);
+  const out = new Uint8Array(tag.length + fields.reduce((n, f) => n + 2 + f.length, 0));
+  out.set(tag, 0);
+  let at = tag.length;
+  for (const f of fields) {
+    out[at] = f.length >>> 8;
+    out[at + 1] = f.length & 0xff;
+    out.set(f, at + 2);
+    at += 2 + f.length;
+  }
+  return out;
+}
+
+/** The Ed25519 public key inside an account id, or undefined for a malformed or non-Ed25519 id. */
+export function accountEd25519Key(account: string): Uint8Array | undefined {
+  const signatory = parseAccountId(account)?.signatory;
+  const key = signatory === undefined ? undefined : parsePublicKey(signatory);
+  return key?.algorithm === 'ed25519' ? key.bytes : undefined;
+}
+
+function tryOr<T>(work: () => T): T | undefined {
+  try {
+    return work();
+  } catch {
+    return undefined;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a, 0);
+  out.set(b, a.length);
+  return out;
+}
+
+/** Signs `payload` as `ctx.from` (whose key `sender` must hold) and encrypts it to the account `ctx.to`. */
+export async function sealSignal(
+  ctx: SignalContext,
+  payload: Uint8Array,
+  sender: SignalSigner,
+  opts: SealOptions = {},
+): Promise<SealResult> {
+  if (payload.length > SIGNAL_PLAINTEXT_BYTES_MAX) return { ok: false, code: 'signal_plaintext_too_large' };
+  const ad = signalAssociatedData(ctx);
+  if (ad === undefined) return { ok: false, code: 'signal_context_invalid' };
+  if (accountEd25519Key(ctx.from) === undefined) return { ok: false, code: 'signal_sender_invalid' };
+  const plaintext = concat(sender.sign(concat(ad, payload)), payload);
+  const recipient = accountEd25519Key(ctx.to);
+  if (recipient === undefined) return { ok: false, code: 'signal_recipient_invalid' };
+  const s = await loadSodium();
+  const x25519 = tryOr(() => s.crypto_sign_ed25519_pk_to_curve25519(recipient));
+  if (x25519 === undefined) return { ok: false, code: 'signal_recipient_invalid' };
+  const eph =
+    opts.ephemeralSeed === undefined ? s.crypto_kx_keypair() : s.crypto_kx_seed_keypair(opts.ephemeralSeed);
+  const keys = tryOr(() => s.crypto_kx_client_session_keys(eph.publicKey, eph.privateKey, x25519));
+  s.memzero(eph.privateKey);
+  if (keys === undefined) return { ok: false, code: 'signal_recipient_invalid' };
+  const nonce = opts.nonce ?? s.randombytes_buf(NONCE_BYTES);
+  const sealed = s.crypto_aead_xchacha20poly1305_ietf_encrypt(plaintext, ad, null, nonce, keys.sharedTx);
+  s.memzero(keys.sharedTx);
+  s.memzero(keys.sharedRx);
+  const envelope = new Uint8Array(HEADER_BYTES + sealed.length);
+  envelope[0] = SIGNAL_ENVELOPE_VERSION;
+  envelope.set(eph.publicKey, 1);
+  envelope.set(nonce, 1 + EPHEMERAL_BYTES);
+  envelope.set(sealed, HEADER_BYTES);
+  return { ok: true, envelope };
+}
+
+/** Decrypts an envelope sealed to `recipient` for exactly `ctx`. */
+export async function openSignal(
+  ctx: SignalContext,
+  recipient: SignalKeyPair,
+  envelope: Uint8Array,
+): Promise<OpenResult> {
+  if (envelope.length < SIGNAL_ENVELOPE_OVERHEAD || envelope.length > SIGNAL_ENVELOPE_BYTES_MAX)
+    return { ok: false, code: 'signal_envelope_malformed' };
+  if (envelope[0] !== SIGNAL_ENVELOPE_VERSION) return { ok: false, code: 'signal_envelope_version' };
+  const ad = signalAssociatedData(ctx);
+  if (ad === undefined) return { ok: false, code: 'signal_context_invalid' };
+  const s = await loadSodium();
+  const pk = tryOr(() => s.crypto_sign_ed25519_pk_to_curve25519(recipient.publicKey));
+  const sk = tryOr(() => s.crypto_sign_ed25519_sk_to_curve25519(recipient.secretKey));
+  if (pk === undefined || sk === undefined) return { ok: false, code: 'signal_recipient_invalid' };
+  const ephemeral = envelope.subarray(1, 1 + EPHEMERAL_BYTES);
+  const keys = tryOr(() => s.crypto_kx_server_session_keys(pk, sk, ephemeral));
+  s.memzero(sk);
+  if (keys === undefined) return { ok: false, code: 'signal_open_failed' };
+  const nonce = envelope.subarray(1 + EPHEMERAL_BYTES, HEADER_BYTES);
+  const plaintext = tryOr(() =>
+    s.crypto_aead_xchacha20poly1305_ietf_decrypt(
+      null,
+      envelope.subarray(HEADER_BYTES),
+      ad,
+      nonce,
+      keys.sharedRx,
+    ),
+  );
+  s.memzero(keys.sharedRx);
+  s.memzero(keys.sharedTx);
+  if (plaintext === undefined || plaintext.length < SIGNATURE_BYTES)
+    return { ok: false, code: 'signal_open_failed' };
+  const sender = accountEd25519Key(ctx.from);
+  if (sender === undefined) return { ok: false, code: 'signal_sender_invalid' };
+  const payload = plaintext.subarray(SIGNATURE_BYTES);
+  const signature = plaintext.subarray(0, SIGNATURE_BYTES);
+  const signed = tryOr(() => s.crypto_sign_verify_detached(signature, concat(ad, payload), sender)) === true;
+  return signed ? { ok: true, plaintext: payload } : { ok: false, code: 'signal_signature_invalid' };
+}
