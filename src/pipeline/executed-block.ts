@@ -28,6 +28,11 @@ export interface Proposal {
   /** Each transaction's canonical encoding as received, when known (see model/block.ts encodeBlock). */
   encoded?: readonly (Uint8Array | undefined)[];
   genesis: boolean;
+  /**
+   * The header version whose state root the header takes (docs/design/state.md): 2 (the state tree) for
+   * every new block; 1 (the multiset root) only to re-execute a stored block of an older chain.
+   */
+  stateRootVersion?: 1 | 2;
 }
 
 export interface ExecutedBlock {
@@ -69,7 +74,7 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     prevHash: p.prevHash,
     transactionsRoot: merkleRoot(p.hashes),
     resultsRoot: merkleRoot(resultHashes(results)),
-    stateRoot: execution.stateRoot(),
+    stateRoot: execution.stateRootOfVersion(p.stateRootVersion ?? 2),
     creationTimeMs: p.creationTimeMs,
     view: p.view,
     transactionCount: p.transactions.length,

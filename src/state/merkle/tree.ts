@@ -69,12 +69,15 @@ export interface TreeUpdate {
 
 export interface StateTreeOptions {
   /** Decoded nodes kept in memory (least recently used out first). */
-  cacheNodes?: number;
+  cacheNodes?: number | undefined;
   /** Versions whose nodes stay readable (proofs at recent heights); older ones are pruned. */
-  versionsKept?: number;
+  versionsKept?: number | undefined;
   /** When set, applied writes go straight here (a tree in memory) instead of waiting for durable(). */
   writeThrough?: (writes: readonly TreeWrite[]) => void;
 }
+
+/** The version of a tree before its first update (the first may then be version 0). */
+export const EMPTY_TREE_VERSION = -1;
 
 export const TREE_CACHE_NODES_DEFAULT = 200_000;
 export const TREE_VERSIONS_KEPT_DEFAULT = 128;
@@ -123,7 +126,10 @@ export class StateTree {
   private ver: number;
   private top: Child;
   /** Writes of applied updates not yet durable in the store, by key string (undefined: deleted). */
-  private readonly pending = new Map<string, { bytes: Uint8Array | undefined; node?: TreeNode }>();
+  private readonly pending = new Map<
+    string,
+    { version: number; bytes: Uint8Array | undefined; node?: TreeNode }
+  >();
   private readonly pendingVersions: { version: number; keys: string[] }[] = [];
   private readonly cache = new Map<string, TreeNode>();
   private readonly cacheMax: number;
@@ -218,7 +224,11 @@ export class StateTree {
         const k = keyString(w.key);
         keys.push(k);
         const node = update.nodes.get(k);
-        this.pending.set(k, node === undefined ? { bytes: w.value } : { bytes: w.value, node });
+        const version = update.version;
+        this.pending.set(
+          k,
+          node === undefined ? { version, bytes: w.value } : { version, bytes: w.value, node },
+        );
         if (w.value === undefined) this.cache.delete(k);
       }
       this.pendingVersions.push({ version: update.version, keys });
@@ -230,13 +240,25 @@ export class StateTree {
   /** The store holds every write of the updates up to `version`: they leave the pending set. */
   durable(version: number): void {
     while (this.pendingVersions.length > 0 && this.pendingVersions[0]!.version <= version) {
-      const { keys } = this.pendingVersions.shift()!;
+      const { keys, version: v } = this.pendingVersions.shift()!;
       for (const k of keys) {
         const p = this.pending.get(k);
+        // A later pending update may have written the same key (pruned it): that write stays.
+        if (p === undefined || p.version !== v) continue;
         this.pending.delete(k);
         if (p?.node !== undefined) this.remember(k, p.node);
       }
     }
+  }
+
+  /** The writes of the applied update `version` that are not durable yet (copies). */
+  pendingWrites(version: number): TreeWrite[] {
+    const pend = this.pendingVersions.find((p) => p.version === version);
+    if (pend === undefined) return [];
+    return pend.keys.map((k) => ({
+      key: Uint8Array.from(k, (c) => c.charCodeAt(0)),
+      value: this.pending.get(k)?.bytes?.slice(),
+    }));
   }
 
   /** How many updates are applied but not yet durable (for assertions and tests). */
@@ -487,8 +509,11 @@ export class MemoryNodeStore implements NodeReader {
   }
 }
 
-/** A tree held in memory only, applied writes going straight to a MemoryNodeStore. */
+/**
+ * An empty tree held in memory only, applied writes going straight to a MemoryNodeStore. Its version is
+ * -1 (before any): the first update may be version 0, the rows a state was loaded with.
+ */
 export function memoryTree(opts: Omit<StateTreeOptions, 'writeThrough'> = {}): StateTree {
   const store = new MemoryNodeStore();
-  return new StateTree(store, 0, undefined, { ...opts, writeThrough: (w) => store.put(w) });
+  return new StateTree(store, EMPTY_TREE_VERSION, undefined, { ...opts, writeThrough: (w) => store.put(w) });
 }
