@@ -1,7 +1,7 @@
 // The ledger's state tree over its state store (docs/design/state.md §Storage): nodes are read from the
 // store's 0xFA key range, and a start that finds the root of the applied height there builds nothing.
 
-import { STATE_TREE_PREFIX, stalePrefix } from '../state/merkle/nodes.js';
+import { stalePrefix } from '../state/merkle/nodes.js';
 import {
   EMPTY_TREE_VERSION,
   type NodeReader,
@@ -9,8 +9,6 @@ import {
   type StateTreeOptions,
 } from '../state/merkle/tree.js';
 import type { StateBackend } from '../storage/block-store.js';
-
-export { STATE_TREE_PREFIX };
 
 /** The state store as the tree's node reader. */
 export function storeNodeReader(store: StateBackend): NodeReader {
