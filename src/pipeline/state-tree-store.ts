@@ -31,7 +31,7 @@ export function openStoredTree(
   opts: Omit<StateTreeOptions, 'writeThrough'>,
 ): { tree: StateTree; built: boolean } {
   const reader = storeNodeReader(store);
-  const stored = StateTree.open(reader, version, opts);
+  const stored = version < 0 ? undefined : StateTree.open(reader, version, opts);
   if (stored !== undefined) return { tree: stored, built: false };
   return { tree: new StateTree(reader, EMPTY_TREE_VERSION, undefined, opts), built: true };
 }

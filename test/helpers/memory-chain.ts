@@ -108,7 +108,6 @@ export async function openMemoryLedger(disk: MemoryDisk, faults: MemoryFaults = 
   );
 }
 
-/** Commits the genesis block on an empty ledger. */
 /** Commits the genesis block; `stateRootVersion` 1 builds a block of an older chain (the multiset root). */
 export async function commitGenesis(ledger: Ledger, stateRootVersion: 1 | 2 = 2): Promise<void> {
   const tx = genesisTransaction();

@@ -85,7 +85,7 @@ export function staleKey(since: number, node: Uint8Array): Uint8Array {
 /** The node key a stale-index key names, and the version it went stale at. */
 export function parseStaleKey(key: Uint8Array): { since: number; node: Uint8Array } {
   assert(key.length > 10 && key[0] === STATE_TREE_PREFIX && key[1] === STALE_SPACE, 'not a stale-index key');
-  return { since: getVersion(key, 2), node: key.slice(10) };
+  return { since: getVersion(key, 2), node: new Uint8Array(key.subarray(10)) };
 }
 
 export function rootPrefix(): Uint8Array {
@@ -124,7 +124,7 @@ function readRef(b: Uint8Array, at: number): { ref: Child; next: number } | unde
     ref: {
       kind: tag === 1 ? 'leaf' : 'internal',
       version: getVersion(b, at + 1),
-      hash: b.slice(at + 9, at + REF_BYTES),
+      hash: new Uint8Array(b.subarray(at + 9, at + REF_BYTES)),
     },
     next: at + REF_BYTES,
   };
@@ -161,8 +161,8 @@ export function decodeNode(b: Uint8Array): TreeNode | undefined {
     if (b.length !== 1 + 2 * TREE_HASH_BYTES) return undefined;
     return {
       kind: 'leaf',
-      keyHash: b.slice(1, 1 + TREE_HASH_BYTES),
-      valueHash: b.slice(1 + TREE_HASH_BYTES),
+      keyHash: new Uint8Array(b.subarray(1, 1 + TREE_HASH_BYTES)),
+      valueHash: new Uint8Array(b.subarray(1 + TREE_HASH_BYTES)),
     };
   }
   if (b[0] !== 0x01) return undefined;
