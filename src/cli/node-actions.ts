@@ -149,6 +149,8 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
     fsync: config.storage.fsync,
     segmentBytesMax: config.storage.segmentBytesMax,
     lmdbMapBytes: config.storage.lmdbMapBytes,
+    stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
+    stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
     decodeLimits: decodeLimitsOf(config),
   });
 }

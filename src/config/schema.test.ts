@@ -117,6 +117,8 @@ const EXPECTED_DEFAULTS = {
     record_bytes_max: 67108864,
     fsync: true,
     lmdb_map_bytes: 17179869184,
+    state_tree_cache_nodes: 200000,
+    state_tree_versions_kept: 128,
   },
   verify: { threads: 1 },
   telemetry: {

@@ -443,6 +443,18 @@ export const CONFIG_SCHEMA = {
       256 * 1024 * GiB,
       'LMDB map size: the most the world state may grow to.',
     ),
+    state_tree_cache_nodes: int(
+      200_000,
+      0,
+      100_000_000,
+      'Decoded state-tree nodes kept in memory (least recently used out first); the rest are read from the state store.',
+    ),
+    state_tree_versions_kept: int(
+      128,
+      2,
+      1_000_000,
+      'Recent heights whose state-tree nodes stay stored, so proofs at them can be served; older ones are pruned.',
+    ),
   }),
   verify: section('Signature verification.', {
     threads: int(1, 0, 256, 'Signature verification worker threads; 0 verifies on the main thread.'),

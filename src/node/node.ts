@@ -104,6 +104,8 @@ export class Node {
       fsync: config.storage.fsync,
       segmentBytesMax: config.storage.segmentBytesMax,
       lmdbMapBytes: config.storage.lmdbMapBytes,
+      stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
+      stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
     });

@@ -12,6 +12,7 @@ import type { EventEnvelope } from '../model/events.js';
 import { committedBlockEvents } from '../pipeline/commit-events.js';
 import { appliedEventId, committedEventId, eventIdPlace } from '../pipeline/event-id.js';
 import { executeProposal } from '../pipeline/executed-block.js';
+import { stateRootVersion } from '../state/merkle/hash.js';
 import { WorldState } from '../state/world-state.js';
 import { bytesEqual } from '../util/hex.js';
 import type { WebhooksPort } from '../webhooks/port.js';
@@ -54,6 +55,7 @@ export async function replayCommittedEvents(
       transactions: block.transactions,
       hashes: spans.map((s) => spanTransactionHash(bytes, s)),
       genesis: h === 1,
+      stateRootVersion: stateRootVersion(header.stateRoot),
     });
     if (!bytesEqual(executed.hash, blockHash(header)))
       throw new Error(`re-executing block ${h} does not reproduce its header`);

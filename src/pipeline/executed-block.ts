@@ -28,6 +28,11 @@ export interface Proposal {
   /** Each transaction's canonical encoding as received, when known (see model/block.ts encodeBlock). */
   encoded?: readonly (Uint8Array | undefined)[];
   genesis: boolean;
+  /**
+   * The header version whose state root the header takes (docs/design/state.md): 2 (the state tree) for
+   * every new block; 1 (the multiset root) only to re-execute a stored block of an older chain.
+   */
+  stateRootVersion?: 1 | 2;
 }
 
 export interface ExecutedBlock {
@@ -75,8 +80,8 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
     events.push(out.events);
   }
   const dueRuns = execution.runDueWork();
-  const stateRoot = execution.stateRoot();
-  // The header commits to a 32-byte state root (the state's accumulator, hashed once per block).
+  const stateRoot = execution.stateRootOfVersion(p.stateRootVersion ?? 2);
+  // The header commits to a 32-byte state root (the state tree's root; an old block's multiset root).
   assert(stateRoot.length === 32, `block ${p.height}: a ${stateRoot.length}-byte state root`);
   const header: BlockHeader = {
     height: p.height,

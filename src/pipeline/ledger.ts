@@ -7,6 +7,8 @@ import { type DecodeResult, decode } from '../codec/frame.js';
 import type { DecodeLimits } from '../codec/limits.js';
 import { type Block, BlockCodec, type CommitCertificate, encodeBlock, ZERO_HASH } from '../model/block.js';
 import { decodeBlockWithSpans, spanTransactionHash } from '../model/block-spans.js';
+import { stateRootVersion } from '../state/merkle/hash.js';
+import { EMPTY_TREE_VERSION } from '../state/merkle/tree.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import type { BlockStore, BlockStoreOpenReport, StateBackend, StateChange } from '../storage/block-store.js';
@@ -27,6 +29,7 @@ import { assertCommitExtendsTip, assertTipIs, type Tip } from './commit-checks.j
 import { type ExecutedBlock, executeProposal, sealBlock } from './executed-block.js';
 import { decodeHistoryEntries, type HistoryEntry } from './history-entries.js';
 import { pushIndexChanges } from './index-writes.js';
+import { openStoredTree } from './state-tree-store.js';
 import {
   decodeLocation,
   INDEX_PREFIX_MIN,
@@ -45,6 +48,10 @@ export interface LedgerCoreOptions {
   decodeLimits: DecodeLimits;
   /** Decoded blocks kept in memory for reads and streams. */
   blockCacheMax?: number;
+  /** Decoded state-tree nodes kept in memory (config storage.state_tree_cache_nodes). */
+  stateTreeCacheNodes?: number;
+  /** Versions of the state tree kept readable for proofs (config storage.state_tree_versions_kept). */
+  stateTreeVersionsKept?: number;
 }
 
 /** The disk stores' options besides the core ones (`Ledger.open`). */
@@ -77,6 +84,7 @@ export const LEDGER_ERROR_CODES = [
   'ledger_block_undecodable',
   'ledger_state_ahead',
   'ledger_state_chain_mismatch',
+  'ledger_state_root_mismatch',
 ] as const;
 export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
 
@@ -96,6 +104,8 @@ export class Ledger {
   private readonly pendingIndex = new Map<string, TxLocation>();
   private stateWrites: Promise<void> = Promise.resolve();
   private stateWriteError: unknown;
+  /** The version of a state tree built at open whose nodes the next block's state write must carry. */
+  private treeBootstrapVersion: number | undefined;
   /** Chain counters as of the newest block applied (chain-counters.ts). */
   private chainCounters: ChainCounters = zeroCounters();
   /** The newest height applied to the world state (replayed or committed); blocks apply in order. */
@@ -158,13 +168,34 @@ export class Ledger {
     await checkStateOnChain(log, store, stateHeight);
     // Only the world state's key ranges: the transaction indexes (0xFD, 0xFE) stay on disk and are
     // read on demand, so a restart does not load one entry per committed transaction.
-    const state = WorldState.fromEntries(worldStateEntries(store));
+    const treeOpts = { cacheNodes: opts.stateTreeCacheNodes, versionsKept: opts.stateTreeVersionsKept };
+    const { tree, built } = openStoredTree(store, stateHeight, treeOpts);
+    let state = WorldState.fromEntries(
+      worldStateEntries(store),
+      built ? { version: stateHeight, emptyTree: tree } : { version: stateHeight, tree },
+    );
+    const headerRoot = await headerStateRoot(log, stateHeight, opts.decodeLimits);
+    if (!built && headerRoot !== undefined && !stateTreeMatches(state, headerRoot)) {
+      // A stored tree that is not the header's (damaged): built again from the rows, which must match.
+      const fresh = openStoredTree(store, EMPTY_TREE_VERSION, treeOpts).tree;
+      state = WorldState.fromEntries(worldStateEntries(store), { version: stateHeight, emptyTree: fresh });
+    }
+    if (headerRoot !== undefined && !stateTreeMatches(state, headerRoot)) {
+      throw new LedgerError(
+        'ledger_state_root_mismatch',
+        `the state store's rows at height ${stateHeight} do not give the state root of its block`,
+        { height: stateHeight },
+      );
+    }
     const ledger = new Ledger(state, log, store, opts);
     // Replay starts where the state store's own record ends.
     assert(
       ledger.appliedHeight === stateHeight,
       `ledger: opened at ${ledger.appliedHeight}, state at ${stateHeight}`,
     );
+    // A tree built at open (a store written before the state tree existed, or a damaged one) is written
+    // with the next block (or, with none, built again at the next start).
+    if (state.tree.pendingCount() > 0) ledger.treeBootstrapVersion = stateHeight;
     ledger.chainCounters =
       decodeCounters(store.get(CHAIN_COUNTERS_KEY)) ?? (await ledger.countStoredBlocks(stateHeight));
     let replayed = 0;
@@ -234,6 +265,8 @@ export class Ledger {
     hashes: Uint8Array[];
     hashHexes?: string[];
     encoded?: readonly (Uint8Array | undefined)[];
+    /** Only to re-execute a stored block of an older chain (executed-block.ts); new blocks take 2. */
+    stateRootVersion?: 1 | 2;
   }): ExecutedBlock {
     // Results, events and index entries are matched to transactions by position.
     const n = p.transactions.length;
@@ -290,10 +323,16 @@ export class Ledger {
     const hexes = executed.hashHexes;
     for (const h of hexes) assert(!this.pendingIndex.has(h), 'ledger: a transaction indexed twice');
     const changes: StateChange[] = executed.execution.changes();
+    // The state tree's nodes go to the store in the same transaction as the rows they commit to.
+    if (this.treeBootstrapVersion !== undefined) {
+      for (const w of this.state.tree.pendingWrites(this.treeBootstrapVersion)) changes.push(w);
+      this.treeBootstrapVersion = undefined;
+    }
+    for (const w of executed.execution.treeWrites()) changes.push(w);
     executed.execution.commit();
-    // The visible state is the one the header names (one hash of the 32-byte accumulator per block).
+    // The visible state is the one the header names (the tree's root, or an old block's multiset root).
     assert(
-      bytesEqual(this.state.stateRoot(), block.header.stateRoot),
+      bytesEqual(this.state.stateRootLike(block.header.stateRoot), block.header.stateRoot),
       `ledger: the state root after applying block ${height} is not its header's`,
     );
     this.appliedHeight = height;
@@ -310,6 +349,7 @@ export class Ledger {
           this.store.appliedHeight() === height,
           `ledger: state store at ${this.store.appliedHeight()} after committing block ${height}`,
         );
+        this.state.tree.durable(height);
         for (const h of hexes) this.pendingIndex.delete(h);
       } catch (e) {
         this.stateWriteError ??= e;
@@ -337,6 +377,7 @@ export class Ledger {
       transactions: block.transactions,
       hashes,
       genesis: header.height === 1,
+      stateRootVersion: stateRootVersion(header.stateRoot),
     });
     if (!bytesEqual(executed.hash, recordedHash)) {
       throw new LedgerError(
@@ -557,6 +598,24 @@ function assertHistoryTag(tag: number): void {
     tag === TX_BY_ACCOUNT_PREFIX || tag === TX_BY_DEFINITION_PREFIX || tag === TX_BY_ASSET_PREFIX,
     `ledger: history index tag ${tag}`,
   );
+}
+
+/** The state root in the header of block `height` of the log (undefined at height 0). */
+async function headerStateRoot(
+  log: BlockStore,
+  height: number,
+  limits: DecodeLimits,
+): Promise<Uint8Array | undefined> {
+  if (height === 0) return undefined;
+  const rec = await log.read(height);
+  if (rec === undefined) return undefined;
+  const d = decode(BlockCodec, rec.bytes, limits);
+  return d.ok ? d.value.header.stateRoot : undefined;
+}
+
+/** Whether the state tree's root is the header's (always, for a header of version 1: nothing to compare). */
+function stateTreeMatches(state: WorldState, headerRoot: Uint8Array): boolean {
+  return stateRootVersion(headerRoot) === 1 || bytesEqual(state.stateRoot(), headerRoot);
 }
 
 /** Every stored entry below the index prefixes, read range by range (lazily, in key order). */

@@ -12,6 +12,7 @@ import { decodeProposedBlockWithSpans, spanPayloadHash, spanTransactionHash } fr
 import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { transactionHash } from '../model/transaction.js';
+import { stateRootVersion } from '../state/merkle/hash.js';
 import { assert } from '../util/assert.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import type { SignatureCheck } from './admission.js';
@@ -173,6 +174,8 @@ export function executeSynced(ledger: Ledger, block: Block): ExecutedBlock {
     creationTimeMs: header.creationTimeMs,
     transactions: block.transactions,
     hashes,
+    // A certified block of an older chain names the multiset root; a proposal never may (checkProposal).
+    stateRootVersion: stateRootVersion(header.stateRoot),
   });
   // Executed synchronously on the tip just checked: for the block's own height and parent.
   assert(

@@ -4,6 +4,7 @@
 
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { Reader } from '../codec/reader.js';
+import { STATE_TREE_PREFIX } from '../state/merkle/nodes.js';
 import { assert } from '../util/assert.js';
 
 export const TX_BY_HASH_PREFIX = 0xfe;
@@ -12,7 +13,8 @@ export const TX_BY_ACCOUNT_PREFIX = 0xfd;
 export const TX_BY_DEFINITION_PREFIX = 0xfc;
 export const TX_BY_ASSET_PREFIX = 0xfb;
 /** The lowest index prefix: every key below it is world state. */
-export const INDEX_PREFIX_MIN = TX_BY_ASSET_PREFIX;
+/** The state tree's nodes (0xFA, state/merkle/nodes.ts) lie below the indexes, outside the world state too. */
+export const INDEX_PREFIX_MIN = STATE_TREE_PREFIX;
 
 export interface TxLocation {
   height: number;

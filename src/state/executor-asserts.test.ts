@@ -103,10 +103,26 @@ describe('BlockExecution: dispatch, weight, balance and commit invariants', () =
     exec.apply(tx(0), transactionHash(tx(0)));
     exec.stateRoot();
     // Planted: a merge that applies the rows but forgets the new root accumulator.
-    const state = ledger.state as unknown as { mergeWrites(v: number, f: unknown, sum: bigint): void };
+    const state = ledger.state as unknown as {
+      mergeWrites(v: number, f: unknown, sum: bigint, tree: unknown): void;
+    };
     const merge = state.mergeWrites.bind(state);
-    state.mergeWrites = (v, f) => merge(v, f, 0n);
+    state.mergeWrites = (v, f, _sum, tree) => merge(v, f, 0n, tree);
     assert.throws(() => exec.commit(), isAssertion(/another root accumulator/));
+  });
+
+  it('a merge that does not move the state tree to the header root stops the commit', async () => {
+    const { ledger, ctx, tx } = await setup();
+    const exec = new BlockExecution(ledger.state, ctx);
+    exec.apply(tx(0), transactionHash(tx(0)));
+    exec.stateRoot();
+    // Planted: a merge that applies the rows and the accumulator but not the tree update.
+    const state = ledger.state as unknown as {
+      mergeWrites(v: number, f: unknown, sum: bigint, tree: { version: number }): void;
+      tree: { apply(u: unknown): void };
+    };
+    state.tree.apply = () => undefined;
+    assert.throws(() => exec.commit(), isAssertion(/another root accumulator or tree/));
   });
 
   it('a diff with two changes to one persisted key stops the root (a planted key scheme)', async () => {

@@ -28,6 +28,8 @@ import {
   installedDueWork,
   installedHandlers,
 } from './module-host.js';
+import { stateRootVersion } from './merkle/hash.js';
+import type { TreeUpdate, TreeWrite } from './merkle/tree.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
@@ -44,7 +46,7 @@ export interface ApplyOutcome {
 export class BlockExecution {
   private readonly view: StateView;
   private readonly baseVersion: number;
-  private prepared: { changes: RowChange[]; sum: bigint } | undefined;
+  private prepared: Prepared | undefined;
   private committed = false;
   /** The weight this block has run so far: its transactions' metered weights, then its due work's. */
   private weightUsed = 0;
@@ -157,9 +159,32 @@ export class BlockExecution {
     return installedDueWork().flatMap((w) => w.run(this.view, this.ctx.height, this.ctx.blockTimeMs, ports));
   }
 
-  /** The root the base will have after commit(). */
+  /** The state tree's root the base will have after commit(): the state root of header version 2. */
   stateRoot(): Uint8Array {
+    return this.prepare().tree.stateRoot;
+  }
+
+  /** The multiset root the base will have after commit(): the state root of header version 1 (root.ts). */
+  legacyStateRoot(): Uint8Array {
     return publishRoot(this.prepare().sum);
+  }
+
+  /** The post-state root of header version `version` (1: multiset, 2: state tree). */
+  stateRootOfVersion(version: 1 | 2): Uint8Array {
+    return version === 1 ? this.legacyStateRoot() : this.stateRoot();
+  }
+
+  /** The post-state root of the same kind as `headerRoot` (the root a header of its version must name). */
+  stateRootLike(headerRoot: Uint8Array): Uint8Array {
+    return this.stateRootOfVersion(stateRootVersion(headerRoot));
+  }
+
+  /**
+   * The state tree's writes for this block (nodes, root record, stale index, pruned nodes), for the state
+   * store's transaction of the same block (copies of the keys and values).
+   */
+  treeWrites(): TreeWrite[] {
+    return this.prepare().tree.writes.map((w) => ({ key: w.key.slice(), value: w.value?.slice() }));
   }
 
   /** The block's net writes, sorted by key (undefined value = delete), for StateStore.commit. */
@@ -171,7 +196,8 @@ export class BlockExecution {
   /** Merges the scratch view into the base: rows, indexes, counters and root. */
   commit(): void {
     assert(!this.committed, 'block execution already committed');
-    const { changes, sum } = this.prepare();
+    assert(this.base.version === this.baseVersion, 'block execution was prepared against an older state');
+    const { changes, sum, tree } = this.prepare();
     const version = this.base.version;
     this.base.mergeWrites(
       this.baseVersion,
@@ -186,16 +212,19 @@ export class BlockExecution {
         }
       },
       sum,
+      tree,
     );
-    // The committed state is exactly the one whose root the header took: one version on, same sum.
+    // The committed state is exactly the one whose roots the header took: one version on, same sum, same tree.
     assert(
-      this.base.version === version + 1 && this.base.rootSum === sum,
-      `state after commit is version ${this.base.version} (from ${version}) with another root accumulator`,
+      this.base.version === version + 1 &&
+        this.base.rootSum === sum &&
+        this.base.tree.version === tree.version,
+      `state after commit is version ${this.base.version} (from ${version}) with another root accumulator or tree`,
     );
     this.committed = true;
   }
 
-  private prepare(): { changes: RowChange[]; sum: bigint } {
+  private prepare(): Prepared {
     // Every transaction's and due work run's undo entries were released or rolled back: the overlay
     // holds only kept writes when its diff and root are taken.
     assert(
@@ -204,7 +233,11 @@ export class BlockExecution {
     );
     if (this.prepared === undefined) {
       const changes = this.view.diff();
-      this.prepared = { changes, sum: this.view.sumAfter(changes) };
+      const tree = this.base.tree.prepare(
+        changes.map((c) => ({ key: c.key, value: c.after })),
+        this.baseVersion + 1,
+      );
+      this.prepared = { changes, sum: this.view.sumAfter(changes), tree };
     }
     return this.prepared;
   }
@@ -216,6 +249,13 @@ export class BlockExecution {
     if (meta.genesisDomain === undefined && domain !== undefined)
       this.view.setMeta({ ...meta, genesisDomain: domain });
   }
+}
+
+/** A block's net diff and the roots it gives, computed once. */
+interface Prepared {
+  changes: RowChange[];
+  sum: bigint;
+  tree: TreeUpdate;
 }
 
 /** The weight a transaction (or due work run) has been charged, and its cap (docs/cost-model.md). */

@@ -19,6 +19,7 @@ import { defaultParameters } from '../model/parameters.js';
 import { compareBytes, toHex } from '../util/hex.js';
 import { isStateError } from './errors.js';
 import { stateKey, TABLE_TAGS } from './keys.js';
+import { EMPTY_SUBTREE, stateRootOf } from './merkle/hash.js';
 import { publishRoot } from './root.js';
 import { WorldState } from './world-state.js';
 
@@ -40,9 +41,10 @@ function shuffled<T>(xs: readonly T[], seed: number): T[] {
 }
 
 describe('WorldState', () => {
-  it('starts empty with the root of a zero accumulator and default parameters', () => {
+  it('starts empty with the root of the empty state tree (and a zero accumulator) and default parameters', () => {
     const s = new WorldState();
-    assert.deepEqual(s.stateRoot(), publishRoot(0n));
+    assert.deepEqual(s.stateRoot(), stateRootOf(EMPTY_SUBTREE));
+    assert.deepEqual(s.legacyStateRoot(), publishRoot(0n));
     assert.deepEqual([...s.entries()], []);
     assert.deepEqual(s.parameters(), defaultParameters());
     assert.equal(s.abiVersion(), 1);

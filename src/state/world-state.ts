@@ -1,5 +1,6 @@
 // The committed world state (README.md): typed tables of immutable rows, their indexes, and the
-// incrementally maintained state root. Readers (gateway, queries) see only committed data; the executor
+// incrementally maintained state commitments: the state tree (merkle/tree.ts, the root of header version 2)
+// and the multiset accumulator (root.ts, the root of header version 1, kept to check old blocks). Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
 import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
@@ -23,6 +24,8 @@ import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
 import { installedIdNamings } from './module-host.js';
+import { stateRootVersion } from './merkle/hash.js';
+import { memoryTree, type StateTree, type TreeUpdate } from './merkle/tree.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
 import { BaseTable } from './table.js';
@@ -50,13 +53,53 @@ export class WorldState {
   readonly tables: StateTables = makeTables();
   /** The root accumulator (sum of leaves mod 2^256, see root.ts). */
   private sum = 0n;
-  /** Bumped by every commit, so a block execution prepared against an older state cannot be merged. */
+  /**
+   * Bumped by every commit, so a block execution prepared against an older state cannot be merged. It is
+   * also the state tree's version: a ledger's state is loaded at its applied height and stays equal to it.
+   */
   private versionNumber = 0;
+  /** The state tree (docs/design/state.md); in memory unless the state was loaded with a stored one. */
+  private stateTree: StateTree = memoryTree();
 
-  /** Loads a state from persisted pairs (what StateStore returns); throws StateError on a bad entry. */
-  static fromEntries(entries: Iterable<StateEntry>): WorldState {
+  /**
+   * Loads a state from persisted pairs (what StateStore returns); throws StateError on a bad entry.
+   * `version` is the version (applied height) the entries are of (default 0). `tree` is the stored state
+   * tree of that version; without it the tree is built from the entries, in memory unless `emptyTree`
+   * (an empty tree over a store, at `version`) is given to build on.
+   */
+  static fromEntries(
+    entries: Iterable<StateEntry>,
+    opts: { version?: number; tree?: StateTree; emptyTree?: StateTree } = {},
+  ): WorldState {
     const s = new WorldState();
-    s.sum = loadEntries((name) => s.tables[name] as BaseTable<unknown>, entries);
+    const version = opts.version ?? 0;
+    s.versionNumber = version;
+    const rows: StateEntry[] | undefined = opts.tree === undefined ? [] : undefined;
+    const collected =
+      rows === undefined
+        ? entries
+        : (function* () {
+            for (const e of entries) {
+              rows.push(e);
+              yield e;
+            }
+          })();
+    s.sum = loadEntries((name) => s.tables[name] as BaseTable<unknown>, collected);
+    if (opts.tree !== undefined) {
+      assert(
+        opts.tree.version === version,
+        `state tree of version ${opts.tree.version} for a state of ${version}`,
+      );
+      s.stateTree = opts.tree;
+    } else {
+      const tree = opts.emptyTree ?? memoryTree();
+      assert(
+        tree.version < version && tree.stateRoot().length === 32,
+        `state tree of version ${tree.version} to build a state of version ${version} on`,
+      );
+      tree.apply(tree.prepare(rows!, version));
+      s.stateTree = tree;
+    }
     return s;
   }
 
@@ -72,8 +115,24 @@ export class WorldState {
     }
   }
 
+  /** The state tree's root: the state root of header version 2 (docs/design/state.md). */
   stateRoot(): Uint8Array {
+    return this.stateTree.stateRoot();
+  }
+
+  /** The multiset root (root.ts): the state root of header version 1. */
+  legacyStateRoot(): Uint8Array {
     return publishRoot(this.sum);
+  }
+
+  /** The state root of the kind `headerRoot` is (its header version): what a header of that kind names. */
+  stateRootLike(headerRoot: Uint8Array): Uint8Array {
+    return stateRootVersion(headerRoot) === 1 ? this.legacyStateRoot() : this.stateRoot();
+  }
+
+  /** The state tree: proofs (`tree.prove(key, version)`), its version and pending writes. */
+  get tree(): StateTree {
+    return this.stateTree;
   }
 
   get rootSum(): bigint {
@@ -85,10 +144,20 @@ export class WorldState {
   }
 
   /** Merges a block's prepared writes (called by BlockExecution.commit only). */
-  mergeWrites(expectedVersion: number, apply: (tables: StateTables) => void, newSum: bigint): void {
+  mergeWrites(
+    expectedVersion: number,
+    apply: (tables: StateTables) => void,
+    newSum: bigint,
+    treeUpdate: TreeUpdate,
+  ): void {
     assert(expectedVersion === this.versionNumber, 'block execution was prepared against an older state');
+    assert(
+      treeUpdate.version === this.versionNumber + 1,
+      `state tree update to version ${treeUpdate.version} for state version ${this.versionNumber}`,
+    );
     apply(this.tables);
     this.sum = newSum;
+    this.stateTree.apply(treeUpdate);
     this.versionNumber++;
   }
 

@@ -108,14 +108,15 @@ export async function openMemoryLedger(disk: MemoryDisk, faults: MemoryFaults = 
   );
 }
 
-/** Commits the genesis block on an empty ledger. */
-export async function commitGenesis(ledger: Ledger): Promise<void> {
+/** Commits the genesis block; `stateRootVersion` 1 builds a block of an older chain (the multiset root). */
+export async function commitGenesis(ledger: Ledger, stateRootVersion: 1 | 2 = 2): Promise<void> {
   const tx = genesisTransaction();
   const executed = ledger.execute({
     view: 0,
     creationTimeMs: GENESIS_TIME_MS,
     transactions: [tx],
     hashes: [transactionHash(tx)],
+    stateRootVersion,
   });
   await ledger.commit(executed, certify(1, executed.hash));
 }

@@ -10,13 +10,14 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { replayCompatChain } from '../fixtures/compat/chain.js';
+import { type CompatBlock, replayCompatChain } from '../fixtures/compat/chain.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const RECORDED = JSON.parse(
   readFileSync(new URL('../fixtures/compat/recorded.json', import.meta.url), 'utf8'),
 ) as {
-  chain: { height: number; stateRoot: string; hash: string; outcomes: string[]; events: string }[];
+  chain: CompatBlock[];
+  chainV2: CompatBlock[];
   openApiSha256: string;
 };
 
@@ -37,7 +38,24 @@ describe('compatibility across refactors', () => {
         b.outcomes.every((o) => o === 'Committed' || o.startsWith('run ')),
         `block ${b.height}: ${b.outcomes}`,
       );
+    assert.deepEqual(chain, RECORDED.chainV2);
+  });
+
+  it('the same chain with header version 1 (an older chain) still gives its recorded multiset roots and hashes', async () => {
+    const chain = await replayCompatChain(Number.MAX_SAFE_INTEGER);
     assert.deepEqual(chain, RECORDED.chain);
+  });
+
+  it('a chain upgraded midway keeps its old blocks and then names the state tree of the same state', async () => {
+    const upgradeAfter = 5;
+    const chain = await replayCompatChain(upgradeAfter);
+    assert.ok(chain.length > upgradeAfter + 2);
+    assert.deepEqual(chain.slice(0, upgradeAfter - 1), RECORDED.chain.slice(0, upgradeAfter - 1));
+    // After the upgrade the hashes differ (other parents) but the state, hence the tree's root, is the same.
+    assert.deepEqual(
+      chain.slice(upgradeAfter - 1).map((b) => b.stateRoot),
+      RECORDED.chainV2.slice(upgradeAfter - 1).map((b) => b.stateRoot),
+    );
   });
 
   describe('the OpenAPI document', () => {

@@ -1,0 +1,37 @@
+// The ledger's state tree over its state store (docs/design/state.md §Storage): nodes are read from the
+// store's 0xFA key range, and a start that finds the root of the applied height there builds nothing.
+
+import { stalePrefix } from '../state/merkle/nodes.js';
+import {
+  EMPTY_TREE_VERSION,
+  type NodeReader,
+  StateTree,
+  type StateTreeOptions,
+} from '../state/merkle/tree.js';
+import type { StateBackend } from '../storage/block-store.js';
+
+/** The state store as the tree's node reader. */
+export function storeNodeReader(store: StateBackend): NodeReader {
+  return {
+    get: (key) => store.get(key),
+    staleKeys: function* (version) {
+      for (const { key } of store.entries(stalePrefix(version))) yield key;
+    },
+  };
+}
+
+/**
+ * The stored tree of `version`, or, when the store holds none (empty, or written before the state tree
+ * existed), an empty tree over the store to build it on (`built: true`): its nodes then go to the store
+ * with the next block's writes.
+ */
+export function openStoredTree(
+  store: StateBackend,
+  version: number,
+  opts: Omit<StateTreeOptions, 'writeThrough'>,
+): { tree: StateTree; built: boolean } {
+  const reader = storeNodeReader(store);
+  const stored = version < 0 ? undefined : StateTree.open(reader, version, opts);
+  if (stored !== undefined) return { tree: stored, built: false };
+  return { tree: new StateTree(reader, EMPTY_TREE_VERSION, undefined, opts), built: true };
+}

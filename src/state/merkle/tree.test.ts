@@ -1,0 +1,248 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Prng } from '../../sim/prng.js';
+import { bytesEqual, toHex } from '../../util/hex.js';
+import { EMPTY_SUBTREE, keyHash, leafHash, stateRootOf, stateRootVersion, valueHash } from './hash.js';
+import { decodeStateProof, encodeStateProof, type StateProof, verifyStateProof } from './proof.js';
+import { MemoryNodeStore, memoryTree, StateTree, StateTreeVersionError, type TreeChange } from './tree.js';
+
+const utf8 = new TextEncoder();
+const k = (s: string) => utf8.encode(s);
+
+/** A tree holding exactly `rows`, built in one update. */
+function fromScratch(rows: ReadonlyMap<string, Uint8Array>, version = 1): StateTree {
+  const t = memoryTree();
+  t.apply(
+    t.prepare(
+      [...rows].map(([key, value]) => ({ key: k(key), value })),
+      version,
+    ),
+  );
+  return t;
+}
+
+function randomValue(rng: Prng): Uint8Array {
+  return Uint8Array.from({ length: rng.int(1, 40) }, () => rng.int(0, 255));
+}
+
+function rowsOf(n: number, rng: Prng): Map<string, Uint8Array> {
+  const m = new Map<string, Uint8Array>();
+  for (let i = 0; i < n; i++) m.set(`\u0002acct-${i}@d`, randomValue(rng));
+  return m;
+}
+
+describe('state tree: proofs', () => {
+  const rng = new Prng(7);
+  const rows = rowsOf(300, rng);
+  const tree = fromScratch(rows);
+  const root = tree.stateRoot();
+
+  it('the root is a version-2 state root, and the empty and one-row trees have the documented roots', () => {
+    assert.equal(stateRootVersion(root), 2);
+    assert.deepEqual(memoryTree().stateRoot(), stateRootOf(EMPTY_SUBTREE));
+    const one = fromScratch(new Map([['a', Uint8Array.of(1)]]));
+    assert.deepEqual(one.stateRoot(), stateRootOf(leafHash(keyHash(k('a')), valueHash(Uint8Array.of(1)))));
+  });
+
+  it('every present key has an inclusion proof that verifies, and survives its binary form', () => {
+    for (const [key, value] of rows) {
+      const proof = tree.prove(k(key));
+      assert.ok(verifyStateProof(root, k(key), value, proof), key);
+      const back = decodeStateProof(encodeStateProof(proof));
+      assert.ok(back !== undefined && verifyStateProof(root, k(key), value, back));
+      // The same proof does not show the key absent, nor holding another value.
+      assert.equal(verifyStateProof(root, k(key), undefined, proof), false);
+      assert.equal(verifyStateProof(root, k(key), Uint8Array.of(...value, 0), proof), false);
+    }
+  });
+
+  it('absent keys have exclusion proofs (ending in an empty subtree or in another leaf) that verify', () => {
+    let viaLeaf = 0;
+    let viaEmpty = 0;
+    for (let i = 0; i < 300; i++) {
+      const key = k(`\u0002absent-${i}`);
+      const proof = tree.prove(key);
+      assert.ok(verifyStateProof(root, key, undefined, proof));
+      assert.equal(verifyStateProof(root, key, Uint8Array.of(1), proof), false);
+      if (proof.leaf === undefined) viaEmpty++;
+      else viaLeaf++;
+    }
+    assert.ok(viaLeaf > 0 && viaEmpty > 0, `exclusions via leaf ${viaLeaf}, via empty subtree ${viaEmpty}`);
+    // The empty tree proves every key absent with no siblings.
+    const empty = memoryTree();
+    const p = empty.prove(k('x'));
+    assert.deepEqual(p, { leaf: undefined, siblings: [] });
+    assert.ok(verifyStateProof(empty.stateRoot(), k('x'), undefined, p));
+  });
+
+  it('refuses a tampered value, sibling, path (key), leaf or root', () => {
+    const [key, value] = [...rows][17]!;
+    const proof = tree.prove(k(key));
+    assert.ok(proof.siblings.length > 3);
+    const flip = (b: Uint8Array, i = 0) => {
+      const c = b.slice();
+      c[i]! ^= 1;
+      return c;
+    };
+    assert.equal(verifyStateProof(root, k(key), flip(value), proof), false, 'value');
+    for (let i = 0; i < proof.siblings.length; i++) {
+      const siblings = proof.siblings.map((s, j) => (j === i ? flip(s, 5) : s));
+      assert.equal(verifyStateProof(root, k(key), value, { ...proof, siblings }), false, `sibling ${i}`);
+    }
+    const swapped = [...proof.siblings];
+    [swapped[0], swapped[1]] = [swapped[1]!, swapped[0]!];
+    assert.equal(verifyStateProof(root, k(key), value, { ...proof, siblings: swapped }), false, 'order');
+    assert.equal(
+      verifyStateProof(root, k(key), value, { ...proof, siblings: proof.siblings.slice(1) }),
+      false,
+      'short',
+    );
+    assert.equal(
+      verifyStateProof(root, k(key), value, { ...proof, siblings: [...proof.siblings, EMPTY_SUBTREE] }),
+      false,
+      'padded',
+    );
+    // The proof of one key is no proof for another key (a different path), present or absent.
+    const [other, otherValue] = [...rows][18]!;
+    assert.equal(verifyStateProof(root, k(other), otherValue, proof), false, 'path');
+    assert.equal(verifyStateProof(root, k(other), undefined, proof), false, 'path, absent');
+    const leaf = proof.leaf!;
+    assert.equal(
+      verifyStateProof(root, k(key), value, { ...proof, leaf: { ...leaf, keyHash: flip(leaf.keyHash) } }),
+      false,
+      'leaf key',
+    );
+    assert.equal(verifyStateProof(flip(root, 3), k(key), value, proof), false, 'root');
+    // A version-1 style root (lowest bit set) never matches.
+    assert.equal(verifyStateProof(flip(root, 31), k(key), value, proof), false, 'root version');
+    // An exclusion proof turned into "leaf absent" for a present key is refused.
+    assert.equal(verifyStateProof(root, k(key), undefined, { ...proof, leaf: undefined }), false);
+  });
+
+  it('decodes only canonical, complete proof bytes', () => {
+    const proof = tree.prove(k([...rows.keys()][3]!));
+    const bytes = encodeStateProof(proof);
+    assert.equal(decodeStateProof(bytes.subarray(0, bytes.length - 1)), undefined);
+    assert.equal(decodeStateProof(Uint8Array.of(...bytes, 0)), undefined);
+    const badFormat = bytes.slice();
+    badFormat[0] = 2;
+    assert.equal(decodeStateProof(badFormat), undefined);
+    // An EMPTY_SUBTREE sibling written out in full instead of through the bitmap.
+    const withEmpty: StateProof = { leaf: undefined, siblings: [EMPTY_SUBTREE] };
+    const enc = encodeStateProof(withEmpty);
+    assert.equal(enc.length, 2 + 2 + 1);
+    const longForm = Uint8Array.of(1, 0, 0, 1, 0, ...EMPTY_SUBTREE);
+    assert.equal(decodeStateProof(longForm), undefined);
+    assert.deepEqual(decodeStateProof(enc), withEmpty);
+  });
+});
+
+describe('state tree: updates', () => {
+  it('a tree updated over many random blocks equals the tree built from scratch, at every block', () => {
+    const rng = new Prng(20_261_129);
+    const live = new Map<string, Uint8Array>();
+    const tree = memoryTree({ versionsKept: 8 });
+    const roots: Uint8Array[] = [];
+    for (let block = 1; block <= 60; block++) {
+      const changes = new Map<string, Uint8Array | undefined>();
+      const n = rng.int(0, 25);
+      for (let i = 0; i < n; i++) {
+        const existing = [...live.keys()];
+        const r = rng.float();
+        if (r < 0.25 && existing.length > 0) changes.set(rng.pick(existing), undefined);
+        else if (r < 0.5 && existing.length > 0) changes.set(rng.pick(existing), randomValue(rng));
+        else changes.set(`\u0004asset-${rng.int(0, 400)}`, randomValue(rng));
+      }
+      const list: TreeChange[] = [];
+      for (const [key, value] of changes) {
+        if (value === undefined && !live.has(key)) continue;
+        list.push({ key: k(key), value });
+        if (value === undefined) live.delete(key);
+        else live.set(key, value);
+      }
+      tree.apply(tree.prepare(list, block));
+      roots.push(tree.stateRoot());
+      assert.equal(toHex(tree.stateRoot()), toHex(fromScratch(live, block).stateRoot()), `block ${block}`);
+    }
+    assert.ok(live.size > 50);
+    // Proofs against the kept recent versions still verify; pruned ones are refused, not misproved.
+    const probe = k([...live.keys()][0]!);
+    for (let v = 60 - 8; v <= 60; v++) {
+      const p = tree.prove(probe, v);
+      const present = verifyStateProof(roots[v - 1]!, probe, live.get([...live.keys()][0]!), p);
+      const absent = verifyStateProof(roots[v - 1]!, probe, undefined, p);
+      assert.ok(present || absent || p.leaf !== undefined, `version ${v}`);
+      assert.ok(verifyStateProofAny(roots[v - 1]!, probe, p), `version ${v} proof verifies`);
+    }
+    assert.throws(() => tree.prove(probe, 40), StateTreeVersionError);
+  });
+
+  it('keeps only the kept versions: pruning bounds the stored nodes while rows keep changing', () => {
+    const run = (versionsKept: number) => {
+      const store = new MemoryNodeStore();
+      const tree = new StateTree(store, 0, undefined, { versionsKept, writeThrough: (w) => store.put(w) });
+      const rows = Array.from({ length: 64 }, (_, i) => ({ key: k(`r${i}`), value: Uint8Array.of(i) }));
+      tree.apply(tree.prepare(rows, 1));
+      const sizes: number[] = [store.size];
+      for (let v = 2; v <= 60; v++) {
+        tree.apply(tree.prepare([{ key: k(`r${v % 64}`), value: Uint8Array.of(v, v) }], v));
+        sizes.push(store.size);
+      }
+      return sizes;
+    };
+    const pruned = run(4);
+    const kept = run(1000);
+    // 64 leaves, their inner nodes and a root; each version adds one path (≈ 8 nodes) and a root.
+    const first = pruned[0]!;
+    assert.equal(kept[0], first);
+    assert.ok(Math.max(...pruned) < first + 6 * 12, `pruned sizes ${pruned.join(',')}`);
+    assert.ok(kept[kept.length - 1]! > first + 59 * 5, `unpruned sizes ${kept.join(',')}`);
+  });
+
+  it('does not depend on the order rows were written in, nor on how they were split into blocks', () => {
+    const rng = new Prng(99);
+    const rows = rowsOf(200, rng);
+    const entries = [...rows];
+    const a = fromScratch(rows).stateRoot();
+    const reversed = fromScratch(new Map(entries.reverse())).stateRoot();
+    assert.deepEqual(reversed, a);
+    for (let trial = 0; trial < 5; trial++) {
+      const shuffled = [...rows].sort(() => rng.float() - 0.5);
+      const t = memoryTree();
+      let v = 1;
+      for (let i = 0; i < shuffled.length; ) {
+        const n = rng.int(1, 30);
+        t.apply(
+          t.prepare(
+            shuffled.slice(i, i + n).map(([key, value]) => ({ key: k(key), value })),
+            v++,
+          ),
+        );
+        i += n;
+      }
+      assert.deepEqual(t.stateRoot(), a, `trial ${trial}`);
+    }
+    // Deleting every row gives the empty tree again.
+    const t = fromScratch(rows);
+    t.apply(t.prepare([...rows.keys()].map((key) => ({ key: k(key), value: undefined }))));
+    assert.deepEqual(t.stateRoot(), memoryTree().stateRoot());
+  });
+
+  it('an update is pure until applied, and one prepared against an older version is refused', () => {
+    const t = fromScratch(new Map([['a', Uint8Array.of(1)]]));
+    const before = t.stateRoot();
+    const u = t.prepare([{ key: k('b'), value: Uint8Array.of(2) }]);
+    assert.deepEqual(t.stateRoot(), before);
+    assert.ok(!bytesEqual(u.stateRoot, before));
+    t.apply(u);
+    assert.deepEqual(t.stateRoot(), u.stateRoot);
+    assert.throws(() => t.apply(u), /prepared against version 1/);
+  });
+});
+
+/** Whether `p` verifies `key` under `root` either present (with the leaf's own value hash) or absent. */
+function verifyStateProofAny(root: Uint8Array, key: Uint8Array, p: StateProof): boolean {
+  if (verifyStateProof(root, key, undefined, p)) return true;
+  // Present: the verifier needs the value; check the recomputation through the leaf hash instead.
+  return p.leaf !== undefined && bytesEqual(p.leaf.keyHash, keyHash(key));
+}

@@ -1,0 +1,519 @@
+// The state tree (docs/design/state.md): a binary sparse Merkle tree over the key hashes of every state
+// row, a subtree holding one key stored as that key's leaf (compressed paths), an empty subtree as
+// EMPTY_SUBTREE. Its shape is a function of the set of (key, value) pairs alone, so the order rows were
+// written in never matters. A block's update walks only the paths of the keys it changed:
+// O(changes × depth) node reads and writes, depth ≈ log2(rows).
+//
+// Nodes are immutable and versioned (nodes.ts): update v writes the nodes it creates under version v and
+// records the ones it replaces as stale since v, so every version kept can still be read (and proved
+// against) until it is pruned. Reads go through the updates applied but not yet durable in the store,
+// then a bounded cache of decoded nodes, then the store.
+
+import { assert } from '../../util/assert.js';
+import { compareBytes, toHex } from '../../util/hex.js';
+import {
+  bitAt,
+  EMPTY_SUBTREE,
+  internalHash,
+  keyHash,
+  leafHash,
+  stateRootOf,
+  TREE_DEPTH_MAX,
+  valueHash,
+} from './hash.js';
+import {
+  type Child,
+  decodeNode,
+  decodeRef,
+  encodeNode,
+  encodeRef,
+  type NodeRef,
+  nodeKey,
+  parseStaleKey,
+  rootKey,
+  staleKey,
+  type TreeNode,
+} from './nodes.js';
+import type { StateProof } from './proof.js';
+
+/** Where the tree reads its stored nodes: the state store, or memory. */
+export interface NodeReader {
+  get(key: Uint8Array): Uint8Array | undefined;
+  /** The stale-index keys recorded by `version` (nodes.ts stalePrefix). */
+  staleKeys(version: number): Iterable<Uint8Array>;
+}
+
+export interface TreeWrite {
+  key: Uint8Array;
+  /** undefined: delete (a pruned node). */
+  value: Uint8Array | undefined;
+}
+
+export interface TreeChange {
+  key: Uint8Array;
+  /** undefined: the row is deleted. */
+  value: Uint8Array | undefined;
+}
+
+export interface TreeUpdate {
+  readonly baseVersion: number;
+  readonly version: number;
+  readonly root: Child;
+  /** The header's state root after the update. */
+  readonly stateRoot: Uint8Array;
+  /** Nodes, the root record, the stale index and the pruned nodes, for the state store. */
+  readonly writes: readonly TreeWrite[];
+  /** The decoded nodes among `writes`, by key string (kept until durable). */
+  readonly nodes: ReadonlyMap<string, TreeNode>;
+}
+
+export interface StateTreeOptions {
+  /** Decoded nodes kept in memory (least recently used out first). */
+  cacheNodes?: number | undefined;
+  /** Versions whose nodes stay readable (proofs at recent heights); older ones are pruned. */
+  versionsKept?: number | undefined;
+  /** When set, applied writes go straight here (a tree in memory) instead of waiting for durable(). */
+  writeThrough?: (writes: readonly TreeWrite[]) => void;
+}
+
+/** The version of a tree before its first update (the first may then be version 0). */
+export const EMPTY_TREE_VERSION = -1;
+
+export const TREE_CACHE_NODES_DEFAULT = 200_000;
+export const TREE_VERSIONS_KEPT_DEFAULT = 128;
+
+/** A version whose nodes are gone (pruned, or never written here). */
+export class StateTreeVersionError extends Error {
+  override readonly name = 'StateTreeVersionError';
+}
+
+/** Bytes as a Map key: one char per byte. */
+function keyString(b: Uint8Array): string {
+  let s = '';
+  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
+  return s;
+}
+
+/** `path` with bit `d` set to `bit` (a fresh array; the bits after d are not meaningful). */
+function childPath(path: Uint8Array, d: number, bit: number): Uint8Array {
+  const out = path.slice();
+  const mask = 0x80 >> (d & 7);
+  if (bit === 1) out[d >> 3]! |= mask;
+  else out[d >> 3]! &= ~mask & 0xff;
+  return out;
+}
+
+interface Item {
+  kh: Uint8Array;
+  vh: Uint8Array;
+  hash: Uint8Array;
+  /** Where an existing leaf is stored. */
+  at?: { ref: NodeRef; depth: number };
+}
+
+/** A subtree after the update: empty, a stored node at a known position, or a leaf not placed yet. */
+type Sub =
+  | undefined
+  | { t: 'at'; ref: NodeRef; depth: number; path: Uint8Array }
+  | { t: 'leaf'; kh: Uint8Array; vh: Uint8Array; hash: Uint8Array };
+
+interface Change {
+  kh: Uint8Array;
+  vh: Uint8Array | undefined;
+}
+
+export class StateTree {
+  private ver: number;
+  private top: Child;
+  /** Writes of applied updates not yet durable in the store, by key string (undefined: deleted). */
+  private readonly pending = new Map<
+    string,
+    { version: number; bytes: Uint8Array | undefined; node?: TreeNode }
+  >();
+  private readonly pendingVersions: { version: number; keys: string[] }[] = [];
+  private readonly cache = new Map<string, TreeNode>();
+  private readonly cacheMax: number;
+  readonly versionsKept: number;
+
+  constructor(
+    private readonly reader: NodeReader,
+    version: number,
+    root: Child,
+    private readonly opts: StateTreeOptions = {},
+  ) {
+    this.ver = version;
+    this.top = root;
+    this.cacheMax = opts.cacheNodes ?? TREE_CACHE_NODES_DEFAULT;
+    this.versionsKept = opts.versionsKept ?? TREE_VERSIONS_KEPT_DEFAULT;
+    assert(
+      Number.isSafeInteger(this.cacheMax) &&
+        this.cacheMax >= 0 &&
+        Number.isSafeInteger(this.versionsKept) &&
+        this.versionsKept >= 2,
+      `state tree: cache of ${this.cacheMax} nodes, ${this.versionsKept} versions kept`,
+    );
+  }
+
+  /** The tree the store recorded for `version`; undefined when it holds no root for it. */
+  static open(reader: NodeReader, version: number, opts: StateTreeOptions = {}): StateTree | undefined {
+    const stored = reader.get(rootKey(version));
+    if (stored === undefined) return undefined;
+    const r = decodeRef(stored);
+    if (!r.ok) return undefined;
+    return new StateTree(reader, version, r.ref, opts);
+  }
+
+  get version(): number {
+    return this.ver;
+  }
+
+  /** The top hash (EMPTY_SUBTREE when no row exists). */
+  topHash(): Uint8Array {
+    return this.top?.hash ?? EMPTY_SUBTREE;
+  }
+
+  /** The header's state root (version 2) of the current version. */
+  stateRoot(): Uint8Array {
+    return stateRootOf(this.topHash());
+  }
+
+  /** The root record of every kept version must be written once: the writes that record this version. */
+  rootWrites(): TreeWrite[] {
+    return [{ key: rootKey(this.ver), value: encodeRef(this.top) }];
+  }
+
+  /**
+   * The update that applies `changes` (any order; one change per key) to the current version as
+   * `version`. Pure: nothing changes until apply().
+   */
+  prepare(changes: readonly TreeChange[], version = this.ver + 1): TreeUpdate {
+    assert(version > this.ver, `state tree: update to version ${version} from ${this.ver}`);
+    const ch: Change[] = changes.map((c) => ({
+      kh: keyHash(c.key),
+      vh: c.value === undefined ? undefined : valueHash(c.value),
+    }));
+    ch.sort((a, b) => compareBytes(a.kh, b.kh));
+    for (let i = 1; i < ch.length; i++)
+      assert(compareBytes(ch[i - 1]!.kh, ch[i]!.kh) < 0, 'state tree: two changes to one key');
+    const u = new Updater(this, version);
+    const sub = u.visit(this.top, 0, new Uint8Array(32), ch, 0, ch.length);
+    const root = sub === undefined ? undefined : u.place(sub, 0, new Uint8Array(32));
+    u.finish(root, this.versionsKept);
+    return {
+      baseVersion: this.ver,
+      version,
+      root,
+      stateRoot: stateRootOf(root?.hash ?? EMPTY_SUBTREE),
+      writes: u.writes,
+      nodes: u.nodes,
+    };
+  }
+
+  /** Makes `update` the current version (it must have been prepared against the current one). */
+  apply(update: TreeUpdate): void {
+    assert(
+      update.baseVersion === this.ver,
+      `state tree: update prepared against version ${update.baseVersion} applied at ${this.ver}`,
+    );
+    if (this.opts.writeThrough !== undefined) {
+      this.opts.writeThrough(update.writes);
+      for (const w of update.writes) if (w.value === undefined) this.cache.delete(keyString(w.key));
+    } else {
+      const keys: string[] = [];
+      for (const w of update.writes) {
+        const k = keyString(w.key);
+        keys.push(k);
+        const node = update.nodes.get(k);
+        const version = update.version;
+        this.pending.set(
+          k,
+          node === undefined ? { version, bytes: w.value } : { version, bytes: w.value, node },
+        );
+        if (w.value === undefined) this.cache.delete(k);
+      }
+      this.pendingVersions.push({ version: update.version, keys });
+    }
+    this.ver = update.version;
+    this.top = update.root;
+  }
+
+  /** The store holds every write of the updates up to `version`: they leave the pending set. */
+  durable(version: number): void {
+    while (this.pendingVersions.length > 0 && this.pendingVersions[0]!.version <= version) {
+      const { keys, version: v } = this.pendingVersions.shift()!;
+      for (const k of keys) {
+        const p = this.pending.get(k);
+        // A later pending update may have written the same key (pruned it): that write stays.
+        if (p === undefined || p.version !== v) continue;
+        this.pending.delete(k);
+        if (p?.node !== undefined) this.remember(k, p.node);
+      }
+    }
+  }
+
+  /** The writes of the applied update `version` that are not durable yet (copies). */
+  pendingWrites(version: number): TreeWrite[] {
+    const pend = this.pendingVersions.find((p) => p.version === version);
+    if (pend === undefined) return [];
+    return pend.keys.map((k) => ({
+      key: Uint8Array.from(k, (c) => c.charCodeAt(0)),
+      value: this.pending.get(k)?.bytes?.slice(),
+    }));
+  }
+
+  /** How many updates are applied but not yet durable (for assertions and tests). */
+  pendingCount(): number {
+    return this.pendingVersions.length;
+  }
+
+  /** A proof for `key` at `version` (default: the current one); StateTreeVersionError when not kept. */
+  prove(key: Uint8Array, version = this.ver): StateProof {
+    let ref: Child;
+    if (version === this.ver) ref = this.top;
+    else {
+      const stored = this.raw(rootKey(version));
+      const r = stored === undefined ? undefined : decodeRef(stored);
+      if (r === undefined || !r.ok || version > this.ver)
+        throw new StateTreeVersionError(`state tree version ${version} is not kept (current ${this.ver})`);
+      ref = r.ref;
+    }
+    const kh = keyHash(key);
+    const siblings: Uint8Array[] = [];
+    let d = 0;
+    while (ref !== undefined && ref.kind === 'internal') {
+      const node = this.node(nodeKey(ref.version, d, kh));
+      assert(node.kind === 'internal', `state tree: internal reference to a leaf at depth ${d}`);
+      const right = bitAt(kh, d) === 1;
+      siblings.push((right ? node.left : node.right)?.hash ?? EMPTY_SUBTREE);
+      ref = right ? node.right : node.left;
+      d++;
+    }
+    if (ref === undefined) return { leaf: undefined, siblings };
+    const leaf = this.node(nodeKey(ref.version, d, kh));
+    assert(leaf.kind === 'leaf', `state tree: leaf reference to an internal node at depth ${d}`);
+    return { leaf: { keyHash: leaf.keyHash, valueHash: leaf.valueHash }, siblings };
+  }
+
+  /** The decoded node under `key`; a missing or malformed node is a broken store (assertion). */
+  node(key: Uint8Array): TreeNode {
+    const k = keyString(key);
+    const p = this.pending.get(k);
+    if (p !== undefined) {
+      assert(p.bytes !== undefined, 'state tree: a pruned node is still referenced');
+      if (p.node !== undefined) return p.node;
+      const n = decodeNode(p.bytes);
+      assert(n !== undefined, 'state tree: an undecodable pending node');
+      return n;
+    }
+    const cached = this.cache.get(k);
+    if (cached !== undefined) {
+      this.cache.delete(k);
+      this.cache.set(k, cached);
+      return cached;
+    }
+    const bytes = this.reader.get(key);
+    assert(bytes !== undefined, `state tree: node ${toHex(key)} is missing`);
+    const n = decodeNode(bytes);
+    assert(n !== undefined, `state tree: node ${toHex(key)} is undecodable`);
+    this.remember(k, n);
+    return n;
+  }
+
+  /** The stale-index keys of `version`, pending ones included. */
+  staleKeys(version: number): Uint8Array[] {
+    const pend = this.pendingVersions.find((p) => p.version === version);
+    if (pend !== undefined) {
+      const out: Uint8Array[] = [];
+      for (const k of pend.keys) {
+        const b = Uint8Array.from(k, (c) => c.charCodeAt(0));
+        if (b[1] === 0x73 && this.pending.get(k)?.bytes !== undefined) out.push(b);
+      }
+      return out;
+    }
+    return [...this.reader.staleKeys(version)];
+  }
+
+  private raw(key: Uint8Array): Uint8Array | undefined {
+    const p = this.pending.get(keyString(key));
+    return p !== undefined ? p.bytes : this.reader.get(key);
+  }
+
+  private remember(k: string, n: TreeNode): void {
+    if (this.cacheMax === 0) return;
+    this.cache.delete(k);
+    this.cache.set(k, n);
+    if (this.cache.size > this.cacheMax) this.cache.delete(this.cache.keys().next().value!);
+  }
+}
+
+/** One update's walk: the nodes it writes and the ones it leaves stale. */
+class Updater {
+  readonly writes: TreeWrite[] = [];
+  readonly nodes = new Map<string, TreeNode>();
+  private readonly stale = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly tree: StateTree,
+    private readonly version: number,
+  ) {}
+
+  visit(child: Child, d: number, path: Uint8Array, ch: readonly Change[], lo: number, hi: number): Sub {
+    if (lo === hi) return child === undefined ? undefined : { t: 'at', ref: child, depth: d, path };
+    if (child === undefined) return this.build(newItems(ch, lo, hi), d, path);
+    const key = nodeKey(child.version, d, path);
+    this.stale.set(keyString(key), key);
+    const node = this.tree.node(key);
+    if (node.kind === 'leaf') {
+      const existing: Item = {
+        kh: node.keyHash,
+        vh: node.valueHash,
+        hash: child.hash,
+        at: { ref: child, depth: d },
+      };
+      const items: Item[] = [];
+      let placed = false;
+      for (let i = lo; i < hi; i++) {
+        const c = ch[i]!;
+        const cmp = compareBytes(existing.kh, c.kh);
+        if (!placed && cmp < 0) {
+          items.push(existing);
+          placed = true;
+        }
+        if (cmp === 0) placed = true; // replaced or deleted
+        if (c.vh !== undefined) items.push({ kh: c.kh, vh: c.vh, hash: leafHash(c.kh, c.vh) });
+      }
+      if (!placed) items.push(existing);
+      return this.build(items, d, path);
+    }
+    assert(d < TREE_DEPTH_MAX, 'state tree: an internal node at the deepest level');
+    let m = lo;
+    while (m < hi && bitAt(ch[m]!.kh, d) === 0) m++;
+    const l = this.visit(node.left, d + 1, childPath(path, d, 0), ch, lo, m);
+    const r = this.visit(node.right, d + 1, childPath(path, d, 1), ch, m, hi);
+    return this.combine(l, r, d, path);
+  }
+
+  /** The stored reference of `sub` placed at depth `d` on `path`, writing it there when it moved or is new. */
+  place(sub: NonNullable<Sub>, d: number, path: Uint8Array): NodeRef {
+    if (sub.t === 'at') {
+      if (sub.depth === d) {
+        this.stale.delete(keyString(nodeKey(sub.ref.version, d, path)));
+        return sub.ref;
+      }
+      // Only a leaf moves (up, when its sibling subtree emptied).
+      assert(sub.ref.kind === 'leaf', `state tree: an internal node moved from depth ${sub.depth} to ${d}`);
+      const oldKey = nodeKey(sub.ref.version, sub.depth, sub.path);
+      this.stale.set(keyString(oldKey), oldKey);
+      const leaf = this.tree.node(oldKey);
+      this.write(nodeKey(this.version, d, path), leaf);
+      return { kind: 'leaf', version: this.version, hash: sub.ref.hash };
+    }
+    this.write(nodeKey(this.version, d, sub.kh), { kind: 'leaf', keyHash: sub.kh, valueHash: sub.vh });
+    return { kind: 'leaf', version: this.version, hash: sub.hash };
+  }
+
+  /** Records the root and stale index, and prunes the version that falls out of the kept window. */
+  finish(root: Child, versionsKept: number): void {
+    this.writes.push({ key: rootKey(this.version), value: encodeRef(root) });
+    for (const key of this.stale.values())
+      this.writes.push({ key: staleKey(this.version, key), value: new Uint8Array(0) });
+    // Versions > version - versionsKept stay readable: a node stale since s is needed by versions < s only.
+    const cut = this.version - versionsKept;
+    if (cut >= 1) {
+      for (const sk of this.tree.staleKeys(cut)) {
+        this.writes.push({ key: parseStaleKey(sk).node, value: undefined });
+        this.writes.push({ key: sk, value: undefined });
+      }
+      this.writes.push({ key: rootKey(cut - 1), value: undefined });
+    }
+  }
+
+  private combine(l: Sub, r: Sub, d: number, path: Uint8Array): Sub {
+    if (l === undefined && r === undefined) return undefined;
+    if (l === undefined && isLeaf(r)) return r;
+    if (r === undefined && isLeaf(l)) return l;
+    const left = l === undefined ? undefined : this.place(l, d + 1, childPath(path, d, 0));
+    const right = r === undefined ? undefined : this.place(r, d + 1, childPath(path, d, 1));
+    const hash = internalHash(left?.hash ?? EMPTY_SUBTREE, right?.hash ?? EMPTY_SUBTREE);
+    this.write(nodeKey(this.version, d, path), { kind: 'internal', left, right });
+    return { t: 'at', ref: { kind: 'internal', version: this.version, hash }, depth: d, path };
+  }
+
+  private build(items: readonly Item[], d: number, path: Uint8Array): Sub {
+    if (items.length === 0) return undefined;
+    if (items.length === 1) {
+      const it = items[0]!;
+      return it.at === undefined
+        ? { t: 'leaf', kh: it.kh, vh: it.vh, hash: it.hash }
+        : { t: 'at', ref: it.at.ref, depth: it.at.depth, path: it.kh };
+    }
+    assert(d < TREE_DEPTH_MAX, 'state tree: two keys with one key hash');
+    let m = 0;
+    while (m < items.length && bitAt(items[m]!.kh, d) === 0) m++;
+    const l = this.build(items.slice(0, m), d + 1, childPath(path, d, 0));
+    const r = this.build(items.slice(m), d + 1, childPath(path, d, 1));
+    return this.combine(l, r, d, path);
+  }
+
+  private write(key: Uint8Array, node: TreeNode): void {
+    this.writes.push({ key, value: encodeNode(node) });
+    this.nodes.set(keyString(key), node);
+  }
+}
+
+function isLeaf(s: Sub): boolean {
+  return s !== undefined && (s.t === 'leaf' || s.ref.kind === 'leaf');
+}
+
+function newItems(ch: readonly Change[], lo: number, hi: number): Item[] {
+  const out: Item[] = [];
+  for (let i = lo; i < hi; i++) {
+    const c = ch[i]!;
+    if (c.vh !== undefined) out.push({ kh: c.kh, vh: c.vh, hash: leafHash(c.kh, c.vh) });
+  }
+  return out;
+}
+
+/** The in-memory store of a tree without a state store (tests, replays, the simulator). */
+export class MemoryNodeStore implements NodeReader {
+  private readonly map = new Map<string, Uint8Array>();
+  private readonly stale = new Map<number, Uint8Array[]>();
+
+  get(key: Uint8Array): Uint8Array | undefined {
+    return this.map.get(keyString(key));
+  }
+
+  staleKeys(version: number): Iterable<Uint8Array> {
+    return this.stale.get(version) ?? [];
+  }
+
+  put(writes: readonly TreeWrite[]): void {
+    for (const w of writes) {
+      const k = keyString(w.key);
+      const isStale = w.key[1] === 0x73;
+      if (w.value === undefined) {
+        this.map.delete(k);
+        if (isStale) this.stale.delete(parseStaleKey(w.key).since);
+      } else if (isStale) {
+        const since = parseStaleKey(w.key).since;
+        const list = this.stale.get(since);
+        if (list === undefined) this.stale.set(since, [w.key]);
+        else list.push(w.key);
+      } else this.map.set(k, w.value);
+    }
+  }
+
+  /** Stored entries (nodes and roots; the stale index is kept apart). */
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+/**
+ * An empty tree held in memory only, applied writes going straight to a MemoryNodeStore. Its version is
+ * -1 (before any): the first update may be version 0, the rows a state was loaded with.
+ */
+export function memoryTree(opts: Omit<StateTreeOptions, 'writeThrough'> = {}): StateTree {
+  const store = new MemoryNodeStore();
+  return new StateTree(store, EMPTY_TREE_VERSION, undefined, { ...opts, writeThrough: (w) => store.put(w) });
+}
