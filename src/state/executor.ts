@@ -21,6 +21,8 @@ import {
   type Handler,
   RUN_AS_DEPTH_MAX,
 } from './exec-context.js';
+import { stateRootVersion } from './merkle/hash.js';
+import type { TreeUpdate, TreeWrite } from './merkle/tree.js';
 import {
   authorityRefusal,
   type DueRun,
@@ -28,8 +30,6 @@ import {
   installedDueWork,
   installedHandlers,
 } from './module-host.js';
-import { stateRootVersion } from './merkle/hash.js';
-import type { TreeUpdate, TreeWrite } from './merkle/tree.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
