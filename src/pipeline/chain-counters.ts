@@ -22,7 +22,9 @@ const VERSION = 1;
 const BYTES = 1 + 3 * 8;
 
 export function zeroCounters(): ChainCounters {
-  return { blocksNonEmpty: 0, txsApproved: 0, txsRejected: 0 };
+  const c = { blocksNonEmpty: 0, txsApproved: 0, txsRejected: 0 };
+  assert(encodeCounters(c).length === BYTES, 'chain counters: the zero record has another size');
+  return c;
 }
 
 /** Adds one committed block's contribution to `c` (in place). */

@@ -29,9 +29,15 @@ function partiesOf(i: Instruction): string[] {
     case 'GrantRole':
     case 'RevokeRole':
       return [i.account];
-    default:
+    default: {
       // A module's instruction: the parties its descriptor names (state/module-host.ts).
-      return moduleParties(i, partiesOf) ?? [];
+      const parties = moduleParties(i, partiesOf) ?? [];
+      assert(
+        parties.every((p) => typeof p === 'string' && p !== ''),
+        `involved: a module named an empty party for ${i.kind}`,
+      );
+      return parties;
+    }
   }
 }
 

@@ -158,6 +158,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const now = this.clock.nowMs();
     const limits = this.admission.limits();
     const admitted = await admitTransaction(body, this.chainId, now, limits, this.opts.verify);
+    // Admission answers with the hash of the body it admitted: the one every later step is keyed by.
+    assert(!admitted.ok || admitted.hashHex.length === 64, 'pipeline: admitted without a transaction hash');
     return admitted.ok ? this.enqueue(admitted, now, source) : admitted;
   }
 
@@ -171,6 +173,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const now = this.clock.nowMs();
     const limits = this.admission.limits();
     const admitted = await admitTransactions(bodies, this.chainId, now, limits, this.verifyMany);
+    // One result per body, at its index.
+    assert(admitted.length === bodies.length, `pipeline: ${admitted.length} results for ${bodies.length}`);
     return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
   }
 
@@ -179,6 +183,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const now = this.clock.nowMs();
     const limits = this.admission.limits();
     const admitted = await admitDecodedTransactions(items, this.chainId, now, limits, this.verifyMany);
+    assert(admitted.length === items.length, `pipeline: ${admitted.length} results for ${items.length}`);
     return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
   }
 
@@ -298,7 +303,9 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   tipHash(): Uint8Array {
-    return this.ledger.tipHash();
+    const tip = this.ledger.tipHash();
+    assert(tip.length === 32, `pipeline: a ${tip.length}-byte tip hash`);
+    return tip;
   }
 
   blockMaxTransactions(): number {
@@ -427,6 +434,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   }
 
   blockBytes(height: number): Promise<Uint8Array | undefined> {
+    assert(Number.isSafeInteger(height), `pipeline: block bytes of height ${height}`);
     return this.ledger.blockBytes(height);
   }
 

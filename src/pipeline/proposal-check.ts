@@ -36,6 +36,8 @@ export interface ProposalCheckDeps {
 }
 
 function refuse(reason: ProposalRefusal, detail: string): ProposalVerdict {
+  // A refusal says why: evidence and logs quote the detail.
+  assert(detail !== '', `proposal refused (${reason}) without a detail`);
   return { ok: false, reason, detail };
 }
 

@@ -75,7 +75,9 @@ class Tally {
 /** The signing key of an account id `signatory@domain` (the key text never holds `@`). */
 export function signatoryOf(authority: string): string {
   const at = authority.indexOf('@');
-  return at < 0 ? authority : authority.slice(0, at);
+  const signatory = at < 0 ? authority : authority.slice(0, at);
+  assert(!signatory.includes('@'), `queue: signatory of ${authority}`);
+  return signatory;
 }
 
 export class TransactionQueue {
@@ -209,6 +211,8 @@ export class TransactionQueue {
   remove(hashHex: string): QueuedTransaction | undefined {
     const q = this.entries.get(hashHex);
     if (q !== undefined) this.drop(q);
+    // Gone either way: a committed transaction is never offered again from this queue.
+    assert(!this.entries.has(hashHex), `queue: ${hashHex} still queued after its removal`);
     return q;
   }
 

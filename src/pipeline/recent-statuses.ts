@@ -35,5 +35,6 @@ export class RecentStatuses {
 
   delete(hashHex: string): void {
     this.map.delete(hashHex);
+    assert(!this.map.has(hashHex), 'recent statuses: a deleted status is still kept');
   }
 }

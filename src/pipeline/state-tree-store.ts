@@ -9,12 +9,15 @@ import {
   type StateTreeOptions,
 } from '../state/merkle/tree.js';
 import type { StateBackend } from '../storage/block-store.js';
+import { assert } from '../util/assert.js';
 
 /** The state store as the tree's node reader. */
 export function storeNodeReader(store: StateBackend): NodeReader {
   return {
     get: (key) => store.get(key),
     staleKeys: function* (version) {
+      // Stale records are filed under the version that made them stale: never a negative one.
+      assert(Number.isSafeInteger(version) && version >= 0, `state tree: stale keys of version ${version}`);
       for (const { key } of store.entries(stalePrefix(version))) yield key;
     },
   };
@@ -30,8 +33,18 @@ export function openStoredTree(
   version: number,
   opts: Omit<StateTreeOptions, 'writeThrough'>,
 ): { tree: StateTree; built: boolean } {
+  assert(
+    Number.isSafeInteger(version) && version >= EMPTY_TREE_VERSION,
+    `state tree: opening version ${version}`,
+  );
   const reader = storeNodeReader(store);
   const stored = version < 0 ? undefined : StateTree.open(reader, version, opts);
-  if (stored !== undefined) return { tree: stored, built: false };
-  return { tree: new StateTree(reader, EMPTY_TREE_VERSION, undefined, opts), built: true };
+  if (stored !== undefined) {
+    // The stored root found is the one asked for, with nothing waiting to be written.
+    assert(stored.version === version && stored.pendingCount() === 0, `state tree: opened ${stored.version}`);
+    return { tree: stored, built: false };
+  }
+  const empty = new StateTree(reader, EMPTY_TREE_VERSION, undefined, opts);
+  assert(empty.version === EMPTY_TREE_VERSION, 'state tree: a new tree is not empty');
+  return { tree: empty, built: true };
 }

@@ -19,7 +19,10 @@ export interface Touched {
 /** Position of the '#' between an asset id's definition and account, or -1. */
 function accountSeparator(asset: string): number {
   const first = asset.indexOf('#');
-  return first < 0 ? -1 : asset.indexOf('#', first + 1);
+  const at = first < 0 ? -1 : asset.indexOf('#', first + 1);
+  // A canonical asset id (model/ids.ts) is `name#domain#account`: both separators or neither.
+  assert(at < 0 || (first > 0 && at > first + 1), `touched: asset id ${asset}`);
+  return at;
 }
 
 /** Inserts `x` into the sorted, repeat-free `list` (lists here hold a few names). */
@@ -77,5 +80,10 @@ export function touchedAssets(tx: SignedTransaction): Touched {
     },
   };
   for (const i of tx.payload.instructions) collect(t, i, sink);
+  // Every asset's definition is listed too: the definition index sees what the asset index sees.
+  assert(
+    t.assets.every((a) => t.definitions.includes(a.slice(0, accountSeparator(a)))),
+    'touched: an asset without its definition',
+  );
   return t;
 }

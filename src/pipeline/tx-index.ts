@@ -65,7 +65,10 @@ function writeVaruint(out: Uint8Array, at: number, v: number): number {
 
 export function decodeLocation(bytes: Uint8Array): TxLocation {
   const r = new Reader(bytes, DEFAULT_DECODE_LIMITS);
-  return { height: r.varuint(), index: r.varuint() };
+  const loc = { height: r.varuint(), index: r.varuint() };
+  // Two varints and nothing after them (encodeLocation's layout).
+  assert(r.remaining() === 0, `tx index: ${r.remaining()} bytes after a location`);
+  return loc;
 }
 
 const enc = new TextEncoder();
@@ -95,6 +98,8 @@ export function txIndexPrefix(tag: number, id: string): Uint8Array {
 }
 
 export function txByAccountKey(account: string, loc: TxLocation): Uint8Array {
+  // Ids hold no NUL: the 0x00 ending the prefix is what keeps one account's range apart from another's.
+  assert(!account.includes('\0'), 'tx index: an account id with a NUL');
   return txByAccountKeyAt(txByAccountPrefix(account), loc);
 }
 

@@ -39,7 +39,9 @@ export function kindsOf(instructions: readonly Instruction[]): Uint8Array {
 
 /** The variant tag of a kind name, or undefined when no instruction has that name. */
 export function kindTag(kind: string): number | undefined {
-  return TAG_OF.get(kind);
+  const tag = TAG_OF.get(kind);
+  assert(tag === undefined || INSTRUCTION_KINDS[tag] === kind, `instruction kind ${kind} at tag ${tag}`);
+  return tag;
 }
 
 export function hasKind(kinds: Uint8Array, tag: number): boolean {
@@ -83,6 +85,8 @@ function writeU32BE(out: Uint8Array, at: number, v: number): void {
 
 export function decodeIndexValue(value: Uint8Array): IndexValue {
   const hash = value.subarray(0, HASH_BYTES);
+  // An entry holds at least the transaction's hash (older entries hold nothing more).
+  assert(hash.length === HASH_BYTES, `index value of ${value.length} bytes`);
   if (value.length < FIXED_BYTES) return { hash, summary: undefined };
   const v = new DataView(value.buffer, value.byteOffset, value.byteLength);
   return {

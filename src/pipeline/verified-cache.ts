@@ -20,14 +20,18 @@ export class VerifiedTransactions {
   }
 
   get size(): number {
+    assert(this.hashes.size <= this.max, `verified cache holds ${this.hashes.size} > ${this.max}`);
     return this.hashes.size;
   }
 
   has(hashHex: string): boolean {
+    // Keys are the 32-byte transaction hashes in hex: anything else is a caller's mix-up.
+    assert(hashHex.length === 64, `verified cache: a ${hashHex.length}-character key`);
     return this.hashes.has(hashHex);
   }
 
   add(hashHex: string): void {
+    assert(hashHex.length === 64, `verified cache: a ${hashHex.length}-character key`);
     if (this.hashes.has(hashHex)) return;
     this.hashes.add(hashHex);
     if (this.hashes.size > this.max) this.hashes.delete(this.hashes.values().next().value!);
@@ -37,5 +41,6 @@ export class VerifiedTransactions {
 
   delete(hashHex: string): void {
     this.hashes.delete(hashHex);
+    assert(!this.hashes.has(hashHex), 'verified cache: a deleted hash is still held');
   }
 }

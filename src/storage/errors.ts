@@ -1,6 +1,8 @@
 // Typed storage errors. Operating errors carry a stable string `code`;
 // corruption additionally says where (file, byte offset, height) and what was wrong.
 
+import { assert } from '../util/assert.js';
+
 export type StorageErrorCode =
   | 'storage_corruption'
   | 'storage_invalid_append'
@@ -20,6 +22,8 @@ export class StorageError extends Error {
     readonly details: Readonly<Record<string, unknown>> = {},
   ) {
     super(message);
+    // Codes are stable identifiers (docs/errors.md): lower snake case under the storage_ prefix.
+    assert(/^storage_[a-z_]+$/.test(code), `storage error code ${code}`);
   }
 }
 
@@ -61,6 +65,11 @@ export class StorageCorruptionError extends StorageError {
   readonly reason: CorruptionReason;
 
   constructor(site: CorruptionSite) {
+    // Where: a byte offset in a named file, and a height only when one is known.
+    assert(
+      site.file !== '' && Number.isSafeInteger(site.offset) && site.offset >= 0,
+      `corruption at ${site.file}:${site.offset}`,
+    );
     const at = site.height === undefined ? '' : ` (height ${site.height})`;
     super(
       'storage_corruption',

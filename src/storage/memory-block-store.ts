@@ -57,7 +57,10 @@ export class MemoryBlockStore implements BlockStore {
   }
 
   get height(): number {
-    return this.medium.records.length;
+    const n = this.medium.records.length;
+    // Heights are consecutive from 1: the last record's height is the count.
+    assert(n === 0 || this.medium.records[n - 1]!.height === n, `memory block store: ${n} records`);
+    return n;
   }
 
   get tipHash(): Uint8Array | undefined {
@@ -70,6 +73,7 @@ export class MemoryBlockStore implements BlockStore {
   }
 
   append(records: readonly BlockRecord[]): Promise<void> {
+    assert(Array.isArray(records), 'memory block store: append of a non-list');
     const run = this.appendTail.then(() => this.appendNow(records));
     this.appendTail = run.catch(() => undefined);
     return run;
@@ -104,7 +108,9 @@ export class MemoryBlockStore implements BlockStore {
   }
 
   async read(height: number): Promise<BlockRecord | undefined> {
-    return this.readSync(height);
+    const r = this.readSync(height);
+    assert(r === undefined || r.height === height, `memory block store: read ${height} gave ${r?.height}`);
+    return r;
   }
 
   readSync(height: number): BlockRecord | undefined {
@@ -134,7 +140,10 @@ export class MemoryBlockStore implements BlockStore {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const height = this.medium.records.length;
     await this.appendTail;
+    // Appends queued before the close may finish; none removes a record.
+    assert(this.medium.records.length >= height, 'memory block store: records lost at close');
   }
 
   private checkOpen(): void {

@@ -34,7 +34,10 @@ export class MemoryMedium {
 
   /** A power cut: unsynced writes are lost and stores opened before now are closed. */
   crash(): void {
+    const before = this.epochValue;
     this.epochValue++;
+    // Epochs only move forward: a store opened before the crash can never see its epoch again.
+    assert(this.epochValue === before + 1, 'memory medium: epoch did not advance');
   }
 }
 
@@ -60,4 +63,6 @@ export async function writeThrough(
     });
   }
   apply();
+  // Applied within one epoch: no crash came between the check and the write.
+  assert(medium.epoch === epoch, `memory ${kind} at ${height}: applied across a crash`);
 }

@@ -31,7 +31,10 @@ function keyBytes(key: Uint8Array | string): Uint8Array {
 }
 
 function hexOf(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  const hex = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  // Two digits per byte: hex order is byte order only for keys of whole bytes.
+  assert(hex.length === bytes.length * 2, 'memory state backend: a key of partial bytes');
+  return hex;
 }
 
 export class MemoryStateBackend implements StateBackend {
@@ -60,6 +63,10 @@ export class MemoryStateBackend implements StateBackend {
   }
 
   appliedHeight(): number {
+    assert(
+      Number.isSafeInteger(this.medium.height) && this.medium.height >= 0,
+      `memory state backend: applied height ${this.medium.height}`,
+    );
     return this.medium.height;
   }
 
@@ -73,6 +80,7 @@ export class MemoryStateBackend implements StateBackend {
   }
 
   commit(height: number, blockHash: Uint8Array, changes: readonly StateChange[]): Promise<void> {
+    assert(Array.isArray(changes), 'memory state backend: changes are not a list');
     const run = this.writeTail.then(() => this.commitNow(height, blockHash, changes));
     this.writeTail = run.catch(() => undefined);
     return run;
@@ -130,7 +138,11 @@ export class MemoryStateBackend implements StateBackend {
   get(key: Uint8Array | string): Uint8Array | undefined {
     this.checkOpen();
     const v = this.medium.entries.get(hexOf(keyBytes(key)));
-    return v === undefined ? undefined : new Uint8Array(v);
+    if (v === undefined) return undefined;
+    const copy = new Uint8Array(v);
+    // A reader gets a copy: writing into it must not change the stored value.
+    assert(copy.buffer !== v.buffer, 'memory state backend: a stored value handed out');
+    return copy;
   }
 
   *entries(
@@ -141,6 +153,8 @@ export class MemoryStateBackend implements StateBackend {
     const keys: string[] = [];
     for (const k of this.medium.entries.keys()) if (k.startsWith(p)) keys.push(k);
     keys.sort();
+    // Sorted and repeat-free: the scan yields keys in strictly increasing byte order, as LMDB does.
+    for (let i = 1; i < keys.length; i++) assert(keys[i - 1]! < keys[i]!, 'memory state backend: scan order');
     for (const k of keys) {
       const value = this.medium.entries.get(k);
       if (value !== undefined)
@@ -151,7 +165,10 @@ export class MemoryStateBackend implements StateBackend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const height = this.medium.height;
     await this.writeTail;
+    // Writes queued before the close may finish; none can start after it.
+    assert(this.medium.height >= height, 'memory state backend: the applied height went back at close');
   }
 
   private checkOpen(): void {

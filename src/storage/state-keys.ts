@@ -29,6 +29,8 @@ export function userKey(key: Uint8Array | string): Uint8Array {
   const out = new Uint8Array(raw.length + 1);
   out[0] = USER_PREFIX;
   out.set(raw, 1);
+  // Within LMDB's key limit, in the user key space.
+  assert(out.length <= STATE_KEY_BYTES_MAX + 1 && out[0] === USER_PREFIX, 'state key: out of range');
   return out;
 }
 
@@ -50,6 +52,8 @@ export function prefixRange(prefix: Uint8Array | string): { start: Uint8Array; e
   assert(last >= 0, 'state key range: no byte to increment');
   const end = start.slice(0, last + 1);
   end[last]! += 1;
+  // A non-empty range: the end sorts after the start and is no longer than it.
+  assert(Buffer.compare(start, end) < 0 && end.length <= start.length, 'state key range: empty');
   return { start, end };
 }
 
@@ -74,5 +78,7 @@ export function decodeApplied(bytes: Uint8Array): { height: number; blockHash: U
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.length);
   const height = view.getUint32(5, true) * 2 ** 32 + view.getUint32(1, true);
   if (!Number.isSafeInteger(height) || height < 1) return undefined;
-  return { height, blockHash: new Uint8Array(bytes.subarray(9)) };
+  const blockHash = new Uint8Array(bytes.subarray(9));
+  assert(blockHash.length === HASH_BYTES, `applied meta: a ${blockHash.length}-byte hash`);
+  return { height, blockHash };
 }

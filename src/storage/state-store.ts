@@ -114,6 +114,10 @@ export class StateStore implements StateBackend {
 
   /** Height of the last block whose changes are durable here; 0 when empty. */
   appliedHeight(): number {
+    assert(
+      Number.isSafeInteger(this.height) && this.height >= 0,
+      `state store: applied height ${this.height}`,
+    );
     return this.height;
   }
 
@@ -196,7 +200,10 @@ export class StateStore implements StateBackend {
 
   get(key: Uint8Array | string): Uint8Array | undefined {
     this.checkOpen();
-    return this.db.get(userKey(key));
+    const v = this.db.get(userKey(key));
+    // The database holds bytes only (binary encoding): anything else is a store opened wrongly.
+    assert(v === undefined || v instanceof Uint8Array, 'state store: a value that is not bytes');
+    return v;
   }
 
   /** Entries whose key starts with `prefix` (default: all), sorted by key bytes. */
@@ -205,7 +212,11 @@ export class StateStore implements StateBackend {
   ): Iterable<{ key: Uint8Array; value: Uint8Array }> {
     this.checkOpen();
     const range = prefixRange(prefix);
+    let previous: Uint8Array | undefined;
     for (const { key, value } of this.db.getRange(range)) {
+      // Strictly increasing keys: callers rely on key order (sorted scans are hashed and paged).
+      assert(previous === undefined || Buffer.compare(previous, key) < 0, 'state store: scan out of order');
+      previous = key;
       // The range holds exactly the keys that start with the prefix (prefixRange's end is exclusive).
       assert(
         key.length >= range.start.length && bytesEqual(key.subarray(0, range.start.length), range.start),
@@ -251,7 +262,10 @@ export class StateStore implements StateBackend {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const height = this.height;
     await this.writeTail;
+    // Commits queued before the close may finish; the applied height never goes back.
+    assert(this.height >= height, `state store: applied height went back to ${this.height} at close`);
     await this.db.close();
   }
 
@@ -288,7 +302,7 @@ interface Write {
  * written.
  */
 function prepareWrites(changes: readonly StateChange[]): Write[] {
-  return changes.map((c, index) => {
+  const writes = changes.map((c, index) => {
     const value: unknown = c.value;
     if (value !== undefined && !(value instanceof Uint8Array)) {
       throw new StorageError('storage_invalid_commit', 'a state value must be bytes or undefined', {
@@ -298,4 +312,7 @@ function prepareWrites(changes: readonly StateChange[]): Write[] {
     }
     return { key: userKey(c.key), value };
   });
+  // One write per change, in order (a later change to the same key must still win).
+  assert(writes.length === changes.length, 'state store: a change lost while preparing the writes');
+  return writes;
 }
