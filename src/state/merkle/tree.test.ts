@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Prng } from '../../sim/prng.js';
+import { seededRandom } from '../../../test/helpers/bad-values.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
 import { EMPTY_SUBTREE, keyHash, leafHash, stateRootOf, stateRootVersion, valueHash } from './hash.js';
 import { decodeStateProof, encodeStateProof, type StateProof, verifyStateProof } from './proof.js';
@@ -19,6 +19,23 @@ function fromScratch(rows: ReadonlyMap<string, Uint8Array>, version = 1): StateT
     ),
   );
   return t;
+}
+
+/** A seeded generator with the few draws these tests use (the state layer does not import the simulator). */
+class Prng {
+  private readonly next: () => number;
+  constructor(seed: number) {
+    this.next = seededRandom(seed);
+  }
+  float(): number {
+    return this.next();
+  }
+  int(lo: number, hi: number): number {
+    return lo + Math.floor(this.next() * (hi - lo + 1));
+  }
+  pick<T>(xs: readonly T[]): T {
+    return xs[this.int(0, xs.length - 1)]!;
+  }
 }
 
 function randomValue(rng: Prng): Uint8Array {
