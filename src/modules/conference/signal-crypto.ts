@@ -4,7 +4,7 @@
 import { xchacha20poly1305 } from '@noble/ciphers/chacha';
 import { ed25519, x25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2';
-import { ed25519IsValidPublicKey } from '../../crypto/ed25519.js';
+import { isValidPublicKey } from '../../crypto/signer.js';
 
 export { randomBytes } from '@noble/hashes/utils';
 
@@ -23,7 +23,7 @@ function tryOr<T>(work: () => T): T | undefined {
  * prime-order point (libsodium refuses small-order and off-subgroup keys alike).
  */
 export function x25519Public(edPublicKey: Uint8Array): Uint8Array | undefined {
-  if (!ed25519IsValidPublicKey(edPublicKey)) return undefined;
+  if (!isValidPublicKey({ algorithm: 'ed25519', bytes: edPublicKey })) return undefined;
   return tryOr(() => ed25519.utils.toMontgomery(edPublicKey));
 }
 

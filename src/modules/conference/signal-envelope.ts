@@ -23,7 +23,7 @@
 // not exceptions. The X25519 and AEAD code (signal-crypto.ts) is imported on first seal or open, so a
 // bundler that splits chunks keeps it out of the startup code of applications that never signal.
 
-import { ed25519Verify } from '../../crypto/ed25519.js';
+import { verifySignature } from '../../crypto/signer.js';
 import { parseAccountId } from '../../model/ids.js';
 import { parsePublicKey } from '../../model/keys.js';
 
@@ -182,7 +182,7 @@ export async function openSignal(
   if (sender === undefined) return { ok: false, code: 'signal_sender_invalid' };
   const payload = plaintext.subarray(SIGNATURE_BYTES);
   const signature = plaintext.subarray(0, SIGNATURE_BYTES);
-  return ed25519Verify(sender, concat(ad, payload), signature)
+  return verifySignature({ algorithm: 'ed25519', bytes: sender }, concat(ad, payload), signature)
     ? { ok: true, plaintext: payload }
     : { ok: false, code: 'signal_signature_invalid' };
 }
