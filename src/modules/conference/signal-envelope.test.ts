@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ed25519, x25519 } from '@noble/curves/ed25519';
 import { xchacha20poly1305 } from '@noble/ciphers/chacha';
+import { ed25519, x25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2';
 import { Ed25519KeyPair } from '../../crypto/signer.js';
 import { accountId } from '../../model/ids.js';
