@@ -5,8 +5,8 @@
 // then the type declarations (tsc). Fails when the bundle would import anything but the package's
 // declared dependencies (a Node built-in, a native addon, a server library).
 import { execFileSync } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -29,6 +29,7 @@ const result = await build({
   conditions: ['torana-source', 'browser'],
   external: deps.flatMap((d) => [d, `${d}/*`]),
   metafile: true,
+  write: false,
   legalComments: 'none',
   logLevel: 'warning',
 });
@@ -42,6 +43,10 @@ for (const input of Object.keys(result.metafile.inputs))
 if (foreign.size > 0) {
   console.error(`build-sdk: the bundle reaches beyond the SDK's dependencies: ${[...foreign].join(', ')}`);
   process.exit(1);
+}
+for (const f of result.outputFiles) {
+  mkdirSync(dirname(f.path), { recursive: true });
+  writeFileSync(f.path, f.contents);
 }
 
 execFileSync(

@@ -123,6 +123,46 @@ console.log(JSON.stringify({ ed25519: cryptoBackendInfo().ed25519, hash: tx.hash
     assert.equal(r.done, r.hash);
   });
 
+  it('type-checks an application against the installed declarations (skipLibCheck, as tsc --init sets)', async () => {
+    await writeFile(
+      join(project, 'typed.ts'),
+      `import { ToranaClient, generateKeyPair, instructions as ix, type Event } from '@torana/sdk';
+const key = generateKeyPair();
+const client = new ToranaClient({ url: 'http://127.0.0.1:8080', account: \`\${key.publicKeyText()}@system\`, signer: key });
+export const tx = client.build([ix.registerDomain('wonderland')]);
+export async function firstId(): Promise<number> {
+  for await (const { id, event } of client.events({ since: 'genesis' })) {
+    const e: Event = event;
+    return e.kind === 'Transaction' ? id : -id;
+  }
+  return 0;
+}
+// @ts-expect-error: the declarations are real types, not any
+export const wrong: number = ix.registerDomain('x');
+`,
+    );
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: true,
+          noEmit: true,
+          lib: ['ES2023', 'DOM'],
+          types: [],
+        },
+        files: ['typed.ts'],
+      }),
+    );
+    await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], {
+      cwd: project,
+      env: USER_ENV,
+    });
+  });
+
   it(`bundles the README example for the browser within ${STARTUP_GZIP_MAX / 1024} KiB gzip at startup`, async () => {
     const example = await readmeExample();
     assert.match(example, /from '@torana\/sdk'/, 'the README example imports the SDK package');
