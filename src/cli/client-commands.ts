@@ -90,11 +90,11 @@ export function registerClientCommands(program: Command): void {
   registerHistoryCommand(tx);
   clientOptions(program.command('events').description('events of the node (pipeline and data)'))
     .option('--filter <json>', 'filter over tx_status, tx_hash, block_status, block_height, kind')
-    .option('--follow', 'keep following new events')
-    .option('--since <id>', 'start after this event id')
+    .option('--follow', 'keep following new events, from now unless --since says otherwise')
+    .option('--since <id>', "start after this event id, or 'genesis' for every event the node holds")
     .addHelpText(
       'after',
-      '\nExamples:\n  torana events --follow\n  torana events --follow --json --filter \'{"eq":["tx_status","Committed"]}\'\n',
+      '\nExamples:\n  torana events --follow\n  torana events --follow --since genesis\n  torana events --follow --json --filter \'{"eq":["tx_status","Committed"]}\'\n',
     )
     .action(lazyAction(streams, 'events'));
 }

@@ -19,10 +19,11 @@ export async function events(
     idle = setTimeout(() => abort.abort(), 500); // without --follow: print what the node holds, then stop
   };
   arm();
-  const since = flags.since === undefined ? 0 : Number(flags.since);
+  // Without --follow: what the node holds, then stop. With it: from now, as the SDK's client.events().
+  const since = flags.since === undefined ? (flags.follow ? undefined : 'genesis') : sinceFlag(flags.since);
   for await (const { id, event } of client.events({
     filter: parseJsonFlag(flags.filter, 'filter'),
-    since,
+    ...(since === undefined ? {} : { since }),
     signal: abort.signal,
   })) {
     const json = EventCodec.toJson(event) as Record<string, Json>;
@@ -31,6 +32,15 @@ export async function events(
     arm();
   }
   clearTimeout(idle);
+}
+
+/** `--since`: an event id (≥ 0) or `genesis`. */
+function sinceFlag(text: string): number | 'genesis' {
+  if (text === 'genesis') return 'genesis';
+  const id = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(id))
+    throw new CliError('invalid_argument', '--since must be an event id or genesis', 2);
+  return id;
 }
 
 /** Committed blocks from a height, over the block stream. */

@@ -6,11 +6,34 @@ import { ToranaTransportError } from './errors.js';
 import type { Http } from './http.js';
 
 export function decodeAnswer<T>(view: Codec<T>, json: unknown, what: string): T {
+  let value: T;
   try {
-    return view.fromJson(json, '');
+    value = view.fromJson(json, '');
   } catch (e) {
     throw new ToranaTransportError(`${what}: the answer does not match its schema (${(e as Error).message})`);
   }
+  return withGatewayJson(view, value);
+}
+
+/**
+ * Gives a decoded object a `toJSON` (not enumerable: comparisons and spreads do not see it) that answers
+ * the gateway's JSON form of the value, so `JSON.stringify` of an event or answer prints what the node
+ * sent: hashes and bytes as hex, numerics as strings, instead of `{"0":25,…}` for a Uint8Array.
+ */
+export function withGatewayJson<T>(view: Codec<T>, value: T): T {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    !(value instanceof Uint8Array) &&
+    Object.isExtensible(value)
+  )
+    Object.defineProperty(value, 'toJSON', {
+      value: () => view.toJson(value),
+      enumerable: false,
+      configurable: true,
+      writable: true,
+    });
+  return value;
 }
 
 /** POSTs `body` as JSON to `path` and decodes the answer with `view`. */

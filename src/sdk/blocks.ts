@@ -6,6 +6,7 @@ import { decodeFrame } from '../codec/frame.js';
 import type { SchemaRegistry } from '../codec/registry.js';
 import { type Block, BlockCodec } from '../model/block.js';
 import { exponentialDelayMs } from '../util/backoff.js';
+import { withGatewayJson } from './answers.js';
 import { ToranaTransportError } from './errors.js';
 
 export interface BlockStreamOptions {
@@ -67,7 +68,7 @@ export async function* blockStream(
       if (!d.ok) ended = { error: new ToranaTransportError(`undecodable block frame: ${d.error.code}`) };
       else if (queue.length >= (opts.bufferMax ?? 1024))
         ended = { error: new ToranaTransportError('block consumer too slow: buffer full') };
-      else queue.push(d.value);
+      else queue.push(withGatewayJson(BlockCodec, d.value));
       if (ended) socket.close(1000);
       notify();
     };

@@ -22,6 +22,7 @@ import { ParametersCodec } from '../model/parameters.js';
 import {
   type IterableQuery,
   type QueryOutput,
+  QueryOutputCodec,
   type QueryParams,
   QueryPayloadCodec,
   type QueryRequest,
@@ -31,7 +32,7 @@ import {
   type SingularQuery,
 } from '../model/queries.js';
 import { createSchemaRegistry, SCHEMA } from '../model/schema.js';
-import { decodeAnswer } from './answers.js';
+import { decodeAnswer, withGatewayJson } from './answers.js';
 import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batch.js';
 import { blockStream } from './blocks.js';
 import { ToranaApiError, ToranaTransportError } from './errors.js';
@@ -75,11 +76,27 @@ export interface ListOptions {
   sort?: string;
 }
 
+/** `since: 'genesis'`: the first event the node holds. */
+export type EventStreamStart = 'genesis';
+
+/** The Last-Event-ID that asks the node for its whole event history (no event has id 0). */
+const GENESIS_EVENT_ID = 0;
+
+/** The Last-Event-ID for `since`, undefined to start at now. */
+export function eventStreamLastId(since: number | EventStreamStart | undefined): number | undefined {
+  return since === 'genesis' ? GENESIS_EVENT_ID : since;
+}
+
 export interface EventStreamOptions {
   /** A filter expression over tx_status, tx_hash, block_status, block_height (docs/data-model.md "Events"). */
   filter?: unknown;
-  /** Resume after this event id. */
-  since?: number;
+  /**
+   * Where the stream starts. Absent: at now, with the next event (what `torana events --follow` does by
+   * default). An event id: after that event. `'genesis'`: from the oldest event the node still holds
+   * (every event since the node's first while its history reaches back that far; `events_gone` ends a
+   * stream whose start the node no longer holds).
+   */
+  since?: number | EventStreamStart;
   signal?: AbortSignal;
   /** Called each time the stream's connection is open. */
   onOpen?: () => void;
@@ -416,7 +433,7 @@ export class ToranaClient {
   async find(query: SingularQuery): Promise<QueryOutput> {
     const r = await this.query({ kind: 'Singular', query });
     if (r.kind !== 'Singular') throw new ToranaTransportError('expected a singular answer');
-    return r.output;
+    return withGatewayJson(QueryOutputCodec, r.output);
   }
 
   /** Iterates every item of an iterable query, following continuation cursors. */
@@ -424,7 +441,7 @@ export class ToranaClient {
     let r = await this.query({ kind: 'Start', query, params: { offset: 0, ...params } });
     for (;;) {
       if (r.kind !== 'Iterable') throw new ToranaTransportError('expected an iterable answer');
-      yield* r.batch;
+      for (const item of r.batch) yield withGatewayJson(QueryOutputCodec, item);
       if (r.cursor === undefined) return;
       r = await this.query({ kind: 'Continue', cursor: r.cursor });
     }
@@ -443,7 +460,7 @@ export class ToranaClient {
     const stream = sseStream(this.http, {
       path: '/v1/events/sse',
       query: { filter: opts.filter === undefined ? undefined : JSON.stringify(opts.filter) },
-      ...(opts.since === undefined ? {} : { lastEventId: opts.since }),
+      ...(opts.since === undefined ? {} : { lastEventId: eventStreamLastId(opts.since)! }),
       ...(opts.signal ? { signal: opts.signal } : {}),
       ...(opts.onOpen ? { onOpen: opts.onOpen } : {}),
       ...(opts.onDrop ? { onDrop: opts.onDrop } : {}),

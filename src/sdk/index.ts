@@ -12,6 +12,7 @@ export type { BatchItemResult, SubmitManyOptions } from './batch.js';
 export {
   type ClientOptions,
   type EventStreamOptions,
+  type EventStreamStart,
   type ListOptions,
   type OperatorSession,
   ToranaClient,

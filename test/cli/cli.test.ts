@@ -62,7 +62,7 @@ describe('torana CLI end to end', () => {
     // Follow events before the transfer; --json prints one JSON document per line. The stream starts
     // with the events the node holds (the registrations above), so a first line means it is connected.
     let followed = '';
-    follower = spawnCli(['events', '--follow', '--json', ...common]);
+    follower = spawnCli(['events', '--follow', '--since', 'genesis', '--json', ...common]);
     follower.stdout?.on('data', (d) => (followed += d));
     await waitFor(() => followed.includes('\n'), 'the follower printed the events before it');
 

@@ -1,5 +1,5 @@
 // Encrypted conference signalling for SDK users (docs/conference.md "Signalling"): seal and open
-// envelopes (signal-envelope.ts, libsodium in Node and in the browser), the host's
+// envelopes (signal-envelope.ts, @noble in Node and in the browser), the host's
 // publishOffers, a participant's fetchOffer and JoinConference carrying its sealed answer, and the
 // host's pollSignals / watchSignals (SSE) to receive answers. Reached through `ToranaClient`.
 
@@ -39,7 +39,7 @@ export interface SignalClient {
   http: Http;
   account: string;
   signer: Signer;
-  /** The account's Ed25519 key pair in libsodium's form, to open envelopes sent to it. */
+  /** The account's Ed25519 key pair in libsodium's layout: seed ‖ public key, to open envelopes sent to it. */
   keyPair: SignalKeyPair;
 }
 

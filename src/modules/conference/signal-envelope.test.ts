@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { xchacha20poly1305 } from '@noble/ciphers/chacha';
 import { ed25519, x25519 } from '@noble/curves/ed25519';
-import { blake2b } from '@noble/hashes/blake2b';
+import { blake2b } from '@noble/hashes/blake2';
 import { Ed25519KeyPair } from '../../crypto/signer.js';
 import { accountId } from '../../model/ids.js';
 import {
-  loadSodium,
   openSignal,
   SIGNAL_ENVELOPE_OVERHEAD,
   SIGNAL_PLAINTEXT_BYTES_MAX,
@@ -129,21 +129,34 @@ describe('signal envelope v1', () => {
       ephemeral,
     );
     const keys = blake2b(new Uint8Array([...q, ...ephemeral, ...recipientX]), { dkLen: 64 });
-    const s = await loadSodium();
     const ad = signalAssociatedData(ctx)!;
-    const plain = s.crypto_aead_xchacha20poly1305_ietf_decrypt(
-      null,
-      r.envelope.subarray(57),
-      ad,
-      nonce,
-      keys.subarray(32),
-    );
+    const plain = xchacha20poly1305(keys.subarray(32), nonce, ad).decrypt(r.envelope.subarray(57));
     assert.deepEqual(plain.subarray(64), sdp);
     const signed = new Uint8Array([...ad, ...sdp]);
     assert.ok(
       ed25519.verify(plain.subarray(0, 64), signed, host.pair.publicKey),
       'the sender signed AD ‖ payload',
     );
+  });
+
+  // Sealed by the first implementation (libsodium-wrappers: crypto_kx_seed_keypair, crypto_kx_client_session_keys,
+  // crypto_aead_xchacha20poly1305_ietf_encrypt) with a fixed ephemeral seed and nonce: the wire format is unchanged.
+  const LIBSODIUM_VECTOR =
+    '01328244f6cdf5f1272250d7cfbba26834fbef25e846db8baf890faa8d7ef6e673070707070707070707070707070707070707070707' +
+    '0707073559f545136596cd087409241a6d0856573da2e31c2d26224564b5ab93c16a0c95b6d90ac85b202413d66e3e7b1cdfad6a3a02' +
+    '7201291a1f39d6caa27d36930b48664d98f0f2ebe372a41266e0835663169ff32a34132bb02a88';
+  const vectorText = new TextEncoder().encode('v=0\r\ns=-\r\n');
+
+  it('seals the bytes libsodium sealed (fixed ephemeral seed and nonce) and opens them', async () => {
+    const r = await sealSignal(ctx, vectorText, host.key, {
+      ephemeralSeed: new Uint8Array(32).fill(9),
+      nonce: new Uint8Array(24).fill(7),
+    });
+    assert.ok(r.ok);
+    assert.equal(Buffer.from(r.envelope).toString('hex'), LIBSODIUM_VECTOR);
+    const opened = await openSignal(ctx, guest.pair, Buffer.from(LIBSODIUM_VECTOR, 'hex'));
+    assert.ok(opened.ok);
+    assert.deepEqual(opened.plaintext, vectorText);
   });
 
   it('lays the associated data out as documented', () => {

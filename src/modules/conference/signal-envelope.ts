@@ -1,13 +1,15 @@
 // Signalling envelope v1 (docs/conference.md "Signalling"): a WebRTC offer or answer encrypted to one
-// account, so the node that stores and relays it sees metadata only. Both sides use libsodium (the
-// `libsodium-wrappers` WebAssembly build, the same library in Node and in a browser):
+// account, so the node that stores and relays it sees metadata only. Both sides use the pure-JS @noble
+// libraries (the same code in Node and in a browser, no WebAssembly); the bytes are libsodium's
+// constructions, which the envelope was first written with (signal-envelope.test.ts keeps a vector):
 //
 //   recipient key   the recipient account's Ed25519 public key (part of its id) converted to X25519
-//                   with crypto_sign_ed25519_pk_to_curve25519; the recipient converts its secret key with
-//                   crypto_sign_ed25519_sk_to_curve25519. No extra key registration.
-//   key agreement   crypto_kx: the sender is the "client" with a fresh ephemeral X25519 key pair, the
-//                   recipient the "server". Key = the client's tx key = the server's rx key = the
-//                   second half of BLAKE2b-512(X25519(e, R) ‖ E ‖ R) (E ephemeral, R recipient keys).
+//                   (the birational map u = (1 + y) / (1 - y), libsodium's crypto_sign_ed25519_pk_to_curve25519);
+//                   the recipient converts its secret key alike (clamped first half of SHA-512(seed),
+//                   crypto_sign_ed25519_sk_to_curve25519). No extra key registration.
+//   key agreement   libsodium's crypto_kx: the sender is the "client" with a fresh ephemeral X25519 key
+//                   pair, the recipient the "server". Key = the client's tx key = the server's rx key =
+//                   the second half of BLAKE2b-512(X25519(e, R) ‖ E ‖ R) (E ephemeral, R recipient keys).
 //   AEAD            XChaCha20-Poly1305-IETF with a random 24-byte nonce (the key is single-use anyway).
 //   associated data "torana-signal-v1" ‖ call id ‖ kind ‖ from ‖ to, each text field as a big-endian u16
 //                   byte length then its UTF-8 bytes (signalAssociatedData below).
@@ -17,9 +19,11 @@
 //
 // Opening fails alike for a wrong recipient, another call, kind, sender or recipient in the associated
 // data, and any changed byte: the AEAD tag does not verify; then the signature must verify against the
-// sender's account key. Results are values, not exceptions.
+// sender's account key (the crypto backend's strict verification, as the node's). Results are values,
+// not exceptions. The X25519 and AEAD code (signal-crypto.ts) is imported on first seal or open, so a
+// bundler that splits chunks keeps it out of the startup code of applications that never signal.
 
-import type Sodium from 'libsodium-wrappers';
+import { verifySignature } from '../../crypto/signer.js';
 import { parseAccountId } from '../../model/ids.js';
 import { parsePublicKey } from '../../model/keys.js';
 
@@ -49,7 +53,7 @@ export interface SignalContext {
   to: string;
 }
 
-/** The recipient's Ed25519 key pair in libsodium's form (secret key = seed ‖ public key, 64 bytes). */
+/** The recipient's Ed25519 key pair in libsodium's layout (secret key = seed ‖ public key, 64 bytes). */
 export interface SignalKeyPair {
   publicKey: Uint8Array;
   secretKey: Uint8Array;
@@ -79,14 +83,6 @@ export interface SealOptions {
   nonce?: Uint8Array;
 }
 
-/** libsodium, loaded on first use: bundles that never seal or open do not instantiate it. */
-export async function loadSodium(): Promise<typeof Sodium> {
-  const m = await import('libsodium-wrappers');
-  const sodium = (m.default ?? m) as typeof Sodium;
-  await sodium.ready;
-  return sodium;
-}
-
 const utf8 = new TextEncoder();
 
 /** "torana-signal-v1" ‖ (u16 length ‖ UTF-8) of call id, kind, from, to; undefined if a field is too long. */
@@ -113,19 +109,18 @@ export function accountEd25519Key(account: string): Uint8Array | undefined {
   return key?.algorithm === 'ed25519' ? key.bytes : undefined;
 }
 
-function tryOr<T>(work: () => T): T | undefined {
-  try {
-    return work();
-  } catch {
-    return undefined;
-  }
-}
-
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
   const out = new Uint8Array(a.length + b.length);
   out.set(a, 0);
   out.set(b, a.length);
   return out;
+}
+
+const KEY_BYTES = 32;
+
+/** The envelope's key agreement and AEAD, loaded on first use. */
+function signalCrypto() {
+  return import('./signal-crypto.js');
 }
 
 /** Signs `payload` as `ctx.from` (whose key `sender` must hold) and encrypts it to the account `ctx.to`. */
@@ -141,19 +136,16 @@ export async function sealSignal(
   if (accountEd25519Key(ctx.from) === undefined) return { ok: false, code: 'signal_sender_invalid' };
   const plaintext = concat(sender.sign(concat(ad, payload)), payload);
   const recipient = accountEd25519Key(ctx.to);
-  if (recipient === undefined) return { ok: false, code: 'signal_recipient_invalid' };
-  const s = await loadSodium();
-  const x25519 = tryOr(() => s.crypto_sign_ed25519_pk_to_curve25519(recipient));
-  if (x25519 === undefined) return { ok: false, code: 'signal_recipient_invalid' };
-  const eph =
-    opts.ephemeralSeed === undefined ? s.crypto_kx_keypair() : s.crypto_kx_seed_keypair(opts.ephemeralSeed);
-  const keys = tryOr(() => s.crypto_kx_client_session_keys(eph.publicKey, eph.privateKey, x25519));
-  s.memzero(eph.privateKey);
-  if (keys === undefined) return { ok: false, code: 'signal_recipient_invalid' };
-  const nonce = opts.nonce ?? s.randombytes_buf(NONCE_BYTES);
-  const sealed = s.crypto_aead_xchacha20poly1305_ietf_encrypt(plaintext, ad, null, nonce, keys.sharedTx);
-  s.memzero(keys.sharedTx);
-  s.memzero(keys.sharedRx);
+  const c = await signalCrypto();
+  const x25519Recipient = recipient === undefined ? undefined : c.x25519Public(recipient);
+  if (x25519Recipient === undefined) return { ok: false, code: 'signal_recipient_invalid' };
+  const eph = c.ephemeralKeyPair(opts.ephemeralSeed);
+  const key = c.sessionKey(eph.secretKey, x25519Recipient, eph.publicKey, x25519Recipient);
+  eph.secretKey.fill(0);
+  if (key === undefined) return { ok: false, code: 'signal_recipient_invalid' };
+  const nonce = opts.nonce ?? c.randomBytes(NONCE_BYTES);
+  const sealed = c.aeadSeal(key, nonce, ad, plaintext);
+  key.fill(0);
   const envelope = new Uint8Array(HEADER_BYTES + sealed.length);
   envelope[0] = SIGNAL_ENVELOPE_VERSION;
   envelope.set(eph.publicKey, 1);
@@ -173,32 +165,24 @@ export async function openSignal(
   if (envelope[0] !== SIGNAL_ENVELOPE_VERSION) return { ok: false, code: 'signal_envelope_version' };
   const ad = signalAssociatedData(ctx);
   if (ad === undefined) return { ok: false, code: 'signal_context_invalid' };
-  const s = await loadSodium();
-  const pk = tryOr(() => s.crypto_sign_ed25519_pk_to_curve25519(recipient.publicKey));
-  const sk = tryOr(() => s.crypto_sign_ed25519_sk_to_curve25519(recipient.secretKey));
+  const c = await signalCrypto();
+  const pk = recipient.publicKey.length === KEY_BYTES ? c.x25519Public(recipient.publicKey) : undefined;
+  const sk = recipient.secretKey.length === 2 * KEY_BYTES ? c.x25519Secret(recipient.secretKey) : undefined;
   if (pk === undefined || sk === undefined) return { ok: false, code: 'signal_recipient_invalid' };
   const ephemeral = envelope.subarray(1, 1 + EPHEMERAL_BYTES);
-  const keys = tryOr(() => s.crypto_kx_server_session_keys(pk, sk, ephemeral));
-  s.memzero(sk);
-  if (keys === undefined) return { ok: false, code: 'signal_open_failed' };
+  const key = c.sessionKey(sk, ephemeral, ephemeral, pk);
+  sk.fill(0);
+  if (key === undefined) return { ok: false, code: 'signal_open_failed' };
   const nonce = envelope.subarray(1 + EPHEMERAL_BYTES, HEADER_BYTES);
-  const plaintext = tryOr(() =>
-    s.crypto_aead_xchacha20poly1305_ietf_decrypt(
-      null,
-      envelope.subarray(HEADER_BYTES),
-      ad,
-      nonce,
-      keys.sharedRx,
-    ),
-  );
-  s.memzero(keys.sharedRx);
-  s.memzero(keys.sharedTx);
+  const plaintext = c.aeadOpen(key, nonce, ad, envelope.subarray(HEADER_BYTES));
+  key.fill(0);
   if (plaintext === undefined || plaintext.length < SIGNATURE_BYTES)
     return { ok: false, code: 'signal_open_failed' };
   const sender = accountEd25519Key(ctx.from);
   if (sender === undefined) return { ok: false, code: 'signal_sender_invalid' };
   const payload = plaintext.subarray(SIGNATURE_BYTES);
   const signature = plaintext.subarray(0, SIGNATURE_BYTES);
-  const signed = tryOr(() => s.crypto_sign_verify_detached(signature, concat(ad, payload), sender)) === true;
-  return signed ? { ok: true, plaintext: payload } : { ok: false, code: 'signal_signature_invalid' };
+  return verifySignature({ algorithm: 'ed25519', bytes: sender }, concat(ad, payload), signature)
+    ? { ok: true, plaintext: payload }
+    : { ok: false, code: 'signal_signature_invalid' };
 }
