@@ -133,31 +133,4 @@ export class Transfers {
     if (out.kind !== 'Asset') throw new Error(`FindAssetById answered ${out.kind}`);
     return out.value.value.mantissa;
   }
-
-  /** Whether `hash` is committed on the peer at `url` (GET /v1/explorer/transactions/:hash). */
-  async committedOn(url: string, hash: string): Promise<boolean> {
-    try {
-      await new ToranaClient({ url, chainId: this.o.chainId, retries: 0 }).get(
-        `/v1/explorer/transactions/${hash}`,
-      );
-      return true;
-    } catch (e) {
-      if (e instanceof ToranaApiError && e.code === 'not_found') return false;
-      throw e;
-    }
-  }
-
-  /** The acknowledged transfers not (yet) committed on the peer at `url`. */
-  async missingOn(url: string): Promise<string[]> {
-    const missing: string[] = [];
-    const all = [...this.acknowledged];
-    for (let k = 0; k < all.length; k += 16) {
-      const batch = all.slice(k, k + 16);
-      const on = await Promise.all(batch.map((t) => this.committedOn(url, t.hash)));
-      batch.forEach((t, i) => {
-        if (!on[i]) missing.push(t.hash);
-      });
-    }
-    return missing;
-  }
 }
