@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { headline } from './status-action.js';
+import { headline, UNHEALTHY_LINE } from './status-action.js';
 
 const of = (r: number, t: number, n: number, catching_up = false) => ({
   validators_reachable: r,
@@ -28,5 +28,13 @@ describe('torana status headline', () => {
       'catching up: fetching blocks from a peer that is ahead',
     ]);
     assert.deepEqual(headline({ blocks: 3 }), []);
+  });
+
+  it('says first when the node stopped after a fatal error, whatever its quorum', () => {
+    assert.deepEqual(headline(of(4, 5, 4), true), [
+      'stopped: the node hit a fatal error (its log says which, e.g. a full disk) and commits nothing until restarted',
+      'quorum: 4/5 validators reachable, 4 needed',
+    ]);
+    assert.deepEqual(headline({ blocks: 3 }, true), [UNHEALTHY_LINE]);
   });
 });

@@ -55,14 +55,21 @@ interface StatusJson {
   [k: string]: unknown;
 }
 
+/** The first line of `torana status` for a node whose GET /health answers `node_unhealthy`. */
+export const UNHEALTHY_LINE =
+  'stopped: the node hit a fatal error (its log says which, e.g. a full disk) and commits nothing until restarted';
+
 /**
- * The first lines of `torana status`: whether the node can commit, said plainly, and whether it is
- * catching up. Nothing for a node that does not report its quorum (an older version).
+ * The first lines of `torana status`: whether the node stopped after a fatal error (`unhealthy`: its
+ * GET /health answered `node_unhealthy`, while /status still answers from memory), whether it can
+ * commit, said plainly, and whether it is catching up. No quorum line for a node that does not report
+ * its quorum (an older version).
  */
-export function headline(s: StatusJson): string[] {
+export function headline(s: StatusJson, unhealthy = false): string[] {
+  const lines = unhealthy ? [UNHEALTHY_LINE] : [];
   const { validators_reachable: r, validators_total: t, quorum_needed: n } = s;
-  if (typeof r !== 'number' || typeof t !== 'number' || typeof n !== 'number') return [];
-  const lines = [quorumSentence({ validatorsReachable: r, validatorsTotal: t, quorumNeeded: n })];
+  if (typeof r !== 'number' || typeof t !== 'number' || typeof n !== 'number') return lines;
+  lines.push(quorumSentence({ validatorsReachable: r, validatorsTotal: t, quorumNeeded: n }));
   if (r < n) lines.push('no block can commit until more validators are reachable');
   if (s.catching_up === true) lines.push('catching up: fetching blocks from a peer that is ahead');
   return lines;
@@ -70,10 +77,17 @@ export function headline(s: StatusJson): string[] {
 
 export async function status(flags: ClientFlags & { json?: boolean }): Promise<void> {
   const { url } = await resolveTarget(flags);
-  const s = (await getJson(url, '/status')) as StatusJson;
+  // /health at the same time: a node stopped by a fatal error (a full disk) still answers /status.
+  const [s, unhealthy] = await Promise.all([
+    getJson(url, '/status') as Promise<StatusJson>,
+    getJson(url, '/health').then(
+      () => false,
+      (e) => e instanceof ToranaApiError && e.code === 'node_unhealthy',
+    ),
+  ]);
   if (flags.json) printJson(s);
   else {
-    for (const line of headline(s)) process.stdout.write(`${line}\n`);
+    for (const line of headline(s, unhealthy)) process.stdout.write(`${line}\n`);
     printRecord({
       ...(s as Record<string, never>),
       uptime: `${s.uptime?.secs ?? '?'}s`,

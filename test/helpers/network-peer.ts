@@ -19,6 +19,11 @@ export interface PeerProcessOptions {
   label?: string;
   /** Extra environment (e.g. TORANA_FAILPOINT, TORANA_NETWORK_PEERS). */
   env?: Record<string, string>;
+  /**
+   * A command the node runs under, e.g. `['ip', 'netns', 'exec', 'ns1']` for a peer on a host of its
+   * own (test/hosts/); it must exec the node in place, so that the pid and the signals are the node's.
+   */
+  wrap?: string[];
 }
 
 export interface PeerExit {
@@ -35,6 +40,7 @@ export class PeerProcess {
   readonly url: string;
   readonly label: string;
   private readonly env: Record<string, string>;
+  private readonly wrap: string[];
   private child: ChildProcess | undefined;
   private exited: Promise<PeerExit> | undefined;
   private readonly lines: string[] = [];
@@ -49,6 +55,7 @@ export class PeerProcess {
     this.url = opts.url;
     this.label = opts.label ?? opts.dir.split('/').pop() ?? 'peer';
     this.env = opts.env ?? {};
+    this.wrap = opts.wrap ?? [];
   }
 
   get pid(): number | undefined {
@@ -73,7 +80,8 @@ export class PeerProcess {
       '--dir',
       this.dir,
     ];
-    const child = spawn(process.execPath, args, {
+    const [cmd, ...pre] = [...this.wrap, process.execPath];
+    const child = spawn(cmd!, [...pre, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
