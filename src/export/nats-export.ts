@@ -3,8 +3,8 @@
 // subject (subjects.ts) with `Nats-Msg-Id` = the event id, in id order:
 // - only committed data: pending notifications (Queued, Expired) are filtered out by the node and, by
 //   their id (pipeline/event-id.ts), again here, so nothing of a block that is not committed is sent;
-// - resume: after a restart, from the id in the `Nats-Msg-Id` of the stream's last message of this
-//   chain, read back from JetStream (no local file that could disagree with what was stored);
+// - resume: after a restart, from the id of the stream's last message of this chain (its body's `id`),
+//   read back from JetStream (no local file that could disagree with what was stored);
 // - no gap, no duplicate: each message also carries `Nats-Expected-Last-Msg-Id` = the previous event's
 //   id. JetStream first drops a message whose id it already holds within the duplicate window (a
 //   second exporter, a retried publish), then refuses one whose predecessor is not the stream's last
@@ -96,7 +96,7 @@ async function ensureStream(t: Target, duplicateWindowMs: number, log: (l: strin
   }
 }
 
-/** The event id of the stream's last message of this chain (its Nats-Msg-Id), if it holds one. */
+/** The event id of the stream's last message of this chain (its body's `id`), if it holds one. */
 export async function lastPublishedId(t: Target): Promise<number | undefined> {
   const msg = await t.jsm.streams
     .getMessage(t.stream, { last_by_subj: `${t.root}.>` })
@@ -105,13 +105,18 @@ export async function lastPublishedId(t: Target): Promise<number | undefined> {
       throw e;
     });
   if (msg === undefined) return undefined;
-  const text = msg.header?.get('Nats-Msg-Id') ?? '';
-  if (!/^\d{1,16}$/.test(text))
+  let id: unknown;
+  try {
+    id = (msg.json() as { id?: unknown }).id;
+  } catch {
+    // not JSON: refused below
+  }
+  if (!Number.isSafeInteger(id) || (id as number) < 0)
     throw new ExportError(
       'stream_foreign_message',
-      `the last message of ${t.stream} (sequence ${msg.seq}) has no event id in Nats-Msg-Id: it was not published by the exporter`,
+      `the last message of ${t.stream} (sequence ${msg.seq}) carries no event id: it was not published by the exporter`,
     );
-  return Number(text);
+  return id as number;
 }
 
 function isWrongLast(e: unknown): boolean {
@@ -184,7 +189,9 @@ async function follow(
       const id = m.id;
       const expect = expected === undefined ? {} : { expect: { lastMsgID: String(expected) } };
       await window.admit(async () => {
-        const ack = await t.js.publish(subject, encoder.encode(m.data), { msgID: String(id), ...expect });
+        // The body: `{"id": <event id>, "event": <the SSE data, as sent>}`, the WebSocket stream's form.
+        const body = encoder.encode(`{"id":${id},"event":${m.data}}`);
+        const ack = await t.js.publish(subject, body, { msgID: String(id), ...expect });
         return { duplicate: ack.duplicate, id, fields };
       });
       expected = id;

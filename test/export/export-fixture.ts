@@ -37,7 +37,17 @@ export interface ExportFixture {
   stop(): Promise<void>;
 }
 
-export const idOf = (m: JsMsg): number => Number(m.headers?.get('Nats-Msg-Id'));
+/** The event id in a message's body (`{"id", "event"}`). */
+/** Waits until the exporter has its event stream open (its `export: following` line). */
+export async function following(e: Exporter): Promise<void> {
+  const deadline = Date.now() + WAIT_MS;
+  while (!e.err().includes('export: following')) {
+    assert.ok(Date.now() < deadline && e.child.exitCode === null, `exporter not following:\n${e.err()}`);
+    await sleep(50);
+  }
+}
+
+export const idOf = (m: JsMsg): number => (m.json() as { id: number }).id;
 
 export async function startExportFixture(): Promise<ExportFixture> {
   const nats = await startNatsServer();
@@ -80,7 +90,7 @@ export async function startExportFixture(): Promise<ExportFixture> {
       const info = await jsm.streams.info(stream).catch(() => undefined);
       if (info === undefined || info.state.messages === 0) return 0;
       const m = await jsm.streams.getMessage(stream, { seq: info.state.last_seq });
-      return Number(m.header.get('Nats-Msg-Id'));
+      return (m.json() as { id: number }).id;
     },
     async caughtUp(stream, who) {
       const target = f.committed().at(-1)!.id;

@@ -42,7 +42,8 @@ describe('torana export --nats', () => {
       'every committed event once, in id order',
     );
     for (const [i, m] of all.entries()) {
-      assert.deepEqual(m.json(), EventCodec.toJson(node[i]!.event), `body of event ${node[i]!.id}`);
+      assert.deepEqual(m.json(), { id: node[i]!.id, event: EventCodec.toJson(node[i]!.event) });
+      assert.equal(m.headers?.get('Nats-Msg-Id'), String(node[i]!.id), 'the deduplication id');
       const p = projectEvent(node[i]!.event);
       const variant = p.tx_status ?? p.block_status ?? p.data_kind;
       assert.equal(m.subject, `${root}.${p.kind}.${variant}.${p.domain ?? '_'}`);
@@ -52,7 +53,11 @@ describe('torana export --nats', () => {
       (e) => eventIdPlace(e.id).pending,
     );
     assert.ok(pending.length >= 3, `the node announced ${pending.length} pending notifications`);
-    assert.ok(all.every((m) => (m.json() as { status?: { kind?: string } }).status?.kind !== 'Queued'));
+    assert.ok(
+      all.every(
+        (m) => (m.json() as { event: { status?: { kind?: string } } }).event.status?.kind !== 'Queued',
+      ),
+    );
 
     // Filters by subject: the data events about acme, and the rejected transactions.
     const aboutAcme = await f.readAll('E1', `${root}.data.*.acme`);
@@ -61,7 +66,7 @@ describe('torana export --nats', () => {
     assert.deepEqual(aboutAcme.map(idOf), expectedAcme);
     const refused = await f.readAll('E1', `${root}.transaction.Rejected.*`);
     assert.deepEqual(
-      refused.map((m) => (m.json() as { hash: string }).hash),
+      refused.map((m) => (m.json() as { event: { hash: string } }).event.hash),
       [rejected.hash],
     );
 
