@@ -9,6 +9,7 @@ import { projectEvent } from '../../src/gateway/event-filter.js';
 import { EventCodec, type EventEnvelope } from '../../src/model/events.js';
 import { eventIdPlace } from '../../src/pipeline/event-id.js';
 import { run } from '../helpers/node.js';
+import { cli } from '../helpers/run-cli.js';
 import { newAccount } from '../helpers/tx.js';
 import { type ExportFixture, idOf, startExportFixture } from './export-fixture.js';
 
@@ -73,5 +74,11 @@ describe('torana export --nats', () => {
     exporter.child.kill('SIGTERM');
     assert.deepEqual(await exporter.exited, { code: 0, signal: null }, exporter.err());
     assert.match(exporter.err(), new RegExp(`export: stopped: ${node.length} published, 0 already held`));
+  });
+
+  it('refuses flags beyond their documented bounds with status 2', async () => {
+    const r = await cli(['export', '--nats', f.nats.url, '--from', f.t.url, '--in-flight-max', '65537']);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--in-flight-max must be an integer from 1 to 65536/);
   });
 });
