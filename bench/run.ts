@@ -17,6 +17,7 @@ import { codecFigure } from './figures/codec.js';
 import { committedFigure } from './figures/committed.js';
 import { conferencePrivateJoinFigure } from './figures/conference-private-join.js';
 import { conferenceZkVerifyFigure } from './figures/conference-zk-verify.js';
+import { exportNatsFigure } from './figures/export-nats.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
@@ -59,6 +60,7 @@ const FIGURES: readonly Figure[] = [
   state1mQueryFigure,
   webhookDeliveriesFigure,
   blockExecAtCapFigure,
+  exportNatsFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

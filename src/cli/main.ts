@@ -10,6 +10,7 @@ import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
+import { registerExportCommands } from './export-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { installCliIdNames } from './id-names.js';
 import { registerIsoCommands } from './iso-commands.js';
@@ -55,6 +56,7 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
+  registerExportCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   return program;
 }

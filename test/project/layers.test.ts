@@ -59,6 +59,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   // crypto/ (the shielded pool and verifier stay in the core).
   modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli'],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
+  // The event exporter (docs/export.md): a client of the node's event stream (through the SDK's SSE
+  // reader) that names events by the gateway's filter projection and their ids by the pipeline's layout.
+  export: ['model', 'pipeline', 'gateway', 'sdk'],
   node: [
     'codec',
     'crypto',
@@ -96,6 +99,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'subscriptions',
     'modules',
+    'export',
   ],
 };
 
@@ -113,6 +117,8 @@ const COMPOSITION_ROOTS: Record<string, RegExp> = {
   'sim/node.ts': /^modules\/load\.ts$/,
   'cli/main.ts': /^modules\/commands\.ts$/,
   'cli/lazy.ts': /^modules\/registry\.ts$/,
+  // `torana export` scopes module data events by domain as the node does (the modules' event scopes).
+  'cli/export-actions.ts': /^modules\/load\.ts$/,
   'sdk/index.ts': /^modules\/registry\.ts$/,
   'sdk/instructions.ts': /^modules\/registry\.ts$/,
 };
