@@ -28,6 +28,8 @@ export const FIGURE_IDS = [
   'state_1m_query_p99_ratio',
   'webhook_deliveries_per_s',
   'block_exec_at_cap_ms',
+  'proof_bytes',
+  'proof_verify_per_s',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 
