@@ -15,10 +15,10 @@ const CHANGES = 1024;
 const BLOCKS = 10;
 const utf8 = new TextEncoder();
 const keyOf = (i: number) => utf8.encode(`\u0004coin#scale#acct-${i}@scale`);
-const valueOf = (i: number, v: number) => utf8.encode(`balance ${i} ${v}`);
+const balanceOf = (i: number, v: number) => utf8.encode(`balance ${i} ${v}`);
 
 const keys = Array.from({ length: rows }, (_, i) => keyOf(i));
-const values = keys.map((_, i) => valueOf(i, 0));
+const values = keys.map((_, i) => balanceOf(i, 0));
 const tree = memoryTree();
 tree.apply(
   tree.prepare(
@@ -40,7 +40,7 @@ function blockChanges(): number[] {
 
 function treeBlock(ids: number[]): number {
   const t0 = performance.now();
-  const changes = ids.map((i) => ({ key: keys[i]!, value: valueOf(i, round) }));
+  const changes = ids.map((i) => ({ key: keys[i]!, value: balanceOf(i, round) }));
   tree.apply(tree.prepare(changes, ++version));
   tree.stateRoot();
   return performance.now() - t0;
@@ -49,7 +49,7 @@ function treeBlock(ids: number[]): number {
 function multisetBlock(ids: number[]): number {
   const t0 = performance.now();
   for (const i of ids) {
-    const next = valueOf(i, round);
+    const next = balanceOf(i, round);
     sum = addLeaf(subLeaf(sum, leafValue(keys[i]!, values[i]!)), leafValue(keys[i]!, next));
     values[i] = next;
   }
