@@ -29,6 +29,7 @@ import { state1mQueryFigure } from './figures/state-1m-query.js';
 import { state1mReadFigure } from './figures/state-1m-read.js';
 import { state1mRestartFigure } from './figures/state-1m-restart.js';
 import { state1mRssFigure } from './figures/state-1m-rss.js';
+import { proofBytesFigure, proofVerifyFigure } from './figures/state-proofs.js';
 import { webhookDeliveriesFigure } from './figures/webhook-deliveries.js';
 import { Fixtures } from './lib/fixtures.js';
 import { describeMachine, machineLine } from './lib/machine.js';
@@ -61,6 +62,8 @@ const FIGURES: readonly Figure[] = [
   webhookDeliveriesFigure,
   blockExecAtCapFigure,
   exportNatsFigure,
+  proofBytesFigure,
+  proofVerifyFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

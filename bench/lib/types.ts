@@ -29,6 +29,8 @@ export const FIGURE_IDS = [
   'webhook_deliveries_per_s',
   'block_exec_at_cap_ms',
   'export_events_per_s',
+  'proof_bytes',
+  'proof_verify_per_s',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

@@ -8,7 +8,7 @@
 // compares R byte for byte with the recomputed canonical encoding (cofactorless equation).
 import sodium from 'sodium-native';
 import type { CryptoBackend } from './backend.js';
-import { blsIsValidPublicKey, blsVerify } from './bls.js';
+import { blsFastAggregateVerify, blsIsValidPublicKey, blsVerify } from './bls.js';
 
 const PUBLIC_KEY_BYTES = 32;
 const EXPANDED_SECRET_BYTES = 64;
@@ -46,4 +46,5 @@ export const backend: CryptoBackend = {
   },
   blsVerify,
   blsIsValidPublicKey,
+  blsFastAggregateVerify,
 };

@@ -14,7 +14,7 @@ export interface CryptoBackendInfo {
   /** Human-readable implementations, for diagnostics and the SDK README. */
   readonly ed25519: string;
   readonly blake2b: string;
-  /** False where BLS12-381 is not available (the browser bundle): BLS keys then never verify. */
+  /** Whether BLS12-381 signatures verify (both backends: native blst, or pure-JS noble in a browser). */
   readonly bls: boolean;
 }
 
@@ -35,4 +35,6 @@ export interface CryptoBackend {
   ed25519IsValidPoint(publicKey: Uint8Array): boolean;
   blsVerify(publicKey: Uint8Array, message: Uint8Array, signature: Uint8Array): boolean;
   blsIsValidPublicKey(publicKey: Uint8Array): boolean;
+  /** One aggregate signature by every key over one message (a commit certificate); false, never a throw. */
+  blsFastAggregateVerify(message: Uint8Array, publicKeys: Uint8Array[], signature: Uint8Array): boolean;
 }

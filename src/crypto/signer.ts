@@ -84,6 +84,18 @@ export function verifySignature(pk: PublicKey, message: Uint8Array, signature: U
   }
 }
 
+/**
+ * One BLS12-381 aggregate signature by every key over one message (a commit certificate), through the
+ * platform backend: blst in Node.js, noble in a browser bundle. False, never a throw, on bad input.
+ */
+export function verifyAggregateSignature(
+  message: Uint8Array,
+  blsKeys: Uint8Array[],
+  signature: Uint8Array,
+): boolean {
+  return backend.blsFastAggregateVerify(message, blsKeys, signature);
+}
+
 /** True when the key's bytes are a valid point for its algorithm (prime-order, not the identity). */
 export function isValidPublicKey(pk: PublicKey): boolean {
   if (typeof pk !== 'object' || pk === null) return false;

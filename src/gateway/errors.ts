@@ -61,6 +61,15 @@ export const ERRORS = {
   },
   origin_not_allowed: { status: 403, message: 'WebSocket connections from this origin are not allowed.' },
   not_found: { status: 404, message: 'No such route or resource.' },
+  // Ledger proofs (docs/ledger-proofs.md): the state tree keeps storage.state_tree_versions_kept heights.
+  state_proof_height_pruned: {
+    status: 410,
+    message: 'The state tree of that height is no longer kept; ask for a proof at a newer height.',
+  },
+  state_proof_value_changed: {
+    status: 409,
+    message: 'The value at that height has changed since and is no longer stored; ask at a newer height.',
+  },
   method_not_allowed: { status: 405, message: 'The method is not allowed on this route.' },
   not_acceptable: { status: 406, message: 'None of the acceptable media types can be produced.' },
   request_timeout: { status: 408, message: 'The request was not received in time.' },

@@ -8,7 +8,12 @@ import { encode } from '../codec/frame.js';
 import { bytes, fixedBytes, varuint } from '../codec/primitives.js';
 import { Writer } from '../codec/writer.js';
 import { hash } from '../crypto/hash.js';
-import { BLOCK_MERKLE, merkleRoot as domainMerkleRoot } from '../crypto/merkle.js';
+import {
+  BLOCK_MERKLE,
+  merkleRoot as domainMerkleRoot,
+  merkleProof,
+  verifyMerkleProof,
+} from '../crypto/merkle.js';
 import { HashBytes } from './keys.js';
 import { RejectionCodec } from './rejections.js';
 import { SignedTransactionCodec } from './transaction.js';
@@ -134,6 +139,37 @@ export function blockHash(header: BlockHeader): Uint8Array {
 export function merkleRoot(leaves: readonly Uint8Array[]): Uint8Array {
   return domainMerkleRoot(BLOCK_MERKLE, leaves);
 }
+
+/**
+ * The audit path of leaf `index` among `leaves` in the tree `merkleRoot` builds (RFC 6962 §2.1.1, leaf
+ * side first; [] when out of range): with the block's transaction hashes it shows one transaction in
+ * `transactionsRoot`, with `resultHashes` its result in `resultsRoot`.
+ */
+export function blockMerklePath(index: number, leaves: readonly Uint8Array[]): Uint8Array[] {
+  return merkleProof(BLOCK_MERKLE, index, leaves);
+}
+
+/**
+ * Does `path` show `leaf` at `index` of a block root over `count` leaves? `count` must come from the
+ * header (`transactionCount`): the block domain has no leaf prefix (crypto/merkle.ts), and a fixed count
+ * fixes the path's length, so an inner node can never be shown as a leaf.
+ */
+export function verifyBlockMerklePath(
+  leaf: Uint8Array,
+  index: number,
+  count: number,
+  path: readonly Uint8Array[],
+  root: Uint8Array,
+): boolean {
+  if (
+    leaf.length !== HASH_LEAF_BYTES ||
+    path.some((p) => !(p instanceof Uint8Array) || p.length !== HASH_LEAF_BYTES)
+  )
+    return false;
+  return verifyMerkleProof(BLOCK_MERKLE, leaf, index, count, path, root);
+}
+
+const HASH_LEAF_BYTES = 32;
 
 /** The hash of the `Committed` result, the same for every committed transaction (see resultHashes). */
 const COMMITTED_RESULT: TransactionResult = Object.freeze({ kind: 'Committed' });

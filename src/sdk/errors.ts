@@ -42,6 +42,22 @@ export class ToranaTimeoutError extends Error {
   readonly code = 'timeout';
 }
 
+/**
+ * A light client (sdk/light-client.ts) refused a node's answer: a header, a certificate, a validator-set
+ * change or a proof does not verify. `reason` says which check failed (docs/ledger-proofs.md). The node
+ * is wrong or lying; its answer was not used.
+ */
+export class ToranaLightClientError extends Error {
+  override readonly name = 'ToranaLightClientError';
+  readonly code = 'light_client_proof_invalid';
+  constructor(
+    readonly reason: string,
+    detail: string,
+  ) {
+    super(`light_client_proof_invalid: ${reason}: ${detail}`);
+  }
+}
+
 export function isToranaApiError(e: unknown, code?: string): e is ToranaApiError {
   return e instanceof ToranaApiError && (code === undefined || e.code === code);
 }

@@ -21,6 +21,7 @@ export {
 export {
   isToranaApiError,
   ToranaApiError,
+  ToranaLightClientError,
   ToranaTimeoutError,
   ToranaTransportError,
   ToranaUnknownOutcomeError,
@@ -42,6 +43,21 @@ export type {
 } from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
+export {
+  LightClient,
+  type LightClientOptions,
+  type VerifiedHeader,
+  type VerifiedRead,
+  type VerifiedTransactionStatus,
+} from './light-client.js';
+export {
+  type EntryProof,
+  type HeaderProblem,
+  validatorSetOf,
+  verifyCertifiedHeader,
+  verifyEntryProof,
+  verifyStateAnswer,
+} from './proofs.js';
 export type { PlanInput } from './subscription-instructions.js';
 export {
   type SubscriptionItem,

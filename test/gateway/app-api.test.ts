@@ -43,6 +43,7 @@ const APP_PREFIXES = [
   '/v1/assets',
   '/v1/nfts',
   '/v1/explorer',
+  '/v1/ledger',
   '/v1/iso20022',
 ];
 

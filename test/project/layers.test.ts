@@ -33,6 +33,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   telemetry: ['codec', 'model', 'gateway'],
   // The explorer's definition rows extend the application reads' item (accounts/items.ts).
   explorer: ['codec', 'model', 'gateway', 'accounts'],
+  // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
+  // key scheme and table codecs; the rosters they carry are consensus's validator sets.
+  proofs: ['codec', 'model', 'gateway', 'state', 'consensus'],
   webhooks: ['crypto', 'model', 'gateway', 'config'],
   dashboard: ['gateway'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
@@ -52,6 +55,12 @@ const ALLOWED: Record<string, readonly string[]> = {
     'subscriptions',
     'operator',
     'modules',
+    // The light client's pure checks: certificate rules and validator sets (consensus/certificate-check.ts,
+    // validator-set.ts), the state tree verifier and key scheme (state/merkle/, state/keys.ts), and the
+    // proof routes' answer types (proofs/views.ts).
+    'consensus',
+    'state',
+    'proofs',
   ],
   // The ledger modules (docs/design/modules.md): each folder of src/modules/ builds on the core layers;
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
@@ -84,6 +93,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'mcp',
     'accounts',
     'modules',
+    'proofs',
   ],
   cli: [
     'codec',

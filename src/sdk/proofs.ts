@@ -1,0 +1,100 @@
+// The checks a client runs on a node's proofs (docs/ledger-proofs.md), pure and platform-free: the state
+// tree proof verifier (state/merkle/proof.ts), the block roots' audit paths (model/block.ts) and the
+// commit certificate rules the node itself applies (consensus/certificate-check.ts), with BLS through the
+// platform backend (blst in Node.js, noble in a browser bundle). Each answers false or names the
+// problem; none throws on hostile input.
+
+import {
+  type CertificateProblem,
+  checkCertificate,
+  isGenesisCertificate,
+} from '../consensus/certificate-check.js';
+import { type Validator, ValidatorSet } from '../consensus/validator-set.js';
+import { hash } from '../crypto/hash.js';
+import { verifyAggregateSignature } from '../crypto/signer.js';
+import {
+  type BlockHeader,
+  blockHash,
+  type CommitCertificate,
+  verifyBlockMerklePath,
+} from '../model/block.js';
+import { stateRootVersion } from '../state/merkle/hash.js';
+import { decodeStateProof, verifyStateProof } from '../state/merkle/proof.js';
+import { bytesEqual } from '../util/hex.js';
+
+export type HeaderProblem =
+  | CertificateProblem
+  | 'not_a_commit'
+  | 'height_mismatch'
+  | 'block_hash_mismatch'
+  | 'unsigned_genesis_certificate'
+  | 'bad_roster';
+
+/** A validator set from a roster, or undefined when the roster is not one (empty, a peer twice, a bad key). */
+export function validatorSetOf(validators: readonly Validator[]): ValidatorSet | undefined {
+  if (validators.length === 0) return undefined;
+  try {
+    return new ValidatorSet([...validators]);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Does `certificate` certify `header` under the validator set `set` of chain `chainId`? undefined when
+ * it does. A genesis certificate (block 1 of a several-validator network, agreed by the genesis file,
+ * without signers) certifies nothing on its own and is refused here.
+ */
+export function verifyCertifiedHeader(
+  chainId: string,
+  header: BlockHeader,
+  certificate: CommitCertificate,
+  set: ValidatorSet,
+): HeaderProblem | undefined {
+  if (certificate.phase.kind !== 'Commit') return 'not_a_commit';
+  if (certificate.height !== header.height) return 'height_mismatch';
+  if (!bytesEqual(certificate.blockHash, blockHash(header))) return 'block_hash_mismatch';
+  if (isGenesisCertificate(certificate, set)) return 'unsigned_genesis_certificate';
+  try {
+    return checkCertificate(chainId, certificate, set, verifyAggregateSignature);
+  } catch {
+    return 'bad_roster';
+  }
+}
+
+/**
+ * Does the encoded state proof `proofBytes` show that under the header's state root `stateRoot` the
+ * state key `key` holds `value` (undefined: holds nothing)? A version-1 (multiset) root proves nothing.
+ */
+export function verifyStateAnswer(
+  stateRoot: Uint8Array,
+  key: Uint8Array,
+  value: Uint8Array | undefined,
+  proofBytes: Uint8Array,
+): boolean {
+  if (stateRoot.length !== 32 || stateRootVersion(stateRoot) !== 2) return false;
+  const proof = decodeStateProof(proofBytes);
+  return proof !== undefined && verifyStateProof(stateRoot, key, value, proof);
+}
+
+export interface EntryProof {
+  entryHash: Uint8Array;
+  index: number;
+  transactionsPath: readonly Uint8Array[];
+  /** The result's encoding (TransactionResultCodec): its hash is the results tree's leaf. */
+  resultBytes: Uint8Array;
+  resultsPath: readonly Uint8Array[];
+}
+
+/**
+ * Does `p` show the transaction `entryHash` at `p.index` of the block `header` (transactionsRoot) with
+ * the result `p.resultBytes` at the same index (resultsRoot)? The leaf count is the header's.
+ */
+export function verifyEntryProof(header: BlockHeader, entryHash: Uint8Array, p: EntryProof): boolean {
+  const n = header.transactionCount;
+  if (!bytesEqual(p.entryHash, entryHash)) return false;
+  return (
+    verifyBlockMerklePath(entryHash, p.index, n, p.transactionsPath, header.transactionsRoot) &&
+    verifyBlockMerklePath(hash(p.resultBytes), p.index, n, p.resultsPath, header.resultsRoot)
+  );
+}
