@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import type { Json } from '../src/codec/codec.js';
 import { ed25519Generate, ed25519Sign, ed25519Verify } from '../src/crypto/ed25519.js';
 import type { Instruction } from '../src/model/instructions.js';
-import { multisigAccountId } from '../src/model/multisig.js';
+import { multisigAccountId } from '../src/modules/multisig/model.js';
 import { numeric } from '../src/model/numeric.js';
 import { type SignedTransaction, transactionHash } from '../src/model/transaction.js';
 import { GROTH16_VERIFY_WEIGHT, instructionWeight } from '../src/model/weights.js';

@@ -10,7 +10,7 @@
 // block time (1,000 ms).
 
 import type { Instruction } from '../../src/model/instructions.js';
-import { multisigAccountId } from '../../src/model/multisig.js';
+import { multisigAccountId } from '../../src/modules/multisig/model.js';
 import { numeric } from '../../src/model/numeric.js';
 import type { SignedTransaction } from '../../src/model/transaction.js';
 import { DEFAULT_BLOCK_MAX_WEIGHT, transactionsShare, transactionWeight } from '../../src/model/weights.js';

@@ -13,7 +13,6 @@ import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';
-import { MultisigResultCodec, MultisigSpecCodec } from './multisig.js';
 import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
@@ -103,18 +102,6 @@ const CORE_DATA_EVENT_VARIANTS = {
   AccountAliasPrimarySet: { alias: AliasText, account: AccountId },
   AssetAliasSet: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   AssetAliasRemoved: { alias: AliasText, definition: AssetDefinitionId },
-  // Multisig accounts (docs/multisig.md). SpecSet on registration and on every SetMultisigSpec.
-  MultisigSpecSet: { account: AccountId, spec: MultisigSpecCodec },
-  MultisigProposed: {
-    multisig: AccountId,
-    instructionsHash: Hash,
-    proposer: AccountId,
-    expiresAtMs: varuint,
-  },
-  MultisigApproved: { multisig: AccountId, instructionsHash: Hash, approver: AccountId, weight: varuint },
-  MultisigExecuted: { multisig: AccountId, instructionsHash: Hash, result: MultisigResultCodec },
-  MultisigCancelApproved: { multisig: AccountId, instructionsHash: Hash, approver: AccountId },
-  MultisigCanceled: { multisig: AccountId, instructionsHash: Hash },
   // Transfer controls (docs/controls.md): one per changed rule; `account` absent = definition-wide.
   ControlFreezeSet: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
   ControlBlacklistSet: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },

@@ -4,8 +4,8 @@
 // declarations"), adding them to `InstructionVariants` by interface augmentation, so that `Instruction`
 // is the precise union of every variant of the build.
 
-import type { Codec, Infer } from '../codec/codec.js';
-import { enumOf, lazy, option, seq } from '../codec/compound.js';
+import type { Infer } from '../codec/codec.js';
+import { enumOf, option, seq } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import {
   bool,
@@ -37,7 +37,6 @@ import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
 import { MetadataCodec } from './metadata.js';
-import { MULTISIG_INSTRUCTIONS_MAX, MultisigSpecCodec, SeedText } from './multisig.js';
 import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
@@ -59,18 +58,6 @@ export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
 
-/**
- * An instruction inside a multisig proposal: the Instruction type itself (recursive, hence lazy). Typed
- * by its kind only here, because the type of InstructionCodec depends on this list; `innerInstructions`
- * gives the full type back.
- */
-export interface InnerInstruction {
-  readonly kind: string;
-}
-export const InnerInstructions = seq(
-  lazy<InnerInstruction>('ProposalInstruction', (): Codec<InnerInstruction> => InstructionCodec as never),
-  MULTISIG_INSTRUCTIONS_MAX,
-);
 const CORE_INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
   RegisterAccount: { id: AccountId, metadata: MetadataCodec },
@@ -160,14 +147,6 @@ const CORE_INSTRUCTION_VARIANTS = {
   SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
   RemoveAssetAlias: { alias: AliasText },
-  // Multisig accounts (docs/multisig.md). RegisterMultisig creates the account whose
-  // id is derived from its domain and seed (model/multisig.ts) and its spec; the proposal's instructions
-  // run as the multisig account once approvals reach the quorum. SetMultisigSpec only as the multisig.
-  RegisterMultisig: { account: AccountId, seed: SeedText, spec: MultisigSpecCodec },
-  ProposeMultisig: { multisig: AccountId, instructions: InnerInstructions },
-  ApproveMultisig: { multisig: AccountId, instructionsHash: Hash },
-  CancelMultisig: { multisig: AccountId, instructionsHash: Hash },
-  SetMultisigSpec: { multisig: AccountId, spec: MultisigSpecCodec },
   // Transfer controls (docs/controls.md): one contiguous block. `account` absent = the definition-wide
   // record (every holder); `cap` absent removes that window's cap; `listed` false removes the entry.
   SetTransferFreeze: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
@@ -224,11 +203,3 @@ export const INSTRUCTION_KINDS: readonly InstructionKind[] = INSTRUCTION_TAGS;
 
 /** Compile-time check: the tag table and the declared variants name the same kinds. */
 export const INSTRUCTION_VARIANTS_MATCH_TAGS: SameNames<InstructionTag, InstructionKind> = true;
-
-/** The instructions of a proposal, at their full type. */
-export function innerInstructions(list: readonly InnerInstruction[]): Instruction[] {
-  return list as Instruction[];
-}
-
-/** The codec of an instruction list (what `instructions_hash` is taken over). */
-export const InstructionListCodec = seq(InstructionCodec, MULTISIG_INSTRUCTIONS_MAX);

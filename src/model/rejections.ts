@@ -117,31 +117,6 @@ const CORE_REJECTIONS = {
   alias_not_found: [704, 'no such alias'],
   alias_lease_invalid: [705, 'the lease ends at or before the block time, or its grace is too long'],
   alias_lease_expired: [706, 'the alias lease has expired (past its grace period)'],
-  // 801-819: multisig accounts (docs/multisig.md)
-  multisig_not_found: [801, 'no such multisig account'],
-  multisig_spec_invalid: [
-    802,
-    'the multisig spec is unusable (no signatories, itself a signatory, quorum 0 or above the total weight, TTL out of range)',
-  ],
-  multisig_account_id_mismatch: [803, 'the account id is not the one derived from the domain and seed'],
-  multisig_direct_signing: [
-    804,
-    'a multisig account cannot sign a transaction: it acts only through proposals',
-  ],
-  multisig_not_signatory: [805, 'the authority is not a signatory of the multisig account'],
-  multisig_proposal_not_found: [806, 'no such proposal'],
-  multisig_proposal_exists: [807, 'a proposal of the same instructions is collecting signatures'],
-  multisig_proposal_expired: [808, 'the proposal expired (block time at or past expires_at_ms)'],
-  multisig_proposal_not_pending: [809, 'the proposal is finalized or canceled'],
-  multisig_already_approved: [810, 'the signatory has approved (or asked to cancel) already'],
-  multisig_self_only: [811, 'only the multisig account itself (an executed proposal) may do this'],
-  multisig_nesting_too_deep: [812, 'proposals execute inside proposals deeper than the limit'],
-  multisig_member_in_use: [813, 'the account is a signatory of a multisig account'],
-  multisig_instructions_invalid: [814, 'a proposal needs 1..64 instructions'],
-  multisig_proposals_full: [
-    815,
-    'the proposer has 64 live proposals on this multisig (collecting signatures, not expired)',
-  ],
   // 820-839: transfer controls (docs/controls.md); each names the rule that refused the movement
   transfer_frozen: [820, 'the sending account (or the whole definition) is frozen for outgoing transfers'],
   account_blacklisted: [821, 'a blacklisted account (or definition) may neither send nor receive'],

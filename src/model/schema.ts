@@ -11,8 +11,6 @@ import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
 import { AssetControlCodec, DefinitionControlCodec } from './controls.js';
 import { EventEnvelopeCodec } from './events.js';
-import { MultisigAccountCodec } from './multisig.js';
-import { MultisigProposalCodec } from './multisig-proposal.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
@@ -44,9 +42,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     AccountAliasCodec,
     AliasCounterCodec,
     AssetAliasCodec,
-    // Stored in the world state (tables 0x14, 0x15, docs/multisig.md).
-    MultisigAccountCodec,
-    MultisigProposalCodec,
     // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
     AssetControlCodec,
     DefinitionControlCodec,

@@ -17,6 +17,7 @@ import { conferenceInstructions } from './conference/sdk.js';
 import { controlInstructions } from './controls/sdk.js';
 import type { ModuleEntry } from './descriptor.js';
 import { multisigInstructions } from './multisig/sdk.js';
+import { multisigWire } from './multisig/wire.js';
 import { triggerInstructions } from './triggers/sdk.js';
 import { triggersWire } from './triggers/wire.js';
 
@@ -100,7 +101,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'ledger' },
   { name: 'conference', cli: true },
   { name: 'aliases', cli: true },
-  { name: 'multisig', cli: true },
+  { name: 'multisig', wire: multisigWire, cli: true },
   { name: 'controls', cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },
 ]);

@@ -16,8 +16,8 @@ import {
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
-import { multisigAccountId } from '../model/multisig.js';
-import { instructionsHash } from '../model/multisig-proposal.js';
+import { multisigAccountId } from '../modules/multisig/model.js';
+import { instructionsHash } from '../modules/multisig/proposal-row.js';
 import { instructionWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
 import { trigger } from '../modules/triggers/reads.js';
 

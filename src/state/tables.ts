@@ -61,8 +61,6 @@ import {
   parseNftId,
   RoleId,
 } from '../model/ids.js';
-import { type MultisigAccount, MultisigAccountCodec, proposalRowId, specProblem } from '../model/multisig.js';
-import { type MultisigProposal, MultisigProposalCodec, proposalProblem } from '../model/multisig-proposal.js';
 import { type Parameters, ParametersRowCodec } from '../model/parameters.js';
 import { type Permission, PermissionCodec, permissionKey } from '../model/permissions.js';
 import {
@@ -120,12 +118,6 @@ export interface IndexNames {
   aliasByIndex: unknown;
   /** Asset aliases by the definition they name (at most one each). */
   aliasesByDefinition: unknown;
-  /** Multisig accounts by each signatory (member → multisigs). */
-  multisigsByMember: unknown;
-  /** Proposals by their multisig account (multisig → proposals). */
-  proposalsByMultisig: unknown;
-  /** Proposals stored as collecting signatures by multisig and proposer (`<multisig> <proposer>`). */
-  openProposalsByProposer: unknown;
   /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
   controlsByAccount: unknown;
   controlsByDefinition: unknown;
@@ -283,22 +275,6 @@ const CORE_TABLES = Object.freeze({
     idOf: (v) => v.alias,
     links: (_id, v) => [['aliasesByDefinition', v.definition]],
     check: (id) => assetAliasProblem(id)?.message,
-  }),
-  multisigAccount: tableDef<MultisigAccount>('multisigAccount', MultisigAccountCodec, {
-    idOf: (v) => v.account,
-    links: (_id, v) => [...v.spec.signatories.keys()].map((m) => ['multisigsByMember', m] as const),
-    check: (id, v) => specProblem(id, v.spec),
-  }),
-  multisigProposal: tableDef<MultisigProposal>('multisigProposal', MultisigProposalCodec, {
-    idOf: (v) => proposalRowId(v.multisig, v.instructionsHash),
-    links: (_id, v) =>
-      v.status.kind === 'CollectingSignatures'
-        ? [
-            ['proposalsByMultisig', v.multisig],
-            ['openProposalsByProposer', `${v.multisig} ${v.proposer}`],
-          ]
-        : [['proposalsByMultisig', v.multisig]],
-    check: proposalProblem,
   }),
   assetControl: tableDef<AssetControl>('assetControl', AssetControlCodec, {
     idOf: (v) => assetId(v.definition, v.account),
