@@ -9,7 +9,6 @@ import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
 import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
-import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';
@@ -102,21 +101,6 @@ const CORE_DATA_EVENT_VARIANTS = {
   AccountAliasPrimarySet: { alias: AliasText, account: AccountId },
   AssetAliasSet: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   AssetAliasRemoved: { alias: AliasText, definition: AssetDefinitionId },
-  // Transfer controls (docs/controls.md): one per changed rule; `account` absent = definition-wide.
-  ControlFreezeSet: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
-  ControlBlacklistSet: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
-  ControlListEntrySet: {
-    definition: AssetDefinitionId,
-    list: ControlListCodec,
-    account: AccountId,
-    listed: bool,
-  },
-  ControlCapSet: {
-    definition: AssetDefinitionId,
-    account: option(AccountId),
-    window: ControlWindowCodec,
-    cap: option(NumericCodec),
-  },
   // Subscriptions (docs/subscriptions.md).
   SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
   SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },

@@ -32,7 +32,6 @@ import {
   RosterProofCodec,
   X25519_KEY_BYTES,
 } from './conference.js';
-import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
@@ -147,22 +146,6 @@ const CORE_INSTRUCTION_VARIANTS = {
   SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
   RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
   RemoveAssetAlias: { alias: AliasText },
-  // Transfer controls (docs/controls.md): one contiguous block. `account` absent = the definition-wide
-  // record (every holder); `cap` absent removes that window's cap; `listed` false removes the entry.
-  SetTransferFreeze: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
-  SetTransferBlacklist: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
-  SetTransferListEntry: {
-    definition: AssetDefinitionId,
-    list: ControlListCodec,
-    account: AccountId,
-    listed: bool,
-  },
-  SetTransferCap: {
-    definition: AssetDefinitionId,
-    account: option(AccountId),
-    window: ControlWindowCodec,
-    cap: option(NumericCodec),
-  },
   // Subscriptions (docs/subscriptions.md). ChargeSubscription is what a billing schedule runs.
   RegisterSubscriptionPlan: {
     id: SubscriptionIdText,

@@ -117,12 +117,6 @@ const CORE_REJECTIONS = {
   alias_not_found: [704, 'no such alias'],
   alias_lease_invalid: [705, 'the lease ends at or before the block time, or its grace is too long'],
   alias_lease_expired: [706, 'the alias lease has expired (past its grace period)'],
-  // 820-839: transfer controls (docs/controls.md); each names the rule that refused the movement
-  transfer_frozen: [820, 'the sending account (or the whole definition) is frozen for outgoing transfers'],
-  account_blacklisted: [821, 'a blacklisted account (or definition) may neither send nor receive'],
-  transfer_cap_exceeded: [822, 'the amount passes a per-transaction or per-period cap of the sender'],
-  not_on_allow_list: [823, 'the definition has an allow list that does not name the account'],
-  on_deny_list: [824, 'the definition deny list names the account'],
   // 850–879: subscriptions (docs/subscriptions.md)
   plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
   plan_not_found: [851, 'no such subscription plan'],

@@ -9,7 +9,6 @@ import { SchemaRegistry } from '../codec/registry.js';
 import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from './aliases.js';
 import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
-import { AssetControlCodec, DefinitionControlCodec } from './controls.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
@@ -42,9 +41,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     AccountAliasCodec,
     AliasCounterCodec,
     AssetAliasCodec,
-    // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
-    AssetControlCodec,
-    DefinitionControlCodec,
     // Stored in the world state (tables 0x1b, 0x1c, docs/subscriptions.md).
     SubscriptionPlanCodec,
     SubscriptionCodec,

@@ -15,6 +15,7 @@
 import { aliasInstructions } from './aliases/sdk.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { controlInstructions } from './controls/sdk.js';
+import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './descriptor.js';
 import { multisigInstructions } from './multisig/sdk.js';
 import { multisigWire } from './multisig/wire.js';
@@ -102,7 +103,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'conference', cli: true },
   { name: 'aliases', cli: true },
   { name: 'multisig', wire: multisigWire, cli: true },
-  { name: 'controls', cli: true },
+  { name: 'controls', wire: controlsWire, cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },
 ]);
 

@@ -27,14 +27,6 @@ import {
   parseCallId,
 } from '../model/conference.js';
 import {
-  type AssetControl,
-  AssetControlCodec,
-  controlProblem,
-  type DefinitionControl,
-  DefinitionControlCodec,
-  sortedProblem,
-} from '../model/controls.js';
-import {
   type Account,
   AccountCodec,
   type Asset,
@@ -53,7 +45,6 @@ import {
   UpgradeRecordCodec,
 } from '../model/entities.js';
 import {
-  assetId,
   DomainId,
   parseAccountId,
   parseAssetId,
@@ -118,9 +109,6 @@ export interface IndexNames {
   aliasByIndex: unknown;
   /** Asset aliases by the definition they name (at most one each). */
   aliasesByDefinition: unknown;
-  /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
-  controlsByAccount: unknown;
-  controlsByDefinition: unknown;
   /** Plans by provider; subscriptions by subscriber and by provider. */
   plansByProvider: unknown;
   subscriptionsBySubscriber: unknown;
@@ -275,25 +263,6 @@ const CORE_TABLES = Object.freeze({
     idOf: (v) => v.alias,
     links: (_id, v) => [['aliasesByDefinition', v.definition]],
     check: (id) => assetAliasProblem(id)?.message,
-  }),
-  assetControl: tableDef<AssetControl>('assetControl', AssetControlCodec, {
-    idOf: (v) => assetId(v.definition, v.account),
-    linksById: true,
-    links: (id) => {
-      const p = parseAssetId(id);
-      return p === undefined
-        ? []
-        : [
-            ['controlsByAccount', p.account],
-            ['controlsByDefinition', p.definition],
-          ];
-    },
-    check: (_id, v) => controlProblem(v.limits, v.usages),
-  }),
-  definitionControl: tableDef<DefinitionControl>('definitionControl', DefinitionControlCodec, {
-    idOf: (v) => v.definition,
-    check: (_id, v) =>
-      controlProblem(v.limits, []) ?? sortedProblem(v.allowList) ?? sortedProblem(v.denyList),
   }),
   subscriptionPlan: tableDef<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
     idOf: (v) => v.id,

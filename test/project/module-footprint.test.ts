@@ -44,11 +44,10 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       'model, data model, security, app API, architecture, module design) still describe multisig accounts',
   },
   controls: {
-    ceiling: 13,
+    ceiling: 6,
     missing:
-      'its wire declarations (instruction and event variants, AssetControl/DefinitionControl rows and ' +
-      'their load checks, rejection codes 820-824, weights) are in model/; its tables in ' +
-      'state/tables.ts and keys.ts; other docs pages describe transfer controls',
+      'its wire declarations are in its wire.ts; other docs pages (app API, cost model, data model, ' +
+      'module design) still describe transfer controls',
   },
   conference: {
     ceiling: 59,
