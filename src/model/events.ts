@@ -7,7 +7,6 @@ import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
-import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
@@ -95,12 +94,6 @@ const CORE_DATA_EVENT_VARIANTS = {
   },
   ConferenceEnded: { call: CallId, endedAtMs: u64 },
   ConferenceRelayRegistered: { relay: RelayId, operator: AccountId },
-  // Aliases (docs/data-model.md §Aliases). Bound also on a transfer (with the new account).
-  AccountAliasBound: { alias: AliasText, account: AccountId, index: varuint },
-  AccountAliasUnbound: { alias: AliasText, account: AccountId, index: varuint },
-  AccountAliasPrimarySet: { alias: AliasText, account: AccountId },
-  AssetAliasSet: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
-  AssetAliasRemoved: { alias: AliasText, definition: AssetDefinitionId },
   // Subscriptions (docs/subscriptions.md).
   SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
   SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },

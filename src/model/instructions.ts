@@ -19,7 +19,6 @@ import {
   u64,
   varuint,
 } from '../codec/primitives.js';
-import { AliasLeaseCodec, AliasText } from './aliases.js';
 import {
   CallId,
   Field,
@@ -137,15 +136,6 @@ const CORE_INSTRUCTION_VARIANTS = {
   ReportConferenceRelayHealth: { relay: RelayId, available: bool, latencyMs: u32, lossPermille: u16 },
   // Moves `amount` of the native asset from the authority into the shielded pool as a note for ownerHash.
   ShieldAsset: { amount: NumericCodec, ownerHash: Field },
-  // Account and asset aliases (docs/data-model.md §Aliases), tags 37..43. Literals are checked by the
-  // executor (alias_invalid, alias_is_account_id). A lease absent = permanent.
-  RegisterAccountAlias: { alias: AliasText, account: AccountId },
-  TransferAccountAlias: { alias: AliasText, destination: AccountId },
-  RemoveAccountAlias: { alias: AliasText },
-  SetPrimaryAccountAlias: { alias: AliasText },
-  SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
-  RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
-  RemoveAssetAlias: { alias: AliasText },
   // Subscriptions (docs/subscriptions.md). ChargeSubscription is what a billing schedule runs.
   RegisterSubscriptionPlan: {
     id: SubscriptionIdText,

@@ -110,13 +110,6 @@ const CORE_REJECTIONS = {
     'the call total duration would pass the block time since creation × maxParticipants',
   ],
   shielded_spend_without_fee: [632, 'a note spend is refused while the entry fee is zero'],
-  // 7xx: aliases (docs/data-model.md §Aliases)
-  alias_invalid: [701, 'the alias literal is malformed (label, domain)'],
-  alias_is_account_id: [702, 'the alias literal parses as an account id'],
-  alias_already_bound: [703, 'the alias is bound (to another account or definition, or a live lease)'],
-  alias_not_found: [704, 'no such alias'],
-  alias_lease_invalid: [705, 'the lease ends at or before the block time, or its grace is too long'],
-  alias_lease_expired: [706, 'the alias lease has expired (past its grace period)'],
   // 850–879: subscriptions (docs/subscriptions.md)
   plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
   plan_not_found: [851, 'no such subscription plan'],

@@ -6,7 +6,6 @@
 import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
 import { SchemaRegistry } from '../codec/registry.js';
-import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from './aliases.js';
 import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
 import { EventEnvelopeCodec } from './events.js';
@@ -37,10 +36,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     // Stored in the world state (hashed into the state root) and served by the conference routes.
     ConferenceCallCodec,
     ConferenceRelayCodec,
-    // Stored in the world state (tables 0x11..0x13, docs/data-model.md §Aliases).
-    AccountAliasCodec,
-    AliasCounterCodec,
-    AssetAliasCodec,
     // Stored in the world state (tables 0x1b, 0x1c, docs/subscriptions.md).
     SubscriptionPlanCodec,
     SubscriptionCodec,

@@ -100,13 +100,6 @@ const CORE_WEIGHTS = {
   ReportConferenceRelayHealth: row(30),
   // + one pool append (POOL_TREE_DEPTH Poseidon levels).
   ShieldAsset: row(200),
-  RegisterAccountAlias: row(40),
-  TransferAccountAlias: row(40),
-  RemoveAccountAlias: row(40),
-  SetPrimaryAccountAlias: row(40),
-  SetAssetAlias: row(40),
-  RenewAssetAlias: row(40),
-  RemoveAssetAlias: row(40),
   RegisterSubscriptionPlan: sized(40, 0.1),
   Subscribe: row(80),
   CancelSubscription: row(40),

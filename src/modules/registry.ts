@@ -13,6 +13,7 @@
 // SDK's `export *` takes only the modules' SDK functions below.
 
 import { aliasInstructions } from './aliases/sdk.js';
+import { aliasesWire } from './aliases/wire.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
@@ -101,7 +102,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The features still in the core folders (modules/ledger.ts): their wire is the core's own.
   { name: 'ledger' },
   { name: 'conference', cli: true },
-  { name: 'aliases', cli: true },
+  { name: 'aliases', wire: aliasesWire, cli: true },
   { name: 'multisig', wire: multisigWire, cli: true },
   { name: 'controls', wire: controlsWire, cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },

@@ -8,17 +8,6 @@ import type { Codec } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';
 import { varuint } from '../codec/primitives.js';
 import {
-  type AccountAlias,
-  AccountAliasCodec,
-  type AliasCounter,
-  AliasCounterCodec,
-  type AssetAlias,
-  AssetAliasCodec,
-  accountAliasProblem,
-  aliasDomain,
-  assetAliasProblem,
-} from '../model/aliases.js';
-import {
   type ConferenceCall,
   ConferenceCallCodec,
   type ConferenceRelay,
@@ -103,12 +92,6 @@ export interface IndexNames {
   livePeers: unknown;
   /** Conference calls by the domain of their id. */
   callsByDomain: unknown;
-  /** Account aliases by the account they name, by their own domain, and by index (decimal text). */
-  aliasesByAccount: unknown;
-  aliasesByDomain: unknown;
-  aliasByIndex: unknown;
-  /** Asset aliases by the definition they name (at most one each). */
-  aliasesByDefinition: unknown;
   /** Plans by provider; subscriptions by subscriber and by provider. */
   plansByProvider: unknown;
   subscriptionsBySubscriber: unknown;
@@ -249,21 +232,6 @@ const CORE_TABLES = Object.freeze({
   }),
   nullifier: tableDef<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
   shieldedPool: tableDef<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
-  accountAlias: tableDef<AccountAlias>('accountAlias', AccountAliasCodec, {
-    idOf: (v) => v.alias,
-    links: (id, v) => [
-      ['aliasesByAccount', v.account],
-      ['aliasesByDomain', aliasDomain(id)],
-      ['aliasByIndex', String(v.index)],
-    ],
-    check: (id, v) => accountAliasProblem(id)?.message ?? (v.index < 1 ? 'index below 1' : undefined),
-  }),
-  aliasCounter: tableDef<AliasCounter>('aliasCounter', AliasCounterCodec, { idOf: () => SINGLETON_ID }),
-  assetAlias: tableDef<AssetAlias>('assetAlias', AssetAliasCodec, {
-    idOf: (v) => v.alias,
-    links: (_id, v) => [['aliasesByDefinition', v.definition]],
-    check: (id) => assetAliasProblem(id)?.message,
-  }),
   subscriptionPlan: tableDef<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
     idOf: (v) => v.id,
     links: (_id, v) => [['plansByProvider', v.provider]],

@@ -3,8 +3,8 @@
 // Declarations only; the code is in actions.ts, imported when a command runs (cli/lazy.ts).
 
 import type { Command } from 'commander';
-import type { CliIdNames } from '../../cli/id-names.js';
 import { clientOptions } from '../../cli/client-options.js';
+import type { CliIdNames } from '../../cli/id-names.js';
 import { lazyAction } from '../../cli/lazy.js';
 
 const actions = () => import('./actions.js');
