@@ -10,10 +10,10 @@
 // block time (1,000 ms).
 
 import type { Instruction } from '../../src/model/instructions.js';
-import { multisigAccountId } from '../../src/model/multisig.js';
 import { numeric } from '../../src/model/numeric.js';
 import type { SignedTransaction } from '../../src/model/transaction.js';
 import { DEFAULT_BLOCK_MAX_WEIGHT, transactionsShare, transactionWeight } from '../../src/model/weights.js';
+import { multisigAccountId } from '../../src/modules/multisig/model.js';
 import { devPoolAccount } from '../../src/node/zk-dev-genesis.js';
 import type { Ledger } from '../../src/pipeline/ledger.js';
 import { fieldToHex } from '../../src/zk/field.js';

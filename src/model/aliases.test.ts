@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accountAliasProblem, assetAliasProblem, leaseStatus } from './aliases.js';
+import { accountAliasProblem, assetAliasProblem } from './aliases.js';
 
 const KEY = `ed0120${'AB'.repeat(32)}`;
 
@@ -32,17 +32,5 @@ describe('alias literals (docs/data-model.md §Aliases)', () => {
       assert.equal(accountAliasProblem(a)?.kind, 'invalid', a);
     for (const a of ['rose#wonderland', 'deed$w', 'a@w', '', 'USD', `${'a'.repeat(65)}`])
       assert.equal(assetAliasProblem(a)?.kind, 'invalid', a);
-  });
-});
-
-describe('leaseStatus', () => {
-  it('is decided by the block time alone, boundaries included', () => {
-    const lease = { expiresAtMs: 10_000n, graceMs: 500n };
-    assert.equal(leaseStatus(undefined, 1e15), 'permanent');
-    assert.equal(leaseStatus(lease, 9_999), 'leased_active');
-    assert.equal(leaseStatus(lease, 10_000), 'leased_grace');
-    assert.equal(leaseStatus(lease, 10_499), 'leased_grace');
-    assert.equal(leaseStatus(lease, 10_500), 'expired_pending_cleanup');
-    assert.equal(leaseStatus({ expiresAtMs: 10_000n, graceMs: 0n }, 10_000), 'expired_pending_cleanup');
   });
 });

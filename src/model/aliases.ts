@@ -3,12 +3,12 @@
 //   asset alias     <label>              usd.stable         no '#', '@' or '$': never an entity id
 // A label is 1..64 characters of [a-z0-9._-] starting with a letter or digit. Instructions carry the
 // literal as a bounded string and the executor checks it, so a bad literal is a ledger rejection with a
-// stable code (alias_invalid, alias_is_account_id), not an undecodable transaction.
+// stable code (alias_invalid, alias_is_account_id), not an undecodable transaction. The literal syntax is
+// the core's (names in place of ids are checked by the gateway and other modules too); the rows, their
+// tables and the instructions are the aliases module's (src/modules/aliases/wire.ts).
 
-import type { Infer } from '../codec/codec.js';
-import { option, struct } from '../codec/compound.js';
-import { bool, string, u64, varuint } from '../codec/primitives.js';
-import { AccountId, AssetDefinitionId, parseAccountId } from './ids.js';
+import { string } from '../codec/primitives.js';
+import { parseAccountId } from './ids.js';
 import { nameProblem } from './names.js';
 
 export const ALIAS_LABEL_CHARS_MAX = 64;
@@ -57,46 +57,3 @@ export function aliasDomain(alias: string): string {
 
 /** The text an instruction carries for an alias (checked by the executor, see above). */
 export const AliasText = string(ALIAS_TEXT_BYTES_MAX);
-
-/** A bound account alias (world-state table 0x11, keyed by the literal). */
-export const AccountAliasCodec = struct('AccountAlias', {
-  alias: AliasText,
-  account: AccountId,
-  /** Assigned from the alias counter when the literal is bound; kept by transfers, never reused. */
-  index: varuint,
-  /** At most one alias of an account is primary. */
-  primary: bool,
-});
-export type AccountAlias = Infer<typeof AccountAliasCodec>;
-
-/** The alias index counter (world-state table 0x12, one row): the last index assigned. */
-export const AliasCounterCodec = struct('AliasCounter', { lastIndex: varuint });
-export type AliasCounter = Infer<typeof AliasCounterCodec>;
-
-/** An expiring lease: active until expiresAtMs (block time), then grace for graceMs, then expired. */
-export const AliasLeaseCodec = struct('AliasLease', { expiresAtMs: u64, graceMs: u64 });
-export type AliasLease = Infer<typeof AliasLeaseCodec>;
-
-/** An asset definition's alias (world-state table 0x13, keyed by the literal); no lease = permanent. */
-export const AssetAliasCodec = struct('AssetAlias', {
-  alias: AliasText,
-  definition: AssetDefinitionId,
-  lease: option(AliasLeaseCodec),
-});
-export type AssetAlias = Infer<typeof AssetAliasCodec>;
-
-export type LeaseStatus = 'permanent' | 'leased_active' | 'leased_grace' | 'expired_pending_cleanup';
-
-/** The lease status at a block time (the header's, never the wall clock: deterministic). */
-export function leaseStatus(lease: AliasLease | undefined, blockTimeMs: number): LeaseStatus {
-  if (lease === undefined) return 'permanent';
-  const now = BigInt(blockTimeMs);
-  if (now < lease.expiresAtMs) return 'leased_active';
-  if (now < lease.expiresAtMs + lease.graceMs) return 'leased_grace';
-  return 'expired_pending_cleanup';
-}
-
-/** Whether an asset alias still names its definition (resolution in place of an id). */
-export function leaseLive(status: LeaseStatus): boolean {
-  return status !== 'expired_pending_cleanup';
-}

@@ -11,7 +11,7 @@ import fc from 'fast-check';
 import type { AnyCodec } from '../codec/codec.js';
 import { lawTests } from '../codec/laws.test.js';
 import { MODEL_ARBITRARIES } from './arbitraries.test.js';
-import { SCHEMA } from './schema.js';
+import { moduleSchemaTypes, SCHEMA } from './schema.js';
 
 function isCodec(x: unknown): x is AnyCodec {
   const c = x as Partial<AnyCodec> | null;
@@ -20,7 +20,10 @@ function isCodec(x: unknown): x is AnyCodec {
   );
 }
 
-/** Every codec exported by a module of the model (so new types need no list kept up to date here). */
+/**
+ * Every codec exported by a file of the model, and every type a ledger module's `wire.ts` declares (so
+ * new types need no list kept up to date here).
+ */
 async function exportedCodecs(): Promise<AnyCodec[]> {
   const dir = new URL('./', import.meta.url);
   const files = readdirSync(fileURLToPath(dir)).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
@@ -31,6 +34,7 @@ async function exportedCodecs(): Promise<AnyCodec[]> {
     const m = (await import(`./${f.replace(/\.ts$/, '.js')}`)) as Record<string, unknown>;
     out.push(...Object.values(m).filter(isCodec));
   }
+  out.push(...moduleSchemaTypes());
   return out;
 }
 

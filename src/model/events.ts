@@ -7,13 +7,10 @@ import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq, struct } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
-import { AliasLeaseCodec, AliasText } from './aliases.js';
 import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
-import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';
-import { MultisigResultCodec, MultisigSpecCodec } from './multisig.js';
 import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
@@ -97,39 +94,6 @@ const CORE_DATA_EVENT_VARIANTS = {
   },
   ConferenceEnded: { call: CallId, endedAtMs: u64 },
   ConferenceRelayRegistered: { relay: RelayId, operator: AccountId },
-  // Aliases (docs/data-model.md §Aliases). Bound also on a transfer (with the new account).
-  AccountAliasBound: { alias: AliasText, account: AccountId, index: varuint },
-  AccountAliasUnbound: { alias: AliasText, account: AccountId, index: varuint },
-  AccountAliasPrimarySet: { alias: AliasText, account: AccountId },
-  AssetAliasSet: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
-  AssetAliasRemoved: { alias: AliasText, definition: AssetDefinitionId },
-  // Multisig accounts (docs/multisig.md). SpecSet on registration and on every SetMultisigSpec.
-  MultisigSpecSet: { account: AccountId, spec: MultisigSpecCodec },
-  MultisigProposed: {
-    multisig: AccountId,
-    instructionsHash: Hash,
-    proposer: AccountId,
-    expiresAtMs: varuint,
-  },
-  MultisigApproved: { multisig: AccountId, instructionsHash: Hash, approver: AccountId, weight: varuint },
-  MultisigExecuted: { multisig: AccountId, instructionsHash: Hash, result: MultisigResultCodec },
-  MultisigCancelApproved: { multisig: AccountId, instructionsHash: Hash, approver: AccountId },
-  MultisigCanceled: { multisig: AccountId, instructionsHash: Hash },
-  // Transfer controls (docs/controls.md): one per changed rule; `account` absent = definition-wide.
-  ControlFreezeSet: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
-  ControlBlacklistSet: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
-  ControlListEntrySet: {
-    definition: AssetDefinitionId,
-    list: ControlListCodec,
-    account: AccountId,
-    listed: bool,
-  },
-  ControlCapSet: {
-    definition: AssetDefinitionId,
-    account: option(AccountId),
-    window: ControlWindowCodec,
-    cap: option(NumericCodec),
-  },
   // Subscriptions (docs/subscriptions.md).
   SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
   SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },

@@ -4,8 +4,8 @@
 // declarations"), adding them to `InstructionVariants` by interface augmentation, so that `Instruction`
 // is the precise union of every variant of the build.
 
-import type { Codec, Infer } from '../codec/codec.js';
-import { enumOf, lazy, option, seq } from '../codec/compound.js';
+import type { Infer } from '../codec/codec.js';
+import { enumOf, option, seq } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
 import {
   bool,
@@ -19,7 +19,6 @@ import {
   u64,
   varuint,
 } from '../codec/primitives.js';
-import { AliasLeaseCodec, AliasText } from './aliases.js';
 import {
   CallId,
   Field,
@@ -32,12 +31,10 @@ import {
   RosterProofCodec,
   X25519_KEY_BYTES,
 } from './conference.js';
-import { ControlListCodec, ControlWindowCodec } from './controls.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
 import { MetadataCodec } from './metadata.js';
-import { MULTISIG_INSTRUCTIONS_MAX, MultisigSpecCodec, SeedText } from './multisig.js';
 import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
@@ -59,18 +56,6 @@ export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
 
-/**
- * An instruction inside a multisig proposal: the Instruction type itself (recursive, hence lazy). Typed
- * by its kind only here, because the type of InstructionCodec depends on this list; `innerInstructions`
- * gives the full type back.
- */
-export interface InnerInstruction {
-  readonly kind: string;
-}
-export const InnerInstructions = seq(
-  lazy<InnerInstruction>('ProposalInstruction', (): Codec<InnerInstruction> => InstructionCodec as never),
-  MULTISIG_INSTRUCTIONS_MAX,
-);
 const CORE_INSTRUCTION_VARIANTS = {
   RegisterDomain: { id: DomainId, metadata: MetadataCodec },
   RegisterAccount: { id: AccountId, metadata: MetadataCodec },
@@ -151,39 +136,6 @@ const CORE_INSTRUCTION_VARIANTS = {
   ReportConferenceRelayHealth: { relay: RelayId, available: bool, latencyMs: u32, lossPermille: u16 },
   // Moves `amount` of the native asset from the authority into the shielded pool as a note for ownerHash.
   ShieldAsset: { amount: NumericCodec, ownerHash: Field },
-  // Account and asset aliases (docs/data-model.md §Aliases), tags 37..43. Literals are checked by the
-  // executor (alias_invalid, alias_is_account_id). A lease absent = permanent.
-  RegisterAccountAlias: { alias: AliasText, account: AccountId },
-  TransferAccountAlias: { alias: AliasText, destination: AccountId },
-  RemoveAccountAlias: { alias: AliasText },
-  SetPrimaryAccountAlias: { alias: AliasText },
-  SetAssetAlias: { alias: AliasText, definition: AssetDefinitionId, lease: option(AliasLeaseCodec) },
-  RenewAssetAlias: { alias: AliasText, expiresAtMs: u64 },
-  RemoveAssetAlias: { alias: AliasText },
-  // Multisig accounts (docs/multisig.md). RegisterMultisig creates the account whose
-  // id is derived from its domain and seed (model/multisig.ts) and its spec; the proposal's instructions
-  // run as the multisig account once approvals reach the quorum. SetMultisigSpec only as the multisig.
-  RegisterMultisig: { account: AccountId, seed: SeedText, spec: MultisigSpecCodec },
-  ProposeMultisig: { multisig: AccountId, instructions: InnerInstructions },
-  ApproveMultisig: { multisig: AccountId, instructionsHash: Hash },
-  CancelMultisig: { multisig: AccountId, instructionsHash: Hash },
-  SetMultisigSpec: { multisig: AccountId, spec: MultisigSpecCodec },
-  // Transfer controls (docs/controls.md): one contiguous block. `account` absent = the definition-wide
-  // record (every holder); `cap` absent removes that window's cap; `listed` false removes the entry.
-  SetTransferFreeze: { definition: AssetDefinitionId, account: option(AccountId), frozen: bool },
-  SetTransferBlacklist: { definition: AssetDefinitionId, account: option(AccountId), blacklisted: bool },
-  SetTransferListEntry: {
-    definition: AssetDefinitionId,
-    list: ControlListCodec,
-    account: AccountId,
-    listed: bool,
-  },
-  SetTransferCap: {
-    definition: AssetDefinitionId,
-    account: option(AccountId),
-    window: ControlWindowCodec,
-    cap: option(NumericCodec),
-  },
   // Subscriptions (docs/subscriptions.md). ChargeSubscription is what a billing schedule runs.
   RegisterSubscriptionPlan: {
     id: SubscriptionIdText,
@@ -224,11 +176,3 @@ export const INSTRUCTION_KINDS: readonly InstructionKind[] = INSTRUCTION_TAGS;
 
 /** Compile-time check: the tag table and the declared variants name the same kinds. */
 export const INSTRUCTION_VARIANTS_MATCH_TAGS: SameNames<InstructionTag, InstructionKind> = true;
-
-/** The instructions of a proposal, at their full type. */
-export function innerInstructions(list: readonly InnerInstruction[]): Instruction[] {
-  return list as Instruction[];
-}
-
-/** The codec of an instruction list (what `instructions_hash` is taken over). */
-export const InstructionListCodec = seq(InstructionCodec, MULTISIG_INSTRUCTIONS_MAX);

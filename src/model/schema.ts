@@ -6,13 +6,9 @@
 import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
 import { SchemaRegistry } from '../codec/registry.js';
-import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from './aliases.js';
 import { BlockCodec } from './block.js';
 import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
-import { AssetControlCodec, DefinitionControlCodec } from './controls.js';
 import { EventEnvelopeCodec } from './events.js';
-import { MultisigAccountCodec } from './multisig.js';
-import { MultisigProposalCodec } from './multisig-proposal.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
@@ -40,16 +36,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     // Stored in the world state (hashed into the state root) and served by the conference routes.
     ConferenceCallCodec,
     ConferenceRelayCodec,
-    // Stored in the world state (tables 0x11..0x13, docs/data-model.md §Aliases).
-    AccountAliasCodec,
-    AliasCounterCodec,
-    AssetAliasCodec,
-    // Stored in the world state (tables 0x14, 0x15, docs/multisig.md).
-    MultisigAccountCodec,
-    MultisigProposalCodec,
-    // Stored in the world state (tables 0x17, 0x18, docs/controls.md).
-    AssetControlCodec,
-    DefinitionControlCodec,
     // Stored in the world state (tables 0x1b, 0x1c, docs/subscriptions.md).
     SubscriptionPlanCodec,
     SubscriptionCodec,

@@ -7,12 +7,7 @@
 // its `wire.ts` (`declareWeights`), and documents them on its page.
 
 import { encode } from '../codec/frame.js';
-import {
-  type Instruction,
-  InstructionCodec,
-  type InstructionKind,
-  innerInstructions,
-} from './instructions.js';
+import { type Instruction, InstructionCodec, type InstructionKind } from './instructions.js';
 import { POOL_TREE_DEPTH } from './shielded.js';
 
 export { DEFAULT_BLOCK_MAX_WEIGHT, DEFAULT_TRANSACTION_MAX_WEIGHT } from './weights-defaults.js';
@@ -44,6 +39,11 @@ export interface ModuleWeightRule extends WeightRule {
   readonly extra?: (ins: Instruction) => number;
   /** The added term as the docs print it (e.g. `+ Σ weight(nested)`). */
   readonly nested?: string;
+  /**
+   * The instructions it carries that the executor runs, and charges, one by one as their own (a batch
+   * that may run in the same transaction): counted in the weight as written, not in its own weight.
+   */
+  readonly batch?: (ins: Instruction) => readonly Instruction[];
 }
 
 /** A fixed weight. */
@@ -100,24 +100,6 @@ const CORE_WEIGHTS = {
   ReportConferenceRelayHealth: row(30),
   // + one pool append (POOL_TREE_DEPTH Poseidon levels).
   ShieldAsset: row(200),
-  RegisterAccountAlias: row(40),
-  TransferAccountAlias: row(40),
-  RemoveAccountAlias: row(40),
-  SetPrimaryAccountAlias: row(40),
-  SetAssetAlias: row(40),
-  RenewAssetAlias: row(40),
-  RemoveAssetAlias: row(40),
-  RegisterMultisig: sized(60, 0.1),
-  // Stores the proposal (hashes its instructions); + the nested batch's weight (it may run at once).
-  ProposeMultisig: sized(60, 0.1),
-  // + the proposal's batch when the approval completes the quorum (charged as it runs).
-  ApproveMultisig: row(60),
-  CancelMultisig: row(60),
-  SetMultisigSpec: sized(60, 0.1),
-  SetTransferFreeze: row(30),
-  SetTransferBlacklist: row(30),
-  SetTransferListEntry: row(30),
-  SetTransferCap: row(30),
   RegisterSubscriptionPlan: sized(40, 0.1),
   Subscribe: row(80),
   CancelSubscription: row(40),
@@ -135,6 +117,7 @@ export const WEIGHTS: { readonly [K in InstructionKind]: WeightRule } = { ...COR
 };
 
 const EXTRA: Partial<Record<InstructionKind, (ins: Instruction) => number>> = {};
+const BATCH: Partial<Record<InstructionKind, (ins: Instruction) => readonly Instruction[]>> = {};
 
 /** Declares a module's weight rules (each kind once; kinds the core weighs are refused). */
 export function declareWeights(rules: Readonly<Partial<Record<InstructionKind, ModuleWeightRule>>>): void {
@@ -142,6 +125,7 @@ export function declareWeights(rules: Readonly<Partial<Record<InstructionKind, M
     if (Object.hasOwn(WEIGHTS, kind)) throw new Error(`the weight of ${kind} is declared twice`);
     (WEIGHTS as Record<string, WeightRule>)[kind] = rule;
     if (rule.extra !== undefined) EXTRA[kind] = rule.extra;
+    if (rule.batch !== undefined) BATCH[kind] = rule.batch;
     if (rule.nested !== undefined) (NESTED_TERMS as Record<string, string>)[kind] = rule.nested;
   }
 }
@@ -153,8 +137,6 @@ export const NESTED_TERMS: Partial<Record<InstructionKind, string>> = {
   LeaveConference: '+ private ? verify',
   RecordConferenceUsage: '+ private ? verify',
   ShieldAsset: '+ poolAppend (= 2,200 × tree depth 16)',
-  ProposeMultisig: '+ Σ weight(nested)',
-  ApproveMultisig: '+ Σ weight(proposal) when it executes (counted by the executor)',
 };
 
 const ROSTER_COMMITMENT_WEIGHT = 5;
@@ -174,8 +156,8 @@ function sizeTerm(rule: WeightRule, ins: Instruction): number {
 
 /**
  * The weight the executor charges when it runs `ins` itself: its rule, its proofs and tree appends, and
- * what a module's rule adds (`extra`, e.g. nested instructions it reserves). A ProposeMultisig's or
- * ApproveMultisig's batch is not included: the executor charges each nested instruction as it runs.
+ * what a module's rule adds (`extra`, e.g. nested instructions it reserves). A rule's `batch` is not
+ * included: the executor charges each of its instructions as it runs.
  */
 export function ownWeight(ins: Instruction): number {
   const rule = WEIGHTS[ins.kind];
@@ -203,17 +185,18 @@ export function ownWeight(ins: Instruction): number {
   return w;
 }
 
-/** The weight of an instruction as written: its own weight plus a proposal's nested batch. */
+/** The weight of an instruction as written: its own weight plus the batch it carries (a rule's `batch`). */
 export function instructionWeight(ins: Instruction): number {
   let w = ownWeight(ins);
-  if (ins.kind === 'ProposeMultisig')
-    for (const inner of innerInstructions(ins.instructions)) w += instructionWeight(inner);
+  const batch = BATCH[ins.kind];
+  if (batch !== undefined) for (const inner of batch(ins)) w += instructionWeight(inner);
   return w;
 }
 
 /**
  * The static weight of a transaction's instructions: what admission, the block builder and followers
- * check. The executor's count can only exceed it by an ApproveMultisig that executes its proposal.
+ * check. The executor's count can only exceed it by an instruction that runs a batch stored earlier
+ * (an approval that completes a proposal's quorum).
  */
 export function transactionWeight(instructions: readonly Instruction[]): number {
   let w = TRANSACTION_BASE_WEIGHT;

@@ -13,10 +13,13 @@
 // SDK's `export *` takes only the modules' SDK functions below.
 
 import { aliasInstructions } from './aliases/sdk.js';
+import { aliasesWire } from './aliases/wire.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { controlInstructions } from './controls/sdk.js';
+import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './descriptor.js';
 import { multisigInstructions } from './multisig/sdk.js';
+import { multisigWire } from './multisig/wire.js';
 import { triggerInstructions } from './triggers/sdk.js';
 import { triggersWire } from './triggers/wire.js';
 
@@ -99,9 +102,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The features still in the core folders (modules/ledger.ts): their wire is the core's own.
   { name: 'ledger' },
   { name: 'conference', cli: true },
-  { name: 'aliases', cli: true },
-  { name: 'multisig', cli: true },
-  { name: 'controls', cli: true },
+  { name: 'aliases', wire: aliasesWire, cli: true },
+  { name: 'multisig', wire: multisigWire, cli: true },
+  { name: 'controls', wire: controlsWire, cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },
 ]);
 

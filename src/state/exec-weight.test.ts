@@ -16,9 +16,9 @@ import {
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
-import { multisigAccountId } from '../model/multisig.js';
-import { instructionsHash } from '../model/multisig-proposal.js';
 import { instructionWeight, TRANSACTION_BASE_WEIGHT } from '../model/weights.js';
+import { multisigAccountId } from '../modules/multisig/model.js';
+import { instructionsHash } from '../modules/multisig/proposal-row.js';
 import { trigger } from '../modules/triggers/reads.js';
 
 const mint = (n = '1'): Instruction => ({ kind: 'MintAsset', asset: asset(ROSE, ALICE), amount: amount(n) });

@@ -8,17 +8,6 @@ import type { Codec } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';
 import { varuint } from '../codec/primitives.js';
 import {
-  type AccountAlias,
-  AccountAliasCodec,
-  type AliasCounter,
-  AliasCounterCodec,
-  type AssetAlias,
-  AssetAliasCodec,
-  accountAliasProblem,
-  aliasDomain,
-  assetAliasProblem,
-} from '../model/aliases.js';
-import {
   type ConferenceCall,
   ConferenceCallCodec,
   type ConferenceRelay,
@@ -26,14 +15,6 @@ import {
   MAX_PARTICIPANTS_LIMIT,
   parseCallId,
 } from '../model/conference.js';
-import {
-  type AssetControl,
-  AssetControlCodec,
-  controlProblem,
-  type DefinitionControl,
-  DefinitionControlCodec,
-  sortedProblem,
-} from '../model/controls.js';
 import {
   type Account,
   AccountCodec,
@@ -53,7 +34,6 @@ import {
   UpgradeRecordCodec,
 } from '../model/entities.js';
 import {
-  assetId,
   DomainId,
   parseAccountId,
   parseAssetId,
@@ -61,8 +41,6 @@ import {
   parseNftId,
   RoleId,
 } from '../model/ids.js';
-import { type MultisigAccount, MultisigAccountCodec, proposalRowId, specProblem } from '../model/multisig.js';
-import { type MultisigProposal, MultisigProposalCodec, proposalProblem } from '../model/multisig-proposal.js';
 import { type Parameters, ParametersRowCodec } from '../model/parameters.js';
 import { type Permission, PermissionCodec, permissionKey } from '../model/permissions.js';
 import {
@@ -114,21 +92,6 @@ export interface IndexNames {
   livePeers: unknown;
   /** Conference calls by the domain of their id. */
   callsByDomain: unknown;
-  /** Account aliases by the account they name, by their own domain, and by index (decimal text). */
-  aliasesByAccount: unknown;
-  aliasesByDomain: unknown;
-  aliasByIndex: unknown;
-  /** Asset aliases by the definition they name (at most one each). */
-  aliasesByDefinition: unknown;
-  /** Multisig accounts by each signatory (member → multisigs). */
-  multisigsByMember: unknown;
-  /** Proposals by their multisig account (multisig → proposals). */
-  proposalsByMultisig: unknown;
-  /** Proposals stored as collecting signatures by multisig and proposer (`<multisig> <proposer>`). */
-  openProposalsByProposer: unknown;
-  /** Account transfer controls (0x17) by account and by definition (cascades on unregister). */
-  controlsByAccount: unknown;
-  controlsByDefinition: unknown;
   /** Plans by provider; subscriptions by subscriber and by provider. */
   plansByProvider: unknown;
   subscriptionsBySubscriber: unknown;
@@ -269,56 +232,6 @@ const CORE_TABLES = Object.freeze({
   }),
   nullifier: tableDef<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
   shieldedPool: tableDef<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
-  accountAlias: tableDef<AccountAlias>('accountAlias', AccountAliasCodec, {
-    idOf: (v) => v.alias,
-    links: (id, v) => [
-      ['aliasesByAccount', v.account],
-      ['aliasesByDomain', aliasDomain(id)],
-      ['aliasByIndex', String(v.index)],
-    ],
-    check: (id, v) => accountAliasProblem(id)?.message ?? (v.index < 1 ? 'index below 1' : undefined),
-  }),
-  aliasCounter: tableDef<AliasCounter>('aliasCounter', AliasCounterCodec, { idOf: () => SINGLETON_ID }),
-  assetAlias: tableDef<AssetAlias>('assetAlias', AssetAliasCodec, {
-    idOf: (v) => v.alias,
-    links: (_id, v) => [['aliasesByDefinition', v.definition]],
-    check: (id) => assetAliasProblem(id)?.message,
-  }),
-  multisigAccount: tableDef<MultisigAccount>('multisigAccount', MultisigAccountCodec, {
-    idOf: (v) => v.account,
-    links: (_id, v) => [...v.spec.signatories.keys()].map((m) => ['multisigsByMember', m] as const),
-    check: (id, v) => specProblem(id, v.spec),
-  }),
-  multisigProposal: tableDef<MultisigProposal>('multisigProposal', MultisigProposalCodec, {
-    idOf: (v) => proposalRowId(v.multisig, v.instructionsHash),
-    links: (_id, v) =>
-      v.status.kind === 'CollectingSignatures'
-        ? [
-            ['proposalsByMultisig', v.multisig],
-            ['openProposalsByProposer', `${v.multisig} ${v.proposer}`],
-          ]
-        : [['proposalsByMultisig', v.multisig]],
-    check: proposalProblem,
-  }),
-  assetControl: tableDef<AssetControl>('assetControl', AssetControlCodec, {
-    idOf: (v) => assetId(v.definition, v.account),
-    linksById: true,
-    links: (id) => {
-      const p = parseAssetId(id);
-      return p === undefined
-        ? []
-        : [
-            ['controlsByAccount', p.account],
-            ['controlsByDefinition', p.definition],
-          ];
-    },
-    check: (_id, v) => controlProblem(v.limits, v.usages),
-  }),
-  definitionControl: tableDef<DefinitionControl>('definitionControl', DefinitionControlCodec, {
-    idOf: (v) => v.definition,
-    check: (_id, v) =>
-      controlProblem(v.limits, []) ?? sortedProblem(v.allowList) ?? sortedProblem(v.denyList),
-  }),
   subscriptionPlan: tableDef<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
     idOf: (v) => v.id,
     links: (_id, v) => [['plansByProvider', v.provider]],

@@ -14,7 +14,7 @@
 
 import assert from 'node:assert/strict';
 import { parseAccountId } from '../../src/model/ids.js';
-import { MULTISIG_PENDING_PER_PROPOSER_MAX, multisigAccountId } from '../../src/model/multisig.js';
+import { MULTISIG_PENDING_PER_PROPOSER_MAX, multisigAccountId } from '../../src/modules/multisig/model.js';
 import { NATIVE_ASSET } from '../../src/node/init.js';
 import {
   accountOf,

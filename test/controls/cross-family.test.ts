@@ -7,9 +7,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Instruction } from '../../src/model/instructions.js';
-import { multisigAccountId, proposalRowId } from '../../src/model/multisig.js';
-import { instructionsHash } from '../../src/model/multisig-proposal.js';
 import { numeric } from '../../src/model/numeric.js';
+import { multisigAccountId, proposalRowId } from '../../src/modules/multisig/model.js';
+import { instructionsHash } from '../../src/modules/multisig/proposal-row.js';
 import { CONTROLS_DOMAIN, type ControlsFixture, controlsFixture, USD } from '../helpers/controls-fixture.js';
 
 const DAY = 86_400_000;

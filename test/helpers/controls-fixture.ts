@@ -10,9 +10,9 @@
 //   f.clock.jump(86_400_000); // the next block is a day later (caps roll over)
 //   await f.t.stopAll();
 
-import type { ControlWindowKind } from '../../src/model/controls.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
+import type { ControlWindowKind } from '../../src/modules/controls/model.js';
 import { JumpClock } from './jump-clock.js';
 import { submitAndWait } from './node.js';
 import { type ServedTestNode, startServedNode } from './served.js';

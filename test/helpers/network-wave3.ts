@@ -4,8 +4,8 @@
 // the same answers for the proposal and the trigger once all peers stand at the same height.
 
 import assert from 'node:assert/strict';
-import { multisigAccountId } from '../../src/model/multisig.js';
-import { instructionsHash } from '../../src/model/multisig-proposal.js';
+import { multisigAccountId } from '../../src/modules/multisig/model.js';
+import { instructionsHash } from '../../src/modules/multisig/proposal-row.js';
 import { type Instruction, ToranaClient } from '../../src/sdk/index.js';
 import type { TestNetwork } from './network.js';
 import { waitUntil } from './network-scenario.js';

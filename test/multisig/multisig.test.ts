@@ -7,8 +7,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Instruction } from '../../src/model/instructions.js';
-import { multisigAccountId } from '../../src/model/multisig.js';
 import { numeric } from '../../src/model/numeric.js';
+import { multisigAccountId } from '../../src/modules/multisig/model.js';
 import {
   instructions,
   multisigApprovals,

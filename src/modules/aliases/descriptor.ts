@@ -1,7 +1,8 @@
 // The aliases module (docs/data-model.md §Aliases): account aliases `label@domain` and asset definition
 // aliases `label` (with expiring leases), bound by instructions, resolved in place of ids everywhere.
 
-import { AccountAliasCodec, AliasCounterCodec, AssetAliasCodec } from '../../model/aliases.js';
+import type { DataEvent } from '../../model/events.js';
+import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import {
   registerAccountAlias,
@@ -23,6 +24,7 @@ import { ALIAS_NAMING } from './names.js';
 import { aliasReadPort } from './reads.js';
 import { aliasFamily } from './routes.js';
 import { ALIAS_SDK } from './sdk.js';
+import { aliasesWire } from './wire.js';
 
 export const aliasesModule: LedgerModule = {
   name: 'aliases',
@@ -35,24 +37,11 @@ export const aliasesModule: LedgerModule = {
     RenewAssetAlias: renewAssetAlias,
     RemoveAssetAlias: removeAssetAlias,
   },
-  tables: ['accountAlias', 'aliasCounter', 'assetAlias'],
-  schemaTypes: [AccountAliasCodec, AliasCounterCodec, AssetAliasCodec],
-  events: [
-    'AccountAliasBound',
-    'AccountAliasUnbound',
-    'AccountAliasPrimarySet',
-    'AssetAliasSet',
-    'AssetAliasRemoved',
-  ],
+  tables: (aliasesWire.tables ?? []).map((t) => t.name),
+  schemaTypes: aliasesWire.schemaTypes ?? [],
+  events: Object.keys(aliasesWire.events ?? {}) as DataEvent['kind'][],
   eventScope: aliasEventScope,
-  rejections: [
-    'alias_invalid',
-    'alias_is_account_id',
-    'alias_already_bound',
-    'alias_not_found',
-    'alias_lease_invalid',
-    'alias_lease_expired',
-  ],
+  rejections: Object.keys(aliasesWire.rejections ?? {}) as RejectionCode[],
   // An unregistered domain, account or definition takes its aliases with it.
   removal: {
     drop: (x, removed) => {

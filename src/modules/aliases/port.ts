@@ -2,7 +2,7 @@
 // adapts its committed world state and chain to it (reads.ts aliasReadPort).
 
 import type { IdNameState } from '../../gateway/id-resolver.js';
-import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
+import type { AccountAlias, AssetAlias } from './rows.js';
 
 /** Committed alias rows; answers are copies the caller may keep. An account is given by id or name. */
 export interface AliasPort extends IdNameState {

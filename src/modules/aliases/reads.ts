@@ -4,11 +4,11 @@
 
 import { tipTimeMs } from '../../gateway/id-resolver.js';
 import type { ChainReader } from '../../gateway/ports.js';
-import type { AccountAlias, AssetAlias } from '../../model/aliases.js';
 import { aliasDomain } from '../../model/aliases.js';
 import { deepCopy } from '../../state/copy.js';
 import type { WorldState } from '../../state/world-state.js';
 import type { AliasPort } from './port.js';
+import type { AccountAlias, AssetAlias } from './rows.js';
 
 /** An account alias by its literal (a copy). */
 export function accountAlias(state: WorldState, alias: string): AccountAlias | undefined {

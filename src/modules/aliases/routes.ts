@@ -17,16 +17,15 @@ import { parsePage } from '../../gateway/list.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import {
-  type AccountAlias,
   ALIAS_TEXT_BYTES_MAX,
   accountAliasProblem,
   aliasDomain,
   assetAliasProblem,
-  leaseStatus,
 } from '../../model/aliases.js';
 import { parseDefinitionId } from '../../model/ids.js';
 import { NAME_BYTES_MAX } from '../../model/names.js';
 import type { AliasPort } from './port.js';
+import { type AccountAlias, leaseStatus } from './rows.js';
 import { AccountAliasListView, AccountAliasView, AliasIndexView, AssetAliasView } from './views.js';
 
 const SOURCE = 'ledger';

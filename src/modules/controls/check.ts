@@ -8,11 +8,11 @@
 //   5. transfer_cap_exceeded  a Tx cap < amount, or a period cap < spent in the bucket + amount
 // Caps of the definition and of the account both apply to the sender (usage counted once, per account).
 
-import type { AssetControl, DefinitionControl, TransferLimit, TransferUsage } from '../../model/controls.js';
 import { assetId } from '../../model/ids.js';
 import type { ExecContext, Fail } from '../../state/exec-context.js';
 import { fail } from '../../state/exec-context.js';
 import type { Movement, TransferCheck } from '../../state/module-host.js';
+import type { AssetControl, DefinitionControl, TransferLimit, TransferUsage } from './model.js';
 import { clearAssetControl, isClearAsset, listHas } from './rows.js';
 import { bucketStart, windowName } from './windows.js';
 

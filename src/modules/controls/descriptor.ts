@@ -2,7 +2,8 @@
 // movement of an asset, per holder or for every holder of a definition, enforced on every balance change
 // through the core's transfer check hook; read routes, SDK functions and `torana controls`.
 
-import { AssetControlCodec, DefinitionControlCodec } from '../../model/controls.js';
+import type { DataEvent } from '../../model/events.js';
+import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import { controlsTransferCheck } from './check.js';
 import { registerControlCommands } from './commands.js';
@@ -17,6 +18,7 @@ import { controlReadPort } from './reads.js';
 import { controlsFamily } from './routes.js';
 import { CONTROL_SDK } from './sdk.js';
 import { controlTouches } from './touched.js';
+import { controlsWire } from './wire.js';
 
 export const controlsModule: LedgerModule = {
   name: 'controls',
@@ -26,16 +28,10 @@ export const controlsModule: LedgerModule = {
     SetTransferListEntry: setTransferListEntry,
     SetTransferCap: setTransferCap,
   },
-  tables: ['assetControl', 'definitionControl'],
-  schemaTypes: [AssetControlCodec, DefinitionControlCodec],
-  events: ['ControlFreezeSet', 'ControlBlacklistSet', 'ControlListEntrySet', 'ControlCapSet'],
-  rejections: [
-    'transfer_frozen',
-    'account_blacklisted',
-    'transfer_cap_exceeded',
-    'not_on_allow_list',
-    'on_deny_list',
-  ],
+  tables: (controlsWire.tables ?? []).map((t) => t.name),
+  schemaTypes: controlsWire.schemaTypes ?? [],
+  events: Object.keys(controlsWire.events ?? {}) as DataEvent['kind'][],
+  rejections: Object.keys(controlsWire.rejections ?? {}) as RejectionCode[],
   transferCheck: controlsTransferCheck,
   removal: CONTROLS_REMOVAL,
   touches: controlTouches,

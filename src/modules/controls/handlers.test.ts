@@ -17,10 +17,10 @@ import {
   tx,
   world,
 } from '../../../test/fixtures/state/state-fixture.js';
-import type { ControlWindowKind } from '../../model/controls.js';
 import type { Instruction } from '../../model/instructions.js';
 import { BlockExecution } from '../../state/executor.js';
 import { WorldState } from '../../state/world-state.js';
+import type { ControlWindowKind } from './model.js';
 
 const send = (from: string, to: string, a: string) =>
   ({ kind: 'TransferAsset', source: asset(ROSE, from), destination: to, amount: amount(a) }) as const;

@@ -4,13 +4,13 @@
 // {asset_definition}) → values (cap amount, list size). Setting a rule to what it already is succeeds
 // and emits its event again. A row back at its all-clear default is deleted.
 
-import type { AssetControl, DefinitionControl } from '../../model/controls.js';
-import { CONTROL_LIST_ENTRIES_MAX } from '../../model/controls.js';
 import { assetId } from '../../model/ids.js';
 import { toScale } from '../../state/amounts.js';
 import { authorize } from '../../state/authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
 import type { RemovalHook } from '../../state/module-host.js';
+import type { AssetControl, DefinitionControl } from './model.js';
+import { CONTROL_LIST_ENTRIES_MAX } from './model.js';
 import { MANAGE_CONTROLS } from './permissions.js';
 import {
   clearAssetControl,

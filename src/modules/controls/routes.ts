@@ -15,8 +15,8 @@ import type { RouteFamily } from '../../gateway/family.js';
 import { existingAccount, type IdNameState, resolveDefinition } from '../../gateway/id-resolver.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
-import type { AssetControl, DefinitionControl, TransferLimit } from '../../model/controls.js';
 import { assetId, parseDefinitionId } from '../../model/ids.js';
+import type { AssetControl, DefinitionControl, TransferLimit } from './model.js';
 import { AssetTransferControlView, DefinitionTransferControlView } from './views.js';
 import { bucketStart, windowName } from './windows.js';
 

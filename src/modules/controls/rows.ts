@@ -1,16 +1,16 @@
 // Transfer control rows (tables 0x17, 0x18; docs/controls.md): the all-clear defaults and pure edits that
 // keep their canonical shape (limits sorted by window tag, one per window; lists strictly sorted; the load
-// checks of that shape sit beside the row codecs, model/controls.ts). A row equal to its all-clear
+// checks of that shape sit beside the row codecs, model.ts). A row equal to its all-clear
 // default is deleted rather than stored, so "no row" and "no rules" are one state.
 
+import type { Numeric } from '../../model/numeric.js';
 import {
   type AssetControl,
   CONTROL_WINDOWS,
   type ControlWindowKind,
   type DefinitionControl,
   type TransferLimit,
-} from '../../model/controls.js';
-import type { Numeric } from '../../model/numeric.js';
+} from './model.js';
 
 const tagOf = (w: ControlWindowKind): number => CONTROL_WINDOWS.indexOf(w);
 

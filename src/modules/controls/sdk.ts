@@ -5,11 +5,11 @@
 // and the node cannot drift. Unknown account or definition: a ToranaApiError with code `not_found`. Ids
 // may be aliases. The SDK's public surface (src/sdk/index.ts) re-exports these names.
 
-import type { ControlWindowKind } from '../../model/controls.js';
 import type { Instruction } from '../../model/instructions.js';
 import { type Numeric, numeric } from '../../model/numeric.js';
 import { postJson } from '../../sdk/answers.js';
 import type { Http } from '../../sdk/http.js';
+import type { ControlWindowKind } from './model.js';
 import { AssetTransferControlView, DefinitionTransferControlView } from './views.js';
 import { parseWindowName } from './windows.js';
 

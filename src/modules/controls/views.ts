@@ -3,9 +3,9 @@
 
 import { seq, struct } from '../../codec/compound.js';
 import { bool, string, varuint } from '../../codec/primitives.js';
-import { CONTROL_LIMITS_MAX, CONTROL_LIST_ENTRIES_MAX } from '../../model/controls.js';
 import { AccountId, AssetDefinitionId } from '../../model/ids.js';
 import { NumericCodec } from '../../model/numeric.js';
+import { CONTROL_LIMITS_MAX, CONTROL_LIST_ENTRIES_MAX } from './model.js';
 
 /** tx | hour | day | week | month */
 const WindowName = string(8);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONTROL_WINDOWS } from '../../model/controls.js';
+import { CONTROL_WINDOWS } from './model.js';
 import { bucketStart, parseWindowName, windowName } from './windows.js';
 
 const utc = (y: number, m: number, d: number, h = 0, min = 0, s = 0, ms = 0) =>

@@ -1,7 +1,7 @@
 // Transfer control windows (docs/controls.md): the UTC buckets of block time a period cap counts in, and
 // the windows' names on the routes, the SDK and the CLI.
 
-import { CONTROL_WINDOWS, type ControlWindowKind } from '../../model/controls.js';
+import { CONTROL_WINDOWS, type ControlWindowKind } from './model.js';
 
 const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;

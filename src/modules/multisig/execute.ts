@@ -9,11 +9,11 @@
 // transaction itself commits, so the attempt is final and visible, never retried by later approvals
 // (except a batch over the transaction's weight cap, which refuses the approving transaction instead).
 
-import { innerInstructions } from '../../model/instructions.js';
-import { MULTISIG_NESTING_MAX, type MultisigResult, proposalRowId } from '../../model/multisig.js';
-import type { MultisigProposal } from '../../model/multisig-proposal.js';
 import { reject } from '../../model/rejections.js';
 import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
+import { MULTISIG_NESTING_MAX, type MultisigResult, proposalRowId } from './model.js';
+import type { MultisigProposal } from './proposal-row.js';
+import { innerInstructions } from './proposal-row.js';
 
 /** Rejection messages stay well inside the 1024-byte wire limit. */
 const MESSAGE_CHARS_MAX = 300;

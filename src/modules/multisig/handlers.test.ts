@@ -13,14 +13,14 @@ import {
   world,
 } from '../../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../../model/instructions.js';
+import { WorldState } from '../../state/world-state.js';
 import {
   MULTISIG_PENDING_PER_PROPOSER_MAX,
   type MultisigSpec,
   multisigAccountId,
   proposalRowId,
-} from '../../model/multisig.js';
-import { instructionsHash } from '../../model/multisig-proposal.js';
-import { WorldState } from '../../state/world-state.js';
+} from './model.js';
+import { instructionsHash } from './proposal-row.js';
 
 const MS = multisigAccountId('wonderland', 'treasury');
 

@@ -10,7 +10,9 @@
 // When approval weight reaches the quorum the batch runs in the same transaction (execute.ts).
 
 import { parseAccountId } from '../../model/ids.js';
-import { innerInstructions } from '../../model/instructions.js';
+import { authorize } from '../../state/authorize.js';
+import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
+import { executeProposal } from './execute.js';
 import {
   approvalWeight,
   MULTISIG_INSTRUCTIONS_MAX,
@@ -21,11 +23,8 @@ import {
   proposalRowId,
   proposalStatus,
   specProblem,
-} from '../../model/multisig.js';
-import { instructionsHash, type MultisigProposal } from '../../model/multisig-proposal.js';
-import { authorize } from '../../state/authorize.js';
-import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
-import { executeProposal } from './execute.js';
+} from './model.js';
+import { innerInstructions, instructionsHash, type MultisigProposal } from './proposal-row.js';
 
 function isFail(v: object): v is Fail {
   return 'code' in v;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MULTISIG_NESTING_MAX } from '../../model/multisig.js';
 import { RUN_AS_DEPTH_MAX } from '../../state/exec-context.js';
+import { MULTISIG_NESTING_MAX } from './model.js';
 
 describe('multisig hooks', () => {
   it('proposals nest no deeper than the executor lets runAs batches nest', () => {

@@ -3,9 +3,9 @@
 // its spec and proposals with it, and its instructions name the multisig (and a proposed batch's
 // parties) in per-account transaction history.
 
-import { innerInstructions } from '../../model/instructions.js';
 import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
 import type { AuthorityCheck, InstructionParties, RemovalHook } from '../../state/module-host.js';
+import { innerInstructions } from './proposal-row.js';
 
 /** A multisig account acts only through its proposals (docs/multisig.md), never as a signer. */
 export const refuseMultisigAuthority: AuthorityCheck = (view, authority) =>

@@ -1,8 +1,8 @@
 // What the multisig routes read from the node (families see small interfaces). The committed world
 // state and chain are adapted to it in reads.ts (multisigReadPort). Answers are copies.
 
-import type { MultisigAccount } from '../../model/multisig.js';
-import type { MultisigProposal } from '../../model/multisig-proposal.js';
+import type { MultisigAccount } from './model.js';
+import type { MultisigProposal } from './proposal-row.js';
 
 export interface MultisigPort {
   /** The multisig account row (its spec), or undefined when `id` is no multisig account. */

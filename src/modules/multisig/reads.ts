@@ -3,12 +3,12 @@
 
 import { tipTimeMs } from '../../gateway/id-resolver.js';
 import type { ChainReader } from '../../gateway/ports.js';
-import type { MultisigAccount } from '../../model/multisig.js';
-import { proposalRowId } from '../../model/multisig.js';
-import type { MultisigProposal } from '../../model/multisig-proposal.js';
 import { deepCopy } from '../../state/copy.js';
 import type { WorldState } from '../../state/world-state.js';
+import type { MultisigAccount } from './model.js';
+import { proposalRowId } from './model.js';
 import type { MultisigPort } from './port.js';
+import type { MultisigProposal } from './proposal-row.js';
 
 export function multisigOf(state: WorldState, id: string): MultisigAccount | undefined {
   const row = state.tables.multisigAccount.get(id);

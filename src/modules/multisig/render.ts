@@ -8,8 +8,8 @@ import {
   type MultisigStatus,
   proposalStatus,
   STATUS_TEXT,
-} from '../../model/multisig.js';
-import type { MultisigProposal } from '../../model/multisig-proposal.js';
+} from './model.js';
+import type { MultisigProposal } from './proposal-row.js';
 import type { MultisigApprovalItemView, MultisigProposalView, MultisigSpecView } from './views.js';
 
 export type ProposalAnswer = Infer<typeof MultisigProposalView>;

@@ -10,9 +10,9 @@ import { resolveAccount } from '../../gateway/id-resolver.js';
 import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem } from '../../model/aliases.js';
 import { canonicalAccountId } from '../../model/ids.js';
 import { type Instruction, InstructionCodec } from '../../model/instructions.js';
-import type { MultisigAccount } from '../../model/multisig.js';
-import { MULTISIG_INSTRUCTIONS_MAX } from '../../model/multisig.js';
 import { toHex } from '../../util/hex.js';
+import type { MultisigAccount } from './model.js';
+import { MULTISIG_INSTRUCTIONS_MAX } from './model.js';
 import type { MultisigPort } from './port.js';
 
 const ACCOUNT_TEXT = Type.String({ minLength: 1, maxLength: 512 });

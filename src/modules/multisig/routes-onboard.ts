@@ -12,6 +12,8 @@ import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import { ALIAS_TEXT_BYTES_MAX } from '../../model/aliases.js';
 import type { Instruction } from '../../model/instructions.js';
+import { NAME_BYTES_MAX, nameProblem } from '../../model/names.js';
+import { signOrSubmit } from './detached.js';
 import {
   MULTISIG_SEED_BYTES_MAX,
   MULTISIG_TTL_MS_DEFAULT,
@@ -19,9 +21,7 @@ import {
   MultisigSpecCodec,
   multisigAccountId,
   specProblem,
-} from '../../model/multisig.js';
-import { NAME_BYTES_MAX, nameProblem } from '../../model/names.js';
-import { signOrSubmit } from './detached.js';
+} from './model.js';
 import { refusePrivateKey, SIGNING_FIELDS } from './request.js';
 import { post } from './routes-read.js';
 import { MultisigOnboardView } from './views.js';

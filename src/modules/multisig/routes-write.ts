@@ -13,10 +13,10 @@ import { gatewayError } from '../../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import type { Instruction } from '../../model/instructions.js';
-import type { MultisigAccount } from '../../model/multisig.js';
-import { instructionsHash } from '../../model/multisig-proposal.js';
 import { type SigningInput, signOrSubmit } from './detached.js';
+import type { MultisigAccount } from './model.js';
 import type { MultisigPort } from './port.js';
+import { instructionsHash } from './proposal-row.js';
 import {
   INSTRUCTIONS_FIELD,
   instructionsOf,

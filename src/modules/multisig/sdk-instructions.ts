@@ -4,8 +4,8 @@
 // the hash of the proposed instruction list (`multisigProposalId`). The ledger checks every rule.
 
 import type { Instruction } from '../../model/instructions.js';
-import { MULTISIG_TTL_MS_DEFAULT, type MultisigSpec, multisigAccountId } from '../../model/multisig.js';
-import { instructionsHash } from '../../model/multisig-proposal.js';
+import { MULTISIG_TTL_MS_DEFAULT, type MultisigSpec, multisigAccountId } from './model.js';
+import { instructionsHash } from './proposal-row.js';
 
 export interface MultisigSpecInput {
   /** Signatory account → weight 0..255. */

@@ -4,9 +4,9 @@
 import { map, option, seq, struct } from '../../codec/compound.js';
 import { bool, string, u8, u16, varuint } from '../../codec/primitives.js';
 import { AccountId } from '../../model/ids.js';
-import { InnerInstructions, InstructionListCodec } from '../../model/instructions.js';
 import { Hash } from '../../model/keys.js';
-import { MULTISIG_SIGNATORIES_MAX, MultisigResultCodec } from '../../model/multisig.js';
+import { MULTISIG_SIGNATORIES_MAX, MultisigResultCodec } from './model.js';
+import { InnerInstructions, InstructionListCodec } from './proposal-row.js';
 
 /** Most items of one list page (the list routes' cap, `gateway.list_limit_max`, is at most this). */
 export const PAGE_ITEMS_MAX = 500;

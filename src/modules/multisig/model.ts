@@ -6,13 +6,13 @@
 // refuses every transaction whose authority is a multisig account (multisig_direct_signing): it acts
 // only through proposals that reach its quorum.
 
-import type { Infer } from '../codec/codec.js';
-import { enumOf, map, struct } from '../codec/compound.js';
-import { string, u8, u16, varuint } from '../codec/primitives.js';
-import { hash } from '../crypto/hash.js';
-import { toHex } from '../util/hex.js';
-import { AccountId } from './ids.js';
-import { RejectionCodec } from './rejections.js';
+import type { Infer } from '../../codec/codec.js';
+import { enumOf, map, struct } from '../../codec/compound.js';
+import { string, u8, u16, varuint } from '../../codec/primitives.js';
+import { hash } from '../../crypto/hash.js';
+import { AccountId } from '../../model/ids.js';
+import { RejectionCodec } from '../../model/rejections.js';
+import { toHex } from '../../util/hex.js';
 
 /** Most signatories of one multisig account. */
 export const MULTISIG_SIGNATORIES_MAX = 64;

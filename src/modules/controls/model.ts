@@ -8,13 +8,13 @@
 //                     Monday 00:00, calendar Month), counted on the sender side
 // Usage rows keep what an account sent in the current bucket of each capped period; a debit in a later
 // bucket replaces the row (never accumulated across buckets), so the state stays bounded. The rules'
-// behaviour is in src/modules/controls/; here are the wire types and the rows' load checks.
+// behaviour is in the other files of this folder; here are the wire types and the rows' load checks.
 
-import type { Infer } from '../codec/codec.js';
-import { enumOf, seq, struct } from '../codec/compound.js';
-import { bool, u64 } from '../codec/primitives.js';
-import { AccountId, AssetDefinitionId } from './ids.js';
-import { NumericCodec } from './numeric.js';
+import type { Infer } from '../../codec/codec.js';
+import { enumOf, seq, struct } from '../../codec/compound.js';
+import { bool, u64 } from '../../codec/primitives.js';
+import { AccountId, AssetDefinitionId } from '../../model/ids.js';
+import { NumericCodec } from '../../model/numeric.js';
 
 export const ControlWindowCodec = enumOf('ControlWindow', {
   Tx: {},

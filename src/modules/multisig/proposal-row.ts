@@ -1,22 +1,43 @@
 // A multisig proposal (world-state table 0x15; docs/multisig.md): a batch of instructions to run as the
 // multisig account once approval weight reaches the quorum. Keyed by `<multisig>#<instructions hash>`
-// (model/multisig.ts proposalRowId): one live proposal per batch; a terminal one (finalized, canceled,
+// (model.ts proposalRowId): one live proposal per batch; a terminal one (finalized, canceled,
 // expired) is replaced when the same batch is proposed again.
 
-import type { Infer } from '../codec/codec.js';
-import { option, seq, struct } from '../codec/compound.js';
-import { encode } from '../codec/frame.js';
-import { varuint } from '../codec/primitives.js';
-import { hash, hashToHex } from '../crypto/hash.js';
-import { AccountId } from './ids.js';
+import type { Codec, Infer } from '../../codec/codec.js';
+import { lazy, option, seq, struct } from '../../codec/compound.js';
+import { encode } from '../../codec/frame.js';
+import { varuint } from '../../codec/primitives.js';
+import { hash, hashToHex } from '../../crypto/hash.js';
+import { AccountId } from '../../model/ids.js';
+import { type Instruction, InstructionCodec } from '../../model/instructions.js';
+import { Hash } from '../../model/keys.js';
 import {
-  InnerInstructions,
-  type Instruction,
-  InstructionListCodec,
-  innerInstructions,
-} from './instructions.js';
-import { Hash } from './keys.js';
-import { MULTISIG_SIGNATORIES_MAX, MultisigResultCodec, MultisigStatusCodec } from './multisig.js';
+  MULTISIG_INSTRUCTIONS_MAX,
+  MULTISIG_SIGNATORIES_MAX,
+  MultisigResultCodec,
+  MultisigStatusCodec,
+} from './model.js';
+
+/**
+ * An instruction inside a proposal: the Instruction type itself (recursive, hence lazy). Typed by its
+ * kind only here, because the type of InstructionCodec depends on the variants declared with this one;
+ * `innerInstructions` gives the full type back.
+ */
+export interface InnerInstruction {
+  readonly kind: string;
+}
+export const InnerInstructions = seq(
+  lazy<InnerInstruction>('ProposalInstruction', (): Codec<InnerInstruction> => InstructionCodec as never),
+  MULTISIG_INSTRUCTIONS_MAX,
+);
+
+/** The instructions of a proposal, at their full type. */
+export function innerInstructions(list: readonly InnerInstruction[]): Instruction[] {
+  return list as Instruction[];
+}
+
+/** The codec of an instruction list (what `instructions_hash` is taken over). */
+export const InstructionListCodec = seq(InstructionCodec, MULTISIG_INSTRUCTIONS_MAX);
 
 /** Approvers (and cancel approvers): sorted, no duplicates. */
 const Approvers = seq(AccountId, MULTISIG_SIGNATORIES_MAX);
