@@ -12,6 +12,7 @@ import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { installCliIdNames } from './id-names.js';
+import { registerIndexCommand } from './index-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerTestnetCommands(program);
   registerGenesisCommands(program);
   registerBackupCommands(program);
+  registerIndexCommand(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);

@@ -59,6 +59,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // crypto/ (the shielded pool and verifier stay in the core).
   modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli'],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
+  // The PostgreSQL indexer (docs/indexer.md) verifies certificates and re-executes blocks.
+  indexer: ['codec', 'model', 'state', 'pipeline', 'consensus', 'modules'],
   node: [
     'codec',
     'crypto',
@@ -96,6 +98,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'subscriptions',
     'modules',
+    'indexer',
   ],
 };
 
@@ -111,6 +114,7 @@ const COMPOSITION_ROOTS: Record<string, RegExp> = {
   'node/node.ts': /^modules\/load\.ts$/,
   'node/families.ts': /^modules\/load\.ts$/,
   'sim/node.ts': /^modules\/load\.ts$/,
+  'indexer/indexer.ts': /^modules\/load\.ts$/,
   'cli/main.ts': /^modules\/commands\.ts$/,
   'cli/lazy.ts': /^modules\/registry\.ts$/,
   'sdk/index.ts': /^modules\/registry\.ts$/,
