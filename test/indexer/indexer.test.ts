@@ -17,7 +17,7 @@ import { SCHEMA } from '../../src/model/schema.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
 import { run } from '../helpers/node.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { cli, spawnCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount, type TestAccount } from '../helpers/tx.js';
 
@@ -71,7 +71,10 @@ describe('torana index --pg', { timeout: 600_000 }, () => {
     return rows[0] === undefined ? 0 : Number(rows[0].height);
   };
   const caughtUp = (db: string) =>
-    waitFor(`the indexer to reach the node's height (stderr: ${indexerErr})`, async () => {
+    waitFor("the indexer to reach the node's height", async () => {
+      // An indexer that stopped will not catch up: its exit and stderr say why.
+      const exit = indexer?.exitCode ?? indexer?.signalCode;
+      if (exit !== null && exit !== undefined) throw new Error(`the indexer exited (${exit}): ${indexerErr}`);
       const h = await indexedHeight(db);
       return h >= t.node.ledger.height() && h > 0 ? h : undefined;
     });
@@ -250,7 +253,9 @@ describe('torana index --pg', { timeout: 600_000 }, () => {
     const forgedHeight = 4;
     const proxy = await forgingProxy(t.url, forgedHeight);
     try {
-      const r = await cli([
+      // An indexer that accepted the forged block would tail forever: it is stopped as soon as the
+      // forged height is indexed, and the test fails on its exit code.
+      const child = spawnCli([
         'index',
         '--pg',
         pgs.conninfo('forged'),
@@ -259,6 +264,24 @@ describe('torana index --pg', { timeout: 600_000 }, () => {
         '--genesis',
         genesis(),
       ]);
+      let err = '';
+      child.stderr?.on('data', (d) => (err += d));
+      let exitCode: number | null | undefined;
+      const exited = new Promise<void>((r) =>
+        child.once('close', (c) => {
+          exitCode = c;
+          r();
+        }),
+      );
+      await waitFor('the indexer to exit or index the forged height', async () =>
+        exitCode !== undefined || (await indexedHeight('forged')) >= forgedHeight ? true : undefined,
+      );
+      const stopped = exitCode === undefined;
+      if (stopped) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      const r = { code: stopped ? 'running: it indexed the forged block' : exitCode, err };
       assert.equal(r.code, 1, r.err);
       assert.match(r.err, /\[index_certificate_invalid\]/);
       assert.match(r.err, new RegExp(`block ${forgedHeight}: its certificate fails`));
