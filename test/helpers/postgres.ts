@@ -28,15 +28,14 @@ export interface TestPostgres {
 }
 
 /** The directory of initdb and pg_ctl: Debian's newest /usr/lib/postgresql/<v>/bin, or the PATH. */
-export function postgresBin(): string {
-  const root = '/usr/lib/postgresql';
+export function postgresBin(root = '/usr/lib/postgresql', path = process.env.PATH ?? ''): string {
   if (existsSync(root)) {
     const versions = readdirSync(root)
       .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
       .sort((a, b) => Number(b) - Number(a));
     if (versions.length > 0) return join(root, versions[0]!, 'bin');
   }
-  for (const dir of (process.env.PATH ?? '').split(':'))
+  for (const dir of path.split(':'))
     if (dir !== '' && existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'))) return dir;
   throw new Error(POSTGRES_MISSING);
 }
