@@ -71,6 +71,8 @@ export class ChainFollower {
     if (c.phase.kind !== 'Commit' || c.height !== h || !bytesEqual(c.blockHash, hash))
       fail('index_certificate_invalid', 'its certificate is for another block');
     const set = this.setFor(h);
+    // A genesis registers its validators (node/genesis.ts), so a state naming none is not a chain's.
+    if (set.size === 0) fail('index_certificate_invalid', 'the state before it names no validator set');
     const genesis = h === 1 && set.size > 1 && isGenesisCertificate(c, set);
     const problem = genesis ? undefined : verifyCertificate(this.opts.chainId, c, set);
     if (problem !== undefined)
