@@ -13,6 +13,7 @@ import { registerExplorerCommands } from './explorer-commands.js';
 import { registerExportCommands } from './export-commands.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { installCliIdNames } from './id-names.js';
+import { registerIndexCommand } from './index-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
@@ -54,6 +55,7 @@ export function buildProgram(): Command {
   registerTestnetCommands(program);
   registerGenesisCommands(program);
   registerBackupCommands(program);
+  registerIndexCommand(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
   registerExportCommands(program);

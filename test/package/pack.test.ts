@@ -71,7 +71,13 @@ describe('the packed package', () => {
   });
 
   it('ships dist/ and bin/, not the sources or tests', async () => {
-    for (const f of ['dist/sdk/index.js', 'dist/sdk/index.d.ts', 'dist/cli/main.js', 'bin/torana.js'])
+    for (const f of [
+      'dist/sdk/index.js',
+      'dist/sdk/index.d.ts',
+      'dist/cli/main.js',
+      'bin/torana.js',
+      'dist/indexer/migrations/1700000000000_schema.sql',
+    ])
       assert.ok(files.includes(f), `${f} is in the tarball`);
     assert.deepEqual(
       files.filter((f) => /^(src|test|bench|scripts)\//.test(f) || f.endsWith('.tsbuildinfo')),

@@ -71,6 +71,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The event exporter (docs/export.md): a client of the node's event stream (through the SDK's SSE
   // reader) that names events by the gateway's filter projection and their ids by the pipeline's layout.
   export: ['model', 'pipeline', 'gateway', 'sdk'],
+  // The PostgreSQL indexer (docs/indexer.md) verifies certificates and re-executes blocks.
+  indexer: ['codec', 'model', 'state', 'pipeline', 'consensus', 'modules'],
   node: [
     'codec',
     'crypto',
@@ -110,6 +112,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'subscriptions',
     'modules',
     'export',
+    'indexer',
   ],
 };
 
@@ -125,6 +128,7 @@ const COMPOSITION_ROOTS: Record<string, RegExp> = {
   'node/node.ts': /^modules\/load\.ts$/,
   'node/families.ts': /^modules\/load\.ts$/,
   'sim/node.ts': /^modules\/load\.ts$/,
+  'indexer/indexer.ts': /^modules\/load\.ts$/,
   'cli/main.ts': /^modules\/commands\.ts$/,
   'cli/lazy.ts': /^modules\/registry\.ts$/,
   // `torana export` scopes module data events by domain as the node does (the modules' event scopes).
