@@ -4,7 +4,7 @@ import { varuint } from '../codec/primitives.js';
 import { compareBytes, toHex } from '../util/hex.js';
 import { DiskTableStore, RowCache, type StoreReader } from './disk-table-store.js';
 import { StoreWriteLog } from './store-writes.js';
-import { BaseTable } from './table.js';
+import { BaseTable, SORTED_CHILDREN_CACHE_MIN } from './table.js';
 import { type TableDef, tableDef } from './tables.js';
 
 /** A state store in a sorted map: what the writes of durable versions left. */
@@ -71,7 +71,7 @@ describe('a table in the state store', () => {
     const t = tables(store, 4);
     // U+FF01 sorts after U+1F600 by code unit, before it by UTF-8 bytes.
     const ids = ['\u{1F600}', '\uFF01', 'a', 'b', 'c', 'z'];
-    ids.forEach((id, i) => t.put(id, i));
+    for (const [i, id] of ids.entries()) t.put(id, i);
     const same = () => {
       assert.deepEqual(t.disk.sortedIds(), t.heap.sortedIds());
       for (const parent of ['even', 'odd'])
@@ -109,5 +109,24 @@ describe('a table in the state store', () => {
       t.disk.sortedChildIds('aliasByIndex', 'odd'),
       t.heap.sortedChildIds('aliasByIndex', 'odd'),
     );
+  });
+
+  it('keeps the sorted children of a large index entry until it changes, within the row bound', () => {
+    const t = tables(new FakeStore(), 2048);
+    for (let i = 0; i < 2 * SORTED_CHILDREN_CACHE_MIN; i += 2) t.put(`r${i}`, i);
+    t.flush();
+    const first = t.disk.sortedChildIds('aliasByIndex', 'even');
+    assert.equal(t.disk.sortedChildIds('aliasByIndex', 'even'), first, 'kept while unchanged');
+    t.put('new', 0);
+    const next = t.disk.sortedChildIds('aliasByIndex', 'even');
+    assert.notEqual(next, first);
+    assert.deepEqual(next, t.heap.sortedChildIds('aliasByIndex', 'even'));
+    // Over the bound (more ids than the row cache holds rows): read from the store each time.
+    const small = tables(new FakeStore(), 16);
+    for (let i = 0; i < 2 * SORTED_CHILDREN_CACHE_MIN; i += 2) small.put(`r${i}`, i);
+    small.flush();
+    const a = small.disk.sortedChildIds('aliasByIndex', 'even');
+    assert.notEqual(small.disk.sortedChildIds('aliasByIndex', 'even'), a);
+    assert.deepEqual(small.disk.sortedChildIds('aliasByIndex', 'even'), a);
   });
 });

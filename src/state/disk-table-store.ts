@@ -13,7 +13,7 @@ import { StateError } from './errors.js';
 import { parseStateKey, stateKey } from './keys.js';
 import { shareEmptyMaps } from './persist.js';
 import { childOf, indexParentPrefix } from './state-index-keys.js';
-import { type TableStore, withId, withoutId } from './table-store.js';
+import { SORTED_CHILDREN_CACHE_MIN, type TableStore, withId, withoutId } from './table-store.js';
 import type { IndexLink, IndexName, TableDef } from './tables.js';
 
 /** What a disk table reads: the state store's committed entries. */
@@ -85,6 +85,12 @@ export class DiskTableStore<V> implements TableStore<V> {
   private readonly pendingLinks = new Map<string, Map<string, Pending<boolean>>>();
   /** The sorted ids of a small table (at most SORTED_IDS_KEPT_MAX), kept between writes. */
   private sorted: readonly string[] | undefined;
+  /**
+   * Sorted children of large index entries (a definition's holders), by `index \0 parent`, oldest first,
+   * dropped when the entry changes; together at most as many ids as the row cache holds rows.
+   */
+  private readonly sortedChildren = new Map<string, readonly string[]>();
+  private sortedChildrenIds = 0;
 
   constructor(
     private readonly def: TableDef<V>,
@@ -140,7 +146,24 @@ export class DiskTableStore<V> implements TableStore<V> {
   }
 
   sortedChildIds(index: IndexName, parent: string): readonly string[] {
-    return this.children(index, parent).sort();
+    const k = `${index}\u0000${parent}`;
+    const kept = this.sortedChildren.get(k);
+    if (kept !== undefined) return kept;
+    const sorted = this.children(index, parent).sort();
+    if (sorted.length >= SORTED_CHILDREN_CACHE_MIN && sorted.length <= this.ctx.cache.max) {
+      this.sortedChildren.set(k, sorted);
+      this.sortedChildrenIds += sorted.length;
+      while (this.sortedChildrenIds > this.ctx.cache.max)
+        this.forgetChildren(this.sortedChildren.keys().next().value!);
+    }
+    return sorted;
+  }
+
+  private forgetChildren(k: string): void {
+    const kept = this.sortedChildren.get(k);
+    if (kept === undefined) return;
+    this.sortedChildren.delete(k);
+    this.sortedChildrenIds -= kept.length;
   }
 
   /** The children of one index entry: the store's range with the pending changes on top (unsorted). */
@@ -189,6 +212,7 @@ export class DiskTableStore<V> implements TableStore<V> {
   private relink(id: string, links: readonly IndexLink[], linked: boolean, version: number): void {
     for (const [index, parent] of links) {
       const k = `${index}\u0000${parent}`;
+      this.forgetChildren(k);
       let changed = this.pendingLinks.get(k);
       if (changed === undefined) {
         changed = new Map();
