@@ -150,6 +150,7 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
     segmentBytesMax: config.storage.segmentBytesMax,
     lmdbMapBytes: config.storage.lmdbMapBytes,
     stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
+    stateRowCacheRows: config.storage.stateRowCacheRows,
     stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
     decodeLimits: decodeLimitsOf(config),
   });

@@ -449,6 +449,12 @@ export const CONFIG_SCHEMA = {
       100_000_000,
       'Decoded state-tree nodes kept in memory (least recently used out first); the rest are read from the state store.',
     ),
+    state_row_cache_rows: int(
+      100_000,
+      1,
+      100_000_000,
+      'Decoded world-state rows kept in memory (least recently used out first); the rows and their indexes are read from the state store.',
+    ),
     state_tree_versions_kept: int(
       128,
       2,

@@ -105,6 +105,7 @@ export class Node {
       segmentBytesMax: config.storage.segmentBytesMax,
       lmdbMapBytes: config.storage.lmdbMapBytes,
       stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
+      stateRowCacheRows: config.storage.stateRowCacheRows,
       stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,

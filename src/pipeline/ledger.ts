@@ -8,7 +8,15 @@ import type { DecodeLimits } from '../codec/limits.js';
 import { type Block, BlockCodec, type CommitCertificate, encodeBlock, ZERO_HASH } from '../model/block.js';
 import { decodeBlockWithSpans, spanTransactionHash } from '../model/block-spans.js';
 import { stateRootVersion } from '../state/merkle/hash.js';
-import { EMPTY_TREE_VERSION } from '../state/merkle/tree.js';
+import { EMPTY_TREE_VERSION, type StateTree } from '../state/merkle/tree.js';
+import {
+  decodeCount,
+  decodeIndexMeta,
+  STATE_INDEX_META_KEY,
+  STATE_INDEX_PREFIX,
+  tableCountKey,
+} from '../state/state-index-keys.js';
+import { TABLES, tableNames } from '../state/tables.js';
 import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import type { BlockStore, BlockStoreOpenReport, StateBackend, StateChange } from '../storage/block-store.js';
@@ -32,7 +40,6 @@ import { pushIndexChanges } from './index-writes.js';
 import { openStoredTree } from './state-tree-store.js';
 import {
   decodeLocation,
-  INDEX_PREFIX_MIN,
   TX_BY_ACCOUNT_PREFIX,
   TX_BY_ASSET_PREFIX,
   TX_BY_DEFINITION_PREFIX,
@@ -52,7 +59,16 @@ export interface LedgerCoreOptions {
   stateTreeCacheNodes?: number;
   /** Versions of the state tree kept readable for proofs (config storage.state_tree_versions_kept). */
   stateTreeVersionsKept?: number;
+  /**
+   * Keep the world state's rows and indexes in the state store, with this many decoded rows cached in
+   * the heap (config storage.state_row_cache_rows); without it the whole state is loaded into the heap
+   * (the simulator's and tests' memory stores). `Ledger.open` always keeps them on disk.
+   */
+  stateRowCacheRows?: number;
 }
+
+/** Decoded rows a ledger on disk keeps in the heap unless configured (storage.state_row_cache_rows). */
+export const STATE_ROW_CACHE_ROWS_DEFAULT = 100_000;
 
 /** The disk stores' options besides the core ones (`Ledger.open`). */
 export interface LedgerOptions extends LedgerCoreOptions {
@@ -106,6 +122,12 @@ export class Ledger {
   private stateWriteError: unknown;
   /** The version of a state tree built at open whose nodes the next block's state write must carry. */
   private treeBootstrapVersion: number | undefined;
+  /**
+   * Whether the state store keeps the world state's index entries and counts (state-index-keys.ts), and
+   * whether the next block's write must carry all of them (a store written before they were kept).
+   */
+  private storeIndexes = false;
+  private indexBootstrap = false;
   /** Chain counters as of the newest block applied (chain-counters.ts). */
   private chainCounters: ChainCounters = zeroCounters();
   /** The newest height applied to the world state (replayed or committed); blocks apply in order. */
@@ -139,7 +161,10 @@ export class Ledger {
       mapSizeBytes: opts.lmdbMapBytes,
       ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
     });
-    const opened = await Ledger.openWith({ blocks: log, state: store, blocksReport: report }, opts);
+    const opened = await Ledger.openWith(
+      { blocks: log, state: store, blocksReport: report },
+      { ...opts, stateRowCacheRows: opts.stateRowCacheRows ?? STATE_ROW_CACHE_ROWS_DEFAULT },
+    );
     // Recovery replayed exactly the blocks the state store had not recorded.
     const r = opened.report;
     assert(
@@ -166,19 +191,30 @@ export class Ledger {
       );
     }
     await checkStateOnChain(log, store, stateHeight);
-    // Only the world state's key ranges: the transaction indexes (0xFD, 0xFE) stay on disk and are
-    // read on demand, so a restart does not load one entry per committed transaction.
+    // Rows stay in the store when it keeps their indexes and counts (nothing is decoded at start);
+    // otherwise only the world state's key ranges are loaded into the heap: the transaction indexes
+    // (0xFD, 0xFE) stay on disk and are read on demand.
     const treeOpts = { cacheNodes: opts.stateTreeCacheNodes, versionsKept: opts.stateTreeVersionsKept };
     const { tree, built } = openStoredTree(store, stateHeight, treeOpts);
-    let state = WorldState.fromEntries(
-      worldStateEntries(store),
-      built ? { version: stateHeight, emptyTree: tree } : { version: stateHeight, tree },
-    );
+    const onDisk = opts.stateRowCacheRows === undefined ? undefined : storedIndexState(store, stateHeight);
+    const load = (t: StateTree, isBuilt: boolean): WorldState =>
+      onDisk !== undefined
+        ? WorldState.onDisk(store, {
+            version: stateHeight,
+            sum: onDisk.sum,
+            count: onDisk.count,
+            cacheRows: opts.stateRowCacheRows!,
+            ...(isBuilt ? { emptyTree: t, rows: () => worldStateEntries(store) } : { tree: t }),
+          })
+        : WorldState.fromEntries(
+            worldStateEntries(store),
+            isBuilt ? { version: stateHeight, emptyTree: t } : { version: stateHeight, tree: t },
+          );
+    let state = load(tree, built);
     const headerRoot = await headerStateRoot(log, stateHeight, opts.decodeLimits);
     if (!built && headerRoot !== undefined && !stateTreeMatches(state, headerRoot)) {
       // A stored tree that is not the header's (damaged): built again from the rows, which must match.
-      const fresh = openStoredTree(store, EMPTY_TREE_VERSION, treeOpts).tree;
-      state = WorldState.fromEntries(worldStateEntries(store), { version: stateHeight, emptyTree: fresh });
+      state = load(openStoredTree(store, EMPTY_TREE_VERSION, treeOpts).tree, true);
     }
     if (headerRoot !== undefined && !stateTreeMatches(state, headerRoot)) {
       throw new LedgerError(
@@ -196,6 +232,15 @@ export class Ledger {
     // A tree built at open (a store written before the state tree existed, or a damaged one) is written
     // with the next block (or, with none, built again at the next start).
     if (state.tree.pendingCount() > 0) ledger.treeBootstrapVersion = stateHeight;
+    // A store that is to keep the indexes but has none yet (written before they were kept): the state
+    // was loaded into the heap, and the next block's write carries every index entry and count.
+    if (opts.stateRowCacheRows !== undefined) {
+      ledger.storeIndexes = true;
+      if (onDisk === undefined) {
+        state.recordStoreWrites();
+        ledger.indexBootstrap = true;
+      }
+    }
     ledger.chainCounters =
       decodeCounters(store.get(CHAIN_COUNTERS_KEY)) ?? (await ledger.countStoredBlocks(stateHeight));
     let replayed = 0;
@@ -218,8 +263,8 @@ export class Ledger {
       store.appliedHeight() === log.height && ledger.appliedHeight === log.height,
       `ledger: opened with state at ${store.appliedHeight()} (applied ${ledger.appliedHeight}), blocks at ${log.height}`,
     );
-    // The load read every world-state page of the store once; nothing reads them again.
-    await store.releaseMappedPages?.();
+    // A load into the heap read every world-state page of the store once; nothing reads them again.
+    if (!state.onDisk) await store.releaseMappedPages?.();
     return {
       ledger,
       report: {
@@ -330,6 +375,11 @@ export class Ledger {
     }
     for (const w of executed.execution.treeWrites()) changes.push(w);
     executed.execution.commit();
+    // The rows' index entries, the tables' counts and the accumulator, in the same transaction too.
+    if (this.storeIndexes) {
+      for (const w of this.state.takeStoreWrites(this.indexBootstrap)) changes.push(w);
+      this.indexBootstrap = false;
+    }
     // The visible state is the one the header names (the tree's root, or an old block's multiset root).
     assert(
       bytesEqual(this.state.stateRootLike(block.header.stateRoot), block.header.stateRoot),
@@ -350,6 +400,7 @@ export class Ledger {
           `ledger: state store at ${this.store.appliedHeight()} after committing block ${height}`,
         );
         this.state.tree.durable(height);
+        this.state.durable(height);
         for (const h of hexes) this.pendingIndex.delete(h);
       } catch (e) {
         this.stateWriteError ??= e;
@@ -618,7 +669,28 @@ function stateTreeMatches(state: WorldState, headerRoot: Uint8Array): boolean {
   return stateRootVersion(headerRoot) === 1 || bytesEqual(state.stateRoot(), headerRoot);
 }
 
-/** Every stored entry below the index prefixes, read range by range (lazily, in key order). */
+/** Every stored row, read table by table (lazily, in key order); the index range is not rows. */
 function* worldStateEntries(store: StateBackend): Iterable<{ key: Uint8Array; value: Uint8Array }> {
-  for (let tag = 0x01; tag < INDEX_PREFIX_MIN; tag++) yield* store.entries(Uint8Array.of(tag));
+  for (let tag = 0x01; tag < STATE_INDEX_PREFIX; tag++) yield* store.entries(Uint8Array.of(tag));
+}
+
+/**
+ * The accumulator and table counts the store keeps beside the rows at `height`, or undefined when it
+ * keeps none (written before they were kept) or they do not read back (then rebuilt from the rows).
+ */
+function storedIndexState(
+  store: StateBackend,
+  height: number,
+): { sum: bigint; count: (tag: number) => number } | undefined {
+  const meta = decodeIndexMeta(store.get(STATE_INDEX_META_KEY));
+  if (meta === undefined) return height === 0 ? { sum: 0n, count: () => 0 } : undefined;
+  const counts = new Map<number, number>();
+  for (const name of tableNames()) {
+    const tag = TABLES[name].tag;
+    const bytes = store.get(tableCountKey(tag));
+    const n = bytes === undefined ? 0 : decodeCount(bytes);
+    if (n === undefined) return undefined;
+    counts.set(tag, n);
+  }
+  return { sum: meta.sum, count: (tag) => counts.get(tag) ?? 0 };
 }

@@ -1,11 +1,15 @@
 // One committed table of the world state: rows by id plus the secondary indexes derived from them.
 // Rows are treated as immutable values: the executor replaces a row, it never edits one in place, so a
-// row handed to a reader (or held by a query cursor) never changes under it.
+// row handed to a reader (or held by a query cursor) never changes under it. Where rows and index
+// entries are kept is the table's store (table-store.ts): the heap, or the state store on disk.
 
 import { encode } from '../codec/frame.js';
 import { stateKey } from './keys.js';
 import { leafValue } from './root.js';
+import { HeapTableStore, linksNotIn, type TableStore } from './table-store.js';
 import type { IndexLink, IndexName, TableDef } from './tables.js';
+
+export { lowerBound, SORTED_CHILDREN_CACHE_MIN } from './table-store.js';
 
 /** A row with its persisted key, its encoded value and its state-root leaf (root.ts). */
 export interface EncodedRow<V> {
@@ -22,34 +26,34 @@ export interface EncodedRow<V> {
  */
 export const ENCODED_ROWS_KEPT_MAX = 16_384;
 
-/**
- * Index entries with at least this many children keep their sorted ids until the entry changes: a
- * query over the holders of a definition held by a million accounts sorted a million ids every time
- *; smaller entries are sorted on demand.
- */
-export const SORTED_CHILDREN_CACHE_MIN = 1024;
+/** What a table reports of its writes, for the state store's index range (state-index-keys.ts). */
+export interface TableWriteLog {
+  links(
+    table: TableDef<unknown>,
+    id: string,
+    unlinked: readonly IndexLink[],
+    linked: readonly IndexLink[],
+  ): void;
+  sizeChanged(table: TableDef<unknown>): void;
+}
 
 export class BaseTable<V> {
-  readonly rows = new Map<string, V>();
-  /**
-   * Index entries: a parent's children, held as the one id itself while it has one (a Set costs a few
-   * hundred bytes, and most parents of `assetsByAccount` hold a single asset, as with a million accounts).
-   */
-  private readonly indexes = new Map<IndexName, Map<string, string | Set<string>>>();
-  private sorted: readonly string[] | undefined;
-  /** Sorted ids of large index entries by `index \0 parent`; an entry is dropped when its children change. */
-  private readonly sortedChildren = new Map<string, readonly string[]>();
-  /** Encodings of recently written rows, oldest first; valid only while `rows` still holds that row. */
+  /** Encodings of recently written rows, oldest first; valid only while the store still holds that row. */
   private readonly encodedRows = new Map<string, EncodedRow<V>>();
+  /** Told of every index entry and size change (set on a ledger whose state store keeps indexes). */
+  log: TableWriteLog | undefined;
 
-  constructor(readonly def: TableDef<V>) {}
+  constructor(
+    readonly def: TableDef<V>,
+    readonly store: TableStore<V> = new HeapTableStore<V>(def.keepSorted === true),
+  ) {}
 
   get(id: string): V | undefined {
-    return this.rows.get(id);
+    return this.store.get(id);
   }
 
   get size(): number {
-    return this.rows.size;
+    return this.store.size;
   }
 
   key(id: string): Uint8Array {
@@ -74,38 +78,21 @@ export class BaseTable<V> {
   }
 
   /**
-   * Row ids in ascending code-unit order; cached until the next write, or (tables with `keepSorted`, the
-   * due index read every block) replaced by a copy with the id inserted or removed. Arrays handed
-   * out never change (query cursors keep them).
+   * Row ids in ascending code-unit order; an array that never changes (query cursors keep it), replaced
+   * after writes.
    */
   sortedIds(): readonly string[] {
-    this.sorted ??= [...this.rows.keys()].sort();
-    return this.sorted;
+    return this.store.sortedIds();
   }
 
   /** Ids of rows linked to `parent` in `index` (unsorted, live view: do not keep). */
   childIds(index: IndexName, parent: string): Iterable<string> | undefined {
-    const children = this.indexes.get(index)?.get(parent);
-    return typeof children === 'string' ? [children] : children;
+    return this.store.childIds(index, parent);
   }
 
   /** Ids linked to `parent` in `index`, sorted; a shared array for large entries: never change it. */
   sortedChildIds(index: IndexName, parent: string): readonly string[] {
-    const children = this.indexes.get(index)?.get(parent);
-    if (children === undefined) return [];
-    if (typeof children === 'string') return [children];
-    if (children.size < SORTED_CHILDREN_CACHE_MIN) return [...children].sort();
-    const key = `${index}\u0000${parent}`;
-    let sorted = this.sortedChildren.get(key);
-    if (sorted === undefined) {
-      sorted = [...children].sort();
-      this.sortedChildren.set(key, sorted);
-    }
-    return sorted;
-  }
-
-  private childrenChanged(index: IndexName, parent: string): void {
-    if (this.sortedChildren.size > 0) this.sortedChildren.delete(`${index}\u0000${parent}`);
+    return this.store.sortedChildIds(index, parent);
   }
 
   linksOf(id: string, v: V): readonly IndexLink[] {
@@ -120,75 +107,32 @@ export class BaseTable<V> {
       if (this.encodedRows.size > ENCODED_ROWS_KEPT_MAX)
         this.encodedRows.delete(this.encodedRows.keys().next().value!);
     }
-    const old = this.rows.get(id);
+    const old = this.store.get(id);
     if (old !== undefined && this.def.linksById === true) {
-      this.rows.set(id, v); // same id, same index entries
+      this.store.put(id, v, old, [], []); // same id, same index entries
       return;
     }
-    if (old !== undefined) this.unlink(id, old);
-    else this.sorted = this.def.keepSorted === true ? withId(this.sorted, id) : undefined;
-    this.rows.set(id, v);
-    for (const [index, parent] of this.linksOf(id, v)) {
-      let byParent = this.indexes.get(index);
-      if (byParent === undefined) {
-        byParent = new Map();
-        this.indexes.set(index, byParent);
-      }
-      const children = byParent.get(parent);
-      this.childrenChanged(index, parent);
-      if (children === undefined) byParent.set(parent, id);
-      else if (typeof children !== 'string') children.add(id);
-      else if (children !== id) byParent.set(parent, new Set([children, id]));
+    const before = old === undefined ? [] : this.linksOf(id, old);
+    const after = this.linksOf(id, v);
+    const unlinked = linksNotIn(before, after);
+    const linked = linksNotIn(after, before);
+    this.store.put(id, v, old, unlinked, linked);
+    if (this.log !== undefined) {
+      if (unlinked.length + linked.length > 0)
+        this.log.links(this.def as TableDef<unknown>, id, unlinked, linked);
+      if (old === undefined) this.log.sizeChanged(this.def as TableDef<unknown>);
     }
   }
 
   remove(id: string): void {
     this.encodedRows.delete(id);
-    const old = this.rows.get(id);
+    const old = this.store.get(id);
     if (old === undefined) return;
-    this.unlink(id, old);
-    this.rows.delete(id);
-    this.sorted = this.def.keepSorted === true ? withoutId(this.sorted, id) : undefined;
-  }
-
-  private unlink(id: string, v: V): void {
-    for (const [index, parent] of this.linksOf(id, v)) {
-      const byParent = this.indexes.get(index);
-      const children = byParent?.get(parent);
-      if (children === undefined) continue;
-      this.childrenChanged(index, parent);
-      if (typeof children === 'string') {
-        if (children === id) byParent!.delete(parent);
-        continue;
-      }
-      children.delete(id);
-      if (children.size === 0) byParent!.delete(parent);
+    const unlinked = this.linksOf(id, old);
+    this.store.remove(id, old, unlinked);
+    if (this.log !== undefined) {
+      if (unlinked.length > 0) this.log.links(this.def as TableDef<unknown>, id, unlinked, []);
+      this.log.sizeChanged(this.def as TableDef<unknown>);
     }
   }
-}
-
-/** The first index of `sorted` whose id is not below `id`. */
-export function lowerBound(sorted: readonly string[], id: string): number {
-  let lo = 0;
-  let hi = sorted.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (sorted[mid]! < id) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-function withId(sorted: readonly string[] | undefined, id: string): string[] | undefined {
-  if (sorted === undefined) return undefined;
-  const out = sorted.slice();
-  out.splice(lowerBound(out, id), 0, id);
-  return out;
-}
-
-function withoutId(sorted: readonly string[] | undefined, id: string): string[] | undefined {
-  if (sorted === undefined) return undefined;
-  const i = lowerBound(sorted, id);
-  if (sorted[i] !== id) return sorted.slice();
-  return [...sorted.slice(0, i), ...sorted.slice(i + 1)];
 }

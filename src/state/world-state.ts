@@ -22,14 +22,17 @@ import { type NullifierKind, nullifierId, POOL_TREE_ID, poolLeafId } from '../mo
 import { assert } from '../util/assert.js';
 import { compareBytes } from '../util/hex.js';
 import { deepCopy } from './copy.js';
+import { DiskTableStore, RowCache, type StoreReader } from './disk-table-store.js';
 import { SINGLETON_ID, type TableName } from './keys.js';
 import { stateRootVersion } from './merkle/hash.js';
 import { memoryTree, type StateTree, type TreeUpdate } from './merkle/tree.js';
 import { installedIdNamings } from './module-host.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
+import { allStoreWrites, type StoreWrite, StoreWriteLog } from './store-writes.js';
 import { BaseTable } from './table.js';
-import { INITIAL_META, type IndexName, type RowOf, TABLES, tableNames } from './tables.js';
+import type { TableStore } from './table-store.js';
+import { INITIAL_META, type IndexName, type RowOf, TABLES, type TableDef, tableNames } from './tables.js';
 
 export type { StateEntry } from './persist.js';
 /** The chain parameters that are plain numbers (everything but the custom map). */
@@ -43,14 +46,37 @@ export type StateTables = { readonly [N in TableName]: BaseTable<RowOf<N>> };
 /** A deep copy, so no caller can reach a row the state still holds. */
 const copy = deepCopy;
 
-function makeTables(): StateTables {
+function makeTables(store?: (def: TableDef<unknown>) => TableStore<unknown>): StateTables {
   const t: Partial<Record<TableName, BaseTable<unknown>>> = {};
-  for (const name of tableNames()) t[name] = new BaseTable(TABLES[name] as never);
+  for (const name of tableNames()) {
+    const def = TABLES[name] as TableDef<unknown>;
+    t[name] = store === undefined ? new BaseTable(def) : new BaseTable(def, store(def));
+  }
   return t as StateTables;
 }
 
+/** How a state kept in the state store is opened (`WorldState.onDisk`). */
+export interface DiskStateOptions {
+  /** The version (applied height) the store's rows are of. */
+  version: number;
+  /** The stored multiset root accumulator and row count of a table (by tag) at that version. */
+  sum: bigint;
+  count: (tag: number) => number;
+  /** Decoded rows kept in the heap (config storage.state_row_cache_rows). */
+  cacheRows: number;
+  /** The stored state tree of that version, or an empty one over the store to build it on from `rows`. */
+  tree?: StateTree;
+  emptyTree?: StateTree;
+  /** Every row, sorted by key (read only to build the tree). */
+  rows?: () => Iterable<StateEntry>;
+}
+
 export class WorldState {
-  readonly tables: StateTables = makeTables();
+  readonly tables: StateTables;
+  /** The disk tables' shared reads and writes (undefined: every table is in the heap). */
+  private disk: { ctx: { reader: StoreReader; cache: RowCache; writingVersion: number } } | undefined;
+  /** Collects the index entries, counts and accumulator for the state store (`recordStoreWrites`). */
+  private writeLog: StoreWriteLog | undefined;
   /** The root accumulator (sum of leaves mod 2^256, see root.ts). */
   private sum = 0n;
   /**
@@ -60,6 +86,77 @@ export class WorldState {
   private versionNumber = 0;
   /** The state tree (docs/design/state.md); in memory unless the state was loaded with a stored one. */
   private stateTree: StateTree = memoryTree();
+
+  constructor(tables?: StateTables) {
+    this.tables = tables ?? makeTables();
+  }
+
+  /**
+   * A state whose rows and indexes stay in the state store (state-index-keys.ts): nothing is decoded
+   * until read, and at most `cacheRows` decoded rows are kept. Its writes are recorded for the store.
+   */
+  static onDisk(reader: StoreReader, opts: DiskStateOptions): WorldState {
+    const ctx = { reader, cache: new RowCache(opts.cacheRows), writingVersion: opts.version };
+    const s = new WorldState(makeTables((def) => new DiskTableStore<unknown>(def, ctx, opts.count(def.tag))));
+    s.disk = { ctx };
+    s.versionNumber = opts.version;
+    s.sum = opts.sum;
+    if (opts.tree !== undefined) {
+      assert(
+        opts.tree.version === opts.version,
+        `state tree of version ${opts.tree.version} for a state of ${opts.version}`,
+      );
+      s.stateTree = opts.tree;
+    } else {
+      const tree = opts.emptyTree;
+      assert(
+        tree !== undefined && opts.rows !== undefined && tree.version < opts.version,
+        `a state of version ${opts.version} on disk without a tree to build on`,
+      );
+      tree.apply(tree.prepare([...opts.rows()], opts.version));
+      s.stateTree = tree;
+    }
+    s.recordStoreWrites();
+    return s;
+  }
+
+  /** Whether rows are read from the state store (`onDisk`) rather than held in the heap. */
+  get onDisk(): boolean {
+    return this.disk !== undefined;
+  }
+
+  /** Decoded rows held by the disk tables' cache (0 in the heap), and its bound. */
+  rowCache(): { rows: number; max: number } {
+    const c = this.disk?.ctx.cache;
+    return { rows: c?.size ?? 0, max: c?.max ?? 0 };
+  }
+
+  /** From now on, every write's index entries and counts are collected for the state store. */
+  recordStoreWrites(): void {
+    this.writeLog ??= new StoreWriteLog();
+    for (const t of this.tableList()) t.log = this.writeLog;
+  }
+
+  /**
+   * The state store writes of the blocks merged since the last call (index entries, counts, the
+   * accumulator); with `all`, every index entry and count (a store that had none).
+   */
+  takeStoreWrites(all = false): StoreWrite[] {
+    assert(this.writeLog !== undefined, 'state store writes taken without recording them');
+    const out = this.writeLog.take(this.tableList(), this.sum);
+    if (all) for (const w of allStoreWrites(this.tableList())) out.push(w);
+    return out;
+  }
+
+  /** The state store holds every write up to `version`: the disk tables drop their copies of them. */
+  durable(version: number): void {
+    if (this.disk === undefined) return;
+    for (const t of this.tableList()) (t.store as DiskTableStore<unknown>).durable(version);
+  }
+
+  private tableList(): BaseTable<unknown>[] {
+    return tableNames().map((n) => this.tables[n] as BaseTable<unknown>);
+  }
 
   /**
    * Loads a state from persisted pairs (what StateStore returns); throws StateError on a bad entry.
@@ -155,6 +252,7 @@ export class WorldState {
       treeUpdate.version === this.versionNumber + 1,
       `state tree update to version ${treeUpdate.version} for state version ${this.versionNumber}`,
     );
+    if (this.disk !== undefined) this.disk.ctx.writingVersion = this.versionNumber + 1;
     apply(this.tables);
     this.sum = newSum;
     this.stateTree.apply(treeUpdate);

@@ -1,0 +1,202 @@
+// The world state kept in the state store (LMDB) by a ledger on disk: rows and index entries stay on
+// disk, the heap holds at most `stateRowCacheRows` decoded rows, through a full holder query and a
+// restart; blocks hash exactly as over the heap state of a memory ledger; a store written before the
+// index range existed is loaded into the heap once and gets the range with its next block.
+
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { open as openLmdb } from 'lmdb';
+import {
+  admin,
+  certify,
+  commitGenesis,
+  GENESIS_TIME_MS,
+  MEMORY_CHAIN_ID,
+  newDisk,
+  openMemoryLedger,
+} from '../../test/helpers/memory-chain.js';
+import { buildTx } from '../../test/helpers/tx.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import type { Instruction } from '../model/instructions.js';
+import { transactionHash } from '../model/transaction.js';
+import { STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
+import { Ledger } from './ledger.js';
+
+const CACHE_ROWS = 32;
+const ACCOUNTS = 300;
+const DEFINITION = 'coin#scale';
+
+function options(dir: string) {
+  return {
+    dir,
+    chainId: MEMORY_CHAIN_ID,
+    decodeLimits: DEFAULT_DECODE_LIMITS,
+    fsync: false,
+    segmentBytesMax: 1 << 20,
+    lmdbMapBytes: 64 << 20,
+    stateRowCacheRows: CACHE_ROWS,
+  };
+}
+
+function accountId(i: number): string {
+  return `ed0120${createHash('sha256').update(`disk-state-${i}`).digest('hex').toUpperCase()}@scale`;
+}
+
+function accounts(from: number, to: number): Instruction[] {
+  const out: Instruction[] = [];
+  const empty = new Map();
+  for (let i = from; i < to; i++) {
+    out.push({ kind: 'RegisterAccount', id: accountId(i), metadata: empty });
+    out.push({
+      kind: 'MintAsset',
+      asset: `${DEFINITION}#${accountId(i)}`,
+      amount: { mantissa: BigInt(i + 1), scale: 0 },
+    });
+  }
+  return out;
+}
+
+const empty = new Map();
+/** The blocks after genesis: the domain and definition, then the accounts, 150 per block. */
+const BLOCKS: Instruction[][] = [
+  [
+    { kind: 'RegisterDomain', id: 'scale', metadata: empty },
+    {
+      kind: 'RegisterAssetDefinition',
+      id: DEFINITION,
+      scale: 0,
+      mintable: { kind: 'Infinitely' },
+      metadata: empty,
+    },
+  ],
+  accounts(0, 150),
+  accounts(150, ACCOUNTS),
+];
+
+/** Commits the block after the tip holding one admin transaction; returns its hash. */
+async function commitBlock(ledger: Ledger, instructions: Instruction[]): Promise<Uint8Array> {
+  const n = ledger.height() + 1;
+  const creationTimeMs = GENESIS_TIME_MS + n * 1000;
+  const tx = buildTx(admin, instructions, { chainId: MEMORY_CHAIN_ID, creationTimeMs });
+  const executed = ledger.execute({
+    view: 0,
+    creationTimeMs,
+    transactions: [tx],
+    hashes: [transactionHash(tx)],
+  });
+  assert.equal(executed.results[0]!.kind, 'Committed', JSON.stringify(executed.results[0]));
+  await ledger.commit(executed, certify(n, executed.hash));
+  return executed.hash;
+}
+
+function assertCacheBound(ledger: Ledger, when: string): void {
+  const { rows, max } = ledger.state.rowCache();
+  assert.equal(max, CACHE_ROWS);
+  assert.ok(rows <= CACHE_ROWS, `${when}: ${rows} rows cached of ${CACHE_ROWS}`);
+}
+
+async function removeIndexRange(dir: string): Promise<number> {
+  const db = openLmdb<Uint8Array, Uint8Array>({
+    path: join(dir, 'state'),
+    keyEncoding: 'binary',
+    encoding: 'binary',
+    compression: false,
+    cache: false,
+  });
+  try {
+    const range = {
+      start: Uint8Array.of(0x01, STATE_INDEX_PREFIX),
+      end: Uint8Array.of(0x01, STATE_INDEX_PREFIX + 1),
+    };
+    const keys = [...db.getKeys(range)].map((k) => new Uint8Array(k));
+    db.transactionSync(() => {
+      for (const k of keys) db.removeSync(k);
+    });
+    return keys.length;
+  } finally {
+    await db.close();
+  }
+}
+
+describe('the world state on disk', () => {
+  it('keeps at most its cached rows in the heap through a holder query and a restart, and hashes as the heap state', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-state-disk-'));
+    try {
+      const { ledger } = await Ledger.open(options(dir));
+      const memory = (await openMemoryLedger(newDisk())).ledger;
+      assert.ok(ledger.state.onDisk, 'a ledger on disk keeps its rows in the state store');
+      assert.ok(!memory.state.onDisk);
+      await commitGenesis(ledger);
+      await commitGenesis(memory);
+      for (const b of BLOCKS) assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b));
+      // Read while the last blocks' rows may still be on their way to the store, then once durable.
+      const holders = memory.state.holdersOfDefinition(DEFINITION);
+      assert.equal(holders.length, ACCOUNTS);
+      assert.deepEqual(ledger.state.holdersOfDefinition(DEFINITION), holders);
+      await ledger.flushState();
+      assert.deepEqual(ledger.state.holdersOfDefinition(DEFINITION), holders);
+      assertCacheBound(ledger, 'after a full holder query');
+      assert.equal(ledger.state.rowCache().rows, CACHE_ROWS, 'the query filled the cache, no further');
+      assert.equal(ledger.state.accountCount(), memory.state.accountCount());
+      await ledger.close();
+
+      const { ledger: again } = await Ledger.open(options(dir));
+      assert.ok(again.state.onDisk);
+      assertCacheBound(again, 'after a restart');
+      assert.deepEqual(again.state.stateRoot(), memory.state.stateRoot());
+      assert.deepEqual(again.state.legacyStateRoot(), memory.state.legacyStateRoot());
+      assert.equal(again.state.accountCount(), ACCOUNTS + 1, 'counted from the stored count');
+      assert.deepEqual(again.state.holdersOfDefinition(DEFINITION), holders);
+      assertCacheBound(again, 'after a holder query on the restarted ledger');
+      assert.deepEqual(again.state.assetsOfAccount(accountId(7)), memory.state.assetsOfAccount(accountId(7)));
+      assert.deepEqual(again.state.sortedIds('account'), memory.state.sortedIds('account'));
+      // A block on the reopened state: the new holder is seen before and after its rows are durable.
+      const more = accounts(ACCOUNTS, ACCOUNTS + 1);
+      assert.deepEqual(await commitBlock(again, more), await commitBlock(memory, more));
+      assert.equal(again.state.holdersOfDefinition(DEFINITION).length, ACCOUNTS + 1);
+      await again.flushState();
+      assert.deepEqual(
+        again.state.holdersOfDefinition(DEFINITION),
+        memory.state.holdersOfDefinition(DEFINITION),
+      );
+      assertCacheBound(again, 'after another block');
+      await again.close();
+      await memory.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('loads a store without the index range into the heap once, and writes the range with the next block', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-state-disk-'));
+    try {
+      const { ledger } = await Ledger.open(options(dir));
+      await commitGenesis(ledger);
+      for (const b of BLOCKS.slice(0, 2)) await commitBlock(ledger, b);
+      await ledger.flushState();
+      const holders = ledger.state.holdersOfDefinition(DEFINITION);
+      await ledger.close();
+      assert.ok((await removeIndexRange(dir)) > 150, 'the index entries were in the store');
+
+      const { ledger: heap } = await Ledger.open(options(dir));
+      assert.ok(!heap.state.onDisk, 'no index range: loaded into the heap');
+      assert.deepEqual(heap.state.holdersOfDefinition(DEFINITION), holders);
+      await commitBlock(heap, BLOCKS[2]!);
+      await heap.flushState();
+      const all = heap.state.holdersOfDefinition(DEFINITION);
+      await heap.close();
+
+      const { ledger: disk } = await Ledger.open(options(dir));
+      assert.ok(disk.state.onDisk, 'the next start reads the range the block wrote');
+      assert.deepEqual(disk.state.holdersOfDefinition(DEFINITION), all);
+      assert.equal(disk.state.accountCount(), ACCOUNTS + 1);
+      await disk.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

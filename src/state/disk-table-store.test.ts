@@ -1,0 +1,132 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { varuint } from '../codec/primitives.js';
+import { compareBytes, toHex } from '../util/hex.js';
+import { DiskTableStore, RowCache, type StoreReader } from './disk-table-store.js';
+import { StoreWriteLog } from './store-writes.js';
+import { BaseTable, SORTED_CHILDREN_CACHE_MIN } from './table.js';
+import { type TableDef, tableDef } from './tables.js';
+
+/** A state store in a sorted map: what the writes of durable versions left. */
+class FakeStore implements StoreReader {
+  readonly map = new Map<string, { key: Uint8Array; value: Uint8Array }>();
+  gets = 0;
+  get(key: Uint8Array): Uint8Array | undefined {
+    this.gets++;
+    return this.map.get(toHex(key))?.value;
+  }
+  *entries(prefix: Uint8Array): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    const all = [...this.map.values()].sort((a, b) => compareBytes(a.key, b.key));
+    for (const e of all)
+      if (e.key.length >= prefix.length && compareBytes(e.key.subarray(0, prefix.length), prefix) === 0)
+        yield e;
+  }
+  write(writes: readonly { key: Uint8Array; value: Uint8Array | undefined }[]): void {
+    for (const w of writes) {
+      if (w.value === undefined) this.map.delete(toHex(w.key));
+      else this.map.set(toHex(w.key), { key: w.key, value: w.value });
+    }
+  }
+}
+
+// A table of numbers whose index links each row to the parity of its value ('even' / 'odd').
+const DEF = tableDef('nullifier', varuint as never, {
+  links: (_id, v: number) => [['aliasByIndex', v % 2 === 0 ? 'even' : 'odd']],
+}) as TableDef<number>;
+
+function tables(store: FakeStore, cacheRows: number) {
+  const ctx = { reader: store, cache: new RowCache(cacheRows), writingVersion: 1 };
+  const disk = new BaseTable(DEF, new DiskTableStore<number>(DEF, ctx, 0));
+  const log = new StoreWriteLog();
+  disk.log = log;
+  /** Rows and index entries of a version, as the ledger hands them to the store. */
+  const flush = (): void => {
+    const rows = [...changed].map((id) => {
+      const v = disk.get(id);
+      return { key: disk.key(id), value: v === undefined ? undefined : disk.encodeValue(v) };
+    });
+    changed.clear();
+    store.write([...rows, ...log.take([disk as BaseTable<unknown>], 0n)]);
+    (disk.store as DiskTableStore<number>).durable(ctx.writingVersion);
+    ctx.writingVersion++;
+  };
+  const changed = new Set<string>();
+  const put = (id: string, v: number) => {
+    disk.put(id, v);
+    heap.put(id, v);
+    changed.add(id);
+  };
+  const remove = (id: string) => {
+    disk.remove(id);
+    heap.remove(id);
+    changed.add(id);
+  };
+  const heap = new BaseTable(DEF);
+  return { disk, heap, ctx, put, remove, flush };
+}
+
+describe('a table in the state store', () => {
+  it('reads like the heap table before and after its writes are durable, ids in code-unit order', () => {
+    const store = new FakeStore();
+    const t = tables(store, 4);
+    // U+FF01 sorts after U+1F600 by code unit, before it by UTF-8 bytes.
+    const ids = ['\u{1F600}', '\uFF01', 'a', 'b', 'c', 'z'];
+    for (const [i, id] of ids.entries()) t.put(id, i);
+    const same = () => {
+      assert.deepEqual(t.disk.sortedIds(), t.heap.sortedIds());
+      for (const parent of ['even', 'odd'])
+        assert.deepEqual(
+          t.disk.sortedChildIds('aliasByIndex', parent),
+          t.heap.sortedChildIds('aliasByIndex', parent),
+        );
+      for (const id of [...ids, 'missing']) assert.equal(t.disk.get(id), t.heap.get(id));
+      assert.equal(t.disk.size, t.heap.size);
+    };
+    same();
+    assert.deepEqual(t.disk.sortedIds(), ['a', 'b', 'c', 'z', '\u{1F600}', '\uFF01']);
+    t.flush();
+    same();
+    // A row moves between index entries, another leaves; seen pending, then durable.
+    t.put('a', 1);
+    t.remove('b');
+    same();
+    t.flush();
+    same();
+    assert.equal(t.disk.size, 5);
+  });
+
+  it('keeps at most its bound of decoded rows, reading the rest from the store', () => {
+    const store = new FakeStore();
+    const t = tables(store, 3);
+    for (let i = 0; i < 50; i++) t.put(`r${i}`, i);
+    t.flush();
+    assert.ok(t.ctx.cache.size <= 3);
+    const before = store.gets;
+    for (let i = 0; i < 50; i++) assert.equal(t.disk.get(`r${i}`), i);
+    assert.ok(store.gets - before >= 47, 'evicted rows are read from the store');
+    assert.equal(t.ctx.cache.size, 3);
+    assert.deepEqual(
+      t.disk.sortedChildIds('aliasByIndex', 'odd'),
+      t.heap.sortedChildIds('aliasByIndex', 'odd'),
+    );
+  });
+
+  it('keeps the sorted children of a large index entry until it changes, within the row bound', () => {
+    const t = tables(new FakeStore(), 2048);
+    for (let i = 0; i < 2 * SORTED_CHILDREN_CACHE_MIN; i += 2) t.put(`r${i}`, i);
+    t.flush();
+    const first = t.disk.sortedChildIds('aliasByIndex', 'even');
+    assert.equal(t.disk.sortedChildIds('aliasByIndex', 'even'), first, 'kept while unchanged');
+    t.put('new', 0);
+    const next = t.disk.sortedChildIds('aliasByIndex', 'even');
+    assert.notEqual(next, first);
+    assert.deepEqual(next, t.heap.sortedChildIds('aliasByIndex', 'even'));
+    // Over the bound (more ids than the row cache holds rows): read from the store each time.
+    const small = tables(new FakeStore(), 16);
+    for (let i = 0; i < 2 * SORTED_CHILDREN_CACHE_MIN; i += 2) small.put(`r${i}`, i);
+    small.flush();
+    const a = small.disk.sortedChildIds('aliasByIndex', 'even');
+    assert.notEqual(small.disk.sortedChildIds('aliasByIndex', 'even'), a);
+    assert.deepEqual(small.disk.sortedChildIds('aliasByIndex', 'even'), a);
+  });
+});

@@ -1,0 +1,240 @@
+// A committed table whose rows and index entries are in the state store (state-index-keys.ts, keys.ts):
+// the heap holds a bounded cache of decoded rows (shared by every table of a state) and the writes of
+// blocks that are committed but not yet durable in the store (the ledger writes the store after the
+// block is visible). Reads are synchronous (LMDB reads are) and see exactly the committed state:
+// pending writes first, then the cache, then the store. Ids come back in code-unit order, as from the
+// heap store, whatever the byte order of their keys.
+
+import { decode } from '../codec/frame.js';
+import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import { assert } from '../util/assert.js';
+import { toHex } from '../util/hex.js';
+import { StateError } from './errors.js';
+import { parseStateKey, stateKey } from './keys.js';
+import { shareEmptyMaps } from './persist.js';
+import { childOf, indexParentPrefix } from './state-index-keys.js';
+import { SORTED_CHILDREN_CACHE_MIN, type TableStore, withId, withoutId } from './table-store.js';
+import type { IndexLink, IndexName, TableDef } from './tables.js';
+
+/** What a disk table reads: the state store's committed entries. */
+export interface StoreReader {
+  get(key: Uint8Array): Uint8Array | undefined;
+  /** Entries whose key starts with `prefix`, sorted by key bytes. */
+  entries(prefix: Uint8Array): Iterable<{ key: Uint8Array; value: Uint8Array }>;
+}
+
+/** Decoded rows of every disk table of one state, least recently used first; at most `max`. */
+export class RowCache {
+  private readonly rows = new Map<string, unknown>();
+
+  constructor(readonly max: number) {
+    assert(Number.isSafeInteger(max) && max >= 1, `row cache of ${max} rows`);
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  get(tag: number, id: string): unknown {
+    const k = cacheKey(tag, id);
+    const v = this.rows.get(k);
+    if (v !== undefined) {
+      this.rows.delete(k);
+      this.rows.set(k, v);
+    }
+    return v;
+  }
+
+  set(tag: number, id: string, v: unknown): void {
+    const k = cacheKey(tag, id);
+    this.rows.delete(k);
+    this.rows.set(k, v);
+    if (this.rows.size > this.max) this.rows.delete(this.rows.keys().next().value!);
+    assert(this.rows.size <= this.max, `row cache holds ${this.rows.size} of ${this.max}`);
+  }
+
+  delete(tag: number, id: string): void {
+    this.rows.delete(cacheKey(tag, id));
+  }
+}
+
+function cacheKey(tag: number, id: string): string {
+  return String.fromCharCode(tag) + id;
+}
+
+/** What the disk tables of one state share: the store, the row cache and the version being written. */
+export interface DiskContext {
+  readonly reader: StoreReader;
+  readonly cache: RowCache;
+  /** The version (block height) the writes being merged belong to. */
+  writingVersion: number;
+}
+
+interface Pending<T> {
+  value: T;
+  version: number;
+}
+
+/** Tables of at most this many rows keep their sorted ids between writes (the rest scan their range). */
+export const SORTED_IDS_KEPT_MAX = 4096;
+
+export class DiskTableStore<V> implements TableStore<V> {
+  /** Rows written by blocks not yet durable in the store (undefined: deleted), with the version. */
+  private readonly pending = new Map<string, Pending<V | undefined>>();
+  /** Index entries changed by those blocks, by `index \0 parent`, then child: linked or not. */
+  private readonly pendingLinks = new Map<string, Map<string, Pending<boolean>>>();
+  /** The sorted ids of a small table (at most SORTED_IDS_KEPT_MAX), kept between writes. */
+  private sorted: readonly string[] | undefined;
+  /**
+   * Sorted children of large index entries (a definition's holders), by `index \0 parent`, oldest first,
+   * dropped when the entry changes; together at most as many ids as the row cache holds rows.
+   */
+  private readonly sortedChildren = new Map<string, readonly string[]>();
+  private sortedChildrenIds = 0;
+
+  constructor(
+    private readonly def: TableDef<V>,
+    private readonly ctx: DiskContext,
+    private count: number,
+  ) {
+    assert(Number.isSafeInteger(count) && count >= 0, `table ${def.name}: ${count} rows`);
+  }
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(id: string): V | undefined {
+    const p = this.pending.get(id);
+    if (p !== undefined) return p.value;
+    const cached = this.ctx.cache.get(this.def.tag, id) as V | undefined;
+    if (cached !== undefined) return cached;
+    const key = stateKey(this.def.tag, id);
+    const bytes = this.ctx.reader.get(key);
+    if (bytes === undefined) return undefined;
+    const r = decode(this.def.codec, bytes, DEFAULT_DECODE_LIMITS);
+    if (!r.ok)
+      throw new StateError(
+        'state_invalid_entry',
+        `state entry ${toHex(key)}: undecodable value (${r.error.code}: ${r.error.message})`,
+        { key: toHex(key) },
+      );
+    const row = shareEmptyMaps(r.value);
+    this.ctx.cache.set(this.def.tag, id, row);
+    return row;
+  }
+
+  sortedIds(): readonly string[] {
+    if (this.sorted !== undefined) return this.sorted;
+    const ids = new Set<string>();
+    for (const { key } of this.ctx.reader.entries(Uint8Array.of(this.def.tag))) {
+      const parsed = parseStateKey(key);
+      if (parsed !== undefined) ids.add(parsed.id);
+    }
+    for (const [id, p] of this.pending) {
+      if (p.value === undefined) ids.delete(id);
+      else ids.add(id);
+    }
+    const sorted = [...ids].sort();
+    if (sorted.length <= SORTED_IDS_KEPT_MAX) this.sorted = sorted;
+    return sorted;
+  }
+
+  childIds(index: IndexName, parent: string): Iterable<string> | undefined {
+    const ids = this.children(index, parent);
+    return ids.length === 0 ? undefined : ids;
+  }
+
+  sortedChildIds(index: IndexName, parent: string): readonly string[] {
+    const k = `${index}\u0000${parent}`;
+    const kept = this.sortedChildren.get(k);
+    if (kept !== undefined) return kept;
+    const sorted = this.children(index, parent).sort();
+    if (sorted.length >= SORTED_CHILDREN_CACHE_MIN && sorted.length <= this.ctx.cache.max) {
+      this.sortedChildren.set(k, sorted);
+      this.sortedChildrenIds += sorted.length;
+      while (this.sortedChildrenIds > this.ctx.cache.max)
+        this.forgetChildren(this.sortedChildren.keys().next().value!);
+    }
+    return sorted;
+  }
+
+  private forgetChildren(k: string): void {
+    const kept = this.sortedChildren.get(k);
+    if (kept === undefined) return;
+    this.sortedChildren.delete(k);
+    this.sortedChildrenIds -= kept.length;
+  }
+
+  /** The children of one index entry: the store's range with the pending changes on top (unsorted). */
+  private children(index: IndexName, parent: string): string[] {
+    const prefix = indexParentPrefix(this.def.tag, index, parent);
+    const changed = this.pendingLinks.get(`${index}\u0000${parent}`);
+    const out: string[] = [];
+    for (const { key } of this.ctx.reader.entries(prefix)) {
+      const child = childOf(key, prefix.length);
+      if (child === undefined || changed?.has(child)) continue;
+      out.push(child);
+    }
+    if (changed !== undefined) for (const [child, p] of changed) if (p.value) out.push(child);
+    return out;
+  }
+
+  put(
+    id: string,
+    v: V,
+    old: V | undefined,
+    unlinked: readonly IndexLink[],
+    linked: readonly IndexLink[],
+  ): void {
+    const version = this.ctx.writingVersion;
+    this.pending.set(id, { value: v, version });
+    this.ctx.cache.set(this.def.tag, id, v);
+    if (old === undefined) {
+      this.count++;
+      const sorted = withId(this.sorted, id);
+      this.sorted = sorted !== undefined && sorted.length <= SORTED_IDS_KEPT_MAX ? sorted : undefined;
+    }
+    this.relink(id, unlinked, false, version);
+    this.relink(id, linked, true, version);
+  }
+
+  remove(id: string, _old: V, unlinked: readonly IndexLink[]): void {
+    const version = this.ctx.writingVersion;
+    this.pending.set(id, { value: undefined, version });
+    this.ctx.cache.delete(this.def.tag, id);
+    assert(this.count > 0, `table ${this.def.name}: removing a row from none`);
+    this.count--;
+    this.sorted = withoutId(this.sorted, id);
+    this.relink(id, unlinked, false, version);
+  }
+
+  private relink(id: string, links: readonly IndexLink[], linked: boolean, version: number): void {
+    for (const [index, parent] of links) {
+      const k = `${index}\u0000${parent}`;
+      this.forgetChildren(k);
+      let changed = this.pendingLinks.get(k);
+      if (changed === undefined) {
+        changed = new Map();
+        this.pendingLinks.set(k, changed);
+      }
+      changed.set(id, { value: linked, version });
+    }
+  }
+
+  /** The store holds every write of versions up to `version`: their pending copies are dropped. */
+  durable(version: number): void {
+    for (const [id, p] of this.pending) if (p.version <= version) this.pending.delete(id);
+    for (const [k, changed] of this.pendingLinks) {
+      for (const [id, p] of changed) if (p.version <= version) changed.delete(id);
+      if (changed.size === 0) this.pendingLinks.delete(k);
+    }
+  }
+
+  /** Rows and index entries held until the store has them (for tests and metrics). */
+  pendingCount(): number {
+    let n = this.pending.size;
+    for (const changed of this.pendingLinks.values()) n += changed.size;
+    return n;
+  }
+}

@@ -1,0 +1,97 @@
+// The world state's own bookkeeping in the state store, beside the rows and outside the state root, in a
+// key space the rows never use (0xF9, below the state tree's 0xFA): the secondary indexes as ordered key
+// ranges, each table's row count, and the multiset root accumulator, so a start reads none of the rows.
+//   0xF9 0x00 0x00                          → u8 format (1) ‖ accumulator 32 bytes BE (root.ts)
+//   0xF9 0x00 ‖ tag                         → the table's row count, u64 BE
+//   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ child id   → empty
+// Names and ids are UTF-8. A parent's children are one contiguous range, sorted by the child's bytes.
+
+import { assert } from '../util/assert.js';
+
+export const STATE_INDEX_PREFIX = 0xf9;
+const FORMAT = 1;
+export const STATE_INDEX_META_KEY = Uint8Array.of(STATE_INDEX_PREFIX, 0x00, 0x00);
+export const EMPTY_VALUE = new Uint8Array(0);
+
+const utf8 = new TextEncoder();
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** The key of table `tag`'s row count. */
+export function tableCountKey(tag: number): Uint8Array {
+  assert(Number.isInteger(tag) && tag >= 1 && tag <= 0xff, `table tag ${tag}`);
+  return Uint8Array.of(STATE_INDEX_PREFIX, 0x00, tag);
+}
+
+/** The prefix of every child of `parent` in `index` of table `tag`. */
+export function indexParentPrefix(tag: number, index: string, parent: string): Uint8Array {
+  assert(Number.isInteger(tag) && tag >= 1 && tag <= 0xff, `table tag ${tag}`);
+  const name = utf8.encode(index);
+  const p = utf8.encode(parent);
+  assert(p.length <= 0xffff, `index parent of ${p.length} bytes`);
+  const out = new Uint8Array(2 + name.length + 1 + 2 + p.length);
+  out[0] = STATE_INDEX_PREFIX;
+  out[1] = tag;
+  out.set(name, 2);
+  let at = 2 + name.length;
+  out[at++] = 0;
+  out[at++] = p.length >>> 8;
+  out[at++] = p.length & 0xff;
+  out.set(p, at);
+  return out;
+}
+
+/** The key of one index entry: `child` linked to `parent` in `index` of table `tag`. */
+export function indexEntryKey(tag: number, index: string, parent: string, child: string): Uint8Array {
+  const prefix = indexParentPrefix(tag, index, parent);
+  const c = utf8.encode(child);
+  const out = new Uint8Array(prefix.length + c.length);
+  out.set(prefix);
+  out.set(c, prefix.length);
+  return out;
+}
+
+/** The child id of an entry key under `prefix`; undefined when not valid UTF-8 (never trusted blindly). */
+export function childOf(key: Uint8Array, prefixLength: number): string | undefined {
+  try {
+    return utf8Strict.decode(key.subarray(prefixLength));
+  } catch {
+    return undefined;
+  }
+}
+
+export function encodeCount(n: number): Uint8Array {
+  assert(Number.isSafeInteger(n) && n >= 0, `table row count ${n}`);
+  const out = new Uint8Array(8);
+  const view = new DataView(out.buffer);
+  view.setUint32(0, Math.floor(n / 2 ** 32));
+  view.setUint32(4, n % 2 ** 32);
+  return out;
+}
+
+/** A stored count, or undefined when the bytes are not one this version wrote. */
+export function decodeCount(b: Uint8Array | undefined): number | undefined {
+  if (b === undefined || b.length !== 8) return undefined;
+  const view = new DataView(b.buffer, b.byteOffset, 8);
+  const n = view.getUint32(0) * 2 ** 32 + view.getUint32(4);
+  return Number.isSafeInteger(n) ? n : undefined;
+}
+
+export function encodeIndexMeta(sum: bigint): Uint8Array {
+  assert(sum >= 0n && sum < 1n << 256n, 'root accumulator out of range');
+  const out = new Uint8Array(33);
+  out[0] = FORMAT;
+  let x = sum;
+  for (let i = 32; i >= 1; i--) {
+    out[i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
+  return out;
+}
+
+/** The stored accumulator, or undefined when absent or not of this format (the indexes are then rebuilt). */
+export function decodeIndexMeta(b: Uint8Array | undefined): { sum: bigint } | undefined {
+  if (b === undefined || b.length !== 33 || b[0] !== FORMAT) return undefined;
+  let sum = 0n;
+  for (let i = 1; i <= 32; i++) sum = (sum << 8n) | BigInt(b[i]!);
+  return { sum };
+}
