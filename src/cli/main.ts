@@ -7,6 +7,7 @@ import { Command, CommanderError } from 'commander';
 import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerBackupCommands } from './backup-commands.js';
+import { registerSnapshotCommands } from './snapshot-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { CliError } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
@@ -53,6 +54,7 @@ export function buildProgram(): Command {
   registerTestnetCommands(program);
   registerGenesisCommands(program);
   registerBackupCommands(program);
+  registerSnapshotCommands(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
