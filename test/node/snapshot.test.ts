@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { decode, encode } from '../../src/codec/frame.js';
 import { BlockCodec, blockHash } from '../../src/model/block.js';
 import { TABLE_TAGS } from '../../src/model/tags.js';
+import { createBackup, restoreBackup } from '../../src/node/backup.js';
 import { nodeFiles } from '../../src/node/files.js';
 import { initNodeDir } from '../../src/node/init.js';
 import { createSnapshot, STORED_BLOCK_LIMITS } from '../../src/node/snapshot-create.js';
@@ -148,6 +149,22 @@ describe('state snapshots of a node', () => {
       }
     }
     await assert.rejects(restoreSnapshot(file, dir, trust), { code: 'snapshot_target_not_empty' });
+    // A backup of the restored directory carries the log's base: its copy opens at the same height.
+    const backup = join(tmp, 'backup');
+    await createBackup(dir, backup, t.chainId);
+    const copy = join(tmp, 'from-backup');
+    await restoreBackup(backup, copy);
+    const { ledger } = await Ledger.open({
+      dir: nodeFiles(copy).data,
+      chainId: t.chainId,
+      fsync: false,
+      segmentBytesMax: 1 << 20,
+      lmdbMapBytes: 1 << 26,
+      decodeLimits: STORED_BLOCK_LIMITS,
+    });
+    assert.equal(ledger.height(), height);
+    assert.equal(toHex(ledger.state.stateRoot()), v.manifest.state_root);
+    await ledger.close();
   });
 
   it('refuses forgeries with stable codes, and a failed restore leaves no data directory', async () => {
