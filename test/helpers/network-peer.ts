@@ -32,6 +32,8 @@ function sleep(ms: number): Promise<void> {
 
 export class PeerProcess {
   readonly dir: string;
+  /** Further `torana start` flags for the next starts (e.g. `--from-snapshot <file>`). */
+  startArgs: string[] = [];
   readonly url: string;
   readonly label: string;
   private readonly env: Record<string, string>;
@@ -72,6 +74,7 @@ export class PeerProcess {
       'start',
       '--dir',
       this.dir,
+      ...this.startArgs,
     ];
     const child = spawn(process.execPath, args, {
       cwd: ROOT,

@@ -1,13 +1,13 @@
 // A peer joins from a state snapshot: 3 validators commit transfers; `torana snapshot create` (a real
-// CLI process) writes the state of one validator while it runs; `torana snapshot restore` writes it into
-// a new observer's directory, checked against the observer's own genesis; the observer starts at the
+// CLI process) writes the state of one validator while it runs; `torana snapshot verify`
+// checks it against a new observer's own genesis; the observer starts with `--from-snapshot` at the
 // snapshot height, block-syncs only the blocks after it, and ends with the validators' state root.
 
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { TestNetwork } from '../helpers/network.js';
-import { FAST_CONSENSUS, heightsOf, sleep, startLoad, waitUntil } from '../helpers/network-scenario.js';
+import { FAST_CONSENSUS, heightsOf, startLoad, waitUntil } from '../helpers/network-scenario.js';
 import { cli } from '../helpers/run-cli.js';
 
 const VALIDATORS = [0, 1, 2];
@@ -31,22 +31,29 @@ describe('joining a network from a state snapshot', () => {
   it('an observer restored from a validator snapshot catches up from the snapshot height to the same state', async () => {
     // Transfers run throughout: the snapshot is taken from a validator that keeps committing.
     const load = await startLoad(net, { ratePerSecond: 20, targets: VALIDATORS });
-    await sleep(3000);
+    await waitUntil(
+      'a few blocks of transfers',
+      120_000,
+      async () => Math.min(...(await heightsOf(net, VALIDATORS))) >= 6,
+    );
     const file = join(net.dir, 'peer0.snap');
     const created = await cli(['snapshot', 'create', '--dir', net.peer(0).dir, '--out', file, '--json']);
     assert.equal(created.code, 0, created.err);
     const snap = JSON.parse(created.out) as { height: number; rows: number };
-    assert.ok(snap.height >= 3 && snap.rows > 10, created.out);
+    assert.ok(snap.height >= 6 && snap.rows > 10, created.out);
 
+    // The observer checks it against its own genesis, then starts from it (`start --from-snapshot`).
     const observerDir = net.peer(OBSERVER).dir;
-    const restored = await cli(['snapshot', 'restore', '--file', file, '--dir', observerDir, '--json']);
-    assert.equal(restored.code, 0, restored.err);
-    const again = await cli(['snapshot', 'restore', '--file', file, '--dir', observerDir]);
-    assert.equal(again.code, 1);
-    assert.match(again.err, /snapshot_target_not_empty/);
-
+    const verified = await cli(['snapshot', 'verify', '--file', file, '--genesis', observerDir, '--json']);
+    assert.equal(verified.code, 0, verified.err);
+    assert.equal((JSON.parse(verified.out) as { height: number }).height, snap.height);
+    net.peer(OBSERVER).startArgs = ['--from-snapshot', file];
     await net.start([OBSERVER]);
-    await sleep(2000);
+    await waitUntil(
+      'blocks after the snapshot',
+      120_000,
+      async () => Math.min(...(await heightsOf(net, VALIDATORS))) >= snap.height + 3,
+    );
     await load.stop();
     const tip = Math.max(...(await heightsOf(net, VALIDATORS)));
     assert.ok(tip > snap.height, `the chain grew past the snapshot: ${snap.height} → ${tip}`);
@@ -59,6 +66,10 @@ describe('joining a network from a state snapshot', () => {
     );
     const roots = new Set(statuses.map((s) => s.state_root));
     assert.equal(roots.size, 1, `state roots at the tip: ${JSON.stringify(statuses)}`);
+    // Its data directory is in use: a restore into it is refused.
+    const again = await cli(['snapshot', 'restore', '--file', file, '--dir', observerDir]);
+    assert.equal(again.code, 1);
+    assert.match(again.err, /snapshot_target_not_empty/);
     // Synced from the snapshot, not replayed from genesis: the observer holds no block below it.
     const observer = net.peer(OBSERVER);
     const below = await fetch(`${observer.url}/v1/explorer/blocks/${snap.height - 1}`);
