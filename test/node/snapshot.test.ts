@@ -3,7 +3,7 @@
 // every forgery refused with its stable code (docs/errors.md "Snapshots").
 
 import assert from 'node:assert/strict';
-import { mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, open, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -26,6 +26,7 @@ import {
 import { restoreSnapshot } from '../../src/node/snapshot-restore.js';
 import { loadTrust, type SnapshotTrust, verifySnapshot } from '../../src/node/snapshot-verify.js';
 import { Ledger } from '../../src/pipeline/ledger.js';
+import { writeBlockLogBase } from '../../src/storage/block-log-base.js';
 import { toHex } from '../../src/util/hex.js';
 import { account, registerAccounts, startTestNode, type TestNode } from '../helpers/node.js';
 import { newAccount } from '../helpers/tx.js';
@@ -165,6 +166,23 @@ describe('state snapshots of a node', () => {
     assert.equal(ledger.height(), height);
     assert.equal(toHex(ledger.state.stateRoot()), v.manifest.state_root);
     await ledger.close();
+  });
+
+  it('a restore cut short after the log base is refused at open with ledger_state_behind_base', async () => {
+    const data = nodeFiles(join(tmp, 'cut-short')).data;
+    await mkdir(join(data, 'blocks'), { recursive: true });
+    await writeBlockLogBase(join(data, 'blocks'), { height: 5, prevHash: new Uint8Array(32).fill(7) });
+    await assert.rejects(
+      Ledger.open({
+        dir: data,
+        chainId: t.chainId,
+        fsync: false,
+        segmentBytesMax: 1 << 20,
+        lmdbMapBytes: 1 << 26,
+        decodeLimits: STORED_BLOCK_LIMITS,
+      }),
+      { code: 'ledger_state_behind_base' },
+    );
   });
 
   it('refuses forgeries with stable codes, and a failed restore leaves no data directory', async () => {
