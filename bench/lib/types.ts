@@ -28,6 +28,7 @@ export const FIGURE_IDS = [
   'state_1m_query_p99_ratio',
   'webhook_deliveries_per_s',
   'block_exec_at_cap_ms',
+  'join_by_snapshot_s',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 
