@@ -21,6 +21,7 @@ import { exportNatsFigure } from './figures/export-nats.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
+import { joinBySnapshotFigure } from './figures/join-by-snapshot.js';
 import { latencyFigure } from './figures/latency.js';
 import { readFigure, readNodeHttpFigure } from './figures/read.js';
 import { replayFigure } from './figures/replay.js';
@@ -64,6 +65,7 @@ const FIGURES: readonly Figure[] = [
   exportNatsFigure,
   proofBytesFigure,
   proofVerifyFigure,
+  joinBySnapshotFigure,
 ];
 
 const RESULTS_DIR = fileURLToPath(new URL('./results/', import.meta.url));

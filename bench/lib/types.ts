@@ -31,6 +31,7 @@ export const FIGURE_IDS = [
   'export_events_per_s',
   'proof_bytes',
   'proof_verify_per_s',
+  'join_by_snapshot_s',
 ] as const;
 export type FigureId = (typeof FIGURE_IDS)[number];
 

@@ -17,6 +17,7 @@ import { registerIndexCommand } from './index-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
+import { registerSnapshotCommands } from './snapshot-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
@@ -56,6 +57,7 @@ export function buildProgram(): Command {
   registerGenesisCommands(program);
   registerBackupCommands(program);
   registerIndexCommand(program);
+  registerSnapshotCommands(program);
   registerTelemetryCommands(program);
   registerWebhookCommands(program);
   registerExportCommands(program);

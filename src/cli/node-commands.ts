@@ -21,6 +21,10 @@ export function registerNodeCommands(program: Command): void {
     .option('--profile <profile>', 'telemetry profile: disabled, operator, extended, developer, full')
     .option('--config <file>', 'configuration file instead of <dir>/config.toml')
     .option('--iso20022', 'enable the ISO 20022 bridge')
+    .option(
+      '--from-snapshot <file>',
+      'when the data directory is empty: restore this state snapshot first, checked against the genesis',
+    )
     .addHelpText(
       'after',
       '\nThe node leaves its address in <dir>/node.json while it runs, so that client commands given\n' +

@@ -12,6 +12,7 @@ import { copyFile, mkdir, open, readdir, readFile, rename, rm, stat, writeFile }
 import { dirname, join, relative } from 'node:path';
 import { open as openLmdb } from 'lmdb';
 import { BlockLog } from '../storage/block-log.js';
+import { BASE_FILE } from '../storage/block-log-base.js';
 import { BLOCKS_DIR, listSegments, syncDirectory } from '../storage/segment-files.js';
 import { StateStore } from '../storage/state-store.js';
 import { nodeFiles } from './files.js';
@@ -139,6 +140,15 @@ export async function createBackup(
     progress(`copying block log ${relative(data, s.path)}`);
     await copyFile(s.path, join(outData, BLOCKS_DIR, relative(join(data, BLOCKS_DIR), s.path)));
   }
+  // A log restored from a state snapshot starts at its base (storage/block-log-base.ts).
+  const base = join(data, BLOCKS_DIR, BASE_FILE);
+  if (
+    await stat(base).then(
+      (st) => st.isFile(),
+      () => false,
+    )
+  )
+    await copyFile(base, join(outData, BLOCKS_DIR, BASE_FILE));
   // 3. The other files (evidence log, consensus safety record, replay marks), as they are now.
   for (const e of entries) if (e.isFile()) await copyFile(join(data, e.name), join(outData, e.name));
   // 4. Check the copy: the log opens (cutting a tail caught mid-write) and covers the state.

@@ -101,6 +101,7 @@ export const LEDGER_ERROR_CODES = [
   'ledger_state_ahead',
   'ledger_state_chain_mismatch',
   'ledger_state_root_mismatch',
+  'ledger_state_behind_base',
 ] as const;
 export type LedgerErrorCode = (typeof LEDGER_ERROR_CODES)[number];
 
@@ -188,6 +189,15 @@ export class Ledger {
       throw new LedgerError(
         'ledger_state_ahead',
         `state store is at height ${stateHeight} but the block log ends at ${log.height}`,
+      );
+    }
+    // A log restored from a snapshot holds no block before its base: the state must start there.
+    const base = log.firstHeight ?? 1;
+    if (base > 1 && stateHeight < base) {
+      throw new LedgerError(
+        'ledger_state_behind_base',
+        `the block log starts at height ${base} (restored from a snapshot) but the state store is at ${stateHeight}: the restore did not finish`,
+        { height: stateHeight, base },
       );
     }
     await checkStateOnChain(log, store, stateHeight);

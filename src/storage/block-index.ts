@@ -69,7 +69,16 @@ export interface RecordLocation {
 
 export class BlockIndex {
   readonly segments: IndexedSegment[] = [];
-  height = 0;
+  height: number;
+
+  /**
+   * `first`: the lowest height the log holds, 1 unless it was restored from a snapshot at that height
+   * (block-log-base.ts); the index is empty until its record is added.
+   */
+  constructor(readonly first = 1) {
+    assert(Number.isSafeInteger(first) && first >= 1, `block index: first height ${first}`);
+    this.height = first - 1;
+  }
 
   addSegment(file: SegmentFile): IndexedSegment {
     assert(file.firstHeight === this.height + 1, 'block index: a segment must start at the next height');
@@ -91,7 +100,7 @@ export class BlockIndex {
   }
 
   locate(height: number): RecordLocation | undefined {
-    if (!Number.isSafeInteger(height) || height < 1 || height > this.height) return undefined;
+    if (!Number.isSafeInteger(height) || height < this.first || height > this.height) return undefined;
     let lo = 0;
     let hi = this.segments.length - 1;
     while (lo < hi) {

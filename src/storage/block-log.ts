@@ -82,7 +82,7 @@ export class BlockLog implements BlockStore {
     let segment = index.segments.at(-1);
     let handle: FileHandle;
     if (segment === undefined) {
-      const created = await createSegment(blocksDir, 1, opts.fsync, opts.failPoints);
+      const created = await createSegment(blocksDir, index.first, opts.fsync, opts.failPoints);
       segment = index.addSegment(created.file);
       handle = created.handle;
     } else {
@@ -104,6 +104,11 @@ export class BlockLog implements BlockStore {
       scannedRecords: recovered.scannedRecords,
     };
     return { log, report };
+  }
+
+  /** The first height the log holds: 1, or the base of a log restored from a snapshot. */
+  get firstHeight(): number {
+    return this.index.first;
   }
 
   /** The last durable height; 0 when the log is empty. */
@@ -291,7 +296,7 @@ export class BlockLog implements BlockStore {
       });
     }
     const last = Math.min(toHeight ?? this.index.height, this.index.height);
-    let height = Math.max(1, fromHeight);
+    let height = Math.max(this.index.first, fromHeight);
     while (height <= last) {
       const first = this.index.locate(height);
       assert(first !== undefined, `block log: height ${height} of ${this.index.height} is not indexed`);

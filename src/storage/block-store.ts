@@ -15,6 +15,11 @@ export interface BlockStoreOpenReport {
 }
 
 export interface BlockStore {
+  /**
+   * The first height the store holds: 1 (genesis), or the height of the snapshot it was restored from
+   * (storage/block-log-base.ts); undefined means 1.
+   */
+  readonly firstHeight?: number;
   /** The last durable height; 0 when empty. */
   readonly height: number;
   /** The hash of the last durable record (a copy), or undefined when empty. */

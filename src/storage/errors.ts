@@ -37,6 +37,8 @@ export type CorruptionReason =
   | 'hash_linkage'
   | 'unexpected_segment'
   | 'state_meta_invalid'
+  /** The block log's base file (block-log-base.ts) does not parse. */
+  | 'base_invalid'
   /** A record whose checksum holds but whose payload does not decode (evidence file). */
   | 'undecodable_record';
 

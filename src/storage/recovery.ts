@@ -9,6 +9,7 @@ import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual } from '../util/hex.js';
 import { BlockIndex } from './block-index.js';
+import { readBlockLogBase } from './block-log-base.js';
 import { StorageCorruptionError } from './errors.js';
 import { decodePayload, HASH_BYTES } from './record.js';
 import type { SegmentFile } from './segment-files.js';
@@ -30,8 +31,11 @@ export interface Recovered {
 }
 
 export async function recoverBlockLog(blocksDir: string, opts: RecoveryOptions): Promise<Recovered> {
-  const index = new BlockIndex();
+  // A log restored from a snapshot starts at its base, after a parent it does not hold.
+  const base = await readBlockLogBase(blocksDir);
+  const index = new BlockIndex(base?.height ?? 1);
   const tipHash = new Uint8Array(HASH_BYTES);
+  if (base !== undefined) tipHash.set(base.prevHash);
   const segments = await listSegments(blocksDir);
   let truncatedTailBytes = 0;
   for (let i = 0; i < segments.length; i++) {
@@ -58,10 +62,12 @@ export async function recoverBlockLog(blocksDir: string, opts: RecoveryOptions):
     }
   }
   assert(
-    index.segments.length === segments.length && (index.height > 0 || tipHash.every((b) => b === 0)),
+    index.segments.length === segments.length &&
+      (index.height > 0 || tipHash.every((b) => b === 0)) &&
+      index.height >= index.first - 1,
     `recovery: ${index.segments.length} of ${segments.length} segments indexed up to height ${index.height}`,
   );
-  return { index, tipHash, truncatedTailBytes, scannedRecords: index.height };
+  return { index, tipHash, truncatedTailBytes, scannedRecords: index.height - (index.first - 1) };
 }
 
 /** Indexes the segment's records; returns the offset of a torn tail to cut off, if any. */

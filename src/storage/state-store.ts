@@ -198,6 +198,48 @@ export class StateStore implements StateBackend {
     this.blockHash = appliedHash;
   }
 
+  /**
+   * Restoring a snapshot (node/snapshot-restore.ts): writes `changes` into a store that has applied
+   * nothing, in one transaction, leaving the applied height at 0 until `finishRestore`.
+   */
+  restoreRows(changes: readonly StateChange[]): Promise<void> {
+    return this.serialise(() => this.writeRestore(changes, undefined));
+  }
+
+  /** The last write of a restore: `changes` and the applied (`height`, `blockHash`), atomically. */
+  finishRestore(height: number, blockHash: Uint8Array, changes: readonly StateChange[]): Promise<void> {
+    return this.serialise(() => this.writeRestore(changes, { height, blockHash }));
+  }
+
+  private async writeRestore(
+    changes: readonly StateChange[],
+    applied: { height: number; blockHash: Uint8Array } | undefined,
+  ): Promise<void> {
+    this.checkOpen();
+    if (this.height !== 0)
+      throw new StorageError('storage_invalid_height', `restoring into a store applied at ${this.height}`, {
+        height: this.height,
+      });
+    if (applied !== undefined && applied.blockHash.length !== HASH_BYTES)
+      throw new StorageError('storage_invalid_commit', `block hash must be ${HASH_BYTES} bytes`, {
+        bytes: applied.blockHash.length,
+      });
+    const writes = prepareWrites(changes);
+    if (applied !== undefined)
+      writes.push({ key: META_APPLIED, value: encodeApplied(applied.height, applied.blockHash) });
+    await this.db.batch(() => {
+      for (const w of writes) {
+        if (w.value === undefined) void this.db.remove(w.key);
+        else void this.db.put(w.key, w.value);
+      }
+    });
+    await this.flush();
+    if (applied !== undefined) {
+      this.height = applied.height;
+      this.blockHash = new Uint8Array(applied.blockHash);
+    }
+  }
+
   get(key: Uint8Array | string): Uint8Array | undefined {
     this.checkOpen();
     const v = this.db.get(userKey(key));

@@ -37,6 +37,8 @@ function sleep(ms: number): Promise<void> {
 
 export class PeerProcess {
   readonly dir: string;
+  /** Further `torana start` flags for the next starts (e.g. `--from-snapshot <file>`). */
+  startArgs: string[] = [];
   readonly url: string;
   readonly label: string;
   private readonly env: Record<string, string>;
@@ -79,6 +81,7 @@ export class PeerProcess {
       'start',
       '--dir',
       this.dir,
+      ...this.startArgs,
     ];
     const [cmd, ...pre] = [...this.wrap, process.execPath];
     const child = spawn(cmd!, [...pre, ...args], {
