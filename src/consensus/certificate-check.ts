@@ -32,6 +32,8 @@ export function voteMessage(
   chainId: string,
   c: Omit<CommitCertificate, 'signers' | 'signature'>,
 ): Uint8Array {
+  // A vote names one block of one validator set: both 32-byte hashes.
+  assert(c.blockHash.length === 32 && c.validatorSetHash.length === 32, 'vote subject: hash sizes');
   return encode(VoteSubjectCodec, {
     protocol: CONSENSUS_PROTOCOL,
     chainId,
@@ -91,6 +93,7 @@ export const EMPTY_AGGREGATE = (() => {
 })();
 
 export function isGenesisCertificate(c: CommitCertificate, set: ValidatorSet): boolean {
+  assert(set.hash.length === 32, `a validator set hash of ${set.hash.length} bytes`);
   return (
     c.height === 1 &&
     c.phase.kind === 'Commit' &&

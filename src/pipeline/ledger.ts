@@ -564,6 +564,11 @@ export class Ledger {
     offset: number,
     limit: number,
   ): Promise<{ total: number; items: TxLocation[] }> {
+    // Paging bounds come validated from the routes: never negative or fractional.
+    assert(
+      Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(limit) && limit >= 0,
+      `ledger: history page at ${offset} of ${limit}`,
+    );
     await this.stateWrites; // the index is read from the store: let committed blocks reach it first
     return accountHistory((prefix) => this.store.entries(prefix), account, offset, limit);
   }
@@ -624,6 +629,11 @@ export class Ledger {
 
   async close(): Promise<void> {
     await this.stateWrites;
+    // Every committed block's state write finished (or failed and was recorded) before the stores close.
+    assert(
+      this.stateWriteError !== undefined || this.store.appliedHeight() <= this.height(),
+      'ledger: the state store ran ahead of the log at close',
+    );
     await this.log.close();
     await this.store.close();
   }
@@ -670,17 +680,21 @@ async function headerStateRoot(
   if (height === 0) return undefined;
   const rec = await log.read(height);
   if (rec === undefined) return undefined;
+  assert(rec.height === height, `ledger: read block ${height}, got ${rec.height}`);
   const d = decode(BlockCodec, rec.bytes, limits);
   return d.ok ? d.value.header.stateRoot : undefined;
 }
 
 /** Whether the state tree's root is the header's (always, for a header of version 1: nothing to compare). */
 function stateTreeMatches(state: WorldState, headerRoot: Uint8Array): boolean {
+  assert(headerRoot.length === 32, `ledger: a ${headerRoot.length}-byte state root in a header`);
   return stateRootVersion(headerRoot) === 1 || bytesEqual(state.stateRoot(), headerRoot);
 }
 
 /** Every stored row, read table by table (lazily, in key order); the index range is not rows. */
 function* worldStateEntries(store: StateBackend): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+  // Row tags lie below the index range, and the index range below the tree's nodes.
+  assert(STATE_INDEX_PREFIX > 0x01 && STATE_INDEX_PREFIX < 0xfa, 'ledger: key ranges out of order');
   for (let tag = 0x01; tag < STATE_INDEX_PREFIX; tag++) yield* store.entries(Uint8Array.of(tag));
 }
 
@@ -700,6 +714,7 @@ function storedIndexState(
     const bytes = store.get(tableCountKey(tag));
     const n = bytes === undefined ? 0 : decodeCount(bytes);
     if (n === undefined) return undefined;
+    assert(!counts.has(tag), `ledger: two tables with tag ${tag}`);
     counts.set(tag, n);
   }
   return { sum: meta.sum, count: (tag) => counts.get(tag) ?? 0 };

@@ -6,6 +6,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { assert } from '../util/assert.js';
 import { writeFileAtomic } from '../util/atomic-file.js';
 import { fromHex, toHex } from '../util/hex.js';
 import { StorageCorruptionError } from './errors.js';
@@ -49,11 +50,18 @@ export async function readBlockLogBase(blocksDir: string): Promise<BlockLogBase 
     throw bad();
   const prevHash = fromHex(o.prev_hash);
   if (prevHash === undefined || prevHash.length !== HASH_BYTES) throw bad();
+  // What writeBlockLogBase accepts reads back: a base above genesis with its parent's hash.
+  assert(o.height >= 2 && prevHash.length === HASH_BYTES, `block log base at ${o.height}`);
   return { height: o.height, prevHash };
 }
 
 /** Records the base of a new, empty log (durably: the file, then its directory). */
 export async function writeBlockLogBase(blocksDir: string, base: BlockLogBase): Promise<void> {
+  // A base names the first block a restored log holds: never genesis, and its parent by hash.
+  assert(
+    Number.isSafeInteger(base.height) && base.height >= 2 && base.prevHash.length === HASH_BYTES,
+    `block log base at ${base.height} with a ${base.prevHash.length}-byte parent hash`,
+  );
   const doc = { format: BASE_FORMAT, height: base.height, prev_hash: toHex(base.prevHash) };
   await writeFileAtomic(join(blocksDir, BASE_FILE), `${JSON.stringify(doc)}\n`, 0o600);
 }

@@ -203,11 +203,14 @@ export class StateStore implements StateBackend {
    * nothing, in one transaction, leaving the applied height at 0 until `finishRestore`.
    */
   restoreRows(changes: readonly StateChange[]): Promise<void> {
+    assert(Array.isArray(changes), 'state store: restore of a non-list');
     return this.serialise(() => this.writeRestore(changes, undefined));
   }
 
   /** The last write of a restore: `changes` and the applied (`height`, `blockHash`), atomically. */
   finishRestore(height: number, blockHash: Uint8Array, changes: readonly StateChange[]): Promise<void> {
+    // A snapshot's height: a certified block above genesis.
+    assert(Number.isSafeInteger(height) && height >= 1, `state store: restore finished at ${height}`);
     return this.serialise(() => this.writeRestore(changes, { height, blockHash }));
   }
 
@@ -238,6 +241,11 @@ export class StateStore implements StateBackend {
       this.height = applied.height;
       this.blockHash = new Uint8Array(applied.blockHash);
     }
+    // Rows alone leave nothing applied; the last write records exactly the snapshot's height.
+    assert(
+      this.height === (applied?.height ?? 0),
+      `state store: applied ${this.height} after restoring ${applied?.height ?? 'rows'}`,
+    );
   }
 
   get(key: Uint8Array | string): Uint8Array | undefined {
