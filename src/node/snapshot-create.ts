@@ -11,8 +11,8 @@ import { decode } from '../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS, type DecodeLimits } from '../codec/limits.js';
 import { BlockCodec } from '../model/block.js';
 import { CHAIN_COUNTERS_KEY } from '../pipeline/chain-counters.js';
-import { INDEX_PREFIX_MIN } from '../pipeline/tx-index.js';
 import { stateRootVersion } from '../state/merkle/hash.js';
+import { STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
 import { readBlockLogBase } from '../storage/block-log-base.js';
 import { decodePayload } from '../storage/record.js';
 import { BLOCKS_DIR, listSegments } from '../storage/segment-files.js';
@@ -164,7 +164,7 @@ export async function createSnapshot(
       const counters = env.get(userKey(CHAIN_COUNTERS_KEY), { transaction: txn });
       await w.section(SECTION.counters, counters ?? new Uint8Array(0));
       progress(`snapshot of height ${height}: writing rows`);
-      const range = { start: userKey(Uint8Array.of(0x01)), end: userKey(Uint8Array.of(INDEX_PREFIX_MIN)) };
+      const range = { start: userKey(Uint8Array.of(0x01)), end: userKey(Uint8Array.of(STATE_INDEX_PREFIX)) };
       for (const { key, value } of env.getRange({ ...range, transaction: txn })) {
         await w.row(fromUserKey(key), value);
         if (w.rowCount % 100_000 === 0) progress(`${w.rowCount} rows`);

@@ -15,8 +15,8 @@ import { join } from 'node:path';
 import { blockHash } from '../model/block.js';
 import { CHAIN_COUNTERS_KEY } from '../pipeline/chain-counters.js';
 import { storeNodeReader } from '../pipeline/state-tree-store.js';
-import { INDEX_PREFIX_MIN } from '../pipeline/tx-index.js';
 import { EMPTY_TREE_VERSION, StateTree } from '../state/merkle/tree.js';
+import { STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
 import { BlockLog } from '../storage/block-log.js';
 import { writeBlockLogBase } from '../storage/block-log-base.js';
 import type { StateChange } from '../storage/block-store.js';
@@ -78,7 +78,7 @@ export async function restoreSnapshot(
     progress(`building the state tree of height ${height}`);
     const tree = new StateTree(storeNodeReader(s), EMPTY_TREE_VERSION, undefined);
     const rows = [...s.entries(Uint8Array.of(0x01))];
-    for (let tag = 0x02; tag < INDEX_PREFIX_MIN; tag++) rows.push(...s.entries(Uint8Array.of(tag)));
+    for (let tag = 0x02; tag < STATE_INDEX_PREFIX; tag++) rows.push(...s.entries(Uint8Array.of(tag)));
     const update = tree.prepare(rows, height);
     // The rows were checked against this root while they were read.
     assert(

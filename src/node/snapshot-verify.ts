@@ -18,9 +18,9 @@ import { rosterHistory, validatorSetAt } from '../consensus/membership.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import { type Block, BlockCodec, blockHash } from '../model/block.js';
 import { TABLE_TAGS } from '../model/tags.js';
-import { INDEX_PREFIX_MIN } from '../pipeline/tx-index.js';
 import { stateRootVersion } from '../state/merkle/hash.js';
 import { LeavesRoot } from '../state/merkle/leaves-root.js';
+import { STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
 import { WorldState } from '../state/world-state.js';
 import { bytesEqual, compareBytes, toHex } from '../util/hex.js';
 import { genesisFromJson, genesisRoster } from './genesis.js';
@@ -148,7 +148,7 @@ export async function verifySnapshot(
       for (const row of rowsOf(s.payload)) {
         if (last !== undefined && compareBytes(last, row.key) >= 0)
           fail('snapshot_rows_invalid', 'rows out of key order, or a key twice');
-        if (row.key.length === 0 || row.key[0]! < 0x01 || row.key[0]! >= INDEX_PREFIX_MIN)
+        if (row.key.length === 0 || row.key[0]! < 0x01 || row.key[0]! >= STATE_INDEX_PREFIX)
           fail('snapshot_rows_invalid', 'a row outside the world-state key ranges');
         last = row.key;
         leaves.add(row.key, row.value);

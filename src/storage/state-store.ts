@@ -175,12 +175,7 @@ export class StateStore implements StateBackend {
     // One batch of asynchronous writes: the callback only queues them, and LMDB's write thread applies
     // them all in ONE transaction, so the B-tree work stays off the event loop (a transaction callback
     // would run every put on it while the write thread waits).
-    await this.db.batch(() => {
-      for (const w of writes) {
-        if (w.value === undefined) void this.db.remove(w.key);
-        else void this.db.put(w.key, w.value);
-      }
-    });
+    await this.writeBatch(writes);
     await this.flush();
     // The batch applied as one transaction: the stored applied height is this commit's (one lookup).
     const stored = this.db.get(META_APPLIED);
@@ -230,12 +225,7 @@ export class StateStore implements StateBackend {
     const writes = prepareWrites(changes);
     if (applied !== undefined)
       writes.push({ key: META_APPLIED, value: encodeApplied(applied.height, applied.blockHash) });
-    await this.db.batch(() => {
-      for (const w of writes) {
-        if (w.value === undefined) void this.db.remove(w.key);
-        else void this.db.put(w.key, w.value);
-      }
-    });
+    await this.writeBatch(writes);
     await this.flush();
     if (applied !== undefined) {
       this.height = applied.height;
@@ -319,6 +309,33 @@ export class StateStore implements StateBackend {
     await this.db.close();
   }
 
+  /**
+   * One LMDB batch of `writes`. A failed write transaction (a full disk: ENOSPC) rejects the batch with
+   * an error whose `commitError` is a second promise LMDB rejects later with the cause; left unhandled,
+   * that rejection would end the process instead of this store's `storage_failed`.
+   */
+  private async writeBatch(writes: readonly Write[]): Promise<void> {
+    try {
+      await this.db.batch(() => {
+        // Each queued write answers with its own promise, rejected too when the transaction fails:
+        // handled here (the batch's own rejection carries the failure).
+        for (const w of writes) {
+          const done = w.value === undefined ? this.db.remove(w.key) : this.db.put(w.key, w.value);
+          done.catch(ignore);
+        }
+      });
+    } catch (e) {
+      // Handled here, never awaited: LMDB settles it when its write thread reports the cause (it also
+      // prints it), which a failed commit must not wait for.
+      const cause = (e as { commitError?: unknown }).commitError;
+      if (cause instanceof Promise) cause.catch(ignore);
+      this.failure = e;
+      throw new StorageError('storage_failed', `state write failed (a full disk?): ${String(e)}`, {
+        cause: String(e),
+      });
+    }
+  }
+
   /** With overlapping sync LMDB resolves a commit when visible; durability needs the flush too. */
   private async flush(): Promise<void> {
     if (!this.fsync) return;
@@ -340,6 +357,9 @@ export class StateStore implements StateBackend {
     if (this.closed) throw new StorageError('storage_closed', 'the state store is closed');
   }
 }
+
+/** A rejection that is reported another way. */
+function ignore(): void {}
 
 interface Write {
   key: Uint8Array;

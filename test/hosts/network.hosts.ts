@@ -5,8 +5,9 @@
 // machine may then hold another's private key or the genesis admin key. Every validator runs `torana
 // start` on its machine, listening on its own address; transfers go through the gateways while one
 // validator is killed with kill -9 and restarted, then two are down at once (no quorum), one is cut off
-// by taking its cable (veth) down, a fifth validator joins by RegisterPeer, the observer (joined by
-// block sync) runs out of disk and, freed and restarted, catches up. At the end: one chain, every
+// by taking its cable (veth) down, a fifth validator joins by RegisterPeer, the observer (joined from a
+// snapshot one validator made while running, then block sync) runs out of disk and, freed and restarted,
+// catches up. At the end: one chain, every
 // acknowledged transfer committed, balances as the transfers make them, the total conserved. `torana
 // status` is printed at each failure.
 
@@ -93,7 +94,7 @@ async function heightOf(m: Machine): Promise<number> {
   return (await status(m)).blocks;
 }
 
-function start(m: Machine): PeerProcess {
+function start(m: Machine, startArgs?: string[]): PeerProcess {
   let p = peers.get(m.name);
   if (p === undefined) {
     p = new PeerProcess({
@@ -105,6 +106,7 @@ function start(m: Machine): PeerProcess {
     });
     peers.set(m.name, p);
   }
+  if (startArgs !== undefined) p.startArgs = startArgs;
   p.start();
   return p;
 }
@@ -147,10 +149,13 @@ interface Block {
   transactions: { hash: string }[];
 }
 
-/** Blocks 1..top of `m` (GET /v1/explorer/blocks/:height, 8 at a time). */
+/** The first height each machine's block log holds: 1, or the height of the snapshot it started from. */
+const firstHeights = new Map<string, number>();
+
+/** Blocks first..top of `m` (GET /v1/explorer/blocks/:height, 8 at a time); first is its log's first. */
 async function blocksOf(m: Machine, top: number): Promise<Block[]> {
   const out: Block[] = [];
-  for (let h = 1; h <= top; h += 8) {
+  for (let h = firstHeights.get(m.name) ?? 1; h <= top; h += 8) {
     const batch = Array.from({ length: Math.min(8, top - h + 1) }, (_, i) =>
       peer(m).getJson<Block>(`/v1/explorer/blocks/${h + i}`, 30_000),
     );
@@ -290,13 +295,38 @@ describe('a network on separate hosts', { timeout: 1_400_000 }, () => {
     await captureStatus('healthy, four validators', genesisValidators[0]!);
   });
 
-  step('the observer joins by block sync', 600_000, async () => {
-    const top = await heightOf(genesisValidators[0]!);
-    start(observer);
+  step('the observer joins from a snapshot, then by block sync', 600_000, async () => {
+    const v0 = genesisValidators[0]!;
+    // The validator's operator makes a snapshot while its node runs and hands the file over (as scp).
+    const made = join(v0.home, 'state.snap');
+    await toranaOk(v0, ['snapshot', 'create', '--dir', v0.dir, '--out', made]);
+    const file = join(observer.home, 'state.snap');
+    await copyFile(made, file);
+    const checked = await toranaOk(observer, [
+      'snapshot',
+      'verify',
+      '--file',
+      file,
+      '--genesis',
+      join(observer.home, 'genesis.json'),
+    ]);
+    say(`snapshot verified on the observer: ${checked.trim().split('\n').at(-1)}`);
+    const top = await heightOf(v0);
+    start(observer, ['--from-snapshot', file]);
     await peer(observer).waitReady(400_000);
+    const restored = peer(observer)
+      .logs(400)
+      .find((l) => /restored height \d+/.test(l));
+    assert.ok(restored !== undefined, 'the observer did not start from the snapshot');
+    const base = Number(/restored height (\d+)/.exec(restored)![1]);
+    assert.ok(base >= 2, `snapshot at height ${base}`);
+    firstHeights.set(observer.name, base);
     await waitHeights([observer], top + 2, 300_000);
+    // Blocks below the snapshot were never fetched: the observer's log starts at its height.
+    const below = await fetch(`${observer.url}/v1/explorer/blocks/${base - 1}`);
+    assert.equal(below.status, 404, `the observer answered block ${base - 1}`);
     const s = await status(observer);
-    say(`observer at height ${s.blocks} (the validators were at ${top} when it started)`);
+    say(`observer restored at height ${base}, now at ${s.blocks} (the validators were at ${top})`);
   });
 
   step('kill -9 of one validator, then of a second (no quorum), both restarted', 900_000, async () => {
@@ -445,11 +475,14 @@ describe('a network on separate hosts', { timeout: 1_400_000 }, () => {
       `observer at ${h ?? 'no answer'} after the disk filled at ${stuckAt}; validators at ${await heightOf(v0)}`,
     );
     assert.ok(h === undefined || h < (await heightOf(v0)) - 5, obsView);
-    // A node whose block log cannot be written stops committing. While its process runs, /status still
-    // answers (from memory) and `torana status` says first that it stopped.
-    if (peer(observer).running)
-      assert.match(obsView, /^stopped: the node hit a fatal error .* and commits nothing until restarted$/m);
-    else say(`the observer's process ended: ${JSON.stringify(peer(observer).lastExit)}`);
+    // A node whose block log or state store cannot be written stops committing, and its process stays
+    // up: /status still answers (from memory) and `torana status` says first that it stopped. (A full
+    // disk under the state store's LMDB once ended the process instead.)
+    assert.ok(
+      peer(observer).running,
+      `the observer's process ended: ${JSON.stringify(peer(observer).lastExit)}\n${peer(observer).logs(20).join('\n')}`,
+    );
+    assert.match(obsView, /^stopped: the node hit a fatal error .* and commits nothing until restarted$/m);
     // Disk freed and the node restarted: it replays its log and syncs what it missed.
     await rm(join(observer.dir, 'data', 'filler'));
     const exit = await peer(observer).stop(30_000);
@@ -469,17 +502,25 @@ describe('a network on separate hosts', { timeout: 1_400_000 }, () => {
     assert.ok(report.acknowledged > 50, JSON.stringify(report));
     const acknowledged = transfers!.acknowledged.map((t) => t.hash);
     let chains: Block[][] = [];
+    // Every acknowledged transfer is in the blocks of every peer holding the whole chain; the observer,
+    // started from a snapshot, holds the blocks from its height on (and the state, checked below).
     await waitUntil('every acknowledged transfer committed on every peer', 300_000, async () => {
       chains = await Promise.all(all.map(async (m) => blocksOf(m, await heightOf(m))));
-      return chains.every((blocks) => {
+      return chains.every((blocks, i) => {
+        if ((firstHeights.get(all[i]!.name) ?? 1) !== 1) return true;
         const committed = new Set(blocks.flatMap((b) => b.transactions.map((t) => t.hash)));
         return acknowledged.every((h) => committed.has(h));
       });
     });
-    // One chain: the same block hash at every height up to the lowest peer's.
-    const common = Math.min(...chains.map((c) => c.length));
+    // One chain: the same block hash at every height up to the lowest peer's, on every peer holding it.
+    const tops = chains.map((c, i) => (firstHeights.get(all[i]!.name) ?? 1) + c.length - 1);
+    const common = Math.min(...tops);
     for (let h = 1; h <= common; h++) {
-      const hashes = chains.map((c) => c[h - 1]!.hash);
+      const hashes = chains.flatMap((c, i) => {
+        const at = h - (firstHeights.get(all[i]!.name) ?? 1);
+        return at >= 0 ? [c[at]!.hash] : [];
+      });
+      assert.ok(hashes.length >= validators.length, `height ${h}: held by ${hashes.length} peers`);
       assert.equal(new Set(hashes).size, 1, `height ${h}: ${hashes.join(' ')}`);
     }
     const expected = transfers!.expected();
@@ -490,7 +531,8 @@ describe('a network on separate hosts', { timeout: 1_400_000 }, () => {
       for (const [account, balance] of expected)
         assert.equal(await transfers!.balance(m.url, account), balance, `${account} on ${m.name}`);
     say(
-      `one chain: heights ${all.map((m, i) => `${m.name}=${chains[i]!.length}`).join(' ')}, the same ` +
+      `one chain: heights ${all.map((m, i) => `${m.name}=${tops[i]}`).join(' ')} (the observer's from ` +
+        `${firstHeights.get(observer.name)}), the same ` +
         `block hash at 1..${common} on all; ${report.acknowledged} transfers acknowledged, all committed ` +
         `on all ${all.length} peers; balances as the transfers make them, total ${total} conserved`,
     );
