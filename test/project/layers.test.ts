@@ -156,6 +156,8 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   mcp: ['crypto'],
   // The config bounds test checks the batch limits against what a peer's decoder accepts.
   config: ['consensus'],
+  // The indexer's follower tests sign the certificates they feed it.
+  indexer: ['crypto'],
 };
 
 function filesUnder(dir: string): string[] {
