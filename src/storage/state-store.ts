@@ -315,20 +315,22 @@ export class StateStore implements StateBackend {
    * that rejection would end the process instead of this store's `storage_failed`.
    */
   private async writeBatch(writes: readonly Write[]): Promise<void> {
+    // Callers checked the store open and prepared every write (no write can throw while queued).
+    assert(!this.closed && writes.every((w) => w.key.length > 0), 'state store: a batch on a closed store');
     try {
       await this.db.batch(() => {
         // Each queued write answers with its own promise, rejected too when the transaction fails:
         // handled here (the batch's own rejection carries the failure).
         for (const w of writes) {
           const done = w.value === undefined ? this.db.remove(w.key) : this.db.put(w.key, w.value);
-          done.catch(ignore);
+          done.catch(() => undefined);
         }
       });
     } catch (e) {
       // Handled here, never awaited: LMDB settles it when its write thread reports the cause (it also
       // prints it), which a failed commit must not wait for.
       const cause = (e as { commitError?: unknown }).commitError;
-      if (cause instanceof Promise) cause.catch(ignore);
+      if (cause instanceof Promise) cause.catch(() => undefined);
       this.failure = e;
       throw new StorageError('storage_failed', `state write failed (a full disk?): ${String(e)}`, {
         cause: String(e),
@@ -357,9 +359,6 @@ export class StateStore implements StateBackend {
     if (this.closed) throw new StorageError('storage_closed', 'the state store is closed');
   }
 }
-
-/** A rejection that is reported another way. */
-function ignore(): void {}
 
 interface Write {
   key: Uint8Array;
