@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { ed25519Generate, ed25519Sign } from './ed25519.js';
 import { isCryptoError } from './errors.js';
@@ -183,5 +183,32 @@ describe('VerifyPool', () => {
         await pool.close();
       }
     });
+  });
+});
+
+describe('verify pool workers started from the sources', () => {
+  it('resolve imports under the parent export conditions (the sources, not an unbuilt dist/)', () => {
+    const root = new URL('../..', import.meta.url);
+    const pool = new URL('src/crypto/verify-pool.ts', root).href;
+    const worker = new URL('test/fixtures/workers/resolve-backend.ts', root).href;
+    // A .ts worker started as the pool starts it, from a process running the sources under tsx.
+    const script =
+      `const { startWorker } = await import(${JSON.stringify(pool)});` +
+      `const w = startWorker(new URL(${JSON.stringify(worker)}));` +
+      `w.once('message', (m) => { console.log(m); w.terminate(); });` +
+      `w.once('error', (e) => { console.log('error ' + e.message); process.exitCode = 1; });`;
+    const out = execFileSync(
+      process.execPath,
+      ['--conditions=torana-source', '--import', 'tsx', '--input-type=module', '-e', script],
+      // Flags only on the command line (the test runner also sets the condition in NODE_OPTIONS, which a
+      // worker would take from the environment instead).
+      {
+        cwd: fileURLToPath(root),
+        encoding: 'utf8',
+        timeout: 120_000,
+        env: { ...process.env, NODE_OPTIONS: '' },
+      },
+    );
+    assert.match(out.trim(), /\/src\/crypto\/backend-node\.ts$/);
   });
 });
