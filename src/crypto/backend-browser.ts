@@ -9,14 +9,13 @@
 //     follows libsodium's crypto_sign_verify_detached rule for rule (see `verifyStrict`).
 //   - BLAKE2b-256: @noble/hashes blake2b with dkLen 32 (RFC 7693 parameter block, not truncation).
 //     hash-wasm is faster but only initialises asynchronously (docs/design/dependencies.md).
-//   - BLS12-381: verification only, through @noble/curves (bls-noble.ts), so a light client in a
-//     browser can check commit certificates; a browser never signs consensus votes.
+//   - BLS12-381: not offered here (it would put the pairing code in every bundle): verification answers
+//     false. A light client checks commit certificates with bls-noble.ts, which only it imports.
 import { ed25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2';
 import { sha512 } from '@noble/hashes/sha2';
 import { bytesEqual } from '../util/hex.js';
 import type { CryptoBackend } from './backend.js';
-import { nobleBlsFastAggregateVerify, nobleBlsIsValidPublicKey, nobleBlsVerify } from './bls-noble.js';
 
 type EdPoint = ReturnType<typeof ed25519.Point.fromBytes>;
 
@@ -68,7 +67,7 @@ export const backend: CryptoBackend = {
     platform: 'browser',
     ed25519: '@noble/curves ed25519 (pure JS), verification with libsodium-equivalent strict rules',
     blake2b: '@noble/hashes blake2b (pure JS)',
-    bls: true,
+    bls: false,
   },
   blake2b256(data) {
     return blake2b(data, { dkLen: HASH_BYTES });
@@ -94,7 +93,7 @@ export const backend: CryptoBackend = {
     const p = decodePoint(publicKey);
     return p !== undefined && !p.isSmallOrder() && p.isTorsionFree();
   },
-  blsVerify: nobleBlsVerify,
-  blsIsValidPublicKey: nobleBlsIsValidPublicKey,
-  blsFastAggregateVerify: nobleBlsFastAggregateVerify,
+  blsVerify: () => false,
+  blsIsValidPublicKey: () => false,
+  blsFastAggregateVerify: () => false,
 };

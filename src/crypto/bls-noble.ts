@@ -9,7 +9,8 @@ import { bls12_381 } from '@noble/curves/bls12-381';
 const DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const PUBLIC_KEY_BYTES = 48;
 const SIGNATURE_BYTES = 96;
-const sigs = bls12_381.longSignatures;
+/** The signature scheme, read when first used (nothing runs at import: bundles drop it when unused). */
+const sigs = () => bls12_381.longSignatures;
 type G1 = ReturnType<typeof bls12_381.G1.Point.fromBytes>;
 type G2 = ReturnType<typeof bls12_381.G2.Point.fromBytes>;
 
@@ -55,7 +56,7 @@ export function nobleBlsFastAggregateVerify(
     keys.push(p);
   }
   try {
-    return sigs.verify(sig, sigs.hash(message, DST), sigs.aggregatePublicKeys(keys));
+    return sigs().verify(sig, sigs().hash(message, DST), sigs().aggregatePublicKeys(keys));
   } catch {
     return false;
   }

@@ -111,7 +111,7 @@ describe('SDK browser bundle', () => {
       { require: 'undefined', process: 'undefined', Buffer: 'undefined' },
     );
     assert.equal(env.backend.platform, 'browser');
-    assert.equal(env.backend.bls, true);
+    assert.equal(env.backend.bls, false);
     assert.equal(nodeSdk.cryptoBackendInfo().platform, 'node', 'the host side runs the node backend');
   });
 
