@@ -3,7 +3,7 @@
 // would pick (spec on a terminal, TAP otherwise, so the closing lines CI reads are unchanged) and the
 // exit code it would give. Usage:
 //   node [--import tsx] --test-timeout=MS test-runner.mjs [--tree DIR] [--durations FILE [--merge]]
-//     [--budgets FILE] CONCURRENCY FILE…
+//     [--budgets FILE] [--linger] CONCURRENCY FILE…
 // Flags before the script name reach every test file's process; the timeout also bounds each file, as
 // `node --test --test-timeout` does. With --tree, each FILE (a .ts path) runs as its compiled .js in DIR
 // (scripts/test-build.mjs) under plain node; the report, the record and the summary still name FILE. With --durations, every file's duration is written to FILE
@@ -32,6 +32,11 @@ const tree = option('--tree');
 const durationsPath = option('--durations');
 const budgetsPath = option('--budgets');
 const merge = flag('--merge');
+// A file's process exits once its tests and hooks are done (node:test's forceExit), not when its event
+// loop is empty: a timer or socket left behind (a race's unused timeout, a WebSocket waiting out its
+// close handshake) would otherwise hold every file open for seconds after its last test. --linger
+// keeps node's default, to find what a file leaves behind.
+const linger = flag('--linger');
 const [concurrency, ...files] = args;
 const budgets = budgetsPath === undefined ? undefined : loadBudgets(budgetsPath);
 
@@ -44,7 +49,7 @@ if (tree !== undefined && !/--enable-source-maps\b/.test(process.env.NODE_OPTION
   process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} --enable-source-maps`.trim();
 // What run() starts: the compiled file of each FILE with --tree, FILE itself otherwise.
 const runFiles = files.map((f) => (tree === undefined ? f : compiledPath(tree, f)));
-const stream = run({ files: runFiles, concurrency: Number(concurrency), timeout });
+const stream = run({ files: runFiles, concurrency: Number(concurrency), timeout, forceExit: !linger });
 // As the CLI: a failing test marked todo does not fail the run.
 stream.on('test:fail', (data) => {
   if (!data.todo) process.exitCode = 1;

@@ -4,7 +4,8 @@
 // tier instead (the long multi-process scenarios listed in scripts/test-tiers.json, no checks);
 // `--reliability` the long suites in test/reliability/. `--only <substring>` narrows the files while
 // developing (across the quick and integration tiers unless one is named: `--quick`, `--integration`);
-// `--list` prints the files a run would start, in order, and runs nothing.
+// `--list` prints the files a run would start, in order, and runs nothing. `--linger`: each file's
+// process ends when its event loop is empty, not once its tests are done (scripts/test-runner.mjs).
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -132,6 +133,7 @@ const r = spawnSync(
     join(root, DURATIONS[tier]),
     ...(only === undefined ? [] : ['--merge']),
     ...(reliability ? [] : ['--budgets', budgetsPath]),
+    ...(args.includes('--linger') ? ['--linger'] : []),
     '2',
     ...files,
   ],

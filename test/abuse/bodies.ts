@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import type { Socket } from 'node:net';
 import { gzipSync } from 'node:zlib';
 import { startServedNode } from '../helpers/served.js';
+import { timingBound } from '../helpers/timing-bound.js';
 import {
   figure,
   ip,
@@ -220,7 +221,16 @@ export async function headerFloods(size: HeaderSize): Promise<void> {
       'normal /health max ms': Math.max(...normal),
     });
     assert.equal(refused, size.floods, JSON.stringify(answers.filter((a) => a.status !== 431).slice(0, 3)));
-    assert.ok(Math.max(...normal) < 2_000, 'ordinary requests were served meanwhile');
+    assert.ok(
+      normal.every((ms) => Number.isFinite(ms)),
+      'ordinary requests were served meanwhile',
+    );
+    // How fast they were served is a figure, asserted only in the reliability suite.
+    timingBound({
+      what: 'ordinary /health at worst during header floods',
+      value: Math.max(...normal),
+      max: 2_000,
+    });
   } finally {
     await t.stopAll();
   }

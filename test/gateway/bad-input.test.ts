@@ -52,9 +52,10 @@ const SEED = Number(process.env.BAD_INPUT_SEED ?? 0x7a0a_2026);
 /**
  * Seeded random mutations per route, on top of every structured probe. The long fuzz
  * (test/reliability/fuzz-routes.test.ts) mutates for minutes; this one only has to reach every route's
- * decoders with a spread of mutations (BAD_INPUT_MUTATIONS=<n> for more).
+ * decoders with a spread of mutations: 10 of 1–3 edits each, about 20 edits of 8 kinds per route
+ * (BAD_INPUT_MUTATIONS=<n> for more).
  */
-const MUTATIONS_PER_ROUTE = Number(process.env.BAD_INPUT_MUTATIONS ?? 20);
+const MUTATIONS_PER_ROUTE = Number(process.env.BAD_INPUT_MUTATIONS ?? 10);
 const CONCURRENCY = 8;
 /** /health must answer within this while the fuzzing runs (it shares the event loop with the node). */
 const HEALTH_LATENCY_MAX_MS = 1_000;

@@ -91,12 +91,15 @@ describe('common routes', () => {
   });
 
   it('GET /v1/time/now and /v1/time/status report the single-peer fallback', async () => {
+    const asked = Date.now();
     const now = (await get('/v1/time/now')).body as {
       now: number;
       fallback: boolean;
       health: { healthy: boolean };
     };
-    assert.ok(Math.abs(now.now - Date.now()) < 5000);
+    const answered = Date.now();
+    // The node's clock reading falls between the request and its answer, however long those took.
+    assert.ok(now.now >= asked && now.now <= answered, `${asked} <= ${now.now} <= ${answered}`);
     assert.equal(now.fallback, true);
     assert.equal(now.health.healthy, true);
     const st = (await get('/v1/time/status')).body as {

@@ -51,6 +51,14 @@ export async function startCutProxy(target: string): Promise<CutProxy> {
       }
       return pairs.size;
     },
-    close: () => new Promise((r) => server.close(() => r())),
+    // Ends the connections still open too: server.close() alone waits for them, and a client that is
+    // closing a WebSocket through the proxy waits up to its close timeout (30 s in `ws`) for an answer.
+    close() {
+      const closed = new Promise<void>((r) => server.close(() => r()));
+      for (const s of live) s.destroy();
+      live.clear();
+      pairs.clear();
+      return closed;
+    },
   };
 }

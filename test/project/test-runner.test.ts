@@ -155,3 +155,28 @@ describe('scripts/test-runner.mjs --durations', () => {
     assert.ok(merged.files['slow.test.mjs'] !== undefined, '--merge keeps the files of the last run');
   });
 });
+
+describe('scripts/test-runner.mjs: a file ends when its tests are done', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'torana-runner-exit-'));
+    // Its test passes at once but leaves an interval behind: its event loop never empties.
+    writeFileSync(
+      join(dir, 'leaves-a-timer.test.mjs'),
+      "import { it } from 'node:test';\nit('passes', () => { setInterval(() => {}, 1_000); });\n",
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a file that leaves a timer behind passes instead of running into the per-file timeout', async () => {
+    const durations = join(dir, 'durations.json');
+    // runRunner's per-file timeout is 20 s: a file that only ends when its event loop empties times out.
+    const r = await runRunner(dir, ['--durations', durations, '1', 'leaves-a-timer.test.mjs']);
+    assert.equal(r.code, 0, r.out);
+    const record = JSON.parse(readFileSync(durations, 'utf8')) as Record;
+    assert.deepEqual(record.files['leaves-a-timer.test.mjs'], {
+      s: record.files['leaves-a-timer.test.mjs']!.s,
+      passed: true,
+    });
+  });
+});

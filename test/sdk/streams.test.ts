@@ -55,10 +55,13 @@ describe('SDK stream resumption', () => {
         cuts += proxy.cutAll();
       }
     }
+    let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       reader,
-      new Promise((_, rej) => setTimeout(() => rej(new Error(`saw ${committed.size} of ${total}`)), 20_000)),
-    ]);
+      new Promise((_, rej) => {
+        timer = setTimeout(() => rej(new Error(`saw ${committed.size} of ${total}`)), 20_000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     abort.abort();
     assert.ok(cuts > 0, 'the connection was really cut');
     for (const h of hashes) assert.ok(committed.has(h), `missed ${h}`);
