@@ -59,6 +59,9 @@ describe('module sections of the shared docs pages', () => {
       /<!-- modules:app-api-families -->\n[\s\S]*\| `multisig` \|[\s\S]*\| `controls` \|[\s\S]*<!-- \/modules:app-api-families -->/,
     );
     const security = readFileSync(new URL('docs/security.md', ROOT), 'utf8');
-    assert.match(security, /<!-- modules:security-writes -->\n\*\*Multisig proposal spam\.\*\*/);
+    assert.match(
+      security,
+      /<!-- modules:security-writes -->\n[\s\S]*\*\*Multisig proposal spam\.\*\*[\s\S]*<!-- \/modules:security-writes -->/,
+    );
   });
 });
