@@ -5,6 +5,7 @@ import type { DataEvent } from '../../model/events.js';
 import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import { registerTriggerCommands } from './commands.js';
+import { TRIGGER_DOC_SECTIONS } from './docs.js';
 import { registerTrigger, unregisterTrigger } from './handlers.js';
 import { triggerReadPort } from './reads.js';
 import { triggersFamily } from './routes.js';
@@ -24,4 +25,5 @@ export const triggersModule: LedgerModule = {
   sdk: TRIGGER_SDK,
   cli: registerTriggerCommands,
   docs: 'docs/triggers.md',
+  docSections: TRIGGER_DOC_SECTIONS,
 };
