@@ -26,6 +26,7 @@ import type {
   IdNaming,
   InstructionParties,
   RemovalHook,
+  ScheduledRuns,
   TouchedBy,
   TransferCheck,
 } from '../state/module-host.js';
@@ -90,6 +91,8 @@ export interface LedgerModule {
    * the entity, and its rows that hang off the entity to drop.
    */
   readonly removal?: RemovalHook;
+  /** Its store of the runs the core schedules for later blocks (at most one module gives one). */
+  readonly scheduledRuns?: ScheduledRuns;
   /** The accounts its instructions name as parties (per-account transaction history). */
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */
