@@ -142,7 +142,7 @@ export interface ScheduledRun {
 }
 
 /**
- * Where the core schedules instructions for a later block (the subscription billing's charges): the
+ * Where the core schedules instructions for a later block (the billing of a standing payment): the
  * store of the one installed module that runs scheduled instructions as its due work. Its run sees
  * `ExecContext.dueItem` equal to the run's id.
  */

@@ -33,9 +33,14 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       'src/subscriptions/README.md, docs/subscriptions.md), the subscription charge rejection ' +
       '(model/rejections.ts, docs/errors.md) and docs/data-model.md (its tables)',
   },
-  subscriptions: { missing: 'everything: no module folder yet' },
+  subscriptions: {
+    ceiling: 94,
+    missing:
+      'everything: no module folder yet (src/subscriptions/, state/exec-subscription*.ts, ' +
+      'model/subscriptions.ts, its SDK and CLI pieces are in the core)',
+  },
   aliases: {
-    ceiling: 36,
+    ceiling: 35,
     missing:
       'its wire declarations are in its wire.ts; the literal syntax (model/aliases.ts) stays in the core ' +
       'because the gateway and other modules check names in place of ids with it; other modules ' +
@@ -43,7 +48,7 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       'aliases by name, and route descriptions (OpenAPI) and user docs describe them',
   },
   conference: {
-    ceiling: 58,
+    ceiling: 55,
     missing:
       'its wire declarations (instruction and event variants, ConferenceCall / ConferenceRelay rows, ' +
       'rejection codes, weights) are in model/ (model/conference.ts), its tables in state/tables.ts and ' +
