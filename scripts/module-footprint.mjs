@@ -11,6 +11,12 @@
 //   (b) its text matches the feature's name pattern below (case-insensitive, anywhere: code, strings,
 //       comments), e.g. /trigger/i for triggers — so `TriggerCodec`, `runDueTriggers` and "time trigger"
 //       in a comment all count.
+// A section of a shared page between `<!-- modules:NAME -->` and `<!-- /modules:NAME -->` is not read for
+// (b): it is rendered from the modules' descriptors in registry order (src/modules/docs.ts), so a module's
+// row there is the module's own declaration reaching the page through the registry, not a hand mention,
+// and src/modules/docs.test.ts fails when such a section differs from what the descriptors give (so no
+// hand-written text can hide in one); test/project/module-footprint.test.ts checks that every such
+// section in the counted files is one that src/modules/docs.ts renders.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
 // A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
@@ -60,6 +66,14 @@ export function countedFiles() {
 const IMPORT =
   /(?:^|[\s;])(?:import|export)\b[^'"`]*?from\s*['"](\.[^'"]+)['"]|import\(\s*['"](\.[^'"]+)['"]\s*\)|(?:^|[\s;])import\s*['"](\.[^'"]+)['"]/g;
 
+/** A generated module section of a shared page (src/modules/docs.ts): its name in group 1. */
+export const MODULE_SECTION = /<!-- modules:([a-z-]+) -->\n[\s\S]*?<!-- \/modules:\1 -->/g;
+
+/** The names of the generated module sections in `text`, in order. */
+export function moduleSections(text) {
+  return [...text.matchAll(MODULE_SECTION)].map((m) => m[1]);
+}
+
 /** Why `file` mentions the feature ('import', 'name'), or undefined when it does not. */
 function mention(file, text, feature) {
   if (feature.folder !== undefined) {
@@ -68,7 +82,7 @@ function mention(file, text, feature) {
       if (target.startsWith(`${feature.folder}/`)) return 'import';
     }
   }
-  return feature.pattern.test(text) ? 'name' : undefined;
+  return feature.pattern.test(text.replace(MODULE_SECTION, '')) ? 'name' : undefined;
 }
 
 /** The files outside the feature's folder that mention it, with how. */

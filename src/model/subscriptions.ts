@@ -1,6 +1,6 @@
 // Subscription plans and subscriptions (docs/subscriptions.md). A plan is a
 // provider's price and billing rule; a subscription is a subscriber's agreement to a plan, charged by a
-// ledger-made time trigger (`$sub:<id>`, model/triggers.ts) that runs as the subscriber: subscribing is
+// ledger-made time trigger (`$sub:<id>`, docs/triggers.md) that runs as the subscriber: subscribing is
 // the grant that lets the plan's charges move the subscriber's value to the provider, and canceling,
 // pausing or suspension withdraws it. Times are block times in milliseconds (UTC), never the wall clock.
 

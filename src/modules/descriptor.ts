@@ -26,6 +26,7 @@ import type {
   IdNaming,
   InstructionParties,
   RemovalHook,
+  ScheduledRuns,
   TouchedBy,
   TransferCheck,
 } from '../state/module-host.js';
@@ -46,6 +47,17 @@ export interface ModuleRouteEnv {
   /** Logs a background failure of the family (a worker, a follower of committed blocks). */
   logError(what: string, e: unknown): void;
 }
+
+/**
+ * A section of a shared documentation page made of the modules' own entries (src/modules/docs.ts):
+ * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-id-names` (a
+ * `| where | parameters |` row of its table of names taken in place of ids), `security-writes` (a
+ * paragraph of docs/security.md "Writing to the ledger").
+ */
+export type ModuleDocSection = 'app-api-families' | 'app-api-id-names' | 'security-writes';
+
+/** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
+export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;
 
 /** A CLI command group's declaration: registers its commands on the program (commander). */
 export type CliRegistration = (program: import('commander').Command) => void;
@@ -79,6 +91,8 @@ export interface LedgerModule {
    * the entity, and its rows that hang off the entity to drop.
    */
   readonly removal?: RemovalHook;
+  /** Its store of the runs the core schedules for later blocks (at most one module gives one). */
+  readonly scheduledRuns?: ScheduledRuns;
   /** The accounts its instructions name as parties (per-account transaction history). */
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */
@@ -98,6 +112,8 @@ export interface LedgerModule {
   readonly cliIdNames?: CliIdNames;
   /** Its documentation page, relative to the repository root. */
   readonly docs: string;
+  /** Its entries in the shared documentation pages (table rows or paragraphs, in Markdown). */
+  readonly docSections?: ModuleDocSections;
   /** The modules it builds on (as in its registry entry). */
   readonly dependsOn?: readonly string[];
 }

@@ -98,6 +98,7 @@ async function load(): Promise<readonly LedgerModule[]> {
       ...(m.parties === undefined ? {} : { parties: m.parties }),
       ...(m.touches === undefined ? {} : { touches: m.touches }),
       ...(m.idNaming === undefined ? {} : { idNaming: m.idNaming }),
+      ...(m.scheduledRuns === undefined ? {} : { scheduledRuns: m.scheduledRuns }),
     })),
   );
   installModuleEventScopes(modules.flatMap((m) => (m.eventScope === undefined ? [] : [m.eventScope])));

@@ -16,23 +16,20 @@ import {
 } from '../model/subscriptions.js';
 import { transferValue } from './exec-assets.js';
 import type { ExecContext, Fail } from './exec-context.js';
-import { dropTrigger, putTrigger } from './trigger-rows.js';
+import { installedScheduledRuns } from './module-host.js';
 
 /** Registers (or moves) the subscription's billing trigger to its nextChargeMs. */
 export function scheduleBilling(x: ExecContext, sub: Subscription): void {
-  const old = x.t.trigger.get(sub.billingTriggerId);
-  putTrigger(x, {
+  installedScheduledRuns().schedule(x, {
     id: sub.billingTriggerId,
     authority: sub.subscriber,
-    due: { kind: 'Time', timeMs: sub.nextChargeMs },
-    runs: old?.runs ?? 0,
-    registeredHeight: old?.registeredHeight ?? x.block.height,
+    timeMs: sub.nextChargeMs,
     instructions: [{ kind: 'ChargeSubscription', id: sub.id }],
   });
 }
 
 export function unscheduleBilling(x: ExecContext, sub: Subscription): void {
-  dropTrigger(x, sub.billingTriggerId);
+  installedScheduledRuns().cancel(x, sub.billingTriggerId);
 }
 
 /** Stores the row, emitting a status change when the status moved. */

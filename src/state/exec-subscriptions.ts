@@ -11,7 +11,6 @@ import {
   type SubscriptionPlan,
   type SubscriptionStatus,
 } from '../model/subscriptions.js';
-import { triggerIdProblem } from '../model/triggers.js';
 import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
 import {
   addNumeric,
@@ -22,8 +21,9 @@ import {
   status,
   unscheduleBilling,
 } from './exec-subscription-billing.js';
+import { installedScheduledRuns } from './module-host.js';
 
-const idProblem = (id: string) => triggerIdProblem(id)?.replace('a trigger id', 'an id');
+const idProblem = (id: string) => installedScheduledRuns().labelProblem(id);
 
 export const registerSubscriptionPlan: Handler<'RegisterSubscriptionPlan'> = (x, ins) => {
   const bad = idProblem(ins.id) ?? planProblem(ins);

@@ -4,7 +4,8 @@
 // what they refuse and drop when the core removes an entity their rows hang off (removal hooks), the
 // parties their instructions name (per-account transaction history, pipeline/involved.ts) and the asset
 // definitions and assets their instructions touch (the history's asset indexes, pipeline/touched.ts), and
-// the names that stand in for ids (model/id-names.ts, read by the gateway through WorldState.idName).
+// the names that stand in for ids (model/id-names.ts, read by the gateway through WorldState.idName),
+// and the store of the runs the core itself schedules for later blocks (`ScheduledRuns`).
 // The core names no module: the composition root (src/modules/registry.ts) installs every module once,
 // before the first block executes, and the install checks that the instruction tag table
 // (model/instructions.ts INSTRUCTION_KINDS) and the handlers match one to one. Due work runs in the
@@ -131,6 +132,29 @@ export interface IdNaming {
   readonly forms: Readonly<Record<NamedIdKind, string>>;
 }
 
+/** A run the core schedules: `instructions` run as `authority` in the first block at or after `timeMs`. */
+export interface ScheduledRun {
+  /** A ledger-made id (it begins with `$`, so no account can register or remove the run itself). */
+  readonly id: string;
+  readonly authority: string;
+  readonly timeMs: number;
+  readonly instructions: Instruction[];
+}
+
+/**
+ * Where the core schedules instructions for a later block (the billing of a standing payment): the
+ * store of the one installed module that runs scheduled instructions as its due work. Its run sees
+ * `ExecContext.dueItem` equal to the run's id.
+ */
+export interface ScheduledRuns {
+  /** Stores the run, or moves it when one with its id is stored (its run count is kept). */
+  schedule(x: ExecContext, run: ScheduledRun): void;
+  /** Removes the run; false when there is none. */
+  cancel(x: ExecContext, id: string): boolean;
+  /** Why `label` cannot stand in a scheduled run's id (undefined when it can), phrased for "an id". */
+  labelProblem(label: string): string | undefined;
+}
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
@@ -142,6 +166,7 @@ export interface ExecutorModule {
   readonly parties?: InstructionParties;
   readonly touches?: TouchedBy;
   readonly idNaming?: IdNaming;
+  readonly scheduledRuns?: ScheduledRuns;
 }
 
 interface Installed {
@@ -154,6 +179,7 @@ interface Installed {
   readonly parties: InstructionParties;
   readonly touches: readonly TouchedBy[];
   readonly idNamings: readonly IdNaming[];
+  readonly scheduledRuns: ScheduledRuns | undefined;
 }
 
 let installed: Installed | undefined;
@@ -207,6 +233,8 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
       );
       parties[kind as InstructionKind] = m.parties![kind as InstructionKind];
     }
+  const schedulers = modules.flatMap((m) => (m.scheduledRuns === undefined ? [] : [m.scheduledRuns]));
+  assert(schedulers.length <= 1, 'more than one ledger module stores scheduled runs');
   installed = Object.freeze({
     names,
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
@@ -217,6 +245,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     parties: Object.freeze(parties) as InstructionParties,
     touches: modules.flatMap((m) => (m.touches === undefined ? [] : [m.touches])),
     idNamings: modules.flatMap((m) => (m.idNaming === undefined ? [] : [m.idNaming])),
+    scheduledRuns: schedulers[0],
   });
 }
 
@@ -231,6 +260,13 @@ function current(): Installed {
 /** The complete instruction → handler table of the installed modules. */
 export function installedHandlers(): HandlerTable {
   return current().handlers;
+}
+
+/** The installed store of scheduled runs (the core schedules work only when a module stores it). */
+export function installedScheduledRuns(): ScheduledRuns {
+  const runs = current().scheduledRuns;
+  assert(runs !== undefined, 'no installed ledger module stores scheduled runs');
+  return runs;
 }
 
 /** The installed modules' due work, in registry order. */

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Instruction } from '../../src/model/instructions.js';
-import { TRIGGERS_PER_ACCOUNT_DEFAULT } from '../../src/model/triggers.js';
+import { TRIGGERS_PER_ACCOUNT_DEFAULT } from '../../src/modules/triggers/model.js';
 import { nodeFiles } from '../../src/node/files.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { TransactionRejectedError } from '../../src/sdk/errors.js';

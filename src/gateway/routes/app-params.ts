@@ -27,7 +27,7 @@ const FORMS: ReadonlyMap<Codec<string>, string> = new Map([
 /**
  * The canonical text form of `text` as an id of type `codec`, or 400 bad_request naming `expected` (by
  * default the form of the model's id types, else the codec's name). The one parser of path ids: the
- * application, explorer and conference routes all read theirs through it.
+ * application, explorer and module routes all read theirs through it.
  */
 export function pathId(codec: Codec<string>, text: string, expected?: string): string {
   try {

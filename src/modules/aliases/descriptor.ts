@@ -19,6 +19,7 @@ import {
   setAssetAlias,
 } from './asset-handlers.js';
 import { ALIAS_ID_NAMES, registerAliasCommands } from './commands.js';
+import { ALIAS_DOC_SECTIONS } from './docs.js';
 import { aliasEventScope } from './events.js';
 import { ALIAS_NAMING } from './names.js';
 import { aliasReadPort } from './reads.js';
@@ -56,4 +57,5 @@ export const aliasesModule: LedgerModule = {
   cli: registerAliasCommands,
   cliIdNames: ALIAS_ID_NAMES,
   docs: 'docs/data-model.md',
+  docSections: ALIAS_DOC_SECTIONS,
 };

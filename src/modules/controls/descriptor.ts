@@ -7,6 +7,7 @@ import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import { controlsTransferCheck } from './check.js';
 import { registerControlCommands } from './commands.js';
+import { CONTROLS_DOC_SECTIONS } from './docs.js';
 import {
   CONTROLS_REMOVAL,
   setTransferBlacklist,
@@ -40,4 +41,5 @@ export const controlsModule: LedgerModule = {
   sdk: CONTROL_SDK,
   cli: registerControlCommands,
   docs: 'docs/controls.md',
+  docSections: CONTROLS_DOC_SECTIONS,
 };

@@ -5,6 +5,7 @@ import type { DataEvent } from '../../model/events.js';
 import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import { registerMultisigCommands } from './commands.js';
+import { MULTISIG_DOC_SECTIONS } from './docs.js';
 import { multisigFamily } from './family.js';
 import {
   approveMultisig,
@@ -39,4 +40,5 @@ export const multisigModule: LedgerModule = {
   sdk: MULTISIG_SDK,
   cli: registerMultisigCommands,
   docs: 'docs/multisig.md',
+  docSections: MULTISIG_DOC_SECTIONS,
 };

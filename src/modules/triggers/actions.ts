@@ -6,7 +6,7 @@ import { printJson, printRecord, printTable } from '../../cli/output.js';
 import { resolveClient } from '../../cli/settings.js';
 import type { Json } from '../../codec/codec.js';
 import { InstructionCodec } from '../../model/instructions.js';
-import { TriggerCodec } from '../../model/trigger-row.js';
+import { TriggerCodec } from './row.js';
 import {
   triggerInstructions as ix,
   type TriggerDueInput,

@@ -11,9 +11,9 @@ import {
   world,
 } from '../../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../../model/instructions.js';
-import { TRIGGERS_PER_BLOCK_PARAMETER } from '../../model/triggers.js';
 import type { InstructionOf } from '../../state/exec-context.js';
 import { WorldState } from '../../state/world-state.js';
+import { TRIGGERS_PER_BLOCK_PARAMETER } from './model.js';
 import { nextTriggerDue, trigger } from './reads.js';
 
 const log = (message: string): Instruction => ({ kind: 'Log', level: { kind: 'Info' }, message });

@@ -1,10 +1,14 @@
 // Time triggers (docs/triggers.md): RegisterTrigger / UnregisterTrigger and the reads of the due index
 // (table 0x1a, keyed by kind, zero-padded due value and id, so the rows due by a block are the first keys
-// of two ranges). Running due triggers is this module's due work (run.ts); the row writes shared with
-// the subscription billing are state/trigger-rows.ts.
+// of two ranges). Running due triggers is this module's due work (run.ts); the row writes are rows.ts,
+// shared with the runs and with the ledger-made runs the core schedules (scheduled.ts).
 
 import type { Instruction } from '../../model/instructions.js';
 import { moduleParameter } from '../../model/parameters.js';
+import { fail, type Handler } from '../../state/exec-context.js';
+import type { StateView } from '../../state/state-view.js';
+import { lowerBound } from '../../state/table.js';
+import { DELETED } from '../../state/table-view.js';
 import {
   dueBound,
   isLedgerTrigger,
@@ -14,12 +18,8 @@ import {
   type TriggerDue,
   type TriggerDueRow,
   triggerIdProblem,
-} from '../../model/triggers.js';
-import { fail, type Handler } from '../../state/exec-context.js';
-import type { StateView } from '../../state/state-view.js';
-import { lowerBound } from '../../state/table.js';
-import { DELETED } from '../../state/table-view.js';
-import { dropTrigger, putTrigger } from '../../state/trigger-rows.js';
+} from './model.js';
+import { dropTrigger, putTrigger } from './rows.js';
 
 function dueProblem(due: TriggerDue): string | undefined {
   const v = due.kind === 'Height' ? due.height : due.timeMs;

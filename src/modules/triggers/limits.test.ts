@@ -8,8 +8,8 @@ import { decode, encode } from '../../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS } from '../../codec/limits.js';
 import type { Instruction } from '../../model/instructions.js';
 import { defaultParameters, ParameterCodec, ParametersCodec } from '../../model/parameters.js';
-import { TRIGGERS_PER_ACCOUNT_DEFAULT, TRIGGERS_PER_ACCOUNT_PARAMETER } from '../../model/triggers.js';
 import { triggersPerAccount } from './handlers.js';
+import { TRIGGERS_PER_ACCOUNT_DEFAULT, TRIGGERS_PER_ACCOUNT_PARAMETER } from './model.js';
 
 const reg = (id: string, repeatMs?: number): Instruction => ({
   kind: 'RegisterTrigger',

@@ -1,11 +1,11 @@
 // Reads of the trigger tables (docs/triggers.md): copies, sorted by id, through the tables' indexes; and
 // the next due trigger of each kind, whose time wakes an idle chain (this module's due work).
 
-import type { Trigger } from '../../model/trigger-row.js';
 import { deepCopy } from '../../state/copy.js';
 import { lowerBound } from '../../state/table.js';
 import type { WorldState } from '../../state/world-state.js';
 import type { TriggersPort } from './routes.js';
+import type { Trigger } from './row.js';
 
 export function trigger(state: WorldState, id: string): Trigger | undefined {
   const v = state.tables.trigger.get(id);

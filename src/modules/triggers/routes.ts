@@ -12,8 +12,8 @@ import { accountParam } from '../../gateway/id-resolver.js';
 import { parsePage } from '../../gateway/list.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
-import type { Trigger } from '../../model/trigger-row.js';
-import { TriggerCodec } from '../../model/trigger-row.js';
+import type { Trigger } from './row.js';
+import { TriggerCodec } from './row.js';
 import { TriggerListView } from './views.js';
 
 /** What the trigger routes read: committed rows sorted by id, copies the caller may keep. */

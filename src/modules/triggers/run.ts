@@ -6,16 +6,16 @@
 // this block's triggers run in a later block.
 
 import { type Rejection, reject } from '../../model/rejections.js';
-import type { Trigger } from '../../model/trigger-row.js';
-import { dueKey, nextDue, type TriggerDue, triggerRunHash } from '../../model/triggers.js';
 import { transactionWeight } from '../../model/weights.js';
 import type { ExecContext } from '../../state/exec-context.js';
 import type { DueRun, DueWork, DueWorkPorts } from '../../state/module-host.js';
 import type { StateView } from '../../state/state-view.js';
-import { dropTrigger, putTrigger } from '../../state/trigger-rows.js';
 import { assert } from '../../util/assert.js';
 import { dueTriggers, triggersPerBlock } from './handlers.js';
+import { dueKey, nextDue, type TriggerDue, triggerRunHash } from './model.js';
 import { nextTriggerDue } from './reads.js';
+import type { Trigger } from './row.js';
+import { dropTrigger, putTrigger } from './rows.js';
 
 /** One trigger run: its id, the pseudo transaction hash of its events, its events (then Executed or Failed). */
 export type TriggerRun = DueRun;

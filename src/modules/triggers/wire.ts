@@ -9,7 +9,9 @@ import { varuint } from '../../codec/primitives.js';
 import { AccountId } from '../../model/ids.js';
 import { type Instruction, InstructionCodec } from '../../model/instructions.js';
 import { RejectionCodec } from '../../model/rejections.js';
-import { type Trigger, TriggerCodec } from '../../model/trigger-row.js';
+import { instructionWeight, row, sized } from '../../model/weights.js';
+import { declareModuleWire } from '../../state/module-wire.js';
+import { type TableDef, tableDef } from '../../state/tables.js';
 import {
   dueKey,
   isLedgerTrigger,
@@ -23,10 +25,8 @@ import {
   TriggerIdText,
   TriggerRepeatCodec,
   triggerIdProblem,
-} from '../../model/triggers.js';
-import { instructionWeight, row, sized } from '../../model/weights.js';
-import { declareModuleWire } from '../../state/module-wire.js';
-import { type TableDef, tableDef } from '../../state/tables.js';
+} from './model.js';
+import { type Trigger, TriggerCodec } from './row.js';
 
 /** An instruction inside a trigger (typed loosely: the enum refers to itself). */
 const NestedInstruction: Codec<unknown> = lazy('TriggerInstruction', (): Codec<unknown> => InstructionCodec);

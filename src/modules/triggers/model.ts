@@ -3,11 +3,11 @@
 // ids beginning with `$` are made by the ledger itself (a subscription's billing trigger) and cannot be
 // registered or unregistered directly.
 
-import type { Infer } from '../codec/codec.js';
-import { enumOf, option, struct } from '../codec/compound.js';
-import { string, varuint } from '../codec/primitives.js';
-import { hash } from '../crypto/hash.js';
-import { AccountId } from './ids.js';
+import type { Infer } from '../../codec/codec.js';
+import { enumOf, option, struct } from '../../codec/compound.js';
+import { string, varuint } from '../../codec/primitives.js';
+import { hash } from '../../crypto/hash.js';
+import { AccountId } from '../../model/ids.js';
 
 export const TRIGGER_ID_BYTES_MAX = 128;
 /** Instructions one trigger may carry. */

@@ -1,10 +1,10 @@
 // The trigger rows (table 0x19) and their due-index rows (table 0x1a, docs/triggers.md), written together:
-// by the trigger instructions and their runs, and by the subscription billing, which schedules its own
-// ledger-made triggers.
+// by the trigger instructions and their runs, and by the ledger-made runs the core schedules through
+// state/module-host.ts `ScheduledRuns` (scheduled.ts).
 
-import type { Trigger } from '../model/trigger-row.js';
-import { dueKey } from '../model/triggers.js';
-import type { ExecContext } from './exec-context.js';
+import type { ExecContext } from '../../state/exec-context.js';
+import { dueKey } from './model.js';
+import type { Trigger } from './row.js';
 
 /** Writes a trigger row and its due-index row (replacing the old due row when the due changed). */
 export function putTrigger(x: ExecContext, trigger: Trigger): void {

@@ -1,0 +1,81 @@
+// The shared documentation pages' module sections: the rows a ledger module adds to a page every feature
+// shares (the application route families, the routes that take names in place of ids, the security
+// properties of writing to the ledger) come from
+// the module's own descriptor (`docSections`), so the page never names a module by hand. Each section
+// sits between `<!-- modules:NAME -->` and `<!-- /modules:NAME -->` in its page; this file renders it from
+// the descriptors in registry order. src/modules/docs.test.ts fails when a page differs from what the
+// descriptors give; rewrite the pages with
+//
+//   node --conditions=torana-source --import tsx src/modules/docs.ts
+//
+// scripts/module-footprint.mjs does not count a mention inside such a section: it is generated from the
+// registry, not written by hand.
+
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { LedgerModule, ModuleDocSection } from './descriptor.js';
+
+/** Where each section lives and how its entries are laid out. */
+export const MODULE_DOC_SECTIONS: Readonly<
+  Record<ModuleDocSection, { readonly page: string; readonly head: readonly string[]; readonly join: string }>
+> = {
+  'app-api-families': {
+    page: 'docs/app-api.md',
+    head: ['| family | routes | needs besides `app_api.enabled` |', '| --- | --- | --- |'],
+    join: '\n',
+  },
+  'app-api-id-names': {
+    page: 'docs/app-api.md',
+    head: ['| where | parameters that take a name in place of an id |', '| --- | --- |'],
+    join: '\n',
+  },
+  'security-writes': { page: 'docs/security.md', head: [], join: '\n\n' },
+};
+
+const SECTION_NAMES = Object.keys(MODULE_DOC_SECTIONS) as ModuleDocSection[];
+
+/** A section's body: its head and every module's entries, in registry order. */
+export function renderModuleDocSection(section: ModuleDocSection, modules: readonly LedgerModule[]): string {
+  const { head, join } = MODULE_DOC_SECTIONS[section];
+  const entries = modules.flatMap((m) => m.docSections?.[section] ?? []);
+  if (entries.length === 0) return '';
+  return [...(head.length > 0 ? [head.join('\n')] : []), ...entries].join(join);
+}
+
+const marker = (name: string) =>
+  new RegExp(`(<!-- modules:${name} -->\\n)[\\s\\S]*?(<!-- /modules:${name} -->)`, 'g');
+
+/** A page's text with each of its module sections rendered from the descriptors. */
+export function renderModuleDocPage(page: string, text: string, modules: readonly LedgerModule[]): string {
+  let out = text;
+  for (const name of SECTION_NAMES) {
+    if (MODULE_DOC_SECTIONS[name].page !== page) continue;
+    const re = marker(name);
+    const found = [...out.matchAll(re)].length;
+    if (found !== 1) throw new Error(`${page} has ${found} modules:${name} sections (one expected)`);
+    const body = renderModuleDocSection(name, modules);
+    out = out.replace(
+      re,
+      (_, open: string, close: string) => `${open}${body === '' ? '' : `${body}\n`}${close}`,
+    );
+  }
+  return out;
+}
+
+/** The pages that hold module sections (paths relative to the repository root). */
+export function moduleDocPages(): string[] {
+  return [...new Set(SECTION_NAMES.map((s) => MODULE_DOC_SECTIONS[s].page))].sort();
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { LEDGER_MODULES } = await import('./load.js');
+  const root = new URL('../../', import.meta.url);
+  for (const page of moduleDocPages()) {
+    const url = new URL(page, root);
+    const text = readFileSync(url, 'utf8');
+    const next = renderModuleDocPage(page, text, LEDGER_MODULES);
+    if (next !== text) {
+      writeFileSync(url, next);
+      console.log(`rewrote ${page}`);
+    }
+  }
+}
