@@ -19,6 +19,8 @@ function parsePins(text: string, path: string): ProofPin[] {
     (p as ProofPin).height >= 1 &&
     typeof (p as ProofPin).complete === 'boolean';
   if (pins === undefined || !pins.every(ok)) throw new Error(`${path}: not a proof pin list`);
+  if (new Set(pins.map((p) => p.height)).size !== pins.length)
+    throw new Error(`${path}: a height pinned twice`);
   return pins.map((p) => ({ height: p.height, complete: p.complete }));
 }
 

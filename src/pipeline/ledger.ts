@@ -295,6 +295,7 @@ export class Ledger {
 
   /** The kept old value of a state key whose value hash is `vh` (proof pins); undefined when none. */
   archivedValue(key: Uint8Array, vh: Uint8Array): Uint8Array | undefined {
+    assert(vh.length === 32, `ledger: a ${vh.length}-byte value hash`);
     return this.opts.proofRetention?.archived(this.store, key, vh);
   }
 
@@ -305,7 +306,9 @@ export class Ledger {
 
   /** The first height the block log holds (above 1 for a node restored from a snapshot). */
   blockLogBase(): number {
-    return this.log.firstHeight ?? 1;
+    const base = this.log.firstHeight ?? 1;
+    assert(Number.isSafeInteger(base) && base >= 1, `ledger: block log base ${base}`);
+    return base;
   }
 
   height(): number {

@@ -33,10 +33,12 @@ export class ProofRetention {
   ) {
     this.pins = new TreePins(pinned.map((p) => p.height));
     for (const p of pinned) this.complete.set(p.height, p.complete);
+    assert(this.pins.size === pinned.length, 'proof retention: a height pinned twice in the pin list');
   }
 
   /** The pins, lowest height first. */
   list(): ProofPin[] {
+    assert(this.complete.size === this.pins.size, 'proof retention: a pin without its completeness');
     return this.pins.list().map((height) => ({ height, complete: this.complete.get(height) ?? false }));
   }
 
@@ -45,6 +47,7 @@ export class ProofRetention {
    * (a failed record takes the pin back).
    */
   async pin(height: number, complete: boolean): Promise<void> {
+    assert(Number.isSafeInteger(height) && height >= 1, `proof retention: pin at ${height}`);
     if (this.pins.has(height)) return this.save();
     this.pins.add(height);
     this.complete.set(height, complete);
@@ -58,6 +61,7 @@ export class ProofRetention {
 
   /** Removes a pin; what only it needed goes with the next block's state write. False when not pinned. */
   async unpin(height: number): Promise<boolean> {
+    assert(Number.isSafeInteger(height), `proof retention: unpin at ${height}`);
     if (!this.unpinNow(height)) return false;
     await this.save();
     return true;
@@ -67,6 +71,7 @@ export class ProofRetention {
     const had = this.pins.delete(height);
     this.complete.delete(height);
     if (had) this.gcDue = true;
+    assert(!this.pins.has(height) && !this.complete.has(height), `proof retention: ${height} still pinned`);
     return had;
   }
 
@@ -74,6 +79,7 @@ export class ProofRetention {
     const persist = this.persist;
     if (persist === undefined) return Promise.resolve();
     const list = this.list();
+    assert(list.length === this.pins.size, 'proof retention: the recorded list is not the pins');
     const next = this.saving.then(() => persist(list));
     this.saving = next.catch(() => undefined);
     return next;
@@ -96,6 +102,10 @@ export class ProofRetention {
       out.push(...retentionGc(store, tree, this.pins, height, tree.versionsKept));
     }
     const kept = archiveWrites(overwritten, tree, this.pins);
+    assert(
+      (this.pending.at(-1)?.height ?? 0) < height,
+      `proof retention: block ${height} after pending block ${this.pending.at(-1)?.height}`,
+    );
     if (kept.length > 0) {
       const values = new Map<string, Uint8Array>();
       for (const w of kept) values.set(hexKey(w.key), w.value!);
@@ -107,11 +117,13 @@ export class ProofRetention {
 
   /** The state store holds the writes of every block up to `height`. */
   durable(height: number): void {
+    assert(Number.isSafeInteger(height) && height >= 1, `proof retention: durable at ${height}`);
     while (this.pending.length > 0 && this.pending[0]!.height <= height) this.pending.shift();
   }
 
   /** The kept old value of `key` whose hash is `vh`; undefined when none is kept. */
   archived(store: ArchiveReader, key: Uint8Array, vh: Uint8Array): Uint8Array | undefined {
+    assert(vh.length === 32 && key.length > 0, 'proof retention: an old value asked by a malformed key');
     const k = archiveKey(vh, key);
     const hk = hexKey(k);
     for (let i = this.pending.length - 1; i >= 0; i--) {
@@ -123,5 +135,6 @@ export class ProofRetention {
 }
 
 function hexKey(b: Uint8Array): string {
+  assert(b.length > 2, 'proof retention: an empty store key');
   return Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex');
 }
