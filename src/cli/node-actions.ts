@@ -13,6 +13,7 @@ import { genesisRoster, loadGenesis } from '../node/genesis.js';
 import { initNodeDir } from '../node/init.js';
 import { decodeLimitsOf, loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
+import { loadProofPins } from '../node/proof-pins.js';
 import { serveNode } from '../node/serve.js';
 import { SnapshotError } from '../node/snapshot-format.js';
 import { restoreSnapshot } from '../node/snapshot-restore.js';
@@ -188,6 +189,7 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
     stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
     stateRowCacheRows: config.storage.stateRowCacheRows,
     stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
+    proofRetention: await loadProofPins(data),
     decodeLimits: decodeLimitsOf(config),
   });
 }

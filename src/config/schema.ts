@@ -461,6 +461,12 @@ export const CONFIG_SCHEMA = {
       1_000_000,
       'Recent heights whose state-tree nodes stay stored, so proofs at them can be served; older ones are pruned.',
     ),
+    state_proof_pins_max: int(
+      16,
+      0,
+      1024,
+      'Heights an operator may pin (POST /v1/proofs/retention/pins) so their state proofs stay served beyond the kept window.',
+    ),
   }),
   verify: section('Signature verification.', {
     threads: int(1, 0, 256, 'Signature verification worker threads; 0 verifies on the main thread.'),

@@ -66,6 +66,10 @@ export const ERRORS = {
     status: 410,
     message: 'The state tree of that height is no longer kept; ask for a proof at a newer height.',
   },
+  proof_pins_full: {
+    status: 409,
+    message: 'This node already keeps as many proof pins as it allows; remove one first.',
+  },
   state_proof_value_changed: {
     status: 409,
     message: 'The value at that height has changed since and is no longer stored; ask at a newer height.',

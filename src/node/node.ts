@@ -31,6 +31,7 @@ import { loadConsensusKey } from './consensus-key.js';
 import { nodeFiles } from './files.js';
 import { type Genesis, genesisRoster, loadGenesis } from './genesis.js';
 import { decodeLimitsOf } from './load-config.js';
+import { loadProofPins } from './proof-pins.js';
 import type { TimeSync } from './time-sync.js';
 
 export interface NodeOptions {
@@ -107,6 +108,7 @@ export class Node {
       stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
       stateRowCacheRows: config.storage.stateRowCacheRows,
       stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
+      proofRetention: await loadProofPins(files.data),
       decodeLimits: decodeLimitsOf(config),
       failPoints: opts.failPoints ?? noFailPoints,
     });

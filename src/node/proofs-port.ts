@@ -32,5 +32,9 @@ export function proofsPort(node: Node, ports: GatewayPorts): ProofsPort {
       return undefined;
     },
     versionsKept: node.config.storage.stateTreeVersionsKept,
+    archivedValue: (key, vh) => node.ledger.archivedValue(key, vh),
+    blockLogBase: () => node.ledger.blockLogBase(),
+    pins: node.ledger.proofRetention,
+    pinsMax: node.config.storage.stateProofPinsMax,
   };
 }

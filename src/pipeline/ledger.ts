@@ -37,6 +37,7 @@ import { assertCommitExtendsTip, assertTipIs, type Tip } from './commit-checks.j
 import { type ExecutedBlock, executeProposal, sealBlock } from './executed-block.js';
 import { decodeHistoryEntries, type HistoryEntry } from './history-entries.js';
 import { pushIndexChanges } from './index-writes.js';
+import type { ProofRetention } from './proof-retention.js';
 import { openStoredTree } from './state-tree-store.js';
 import {
   decodeLocation,
@@ -65,6 +66,8 @@ export interface LedgerCoreOptions {
    * (the simulator's and tests' memory stores). `Ledger.open` always keeps them on disk.
    */
   stateRowCacheRows?: number;
+  /** Pinned heights kept provable beyond the window, and their old values (proof-retention.ts). */
+  proofRetention?: ProofRetention;
 }
 
 /** Decoded rows a ledger on disk keeps in the heap unless configured (storage.state_row_cache_rows). */
@@ -204,7 +207,11 @@ export class Ledger {
     // Rows stay in the store when it keeps their indexes and counts (nothing is decoded at start);
     // otherwise only the world state's key ranges are loaded into the heap: the transaction indexes
     // (0xFD, 0xFE) stay on disk and are read on demand.
-    const treeOpts = { cacheNodes: opts.stateTreeCacheNodes, versionsKept: opts.stateTreeVersionsKept };
+    const treeOpts = {
+      cacheNodes: opts.stateTreeCacheNodes,
+      versionsKept: opts.stateTreeVersionsKept,
+      pins: opts.proofRetention?.pins,
+    };
     const { tree, built } = openStoredTree(store, stateHeight, treeOpts);
     const onDisk = opts.stateRowCacheRows === undefined ? undefined : storedIndexState(store, stateHeight);
     const load = (t: StateTree, isBuilt: boolean): WorldState =>
@@ -284,6 +291,24 @@ export class Ledger {
         truncatedTailBytes: stores.blocksReport?.truncatedTailBytes ?? 0,
       },
     };
+  }
+
+  /** The kept old value of a state key whose value hash is `vh` (proof pins); undefined when none. */
+  archivedValue(key: Uint8Array, vh: Uint8Array): Uint8Array | undefined {
+    assert(vh.length === 32, `ledger: a ${vh.length}-byte value hash`);
+    return this.opts.proofRetention?.archived(this.store, key, vh);
+  }
+
+  /** The proof pins of this ledger's state tree; undefined when it keeps none (memory ledgers). */
+  get proofRetention(): ProofRetention | undefined {
+    return this.opts.proofRetention;
+  }
+
+  /** The first height the block log holds (above 1 for a node restored from a snapshot). */
+  blockLogBase(): number {
+    const base = this.log.firstHeight ?? 1;
+    assert(Number.isSafeInteger(base) && base >= 1, `ledger: block log base ${base}`);
+    return base;
   }
 
   height(): number {
@@ -384,6 +409,16 @@ export class Ledger {
       this.treeBootstrapVersion = undefined;
     }
     for (const w of executed.execution.treeWrites()) changes.push(w);
+    // Old values and clean-up of proof pins, read off the state before the block (proof-retention.ts).
+    const retention = this.opts.proofRetention;
+    if (retention !== undefined)
+      for (const w of retention.blockWrites(
+        executed.execution.overwritten(),
+        this.state.tree,
+        this.store,
+        height,
+      ))
+        changes.push(w);
     executed.execution.commit();
     // The rows' index entries, the tables' counts and the accumulator, in the same transaction too.
     if (this.storeIndexes) {
@@ -411,6 +446,7 @@ export class Ledger {
         );
         this.state.tree.durable(height);
         this.state.durable(height);
+        retention?.durable(height);
         for (const h of hexes) this.pendingIndex.delete(h);
       } catch (e) {
         this.stateWriteError ??= e;

@@ -19,4 +19,21 @@ export interface ProofsPort {
   validatorsAt(height: number, setHash: Uint8Array): Validator[] | undefined;
   /** How many versions of the state tree the node keeps (`storage.state_tree_versions_kept`). */
   versionsKept: number;
+  /** A kept old value of `key` whose value hash is `vh` (for pinned heights); undefined when none. */
+  archivedValue(key: Uint8Array, vh: Uint8Array): Uint8Array | undefined;
+  /** The first height the block log holds (above 1 for a node restored from a snapshot). */
+  blockLogBase(): number;
+  /** The node's proof pins; undefined when it keeps none (a node without a state store). */
+  pins: ProofPins | undefined;
+  /** The most pins an operator may set (`storage.state_proof_pins_max`). */
+  pinsMax: number;
+}
+
+/** Pinned heights (pipeline/proof-retention.ts): kept provable beyond the window, durable across restarts. */
+export interface ProofPins {
+  list(): { height: number; complete: boolean }[];
+  /** Pins now, resolves once recorded durably. */
+  pin(height: number, complete: boolean): Promise<void>;
+  /** False when `height` was not pinned. */
+  unpin(height: number): Promise<boolean>;
 }

@@ -8,29 +8,20 @@
 //   GET /v1/ledger/block/{height}/proof/{entry_hash}           a transaction and its result in the block
 
 import { Type } from 'typebox';
-import type { Codec } from '../codec/codec.js';
-import { decode, encode } from '../codec/frame.js';
-import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
+import { encode } from '../codec/frame.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { pathHash, pathHeight } from '../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../gateway/view.js';
-import {
-  type Block,
-  blockHash,
-  blockMerklePath,
-  resultHashes,
-  TransactionResultCodec,
-} from '../model/block.js';
+import { blockHash, blockMerklePath, resultHashes, TransactionResultCodec } from '../model/block.js';
 import { transactionHash } from '../model/transaction.js';
-import { keyHash as hashOfKey, valueHash } from '../state/merkle/hash.js';
-import { encodeStateProof } from '../state/merkle/proof.js';
-import { StateTreeVersionError } from '../state/merkle/tree.js';
-import { TABLES } from '../state/tables.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import type { ProofsPort } from './port.js';
-import { STATE_KEY_FORMS, stateKeyOf, tableOfKey } from './state-key.js';
+import { blockAt, proveKey } from './prove.js';
+import { proofQueryRoute } from './query-route.js';
+import { retentionRoutes } from './retention-routes.js';
+import { STATE_KEY_FORMS, stateKeyOf } from './state-key.js';
 import {
   LEDGER_HEADERS_LIMIT_DEFAULT,
   LEDGER_HEADERS_LIMIT_MAX,
@@ -72,7 +63,7 @@ const StateProofQuerystring = Type.Object(
   ),
 );
 
-function integerParam(name: string, text: string | undefined, dflt: number, max: number): number {
+export function integerParam(name: string, text: string | undefined, dflt: number, max: number): number {
   if (text === undefined) return dflt;
   const n = /^[0-9]{1,16}$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(n) || n < 1 || n > max)
@@ -82,13 +73,6 @@ function integerParam(name: string, text: string | undefined, dflt: number, max:
       reason: `expected an integer from 1 to ${max}`,
     });
   return n;
-}
-
-/** The committed block at `height`, or 404 not_found. */
-async function blockAt(port: ProofsPort, height: number): Promise<Block> {
-  const block = height > port.chain.height() ? undefined : await port.chain.block(height);
-  if (block === undefined) throw gatewayError('not_found', { height, tip: port.chain.height() });
-  return block;
 }
 
 function headersRoute(d: RouteDeps, port: ProofsPort): RouteDef {
@@ -145,9 +129,10 @@ function stateProofRoute(d: RouteDeps, port: ProofsPort): RouteDef {
     description:
       'Name the key by exactly one of `key` (hex), `account`, `asset` (a holding), `definition` or `domain`. ' +
       "The proof verifies against the header's `state_root` at that height (docs/ledger-proofs.md). Heights " +
-      'whose state tree was pruned (older than `storage.state_tree_versions_kept`) answer 410 ' +
-      '`state_proof_height_pruned`; a value changed since the height asked for answers 409 ' +
-      '`state_proof_value_changed` (the node keeps only the newest values: ask at a newer height).',
+      'whose state tree was pruned (older than `storage.state_tree_versions_kept`, and not pinned: ' +
+      '`GET /v1/proofs/retention`) answer 410 `state_proof_height_pruned`; a value changed since the ' +
+      'height asked for answers 409 `state_proof_value_changed` (the node keeps only the newest values, ' +
+      'and the old ones of pinned heights: ask at a newer height).',
     errorStatuses: [404, 409, 410],
     schema: {
       params: Type.Object({ height: Type.String({ maxLength: 20, description: 'a committed height' }) }),
@@ -161,47 +146,15 @@ function stateProofRoute(d: RouteDeps, port: ProofsPort): RouteDef {
       // From here on, synchronous: the proof, the value and the state height are of one state.
       const stateHeight = port.stateHeight();
       if (height > stateHeight) throw gatewayError('not_found', { height, state_height: stateHeight });
-      let proof: ReturnType<ProofsPort['prove']>;
-      try {
-        proof = port.prove(key, height);
-      } catch (e) {
-        if (!(e instanceof StateTreeVersionError)) throw e;
-        throw gatewayError('state_proof_height_pruned', {
-          height,
-          oldest_kept: Math.max(1, stateHeight - port.versionsKept),
-          state_height: stateHeight,
-        });
-      }
-      const kh = proof.leaf?.keyHash;
-      const present = proof.leaf !== undefined && bytesEqual(kh!, hashOfKey(key));
-      let value: Uint8Array | undefined;
-      if (present) {
-        value = port.currentValue(key);
-        if (value === undefined || !bytesEqual(valueHash(value), proof.leaf!.valueHash))
-          throw gatewayError('state_proof_value_changed', { height, state_height: stateHeight });
-      }
-      const where = tableOfKey(key);
-      const decoded =
-        value === undefined || where === undefined ? undefined : decodedJson(where.table, value);
+      const item = proveKey(port, key, height, stateHeight);
       return respond(d.schema, req, reply, LedgerStateProofView, {
         height,
         blockHash: blockHash(block.header),
         stateRoot: block.header.stateRoot,
-        key,
-        present,
-        proof: encodeStateProof(proof),
-        ...(where === undefined ? {} : { table: where.table, id: where.id }),
-        ...(value === undefined ? {} : { value }),
-        ...(decoded === undefined ? {} : { decoded }),
+        ...item,
       });
     },
   });
-}
-
-function decodedJson(table: keyof typeof TABLES, value: Uint8Array) {
-  const codec = TABLES[table].codec as Codec<unknown>;
-  const r = decode(codec, value, DEFAULT_DECODE_LIMITS);
-  return r.ok ? codec.toJson(r.value) : undefined;
 }
 
 function entryProofRoute(d: RouteDeps, port: ProofsPort): RouteDef {
@@ -250,5 +203,11 @@ function entryProofRoute(d: RouteDeps, port: ProofsPort): RouteDef {
 }
 
 export function proofRoutes(d: RouteDeps, port: ProofsPort): RouteDef[] {
-  return [headersRoute(d, port), stateProofRoute(d, port), entryProofRoute(d, port)];
+  return [
+    headersRoute(d, port),
+    stateProofRoute(d, port),
+    entryProofRoute(d, port),
+    ...retentionRoutes(d, port),
+    proofQueryRoute(d, port),
+  ];
 }

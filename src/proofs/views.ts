@@ -57,6 +57,59 @@ export const LedgerStateProofView = struct('LedgerStateProof', {
 });
 export type LedgerStateProof = Infer<typeof LedgerStateProofView>;
 
+/** Keys per `POST /v1/proofs/query`. */
+export const PROOF_QUERY_KEYS_MAX = 256;
+
+export const ProofBatchItemView = struct('ProofBatchItem', {
+  key: bytes(STATE_KEY_BYTES_MAX),
+  table: option(string(64)),
+  id: option(string(STATE_KEY_BYTES_MAX)),
+  present: bool,
+  value: option(bytes()),
+  decoded: option(jsonValue(1024 * 1024)),
+  proof: bytes(),
+});
+export type ProofBatchItem = Infer<typeof ProofBatchItemView>;
+
+export const ProofBatchView = struct('ProofBatch', {
+  height: varuint,
+  blockHash: HashBytes,
+  /** The header's state root every item's proof verifies against. */
+  stateRoot: HashBytes,
+  /** One item per key asked for, in the order asked. */
+  items: seq(ProofBatchItemView, PROOF_QUERY_KEYS_MAX),
+});
+export type ProofBatch = Infer<typeof ProofBatchView>;
+
+export const ProofPinView = struct('ProofPin', {
+  height: varuint,
+  /** Every value of that height is kept (pinned when it was the newest state or before it was reached). */
+  complete: bool,
+});
+
+export const ProofRetentionView = struct('ProofRetention', {
+  /** The newest height with a state tree (the committed state). */
+  newestHeight: varuint,
+  /** The oldest height of the rolling window (pinned heights may be older). */
+  oldestHeight: varuint,
+  /** `storage.state_tree_versions_kept`. */
+  versionsKept: varuint,
+  /** The first height the block log holds: a node restored from a snapshot has no blocks below it. */
+  blockLogBase: varuint,
+  /** `storage.state_proof_pins_max`. */
+  pinsMax: varuint,
+  pins: seq(ProofPinView, 1024),
+  /** Old values are kept for the pins (true while any pin is set). */
+  oldValuesKept: bool,
+});
+export type ProofRetention = Infer<typeof ProofRetentionView>;
+
+export const ProofPinChangeView = struct('ProofPinChange', {
+  height: varuint,
+  pinned: bool,
+  complete: option(bool),
+});
+
 export const LedgerEntryProofView = struct('LedgerEntryProof', {
   height: varuint,
   blockHash: HashBytes,

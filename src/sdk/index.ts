@@ -51,12 +51,14 @@ export {
   type VerifiedTransactionStatus,
 } from './light-client.js';
 export {
+  type BatchProblem,
   type EntryProof,
   type HeaderProblem,
   validatorSetOf,
   verifyCertifiedHeader,
   verifyEntryProof,
   verifyStateAnswer,
+  verifyStateBatch,
 } from './proofs.js';
 export type { PlanInput } from './subscription-instructions.js';
 export {

@@ -85,6 +85,34 @@ export function verifyStateAnswer(
   return proof !== undefined && verifyStateProof(stateRoot, key, value, proof);
 }
 
+/** What `verifyStateBatch` finds wrong with an answer of `POST /v1/proofs/query`; undefined when none. */
+export interface BatchProblem {
+  /** The first item at fault (the item count when items are missing or extra). */
+  index: number;
+  reason: 'wrong_count' | 'key_mismatch' | 'state_proof_invalid';
+}
+
+/**
+ * Checks an answer of `POST /v1/proofs/query` against the state root of a header the caller verified
+ * (never the answer's own `state_root`): one item per key asked for, in the order asked, each item's
+ * key the one asked, and each value (or absence) proved under `stateRoot`. A version-1 root proves nothing.
+ */
+export function verifyStateBatch(
+  stateRoot: Uint8Array,
+  keys: readonly Uint8Array[],
+  items: readonly { key: Uint8Array; present: boolean; value?: Uint8Array | undefined; proof: Uint8Array }[],
+): BatchProblem | undefined {
+  for (let i = 0; i < keys.length; i++) {
+    const item = items[i];
+    if (item === undefined) return { index: i, reason: 'wrong_count' };
+    if (!bytesEqual(item.key, keys[i]!)) return { index: i, reason: 'key_mismatch' };
+    const value = item.value;
+    if (item.present === (value === undefined) || !verifyStateAnswer(stateRoot, keys[i]!, value, item.proof))
+      return { index: i, reason: 'state_proof_invalid' };
+  }
+  return items.length === keys.length ? undefined : { index: keys.length, reason: 'wrong_count' };
+}
+
 export interface EntryProof {
   entryHash: Uint8Array;
   index: number;

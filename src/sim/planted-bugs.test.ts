@@ -62,3 +62,17 @@ test('npm run sim -- --seed S --bug B replays the hunt run of seed S (same trace
   assert.match(cli.stdout, /hunt seed 213: n=4 collectors_k=1 byzantine=\[stale-justify-leader\]/);
   assert.equal(cli.status, 1);
 });
+
+// A divergence of one row: the first honest validator's state tree holds one row the others' do not
+// (world.ts plantRowDivergence), so its state root, the header's (version 2, the tree's root), differs.
+// The others refuse its proposals and it refuses theirs (the proposal check compares the executed state
+// root), block sync refuses the certified blocks it cannot reproduce, so it never commits past height 1
+// and the run fails; the same seed without the row is safe and live.
+test('a one-row divergence of one validator state tree is caught (seed 0)', async () => {
+  const diverged = await runSeed(0, { n: 4, plantedRowDivergence: true, traceMax: 0 });
+  assert.match(diverged.failure ?? 'not caught', /^liveness: .*not committed everywhere/);
+  const heights = Object.values(diverged.stats.heights);
+  assert.ok(Math.max(...heights) >= 3, `the others went on: ${JSON.stringify(diverged.stats.heights)}`);
+  const control = await runSeed(0, { n: 4, traceMax: 0 });
+  assert.equal(control.failure, undefined);
+});

@@ -19,6 +19,8 @@ export interface RunOptions {
   /** Client transactions submitted during the fault phase (default 6). */
   txs?: number;
   plantedBug?: PlantedBug;
+  /** Plant a one-row divergence in the first honest peer's state tree (world.ts). */
+  plantedRowDivergence?: boolean;
   /** Byzantine peers: up to f drawn per seed ('random', the default), none, or only these kinds. */
   byzantine?: 'random' | 'none' | readonly ByzantineKind[];
   /** Draw more partitions and crashes, and byzantine leaders send their fresh block to everyone (the hunt). */
@@ -184,6 +186,7 @@ export async function runSeed(seed: number, o: RunOptions): Promise<RunResult> {
     pacemakerBaseMs: base,
     ...(o.collectorsK === undefined ? {} : { collectorsK: o.collectorsK }),
     ...(o.plantedBug === undefined ? {} : { plantedBug: o.plantedBug }),
+    ...(o.plantedRowDivergence === undefined ? {} : { plantedRowDivergence: o.plantedRowDivergence }),
     traceMax: o.traceMax ?? 200,
     traceMessages: o.traceMessages ?? false,
   });

@@ -7,6 +7,8 @@ import { decodePeerMessage, toCoreMessage } from '../consensus/bft/messages.js';
 import type { BftTransport, SafetyStore } from '../consensus/bft/ports.js';
 import type { PlantedBug, SafetyState } from '../consensus/bft/types.js';
 import { ConsensusInvariantError } from '../consensus/bft/types.js';
+import { TABLE_TAGS } from '../model/tags.js';
+import { stateKey } from '../state/keys.js';
 import { AssertionError } from '../util/assert.js';
 import { Byzantine, type ByzantineKind } from './byzantine.js';
 import { Checkers } from './checkers.js';
@@ -38,6 +40,8 @@ export interface WorldOptions {
   /** Collectors per view (default 2). */
   collectorsK?: number;
   plantedBug?: PlantedBug;
+  /** Plant a one-row state divergence: the first honest peer's state tree holds one extra row from height 2 on. */
+  plantedRowDivergence?: boolean;
   traceMax: number;
   traceMessages: boolean;
 }
@@ -207,6 +211,8 @@ export class World {
     }
     node.booting = false;
     node.p = p;
+    if (this.o.plantedRowDivergence === true && node === this.nodes.find((n) => n.byzantine === undefined))
+      plantRowDivergence(p);
     if (node.byzantine === undefined) {
       // Proposals handed to the core (their justify) for the rule checker; the core itself is untouched.
       const core = p.engine.core;
@@ -257,4 +263,13 @@ export class World {
         if (a !== b && a.p !== undefined && b.p !== undefined && this.net.linked(a.peer, b.peer))
           a.p.engine.peerConnected(b.peer);
   }
+}
+
+/** One row only this peer's state tree holds, from height 2 on: a divergence of one row (planted bug). */
+function plantRowDivergence(p: SimPeer): void {
+  const tree = p.ledger.state.tree;
+  const prepare = tree.prepare.bind(tree);
+  const row = { key: stateKey(TABLE_TAGS.domain, 'planted-divergence'), value: Uint8Array.of(1) };
+  tree.prepare = (changes, version) =>
+    prepare(version !== undefined && version >= 2 ? [...changes, row] : changes, version);
 }

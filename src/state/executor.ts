@@ -184,13 +184,22 @@ export class BlockExecution {
    * store's transaction of the same block (copies of the keys and values).
    */
   treeWrites(): TreeWrite[] {
-    return this.prepare().tree.writes.map((w) => ({ key: w.key.slice(), value: w.value?.slice() }));
+    const { tree } = this.prepare();
+    return this.base.tree.storeWrites(tree).map((w) => ({ key: w.key.slice(), value: w.value?.slice() }));
   }
 
   /** The block's net writes, sorted by key (undefined value = delete), for StateStore.commit. */
   changes(): { key: Uint8Array; value: Uint8Array | undefined }[] {
     // Copies: the committed tables keep these bytes for the next block's diff (table.ts encoded()).
     return this.prepare().changes.map((c) => ({ key: c.key.slice(), value: c.after?.slice() }));
+  }
+
+  /** The rows this block overwrites or deletes, with their previous value bytes (proof pins keep them). */
+  overwritten(): { key: Uint8Array; before: Uint8Array }[] {
+    const out: { key: Uint8Array; before: Uint8Array }[] = [];
+    for (const c of this.prepare().changes)
+      if (c.before !== undefined) out.push({ key: c.key, before: c.before });
+    return out;
   }
 
   /** Merges the scratch view into the base: rows, indexes, counters and root. */

@@ -5,6 +5,7 @@
 //                                                   → node
 //   0xFA 'r' ‖ version u64 BE                       → the root reference of that version
 //   0xFA 's' ‖ stale-since version u64 BE ‖ node key → empty (the node is not part of that version on)
+//   0xFA 'v' ‖ value hash 32 ‖ state key               → an old value kept for pinned heights (pins.ts)
 // A reference: u8 kind (0 empty, 1 leaf, 2 internal) | version u64 BE | hash 32 (absent when empty).
 // A node: 0x01 internal | left reference | right reference, or 0x02 leaf | keyHash 32 | valueHash 32.
 
@@ -90,6 +91,12 @@ export function parseStaleKey(key: Uint8Array): { since: number; node: Uint8Arra
 
 export function rootPrefix(): Uint8Array {
   return Uint8Array.of(STATE_TREE_PREFIX, ROOT_SPACE);
+}
+
+/** The version that wrote the node a node key names. */
+export function nodeKeyVersion(key: Uint8Array): number {
+  assert(key.length >= 12 && key[0] === STATE_TREE_PREFIX && key[1] === NODE_SPACE, 'not a node key');
+  return getVersion(key, 2);
 }
 
 /** The version a root key names. */

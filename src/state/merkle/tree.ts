@@ -34,6 +34,7 @@ import {
   staleKey,
   type TreeNode,
 } from './nodes.js';
+import { retainPinned, type TreePins } from './pins.js';
 import type { StateProof } from './proof.js';
 
 /** Where the tree reads its stored nodes: the state store, or memory. */
@@ -74,6 +75,8 @@ export interface StateTreeOptions {
   versionsKept?: number | undefined;
   /** When set, applied writes go straight here (a tree in memory) instead of waiting for durable(). */
   writeThrough?: (writes: readonly TreeWrite[]) => void;
+  /** Versions kept beyond the window (pins.ts): their nodes and root are not pruned. */
+  pins?: TreePins | undefined;
 }
 
 /** The version of a tree before its first update (the first may then be version 0). */
@@ -209,18 +212,27 @@ export class StateTree {
     };
   }
 
+  /**
+   * The writes of `update` the store takes: its writes without the prunes of pinned versions (pins are
+   * read when the update is applied, not when it was prepared, so a pin added in between holds).
+   */
+  storeWrites(update: TreeUpdate): readonly TreeWrite[] {
+    return this.opts.pins === undefined ? update.writes : retainPinned(update.writes, this.opts.pins);
+  }
+
   /** Makes `update` the current version (it must have been prepared against the current one). */
   apply(update: TreeUpdate): void {
     assert(
       update.baseVersion === this.ver,
       `state tree: update prepared against version ${update.baseVersion} applied at ${this.ver}`,
     );
+    const writes = this.storeWrites(update);
     if (this.opts.writeThrough !== undefined) {
-      this.opts.writeThrough(update.writes);
-      for (const w of update.writes) if (w.value === undefined) this.cache.delete(keyString(w.key));
+      this.opts.writeThrough(writes);
+      for (const w of writes) if (w.value === undefined) this.cache.delete(keyString(w.key));
     } else {
       const keys: string[] = [];
-      for (const w of update.writes) {
+      for (const w of writes) {
         const k = keyString(w.key);
         keys.push(k);
         const node = update.nodes.get(k);
@@ -273,7 +285,9 @@ export class StateTree {
     else {
       const stored = this.raw(rootKey(version));
       const r = stored === undefined ? undefined : decodeRef(stored);
-      if (r === undefined || !r.ok || version > this.ver)
+      // Older than the window and not pinned: not kept, even while its prune is not yet durable.
+      const outside = version < this.ver - this.versionsKept && this.opts.pins?.has(version) !== true;
+      if (r === undefined || !r.ok || version > this.ver || outside)
         throw new StateTreeVersionError(`state tree version ${version} is not kept (current ${this.ver})`);
       ref = r.ref;
     }
