@@ -191,6 +191,8 @@ export async function startPostgres(): Promise<TestPostgres> {
     async stop() {
       for (const p of pools.values()) await p.end().catch(() => undefined);
       // The watchdog stops the server and removes the directory once its pipe closes.
+      // (Referenced again, so the wait keeps this process's event loop alive.)
+      guard.ref();
       guard.stdin?.end();
       await guardExited;
       await rm(dir, { recursive: true, force: true });
