@@ -47,6 +47,8 @@ export interface IndexerOptions {
   signal?: AbortSignal;
   /** The block source (tests); the node's block stream otherwise. */
   openSource?: (from: number) => BlockSource;
+  /** Called after each committed batch with the indexed height and the totals so far (bench figures). */
+  onWritten?: (height: number, blocksWritten: number, rowsWritten: number) => void;
   /** A state checkpoint at most every this many blocks (default INDEX_CHECKPOINT_BLOCKS_DEFAULT). */
   checkpointBlocks?: number;
 }
@@ -146,6 +148,7 @@ export async function runIndexer(opts: IndexerOptions): Promise<IndexerReport> {
       report.height = pending[pending.length - 1]!.height;
       report.blocksWritten += w.blocks;
       report.rowsWritten += w.rows;
+      opts.onWritten?.(report.height, report.blocksWritten, report.rowsWritten);
       pending = [];
       pendingRows = 0;
       const now = Date.now();
