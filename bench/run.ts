@@ -20,6 +20,7 @@ import { conferenceZkVerifyFigure } from './figures/conference-zk-verify.js';
 import { exportNatsFigure } from './figures/export-nats.js';
 import { fanoutBytesFigure } from './figures/fanout-bytes.js';
 import { fanoutP99Figure } from './figures/fanout-p99.js';
+import { indexerBlocksFigure, indexerRowsFigure, indexLagFigure } from './figures/indexer.js';
 import { isoPacs008Figure } from './figures/iso-pacs008.js';
 import { joinBySnapshotFigure } from './figures/join-by-snapshot.js';
 import { latencyFigure } from './figures/latency.js';
@@ -63,6 +64,9 @@ const FIGURES: readonly Figure[] = [
   webhookDeliveriesFigure,
   blockExecAtCapFigure,
   exportNatsFigure,
+  indexerBlocksFigure,
+  indexerRowsFigure,
+  indexLagFigure,
   proofBytesFigure,
   proofVerifyFigure,
   joinBySnapshotFigure,

@@ -34,6 +34,8 @@ export interface Count {
 
 export interface HttpNode {
   url: string;
+  /** The node directory (its genesis.json, for the indexer figures). */
+  dir: string;
   accounts: TestAccount[];
   /** `block.time_ms` of the node's configuration. */
   blockTimeMs: number;
@@ -103,6 +105,7 @@ export async function startHttpNode(opts: HttpNodeOptions): Promise<HttpNode> {
   });
   return {
     url: server.url,
+    dir,
     accounts,
     blockTimeMs: config.block.timeMs,
     latest: () => latest,

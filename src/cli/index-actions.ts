@@ -5,8 +5,10 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { IndexerError } from '../indexer/errors.js';
 import { runIndexer } from '../indexer/indexer.js';
+import { INDEX_CHECKPOINT_BLOCKS_CEILING } from '../indexer/limits.js';
 import { transactionHash } from '../model/transaction.js';
 import { type Genesis, genesisFromJson, genesisRoster } from '../node/genesis.js';
+import { CliError } from './errors.js';
 import { printJson } from './output.js';
 
 export interface IndexOptions {
@@ -15,6 +17,7 @@ export interface IndexOptions {
   genesis: string;
   dir: string;
   json?: boolean;
+  checkpointBlocks: string;
 }
 
 async function readGenesis(path: string): Promise<Genesis> {
@@ -27,6 +30,17 @@ async function readGenesis(path: string): Promise<Genesis> {
 }
 
 export async function indexAction(opts: IndexOptions): Promise<void> {
+  const checkpointBlocks = Number(opts.checkpointBlocks);
+  if (
+    !/^\d+$/.test(opts.checkpointBlocks) ||
+    checkpointBlocks < 1 ||
+    checkpointBlocks > INDEX_CHECKPOINT_BLOCKS_CEILING
+  )
+    throw new CliError(
+      'invalid_argument',
+      `--checkpoint-blocks must be an integer from 1 to ${INDEX_CHECKPOINT_BLOCKS_CEILING}`,
+      2,
+    );
   const path = opts.genesis === '<dir>/genesis.json' ? join(opts.dir, 'genesis.json') : opts.genesis;
   const genesis = await readGenesis(path);
   const stop = new AbortController();
@@ -42,6 +56,7 @@ export async function indexAction(opts: IndexOptions): Promise<void> {
         validators: genesisRoster(genesis),
         transactionHash: transactionHash(genesis.transaction),
       },
+      checkpointBlocks,
       signal: stop.signal,
       progress: (line) => process.stderr.write(`index: ${line}\n`),
     });

@@ -15,7 +15,9 @@ export type IndexerErrorCode =
   /** The block source failed (connection refused or closed, undecodable message). */
   | 'index_source_failed'
   /** The genesis file cannot be read or is not a genesis. */
-  | 'index_genesis_invalid';
+  | 'index_genesis_invalid'
+  /** The stored state checkpoint does not decode or is not the state of the indexed block of its height. */
+  | 'index_checkpoint_invalid';
 
 export class IndexerError extends Error {
   override readonly name = 'IndexerError';

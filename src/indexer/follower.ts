@@ -22,6 +22,8 @@ export interface FollowerOptions {
   genesisSet: ValidatorSet;
   /** The genesis file's transaction hash: block 1 must carry exactly it. */
   genesisTransactionHash: Uint8Array;
+  /** Where to start: a verified state after block `height` of hash `hash` (a checkpoint); block 1 otherwise. */
+  start?: { state: WorldState; height: number; hash: Uint8Array };
 }
 
 /** A block that passed every check, executed; `commit()` moves the follower past it. */
@@ -38,11 +40,15 @@ export interface VerifiedBlock {
 }
 
 export class ChainFollower {
-  readonly state = WorldState.fromEntries([]);
-  private tipHeight = 0;
-  private tipHash: Uint8Array = new Uint8Array(32);
+  readonly state: WorldState;
+  private tipHeight: number;
+  private tipHash: Uint8Array;
 
-  constructor(private readonly opts: FollowerOptions) {}
+  constructor(private readonly opts: FollowerOptions) {
+    this.state = opts.start?.state ?? WorldState.fromEntries([]);
+    this.tipHeight = opts.start?.height ?? 0;
+    this.tipHash = opts.start?.hash ?? new Uint8Array(32);
+  }
 
   get height(): number {
     return this.tipHeight;

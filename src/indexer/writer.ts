@@ -3,6 +3,7 @@
 // crash at any point leaves either all of a batch or none of it (exactly once by height).
 
 import type { Pool, PoolClient } from 'pg';
+import type { Checkpoint } from './checkpoint.js';
 import { copyRows } from './copy.js';
 import { IndexerError } from './errors.js';
 import { type BlockRows, COPY_COLUMNS } from './rows.js';
@@ -42,11 +43,39 @@ export interface WriteCounts {
   rows: number;
 }
 
-/** Writes `batch` (consecutive heights after the indexed tip) and moves the tip to its last block. */
+/** The stored state checkpoint, if any (checkpoint.ts). */
+export async function readCheckpoint(pool: Pool): Promise<Checkpoint | undefined> {
+  const r = await pool.query<{ height: string; block_hash: Buffer; state: Buffer }>(
+    'SELECT height, block_hash, state FROM indexer_checkpoint',
+  );
+  const row = r.rows[0];
+  return row === undefined
+    ? undefined
+    : { height: Number(row.height), blockHash: row.block_hash, state: row.state };
+}
+
+/** The indexed block of `height`: its hash and state root. */
+export async function indexedBlock(
+  pool: Pool,
+  height: number,
+): Promise<{ hash: Buffer; stateRoot: Buffer } | undefined> {
+  const r = await pool.query<{ hash: Buffer; state_root: Buffer }>(
+    'SELECT hash, state_root FROM blocks WHERE height = $1',
+    [height],
+  );
+  const row = r.rows[0];
+  return row === undefined ? undefined : { hash: row.hash, stateRoot: row.state_root };
+}
+
+/**
+ * Writes `batch` (consecutive heights after the indexed tip) and moves the tip to its last block; with
+ * `checkpoint` (the encoded state after the batch's last block), replaces the state checkpoint too.
+ */
 export async function writeBatch(
   pool: Pool,
   chainId: string,
   batch: readonly BlockRows[],
+  checkpoint?: Buffer,
 ): Promise<WriteCounts> {
   if (batch.length === 0) return { blocks: 0, rows: 0 };
   const client = await pool.connect();
@@ -81,8 +110,46 @@ export async function writeBatch(
         Buffer.from(last.hash),
       ]);
     }
+    if (checkpoint !== undefined)
+      await client.query(
+        `INSERT INTO indexer_checkpoint (height, block_hash, state) VALUES ($1, $2, $3)
+         ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, block_hash = EXCLUDED.block_hash,
+           state = EXCLUDED.state`,
+        [last.height, Buffer.from(last.hash), checkpoint],
+      );
     await client.query('COMMIT');
     return { blocks: batch.length, rows };
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  } finally {
+    client.release();
+  }
+}
+
+/** Stores the state checkpoint after block `height` alone, if that block is still the indexed tip. */
+export async function writeCheckpoint(
+  pool: Pool,
+  height: number,
+  hash: Uint8Array,
+  state: Buffer,
+): Promise<boolean> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    const tip = await client.query<{ height: string }>('SELECT height FROM indexer_state FOR UPDATE');
+    if (tip.rows[0] === undefined || Number(tip.rows[0].height) !== height) {
+      await client.query('ROLLBACK');
+      return false;
+    }
+    await client.query(
+      `INSERT INTO indexer_checkpoint (height, block_hash, state) VALUES ($1, $2, $3)
+       ON CONFLICT (id) DO UPDATE SET height = EXCLUDED.height, block_hash = EXCLUDED.block_hash,
+         state = EXCLUDED.state`,
+      [height, Buffer.from(hash), state],
+    );
+    await client.query('COMMIT');
+    return true;
   } catch (e) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw e;

@@ -49,9 +49,10 @@ export async function following(e: Exporter): Promise<void> {
 
 export const idOf = (m: JsMsg): number => (m.json() as { id: number }).id;
 
-export async function startExportFixture(): Promise<ExportFixture> {
+/** `overrides`: node config (dotted keys of src/config/schema.ts). */
+export async function startExportFixture(overrides: Record<string, unknown> = {}): Promise<ExportFixture> {
   const nats = await startNatsServer();
-  const t = await startServedNode();
+  const t = await startServedNode(overrides);
   const nc = await connect({ servers: nats.url });
   const started: Exporter[] = [];
   const f: ExportFixture = {

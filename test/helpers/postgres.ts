@@ -2,9 +2,19 @@
 // CI installs it), listening only on a unix socket there, stopped and removed by `stop()`. initdb and
 // postgres refuse to run as root: as root they run as the `postgres` user (or `nobody`), which owns the
 // directory.
+//
+// Never leaked: pg_ctl starts the server detached from the test, so a test process killed (SIGKILL,
+// a runner's timeout) would leave it running. Two guards:
+// - a watchdog (`sh`, its own process group) holds the read end of a pipe from the test process and
+//   stops the server and removes the directory when the pipe closes: when `stop()` closes it, or when
+//   the kernel does because the test process died, however it died;
+// - each start first sweeps the servers of earlier runs whose owner is gone (the watchdog itself was
+//   killed): the owner is recorded as pid and start time (/proc/<pid>/stat), so a pid reused by another
+//   process does not count as the owner, and a server is signalled only when /proc/<pid>/cmdline of the
+//   pid in its postmaster.pid names its own data directory (a reused pid is never signalled).
 
-import { execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, readdirSync } from 'node:fs';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chownSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -66,13 +76,97 @@ function run(file: string, args: string[], as: { uid: number; gid: number } | un
   });
 }
 
+const DIR_PREFIX = 'torana-pg-';
+const OWNER_FILE = 'owner';
+
+/** The start time of process `pid` (clock ticks since boot, /proc/<pid>/stat field 22), if it runs. */
+export function processStartTime(pid: number): string | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces: count from its end.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the owner recorded as `text` ("<pid> <start time>") is the same process and still runs. */
+export function ownerAlive(text: string): boolean {
+  const [pid, start] = text.trim().split(' ');
+  return pid !== undefined && start !== undefined && processStartTime(Number(pid)) === start;
+}
+
+/**
+ * The postmaster of `data` if it still runs: the pid of its postmaster.pid, only when that process's
+ * command line names `data` (a pid since reused by another process is not it).
+ */
+export function postmasterOf(data: string): number | undefined {
+  try {
+    const pid = Number(readFileSync(join(data, 'postmaster.pid'), 'utf8').split('\n')[0]);
+    if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    return cmdline.includes(data) ? pid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Stops and removes the servers of earlier test processes that are gone (in `root`, default the
+ * temporary directory); returns the directories removed.
+ */
+export function sweepStalePostgres(root = tmpdir()): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(root)) {
+    if (!name.startsWith(DIR_PREFIX)) continue;
+    const dir = join(root, name);
+    let owner: string;
+    try {
+      owner = readFileSync(join(dir, OWNER_FILE), 'utf8');
+    } catch {
+      continue; // being created, or not ours
+    }
+    if (ownerAlive(owner)) continue;
+    const pid = postmasterOf(join(dir, 'data'));
+    if (pid !== undefined) {
+      // SIGQUIT: PostgreSQL's immediate shutdown (the postmaster ends its backends and exits).
+      try {
+        process.kill(pid, 'SIGQUIT');
+      } catch {}
+    }
+    rmSync(dir, { recursive: true, force: true });
+    removed.push(dir);
+  }
+  return removed;
+}
+
+/**
+ * The watchdog: waits for end of file on its stdin (a pipe only this process writes to), then stops the
+ * server of `data` and removes `dir`. Not waited for by the event loop; `stop()` closes the pipe.
+ */
+function watchdog(bin: string, dir: string, data: string, as: { uid: number; gid: number } | undefined) {
+  const script = 'cat >/dev/null; "$0" -D "$1" -m immediate -w stop >/dev/null 2>&1; rm -rf "$2"';
+  const child: ChildProcess = spawn('sh', ['-c', script, join(bin, 'pg_ctl'), data, dir], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+    detached: true,
+    ...(as ?? {}),
+  });
+  child.unref();
+  (child.stdin as unknown as { unref(): void }).unref();
+  return child;
+}
+
 export async function startPostgres(): Promise<TestPostgres> {
   const bin = postgresBin();
   const as = runAs();
-  const dir = await mkdtemp(join(tmpdir(), 'torana-pg-'));
+  sweepStalePostgres();
+  const dir = await mkdtemp(join(tmpdir(), DIR_PREFIX));
+  writeFileSync(join(dir, OWNER_FILE), `${process.pid} ${processStartTime(process.pid)}\n`);
   if (as !== undefined) chownSync(dir, as.uid, as.gid);
   const data = join(dir, 'data');
   const port = 5432; // only names the socket file in `dir` (no TCP listener)
+  const guard = watchdog(bin, dir, data, as);
+  const guardExited = new Promise((r) => guard.once('exit', r));
   await run(join(bin, 'initdb'), ['-D', data, '-U', 'torana', '--auth=trust', '-E', 'UTF8', '--no-sync'], as);
   const settings = `-k ${dir} -p ${port} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   await run(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', 'start'], as);
@@ -96,9 +190,11 @@ export async function startPostgres(): Promise<TestPostgres> {
     },
     async stop() {
       for (const p of pools.values()) await p.end().catch(() => undefined);
-      await run(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'], as).catch(
-        () => undefined,
-      );
+      // The watchdog stops the server and removes the directory once its pipe closes.
+      // (Referenced again, so the wait keeps this process's event loop alive.)
+      guard.ref();
+      guard.stdin?.end();
+      await guardExited;
       await rm(dir, { recursive: true, force: true });
     },
   };

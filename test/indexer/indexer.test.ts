@@ -5,16 +5,11 @@
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { WebSocket, WebSocketServer } from 'ws';
-import { decodeFrame, encodeFrame } from '../../src/codec/frame.js';
-import { DEFAULT_DECODE_LIMITS } from '../../src/codec/limits.js';
-import { BlockCodec } from '../../src/model/block.js';
 import { numeric } from '../../src/model/numeric.js';
-import { SCHEMA } from '../../src/model/schema.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
+import { forgingProxy } from '../helpers/forging-proxy.js';
 import { run } from '../helpers/node.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { spawnCli } from '../helpers/run-cli.js';
@@ -30,6 +25,8 @@ const carol = newAccount('wonderland', 13);
 const rose = 'rose#wonderland';
 const roseOf = (a: TestAccount) => `${rose}#${a.id}`;
 const WAIT_MS = 180_000;
+/** A state checkpoint every 4 blocks: a restart re-executes at most 3 blocks (never from block 1). */
+const CHECKPOINT_BLOCKS = 4;
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, ms = WAIT_MS): Promise<T> {
   const until = Date.now() + ms;
@@ -60,7 +57,17 @@ describe('torana index --pg', { timeout: 600_000 }, () => {
     (await pgs.query(sql, params, db))[0];
   const startIndexer = (db: string, from = t.url) => {
     indexerErr = '';
-    const child = spawnCli(['index', '--pg', pgs.conninfo(db), '--from', from, '--genesis', genesis()]);
+    const child = spawnCli([
+      'index',
+      '--pg',
+      pgs.conninfo(db),
+      '--from',
+      from,
+      '--genesis',
+      genesis(),
+      '--checkpoint-blocks',
+      String(CHECKPOINT_BLOCKS),
+    ]);
     child.stderr?.on('data', (d) => (indexerErr += d));
     return child;
   };
@@ -211,11 +218,28 @@ describe('torana index --pg', { timeout: 600_000 }, () => {
     assert.ok(killedAt < t.node.ledger.height(), `killed at ${killedAt}, node at ${t.node.ledger.height()}`);
     indexer = startIndexer('idx');
     const height = await caughtUp('idx');
-    process.stdout.write(`indexer killed at height ${killedAt}, resumed to ${height}\n`);
-    assert.match(
-      indexerErr,
-      new RegExp(`state rebuilt to height ${killedAt}: indexing from ${killedAt + 1}`),
+    // Resumed from the state checkpoint (state root checked), re-executing only the blocks after it.
+    const resumed =
+      /state checkpoint at (\d+) \(state root checked\), (?:re-executing (\d+)\.\.(\d+)|indexing from (\d+))/.exec(
+        indexerErr,
+      );
+    assert.ok(resumed, indexerErr);
+    const checkpoint = Number(resumed[1]);
+    process.stdout.write(
+      `indexer killed at height ${killedAt}, resumed from its checkpoint at ${checkpoint} to ${height}\n`,
     );
+    assert.ok(
+      checkpoint > 0 && checkpoint <= killedAt && killedAt - checkpoint < CHECKPOINT_BLOCKS,
+      resumed[0],
+    );
+    if (checkpoint < killedAt) {
+      assert.deepEqual([Number(resumed[2]), Number(resumed[3])], [checkpoint + 1, killedAt]);
+      assert.match(
+        indexerErr,
+        new RegExp(`state brought forward to height ${killedAt}: indexing from ${killedAt + 1}`),
+      );
+    } else assert.equal(Number(resumed[4]), killedAt + 1);
+    assert.doesNotMatch(indexerErr, /from block 1/);
     const dupes = await pgs.query(
       'SELECT height, count(*) FROM blocks GROUP BY height HAVING count(*) > 1',
       [],
@@ -305,44 +329,4 @@ function numericText(n: { mantissa: bigint; scale: number }): string {
   if (n.scale === 0) return n.mantissa.toString();
   const d = n.mantissa.toString().padStart(n.scale + 1, '0');
   return `${d.slice(0, -n.scale)}.${d.slice(-n.scale)}`;
-}
-
-/** A block stream proxy to the node that flips one bit of the certificate signature of block `height`. */
-async function forgingProxy(
-  nodeUrl: string,
-  height: number,
-): Promise<{ url: string; close(): Promise<void> }> {
-  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, path: '/block/stream' });
-  await new Promise((r) => wss.once('listening', r));
-  wss.on('connection', (client) => {
-    let upstream: WebSocket | undefined;
-    client.once('message', (first: Buffer) => {
-      upstream = new WebSocket(`${nodeUrl.replace(/^http/, 'ws')}/block/stream`);
-      upstream.on('open', () => upstream!.send(first));
-      upstream.on('message', (data: Buffer) => {
-        const d = decodeFrame(SCHEMA, BlockCodec, data, DEFAULT_DECODE_LIMITS);
-        assert.ok(d.ok);
-        if (d.value.header.height !== height) return client.send(data);
-        const sig = d.value.certificate.signature.slice();
-        sig[40]! ^= 1;
-        client.send(
-          encodeFrame(SCHEMA, BlockCodec, {
-            ...d.value,
-            certificate: { ...d.value.certificate, signature: sig },
-          }),
-        );
-      });
-      upstream.on('close', () => client.close());
-    });
-    client.on('close', () => upstream?.close());
-  });
-  const port = (wss.address() as AddressInfo).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise((r) => {
-        for (const c of wss.clients) c.terminate();
-        wss.close(() => r());
-      }),
-  };
 }
