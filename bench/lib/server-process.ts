@@ -20,9 +20,13 @@ export function startServerProcess(
   nodeFlags: string[] = [],
   listenTimeoutMs = LISTEN_TIMEOUT_MS,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', fileURLToPath(script), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, '--conditions=torana-source', '--import', 'tsx', fileURLToPath(script), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => {
     err = (err + d).slice(-4000);
