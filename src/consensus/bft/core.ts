@@ -61,6 +61,8 @@ export class BftCore {
     votesSent: 0,
     votesReceived: 0,
     qcsFormed: 0,
+    /** QCs received again after this height verified the very same one: passed without the pairing. */
+    qcsVerifySkipped: 0,
     rejectedMessages: 0,
     /** Messages naming a view or height beyond the windows of bounds.ts (dropped, or a NEW_VIEW capped). */
     farMessages: 0,
@@ -684,7 +686,7 @@ export class BftCore {
       signature,
     };
     for (const c of hs.plan.collectors(this.view, this.o.collectorsK)) {
-      if (c === this.me) this.vote(this.o.self, msg);
+      if (c === this.me) this.vote(this.o.self, msg, true);
       else this.out.push({ kind: 'Send', to: hs.roster.validators[c]!.peer, msg });
     }
   }
@@ -733,7 +735,8 @@ export class BftCore {
     return { phase, height: this.hs!.height, view, blockHash, validatorSetHash: this.hs!.roster.hash };
   }
 
-  private vote(from: string, msg: Msg<'Vote'>): void {
+  /** `signedHere`: this peer's own vote, just signed by castVote (its signature is not verified again). */
+  private vote(from: string, msg: Msg<'Vote'>, signedHere = false): void {
     const hs = this.hs!;
     const signer = hs.roster.indexOf(from);
     if (signer < 0 || !hs.plan.collectors(msg.view, this.o.collectorsK).includes(this.me)) {
@@ -742,7 +745,7 @@ export class BftCore {
     }
     const subject = this.subject(msg.phase, msg.view, msg.blockHash);
     this.stats.votesReceived++;
-    const r = hs.votes.add(subject, signer, msg.signature, this.view);
+    const r = hs.votes.add(subject, signer, msg.signature, this.view, signedHere);
     if (r.kind === 'far') {
       this.far();
       return;
@@ -780,6 +783,8 @@ export class BftCore {
         `a QC formed from ${msg.phase} votes of view ${msg.view} names another subject`,
       );
       this.stats.qcsFormed++;
+      // Aggregated from votes verified here (or signed here): as good as a verified QC.
+      hs.noteVerifiedQc(r.qc);
       this.out.push({ kind: 'Broadcast', msg: { kind: 'QcMsg', qc: r.qc } });
       this.useQc(r.qc);
     }
@@ -803,13 +808,21 @@ export class BftCore {
       this.far();
       return false;
     }
+    // The very same QC (every field) verified before at this height passes again without the pairing.
+    if (hs.qcKnown(qc)) {
+      this.stats.qcsVerifySkipped++;
+      return true;
+    }
     const problem = this.o.crypto.verifyQc(qc, hs.roster);
     // The port's contract: a QC it passes names this height's validator set.
     invariant(
       problem !== undefined || bytesEqual(qc.validatorSetHash, hs.roster.hash),
       `a QC of another validator set passed verification at height ${hs.height}`,
     );
-    if (problem === undefined) return true;
+    if (problem === undefined) {
+      hs.noteVerifiedQc(qc);
+      return true;
+    }
     this.reject();
     // One record per sending peer and height: a hostile peer cannot turn a stream of distinct bad
     // certificates into a stream of durable evidence writes.
