@@ -810,6 +810,8 @@ export class BftCore {
     }
     // The very same QC (every field) verified before at this height passes again without the pairing.
     if (hs.qcKnown(qc)) {
+      // What is remembered passed verification against this height's roster (or was formed from it).
+      invariant(bytesEqual(qc.validatorSetHash, hs.roster.hash), 'a remembered QC of another validator set');
       this.stats.qcsVerifySkipped++;
       return true;
     }

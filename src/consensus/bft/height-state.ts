@@ -25,6 +25,11 @@ export const VERIFIED_QCS_MAX = 64;
 
 /** Every field of a QC, signers and aggregate signature included: equal keys mean byte-equal QCs. */
 export function qcKey(qc: Qc): string {
+  // Decoded QCs have these sizes (the codec's fixed fields): a key of anything else is a caller's mix-up.
+  invariant(
+    qc.blockHash.length === 32 && qc.validatorSetHash.length === 32 && qc.signature.length === 96,
+    'a QC key of a malformed certificate',
+  );
   return [
     qc.phase.kind,
     qc.height,
