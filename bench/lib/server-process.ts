@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** A server that has not said where it listens within this is a bench failure, not a hang. */
-const LISTEN_TIMEOUT_MS = 60_000;
+const LISTEN_TIMEOUT_MS = 180_000;
 
 export interface ServerProcess {
   url: string;
