@@ -61,8 +61,6 @@ export class BftCore {
     votesSent: 0,
     votesReceived: 0,
     qcsFormed: 0,
-    /** QCs received again after this height verified the very same one: passed without the pairing. */
-    qcsVerifySkipped: 0,
     rejectedMessages: 0,
     /** Messages naming a view or height beyond the windows of bounds.ts (dropped, or a NEW_VIEW capped). */
     farMessages: 0,
@@ -783,8 +781,6 @@ export class BftCore {
         `a QC formed from ${msg.phase} votes of view ${msg.view} names another subject`,
       );
       this.stats.qcsFormed++;
-      // Aggregated from votes verified here (or signed here): as good as a verified QC.
-      hs.noteVerifiedQc(r.qc);
       this.out.push({ kind: 'Broadcast', msg: { kind: 'QcMsg', qc: r.qc } });
       this.useQc(r.qc);
     }
@@ -808,23 +804,13 @@ export class BftCore {
       this.far();
       return false;
     }
-    // The very same QC (every field) verified before at this height passes again without the pairing.
-    if (hs.qcKnown(qc)) {
-      // What is remembered passed verification against this height's roster (or was formed from it).
-      invariant(bytesEqual(qc.validatorSetHash, hs.roster.hash), 'a remembered QC of another validator set');
-      this.stats.qcsVerifySkipped++;
-      return true;
-    }
     const problem = this.o.crypto.verifyQc(qc, hs.roster);
     // The port's contract: a QC it passes names this height's validator set.
     invariant(
       problem !== undefined || bytesEqual(qc.validatorSetHash, hs.roster.hash),
       `a QC of another validator set passed verification at height ${hs.height}`,
     );
-    if (problem === undefined) {
-      hs.noteVerifiedQc(qc);
-      return true;
-    }
+    if (problem === undefined) return true;
     this.reject();
     // One record per sending peer and height: a hostile peer cannot turn a stream of distinct bad
     // certificates into a stream of durable evidence writes.

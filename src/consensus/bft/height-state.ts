@@ -20,28 +20,6 @@ export const BLOCKS_KEPT_MAX = 16;
 /** Messages for the next height kept until this one commits. */
 export const NEXT_HEIGHT_BUFFER_MAX = 256;
 
-/** Verified QCs remembered per height: 2 phases × 2 collectors × a few views, with room to spare. */
-export const VERIFIED_QCS_MAX = 64;
-
-/** Every field of a QC, signers and aggregate signature included: equal keys mean byte-equal QCs. */
-export function qcKey(qc: Qc): string {
-  // Decoded QCs have these sizes (the codec's fixed fields): a key of anything else is a caller's mix-up.
-  invariant(
-    qc.blockHash.length === 32 && qc.validatorSetHash.length === 32 && qc.signature.length === 96,
-    'a QC key of a malformed certificate',
-  );
-  return [
-    qc.phase.kind,
-    qc.height,
-    qc.view,
-    qc.epoch,
-    toHex(qc.blockHash),
-    toHex(qc.validatorSetHash),
-    toHex(qc.signers),
-    toHex(qc.signature),
-  ].join('|');
-}
-
 export class HeightState {
   readonly plan: Plan;
   readonly votes: VoteBox;
@@ -66,12 +44,6 @@ export class HeightState {
   readonly payloadAsked = new Set<string>();
   /** Peers already recorded for sending an invalid certificate at this height. */
   readonly invalidQcFrom = new Set<string>();
-  /**
-   * Every field of the QCs this height verified or formed from verified votes (`qcKey`): the same QC
-   * again (the other collector's broadcast, a proposal's justify, a NEW_VIEW's high QC) is not verified
-   * a second time. At most VERIFIED_QCS_MAX; past it a QC is merely verified again.
-   */
-  readonly verifiedQcs = new Set<string>();
   /** Prepare QCs by view seen at this height (the view's QC decides the Commit vote). */
   readonly prepareQcs = new Map<number, Qc>();
   commitQc: Qc | undefined;
@@ -93,18 +65,6 @@ export class HeightState {
     this.plan = new Plan(chainId, height, roster.size);
     this.votes = new VoteBox(roster, crypto);
     this.startedAtMs = nowMs;
-  }
-
-  /** Whether this exact QC (every field) was verified or formed at this height. */
-  qcKnown(qc: Qc): boolean {
-    return this.verifiedQcs.has(qcKey(qc));
-  }
-
-  /** Records a QC that passed verification or was formed here from verified votes. */
-  noteVerifiedQc(qc: Qc): void {
-    if (this.verifiedQcs.size >= VERIFIED_QCS_MAX) return;
-    this.verifiedQcs.add(qcKey(qc));
-    invariant(this.verifiedQcs.size <= VERIFIED_QCS_MAX, `${this.verifiedQcs.size} verified QCs kept`);
   }
 
   block(hash: Uint8Array): KnownBlock | undefined {
