@@ -10,7 +10,9 @@ import { parseArgs } from 'node:util';
 import { batchCommittedFigure } from './figures/batch-committed.js';
 import { bft4CommittedFigure } from './figures/bft4-committed.js';
 import { bft4LatencyFigure } from './figures/bft4-latency.js';
+import { bft4VerifyLimitFigure } from './figures/bft4-verify-limit.js';
 import { bft4ViewChangeFigure } from './figures/bft4-view-change.js';
+import { bft7CommittedFigure } from './figures/bft7-committed.js';
 import { blockExecAtCapFigure } from './figures/block-exec-at-cap.js';
 import { cliStatusFigure } from './figures/cli-status.js';
 import { codecFigure } from './figures/codec.js';
@@ -54,6 +56,8 @@ const FIGURES: readonly Figure[] = [
   bft4CommittedFigure,
   bft4LatencyFigure,
   bft4ViewChangeFigure,
+  bft4VerifyLimitFigure,
+  bft7CommittedFigure,
   conferenceZkVerifyFigure,
   conferencePrivateJoinFigure,
   batchCommittedFigure,

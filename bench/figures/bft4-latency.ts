@@ -12,7 +12,7 @@ import { percentile } from '../lib/timing.js';
 import { type Figure, type FigureResult, notMeasured, ratioOf } from '../lib/types.js';
 
 /** Goal: p99 <= this many block times. */
-const BLOCK_TIMES_MAX = 2;
+const BLOCK_TIMES_MAX = 1.5;
 const GOAL = `p99 <= ${BLOCK_TIMES_MAX} x block time, submit -> committed at every peer`;
 const IDLE_TIMEOUT_MS = 300_000;
 

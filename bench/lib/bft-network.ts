@@ -45,11 +45,15 @@ export interface ConsensusStatusJson {
   commit_qc?: { height: number; view: number };
 }
 
-export const BFT_NETWORK_NOTE =
-  '4 validators, one `torana start` process each on this machine (node defaults; per-IP rate limit ' +
-  'lifted and request logging off)';
+export function bftNetworkNote(validators: number): string {
+  return (
+    `${validators} validators, one \`torana start\` process each on this machine (node defaults; per-IP ` +
+    'rate limit lifted and request logging off)'
+  );
+}
+export const BFT_NETWORK_NOTE = bftNetworkNote(4);
 
-const READY_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 180_000;
 const SETUP_TIMEOUT_MS = 60_000;
 const IDLE_POLL_MS = 200;
 const START_ATTEMPTS = 3;

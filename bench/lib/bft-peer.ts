@@ -3,11 +3,24 @@
 // output goes into the error when it exits before serving.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { sleep } from './timing.js';
 
 const STOP_GRACE_MS = 10_000;
 const PEER_CLI = fileURLToPath(new URL('./bft-peer-cli.ts', import.meta.url));
+
+/**
+ * Extra Node flags for a peer process: BENCH_PEER_FLAGS as given (e.g. "--max-old-space-size=512"), and
+ * with BENCH_PEER_PROF_DIR=<dir> a CPU profile per peer, `--cpu-prof --cpu-prof-dir=<dir>/<peer dir name>`
+ * (written when the peer exits on the bench's SIGTERM; a peer killed with SIGKILL writes none).
+ */
+export function peerNodeFlags(peerDir: string, env: NodeJS.ProcessEnv = process.env): string[] {
+  const flags = env.BENCH_PEER_FLAGS?.split(' ').filter(Boolean) ?? [];
+  const prof = env.BENCH_PEER_PROF_DIR;
+  if (prof) flags.push('--cpu-prof', `--cpu-prof-dir=${join(prof, basename(peerDir))}`);
+  return flags;
+}
 
 export class BenchPeer {
   child: ChildProcess | undefined;
@@ -26,7 +39,16 @@ export class BenchPeer {
   start(): void {
     const child = spawn(
       process.execPath,
-      ['--conditions=torana-source', '--import', 'tsx', PEER_CLI, 'start', '--dir', this.dir],
+      [
+        ...peerNodeFlags(this.dir),
+        '--conditions=torana-source',
+        '--import',
+        'tsx',
+        PEER_CLI,
+        'start',
+        '--dir',
+        this.dir,
+      ],
       { stdio: ['ignore', 'pipe', 'pipe'] },
     );
     this.child = child;

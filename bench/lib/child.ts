@@ -5,9 +5,13 @@ import { fileURLToPath } from 'node:url';
 
 export function runJsonChild<T>(script: URL, args: string[]): Promise<{ result: T; wallMs: number }> {
   const t0 = performance.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(script), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    ['--conditions=torana-source', '--import', 'tsx', fileURLToPath(script), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stdout.setEncoding('utf8').on('data', (d: string) => {

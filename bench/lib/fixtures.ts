@@ -202,6 +202,26 @@ export class Fixtures {
   }
 
   /**
+   * The peak of a network of `validators` peers other than the shared one (`bft7_*`): the shared network
+   * is stopped first so that this one has the machine, then this one is started, funded, loaded as
+   * bftPeak loads the shared one (the same warm-up and window) and stopped.
+   */
+  async bftPeakOf(validators: number): Promise<BftPeak> {
+    await this.closeBftNetwork();
+    this.log(`starting ${validators} validators, one process each`);
+    const net = await BftNetwork.start({ validators, log: this.log });
+    try {
+      const seconds = this.quick ? 10 : this.loadSeconds();
+      this.log(
+        `${BFT_WARMUP_S} + ${seconds} s of POST /transaction at full speed over ${validators} gateways`,
+      );
+      return await bftPeak(net, { seconds, warmupS: BFT_WARMUP_S, presign: this.quick ? 10_000 : 20_000 });
+    } finally {
+      await net.stop();
+    }
+  }
+
+  /**
    * The `state_1m_*` measurement: states of 1,000 and 1,000,000 accounts (100,000
    * with --quick) built, reopened and loaded side by side; shared by the four figures.
    */

@@ -5,7 +5,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 /** A server that has not said where it listens within this is a bench failure, not a hang. */
-const LISTEN_TIMEOUT_MS = 60_000;
+const LISTEN_TIMEOUT_MS = 180_000;
 
 export interface ServerProcess {
   url: string;
@@ -20,9 +20,13 @@ export function startServerProcess(
   nodeFlags: string[] = [],
   listenTimeoutMs = LISTEN_TIMEOUT_MS,
 ): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [...nodeFlags, '--import', 'tsx', fileURLToPath(script), ...args], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...nodeFlags, '--conditions=torana-source', '--import', 'tsx', fileURLToPath(script), ...args],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let err = '';
   child.stderr?.setEncoding('utf8').on('data', (d: string) => {
     err = (err + d).slice(-4000);

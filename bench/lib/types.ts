@@ -19,6 +19,8 @@ export const FIGURE_IDS = [
   'bft4_committed_tx_per_s',
   'bft4_commit_latency_p99_ms',
   'bft4_view_change_ms',
+  'bft4_ratio_vs_verify_limit',
+  'bft7_committed_tx_per_s',
   'conference_zk_verify_per_s',
   'conference_private_join_p99_ms',
   'batch_committed_tx_per_s',

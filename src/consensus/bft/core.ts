@@ -684,7 +684,7 @@ export class BftCore {
       signature,
     };
     for (const c of hs.plan.collectors(this.view, this.o.collectorsK)) {
-      if (c === this.me) this.vote(this.o.self, msg);
+      if (c === this.me) this.vote(this.o.self, msg, true);
       else this.out.push({ kind: 'Send', to: hs.roster.validators[c]!.peer, msg });
     }
   }
@@ -733,7 +733,8 @@ export class BftCore {
     return { phase, height: this.hs!.height, view, blockHash, validatorSetHash: this.hs!.roster.hash };
   }
 
-  private vote(from: string, msg: Msg<'Vote'>): void {
+  /** `signedHere`: this peer's own vote, just signed by castVote (its signature is not verified again). */
+  private vote(from: string, msg: Msg<'Vote'>, signedHere = false): void {
     const hs = this.hs!;
     const signer = hs.roster.indexOf(from);
     if (signer < 0 || !hs.plan.collectors(msg.view, this.o.collectorsK).includes(this.me)) {
@@ -742,7 +743,7 @@ export class BftCore {
     }
     const subject = this.subject(msg.phase, msg.view, msg.blockHash);
     this.stats.votesReceived++;
-    const r = hs.votes.add(subject, signer, msg.signature, this.view);
+    const r = hs.votes.add(subject, signer, msg.signature, this.view, signedHere);
     if (r.kind === 'far') {
       this.far();
       return;

@@ -37,8 +37,17 @@ export class VoteBox {
     invariant(roster.size >= 1 && roster.quorum <= roster.size, `a vote box for ${roster.size} validators`);
   }
 
-  /** Counts a vote; `ownView` is the collector's current view, which alone decides what is kept. */
-  add(subject: VoteSubject, signerIndex: number, signature: Uint8Array, ownView: number): VoteOutcome {
+  /**
+   * Counts a vote; `ownView` is the collector's current view, which alone decides what is kept.
+   * `signedHere`: the collector's own vote, signed by it a moment ago, whose signature is not verified.
+   */
+  add(
+    subject: VoteSubject,
+    signerIndex: number,
+    signature: Uint8Array,
+    ownView: number,
+    signedHere = false,
+  ): VoteOutcome {
     // The caller resolved the signer in this roster and passes its own view and this roster's subject.
     invariant(
       Number.isSafeInteger(signerIndex) && signerIndex >= 0 && signerIndex < this.roster.size,
@@ -58,7 +67,7 @@ export class VoteBox {
       `slot ${slot} holds a vote of view ${prior?.subject.view} ${prior?.subject.phase}`,
     );
     if (prior !== undefined && prior.blockHex === blockHex) return { kind: 'duplicate' };
-    if (!this.crypto.verifyVote(subject, signerIndex, this.roster, signature))
+    if (!signedHere && !this.crypto.verifyVote(subject, signerIndex, this.roster, signature))
       return { kind: 'bad_signature' };
     const cast: Cast = { blockHex, subject, signature };
     if (prior !== undefined) return { kind: 'double', first: prior, second: cast };
