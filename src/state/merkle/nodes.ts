@@ -115,9 +115,14 @@ export function parseRootKey(key: Uint8Array): number {
 
 const REF_BYTES = 1 + 8 + TREE_HASH_BYTES;
 
-/** A copy of b[from, to), one allocation (a Buffer's own slice() would be a view of the store's bytes). */
+/**
+ * A plain Uint8Array copy of b[from, to), one allocation: a store's bytes may be a Buffer, whose slice()
+ * is a view and whose species copy is a Buffer again.
+ */
 function copyOf(b: Uint8Array, from: number, to: number): Uint8Array {
-  return Uint8Array.prototype.slice.call(b, from, to);
+  const out = new Uint8Array(to - from);
+  for (let i = from; i < to; i++) out[i - from] = b[i]!;
+  return out;
 }
 
 function writeRef(out: Uint8Array, at: number, ref: Child): number {

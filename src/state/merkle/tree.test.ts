@@ -327,3 +327,22 @@ describe('state tree: stored form', () => {
     assert.equal(h.digest('hex'), 'c1c4958a74f25effae070f6cef70b9a948074fec198920c09c33506cc20c80fa');
   });
 });
+
+describe('state tree: nodes read from a store of Buffers', () => {
+  it('decodes hashes into plain Uint8Array copies, not views or Buffers of the store bytes', () => {
+    const store = new MemoryNodeStore();
+    const t = new StateTree(store, EMPTY_TREE_VERSION, undefined, { cacheNodes: 0 });
+    t.apply(
+      t.prepare(
+        [k('a'), k('b'), k('c')].map((key) => ({ key, value: key })),
+        1,
+      ),
+    );
+    store.put(t.pendingWrites(1).map((w) => ({ key: w.key, value: w.value && Buffer.from(w.value) })));
+    t.durable(1);
+    const p = t.prove(k('a'));
+    assert.ok(p.leaf !== undefined && p.siblings.length > 0);
+    for (const h of [p.leaf.valueHash, ...p.siblings])
+      assert.equal(Object.getPrototypeOf(h), Uint8Array.prototype);
+  });
+});
