@@ -3,14 +3,18 @@ import { describe, it } from 'node:test';
 import { varuint } from '../codec/primitives.js';
 import { compareBytes, toHex } from '../util/hex.js';
 import { DiskTableStore, RowCache, type StoreReader } from './disk-table-store.js';
+import { iterableSource } from './query-sources.js';
 import { StoreWriteLog } from './store-writes.js';
 import { BaseTable, SORTED_CHILDREN_CACHE_MIN } from './table.js';
 import { type TableDef, tableDef } from './tables.js';
+import type { WorldState } from './world-state.js';
 
 /** A state store in a sorted map: what the writes of durable versions left. */
 class FakeStore implements StoreReader {
   readonly map = new Map<string, { key: Uint8Array; value: Uint8Array }>();
   gets = 0;
+  /** Entries handed out by entries() (what a range read cost). */
+  read = 0;
   get(key: Uint8Array): Uint8Array | undefined {
     this.gets++;
     return this.map.get(toHex(key))?.value;
@@ -18,8 +22,10 @@ class FakeStore implements StoreReader {
   *entries(prefix: Uint8Array): Iterable<{ key: Uint8Array; value: Uint8Array }> {
     const all = [...this.map.values()].sort((a, b) => compareBytes(a.key, b.key));
     for (const e of all)
-      if (e.key.length >= prefix.length && compareBytes(e.key.subarray(0, prefix.length), prefix) === 0)
+      if (e.key.length >= prefix.length && compareBytes(e.key.subarray(0, prefix.length), prefix) === 0) {
+        this.read++;
         yield e;
+      }
   }
   write(writes: readonly { key: Uint8Array; value: Uint8Array | undefined }[]): void {
     for (const w of writes) {
@@ -128,5 +134,53 @@ describe('a table in the state store', () => {
     const a = small.disk.sortedChildIds('aliasByIndex', 'even');
     assert.notEqual(small.disk.sortedChildIds('aliasByIndex', 'even'), a);
     assert.deepEqual(small.disk.sortedChildIds('aliasByIndex', 'even'), a);
+  });
+
+  it('gives the first ids in code-unit order from the start of its range, pending rows merged in', () => {
+    const store = new FakeStore();
+    const t = tables(store, 8);
+    for (let i = 0; i < 300; i++) t.put(`r${String(i).padStart(3, '0')}`, i);
+    t.flush();
+    // Not durable yet: a new first row, a removed one, a changed one.
+    t.put('a-new', 1);
+    t.remove('r001');
+    t.put('r002', 7);
+    for (const n of [0, 1, 2, 5, 10, 299, 300, 301, 400]) {
+      store.read = 0;
+      const first = t.disk.firstIds(n);
+      assert.deepEqual(first, t.heap.sortedIds().slice(0, n), `first ${n}`);
+      assert.ok(store.read <= n + 2, `first ${n}: ${store.read} entries read`);
+    }
+    t.flush();
+    assert.deepEqual(t.disk.firstIds(3), ['a-new', 'r000', 'r002']);
+    // U+FF01 comes before U+1F600 in bytes, after it in code units: such a prefix is not answered.
+    t.put('\uFF01', 1);
+    t.put('\u{1F600}', 2);
+    assert.equal(t.disk.firstIds(1000), undefined);
+    t.flush();
+    assert.equal(t.disk.firstIds(1000), undefined);
+    assert.deepEqual(t.disk.firstIds(2), ['a-new', 'r000'], 'a prefix without them still is');
+  });
+
+  it('a limit-10 list of a large table reads 10 ids from the store, not every id', () => {
+    const store = new FakeStore();
+    const t = tables(store, 8);
+    for (let i = 0; i < 5000; i++) t.put(`acct-${String(i).padStart(5, '0')}`, i);
+    t.flush();
+    const state = { tables: { account: t.disk } } as unknown as WorldState;
+    store.read = 0;
+    const source = iterableSource(state, { kind: 'FindAccounts' }, undefined as never);
+    assert.ok(!('code' in source));
+    assert.equal(source.count, 5000);
+    const page = source.slice(0, 10).map((item) => item.tie);
+    assert.deepEqual(page, t.heap.sortedIds().slice(0, 10));
+    assert.ok(store.read <= 10, `${store.read} store entries read for a page of 10`);
+    // A scan past FIRST_IDS_READ_MAX takes the whole sorted list once.
+    const all = [];
+    for (let from = 0; from < source.count; from += 256) all.push(...source.slice(from, from + 256));
+    assert.deepEqual(
+      all.map((item) => item.tie),
+      t.heap.sortedIds(),
+    );
   });
 });

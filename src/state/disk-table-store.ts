@@ -75,6 +75,9 @@ interface Pending<T> {
   version: number;
 }
 
+/** A character whose UTF-8 bytes sort after a supplementary character's while its code unit sorts before. */
+const HIGH_BMP = /[\uE000-\uFFFF]/;
+
 /** Tables of at most this many rows keep their sorted ids between writes (the rest scan their range). */
 export const SORTED_IDS_KEPT_MAX = 4096;
 
@@ -138,6 +141,35 @@ export class DiskTableStore<V> implements TableStore<V> {
     const sorted = [...ids].sort();
     if (sorted.length <= SORTED_IDS_KEPT_MAX) this.sorted = sorted;
     return sorted;
+  }
+
+  /**
+   * The first `n` ids in code-unit order from the start of the table's key range. The store's order is
+   * UTF-8 byte order, which is code-unit order except that a character of U+E000..U+FFFF sorts after a
+   * supplementary one in bytes and before it in code units: a prefix read in byte order is the code-unit
+   * prefix unless one of its ids holds such a character (an id after it in bytes could then come before
+   * it in code units), and then this answers undefined. Rows written by blocks not yet durable are merged in.
+   */
+  firstIds(n: number): readonly string[] | undefined {
+    assert(Number.isSafeInteger(n) && n >= 0, `first ${n} ids`);
+    if (this.sorted !== undefined) return this.sorted.slice(0, n);
+    const out: string[] = [];
+    if (n > 0)
+      for (const { key } of this.ctx.reader.entries(Uint8Array.of(this.def.tag))) {
+        const parsed = parseStateKey(key);
+        if (parsed === undefined || this.pending.has(parsed.id)) continue;
+        if (HIGH_BMP.test(parsed.id)) return undefined;
+        out.push(parsed.id);
+        if (out.length === n) break;
+      }
+    for (const [id, p] of this.pending) {
+      if (p.value === undefined) continue;
+      if (HIGH_BMP.test(id)) return undefined;
+      out.push(id);
+    }
+    out.sort();
+    if (out.length > n) out.length = n;
+    return out;
   }
 
   childIds(index: IndexName, parent: string): Iterable<string> | undefined {

@@ -81,28 +81,59 @@ export const ITEM_CODECS: Readonly<Record<QueryOutput['kind'], AnyCodec | undefi
   Parameters: undefined,
 };
 
-function rowSource(state: WorldState, kind: RowKind, ids: readonly string[]): ItemSource {
+/**
+ * Rows by id: `count` of them, `idsUpTo(to)` giving at least the first `to` ids in default order (or
+ * all of them) without ever changing an array it returned.
+ */
+function rowSource(
+  state: WorldState,
+  kind: RowKind,
+  count: number,
+  idsUpTo: (to: number) => readonly string[],
+): ItemSource {
   const { table, codec } = ROW_SOURCES[kind];
   const rows = state.tables[table];
   return {
-    count: ids.length,
+    count,
     scanUnits: ROW_UNITS,
     stable: false,
     slice: (from, to) =>
-      ids.slice(from, to).map((id) => {
-        const value = rows.get(id)!;
-        return { tie: id, ref: value, json: () => (codec as AnyCodec).toJson(value) as Json };
-      }),
+      idsUpTo(to)
+        .slice(from, to)
+        .map((id) => {
+          const value = rows.get(id)!;
+          return { tie: id, ref: value, json: () => (codec as AnyCodec).toJson(value) as Json };
+        }),
     output: (value) => ({ kind, value }) as QueryOutput,
   };
 }
 
+/**
+ * A page that ends within this many ids of a whole table is read from the start of the table's ordered
+ * range (the first ids only: a limit-10 list of a million accounts reads 10 ids, not a million); a
+ * longer one, or a scan (filter, sort) past it, takes the table's whole sorted id list once.
+ */
+export const FIRST_IDS_READ_MAX = 1024;
+
 function all(state: WorldState, kind: RowKind): ItemSource {
-  return rowSource(state, kind, state.tables[ROW_SOURCES[kind].table].sortedIds());
+  const t = state.tables[ROW_SOURCES[kind].table];
+  let ids: readonly string[] | undefined;
+  return rowSource(state, kind, t.size, (to) => {
+    if (ids !== undefined) return ids;
+    const first = to <= FIRST_IDS_READ_MAX ? t.firstIds(to) : undefined;
+    if (first !== undefined) return first;
+    ids = t.sortedIds();
+    return ids;
+  });
+}
+
+/** Rows of the given ids, in that order. */
+function listSource(state: WorldState, kind: RowKind, ids: readonly string[]): ItemSource {
+  return rowSource(state, kind, ids.length, () => ids);
 }
 
 function linked(state: WorldState, kind: RowKind, index: IndexName, parent: string): ItemSource {
-  return rowSource(state, kind, state.linkedIds(ROW_SOURCES[kind].table, index, parent));
+  return listSource(state, kind, state.linkedIds(ROW_SOURCES[kind].table, index, parent));
 }
 
 /** Zero-padded so that string order is numeric order. */
@@ -226,7 +257,7 @@ export function iterableSource(
       return all(state, 'Role');
     case 'FindRolesByAccount':
       if (!state.tables.account.get(q.account)) return missing('account', q.account);
-      return rowSource(state, 'Role', state.tables.accountRoles.get(q.account) ?? []);
+      return listSource(state, 'Role', state.tables.accountRoles.get(q.account) ?? []);
     case 'FindPermissionsByAccount':
       if (!state.tables.account.get(q.account)) return missing('account', q.account);
       return permissions(state, q.account);

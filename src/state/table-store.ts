@@ -18,6 +18,11 @@ export interface TableStore<V> {
   readonly size: number;
   /** Every id in ascending code-unit order; the array is never changed afterwards (cursors keep it). */
   sortedIds(): readonly string[];
+  /**
+   * The first `n` ids of sortedIds() (fewer when the table is smaller), reading only as much as they
+   * need; undefined when this store cannot tell them without the whole order (then use sortedIds()).
+   */
+  firstIds(n: number): readonly string[] | undefined;
   /** Ids linked to `parent` in `index` (unsorted; do not keep). */
   childIds(index: IndexName, parent: string): Iterable<string> | undefined;
   /** Ids linked to `parent` in `index`, sorted; may be a shared array: never change it. */
@@ -62,6 +67,10 @@ export class HeapTableStore<V> implements TableStore<V> {
   sortedIds(): readonly string[] {
     this.sorted ??= [...this.rows.keys()].sort();
     return this.sorted;
+  }
+
+  firstIds(n: number): readonly string[] {
+    return this.sortedIds().slice(0, n);
   }
 
   childIds(index: IndexName, parent: string): Iterable<string> | undefined {

@@ -85,6 +85,11 @@ export class BaseTable<V> {
     return this.store.sortedIds();
   }
 
+  /** The first `n` of sortedIds(), or undefined when the store must read them all to tell (table-store.ts). */
+  firstIds(n: number): readonly string[] | undefined {
+    return this.store.firstIds(n);
+  }
+
   /** Ids of rows linked to `parent` in `index` (unsorted, live view: do not keep). */
   childIds(index: IndexName, parent: string): Iterable<string> | undefined {
     return this.store.childIds(index, parent);

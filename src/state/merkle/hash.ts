@@ -31,8 +31,11 @@ export function valueHash(value: Uint8Array): Uint8Array {
   return hash(value);
 }
 
+// One input buffer for every node hash: hashing is synchronous and the buffer never escapes.
+const scratch = new Uint8Array(1 + 2 * HASH_BYTES);
+
 export function leafHash(kh: Uint8Array, vh: Uint8Array): Uint8Array {
-  const b = new Uint8Array(1 + 2 * HASH_BYTES);
+  const b = scratch;
   b[0] = LEAF_PREFIX;
   b.set(kh, 1);
   b.set(vh, 1 + HASH_BYTES);
@@ -40,7 +43,7 @@ export function leafHash(kh: Uint8Array, vh: Uint8Array): Uint8Array {
 }
 
 export function internalHash(left: Uint8Array, right: Uint8Array): Uint8Array {
-  const b = new Uint8Array(1 + 2 * HASH_BYTES);
+  const b = scratch;
   b[0] = INTERNAL_PREFIX;
   b.set(left, 1);
   b.set(right, 1 + HASH_BYTES);

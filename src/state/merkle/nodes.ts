@@ -15,6 +15,8 @@ import { TREE_DEPTH_MAX, TREE_HASH_BYTES } from './hash.js';
 /** The first byte of every state-tree key in the state store (below the transaction indexes, 0xFB..). */
 export const STATE_TREE_PREFIX = 0xfa;
 const NODE_SPACE = 0x6e;
+/** The second byte of every node key (tree.ts builds node key strings without the bytes). */
+export const NODE_SPACE_BYTE = NODE_SPACE;
 const ROOT_SPACE = 0x72;
 const STALE_SPACE = 0x73;
 
@@ -31,16 +33,23 @@ export type TreeNode =
   | { readonly kind: 'internal'; readonly left: Child; readonly right: Child }
   | { readonly kind: 'leaf'; readonly keyHash: Uint8Array; readonly valueHash: Uint8Array };
 
+// Versions are written byte by byte, not through a DataView: a block's update encodes thousands of keys.
 function putVersion(out: Uint8Array, at: number, v: number): void {
   assert(Number.isSafeInteger(v) && v >= 0, `state tree version ${v}`);
-  const view = new DataView(out.buffer, out.byteOffset, out.byteLength);
-  view.setUint32(at, Math.floor(v / 2 ** 32));
-  view.setUint32(at + 4, v % 2 ** 32);
+  let hi = Math.floor(v / 2 ** 32);
+  let lo = v % 2 ** 32;
+  for (let i = 3; i >= 0; i--) {
+    out[at + i] = hi & 0xff;
+    hi = Math.floor(hi / 256);
+    out[at + 4 + i] = lo & 0xff;
+    lo = Math.floor(lo / 256);
+  }
 }
 
 function getVersion(b: Uint8Array, at: number): number {
-  const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
-  return view.getUint32(at) * 2 ** 32 + view.getUint32(at + 4);
+  const hi = ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+  const lo = ((b[at + 4]! << 24) | (b[at + 5]! << 16) | (b[at + 6]! << 8) | b[at + 7]!) >>> 0;
+  return hi * 2 ** 32 + lo;
 }
 
 /** The key of the node `version` wrote at depth `depth` on the path of `kh`. */
@@ -83,6 +92,12 @@ export function staleKey(since: number, node: Uint8Array): Uint8Array {
   return out;
 }
 
+/** The version a stale-index key went stale at (without copying the node key out). */
+export function staleSince(key: Uint8Array): number {
+  assert(key.length > 10 && key[0] === STATE_TREE_PREFIX && key[1] === STALE_SPACE, 'not a stale-index key');
+  return getVersion(key, 2);
+}
+
 /** The node key a stale-index key names, and the version it went stale at. */
 export function parseStaleKey(key: Uint8Array): { since: number; node: Uint8Array } {
   assert(key.length > 10 && key[0] === STATE_TREE_PREFIX && key[1] === STALE_SPACE, 'not a stale-index key');
@@ -106,6 +121,16 @@ export function parseRootKey(key: Uint8Array): number {
 }
 
 const REF_BYTES = 1 + 8 + TREE_HASH_BYTES;
+
+/**
+ * A plain Uint8Array copy of b[from, to), one allocation: a store's bytes may be a Buffer, whose slice()
+ * is a view and whose species copy is a Buffer again.
+ */
+function copyOf(b: Uint8Array, from: number, to: number): Uint8Array {
+  const out = new Uint8Array(to - from);
+  for (let i = from; i < to; i++) out[i - from] = b[i]!;
+  return out;
+}
 
 function writeRef(out: Uint8Array, at: number, ref: Child): number {
   if (ref === undefined) {
@@ -131,7 +156,7 @@ function readRef(b: Uint8Array, at: number): { ref: Child; next: number } | unde
     ref: {
       kind: tag === 1 ? 'leaf' : 'internal',
       version: getVersion(b, at + 1),
-      hash: new Uint8Array(b.subarray(at + 9, at + REF_BYTES)),
+      hash: copyOf(b, at + 9, at + REF_BYTES),
     },
     next: at + REF_BYTES,
   };
@@ -168,8 +193,8 @@ export function decodeNode(b: Uint8Array): TreeNode | undefined {
     if (b.length !== 1 + 2 * TREE_HASH_BYTES) return undefined;
     return {
       kind: 'leaf',
-      keyHash: new Uint8Array(b.subarray(1, 1 + TREE_HASH_BYTES)),
-      valueHash: new Uint8Array(b.subarray(1 + TREE_HASH_BYTES)),
+      keyHash: copyOf(b, 1, 1 + TREE_HASH_BYTES),
+      valueHash: copyOf(b, 1 + TREE_HASH_BYTES, b.length),
     };
   }
   if (b[0] !== 0x01) return undefined;

@@ -1,10 +1,18 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { seededRandom } from '../../../test/helpers/bad-values.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
 import { EMPTY_SUBTREE, keyHash, leafHash, stateRootOf, stateRootVersion, valueHash } from './hash.js';
 import { decodeStateProof, encodeStateProof, type StateProof, verifyStateProof } from './proof.js';
-import { MemoryNodeStore, memoryTree, StateTree, StateTreeVersionError, type TreeChange } from './tree.js';
+import {
+  EMPTY_TREE_VERSION,
+  MemoryNodeStore,
+  memoryTree,
+  StateTree,
+  StateTreeVersionError,
+  type TreeChange,
+} from './tree.js';
 
 const utf8 = new TextEncoder();
 const k = (s: string) => utf8.encode(s);
@@ -263,3 +271,78 @@ function verifyStateProofAny(root: Uint8Array, key: Uint8Array, p: StateProof): 
   // Present: the verifier needs the value; check the recomputation through the leaf hash instead.
   return p.leaf !== undefined && bytesEqual(p.leaf.keyHash, keyHash(key));
 }
+
+describe('state tree: stored form', () => {
+  // Every write (node keys and bytes, stale index, roots, prunes), root and proof of a fixed run of
+  // updates with deletes, through both a write-through tree and one whose writes wait for durable(),
+  // with small caches and windows: the digest pins the stored form, so a faster walk cannot change it.
+  it('a fixed run of updates writes exactly the pinned nodes, stale index and proofs', () => {
+    const h = createHash('sha256');
+    let seed = 12_345;
+    const rnd = () => {
+      seed = (seed * 1_103_515_245 + 12_345) & 0x7fffffff;
+      return seed / 0x7fffffff;
+    };
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    for (const mode of ['write-through', 'pending']) {
+      const store = new MemoryNodeStore();
+      const t =
+        mode === 'write-through'
+          ? memoryTree({ versionsKept: 4, cacheNodes: 50 })
+          : new StateTree(store, EMPTY_TREE_VERSION, undefined, { versionsKept: 3, cacheNodes: 30 });
+      const live = new Set<number>();
+      for (let v = 0; v < 60; v++) {
+        const n = 1 + Math.floor(rnd() * (v === 0 ? 500 : 60));
+        const ids = new Set<number>();
+        while (ids.size < n) ids.add(Math.floor(rnd() * 800));
+        const ch = [...ids].map((i) => {
+          const del = live.has(i) && rnd() < 0.3;
+          if (del) live.delete(i);
+          else live.add(i);
+          return { key: k(`k${i}`), value: del ? undefined : k(`v${i}-${v}-${rnd()}`) };
+        });
+        const u = t.prepare(ch, v);
+        for (const w of u.writes) {
+          h.update(w.key);
+          h.update(w.value === undefined ? 'DEL' : Buffer.concat([Buffer.from('V'), w.value]));
+        }
+        t.apply(u);
+        if (mode === 'pending') {
+          store.put(t.pendingWrites(v));
+          if (v % 3 === 2) t.durable(v);
+        }
+        h.update(t.stateRoot());
+        if (v % 7 === 0)
+          for (let i = 0; i < 20; i++) {
+            const p = t.prove(k(`k${i}`));
+            h.update(
+              JSON.stringify({
+                l: p.leaf ? hex(p.leaf.valueHash) : null,
+                s: p.siblings.map(hex),
+              }),
+            );
+          }
+      }
+    }
+    assert.equal(h.digest('hex'), 'c1c4958a74f25effae070f6cef70b9a948074fec198920c09c33506cc20c80fa');
+  });
+});
+
+describe('state tree: nodes read from a store of Buffers', () => {
+  it('decodes hashes into plain Uint8Array copies, not views or Buffers of the store bytes', () => {
+    const store = new MemoryNodeStore();
+    const t = new StateTree(store, EMPTY_TREE_VERSION, undefined, { cacheNodes: 0 });
+    t.apply(
+      t.prepare(
+        [k('a'), k('b'), k('c')].map((key) => ({ key, value: key })),
+        1,
+      ),
+    );
+    store.put(t.pendingWrites(1).map((w) => ({ key: w.key, value: w.value && Buffer.from(w.value) })));
+    t.durable(1);
+    const p = t.prove(k('a'));
+    assert.ok(p.leaf !== undefined && p.siblings.length > 0);
+    for (const h of [p.leaf.valueHash, ...p.siblings])
+      assert.equal(Object.getPrototypeOf(h), Uint8Array.prototype);
+  });
+});

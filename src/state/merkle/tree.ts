@@ -27,11 +27,14 @@ import {
   decodeRef,
   encodeNode,
   encodeRef,
+  NODE_SPACE_BYTE,
   type NodeRef,
   nodeKey,
   parseStaleKey,
   rootKey,
+  STATE_TREE_PREFIX,
   staleKey,
+  staleSince,
   type TreeNode,
 } from './nodes.js';
 import { retainPinned, type TreePins } from './pins.js';
@@ -90,20 +93,90 @@ export class StateTreeVersionError extends Error {
   override readonly name = 'StateTreeVersionError';
 }
 
-/** Bytes as a Map key: one char per byte. */
+/** Bytes as a Map key: one char per byte (node keys are short: one call, no string built char by char). */
 function keyString(b: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < b.length; i++) s += String.fromCharCode(b[i]!);
-  return s;
+  return String.fromCharCode.apply(null, b as unknown as number[]);
+}
+
+/** The bytes of a key string (keyString's inverse). */
+function keyBytes(k: string): Uint8Array {
+  const out = new Uint8Array(k.length);
+  for (let i = 0; i < k.length; i++) out[i] = k.charCodeAt(i);
+  return out;
+}
+
+/** Scratch for nodeKeyString: a plain array (no typed array to allocate and collect per node). */
+const keyChars: number[] = [];
+
+/** keyString(nodeKey(version, depth, kh)), without the key's bytes (the walk looks nodes up by string). */
+function nodeKeyString(version: number, depth: number, kh: Uint8Array): string {
+  assert(Number.isSafeInteger(version) && version >= 0, `state tree version ${version}`);
+  const pathBytes = (depth + 7) >> 3;
+  keyChars.length = 12 + pathBytes;
+  keyChars[0] = STATE_TREE_PREFIX;
+  keyChars[1] = NODE_SPACE_BYTE;
+  let hi = Math.floor(version / 2 ** 32);
+  let lo = version % 2 ** 32;
+  for (let i = 3; i >= 0; i--) {
+    keyChars[2 + i] = hi & 0xff;
+    hi = Math.floor(hi / 256);
+    keyChars[6 + i] = lo & 0xff;
+    lo = Math.floor(lo / 256);
+  }
+  keyChars[10] = depth >> 8;
+  keyChars[11] = depth & 0xff;
+  for (let i = 0; i < pathBytes; i++) keyChars[12 + i] = kh[i]!;
+  if (depth & 7) keyChars[11 + pathBytes] = kh[pathBytes - 1]! & ((0xff << (8 - (depth & 7))) & 0xff);
+  return String.fromCharCode.apply(null, keyChars);
 }
 
 /** `path` with bit `d` set to `bit` (a fresh array; the bits after d are not meaningful). */
 function childPath(path: Uint8Array, d: number, bit: number): Uint8Array {
-  const out = path.slice();
+  const out = path.slice(0, (d >> 3) + 1);
   const mask = 0x80 >> (d & 7);
   if (bit === 1) out[d >> 3]! |= mask;
   else out[d >> 3]! &= ~mask & 0xff;
   return out;
+}
+
+/**
+ * Decoded nodes in two generations: a hit in the older one moves the node to the newer, and when the newer
+ * is full it becomes the older (the old older is dropped). Close to least-recently-used, without the
+ * delete and re-insert a strict order costs on every hit.
+ */
+class NodeCache {
+  private young = new Map<string, TreeNode>();
+  private old = new Map<string, TreeNode>();
+  private readonly half: number;
+
+  constructor(readonly max: number) {
+    this.half = Math.max(1, Math.floor(max / 2));
+  }
+
+  get(k: string): TreeNode | undefined {
+    const y = this.young.get(k);
+    if (y !== undefined) return y;
+    const o = this.old.get(k);
+    if (o !== undefined) {
+      this.old.delete(k);
+      this.set(k, o);
+    }
+    return o;
+  }
+
+  set(k: string, n: TreeNode): void {
+    if (this.max === 0) return;
+    this.young.set(k, n);
+    if (this.young.size >= this.half) {
+      this.old = this.young;
+      this.young = new Map();
+    }
+  }
+
+  delete(k: string): void {
+    this.young.delete(k);
+    this.old.delete(k);
+  }
 }
 
 interface Item {
@@ -114,16 +187,28 @@ interface Item {
   at?: { ref: NodeRef; depth: number };
 }
 
-/** A subtree after the update: empty, a stored node at a known position, or a leaf not placed yet. */
+/**
+ * A subtree after the update: empty, a stored node at a known position, or a leaf not placed yet. The
+ * position of an `at` node is its first `depth` bits of `path`, except that when `bit` is 0 or 1 bit
+ * depth-1 is that instead (an untouched sibling: its path is only built if it moves). `visited`: the walk
+ * read it and recorded it as stale.
+ */
 type Sub =
   | undefined
-  | { t: 'at'; ref: NodeRef; depth: number; path: Uint8Array }
+  | { t: 'at'; ref: NodeRef; depth: number; path: Uint8Array; bit: number; visited: boolean }
   | { t: 'leaf'; kh: Uint8Array; vh: Uint8Array; hash: Uint8Array };
+
+function atPath(sub: { depth: number; path: Uint8Array; bit: number }): Uint8Array {
+  return sub.bit < 0 ? sub.path : childPath(sub.path, sub.depth - 1, sub.bit);
+}
 
 interface Change {
   kh: Uint8Array;
   vh: Uint8Array | undefined;
 }
+
+/** The path of the top (no bits). */
+const ZERO_PATH = new Uint8Array(32);
 
 export class StateTree {
   private ver: number;
@@ -134,8 +219,7 @@ export class StateTree {
     { version: number; bytes: Uint8Array | undefined; node?: TreeNode }
   >();
   private readonly pendingVersions: { version: number; keys: string[] }[] = [];
-  private readonly cache = new Map<string, TreeNode>();
-  private readonly cacheMax: number;
+  private readonly cache: NodeCache;
   readonly versionsKept: number;
 
   constructor(
@@ -146,15 +230,16 @@ export class StateTree {
   ) {
     this.ver = version;
     this.top = root;
-    this.cacheMax = opts.cacheNodes ?? TREE_CACHE_NODES_DEFAULT;
+    const cacheMax = opts.cacheNodes ?? TREE_CACHE_NODES_DEFAULT;
     this.versionsKept = opts.versionsKept ?? TREE_VERSIONS_KEPT_DEFAULT;
     assert(
-      Number.isSafeInteger(this.cacheMax) &&
-        this.cacheMax >= 0 &&
+      Number.isSafeInteger(cacheMax) &&
+        cacheMax >= 0 &&
         Number.isSafeInteger(this.versionsKept) &&
         this.versionsKept >= 2,
-      `state tree: cache of ${this.cacheMax} nodes, ${this.versionsKept} versions kept`,
+      `state tree: cache of ${cacheMax} nodes, ${this.versionsKept} versions kept`,
     );
+    this.cache = new NodeCache(cacheMax);
   }
 
   /** The tree the store recorded for `version`; undefined when it holds no root for it. */
@@ -199,8 +284,8 @@ export class StateTree {
     for (let i = 1; i < ch.length; i++)
       assert(compareBytes(ch[i - 1]!.kh, ch[i]!.kh) < 0, 'state tree: two changes to one key');
     const u = new Updater(this, version);
-    const sub = u.visit(this.top, 0, new Uint8Array(32), ch, 0, ch.length);
-    const root = sub === undefined ? undefined : u.place(sub, 0, new Uint8Array(32));
+    const sub = u.visit(this.top, 0, ZERO_PATH, -1, ch, 0, ch.length);
+    const root = sub === undefined ? undefined : u.place(sub, 0);
     u.finish(root, this.versionsKept);
     return {
       baseVersion: this.ver,
@@ -310,7 +395,11 @@ export class StateTree {
 
   /** The decoded node under `key`; a missing or malformed node is a broken store (assertion). */
   node(key: Uint8Array): TreeNode {
-    const k = keyString(key);
+    return this.nodeAt(keyString(key));
+  }
+
+  /** node() by key string. */
+  nodeAt(k: string): TreeNode {
     const p = this.pending.get(k);
     if (p !== undefined) {
       assert(p.bytes !== undefined, 'state tree: a pruned node is still referenced');
@@ -320,15 +409,13 @@ export class StateTree {
       return n;
     }
     const cached = this.cache.get(k);
-    if (cached !== undefined) {
-      this.cache.delete(k);
-      this.cache.set(k, cached);
-      return cached;
-    }
+    if (cached !== undefined) return cached;
+    const key = keyBytes(k);
     const bytes = this.reader.get(key);
-    assert(bytes !== undefined, `state tree: node ${toHex(key)} is missing`);
+    // The messages are built only on failure: this runs for every node a block's update reads.
+    if (bytes === undefined) assert(false, `state tree: node ${toHex(key)} is missing`);
     const n = decodeNode(bytes);
-    assert(n !== undefined, `state tree: node ${toHex(key)} is undecodable`);
+    if (n === undefined) assert(false, `state tree: node ${toHex(key)} is undecodable`);
     this.remember(k, n);
     return n;
   }
@@ -353,10 +440,7 @@ export class StateTree {
   }
 
   private remember(k: string, n: TreeNode): void {
-    if (this.cacheMax === 0) return;
-    this.cache.delete(k);
     this.cache.set(k, n);
-    if (this.cache.size > this.cacheMax) this.cache.delete(this.cache.keys().next().value!);
   }
 }
 
@@ -364,19 +448,38 @@ export class StateTree {
 class Updater {
   readonly writes: TreeWrite[] = [];
   readonly nodes = new Map<string, TreeNode>();
-  private readonly stale = new Map<string, Uint8Array>();
+  /** Key strings of the nodes this update leaves stale. */
+  private readonly stale = new Set<string>();
 
   constructor(
     private readonly tree: StateTree,
     private readonly version: number,
   ) {}
 
-  visit(child: Child, d: number, path: Uint8Array, ch: readonly Change[], lo: number, hi: number): Sub {
-    if (lo === hi) return child === undefined ? undefined : { t: 'at', ref: child, depth: d, path };
-    if (child === undefined) return this.build(newItems(ch, lo, hi), d, path);
-    const key = nodeKey(child.version, d, path);
-    this.stale.set(keyString(key), key);
-    const node = this.tree.node(key);
+  /**
+   * The subtree `child` at depth `d` after the changes ch[lo, hi) (sorted; all under this subtree). Its
+   * position is the first `d` bits of `path` with bit d-1 set to `bit` (-1: as it is); with changes in
+   * range, the first change's key hash holds that position, so no path is built.
+   */
+  visit(
+    child: Child,
+    d: number,
+    path: Uint8Array,
+    bit: number,
+    ch: readonly Change[],
+    lo: number,
+    hi: number,
+  ): Sub {
+    if (lo === hi)
+      return child === undefined ? undefined : { t: 'at', ref: child, depth: d, path, bit, visited: false };
+    if (child === undefined) {
+      const items = newItems(ch, lo, hi);
+      return this.build(items, 0, items.length, d);
+    }
+    const at = ch[lo]!.kh;
+    const key = nodeKeyString(child.version, d, at);
+    this.stale.add(key);
+    const node = this.tree.nodeAt(key);
     if (node.kind === 'leaf') {
       const existing: Item = {
         kh: node.keyHash,
@@ -397,40 +500,41 @@ class Updater {
         if (c.vh !== undefined) items.push({ kh: c.kh, vh: c.vh, hash: leafHash(c.kh, c.vh) });
       }
       if (!placed) items.push(existing);
-      return this.build(items, d, path);
+      return this.build(items, 0, items.length, d);
     }
     assert(d < TREE_DEPTH_MAX, 'state tree: an internal node at the deepest level');
     let m = lo;
     while (m < hi && bitAt(ch[m]!.kh, d) === 0) m++;
-    const l = this.visit(node.left, d + 1, childPath(path, d, 0), ch, lo, m);
-    const r = this.visit(node.right, d + 1, childPath(path, d, 1), ch, m, hi);
-    return this.combine(l, r, d, path);
+    const l = this.visit(node.left, d + 1, at, 0, ch, lo, m);
+    const r = this.visit(node.right, d + 1, at, 1, ch, m, hi);
+    return this.combine(l, r, d, at);
   }
 
-  /** The stored reference of `sub` placed at depth `d` on `path`, writing it there when it moved or is new. */
-  place(sub: NonNullable<Sub>, d: number, path: Uint8Array): NodeRef {
+  /** The stored reference of `sub` placed at depth `d` (on its own path), writing it when it moved or is new. */
+  place(sub: NonNullable<Sub>, d: number): NodeRef {
     if (sub.t === 'at') {
       if (sub.depth === d) {
-        this.stale.delete(keyString(nodeKey(sub.ref.version, d, path)));
+        if (sub.visited) this.stale.delete(nodeKeyString(sub.ref.version, d, sub.path));
         return sub.ref;
       }
       // Only a leaf moves (up, when its sibling subtree emptied).
       assert(sub.ref.kind === 'leaf', `state tree: an internal node moved from depth ${sub.depth} to ${d}`);
-      const oldKey = nodeKey(sub.ref.version, sub.depth, sub.path);
-      this.stale.set(keyString(oldKey), oldKey);
-      const leaf = this.tree.node(oldKey);
-      this.write(nodeKey(this.version, d, path), leaf);
+      const oldKey = nodeKeyString(sub.ref.version, sub.depth, atPath(sub));
+      this.stale.add(oldKey);
+      const leaf = this.tree.nodeAt(oldKey);
+      assert(leaf.kind === 'leaf', `state tree: leaf reference to an internal node at depth ${sub.depth}`);
+      this.write(nodeKeyString(this.version, d, leaf.keyHash), leaf);
       return { kind: 'leaf', version: this.version, hash: sub.ref.hash };
     }
-    this.write(nodeKey(this.version, d, sub.kh), { kind: 'leaf', keyHash: sub.kh, valueHash: sub.vh });
+    this.write(nodeKeyString(this.version, d, sub.kh), { kind: 'leaf', keyHash: sub.kh, valueHash: sub.vh });
     return { kind: 'leaf', version: this.version, hash: sub.hash };
   }
 
   /** Records the root and stale index, and prunes the version that falls out of the kept window. */
   finish(root: Child, versionsKept: number): void {
     this.writes.push({ key: rootKey(this.version), value: encodeRef(root) });
-    for (const key of this.stale.values())
-      this.writes.push({ key: staleKey(this.version, key), value: new Uint8Array(0) });
+    for (const key of this.stale)
+      this.writes.push({ key: staleKey(this.version, keyBytes(key)), value: new Uint8Array(0) });
     // Versions > version - versionsKept stay readable: a node stale since s is needed by versions < s only.
     const cut = this.version - versionsKept;
     if (cut >= 1) {
@@ -442,36 +546,45 @@ class Updater {
     }
   }
 
+  /** The subtree at depth `d` whose children became `l` and `r`; `path` holds its first `d` bits. */
   private combine(l: Sub, r: Sub, d: number, path: Uint8Array): Sub {
     if (l === undefined && r === undefined) return undefined;
     if (l === undefined && isLeaf(r)) return r;
     if (r === undefined && isLeaf(l)) return l;
-    const left = l === undefined ? undefined : this.place(l, d + 1, childPath(path, d, 0));
-    const right = r === undefined ? undefined : this.place(r, d + 1, childPath(path, d, 1));
+    const left = l === undefined ? undefined : this.place(l, d + 1);
+    const right = r === undefined ? undefined : this.place(r, d + 1);
     const hash = internalHash(left?.hash ?? EMPTY_SUBTREE, right?.hash ?? EMPTY_SUBTREE);
-    this.write(nodeKey(this.version, d, path), { kind: 'internal', left, right });
-    return { t: 'at', ref: { kind: 'internal', version: this.version, hash }, depth: d, path };
+    this.write(nodeKeyString(this.version, d, path), { kind: 'internal', left, right });
+    return {
+      t: 'at',
+      ref: { kind: 'internal', version: this.version, hash },
+      depth: d,
+      path,
+      bit: -1,
+      visited: false,
+    };
   }
 
-  private build(items: readonly Item[], d: number, path: Uint8Array): Sub {
-    if (items.length === 0) return undefined;
-    if (items.length === 1) {
-      const it = items[0]!;
+  /** The subtree at depth `d` holding items[lo, hi) (sorted, sharing their first `d` bits). */
+  private build(items: readonly Item[], lo: number, hi: number, d: number): Sub {
+    if (hi === lo) return undefined;
+    if (hi - lo === 1) {
+      const it = items[lo]!;
       return it.at === undefined
         ? { t: 'leaf', kh: it.kh, vh: it.vh, hash: it.hash }
-        : { t: 'at', ref: it.at.ref, depth: it.at.depth, path: it.kh };
+        : { t: 'at', ref: it.at.ref, depth: it.at.depth, path: it.kh, bit: -1, visited: true };
     }
     assert(d < TREE_DEPTH_MAX, 'state tree: two keys with one key hash');
-    let m = 0;
-    while (m < items.length && bitAt(items[m]!.kh, d) === 0) m++;
-    const l = this.build(items.slice(0, m), d + 1, childPath(path, d, 0));
-    const r = this.build(items.slice(m), d + 1, childPath(path, d, 1));
-    return this.combine(l, r, d, path);
+    let m = lo;
+    while (m < hi && bitAt(items[m]!.kh, d) === 0) m++;
+    const l = this.build(items, lo, m, d + 1);
+    const r = this.build(items, m, hi, d + 1);
+    return this.combine(l, r, d, items[lo]!.kh);
   }
 
-  private write(key: Uint8Array, node: TreeNode): void {
-    this.writes.push({ key, value: encodeNode(node) });
-    this.nodes.set(keyString(key), node);
+  private write(k: string, node: TreeNode): void {
+    this.writes.push({ key: keyBytes(k), value: encodeNode(node) });
+    this.nodes.set(k, node);
   }
 }
 
@@ -479,6 +592,7 @@ function isLeaf(s: Sub): boolean {
   return s !== undefined && (s.t === 'leaf' || s.ref.kind === 'leaf');
 }
 
+/** The new leaves among ch[lo, hi) (deletes of absent keys drop out). */
 function newItems(ch: readonly Change[], lo: number, hi: number): Item[] {
   const out: Item[] = [];
   for (let i = lo; i < hi; i++) {
@@ -507,9 +621,9 @@ export class MemoryNodeStore implements NodeReader {
       const isStale = w.key[1] === 0x73;
       if (w.value === undefined) {
         this.map.delete(k);
-        if (isStale) this.stale.delete(parseStaleKey(w.key).since);
+        if (isStale) this.stale.delete(staleSince(w.key));
       } else if (isStale) {
-        const since = parseStaleKey(w.key).since;
+        const since = staleSince(w.key);
         const list = this.stale.get(since);
         if (list === undefined) this.stale.set(since, [w.key]);
         else list.push(w.key);
