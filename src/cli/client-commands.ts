@@ -14,6 +14,7 @@ const history = () => import('./history-actions.js');
 const keyActions = () => import('./keys-actions.js');
 const statusAction = () => import('./status-action.js');
 const validatorActions = () => import('./validator-actions.js');
+const txSubmitAction = () => import('./tx-submit.js');
 
 export function registerClientCommands(program: Command): void {
   clientOptions(program.command('blocks').description('committed blocks from a height'))
@@ -87,6 +88,19 @@ export function registerClientCommands(program: Command): void {
   clientOptions(tx.command('status <hash>').description('status of a transaction by hash'))
     .addHelpText('after', '\nExample:\n  torana tx status 3f2a…\n')
     .action(lazyAction(actions, 'txStatus'));
+  clientOptions(
+    tx
+      .command('submit')
+      .description(
+        'submit instructions given as JSON, any kind (docs/instructions.md; checked before signing)',
+      ),
+  )
+    .option('--file <file>', 'a JSON array of instructions (default: standard input)')
+    .addHelpText(
+      'after',
+      '\nThe schema of every kind: docs/schema/instructions.schema.json.\nExamples:\n  torana tx submit --file batch.json\n  echo \'[{"kind":"Log","level":{"kind":"Info"},"message":"hi"}]\' | torana tx submit --json\n',
+    )
+    .action(lazyAction(txSubmitAction, 'txSubmit'));
   registerHistoryCommand(tx);
   clientOptions(program.command('events').description('events of the node (pipeline and data)'))
     .option('--filter <json>', 'filter over tx_status, tx_hash, block_status, block_height, kind')
