@@ -8,9 +8,10 @@ import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
-import { CliError } from './errors.js';
+import { EXIT } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerExportCommands } from './export-commands.js';
+import { failureOf, writeFailure } from './failure.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { installCliIdNames } from './id-names.js';
 import { registerIndexCommand } from './index-commands.js';
@@ -38,11 +39,21 @@ function addCommonOptions(cmd: Command): void {
     cmd.option('--json', 'machine-readable output: JSON (one document per line when following)');
 }
 
+/** Whether the command line asks for JSON (errors then go to stderr as JSON, not commander's text). */
+let jsonOutput = false;
+
 export function buildProgram(): Command {
   const program = new Command('torana')
     .description('torana: a permissioned ledger node, its gateway, and a client for it')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // Commander's own error text (and the help after it) only in text mode; main() writes the JSON.
+    // Set before the commands are declared: each command copies it when created.
+    .configureOutput({
+      writeErr: (s) => {
+        if (!jsonOutput) process.stderr.write(s);
+      },
+    });
   registerNodeCommands(program);
   registerClientCommands(program);
   registerSubscriptionCommands(program);
@@ -67,17 +78,22 @@ export function buildProgram(): Command {
 
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  jsonOutput = argv.slice(2).includes('--json');
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    const err = e as { code?: string; message?: string; name?: string };
-    const label = err.name === 'TransactionRejectedError' ? 'rejected' : 'error';
-    process.stderr.write(`${label}${err.code ? ` [${err.code}]` : ''}: ${err.message ?? String(e)}\n`);
-    if (e instanceof CliError) return e.exitCode;
-    return err.name === 'TransactionRejectedError' ? 3 : 1;
+    // Help and version end through commander too, with exit code 0; its usage errors are already
+    // written in text mode (with the help after them).
+    if (e instanceof CommanderError) {
+      if (e.exitCode === 0) return EXIT.ok;
+      if (jsonOutput) writeFailure(failureOf(e), true);
+      return EXIT.usage;
+    }
+    const failure = failureOf(e);
+    writeFailure(failure, jsonOutput);
+    return failure.exitCode;
   }
 }
 
@@ -87,6 +103,12 @@ export async function main(argv: string[]): Promise<number> {
  * connection that `fetch` keeps open (hundreds of ms added to CLI start-up).
  */
 export async function runAsProcess(argv: string[]): Promise<void> {
+  // A reader that stops early (`torana status | head`) closes the pipe: end quietly, as other tools do.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
   let code: number;
   try {
     code = await main(argv);

@@ -13,16 +13,19 @@ export async function runCli(args: string[]): Promise<CliRun> {
   const [writeOut, writeErr] = [process.stdout.write, process.stderr.write];
   let out = '';
   let err = '';
+  // The CLI writes text; the test runner's own reports, which may be flushed while a command runs,
+  // are bytes and pass through.
   const capture =
-    (append: (s: string) => void) =>
+    (append: (s: string) => void, original: typeof process.stdout.write) =>
     (chunk: unknown, ...rest: unknown[]): boolean => {
-      append(typeof chunk === 'string' ? chunk : Buffer.from(chunk as Uint8Array).toString('utf8'));
+      if (typeof chunk !== 'string') return (original as (...a: unknown[]) => boolean)(chunk, ...rest);
+      append(chunk);
       const done = rest.find((r) => typeof r === 'function') as (() => void) | undefined;
       done?.();
       return true;
     };
-  process.stdout.write = capture((s) => (out += s)) as typeof process.stdout.write;
-  process.stderr.write = capture((s) => (err += s)) as typeof process.stderr.write;
+  process.stdout.write = capture((s) => (out += s), writeOut.bind(process.stdout)) as typeof writeOut;
+  process.stderr.write = capture((s) => (err += s), writeErr.bind(process.stderr)) as typeof writeErr;
   try {
     const code = await main(['node', 'torana', ...args]);
     return { code, out, err };
