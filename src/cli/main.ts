@@ -17,6 +17,7 @@ import { installCliIdNames } from './id-names.js';
 import { registerIndexCommand } from './index-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerPermissionCommands } from './permission-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
@@ -57,6 +58,7 @@ export function buildProgram(): Command {
   registerNodeCommands(program);
   registerClientCommands(program);
   registerSubscriptionCommands(program);
+  registerPermissionCommands(program);
   // The ledger modules' command groups (src/modules/commands.ts), in registry order, and their names
   // given in place of ids (id-names.ts).
   for (const register of MODULE_COMMANDS) register(program);
