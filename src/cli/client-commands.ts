@@ -31,9 +31,34 @@ export function registerClientCommands(program: Command): void {
   const keys = program.command('keys').description('key pairs');
   keys
     .command('generate')
-    .description('generate an Ed25519 key pair')
-    .addHelpText('after', '\nExample:\n  torana keys generate --json > alice.key.json\n')
+    .description('generate an Ed25519 key pair (the private key only with --show-private)')
+    .option('--show-private', 'print the private key too')
+    .addHelpText('after', '\nExample:\n  torana keys generate --json --show-private > alice.key.json\n')
     .action(lazyAction(keyActions, 'keysGenerate'));
+  keys
+    .command('add <name>')
+    .description('a named identity: a new key pair (or --import), and the account it signs as (--as NAME)')
+    .option('--import <key-file>', 'take this key file instead of generating a key')
+    .option('--account <id>', 'its account (default: <its public key>@<--domain>)')
+    .option('--domain <domain>', "its account's domain (default: that of client.json's account)")
+    .addHelpText(
+      'after',
+      '\nStored with mode 0600 in <dir>/keys/. Examples:\n  torana keys add alice --domain wonderland\n  torana --as alice asset transfer rose#wonderland alice@wonderland bob@wonderland 5\n',
+    )
+    .action(lazyAction(keyActions, 'keysAdd', { wire: false }));
+  keys
+    .command('list')
+    .description('the named identities')
+    .action(lazyAction(keyActions, 'keysList', { wire: false }));
+  keys
+    .command('show <name>')
+    .description('a named identity (the private key only with --show-private)')
+    .option('--show-private', 'print the private key too')
+    .action(lazyAction(keyActions, 'keysShow', { wire: false }));
+  keys
+    .command('remove <name>')
+    .description('delete a named identity and its key file')
+    .action(lazyAction(keyActions, 'keysRemove', { wire: false }));
   keys
     .command('validator')
     .description("this node's validator entry: peer id, BLS consensus key and its proof of possession")

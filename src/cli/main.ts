@@ -3,7 +3,7 @@
 // This module and the declaration modules it imports stay light (commander and node:path): the code
 // of a command is imported when it runs (lazy.ts), so `torana --help` does not load the node.
 
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerBackupCommands } from './backup-commands.js';
@@ -29,7 +29,13 @@ function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
 }
 
-/** Gives every runnable command `--dir` and `--json` (the README promises both everywhere). */
+/** Commands whose `--as` names the identity to sign as (others may use `--as` for their own option). */
+const identityAs = new WeakSet<Command>();
+
+/**
+ * Gives every runnable command `--dir` and `--json` (the README promises both everywhere), and each
+ * command that signs as an account (`--account`) `--as NAME`, a named identity (identities.ts).
+ */
 function addCommonOptions(cmd: Command): void {
   if (cmd.commands.length > 0) {
     for (const sub of cmd.commands) addCommonOptions(sub);
@@ -38,6 +44,25 @@ function addCommonOptions(cmd: Command): void {
   if (!hasOption(cmd, '--dir')) cmd.option('--dir <dir>', 'node directory', DEFAULT_NODE_DIR);
   if (!hasOption(cmd, '--json'))
     cmd.option('--json', 'machine-readable output: JSON (one document per line when following)');
+  if (hasOption(cmd, '--account') && !hasOption(cmd, '--as')) {
+    cmd.addOption(
+      new Option('--as <name>', 'sign as this named identity (torana keys add), not --account/--key-file'),
+    );
+    identityAs.add(cmd);
+  }
+}
+
+/**
+ * `--as NAME` before the command (`torana --as alice asset …`) or after it: handed to the action as
+ * `identity`, so that a command with an `--as` of its own keeps it.
+ */
+function passIdentity(program: Command): void {
+  program.hook('preAction', (_root, action) => {
+    const own = identityAs.has(action) ? (action.getOptionValue('as') as string | undefined) : undefined;
+    const identity = own ?? (program.opts()['as'] as string | undefined);
+    if (identityAs.has(action)) action.setOptionValue('as', undefined);
+    if (identity !== undefined) action.setOptionValue('identity', identity);
+  });
 }
 
 /** Whether the command line asks for JSON (errors then go to stderr as JSON, not commander's text). */
@@ -75,6 +100,9 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerExportCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
+  // Program options are read before the command only, so a command's own `--as` stays its own.
+  program.enablePositionalOptions().option('--as <name>', 'sign as this named identity (torana keys add)');
+  passIdentity(program);
   return program;
 }
 
