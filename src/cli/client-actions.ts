@@ -165,14 +165,7 @@ export async function query(
     rows.push((QueryOutputCodec.toJson(item) as { value: Record<string, Json> }).value);
   }
   if (flags.json) printJson(rows);
-  else
-    printTable(
-      rows.map((r) =>
-        Object.fromEntries(
-          Object.entries(r).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v]),
-        ),
-      ),
-    );
+  else printTable(rows);
 }
 
 export async function txStatus(hash: string, flags: Flags): Promise<void> {
