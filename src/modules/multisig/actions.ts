@@ -74,7 +74,10 @@ export async function multisigPropose(ref: string, text: string, flags: Flags) {
   const id = await multisigId(flags, ref);
   const proposal = multisigProposalId(list);
   if (!flags.json) process.stdout.write(`proposal ${proposal}\n`);
-  await submit(flags, () => [ix.proposeMultisig(id, list)], { multisig_account_id: id, proposal_id: proposal });
+  await submit(flags, () => [ix.proposeMultisig(id, list)], {
+    multisig_account_id: id,
+    proposal_id: proposal,
+  });
 }
 
 export async function multisigApprove(ref: string, proposalId: string, flags: Flags) {
