@@ -14,7 +14,15 @@ import { type ClientFlags, resolveClient } from './settings.js';
 export type Flags = ClientFlags & { json?: boolean };
 type Built = ReturnType<typeof ix.log>;
 
-export async function submit(flags: Flags, build: (account: string) => Built[]): Promise<void> {
+/**
+ * Signs and submits the instructions `build` gives, waits for the outcome and prints it. `created`: the
+ * ids of what the transaction creates or names (`--json` answers carry them beside the transaction).
+ */
+export async function submit(
+  flags: Flags,
+  build: (account: string) => Built[],
+  created: Record<string, Json> = {},
+): Promise<void> {
   const { client, account } = await resolveClient(flags, true);
   let tx: Awaited<ReturnType<ToranaClient['build']>>;
   try {
@@ -29,7 +37,8 @@ export async function submit(flags: Flags, build: (account: string) => Built[]):
   try {
     const r = await client.submitAndWait(tx);
     done();
-    if (flags.json) printJson({ tx_hash: r.hash, status: 'Committed', block_height: r.blockHeight });
+    if (flags.json)
+      printJson({ tx_hash: r.hash, status: 'Committed', block_height: r.blockHeight, ...created });
     else process.stdout.write(`committed in block ${r.blockHeight} (transaction ${r.hash})\n`);
   } finally {
     done();
@@ -53,8 +62,9 @@ export async function whoami(flags: Flags): Promise<void> {
 }
 
 export const domainRegister = (domain: string, flags: Flags) =>
-  submit(flags, () => [ix.registerDomain(domain)]);
-export const accountRegister = (id: string, flags: Flags) => submit(flags, () => [ix.registerAccount(id)]);
+  submit(flags, () => [ix.registerDomain(domain)], { domain });
+export const accountRegister = (id: string, flags: Flags) =>
+  submit(flags, () => [ix.registerAccount(id)], { account: id });
 
 /** The numeric chain parameters `torana parameter set` takes, by their SetParameter kind. */
 const NUMERIC_PARAMETERS = [
@@ -79,7 +89,7 @@ export function parameterSet(name: string, value: string, flags: Flags) {
 }
 /** `peer register`: the BLS key and proof as `torana keys validator` prints them (checked by the SDK and the ledger). */
 export const peerRegister = (peer: string, flags: Flags & { address: string; blsKey: string; pop: string }) =>
-  submit(flags, () => [ix.registerPeer(peer, flags.address, flags.blsKey, flags.pop)]);
+  submit(flags, () => [ix.registerPeer(peer, flags.address, flags.blsKey, flags.pop)], { peer });
 export const peerUnregister = (peer: string, flags: Flags) => submit(flags, () => [ix.unregisterPeer(peer)]);
 // Definitions and accounts may be given by a name standing for their id (id-args.ts resolves it at the node).
 export async function assetMint(def: string, account: string, amount: string, flags: Flags) {
@@ -102,7 +112,13 @@ export function assetDefine(id: string, flags: Flags & { scale: string; mintable
     throw new CliError('invalid_argument', '--scale must be an integer 0..28', 2);
   if (!['infinitely', 'once', 'not'].includes(flags.mintable))
     throw new CliError('invalid_argument', '--mintable must be infinitely, once or not', 2);
-  return submit(flags, () => [ix.registerAssetDefinition(id, { scale, mintable: flags.mintable as 'once' })]);
+  return submit(
+    flags,
+    () => [ix.registerAssetDefinition(id, { scale, mintable: flags.mintable as 'once' })],
+    {
+      asset_definition: id,
+    },
+  );
 }
 
 export async function assetBalance(defText: string, accountText: string, flags: Flags): Promise<void> {
@@ -149,14 +165,7 @@ export async function query(
     rows.push((QueryOutputCodec.toJson(item) as { value: Record<string, Json> }).value);
   }
   if (flags.json) printJson(rows);
-  else
-    printTable(
-      rows.map((r) =>
-        Object.fromEntries(
-          Object.entries(r).map(([k, v]) => [k, typeof v === 'object' && v !== null ? JSON.stringify(v) : v]),
-        ),
-      ),
-    );
+  else printTable(rows);
 }
 
 export async function txStatus(hash: string, flags: Flags): Promise<void> {

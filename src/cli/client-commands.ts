@@ -14,6 +14,7 @@ const history = () => import('./history-actions.js');
 const keyActions = () => import('./keys-actions.js');
 const statusAction = () => import('./status-action.js');
 const validatorActions = () => import('./validator-actions.js');
+const txSubmitAction = () => import('./tx-submit.js');
 
 export function registerClientCommands(program: Command): void {
   clientOptions(program.command('blocks').description('committed blocks from a height'))
@@ -30,9 +31,34 @@ export function registerClientCommands(program: Command): void {
   const keys = program.command('keys').description('key pairs');
   keys
     .command('generate')
-    .description('generate an Ed25519 key pair')
-    .addHelpText('after', '\nExample:\n  torana keys generate --json > alice.key.json\n')
+    .description('generate an Ed25519 key pair (the private key only with --show-private)')
+    .option('--show-private', 'print the private key too')
+    .addHelpText('after', '\nExample:\n  torana keys generate --json --show-private > alice.key.json\n')
     .action(lazyAction(keyActions, 'keysGenerate'));
+  keys
+    .command('add <name>')
+    .description('a named identity: a new key pair (or --import), and the account it signs as (--as NAME)')
+    .option('--import <key-file>', 'take this key file instead of generating a key')
+    .option('--account <id>', 'its account (default: <its public key>@<--domain>)')
+    .option('--domain <domain>', "its account's domain (default: that of client.json's account)")
+    .addHelpText(
+      'after',
+      '\nStored with mode 0600 in <dir>/keys/. Examples:\n  torana keys add alice --domain wonderland\n  torana --as alice asset transfer rose#wonderland alice@wonderland bob@wonderland 5\n',
+    )
+    .action(lazyAction(keyActions, 'keysAdd', { wire: false }));
+  keys
+    .command('list')
+    .description('the named identities')
+    .action(lazyAction(keyActions, 'keysList', { wire: false }));
+  keys
+    .command('show <name>')
+    .description('a named identity (the private key only with --show-private)')
+    .option('--show-private', 'print the private key too')
+    .action(lazyAction(keyActions, 'keysShow', { wire: false }));
+  keys
+    .command('remove <name>')
+    .description('delete a named identity and its key file')
+    .action(lazyAction(keyActions, 'keysRemove', { wire: false }));
   keys
     .command('validator')
     .description("this node's validator entry: peer id, BLS consensus key and its proof of possession")
@@ -87,6 +113,19 @@ export function registerClientCommands(program: Command): void {
   clientOptions(tx.command('status <hash>').description('status of a transaction by hash'))
     .addHelpText('after', '\nExample:\n  torana tx status 3f2a…\n')
     .action(lazyAction(actions, 'txStatus'));
+  clientOptions(
+    tx
+      .command('submit')
+      .description(
+        'submit instructions given as JSON, any kind (docs/instructions.md; checked before signing)',
+      ),
+  )
+    .option('--file <file>', 'a JSON array of instructions (default: standard input)')
+    .addHelpText(
+      'after',
+      '\nThe schema of every kind: docs/schema/instructions.schema.json.\nExamples:\n  torana tx submit --file batch.json\n  echo \'[{"kind":"Log","level":{"kind":"Info"},"message":"hi"}]\' | torana tx submit --json\n',
+    )
+    .action(lazyAction(txSubmitAction, 'txSubmit'));
   registerHistoryCommand(tx);
   clientOptions(program.command('events').description('events of the node (pipeline and data)'))
     .option('--filter <json>', 'filter over tx_status, tx_hash, block_status, block_height, kind')

@@ -3,19 +3,21 @@
 // This module and the declaration modules it imports stay light (commander and node:path): the code
 // of a command is imported when it runs (lazy.ts), so `torana --help` does not load the node.
 
-import { Command, CommanderError } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
 import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS } from '../modules/commands.js';
 import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
-import { CliError } from './errors.js';
+import { EXIT } from './errors.js';
 import { registerExplorerCommands } from './explorer-commands.js';
 import { registerExportCommands } from './export-commands.js';
+import { failureOf, writeFailure } from './failure.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { installCliIdNames } from './id-names.js';
 import { registerIndexCommand } from './index-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
+import { registerPermissionCommands } from './permission-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
 import { registerSubscriptionCommands } from './subscription-commands.js';
@@ -27,7 +29,13 @@ function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
 }
 
-/** Gives every runnable command `--dir` and `--json` (the README promises both everywhere). */
+/** Commands whose `--as` names the identity to sign as (others may use `--as` for their own option). */
+const identityAs = new WeakSet<Command>();
+
+/**
+ * Gives every runnable command `--dir` and `--json` (the README promises both everywhere), and each
+ * command that signs as an account (`--account`) `--as NAME`, a named identity (identities.ts).
+ */
 function addCommonOptions(cmd: Command): void {
   if (cmd.commands.length > 0) {
     for (const sub of cmd.commands) addCommonOptions(sub);
@@ -36,16 +44,46 @@ function addCommonOptions(cmd: Command): void {
   if (!hasOption(cmd, '--dir')) cmd.option('--dir <dir>', 'node directory', DEFAULT_NODE_DIR);
   if (!hasOption(cmd, '--json'))
     cmd.option('--json', 'machine-readable output: JSON (one document per line when following)');
+  if (hasOption(cmd, '--account') && !hasOption(cmd, '--as')) {
+    cmd.addOption(
+      new Option('--as <name>', 'sign as this named identity (torana keys add), not --account/--key-file'),
+    );
+    identityAs.add(cmd);
+  }
 }
+
+/**
+ * `--as NAME` before the command (`torana --as alice asset …`) or after it: handed to the action as
+ * `identity`, so that a command with an `--as` of its own keeps it.
+ */
+function passIdentity(program: Command): void {
+  program.hook('preAction', (_root, action) => {
+    const own = identityAs.has(action) ? (action.getOptionValue('as') as string | undefined) : undefined;
+    const identity = own ?? (program.opts()['as'] as string | undefined);
+    if (identityAs.has(action)) action.setOptionValue('as', undefined);
+    if (identity !== undefined) action.setOptionValue('identity', identity);
+  });
+}
+
+/** Whether the command line asks for JSON (errors then go to stderr as JSON, not commander's text). */
+let jsonOutput = false;
 
 export function buildProgram(): Command {
   const program = new Command('torana')
     .description('torana: a permissioned ledger node, its gateway, and a client for it')
     .showHelpAfterError()
-    .exitOverride();
+    .exitOverride()
+    // Commander's own error text (and the help after it) only in text mode; main() writes the JSON.
+    // Set before the commands are declared: each command copies it when created.
+    .configureOutput({
+      writeErr: (s) => {
+        if (!jsonOutput) process.stderr.write(s);
+      },
+    });
   registerNodeCommands(program);
   registerClientCommands(program);
   registerSubscriptionCommands(program);
+  registerPermissionCommands(program);
   // The ledger modules' command groups (src/modules/commands.ts), in registry order, and their names
   // given in place of ids (id-names.ts).
   for (const register of MODULE_COMMANDS) register(program);
@@ -62,22 +100,30 @@ export function buildProgram(): Command {
   registerWebhookCommands(program);
   registerExportCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
+  // Program options are read before the command only, so a command's own `--as` stays its own.
+  program.enablePositionalOptions().option('--as <name>', 'sign as this named identity (torana keys add)');
+  passIdentity(program);
   return program;
 }
 
 /** Runs the CLI; resolves with the process exit code. */
 export async function main(argv: string[]): Promise<number> {
+  jsonOutput = argv.slice(2).includes('--json');
   const program = buildProgram();
   try {
     await program.parseAsync(argv);
-    return typeof process.exitCode === 'number' ? process.exitCode : 0;
+    return typeof process.exitCode === 'number' ? process.exitCode : EXIT.ok;
   } catch (e) {
-    if (e instanceof CommanderError) return e.exitCode;
-    const err = e as { code?: string; message?: string; name?: string };
-    const label = err.name === 'TransactionRejectedError' ? 'rejected' : 'error';
-    process.stderr.write(`${label}${err.code ? ` [${err.code}]` : ''}: ${err.message ?? String(e)}\n`);
-    if (e instanceof CliError) return e.exitCode;
-    return err.name === 'TransactionRejectedError' ? 3 : 1;
+    // Help and version end through commander too, with exit code 0; its usage errors are already
+    // written in text mode (with the help after them).
+    if (e instanceof CommanderError) {
+      if (e.exitCode === 0) return EXIT.ok;
+      if (jsonOutput) writeFailure(failureOf(e), true);
+      return EXIT.usage;
+    }
+    const failure = failureOf(e);
+    writeFailure(failure, jsonOutput);
+    return failure.exitCode;
   }
 }
 
@@ -87,6 +133,12 @@ export async function main(argv: string[]): Promise<number> {
  * connection that `fetch` keeps open (hundreds of ms added to CLI start-up).
  */
 export async function runAsProcess(argv: string[]): Promise<void> {
+  // A reader that stops early (`torana status | head`) closes the pipe: end quietly, as other tools do.
+  for (const stream of [process.stdout, process.stderr])
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
   let code: number;
   try {
     code = await main(argv);

@@ -6,6 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join } from 'node:path';
 import { nodeFiles } from '../node/files.js';
+import { CliError, EXIT } from './errors.js';
+import { readIdentity } from './identities.js';
 import { findNodeAddress } from './node-address.js';
 
 export interface ClientFlags {
@@ -13,6 +15,8 @@ export interface ClientFlags {
   url?: string;
   account?: string;
   keyFile?: string;
+  /** A named identity (`--as NAME`, identities.ts): its account and key file. */
+  identity?: string;
 }
 
 export const DEFAULT_URL = 'http://127.0.0.1:8080';
@@ -52,6 +56,22 @@ export interface Target {
 export async function resolveTarget(flags: ClientFlags): Promise<Target> {
   const file = await readClientFile(flags.dir);
   const url = flags.url ?? (await runningNodeUrl(flags.dir)) ?? file.url ?? DEFAULT_URL;
+  if (flags.identity !== undefined) {
+    if (flags.account !== undefined || flags.keyFile !== undefined)
+      throw new CliError(
+        'invalid_argument',
+        '--as replaces --account and --key-file: give one or the other',
+        EXIT.usage,
+      );
+    const id = await readIdentity(flags.dir, flags.identity);
+    if (id.account === undefined)
+      throw new CliError(
+        'client_not_configured',
+        `identity ${id.name} has no account: add it again with --account or --domain`,
+        EXIT.usage,
+      );
+    return { url, account: id.account, keyPath: id.keyFile };
+  }
   const keyPath =
     flags.keyFile ??
     (file.key_file === undefined

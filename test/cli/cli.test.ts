@@ -37,7 +37,7 @@ describe('torana CLI end to end', () => {
   });
 
   it('runs a whole asset lifecycle and follows the transfer events', async () => {
-    const keys = await cli(['keys', 'generate', '--json']);
+    const keys = await cli(['keys', 'generate', '--json', '--show-private']);
     assert.equal(keys.code, 0, keys.err);
     const alice = JSON.parse(keys.out) as { public_key: string; private_key: string };
     assert.match(alice.public_key, /^ed0120[0-9A-F]{64}$/);

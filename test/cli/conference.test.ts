@@ -85,7 +85,9 @@ describe('torana conference', () => {
     );
 
     // A second account joins itself.
-    const guest = JSON.parse((await run(['keys', 'generate', '--json'])).out) as { public_key: string };
+    const guest = JSON.parse((await run(['keys', 'generate', '--json', '--show-private'])).out) as {
+      public_key: string;
+    };
     const guestId = `${guest.public_key}@${call.split(':')[0]}`;
     const guestKey = join(t.dir, 'guest.key.json');
     await writeFile(guestKey, JSON.stringify(guest));

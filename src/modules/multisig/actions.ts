@@ -42,8 +42,9 @@ export async function multisigRegister(
     quorum: integer(flags.quorum, '--quorum', 0xffff),
     transactionTtlMs: integer(flags.ttlMs, '--ttl-ms', Number.MAX_SAFE_INTEGER),
   };
-  if (!flags.json) process.stdout.write(`multisig account ${multisigAccountId(domain, seed)}\n`);
-  await submit(flags, () => [ix.registerMultisig(domain, seed, spec)]);
+  const account = multisigAccountId(domain, seed);
+  if (!flags.json) process.stdout.write(`multisig account ${account}\n`);
+  await submit(flags, () => [ix.registerMultisig(domain, seed, spec)], { multisig_account_id: account });
 }
 
 async function multisigId(flags: Flags, ref: string): Promise<string> {
@@ -71,8 +72,12 @@ function instructionsOf(text: string): Instruction[] {
 export async function multisigPropose(ref: string, text: string, flags: Flags) {
   const list = instructionsOf(text);
   const id = await multisigId(flags, ref);
-  if (!flags.json) process.stdout.write(`proposal ${multisigProposalId(list)}\n`);
-  await submit(flags, () => [ix.proposeMultisig(id, list)]);
+  const proposal = multisigProposalId(list);
+  if (!flags.json) process.stdout.write(`proposal ${proposal}\n`);
+  await submit(flags, () => [ix.proposeMultisig(id, list)], {
+    multisig_account_id: id,
+    proposal_id: proposal,
+  });
 }
 
 export async function multisigApprove(ref: string, proposalId: string, flags: Flags) {
