@@ -7,6 +7,9 @@ import { hash } from '../../crypto/hash.js';
 import { toHex } from '../../util/hex.js';
 import { type BridgeRecord, infoOf } from './record.js';
 
+/** Set to `true` on a submission's answer when the message was already received and this is its record. */
+export const REPLAY_HEADER = 'x-ledger-idempotent-replay';
+
 /** The info key holding the digest of the body a record was created from. */
 export const REQUEST_DIGEST_KEY = 'request_digest';
 

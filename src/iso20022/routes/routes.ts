@@ -18,6 +18,7 @@ import type { SignedRequests } from '../../gateway/signed-request.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import { AUDIT_METADATA_KEY } from '../bridge/audit.js';
 import { BridgeError } from '../bridge/errors.js';
+import { REPLAY_HEADER } from '../bridge/idempotency.js';
 import { type BridgeRecord, MESSAGE_ID_BYTES_MAX, primaryContext, type Submitted } from '../bridge/record.js';
 import type { ReportKind, RoutedKind } from '../bridge/routed-kinds.js';
 import type { BridgePort } from './port.js';
@@ -26,8 +27,6 @@ import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } fro
 const JSON_OR_CODEC: FormatOffer = { default: 'json', offers: ['json', 'codec'] };
 const XML_ONLY: FormatOffer = { default: 'xml', offers: ['xml'] };
 const TAGS = ['iso20022'];
-/** Set to `true` on a submission's answer when the message was already received and this is its record. */
-export const REPLAY_HEADER = 'x-ledger-idempotent-replay';
 
 const SUBMISSIONS: ReadonlyArray<readonly [RoutedKind, string, string]> = [
   [
