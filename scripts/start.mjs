@@ -47,7 +47,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const root = fileURLToPath(new URL('..', import.meta.url));
   const stale = staleInput(root);
   if (stale !== undefined) {
-    process.stderr.write(`building: ${stale} is newer than the build\n`);
+    process.stderr.write(`building first: ${stale} is missing or newer than the last build\n`);
     build(root);
   }
   const node = spawn(process.execPath, [join(root, 'bin', 'torana.js'), 'start', ...process.argv.slice(2)], {
