@@ -11,7 +11,6 @@ import { type ServedTestNode, startServedNode } from '../../test/helpers/served.
 import { ed25519Sign } from '../crypto/ed25519.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
 import { toHex } from '../util/hex.js';
-import { POST_READS } from './tools.js';
 
 const SEED = new Uint8Array(32).fill(0x41);
 const KEY = Ed25519KeyPair.fromSeed(SEED).publicKeyText();
@@ -78,7 +77,18 @@ describe('MCP bridge (mcp.enabled)', () => {
     ])
       assert.ok(!names.has(name), `${name} is not a tool without a session`);
     // The public reads that take their key in a POST body are tools too, read-only.
-    for (const name of POST_READS) {
+    const postReads = [
+      'resolveAccountAlias',
+      'resolveAccountAliasIndex',
+      'listAccountAliases',
+      'resolveAssetAlias',
+      'getMultisigSpec',
+      'listMultisigProposals',
+      'getMultisigProposal',
+      'getAssetTransferControl',
+      'getDefinitionTransferControl',
+    ];
+    for (const name of postReads) {
       const tool = tools.find((x) => x.name === name);
       assert.ok(tool !== undefined, `${name} is a tool`);
       assert.equal(tool.annotations?.readOnlyHint, true, name);

@@ -3,7 +3,7 @@
 // query parameters (flat, by name) plus `body` for a JSON request body. Not tools: streams (SSE and
 // WebSocket paths), routes answering only text or codec bytes, routes the telemetry profile closes (they
 // would only answer 503), and the MCP routes themselves. Read-only by default: GET operations and the
-// public POST reads (POST_READS) for every caller; operator operations (any method) only for a caller with a valid operator session; no route that
+// public POST reads (RouteDef.readsOnly) for every caller; operator operations (any method) only for a caller with a valid operator session; no route that
 // needs a signed app request (the bridge cannot sign for the caller). No tool takes
 // a key: the gateway has no route that does (style 4 is refused).
 
@@ -105,24 +105,9 @@ function inputSchema(op: Operation, components: Record<string, Json>): Json {
   };
 }
 
-/**
- * Public POST routes that only read (they take their key in a JSON body, e.g. an alias): tools for every
- * caller, read-only like the GET reads. A name here that no route has is ignored (its family is off).
- */
-export const POST_READS: ReadonlySet<string> = new Set([
-  'resolveAccountAlias',
-  'resolveAccountAliasIndex',
-  'listAccountAliases',
-  'resolveAssetAlias',
-  'getMultisigSpec',
-  'listMultisigProposals',
-  'getMultisigProposal',
-  'getAssetTransferControl',
-  'getDefinitionTransferControl',
-]);
-
+/** GET reads, and the public POST routes that only read (RouteDef.readsOnly, e.g. resolving a name). */
 const readsOnly = (method: string, meta: RouteMeta) =>
-  method === 'get' || (method === 'post' && POST_READS.has(meta.operationId));
+  method === 'get' || (method === 'post' && meta.readsOnly === true);
 
 function isTool(app: GatewayApp, method: string, path: string, meta: RouteMeta, own: ReadonlySet<string>) {
   // The bridge signs nothing: a route that needs a signed app request could only ever refuse.

@@ -36,6 +36,7 @@ const NOTE = 'Public ledger state at the committed height; no signature needed. 
 function post(url: string, operationId: string, summary: string, tags: string[]) {
   return {
     method: 'POST' as const,
+    readsOnly: true,
     url,
     operationId,
     summary,
