@@ -1,6 +1,6 @@
 // Register a domain and an asset definition, mint into our own account, and wait for the commit.
 
-import { instructions as ix, TransactionRejectedError } from 'torana/sdk';
+import { formatNumeric, instructions as ix, TransactionRejectedError } from 'torana/sdk';
 import { clientFromEnv } from './env.js';
 
 const client = clientFromEnv();
@@ -21,5 +21,4 @@ try {
   throw e;
 }
 const balance = await client.find({ kind: 'FindAssetById', id: `${coin}#${me}` });
-if (balance.kind === 'Asset')
-  console.log(`balance of ${coin}: ${balance.value.value.mantissa} (scale ${balance.value.value.scale})`);
+if (balance.kind === 'Asset') console.log(`balance of ${coin}: ${formatNumeric(balance.value.value)}`); // 100.00, at the definition's scale

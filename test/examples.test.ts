@@ -40,7 +40,7 @@ describe('examples', () => {
     const r = await runExample('submit-and-wait.ts', env);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /committed [0-9a-f]{64} in block \d+/);
-    assert.match(r.out, /balance of coin#example\w+: 10000 \(scale 2\)/);
+    assert.match(r.out, /balance of coin#example\w+: 100\.00$/m, "the amount at the definition's scale");
   });
 
   it('follow-events prints the transactions it sees', async () => {

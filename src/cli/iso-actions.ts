@@ -2,6 +2,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { type AuditPageJson, type LedgerAnchor, verifyAuditPage } from '../iso20022/bridge/audit-verify.js';
+import { REPLAY_HEADER } from '../iso20022/bridge/idempotency.js';
 import type { ToranaClient } from '../sdk/client.js';
 import { CliError } from './errors.js';
 import { KINDS, kindFromXml, REPORTS } from './iso-commands.js';
@@ -52,7 +53,9 @@ export async function submit(file: string, flags: Flags & { type?: string }): Pr
     body,
     contentType: isJson ? 'application/json' : 'application/xml',
   });
-  const record = (await res.json()) as Record<string, unknown>;
+  const answer = (await res.json()) as Record<string, unknown>;
+  // A resubmission of a message already received answers its record: say so.
+  const record = res.headers.get(REPLAY_HEADER) === 'true' ? { ...answer, replayed: true } : answer;
   if (flags.json) printJson(record);
   else printRecord(record as never);
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { TestnetManifest, TestnetPeer } from '../node/testnet-manifest.js';
-import { leaderPeerIndex, peerIndexOf, statusLine } from './testnet-status.js';
+import { changeFilter, leaderPeerIndex, peerIndexOf, statusLine } from './testnet-status.js';
 
 function peer(index: number, peerId: string, role: TestnetPeer['role'] = 'validator'): TestnetPeer {
   return { index, role, dir: `/n/peer-${index}`, gatewayUrl: '', p2pAddress: '', peerId };
@@ -40,5 +40,16 @@ describe('testnet status', () => {
       '1s  peer-0 h=? v=? p=? | peer-1 h=? v=? p=?  leader peer-0/peer-1',
     );
     assert.equal(statusLine(0, [{ index: 0, up: false }]), '0s  peer-0 down  leader ?');
+  });
+});
+
+describe('testnet up status lines', () => {
+  it("prints only when the peers' statuses change", () => {
+    const changed = changeFilter();
+    const a = [{ index: 0, up: true, height: 4, view: 0, connected: 3 }];
+    assert.equal(changed(a), true, 'the first line');
+    assert.equal(changed([{ ...a[0]! }]), false, 'the same statuses again');
+    assert.equal(changed([{ ...a[0]!, height: 5 }]), true, 'a new height');
+    assert.equal(changed([{ index: 0, up: false }]), true, 'a peer down');
   });
 });

@@ -115,3 +115,17 @@ export function statusLine(elapsedMs: number, statuses: PeerStatus[]): string {
   const leader = leaders.size === 0 ? '?' : [...leaders].map((l) => `peer-${l}`).join('/');
   return `${Math.round(elapsedMs / 1000)}s  ${cells.join(' | ')}  leader ${leader}`;
 }
+
+/**
+ * A filter for the status loop: true for the first statuses and whenever they differ from the last
+ * ones printed, so a quiet network does not print the same line every second.
+ */
+export function changeFilter(): (statuses: readonly PeerStatus[]) => boolean {
+  let last: string | undefined;
+  return (statuses) => {
+    const key = JSON.stringify(statuses);
+    if (key === last) return false;
+    last = key;
+    return true;
+  };
+}

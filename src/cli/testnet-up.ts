@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import type { TestnetManifest } from '../node/testnet-manifest.js';
-import { type PeerStatus, probePeer, statusLine } from './testnet-status.js';
+import { changeFilter, type PeerStatus, probePeer, statusLine } from './testnet-status.js';
 
 export interface SupervisorOptions {
   manifest: TestnetManifest;
@@ -94,6 +94,7 @@ export async function superviseTestnet(opts: SupervisorOptions): Promise<number>
 
 function statusLoop(opts: SupervisorOptions, started: number): NodeJS.Timeout {
   let busy = false;
+  const changed = changeFilter();
   return setInterval(async () => {
     if (busy) return;
     busy = true;
@@ -102,6 +103,8 @@ function statusLoop(opts: SupervisorOptions, started: number): NodeJS.Timeout {
       const statuses: PeerStatus[] = await Promise.all(
         opts.manifest.peers.map((p) => probePeer(opts.manifest, p.index, Math.max(100, interval - 100))),
       );
+      // A line only when something changed (heights, views, connections, who is up, the leader).
+      if (!changed(statuses)) return;
       const elapsedMs = Date.now() - started;
       opts.write(
         opts.json

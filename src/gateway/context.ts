@@ -41,6 +41,8 @@ export interface RouteMeta {
   readonly restricted: boolean;
   /** Per-node state (RouteDef.nodeLocal): documented as such. */
   readonly nodeLocal: boolean;
+  /** A POST that only reads (RouteDef.readsOnly). */
+  readonly readsOnly?: boolean;
   /** The route family that registered it, if any (route-table.ts RouteContext.family). */
   readonly family?: { readonly name: string; readonly app: boolean };
   /** The route needs a signed app request (RouteDef.auth): clients that cannot sign cannot call it. */

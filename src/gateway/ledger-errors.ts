@@ -82,7 +82,10 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     status: 403,
     message: 'The signing participant may not act for this institution or account.',
   },
-  iso_duplicate_message: { status: 409, message: 'A message with this id was already received.' },
+  iso_duplicate_message: {
+    status: 409,
+    message: 'A different message with this id was already received.',
+  },
   iso_message_not_found: { status: 404, message: 'No bridge message has this id.' },
   iso_report_unavailable: { status: 404, message: 'This report does not exist for this message (yet).' },
   iso_bridge_unavailable: { status: 503, message: 'The ISO 20022 bridge is unavailable.' },

@@ -59,6 +59,8 @@ export interface RouteDef {
    * the OpenAPI description begins with "Node-local:" and the operation has `x-ledger-node-local`.
    */
   nodeLocal?: boolean;
+  /** A POST that only reads (its key in a JSON body): an MCP tool for every caller, read-only. */
+  readsOnly?: boolean;
 }
 
 export interface RouteContext {
@@ -130,6 +132,7 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile, family?: RouteFamil
     errorStatuses: [...statuses].sort((a, b) => a - b),
     restricted,
     nodeLocal: def.nodeLocal === true,
+    readsOnly: def.readsOnly === true,
     ...(family === undefined ? {} : { family }),
     signed: def.auth !== undefined,
   };

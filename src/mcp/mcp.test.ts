@@ -76,6 +76,23 @@ describe('MCP bridge (mcp.enabled)', () => {
       'getMcp',
     ])
       assert.ok(!names.has(name), `${name} is not a tool without a session`);
+    // The public reads that take their key in a POST body are tools too, read-only.
+    const postReads = [
+      'resolveAccountAlias',
+      'resolveAccountAliasIndex',
+      'listAccountAliases',
+      'resolveAssetAlias',
+      'getMultisigSpec',
+      'listMultisigProposals',
+      'getMultisigProposal',
+      'getAssetTransferControl',
+      'getDefinitionTransferControl',
+    ];
+    for (const name of postReads) {
+      const tool = tools.find((x) => x.name === name);
+      assert.ok(tool !== undefined, `${name} is a tool`);
+      assert.equal(tool.annotations?.readOnlyHint, true, name);
+    }
     const getDomain = tools.find((x) => x.name === 'getDomain')!;
     assert.deepEqual(getDomain.inputSchema.required, ['id']);
     assert.equal(getDomain.annotations?.readOnlyHint, true);
@@ -95,6 +112,12 @@ describe('MCP bridge (mcp.enabled)', () => {
     assert.deepEqual(one.structuredContent, textOf(one));
     const abi = await client.callTool({ name: 'getRuntimeAbiActive', arguments: {} });
     assert.deepEqual(textOf(abi), await getJson('/v1/runtime/abi/active'));
+    const alias = await client.callTool({
+      name: 'resolveAccountAlias',
+      arguments: { body: { alias: 'nobody@wonderland' } },
+    });
+    assert.equal(alias.isError, true, 'a POST read answers through the tool, here its 404');
+    assert.match(JSON.stringify(alias.content), /not_found/);
     const missing = await client.callTool({ name: 'getDomain', arguments: { id: 'no_such_domain' } });
     assert.equal(missing.isError, true);
     const httpMissing = await fetch(`${t.url}/v1/domains/no_such_domain`);

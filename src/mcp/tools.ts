@@ -2,8 +2,8 @@
 // one tool per JSON operation, named by its operationId, whose input schema is the operation's path and
 // query parameters (flat, by name) plus `body` for a JSON request body. Not tools: streams (SSE and
 // WebSocket paths), routes answering only text or codec bytes, routes the telemetry profile closes (they
-// would only answer 503), and the MCP routes themselves. Read-only by default: GET operations for every
-// caller; operator operations (any method) only for a caller with a valid operator session; no route that
+// would only answer 503), and the MCP routes themselves. Read-only by default: GET operations and the
+// public POST reads (RouteDef.readsOnly) for every caller; operator operations (any method) only for a caller with a valid operator session; no route that
 // needs a signed app request (the bridge cannot sign for the caller). No tool takes
 // a key: the gateway has no route that does (style 4 is refused).
 
@@ -105,6 +105,10 @@ function inputSchema(op: Operation, components: Record<string, Json>): Json {
   };
 }
 
+/** GET reads, and the public POST routes that only read (RouteDef.readsOnly, e.g. resolving a name). */
+const readsOnly = (method: string, meta: RouteMeta) =>
+  method === 'get' || (method === 'post' && meta.readsOnly === true);
+
 function isTool(app: GatewayApp, method: string, path: string, meta: RouteMeta, own: ReadonlySet<string>) {
   // The bridge signs nothing: a route that needs a signed app request could only ever refuse.
   if (own.has(meta.operationId) || meta.restricted || meta.signed) return false;
@@ -112,7 +116,7 @@ function isTool(app: GatewayApp, method: string, path: string, meta: RouteMeta, 
   const offers = meta.formats.offers;
   if (!offers.includes('json') || offers.includes('sse')) return false;
   if (meta.bodyFormats.length > 0 && !meta.bodyFormats.includes('json')) return false;
-  return method === 'get' || meta.visibility === 'operator';
+  return readsOnly(method, meta) || meta.visibility === 'operator';
 }
 
 /** Every tool of this node's document, in document order; `own` are the MCP routes' operation ids. */
@@ -138,7 +142,7 @@ export function buildTools(app: GatewayApp, doc: Document, own: ReadonlySet<stri
         hasBody: op.requestBody?.content?.['application/json'] !== undefined,
         operator: meta.visibility === 'operator',
         inputSchema: input,
-        annotations: { readOnlyHint: method === 'get', openWorldHint: false },
+        annotations: { readOnlyHint: readsOnly(method, meta), openWorldHint: false },
       });
     }
   }

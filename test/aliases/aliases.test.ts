@@ -95,8 +95,14 @@ describe('aliases (served node)', () => {
       (await f.post('/v1/aliases/by_account', { account_id: alice.id, domain: 'looking_glass' })).body.total,
       0,
     );
-    await f.refused('/v1/aliases/resolve', 404, 'not_found', { alias: 'nobody@wonderland' });
-    await f.refused('/v1/aliases/resolve_index', 404, 'not_found', { index: 99 });
+    const unbound = await f.refused('/v1/aliases/resolve', 404, 'not_found', { alias: 'nobody@wonderland' });
+    assert.equal(
+      unbound.message,
+      'no account alias nobody@wonderland is bound',
+      'the answer names the alias',
+    );
+    const noIndex = await f.refused('/v1/aliases/resolve_index', 404, 'not_found', { index: 99 });
+    assert.equal(noIndex.message, 'no account alias has index 99');
     await f.refused('/v1/aliases/resolve', 400, 'bad_request', { alias: alice.id });
     await f.refused('/v1/aliases/by_account', 404, 'not_found', { account_id: 'nobody@wonderland' });
     // The VOPRF route of the reference is absent, not a mock.

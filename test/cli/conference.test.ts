@@ -13,6 +13,16 @@ import { accountOf, generateKeyPair } from '../../src/sdk/keys.js';
 import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
+interface RelayJson {
+  id: string;
+  operator: string;
+  public_key: string;
+  endpoint: string;
+  region: string;
+  status: string;
+  health?: { latency_ms: number };
+}
+
 describe('torana conference', () => {
   let t: ServedTestNode;
   let common: string[];
@@ -157,5 +167,39 @@ describe('torana conference', () => {
     assert.match(bad.err, /--segment/);
     const noRelay = await run(['conference', 'create', `${call}2`, '--title', 'x', '--relay', 'r9'], 1);
     assert.match(noRelay.err, /conference_relay_not_found/);
+    assert.match(noRelay.err, /no relay r9 is registered/, 'the error names the relay');
+  });
+
+  it('registers a relay and reports its health from the CLI; a manifest may then use it', async () => {
+    const key = 'ab'.repeat(32);
+    const reg = [
+      'conference',
+      'relay',
+      'register',
+      'eu-9',
+      '--public-key',
+      key,
+      '--endpoint',
+      'wss://eu-9.example',
+    ];
+    assert.equal(JSON.parse((await run([...reg, '--region', 'eu', '--json'])).out).status, 'Committed');
+    await run(['conference', 'relay', 'health', 'eu-9', '--latency-ms', '18', '--loss-permille', '2']);
+    const got = await fetch(`${t.url}/v1/conference/relays/eu-9`).then((r) => r.json() as Promise<RelayJson>);
+    assert.deepEqual(
+      [got.id, got.operator, got.public_key, got.endpoint, got.region, got.status, got.health?.latency_ms],
+      ['eu-9', t.admin.id, key, 'wss://eu-9.example', 'eu', 'available', 18],
+    );
+    await run(['conference', 'relay', 'health', 'eu-9', '--unavailable']);
+    const down = await fetch(`${t.url}/v1/conference/relays/eu-9`).then(
+      (r) => r.json() as Promise<RelayJson>,
+    );
+    assert.equal(down.status, 'unavailable');
+    const badKey = await run(
+      ['conference', 'relay', 'register', 'eu-8', '--public-key', 'zz', '--endpoint', 'x'],
+      2,
+    );
+    assert.match(badKey.err, /--public-key/);
+    const badLoss = await run(['conference', 'relay', 'health', 'eu-9', '--loss-permille', '1001'], 2);
+    assert.match(badLoss.err, /--loss-permille/);
   });
 });

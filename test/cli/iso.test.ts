@@ -1,14 +1,24 @@
 // `torana iso20022 submit | status | report | verify-audit` against a node with the bridge enabled.
 
 import assert from 'node:assert/strict';
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kindFromXml } from '../../src/cli/iso-commands.js';
 import { saveKeyFile } from '../../src/crypto/keyfile.js';
 import { cli } from '../helpers/run-cli.js';
-import { type BridgeNode, EUR, startBridgeNode } from '../iso20022/bridge-fixture.js';
+import {
+  assertXsdValid,
+  type BridgeNode,
+  balance,
+  EUR,
+  settledOrRejected,
+  startBridgeNode,
+  waitFor,
+} from '../iso20022/bridge-fixture.js';
 import { pacs008Sample } from '../iso20022/messages.js';
+
+const units = (s: string) => BigInt(s.split('e')[0]!);
 
 describe('torana iso20022', () => {
   let b: BridgeNode;
@@ -70,17 +80,58 @@ describe('torana iso20022', () => {
     );
   });
 
-  it('reports a duplicate message id with the bridge code and a usage error for unknown types', async () => {
+  it('the same file again answers its record marked replayed; another body under the id is 409; unknown types are usage errors', async () => {
     const file = join(b.dir, 'dup.xml');
     await writeFile(
       file,
       pacs008Sample('CLI-MSG-0001', { source: b.alice.id, target: b.bob.id, asset: EUR }),
     );
+    const again = await cli(['iso20022', 'submit', file, ...common, '--json']);
+    assert.equal(again.code, 0, again.err);
+    const replay = JSON.parse(again.out);
+    assert.deepEqual(
+      [replay.message_id, replay.replayed, replay.pacs002_code],
+      ['CLI-MSG-0001', true, 'ACSC'],
+    );
+    await writeFile(
+      file,
+      pacs008Sample('CLI-MSG-0001', { source: b.alice.id, target: b.bob.id, asset: EUR }, 'E2E-OTHER'),
+    );
     const dup = await cli(['iso20022', 'submit', file, ...common]);
     assert.equal(dup.code, 1);
-    assert.match(dup.err, /409|duplicate|already/i);
+    assert.match(dup.err, /iso_duplicate_message|different body/);
     const bad = await cli(['iso20022', 'report', 'CLI-MSG-0001', '--as', 'camt053', ...common]);
     assert.equal(bad.code, 2);
+  });
+
+  it('the quick start: examples/iso20022 files are schema-valid and settle through the CLI', async () => {
+    const filled = (text: string) =>
+      text.replaceAll('DEBTOR_ACCOUNT_ID', b.alice.id).replaceAll('CREDITOR_ACCOUNT_ID', b.bob.id);
+    const xml = await readFile(new URL('../../examples/iso20022/pacs008.xml', import.meta.url), 'utf8');
+    await assertXsdValid('pacs.008.001.09.xsd', xml);
+    await assertXsdValid('pacs.008.001.09.xsd', filled(xml));
+    const flat = await readFile(
+      new URL('../../examples/iso20022/pacs008.flat.json', import.meta.url),
+      'utf8',
+    );
+    const participants = await readFile(
+      new URL('../../examples/iso20022/participants.json', import.meta.url),
+      'utf8',
+    );
+    assert.deepEqual(Object.values(JSON.parse(participants)), [{ bics: ['DEUTDEFFXXX'], account_ids: [] }]);
+    const before = balance(b, EUR, b.bob);
+    for (const [name, text, type] of [
+      ['qs.xml', xml, []],
+      ['qs.json', flat, ['--type', 'pacs008']],
+    ] as const) {
+      const file = join(b.dir, name);
+      await writeFile(file, filled(text));
+      const r = await cli(['iso20022', 'submit', file, ...type, ...common, '--json']);
+      assert.equal(r.code, 0, r.err);
+      const id = JSON.parse(r.out).message_id;
+      assert.equal((await waitFor(b, id, settledOrRejected)).pacs002_code, 'ACSC', name);
+    }
+    assert.equal(units(balance(b, EUR, b.bob)) - units(before), 1250n + 725n, '12.50 + 7.25 EUR arrived');
   });
 
   it('signs as the client account: the admin of client.json is no participant (403)', async () => {

@@ -224,6 +224,7 @@ export async function post(
   return {
     status: res.status,
     body: (text.startsWith('{') ? JSON.parse(text) : text) as Answer,
+    replayed: res.headers.get('x-ledger-idempotent-replay') === 'true',
   };
 }
 

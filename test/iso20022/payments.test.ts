@@ -39,6 +39,7 @@ describe('ISO 20022 bridge: payments', () => {
     const before = balance(b, EUR, b.bob);
     const r = await post(b, 'pacs008', pacs008Sample('DEUT-P008-20250314-000117', pins));
     assert.equal(r.status, 202, JSON.stringify(r.body));
+    assert.equal(r.replayed, false);
     assert.equal(r.body.message_id, 'DEUT-P008-20250314-000117');
     assert.match(r.body.transaction_hash, /^[0-9a-f]{64}$/);
     assert.equal(r.body.status, 'Pending');
@@ -60,11 +61,25 @@ describe('ISO 20022 bridge: payments', () => {
     await assertXsdValid('pacs.002.001.11.xsd', report.text);
   });
 
-  it('a duplicate message id answers 409 with the original record and moves nothing', async () => {
+  it('the same message sent again answers 202 with its record, marked as a replay, and moves nothing', async () => {
     const before = balance(b, EUR, b.bob);
     const r = await post(b, 'pacs008', pacs008Sample('DEUT-P008-20250314-000117', pins));
+    assert.equal(r.status, 202, JSON.stringify(r.body));
+    assert.equal(r.replayed, true);
+    assert.equal(r.body.message_id, 'DEUT-P008-20250314-000117');
+    assert.equal(r.body.pacs002_code, 'ACSC');
+    assert.equal(r.body.source_account_id, b.alice.id);
+    assert.equal(balance(b, EUR, b.bob), before);
+  });
+
+  it('a different body under a message id already received is 409 iso_duplicate_message', async () => {
+    const before = balance(b, EUR, b.bob);
+    const other = pacs008Sample('DEUT-P008-20250314-000117', pins, 'E2E-OTHER');
+    const r = await post(b, 'pacs008', other);
     assert.equal(r.status, 409);
+    assert.equal(r.replayed, false);
     assert.equal(r.body.code, 'iso_duplicate_message');
+    assert.match(r.body.message, /DEUT-P008-20250314-000117.*different body/);
     assert.equal(r.body.details.record.message_id, 'DEUT-P008-20250314-000117');
     assert.equal(r.body.details.record.pacs002_code, 'ACSC');
     assert.equal(balance(b, EUR, b.bob), before);

@@ -26,6 +26,14 @@ describe('README generated sections', () => {
     assert.match(table, /\| `f` \| 1 x \| b: 2 \| 0\.5 \| g \| \*\*no\*\* \|/);
   });
 
+  it("the README's SDK snippet reads the same environment variables as examples/ (LEDGER_*)", () => {
+    const envOf = (text: string) => new Set([...text.matchAll(/process\.env\.([A-Z_]+)/g)].map((m) => m[1]));
+    const readme = envOf(readFileSync(README, 'utf8'));
+    const examples = envOf(readFileSync(new URL('../../examples/env.ts', import.meta.url), 'utf8'));
+    assert.ok(readme.size > 0, 'the README snippet reads a key from the environment');
+    for (const name of readme) assert.ok(examples.has(name), `README uses ${name}, examples/ do not`);
+  });
+
   it('the README matches its sources', () => {
     const readme = readFileSync(README, 'utf8');
     assert.equal(render(readme, sections()), readme, 'run node scripts/readme-sections.mjs');

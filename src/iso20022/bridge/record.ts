@@ -85,6 +85,12 @@ export const BridgeRecordCodec = struct('Iso20022Record', {
 });
 export type BridgeRecord = Infer<typeof BridgeRecordCodec>;
 
+/** A submission's answer: the message's record, and whether it was a resubmission answered from it. */
+export interface Submitted {
+  readonly record: BridgeRecord;
+  readonly replayed: boolean;
+}
+
 export type RecordState = 'Pending' | 'Accepted' | 'Rejected';
 export type Pacs002Code = 'ACTC' | 'ACSP' | 'ACSC' | 'RJCT';
 export type Resolution = 'PECR' | 'CNCL' | 'RJCR';

@@ -91,7 +91,7 @@ describe('bridge service (fake ledger)', () => {
 
   it('a transaction committed while the bridge was down settles without a resubmission', async () => {
     const first = await open();
-    const r = await first.submit('pacs008', flatPacs008('M-2'), undefined);
+    const { record: r } = await first.submit('pacs008', flatPacs008('M-2'), undefined);
     assert.equal(r.pacs002Code, 'ACSP');
     await first.close();
     ledger.statuses.set(r.transactionHash!, { kind: 'committed', height: 9 });
@@ -104,7 +104,7 @@ describe('bridge service (fake ledger)', () => {
   it('a full queue leaves the record ACTC and the retry timer sends it later', async () => {
     ledger.mode = 'busy';
     const b = await open();
-    const r = await b.submit('pacs008', flatPacs008('M-3'), undefined);
+    const { record: r } = await b.submit('pacs008', flatPacs008('M-3'), undefined);
     assert.equal(r.pacs002Code, 'ACTC');
     ledger.mode = 'queue';
     await until(() => b.record('M-3').pacs002Code === 'ACSP');
@@ -130,7 +130,7 @@ describe('bridge service (fake ledger)', () => {
       idOf(bytes) === 'C-3' ? { kind: 'rejected', code: 'transaction_expired', message: 'late' } : undefined;
     const records = await Promise.all(ids.map((id) => b.submit('pacs008', flatPacs008(id), undefined)));
     assert.deepEqual(
-      records.map((r) => r.pacs002Code),
+      records.map((r) => r.record.pacs002Code),
       ['ACSP', 'ACSP', 'RJCT', 'ACSP', 'ACSP', 'ACSP'],
     );
     assert.equal(b.record('C-3').reasonCode, 'ED07');
@@ -148,7 +148,9 @@ describe('bridge service (fake ledger)', () => {
     for (const id of ['P-1', 'P-2']) await first.submit('pacs008', flatPacs008(id), undefined);
     await first.close();
     const second = await open();
-    await assert.rejects(second.submit('pacs008', flatPacs008('P-1'), undefined), {
+    const again = await second.submit('pacs008', flatPacs008('P-1'), undefined);
+    assert.deepEqual([again.replayed, again.record.messageId], [true, 'P-1']);
+    await assert.rejects(second.submit('pacs008', { ...flatPacs008('P-1'), amount: '13.00' }, undefined), {
       code: 'iso_duplicate_message',
     });
     const page = second.audit(0, 100);
@@ -164,19 +166,19 @@ describe('bridge service (fake ledger)', () => {
     });
   });
 
-  it('answers a duplicate only once the first copy is on disk', async () => {
+  it('answers a resubmission only once the first copy is on disk', async () => {
     const b = await open();
     const first = b.submit('pacs008', flatPacs008('D-1'), undefined);
-    // The second arrives while the first is still being written: its 409 must wait for that write.
-    await assert.rejects(
-      b.submit('pacs008', flatPacs008('D-1'), undefined),
-      (e: Error & { code?: string }) => {
-        assert.equal(e.code, 'iso_duplicate_message');
-        assert.ok(b.audit(0, 10).total >= 1, 'the first copy is durable when the duplicate is told');
-        return true;
-      },
-    );
-    await first;
+    // The second arrives while the first is still being written: its replay must wait for that write.
+    const second = await b.submit('pacs008', flatPacs008('D-1'), undefined);
+    assert.equal(second.replayed, true);
+    assert.ok(b.audit(0, 10).total >= 1, 'the first copy is durable when the resubmission is answered');
+    // A different body under the same id, also while the first may be in flight: 409.
+    await assert.rejects(b.submit('pacs008', { ...flatPacs008('D-1'), amount: '13.00' }, undefined), {
+      code: 'iso_duplicate_message',
+    });
+    assert.equal((await first).replayed, false);
+    assert.equal(sends(ledger, 'D-1').length, 1);
     await b.close();
   });
 

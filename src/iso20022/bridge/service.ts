@@ -3,7 +3,8 @@
 // all state lives in the instance and its store (two nodes may share a process).
 //
 // Exactly once: a message is planned and recorded synchronously up to the store write, so a concurrent
-// duplicate sees the first one's record (409) and never signs a second transaction; the record and its
+// copy sees the first one's record and never signs a second transaction: the same body is answered
+// with that record (a replay, idempotency.ts), a different body under the same id is refused (409); the record and its
 // signed transaction are durable before the transaction is submitted, so a crash at any point leaves
 // either nothing or a record that `reconcile` settles, finds rejected, or resubmits (the ledger
 // deduplicates by hash).
@@ -22,11 +23,12 @@ import { type AuditPage, auditPage } from './audit-page.js';
 import { checkDebits, checkInstructingAgent } from './authorise.js';
 import { settleCancellations } from './cancellations.js';
 import { BridgeError } from './errors.js';
+import { requestDigest, sameRequest, withRequestDigest } from './idempotency.js';
 import { messageIdOf, parseRouted, planOf } from './kinds.js';
 import { notAuthorised, type Participants } from './participants.js';
 import type { PlanContext } from './plan.js';
 import type { BridgeLedgerPort, LedgerTxStatus } from './ports.js';
-import { awaitsLedger, type BridgeRecord, BridgeRecordCodec, isFinal } from './record.js';
+import { awaitsLedger, type BridgeRecord, BridgeRecordCodec, isFinal, type Submitted } from './record.js';
 import { buildReport } from './reports.js';
 import type { ReportKind, RoutedKind } from './routed-kinds.js';
 import type { BridgeSigner } from './signer.js';
@@ -97,7 +99,7 @@ export class Bridge {
    * `undefined` skips the participant checks: only for tests that show the ledger's own limit (the
    * executor refuses debits nobody granted the bridge account).
    */
-  async submit(kind: RoutedKind, body: string | object, signer: string | undefined): Promise<BridgeRecord> {
+  async submit(kind: RoutedKind, body: string | object, signer: string | undefined): Promise<Submitted> {
     if (this.closed)
       throw new BridgeError('iso_bridge_unavailable', 'the bridge is closed', { reason: 'closed' });
     const participant = signer === undefined ? undefined : this.participant(signer);
@@ -105,15 +107,18 @@ export class Bridge {
     const message = parseRouted(kind, body, ctx);
     if (participant !== undefined) checkInstructingAgent(message, participant);
     const id = messageIdOf(message, body);
+    const digest = requestDigest(body);
     const existing = this.o.store.get(id);
     if (existing !== undefined) {
       await this.o.store.whenDurable(id);
-      throw duplicate(existing);
+      if (existing.kind !== kind || !sameRequest(existing, digest)) throw duplicate(existing);
+      return { record: this.o.store.get(id) ?? existing, replayed: true };
     }
     const plan = planOf(message, ctx);
     if (participant !== undefined) checkDebits(plan.instructions, participant, this.o.reference);
     const signed = plan.instructions.length === 0 ? undefined : this.sign(id, kind, plan.instructions);
-    const record = signed === undefined ? plan.record : { ...plan.record, transactionHash: signed.hashHex };
+    const planned = withRequestDigest(plan.record, digest);
+    const record = signed === undefined ? planned : { ...planned, transactionHash: signed.hashHex };
     const write: StoreWrite = {
       changes: [{ record, event: 'received' }, ...plan.linked],
       ...(signed === undefined ? {} : { transactions: [[id, signed.bytes] as const] }),
@@ -122,7 +127,7 @@ export class Bridge {
     await this.o.store.apply(write);
     this.anchorer.maybeAnchor();
     if (signed !== undefined) await this.send(id, signed.bytes);
-    return this.o.store.get(id) ?? record;
+    return { record: this.o.store.get(id) ?? record, replayed: false };
   }
 
   /** The participant signing as `account`, or 403 `iso_participant_not_authorised`. */
@@ -343,7 +348,8 @@ export class Bridge {
 }
 
 function duplicate(existing: BridgeRecord): BridgeError {
-  return new BridgeError('iso_duplicate_message', `message ${existing.messageId} was already received`, {
+  const what = `message ${existing.messageId} was already received with a different body`;
+  return new BridgeError('iso_duplicate_message', what, {
     message_id: existing.messageId,
     record: BridgeRecordCodec.toJson(existing),
   });

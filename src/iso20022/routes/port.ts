@@ -3,7 +3,7 @@
 // family only then, with the node's bridge as this port.
 
 import type { AuditPage } from '../bridge/audit-page.js';
-import type { BridgeRecord } from '../bridge/record.js';
+import type { BridgeRecord, Submitted } from '../bridge/record.js';
 import type { ReportKind, RoutedKind } from '../bridge/routed-kinds.js';
 
 /**
@@ -13,8 +13,11 @@ import type { ReportKind, RoutedKind } from '../bridge/routed-kinds.js';
 export interface BridgePort {
   /** The account that signs bridge transactions and anchors the audit manifest. */
   readonly account: string;
-  /** `participant`: the account that signed the request (checked against the participants). */
-  submit(kind: RoutedKind, body: string | object, participant: string): Promise<BridgeRecord>;
+  /**
+   * `participant`: the account that signed the request (checked against the participants). The same
+   * message sent again answers its record with `replayed` set.
+   */
+  submit(kind: RoutedKind, body: string | object, participant: string): Promise<Submitted>;
   /** Throws 403 `iso_participant_not_authorised` unless `account` is a participant. */
   participant(account: string): unknown;
   record(messageId: string): BridgeRecord;

@@ -2,7 +2,9 @@
 // only when `iso20022.enabled` (family.ts): nine submission routes (XML; pacs.008 and pacs.009 also take the flat
 // JSON field format), the canonical record, the audit manifest, and five XML reports per message.
 // Failures are the bridge's typed errors: 400 malformed or invalid (with the XPath and rule), 422
-// business rules, 409 duplicates with the original record, 404 unknown messages or reports.
+// business rules, 409 a different message under an id already received (the same message sent again
+// is answered with its record and the `x-ledger-idempotent-replay: true` header), 404 unknown messages
+// or reports.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
@@ -16,7 +18,8 @@ import type { SignedRequests } from '../../gateway/signed-request.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import { AUDIT_METADATA_KEY } from '../bridge/audit.js';
 import { BridgeError } from '../bridge/errors.js';
-import { type BridgeRecord, MESSAGE_ID_BYTES_MAX, primaryContext } from '../bridge/record.js';
+import { REPLAY_HEADER } from '../bridge/idempotency.js';
+import { type BridgeRecord, MESSAGE_ID_BYTES_MAX, primaryContext, type Submitted } from '../bridge/record.js';
 import type { ReportKind, RoutedKind } from '../bridge/routed-kinds.js';
 import type { BridgePort } from './port.js';
 import { Iso20022AuditPageView, Iso20022RecordView, Iso20022SubmissionView } from './views.js';
@@ -136,7 +139,7 @@ function submitRoute(
     url: `/v1/iso20022/${kind}`,
     operationId,
     summary,
-    description: `${AUTH_NOTE} 403 iso_participant_not_authorised when the instructing agent is not one of its BICs or a transfer debits an account it does not act for.`,
+    description: `${AUTH_NOTE} The same message sent again (same id, same body) answers 202 with its record and ${REPLAY_HEADER}: true; a different body under an id already received is 409 iso_duplicate_message. 403 iso_participant_not_authorised when the instructing agent is not one of its BICs or a transfer debits an account it does not act for.`,
     tags: TAGS,
     visibility: 'public',
     auth,
@@ -149,14 +152,15 @@ function submitRoute(
       response: { 202: viewSchema(Iso20022SubmissionView) },
     },
     handler: async (req: FastifyRequest, reply: FastifyReply) => {
-      let record: BridgeRecord;
+      let answer: Submitted;
       const signer = signerOf(r, req);
       try {
-        record = await bridge.submit(kind, req.body as string | object, signer);
+        answer = await bridge.submit(kind, req.body as string | object, signer);
       } catch (e) {
         throw asGatewayError(d, e);
       }
-      return respond(d.schema, req, reply, Iso20022SubmissionView, submission(record), 202);
+      if (answer.replayed) reply.header(REPLAY_HEADER, 'true');
+      return respond(d.schema, req, reply, Iso20022SubmissionView, submission(answer.record), 202);
     },
   });
 }

@@ -36,6 +36,7 @@ const NOTE = 'Public ledger state at the committed height; no signature needed. 
 function post(url: string, operationId: string, summary: string, tags: string[]) {
   return {
     method: 'POST' as const,
+    readsOnly: true,
     url,
     operationId,
     summary,
@@ -64,7 +65,8 @@ function resolveRoute(d: RouteDeps, port: AliasPort): RouteDef {
       const problem = accountAliasProblem(alias);
       if (problem !== undefined) badAlias(alias, problem);
       const row = port.accountAlias(alias);
-      if (row === undefined) throw gatewayError('not_found', { account_alias: alias });
+      if (row === undefined)
+        throw gatewayError('not_found', { account_alias: alias }, `no account alias ${alias} is bound`);
       const answer = {
         alias,
         accountId: row.account,
@@ -91,7 +93,12 @@ function resolveIndexRoute(d: RouteDeps, port: AliasPort): RouteDef {
     },
     handler: (req, reply) => {
       const row = port.aliasByIndex(req.body.index);
-      if (row === undefined) throw gatewayError('not_found', { alias_index: req.body.index });
+      if (row === undefined)
+        throw gatewayError(
+          'not_found',
+          { alias_index: req.body.index },
+          `no account alias has index ${req.body.index}`,
+        );
       const answer = { index: row.index, alias: row.alias, accountId: row.account, source: SOURCE };
       return respond(d.schema, req, reply, AliasIndexView, answer);
     },
@@ -150,7 +157,8 @@ function assetResolveRoute(d: RouteDeps, port: AliasPort): RouteDef {
       const problem = assetAliasProblem(alias);
       if (problem !== undefined) badAlias(alias, problem);
       const row = port.assetAlias(alias);
-      if (row === undefined) throw gatewayError('not_found', { asset_alias: alias });
+      if (row === undefined)
+        throw gatewayError('not_found', { asset_alias: alias }, `no asset alias ${alias} is bound`);
       const answer = {
         alias,
         assetDefinitionId: row.definition,

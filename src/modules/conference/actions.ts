@@ -49,7 +49,11 @@ async function hopsOf(client: ToranaClient, specs: readonly string[]): Promise<R
   const hops: RelayHopLike[] = [];
   for (const spec of specs) {
     const [relay, weight] = spec.split(':');
-    const r = await client.getRelay(relay!);
+    const r = await client.getRelay(relay!).catch((e: { code?: string }) => {
+      if (e?.code !== 'conference_relay_not_found') throw e;
+      const hint = `torana conference relay register ${relay} --public-key <hex> --endpoint <url>`;
+      throw new CliError('conference_relay_not_found', `no relay ${relay} is registered (${hint})`);
+    });
     hops.push({
       relay: r.id,
       publicKey: r.publicKey,
@@ -176,6 +180,28 @@ export async function leave(
 }
 
 export const end = (call: string, flags: Flags) => submit(flags, () => [ix.endConference(call)]);
+
+export function relayRegister(
+  relay: string,
+  flags: Flags & { publicKey: string; endpoint: string; region: string },
+): Promise<void> {
+  if (!/^[0-9a-fA-F]{64}$/.test(flags.publicKey))
+    throw new CliError('invalid_argument', '--public-key must be 64 hex digits (an X25519 key)', 2);
+  return submit(flags, () => [
+    ix.registerConferenceRelay(relay, flags.publicKey.toLowerCase(), flags.endpoint, flags.region),
+  ]);
+}
+
+export function relayHealth(
+  relay: string,
+  flags: Flags & { unavailable?: boolean; latencyMs: string; lossPermille: string },
+): Promise<void> {
+  const latencyMs = whole('latency-ms', flags.latencyMs, 0, 0xffff_ffff);
+  const lossPermille = whole('loss-permille', flags.lossPermille, 0, 1000);
+  return submit(flags, () => [
+    ix.reportConferenceRelayHealth(relay, { available: flags.unavailable !== true, latencyMs, lossPermille }),
+  ]);
+}
 
 /**
  * The gas a segment bills (docs/conference.md §Billing): the running total rounded up, ceil((total +

@@ -1,5 +1,5 @@
 // `torana conference …` (docs/conference.md "Routes and CLI"): create, join, leave, record usage, end
-// and show a call. Only declarations here; the code is in actions.ts, imported when a
+// and show a call; register a relay and report its health. Only declarations here; the code is in actions.ts, imported when a
 // command runs (cli/lazy.ts).
 
 import type { Command } from 'commander';
@@ -96,6 +96,27 @@ export function registerConferenceCommands(program: Command): void {
       '\nEnvelopes stay encrypted unless --open; the node never sees them in plaintext.\nExamples:\n  torana conference signals wonderland:standup --json\n  torana conference signals wonderland:standup --follow --open --json\n',
     )
     .action(lazyAction(actions, 'signals'));
+  const relay = conf
+    .command('relay')
+    .description('media relays: register one you operate, report its health');
+  options(relay.command('register <relay-id>').description('register a relay operated by you'))
+    .requiredOption('--public-key <hex>', "the relay's X25519 public key (64 hex digits)")
+    .requiredOption('--endpoint <url>', 'where clients reach it, e.g. wss://eu-1.example')
+    .option('--region <text>', 'a region label, e.g. eu', '')
+    .addHelpText(
+      'after',
+      '\nExample:\n  torana conference relay register eu-1 --public-key <64 hex> --endpoint wss://eu-1.example --region eu\n',
+    )
+    .action(lazyAction(actions, 'relayRegister'));
+  options(relay.command('health <relay-id>').description("report a relay's health (its operator only)"))
+    .option('--unavailable', 'the relay is down (default: available)')
+    .option('--latency-ms <n>', 'measured latency in ms', '0')
+    .option('--loss-permille <n>', 'packet loss in permille, 0 to 1000', '0')
+    .addHelpText(
+      'after',
+      '\nExample:\n  torana conference relay health eu-1 --latency-ms 18 --loss-permille 2\n',
+    )
+    .action(lazyAction(actions, 'relayHealth'));
   options(conf.command('show <call-id>').description('a call: settings, manifest, roster, usage and status'))
     .addHelpText('after', '\nExample:\n  torana conference show wonderland:standup --json\n')
     .action(lazyAction(actions, 'show'));

@@ -109,6 +109,7 @@ describe('conference relay routes', () => {
     const missing = await getJson(s, '/v1/conference/relays/nope');
     assert.deepEqual([missing.status, missing.body.code], [404, 'conference_relay_not_found']);
     assert.deepEqual(missing.body.details, { relay: 'nope' });
+    assert.match(String(missing.body.message), /no relay nope/);
     const bad = await getJson(s, `/v1/conference/relays/${encodeURIComponent('a b')}`);
     assert.deepEqual([bad.status, bad.body.code], [400, 'bad_request']);
   });

@@ -165,7 +165,8 @@ function relayRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
     handler: (req, reply) => {
       const id = pathId(RelayId, req.params.relay_id, 'a relay name');
       const r = reader.relay(id);
-      if (r === undefined) throw d.errors.create('conference_relay_not_found', { relay: id });
+      if (r === undefined)
+        throw d.errors.create('conference_relay_not_found', { relay: id }, `no relay ${id} is registered`);
       return respond(d.schema, req, reply, RelayView, relayItem(r));
     },
   });

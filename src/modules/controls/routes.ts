@@ -42,6 +42,7 @@ const ID = Type.String({ minLength: 1, maxLength: 512 });
 function post(url: string, operationId: string, summary: string) {
   return {
     method: 'POST' as const,
+    readsOnly: true,
     url,
     operationId,
     summary,

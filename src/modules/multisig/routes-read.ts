@@ -41,6 +41,7 @@ export function post(url: string, operationId: string, summary: string, descript
 function specRoute(d: RouteDeps, port: MultisigPort): RouteDef {
   return defineRoute({
     ...post('/v1/multisig/spec', 'getMultisigSpec', 'Signatories, weights, quorum and proposal TTL'),
+    readsOnly: true,
     schema: {
       body: Type.Object(SELECTOR_FIELDS, { additionalProperties: false }),
       response: { 200: viewSchema(MultisigSpecView) },
@@ -53,6 +54,7 @@ function specRoute(d: RouteDeps, port: MultisigPort): RouteDef {
 function listRoute(d: RouteDeps, port: MultisigPort): RouteDef {
   return defineRoute({
     ...post('/v1/multisig/proposals/list', 'listMultisigProposals', 'Proposals of one multisig account'),
+    readsOnly: true,
     schema: {
       body: Type.Object(
         {
@@ -81,6 +83,7 @@ function listRoute(d: RouteDeps, port: MultisigPort): RouteDef {
 function getRoute(d: RouteDeps, port: MultisigPort): RouteDef {
   return defineRoute({
     ...post('/v1/multisig/proposals/get', 'getMultisigProposal', 'One proposal with its status'),
+    readsOnly: true,
     schema: {
       body: Type.Object({ ...SELECTOR_FIELDS, ...PROPOSAL_FIELDS }, { additionalProperties: false }),
       response: { 200: viewSchema(MultisigProposalView) },

@@ -1,0 +1,47 @@
+// `npm start` (scripts/start.mjs) runs the compiled node and compiles only when a source is newer than
+// the build: each case lays out a small tree in a temporary directory and sets file times.
+
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, describe, it } from 'node:test';
+// @ts-expect-error: a plain ES module script without types
+import { staleInput } from '../../scripts/start.mjs';
+
+const ROOT = new URL('../..', import.meta.url).pathname;
+
+describe('npm start', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'torana-start-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const at = (file: string, seconds: number) => {
+    const p = join(dir, file);
+    mkdirSync(dirname(p), { recursive: true });
+    writeFileSync(p, '');
+    utimesSync(p, seconds, seconds);
+  };
+
+  it('is the start script, and it does not run tsc itself', () => {
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+    assert.equal(pkg.scripts.start, 'node scripts/start.mjs');
+  });
+
+  it('builds when there is no build, or a source or config is newer; not when the build is current', () => {
+    at('src/cli/main.ts', 1000);
+    at('src/a/b.ts', 1000);
+    at('tsconfig.json', 1000);
+    assert.equal(staleInput(dir), join(dir, 'dist/.tsbuildinfo'), 'no build yet');
+    at('dist/.tsbuildinfo', 2000);
+    assert.equal(staleInput(dir), join(dir, 'dist/cli/main.js'), 'no entry point');
+    at('dist/cli/main.js', 2000);
+    assert.equal(staleInput(dir), undefined, 'up to date');
+    at('src/a/b.test.ts', 3000);
+    at('src/dashboard/ui/app.ts', 3000);
+    assert.equal(staleInput(dir), undefined, 'tests and the dashboard UI are not compiled by tsc');
+    at('src/a/b.ts', 3000);
+    assert.equal(staleInput(dir), join(dir, 'src/a/b.ts'));
+    at('dist/.tsbuildinfo', 4000);
+    at('tsconfig.json', 5000);
+    assert.equal(staleInput(dir), join(dir, 'tsconfig.json'));
+  });
+});
