@@ -7,7 +7,7 @@
 // unit is paid once), never each segment. Exact bigint arithmetic only.
 
 import { conferenceGas } from '../../model/conference.js';
-import { formatNumeric, MANTISSA_MAX, type Numeric, rescale } from '../../model/numeric.js';
+import { MANTISSA_MAX, type Numeric, rescale } from '../../model/numeric.js';
 import { type Fail, fail } from '../../state/exec-context.js';
 
 export { charge, NATIVE_ASSET_PARAMETER, nativeAsset } from '../../state/exec-native-asset.js';
@@ -27,6 +27,6 @@ export function checkBilled(expected: bigint, billed: Numeric, scale: number): F
   if (given === expected) return undefined;
   return fail(
     'conference_billing_mismatch',
-    `billedGas must be ${formatNumeric({ mantissa: expected, scale })} (ceil(total after × rate / 60000) − ceil(total before × rate / 60000))`,
+    `billedGas must be ${expected} units at scale ${scale} (ceil(total after × rate / 60000) − ceil(total before × rate / 60000))`,
   );
 }

@@ -9,7 +9,6 @@
 // Caps of the definition and of the account both apply to the sender (usage counted once, per account).
 
 import { assetId } from '../../model/ids.js';
-import { formatNumeric } from '../../model/numeric.js';
 import type { ExecContext, Fail } from '../../state/exec-context.js';
 import { fail } from '../../state/exec-context.js';
 import type { Movement, TransferCheck } from '../../state/module-host.js';
@@ -50,14 +49,14 @@ function screen(
   return undefined;
 }
 
+// The message is part of the committed result (the block's results root): it keeps base units, as every
+// block already committed says it, so a replay of history gives the same results. Readers render amounts.
 function exceeded(m: Movement, l: TransferLimit, spent: bigint, level: string): Fail {
   const w = windowName(l.window.kind);
-  // Amounts as a person reads them: at the definition's scale (a cap of 200 units at scale 2 is 2.00).
-  const amount = (units: bigint) => formatNumeric({ mantissa: units, scale: m.scale });
   return fail(
     'transfer_cap_exceeded',
-    `${level} cap ${amount(l.cap.mantissa)} (window ${w}) of ${m.definition} ` +
-      `exceeded by ${m.from}: ${amount(spent)} with this transfer`,
+    `${level} cap ${l.cap.mantissa} (window ${w}, units at scale ${m.scale}) of ${m.definition} ` +
+      `exceeded by ${m.from}: ${spent} with this transfer`,
   );
 }
 
