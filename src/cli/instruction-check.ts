@@ -41,8 +41,8 @@ function reachable(node: unknown, defs: Record<string, JsonSchema>, into: Set<st
 type Schema = Record<string, unknown>;
 
 /**
- * Checks lists of instructions. An instruction that carries instructions (a multisig proposal, a
- * trigger) has its list checked item by item the same way, each against its own kind, so that no
+ * Checks lists of instructions. An instruction that carries instructions (a proposal, a scheduled
+ * run) has its list checked item by item the same way, each against its own kind, so that no
  * kind's validator holds every other kind's schema.
  */
 export class InstructionChecker {

@@ -118,6 +118,7 @@ const EXPECTED_DEFAULTS = {
     fsync: true,
     lmdb_map_bytes: 17179869184,
     state_tree_cache_nodes: 200000,
+    state_proof_pins_max: 16,
     state_row_cache_rows: 100000,
     state_tree_versions_kept: 128,
   },

@@ -1,4 +1,4 @@
-// Defaults and bounds of `torana index` flags (docs/indexer.md, docs/security.md "PostgreSQL indexer").
+// Defaults and bounds of `torana index` flags (docs/indexer.md, docs/security.md "The PostgreSQL indexer").
 // Kept free of imports so that the CLI's declaration shows the default without loading the indexer.
 
 /** Blocks between two state checkpoints at most (`--checkpoint-blocks`): what a restart re-executes. */

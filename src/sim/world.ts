@@ -8,7 +8,6 @@ import type { BftTransport, SafetyStore } from '../consensus/bft/ports.js';
 import type { PlantedBug, SafetyState } from '../consensus/bft/types.js';
 import { ConsensusInvariantError } from '../consensus/bft/types.js';
 import { TABLE_TAGS } from '../model/tags.js';
-import { stateKey } from '../state/keys.js';
 import { AssertionError } from '../util/assert.js';
 import { Byzantine, type ByzantineKind } from './byzantine.js';
 import { Checkers } from './checkers.js';
@@ -269,7 +268,9 @@ export class World {
 function plantRowDivergence(p: SimPeer): void {
   const tree = p.ledger.state.tree;
   const prepare = tree.prepare.bind(tree);
-  const row = { key: stateKey(TABLE_TAGS.domain, 'planted-divergence'), value: Uint8Array.of(1) };
+  // A state key: the table's tag byte, then the id in UTF-8 (the state's key scheme, docs/ledger-proofs.md).
+  const key = Uint8Array.of(TABLE_TAGS.domain, ...new TextEncoder().encode('planted-divergence'));
+  const row = { key, value: Uint8Array.of(1) };
   tree.prepare = (changes, version) =>
     prepare(version !== undefined && version >= 2 ? [...changes, row] : changes, version);
 }

