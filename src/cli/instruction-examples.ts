@@ -1,25 +1,21 @@
-// One JSON example of every instruction kind, in the form `torana tx submit` takes (and a committed
-// transaction reads back as). Typed by kind, so a new instruction kind in the core or a module does not
-// compile until it has its example here. docs/instructions.md lists them (a generated section), and
-// instruction-schema.test.ts checks that each one validates against the published schema and encodes.
-// The examples share one small world: the domain wonderland, accounts alice and bob in it, the asset
-// rose#wonderland, a multisig account derived from (wonderland, treasury), a call wonderland:standup.
+// One JSON example of every instruction kind of the core, in the form `torana tx submit` takes (and a
+// committed transaction reads back as); each ledger module declares its own in its `examples.ts`
+// (src/modules/examples.ts finds them). docs/instructions.md lists the core's (a generated section), each
+// module's docs page its own; instruction-schema.test.ts checks that every kind of the build has exactly
+// one example, valid against the published schema and encodable. The examples share one small world
+// (example-world.ts).
 
 import type { Json } from '../codec/codec.js';
 import type { InstructionKind } from '../model/instructions.js';
+import { ALICE, BOB, HASH, MINT, ROSE } from './example-world.js';
 
-export const ALICE = 'ed01208A88E3DD7409F195FD52DB2D3CBA5D72CA6709BF1D94121BF3748801B40F6F5C@wonderland';
-export const BOB = 'ed01208139770EA87D175F56A35466C34C7ECCCB8D8A91B4EE37A25DF60F5B8FC9B394@wonderland';
+export { ALICE, BOB } from './example-world.js';
+
 const PEER = 'ed0120ED4928C628D1C2C6EAE90338905995612959273A5C63F93636C14614AC8737D1';
-const MULTISIG = 'ed01205DE9B1D73CF85CE231AA4DCC442E31D9364588D0A5F2654734E57C65CB3CA7A5@wonderland';
-const ROSE = 'rose#wonderland';
-const CALL = 'wonderland:standup';
-const HASH = '5f2a8c1e9b7d4a3f6e0c2b8d1a7f4e3c9b6d0a2f8e5c1b7d4a3f6e0c2b8d1a7f';
 const FIELD = `${'0'.repeat(62)}2a`;
-const RELAY_KEY = '11'.repeat(32);
-const MINT: Json = { kind: 'MintAsset', asset: `${ROSE}#${ALICE}`, amount: '10' };
 
-export const INSTRUCTION_EXAMPLES: Record<InstructionKind, Json> = {
+/** The core's instruction kinds. */
+export const CORE_INSTRUCTION_EXAMPLES: Readonly<Partial<Record<InstructionKind, Json>>> = {
   RegisterDomain: { kind: 'RegisterDomain', id: 'wonderland', metadata: {} },
   RegisterAccount: { kind: 'RegisterAccount', id: ALICE, metadata: { display_name: 'Alice' } },
   RegisterAssetDefinition: {
@@ -88,99 +84,7 @@ export const INSTRUCTION_EXAMPLES: Record<InstructionKind, Json> = {
   },
   ActivateRuntimeUpgrade: { kind: 'ActivateRuntimeUpgrade', id: HASH },
   CancelRuntimeUpgrade: { kind: 'CancelRuntimeUpgrade', id: HASH },
-  CreateConference: {
-    kind: 'CreateConference',
-    call: CALL,
-    policy: { kind: 'Authenticated' },
-    privacy: { kind: 'Transparent' },
-    title: 'Stand-up',
-    description: 'daily',
-    scheduled_start_ms: '1767225600000',
-    scheduled_end_ms: '1767227400000',
-    max_participants: 8,
-    gas_rate_per_minute: '0.5',
-    billing_account: ALICE,
-    metadata: {},
-    roster_commitments: [],
-  },
-  JoinConference: { kind: 'JoinConference', call: CALL, participant: BOB },
-  LeaveConference: { kind: 'LeaveConference', call: CALL, participant: BOB },
-  RecordConferenceUsage: {
-    kind: 'RecordConferenceUsage',
-    call: CALL,
-    participant: BOB,
-    segment: 1,
-    duration_ms: '60000',
-    billed_gas: '0.5',
-  },
-  EndConference: { kind: 'EndConference', call: CALL },
-  SetConferenceRelayManifest: {
-    kind: 'SetConferenceRelayManifest',
-    call: CALL,
-    manifest: {
-      hops: [{ relay: 'relay-eu', public_key: RELAY_KEY, weight: 1 }],
-      expires_at_ms: '1767229200000',
-    },
-  },
-  RegisterConferenceRelay: {
-    kind: 'RegisterConferenceRelay',
-    relay: 'relay-eu',
-    public_key: RELAY_KEY,
-    endpoint: 'wss://relay-eu.example.org',
-    region: 'eu-west',
-  },
-  ReportConferenceRelayHealth: {
-    kind: 'ReportConferenceRelayHealth',
-    relay: 'relay-eu',
-    available: true,
-    latency_ms: 42,
-    loss_permille: 3,
-  },
   ShieldAsset: { kind: 'ShieldAsset', amount: '5', owner_hash: FIELD },
-  RegisterAccountAlias: { kind: 'RegisterAccountAlias', alias: 'alice@wonderland', account: ALICE },
-  TransferAccountAlias: { kind: 'TransferAccountAlias', alias: 'alice@wonderland', destination: BOB },
-  RemoveAccountAlias: { kind: 'RemoveAccountAlias', alias: 'alice@wonderland' },
-  SetPrimaryAccountAlias: { kind: 'SetPrimaryAccountAlias', alias: 'alice@wonderland' },
-  SetAssetAlias: { kind: 'SetAssetAlias', alias: 'rose', definition: ROSE },
-  RenewAssetAlias: { kind: 'RenewAssetAlias', alias: 'rose', expires_at_ms: '1798761600000' },
-  RemoveAssetAlias: { kind: 'RemoveAssetAlias', alias: 'rose' },
-  RegisterMultisig: {
-    kind: 'RegisterMultisig',
-    account: MULTISIG,
-    seed: 'treasury',
-    spec: { signatories: { [ALICE]: 1, [BOB]: 1 }, quorum: 2, transaction_ttl_ms: 3600000 },
-  },
-  ProposeMultisig: { kind: 'ProposeMultisig', multisig: MULTISIG, instructions: [MINT] },
-  ApproveMultisig: { kind: 'ApproveMultisig', multisig: MULTISIG, instructions_hash: HASH },
-  CancelMultisig: { kind: 'CancelMultisig', multisig: MULTISIG, instructions_hash: HASH },
-  SetMultisigSpec: {
-    kind: 'SetMultisigSpec',
-    multisig: MULTISIG,
-    spec: { signatories: { [ALICE]: 1, [BOB]: 1 }, quorum: 1, transaction_ttl_ms: 3600000 },
-  },
-  SetTransferFreeze: { kind: 'SetTransferFreeze', definition: ROSE, account: BOB, frozen: true },
-  SetTransferBlacklist: { kind: 'SetTransferBlacklist', definition: ROSE, account: BOB, blacklisted: true },
-  SetTransferListEntry: {
-    kind: 'SetTransferListEntry',
-    definition: ROSE,
-    list: { kind: 'Allow' },
-    account: BOB,
-    listed: true,
-  },
-  SetTransferCap: {
-    kind: 'SetTransferCap',
-    definition: ROSE,
-    window: { kind: 'Day' },
-    cap: '1000',
-  },
-  RegisterTrigger: {
-    kind: 'RegisterTrigger',
-    id: 'nightly-mint',
-    due: { kind: 'Height', height: 100 },
-    repeat: { kind: 'EveryBlocks', blocks: 100 },
-    instructions: [MINT],
-  },
-  UnregisterTrigger: { kind: 'UnregisterTrigger', id: 'nightly-mint' },
   RegisterSubscriptionPlan: {
     kind: 'RegisterSubscriptionPlan',
     id: 'pro-monthly',
@@ -208,3 +112,10 @@ export const INSTRUCTION_EXAMPLES: Record<InstructionKind, Json> = {
   },
   ChargeSubscription: { kind: 'ChargeSubscription', id: 'alice-pro' },
 };
+
+/** Every kind's example: the core's and each module's (a kind without one fails instruction-schema.test.ts). */
+export function allInstructionExamples(
+  modules: readonly { readonly examples: Readonly<Record<string, Json>> }[],
+): Readonly<Record<InstructionKind, Json>> {
+  return Object.assign({}, CORE_INSTRUCTION_EXAMPLES, ...modules.map((m) => m.examples));
+}

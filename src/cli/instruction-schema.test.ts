@@ -1,5 +1,6 @@
-// The published instruction schema and the examples of docs/instructions.md, against the codec they are
-// generated from. After an intended change of an instruction (or a new kind), rewrite both files with
+// The published instruction schema and the examples (docs/instructions.md for the core's kinds,
+// each module's docs page for its own), against the codec they are
+// generated from. After an intended change of an instruction (or a new kind), rewrite the files with
 //   UPDATE_GOLDEN=1 node --conditions=torana-source --import tsx --test src/cli/instruction-schema.test.ts
 
 // Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
@@ -10,8 +11,9 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { encode } from '../codec/frame.js';
 import { INSTRUCTION_KINDS, InstructionCodec } from '../model/instructions.js';
+import { moduleExamples } from '../modules/examples.js';
 import { InstructionChecker, problemLines } from './instruction-check.js';
-import { INSTRUCTION_EXAMPLES } from './instruction-examples.js';
+import { allInstructionExamples, CORE_INSTRUCTION_EXAMPLES } from './instruction-examples.js';
 import {
   examplesSection,
   INSTRUCTION_SCHEMA_PATH,
@@ -23,11 +25,27 @@ import {
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const SCHEMA_FILE = root(INSTRUCTION_SCHEMA_PATH);
 const DOC_FILE = root('docs/instructions.md');
+const MODULES = await moduleExamples();
+const INSTRUCTION_EXAMPLES = allInstructionExamples(MODULES);
+
+/** Each page with a generated examples section and the section it must hold: the core's kinds in
+ * docs/instructions.md, each module's on its own page (kinds in tag order). */
+function examplePages(): { file: string; section: string }[] {
+  const of = (byKind: Readonly<Record<string, unknown>>) =>
+    examplesSection(
+      byKind,
+      INSTRUCTION_KINDS.filter((k) => byKind[k] !== undefined),
+    );
+  return [
+    { file: DOC_FILE, section: of(CORE_INSTRUCTION_EXAMPLES) },
+    ...MODULES.map((m) => ({ file: root(m.page), section: of(m.examples) })),
+  ];
+}
 
 if (process.env['UPDATE_GOLDEN'] === '1') {
   writeFileSync(SCHEMA_FILE, instructionSchemaText());
-  const section = examplesSection(INSTRUCTION_EXAMPLES, INSTRUCTION_KINDS);
-  writeFileSync(DOC_FILE, withExamplesSection(readFileSync(DOC_FILE, 'utf8'), section));
+  for (const { file, section } of examplePages())
+    writeFileSync(file, withExamplesSection(readFileSync(file, 'utf8'), section));
 }
 
 describe('the published instruction schema', () => {
@@ -64,10 +82,22 @@ describe('the instruction examples (docs/instructions.md)', () => {
     }
   });
 
-  it('are listed in the doc as generated', () => {
-    const doc = readFileSync(DOC_FILE, 'utf8');
-    const section = examplesSection(INSTRUCTION_EXAMPLES, INSTRUCTION_KINDS);
-    assert.ok(doc.includes(section), 'docs/instructions.md is stale: regenerate it (see this file header)');
+  it("are listed in the docs as generated: the core's in docs/instructions.md, a module's on its page", () => {
+    for (const { file, section } of examplePages())
+      assert.ok(
+        readFileSync(file, 'utf8').includes(section),
+        `${file} is stale: regenerate it (see this file's header)`,
+      );
+  });
+
+  it('come from exactly one place per kind (the core or one module)', () => {
+    const owners = new Map<string, number>();
+    for (const byKind of [CORE_INSTRUCTION_EXAMPLES, ...MODULES.map((m) => m.examples)])
+      for (const kind of Object.keys(byKind)) owners.set(kind, (owners.get(kind) ?? 0) + 1);
+    assert.deepEqual(
+      [...owners].filter(([, n]) => n !== 1),
+      [],
+    );
   });
 
   it('names the position and field of what is wrong', () => {

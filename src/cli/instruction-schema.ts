@@ -88,6 +88,7 @@ export function withExamplesSection(doc: string, section: string): string {
   const start = doc.indexOf('<!-- generated:instruction-examples -->');
   const endMark = '<!-- /generated:instruction-examples -->';
   const end = doc.indexOf(endMark);
-  if (start < 0 || end < start) throw new Error('docs/instructions.md lacks its generated section markers');
+  if (start < 0 || end < start)
+    throw new Error('the page lacks its generated section markers (<!-- generated:instruction-examples -->)');
   return doc.slice(0, start) + section + doc.slice(end + endMark.length);
 }

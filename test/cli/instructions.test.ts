@@ -1,7 +1,7 @@
 // Every instruction kind of the build, core and modules, sent through the command line to a served node
 // (`torana tx submit` with the kind's documented example, docs/instructions.md): each answer must be a
 // ledger outcome — committed, or rejected with a rejection code — never a usage or CLI error. A new kind
-// without an example does not compile (src/cli/instruction-examples.ts); one the CLI cannot encode or
+// without an example fails src/cli/instruction-schema.test.ts (the core's in src/cli/instruction-examples.ts, a module's in its examples.ts); one the CLI cannot encode or
 // send fails here. Also the submit command's own refusals: bad JSON, a bad field, no input.
 
 // Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
@@ -10,10 +10,13 @@ import assert from 'node:assert/strict';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { BOB, INSTRUCTION_EXAMPLES } from '../../src/cli/instruction-examples.js';
+import { allInstructionExamples, BOB } from '../../src/cli/instruction-examples.js';
 import { INSTRUCTION_KINDS } from '../../src/model/instructions.js';
+import { moduleExamples } from '../../src/modules/examples.js';
 import { runCli } from '../helpers/cli-in-process.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
+
+const INSTRUCTION_EXAMPLES = allInstructionExamples(await moduleExamples());
 
 describe('torana tx submit: every instruction kind', () => {
   let t: ServedTestNode;
