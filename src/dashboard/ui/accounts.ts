@@ -76,7 +76,7 @@ export function AccountPage({ id }: { id: string }) {
         ${paths.has('/v1/explorer/accounts/{id}') ? html`<${Summary} id=${a.id} />` : null}
         ${EXTENSIONS.flatMap((x) => x.accountPanels ?? [])
           .filter((p) => paths.has(p.path))
-          .map(({ Panel }) => html`<${Panel} id=${a.id} />`)}
+          .map(({ path, Panel }) => html`<${Panel} key=${path} id=${a.id} />`)}
         <${Table}
           caption="Permissions"
           rows=${a.permissions}
