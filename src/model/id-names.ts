@@ -4,6 +4,12 @@
 // accepts the name as well (gateway/id-resolver.ts), without the gateway knowing the module. The module
 // installs its naming with the executor's part (state/module-host.ts `IdNaming`).
 
+/**
+ * The longest text of a name given in place of an id that a route accepts (bytes): a 64-character label,
+ * one separator and a 128-byte domain name. A module's names fit within it (its own checks say so).
+ */
+export const ID_NAME_TEXT_BYTES_MAX = 64 + 1 + 128;
+
 /** The entities a name may stand for. */
 export type NamedIdKind = 'account' | 'definition';
 

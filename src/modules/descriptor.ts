@@ -50,11 +50,18 @@ export interface ModuleRouteEnv {
 
 /**
  * A section of a shared documentation page made of the modules' own entries (src/modules/docs.ts):
- * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-id-names` (a
- * `| where | parameters |` row of its table of names taken in place of ids), `security-writes` (a
- * paragraph of docs/security.md "Writing to the ledger").
+ * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-names` (a
+ * paragraph of its "Names in place of ids": the names a module gives and how they resolve),
+ * `app-api-id-names` (a `| where | parameters |` row of its table of names taken in place of ids),
+ * `security-writes` (a paragraph of docs/security.md "Writing to the ledger"), `dashboard-additions` (a
+ * `| module | adds |` row of docs/dashboard.md: what its `dashboard.ts` adds to the dashboard's pages).
  */
-export type ModuleDocSection = 'app-api-families' | 'app-api-id-names' | 'security-writes';
+export type ModuleDocSection =
+  | 'app-api-families'
+  | 'app-api-names'
+  | 'app-api-id-names'
+  | 'security-writes'
+  | 'dashboard-additions';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;

@@ -23,12 +23,18 @@ export const MODULE_DOC_SECTIONS: Readonly<
     head: ['| family | routes | needs besides `app_api.enabled` |', '| --- | --- | --- |'],
     join: '\n',
   },
+  'app-api-names': { page: 'docs/app-api.md', head: [], join: '\n\n' },
   'app-api-id-names': {
     page: 'docs/app-api.md',
     head: ['| where | parameters that take a name in place of an id |', '| --- | --- |'],
     join: '\n',
   },
   'security-writes': { page: 'docs/security.md', head: [], join: '\n\n' },
+  'dashboard-additions': {
+    page: 'docs/dashboard.md',
+    head: ['| module | adds to the dashboard |', '| --- | --- |'],
+    join: '\n',
+  },
 };
 
 const SECTION_NAMES = Object.keys(MODULE_DOC_SECTIONS) as ModuleDocSection[];

@@ -1,4 +1,4 @@
-// Aliases in event filters (docs/app-api.md "Aliases in place of ids"):
+// Aliases in event filters (docs/app-api.md "Names in place of ids"):
 // an event filter comparing `account`, `definition` or `asset` with an alias follows what the alias
 // names at the committed height, taken when an SSE or WebSocket stream opens and when a webhook is
 // registered (the webhook stores the id). Real sockets: a served node, SSE over fetch, a WebSocket, a

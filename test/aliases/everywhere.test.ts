@@ -1,5 +1,5 @@
 // Aliases wherever an id is accepted (every route and the CLI accept an alias wherever an id is accepted,
-// resolved at the committed height; docs/app-api.md "Aliases in place of ids"). The
+// resolved at the committed height; docs/app-api.md "Names in place of ids"). The
 // routes are not listed here: the test walks the served node's own OpenAPI document and finds every path
 // or query parameter naming an account, an asset definition or an asset, so a route added later with such
 // a parameter is checked the day it is registered. Each one must answer an alias exactly as it answers

@@ -43,7 +43,11 @@ const calls: SignalCallPort = {
           ? { host: carol.id, status: { kind: 'Active' } }
           : undefined,
   accountExists: (id) => registered.has(id),
-  accountAlias: (alias) => (alias === 'alice@wonderland' ? alice.id : undefined),
+  // A name in place of an account id: any `label@domain` that is no account id (the aliases module's form).
+  accountName: (text) =>
+    /^[a-z0-9][a-z0-9._-]*@[a-z_]+$/.test(text) && !text.startsWith('ed0120')
+      ? { field: 'account_alias', id: text === 'alice@wonderland' ? alice.id : undefined }
+      : undefined,
 };
 
 async function envelope(to: string, text = 'v=0 offer', from = host): Promise<string> {

@@ -65,8 +65,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The ledger modules (docs/design/modules.md): each folder of src/modules/ builds on the core layers;
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
   // The conference module reads its configuration section, proves and verifies through the core's zk/ and
-  // crypto/ (the shielded pool and verifier stay in the core).
-  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli'],
+  // crypto/ (the shielded pool and verifier stay in the core). A module's `dashboard.ts` builds its panels
+  // with the dashboard's UI parts (src/dashboard/ui/extensions.ts).
+  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli', 'dashboard'],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   // The event exporter (docs/export.md): a client of the node's event stream (through the SDK's SSE
   // reader) that names events by the gateway's filter projection and their ids by the pipeline's layout.

@@ -1,10 +1,12 @@
-// One account: balances and permissions (app route), owned counts and QR code (explorer), aliases.
+// One account: balances and permissions (app route), owned counts and QR code (explorer), the ledger
+// modules' panels (extensions.ts).
 
 import { html } from 'htm/preact';
 import { useContext } from 'preact/hooks';
 import { enc } from './api.js';
 import { PathsContext } from './context.js';
-import { useJson, usePostJson } from './hooks.js';
+import { EXTENSIONS } from './extensions.js';
+import { useJson } from './hooks.js';
 import { AssetLink, Facts, Json, Loaded, Page, Table } from './parts.js';
 
 interface AccountRow {
@@ -46,30 +48,6 @@ function Summary({ id }: { id: string }) {
   </div>`;
 }
 
-interface AliasList {
-  total: number;
-  items: { alias: string; index: number; is_primary: boolean }[];
-}
-
-/** The account's aliases (POST /v1/aliases/by_account), when the node serves alias look-ups. */
-function Aliases({ id }: { id: string }) {
-  const answer = usePostJson<AliasList>('/v1/aliases/by_account', { account_id: id, limit: 100 });
-  if (answer === undefined || !answer.ok) return null;
-  return html`<${Table}
-    caption=${`Aliases (${answer.body.total})`}
-    rows=${answer.body.items}
-    columns=${[
-      {
-        label: 'Alias',
-        cell: (a: AliasList['items'][number]) =>
-          html`<span class="mono" data-alias=${a.alias}>${a.alias}</span>`,
-      },
-      { label: 'Index', cell: (a: AliasList['items'][number]) => a.index },
-      { label: 'Primary', cell: (a: AliasList['items'][number]) => (a.is_primary ? 'yes' : 'no') },
-    ]}
-  />`;
-}
-
 export function AccountPage({ id }: { id: string }) {
   const answer = useJson<Account>(`/v1/accounts/${enc(id)}`);
   const paths = useContext(PathsContext);
@@ -96,7 +74,9 @@ export function AccountPage({ id }: { id: string }) {
           ]}
         />
         ${paths.has('/v1/explorer/accounts/{id}') ? html`<${Summary} id=${a.id} />` : null}
-        ${paths.has('/v1/aliases/by_account') ? html`<${Aliases} id=${a.id} />` : null}
+        ${EXTENSIONS.flatMap((x) => x.accountPanels ?? [])
+          .filter((p) => paths.has(p.path))
+          .map(({ path, Panel }) => html`<${Panel} key=${path} id=${a.id} />`)}
         <${Table}
           caption="Permissions"
           rows=${a.permissions}

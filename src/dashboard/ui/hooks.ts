@@ -69,7 +69,7 @@ export function useExplorerStream<T>(kind: string, what: string, on: boolean, ma
   return items;
 }
 
-/** One POST of a JSON query (the alias look-ups), again whenever `path` or `body` changes. */
+/** One POST of a JSON query (the look-ups of names in place of ids), again whenever `path` or `body` changes. */
 export function usePostJson<T>(path: string, body: unknown): Answer<T> | undefined {
   const [answer, setAnswer] = useState<Answer<T> | undefined>(undefined);
   const key = JSON.stringify(body);

@@ -1,37 +1,30 @@
-// Search by transaction or block hash, block height, account id, account alias (`label@domain`), asset
-// definition id, asset alias (`label`) or domain id. The query is looked up on every route it could name;
-// one match opens its page, several are listed (an asset alias and a domain may share a name).
+// Search by transaction or block hash, block height, account id, asset definition id or domain id, and
+// by the names the ledger modules give (extensions.ts). The query is looked up on every route it could
+// name; one match opens its page, several are listed (a module's name and a domain may be spelled alike).
 
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
-import { enc, getJson, postJson } from './api.js';
+import { enc, getJson } from './api.js';
+import { type DashboardExtension, EXTENSIONS, type Match } from './extensions.js';
 import { href, Page } from './parts.js';
 
-export interface Match {
-  what: string;
-  to: string;
-}
+export type { Match } from './extensions.js';
 
-/** Same literal rule as the ledger's alias labels (model/aliases.ts). */
-const LABEL = /^[a-z0-9][a-z0-9._-]{0,63}$/;
-/** An account id is `<public key text>@<domain>`; anything else with one `@` may be an alias. */
+/** An account id is `<public key text>@<domain>`; anything else with one `@` may be a module's name. */
 const ACCOUNT_ID = /^(ed0120[0-9a-f]{64}|ea0130[0-9a-f]{96})@/i;
 
 const found = async (ok: Promise<boolean>, m: Match): Promise<Match[]> => ((await ok) ? [m] : []);
 const exists = (path: string) => getJson(path).then((a) => a.ok);
 
-async function accountAlias(alias: string): Promise<Match[]> {
-  const a = await postJson<{ account_id: string }>('/v1/aliases/resolve', { alias });
-  return a.ok ? [{ what: `Account alias ${alias}`, to: href('account', a.body.account_id) }] : [];
-}
-
-async function assetAlias(alias: string): Promise<Match[]> {
-  const a = await postJson<{ asset_definition_id: string }>('/v1/assets/aliases/resolve', { alias });
-  return a.ok ? [{ what: `Asset alias ${alias}`, to: href('asset', a.body.asset_definition_id) }] : [];
-}
+/** The pages `s` names as one of the modules' names (in module order). */
+const named = (s: string, extensions: readonly DashboardExtension[]): Promise<Match[]>[] =>
+  extensions.flatMap((x) => (x.search === undefined ? [] : [x.search(s)]));
 
 /** Every page the query names (none when nothing matches). */
-export async function resolveQuery(q: string): Promise<Match[]> {
+export async function resolveQuery(
+  q: string,
+  extensions: readonly DashboardExtension[] = EXTENSIONS,
+): Promise<Match[]> {
   const s = q.trim();
   if (s === '') return [];
   if (/^\d+$/.test(s))
@@ -49,15 +42,17 @@ export async function resolveQuery(q: string): Promise<Match[]> {
   if (s.includes('@')) {
     if (ACCOUNT_ID.test(s))
       return found(exists(`/v1/accounts/${enc(s)}`), { what: 'Account', to: href('account', s) });
-    return accountAlias(s);
+    return (await Promise.all(named(s, extensions))).flat();
   }
   if (s.includes('#'))
     return found(exists(`/v1/assets/definitions/${enc(s)}`), {
       what: 'Asset definition',
       to: href('asset', s),
     });
-  const lookups = [found(exists(`/v1/domains/${enc(s)}`), { what: `Domain ${s}`, to: href('domain', s) })];
-  if (LABEL.test(s)) lookups.unshift(assetAlias(s));
+  const lookups = [
+    ...named(s, extensions),
+    found(exists(`/v1/domains/${enc(s)}`), { what: `Domain ${s}`, to: href('domain', s) }),
+  ];
   return (await Promise.all(lookups)).flat();
 }
 
@@ -73,7 +68,7 @@ export function SearchForm() {
       id="search-input"
       name="q"
       type="search"
-      placeholder="hash, height, account, asset, alias"
+      placeholder=${['hash, height, account, asset', ...EXTENSIONS.flatMap((x) => x.searchHint ?? [])].join(', ')}
       autocomplete="off"
       value=${q}
       onInput=${(e: Event) => setQ((e.target as HTMLInputElement).value)}

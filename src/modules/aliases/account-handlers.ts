@@ -4,11 +4,11 @@
 // {"target": "<account>"}, or Admin. Binding in a domain other than the account's also needs the alias
 // domain's owner (or CanModifyMetadata on that domain), so nobody squats names in a foreign domain.
 
-import { accountAliasProblem, aliasDomain } from '../../model/aliases.js';
 import { parseAccountId } from '../../model/ids.js';
 import { authorize } from '../../state/authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
 import { SINGLETON_ID } from '../../state/keys.js';
+import { accountAliasProblem, aliasDomain } from './literal.js';
 import type { AccountAlias } from './rows.js';
 
 function domainOwner(x: ExecContext, domain: string | undefined): string | undefined {

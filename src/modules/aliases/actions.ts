@@ -9,9 +9,9 @@ import type { IdArgKind } from '../../cli/id-names.js';
 import { printJson, printRecord, printTable } from '../../cli/output.js';
 import { resolveClient } from '../../cli/settings.js';
 import type { Json } from '../../codec/codec.js';
-import { accountAliasProblem, assetAliasProblem } from '../../model/aliases.js';
 import type { ToranaClient } from '../../sdk/client.js';
 import { instructions as ix } from '../../sdk/instructions.js';
+import { accountAliasProblem, assetAliasProblem } from './literal.js';
 import { aliasesOfAccount, resolveAccountAlias, resolveAliasIndex, resolveAssetAlias } from './sdk.js';
 import { AccountAliasView, AliasIndexView, AssetAliasView } from './views.js';
 

@@ -3,10 +3,10 @@
 // peer decides alike. Who may act: whoever may set the definition's metadata (its owner, its domain's
 // owner, CanModifyMetadata {"target": "<definition>"}, Admin); anyone may remove an expired alias.
 
-import { ALIAS_GRACE_MS_MAX, assetAliasProblem } from '../../model/aliases.js';
 import { parseDefinitionId } from '../../model/ids.js';
 import { authorize } from '../../state/authorize.js';
 import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
+import { ALIAS_GRACE_MS_MAX, assetAliasProblem } from './literal.js';
 import { type AssetAlias, leaseStatus } from './rows.js';
 
 function authorizeDefinition(x: ExecContext, definition: string): Fail | undefined {

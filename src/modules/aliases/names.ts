@@ -3,10 +3,10 @@
 // definition id also takes an alias. An account alias `label@domain` names its account; an asset alias
 // `label` names its definition while its lease is live at the committed tip's block time.
 
-import { accountAliasProblem, assetAliasProblem } from '../../model/aliases.js';
 import type { IdName } from '../../model/id-names.js';
 import type { IdNaming } from '../../state/module-host.js';
 import type { WorldState } from '../../state/world-state.js';
+import { accountAliasProblem, assetAliasProblem } from './literal.js';
 import { leaseLive, leaseStatus } from './rows.js';
 
 function accountName(state: WorldState, text: string): IdName | undefined {

@@ -4,9 +4,9 @@
 
 import { tipTimeMs } from '../../gateway/id-resolver.js';
 import type { ChainReader } from '../../gateway/ports.js';
-import { aliasDomain } from '../../model/aliases.js';
 import { deepCopy } from '../../state/copy.js';
 import type { WorldState } from '../../state/world-state.js';
+import { aliasDomain } from './literal.js';
 import type { AliasPort } from './port.js';
 import type { AccountAlias, AssetAlias } from './rows.js';
 

@@ -16,14 +16,9 @@ import { existingAccount } from '../../gateway/id-resolver.js';
 import { parsePage } from '../../gateway/list.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
-import {
-  ALIAS_TEXT_BYTES_MAX,
-  accountAliasProblem,
-  aliasDomain,
-  assetAliasProblem,
-} from '../../model/aliases.js';
 import { parseDefinitionId } from '../../model/ids.js';
 import { NAME_BYTES_MAX } from '../../model/names.js';
+import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem, aliasDomain, assetAliasProblem } from './literal.js';
 import type { AliasPort } from './port.js';
 import { type AccountAlias, leaseStatus } from './rows.js';
 import { AccountAliasListView, AccountAliasView, AliasIndexView, AssetAliasView } from './views.js';

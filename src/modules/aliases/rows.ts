@@ -1,11 +1,11 @@
 // The aliases module's stored rows (docs/data-model.md §Aliases): bound account aliases, the index
-// counter, asset aliases and their leases. The literal syntax is the core's (model/aliases.ts).
+// counter, asset aliases and their leases. The literal syntax is literal.ts.
 
 import type { Infer } from '../../codec/codec.js';
 import { option, struct } from '../../codec/compound.js';
 import { bool, u64, varuint } from '../../codec/primitives.js';
-import { AliasText } from '../../model/aliases.js';
 import { AccountId, AssetDefinitionId } from '../../model/ids.js';
+import { AliasText } from './literal.js';
 
 /** A bound account alias (world-state table 0x11, keyed by the literal). */
 export const AccountAliasCodec = struct('AccountAlias', {

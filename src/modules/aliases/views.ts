@@ -3,9 +3,9 @@
 
 import { option, seq, struct } from '../../codec/compound.js';
 import { bool, string, u64, varuint } from '../../codec/primitives.js';
-import { AliasText } from '../../model/aliases.js';
 import { AccountId, AssetDefinitionId, DomainId } from '../../model/ids.js';
 import { Name } from '../../model/names.js';
+import { AliasText } from './literal.js';
 
 /** `source` is always "ledger": aliases are ledger state, never an outside directory. */
 const Source = string(16);

@@ -1,16 +1,16 @@
 // The aliases module's wire declarations (docs/data-model.md §Aliases): its instruction and event
 // variants, rejection meanings, weights, stored row types and tables. Their tags, numbers and ids are in
 // model/tags.ts; importing this file (src/modules/registry.ts does) declares them into the core's codecs
-// and tables. The literal syntax (`AliasText`, the label rules) is the core's model/aliases.ts.
+// and tables. The literal syntax (`AliasText`, the label rules) is literal.ts.
 
 import { option } from '../../codec/compound.js';
 import { u64, varuint } from '../../codec/primitives.js';
-import { AliasText, accountAliasProblem, aliasDomain, assetAliasProblem } from '../../model/aliases.js';
 import { AccountId, AssetDefinitionId } from '../../model/ids.js';
 import { row } from '../../model/weights.js';
 import { SINGLETON_ID } from '../../state/keys.js';
 import { declareModuleWire } from '../../state/module-wire.js';
 import { type TableDef, tableDef } from '../../state/tables.js';
+import { AliasText, accountAliasProblem, aliasDomain, assetAliasProblem } from './literal.js';
 import {
   type AccountAlias,
   AccountAliasCodec,

@@ -12,8 +12,11 @@ export interface ConferenceReadPort {
   relays(): ConferenceRelay[];
   /** Whether the account is registered (who may read `authenticated` calls, viewer.ts). */
   accountExists(id: string): boolean;
-  /** The account an account alias names, at the committed height (signalling takes aliases for ids). */
-  accountAlias(alias: string): string | undefined;
+  /**
+   * A name given in place of an account id, at the committed height (signalling takes names for ids):
+   * its 404 detail field and the account it names; undefined when `text` has no name's form.
+   */
+  accountName(text: string): { field: string; id: string | undefined } | undefined;
   /**
    * One page of the shielded pool tree: the note commitments of leaves offset..offset+limit-1, the
    * leaf count, and the recent roots (oldest first). O(page), whatever the size of the tree.

@@ -11,7 +11,10 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     relay: (id) => state.getRelay(id),
     relays: () => state.listRelays(),
     accountExists: (id) => state.peek('account', id) !== undefined,
-    accountAlias: (alias) => state.idName('account', alias)?.id(0),
+    accountName: (text) => {
+      const name = state.idName('account', text);
+      return name === undefined ? undefined : { field: name.field, id: name.id(0) };
+    },
     shieldedPoolPage: (offset, limit) => state.shieldedPoolPage(offset, limit),
   };
 }

@@ -68,7 +68,7 @@ describe('committed answers into the signal box', () => {
       {
         call: (id) => (id === CALL ? { host: host.id, status: { kind: 'Active' } } : undefined),
         accountExists: () => true,
-        accountAlias: () => undefined,
+        accountName: () => undefined,
       },
       box,
       { backfillBlocks: 3, onError: (e) => errors.push(e) },

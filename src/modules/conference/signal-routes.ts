@@ -18,7 +18,6 @@ import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import type { SignedRequests } from '../../gateway/signed-request.js';
 import { serveSse } from '../../gateway/sse.js';
 import { lastEventIdOf, type StreamEvent } from '../../gateway/sse-frame.js';
-import { accountAliasProblem } from '../../model/aliases.js';
 import type { ConferenceCall } from '../../model/conference.js';
 import { parseCallId } from '../../model/conference.js';
 import type { PostOutcome, SignalBox, SignalRecord } from './signal-box.js';
@@ -29,8 +28,12 @@ export interface SignalCallPort {
   call(id: string): Pick<ConferenceCall, 'host' | 'status'> | undefined;
   /** Whether the account is registered: offers go to registered accounts only. */
   accountExists(id: string): boolean;
-  /** The account an account alias names at the committed height (docs/app-api.md "Aliases in place of ids"). */
-  accountAlias(alias: string): string | undefined;
+  /**
+   * A name given in place of an account id (docs/app-api.md "Names in place of ids"), read at the committed
+   * height: the detail field a 404 names it by and the account it names; undefined when `text` has no
+   * name's form (model/id-names.ts).
+   */
+  accountName(text: string): { field: string; id: string | undefined } | undefined;
 }
 
 export interface SignalRouteOptions {
@@ -132,12 +135,12 @@ function envelopeOf(o: SignalRouteOptions, text: string, index: number): Uint8Ar
  * An offer's recipient: an account id with an Ed25519 key (to seal to) that is registered. An
  * unregistered id could never join the call, and would let a host spend the box on made-up recipients.
  */
-/** An account id as given; an account alias as the account it names (404 not_found when unbound). */
+/** An account id as given; a name in place of one as the account it names (404 not_found when unbound). */
 function accountOf(o: SignalRouteOptions, text: string, details: Record<string, unknown> = {}): string {
-  if (accountAliasProblem(text) !== undefined) return text;
-  const id = o.calls.accountAlias(text);
-  if (id === undefined) throw gatewayError('not_found', { ...details, account_alias: text });
-  return id;
+  const name = o.calls.accountName(text);
+  if (name === undefined) return text;
+  if (name.id === undefined) throw gatewayError('not_found', { ...details, [name.field]: text });
+  return name.id;
 }
 
 function recipientOf(o: SignalRouteOptions, given: string, index: number): string {

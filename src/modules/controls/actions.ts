@@ -1,4 +1,4 @@
-// The code of `torana controls …` (commands.ts). Ids may be aliases (resolved by the node).
+// The code of `torana controls …` (commands.ts). Ids may be names in place of ids (resolved by the node).
 
 import { type Flags, submit } from '../../cli/client-actions.js';
 import { CliError } from '../../cli/errors.js';

@@ -5,8 +5,8 @@
 //        → {account_id, asset_definition_id, control: {outgoing_frozen, blacklisted, limits},
 //           definition: {…rules of the definition as they apply to the account}, usages}
 //   POST /v1/controls/asset-definition/get  {asset_definition_id} → {asset_definition_id, control: {…}}
-// Ids may be aliases (gateway/id-resolver.ts). No control row → 200 all clear; an unknown account or
-// definition (or an unbound alias) → 404; a text that is neither an id nor an alias → 400.
+// Ids may be given as names in place of ids (gateway/id-resolver.ts). No control row → 200 all clear; an
+// unknown account or definition (or an unbound name) → 404; a text that is neither an id nor a name → 400.
 
 import { Type } from 'typebox';
 import type { RouteDeps } from '../../gateway/deps.js';
@@ -30,7 +30,7 @@ export interface ControlsPort extends IdNameState {
   definitionControl(definition: string): DefinitionControl | undefined;
   accountExists(id: string): boolean;
   definitionExists(id: string): boolean;
-  /** Height and block time of the committed tip (alias leases; "current" usage buckets). */
+  /** Height and block time of the committed tip (names that lapse; "current" usage buckets). */
   height(): number;
   tipTimeMs(): Promise<number>;
 }
@@ -164,10 +164,11 @@ export function controlRoutes(d: RouteDeps, port: ControlsPort): RouteDef[] {
 }
 
 /**
- * The transfer controls' family (an application family: registered with `app_api.enabled`), served right
- * after the alias family, where these routes have always been: moving them into the module changed no
- * part of the served interface (route order, OpenAPI document).
+ * The transfer controls' family (an application family: registered with `app_api.enabled`), served after
+ * the explorer family and after the families of the modules listed before it that are served there too
+ * (registry order), where these routes have always been: moving them into the module changed no part of
+ * the served interface (route order, OpenAPI document).
  */
 export function controlsFamily(port: ControlsPort, deps: RouteDeps): RouteFamily {
-  return { name: 'controls', app: true, servedAfter: 'aliases', routes: () => controlRoutes(deps, port) };
+  return { name: 'controls', app: true, servedAfter: 'explorer', routes: () => controlRoutes(deps, port) };
 }

@@ -3,7 +3,7 @@
 // holder; windows 'tx' | 'hour' | 'day' | 'week' | 'month'; amounts are decimals at the definition scale)
 // and the reads over the module's routes (routes.ts), decoded with the node's own view codecs so the SDK
 // and the node cannot drift. Unknown account or definition: a ToranaApiError with code `not_found`. Ids
-// may be aliases. The SDK's public surface (src/sdk/index.ts) re-exports these names.
+// may be names in place of ids (resolved by the node). The SDK's public surface (src/sdk/index.ts) re-exports these names.
 
 import type { Instruction } from '../../model/instructions.js';
 import { type Numeric, numeric } from '../../model/numeric.js';

@@ -1,5 +1,5 @@
-// The code of `torana multisig …` (commands.ts). A multisig is named by its id or an alias
-// (resolved by the node, id-args.ts); instructions of a proposal are given in their JSON form.
+// The code of `torana multisig …` (commands.ts). A multisig is named by its id or a name in place
+// of it (resolved by the node, id-args.ts); instructions of a proposal are given in their JSON form.
 
 import { type Flags, submit } from '../../cli/client-actions.js';
 import { CliError } from '../../cli/errors.js';

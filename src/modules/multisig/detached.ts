@@ -36,10 +36,10 @@ function bad(field: string, reason: string): never {
   throw gatewayError('bad_request', { location: 'body', field, reason });
 }
 
-/** The signer's account id (an id or an account alias). */
+/** The signer's account id (an id or a name in place of one, model/id-names.ts). */
 function signerOf(d: RouteDeps, text: string): string {
   const id = resolveAccount(d.ports.state, text);
-  if (id === undefined) bad('signer_account_id', 'expected an account id or a bound account alias');
+  if (id === undefined) bad('signer_account_id', 'expected an account id or a bound name in place of one');
   return id;
 }
 

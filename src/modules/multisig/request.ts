@@ -7,7 +7,7 @@ import { hashFromHex } from '../../crypto/hash.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
 import { resolveAccount } from '../../gateway/id-resolver.js';
-import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem } from '../../model/aliases.js';
+import { ID_NAME_TEXT_BYTES_MAX } from '../../model/id-names.js';
 import { canonicalAccountId } from '../../model/ids.js';
 import { type Instruction, InstructionCodec } from '../../model/instructions.js';
 import { toHex } from '../../util/hex.js';
@@ -20,7 +20,7 @@ const HASH_TEXT = Type.String({ minLength: 64, maxLength: 64 });
 
 export const SELECTOR_FIELDS = {
   multisig_account_id: Type.Optional(ACCOUNT_TEXT),
-  multisig_account_alias: Type.Optional(Type.String({ minLength: 1, maxLength: ALIAS_TEXT_BYTES_MAX })),
+  multisig_account_alias: Type.Optional(Type.String({ minLength: 1, maxLength: ID_NAME_TEXT_BYTES_MAX })),
 };
 export const PROPOSAL_FIELDS = {
   proposal_id: Type.Optional(HASH_TEXT),
@@ -75,8 +75,9 @@ export function resolveMultisig(d: RouteDeps, port: MultisigPort, s: Selector): 
     account = canonicalAccountId(id);
     if (account === undefined) bad('multisig_account_id', 'expected <public key>@<domain>');
   } else {
-    const problem = accountAliasProblem(alias!);
-    if (problem !== undefined) bad('multisig_account_alias', problem.message);
+    const forms = d.ports.state.idNameForms('account');
+    if (d.ports.state.idName('account', alias!) === undefined)
+      bad('multisig_account_alias', `expected ${forms.length > 0 ? forms.join(' or ') : 'no name'}`);
     account = resolveAccount(d.ports.state, alias!);
   }
   const row = account === undefined ? undefined : port.multisig(account);

@@ -10,7 +10,7 @@ import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
-import { ALIAS_TEXT_BYTES_MAX } from '../../model/aliases.js';
+import { ID_NAME_TEXT_BYTES_MAX } from '../../model/id-names.js';
 import type { Instruction } from '../../model/instructions.js';
 import { NAME_BYTES_MAX, nameProblem } from '../../model/names.js';
 import { signOrSubmit } from './detached.js';
@@ -38,7 +38,7 @@ const Body = Type.Object(
     signatories: Type.Record(Type.String({ maxLength: 512 }), Type.Integer({ minimum: 0, maximum: 255 })),
     quorum: Type.Integer({ minimum: 1, maximum: 0xffff }),
     transaction_ttl_ms: Type.Optional(Type.Integer({ minimum: 1, maximum: Number.MAX_SAFE_INTEGER })),
-    alias: Type.Optional(Type.String({ minLength: 1, maxLength: ALIAS_TEXT_BYTES_MAX })),
+    alias: Type.Optional(Type.String({ minLength: 1, maxLength: ID_NAME_TEXT_BYTES_MAX })),
     ...SIGNING_FIELDS,
   },
   { additionalProperties: false },

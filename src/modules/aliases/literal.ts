@@ -3,17 +3,19 @@
 //   asset alias     <label>              usd.stable         no '#', '@' or '$': never an entity id
 // A label is 1..64 characters of [a-z0-9._-] starting with a letter or digit. Instructions carry the
 // literal as a bounded string and the executor checks it, so a bad literal is a ledger rejection with a
-// stable code (alias_invalid, alias_is_account_id), not an undecodable transaction. The literal syntax is
-// the core's (names in place of ids are checked by the gateway and other modules too); the rows, their
-// tables and the instructions are the aliases module's (src/modules/aliases/wire.ts).
+// stable code (alias_invalid, alias_is_account_id), not an undecodable transaction. Other features never read
+// this syntax: they ask the installed namings (names.ts, model/id-names.ts) whether a text is a name.
 
-import { string } from '../codec/primitives.js';
-import { parseAccountId } from './ids.js';
-import { nameProblem } from './names.js';
+import { string } from '../../codec/primitives.js';
+import { ID_NAME_TEXT_BYTES_MAX } from '../../model/id-names.js';
+import { parseAccountId } from '../../model/ids.js';
+import { nameProblem } from '../../model/names.js';
 
 export const ALIAS_LABEL_CHARS_MAX = 64;
 /** Upper bound of an alias literal on the wire: a label, '@' and a 128-byte domain name. */
 export const ALIAS_TEXT_BYTES_MAX = ALIAS_LABEL_CHARS_MAX + 1 + 128;
+// Routes of other features bound a name given in place of an id by the core's neutral limit.
+if (ALIAS_TEXT_BYTES_MAX > ID_NAME_TEXT_BYTES_MAX) throw new Error('alias literal above the id-name limit');
 /** The longest grace period an expiring asset alias lease may carry (one year). */
 export const ALIAS_GRACE_MS_MAX = 365n * 24n * 3600n * 1000n;
 

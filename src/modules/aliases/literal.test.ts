@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accountAliasProblem, assetAliasProblem } from './aliases.js';
+import { ID_NAME_TEXT_BYTES_MAX } from '../../model/id-names.js';
+import { ALIAS_TEXT_BYTES_MAX, accountAliasProblem, assetAliasProblem } from './literal.js';
 
 const KEY = `ed0120${'AB'.repeat(32)}`;
 
@@ -32,5 +33,12 @@ describe('alias literals (docs/data-model.md §Aliases)', () => {
       assert.equal(accountAliasProblem(a)?.kind, 'invalid', a);
     for (const a of ['rose#wonderland', 'deed$w', 'a@w', '', 'USD', `${'a'.repeat(65)}`])
       assert.equal(assetAliasProblem(a)?.kind, 'invalid', a);
+  });
+
+  it('the longest literal is the core’s limit of a name in place of an id (other routes bound names by it)', () => {
+    assert.equal(ALIAS_TEXT_BYTES_MAX, ID_NAME_TEXT_BYTES_MAX);
+    const longest = `${'a'.repeat(64)}@${'d'.repeat(128)}`;
+    assert.equal(new TextEncoder().encode(longest).length, ID_NAME_TEXT_BYTES_MAX);
+    assert.equal(accountAliasProblem(longest), undefined);
   });
 });

@@ -1,0 +1,35 @@
+// What the ledger modules add to the dashboard (docs/dashboard.md "Ledger modules"): panels on
+// an account's page and look-ups for the search box. Each module that adds something has a
+// `src/modules/<name>/dashboard.ts` whose default export is a `DashboardExtension`; the bundle build
+// (scripts/build-dashboard.mjs) finds those files by convention and hands them over, in module folder
+// order, as `torana:module-dashboards`, so no dashboard file names a module.
+
+import moduleDashboards from 'torana:module-dashboards';
+import type { FunctionComponent } from 'preact';
+
+/** A page the search text names. */
+export interface Match {
+  what: string;
+  to: string;
+}
+
+/** A panel on an account's page, shown when the node serves `path` (from its OpenAPI document). */
+export interface AccountPanel {
+  readonly path: string;
+  readonly Panel: FunctionComponent<{ id: string }>;
+}
+
+export interface DashboardExtension {
+  /** Panels on an account's page, after its summary. */
+  readonly accountPanels?: readonly AccountPanel[];
+  /**
+   * The pages a search text names by the module's own names: `text` is trimmed, holds no `#`, and is no
+   * account id; none when it has no form the module knows.
+   */
+  readonly search?: (text: string) => Promise<Match[]>;
+  /** What the search box's placeholder adds for it (a word). */
+  readonly searchHint?: string;
+}
+
+/** Every module's additions, in module folder order. */
+export const EXTENSIONS: readonly DashboardExtension[] = moduleDashboards;

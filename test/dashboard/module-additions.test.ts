@@ -1,0 +1,117 @@
+// What the ledger modules add to the dashboard (src/dashboard/ui/extensions.ts): each module folder's
+// `dashboard.ts`, bundled by scripts/build-dashboard.mjs as `torana:module-dashboards`. The dashboard's
+// own files name no module; this bundles the real search and extension list with the real plugin and
+// runs them in Node against a stub of the node's routes (fetch), as the browser would.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import {
+  moduleDashboardFiles,
+  moduleDashboardsPlugin,
+  moduleDashboardsSource,
+  // @ts-expect-error: a plain ES module script without types
+} from '../../scripts/dashboard-modules.mjs';
+
+const ROOT = new URL('../../', import.meta.url).pathname;
+
+interface Match {
+  what: string;
+  to: string;
+}
+interface Bundle {
+  resolveQuery(q: string): Promise<Match[]>;
+  EXTENSIONS: readonly { accountPanels?: readonly { path: string }[]; searchHint?: string }[];
+}
+
+/** The routes the stub node answers 200 (by method and path), with their bodies; all else is 404. */
+const ROUTES: Record<string, unknown> = {
+  'POST /v1/aliases/resolve': { account_id: 'ed0120AA@bank' },
+  'POST /v1/assets/aliases/resolve': { asset_definition_id: 'euro#bank' },
+  'GET /v1/domains/euro': { id: 'euro' },
+};
+
+describe('the ledger modules’ additions to the dashboard', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'torana-dash-'));
+  const asked: string[] = [];
+  let ui: Bundle;
+
+  before(async () => {
+    const out = await build({
+      stdin: {
+        contents:
+          "export { resolveQuery } from './src/dashboard/ui/search.ts';\n" +
+          "export { EXTENSIONS } from './src/dashboard/ui/extensions.ts';\n",
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      plugins: [moduleDashboardsPlugin],
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      mainFields: ['module', 'main'],
+      loader: { '.css': 'empty' },
+      write: false,
+      logLevel: 'silent',
+    });
+    const file = join(dir, 'ui.mjs');
+    writeFileSync(file, out.outputFiles[0]!.text);
+    const g = globalThis as Record<string, unknown>;
+    g.location = { href: 'http://node.test/dashboard/' };
+    g.localStorage = { getItem: () => null };
+    g.fetch = async (url: string, init?: { method?: string; body?: string }) => {
+      const key = `${init?.method ?? 'GET'} ${url.replace('http://node.test', '')}`;
+      asked.push(init?.body === undefined ? key : `${key} ${init.body}`);
+      const body = ROUTES[key];
+      return new Response(JSON.stringify(body ?? { code: 'not_found', message: 'no' }), {
+        status: body === undefined ? 404 : 200,
+      });
+    };
+    ui = (await import(pathToFileURL(file).href)) as Bundle;
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('finds each module folder’s dashboard.ts by convention (today the aliases module’s)', () => {
+    const files: string[] = moduleDashboardFiles();
+    assert.deepEqual(
+      files.map((f) => f.slice(ROOT.length)),
+      ['src/modules/aliases/dashboard.ts'],
+    );
+    assert.match(
+      moduleDashboardsSource(files),
+      /^import m0 from ".*aliases\/dashboard\.ts";\nexport default \[m0\];\n$/,
+    );
+  });
+
+  it('the bundle carries the module’s account panel and search hint', () => {
+    assert.deepEqual(
+      ui.EXTENSIONS.flatMap((x) => x.accountPanels ?? []).map((p) => p.path),
+      ['/v1/aliases/by_account'],
+    );
+    assert.deepEqual(
+      ui.EXTENSIONS.map((x) => x.searchHint),
+      ['alias'],
+    );
+  });
+
+  it('searches a name through the module: label@domain as an account, a bare label besides the domain', async () => {
+    asked.length = 0;
+    assert.deepEqual(await ui.resolveQuery(' alice@bank '), [
+      { what: 'Account alias alice@bank', to: '#/account/ed0120AA%40bank' },
+    ]);
+    assert.deepEqual(asked, ['POST /v1/aliases/resolve {"alias":"alice@bank"}']);
+    asked.length = 0;
+    const both = await ui.resolveQuery('euro');
+    console.log(`search "euro": ${both.map((m) => m.what).join(', ')}`);
+    assert.deepEqual(both, [
+      { what: 'Asset alias euro', to: '#/asset/euro%23bank' },
+      { what: 'Domain euro', to: '#/domain/euro' },
+    ]);
+    asked.length = 0;
+    assert.deepEqual(await ui.resolveQuery('rose#wonderland'), []);
+    assert.deepEqual(asked, ['GET /v1/assets/definitions/rose%23wonderland'], 'a definition id is no name');
+  });
+});
