@@ -17,6 +17,19 @@
 // and src/modules/docs.test.ts fails when such a section differs from what the descriptors give (so no
 // hand-written text can hide in one); test/project/module-footprint.test.ts checks that every such
 // section in the counted files is one that src/modules/docs.ts renders.
+// A module that builds on another one (its `dependsOn` in src/modules/registry.ts, mirrored below) names
+// it by design — subscriptions bill through ledger-made trigger rows, and their wire field
+// `billing_trigger_id` cannot change — so the folder and docs page of a module that declares a dependency
+// on the feature counted are left out of that feature's count (the dependent's own footprint still counts
+// every other file); test/project/module-footprint.test.ts checks the mirror against the registry.
+// The subscriptions pattern: the word "subscribe" and its family (subscriber, unsubscribe, …) and the
+// event-stream senses of "subscription" belong to the gateway's SSE/WebSocket event streams, not to the
+// billing feature. So for subscriptions (b) is: the text, less the event-stream vocabulary listed in
+// STREAM_SUBSCRIPTION_TERMS (the subscribe/subscriber word family, `EventSubscription`, an event / stream /
+// bus / NATS / WebSocket subscription, a subscription request / slot / limit / field, the per-connection
+// limit's names, the first message's refusals), matches /subscription|\$sub:/i — the feature's noun (its
+// instructions, events, tables, rejection codes and routes all carry it) or the id prefix of its billing
+// runs. A billing mention in a stream file still counts; the stream's own words never do.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
 // A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
@@ -27,10 +40,40 @@ import { dirname, join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
 
-/** Every ledger feature: its folder (migrated modules) or none yet, its name pattern, its docs page. */
+/**
+ * The gateway's event-stream vocabulary (SSE/WebSocket subscribers), removed from a text before the
+ * subscriptions pattern is matched: these words name the event streams, not the billing feature.
+ */
+export const STREAM_SUBSCRIPTION_TERMS = new RegExp(
+  [
+    String.raw`\b(?:un)?subscrib(?!tion)\w*`,
+    '(?:event|stream|bus|nats|websocket|ws|sse)[ _-]?subscriptions?',
+    'subscriptions? (?:request|slot|limit|field|per connection)s?',
+    'subscription (?:is not valid JSON|must be a JSON object)',
+    String.raw`subscriptions?_?per_?connection\w*`,
+    String.raw`\w*subscriptionsMax`,
+    '(?:acquire|release)Subscription',
+    'SUBSCRIPTION_DECODE_LIMITS',
+    'subscriptions one (?:websocket )?connection may hold',
+    'clients, subscriptions, buffers',
+  ].join('|'),
+  'gi',
+);
+
+/**
+ * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
+ * removed before it is matched, `unlike`), its docs page, and the modules it builds on (`dependsOn`, as
+ * its registry entry says).
+ */
 export const FEATURES = {
   triggers: { folder: 'src/modules/triggers', pattern: /trigger/i, docs: 'docs/triggers.md' },
-  subscriptions: { folder: undefined, pattern: /subscri/i, docs: 'docs/subscriptions.md' },
+  subscriptions: {
+    folder: 'src/modules/subscriptions',
+    pattern: /subscription|\$sub:/i,
+    unlike: STREAM_SUBSCRIPTION_TERMS,
+    docs: 'docs/subscriptions.md',
+    dependsOn: ['triggers'],
+  },
   aliases: { folder: 'src/modules/aliases', pattern: /alias/i, docs: 'docs/data-model.md' },
   multisig: { folder: 'src/modules/multisig', pattern: /multisig/i, docs: 'docs/multisig.md' },
   controls: {
@@ -74,15 +117,29 @@ export function moduleSections(text) {
   return [...text.matchAll(MODULE_SECTION)].map((m) => m[1]);
 }
 
+/** Whether `text` names the feature (rule (b)): its pattern, outside generated sections and its `unlike`. */
+export function namesFeature(name, text) {
+  const feature = FEATURES[name];
+  let rest = text.replace(MODULE_SECTION, '');
+  if (feature.unlike !== undefined) rest = rest.replace(feature.unlike, '');
+  return feature.pattern.test(rest);
+}
+
 /** Why `file` mentions the feature ('import', 'name'), or undefined when it does not. */
-function mention(file, text, feature) {
+function mention(file, text, name) {
+  const feature = FEATURES[name];
   if (feature.folder !== undefined) {
     for (const m of text.matchAll(IMPORT)) {
       const target = relative(root, resolve(root, dirname(file), m[1] ?? m[2] ?? m[3]));
       if (target.startsWith(`${feature.folder}/`)) return 'import';
     }
   }
-  return feature.pattern.test(text.replace(MODULE_SECTION, '')) ? 'name' : undefined;
+  return namesFeature(name, text) ? 'name' : undefined;
+}
+
+/** The features that declare a dependency on `name` (their folders and pages are not counted for it). */
+export function dependents(name) {
+  return Object.keys(FEATURES).filter((n) => (FEATURES[n].dependsOn ?? []).includes(name));
 }
 
 /** The files outside the feature's folder that mention it, with how. */
@@ -90,11 +147,12 @@ export function footprint(name, files = countedFiles()) {
   const feature = FEATURES[name];
   if (feature === undefined)
     throw new Error(`no feature ${name} (known: ${Object.keys(FEATURES).join(', ')})`);
+  const skipped = [feature, ...dependents(name).map((n) => FEATURES[n])];
   const out = [];
   for (const file of files) {
-    if (feature.folder !== undefined && file.startsWith(`${feature.folder}/`)) continue;
-    if (file === feature.docs) continue;
-    const how = mention(file, readFileSync(join(root, file), 'utf8'), feature);
+    if (skipped.some((f) => f.folder !== undefined && file.startsWith(`${f.folder}/`))) continue;
+    if (skipped.some((f) => file === f.docs)) continue;
+    const how = mention(file, readFileSync(join(root, file), 'utf8'), name);
     if (how !== undefined) out.push({ file, how });
   }
   return out;

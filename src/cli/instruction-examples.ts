@@ -85,32 +85,6 @@ export const CORE_INSTRUCTION_EXAMPLES: Readonly<Partial<Record<InstructionKind,
   ActivateRuntimeUpgrade: { kind: 'ActivateRuntimeUpgrade', id: HASH },
   CancelRuntimeUpgrade: { kind: 'CancelRuntimeUpgrade', id: HASH },
   ShieldAsset: { kind: 'ShieldAsset', amount: '5', owner_hash: FIELD },
-  RegisterSubscriptionPlan: {
-    kind: 'RegisterSubscriptionPlan',
-    id: 'pro-monthly',
-    billing: {
-      cadence: { kind: 'FixedPeriod', period_ms: 2592000000 },
-      bill_for: { kind: 'Current' },
-      retry_backoff_ms: 3600000,
-      max_failures: 3,
-      grace_ms: 86400000,
-    },
-    pricing: { kind: 'Fixed', amount: '9.99', asset_definition: ROSE },
-    trial_ms: 0,
-  },
-  Subscribe: { kind: 'Subscribe', id: 'alice-pro', plan: 'pro-monthly' },
-  CancelSubscription: { kind: 'CancelSubscription', id: 'alice-pro', at_period_end: true },
-  KeepSubscription: { kind: 'KeepSubscription', id: 'alice-pro' },
-  PauseSubscription: { kind: 'PauseSubscription', id: 'alice-pro' },
-  ResumeSubscription: { kind: 'ResumeSubscription', id: 'alice-pro' },
-  ChargeSubscriptionNow: { kind: 'ChargeSubscriptionNow', id: 'alice-pro' },
-  RecordSubscriptionUsage: {
-    kind: 'RecordSubscriptionUsage',
-    id: 'alice-pro',
-    unit_key: 'api_calls',
-    units: '120',
-  },
-  ChargeSubscription: { kind: 'ChargeSubscription', id: 'alice-pro' },
 };
 
 /** Every kind's example: the core's and each module's (a kind without one fails instruction-schema.test.ts). */

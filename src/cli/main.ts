@@ -20,7 +20,6 @@ import { registerNodeCommands } from './node-commands.js';
 import { registerPermissionCommands } from './permission-commands.js';
 import { registerShieldCommand } from './shield-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
-import { registerSubscriptionCommands } from './subscription-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
 import { registerWebhookCommands } from './webhook-commands.js';
@@ -82,7 +81,6 @@ export function buildProgram(): Command {
     });
   registerNodeCommands(program);
   registerClientCommands(program);
-  registerSubscriptionCommands(program);
   registerPermissionCommands(program);
   // The ledger modules' command groups (src/modules/commands.ts), in registry order, and their names
   // given in place of ids (id-names.ts).

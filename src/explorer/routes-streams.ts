@@ -128,7 +128,7 @@ function streamRoute(
       response: { 200: Type.String({ description: 'text/event-stream' }) },
     },
     handler: async (req, reply) => {
-      // Names in place of ids resolve once, at subscription (the committed height then), like the list's.
+      // Names in place of ids resolve once, when the stream opens (the committed height then), like the list's.
       const m = matcher(await withIds(x, req.query as Record<string, string | undefined>, FILTER_IDS));
       await serveFrom(x, feed, r.kind, req, reply, m.keep, m.key);
     },

@@ -1,5 +1,5 @@
 // GET /events over WebSocket. The client's first
-// message is its subscription: a text frame holding JSON `{"filter": <expr>, "since": <id>}` (both
+// message is its stream subscription: a text frame holding JSON `{"filter": <expr>, "since": <id>}` (both
 // optional) or a binary frame holding a framed codec `EventSubscription` (views/events.ts). The server
 // then sends one message per matching event: framed codec `EventEnvelope` binary frames when the request
 // was binary, JSON text frames `{"id": …, "event": …}` when it was text.
@@ -7,9 +7,9 @@
 // by id; replay waits for the socket to drain; live events wait in a queue bounded by the send limits,
 // over which the connection is closed 1013 `lagged` (the client resumes with `since` = the last id it
 // received, losing nothing). A `since` the history no longer holds: close 4410 `gone`. A bad request:
-// close 1008. One subscription per connection: any later message closes 1008.
-// Live events come from the hub in batches, filtered once for every subscription with the same filter
-// (its key is the filter's JSON); a subscription that keeps up writes the batch's shared frames
+// close 1008. One stream subscription per connection: any later message closes 1008.
+// Live events come from the hub in batches, filtered once for every stream subscription with the same filter
+// (its key is the filter's JSON); a stream subscription that keeps up writes the batch's shared frames
 // (SharedBatch.wsFrames) in one write, and queued or replayed events are written from each event's
 // shared frame, so no message is encoded per connection.
 
@@ -35,7 +35,7 @@ export interface EventRequest {
 export interface EventSocketOptions {
   schema: SchemaRegistry;
   filterDepthMax: number;
-  /** The query engine that compiles the subscription's filter. */
+  /** The query engine that compiles the stream subscription's filter. */
   query: QueryPort;
   /** Live events queued for a subscriber whose socket is full, before it is closed as lagged. */
   queueEventsMax: number;
@@ -62,7 +62,7 @@ function parseText(
 }
 
 /**
- * The subscription in a first message, or why it is refused (the close reason); `filter` is the
+ * The stream subscription in a first message, or why it is refused (the close reason); `filter` is the
  * expression as sent (routes/streams.ts resolves its names in place of ids, event-ids.ts, before subscribing).
  */
 export function parseEventRequest(
@@ -97,14 +97,14 @@ export function filterKeyOf(filter: unknown): string | undefined {
   try {
     return `ws:${JSON.stringify(filter ?? null)}`;
   } catch {
-    return undefined; // e.g. a bigint: this subscription gets a group of its own
+    return undefined; // e.g. a bigint: this stream subscription gets a group of its own
   }
 }
 
-/** Why a subscription ended: the server cut a lagging client, the resume id was too old, or it closed. */
+/** Why a stream subscription ended: the server cut a lagging client, the resume id was too old, or it closed. */
 export type EventStreamEnd = 'lagged' | 'gone' | 'closed';
 
-/** One subscription on one connection: replay, then live, under the connection's send bounds. */
+/** One stream subscription on one connection: replay, then live, under the connection's send bounds. */
 export class EventSocketSession {
   private replay: SharedEvent[] = [];
   private replayAt = 0;
@@ -154,7 +154,7 @@ export class EventSocketSession {
     this.onEnd(reason);
   }
 
-  /** Live events the hub has filtered for this subscription. */
+  /** Live events the hub has filtered for this stream subscription. */
   private onBatch(batch: SharedBatch): void {
     const events = batch.events;
     if (this.closed || events.length === 0) return;

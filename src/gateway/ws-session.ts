@@ -107,7 +107,7 @@ function boundedContext(
   state: CloseState,
 ): WsContext {
   let inflight = 0;
-  let subscriptions = 0;
+  let held = 0;
   const waiters: ((open: boolean) => void)[] = [];
   const open = () => state.sent === undefined && ws.readyState === WebSocket.OPEN;
   const halfEmpty = () =>
@@ -165,12 +165,12 @@ function boundedContext(
       state.grace.unref();
     },
     acquireSubscription() {
-      if (subscriptions >= limits.subscriptionsMax) return false;
-      subscriptions += 1;
+      if (held >= limits.subscriptionsMax) return false;
+      held += 1;
       return true;
     },
     releaseSubscription() {
-      subscriptions = Math.max(0, subscriptions - 1);
+      held = Math.max(0, held - 1);
     },
     onClose: (fn) => void state.listeners.push(fn),
   };

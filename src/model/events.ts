@@ -16,7 +16,6 @@ import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
 import { RejectionCodec } from './rejections.js';
-import { InvoiceCodec, SubscriptionIdText, SubscriptionStatusCodec } from './subscriptions.js';
 import { DATA_EVENT_TAGS, type DataEventTag, type SameNames } from './tags.js';
 
 export const TransactionStatusCodec = enumOf('TransactionStatus', {
@@ -94,12 +93,6 @@ const CORE_DATA_EVENT_VARIANTS = {
   },
   ConferenceEnded: { call: CallId, endedAtMs: u64 },
   ConferenceRelayRegistered: { relay: RelayId, operator: AccountId },
-  // Subscriptions (docs/subscriptions.md).
-  SubscriptionPlanRegistered: { id: SubscriptionIdText, provider: AccountId },
-  SubscriptionCreated: { id: SubscriptionIdText, plan: SubscriptionIdText, subscriber: AccountId },
-  SubscriptionStatusChanged: { id: SubscriptionIdText, status: SubscriptionStatusCodec },
-  SubscriptionInvoiced: { id: SubscriptionIdText, invoice: InvoiceCodec, failureCount: u32 },
-  SubscriptionUsageRecorded: { id: SubscriptionIdText, units: NumericCodec, total: NumericCodec },
 };
 
 /** Every data event variant of the build: the core's, and each module's by augmentation in its `wire.ts`. */

@@ -7,18 +7,7 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, option, seq } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
-import {
-  bool,
-  bytes,
-  fixedBytes,
-  jsonValue,
-  string,
-  u8,
-  u16,
-  u32,
-  u64,
-  varuint,
-} from '../codec/primitives.js';
+import { bool, bytes, fixedBytes, jsonValue, string, u8, u16, u32, u64 } from '../codec/primitives.js';
 import {
   CallId,
   Field,
@@ -39,7 +28,6 @@ import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
-import { BillingCodec, PricingCodec, SubscriptionIdText } from './subscriptions.js';
 import { INSTRUCTION_TAGS, type InstructionTag, type SameNames } from './tags.js';
 
 /** The object a key-value instruction writes to. */
@@ -136,21 +124,6 @@ const CORE_INSTRUCTION_VARIANTS = {
   ReportConferenceRelayHealth: { relay: RelayId, available: bool, latencyMs: u32, lossPermille: u16 },
   // Moves `amount` of the native asset from the authority into the shielded pool as a note for ownerHash.
   ShieldAsset: { amount: NumericCodec, ownerHash: Field },
-  // Subscriptions (docs/subscriptions.md). ChargeSubscription is what a billing schedule runs.
-  RegisterSubscriptionPlan: {
-    id: SubscriptionIdText,
-    billing: BillingCodec,
-    pricing: PricingCodec,
-    trialMs: varuint,
-  },
-  Subscribe: { id: SubscriptionIdText, plan: SubscriptionIdText },
-  CancelSubscription: { id: SubscriptionIdText, atPeriodEnd: bool },
-  KeepSubscription: { id: SubscriptionIdText },
-  PauseSubscription: { id: SubscriptionIdText },
-  ResumeSubscription: { id: SubscriptionIdText },
-  ChargeSubscriptionNow: { id: SubscriptionIdText },
-  RecordSubscriptionUsage: { id: SubscriptionIdText, unitKey: Name, units: NumericCodec },
-  ChargeSubscription: { id: SubscriptionIdText },
 };
 
 /**

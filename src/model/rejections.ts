@@ -110,21 +110,6 @@ const CORE_REJECTIONS = {
     'the call total duration would pass the block time since creation × maxParticipants',
   ],
   shielded_spend_without_fee: [632, 'a note spend is refused while the entry fee is zero'],
-  // 850–879: subscriptions (docs/subscriptions.md)
-  plan_invalid: [850, 'the plan id, billing rule or pricing is out of range'],
-  plan_not_found: [851, 'no such subscription plan'],
-  subscription_invalid: [852, 'the subscription id is malformed, or the subscriber is the provider'],
-  subscription_not_found: [853, 'no such subscription'],
-  subscription_invalid_state: [854, 'the subscription status does not allow this'],
-  subscription_usage_not_allowed: [
-    855,
-    'usage is recorded only by the provider, on a usage-priced plan, under its unit key',
-  ],
-  subscription_charge_not_allowed: [856, 'only the subscription billing trigger runs ChargeSubscription'],
-  subscription_charge_not_due: [
-    857,
-    'the billing point is not reached (or the trial is running): only the subscriber may pay one period early',
-  ],
   // 9xx: execution limits
   execution_limit: [901, 'the transaction exceeded an execution limit'],
 } as const satisfies { readonly [C in RejectionCode]?: readonly [(typeof REJECTION_NUMBERS)[C], string] };

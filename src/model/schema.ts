@@ -12,7 +12,6 @@ import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
 import { ReceiptCodec } from './receipt.js';
-import { SubscriptionCodec, SubscriptionPlanCodec } from './subscriptions.js';
 import { SignedTransactionBatchCodec, SignedTransactionCodec } from './transaction.js';
 
 /** The version of the data model; bumped whenever a wire type changes incompatibly. */
@@ -36,9 +35,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     // Stored in the world state (hashed into the state root) and served by the conference routes.
     ConferenceCallCodec,
     ConferenceRelayCodec,
-    // Stored in the world state (tables 0x1b, 0x1c, docs/subscriptions.md).
-    SubscriptionPlanCodec,
-    SubscriptionCodec,
   ];
   r.registerLater(() => [...model, ...MODULE_SCHEMA_TYPES, ...extra]);
   return r;

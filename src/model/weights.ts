@@ -100,15 +100,6 @@ const CORE_WEIGHTS = {
   ReportConferenceRelayHealth: row(30),
   // + one pool append (POOL_TREE_DEPTH Poseidon levels).
   ShieldAsset: row(200),
-  RegisterSubscriptionPlan: sized(40, 0.1),
-  Subscribe: row(80),
-  CancelSubscription: row(40),
-  KeepSubscription: row(40),
-  PauseSubscription: row(40),
-  ResumeSubscription: row(40),
-  ChargeSubscriptionNow: row(80),
-  RecordSubscriptionUsage: row(40),
-  ChargeSubscription: row(80),
 } satisfies { readonly [K in InstructionKind]?: WeightRule };
 
 /** Every kind's weight rule: the core's, and the installed modules' (`declareWeights`). */

@@ -22,8 +22,6 @@ const TABLES: readonly TableName[] = [
   'meta',
   'nullifier',
   'shieldedPool',
-  'subscriptionPlan',
-  'subscription',
 ];
 
 export const ledgerModule: LedgerModule = {

@@ -74,9 +74,19 @@ async function loadDescriptor(entry: ModuleEntry): Promise<LedgerModule> {
       typeof v === 'object' && v !== null && (v as { name?: unknown }).name === entry.name,
   );
   if (found === undefined) throw new Error(`src/modules/${entry.name}/descriptor.ts exports no descriptor`);
-  if ((found.cli !== undefined) !== (entry.cli === true))
-    throw new Error(`${entry.name}: the registry entry and the descriptor disagree on CLI commands`);
+  const problems = entryProblems(entry, found);
+  if (problems.length > 0) throw new Error(problems.join('; '));
   return found;
+}
+
+/** Where a module's registry entry and its descriptor disagree (CLI commands, dependencies). */
+export function entryProblems(entry: ModuleEntry, m: LedgerModule): string[] {
+  const problems: string[] = [];
+  if ((m.cli !== undefined) !== (entry.cli === true))
+    problems.push(`${entry.name}: the registry entry and the descriptor disagree on CLI commands`);
+  if ((m.dependsOn ?? []).join() !== (entry.dependsOn ?? []).join())
+    problems.push(`${entry.name}: the registry entry and the descriptor disagree on its dependencies`);
+  return problems;
 }
 
 async function load(): Promise<readonly LedgerModule[]> {

@@ -8,7 +8,7 @@ import { declaredWires, undeclaredWire } from '../state/module-wire.js';
 import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS, MODULES_WITH_COMMANDS } from './commands.js';
 import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule } from './descriptor.js';
-import { LEDGER_MODULES, registryProblems } from './load.js';
+import { entryProblems, LEDGER_MODULES, registryProblems } from './load.js';
 import { multisigModule } from './multisig/descriptor.js';
 import ENTRIES from './registry.js';
 import { triggersModule } from './triggers/descriptor.js';
@@ -20,11 +20,33 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers'],
+      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers', 'subscriptions'],
     );
     assert.deepEqual(
       ENTRIES.map((e) => e.name),
       LEDGER_MODULES.map((m) => m.name),
+    );
+  });
+
+  it('subscriptions own their instructions and tables and build on triggers, listed before them', () => {
+    const subscriptions = byName('subscriptions');
+    assert.equal(installedHandlers().Subscribe, subscriptions.instructions.Subscribe);
+    assert.equal(byName('ledger').instructions.Subscribe, undefined);
+    assert.deepEqual(subscriptions.tables, ['subscriptionPlan', 'subscription']);
+    assert.deepEqual(subscriptions.dependsOn, ['triggers']);
+    const entry = ENTRIES.find((e) => e.name === 'subscriptions')!;
+    assert.deepEqual(entry.dependsOn, ['triggers']);
+    assert.deepEqual(entryProblems(entry, subscriptions), []);
+    assert.deepEqual(entryProblems({ ...entry, dependsOn: [] }, subscriptions), [
+      'subscriptions: the registry entry and the descriptor disagree on its dependencies',
+    ]);
+    const reordered = LEDGER_MODULES.filter((m) => m.name !== 'triggers');
+    reordered.push(byName('triggers'));
+    assert.ok(
+      registryProblems(reordered).includes(
+        'subscriptions depends on triggers, which is not listed before it',
+      ),
+      registryProblems(reordered).join('\n'),
     );
   });
 

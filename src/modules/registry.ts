@@ -19,7 +19,20 @@ import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './descriptor.js';
 import { multisigInstructions } from './multisig/sdk.js';
+
+export {
+  type PlanInput,
+  type SubscriptionItem,
+  type SubscriptionList,
+  type SubscriptionPlanList,
+  subscriptionDetail,
+  subscriptionPlans,
+  subscriptionsList,
+} from './subscriptions/sdk.js';
+
 import { multisigWire } from './multisig/wire.js';
+import { subscriptionInstructions } from './subscriptions/sdk.js';
+import { subscriptionsWire } from './subscriptions/wire.js';
 import { triggerInstructions } from './triggers/sdk.js';
 import { triggersWire } from './triggers/wire.js';
 
@@ -96,6 +109,7 @@ export const moduleInstructions = {
   ...multisigInstructions,
   ...controlInstructions,
   ...triggerInstructions,
+  ...subscriptionInstructions,
 } as const;
 
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
@@ -106,6 +120,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'multisig', wire: multisigWire, cli: true },
   { name: 'controls', wire: controlsWire, cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },
+  { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
 ]);
 
 export default LEDGER_MODULES;

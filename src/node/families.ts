@@ -21,7 +21,6 @@ import { moduleFamilies } from '../modules/load.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { proofsFamily } from '../proofs/family.js';
-import { subscriptionsFamily } from '../subscriptions/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { explorerPort } from './explorer-port.js';
@@ -29,7 +28,6 @@ import { historyPort } from './history-port.js';
 import type { Node } from './node.js';
 import { proofsPort } from './proofs-port.js';
 import { signersPort } from './signers-port.js';
-import { subscriptionsPort } from './subscriptions-port.js';
 import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
 
@@ -72,7 +70,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     explorerFamily(explorerPort(deps.ports), deps, env.logError),
     proofsFamily(proofsPort(node, deps.ports), deps),
-    subscriptionsFamily(subscriptionsPort(node.ledger.state), deps),
     ...moduleFamilies({
       state: node.ledger.state,
       deps,

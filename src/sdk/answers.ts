@@ -53,3 +53,22 @@ export async function postJson<T>(
   });
   return decodeAnswer(view, json, path);
 }
+
+type Query = Record<string, string | number | undefined>;
+
+/** GET `path?query` decoded with `view` (the ledger modules' SDK reads use it). */
+export async function getView<T>(http: Http, path: string, query: Query, view: Codec<T>): Promise<T> {
+  const q = Object.entries(query)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${encodeURIComponent(String(v))}`)
+    .join('&');
+  const full = q === '' ? path : `${path}?${q}`;
+  const json = await http.json({ method: 'GET', path: full });
+  return decodeAnswer(view, json, path);
+}
+
+/** `limit` / `offset` of a list read. */
+export interface PageOptions {
+  limit?: number;
+  offset?: number;
+}

@@ -60,15 +60,6 @@ export {
   verifyStateAnswer,
   verifyStateBatch,
 } from './proofs.js';
-export type { PlanInput } from './subscription-instructions.js';
-export {
-  type SubscriptionItem,
-  type SubscriptionList,
-  type SubscriptionPlanList,
-  subscriptionDetail,
-  subscriptionPlans,
-  subscriptionsList,
-} from './subscriptions.js';
 export {
   type HasHttp,
   type PeerInfo,

@@ -10,7 +10,6 @@ import type { Permission } from '../model/permissions.js';
 import { moduleInstructions } from '../modules/registry.js';
 import { fromHex } from '../util/hex.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
-import { subscriptionInstructions } from './subscription-instructions.js';
 
 export { type AmountLike, type MetadataLike, toAmount, toMetadata } from './amounts.js';
 
@@ -163,7 +162,6 @@ export const instructions = {
     ownerHash,
   }),
   ...moduleInstructions,
-  ...subscriptionInstructions,
 } as const;
 
 /** Every instruction kind has a builder (checked by the type system and by a test). */

@@ -117,9 +117,9 @@ export const transferAsset: Handler<'TransferAsset'> = (x, ins) =>
   transferValue(x, ins.source, ins.destination, ins.amount, true);
 
 /**
- * The one function through which a transfer moves value (TransferAsset, subscription charges). With
- * `authorizeSource` false the caller has authorized the debit itself (a subscription is the subscriber's
- * standing grant to its plan's charges); every other check runs, in TransferAsset's order.
+ * The one function through which a transfer moves value (TransferAsset, a module's charges). With
+ * `authorizeSource` false the caller has authorized the debit itself (a standing grant the payer gave,
+ * such as a recurring charge it agreed to); every other check runs, in TransferAsset's order.
  */
 export function transferValue(
   x: ExecContext,

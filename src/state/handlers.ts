@@ -10,7 +10,6 @@ import * as ownership from './exec-ownership.js';
 import * as parameters from './exec-parameters.js';
 import * as register from './exec-register.js';
 import * as shielded from './exec-shielded.js';
-import * as subscriptions from './exec-subscriptions.js';
 import * as unregister from './exec-unregister.js';
 import * as upgrades from './exec-upgrades.js';
 
@@ -44,13 +43,4 @@ export const LEDGER_HANDLERS: Readonly<Partial<HandlerTable>> = Object.freeze({
   ActivateRuntimeUpgrade: upgrades.activateRuntimeUpgrade,
   CancelRuntimeUpgrade: upgrades.cancelRuntimeUpgrade,
   ShieldAsset: shielded.shieldAsset,
-  RegisterSubscriptionPlan: subscriptions.registerSubscriptionPlan,
-  Subscribe: subscriptions.subscribe,
-  CancelSubscription: subscriptions.cancelSubscription,
-  KeepSubscription: subscriptions.keepSubscription,
-  PauseSubscription: subscriptions.pauseSubscription,
-  ResumeSubscription: subscriptions.resumeSubscription,
-  ChargeSubscriptionNow: subscriptions.chargeSubscriptionNow,
-  RecordSubscriptionUsage: subscriptions.recordSubscriptionUsage,
-  ChargeSubscription: subscriptions.chargeSubscriptionHandler,
 });

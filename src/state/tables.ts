@@ -50,12 +50,6 @@ import {
   type ShieldedPoolRow,
   ShieldedPoolRowCodec,
 } from '../model/shielded.js';
-import {
-  type Subscription,
-  SubscriptionCodec,
-  type SubscriptionPlan,
-  SubscriptionPlanCodec,
-} from '../model/subscriptions.js';
 import type { SameNames } from '../model/tags.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
 
@@ -92,10 +86,6 @@ export interface IndexNames {
   livePeers: unknown;
   /** Conference calls by the domain of their id. */
   callsByDomain: unknown;
-  /** Plans by provider; subscriptions by subscriber and by provider. */
-  plansByProvider: unknown;
-  subscriptionsBySubscriber: unknown;
-  subscriptionsByProvider: unknown;
 }
 export type IndexName = keyof IndexNames & string;
 
@@ -232,18 +222,6 @@ const CORE_TABLES = Object.freeze({
   }),
   nullifier: tableDef<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
   shieldedPool: tableDef<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
-  subscriptionPlan: tableDef<SubscriptionPlan>('subscriptionPlan', SubscriptionPlanCodec, {
-    idOf: (v) => v.id,
-    links: (_id, v) => [['plansByProvider', v.provider]],
-  }),
-  subscription: tableDef<Subscription>('subscription', SubscriptionCodec, {
-    idOf: (v) => v.id,
-    links: (_id, v) => [
-      ['subscriptionsBySubscriber', v.subscriber],
-      ['subscriptionsByProvider', v.provider],
-    ],
-    linksById: true,
-  }),
 });
 
 type CoreTableRows = {

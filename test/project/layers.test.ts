@@ -40,7 +40,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   dashboard: ['gateway'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
-  subscriptions: ['codec', 'model', 'gateway'],
   operator: ['crypto', 'gateway'],
   mcp: ['gateway'],
   sdk: [
@@ -52,7 +51,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'telemetry',
     'explorer',
     'history',
-    'subscriptions',
     'operator',
     'modules',
     // The light client's pure checks: certificate rules and validator sets (consensus/certificate-check.ts,
@@ -91,7 +89,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'webhooks',
     'dashboard',
     'history',
-    'subscriptions',
     'operator',
     'mcp',
     'accounts',
@@ -110,7 +107,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'history',
     'gateway',
     'telemetry',
-    'subscriptions',
     'modules',
     'export',
     'indexer',
@@ -147,7 +143,7 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   // Gateway unit tests wire the node's query engine adapter (node/query-language.ts) into the query port;
   // the error table's test reads the modules' declared rejection meanings (state/module-wire.ts).
   gateway: ['config', 'node', 'state'],
-  // State tests of the subscription billing read the trigger rows it schedules (src/modules/triggers/).
+  // State tests of the weight cap run nested multisig batches (src/modules/multisig/).
   state: ['modules'],
   // Pipeline tests install the ledger modules (their instructions' touched assets, module-host.ts).
   pipeline: ['node', 'modules'],

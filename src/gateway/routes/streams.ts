@@ -46,7 +46,7 @@ const SseQuerystring = Type.Object({
   ),
 });
 
-/** A connection carries one subscription; a later message is a protocol misuse (close 1008). */
+/** A connection carries one stream subscription; a later message is a protocol misuse (close 1008). */
 function oneRequestOnly(socket: { on(event: 'message', fn: () => void): unknown }, ctx: WsContext): void {
   socket.on('message', () => ctx.close(WS_CLOSE.policyViolation, 'one subscription per connection'));
 }
@@ -61,7 +61,7 @@ function takeSlot(ctx: WsContext): boolean {
 }
 
 /**
- * Starts a `/events` subscription once the names in place of ids in its filter are resolved (event-ids.ts),
+ * Starts a `/events` stream subscription once the names in place of ids in its filter are resolved (event-ids.ts),
  * at the committed height when it opens; a name naming nothing closes 1008 `not_found: …`.
  */
 async function subscribeResolved(

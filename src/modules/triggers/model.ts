@@ -1,6 +1,6 @@
 // Time triggers (docs/triggers.md): instructions scheduled by block height or block time, run inside block
 // execution with the authority that registered them. A trigger id is a label chosen by its registrant;
-// ids beginning with `$` are made by the ledger itself (a subscription's billing trigger) and cannot be
+// ids beginning with `$` are made by the ledger itself (another module's scheduled runs) and cannot be
 // registered or unregistered directly.
 
 import type { Infer } from '../../codec/codec.js';
@@ -53,7 +53,7 @@ export function triggerIdProblem(id: string): string | undefined {
   return LABEL.test(id) ? undefined : 'a trigger id is a label: 1..64 of [a-z0-9._-], from [a-z0-9]';
 }
 
-/** Whether the ledger made this trigger (a subscription's billing trigger). */
+/** Whether the ledger made this trigger (a run another module scheduled through the ScheduledRuns port). */
 export function isLedgerTrigger(id: string): boolean {
   return id.startsWith('$');
 }

@@ -2,7 +2,7 @@
 // (state/module-host.ts), after the block's transactions, in the order of handlers.ts `dueTriggers`, each run atomic like a transaction (its instructions'
 // writes roll back on the first failure), then the trigger's own bookkeeping, which a failure does not
 // undo: a one-shot trigger is removed, a repeating one moves to its next due, one whose instructions
-// rescheduled it (a subscription's billing trigger) keeps that due. Triggers registered or made due by
+// rescheduled it (a run another module schedules) keeps that due. Triggers registered or made due by
 // this block's triggers run in a later block.
 
 import { type Rejection, reject } from '../../model/rejections.js';

@@ -4,8 +4,8 @@
 // code `not_found`. The SDK's public surface (src/sdk/index.ts) re-exports these names.
 
 import type { Instruction } from '../../model/instructions.js';
+import { getView, type PageOptions } from '../../sdk/answers.js';
 import type { Http } from '../../sdk/http.js';
-import { getView, type PageOptions } from '../../sdk/subscriptions.js';
 import { TriggerCodec } from './row.js';
 import { TriggerListView } from './views.js';
 

@@ -4,19 +4,18 @@
 // reason, counts the failure and retries after the plan's backoff; after max_failures, once the grace
 // after the due time has passed, the subscription is suspended. Time is the block's.
 
-import { assetId } from '../model/ids.js';
-import { MANTISSA_MAX, type Numeric } from '../model/numeric.js';
-
+import { assetId } from '../../model/ids.js';
+import { MANTISSA_MAX, type Numeric } from '../../model/numeric.js';
+import { transferValue } from '../../state/exec-assets.js';
+import type { ExecContext, Fail } from '../../state/exec-context.js';
+import { installedScheduledRuns } from '../../state/module-host.js';
 import {
   type Invoice,
   nextBoundary,
   type Subscription,
   type SubscriptionPlan,
   type SubscriptionStatus,
-} from '../model/subscriptions.js';
-import { transferValue } from './exec-assets.js';
-import type { ExecContext, Fail } from './exec-context.js';
-import { installedScheduledRuns } from './module-host.js';
+} from './model.js';
 
 /** Registers (or moves) the subscription's billing trigger to its nextChargeMs. */
 export function scheduleBilling(x: ExecContext, sub: Subscription): void {

@@ -1,10 +1,11 @@
 // Reads of the subscription tables (docs/subscriptions.md): copies, sorted by id, through the tables'
 // indexes.
 
-import type { Subscription, SubscriptionPlan } from '../model/subscriptions.js';
-import { deepCopy } from './copy.js';
-import type { IndexName } from './tables.js';
-import type { WorldState } from './world-state.js';
+import { deepCopy } from '../../state/copy.js';
+import type { IndexName } from '../../state/tables.js';
+import type { WorldState } from '../../state/world-state.js';
+import type { Subscription, SubscriptionPlan } from './model.js';
+import type { SubscriptionsPort } from './port.js';
 
 export function plan(state: WorldState, id: string): SubscriptionPlan | undefined {
   const v = state.tables.subscriptionPlan.get(id);
@@ -22,11 +23,9 @@ export function subscription(state: WorldState, id: string): Subscription | unde
   return v === undefined ? undefined : deepCopy(v);
 }
 
-export interface SubscriptionFilter {
-  subscriber?: string | undefined;
-  provider?: string | undefined;
-  status?: Subscription['status']['kind'] | undefined;
-}
+export type { SubscriptionFilter } from './port.js';
+
+import type { SubscriptionFilter } from './port.js';
 
 /** Subscriptions sorted by id, narrowed by subscriber and provider (through their indexes) and status. */
 export function subscriptions(state: WorldState, f: SubscriptionFilter): Subscription[] {
@@ -46,4 +45,14 @@ export function subscriptions(state: WorldState, f: SubscriptionFilter): Subscri
     out.push(deepCopy(s));
   }
   return out;
+}
+
+/** The committed world state adapted to the routes' port (port.ts). */
+export function subscriptionsPort(state: WorldState): SubscriptionsPort {
+  return {
+    plans: (provider) => plans(state, provider),
+    plan: (id) => plan(state, id),
+    subscriptions: (filter) => subscriptions(state, filter),
+    subscription: (id) => subscription(state, id),
+  };
 }

@@ -9,11 +9,10 @@ import {
   expectCode,
   ROSE,
   world,
-} from '../../test/fixtures/state/state-fixture.js';
-import type { Instruction } from '../model/instructions.js';
-import { trigger } from '../modules/triggers/reads.js';
-import { subscription } from './subscription-reads.js';
-import { WorldState } from './world-state.js';
+} from '../../../test/fixtures/state/state-fixture.js';
+import type { Instruction } from '../../model/instructions.js';
+import { WorldState } from '../../state/world-state.js';
+import { subscription } from './reads.js';
 
 const DAY = 86_400_000;
 const plan = (billFor: 'Current' | 'Previous', trialMs = 0): Instruction => ({
@@ -47,7 +46,7 @@ describe('subscriptions (executor)', () => {
       [s.currentPeriodStartMs, s.currentPeriodEndMs, s.nextChargeMs],
       [1_000_000 + DAY, 1_000_000 + 2 * DAY, 1_000_000 + 2 * DAY],
     );
-    assert.equal(trigger(chain.state, '$sub:s')?.authority, ALICE);
+    assert.equal(chain.state.tables.trigger.get('$sub:s')?.authority, ALICE);
     chain.timeMs = 1_000_000 + 2 * DAY - 1;
     assert.deepEqual(chain.block([]).triggers, []);
     expectCode(chain, ALICE, [{ kind: 'CancelSubscription', id: 's', atPeriodEnd: true }], 'Committed');
@@ -72,7 +71,7 @@ describe('subscriptions (executor)', () => {
       [1_000_000 + DAY, 1_000_000 + 2 * DAY],
     );
     assert.equal(chain.state.asset(asset(ROSE, BOB))?.value.mantissa, 200n);
-    assert.equal(trigger(chain.state, '$sub:s'), undefined);
+    assert.equal(chain.state.tables.trigger.get('$sub:s'), undefined);
   });
 
   it('a charge cannot be pulled outside its billing trigger, even from a trigger of the subscriber', () => {

@@ -1,14 +1,13 @@
-// The code of `torana subscription …` (subscription-commands.ts).
+// The code of `torana subscription …` (commands.ts).
 
-import type { Json } from '../codec/codec.js';
-import { instructions as ix } from '../sdk/instructions.js';
-import type { PlanInput } from '../sdk/subscription-instructions.js';
-import { subscriptionDetail, subscriptionPlans, subscriptionsList } from '../sdk/subscriptions.js';
-import { PlanListView, SubscriptionItemView, SubscriptionListView } from '../subscriptions/views.js';
-import { type Flags, submit } from './client-actions.js';
-import { CliError } from './errors.js';
-import { printJson, printRecord, printTable } from './output.js';
-import { resolveClient } from './settings.js';
+import { type Flags, submit } from '../../cli/client-actions.js';
+import { CliError } from '../../cli/errors.js';
+import { printJson, printRecord, printTable } from '../../cli/output.js';
+import { resolveClient } from '../../cli/settings.js';
+import type { Json } from '../../codec/codec.js';
+import { subscriptionDetail, subscriptionPlans, subscriptionsList } from './sdk.js';
+import { subscriptionInstructions as ix, type PlanInput } from './sdk-instructions.js';
+import { PlanListView, SubscriptionItemView, SubscriptionListView } from './views.js';
 
 function int(text: string | undefined, name: string): number | undefined {
   if (text === undefined) return undefined;

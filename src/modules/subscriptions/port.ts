@@ -1,8 +1,8 @@
 // What the subscription routes read from the node (docs/design/architecture.md "Application
 // families": families see small interfaces). The node adapts its committed world state to it
-// (node/subscriptions-port.ts).
+// (reads.ts `subscriptionsPort`).
 
-import type { Subscription, SubscriptionPlan } from '../model/subscriptions.js';
+import type { Subscription, SubscriptionPlan } from './model.js';
 
 export interface SubscriptionFilter {
   subscriber?: string | undefined;

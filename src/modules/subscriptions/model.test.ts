@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { nextBoundary, planProblem } from './subscriptions.js';
+import { nextBoundary, planProblem } from './model.js';
 
 const utc = (y: number, m: number, d: number, h = 0) => Date.UTC(y, m - 1, d, h);
 

@@ -3,15 +3,8 @@
 // its subscription is the standing grant under which the billing trigger (running as the subscriber)
 // charges it, so no other permission is involved, and canceling, pausing or suspension withdraws it.
 
-import {
-  billingTriggerId,
-  nextBoundary,
-  planProblem,
-  type Subscription,
-  type SubscriptionPlan,
-  type SubscriptionStatus,
-} from '../model/subscriptions.js';
-import { type ExecContext, type Fail, fail, type Handler } from './exec-context.js';
+import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
+import { installedScheduledRuns } from '../../state/module-host.js';
 import {
   addNumeric,
   chargeSubscription,
@@ -20,8 +13,15 @@ import {
   scheduleBilling,
   status,
   unscheduleBilling,
-} from './exec-subscription-billing.js';
-import { installedScheduledRuns } from './module-host.js';
+} from './billing.js';
+import {
+  billingTriggerId,
+  nextBoundary,
+  planProblem,
+  type Subscription,
+  type SubscriptionPlan,
+  type SubscriptionStatus,
+} from './model.js';
 
 const idProblem = (id: string) => installedScheduledRuns().labelProblem(id);
 

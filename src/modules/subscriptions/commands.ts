@@ -2,10 +2,10 @@
 // only; the code is in subscription-actions.ts, imported when a command runs (lazy.ts).
 
 import type { Command } from 'commander';
-import { clientOptions } from './client-options.js';
-import { lazyAction } from './lazy.js';
+import { clientOptions } from '../../cli/client-options.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const actions = () => import('./subscription-actions.js');
+const actions = () => import('./actions.js');
 
 function registerSubscription(program: Command): void {
   const sub = program.command('subscription').description('subscription plans and subscriptions');

@@ -7,13 +7,13 @@
 //   GET /v1/subscriptions/{id}         → one such item                   (404 not_found)
 
 import { Type } from 'typebox';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { accountParam } from '../gateway/id-resolver.js';
-import { parsePage } from '../gateway/list.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { respond, viewSchema } from '../gateway/view.js';
-import type { Subscription, SubscriptionStatus } from '../model/subscriptions.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { accountParam } from '../../gateway/id-resolver.js';
+import { parsePage } from '../../gateway/list.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { respond, viewSchema } from '../../gateway/view.js';
+import type { Subscription, SubscriptionStatus } from './model.js';
 import type { SubscriptionsPort } from './port.js';
 import { PlanListView, SubscriptionItemView, SubscriptionListView } from './views.js';
 

@@ -1,9 +1,9 @@
 // Builders of the subscription instructions (docs/subscriptions.md), spread
-// into `instructions` (instructions.ts). Times are block times in milliseconds since the epoch; amounts
+// into the SDK's `instructions` (through src/modules/registry.ts). Times are block times in milliseconds since the epoch; amounts
 // decimal strings. The ledger checks ids, ranges and permissions; the SDK does not repeat its rules.
 
-import type { Instruction } from '../model/instructions.js';
-import { numeric } from '../model/numeric.js';
+import type { Instruction } from '../../model/instructions.js';
+import { numeric } from '../../model/numeric.js';
 
 type RegisterPlan = Extract<Instruction, { kind: 'RegisterSubscriptionPlan' }>;
 

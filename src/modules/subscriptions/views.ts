@@ -1,15 +1,10 @@
 // Answer types of the subscription routes, codec types so the JSON answer, the codec answer and the
 // OpenAPI schema come from one definition (gateway/view.ts). Rows are the ledger's own
-// (model/subscriptions.ts), in their snake_case JSON form.
+// (model.ts), in their snake_case JSON form.
 
-import { option, seq, struct } from '../codec/compound.js';
-import { varuint } from '../codec/primitives.js';
-import {
-  InvoiceCodec,
-  SubscriptionCodec,
-  SubscriptionIdText,
-  SubscriptionPlanCodec,
-} from '../model/subscriptions.js';
+import { option, seq, struct } from '../../codec/compound.js';
+import { varuint } from '../../codec/primitives.js';
+import { InvoiceCodec, SubscriptionCodec, SubscriptionIdText, SubscriptionPlanCodec } from './model.js';
 
 export const LIST_ITEMS_MAX = 500;
 

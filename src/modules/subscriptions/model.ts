@@ -4,13 +4,13 @@
 // the grant that lets the plan's charges move the subscriber's value to the provider, and canceling,
 // pausing or suspension withdraws it. Times are block times in milliseconds (UTC), never the wall clock.
 
-import type { Infer } from '../codec/codec.js';
-import { enumOf, option, struct } from '../codec/compound.js';
-import { bool, string, u8, u32, varuint } from '../codec/primitives.js';
-import { AccountId, AssetDefinitionId } from './ids.js';
-import { Name } from './names.js';
-import { NumericCodec } from './numeric.js';
-import { RejectionCodeCodec } from './rejections.js';
+import type { Infer } from '../../codec/codec.js';
+import { enumOf, option, struct } from '../../codec/compound.js';
+import { bool, string, u8, u32, varuint } from '../../codec/primitives.js';
+import { AccountId, AssetDefinitionId } from '../../model/ids.js';
+import { Name } from '../../model/names.js';
+import { NumericCodec } from '../../model/numeric.js';
+import { RejectionCodeCodec } from '../../model/rejections.js';
 
 export const SubscriptionIdText = string(64);
 
