@@ -132,5 +132,12 @@ describe('doc example extraction', () => {
     assert.deepEqual(run('X=1\necho "$X"'), { code: 0, at: 'end' });
     assert.deepEqual(run('true\nfalse\ntrue'), { code: 1, at: 'r.md:4' });
     assert.deepEqual(run('sh -c "exit 3"   # in another terminal\ntrue'), { code: 1, at: 'r.md:3' });
+    // Up (it printed), then failed before the page ended.
+    assert.deepEqual(run(`sh -c 'echo up; sleep 0.2; exit 4'   # in another terminal\nsleep 1`), {
+      code: 1,
+      at: 'r.md:3',
+    });
+    // Still running at the end: stopped, not a failure.
+    assert.deepEqual(run('sh -c "echo up; exec sleep 30"   # in another terminal\ntrue'), { code: 0, at: 'end' });
   });
 });
