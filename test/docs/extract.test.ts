@@ -138,6 +138,9 @@ describe('doc example extraction', () => {
       at: 'r.md:3',
     });
     // Still running at the end: stopped, not a failure.
-    assert.deepEqual(run('sh -c "echo up; exec sleep 30"   # in another terminal\ntrue'), { code: 0, at: 'end' });
+    assert.deepEqual(run('sh -c "echo up; exec sleep 30"   # in another terminal\ntrue'), {
+      code: 0,
+      at: 'end',
+    });
   });
 });

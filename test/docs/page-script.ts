@@ -3,13 +3,16 @@
 //
 // Before each command the script writes `@@doc-example <page>:<line>` to stderr, so a failure names the
 // line of the doc. A background command (extract.ts) writes to a log of its own and is given until its
-// first output (`torana start`: until it listens), at most BACKGROUND_SETTLE_S, before the page goes
-// on; one that has ended with an error by then, or by the end of the page, fails the page; those still
-// running at the end are stopped. The docs' default address (127.0.0.1:8080) stands for the page's node.
+// first output (at most BACKGROUND_SETTLE_S; `torana start`: until it listens, at most START_SETTLE_S)
+// before the page goes on (a follower that prints nothing until an event is up by then); one that has
+// ended with an error by then, or by the end of the page, fails the page; those still running at the
+// end are stopped. The docs' default address (127.0.0.1:8080) stands for the page's node.
 
 import { blockCommands, type DocBlock, placeholders } from './extract.js';
 
-export const BACKGROUND_SETTLE_S = 120;
+/** How long a background `torana start` is given to listen, and any other background command to print. */
+export const START_SETTLE_S = 120;
+export const BACKGROUND_SETTLE_S = 10;
 export const LINE_MARK = '@@doc-example ';
 /** What `torana start` prints once its gateway listens (src/cli/node-actions.ts). */
 export const NODE_READY = 'torana node listening on';
@@ -24,10 +27,10 @@ __doc_failed() { # at log rc
   { echo "${LINE_MARK}$1"; echo "background command failed (exit $3):"; cat "$2"; } >&2
   return 1
 }
-__doc_settle() { # pid log at [text it prints when ready]
+__doc_settle() { # pid log at seconds [text it prints when ready]
   local i rc=0
-  for ((i = 0; i < ${BACKGROUND_SETTLE_S * 10}; i++)); do
-    if [ -n "$4" ]; then grep -qF -- "$4" "$2" && return 0; else [ -s "$2" ] && return 0; fi
+  for ((i = 0; i < $4 * 10; i++)); do
+    if [ -n "$5" ]; then grep -qF -- "$5" "$2" && return 0; else [ -s "$2" ] && return 0; fi
     kill -0 "$1" 2>/dev/null || break
     sleep 0.1
   done
@@ -84,8 +87,10 @@ export function pageScript(blocks: readonly DocBlock[], opts: ScriptOptions = {}
         const log = `"$DOC_EXAMPLE_LOGS/background-${++bg}.log"`;
         lines.push(`${address(c.code)} > ${log} 2>&1 &`);
         lines.push(`__doc_pids+=($!); __doc_logs+=(${log}); __doc_ats+=(${quote(at)})`);
-        const ready = /\btorana start\b/.test(c.code) ? ` ${quote(NODE_READY)}` : '';
-        lines.push(`__doc_settle $! ${log} ${quote(at)}${ready}`);
+        const wait = /\btorana start\b/.test(c.code)
+          ? `${START_SETTLE_S} ${quote(NODE_READY)}`
+          : `${BACKGROUND_SETTLE_S}`;
+        lines.push(`__doc_settle $! ${log} ${quote(at)} ${wait}`);
       } else lines.push(address(c.text));
     }
   }
