@@ -1,0 +1,187 @@
+// Runs one doc page's runnable blocks (page-script.ts) as a newcomer would: in an empty working
+// directory, with `torana` (and `npx torana`) on PATH running this checkout's CLI, against the node the
+// page assumes (PAGE_SETUPS).
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
+import type { DocBlock } from './extract.js';
+import { lastLine, pageScript } from './page-script.js';
+
+export interface PageSetup {
+  /** What the page assumes, as it says so itself. */
+  assumes: string;
+  /**
+   * 'quick-start': a node started as README.md's quick start leaves it (`npm start` in the working
+   * directory: `torana start`, which initialises ./.torana/ on first run); client commands with no
+   * flags reach it and sign as its admin. 'none': the page starts what it needs.
+   */
+  node: 'quick-start' | 'none';
+  /** Commands run before the page's blocks: what the page says must exist first. */
+  prelude?: string[];
+  /** Paths of this repository the page names, linked into the working directory. */
+  links?: string[];
+}
+
+const QUICK_START: PageSetup = {
+  assumes: 'a node started as in the README quick start (`npm start`), the CLI signing as its admin',
+  node: 'quick-start',
+};
+
+/** Pages with runnable blocks that assume something else than QUICK_START. */
+export const PAGE_SETUPS: Record<string, PageSetup> = {
+  'docs/conference.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and the call's domain (Ids: "The domain must exist when the call is created")`,
+    prelude: ['torana domain register wonderland'],
+  },
+  'docs/iso20022.md': {
+    assumes:
+      'a checkout of the repository (examples/iso20022/); the walk-through initialises and starts its node',
+    node: 'none',
+    links: ['examples'],
+  },
+};
+
+export function setupOf(page: string): PageSetup {
+  return PAGE_SETUPS[page] ?? QUICK_START;
+}
+
+/** The CLI as `torana` (the test bundle when the run has one, else the sources under tsx). */
+function toranaShim(): string {
+  const args = tsEntryArgs('test/helpers/torana-cli.ts').map((a) =>
+    a === 'tsx'
+      ? pathToFileURL(join(ROOT, 'node_modules/tsx/dist/loader.mjs')).href
+      : a.endsWith('.ts') || a.endsWith('.js')
+        ? isAbsolute(a)
+          ? a
+          : resolve(ROOT, a)
+        : a,
+  );
+  const flags = args[0] === '--import' ? ['--conditions=torana-source'] : [];
+  const words = [process.execPath, ...flags, ...args].map((w) => `'${w}'`).join(' ');
+  return `#!/bin/sh\nexec ${words} "$@"\n`;
+}
+
+const NPX_SHIM = `#!/bin/sh
+if [ "$1" = torana ]; then shift; exec torana "$@"; fi
+echo "npx $1: only npx torana runs in a doc example (mark the block skip)" >&2; exit 127
+`;
+/** curl failing on an HTTP error (a doc's curl that gets a 404 fails its page), the rest as it is. */
+function curlShim(): string {
+  const real = process.env.PATH?.split(':')
+    .map((d) => join(d, 'curl'))
+    .find((f) => existsSync(f));
+  return `#!/bin/sh\nexec '${real ?? 'curl-not-installed'}' --fail-with-body "$@"\n`;
+}
+
+const NPM_SHIM = `#!/bin/sh
+echo "npm $1: npm does not run in a doc example (mark the block skip)" >&2; exit 127
+`;
+
+export interface PageRun {
+  code: number | null;
+  out: string;
+  err: string;
+  /** `<page>:<line>` of the last command that ran (the failing one when code is not 0). */
+  at: string | undefined;
+  commands: number;
+}
+
+function collect(child: ChildProcess): Promise<{ code: number | null; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  child.stdout?.on('data', (d) => (out += d));
+  child.stderr?.on('data', (d) => (err += d));
+  return new Promise((done) => child.on('close', (code) => done({ code, out, err })));
+}
+
+/** Stops a process group (the script's background commands too), SIGKILL after `graceMs`. */
+async function stopGroup(child: ChildProcess, ended: Promise<unknown>, graceMs = 20_000): Promise<void> {
+  const kill = (sig: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, sig);
+    } catch {
+      // already gone
+    }
+  };
+  kill('SIGTERM');
+  const timer = setTimeout(() => kill('SIGKILL'), graceMs);
+  await ended;
+  clearTimeout(timer);
+}
+
+/** Starts the quick start's node in `dir` (./.torana) and returns its URL once it listens. */
+async function startQuickStartNode(dir: string, env: NodeJS.ProcessEnv) {
+  const child = spawn('torana', ['start', '--json'], { cwd: dir, env, detached: true });
+  const ended = collect(child);
+  let out = '';
+  child.stdout?.on('data', (d) => (out += d));
+  const url = await new Promise<string>((ok, fail) => {
+    child.stdout?.on('data', () => {
+      // The line `start --json` prints once it listens (the node's log lines are JSON too).
+      for (const line of out.split('\n').filter((l) => l.startsWith('{') && l.endsWith('}'))) {
+        const v = JSON.parse(line) as { url?: string; chain_id?: string };
+        if (v.url !== undefined && v.chain_id !== undefined) ok(v.url);
+      }
+    });
+    void ended.then((r) => fail(new Error(`the page's node ended (${r.code}): ${r.err}`)));
+  });
+  return { url, stop: () => stopGroup(child, ended) };
+}
+
+/** Runs the page's runnable blocks; `timeoutMs` bounds a hung page (its processes are killed). */
+export async function runPage(
+  page: string,
+  blocks: readonly DocBlock[],
+  timeoutMs = 540_000,
+): Promise<PageRun> {
+  const setup = setupOf(page);
+  const dir = await mkdtemp(join(tmpdir(), 'torana-doc-'));
+  const bin = join(dir, '.doc-bin');
+  const logs = join(dir, '.doc-logs');
+  await mkdir(bin);
+  await mkdir(logs);
+  for (const [name, text] of [
+    ['torana', toranaShim()],
+    ['npx', NPX_SHIM],
+    ['npm', NPM_SHIM],
+    ['curl', curlShim()],
+  ] as const) {
+    await writeFile(join(bin, name), text);
+    await chmod(join(bin, name), 0o755);
+  }
+  for (const l of setup.links ?? []) await symlink(join(ROOT, l), join(dir, l));
+  // Port 0: a node the page starts listens on a free port; the CLI finds it through <dir>/node.json.
+  const env = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH}`,
+    TORANA_GATEWAY_PORT: '0',
+    DOC_EXAMPLE_LOGS: logs,
+  };
+  const node = setup.node === 'quick-start' ? await startQuickStartNode(dir, env) : undefined;
+  try {
+    const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude });
+    await writeFile(join(dir, '.doc-example.sh'), script);
+    const child = spawn('bash', [join(dir, '.doc-example.sh')], { cwd: dir, env, detached: true });
+    const ended = collect(child);
+    const timer = setTimeout(() => void stopGroup(child, ended, 5_000), timeoutMs);
+    const r = await ended;
+    clearTimeout(timer);
+    await stopGroup(child, Promise.resolve());
+    const commands = (script.match(/^echo '@@doc-example docs|^echo '@@doc-example README/gm) ?? []).length;
+    return { ...r, at: lastLine(r.err), commands };
+  } finally {
+    await node?.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** The last lines of a failed page's output, for the assertion message. */
+export function tail(s: string, lines = 25): string {
+  return s.trimEnd().split('\n').slice(-lines).join('\n');
+}
