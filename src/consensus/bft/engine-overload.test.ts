@@ -38,6 +38,7 @@ const roster = new ValidatorSet(
 const MESSAGE_MS = 20;
 const CHECK_MS = 1500;
 const BASE_MS = 500;
+const STEP_MS = 4;
 
 /** The pipeline as the engine's host, with `executeProposed` answering CHECK_MS later on the clock. */
 function slowHost(pipeline: Pipeline<ValidatorSet>, clock: ManualClock): BftHost {
@@ -120,9 +121,11 @@ function tx() {
 /** Answers the view changes peer 0 had counted when it committed its first block (of the load). */
 async function load(c: Awaited<ReturnType<typeof overloaded>>, ms: number): Promise<number | undefined> {
   let atFirstBlock: number | undefined;
-  for (let t = 0; t < ms; t++) {
+  // 4 ms steps: a timer still fires at its own time within a step; the promise chains it starts are
+  // drained at the end of the step (the same blocks and view changes as with 1 ms steps, a quarter of the turns).
+  for (let t = 0; t < ms; t += STEP_MS) {
     if (t % 200 === 0) await c.pipelines[(t / 200) % N]!.submit(frameTx(tx()));
-    c.clock.advance(1);
+    c.clock.advance(STEP_MS);
     for (let k = 0; k < 3; k++) await new Promise((r) => setImmediate(r));
     if (atFirstBlock === undefined && c.pipelines[0]!.height() >= 2)
       atFirstBlock = c.engines[0]!.snapshot().viewChanges;
