@@ -78,6 +78,7 @@ const EXPECTED_DEFAULTS = {
     timeout_multiplier_permille: 1500,
     view_timeout_max_ms: 30000,
     rtt_floor_multiplier: 4,
+    round_floor_multiplier: 3,
     jitter_permille: 100,
     collectors_k: 2,
     sync_batch_blocks: 64,

@@ -273,6 +273,12 @@ export const CONFIG_SCHEMA = {
         1000,
         'A view timeout is never shorter than this many measured round trips to the peers; 0 disables the floor.',
       ),
+      round_floor_multiplier: int(
+        3,
+        0,
+        1000,
+        'A view timeout is never shorter than this many times the last decided round (view start to commit certificate), capped at consensus.view_timeout_max_ms, so an overloaded network keeps deciding in view 0; 0 disables the floor.',
+      ),
       jitter_permille: int(
         100,
         0,

@@ -118,6 +118,7 @@ export function buildBft(a: {
         multiplierPermille: c.timeoutMultiplierPermille,
         maxMs: c.viewTimeoutMaxMs,
         rttFloorMultiplier: c.rttFloorMultiplier,
+        roundFloorMultiplier: c.roundFloorMultiplier,
         jitterPermille: c.jitterPermille,
       },
       collectorsK: c.collectorsK,

@@ -34,6 +34,7 @@ export function reportOf(
     lockedQc: Qc | undefined;
     highQc: Qc | undefined;
     rttMs: number;
+    roundMs: number;
     nowMs: number;
     options: BftOptions;
   },
@@ -54,7 +55,7 @@ export function reportOf(
     timeout:
       hs === undefined
         ? undefined
-        : viewTimeout(s.options.pacemaker, hs.height, s.view, Math.max(0, s.me), s.rttMs),
+        : viewTimeout(s.options.pacemaker, hs.height, s.view, Math.max(0, s.me), s.rttMs, s.roundMs),
     rttMs: s.rttMs,
     // A round is in progress once the height has work (its view timer is armed) or a proposal arrived.
     roundStartedAtMs:

@@ -48,6 +48,8 @@ export class BftCore {
   private votedBlocks = new Map<string, { blockHash: Uint8Array; block: Uint8Array }>();
   private pending = false;
   private rttMs = 0;
+  /** How long the last round this peer saw decide took (view start → commit certificate): the pacemaker's round floor. */
+  private roundMs = 0;
   private me = -1;
   private out: BftEffect[] = [];
   private nextHeight: { from: string; msg: BftMessage }[] = [];
@@ -78,7 +80,11 @@ export class BftCore {
     );
     const t = o.pacemaker;
     invariant(
-      t.baseMs > 0 && t.maxMs >= t.baseMs && t.multiplierPermille >= 1000 && t.rttFloorMultiplier >= 0,
+      t.baseMs > 0 &&
+        t.maxMs >= t.baseMs &&
+        t.multiplierPermille >= 1000 &&
+        t.rttFloorMultiplier >= 0 &&
+        t.roundFloorMultiplier >= 0,
       `pacemaker settings inconsistent: base ${t.baseMs} ms, max ${t.maxMs} ms, x${t.multiplierPermille}‰`,
     );
     invariant(
@@ -282,6 +288,9 @@ export class BftCore {
     if (hs !== undefined && this.me >= 0 && hs.commitQc !== undefined && height === hs.height) {
       this.stats.lastPhases = phasesOf(hs, hs.commitQc.view, this.nowMs);
       this.stats.phaseSamples++;
+      // The round's own time, the commit's excluded: the next height's timers start after the commit.
+      this.roundMs = this.stats.lastPhases.proposeMs + this.stats.lastPhases.collectVotesMs;
+      invariant(this.roundMs >= 0, `height ${height}: a round of ${this.roundMs} ms`);
     }
     this.pending = pending;
     this.enterHeight(height + 1, roster);
@@ -310,7 +319,7 @@ export class BftCore {
     invariant(hs.timerView < this.view, `a timer for view ${this.view} after one for view ${hs.timerView}`);
     if (hs.timerView < 0 && this.view === 0) hs.startedAtMs = this.nowMs; // the height's round begins
     hs.timerView = this.view;
-    const t = viewTimeout(this.o.pacemaker, hs.height, this.view, this.me, this.rttMs);
+    const t = viewTimeout(this.o.pacemaker, hs.height, this.view, this.me, this.rttMs, this.roundMs);
     invariant(Number.isSafeInteger(t.ms) && t.ms > 0, `view ${this.view}: a timeout of ${t.ms} ms`);
     this.out.push({ kind: 'SetTimer', height: hs.height, view: this.view, ms: t.ms });
   }
@@ -1009,6 +1018,7 @@ export class BftCore {
       lockedQc: this.lockedQc,
       highQc: this.highQc,
       rttMs: this.rttMs,
+      roundMs: this.roundMs,
       nowMs: this.nowMs,
       options: this.o,
     });

@@ -74,6 +74,11 @@ export interface PacemakerOptions {
   maxMs: number;
   /** Measured round trip × `rttFloorMultiplier` is the least timeout (0 until measured). */
   rttFloorMultiplier: number;
+  /**
+   * The last decided round's duration (its view's start → its commit certificate, as this peer saw it)
+   * × `roundFloorMultiplier` is the least timeout, capped at `maxMs` (0 disables it).
+   */
+  roundFloorMultiplier: number;
   jitterPermille: number;
 }
 
@@ -82,6 +87,7 @@ export const DEFAULT_PACEMAKER: PacemakerOptions = {
   multiplierPermille: 1500,
   maxMs: 30_000,
   rttFloorMultiplier: 4,
+  roundFloorMultiplier: 3,
   jitterPermille: 100,
 };
 
