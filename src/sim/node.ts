@@ -107,13 +107,11 @@ export async function openPeer(
     chainId: SIM_CHAIN_ID,
     self,
     crypto,
-    // The round floor is off: the recorded seeds (the planted-bug hunt's first finds, the seed tests) were
-    // drawn without it, and instant execution makes it moot here. engine-overload.test.ts shows it.
+    // The node's pacemaker, round floor included (DEFAULT_PACEMAKER), with the simulation's base timeout.
     pacemaker: {
       ...DEFAULT_PACEMAKER,
       baseMs: s.pacemakerBaseMs,
       maxMs: s.pacemakerBaseMs * 20,
-      roundFloorMultiplier: 0,
     },
     collectorsK: s.collectorsK,
     ...(s.plantedBug === undefined ? {} : { plantedBug: s.plantedBug }),
