@@ -4,12 +4,16 @@
 //   0xF9 0x00 0x00                          → u8 format (1) ‖ accumulator 32 bytes BE (root.ts)
 //   0xF9 0x00 ‖ tag                         → the table's row count, u64 BE
 //   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ child id   → empty
-// Names and ids are UTF-8. A parent's children are one contiguous range, sorted by the child's bytes.
+//   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ order key ‖ child id   → empty
+// Names and ids are UTF-8. A parent's children are one contiguous range, sorted by the child's bytes;
+// in an ordered index (a definition's holders by balance, `holdersByValue`) by a fixed-width order key
+// first (ORDER_KEY_BYTES, big-endian, so byte order is value order), then the child's bytes.
 
 import { assert } from '../util/assert.js';
 
 export const STATE_INDEX_PREFIX = 0xf9;
-const FORMAT = 1;
+/** 2: the ordered holder index is kept; a store of format 1 has none and is rebuilt at open. */
+const FORMAT = 2;
 export const STATE_INDEX_META_KEY = Uint8Array.of(STATE_INDEX_PREFIX, 0x00, 0x00);
 export const EMPTY_VALUE = new Uint8Array(0);
 
@@ -47,6 +51,41 @@ export function indexEntryKey(tag: number, index: string, parent: string, child:
   const out = new Uint8Array(prefix.length + c.length);
   out.set(prefix);
   out.set(c, prefix.length);
+  return out;
+}
+
+/** Bytes of an ordered index's order key: a Numeric at scale 28 (below 2^128 · 10^28 < 2^224). */
+export const ORDER_KEY_BYTES = 28;
+const ORDER_SCALE = 28;
+
+/** A non-negative decimal's order key: its value at scale 28, big-endian; byte order is value order. */
+export function numericOrderKey(n: { readonly mantissa: bigint; readonly scale: number }): Uint8Array {
+  assert(n.mantissa >= 0n && n.scale >= 0 && n.scale <= ORDER_SCALE, `order key of scale ${n.scale}`);
+  let x = n.mantissa * 10n ** BigInt(ORDER_SCALE - n.scale);
+  assert(x < 1n << BigInt(8 * ORDER_KEY_BYTES), 'order key out of range');
+  const out = new Uint8Array(ORDER_KEY_BYTES);
+  for (let i = ORDER_KEY_BYTES - 1; i >= 0 && x > 0n; i--) {
+    out[i] = Number(x & 0xffn);
+    x >>= 8n;
+  }
+  return out;
+}
+
+/** The key of one ordered entry: `child` under `parent` in `index` of table `tag`, at `order`. */
+export function orderedEntryKey(
+  tag: number,
+  index: string,
+  parent: string,
+  order: Uint8Array,
+  child: string,
+): Uint8Array {
+  assert(order.length === ORDER_KEY_BYTES, `an order key of ${order.length} bytes`);
+  const prefix = indexParentPrefix(tag, index, parent);
+  const c = utf8.encode(child);
+  const out = new Uint8Array(prefix.length + ORDER_KEY_BYTES + c.length);
+  out.set(prefix);
+  out.set(order, prefix.length);
+  out.set(c, prefix.length + ORDER_KEY_BYTES);
   return out;
 }
 
