@@ -5,7 +5,8 @@
 // added to either family is compared the day it is registered) is asked a set of requests (path values
 // drawn from the chain, paging, filters, every cursor followed) through the real socket, first with the
 // embedded backend, then after a restart of the same node on the same directory with the postgres one:
-// statuses and bodies must be identical. Then the indexer lags: the node commits more blocks, the postgres
+// statuses and bodies must be identical, and the SSE streams replay the same items from the same
+// resumption points. Then the indexer lags: the node commits more blocks, the postgres
 // backend keeps answering at the indexed height (x-torana-indexed-height) and moves when the indexer does.
 
 import assert from 'node:assert/strict';
@@ -23,6 +24,7 @@ import { type AppFixture, alice, bob, carol, type J, rose, startAppFixture } fro
 import { run } from '../helpers/node.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { fetchOpenApi, type LiveRoute, liveRoutes, validParamValues } from '../helpers/route-catalog.js';
+import { openRaw, type RawMessage } from './sse-reader.js';
 
 const FAMILIES = new Set(['explorer', 'history']);
 /** Answer fields that are this node's wall-clock observations, not chain data (documented). */
@@ -217,6 +219,38 @@ async function answers(url: string, reqs: readonly Request[]): Promise<Map<strin
   return out;
 }
 
+/** Resumption points in each of the streams' id forms (block, transaction, instruction); the others 400. */
+const STREAM_RESUME_IDS = ['1', '2:0', '2:0:3'];
+
+function streamPaths(streams: readonly LiveRoute[]): string[] {
+  return streams.flatMap((r) => {
+    const names = new Set((r.operation.parameters ?? []).map((p) => p.name));
+    return STREAM_RESUME_IDS.flatMap((id) => [
+      `${r.url}?last_event_id=${id}`,
+      ...(names.has('kind') ? [`${r.url}?last_event_id=${id}&kind=TransferAsset`] : []),
+      ...(names.has('account') ? [`${r.url}?last_event_id=${id}&account=${encodeURIComponent(bob.id)}`] : []),
+    ]);
+  });
+}
+
+/** Each stream's replay (opened together; read until nothing new arrives for a second), or its refusal. */
+async function replays(
+  url: string,
+  paths: readonly string[],
+): Promise<Map<string, { status: number; error?: J; messages: RawMessage[] }>> {
+  const open = await Promise.all(paths.map((p) => openRaw(`${url}${p}`)));
+  const t0 = Date.now();
+  for (let seen = -1, now = 0; Date.now() - t0 < 30_000; seen = now) {
+    now = open.reduce((n, s) => n + s.messages.length, 0);
+    if (now === seen) break;
+    await new Promise((r) => setTimeout(r, 1000));
+  }
+  for (const s of open) s.close();
+  return new Map(
+    paths.map((p, i) => [p, { status: open[i]!.status, error: open[i]!.error, messages: open[i]!.messages }]),
+  );
+}
+
 async function indexTo(pgs: TestPostgres, url: string, dir: string, height: number): Promise<void> {
   const json = JSON.parse(await readFile(join(dir, 'genesis.json'), 'utf8')) as { chain_id: string };
   const genesis = genesisFromJson(json, json.chain_id);
@@ -246,6 +280,8 @@ describe('explorer.backend = "postgres" answers as the embedded backend', { time
   let pgs: TestPostgres;
   let served: ServedNode | undefined;
   let routes: LiveRoute[];
+  let streams: LiveRoute[];
+  let embeddedStreams: Awaited<ReturnType<typeof replays>>;
   let values: ChainValues;
   let embedded: Map<string, Answer>;
   let indexed: number;
@@ -289,6 +325,10 @@ describe('explorer.backend = "postgres" answers as the embedded backend', { time
     routes = liveRoutes(app, await fetchOpenApi(t.url)).filter(
       (r) => FAMILIES.has(r.meta.family?.name ?? '') && r.stream === undefined,
     );
+    streams = liveRoutes(app, await fetchOpenApi(t.url)).filter(
+      (r) => FAMILIES.has(r.meta.family?.name ?? '') && r.stream === 'sse',
+    );
+    embeddedStreams = await replays(t.url, streamPaths(streams));
     values = await chainValues(t.url);
     embedded = await answers(
       t.url,
@@ -339,6 +379,21 @@ describe('explorer.backend = "postgres" answers as the embedded backend', { time
       `# ${routes.length} routes, ${ok} requests identical on both backends; statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
     );
     assert.ok((statuses.get(200) ?? 0) > ok / 2, 'most requests answer 200');
+  });
+
+  it('replays the same stream items from the same resumption points', async () => {
+    assert.ok(streams.length >= 3, `${streams.length} streams`);
+    const pgStreams = await replays(served!.url, streamPaths(streams));
+    let items = 0;
+    for (const [path, e] of embeddedStreams) {
+      const p = pgStreams.get(path);
+      assert.deepEqual(p, e, path);
+      items += e.messages.length;
+    }
+    console.log(
+      `# ${streams.length} streams, ${embeddedStreams.size} resumptions, ${items} replayed items identical`,
+    );
+    assert.ok(items > 0);
   });
 
   it('answers at the indexed height while the indexer lags, and follows it when it catches up', async () => {
