@@ -35,7 +35,7 @@ export interface PgReplicaOptions {
   /** How often the indexed height is read again. */
   pollMs: number;
   decodeLimits?: DecodeLimits;
-  /** A failed poll (the database unreachable): logged, the replica keeps its height and retries. */
+  /** A failed poll (the database unreachable): reported once per distinct failure; the replica keeps its height and retries. */
   onError: (e: unknown) => void;
 }
 
@@ -49,6 +49,7 @@ export class PgReplica {
   private timer: NodeJS.Timeout | undefined;
   private polling: Promise<void> = Promise.resolve();
   private closed = false;
+  private lastFailure: string | undefined;
   /** Height → hash of the blocks applied, for the explorer's block-by-hash lookup. */
   private readonly heights = new Map<string, number>();
 
@@ -123,7 +124,15 @@ export class PgReplica {
     if (this.closed) return;
     this.timer = setTimeout(() => {
       this.polling = this.catchUp()
-        .catch((e: unknown) => this.opts.onError(e))
+        .then(() => {
+          this.lastFailure = undefined;
+        })
+        .catch((e: unknown) => {
+          // Logged once per distinct failure, not every poll while the database stays away.
+          const why = String((e as Error)?.message ?? e);
+          if (why !== this.lastFailure) this.opts.onError(e);
+          this.lastFailure = why;
+        })
         .finally(() => this.schedule());
     }, this.opts.pollMs);
     this.timer.unref();
