@@ -1,6 +1,6 @@
 // `explorer.backend = "postgres"` against the embedded backend, route by route. One chain is built by
-// real transactions on a served node (test/gateway/app-fixture.ts's world plus more transfers, mints and
-// failures), indexed into a PostgreSQL of its own by the real indexer (`runIndexer` over the node's block
+// real transactions on a served node (test/gateway/app-fixture.ts's world plus more transfers, mints,
+// failures, aliases and a subscription plan with a subscriber and a charge), indexed into a PostgreSQL of its own by the real indexer (`runIndexer` over the node's block
 // stream); every explorer and history route of the live route table (not a hand-written list: a route
 // added to either family is compared the day it is registered) is asked a set of requests (path values
 // drawn from the chain, paging, filters, every cursor followed) through the real socket, first with the
@@ -109,11 +109,11 @@ function paramValues(r: LiveRoute, param: string, v: ChainValues): string[] {
         : u.startsWith('/v1/explorer/transactions/') || u.startsWith('/v1/explorer/instructions/')
           ? [...v.txHashes, 'cd'.repeat(32)]
           : /\/accounts\//.test(u)
-            ? [...v.accounts, 'nobody@wonderland']
+            ? [...v.accounts, 'alice@wonderland', 'nobody@wonderland']
             : /\/domains\//.test(u)
               ? [...v.domains, 'nowhere']
               : /\/asset-definitions\/|\/assets\/definitions\//.test(u)
-                ? [...v.definitions, 'none#wonderland']
+                ? [...v.definitions, 'rose', 'none#wonderland']
                 : /\/assets\//.test(u)
                   ? [...v.assets]
                   : /\/nfts\//.test(u)
@@ -317,6 +317,28 @@ describe('explorer.backend = "postgres" answers as the embedded backend', { time
     }
     await run(t, bob, [{ kind: 'MintAsset', asset: `${rose}#${bob.id}`, amount: numeric('1') }]); // no permission
     await run(t, carol, [{ kind: 'RegisterDomain', id: 'wonderland', metadata: new Map() }]); // exists
+    // Aliases (names in place of ids, resolved against the backend's own state) and a subscription.
+    await run(t, t.admin, [
+      { kind: 'RegisterAccountAlias', alias: 'alice@wonderland', account: alice.id },
+      { kind: 'SetAssetAlias', alias: 'rose', definition: rose },
+    ]);
+    await run(t, bob, [
+      {
+        kind: 'RegisterSubscriptionPlan',
+        id: 'rose-monthly',
+        billing: {
+          cadence: { kind: 'FixedPeriod', periodMs: 30 * 86_400_000 },
+          billFor: { kind: 'Current' },
+          retryBackoffMs: 3_600_000,
+          maxFailures: 3,
+          graceMs: 0,
+        },
+        pricing: { kind: 'Fixed', amount: numeric('1.00'), assetDefinition: rose },
+        trialMs: 0,
+      },
+    ]);
+    await run(t, alice, [{ kind: 'Subscribe', id: 'alice-rose', plan: 'rose-monthly' }]);
+    await run(t, bob, [{ kind: 'ChargeSubscriptionNow', id: 'alice-rose' }]);
     pgs = await startPostgres();
     await pgs.createDatabase('explorer');
     indexed = t.node.ledger.height();
