@@ -14,6 +14,7 @@ import { appliedEventId } from '../../src/pipeline/event-id.js';
 import { startNatsServer } from '../../test/helpers/nats-server.js';
 import { BENCH_CHAIN_ID } from '../lib/chain.js';
 import { HTTP_NODE_NOTE, startHttpNode } from '../lib/http-node.js';
+import { waitIdle } from '../lib/node-idle.js';
 import { presignedSigned } from '../lib/transfers.js';
 import type { FigureContext, FigureResult } from '../lib/types.js';
 import { type Figure, NO_GOAL, ratioOf } from '../lib/types.js';
@@ -52,11 +53,8 @@ export const exportNatsFigure: Figure = {
       const source = presignedSigned(node.accounts, BENCH_CHAIN_ID, ctx.fixtures.presignCount());
       ctx.log(`${seconds} s of batched transfers, then the exporter drains the events into JetStream`);
       await sendBatches(node.url, seconds, () => source.next().bytes);
-      // Idle: the same committed count twice in a row.
-      let a = await node.nextCount();
-      for (let b = await node.nextCount(); b.committed !== a.committed; b = await node.nextCount()) a = b;
-      const status = (await (await fetch(`${node.url}/status`)).json()) as { blocks: number };
-      const target = appliedEventId(status.blocks);
+      const height = await waitIdle(node, WAIT_MAX_MS);
+      const target = appliedEventId(height);
 
       const jsm = await nc.jetstreamManager();
       const stop = new AbortController();
@@ -70,16 +68,23 @@ export const exportNatsFigure: Figure = {
         duplicateWindowMs: 120_000,
         since: 0,
         signal: stop.signal,
-        log: () => {},
+        log: (line) => ctx.log(line),
         progressEveryMs: 60_000,
+      });
+      // The exporter's own failure ends the wait at once (and is the figure's error), not the deadline.
+      let failed: unknown;
+      exporting.catch((e: unknown) => {
+        failed = e ?? new Error('exporter failed');
       });
       let state = { messages: 0, bytes: 0 };
       for (;;) {
+        if (failed !== undefined) throw failed;
         const info = await jsm.streams.info('BENCH').catch(() => undefined);
         if (info !== undefined && info.state.messages > 0) {
           state = info.state;
           const last = await jsm.streams.getMessage('BENCH', { seq: info.state.last_seq });
-          if ((last.json() as { id: number }).id === target) break;
+          // At or past the target: JetStream stores in id order (expected-last-id), so all of it is held.
+          if ((last.json() as { id: number }).id >= target) break;
         }
         if (performance.now() - t0 > WAIT_MAX_MS) throw new Error(`export not drained in ${WAIT_MAX_MS} ms`);
         await new Promise((r) => setTimeout(r, 20));

@@ -21,7 +21,8 @@ import { genesisFromJson, genesisRoster } from '../../src/node/genesis.js';
 import { startPostgres } from '../../test/helpers/postgres.js';
 import { BENCH_CHAIN_ID } from '../lib/chain.js';
 import { httpPaced } from '../lib/http-load.js';
-import { HTTP_NODE_NOTE, type HttpNode, startHttpNode } from '../lib/http-node.js';
+import { HTTP_NODE_NOTE, startHttpNode } from '../lib/http-node.js';
+import { waitIdle } from '../lib/node-idle.js';
 import { percentile } from '../lib/timing.js';
 import { presignedSigned } from '../lib/transfers.js';
 import type { Figure, FigureContext, FigureResult } from '../lib/types.js';
@@ -58,13 +59,6 @@ interface IndexerRun {
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function idle(node: HttpNode): Promise<number> {
-  let a = await node.nextCount();
-  for (let b = await node.nextCount(); b.committed !== a.committed; b = await node.nextCount()) a = b;
-  const status = (await (await fetch(`${node.url}/status`)).json()) as { blocks: number };
-  return status.blocks;
-}
 
 /** Every row of the indexer's tables COPYed out, then COPYed into empty copies: rows and seconds. */
 async function bareCopy(pool: pg.Pool): Promise<{ rows: number; seconds: number }> {
@@ -111,7 +105,7 @@ async function measure(ctx: FigureContext): Promise<IndexerRun> {
     const source = presignedSigned(node.accounts, BENCH_CHAIN_ID, ctx.fixtures.presignCount());
     ctx.log(`${seconds} s of batched transfers, then the indexer catches up from an empty database`);
     await sendBatches(node.url, seconds, () => source.next().bytes);
-    const target = await idle(node);
+    const target = await waitIdle(node, WAIT_MAX_MS);
     const written = new Map<number, number>();
     let at = { height: 0, blocks: 0, rows: 0 };
     const t0 = performance.now();
@@ -140,7 +134,7 @@ async function measure(ctx: FigureContext): Promise<IndexerRun> {
     const rate = Math.max(1, Math.floor(peak.txPerS / 2));
     ctx.log(`${seconds} s of transfers paced at ${rate} tx/s (half the peak) while the indexer tails`);
     await httpPaced(node, rate, seconds);
-    const tip = await idle(node);
+    const tip = await waitIdle(node, WAIT_MAX_MS);
     const t1 = performance.now();
     while (at.height < tip) {
       if (performance.now() - t1 > WAIT_MAX_MS)

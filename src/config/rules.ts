@@ -155,8 +155,20 @@ function checkDashboardSources(config: Config): ConfigError[] {
       ];
 }
 
+/** The postgres explorer backend reads the indexer's database: it must be named. */
+function checkExplorerBackend(config: Config): ConfigError[] {
+  if (config.explorer.backend !== 'postgres' || config.explorer.pg !== '') return [];
+  return [
+    invalidValue(
+      'explorer.pg',
+      'explorer.backend is "postgres" but explorer.pg is empty: name the indexer\'s database',
+    ),
+  ];
+}
+
 export function checkRules(config: Config): ConfigError[] {
   const errors: ConfigError[] = [
+    ...checkExplorerBackend(config),
     ...checkNeeds(config),
     ...checkDashboardSources(config),
     ...checkTls(config),

@@ -96,6 +96,7 @@ const EXPECTED_DEFAULTS = {
     replay_cache_max: 65536,
   },
   history: { scan_entries_max: 1000000 },
+  explorer: { backend: 'embedded', pg: '', pg_poll_ms: 500 },
   signed_requests: { nonces_per_account_max: 1000 },
   codec: { depth_max: 32, sequence_items_max: 100000, bytes_max: 16777216 },
   network: {

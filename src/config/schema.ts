@@ -30,6 +30,8 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 /** What a node announces to its peers (src/p2p/hello.ts). */
 export const NETWORK_ROLES = ['validator', 'observer'] as const;
+/** Where the explorer and history routes read from (src/explorer/pg-replica.ts). */
+export const EXPLORER_BACKENDS = ['embedded', 'postgres'] as const;
 
 export const CONFIG_SCHEMA = {
   node: section('Identity of this node and where its files are (paths relative to the node directory).', {
@@ -350,6 +352,25 @@ export const CONFIG_SCHEMA = {
         1,
         COUNT_CEILING,
         'Most index entries one history request reads (422 query_budget_exceeded beyond it).',
+      ),
+    },
+  ),
+  explorer: section(
+    'Where the explorer (/v1/explorer/*) and history routes read from (docs/indexer.md "Serving the explorer from PostgreSQL").',
+    {
+      backend: oneOf(
+        EXPLORER_BACKENDS,
+        'embedded',
+        "embedded: the node's own stores; postgres: the blocks `torana index --pg` wrote into explorer.pg, replayed in memory and followed at their indexed height (header x-torana-indexed-height).",
+      ),
+      pg: str(
+        '',
+        'The indexer\'s database for explorer.backend = "postgres": a postgres:// URL or libpq key=value pairs, as `torana index --pg`.',
+      ),
+      pg_poll_ms: ms(
+        500,
+        10,
+        'How often the postgres backend reads the indexed height and replays the blocks indexed since.',
       ),
     },
   ),

@@ -2,6 +2,7 @@
 // Append-only tables get one row per item; the mutable ones (accounts, balances, asset_holders) get the
 // ids the block touched with their values after it, read from the re-executed state.
 
+import { encodeBlock } from '../model/block.js';
 import { DataEventCodec } from '../model/events.js';
 import { parseAccountId, parseAssetId } from '../model/ids.js';
 import { InstructionCodec } from '../model/instructions.js';
@@ -41,6 +42,7 @@ export const COPY_COLUMNS = {
     'transaction_count',
     'validator_set_hash',
     'signers',
+    'payload',
   ],
   transactions: [
     'hash',
@@ -107,6 +109,7 @@ export function blockRows(v: VerifiedBlock): BlockRows {
         header.transactionCount,
         block.certificate.validatorSetHash,
         v.signers,
+        encodeBlock(block),
       ],
     ],
     transactions: [],

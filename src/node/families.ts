@@ -6,14 +6,12 @@
 
 import { accountsFamily } from '../accounts/family.js';
 import { builtDashboard } from '../dashboard/family.js';
-import { explorerFamily } from '../explorer/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { placeFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
-import { historyFamily } from '../history/routes.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
@@ -23,8 +21,7 @@ import type { OperatorSessions } from '../operator/sessions.js';
 import { proofsFamily } from '../proofs/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
-import { explorerPort } from './explorer-port.js';
-import { historyPort } from './history-port.js';
+import { explorerFamilies } from './explorer-backend.js';
 import type { Node } from './node.js';
 import { proofsPort } from './proofs-port.js';
 import { signersPort } from './signers-port.js';
@@ -63,12 +60,14 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
+  // The explorer and history families over `explorer.backend` (embedded, or the indexer's database).
+  const reads = await explorerFamilies(node, deps, signed, env.logError);
   // The ledger modules' families (src/modules/registry.ts) come in registry order after the core's; one
   // naming `servedAfter` is served right after that family (gateway/family.ts placeFamilies).
   return placeFamilies([
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
-    explorerFamily(explorerPort(deps.ports), deps, env.logError),
+    reads.explorer,
     proofsFamily(proofsPort(node, deps.ports), deps),
     ...moduleFamilies({
       state: node.ledger.state,
@@ -106,10 +105,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     ...(c.dashboard.enabled
       ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)
       : []),
-    historyFamily(historyPort(node.ledger), deps, {
-      signedRequests: signed,
-      scanEntriesMax: c.history.scanEntriesMax,
-    }),
+    reads.history,
     operatorFamily(env.operatorSessions),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ]);
