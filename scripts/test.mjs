@@ -6,9 +6,12 @@
 // developing (across the quick and integration tiers unless one is named: `--quick`, `--integration`);
 // `--list` prints the files a run would start, in order, and runs nothing. `--linger`: each file's
 // process ends when its event loop is empty, not once its tests are done (scripts/test-runner.mjs).
+// The quick tier runs its small unit files under src/ in batches, several files to a process
+// (scripts/test-batches.mjs); `--no-batch` gives every file a process of its own.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { batchFiles } from './test-batches.mjs';
 import { buildTestTree } from './test-build.mjs';
 import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
 import { loadBudgets, slowestFirst } from './test-durations.mjs';
@@ -90,13 +93,16 @@ const found = [...walk(join(root, 'src'), []), ...walk(join(root, 'test'), [])]
   .filter((f) => (only ? f.includes(only) : true))
   .sort();
 const first = SLOWEST_FIRST.filter((f) => found.includes(f));
-const files = [...first, ...found.filter((f) => !first.includes(f))];
+const ordered = [...first, ...found.filter((f) => !first.includes(f))];
+const batched = tier === 'quick' && !args.includes('--no-batch');
+const files = batched ? batchFiles(root, ordered, new Set(SLOWEST_FIRST)) : ordered;
 if (files.length === 0) {
   console.error('no test files found');
   process.exit(1);
 }
 if (list) {
-  console.log(files.join('\n'));
+  // One file a line, in run order (a batch's files one after another).
+  console.log(files.flatMap((f) => f.split('+')).join('\n'));
   process.exit(0);
 }
 // Per file, generous: a timeout stops a hung file, never a slow machine. A file's CPU time stretches

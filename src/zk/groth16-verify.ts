@@ -6,15 +6,27 @@
 // Untrusted inputs are validated before any arithmetic: coordinates < p, points on the curve, B in
 // the order-r subgroup of G2 (G1 has cofactor 1), no point at infinity, public inputs < r and
 // exactly the key's count. Any failure answers false; nothing here throws on untrusted bytes.
-import { bn254 } from '@noble/curves/bn254';
+import { createRequire } from 'node:module';
+import type * as Bn254 from '@noble/curves/bn254';
 import { FIELD_ORDER } from './field.js';
 
-type G1Point = InstanceType<typeof bn254.G1.Point>;
-type G2Point = InstanceType<typeof bn254.G2.Point>;
-type Fp12 = ReturnType<typeof bn254.pairing>;
+// The curve is loaded on first use, not at import (as src/crypto/bls.ts loads blst): building its
+// field tower takes ~0.2 s of CPU, and every node imports the executor while only a chain with
+// verifying keys ever checks a proof. Synchronous (the CommonJS build), so execution stays so.
+const requireCurve = createRequire(import.meta.url);
+let loaded: typeof Bn254.bn254 | undefined;
+function curve(): typeof Bn254.bn254 {
+  loaded ??= (requireCurve('@noble/curves/bn254') as typeof Bn254).bn254;
+  return loaded;
+}
 
-/** The BN254 base-field modulus p. */
-export const BASE_FIELD_ORDER = bn254.fields.Fp.ORDER;
+type G1Point = InstanceType<typeof Bn254.bn254.G1.Point>;
+type G2Point = InstanceType<typeof Bn254.bn254.G2.Point>;
+type Fp12 = ReturnType<typeof Bn254.bn254.pairing>;
+
+/** The BN254 base-field modulus p (the curve's `fields.Fp.ORDER`, which a test compares). */
+export const BASE_FIELD_ORDER =
+  21888242871839275222246405745257275088696311157297823662689037894645226208583n;
 export const G1_BYTES = 64;
 export const G2_BYTES = 128;
 
@@ -50,7 +62,7 @@ export function prepareKey(parts: {
   ic: readonly G1Point[];
 }): PreparedVerifyingKey {
   const ic = parts.ic.map((p) => p.precompute(4, false));
-  const alphaBetaMiller = bn254.pairingBatch([{ g1: parts.alpha, g2: parts.beta }], false);
+  const alphaBetaMiller = curve().pairingBatch([{ g1: parts.alpha, g2: parts.beta }], false);
   return { ...parts, ic, nPublic: ic.length - 1, alphaBetaMiller };
 }
 
@@ -65,7 +77,7 @@ export function g1FromCoordinates(x: bigint, y: bigint): G1Point | undefined {
   if (x >= BASE_FIELD_ORDER || y >= BASE_FIELD_ORDER || x < 0n || y < 0n) return undefined;
   if (x === 0n && y === 0n) return undefined;
   try {
-    const p = bn254.G1.Point.fromAffine({ x, y });
+    const p = curve().G1.Point.fromAffine({ x, y });
     p.assertValidity();
     return p;
   } catch {
@@ -79,6 +91,7 @@ export function g2FromCoordinates(xc0: bigint, xc1: bigint, yc0: bigint, yc1: bi
   if (all.some((v) => v < 0n || v >= BASE_FIELD_ORDER)) return undefined;
   if (all.every((v) => v === 0n)) return undefined;
   try {
+    const bn254 = curve();
     const p = bn254.G2.Point.fromAffine({
       x: bn254.fields.Fp2.create({ c0: xc0, c1: xc1 }),
       y: bn254.fields.Fp2.create({ c0: yc0, c1: yc1 }),
@@ -131,6 +144,7 @@ export function verifyGroth16(
   ];
   if (!vkX.is0()) pairs.push({ g1: vkX, g2: vk.gamma });
   // e(alpha, beta)'s Miller loop is precomputed: multiply it in before the one final exponentiation.
+  const bn254 = curve();
   const { Fp12 } = bn254.fields;
   const miller = Fp12.mul(bn254.pairingBatch(pairs, false), vk.alphaBetaMiller);
   return Fp12.eql(Fp12.finalExponentiate(miller), Fp12.ONE);

@@ -1,4 +1,5 @@
-// `torana iso20022 submit | status | report | verify-audit` against a node with the bridge enabled.
+// `torana iso20022 submit | status | report | verify-audit` against a node with the bridge enabled, the
+// CLI run in this process (test/helpers/cli-in-process.ts; test/cli/cli.test.ts runs it as a child).
 
 import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
@@ -6,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { kindFromXml } from '../../src/cli/iso-commands.js';
 import { saveKeyFile } from '../../src/crypto/keyfile.js';
-import { cli } from '../helpers/run-cli.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import {
   assertXsdValid,
   type BridgeNode,

@@ -7,10 +7,12 @@
 
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+// @ts-expect-error: a plain ES module script without types
+import { BATCH_FILES_MAX, batchFiles, OWN_PROCESS_MARKER } from '../../scripts/test-batches.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const RUNNER = join(ROOT, 'scripts/test-runner.mjs');
@@ -153,6 +155,88 @@ describe('scripts/test-runner.mjs --durations', () => {
     const merged = JSON.parse(readFileSync(durations, 'utf8')) as Record;
     assert.equal(merged.files['fails.test.mjs']!.passed, false);
     assert.ok(merged.files['slow.test.mjs'] !== undefined, '--merge keeps the files of the last run');
+  });
+});
+
+/** `top/folder/name`. */
+const at = (top: string, folder: string, name: string) => [top, folder, name].join('/');
+
+describe('scripts/test-runner.mjs: a batch runs several files in one process', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'torana-runner-batch-'));
+    // Each file notes the process it ran in.
+    const note =
+      "import { appendFileSync } from 'node:fs';\nappendFileSync('pids.txt', process.pid + '\\n');\n";
+    writeFileSync(
+      join(dir, 'a.test.mjs'),
+      `${note}import { it } from 'node:test';\nit('passes', () => {});\n`,
+    );
+    writeFileSync(
+      join(dir, 'b.test.mjs'),
+      `${note}import assert from 'node:assert';\nimport { it } from 'node:test';\nit('fails', () => assert.equal(1, 2));\n`,
+    );
+    writeFileSync(
+      join(dir, 'c.test.mjs'),
+      `${note}import { it } from 'node:test';\nit('waits', () => new Promise((r) => setTimeout(r, 300)));\n`,
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('records each file of the batch, names the failing one, and the exit code follows the tests', async () => {
+    const durations = join(dir, 'durations.json');
+    const r = await runRunner(dir, ['--durations', durations, '2', 'a.test.mjs+b.test.mjs+c.test.mjs']);
+    assert.equal(r.code, 1, r.out);
+    const pids = readFileSync(join(dir, 'pids.txt'), 'utf8').trim().split('\n');
+    assert.equal(pids.length, 3);
+    assert.equal(new Set(pids).size, 1, 'one process');
+    const record = JSON.parse(readFileSync(durations, 'utf8')) as Record;
+    assert.equal(record.files_run, 3);
+    assert.deepEqual(
+      Object.entries(record.files)
+        .map(([f, v]) => `${f} ${v.passed}`)
+        .sort(),
+      ['a.test.mjs true', 'b.test.mjs false', 'c.test.mjs true'],
+    );
+    assert.ok(record.files['c.test.mjs']!.s >= 0.3, JSON.stringify(record));
+    assert.ok(
+      r.out.split('\n').some((l) => /^not ok \d+ - b\.test\.mjs$/.test(l)),
+      `the failure names its file:\n${r.out}`,
+    );
+  });
+
+  it('test.mjs batches the small files under src/ by folder, never a budgeted or marked one', () => {
+    const files = [
+      at('src', 'a', 'slow.test.ts'),
+      ...Array.from({ length: 12 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
+      at('src', 'b', 'one.test.ts'),
+      at('test', 'x', 'e2e.test.ts'),
+      at('src', 'c', 'marked.test.ts'),
+      at('src', 'c', 'plain.test.ts'),
+      at('src', 'c', 'other.test.ts'),
+    ];
+    // Paths built from parts: they name files of the temporary root, not of the repository.
+    const root = mkdtempSync(join(tmpdir(), 'torana-batches-'));
+    try {
+      for (const f of files) {
+        mkdirSync(dirname(join(root, f)), { recursive: true });
+        writeFileSync(join(root, f), f.includes('marked') ? `// ${OWN_PROCESS_MARKER}: a global\n` : '\n');
+      }
+      const out = batchFiles(root, files, new Set([at('src', 'a', 'slow.test.ts')]));
+      const a = files.slice(1, 13);
+      assert.equal(BATCH_FILES_MAX, 10);
+      assert.deepEqual(out, [
+        at('src', 'a', 'slow.test.ts'),
+        a.slice(0, 10).join('+'),
+        a.slice(10).join('+'),
+        at('src', 'b', 'one.test.ts'),
+        at('test', 'x', 'e2e.test.ts'),
+        at('src', 'c', 'marked.test.ts'),
+        `${at('src', 'c', 'plain.test.ts')}+${at('src', 'c', 'other.test.ts')}`,
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

@@ -1,0 +1,69 @@
+// The BN254 curve of the Groth16 verifier is loaded on first use: a process that imports the executor
+// and every ledger module, as each node and most test files do, does not build the curve's field tower
+// (~0.2–0.35 s of CPU per process) until a proof or a verifying key is checked. (The Poseidon hash,
+// ~0.05 s, stays a static import: src/zk/poseidon-tree.ts is in the SDK prover's browser bundle.)
+import assert from 'node:assert/strict';
+import { createRequire, register } from 'node:module';
+import { describe, it } from 'node:test';
+import { MessageChannel } from 'node:worker_threads';
+
+const CURVE = /\/node_modules\/@noble\/curves\/(esm\/)?bn254\.js$/;
+
+// Every ES module this process resolves from now on, through a resolve hook on the loader thread.
+const HOOKS = `
+let port;
+export function initialize(data) { port = data.port; }
+export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  port.postMessage(r.url);
+  return r;
+}`;
+const resolved: string[] = [];
+const { port1, port2 } = new MessageChannel();
+port1.on('message', (url: string) => resolved.push(url));
+port1.unref();
+register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
+  data: { port: port2 },
+  transferList: [port2],
+});
+
+/** The URLs resolved so far, once every message up to a marker module's has arrived (one port, in order). */
+async function resolvedSoFar(): Promise<string[]> {
+  const marker = `data:text/javascript,export const marker = ${Math.random()};`;
+  await import(marker);
+  while (!resolved.includes(marker)) await new Promise((r) => setImmediate(r));
+  return resolved;
+}
+
+/** The curve's CommonJS build in CommonJS's cache (the lazy loader requires it). */
+function requiredCurve(): string[] {
+  return Object.keys(createRequire(import.meta.url).cache).filter((p) => CURVE.test(p));
+}
+
+describe('the BN254 curve loads on first use', () => {
+  it('importing the executor and every ledger module does not load it', async () => {
+    await import('../../src/modules/load.js');
+    await import('../../src/state/handlers.js');
+    const urls = await resolvedSoFar();
+    assert.ok(
+      urls.some((u) => u.includes('/src/state/handlers.')),
+      'the hook saw the executor load',
+    );
+    assert.deepEqual(
+      urls.filter((u) => CURVE.test(u)),
+      [],
+    );
+    assert.deepEqual(requiredCurve(), []);
+  });
+
+  it('the first point read loads it; the modulus stated in the verifier is the curve’s', async () => {
+    const { BASE_FIELD_ORDER, g1FromCoordinates } = await import('../../src/zk/groth16-verify.js');
+    assert.deepEqual(requiredCurve(), []);
+    assert.equal(g1FromCoordinates(1n, 2n)?.toAffine().x, 1n, '(1, 2) is the G1 generator');
+    assert.equal(requiredCurve().length, 1, 'loaded by the first point read');
+    const { bn254 } = createRequire(import.meta.url)(
+      '@noble/curves/bn254',
+    ) as typeof import('@noble/curves/bn254');
+    assert.equal(BASE_FIELD_ORDER, bn254.fields.Fp.ORDER);
+  });
+});
