@@ -59,7 +59,10 @@ test('npm run sim -- --seed S --bug B replays the hunt run of seed S (same trace
   const m = /"traceHash": "([^"]+)"/.exec(cli.stdout);
   assert.ok(m !== null, `no trace hash in the CLI output: ${cli.stderr.slice(0, 500)}`);
   assert.equal(m[1], hunt.traceHash);
-  assert.match(cli.stdout, /hunt seed 325: n=7 collectors_k=1 byzantine=\[stale-justify-leader,stale-justify-leader\]/);
+  assert.match(
+    cli.stdout,
+    /hunt seed 325: n=7 collectors_k=1 byzantine=\[stale-justify-leader,stale-justify-leader\]/,
+  );
   assert.equal(cli.status, 1);
 });
 
