@@ -13,5 +13,6 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
     accountExists: (id) => state.peek('account', id) !== undefined,
     accountAlias: (alias) => state.idName('account', alias)?.id(0),
     shieldedPoolPage: (offset, limit) => state.shieldedPoolPage(offset, limit),
+    nullifierSpent: (kind, nullifier) => state.isNullifierSpent(kind, nullifier),
   };
 }
