@@ -96,8 +96,10 @@ export function permissionTokens(flags: { json?: boolean }): void {
     ...Object.entries(CORE_TOKEN_FIELDS).map(([token, field]) => ({ token, field, source: 'core' as const })),
     ...modulePermissionTokens().map(([token, field]) => ({ token, field, source: 'module' as const })),
   ];
-  if (flags.json)
-    return printJson(all.map(({ token, field, source }) => ({ token, payload_field: field, source })));
+  if (flags.json) {
+    printJson(all.map(({ token, field, source }) => ({ token, payload_field: field, source })));
+    return;
+  }
   const payload = (field: string | null) =>
     field === null
       ? ''
