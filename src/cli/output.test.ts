@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { cellText, tableLines } from './output.js';
+import { amountText, cellText, tableLines } from './output.js';
 
 describe('CLI tables', () => {
   it('shows epoch milliseconds of time columns as UTC times, and leaves durations alone', () => {
@@ -35,5 +35,18 @@ describe('CLI tables', () => {
       'w2          2026-01-01T00:01:00Z',
     ]);
     for (const l of lines) assert.doesNotMatch(l, /[{}"]/);
+  });
+
+  it('groups the whole part of amounts by thousands in amount columns, and nothing else', () => {
+    assert.equal(cellText('amount', '1234567890.000001'), '1,234,567,890.000001');
+    assert.equal(cellText('balance', '-25000000'), '-25,000,000');
+    assert.equal(cellText('total_billed_gas', 1500), '1,500');
+    assert.equal(cellText('gasRatePerMinute', '100000.5'), '100,000.5');
+    assert.equal(cellText('amount', '999.99'), '999.99');
+    assert.equal(cellText('block_height', 1234567), '1234567');
+    assert.equal(cellText('id', '1234567'), '1234567');
+    assert.equal(amountText('12e5'), undefined);
+    const lines = tableLines([{ asset: 'usd#bank', amount: '1000000000' }]);
+    assert.deepEqual(lines, ['ASSET     AMOUNT', 'usd#bank  1,000,000,000']);
   });
 });

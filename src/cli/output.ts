@@ -24,12 +24,36 @@ function asTime(v: Json | undefined): string | undefined {
     : undefined;
 }
 
-/** A short text for a value in a cell: no JSON documents, epoch milliseconds as ISO-8601 UTC. */
+/** A column of amounts (`amount`, `balance`, `total_billed_gas`, `gasRatePerMinute`, …). */
+const isAmountColumn = (name: string) =>
+  /(^|_)(amount|balance|total|quantity|value|fee|gas|cap|supply)s?$/i.test(name) ||
+  /(Amount|Balance|Total|Quantity|Value|Fee|Gas|Cap|Supply|PerMinute)s?$/.test(name);
+
+/**
+ * A decimal amount for a person: the whole part grouped by thousands (`12,345,678.5`), the fraction as
+ * the ledger gives it. Only tables and records: `--json` keeps the ledger's text, which is what the CLI
+ * takes back as an argument.
+ */
+export function amountText(v: Json | undefined): string | undefined {
+  const text = typeof v === 'number' && Number.isSafeInteger(v) ? String(v) : typeof v === 'string' ? v : '';
+  const m = /^(-?)(\d{4,})(\.\d+)?$/.exec(text);
+  if (m === null) return undefined;
+  return `${m[1]}${m[2]!.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}${m[3] ?? ''}`;
+}
+
+/**
+ * A short text for a value in a cell: no JSON documents, epoch milliseconds as ISO-8601 UTC, amounts
+ * grouped by thousands.
+ */
 export function cellText(column: string, v: Json | undefined): string {
   if (v === undefined || v === null) return '';
   if (isTimeColumn(column)) {
     const time = asTime(v);
     if (time !== undefined) return time;
+  }
+  if (isAmountColumn(column)) {
+    const amount = amountText(v);
+    if (amount !== undefined) return amount;
   }
   if (Array.isArray(v)) {
     if (v.every((x) => x === null || typeof x !== 'object')) return v.map((x) => String(x)).join(', ');

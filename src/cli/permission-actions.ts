@@ -3,7 +3,7 @@
 // checks; `--payload` gives any payload (a module's token). The ledger judges the rest.
 
 import type { Json } from '../codec/codec.js';
-import type { PERMISSIONS } from '../model/permissions.js';
+import { modulePermissionTokens, type PERMISSIONS } from '../model/permissions.js';
 import { type Flags, parseJsonFlag, submit } from './client-actions.js';
 import { CliError, EXIT } from './errors.js';
 import { printJson, printTable } from './output.js';
@@ -90,13 +90,23 @@ function change(kind: 'GrantPermission' | 'RevokePermission') {
 export const permissionGrant = change('GrantPermission');
 export const permissionRevoke = change('RevokePermission');
 
+/** The core tokens, then every token the installed modules declare (the module registry is loaded first). */
 export function permissionTokens(flags: { json?: boolean }): void {
-  const rows = Object.entries(CORE_TOKEN_FIELDS).map(([token, field]) => ({
-    token,
-    payload:
-      field === null ? '' : field === 'target' ? '--payload {"target":…}' : `${OPTION_OF[field]} ${field}`,
-  }));
-  if (flags.json)
-    printJson(Object.entries(CORE_TOKEN_FIELDS).map(([token, field]) => ({ token, payload_field: field })));
-  else printTable(rows);
+  const all: Array<{ token: string; field: string | null; source: 'core' | 'module' }> = [
+    ...Object.entries(CORE_TOKEN_FIELDS).map(([token, field]) => ({ token, field, source: 'core' as const })),
+    ...modulePermissionTokens().map(([token, field]) => ({ token, field, source: 'module' as const })),
+  ];
+  if (flags.json) {
+    printJson(all.map(({ token, field, source }) => ({ token, payload_field: field, source })));
+    return;
+  }
+  const payload = (field: string | null) =>
+    field === null
+      ? ''
+      : field === 'target'
+        ? '--payload {"target":…}'
+        : OPTION_OF[field] === undefined
+          ? `--payload {"${field}":…}`
+          : `${OPTION_OF[field]} ${field}`;
+  printTable(all.map(({ token, field, source }) => ({ token, payload: payload(field), source })));
 }

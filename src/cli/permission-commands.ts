@@ -41,6 +41,6 @@ export function registerPermissionCommands(program: Command): void {
     .action(lazyAction(actions, 'permissionRevoke'));
   permission
     .command('tokens')
-    .description('the permission tokens of the ledger and the payload each takes')
-    .action(lazyAction(actions, 'permissionTokens', { wire: false }));
+    .description('the permission tokens of the ledger and its modules, and the payload each takes')
+    .action(lazyAction(actions, 'permissionTokens'));
 }

@@ -1,4 +1,5 @@
-// `torana webhook add | ls | rm | deliveries | dead-letters | replay` (docs/webhooks.md "CLI"): signed
+// `torana webhook add | ls | get | rm | deliveries | replay | test | rotate-secret | event-types`
+// (docs/webhooks.md "CLI"): signed
 // requests of the configured account (client.json, or --account / --key-file). Webhooks are node-local:
 // the commands talk to one node, the one in --dir or --url.
 
@@ -29,6 +30,9 @@ export function registerWebhookCommands(program: Command): void {
     .option('--limit <n>', 'page size')
     .option('--offset <n>', 'items to skip')
     .action(lazyAction(actions, 'ls'));
+  options(hook.command('get <id>').description('one webhook: cursor, queue depth, last error')).action(
+    lazyAction(actions, 'get'),
+  );
   options(hook.command('rm <id>').description('remove a webhook')).action(lazyAction(actions, 'rm'));
   options(hook.command('deliveries <id>').description('pending and recent deliveries of a webhook'))
     .option('--dead', 'the dead letters instead')
@@ -36,4 +40,20 @@ export function registerWebhookCommands(program: Command): void {
   options(hook.command('replay <id> <delivery-id>').description('queue a dead letter again')).action(
     lazyAction(actions, 'replay'),
   );
+  options(hook.command('test <id>').description('queue a signed webhook.test delivery to the webhook now'))
+    .option('--wait', 'wait until it is delivered or dead, and say which')
+    .action(lazyAction(actions, 'test'));
+  options(
+    hook
+      .command('rotate-secret <id>')
+      .description('a new secret; the old one keeps signing deliveries during the overlap'),
+  )
+    .option('--secret <secret>', 'the new secret (default: the node makes one and prints it once)')
+    .option('--overlap-ms <ms>', 'how long the old secret still signs (default webhooks.secret_overlap_ms)')
+    .action(lazyAction(actions, 'rotateSecret'));
+  options(
+    hook.command('event-types').description('the event types a webhook can filter on, with their filters'),
+  )
+    .option('--kind <kind>', 'only transaction, block or data')
+    .action(lazyAction(actions, 'eventTypes'));
 }

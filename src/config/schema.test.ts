@@ -182,6 +182,7 @@ const EXPECTED_DEFAULTS = {
     per_owner_max: 20,
     url_chars_max: 2048,
     secret_chars_max: 256,
+    secret_overlap_ms: 86_400_000,
     attempts_max: 12,
     retry_base_ms: 1000,
     retry_max_delay_ms: 60_000,

@@ -704,6 +704,11 @@ export const CONFIG_SCHEMA = {
     ),
     url_chars_max: int(2048, 16, 65_536, 'Longest delivery URL.'),
     secret_chars_max: int(256, 1, 4096, 'Longest webhook secret.'),
+    secret_overlap_ms: ms(
+      86_400_000,
+      0,
+      'After POST /v1/webhooks/{id}/secret, how long deliveries are signed with the old secret as well as the new one (the longest overlap a rotation may ask for); then the old secret is dropped.',
+    ),
     attempts_max: int(12, 1, 1000, 'Delivery attempts before a delivery goes to the dead letters.'),
     retry_base_ms: ms(1000, 1, 'Backoff before the second attempt; it doubles per attempt, with jitter.'),
     retry_max_delay_ms: ms(60_000, 1, 'Longest backoff between two attempts.'),

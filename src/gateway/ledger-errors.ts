@@ -142,6 +142,10 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
     message: 'The node or the account holds as many webhooks as webhooks.webhooks_max / per_owner_max allow.',
   },
   webhook_store_unavailable: { status: 503, message: 'The webhook store is closed or failed.' },
+  webhook_queue_full: {
+    status: 503,
+    message: "The webhook's queue (or its owner's share) has no room for a test delivery; retry later.",
+  },
   // The MCP bridge (src/mcp/).
   mcp_protocol_version_unsupported: {
     status: 400,

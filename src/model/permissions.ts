@@ -80,6 +80,13 @@ export function isPermissionName(name: string): name is PermissionName {
   return Object.hasOwn(PERMISSIONS, name) || Object.hasOwn(MODULE_TOKENS, name);
 }
 
+/** Every declared module token and its payload field (null: none), by name. */
+export function modulePermissionTokens(): Array<[name: string, field: string | null]> {
+  return Object.keys(MODULE_TOKENS)
+    .sort()
+    .map((name) => [name, MODULE_TOKENS[name]!]);
+}
+
 /** A module token's payload field (null: it names no object), or undefined for a core or unknown token. */
 export function modulePermissionField(name: string): string | null | undefined {
   return Object.hasOwn(MODULE_TOKENS, name) ? MODULE_TOKENS[name] : undefined;

@@ -217,6 +217,18 @@ export class ToranaClient {
   replayWebhookDeadLetter(id: string, deliveryId: string) {
     return webhooks.replayWebhookDeadLetter(this.signedSend, id, deliveryId);
   }
+  /** Queues a signed `webhook.test` delivery to the webhook's URL now, through the real delivery path. */
+  testWebhook(id: string) {
+    return webhooks.testWebhook(this.signedSend, id);
+  }
+  /** A new secret (given, or made by the node and answered once); the old one signs too during the overlap. */
+  rotateWebhookSecret(id: string, input?: webhooks.RotateWebhookSecretInput) {
+    return webhooks.rotateWebhookSecret(this.signedSend, id, input);
+  }
+  /** The event types a webhook can filter on (no signature needed), each with its filter expression. */
+  webhookEventTypes() {
+    return this.http.json<webhooks.WebhookEventTypes>({ method: 'GET', path: '/v1/webhooks/event-types' });
+  }
 
   /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */
   get<T = unknown>(path: string, list: ListOptions = {}): Promise<T> {

@@ -75,7 +75,10 @@ export {
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';
 export {
   type CreateWebhookInput,
+  type RotateWebhookSecretInput,
   verifyWebhookSignature,
   type Webhook,
   type WebhookDelivery,
+  type WebhookEventType,
+  type WebhookEventTypes,
 } from './webhooks.js';

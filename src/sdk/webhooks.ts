@@ -14,6 +14,10 @@ export interface Webhook {
   url: string;
   active: boolean;
   has_secret: boolean;
+  /** When the secret was last rotated. */
+  secret_rotated_ms?: number;
+  /** Deliveries are signed with the rotated-out secret as well until then. */
+  previous_secret_until_ms?: number;
   filter: unknown;
   owner: string;
   created_ms: number;
@@ -42,6 +46,28 @@ export interface CreateWebhookInput {
   active?: boolean;
   /** An event filter expression (the event-stream language), e.g. `{eq: ['kind', 'data']}`. */
   filter?: unknown;
+}
+
+export interface RotateWebhookSecretInput {
+  /** The new secret; absent: the node makes one and answers it once (`secret`). */
+  secret?: string;
+  /** How long the old secret still signs (default and at most the node's webhooks.secret_overlap_ms). */
+  overlap_ms?: number;
+}
+
+/** One event type a webhook can filter on, with the filter that keeps exactly it. */
+export interface WebhookEventType {
+  kind: 'transaction' | 'block' | 'data';
+  name: string;
+  filter: unknown;
+  fields?: string[];
+}
+
+export interface WebhookEventTypes {
+  items: WebhookEventType[];
+  total: number;
+  filter_fields: string[];
+  test_kind: string;
 }
 
 export interface Page<T> {
@@ -106,10 +132,35 @@ export function replayWebhookDeadLetter(send: SignedSend, id: string, deliveryId
   );
 }
 
+/** Queues a signed `webhook.test` delivery to the webhook's URL now (202: the delivery). */
+export function testWebhook(send: SignedSend, id: string): Promise<WebhookDelivery> {
+  return json(
+    send({ method: 'POST', path: `${path(id)}/test`, body: '{}', contentType: 'application/json' }),
+  );
+}
+
+/** Replaces the webhook's secret; the old one keeps signing during the overlap. */
+export function rotateWebhookSecret(
+  send: SignedSend,
+  id: string,
+  input: RotateWebhookSecretInput = {},
+): Promise<Webhook & { secret?: string }> {
+  return json(
+    send({
+      method: 'POST',
+      path: `${path(id)}/secret`,
+      body: JSON.stringify(input),
+      contentType: 'application/json',
+    }),
+  );
+}
+
 /**
  * Checks a delivery on the receiving side: `signature` is the `x-ledger-webhook-signature` header,
- * `timestampMs` the `x-ledger-webhook-timestamp` header, `body` the raw body text. Also reject old
- * timestamps (e.g. more than five minutes away from now) to refuse replays.
+ * `timestampMs` the `x-ledger-webhook-timestamp` header, `body` the raw body text. During a secret
+ * rotation's overlap the header carries several signatures separated by commas (newest first): the
+ * delivery verifies when one of them does. Also reject old timestamps (e.g. more than five minutes away
+ * from now) to refuse replays.
  */
 export function verifyWebhookSignature(
   secret: string,
@@ -120,8 +171,13 @@ export function verifyWebhookSignature(
   const enc = new TextEncoder();
   const mac = hmac(sha256, enc.encode(secret), enc.encode(`${timestampMs}.${body}`));
   const want = `sha256=${bytesToHex(mac)}`;
-  if (want.length !== signature.length) return false;
-  let diff = 0;
-  for (let i = 0; i < want.length; i++) diff |= want.charCodeAt(i) ^ signature.charCodeAt(i);
-  return diff === 0;
+  let ok = false;
+  for (const raw of signature.split(',')) {
+    const part = raw.trim();
+    if (want.length !== part.length) continue;
+    let diff = 0;
+    for (let i = 0; i < want.length; i++) diff |= want.charCodeAt(i) ^ part.charCodeAt(i);
+    if (diff === 0) ok = true;
+  }
+  return ok;
 }

@@ -118,7 +118,9 @@ export async function webhooksFamily(
         filterDepthMax: port.filterDepthMax,
         bodyBytesMax: c.bodyBytesMax,
         secretCharsMax: c.secretCharsMax,
+        secretOverlapMs: c.secretOverlapMs,
         replayed: () => worker.wake(),
+        rekeyed: (hook) => worker.rekeyed(hook),
       }),
     install: (app) => metrics.install(app.gateway.metrics.registry),
     async close() {

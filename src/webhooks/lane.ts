@@ -8,7 +8,7 @@
 // Nothing here touches the store: the scheduler records outcomes (at least once).
 
 import type { Send, SendLimits } from './send.js';
-import { webhookSignature } from './signature.js';
+import { webhookSignatures } from './signature.js';
 import type { TargetResult } from './target.js';
 
 export const DELIVERY_HEADERS = {
@@ -35,7 +35,17 @@ export interface LaneDeliver {
   epoch: number;
   url: string;
   secret?: string;
+  /** A rotated-out secret: attempts sent before `previousUntilMs` are signed with it too. */
+  previousSecret?: string;
+  previousUntilMs?: number;
   items: LaneItem[];
+}
+
+/** The webhook's secrets changed (a rotation): the attempts not yet sent use the new ones. */
+export interface LaneRekey {
+  type: 'rekey';
+  hookId: string;
+  secrets: Secrets;
 }
 
 export interface LaneCancel {
@@ -43,7 +53,14 @@ export interface LaneCancel {
   hookId: string;
 }
 
-export type ToLane = LaneDeliver | LaneCancel;
+export type ToLane = LaneDeliver | LaneCancel | LaneRekey;
+
+/** The secrets a webhook signs with: the current one, and a rotated-out one until its overlap ends. */
+export interface Secrets {
+  secret?: string;
+  previousSecret?: string;
+  previousUntilMs?: number;
+}
 
 export interface LaneOutcome {
   hookId: string;
@@ -68,19 +85,23 @@ type Attempted = Pick<LaneOutcome, 'ok' | 'status' | 'error'>;
 interface Queue {
   epoch: number;
   url: string;
-  secret: string | undefined;
+  secrets: Secrets;
   items: LaneItem[];
   /** A failure ended this epoch: its later deliveries wait for a new epoch. */
   halted: boolean;
   running: boolean;
 }
 
-export function deliveryHeaders(
-  hookId: string,
-  item: LaneItem,
-  secret: string | undefined,
-  timestampMs: number,
-) {
+/** The secrets to sign an attempt sent at `timestampMs` with, newest first. */
+export function signingSecrets(s: Secrets, timestampMs: number): string[] {
+  const out: string[] = [];
+  if (s.secret !== undefined) out.push(s.secret);
+  if (s.previousSecret !== undefined && s.previousUntilMs !== undefined && timestampMs < s.previousUntilMs)
+    out.push(s.previousSecret);
+  return out;
+}
+
+export function deliveryHeaders(hookId: string, item: LaneItem, secrets: Secrets, timestampMs: number) {
   const h: Record<string, string> = {
     [DELIVERY_HEADERS.webhook]: hookId,
     [DELIVERY_HEADERS.event]: String(item.eventId),
@@ -88,7 +109,8 @@ export function deliveryHeaders(
     [DELIVERY_HEADERS.attempt]: String(item.attempt),
     [DELIVERY_HEADERS.timestamp]: String(timestampMs),
   };
-  if (secret !== undefined) h[DELIVERY_HEADERS.signature] = webhookSignature(secret, timestampMs, item.body);
+  const signing = signingSecrets(secrets, timestampMs);
+  if (signing.length > 0) h[DELIVERY_HEADERS.signature] = webhookSignatures(signing, timestampMs, item.body);
   return h;
 }
 
@@ -107,12 +129,22 @@ export class Lane {
       this.queues.delete(msg.hookId);
       return;
     }
+    if (msg.type === 'rekey') {
+      const held = this.queues.get(msg.hookId);
+      if (held !== undefined) held.secrets = msg.secrets;
+      return;
+    }
     let q = this.queues.get(msg.hookId);
     if (q !== undefined && (msg.epoch < q.epoch || (msg.epoch === q.epoch && q.halted))) return;
+    const secrets: Secrets = {
+      ...(msg.secret === undefined ? {} : { secret: msg.secret }),
+      ...(msg.previousSecret === undefined ? {} : { previousSecret: msg.previousSecret }),
+      ...(msg.previousUntilMs === undefined ? {} : { previousUntilMs: msg.previousUntilMs }),
+    };
     if (q === undefined || msg.epoch > q.epoch) {
-      q = { epoch: msg.epoch, url: msg.url, secret: msg.secret, items: [], halted: false, running: false };
+      q = { epoch: msg.epoch, url: msg.url, secrets, items: [], halted: false, running: false };
       this.queues.set(msg.hookId, q);
-    }
+    } else q.secrets = secrets;
     q.items.push(...msg.items);
     if (!q.running) this.run(msg.hookId, q);
   }
@@ -144,7 +176,7 @@ export class Lane {
     try {
       const checked = await this.deps.check(q.url);
       if (!checked.ok) return { ok: false, error: `${checked.code}: ${JSON.stringify(checked.details)}` };
-      const headers = deliveryHeaders(hookId, item, q.secret, this.deps.nowMs());
+      const headers = deliveryHeaders(hookId, item, q.secrets, this.deps.nowMs());
       const o = await this.deps.send(checked.target, headers, item.body, this.deps.limits);
       if (o.ok) return { ok: true, status: o.status };
       return o.status === undefined

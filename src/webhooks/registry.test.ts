@@ -135,4 +135,48 @@ describe('webhook registry', () => {
     assert.equal(back.store.loadDeliveries().length, 0);
     await back.store.close();
   });
+
+  it('rotates a secret with an overlap, drops the old one after it, and keeps that on disk', async () => {
+    const { dir, store, reg } = await open();
+    const h = reg.add({ ...record('r'), secret: 'one' });
+    reg.rotateSecret(h, 'two', 500, 1000);
+    assert.deepEqual(
+      [h.record.secret, h.record.previousSecret, h.record.previousSecretUntilMs, h.record.secretRotatedMs],
+      ['two', 'one', 1500, 1000],
+    );
+    reg.dropExpiredSecret(h, 1499);
+    assert.equal(h.record.previousSecret, 'one');
+    await store.write();
+    await store.close();
+    const back = await open(dir);
+    const h2 = back.reg.hooks.get('r')!;
+    assert.deepEqual([h2.record.secret, h2.record.previousSecret], ['two', 'one']);
+    back.reg.dropExpiredSecret(h2, 1500);
+    assert.deepEqual([h2.record.previousSecret, h2.record.previousSecretUntilMs], [undefined, undefined]);
+    // No overlap, or no secret before: nothing old is kept.
+    back.reg.rotateSecret(h2, 'three', 0, 2000);
+    assert.deepEqual([h2.record.secret, h2.record.previousSecret], ['three', undefined]);
+    await back.store.write();
+    await back.store.close();
+  });
+
+  it('queues a test delivery at the end of the queue whatever the filter, with event id 0', async () => {
+    const { store, reg } = await open(undefined, LIMITS);
+    const h = reg.add({ ...record('t'), active: false });
+    reg.enqueue(h, 7, '{}', 0);
+    const d = reg.enqueueTest(h, 42)!;
+    assert.deepEqual(
+      h.pending.map((x) => x.eventId),
+      [7, 0],
+    );
+    assert.deepEqual(JSON.parse(d.body), {
+      id: 0,
+      event: { kind: 'webhook.test', webhook_id: 't', requested_ms: 42 },
+    });
+    reg.enqueueTest(h, 43);
+    // The queue (3) is full: the next test is not queued.
+    assert.equal(reg.enqueueTest(h, 44), undefined);
+    await store.write();
+    await store.close();
+  });
 });

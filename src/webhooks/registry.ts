@@ -50,6 +50,9 @@ export interface Hook {
 
 export type EnqueueOutcome = 'queued' | 'dropped';
 
+/** The event kind of a test delivery (POST /v1/webhooks/{id}/test). */
+export const TEST_EVENT_KIND = 'webhook.test';
+
 export class Registry {
   readonly hooks = new Map<string, Hook>();
   /** Told of every registration (the worker readies its lanes) and removal (it cancels the webhook's lane). */
@@ -169,6 +172,48 @@ export class Registry {
     this.counted(hook, 1);
     this.store.putDelivery(d);
     return 'queued';
+  }
+
+  /**
+   * Queues a test delivery (`webhook.test`, event id 0: no ledger event has it) at the end of the
+   * webhook's queue, whatever its filter and `active`; it goes through the same attempts, retries and dead
+   * letters as an event. Bounded by the same queue limits (`dropped` when there is no room).
+   */
+  enqueueTest(hook: Hook, nowMs: number): Delivery | undefined {
+    const body = JSON.stringify({
+      id: 0,
+      event: { kind: TEST_EVENT_KIND, webhook_id: hook.record.id, requested_ms: nowMs },
+    });
+    if (this.enqueue(hook, 0, body, nowMs) === 'dropped') return undefined;
+    return hook.pending[hook.pending.length - 1];
+  }
+
+  /**
+   * Replaces the secret: the old one (if any) is kept for signing as well until `nowMs + overlapMs`
+   * (0: dropped at once). A rotation during an overlap drops the older secret.
+   */
+  rotateSecret(hook: Hook, secret: string, overlapMs: number, nowMs: number): void {
+    const r = hook.record;
+    const old = r.secret;
+    r.secret = secret;
+    r.secretRotatedMs = nowMs;
+    if (old !== undefined && overlapMs > 0) {
+      r.previousSecret = old;
+      r.previousSecretUntilMs = nowMs + overlapMs;
+    } else {
+      delete r.previousSecret;
+      delete r.previousSecretUntilMs;
+    }
+    this.store.putHook(r);
+  }
+
+  /** Drops a rotated-out secret once its overlap has ended (written with the next group commit). */
+  dropExpiredSecret(hook: Hook, nowMs: number): void {
+    const r = hook.record;
+    if (r.previousSecretUntilMs === undefined || nowMs < r.previousSecretUntilMs) return;
+    delete r.previousSecret;
+    delete r.previousSecretUntilMs;
+    this.store.putHook(r);
   }
 
   private biggestOwner(): string {

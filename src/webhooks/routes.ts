@@ -7,9 +7,12 @@
 //   GET    /v1/webhooks/{id}/deliveries                             pending (in order), then recent
 //   GET    /v1/webhooks/{id}/dead-letters                           {items, total}, oldest first
 //   POST   /v1/webhooks/{id}/dead-letters/{delivery_id}/replay      202 delivery, queued again
+//   POST   /v1/webhooks/{id}/test                                   202 delivery: a signed webhook.test, queued now
+//   POST   /v1/webhooks/{id}/secret                                 200 webhook: a new secret, the old one overlapping
+//   GET    /v1/webhooks/event-types                                 the event-type catalogue (public, no signature)
 // Another caller's webhook answers 404 like a missing one, so ids do not leak across owners.
 
-import { randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { RouteDeps } from '../gateway/deps.js';
@@ -18,6 +21,7 @@ import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-ids
 import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { type CallerAuth, mayManage, OPERATOR_OWNER } from './caller.js';
+import { EventTypeCatalogue, eventTypeCatalogue } from './event-types.js';
 import { type Hook, ownerKeyOf, type Registry } from './registry.js';
 import type { WebhookRecord } from './store.js';
 import type { TargetChecker } from './target.js';
@@ -33,8 +37,12 @@ export interface WebhookService {
   filterDepthMax: number;
   bodyBytesMax: number;
   secretCharsMax: number;
-  /** A dead letter was queued again. */
+  /** webhooks.secret_overlap_ms: the default and longest overlap of a secret rotation. */
+  secretOverlapMs: number;
+  /** A dead letter or a test delivery was queued. */
   replayed(): void;
+  /** The webhook's secret was rotated (its lane signs with the new secrets). */
+  rekeyed(hook: Hook): void;
 }
 
 const NODE_LOCAL =
@@ -48,6 +56,31 @@ const CreateBody = Type.Object({
   filter: Type.Optional(Type.Unknown({ description: 'event filter expression (or its JSON text)' })),
 });
 const IdParams = Type.Object({ id: Type.String({ maxLength: 64 }) });
+const RotateBody = Type.Object(
+  {
+    secret: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 4096,
+        description: 'the new secret; absent: the node makes one',
+      }),
+    ),
+    overlap_ms: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        description:
+          'how long the old secret still signs (at most and by default webhooks.secret_overlap_ms)',
+      }),
+    ),
+  },
+  { examples: [{ secret: 'n3w-s3cret', overlap_ms: 3_600_000 }, {}] },
+);
+const RotateAnswer = Type.Object({
+  ...WebhookView.properties,
+  secret: Type.Optional(Type.String({ description: 'the secret the node made (only then; shown once)' })),
+});
+/** Bytes of a secret the node makes (64 hex characters). */
+const MADE_SECRET_BYTES = 32;
 const DeadParams = Type.Object({
   id: Type.String({ maxLength: 64 }),
   delivery_id: Type.String({ maxLength: 64 }),
@@ -73,6 +106,7 @@ export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
     const h = reg.hooks.get(id);
     if (h === undefined || !mayManage(s.auth.caller(req), h.record.owner))
       throw d.errors.create('webhook_not_found', { id: id.slice(0, 64) });
+    reg.dropExpiredSecret(h, s.nowMs());
     return h;
   };
   const page = <T>(q: { limit?: string; offset?: string }, all: T[]) => {
@@ -220,6 +254,66 @@ export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
         s.replayed();
         return reply.code(202).send(view);
       },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      url: '/v1/webhooks/:id/test',
+      operationId: 'testWebhook',
+      summary: 'Send a test delivery',
+      description: `${NODE_LOCAL}Queues a \`webhook.test\` delivery (\`{"id":0,"event":{"kind":"webhook.test","webhook_id":…,"requested_ms":…}}\`; event id 0 is never a ledger event's) at the end of the webhook's queue, whatever its filter and \`active\`: it is signed, attempted, retried and dead-lettered like any delivery, so it shows whether the receiver gets and verifies deliveries. 503 webhook_queue_full when the queue has no room.`,
+      errorStatuses: [404, 503],
+      bodyFormats: ['json'],
+      schema: { params: IdParams, response: { 202: DeliveryView } },
+      handler: async (req, reply) => {
+        const h = own(req, req.params.id);
+        const dl = reg.enqueueTest(h, s.nowMs());
+        if (dl === undefined) throw d.errors.create('webhook_queue_full', { id: h.record.id });
+        const view = deliveryView(dl);
+        await reg.store.write();
+        s.replayed();
+        return reply.code(202).send(view);
+      },
+    }),
+    defineRoute({
+      ...common,
+      method: 'POST',
+      url: '/v1/webhooks/:id/secret',
+      operationId: 'rotateWebhookSecret',
+      summary: "Rotate a webhook's secret",
+      description: `${NODE_LOCAL}Replaces the secret (\`secret\`, or one the node makes: 32 random bytes as hex, answered once in \`secret\`). For \`overlap_ms\` (default and at most webhooks.secret_overlap_ms) deliveries carry both signatures, newest first: \`x-ledger-webhook-signature: sha256=<new>,sha256=<old>\`; then the old secret is dropped. Answered once the new secret is on disk.`,
+      errorStatuses: [404, 503],
+      bodyBytesMax: s.bodyBytesMax,
+      schema: { params: IdParams, body: RotateBody, response: { 200: RotateAnswer } },
+      handler: async (req) => {
+        const h = own(req, req.params.id);
+        const { secret, overlap_ms } = req.body;
+        if (secret !== undefined && secret.length > s.secretCharsMax)
+          throw gatewayError('bad_request', { field: 'secret', limit: s.secretCharsMax });
+        if (overlap_ms !== undefined && overlap_ms > s.secretOverlapMs)
+          throw gatewayError('bad_request', { field: 'overlap_ms', limit: s.secretOverlapMs });
+        const made = secret === undefined ? randomBytes(MADE_SECRET_BYTES).toString('hex') : undefined;
+        reg.rotateSecret(h, secret ?? made!, overlap_ms ?? s.secretOverlapMs, s.nowMs());
+        try {
+          await reg.store.write();
+        } catch (e) {
+          throw d.errors.create('webhook_store_unavailable', { reason: String(e).slice(0, 200) });
+        }
+        s.rekeyed(h);
+        return { ...webhookView(h), ...(made === undefined ? {} : { secret: made }) };
+      },
+    }),
+    defineRoute({
+      tags: TAGS,
+      visibility: 'public',
+      method: 'GET',
+      url: '/v1/webhooks/event-types',
+      operationId: 'listWebhookEventTypes',
+      summary: 'The event types a webhook can filter on',
+      description:
+        'Every transaction status, block status and data event variant of this build (core and installed modules), read from the event codecs, each with the filter expression that keeps exactly it (a data event also with its JSON fields); the fields a filter may name; the kind of a test delivery. Needs no signature.',
+      schema: { response: { 200: EventTypeCatalogue } },
+      handler: () => eventTypeCatalogue(),
     }),
   ];
 }

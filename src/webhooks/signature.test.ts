@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { backoffMs, verifyWebhookSignature, webhookSignature } from './signature.js';
+import { backoffMs, verifyWebhookSignature, webhookSignature, webhookSignatures } from './signature.js';
 
 describe('webhook signature', () => {
   it('is the HMAC-SHA256 of timestamp "." body, hex, prefixed sha256=', () => {
@@ -17,6 +17,17 @@ describe('webhook signature', () => {
     assert.ok(!verifyWebhookSignature('s', 5, 'c', sig));
     assert.ok(!verifyWebhookSignature('t', 5, 'b', sig));
     assert.ok(!verifyWebhookSignature('s', 5, 'b', 'sha256=00'));
+  });
+});
+
+describe('webhook signatures during a rotation overlap', () => {
+  it('are comma-separated, newest first, and either secret verifies the header', () => {
+    const header = webhookSignatures(['new', 'old'], 7, 'b');
+    assert.equal(header, `${webhookSignature('new', 7, 'b')},${webhookSignature('old', 7, 'b')}`);
+    assert.ok(verifyWebhookSignature('new', 7, 'b', header));
+    assert.ok(verifyWebhookSignature('old', 7, 'b', header));
+    assert.ok(!verifyWebhookSignature('other', 7, 'b', header));
+    assert.ok(!verifyWebhookSignature('old', 8, 'b', header));
   });
 });
 

@@ -2,6 +2,9 @@
 // captured request cannot be replayed later with a fresh timestamp): `x-ledger-webhook-signature` is
 // `sha256=<hex HMAC-SHA256(secret, timestamp + "." + body)>`, the timestamp being the decimal
 // milliseconds sent in `x-ledger-webhook-timestamp`. Receivers recompute it and compare in constant time.
+// During a secret rotation's overlap (routes.ts `rotateWebhookSecret`) the header carries one signature
+// per secret, newest first, separated by commas: `sha256=<new>,sha256=<old>`; a receiver accepts a
+// delivery when any of them verifies under the secret it holds.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { equalJitterDelayMs } from '../util/backoff.js';
@@ -11,7 +14,15 @@ export function webhookSignature(secret: string, timestampMs: number, body: stri
   return `sha256=${mac}`;
 }
 
-/** Whether `header` is the signature of `body` at `timestampMs` under `secret` (constant-time compare). */
+/** The header value for `secrets` (newest first): their signatures joined by commas. */
+export function webhookSignatures(secrets: readonly string[], timestampMs: number, body: string): string {
+  return secrets.map((s) => webhookSignature(s, timestampMs, body)).join(',');
+}
+
+/**
+ * Whether one of the comma-separated signatures in `header` is the signature of `body` at `timestampMs`
+ * under `secret` (constant-time compare of each).
+ */
 export function verifyWebhookSignature(
   secret: string,
   timestampMs: number,
@@ -19,8 +30,12 @@ export function verifyWebhookSignature(
   header: string,
 ): boolean {
   const want = Buffer.from(webhookSignature(secret, timestampMs, body));
-  const got = Buffer.from(header);
-  return want.length === got.length && timingSafeEqual(want, got);
+  let ok = false;
+  for (const part of header.split(',')) {
+    const got = Buffer.from(part.trim());
+    if (want.length === got.length && timingSafeEqual(want, got)) ok = true;
+  }
+  return ok;
 }
 
 /**

@@ -13,6 +13,11 @@ export interface WebhookRecord {
   url: string;
   /** Write-only: never answered (`has_secret` instead). */
   secret?: string;
+  /** The secret a rotation replaced, also signed with until `previousSecretUntilMs` (then dropped). */
+  previousSecret?: string;
+  previousSecretUntilMs?: number;
+  /** When the secret was last rotated (POST /v1/webhooks/{id}/secret). */
+  secretRotatedMs?: number;
   active: boolean;
   /** The filter expression as registered (event-filter.ts), null for every event. */
   filter: unknown;

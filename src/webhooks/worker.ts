@@ -7,7 +7,7 @@
 // have deliveries handed out at once, and at most webhooks.in_flight_per_owner_max of one owner (so that
 // one owner's slow or dead targets cannot hold every slot). One timer wakes the scheduler at the earliest retry time.
 
-import type { LaneItem, LaneOutcome } from './lane.js';
+import type { LaneItem, LaneOutcome, Secrets } from './lane.js';
 import type { Lanes } from './lanes.js';
 import type { Hook, Registry } from './registry.js';
 import { backoffMs } from './signature.js';
@@ -109,9 +109,25 @@ export class Worker {
       hookId: r.id,
       epoch: hook.epoch,
       url: r.url,
-      ...(r.secret === undefined ? {} : { secret: r.secret }),
+      ...this.secrets(hook),
       items,
     });
+  }
+
+  /** The webhook's signing secrets now; a rotated-out secret whose overlap ended is dropped from the record. */
+  private secrets(hook: Hook): Secrets {
+    const r = hook.record;
+    this.registry.dropExpiredSecret(hook, this.opts.nowMs());
+    return {
+      ...(r.secret === undefined ? {} : { secret: r.secret }),
+      ...(r.previousSecret === undefined ? {} : { previousSecret: r.previousSecret }),
+      ...(r.previousSecretUntilMs === undefined ? {} : { previousUntilMs: r.previousSecretUntilMs }),
+    };
+  }
+
+  /** The webhook's secret was rotated: attempts its lane holds are signed with the new secrets. */
+  rekeyed(hook: Hook): void {
+    this.lanes.post({ type: 'rekey', hookId: hook.record.id, secrets: this.secrets(hook) });
   }
 
   /** Records a batch of outcomes: each is its webhook's head delivery (the lanes keep the order). */

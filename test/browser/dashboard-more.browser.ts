@@ -158,6 +158,8 @@ describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/dashboard/#/account/${encodeURIComponent(a.alice.id)}`);
     await page.locator('[data-alias="alice@bank"]').waitFor();
+    // "Roles" once on the account page (the facts list them; the explorer summary does not repeat them).
+    assert.equal(await page.locator('main dt', { hasText: /^Roles$/ }).count(), 1);
     await shot('account-alias');
     await axeScan(page, 'account-alias');
     // "euro" could also be a domain: the domain look-up answers 404, which Chromium logs as a failed load.
@@ -169,8 +171,30 @@ describe('the dashboard in Chromium: ISO 20022, aliases, another node', () => {
     consoleLog.expectNetwork = false;
     // The explorer's holder snapshot lists alice (she holds euros).
     await page.locator(`[data-holder="${a.alice.id}"]`).waitFor();
+    // An account id is shortened in its signatory only: its domain is shown whole.
+    const link = page.locator(`main a[data-account="${a.alice.id}"]`).first();
+    const shown = (await link.textContent()) ?? '';
+    assert.ok(shown.endsWith(a.alice.id.slice(a.alice.id.lastIndexOf('@'))), shown);
+    assert.ok(shown.includes('…'), shown);
     await shot('asset-explorer');
     await axeScan(page, 'asset-explorer');
+  });
+
+  it('draws no Lorenz table for an asset with one holder', async () => {
+    const admin = importKeyPair(a.admin.key.privateKeyText());
+    const client = new ToranaClient({ url: a.url, account: a.admin.id, signer: admin });
+    const solo = `solo#${a.admin.id.slice(a.admin.id.lastIndexOf('@') + 1)}`;
+    await client.submitAndWait(
+      await client.build([
+        instructions.registerAssetDefinition(solo),
+        instructions.mintAsset(solo, a.admin.id, '1000'),
+      ]),
+      { timeoutMs: 20_000 },
+    );
+    await page.goto(`${base}#/asset/${encodeURIComponent(solo)}`);
+    await page.locator(`[data-holder="${a.admin.id}"]`).waitFor();
+    await page.getByTestId('lorenz-none').waitFor();
+    assert.equal(await page.locator('main table caption', { hasText: /Lorenz/ }).count(), 0);
   });
 
   it("shows a past transaction's data events, replayed from the node's event stream", async () => {

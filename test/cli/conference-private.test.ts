@@ -85,9 +85,19 @@ describe('torana shield and private conferences', () => {
       '--note-file',
       join(t.dir, 'guest-note.json'),
     ];
-    await run(['conference', 'join', call, '--private', ...guestFiles, ...asGuest]);
+    const joined = await run(['conference', 'join', call, '--private', ...guestFiles, ...asGuest]);
+    // Proving reports its stages and their elapsed time on stderr.
+    assert.match(joined.err, /checking the roster nullifier: done in \d+\.\d s/);
+    assert.match(joined.err, /proving roster membership \(join\): done in \d+\.\d s/);
+    assert.match(joined.err, /proving the entry-fee note spend: done in \d+\.\d s/);
     c = await show();
     assert.deepEqual([c.activeParticipants, c.participants], [1, []]);
+    assert.equal((await note('guest-note.json')).value, '1000000');
+    // The same roster key again: refused from the nullifier set before any proof is made.
+    const again = await run(['conference', 'join', call, '--private', ...guestFiles, ...asGuest], 1);
+    assert.match(again.err, /nullifier_reused/);
+    assert.match(again.err, /nothing was proved or sent/);
+    assert.doesNotMatch(again.err, /proving/);
     assert.equal((await note('guest-note.json')).value, '1000000');
 
     await run([

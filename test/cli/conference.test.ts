@@ -80,6 +80,7 @@ describe('torana conference', () => {
       '--json',
     ]);
     assert.equal(JSON.parse(created.out).status, 'Committed');
+    assert.equal(JSON.parse(created.out).call, call);
     let c = await show();
     assert.deepEqual(
       [c.id, c.title, c.policy, c.status, c.relays],

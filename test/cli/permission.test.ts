@@ -82,10 +82,17 @@ describe('torana permission and the ids in --json answers', () => {
   it('lists the tokens and the payload each takes', async () => {
     const r = await runCli(['permission', 'tokens', '--json']);
     assert.equal(r.code, 0, r.err);
-    const tokens = JSON.parse(r.out) as { token: string; payload_field: string | null }[];
+    const tokens = JSON.parse(r.out) as { token: string; payload_field: string | null; source: string }[];
     assert.deepEqual(
       tokens.find((x) => x.token === 'CanTransferFrom'),
-      { token: 'CanTransferFrom', payload_field: 'account' },
+      { token: 'CanTransferFrom', payload_field: 'account', source: 'core' },
     );
+    // The installed modules' tokens too (declared by the module registry, not a hand list).
+    assert.deepEqual(
+      tokens.find((x) => x.token === 'CanManageTransferControls'),
+      { token: 'CanManageTransferControls', payload_field: 'asset_definition', source: 'module' },
+    );
+    const table = await runCli(['permission', 'tokens']);
+    assert.match(table.out, /CanManageTransferControls\s+--definition asset_definition\s+module/);
   });
 });

@@ -38,12 +38,12 @@ interface Qr {
   literal: string;
 }
 
-/** Owned counts and the QR code of the id (explorer routes), when the node serves them. */
+/** Owned counts and the QR code of the id (explorer routes), when the node serves them (the roles are in the facts above). */
 function Summary({ id }: { id: string }) {
   const x = useJson<Explorer>(`/v1/explorer/accounts/${enc(id)}`);
   const qr = useJson<Qr>(`/v1/explorer/accounts/${enc(id)}/qr`);
   return html`<div class="summary">
-    ${x?.ok ? html`<${Facts} items=${[['Domains owned', x.body.owned_domains], ['NFTs owned', x.body.owned_nfts], ['Roles', x.body.role_count]]} />` : null}
+    ${x?.ok ? html`<${Facts} items=${[['Domains owned', x.body.owned_domains], ['NFTs owned', x.body.owned_nfts]]} />` : null}
     ${qr?.ok ? html`<img class="qr" width="128" height="128" alt=${`QR code of ${qr.body.literal}`} src=${`data:image/svg+xml,${encodeURIComponent(qr.body.svg)}`} />` : null}
   </div>`;
 }

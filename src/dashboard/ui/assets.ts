@@ -61,7 +61,10 @@ function Distribution({ s }: { s: Snapshot }) {
         { label: 'Share', cell: (h: Holder) => html`<span class="num">${pct(h.share_ppm)}</span>` },
       ]}
     />
-    <${Table}
+    ${
+      s.holders < 2
+        ? html`<p data-testid="lorenz-none">${s.holders === 1 ? 'One holder holds the whole quantity' : 'No holders'}: no distribution to draw.</p>`
+        : html`<${Table}
       caption="Lorenz curve: share of the quantity held by the poorest share of holders"
       rows=${s.lorenz}
       columns=${[
@@ -71,7 +74,8 @@ function Distribution({ s }: { s: Snapshot }) {
         },
         { label: 'Hold', cell: (p: Lorenz) => html`<span class="num">${pct(p.quantity_ppm)}</span>` },
       ]}
-    />`;
+    />`
+    }`;
 }
 
 function Activity({ e }: { e: Econometrics }) {

@@ -7,6 +7,12 @@ import type { Answer } from './api.js';
 export const short = (h: string, n = 10): string =>
   h.length > 2 * n ? `${h.slice(0, n)}…${h.slice(-4)}` : h;
 
+/** An account id shortened in its signatory only: the `@domain` is never cut (`ed0120AB12CD…9F3A@wonderland`). */
+export const shortAccount = (id: string): string => {
+  const at = id.lastIndexOf('@');
+  return at < 0 ? short(id, 12) : `${short(id.slice(0, at), 12)}${id.slice(at)}`;
+};
+
 export const href = (...parts: (string | number)[]): string =>
   `#/${parts.map((p) => encodeURIComponent(String(p))).join('/')}`;
 
@@ -15,7 +21,7 @@ export const TxLink = ({ hash }: { hash: string }) =>
 export const BlockLink = ({ height }: { height: number }) =>
   html`<a href=${href('block', height)}>#${height}</a>`;
 export const AccountLink = ({ id }: { id: string }) =>
-  html`<a href=${href('account', id)} class="mono" title=${id}>${short(id, 12)}</a>`;
+  html`<a href=${href('account', id)} class="mono" title=${id} data-account=${id}>${shortAccount(id)}</a>`;
 export const AssetLink = ({ id }: { id: string }) => html`<a href=${href('asset', id)}>${id}</a>`;
 
 export const time = (ms: number): string =>

@@ -100,27 +100,33 @@ export async function create(call: string, flags: CreateFlags): Promise<void> {
     flags.billingAccount === undefined ? undefined : await accountArg(client, flags.billingAccount);
   const hops = flags.relay === undefined ? undefined : await hopsOf(client, flags.relay);
   const priv = flags.private === true ? await privateCreation(call, flags) : undefined;
-  await submit(flags, (me) => [
-    ix.createConference(call, {
-      ...(priv === undefined
-        ? {}
-        : {
-            privacy: 'zk-roster-v1' as const,
-            rosterCommitments: flags.invite ?? [],
-            ...(priv.fee === undefined ? {} : { fee: priv.fee.spend }),
-          }),
-      policy: flags.policy as 'public',
-      title: flags.title,
-      description: flags.description,
-      scheduledStartMs: start,
-      ...(flags.end === undefined ? {} : { scheduledEndMs: whole('end', flags.end, 0) }),
-      maxParticipants,
-      gasRatePerMinute: gasRate,
-      billingAccount: billing ?? me,
-      ...(metadata === undefined ? {} : { metadata: metadata as Record<string, Json> }),
-      ...(hops === undefined ? {} : { manifest: { hops, expiresAtMs: now + ttl } }),
-    }),
-  ]);
+  // `--json` answers the call id with the transaction (what `conference show/join/end` take next).
+  const created = { call };
+  await submit(
+    flags,
+    (me) => [
+      ix.createConference(call, {
+        ...(priv === undefined
+          ? {}
+          : {
+              privacy: 'zk-roster-v1' as const,
+              rosterCommitments: flags.invite ?? [],
+              ...(priv.fee === undefined ? {} : { fee: priv.fee.spend }),
+            }),
+        policy: flags.policy as 'public',
+        title: flags.title,
+        description: flags.description,
+        scheduledStartMs: start,
+        ...(flags.end === undefined ? {} : { scheduledEndMs: whole('end', flags.end, 0) }),
+        maxParticipants,
+        gasRatePerMinute: gasRate,
+        billingAccount: billing ?? me,
+        ...(metadata === undefined ? {} : { metadata: metadata as Record<string, Json> }),
+        ...(hops === undefined ? {} : { manifest: { hops, expiresAtMs: now + ttl } }),
+      }),
+    ],
+    created,
+  );
   await priv?.fee?.keepChange();
 }
 

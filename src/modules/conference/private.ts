@@ -17,6 +17,18 @@ import type { NoteSpend, RosterProof } from '../../model/conference.js';
 import { parseNumeric } from '../../model/numeric.js';
 import type { ToranaClient } from '../../sdk/client.js';
 
+/**
+ * Runs one stage of a private operation, with a line on stderr as it starts and one with its elapsed
+ * time as it ends (proving takes seconds: the user sees what the CLI is doing). stdout stays the answer.
+ */
+export async function stage<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const started = performance.now();
+  process.stderr.write(`${name}…\n`);
+  const out = await run();
+  process.stderr.write(`${name}: done in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  return out;
+}
+
 /** A roster key file: the member secret and its commitment (what the host invites). */
 export interface RosterKeyFile {
   secret: string;
@@ -66,7 +78,9 @@ export async function payEntryFee(
   const change = { secret: zk.randomField(), blinding: zk.randomField() };
   let proved: Awaited<ReturnType<Prover['proveNoteSpend']>>;
   try {
-    proved = await zk.proveNoteSpend({ note, poolLeaves: leaves, fee, bind: bindOf(zk), change });
+    proved = await stage('proving the entry-fee note spend', () =>
+      zk.proveNoteSpend({ note, poolLeaves: leaves, fee, bind: bindOf(zk), change }),
+    );
   } catch (e) {
     if (e instanceof RangeError) throw new CliError('insufficient_shielded_value', e.message);
     throw e;
@@ -106,15 +120,22 @@ export async function rosterProof(
   const key = await loadJson<RosterKeyFile>(keyPath, 'roster key');
   const c = await client.getCall(call, { signed: true });
   const roster = c.rosterCommitments.map((h) => BigInt(`0x${h}`));
+  const secret = hexField(key.secret, 'roster secret');
+  // A spent nullifier would only be rejected after the proof (nullifier_reused): refuse it before.
+  const nullifier = zk.fieldToHex(zk.rosterNullifier(call, secret, action));
+  const spent = await stage('checking the roster nullifier', () =>
+    client.nullifierSpent('roster', nullifier),
+  );
+  if (spent)
+    throw new CliError(
+      'nullifier_reused',
+      `this roster key already ${action === 'join' ? 'joined' : 'left'} ${call} (nullifier ${nullifier} is spent); nothing was proved or sent`,
+    );
   let p: Awaited<ReturnType<Prover['proveRoster']>>;
   try {
-    p = await zk.proveRoster({
-      callId: call,
-      secret: hexField(key.secret, 'roster secret'),
-      roster,
-      action,
-      sender,
-    });
+    p = await stage(`proving roster membership (${action})`, () =>
+      zk.proveRoster({ callId: call, secret, roster, action, sender }),
+    );
   } catch (e) {
     if (e instanceof RangeError) throw new CliError('not_invited', `${keyPath}: ${e.message}`);
     throw e;

@@ -2,6 +2,7 @@
 // the module's routes see small interfaces, never concrete classes). `reads.ts` adapts the committed world state to it.
 
 import type { ConferenceCall, ConferenceRelay } from '../../model/conference.js';
+import type { NullifierKind } from '../../model/shielded.js';
 
 /** Committed conference calls and relays, in id order; answers are copies the caller may keep. */
 export interface ConferenceReadPort {
@@ -22,4 +23,6 @@ export interface ConferenceReadPort {
    * leaf count, and the recent roots (oldest first). O(page), whatever the size of the tree.
    */
   shieldedPoolPage(offset: number, limit: number): { leaves: string[]; total: number; roots: string[] };
+  /** Whether a nullifier (hex field) of `kind` is spent at the committed height. */
+  nullifierSpent(kind: NullifierKind, nullifier: string): boolean;
 }

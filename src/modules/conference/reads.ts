@@ -16,5 +16,6 @@ export function conferenceReadPort(state: WorldState): ConferenceReadPort {
       return name === undefined ? undefined : { field: name.field, id: name.id(0) };
     },
     shieldedPoolPage: (offset, limit) => state.shieldedPoolPage(offset, limit),
+    nullifierSpent: (kind, nullifier) => state.isNullifierSpent(kind, nullifier),
   };
 }

@@ -250,6 +250,35 @@ function poolRoute(d: RouteDeps, reader: ConferenceReadPort): RouteDef {
   });
 }
 
+const NullifierParams = Type.Object({
+  kind: Type.Union([Type.Literal('roster'), Type.Literal('usage'), Type.Literal('note')]),
+  nullifier: Type.String({ pattern: '^(0x)?[0-9a-fA-F]{1,64}$' }),
+});
+const NullifierView = Type.Object(
+  { kind: Type.String(), nullifier: Type.String(), spent: Type.Boolean() },
+  { examples: [{ kind: 'roster', nullifier: `${'0'.repeat(62)}2a`, spent: false }] },
+);
+
+function nullifierRoute(reader: ConferenceReadPort): RouteDef {
+  return defineRoute({
+    method: 'GET',
+    url: '/v1/conference/nullifiers/:kind/:nullifier',
+    operationId: 'getConferenceNullifier',
+    summary: 'Whether a roster, usage or note nullifier is spent',
+    description:
+      'Lets a client refuse a private join, leave or fee spend whose nullifier is already spent before ' +
+      'it spends seconds proving (the ledger would reject it: nullifier_reused). Nullifiers are public ' +
+      '(they are in the committed transactions); the answer is at the committed height.',
+    tags: TAGS,
+    visibility: 'public',
+    schema: { params: NullifierParams, response: { 200: NullifierView } },
+    handler: (req) => {
+      const { kind, nullifier } = req.params;
+      return { kind, nullifier: nullifier.toLowerCase(), spent: reader.nullifierSpent(kind, nullifier) };
+    },
+  });
+}
+
 /** The route table; register it only when `conference.enabled`. */
 export function conferenceRoutes(
   app: GatewayApp,
@@ -269,5 +298,6 @@ export function conferenceRoutes(
     ...telemetry,
     ...callRoutes(d, reader, optionalSignature(opts.signedRequests)),
     poolRoute(d, reader),
+    nullifierRoute(reader),
   ];
 }

@@ -49,6 +49,10 @@ export const CONFERENCE_CLIENT_METHODS = {
   shieldedPoolPage(this: ToranaClient, opts?: conference.PageOptions) {
     return conference.shieldedPoolPage(conferenceGet(this, false), opts);
   },
+  /** Whether a roster, usage or note nullifier (hex) is spent (check before proving). */
+  nullifierSpent(this: ToranaClient, kind: 'roster' | 'usage' | 'note', nullifier: string) {
+    return conference.nullifierSpent(conferenceGet(this, false), kind, nullifier);
+  },
   relayEvents(this: ToranaClient, opts?: conference.RelayEventOptions) {
     return conference.relayEvents(this.http, opts);
   },

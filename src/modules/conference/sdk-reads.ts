@@ -115,6 +115,17 @@ export const relayHealth = (get: JsonGet, o: PageOptions = {}) =>
 export const shieldedPoolPage = (get: JsonGet, o: PageOptions = {}) =>
   view(get, ShieldedPoolView, '/v1/conference/pool', { limit: o.limit, offset: o.offset });
 
+/** Whether a nullifier (hex) of `kind` is spent at the committed height. */
+export const nullifierSpent = async (
+  get: JsonGet,
+  kind: 'roster' | 'usage' | 'note',
+  nullifier: string,
+): Promise<boolean> => {
+  const path = `/v1/conference/nullifiers/${kind}/${encodeURIComponent(nullifier)}`;
+  const answer = (await get(path, {})) as { spent?: unknown };
+  return answer.spent === true;
+};
+
 /** Leaves asked per page by `shieldedPool` (the node's default `gateway.list_limit_max`). */
 export const POOL_PAGE_SIZE = 500;
 

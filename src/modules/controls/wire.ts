@@ -20,6 +20,9 @@ import {
   DefinitionControlCodec,
   sortedProblem,
 } from './model.js';
+// Its permission token is part of its wire: declared wherever the module registry is loaded (the CLI's
+// `permission tokens` lists it), not only where the handlers run.
+import './permissions.js';
 
 /**
  * One contiguous block. `account` absent = the definition-wide record (every holder); `cap` absent
