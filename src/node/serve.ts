@@ -115,10 +115,10 @@ export async function buildGateway(
   const devKeys = usesDevelopmentKeys(node.ledger.state.parameters().custom);
   if (devKeys)
     app.log.warn(
-      'the conference verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
+      'the zero-knowledge verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
     );
   // `GET /v1/node/capabilities` features: the route families registered below (their names), plus
-  // `conference.dev_keys` while the development verifying keys are configured; sorted.
+  // DEV_KEYS_FEATURE while the development verifying keys are configured; sorted.
   const features: string[] = devKeys ? [DEV_KEYS_FEATURE] : [];
   const { ledger } = node;
   // Height and state version only ever grow, so their sum changes whenever either does: a block
