@@ -7,7 +7,6 @@ import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
 import { SchemaRegistry } from '../codec/registry.js';
 import { BlockCodec } from './block.js';
-import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
@@ -33,9 +32,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     EventEnvelopeCodec,
     ParametersCodec,
     ReceiptCodec,
-    // Stored in the world state (hashed into the state root) and served by the conference routes.
-    ConferenceCallCodec,
-    ConferenceRelayCodec,
     // Stored in the world state (tables 0x1b, 0x1c, docs/subscriptions.md).
     SubscriptionPlanCodec,
     SubscriptionCodec,

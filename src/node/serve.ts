@@ -26,7 +26,7 @@ import type { Bridge } from '../iso20022/bridge/service.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
-import { nodeFamilies } from './families.js';
+import { moduleGatewayErrors, nodeFamilies } from './families.js';
 import { nodeFiles } from './files.js';
 import { readGatewayTls } from './gateway-tls.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
@@ -89,7 +89,7 @@ export async function buildGateway(
 ): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
-  const errors = createErrorRegistry(LEDGER_ERRORS);
+  const errors = createErrorRegistry({ ...LEDGER_ERRORS, ...moduleGatewayErrors() });
   const tls = readGatewayTls(c, dir);
   const app = await createGatewayServer({
     ...(tls === undefined ? {} : { tls }),

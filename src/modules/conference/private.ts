@@ -13,9 +13,9 @@ import {
   prover,
   saveJson,
 } from '../../cli/shielded-notes.js';
-import type { NoteSpend, RosterProof } from '../../model/conference.js';
 import { parseNumeric } from '../../model/numeric.js';
 import type { ToranaClient } from '../../sdk/client.js';
+import type { NoteSpend, RosterProof } from './model.js';
 
 /** A roster key file: the member secret and its commitment (what the host invites). */
 export interface RosterKeyFile {
