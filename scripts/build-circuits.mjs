@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run build:circuits`: compiles circuits/*.circom with circom2 (circom in WebAssembly) and runs
 // a DEVELOPMENT Groth16 setup, writing zk/artifacts/<circuit>.wasm, <circuit>.zkey and
-// <circuit>.vkey.json (docs/conference.md "Development keys").
+// <circuit>.vkey.json (docs/security.md "Development keys").
 //
 // The development setup is reproducible and therefore INSECURE: every random contribution is a
 // public beacon (snarkjs' beacon with the fixed hashes below) instead of secret entropy, so anyone
@@ -38,7 +38,7 @@ For a production network, run a real ceremony instead, for each circuit:
   3. phase 2: snarkjs groth16 setup <c>.r1cs <ptau> <c>_0.zkey, then each participant runs
      snarkjs zkey contribute with secret entropy, and a final public beacon (snarkjs zkey beacon);
   4. snarkjs zkey verify <c>.r1cs <ptau> <c>_final.zkey, then snarkjs zkey export verificationkey;
-  5. set the keys on the network (docs/conference.md "Verifying keys") and ship the wasm and zkey
+  5. set the keys on the network (SetParameter Custom, one key per circuit) and ship the wasm and zkey
      to clients (the SDK accepts artifact bytes or URLs).`;
 
 async function compile(name, work) {

@@ -8,8 +8,8 @@
 //   block_height  integer                       (block, data, and transaction events once in a block)
 //   data_kind     the data event's variant, e.g. AccountCreated                        (data events)
 //   domain        the domain the change is about (domains, accounts, assets, NFTs, calls) (data events)
-//   call          the conference call id, <domain>:<name>                    (conference call events)
-//   relay         the conference relay id                                   (relay register / health)
+//   call          a call id, <domain>:<name>                                 (call events)
+//   relay         a relay id                                                (relay register / health)
 //   account       the account a data event is about (account created / deleted, a balance change, a
 //                 permission or role grant, a name bound to it); a name in place of the id is accepted
 //   definition    the asset definition (definition events, a balance change, a name bound to it); a

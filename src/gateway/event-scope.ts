@@ -1,10 +1,9 @@
 // The `domain`, `call`, `relay`, `account`, `definition` and `asset` stream-filter fields of a data event
-// (event-filter.ts): which domain, conference call, relay, account, asset definition and asset (balance)
+// (event-filter.ts): which domain, call, relay, account, asset definition and asset (balance)
 // the state change is about. Ids are parsed leniently: an event whose id does not parse simply lacks the
 // field. A ledger module's events are scoped by the module (installModuleEventScopes, from
 // src/modules/registry.ts): the gateway names no module.
 
-import { parseCallId } from '../model/conference.js';
 import type { DataEvent } from '../model/events.js';
 import { parseAccountId, parseAssetId, parseDefinitionId, parseNftId } from '../model/ids.js';
 
@@ -33,11 +32,6 @@ function moduleScope(d: DataEvent): EventScope {
     if (s !== undefined) return s;
   }
   return {};
-}
-
-function callScope(call: string): EventScope {
-  const domain = parseCallId(call)?.domain;
-  return domain === undefined ? { call } : { domain, call };
 }
 
 function domainOnly(domain: string | undefined): EventScope {
@@ -82,14 +76,6 @@ export function dataScope(d: DataEvent): EventScope {
     case 'NftDeleted':
     case 'NftOwnerChanged':
       return domainOnly(parseNftId(d.id)?.domain);
-    case 'ConferenceRosterSummary':
-    case 'ConferenceRelayManifestUpdated':
-    case 'ConferenceUsageSummary':
-    case 'ConferenceEnded':
-      return callScope(d.call);
-    case 'ConferenceRelayHealthUpdated':
-    case 'ConferenceRelayRegistered':
-      return { relay: d.relay };
     case 'PermissionGranted':
     case 'PermissionRevoked':
     case 'RoleGranted':

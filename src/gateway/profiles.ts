@@ -8,7 +8,7 @@ export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 /**
  * - public: always served.
  * - status: /status and the operator-level consensus views (consensus status and its stream, consensus
- *   telemetry, conference relay telemetry).
+ *   telemetry, and a module's telemetry routes, e.g. relay telemetry).
  * - metrics: /metrics.
  * - developer: the developer routes listed in DEVELOPER_ROUTES.
  * - operator: always visible, but every request must carry a valid operator signature.
@@ -50,14 +50,13 @@ export const DEVELOPER_ROUTES: readonly string[] = [
   '/v1/consensus/evidence',
 ];
 
-/** The routes shown from the `operator` profile up, declared with 'status'. */
+/**
+ * The core's routes shown from the `operator` profile up, declared with 'status'. A module's route
+ * family declares its own the same way (its routes' `visibility`), listed on its docs page.
+ */
 export const STATUS_ROUTES: readonly string[] = [
   '/status',
   '/v1/consensus/status',
   '/v1/consensus/status/sse',
   '/v1/consensus/telemetry',
-  '/v1/conference/relays',
-  '/v1/conference/relays/health',
-  '/v1/conference/relays/events',
-  '/v1/conference/relays/:relay_id',
 ];

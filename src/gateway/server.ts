@@ -76,8 +76,8 @@ const CORS_REQUEST_HEADERS = [
   API_VERSION_HEADER,
   'last-event-id',
   ...OPERATOR_HEADERS,
-  // Signed app requests (signed-request.ts): the bridge and the conference signalling routes, which a
-  // browser client calls directly (docs/conference.md "Signalling").
+  // Signed app requests (signed-request.ts): the bridge and the modules' signed routes (signalling, …),
+  // which a browser client calls directly.
   ...SIGNED_REQUEST_HEADERS,
   // Operator sign-in sessions (`Authorization: Bearer`): the dashboard of another node reading this one.
   'authorization',

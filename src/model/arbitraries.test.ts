@@ -14,9 +14,9 @@ import { snakeCase } from '../codec/compound.js';
 import { jsonValueArb } from '../codec/laws.test.js';
 import { VARINT_MAGNITUDE_MAX } from '../codec/primitives.js';
 import { toHex } from '../util/hex.js';
-import { BN254_R, fieldText } from './conference.js';
 import { isName } from './names.js';
 import { MANTISSA_MAX, NUMERIC_SCALE_MAX, type Numeric } from './numeric.js';
+import { BN254_R, fieldText } from './proofs.js';
 import { REJECTION_CODES } from './rejections.js';
 import { SCHEMA } from './schema.js';
 

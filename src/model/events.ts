@@ -4,10 +4,9 @@
 // `DataEventVariants`, docs/design/modules.md "Wire declarations").
 
 import type { Infer } from '../codec/codec.js';
-import { enumOf, option, seq, struct } from '../codec/compound.js';
+import { enumOf, option, struct } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
-import { bool, jsonValue, string, u16, u32, u64, varuint } from '../codec/primitives.js';
-import { CallId, PrivacyModeCodec, RelayId, RosterChangeCodec } from './conference.js';
+import { jsonValue, string, u32, varuint } from '../codec/primitives.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';
@@ -65,34 +64,6 @@ const CORE_DATA_EVENT_VARIANTS = {
   UpgradeProposed: { id: Hash },
   UpgradeActivated: { id: Hash, height: varuint },
   UpgradeCanceled: { id: Hash },
-  // Conference calls (docs/conference.md §Instructions). Private calls never name participants.
-  ConferenceRosterSummary: {
-    call: CallId,
-    change: RosterChangeCodec,
-    privacy: PrivacyModeCodec,
-    participant: option(AccountId),
-    active: u32,
-    maxParticipants: u32,
-  },
-  ConferenceRelayManifestUpdated: { call: CallId, relays: seq(RelayId, 16), expiresAtMs: u64 },
-  ConferenceRelayHealthUpdated: {
-    relay: RelayId,
-    available: bool,
-    latencyMs: u32,
-    lossPermille: u16,
-  },
-  ConferenceUsageSummary: {
-    call: CallId,
-    segment: u32,
-    durationMs: u64,
-    billedGas: NumericCodec,
-    totalDurationMs: u64,
-    totalBilledGas: NumericCodec,
-    payer: option(AccountId),
-    payee: option(AccountId),
-  },
-  ConferenceEnded: { call: CallId, endedAtMs: u64 },
-  ConferenceRelayRegistered: { relay: RelayId, operator: AccountId },
 };
 
 /** Every data event variant of the build: the core's, and each module's by augmentation in its `wire.ts`. */

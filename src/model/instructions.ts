@@ -5,21 +5,9 @@
 // is the precise union of every variant of the build.
 
 import type { Infer } from '../codec/codec.js';
-import { enumOf, option, seq } from '../codec/compound.js';
+import { enumOf, seq } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
-import { bool, bytes, fixedBytes, jsonValue, string, u8, u16, u32, u64 } from '../codec/primitives.js';
-import {
-  CallId,
-  Field,
-  NoteSpendCodec,
-  PrivacyModeCodec,
-  RelayId,
-  RelayManifestCodec,
-  ROSTER_COMMITMENTS_MAX,
-  RoomPolicyCodec,
-  RosterProofCodec,
-  X25519_KEY_BYTES,
-} from './conference.js';
+import { bool, jsonValue, string, u8, varuint } from '../codec/primitives.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
@@ -28,6 +16,7 @@ import { Name } from './names.js';
 import { NumericCodec } from './numeric.js';
 import { ParameterCodec } from './parameters.js';
 import { PermissionCodec } from './permissions.js';
+import { Field } from './proofs.js';
 import { INSTRUCTION_TAGS, type InstructionTag, type SameNames } from './tags.js';
 
 /** The object a key-value instruction writes to. */
@@ -38,9 +27,6 @@ export const MetadataTargetCodec = enumOf('MetadataTarget', {
   Nft: { id: NftId },
 });
 export type MetadataTarget = Infer<typeof MetadataTargetCodec>;
-
-/** The largest encrypted signalling answer a JoinConference may carry. */
-export const ANSWER_BYTES_MAX = 16 * 1024;
 
 export const LogLevelCodec = enumOf('LogLevel', { Trace: {}, Debug: {}, Info: {}, Warn: {}, Error: {} });
 
@@ -79,49 +65,6 @@ const CORE_INSTRUCTION_VARIANTS = {
   ProposeRuntimeUpgrade: { manifest: UpgradeManifestCodec },
   ActivateRuntimeUpgrade: { id: Hash },
   CancelRuntimeUpgrade: { id: Hash },
-  // Conference calls and relays (docs/conference.md). Privacy artefacts (rosterCommitments, private, fee)
-  // are for ZkRosterV1 calls only; `participant` for transparent ones only.
-  CreateConference: {
-    call: CallId,
-    policy: RoomPolicyCodec,
-    privacy: PrivacyModeCodec,
-    title: string(256),
-    description: string(4096),
-    scheduledStartMs: u64,
-    scheduledEndMs: option(u64),
-    maxParticipants: u32,
-    gasRatePerMinute: NumericCodec,
-    billingAccount: AccountId,
-    metadata: MetadataCodec,
-    manifest: option(RelayManifestCodec),
-    rosterCommitments: seq(Field, ROSTER_COMMITMENTS_MAX),
-    fee: option(NoteSpendCodec),
-  },
-  JoinConference: {
-    call: CallId,
-    participant: option(AccountId),
-    answer: option(bytes(ANSWER_BYTES_MAX)),
-    private: option(RosterProofCodec),
-    fee: option(NoteSpendCodec),
-  },
-  LeaveConference: { call: CallId, participant: option(AccountId), private: option(RosterProofCodec) },
-  RecordConferenceUsage: {
-    call: CallId,
-    participant: option(AccountId),
-    segment: u32,
-    durationMs: u64,
-    billedGas: NumericCodec,
-    private: option(RosterProofCodec),
-  },
-  EndConference: { call: CallId },
-  SetConferenceRelayManifest: { call: CallId, manifest: RelayManifestCodec },
-  RegisterConferenceRelay: {
-    relay: RelayId,
-    publicKey: fixedBytes(X25519_KEY_BYTES),
-    endpoint: string(256),
-    region: string(64),
-  },
-  ReportConferenceRelayHealth: { relay: RelayId, available: bool, latencyMs: u32, lossPermille: u16 },
   // Moves `amount` of the native asset from the authority into the shielded pool as a note for ownerHash.
   ShieldAsset: { amount: NumericCodec, ownerHash: Field },
 };

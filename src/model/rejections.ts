@@ -59,34 +59,11 @@ const CORE_REJECTIONS = {
   upgrade_not_found: [501, 'no such runtime upgrade'],
   upgrade_invalid_state: [502, 'the upgrade is not in the Proposed state'],
   upgrade_invalid_manifest: [503, 'the manifest is inconsistent (version, heights)'],
-  // 6xx: conference calls and relays (docs/conference.md)
-  conference_not_found: [601, 'no such conference call'],
-  conference_relay_not_found: [602, 'no such conference relay'],
-  conference_ended: [603, 'the call has ended'],
-  conference_not_host: [604, 'only the host may do this'],
-  conference_invalid_call: [605, 'the call settings are out of range (capacity, schedule, rate, texts)'],
-  conference_billing_not_allowed: [
-    606,
-    'the billing account is neither the host nor grants the host CanTransferFrom',
-  ],
-  conference_privacy_mismatch: [607, 'privacy artefacts do not match the call privacy mode'],
-  conference_manifest_invalid: [608, 'the relay manifest is malformed (hops, weights, duplicates)'],
-  conference_manifest_expired: [609, 'the relay manifest expires at or before the block time'],
-  conference_relay_key_mismatch: [610, 'a hop key differs from the relay registered key'],
-  conference_relay_unavailable: [611, 'a relay last reported itself unavailable'],
-  conference_already_joined: [612, 'the participant is already in the roster'],
-  conference_roster_full: [613, 'the roster holds maxParticipants participants'],
-  conference_not_participant: [614, 'the participant is not in the roster'],
-  conference_not_self: [615, 'a participant may only act for itself'],
-  conference_usage_not_allowed: [616, 'only the host or an operator of a manifest relay may record usage'],
-  conference_segment_not_increasing: [617, 'usage segments must strictly increase per call'],
-  conference_billing_mismatch: [618, 'billedGas differs from durationMs × gasRatePerMinute'],
+  // 6xx: the native asset charge, proofs and the shielded pool (the other 6xx codes are a module's)
   conference_native_asset_not_configured: [
     619,
     'the native_asset parameter is missing or names no asset definition',
   ],
-  conference_invalid_relay: [620, 'the relay key is all zero, or the health report is out of range'],
-  conference_not_relay_operator: [621, 'only the relay operator may do this'],
   zk_keys_not_configured: [622, 'the zero-knowledge verifying keys are not configured'],
   zk_proof_invalid: [623, 'the zero-knowledge proof does not verify for this call and action'],
   nullifier_reused: [624, 'the nullifier has already been spent'],
@@ -104,10 +81,6 @@ const CORE_REJECTIONS = {
   shielded_note_below_minimum: [
     630,
     'the note is worth less than the ShieldedNoteMinUnits parameter (unset: one whole native unit)',
-  ],
-  conference_usage_exceeds_elapsed: [
-    631,
-    'the call total duration would pass the block time since creation × maxParticipants',
   ],
   shielded_spend_without_fee: [632, 'a note spend is refused while the entry fee is zero'],
   // 9xx: execution limits

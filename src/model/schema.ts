@@ -7,7 +7,6 @@ import type { AnyCodec } from '../codec/codec.js';
 import { CODEC_VERSION } from '../codec/frame.js';
 import { SchemaRegistry } from '../codec/registry.js';
 import { BlockCodec } from './block.js';
-import { ConferenceCallCodec, ConferenceRelayCodec } from './conference.js';
 import { EventEnvelopeCodec } from './events.js';
 import { ParametersCodec } from './parameters.js';
 import { QueryResponseCodec, SignedQueryCodec } from './queries.js';
@@ -32,9 +31,6 @@ export function createSchemaRegistry(extra: AnyCodec[] = []): SchemaRegistry {
     EventEnvelopeCodec,
     ParametersCodec,
     ReceiptCodec,
-    // Stored in the world state (hashed into the state root) and served by the conference routes.
-    ConferenceCallCodec,
-    ConferenceRelayCodec,
   ];
   r.registerLater(() => [...model, ...MODULE_SCHEMA_TYPES, ...extra]);
   return r;

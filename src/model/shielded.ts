@@ -6,7 +6,16 @@ import type { Infer } from '../codec/codec.js';
 import { enumOf, seq, struct } from '../codec/compound.js';
 import { string, varuint } from '../codec/primitives.js';
 import { fieldFromHex, fieldToHex } from '../zk/field.js';
-import { Field } from './conference.js';
+import { Field, Groth16ProofCodec } from './proofs.js';
+
+/** A spend of a shielded note: the note tree root, its nullifier, the change note and the proof. */
+export const NoteSpendCodec = struct('NoteSpend', {
+  root: Field,
+  nullifier: Field,
+  changeCommitment: Field,
+  proof: Groth16ProofCodec,
+});
+export type NoteSpend = Infer<typeof NoteSpendCodec>;
 
 /** Depth of the shielded pool's note tree (circuits/note_spend.circom): 65,536 notes. */
 export const POOL_TREE_DEPTH = 16;

@@ -15,7 +15,7 @@ export { DEFAULT_BLOCK_MAX_WEIGHT, DEFAULT_TRANSACTION_MAX_WEIGHT } from './weig
 /** What every transaction costs besides its instructions (authority lookup, journal, result, events). */
 export const TRANSACTION_BASE_WEIGHT = 30;
 
-/** One Groth16 proof verification (conference roster, usage and note-spend proofs). */
+/** One Groth16 proof verification (a roster-membership, usage or note-spend proof). */
 export const GROTH16_VERIFY_WEIGHT = 25_000;
 /** One level of a Poseidon Merkle tree append (two Poseidon hashes: the node and the zero sibling). */
 export const POSEIDON_LEVEL_WEIGHT = 2_200;
@@ -89,15 +89,7 @@ const CORE_WEIGHTS = {
   ActivateRuntimeUpgrade: row(50),
   CancelRuntimeUpgrade: row(50),
   // + per roster commitment; + a Groth16 verification and a pool append when a fee note is spent.
-  CreateConference: sized(60, 0.1),
   // + a Groth16 verification per roster proof; + verification and pool append per fee note.
-  JoinConference: sized(60, 0.05),
-  LeaveConference: row(60),
-  RecordConferenceUsage: row(60),
-  EndConference: row(60),
-  SetConferenceRelayManifest: sized(60, 0.1),
-  RegisterConferenceRelay: row(40),
-  ReportConferenceRelayHealth: row(30),
   // + one pool append (POOL_TREE_DEPTH Poseidon levels).
   ShieldAsset: row(200),
 } satisfies { readonly [K in InstructionKind]?: WeightRule };
@@ -123,14 +115,8 @@ export function declareWeights(rules: Readonly<Partial<Record<InstructionKind, M
 
 /** The nested formula terms of the kinds that have them (docs/cost-model.md). */
 export const NESTED_TERMS: Partial<Record<InstructionKind, string>> = {
-  CreateConference: '+ 5 × rosterCommitments + fee ? (verify + poolAppend)',
-  JoinConference: '+ private ? verify + fee ? (verify + poolAppend)',
-  LeaveConference: '+ private ? verify',
-  RecordConferenceUsage: '+ private ? verify',
   ShieldAsset: '+ poolAppend (= 2,200 × tree depth 16)',
 };
-
-const ROSTER_COMMITMENT_WEIGHT = 5;
 
 function sizeTerm(rule: WeightRule, ins: Instruction): number {
   if (rule.perByte === undefined) return 0;
@@ -157,18 +143,6 @@ export function ownWeight(ins: Instruction): number {
   switch (ins.kind) {
     case 'ShieldAsset':
       w += POOL_APPEND_WEIGHT;
-      break;
-    case 'CreateConference':
-      w += ROSTER_COMMITMENT_WEIGHT * ins.rosterCommitments.length;
-      if (ins.fee !== undefined) w += GROTH16_VERIFY_WEIGHT + POOL_APPEND_WEIGHT;
-      break;
-    case 'JoinConference':
-      if (ins.private !== undefined) w += GROTH16_VERIFY_WEIGHT;
-      if (ins.fee !== undefined) w += GROTH16_VERIFY_WEIGHT + POOL_APPEND_WEIGHT;
-      break;
-    case 'LeaveConference':
-    case 'RecordConferenceUsage':
-      if (ins.private !== undefined) w += GROTH16_VERIFY_WEIGHT;
       break;
     default:
       break;

@@ -13,6 +13,7 @@ import type { CliIdNames } from '../cli/id-names.js';
 import type { AnyCodec } from '../codec/codec.js';
 import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
+import type { ErrorSpec } from '../gateway/errors.js';
 import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
@@ -111,6 +112,11 @@ export interface LedgerModule {
    * undefined when the module's own configuration switch is off (a family left out is not even built).
    */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily | undefined;
+  /**
+   * The gateway error codes its routes answer with, added to the node's one error registry at
+   * composition time (gateway/errors.ts `createErrorRegistry`); docs/errors.md lists them.
+   */
+  readonly gatewayErrors?: Readonly<Record<string, ErrorSpec>>;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function its entry in src/modules/registry.ts hands to the CLI). */

@@ -5,6 +5,7 @@
 // blocks); it finishes loading before any importer runs (top-level await). The SDK and the CLI's
 // `--help` import registry.ts alone and never load a descriptor.
 
+import type { ErrorSpec } from '../gateway/errors.js';
 import { installModuleEventScopes } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import { DataEventCodec } from '../model/events.js';
@@ -128,4 +129,15 @@ export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
     const family = m.routes?.(env);
     return family === undefined ? [] : [family];
   });
+}
+
+/** The gateway error codes the modules declare (descriptor `gatewayErrors`), in registry order. */
+export function moduleGatewayErrors(): Record<string, ErrorSpec> {
+  const out: Record<string, ErrorSpec> = {};
+  for (const m of LEDGER_MODULES)
+    for (const [code, spec] of Object.entries(m.gatewayErrors ?? {})) {
+      if (Object.hasOwn(out, code)) throw new Error(`gateway error ${code} is declared twice`);
+      out[code] = spec;
+    }
+  return out;
 }

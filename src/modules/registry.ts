@@ -15,6 +15,7 @@
 import { aliasInstructions } from './aliases/sdk.js';
 import { aliasesWire } from './aliases/wire.js';
 import { conferenceInstructions } from './conference/sdk.js';
+import { conferenceWire } from './conference/wire.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './descriptor.js';
@@ -115,7 +116,7 @@ export const moduleInstructions = {
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The features still in the core folders (modules/ledger.ts): their wire is the core's own.
   { name: 'ledger' },
-  { name: 'conference', cli: true },
+  { name: 'conference', wire: conferenceWire, cli: true },
   { name: 'aliases', wire: aliasesWire, cli: true },
   { name: 'multisig', wire: multisigWire, cli: true },
   { name: 'controls', wire: controlsWire, cli: true },

@@ -15,7 +15,7 @@ import { createSignedRequests } from '../gateway/signed-request.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
-import { moduleFamilies } from '../modules/load.js';
+import { moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
 import { operatorFamily } from '../operator/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { proofsFamily } from '../proofs/family.js';
@@ -29,6 +29,9 @@ import { telemetryPort } from './telemetry-port.js';
 import { webhooksPort } from './webhooks-port.js';
 
 /** What a family's line may draw on. */
+/** The modules' gateway error codes, for the node's error registry (node/serve.ts). */
+export { moduleGatewayErrors };
+
 export interface FamilyEnv {
   node: Node;
   deps: RouteDeps;

@@ -20,7 +20,7 @@ import { type Genesis, type GenesisValidator, genesisToJson } from './genesis.js
 import { devZkInstructions } from './zk-dev-genesis.js';
 
 export const GENESIS_DOMAIN = 'system';
-/** The dev chain's native asset (conference billing, docs/conference.md §Billing), minted to the admin. */
+/** The dev chain's native asset (what metered usage is billed in: `native_asset`), minted to the admin. */
 export const NATIVE_ASSET = `gas#${GENESIS_DOMAIN}`;
 export const NATIVE_ASSET_SCALE = 6;
 export const NATIVE_ASSET_GENESIS_SUPPLY = '1000000';
@@ -66,7 +66,7 @@ export function nativeAssetInstructions(admin: string): Instruction[] {
  * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
  * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
  * chain parameters, the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
- * custom parameter `native_asset`) that conference usage is billed in, and the zero-knowledge setup
+ * custom parameter `native_asset`) that metered usage is billed in, and the zero-knowledge setup
  * (zk-dev-genesis.ts). The genesis validator is registered here, by the genesis transaction, so its peer
  * row (key lifecycle) is part of block 1's state on every peer (genesis.ts checks the two agree).
  */

@@ -26,7 +26,7 @@ import type { Bridge } from '../iso20022/bridge/service.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { createSchemaRegistry } from '../model/schema.js';
 import { startBridge } from './bridge.js';
-import { nodeFamilies } from './families.js';
+import { moduleGatewayErrors, nodeFamilies } from './families.js';
 import { nodeFiles } from './files.js';
 import { readGatewayTls } from './gateway-tls.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
@@ -89,7 +89,7 @@ export async function buildGateway(
 ): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
-  const errors = createErrorRegistry(LEDGER_ERRORS);
+  const errors = createErrorRegistry({ ...LEDGER_ERRORS, ...moduleGatewayErrors() });
   const tls = readGatewayTls(c, dir);
   const app = await createGatewayServer({
     ...(tls === undefined ? {} : { tls }),
@@ -115,10 +115,10 @@ export async function buildGateway(
   const devKeys = usesDevelopmentKeys(node.ledger.state.parameters().custom);
   if (devKeys)
     app.log.warn(
-      'the conference verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
+      'the zero-knowledge verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
     );
   // `GET /v1/node/capabilities` features: the route families registered below (their names), plus
-  // `conference.dev_keys` while the development verifying keys are configured; sorted.
+  // DEV_KEYS_FEATURE while the development verifying keys are configured; sorted.
   const features: string[] = devKeys ? [DEV_KEYS_FEATURE] : [];
   const { ledger } = node;
   // Height and state version only ever grow, so their sum changes whenever either does: a block

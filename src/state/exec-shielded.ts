@@ -8,10 +8,10 @@
 // holds exactly the sum of the unspent notes' values.
 
 import type { Json } from '../codec/codec.js';
-import type { NoteSpend } from '../model/conference.js';
 import type { AssetDefinition } from '../model/entities.js';
 import { parseNumeric, rescale } from '../model/numeric.js';
 import { SHIELDED_NOTE_MIN_UNITS_KEY } from '../model/parameters.js';
+import type { NoteSpend } from '../model/shielded.js';
 import {
   nullifierId,
   POOL_ROOT_HISTORY,

@@ -4,7 +4,7 @@
 // (src/zk/verifying-key.ts). Verification is src/zk/groth16-verify.ts: pure and synchronous.
 
 import type { Json } from '../codec/codec.js';
-import type { Groth16Proof } from '../model/conference.js';
+import type { Groth16Proof } from '../model/proofs.js';
 import { verifyGroth16 } from '../zk/groth16-verify.js';
 import { VerifyingKeyCache } from '../zk/verifying-key.js';
 import { type ExecContext, type Fail, fail } from './exec-context.js';

@@ -8,14 +8,6 @@ import type { Codec } from '../codec/codec.js';
 import { option, seq, struct } from '../codec/compound.js';
 import { varuint } from '../codec/primitives.js';
 import {
-  type ConferenceCall,
-  ConferenceCallCodec,
-  type ConferenceRelay,
-  ConferenceRelayCodec,
-  MAX_PARTICIPANTS_LIMIT,
-  parseCallId,
-} from '../model/conference.js';
-import {
   type Account,
   AccountCodec,
   type Asset,
@@ -87,8 +79,6 @@ export interface IndexNames {
   peersByBlsKey: unknown;
   /** Peers not disabled (active or about to be), under the parent ''. */
   livePeers: unknown;
-  /** Conference calls by the domain of their id. */
-  callsByDomain: unknown;
 }
 export type IndexName = keyof IndexNames & string;
 
@@ -138,24 +128,6 @@ function checkList<T>(keyOf: (item: T) => string) {
     }
     return undefined;
   };
-}
-
-/** Load check of a call row: a consistent roster, status and end record (docs/conference.md). */
-function checkCall(v: ConferenceCall): string | undefined {
-  const r = v.roster;
-  if (v.maxParticipants < 1 || v.maxParticipants > MAX_PARTICIPANTS_LIMIT)
-    return 'maxParticipants out of range';
-  if ((r.kind === 'Transparent') !== (v.privacy.kind === 'Transparent')) return 'roster differs from privacy';
-  const active = r.kind === 'Transparent' ? r.participants.length : r.active;
-  if (active > v.maxParticipants) return 'roster larger than maxParticipants';
-  if (r.kind === 'Transparent') {
-    for (let i = 1; i < r.participants.length; i++)
-      if (r.participants[i - 1]! >= r.participants[i]!) return 'participants not strictly sorted';
-  }
-  const ended = v.status.kind === 'Ended';
-  if (ended !== (v.endedHeight !== undefined) || ended !== (v.endedAtMs !== undefined))
-    return 'end record does not match the status';
-  return undefined;
 }
 
 /** A table's definition (`name` must have an id in model/tags.ts TABLE_TAGS). */
@@ -238,16 +210,6 @@ const CORE_TABLES = Object.freeze({
   upgrade: tableDef<UpgradeRecord>('upgrade', UpgradeRecordCodec, { idOf: (v) => v.id }),
   parameters: tableDef<Parameters>('parameters', ParametersRowCodec, { idOf: () => SINGLETON_ID }),
   meta: tableDef<StateMeta>('meta', StateMetaCodec, { idOf: () => SINGLETON_ID }),
-  conferenceCall: tableDef<ConferenceCall>('conferenceCall', ConferenceCallCodec, {
-    idOf: (v) => v.id,
-    links: (id) => [['callsByDomain', domainOf(id, parseCallId)]],
-    linksById: true,
-    check: (_id, v) => checkCall(v),
-  }),
-  conferenceRelay: tableDef<ConferenceRelay>('conferenceRelay', ConferenceRelayCodec, {
-    idOf: (v) => v.id,
-    check: (_id, v) => (v.publicKey.every((b) => b === 0) ? 'all-zero relay key' : undefined),
-  }),
   nullifier: tableDef<NullifierRecord>('nullifier', NullifierRecordCodec, { idOf: (v) => v.id }),
   shieldedPool: tableDef<ShieldedPoolRow>('shieldedPool', ShieldedPoolRowCodec, { idOf: poolRowId }),
 });

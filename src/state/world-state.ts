@@ -3,7 +3,6 @@
 // and the multiset accumulator (root.ts, the root of header version 1, kept to check old blocks). Readers (gateway, queries) see only committed data; the executor
 // writes through a BlockExecution overlay and merges it here with commit().
 
-import type { ConferenceCall, ConferenceRelay } from '../model/conference.js';
 import type {
   Account,
   Asset,
@@ -387,29 +386,7 @@ export class WorldState {
     return installedIdNamings().map((n) => n.forms[kind]);
   }
 
-  // ---- conference calls and relays (docs/conference.md) ----------------------------------------------
-
-  /** A conference call by its id `<domain>:<call name>`. */
-  getCall(id: string): ConferenceCall | undefined {
-    return this.read('conferenceCall', id);
-  }
-  /** Every call, by id. */
-  listCalls(): ConferenceCall[] {
-    return this.list('conferenceCall');
-  }
-  /** The calls of one domain, by id. */
-  callsInDomain(domain: string): ConferenceCall[] {
-    return this.listLinked('conferenceCall', 'callsByDomain', domain);
-  }
-  getRelay(id: string): ConferenceRelay | undefined {
-    return this.read('conferenceRelay', id);
-  }
-  /** Every registered relay, by id. */
-  listRelays(): ConferenceRelay[] {
-    return this.list('conferenceRelay');
-  }
-
-  // ---- shielded pool and nullifiers (docs/conference.md "Shielded fee") -----------------------------
+  // ---- shielded pool and nullifiers ------------------------------------------------------------------
 
   /**
    * The pool tree: every note commitment by leaf index (what a client needs to prove a spend) and

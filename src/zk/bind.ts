@@ -1,5 +1,5 @@
-// The public inputs that tie a proof to one ledger action (docs/conference.md "Private rosters",
-// "Shielded fee"). Each is a field element derived from text by fieldFromDigest, with a
+// The public inputs that tie a proof to one ledger action (a roster-membership proof, a usage record's
+// proof, a note spend). Each is a field element derived from text by fieldFromDigest, with a
 // domain-separation tag per use, so a proof made for one call, action or record verifies for no
 // other. Parts never contain NUL, which separates them.
 import { fieldFromDigest } from './field.js';

@@ -1,4 +1,4 @@
-// BN254 scalar-field elements (the "Field" of docs/conference.md): 32 bytes, big-endian, < r.
+// BN254 scalar-field elements (the wire's `Field`): 32 bytes, big-endian, < r.
 // Every public input of a Groth16 proof is such an element. Conversions never throw on untrusted
 // bytes: they return undefined, and callers turn that into a rejection code.
 import { blake2b256 } from '../crypto/hash.js';

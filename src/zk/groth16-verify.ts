@@ -1,5 +1,5 @@
 // A pure, synchronous Groth16 verifier over BN254 (alt_bn128), for execution inside a block
-// (docs/conference.md "Private rosters"). It checks
+// (every proof an instruction carries). It checks
 //   e(A, B) = e(alpha, beta) · e(vk_x, gamma) · e(C, delta),  vk_x = IC[0] + Σ s_i · IC[i]
 // as one multi-pairing e(−A, B) · e(alpha, beta) · e(vk_x, gamma) · e(C, delta) = 1 with a single
 // final exponentiation, using @noble/curves' bn254 pairing (pure JS, no worker, no async init).
@@ -30,7 +30,7 @@ export const BASE_FIELD_ORDER =
 export const G1_BYTES = 64;
 export const G2_BYTES = 128;
 
-/** A proof as the ledger carries it (docs/conference.md, `Groth16Proof`). */
+/** A proof as the ledger carries it (the wire's `Groth16Proof`: a 64 B, b 128 B, c 64 B). */
 export interface Groth16ProofBytes {
   /** G1: x ‖ y, 32 bytes each, big-endian. */
   readonly a: Uint8Array;

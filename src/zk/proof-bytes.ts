@@ -1,4 +1,4 @@
-// snarkjs' proof JSON ↔ the ledger's Groth16Proof bytes (docs/conference.md): a = x ‖ y,
+// snarkjs' proof JSON ↔ the ledger's Groth16Proof bytes: a = x ‖ y,
 // b = x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0 (the order of snarkjs' exportSolidityCallData), c = x ‖ y, each
 // coordinate 32 bytes big-endian. Used by the SDK after proving and by tests cross-checking the
 // verifier against snarkjs.

@@ -1,5 +1,5 @@
-// Groth16 verifying keys as network parameters (docs/conference.md "Verifying keys"). The payload
-// of the custom parameters `conference_roster_vk`, `conference_usage_vk` and `shielded_note_vk` is
+// Groth16 verifying keys as network parameters (docs/security.md "Development keys"). The payload
+// of a verifying-key custom parameter (one per circuit: roster membership, usage, note spend) is
 // snarkjs' verification-key JSON (`snarkjs zkey export verificationkey`): protocol "groth16",
 // curve "bn128", nPublic, vk_alpha_1, vk_beta_2, vk_gamma_2, vk_delta_2 and IC, coordinates as
 // decimal strings, projective with z = 1 (vk_alphabeta_12 may be present and is ignored).

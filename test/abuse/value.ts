@@ -19,9 +19,9 @@
 // Each prints one `[figure]` line.
 
 import assert from 'node:assert/strict';
-import { conferenceGas } from '../../src/model/conference.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
+import { conferenceGas } from '../../src/modules/conference/model.js';
 import { NATIVE_ASSET } from '../../src/node/init.js';
 import { DEV_ENTRY_FEE } from '../../src/node/zk-dev-genesis.js';
 import { ToranaClient } from '../../src/sdk/client.js';

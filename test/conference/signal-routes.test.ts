@@ -13,6 +13,7 @@ import { createGatewayServer } from '../../src/gateway/server.js';
 import { createSignedNonceStore } from '../../src/gateway/signed-nonces.js';
 import { createSignedRequests } from '../../src/gateway/signed-request.js';
 import { accountId } from '../../src/model/ids.js';
+import { CONFERENCE_GATEWAY_ERRORS } from '../../src/modules/conference/gateway-errors.js';
 import { SignalBox } from '../../src/modules/conference/signal-box.js';
 import { sealSignal } from '../../src/modules/conference/signal-envelope.js';
 import { type SignalCallPort, signalRoutes } from '../../src/modules/conference/signal-routes.js';
@@ -68,7 +69,7 @@ describe('conference signalling routes', () => {
     app = await createGatewayServer({
       logLevel: 'silent',
       limits: { ratePerSecond: 0 },
-      errors: createErrorRegistry(LEDGER_ERRORS),
+      errors: createErrorRegistry({ ...LEDGER_ERRORS, ...CONFERENCE_GATEWAY_ERRORS }),
     });
     box = new SignalBox(
       {

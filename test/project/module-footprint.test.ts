@@ -50,13 +50,18 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       '/openapi.json (a URL alias, not this feature)',
   },
   conference: {
-    ceiling: 56,
+    ceiling: 27,
     missing:
-      'its wire declarations (instruction and event variants, ConferenceCall / ConferenceRelay rows, ' +
-      'rejection codes, weights) are in model/ (model/conference.ts), its tables in state/tables.ts and ' +
-      'keys.ts and its reads in state/world-state.ts; the shielded pool, the zk verifier and the native ' +
-      'asset charge it pays and proves through are the core’s and say so; its configuration section, the ' +
-      'gateway’s event scopes and error table, the dashboard page and other docs pages describe it',
+      'its wire declarations (wire.ts, model.ts), table reads (rows.ts), event scopes and gateway error ' +
+      'codes (gateway-errors.ts, descriptor gatewayErrors) are in its ' +
+      'folder; what still names it is the shielded pool its private calls pay from (part of the feature, ' +
+      'still in the core: model/shielded.ts, state/exec-shielded.ts, exec-pool-lock.ts, exec-zk-keys.ts, ' +
+      'node/zk-dev-genesis.ts, sdk/zk-prover.ts, cli/shield-commands.ts, cli/shielded-notes.ts, whose ' +
+      'parameters are conference_entry_fee, conference_fee_account and conference_*_vk), the native asset ' +
+      'charge’s code conference_native_asset_not_configured (model/rejections.ts, state/exec-native-asset.ts), ' +
+      'its configuration section (config/schema.ts, rules.ts, docs/configuration.md), the dashboard page ' +
+      '(dashboard/ui/conference.ts, app.ts), READMEs and docs pages (app-api, cost-model, dashboard, ' +
+      'data-model, errors, security)',
   },
 };
 

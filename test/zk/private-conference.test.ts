@@ -9,6 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import { assetId } from '../../src/model/ids.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import type { SignedTransaction } from '../../src/model/transaction.js';
+import { getCall } from '../../src/modules/conference/rows.js';
 import {
   createFeeBind,
   joinBindFor,
@@ -213,7 +214,7 @@ describe('private conferences with real proofs', () => {
     assert.equal(r.balance(TREASURY), 250n, 'the treasury received exactly the fee');
     assert.equal(r.balance(BOB), bobBefore, 'not the creator’s own billing account');
     assert.equal(r.leaves().length, 3, 'the change note joined the pool');
-    const call = r.chain.state.getCall(CALL)!;
+    const call = getCall(r.chain.state, CALL)!;
     assert.equal(call.roster.kind, 'ZkRosterV1');
     // The note cannot be spent twice: a fresh, valid proof of the same note hits its nullifier.
     const again = await proveNoteSpend({
@@ -272,7 +273,7 @@ describe('private conferences with real proofs', () => {
     assert.deepEqual(r.sameBlock(ALICE, [[twice], [twice]]), ['Committed', 'nullifier_reused']);
     assert.equal(r.balance(TREASURY), 500n, 'the join fee went to the treasury too');
     assert.equal(r.balance(POOL), 1100n - 500n);
-    const call = r.chain.state.getCall(CALL)!;
+    const call = getCall(r.chain.state, CALL)!;
     assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 1);
     assert.ok(r.chain.state.isNullifierSpent('roster', fieldToHex(join.nullifier)));
     r.rejected(ALICE, [privateJoin(join, noteSpend(fee))], 'nullifier_reused');
@@ -332,7 +333,7 @@ describe('private conferences with real proofs', () => {
     // CAROL operates the manifest's relays, so she may record usage, but not with BOB's proof.
     r.rejected(CAROL, [record(1)], 'zk_proof_invalid');
     r.ok(BOB, [record(1)]);
-    assert.equal(r.chain.state.getCall(CALL)!.usage.segments, 1);
+    assert.equal(getCall(r.chain.state, CALL)!.usage.segments, 1);
     // Keys revoked by a malformed parameter: every private step is rejected, nothing changes.
     r.ok(ADMIN, [
       { kind: 'SetParameter', parameter: { kind: 'Custom', id: 'conference_roster_vk', payload: 'revoked' } },
@@ -341,7 +342,7 @@ describe('private conferences with real proofs', () => {
     r.ok(ADMIN, devZkParameters({ pool: POOL, fee: '2.50', treasury: TREASURY }));
     r.rejected(BOB, [privateLeave(leave)], 'zk_proof_invalid');
     r.ok(ALICE, [privateLeave(leave)]);
-    const call = r.chain.state.getCall(CALL)!;
+    const call = getCall(r.chain.state, CALL)!;
     assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 0);
     // One join per member and call: after leaving, the join nullifier stays spent.
     r.rejected(ALICE, [privateJoin(join)], 'nullifier_reused');

@@ -6,6 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { rebuild } from '../../src/cli/node-actions.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
+import { getCall } from '../../src/modules/conference/rows.js';
 import { NATIVE_ASSET } from '../../src/node/init.js';
 import { devPoolAccount } from '../../src/node/zk-dev-genesis.js';
 import {
@@ -102,7 +103,7 @@ describe('private conference on a dev-genesis node, then rebuild', () => {
       },
     ]);
     assert.equal(balance(pool), NOTE.value - 2n * FEE);
-    const call = t.node.ledger.state.getCall(CALL)!;
+    const call = getCall(t.node.ledger.state, CALL)!;
     assert.ok(call.roster.kind === 'ZkRosterV1' && call.roster.active === 1);
   });
 

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CallId, RelayId } from '../../model/conference.js';
-import { DomainId } from '../../model/ids.js';
+import { AssetDefinitionId, DomainId } from '../../model/ids.js';
 import { type GatewayError, isGatewayError } from '../errors.js';
 import { pathHash, pathHeight, pathId } from './app-params.js';
 
@@ -18,8 +17,8 @@ function refusal(f: () => unknown): GatewayError {
 describe('pathId, the one parser of path ids', () => {
   it('answers the canonical text form of a well-formed id', () => {
     assert.equal(pathId(DomainId, 'wonderland'), 'wonderland');
-    assert.equal(pathId(RelayId, 'relay-1', 'a relay name'), 'relay-1');
-    assert.equal(pathId(CallId, 'wonderland:standup', '<domain>:<call name>'), 'wonderland:standup');
+    assert.equal(pathId(DomainId, 'relay-1', 'a name'), 'relay-1');
+    assert.equal(pathId(AssetDefinitionId, 'rose#wonderland', '<name>#<domain>'), 'rose#wonderland');
   });
 
   it('refuses a malformed id with 400 bad_request naming the expected form', () => {
@@ -28,13 +27,13 @@ describe('pathId, the one parser of path ids', () => {
     assert.equal(e.status, 400);
     assert.equal(e.details['location'], 'params');
     assert.equal(e.details['expected'], '<name>');
-    const call = refusal(() => pathId(CallId, 'no-colon', '<domain>:<call name>'));
-    assert.equal(call.details['expected'], '<domain>:<call name>');
-    assert.equal(call.details['id'], 'no-colon');
+    const def = refusal(() => pathId(AssetDefinitionId, 'no-hash', '<name>#<domain>'));
+    assert.equal(def.details['expected'], '<name>#<domain>');
+    assert.equal(def.details['id'], 'no-hash');
   });
 
   it('cuts the echoed id to 128 characters', () => {
-    const e = refusal(() => pathId(RelayId, `${'x'.repeat(300)} `, 'a relay name'));
+    const e = refusal(() => pathId(DomainId, `${'x'.repeat(300)} `, 'a name'));
     assert.equal((e.details['id'] as string).length, 128);
   });
 

@@ -3,14 +3,16 @@
 // the node-local signalling of offers and answers. The shielded pool and the proof verifier it pays and
 // proves through are the core's (state/exec-shielded.ts, state/exec-zk-keys.ts).
 
-import { ConferenceCallCodec, ConferenceRelayCodec } from '../../model/conference.js';
 import type { LedgerModule } from '../descriptor.js';
 import { registerConferenceCommands } from './commands.js';
+import { conferenceEventScope } from './event-scope.js';
 import * as calls from './exec-calls.js';
 import * as relays from './exec-relays.js';
 import * as roster from './exec-roster.js';
 import * as usage from './exec-usage.js';
 import { conferenceFamily } from './family.js';
+import { CONFERENCE_GATEWAY_ERRORS } from './gateway-errors.js';
+import { ConferenceCallCodec, ConferenceRelayCodec } from './model.js';
 import { conferenceReadPort } from './reads.js';
 import { CONFERENCE_SDK } from './sdk.js';
 
@@ -36,6 +38,7 @@ export const conferenceModule: LedgerModule = {
     'ConferenceEnded',
     'ConferenceRelayRegistered',
   ],
+  eventScope: conferenceEventScope,
   rejections: [
     'conference_not_found',
     'conference_relay_not_found',
@@ -70,6 +73,7 @@ export const conferenceModule: LedgerModule = {
           onError: (e) => env.logError('conference signals', e),
         })
       : undefined,
+  gatewayErrors: CONFERENCE_GATEWAY_ERRORS,
   sdk: CONFERENCE_SDK,
   cli: registerConferenceCommands,
   docs: 'docs/conference.md',

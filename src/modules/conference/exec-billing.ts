@@ -6,9 +6,9 @@
 // 60 000), at the native asset's scale: the running total is rounded up to the smallest unit (a started
 // unit is paid once), never each segment. Exact bigint arithmetic only.
 
-import { conferenceGas } from '../../model/conference.js';
 import { MANTISSA_MAX, type Numeric, rescale } from '../../model/numeric.js';
 import { type Fail, fail } from '../../state/exec-context.js';
+import { conferenceGas } from './model.js';
 
 export { charge, NATIVE_ASSET_PARAMETER, nativeAsset } from '../../state/exec-native-asset.js';
 

@@ -13,13 +13,14 @@ import {
   relayKey,
 } from '../../../test/fixtures/state/conference-fixture.js';
 import { acc, amount, expectCode, perm } from '../../../test/fixtures/state/state-fixture.js';
-import { fieldText } from '../../model/conference.js';
+import { fieldText } from './model.js';
+import { callsInDomain, getCall, listCalls } from './rows.js';
 
 describe('CreateConference', () => {
   it('records the call with the host, block height and block time, and announces it', () => {
     const chain = conferenceWorld();
     const events = expectCode(chain, BOB, [create(BOB)], 'Committed');
-    const call = chain.state.getCall(CALL)!;
+    const call = getCall(chain.state, CALL)!;
     assert.equal(call.host, BOB);
     assert.equal(call.createdHeight, chain.height);
     assert.equal(call.createdAtMs, BigInt(1000 * chain.height));
@@ -39,10 +40,10 @@ describe('CreateConference', () => {
       maxParticipants: 3,
     });
     assert.deepEqual(
-      chain.state.callsInDomain('wonderland').map((c) => c.id),
+      callsInDomain(chain.state, 'wonderland').map((c) => c.id),
       [CALL],
     );
-    assert.deepEqual(chain.state.listCalls().length, 1);
+    assert.deepEqual(listCalls(chain.state).length, 1);
   });
 
   it('lets the host bill another account only with its CanTransferFrom grant', () => {
@@ -51,7 +52,7 @@ describe('CreateConference', () => {
     const grant = perm('CanTransferFrom', { account: BOB });
     expectCode(chain, BOB, [{ kind: 'GrantPermission', account: ALICE, permission: grant }], 'Committed');
     expectCode(chain, ALICE, [create(BOB)], 'Committed');
-    assert.equal(chain.state.getCall(CALL)!.host, ALICE);
+    assert.equal(getCall(chain.state, CALL)!.host, ALICE);
   });
 
   it('rejects in order, each time without any effect', () => {
@@ -132,7 +133,7 @@ describe('EndConference', () => {
     const events = expectCode(chain, BOB, [{ kind: 'EndConference', call: CALL }], 'Committed');
     const endedAtMs = BigInt(1000 * chain.height);
     assert.deepEqual(events, [{ kind: 'ConferenceEnded', call: CALL, endedAtMs }]);
-    const call = chain.state.getCall(CALL)!;
+    const call = getCall(chain.state, CALL)!;
     assert.deepEqual(
       [call.status.kind, call.endedHeight, call.endedAtMs],
       ['Ended', chain.height, endedAtMs],
@@ -165,6 +166,6 @@ describe('SetConferenceRelayManifest', () => {
         expiresAtMs: 20_000_000n,
       },
     ]);
-    assert.equal(chain.state.getCall(CALL)!.manifest!.expiresAtMs, 20_000_000n);
+    assert.equal(getCall(chain.state, CALL)!.manifest!.expiresAtMs, 20_000_000n);
   });
 });

@@ -1,6 +1,5 @@
 // CreateConference, EndConference, SetConferenceRelayManifest (docs/conference.md §Instructions).
 
-import { type ConferenceCall, MAX_PARTICIPANTS_LIMIT, parseCallId } from '../../model/conference.js';
 import {
   type ExecContext,
   type Fail,
@@ -23,6 +22,7 @@ import {
 } from './exec-common.js';
 import { checkManifest, emitManifest } from './exec-manifest.js';
 import { privateCreate } from './exec-private.js';
+import { type ConferenceCall, MAX_PARTICIPANTS_LIMIT, parseCallId } from './model.js';
 
 type Create = InstructionOf<'CreateConference'>;
 

@@ -1,11 +1,11 @@
 // Shared steps of the conference handlers (docs/conference.md): loading a call, the state and role
 // checks every instruction makes in the same order, writing a call back, and the roster summary event.
 
-import type { ConferenceCall, RosterChange } from '../../model/conference.js';
 import type { Numeric } from '../../model/numeric.js';
 import { permissionKey } from '../../model/permissions.js';
 import { heldTokens } from '../../state/authorize.js';
 import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
+import type { ConferenceCall, RosterChange } from './model.js';
 
 export function isFail(v: unknown): v is Fail {
   return typeof v === 'object' && v !== null && 'code' in v;

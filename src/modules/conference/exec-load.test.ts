@@ -13,11 +13,12 @@ import {
 } from '../../../test/fixtures/state/conference-fixture.js';
 import { expectCode } from '../../../test/fixtures/state/state-fixture.js';
 import { encode } from '../../codec/frame.js';
-import { type ConferenceCall, ConferenceCallCodec, ConferenceRelayCodec } from '../../model/conference.js';
 import { isStateError } from '../../state/errors.js';
 import { stateKey, TABLE_TAGS } from '../../state/keys.js';
 import { WorldState } from '../../state/world-state.js';
 import { toHex } from '../../util/hex.js';
+import { type ConferenceCall, ConferenceCallCodec, ConferenceRelayCodec } from './model.js';
+import { getCall, getRelay } from './rows.js';
 
 function withCall(entries: { key: Uint8Array; value: Uint8Array }[], call: ConferenceCall) {
   const key = stateKey(TABLE_TAGS.conferenceCall, call.id);
@@ -33,12 +34,12 @@ describe('conference rows on load', () => {
     expectCode(chain, ALICE, [join()], 'Committed');
     expectCode(chain, BOB, [join()], 'Committed');
     const entries = [...chain.state.entries()];
-    const call = chain.state.getCall(CALL)!;
-    assert.equal(WorldState.fromEntries(entries).getCall(CALL)?.id, CALL);
+    const call = getCall(chain.state, CALL)!;
+    assert.equal(getCall(WorldState.fromEntries(entries), CALL)?.id, CALL);
     const participants = call.roster.kind === 'Transparent' ? call.roster.participants : [];
     const relayKey = stateKey(TABLE_TAGS.conferenceRelay, 'r1');
     const zeroKey = encode(ConferenceRelayCodec, {
-      ...chain.state.getRelay('r1')!,
+      ...getRelay(chain.state, 'r1')!,
       publicKey: new Uint8Array(32),
     });
     const cases: [{ key: Uint8Array; value: Uint8Array }[], RegExp][] = [

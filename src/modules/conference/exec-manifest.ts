@@ -1,14 +1,9 @@
 // Relay manifest checks (docs/conference.md §Relays), shared by CreateConference and
 // SetConferenceRelayManifest. Structure first, then expiry, then each hop in order.
 
-import {
-  HOP_WEIGHT_MAX,
-  MANIFEST_HOPS_MAX,
-  MANIFEST_HOPS_MIN,
-  type RelayManifest,
-} from '../../model/conference.js';
 import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
 import { bytesEqual } from '../../util/hex.js';
+import { HOP_WEIGHT_MAX, MANIFEST_HOPS_MAX, MANIFEST_HOPS_MIN, type RelayManifest } from './model.js';
 
 function structureProblem(m: RelayManifest): string | undefined {
   if (m.hops.length < MANIFEST_HOPS_MIN || m.hops.length > MANIFEST_HOPS_MAX)

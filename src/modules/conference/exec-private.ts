@@ -10,7 +10,6 @@
 // rejected instruction changes nothing (the executor rolls back). One join and one leave per member
 // and call: the join nullifier stays spent, so a member who left cannot re-join that call.
 
-import type { ConferenceCall, Groth16Proof, RosterProof } from '../../model/conference.js';
 import { formatNumeric } from '../../model/numeric.js';
 import { type NullifierKind, nullifierId } from '../../model/shielded.js';
 import { type ExecContext, type Fail, fail, type InstructionOf } from '../../state/exec-context.js';
@@ -27,6 +26,7 @@ import {
 } from '../../zk/bind.js';
 import { fieldFromHex, fieldToHex } from '../../zk/field.js';
 import { merkleRoot } from '../../zk/poseidon-tree.js';
+import type { ConferenceCall, Groth16Proof, RosterProof } from './model.js';
 
 /** Depth of a call's roster tree (circuits/roster.circom): 256 invitations. */
 export const ROSTER_TREE_DEPTH = 8;

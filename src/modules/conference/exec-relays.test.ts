@@ -9,6 +9,7 @@ import {
   relayKey,
 } from '../../../test/fixtures/state/conference-fixture.js';
 import { expectCode } from '../../../test/fixtures/state/state-fixture.js';
+import { getRelay, listRelays } from './rows.js';
 
 const report = (relay: string, lossPermille = 5, available = true) =>
   ({ kind: 'ReportConferenceRelayHealth', relay, available, latencyMs: 40, lossPermille }) as const;
@@ -18,7 +19,7 @@ describe('RegisterConferenceRelay', () => {
     const chain = conferenceWorld();
     const events = expectCode(chain, ALICE, [registerRelay('r9', 9)], 'Committed');
     assert.deepEqual(events, [{ kind: 'ConferenceRelayRegistered', relay: 'r9', operator: ALICE }]);
-    assert.deepEqual(chain.state.getRelay('r9'), {
+    assert.deepEqual(getRelay(chain.state, 'r9'), {
       id: 'r9',
       operator: ALICE,
       publicKey: relayKey(9),
@@ -27,7 +28,7 @@ describe('RegisterConferenceRelay', () => {
       registeredHeight: chain.height,
     });
     assert.deepEqual(
-      chain.state.listRelays().map((r) => r.id),
+      listRelays(chain.state).map((r) => r.id),
       ['r1', 'r2', 'r3', 'r9'],
     );
   });
@@ -51,7 +52,7 @@ describe('ReportConferenceRelayHealth', () => {
     assert.deepEqual(events, [
       { kind: 'ConferenceRelayHealthUpdated', relay: 'r2', available: true, latencyMs: 40, lossPermille: 5 },
     ]);
-    assert.deepEqual(chain.state.getRelay('r2')!.health, {
+    assert.deepEqual(getRelay(chain.state, 'r2')!.health, {
       available: true,
       latencyMs: 40,
       lossPermille: 5,

@@ -13,10 +13,11 @@ import {
   leave,
 } from '../../../test/fixtures/state/conference-fixture.js';
 import { acc, expectCode } from '../../../test/fixtures/state/state-fixture.js';
-import { fieldText } from '../../model/conference.js';
+import { fieldText } from './model.js';
+import { getCall } from './rows.js';
 
 const participants = (chain: ReturnType<typeof conferenceWorld>) => {
-  const r = chain.state.getCall(CALL)!.roster;
+  const r = getCall(chain.state, CALL)!.roster;
   return r.kind === 'Transparent' ? r.participants : [];
 };
 

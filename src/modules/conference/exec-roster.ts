@@ -2,7 +2,6 @@
 // account ids of the participants; private calls keep only a count, the proof steps are in
 // exec-private.ts.
 
-import type { ConferenceCall } from '../../model/conference.js';
 import { type ExecContext, type Fail, fail, type Handler } from '../../state/exec-context.js';
 import {
   activeCount,
@@ -14,6 +13,7 @@ import {
   requirePrivacy,
 } from './exec-common.js';
 import { privateJoin, privateLeave } from './exec-private.js';
+import type { ConferenceCall } from './model.js';
 
 /** The call, Active, and whether it is private: conference_not_found, conference_ended. */
 function activeCall(x: ExecContext, id: string): ConferenceCall | Fail {

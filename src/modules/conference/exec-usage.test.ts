@@ -16,6 +16,7 @@ import {
 import { amount, asset, expectCode, perm } from '../../../test/fixtures/state/state-fixture.js';
 import { WorldState } from '../../state/world-state.js';
 import { toHex } from '../../util/hex.js';
+import { callsInDomain, getCall, listRelays } from './rows.js';
 
 type World = ReturnType<typeof conferenceWorld>;
 /** A block time long after the calls are created (1,000 ms per height before it). */
@@ -47,7 +48,7 @@ describe('RecordConferenceUsage: billing', () => {
     expectCode(chain, BOB, [usage(2, 1001n, '0.110')], 'Committed');
     assert.deepEqual(balance(chain, BOB), { mantissa: 9389n, scale: 2 });
     assert.deepEqual(balance(chain, ADMIN), { mantissa: 611n, scale: 2 });
-    const u = chain.state.getCall(CALL)!.usage;
+    const u = getCall(chain.state, CALL)!.usage;
     assert.deepEqual(u, {
       durationMs: 61_001n,
       billedGas: { mantissa: 611n, scale: 2 },
@@ -105,7 +106,7 @@ describe('RecordConferenceUsage: running total and elapsed bound', () => {
     console.log(`[figure] 120 × 1 ms billed ${billed(split)} cents; one 120 ms segment ${billed(one)}`);
     assert.equal(billed(split), 2n);
     assert.equal(billed(one), 2n);
-    assert.deepEqual(split.state.getCall(CALL)!.usage.billedGas, { mantissa: 2n, scale: 2 });
+    assert.deepEqual(getCall(split.state, CALL)!.usage.billedGas, { mantissa: 2n, scale: 2 });
     // A segment billed on its own rounding is a mismatch now: 1 ms after 120 ms is still inside 0.02.
     expectRejected(split, CAROL, [usage(200, 1n, '0.01')], 'conference_billing_mismatch');
     expectCode(split, CAROL, [usage(200, 1n, '0')], 'Committed');
@@ -129,7 +130,7 @@ describe('RecordConferenceUsage: running total and elapsed bound', () => {
     expectCode(chain, BOB, [{ ...usage(1, 10_000n, '1'), participant: ALICE } as never], 'Committed');
     expectCode(chain, BOB, [usage(2, 20_000n, '2')], 'Committed');
     expectRejected(chain, BOB, [usage(3, 1n, '0.01')], 'conference_usage_exceeds_elapsed');
-    assert.equal(chain.state.getCall(CALL)!.usage.durationMs, 30_000n);
+    assert.equal(getCall(chain.state, CALL)!.usage.durationMs, 30_000n);
     assert.deepEqual(balance(chain, BOB), { mantissa: 9700n, scale: 2 });
     chain.timeMs = 61_000;
     expectCode(chain, BOB, [usage(3, 3_000n, '0.30')], 'Committed');
@@ -198,8 +199,8 @@ describe('conference state persistence', () => {
     expectCode(chain, CAROL, [usage(1, 30_000n, '3')], 'Committed');
     const copy = WorldState.fromEntries(chain.state.entries());
     assert.equal(toHex(copy.stateRoot()), toHex(chain.state.stateRoot()));
-    assert.deepEqual(copy.getCall(CALL), chain.state.getCall(CALL));
-    assert.deepEqual(copy.listRelays(), chain.state.listRelays());
-    assert.deepEqual(copy.callsInDomain('wonderland').length, 1);
+    assert.deepEqual(getCall(copy, CALL), getCall(chain.state, CALL));
+    assert.deepEqual(listRelays(copy), listRelays(chain.state));
+    assert.deepEqual(callsInDomain(copy, 'wonderland').length, 1);
   });
 });

@@ -4,7 +4,6 @@
 // billing rounds the running total, not each segment: a segment bills ceil(total after) − ceil(total
 // before), so splitting usage into many segments bills exactly what one segment of the sum would.
 
-import { type ConferenceCall, conferenceGas } from '../../model/conference.js';
 import type { AssetDefinition } from '../../model/entities.js';
 import type { Numeric } from '../../model/numeric.js';
 import { checkedAdd } from '../../state/amounts.js';
@@ -26,6 +25,7 @@ import {
   requirePrivacy,
 } from './exec-common.js';
 import { privateUsage } from './exec-private.js';
+import { type ConferenceCall, conferenceGas } from './model.js';
 
 type Usage = InstructionOf<'RecordConferenceUsage'>;
 

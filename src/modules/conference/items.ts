@@ -7,7 +7,7 @@ import {
   PRIVACY_MODE_JSON,
   parseCallId,
   ROOM_POLICY_JSON,
-} from '../../model/conference.js';
+} from './model.js';
 import type { CallDetail, CallSummary, RelayHealthItem, RelayItem, RelayStatus } from './views.js';
 
 /** `{[key]: value}`, or nothing when the value is absent (optional view fields are left out, never undefined). */

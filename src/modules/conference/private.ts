@@ -13,9 +13,9 @@ import {
   prover,
   saveJson,
 } from '../../cli/shielded-notes.js';
-import type { NoteSpend, RosterProof } from '../../model/conference.js';
 import { parseNumeric } from '../../model/numeric.js';
 import type { ToranaClient } from '../../sdk/client.js';
+import type { NoteSpend, RosterProof } from './model.js';
 
 /**
  * Runs one stage of a private operation, with a line on stderr as it starts and one with its elapsed

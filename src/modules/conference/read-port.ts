@@ -1,8 +1,8 @@
 // What the conference routes read from the node (docs/design/architecture.md "Application families":
 // the module's routes see small interfaces, never concrete classes). `reads.ts` adapts the committed world state to it.
 
-import type { ConferenceCall, ConferenceRelay } from '../../model/conference.js';
 import type { NullifierKind } from '../../model/shielded.js';
+import type { ConferenceCall, ConferenceRelay } from './model.js';
 
 /** Committed conference calls and relays, in id order; answers are copies the caller may keep. */
 export interface ConferenceReadPort {

@@ -2,14 +2,15 @@
 
 import type { WorldState } from '../../state/world-state.js';
 import type { ConferenceReadPort } from './read-port.js';
+import { callsInDomain, getCall, getRelay, listCalls, listRelays } from './rows.js';
 
 export function conferenceReadPort(state: WorldState): ConferenceReadPort {
   return {
-    call: (id) => state.getCall(id),
-    calls: () => state.listCalls(),
-    callsInDomain: (domain) => state.callsInDomain(domain),
-    relay: (id) => state.getRelay(id),
-    relays: () => state.listRelays(),
+    call: (id) => getCall(state, id),
+    calls: () => listCalls(state),
+    callsInDomain: (domain) => callsInDomain(state, domain),
+    relay: (id) => getRelay(state, id),
+    relays: () => listRelays(state),
     accountExists: (id) => state.peek('account', id) !== undefined,
     accountName: (text) => {
       const name = state.idName('account', text);

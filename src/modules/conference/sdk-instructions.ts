@@ -3,10 +3,10 @@
 // number or a bigint of milliseconds; amounts as every builder does (AmountLike). The SDK builds what
 // the ledger checks; it does not repeat the ledger's rules.
 
-import type { NoteSpend, RelayManifest, RosterProof } from '../../model/conference.js';
 import type { Instruction } from '../../model/instructions.js';
 import { type AmountLike, type MetadataLike, toAmount, toMetadata } from '../../sdk/amounts.js';
 import { fromHex } from '../../util/hex.js';
+import type { NoteSpend, RelayManifest, RosterProof } from './model.js';
 
 export type BytesLike = Uint8Array | string;
 export type MillisLike = number | bigint;

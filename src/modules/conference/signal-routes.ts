@@ -18,8 +18,8 @@ import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import type { SignedRequests } from '../../gateway/signed-request.js';
 import { serveSse } from '../../gateway/sse.js';
 import { lastEventIdOf, type StreamEvent } from '../../gateway/sse-frame.js';
-import type { ConferenceCall } from '../../model/conference.js';
-import { parseCallId } from '../../model/conference.js';
+import type { ConferenceCall } from './model.js';
+import { parseCallId } from './model.js';
 import type { PostOutcome, SignalBox, SignalRecord } from './signal-box.js';
 import { accountEd25519Key, SIGNAL_ENVELOPE_OVERHEAD, SIGNAL_ENVELOPE_VERSION } from './signal-envelope.js';
 

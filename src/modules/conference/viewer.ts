@@ -8,7 +8,7 @@
 import type { FastifyRequest } from 'fastify';
 import { gatewayError } from '../../gateway/errors.js';
 import { SIGNED_REQUEST_HEADERS, type SignedRequests } from '../../gateway/signed-request.js';
-import type { ConferenceCall } from '../../model/conference.js';
+import type { ConferenceCall } from './model.js';
 import type { ConferenceReadPort } from './read-port.js';
 
 const signs = (req: FastifyRequest) => SIGNED_REQUEST_HEADERS.some((h) => req.headers[h] !== undefined);

@@ -6,6 +6,10 @@
 import type { Infer } from '../../codec/codec.js';
 import { option, seq, struct } from '../../codec/compound.js';
 import { fixedBytes, string, u32, u64, varuint } from '../../codec/primitives.js';
+import { AccountId, DomainId } from '../../model/ids.js';
+import { MetadataCodec } from '../../model/metadata.js';
+import { Name } from '../../model/names.js';
+import { NumericCodec } from '../../model/numeric.js';
 import {
   CallId,
   ConferenceUsageCodec,
@@ -14,11 +18,7 @@ import {
   RelayId,
   RelayManifestCodec,
   X25519_KEY_BYTES,
-} from '../../model/conference.js';
-import { AccountId, DomainId } from '../../model/ids.js';
-import { MetadataCodec } from '../../model/metadata.js';
-import { Name } from '../../model/names.js';
-import { NumericCodec } from '../../model/numeric.js';
+} from './model.js';
 
 /** `available`, `unavailable` (its last report), or `unknown` (never reported). */
 export const RELAY_STATUSES = ['available', 'unavailable', 'unknown'] as const;

@@ -1,16 +1,15 @@
-// Conference calls and media relays (docs/conference.md): ids, zero-knowledge artefacts, relay manifests
-// and the stored entities. A call is `<domain>:<call name>`; a relay is a global name.
+// The conference module's model (docs/conference.md): ids, roster proofs, relay manifests and the
+// stored entities. A call is `<domain>:<call name>`; a relay is a global name.
 
-import type { Codec, Infer } from '../codec/codec.js';
-import { enumOf, option, seq, struct } from '../codec/compound.js';
-import { bool, fixedBytes, string, u16, u32, u64, varuint } from '../codec/primitives.js';
-import { textType } from '../codec/text.js';
-import { fromHex, toHex } from '../util/hex.js';
-import { FIELD_BYTES, fieldFromBytes } from '../zk/field.js';
-import { AccountId, DomainId } from './ids.js';
-import { MetadataCodec } from './metadata.js';
-import { Name, nameProblem } from './names.js';
-import { type Numeric, NumericCodec } from './numeric.js';
+import type { Codec, Infer } from '../../codec/codec.js';
+import { enumOf, option, seq, struct } from '../../codec/compound.js';
+import { bool, fixedBytes, string, u16, u32, u64, varuint } from '../../codec/primitives.js';
+import { textType } from '../../codec/text.js';
+import { AccountId, DomainId } from '../../model/ids.js';
+import { MetadataCodec } from '../../model/metadata.js';
+import { Name, nameProblem } from '../../model/names.js';
+import { type Numeric, NumericCodec } from '../../model/numeric.js';
+import { Field, Groth16ProofCodec } from '../../model/proofs.js';
 
 // ---- ids ----------------------------------------------------------------------------------------
 
@@ -55,29 +54,16 @@ export const RelayId: Codec<string> = textType<string>({
 
 // ---- zero-knowledge artefacts -------------------------------------------------------------------
 
-/** The BN254 scalar-field modulus r, and the field element's 64-hex-digit text (src/zk/field.ts). */
-export { FIELD_BYTES, FIELD_ORDER as BN254_R, fieldToHex as fieldText } from '../zk/field.js';
-
-/**
- * A BN254 scalar-field element: 32 bytes big-endian, below r. TS and JSON: 64 lower-case hex digits
- * without 0x.
- */
-export const Field: Codec<string> = textType<Uint8Array>({
-  name: 'Field',
-  base: fixedBytes(FIELD_BYTES),
-  format: '64 hex digits, big-endian, below the BN254 scalar-field modulus',
-  parse: (t) => fromHex(t, FIELD_BYTES),
-  print: (b) => toHex(b),
-  check: (b) => (fieldFromBytes(b) !== undefined ? undefined : 'not below the BN254 scalar-field modulus'),
-});
-
-/** A Groth16 proof: a (G1 x‖y), b (G2 x.c1‖x.c0‖y.c1‖y.c0, snarkjs' Solidity order), c (G1), big-endian. */
-export const Groth16ProofCodec = struct('Groth16Proof', {
-  a: fixedBytes(64),
-  b: fixedBytes(128),
-  c: fixedBytes(64),
-});
-export type Groth16Proof = Infer<typeof Groth16ProofCodec>;
+// The zk layer's wire types (model/proofs.ts) and the shielded pool's note spend (model/shielded.ts).
+export {
+  BN254_R,
+  FIELD_BYTES,
+  Field,
+  fieldText,
+  type Groth16Proof,
+  Groth16ProofCodec,
+} from '../../model/proofs.js';
+export { type NoteSpend, NoteSpendCodec } from '../../model/shielded.js';
 
 /**
  * Proof that the authority holds an invited roster commitment, with the per-call nullifier. A leave
@@ -90,15 +76,6 @@ export const RosterProofCodec = struct('RosterProof', {
   joinNullifier: option(Field),
 });
 export type RosterProof = Infer<typeof RosterProofCodec>;
-
-/** A spend of a shielded note: the note tree root, its nullifier, the change note and the proof. */
-export const NoteSpendCodec = struct('NoteSpend', {
-  root: Field,
-  nullifier: Field,
-  changeCommitment: Field,
-  proof: Groth16ProofCodec,
-});
-export type NoteSpend = Infer<typeof NoteSpendCodec>;
 
 // ---- relays and manifests -----------------------------------------------------------------------
 

@@ -2,15 +2,15 @@
 // instructions and events (the generic codec laws cover them too, through codec-laws.test.ts).
 
 // Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
-import '../modules/registry.js';
+import '../registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { Codec, Json } from '../codec/codec.js';
-import { decode, encode } from '../codec/frame.js';
-import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
-import { BN254_R, CallId, Field, fieldText, parseCallId } from './conference.js';
-import { DataEventCodec } from './events.js';
-import { InstructionCodec } from './instructions.js';
+import type { Codec, Json } from '../../codec/codec.js';
+import { decode, encode } from '../../codec/frame.js';
+import { DEFAULT_DECODE_LIMITS } from '../../codec/limits.js';
+import { DataEventCodec } from '../../model/events.js';
+import { InstructionCodec } from '../../model/instructions.js';
+import { BN254_R, CallId, Field, fieldText, parseCallId } from './model.js';
 
 const KEY = `ed0120${'AB'.repeat(32)}`;
 const hex = (byte: string, n: number) => byte.repeat(n);
