@@ -6,7 +6,7 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, option, struct } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
-import { jsonValue, string, u32, varuint } from '../codec/primitives.js';
+import { jsonValue, string, varuint } from '../codec/primitives.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { LogLevelCodec, MetadataTargetCodec } from './instructions.js';
 import { Hash, HashBytes } from './keys.js';

@@ -7,7 +7,7 @@
 import type { Infer } from '../codec/codec.js';
 import { enumOf, seq } from '../codec/compound.js';
 import { type OpenEnumValue, openEnum } from '../codec/open-enum.js';
-import { bool, jsonValue, string, u8, varuint } from '../codec/primitives.js';
+import { jsonValue, string, u8 } from '../codec/primitives.js';
 import { MintableCodec, UpgradeManifestCodec } from './entities.js';
 import { AccountId, AssetDefinitionId, AssetId, DomainId, NftId, PeerId, RoleId } from './ids.js';
 import { BlsPopBytes, Hash, PublicKeyText } from './keys.js';
