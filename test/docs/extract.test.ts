@@ -120,6 +120,23 @@ describe('doc example extraction', () => {
     assert.throws(() => pageScript(withPlaceholder), /q\.md:3: placeholder <id>/);
   });
 
+  it("stands the page's paths for the host paths it names, the longest first", () => {
+    const hostPaths = shellBlocks(
+      'h.md',
+      `<!-- doc-example: run -->\n${FENCE}sh\ntorana backup create --dir /var/lib/torana --to /backups/b1\ntorana start --dir /var/lib/torana-new   # in another terminal\n${FENCE}`,
+    );
+    const script = pageScript(hostPaths, {
+      paths: [
+        ['/var/lib/torana-new', './new'],
+        ['/var/lib/torana', './.torana'],
+        ['/backups/', './backups/'],
+      ],
+    });
+    assert.match(script, /^torana backup create --dir \.\/\.torana --to \.\/backups\/b1$/m);
+    assert.match(script, /^torana start --dir \.\/new > /m);
+    assert.doesNotMatch(script, / \/var\/lib| \/backups/);
+  });
+
   it('fails the script at a failing command and at a failed background command', () => {
     const run = (body: string) => {
       const b = shellBlocks('r.md', `<!-- doc-example: run -->\n${FENCE}sh\n${body}\n${FENCE}`);

@@ -6,7 +6,8 @@
 // first output (at most BACKGROUND_SETTLE_S; `torana start`: until it listens, at most START_SETTLE_S)
 // before the page goes on (a follower that prints nothing until an event is up by then); one that has
 // ended with an error by then, or by the end of the page, fails the page; those still running at the
-// end are stopped. The docs' default address (127.0.0.1:8080) stands for the page's node.
+// end are stopped. The docs' default address (127.0.0.1:8080) stands for the page's node, and the host
+// paths a page names (/var/lib/torana, /backups) for paths in its working directory (run-page.ts).
 
 import { blockCommands, type DocBlock, placeholders } from './extract.js';
 
@@ -59,6 +60,8 @@ export interface ScriptOptions {
   nodeUrl?: string | undefined;
   /** Commands run before the page's own: the prerequisites the page states (run-page.ts PAGE_SETUPS). */
   prelude?: readonly string[] | undefined;
+  /** Host paths the page names (`/var/lib/torana`) and the working-directory paths that stand for them. */
+  paths?: readonly (readonly [string, string])[] | undefined;
 }
 
 /** The docs' default gateway address, in the forms the docs write it. */
@@ -79,8 +82,11 @@ export function pageScript(blocks: readonly DocBlock[], opts: ScriptOptions = {}
         throw new Error(
           `${at}: placeholder ${ph.join(', ')} in a runnable block: use a variable, or skip it`,
         );
-      const address = (s: string) =>
-        opts.nodeUrl === undefined ? s : s.replace(DEFAULT_ADDRESS, opts.nodeUrl);
+      const address = (s: string) => {
+        let t = opts.nodeUrl === undefined ? s : s.replace(DEFAULT_ADDRESS, opts.nodeUrl);
+        for (const [host, here] of opts.paths ?? []) t = t.replaceAll(host, here);
+        return t;
+      };
       lines.push(`echo ${quote(LINE_MARK + at)} >&2`);
       if (c.background) {
         // Without its comment: the redirection follows the command.

@@ -23,6 +23,11 @@ export interface PageSetup {
   node: 'quick-start' | 'none';
   /** Commands run before the page's blocks: what the page says must exist first. */
   prelude?: string[];
+  /**
+   * Host paths the page names, longest first, and the paths in the working directory that stand for
+   * them (as a reader trying the page on one machine would set them).
+   */
+  paths?: [string, string][];
   /** Paths of this repository the page names, linked into the working directory. */
   links?: string[];
 }
@@ -38,6 +43,20 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
     ...QUICK_START,
     assumes: `${QUICK_START.assumes}, and the call's domain (Ids: "The domain must exist when the call is created")`,
     prelude: ['torana domain register wonderland'],
+  },
+  'docs/operations.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes} in /var/lib/torana, the four operators' genesis entries sent to the coordinator (node1.json … node4.json), and ./<path> for each host path the page names`,
+    prelude: [
+      'for i in 1 2 3 4; do torana genesis entry --dir "operator-$i" --chain-id acme-net --address "node$i.acme.example:9200" --out "node$i.json"; done',
+    ],
+    paths: [
+      ['/var/lib/torana-acme', './torana-acme'],
+      ['/var/lib/torana-new', './torana-new'],
+      ['/var/lib/torana', './.torana'],
+      ['/backups/', './backups/'],
+      ['/tmp/torana.snap', './torana.snap'],
+    ],
   },
   'docs/iso20022.md': {
     assumes:
@@ -165,7 +184,7 @@ export async function runPage(
   };
   const node = setup.node === 'quick-start' ? await startQuickStartNode(dir, env) : undefined;
   try {
-    const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude });
+    const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude, paths: setup.paths });
     await writeFile(join(dir, '.doc-example.sh'), script);
     const child = spawn('bash', [join(dir, '.doc-example.sh')], { cwd: dir, env, detached: true });
     const ended = collect(child);
