@@ -46,9 +46,11 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
   },
   'docs/operations.md': {
     ...QUICK_START,
-    assumes: `${QUICK_START.assumes} in /var/lib/torana, the four operators' genesis entries sent to the coordinator (node1.json … node4.json), and ./<path> for each host path the page names`,
+    assumes: `${QUICK_START.assumes} in /var/lib/torana with a block after genesis, the four operators' genesis entries sent to the coordinator (node1.json … node4.json), a new node's directory holding the network's genesis.json (/var/lib/torana-new), and ./<path> for each host path the page names`,
     prelude: [
       'for i in 1 2 3 4; do torana genesis entry --dir "operator-$i" --chain-id acme-net --address "node$i.acme.example:9200" --out "node$i.json"; done',
+      'mkdir -m 0700 torana-new && cp .torana/genesis.json torana-new/',
+      'torana domain register wonderland',
     ],
     paths: [
       ['/var/lib/torana-acme', './torana-acme'],
