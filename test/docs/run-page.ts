@@ -8,6 +8,7 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startNatsServer } from '../helpers/nats-server.js';
 import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
 import type { DocBlock } from './extract.js';
 import { lastLine, pageScript } from './page-script.js';
@@ -28,6 +29,8 @@ export interface PageSetup {
    * them (as a reader trying the page on one machine would set them).
    */
   paths?: [string, string][];
+  /** A NATS server with JetStream the page's commands reach as $NATS_URL (test/helpers/nats-server.ts). */
+  nats?: boolean;
   /** Paths of this repository the page names, linked into the working directory. */
   links?: string[];
 }
@@ -59,6 +62,11 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
       ['/backups/', './backups/'],
       ['/tmp/torana.snap', './torana.snap'],
     ],
+  },
+  'docs/export.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and a NATS server with JetStream at $NATS_URL`,
+    nats: true,
   },
   'docs/iso20022.md': {
     assumes:
@@ -178,11 +186,13 @@ export async function runPage(
   }
   for (const l of setup.links ?? []) await symlink(join(ROOT, l), join(dir, l));
   // Port 0: a node the page starts listens on a free port; the CLI finds it through <dir>/node.json.
+  const nats = setup.nats === true ? await startNatsServer() : undefined;
   const env = {
     ...process.env,
     PATH: `${bin}:${process.env.PATH}`,
     TORANA_GATEWAY_PORT: '0',
     DOC_EXAMPLE_LOGS: logs,
+    ...(nats === undefined ? {} : { NATS_URL: nats.url }),
   };
   const node = setup.node === 'quick-start' ? await startQuickStartNode(dir, env) : undefined;
   try {
@@ -198,6 +208,7 @@ export async function runPage(
     return { ...r, at: lastLine(r.err), commands };
   } finally {
     await node?.stop();
+    await nats?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
