@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startNatsServer } from '../helpers/nats-server.js';
+import { startPostgres } from '../helpers/postgres.js';
 import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
 import type { DocBlock } from './extract.js';
 import { lastLine, pageScript } from './page-script.js';
@@ -31,6 +32,8 @@ export interface PageSetup {
   paths?: [string, string][];
   /** A NATS server with JetStream the page's commands reach as $NATS_URL (test/helpers/nats-server.ts). */
   nats?: boolean;
+  /** A PostgreSQL server whose database `ledger` the page's commands reach as $LEDGER_DB (test/helpers/postgres.ts). */
+  postgres?: boolean;
   /** Paths of this repository the page names, linked into the working directory. */
   links?: string[];
 }
@@ -67,6 +70,11 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
     ...QUICK_START,
     assumes: `${QUICK_START.assumes}, and a NATS server with JetStream at $NATS_URL`,
     nats: true,
+  },
+  'docs/indexer.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and a PostgreSQL database at $LEDGER_DB`,
+    postgres: true,
   },
   'docs/iso20022.md': {
     assumes:
@@ -187,12 +195,15 @@ export async function runPage(
   for (const l of setup.links ?? []) await symlink(join(ROOT, l), join(dir, l));
   // Port 0: a node the page starts listens on a free port; the CLI finds it through <dir>/node.json.
   const nats = setup.nats === true ? await startNatsServer() : undefined;
+  const pg = setup.postgres === true ? await startPostgres() : undefined;
+  await pg?.createDatabase('ledger');
   const env = {
     ...process.env,
     PATH: `${bin}:${process.env.PATH}`,
     TORANA_GATEWAY_PORT: '0',
     DOC_EXAMPLE_LOGS: logs,
     ...(nats === undefined ? {} : { NATS_URL: nats.url }),
+    ...(pg === undefined ? {} : { LEDGER_DB: pg.conninfo('ledger') }),
   };
   const node = setup.node === 'quick-start' ? await startQuickStartNode(dir, env) : undefined;
   try {
@@ -209,6 +220,7 @@ export async function runPage(
   } finally {
     await node?.stop();
     await nats?.stop();
+    await pg?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
