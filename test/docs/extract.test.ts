@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
 import { usageProblems } from './cli-usage.js';
-import { blockCommands, placeholders, shellBlocks, toranaInvocations } from './extract.js';
+import { blockCommands, isBackground, placeholders, shellBlocks, toranaInvocations } from './extract.js';
 import { lastLine, pageScript } from './page-script.js';
 
 const FENCE = '```';
@@ -118,6 +118,16 @@ describe('doc example extraction', () => {
       `<!-- doc-example: run -->\n${FENCE}sh\ntorana x <id>\n${FENCE}`,
     );
     assert.throws(() => pageScript(withPlaceholder), /q\.md:3: placeholder <id>/);
+  });
+
+  it('runs a local network until the page ends, and waits for it to listen', () => {
+    assert.equal(isBackground('npx torana testnet up --dir ./net', 'Ctrl-C stops them'), true);
+    assert.equal(isBackground('npx torana testnet init --dir ./net', ''), false);
+    const net = shellBlocks(
+      'n.md',
+      `<!-- doc-example: run -->\n${FENCE}sh\nnpx torana testnet up --dir ./net\n${FENCE}`,
+    );
+    assert.match(pageScript(net), /__doc_settle \$! .* 120 'torana node listening on'/);
   });
 
   it("stands the page's paths for the host paths it names, the longest first", () => {

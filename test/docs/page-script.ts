@@ -93,7 +93,7 @@ export function pageScript(blocks: readonly DocBlock[], opts: ScriptOptions = {}
         const log = `"$DOC_EXAMPLE_LOGS/background-${++bg}.log"`;
         lines.push(`${address(c.code)} > ${log} 2>&1 &`);
         lines.push(`__doc_pids+=($!); __doc_logs+=(${log}); __doc_ats+=(${quote(at)})`);
-        const wait = /\btorana start\b/.test(c.code)
+        const wait = /\btorana (start|testnet up)\b/.test(c.code)
           ? `${START_SETTLE_S} ${quote(NODE_READY)}`
           : `${BACKGROUND_SETTLE_S}`;
         lines.push(`__doc_settle $! ${log} ${quote(at)} ${wait}`);

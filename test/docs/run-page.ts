@@ -34,6 +34,8 @@ export interface PageSetup {
   nats?: boolean;
   /** A PostgreSQL server whose database `ledger` the page's commands reach as $LEDGER_DB (test/helpers/postgres.ts). */
   postgres?: boolean;
+  /** The page's commands listen on the ports it names (else a node a command starts takes a free one). */
+  fixedPorts?: boolean;
   /** Paths of this repository the page names, linked into the working directory. */
   links?: string[];
 }
@@ -45,6 +47,17 @@ const QUICK_START: PageSetup = {
 
 /** Pages with runnable blocks that assume something else than QUICK_START. */
 export const PAGE_SETUPS: Record<string, PageSetup> = {
+  'README.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and the ports of the local network (from 9100) free`,
+    fixedPorts: true,
+  },
+  'docs/consensus.md': {
+    assumes:
+      'a checkout with its dependencies installed (`npm ci`), the ports of the local network (from 9100) free',
+    node: 'none',
+    fixedPorts: true,
+  },
   'docs/conference.md': {
     ...QUICK_START,
     assumes: `${QUICK_START.assumes}, and the call's domain (Ids: "The domain must exist when the call is created")`,
@@ -209,7 +222,12 @@ export async function runPage(
   try {
     const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude, paths: setup.paths });
     await writeFile(join(dir, '.doc-example.sh'), script);
-    const child = spawn('bash', [join(dir, '.doc-example.sh')], { cwd: dir, env, detached: true });
+    const { TORANA_GATEWAY_PORT: _free, ...fixed } = env;
+    const child = spawn('bash', [join(dir, '.doc-example.sh')], {
+      cwd: dir,
+      env: setup.fixedPorts === true ? fixed : env,
+      detached: true,
+    });
     const ended = collect(child);
     const timer = setTimeout(() => void stopGroup(child, ended, 5_000), timeoutMs);
     const r = await ended;
