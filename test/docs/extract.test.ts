@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
 import { usageProblems } from './cli-usage.js';
 import { blockCommands, isBackground, placeholders, shellBlocks, toranaInvocations } from './extract.js';
-import { lastLine, pageScript } from './page-script.js';
+import { lastLine, pageScript, TESTNET_READY } from './page-script.js';
 
 const FENCE = '```';
 const doc = [
@@ -127,7 +127,11 @@ describe('doc example extraction', () => {
       'n.md',
       `<!-- doc-example: run -->\n${FENCE}sh\nnpx torana testnet up --dir ./net\n${FENCE}`,
     );
-    assert.match(pageScript(net), /__doc_settle \$! .* 120 'torana node listening on'/);
+    assert.match(pageScript(net), /__doc_settle \$! .* 120 '\^\[0-9\]\+s {2}\[\^d\]\*leader peer-\[0-9\]'/);
+    const ready = new RegExp(TESTNET_READY);
+    assert.equal(ready.test('9s  peer-0 h=2 v=0 p=4 | peer-1 h=2 v=0 p=4  leader peer-1'), true);
+    assert.equal(ready.test('3s  peer-0 h=1 v=0 p=1 | peer-1 down  leader peer-0'), false);
+    assert.equal(ready.test('2s  peer-0 h=1 v=0 p=0 | peer-1 h=1 v=0 p=0  leader ?'), false);
   });
 
   it("stands the page's paths for the host paths it names, the longest first", () => {
