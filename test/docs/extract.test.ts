@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { buildProgram } from '../../src/cli/main.js';
 import { usageProblems } from './cli-usage.js';
-import { blockCommands, placeholders, shellBlocks, toranaInvocations } from './extract.js';
-import { lastLine, pageScript } from './page-script.js';
+import { blockCommands, isBackground, placeholders, shellBlocks, toranaInvocations } from './extract.js';
+import { lastLine, pageScript, TESTNET_READY } from './page-script.js';
 
 const FENCE = '```';
 const doc = [
@@ -118,6 +118,37 @@ describe('doc example extraction', () => {
       `<!-- doc-example: run -->\n${FENCE}sh\ntorana x <id>\n${FENCE}`,
     );
     assert.throws(() => pageScript(withPlaceholder), /q\.md:3: placeholder <id>/);
+  });
+
+  it('runs a local network until the page ends, and waits for it to listen', () => {
+    assert.equal(isBackground('npx torana testnet up --dir ./net', 'Ctrl-C stops them'), true);
+    assert.equal(isBackground('npx torana testnet init --dir ./net', ''), false);
+    const net = shellBlocks(
+      'n.md',
+      `<!-- doc-example: run -->\n${FENCE}sh\nnpx torana testnet up --dir ./net\n${FENCE}`,
+    );
+    assert.match(pageScript(net), /__doc_settle \$! .* 120 '\^\[0-9\]\+s {2}\[\^d\]\*leader peer-\[0-9\]'/);
+    const ready = new RegExp(TESTNET_READY);
+    assert.equal(ready.test('9s  peer-0 h=2 v=0 p=4 | peer-1 h=2 v=0 p=4  leader peer-1'), true);
+    assert.equal(ready.test('3s  peer-0 h=1 v=0 p=1 | peer-1 down  leader peer-0'), false);
+    assert.equal(ready.test('2s  peer-0 h=1 v=0 p=0 | peer-1 h=1 v=0 p=0  leader ?'), false);
+  });
+
+  it("stands the page's paths for the host paths it names, the longest first", () => {
+    const hostPaths = shellBlocks(
+      'h.md',
+      `<!-- doc-example: run -->\n${FENCE}sh\ntorana backup create --dir /var/lib/torana --to /backups/b1\ntorana start --dir /var/lib/torana-new   # in another terminal\n${FENCE}`,
+    );
+    const script = pageScript(hostPaths, {
+      paths: [
+        ['/var/lib/torana-new', './new'],
+        ['/var/lib/torana', './.torana'],
+        ['/backups/', './backups/'],
+      ],
+    });
+    assert.match(script, /^torana backup create --dir \.\/\.torana --to \.\/backups\/b1$/m);
+    assert.match(script, /^torana start --dir \.\/new > /m);
+    assert.doesNotMatch(script, / \/var\/lib| \/backups/);
   });
 
   it('fails the script at a failing command and at a failed background command', () => {

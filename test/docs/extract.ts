@@ -7,8 +7,9 @@
 // A block with no language whose first line is a command (torana, npx, npm, curl, `$ `) is an error too:
 // give it a shell language and a marker. In a console block only `$ ` lines are commands (the rest is
 // output); elsewhere a leading `$ ` is dropped. A trailing `\` continues a command. A command whose
-// comment says "in another terminal", or that follows a stream (`--follow`, `torana explorer watch`,
-// `curl -N`), runs in the background for the rest of its page.
+// comment says "in another terminal", that follows a stream (`--follow`, `torana explorer watch`,
+// `curl -N`), or runs a network until Ctrl-C (`torana testnet up`) runs in the background for the rest
+// of its page.
 
 export const SHELL_LANGS = ['sh', 'bash', 'shell', 'console'] as const;
 
@@ -136,6 +137,7 @@ export function isBackground(code: string, comment: string): boolean {
     /in another terminal/i.test(comment) ||
     /(^|\s)--follow(\s|$)/.test(code) ||
     /\btorana explorer watch\b/.test(code) ||
+    /\btorana testnet up\b/.test(code) ||
     /^curl\b.*\s-N(\s|$)/.test(code)
   );
 }

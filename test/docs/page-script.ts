@@ -3,10 +3,12 @@
 //
 // Before each command the script writes `@@doc-example <page>:<line>` to stderr, so a failure names the
 // line of the doc. A background command (extract.ts) writes to a log of its own and is given until its
-// first output (at most BACKGROUND_SETTLE_S; `torana start`: until it listens, at most START_SETTLE_S)
+// first output (at most BACKGROUND_SETTLE_S; `torana start`: until it listens, `torana testnet up`: until
+// every peer is up with a leader, at most START_SETTLE_S)
 // before the page goes on (a follower that prints nothing until an event is up by then); one that has
 // ended with an error by then, or by the end of the page, fails the page; those still running at the
-// end are stopped. The docs' default address (127.0.0.1:8080) stands for the page's node.
+// end are stopped. The docs' default address (127.0.0.1:8080) stands for the page's node, and the host
+// paths a page names (/var/lib/torana, /backups) for paths in its working directory (run-page.ts).
 
 import { blockCommands, type DocBlock, placeholders } from './extract.js';
 
@@ -14,8 +16,10 @@ import { blockCommands, type DocBlock, placeholders } from './extract.js';
 export const START_SETTLE_S = 120;
 export const BACKGROUND_SETTLE_S = 10;
 export const LINE_MARK = '@@doc-example ';
-/** What `torana start` prints once its gateway listens (src/cli/node-actions.ts). */
+/** What `torana start` prints once its gateway listens (src/cli/node-actions.ts), as an extended regex. */
 export const NODE_READY = 'torana node listening on';
+/** A `torana testnet up` status line with no peer down and a leader (src/cli/testnet-status.ts statusLine). */
+export const TESTNET_READY = '^[0-9]+s  [^d]*leader peer-[0-9]';
 
 function quote(s: string): string {
   return `'${s.replaceAll("'", `'\\''`)}'`;
@@ -30,7 +34,7 @@ __doc_failed() { # at log rc
 __doc_settle() { # pid log at seconds [text it prints when ready]
   local i rc=0
   for ((i = 0; i < $4 * 10; i++)); do
-    if [ -n "$5" ]; then grep -qF -- "$5" "$2" && return 0; else [ -s "$2" ] && return 0; fi
+    if [ -n "$5" ]; then grep -qE -- "$5" "$2" && return 0; else [ -s "$2" ] && return 0; fi
     kill -0 "$1" 2>/dev/null || break
     sleep 0.1
   done
@@ -59,6 +63,8 @@ export interface ScriptOptions {
   nodeUrl?: string | undefined;
   /** Commands run before the page's own: the prerequisites the page states (run-page.ts PAGE_SETUPS). */
   prelude?: readonly string[] | undefined;
+  /** Host paths the page names (`/var/lib/torana`) and the working-directory paths that stand for them. */
+  paths?: readonly (readonly [string, string])[] | undefined;
 }
 
 /** The docs' default gateway address, in the forms the docs write it. */
@@ -79,17 +85,22 @@ export function pageScript(blocks: readonly DocBlock[], opts: ScriptOptions = {}
         throw new Error(
           `${at}: placeholder ${ph.join(', ')} in a runnable block: use a variable, or skip it`,
         );
-      const address = (s: string) =>
-        opts.nodeUrl === undefined ? s : s.replace(DEFAULT_ADDRESS, opts.nodeUrl);
+      const address = (s: string) => {
+        let t = opts.nodeUrl === undefined ? s : s.replace(DEFAULT_ADDRESS, opts.nodeUrl);
+        for (const [host, here] of opts.paths ?? []) t = t.replaceAll(host, here);
+        return t;
+      };
       lines.push(`echo ${quote(LINE_MARK + at)} >&2`);
       if (c.background) {
         // Without its comment: the redirection follows the command.
         const log = `"$DOC_EXAMPLE_LOGS/background-${++bg}.log"`;
         lines.push(`${address(c.code)} > ${log} 2>&1 &`);
         lines.push(`__doc_pids+=($!); __doc_logs+=(${log}); __doc_ats+=(${quote(at)})`);
-        const wait = /\btorana start\b/.test(c.code)
-          ? `${START_SETTLE_S} ${quote(NODE_READY)}`
-          : `${BACKGROUND_SETTLE_S}`;
+        const wait = /\btorana testnet up\b/.test(c.code)
+          ? `${START_SETTLE_S} ${quote(TESTNET_READY)}`
+          : /\btorana start\b/.test(c.code)
+            ? `${START_SETTLE_S} ${quote(NODE_READY)}`
+            : `${BACKGROUND_SETTLE_S}`;
         lines.push(`__doc_settle $! ${log} ${quote(at)} ${wait}`);
       } else lines.push(address(c.text));
     }

@@ -8,6 +8,8 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { startNatsServer } from '../helpers/nats-server.js';
+import { startPostgres } from '../helpers/postgres.js';
 import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
 import type { DocBlock } from './extract.js';
 import { lastLine, pageScript } from './page-script.js';
@@ -23,6 +25,17 @@ export interface PageSetup {
   node: 'quick-start' | 'none';
   /** Commands run before the page's blocks: what the page says must exist first. */
   prelude?: string[];
+  /**
+   * Host paths the page names, longest first, and the paths in the working directory that stand for
+   * them (as a reader trying the page on one machine would set them).
+   */
+  paths?: [string, string][];
+  /** A NATS server with JetStream the page's commands reach as $NATS_URL (test/helpers/nats-server.ts). */
+  nats?: boolean;
+  /** A PostgreSQL server whose database `ledger` the page's commands reach as $LEDGER_DB (test/helpers/postgres.ts). */
+  postgres?: boolean;
+  /** The page's commands listen on the ports it names (else a node a command starts takes a free one). */
+  fixedPorts?: boolean;
   /** Paths of this repository the page names, linked into the working directory. */
   links?: string[];
 }
@@ -34,10 +47,47 @@ const QUICK_START: PageSetup = {
 
 /** Pages with runnable blocks that assume something else than QUICK_START. */
 export const PAGE_SETUPS: Record<string, PageSetup> = {
+  'README.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and the ports of the local network (from 9100) free`,
+    fixedPorts: true,
+  },
+  'docs/consensus.md': {
+    assumes:
+      'a checkout with its dependencies installed (`npm ci`), the ports of the local network (from 9100) free',
+    node: 'none',
+    fixedPorts: true,
+  },
   'docs/conference.md': {
     ...QUICK_START,
     assumes: `${QUICK_START.assumes}, and the call's domain (Ids: "The domain must exist when the call is created")`,
     prelude: ['torana domain register wonderland'],
+  },
+  'docs/operations.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes} in /var/lib/torana with a block after genesis, the four operators' genesis entries sent to the coordinator (node1.json … node4.json), a new node's directory holding the network's genesis.json (/var/lib/torana-new), and ./<path> for each host path the page names`,
+    prelude: [
+      'for i in 1 2 3 4; do torana genesis entry --dir "operator-$i" --chain-id acme-net --address "node$i.acme.example:9200" --out "node$i.json"; done',
+      'mkdir -m 0700 torana-new && cp .torana/genesis.json torana-new/',
+      'torana domain register wonderland',
+    ],
+    paths: [
+      ['/var/lib/torana-acme', './torana-acme'],
+      ['/var/lib/torana-new', './torana-new'],
+      ['/var/lib/torana', './.torana'],
+      ['/backups/', './backups/'],
+      ['/tmp/torana.snap', './torana.snap'],
+    ],
+  },
+  'docs/export.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and a NATS server with JetStream at $NATS_URL`,
+    nats: true,
+  },
+  'docs/indexer.md': {
+    ...QUICK_START,
+    assumes: `${QUICK_START.assumes}, and a PostgreSQL database at $LEDGER_DB`,
+    postgres: true,
   },
   'docs/iso20022.md': {
     assumes:
@@ -157,17 +207,27 @@ export async function runPage(
   }
   for (const l of setup.links ?? []) await symlink(join(ROOT, l), join(dir, l));
   // Port 0: a node the page starts listens on a free port; the CLI finds it through <dir>/node.json.
+  const nats = setup.nats === true ? await startNatsServer() : undefined;
+  const pg = setup.postgres === true ? await startPostgres() : undefined;
+  await pg?.createDatabase('ledger');
   const env = {
     ...process.env,
     PATH: `${bin}:${process.env.PATH}`,
     TORANA_GATEWAY_PORT: '0',
     DOC_EXAMPLE_LOGS: logs,
+    ...(nats === undefined ? {} : { NATS_URL: nats.url }),
+    ...(pg === undefined ? {} : { LEDGER_DB: pg.conninfo('ledger') }),
   };
   const node = setup.node === 'quick-start' ? await startQuickStartNode(dir, env) : undefined;
   try {
-    const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude });
+    const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude, paths: setup.paths });
     await writeFile(join(dir, '.doc-example.sh'), script);
-    const child = spawn('bash', [join(dir, '.doc-example.sh')], { cwd: dir, env, detached: true });
+    const { TORANA_GATEWAY_PORT: _free, ...fixed } = env;
+    const child = spawn('bash', [join(dir, '.doc-example.sh')], {
+      cwd: dir,
+      env: setup.fixedPorts === true ? fixed : env,
+      detached: true,
+    });
     const ended = collect(child);
     const timer = setTimeout(() => void stopGroup(child, ended, 5_000), timeoutMs);
     const r = await ended;
@@ -177,6 +237,8 @@ export async function runPage(
     return { ...r, at: lastLine(r.err), commands };
   } finally {
     await node?.stop();
+    await nats?.stop();
+    await pg?.stop();
     await rm(dir, { recursive: true, force: true });
   }
 }
