@@ -30,7 +30,7 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 /** What a node announces to its peers (src/p2p/hello.ts). */
 export const NETWORK_ROLES = ['validator', 'observer'] as const;
-/** Where the explorer and history routes read from (src/explorer/pg-replica.ts). */
+/** Where the explorer and history routes read from (src/node/pg-replica.ts). */
 export const EXPLORER_BACKENDS = ['embedded', 'postgres'] as const;
 
 export const CONFIG_SCHEMA = {

@@ -1,6 +1,6 @@
 // The explorer and history families over the backend `explorer.backend` names: the node's own ledger
 // (embedded, the default), or the blocks `torana index --pg` wrote into `explorer.pg`, replayed in a
-// ledger of their own (explorer/pg-replica.ts). With postgres, every answer of both families carries
+// ledger of their own (pg-replica.ts). With postgres, every answer of both families carries
 // `x-torana-indexed-height`: the height it was given at, which trails the node's while the indexer lags.
 // The replica (and with it pg) is loaded only when configured.
 
@@ -36,7 +36,7 @@ export async function explorerFamilies(
       explorer: explorerFamily(explorerPort(deps.ports), deps, logError),
       history: historyFamily(historyPort(node.ledger), deps, historyOpts),
     };
-  const { PgReplica } = await import('../explorer/pg-replica.js');
+  const { PgReplica } = await import('./pg-replica.js');
   const replica = await PgReplica.open({
     conninfo: c.explorer.pg,
     chainId: c.node.chainId,
