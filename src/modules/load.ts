@@ -110,6 +110,7 @@ async function load(): Promise<readonly LedgerModule[]> {
       ...(m.touches === undefined ? {} : { touches: m.touches }),
       ...(m.idNaming === undefined ? {} : { idNaming: m.idNaming }),
       ...(m.scheduledRuns === undefined ? {} : { scheduledRuns: m.scheduledRuns }),
+      ...(m.scheduledRunMaker === undefined ? {} : { scheduledRunMaker: m.scheduledRunMaker }),
     })),
   );
   installModuleEventScopes(modules.flatMap((m) => (m.eventScope === undefined ? [] : [m.eventScope])));
