@@ -142,16 +142,22 @@ export function dependents(name) {
   return Object.keys(FEATURES).filter((n) => (FEATURES[n].dependsOn ?? []).includes(name));
 }
 
-/** The files outside the feature's folder that mention it, with how. */
-export function footprint(name, files = countedFiles()) {
+/** The folders and docs pages not read for the feature's count: its own, then its dependents'. */
+export function leftOut(name) {
   const feature = FEATURES[name];
   if (feature === undefined)
     throw new Error(`no feature ${name} (known: ${Object.keys(FEATURES).join(', ')})`);
-  const skipped = [feature, ...dependents(name).map((n) => FEATURES[n])];
+  return [feature, ...dependents(name).map((n) => FEATURES[n])].flatMap((f) =>
+    f.folder === undefined ? [f.docs] : [f.folder, f.docs],
+  );
+}
+
+/** The files outside the feature's folder that mention it, with how. */
+export function footprint(name, files = countedFiles()) {
+  const skipped = leftOut(name);
   const out = [];
   for (const file of files) {
-    if (skipped.some((f) => f.folder !== undefined && file.startsWith(`${f.folder}/`))) continue;
-    if (skipped.some((f) => file === f.docs)) continue;
+    if (skipped.some((p) => file === p || file.startsWith(`${p}/`))) continue;
     const how = mention(file, readFileSync(join(root, file), 'utf8'), name);
     if (how !== undefined) out.push({ file, how });
   }
