@@ -8,6 +8,7 @@
 import type { ErrorSpec } from '../gateway/errors.js';
 import { installModuleEventScopes } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { installIdNameWords } from '../gateway/id-name-words.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
 import { isRejectionCode } from '../model/rejections.js';
@@ -114,6 +115,7 @@ async function load(): Promise<readonly LedgerModule[]> {
     })),
   );
   installModuleEventScopes(modules.flatMap((m) => (m.eventScope === undefined ? [] : [m.eventScope])));
+  installIdNameWords(modules.find((m) => m.idNaming?.words !== undefined)?.idNaming?.words);
   return modules;
 }
 

@@ -12,7 +12,7 @@
 // order the modules are installed, which the registry fixes (its list, never a map's insertion order).
 
 import type { DataEvent } from '../model/events.js';
-import type { IdName, NamedIdKind } from '../model/id-names.js';
+import type { IdName, IdNameWords, NamedIdKind } from '../model/id-names.js';
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
 import { assert } from '../util/assert.js';
 import type { ExecContext, Fail, HandlerTable, InstructionOf } from './exec-context.js';
@@ -130,6 +130,8 @@ export interface IdNaming {
   name(state: WorldState, kind: NamedIdKind, text: string): IdName | undefined;
   /** How its names of each kind look, for a 400 that lists the accepted forms. */
   readonly forms: Readonly<Record<NamedIdKind, string>>;
+  /** How route descriptions word its names (gateway/id-name-words.ts). */
+  readonly words?: IdNameWords;
 }
 
 /** A run the core schedules: `instructions` run as `authority` in the first block at or after `timeMs`. */
