@@ -30,6 +30,9 @@
 // limit's names, the first message's refusals), matches /subscription|\$sub:/i — the feature's noun (its
 // instructions, events, tables, rejection codes and routes all carry it) or the id prefix of its billing
 // runs. A billing mention in a stream file still counts; the stream's own words never do.
+// The aliases pattern: /alias/i, less the one other sense of the word in the sources, listed in
+// URL_ALIAS_TERMS: the summary "OpenAPI document (alias)" of `/openapi.json`, a second URL of the
+// OpenAPI document (its text is in the OpenAPI document, which cannot change), not a name of this feature.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
 // A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
@@ -60,6 +63,9 @@ export const STREAM_SUBSCRIPTION_TERMS = new RegExp(
   'gi',
 );
 
+/** The words "alias" in a sense other than the aliases feature's names (a second URL of a route). */
+export const URL_ALIAS_TERMS = /OpenAPI document \(alias\)/g;
+
 /**
  * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
  * removed before it is matched, `unlike`), its docs page, and the modules it builds on (`dependsOn`, as
@@ -74,8 +80,18 @@ export const FEATURES = {
     docs: 'docs/subscriptions.md',
     dependsOn: ['triggers'],
   },
-  aliases: { folder: 'src/modules/aliases', pattern: /alias/i, docs: 'docs/data-model.md' },
-  multisig: { folder: 'src/modules/multisig', pattern: /multisig/i, docs: 'docs/multisig.md' },
+  aliases: {
+    folder: 'src/modules/aliases',
+    pattern: /alias/i,
+    unlike: URL_ALIAS_TERMS,
+    docs: 'docs/data-model.md',
+  },
+  multisig: {
+    folder: 'src/modules/multisig',
+    pattern: /multisig/i,
+    docs: 'docs/multisig.md',
+    dependsOn: ['aliases'],
+  },
   controls: {
     folder: 'src/modules/controls',
     pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,
@@ -142,16 +158,22 @@ export function dependents(name) {
   return Object.keys(FEATURES).filter((n) => (FEATURES[n].dependsOn ?? []).includes(name));
 }
 
-/** The files outside the feature's folder that mention it, with how. */
-export function footprint(name, files = countedFiles()) {
+/** The folders and docs pages not read for the feature's count: its own, then its dependents'. */
+export function leftOut(name) {
   const feature = FEATURES[name];
   if (feature === undefined)
     throw new Error(`no feature ${name} (known: ${Object.keys(FEATURES).join(', ')})`);
-  const skipped = [feature, ...dependents(name).map((n) => FEATURES[n])];
+  return [feature, ...dependents(name).map((n) => FEATURES[n])].flatMap((f) =>
+    f.folder === undefined ? [f.docs] : [f.folder, f.docs],
+  );
+}
+
+/** The files outside the feature's folder that mention it, with how. */
+export function footprint(name, files = countedFiles()) {
+  const skipped = leftOut(name);
   const out = [];
   for (const file of files) {
-    if (skipped.some((f) => f.folder !== undefined && file.startsWith(`${f.folder}/`))) continue;
-    if (skipped.some((f) => file === f.docs)) continue;
+    if (skipped.some((p) => file === p || file.startsWith(`${p}/`))) continue;
     const how = mention(file, readFileSync(join(root, file), 'utf8'), name);
     if (how !== undefined) out.push({ file, how });
   }

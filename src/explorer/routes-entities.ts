@@ -6,6 +6,7 @@ import { Type } from 'typebox';
 import { definitionItem } from '../accounts/items.js';
 import type { Codec } from '../codec/codec.js';
 import { gatewayError } from '../gateway/errors.js';
+import { idOrName, withNames } from '../gateway/id-name-words.js';
 import { accountParam, definitionParam } from '../gateway/id-resolver.js';
 import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../gateway/list.js';
 import type { StateReader } from '../gateway/ports.js';
@@ -34,14 +35,19 @@ import {
   ExplorerNftView,
 } from './views-more.js';
 
-const AssetsQuery = Type.Object({
-  ...ExplorerQuerystring.properties,
-  owned_by: Type.Optional(Type.String({ maxLength: 512, description: 'account id or alias' })),
-  definition: Type.Optional(Type.String({ maxLength: 512, description: 'asset definition id or alias' })),
-  asset_id: Type.Optional(
-    Type.String({ maxLength: 512, description: 'one asset id (its parts may be aliases)' }),
-  ),
-});
+/** The balance filters; their descriptions word the names taken in place of ids (id-name-words.ts). */
+const assetsQuery = () =>
+  Type.Object({
+    ...ExplorerQuerystring.properties,
+    owned_by: Type.Optional(Type.String({ maxLength: 512, description: idOrName('account id') })),
+    definition: Type.Optional(Type.String({ maxLength: 512, description: idOrName('asset definition id') })),
+    asset_id: Type.Optional(
+      Type.String({
+        maxLength: 512,
+        description: withNames('one asset id', (w) => ` (its parts may be ${w.many})`),
+      }),
+    ),
+  });
 
 /** The balance filters naming an entity: each takes a name in place of the id. */
 const ASSETS_QUERY_IDS = { owned_by: 'account', definition: 'definition', asset_id: 'asset' } as const;
@@ -189,7 +195,7 @@ export function entityRoutes(x: ExplorerContext): RouteDef[] {
         view: ExplorerAssetListView,
       },
       assetsPage,
-      AssetsQuery,
+      assetsQuery(),
       ASSETS_QUERY_IDS,
     ),
     oneRoute(

@@ -91,4 +91,44 @@ describe('placeFamilies', () => {
       'late',
     ]);
   });
+
+  it('a hosted family is served right after its host, under the host’s name, whatever its own place', () => {
+    const host = { ...fam('s', 'a'), hosts: ['t'] };
+    const list = [fam('a'), fam('b'), fam('t'), fam('c', 's'), host, fam('d')];
+    const placed = placeFamilies(list);
+    assert.deepEqual(names(placed), ['a', 's', 's', 'c', 'b', 'd']);
+    assert.equal(placed[2]!.routes, list[2]!.routes, 'the hosted family’s own routes');
+    assert.equal(list[2]!.name, 't', 'its input untouched');
+    // The modules' families as served: triggers hosted by subscriptions, conference naming no place.
+    const served = [
+      fam('accounts'),
+      fam('explorer'),
+      fam('ledger-proofs'),
+      fam('conference'),
+      fam('aliases', 'explorer'),
+      fam('multisig', 'controls'),
+      fam('controls', 'explorer'),
+      fam('triggers'),
+      { ...fam('subscriptions', 'ledger-proofs'), hosts: ['triggers'] },
+      fam('telemetry'),
+    ];
+    const order = placeFamilies(served).map((f) => f.name);
+    assert.deepEqual(order, [
+      'accounts',
+      'explorer',
+      'aliases',
+      'controls',
+      'multisig',
+      'ledger-proofs',
+      'subscriptions',
+      'subscriptions',
+      'conference',
+      'telemetry',
+    ]);
+    const hostless = placeFamilies(served.map((f) => ({ ...f, hosts: [] })));
+    assert.ok(
+      hostless.some((f) => f.name === 'triggers'),
+      'hosted by none, it keeps its own name',
+    );
+  });
 });

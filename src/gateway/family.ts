@@ -24,13 +24,41 @@ export interface RouteFamily {
    * Without it, or when no family has that name, the family stays where its list puts it.
    */
   readonly servedAfter?: string;
+  /**
+   * The families of other names served as part of this one: each follows it right away (in list order,
+   * whatever its own `servedAfter`) and publishes under this family's name (OpenAPI `x-ledger-family`,
+   * the capabilities' features), e.g. a module's routes kept in the family its users know them by. A
+   * family hosted by none keeps its own name.
+   */
+  readonly hosts?: readonly string[];
+}
+
+/** `families` with each hosted one (another's `hosts` names it) taken out and kept by its host. */
+function hostedBy(families: readonly RouteFamily[]): {
+  rest: RouteFamily[];
+  guests: Map<RouteFamily, RouteFamily[]>;
+} {
+  const guests = new Map<RouteFamily, RouteFamily[]>();
+  const rest: RouteFamily[] = [];
+  for (const f of families) {
+    const host = families.find((h) => h !== f && (h.hosts ?? []).includes(f.name));
+    if (host === undefined) rest.push(f);
+    else guests.set(host, [...(guests.get(host) ?? []), { ...f, name: host.name }]);
+  }
+  return { rest, guests };
 }
 
 /**
  * The families in the order they are served: each one naming `servedAfter` moves right after that
- * family (after those placed there before it, in list order); the others keep their order.
+ * family (after those placed there before it, in list order); the others keep their order. A hosted
+ * family (`hosts`) is served right after its host, under the host's name.
  */
 export function placeFamilies(families: readonly RouteFamily[]): RouteFamily[] {
+  const { rest, guests } = hostedBy(families);
+  return placeUnhosted(rest).flatMap((f) => [f, ...(guests.get(f) ?? [])]);
+}
+
+function placeUnhosted(families: readonly RouteFamily[]): RouteFamily[] {
   const named = (f: RouteFamily) =>
     f.servedAfter !== undefined && families.some((g) => g !== f && g.name === f.servedAfter);
   const out = families.filter((f) => !named(f));

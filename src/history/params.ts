@@ -7,6 +7,7 @@
 import { Type } from 'typebox';
 import type { RouteLimits } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
+import { withNames } from '../gateway/id-name-words.js';
 import { parsePage } from '../gateway/list.js';
 import { pathId } from '../gateway/routes/app-params.js';
 import { AssetId } from '../model/ids.js';
@@ -28,13 +29,15 @@ const FILTER_FIELDS = {
 
 export const HistoryQuerystring = Type.Object(FILTER_FIELDS);
 
-export const CallerHistoryQuerystring = Type.Object({
-  ...FILTER_FIELDS,
-  asset_id: text(
-    'only transactions touching this asset (<name>#<domain>#<account>; either part may be an alias)',
-    512,
-  ),
-});
+/** The caller's history query; `asset_id` words the names taken in place of ids (id-name-words.ts). */
+export const callerHistoryQuerystring = () =>
+  Type.Object({
+    ...FILTER_FIELDS,
+    asset_id: text(
+      `only transactions touching this asset (<name>#<domain>#<account>${withNames('', (w) => `; either part may be ${w.a}`)})`,
+      512,
+    ),
+  });
 
 /** The JSON body of `POST …/transactions/query`: the same parameters, numbers as numbers. */
 export const HistoryQueryBody = Type.Object({

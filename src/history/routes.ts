@@ -29,7 +29,7 @@ import type { PageRequest } from './page.js';
 import { selectPage } from './page.js';
 import {
   assetFilterOf,
-  CallerHistoryQuerystring,
+  callerHistoryQuerystring,
   type HistoryInput,
   HistoryQueryBody,
   HistoryQuerystring,
@@ -149,7 +149,7 @@ function callerRoute(d: RouteDeps, port: HistoryPort, opts: HistoryFamilyOptions
     formats: JSON_OR_CODEC,
     errorStatuses: [422],
     auth: opts.signedRequests,
-    schema: { querystring: CallerHistoryQuerystring, response: { 200: viewSchema(HistoryPageView) } },
+    schema: { querystring: callerHistoryQuerystring(), response: { 200: viewSchema(HistoryPageView) } },
     handler: async (req, reply) => {
       const caller = opts.signedRequests.account(req);
       if (caller === undefined) throw gatewayError('signature_missing');

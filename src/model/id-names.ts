@@ -22,3 +22,13 @@ export interface IdName {
   /** The id it names in the committed state at block time `timeMs`; undefined when it names nothing. */
   id(timeMs: number): string | undefined;
 }
+
+/**
+ * How routes word a module's names in their descriptions (gateway/id-name-words.ts): the noun, its
+ * plural, and the noun with its article, e.g. "… id or <one>", "its parts may be <many>", "takes <a>".
+ */
+export interface IdNameWords {
+  readonly one: string;
+  readonly many: string;
+  readonly a: string;
+}

@@ -27,6 +27,7 @@ import type {
   IdNaming,
   InstructionParties,
   RemovalHook,
+  ScheduledRunMaker,
   ScheduledRuns,
   TouchedBy,
   TransferCheck,
@@ -101,6 +102,11 @@ export interface LedgerModule {
   readonly removal?: RemovalHook;
   /** Its store of the runs the core schedules for later blocks (at most one module gives one). */
   readonly scheduledRuns?: ScheduledRuns;
+  /**
+   * What it says of the runs it schedules through that store (at most one module): the refusal message
+   * when an account tries to remove one by hand.
+   */
+  readonly scheduledRunMaker?: ScheduledRunMaker;
   /** The accounts its instructions name as parties (per-account transaction history). */
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */

@@ -8,6 +8,7 @@
 import type { ErrorSpec } from '../gateway/errors.js';
 import { installModuleEventScopes } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
+import { installIdNameWords } from '../gateway/id-name-words.js';
 import { DataEventCodec } from '../model/events.js';
 import { INSTRUCTION_KINDS, type InstructionKind } from '../model/instructions.js';
 import { isRejectionCode } from '../model/rejections.js';
@@ -110,9 +111,11 @@ async function load(): Promise<readonly LedgerModule[]> {
       ...(m.touches === undefined ? {} : { touches: m.touches }),
       ...(m.idNaming === undefined ? {} : { idNaming: m.idNaming }),
       ...(m.scheduledRuns === undefined ? {} : { scheduledRuns: m.scheduledRuns }),
+      ...(m.scheduledRunMaker === undefined ? {} : { scheduledRunMaker: m.scheduledRunMaker }),
     })),
   );
   installModuleEventScopes(modules.flatMap((m) => (m.eventScope === undefined ? [] : [m.eventScope])));
+  installIdNameWords(modules.find((m) => m.idNaming?.words !== undefined)?.idNaming?.words);
   return modules;
 }
 

@@ -118,7 +118,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'ledger' },
   { name: 'conference', wire: conferenceWire, cli: true },
   { name: 'aliases', wire: aliasesWire, cli: true },
-  { name: 'multisig', wire: multisigWire, cli: true },
+  { name: 'multisig', wire: multisigWire, cli: true, dependsOn: ['aliases'] },
   { name: 'controls', wire: controlsWire, cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },

@@ -12,7 +12,7 @@
 // order the modules are installed, which the registry fixes (its list, never a map's insertion order).
 
 import type { DataEvent } from '../model/events.js';
-import type { IdName, NamedIdKind } from '../model/id-names.js';
+import type { IdName, IdNameWords, NamedIdKind } from '../model/id-names.js';
 import { INSTRUCTION_KINDS, type Instruction, type InstructionKind } from '../model/instructions.js';
 import { assert } from '../util/assert.js';
 import type { ExecContext, Fail, HandlerTable, InstructionOf } from './exec-context.js';
@@ -130,6 +130,8 @@ export interface IdNaming {
   name(state: WorldState, kind: NamedIdKind, text: string): IdName | undefined;
   /** How its names of each kind look, for a 400 that lists the accepted forms. */
   readonly forms: Readonly<Record<NamedIdKind, string>>;
+  /** How route descriptions word its names (gateway/id-name-words.ts). */
+  readonly words?: IdNameWords;
 }
 
 /** A run the core schedules: `instructions` run as `authority` in the first block at or after `timeMs`. */
@@ -155,6 +157,15 @@ export interface ScheduledRuns {
   labelProblem(label: string): string | undefined;
 }
 
+/**
+ * What a module that schedules runs (through ScheduledRuns) says of them to the store: the message of
+ * the store's refusal to let an account remove a ledger-made (`$`) run by hand. The message is in the
+ * committed result (consensus data): a module never rewords it.
+ */
+export interface ScheduledRunMaker {
+  removalRefused(id: string): string;
+}
+
 /** What one module gives the executor. */
 export interface ExecutorModule {
   readonly name: string;
@@ -167,6 +178,7 @@ export interface ExecutorModule {
   readonly touches?: TouchedBy;
   readonly idNaming?: IdNaming;
   readonly scheduledRuns?: ScheduledRuns;
+  readonly scheduledRunMaker?: ScheduledRunMaker;
 }
 
 interface Installed {
@@ -180,6 +192,7 @@ interface Installed {
   readonly touches: readonly TouchedBy[];
   readonly idNamings: readonly IdNaming[];
   readonly scheduledRuns: ScheduledRuns | undefined;
+  readonly scheduledRunMaker: ScheduledRunMaker | undefined;
 }
 
 let installed: Installed | undefined;
@@ -235,6 +248,8 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     }
   const schedulers = modules.flatMap((m) => (m.scheduledRuns === undefined ? [] : [m.scheduledRuns]));
   assert(schedulers.length <= 1, 'more than one ledger module stores scheduled runs');
+  const makers = modules.flatMap((m) => (m.scheduledRunMaker === undefined ? [] : [m.scheduledRunMaker]));
+  assert(makers.length <= 1, 'more than one ledger module makes scheduled runs');
   installed = Object.freeze({
     names,
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
@@ -246,6 +261,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     touches: modules.flatMap((m) => (m.touches === undefined ? [] : [m.touches])),
     idNamings: modules.flatMap((m) => (m.idNaming === undefined ? [] : [m.idNaming])),
     scheduledRuns: schedulers[0],
+    scheduledRunMaker: makers[0],
   });
 }
 
@@ -267,6 +283,14 @@ export function installedScheduledRuns(): ScheduledRuns {
   const runs = current().scheduledRuns;
   assert(runs !== undefined, 'no installed ledger module stores scheduled runs');
   return runs;
+}
+
+/**
+ * The refusal message for removing the ledger-made run `id` by hand, as the one module that makes such
+ * runs words it; undefined when no installed module makes any.
+ */
+export function scheduledRunRefusal(id: string): string | undefined {
+  return current().scheduledRunMaker?.removalRefused(id);
 }
 
 /** The installed modules' due work, in registry order. */

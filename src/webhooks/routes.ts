@@ -18,6 +18,7 @@ import { Type } from 'typebox';
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';
 import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-ids.js';
+import { withNames } from '../gateway/id-name-words.js';
 import { PageQuerystring, parsePage } from '../gateway/list.js';
 import { defineRoute, type RouteDef } from '../gateway/route-table.js';
 import { type CallerAuth, mayManage, OPERATOR_OWNER } from './caller.js';
@@ -87,9 +88,9 @@ const DeadParams = Type.Object({
 });
 
 /**
- * The filter to store: checked (400 invalid_filter), its account / definition / asset aliases replaced by
- * the ids they name now (404 not_found when unbound; event-ids.ts). A later alias transfer does not
- * move the webhook: it keeps following the ids.
+ * The filter to store: checked (400 invalid_filter), the names it gives in place of account / definition
+ * / asset ids replaced by the ids they name now (404 not_found when unbound; event-ids.ts). A name
+ * later bound elsewhere does not move the webhook: it keeps following the ids.
  */
 async function compile(d: RouteDeps, s: WebhookService, filter: unknown): Promise<unknown> {
   const r =
@@ -121,7 +122,7 @@ export function webhookRoutes(d: RouteDeps, s: WebhookService): RouteDef[] {
       url: '/v1/webhooks',
       operationId: 'createWebhook',
       summary: 'Register a webhook',
-      description: `${NODE_LOCAL}The caller (signed app request, or operator) becomes its owner. Events after the registration that match \`filter\` (the event-stream filter language) are POSTed to \`url\`, at least once and in order; an alias the filter compares with \`account\`, \`definition\` or \`asset\` is stored as the id it names at registration (404 not_found when unbound): a later alias transfer does not move the webhook; the URL must not resolve to a private, loopback or link-local address unless allowed (422 webhook_target_refused). Answered once the registration is on disk.`,
+      description: `${NODE_LOCAL}The caller (signed app request, or operator) becomes its owner. Events after the registration that match \`filter\` (the event-stream filter language) are POSTed to \`url\`, at least once and in order; ${withNames('', (w) => `${w.a} the filter compares with \`account\`, \`definition\` or \`asset\` is stored as the id it names at registration (404 not_found when unbound): a later ${w.one} transfer does not move the webhook; `)}the URL must not resolve to a private, loopback or link-local address unless allowed (422 webhook_target_refused). Answered once the registration is on disk.`,
       bodyBytesMax: s.bodyBytesMax,
       errorStatuses: [404, 409, 422, 503],
       schema: { body: CreateBody, response: { 201: WebhookView } },

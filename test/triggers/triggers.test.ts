@@ -89,6 +89,19 @@ describe('time triggers (served node, fast block clock)', () => {
     );
   });
 
+  it('the trigger routes publish under the family hosting them: subscriptions, as before modules', async () => {
+    const doc = (await (await fetch(`${f.t.url}/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { 'x-ledger-family'?: string }>>;
+    };
+    for (const path of ['/v1/triggers', '/v1/triggers/{id}', '/v1/subscriptions'])
+      assert.equal(doc.paths[path]?.get?.['x-ledger-family'], 'subscriptions', path);
+    const caps = (await (await fetch(`${f.t.url}/v1/node/capabilities`)).json()) as { features: string[] };
+    assert.ok(caps.features.includes('subscriptions'));
+    assert.ok(!caps.features.includes('triggers'), 'a hosted family adds no feature of its own');
+    const paths = Object.keys(doc.paths);
+    assert.equal(paths.indexOf('/v1/triggers'), paths.indexOf('/v1/subscriptions/{id}') + 1);
+  });
+
   it('a time trigger fires once on an idle chain; its events reach the SSE stream', async () => {
     const due = f.clock.nowMs() + 5 * HOUR;
     const reg = await f.tx(alice, [

@@ -15,6 +15,7 @@ import { gatewayError, isGatewayError } from '../errors.js';
 import { EVENT_FILTER_FIELDS, FILTER_TEXT_CHARS_MAX } from '../event-filter.js';
 import { EventHub } from '../event-hub.js';
 import { resolveEventFilter, resolveEventFilterText } from '../event-ids.js';
+import { withNames } from '../id-name-words.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
 import { serveSse } from '../sse.js';
 import { EventSubscriptionView } from '../views/events.js';
@@ -35,16 +36,21 @@ function streamCloses(app: GatewayApp): StreamCloses {
   });
 }
 
-const SseQuerystring = Type.Object({
-  filter: Type.Optional(
-    Type.String({
-      description: `JSON filter expression (at most ${FILTER_TEXT_CHARS_MAX} characters) over the fields ${EVENT_FILTER_FIELDS.join(', ')}; account, definition and asset take an alias, resolved when the stream opens`,
-    }),
-  ),
-  last_event_id: Type.Optional(
-    Type.String({ description: 'Resume after this event id (for clients that cannot send Last-Event-ID)' }),
-  ),
-});
+/** The SSE query; the filter's description words the names taken in place of ids (id-name-words.ts). */
+const sseQuerystring = () =>
+  Type.Object({
+    filter: Type.Optional(
+      Type.String({
+        description: withNames(
+          `JSON filter expression (at most ${FILTER_TEXT_CHARS_MAX} characters) over the fields ${EVENT_FILTER_FIELDS.join(', ')}`,
+          (w) => `; account, definition and asset take ${w.a}, resolved when the stream opens`,
+        ),
+      }),
+    ),
+    last_event_id: Type.Optional(
+      Type.String({ description: 'Resume after this event id (for clients that cannot send Last-Event-ID)' }),
+    ),
+  });
 
 /** A connection carries one stream subscription; a later message is a protocol misuse (close 1008). */
 function oneRequestOnly(socket: { on(event: 'message', fn: () => void): unknown }, ctx: WsContext): void {
@@ -176,7 +182,7 @@ export function streamRoutes(app: GatewayApp, d: RouteDeps): RouteDef[] {
       formats: { default: 'sse', offers: ['sse'] },
       errorStatuses: [404, 429],
       schema: {
-        querystring: SseQuerystring,
+        querystring: sseQuerystring(),
         response: { 200: Type.String({ description: 'text/event-stream' }) },
       },
       handler: async (req, reply) => {

@@ -33,4 +33,7 @@ function definitionName(state: WorldState, text: string): IdName | undefined {
 export const ALIAS_NAMING: IdNaming = {
   name: (state, kind, text) => (kind === 'account' ? accountName(state, text) : definitionName(state, text)),
   forms: { account: 'an account alias <label>@<domain>', definition: 'an asset alias' },
+  // The routes' descriptions: "account id or alias", "either part may be an alias", … (the OpenAPI
+  // document's text, unchanged since the routes were the core's).
+  words: { one: 'alias', many: 'aliases', a: 'an alias' },
 };

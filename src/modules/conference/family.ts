@@ -48,8 +48,8 @@ export function conferenceFamily(
   return {
     name: 'conference',
     app: true,
-    // After the last family published as `subscriptions`, where the conference routes have always been.
-    servedAfter: 'subscriptions',
+    // No `servedAfter`: in its place in the list, after the module families that name theirs, where
+    // the conference routes have always been.
     routes: (app) => [
       ...signalRoutes({
         box,

@@ -1,5 +1,9 @@
 // The multisig module (docs/multisig.md): accounts whose id is derived from a domain and a seed, that
 // act only through proposals their signatories approve up to a quorum, executed as the multisig.
+// It builds on the aliases module: onboarding adds that module's RegisterAccountAlias instruction (a
+// variant its wire declares) when an `alias` is given, and the routes' selector `multisig_account_alias`
+// takes an account alias (resolved through the neutral idName port), so it depends on it and is listed
+// after it.
 
 import type { DataEvent } from '../../model/events.js';
 import type { RejectionCode } from '../../model/rejections.js';
@@ -40,5 +44,6 @@ export const multisigModule: LedgerModule = {
   sdk: MULTISIG_SDK,
   cli: registerMultisigCommands,
   docs: 'docs/multisig.md',
+  dependsOn: ['aliases'],
   docSections: MULTISIG_DOC_SECTIONS,
 };

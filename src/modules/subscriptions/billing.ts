@@ -8,7 +8,7 @@ import { assetId } from '../../model/ids.js';
 import { MANTISSA_MAX, type Numeric } from '../../model/numeric.js';
 import { transferValue } from '../../state/exec-assets.js';
 import type { ExecContext, Fail } from '../../state/exec-context.js';
-import { installedScheduledRuns } from '../../state/module-host.js';
+import { installedScheduledRuns, type ScheduledRunMaker } from '../../state/module-host.js';
 import {
   type Invoice,
   nextBoundary,
@@ -30,6 +30,15 @@ export function scheduleBilling(x: ExecContext, sub: Subscription): void {
 export function unscheduleBilling(x: ExecContext, sub: Subscription): void {
   installedScheduledRuns().cancel(x, sub.billingTriggerId);
 }
+
+/**
+ * The billing runs as the store of scheduled runs (the triggers module) hears of them: UnregisterTrigger
+ * on any `$` id is refused `trigger_reserved` with this message. It is in the committed result
+ * (consensus data): never reword it.
+ */
+export const BILLING_RUNS: ScheduledRunMaker = {
+  removalRefused: (id) => `${id} belongs to a subscription: cancel or pause it instead`,
+};
 
 /** Stores the row, emitting a status change when the status moved. */
 export function saveSubscription(x: ExecContext, before: Subscription | undefined, sub: Subscription): void {

@@ -6,6 +6,7 @@
 import type { DataEvent } from '../../model/events.js';
 import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
+import { BILLING_RUNS } from './billing.js';
 import { registerSubscriptionCommands } from './commands.js';
 import { SUBSCRIPTION_DOC_SECTIONS } from './docs.js';
 import { subscriptionsFamily } from './family.js';
@@ -31,6 +32,7 @@ export const subscriptionsModule: LedgerModule = {
   schemaTypes: subscriptionsWire.schemaTypes ?? [],
   events: Object.keys(subscriptionsWire.events ?? {}) as DataEvent['kind'][],
   rejections: Object.keys(subscriptionsWire.rejections ?? {}) as RejectionCode[],
+  scheduledRunMaker: BILLING_RUNS,
   routes: (env) => subscriptionsFamily(subscriptionsPort(env.state), env.deps),
   sdk: SUBSCRIPTION_SDK,
   cli: registerSubscriptionCommands,

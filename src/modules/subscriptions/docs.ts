@@ -4,7 +4,10 @@
 import type { ModuleDocSections } from '../descriptor.js';
 
 export const SUBSCRIPTION_DOC_SECTIONS: ModuleDocSections = {
-  'app-api-families': ['| `subscriptions` | `/v1/subscriptions/*` (docs/subscriptions.md) | — |'],
+  'app-api-families': [
+    '| `subscriptions` | `/v1/subscriptions/*` (docs/subscriptions.md) | — |',
+    "| `subscriptions` (it hosts the triggers module's family) | `/v1/triggers/*` (docs/triggers.md) | — |",
+  ],
   'app-api-id-names': [
     '| `/v1/subscriptions`, `/v1/subscriptions/plans` | `owned_by`, `provider` (account) |',
   ],

@@ -1,5 +1,9 @@
 // The subscriptions family: reads of plans and subscriptions. It is served right after the ledger-proofs
 // family, where the core served it before it became a module (the OpenAPI document keeps its order).
+// It hosts the triggers module's family (gateway/family.ts `hosts`): the trigger routes, on which the
+// billing runs are built, were served in this family before either feature was a module, so they still
+// follow its routes and publish under its name (`x-ledger-family: subscriptions`, the capabilities'
+// feature `subscriptions`).
 
 import type { RouteDeps } from '../../gateway/deps.js';
 import type { RouteFamily } from '../../gateway/family.js';
@@ -11,6 +15,7 @@ export function subscriptionsFamily(port: SubscriptionsPort, deps: RouteDeps): R
     name: 'subscriptions',
     app: true,
     servedAfter: 'ledger-proofs',
+    hosts: ['triggers'],
     routes: () => subscriptionsRoutes(deps, port),
   };
 }

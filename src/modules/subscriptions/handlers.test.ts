@@ -97,6 +97,19 @@ describe('subscriptions (executor)', () => {
   });
 });
 
+describe('billing runs are the ledger’s: the triggers module refuses their removal in this module’s words', () => {
+  it('UnregisterTrigger on any `$` id: trigger_reserved with the message recorded in every committed result', () => {
+    const chain = world();
+    // The message is consensus data (in the committed result and the results root): byte for byte.
+    for (const id of ['$sub:s', '$other']) {
+      const { result } = chain.run(ALICE, [{ kind: 'UnregisterTrigger', id }]);
+      assert.ok(result.kind === 'Rejected');
+      assert.equal(result.reason.code, 'trigger_reserved');
+      assert.equal(result.reason.message, `${id} belongs to a subscription: cancel or pause it instead`);
+    }
+  });
+});
+
 describe('subscription charges wait for their billing point (block time)', () => {
   const setup = (billFor: 'Current' | 'Previous', trialMs: number) => {
     const chain = world();

@@ -4,9 +4,6 @@
 import type { ModuleDocSections } from '../descriptor.js';
 
 export const TRIGGER_DOC_SECTIONS: ModuleDocSections = {
-  'app-api-families': [
-    "| `subscriptions` (the triggers module's routes publish under it) | `/v1/triggers/*` (docs/triggers.md) | — |",
-  ],
   'app-api-id-names': ['| `/v1/triggers` | `authority` (account) |'],
   'security-writes': [
     '**Time triggers are not free, endless work.** A trigger runs inside blocks without a transaction paying\n' +

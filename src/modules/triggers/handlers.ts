@@ -6,6 +6,7 @@
 import type { Instruction } from '../../model/instructions.js';
 import { moduleParameter } from '../../model/parameters.js';
 import { fail, type Handler } from '../../state/exec-context.js';
+import { scheduledRunRefusal } from '../../state/module-host.js';
 import type { StateView } from '../../state/state-view.js';
 import { lowerBound } from '../../state/table.js';
 import { DELETED } from '../../state/table-view.js';
@@ -65,8 +66,9 @@ export const registerTrigger: Handler<'RegisterTrigger'> = (x, ins) => {
 
 /** Only the trigger's authority (or, without permission checks, genesis) may remove it. */
 export const unregisterTrigger: Handler<'UnregisterTrigger'> = (x, ins) => {
+  // A `$` id is a run another module schedules: that module words the refusal (state/module-host.ts).
   if (isLedgerTrigger(ins.id))
-    return fail('trigger_reserved', `${ins.id} belongs to a subscription: cancel or pause it instead`);
+    return fail('trigger_reserved', scheduledRunRefusal(ins.id) ?? `${ins.id} is made by the ledger`);
   const row = x.t.trigger.get(ins.id);
   if (row === undefined) return fail('trigger_not_found', `no trigger ${ins.id}`);
   if (x.checkPermissions && row.authority !== x.authority)

@@ -77,10 +77,9 @@ export function triggerRoutes(d: RouteDeps, port: TriggersPort): RouteDef[] {
 }
 
 /**
- * The trigger routes' family (an application family: registered with `app_api.enabled`). It publishes
- * under the name `subscriptions` (OpenAPI `x-ledger-family`, the capabilities' features), where these
- * routes have always been served: moving them into the module changed no part of the served interface.
+ * The trigger routes' family (an application family: registered with `app_api.enabled`). A family that
+ * hosts it (gateway/family.ts `hosts`) serves it right after its own routes and under its own name.
  */
 export function triggersFamily(port: TriggersPort, deps: RouteDeps): RouteFamily {
-  return { name: 'subscriptions', app: true, routes: () => triggerRoutes(deps, port) };
+  return { name: 'triggers', app: true, routes: () => triggerRoutes(deps, port) };
 }

@@ -106,7 +106,7 @@ export const triggersWire = declareModuleWire({
   rejections: {
     trigger_invalid: 'the trigger id, due time, repeat or instruction list is malformed',
     trigger_not_found: 'no such trigger',
-    trigger_reserved: 'the trigger is made and managed by the ledger (a subscription billing trigger)',
+    trigger_reserved: 'the trigger is made and managed by the ledger (a `$` run another module schedules)',
     trigger_repeat_too_fast: 'a time trigger repeats faster than the chain block time (BlockTimeMs)',
     trigger_limit: 'the authority holds TriggersPerAccountMax triggers already',
   },
