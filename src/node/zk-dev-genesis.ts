@@ -1,10 +1,10 @@
 // The zero-knowledge part of the dev genesis: the shielded pool account, the entry fee and the
 // DEVELOPMENT verifying keys from zk/artifacts/ of the parameters the installed ledger modules declare
-// (state/zk-parameters.ts; importing the registry declares them), so private instructions work out of
+// (state/zk-parameters.ts; the registry declares them when it is imported, which every entry point that
+// runs a node or a command does before it calls these), so private instructions work out of
 // the box on `torana init` chains and testnets. The development keys come from a public-beacon setup
 // (scripts/build-circuits.mjs): anyone can forge proofs for them. A production network sets keys from a
 // real ceremony with SetParameter instead.
-import '../modules/registry.js';
 import { readFileSync } from 'node:fs';
 import type { Json } from '../codec/codec.js';
 import { canonicalJson } from '../codec/json.js';
@@ -18,10 +18,13 @@ import { toHex } from '../util/hex.js';
 /** The dev entry fee of a private instruction, in the native asset. */
 export const DEV_ENTRY_FEE = '1';
 
-/** The declared parameters: every build installs the module that declares them. */
+/** The declared parameters: every build installs the module that declares them (refused when none did). */
 function declared(): ZkParameters {
   const p = zkParameters();
-  if (p === undefined) throw new Error('no installed ledger module declares zero-knowledge parameters');
+  if (p === undefined)
+    throw new Error(
+      'no installed ledger module declares zero-knowledge parameters (is the registry loaded?)',
+    );
   return p;
 }
 
@@ -47,7 +50,9 @@ export function devVerifyingKeys(): Record<string, Json> {
 }
 
 /** The feature name the capabilities document lists while the development keys are configured. */
-export const DEV_KEYS_FEATURE: string = declared().devKeysFeature;
+export function devKeysFeature(): string {
+  return declared().devKeysFeature;
+}
 
 /**
  * True when any configured verifying-key parameter is a development key of zk/artifacts/ (same
