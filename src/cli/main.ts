@@ -18,7 +18,6 @@ import { registerIndexCommand } from './index-commands.js';
 import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerPermissionCommands } from './permission-commands.js';
-import { registerShieldCommand } from './shield-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
@@ -88,7 +87,6 @@ export function buildProgram(): Command {
   installCliIdNames(MODULE_CLI_ID_NAMES);
   registerIsoCommands(program);
   registerExplorerCommands(program);
-  registerShieldCommand(program);
   registerTestnetCommands(program);
   registerGenesisCommands(program);
   registerBackupCommands(program);

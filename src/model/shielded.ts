@@ -1,6 +1,7 @@
-// Rows of the zero-knowledge tables (docs/conference.md "Private rosters", "Shielded fee"):
-// spent nullifiers (state table 0x0f) and the shielded pool's note tree (0x10). Field elements are
-// kept in their text form (64 lower-case hex digits), as the `Field` codec gives them.
+// Rows of the zero-knowledge tables (the pool: state/exec-shielded.ts): spent nullifiers (state table
+// 0x0f; of note spends and of a ledger module's private instructions) and the shielded pool's note tree
+// (0x10). Field elements are kept in their text form (64 lower-case hex digits), as the `Field` codec
+// gives them.
 
 import type { Infer } from '../codec/codec.js';
 import { enumOf, seq, struct } from '../codec/compound.js';

@@ -56,14 +56,30 @@ export interface ModuleRouteEnv {
  * paragraph of its "Names in place of ids": the names a module gives and how they resolve),
  * `app-api-id-names` (a `| where | parameters |` row of its table of names taken in place of ids),
  * `security-writes` (a paragraph of docs/security.md "Writing to the ledger"), `dashboard-additions` (a
- * `| module | adds |` row of docs/dashboard.md: what its `dashboard.ts` adds to the dashboard's pages).
+ * `| module | adds |` row of docs/dashboard.md: what its `dashboard.ts` adds to the dashboard's pages),
+ * `errors-routes` (a `## …` section of docs/errors.md: the gateway error codes its routes answer with,
+ * one `| code | HTTP status | meaning |` table each), `errors-cli` (a `| code | meaning |` row of
+ * docs/errors.md: its commands' own CLI codes), `data-model-ids` (a `| entity | text form | example |` row of
+ * docs/data-model.md), `data-model-entities` (a paragraph of docs/data-model.md "Entities": its rows),
+ * `data-model-instructions` (a paragraph of docs/data-model.md "Instructions": its instructions),
+ * `errors-rejections` (a `| code | number | meaning |` row of docs/errors.md: a core rejection code of a
+ * ledger piece the module's page documents), `security-sections` (a `## …` section of docs/security.md),
+ * `app-api-switches` (a paragraph of docs/app-api.md "The switch": its own switch and how it follows).
  */
 export type ModuleDocSection =
   | 'app-api-families'
   | 'app-api-names'
   | 'app-api-id-names'
   | 'security-writes'
-  | 'dashboard-additions';
+  | 'dashboard-additions'
+  | 'errors-routes'
+  | 'errors-cli'
+  | 'data-model-ids'
+  | 'data-model-entities'
+  | 'data-model-instructions'
+  | 'errors-rejections'
+  | 'security-sections'
+  | 'app-api-switches';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;

@@ -35,6 +35,26 @@ export const MODULE_DOC_SECTIONS: Readonly<
     head: ['| module | adds to the dashboard |', '| --- | --- |'],
     join: '\n',
   },
+  'errors-routes': { page: 'docs/errors.md', head: [], join: '\n\n' },
+  'errors-cli': {
+    page: 'docs/errors.md',
+    head: ['| code | meaning |', '| --- | --- |'],
+    join: '\n',
+  },
+  'data-model-ids': {
+    page: 'docs/data-model.md',
+    head: ['| entity | text form | example |', '| --- | --- | --- |'],
+    join: '\n',
+  },
+  'data-model-entities': { page: 'docs/data-model.md', head: [], join: '\n\n' },
+  'data-model-instructions': { page: 'docs/data-model.md', head: [], join: '\n\n' },
+  'errors-rejections': {
+    page: 'docs/errors.md',
+    head: ['| code | number | meaning |', '| --- | --- | --- |'],
+    join: '\n',
+  },
+  'security-sections': { page: 'docs/security.md', head: [], join: '\n\n' },
+  'app-api-switches': { page: 'docs/app-api.md', head: [], join: '\n\n' },
 };
 
 const SECTION_NAMES = Object.keys(MODULE_DOC_SECTIONS) as ModuleDocSection[];

@@ -35,7 +35,7 @@ import type { Node } from './node.js';
 import { nodeOperatorSessions } from './operator-sessions.js';
 import { openOperatorWatermark } from './operator-watermark.js';
 import { gatewayPorts } from './ports.js';
-import { DEV_KEYS_FEATURE, usesDevelopmentKeys } from './zk-dev-genesis.js';
+import { devKeysFeature, usesDevelopmentKeys } from './zk-dev-genesis.js';
 
 export interface ServedNode {
   app: GatewayApp;
@@ -118,8 +118,8 @@ export async function buildGateway(
       'the zero-knowledge verifying keys are the DEVELOPMENT keys (zk/artifacts/): anyone can forge private-roster and shielded-fee proofs; set keys from a real ceremony (docs/security.md "Development keys")',
     );
   // `GET /v1/node/capabilities` features: the route families registered below (their names), plus
-  // DEV_KEYS_FEATURE while the development verifying keys are configured; sorted.
-  const features: string[] = devKeys ? [DEV_KEYS_FEATURE] : [];
+  // devKeysFeature() while the development verifying keys are configured; sorted.
+  const features: string[] = devKeys ? [devKeysFeature()] : [];
   const { ledger } = node;
   // Height and state version only ever grow, so their sum changes whenever either does: a block
   // durable in the log before its writes reach the state (ledger.commit) gets a version of its own.

@@ -1,25 +1,32 @@
-// The zero-knowledge part of the dev genesis (docs/conference.md "Development keys"): the shielded
-// pool account, the conference entry fee and the DEVELOPMENT verifying keys from zk/artifacts/, so
-// private conferences work out of the box on `torana init` chains and testnets. The development keys
-// come from a public-beacon setup (scripts/build-circuits.mjs): anyone can forge proofs for them.
-// A production network sets keys from a real ceremony with SetParameter instead.
+// The zero-knowledge part of the dev genesis: the shielded pool account, the entry fee and the
+// DEVELOPMENT verifying keys from zk/artifacts/ of the parameters the installed ledger modules declare
+// (state/zk-parameters.ts; the registry declares them when it is imported, which every entry point that
+// runs a node or a command does before it calls these), so private instructions work out of
+// the box on `torana init` chains and testnets. The development keys come from a public-beacon setup
+// (scripts/build-circuits.mjs): anyone can forge proofs for them. A production network sets keys from a
+// real ceremony with SetParameter instead.
 import { readFileSync } from 'node:fs';
 import type { Json } from '../codec/codec.js';
 import { canonicalJson } from '../codec/json.js';
 import { blake2b256 } from '../crypto/hash.js';
 import { accountId } from '../model/ids.js';
 import type { Instruction } from '../model/instructions.js';
+import { POOL_ACCOUNT_PARAMETER } from '../state/exec-pool-lock.js';
+import { verifyingKeyParameters, type ZkParameters, zkParameters } from '../state/zk-parameters.js';
 import { toHex } from '../util/hex.js';
 
-/** Parameter id → artifact name in zk/artifacts/. */
-const DEV_KEYS = {
-  conference_roster_vk: 'roster',
-  conference_usage_vk: 'usage',
-  shielded_note_vk: 'note_spend',
-} as const;
-
-/** The dev entry fee of a private create or join, in the native asset. */
+/** The dev entry fee of a private instruction, in the native asset. */
 export const DEV_ENTRY_FEE = '1';
+
+/** The declared parameters: every build installs the module that declares them (refused when none did). */
+function declared(): ZkParameters {
+  const p = zkParameters();
+  if (p === undefined)
+    throw new Error(
+      'no installed ledger module declares zero-knowledge parameters (is the registry loaded?)',
+    );
+  return p;
+}
 
 /**
  * The pool account's signatory: an Ed25519 key text made from a public hash, whose private key
@@ -30,21 +37,22 @@ export function devPoolAccount(domain: string): string {
   return accountId(`ed0120${toHex(seed).toUpperCase()}`, domain);
 }
 
-/** The development verifying keys (snarkjs' verification-key JSON) shipped in zk/artifacts/. */
-export function devVerifyingKeys(): Record<keyof typeof DEV_KEYS, Json> {
+/**
+ * The development verifying keys (snarkjs' verification-key JSON) shipped in zk/artifacts/, by
+ * parameter id, in check order (the module's keys, then the pool's `shielded_note_vk`).
+ */
+export function devVerifyingKeys(): Record<string, Json> {
   const read = (name: string) =>
     JSON.parse(
       readFileSync(new URL(`../../zk/artifacts/${name}.vkey.json`, import.meta.url), 'utf8'),
     ) as Json;
-  return {
-    conference_roster_vk: read(DEV_KEYS.conference_roster_vk),
-    conference_usage_vk: read(DEV_KEYS.conference_usage_vk),
-    shielded_note_vk: read(DEV_KEYS.shielded_note_vk),
-  };
+  return Object.fromEntries(verifyingKeyParameters().map((k) => [k.id, read(k.artifact)]));
 }
 
 /** The feature name the capabilities document lists while the development keys are configured. */
-export const DEV_KEYS_FEATURE = 'conference.dev_keys';
+export function devKeysFeature(): string {
+  return declared().devKeysFeature;
+}
 
 /**
  * True when any configured verifying-key parameter is a development key of zk/artifacts/ (same
@@ -55,9 +63,9 @@ export const DEV_KEYS_FEATURE = 'conference.dev_keys';
 export function usesDevelopmentKeys(custom: ReadonlyMap<string, Json>): boolean {
   const digest = (v: Json) => toHex(blake2b256(new TextEncoder().encode(canonicalJson(v))));
   const dev = devVerifyingKeys();
-  return (Object.keys(DEV_KEYS) as (keyof typeof DEV_KEYS)[]).some((id) => {
+  return Object.entries(dev).some(([id, key]) => {
     const configured = custom.get(id);
-    return configured !== undefined && digest(configured) === digest(dev[id]);
+    return configured !== undefined && digest(configured) === digest(key);
   });
 }
 
@@ -68,12 +76,8 @@ export function zkParameterInstructions(pool: string, fee: string, treasury: str
     parameter: { kind: 'Custom', id, payload },
   });
   const keys = Object.entries(devVerifyingKeys()).map(([id, vk]) => custom(id, vk));
-  return [
-    ...keys,
-    custom('shielded_pool_account', pool),
-    custom('conference_entry_fee', fee),
-    custom('conference_fee_account', treasury),
-  ];
+  const { entryFee, feeAccount } = declared();
+  return [...keys, custom(POOL_ACCOUNT_PARAMETER, pool), custom(entryFee, fee), custom(feeAccount, treasury)];
 }
 
 /**

@@ -1,4 +1,4 @@
-// The shielded pool account is locked (docs/conference.md "Shielded fee"): its balance backs the
+// The shielded pool account is locked (the pool: exec-shielded.ts): its balance backs the
 // unspent notes, so only note spends move it out. Ordinary debits of the pool account
 // (TransferAsset, BurnAsset), by anyone including the Admin, are rejected with
 // shielded_pool_locked, and so is a SetParameter that renames the pool while it holds value.

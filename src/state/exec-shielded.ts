@@ -1,10 +1,10 @@
-// The shielded native asset (docs/conference.md "Shielded fee"). ShieldAsset moves native asset
-// from the authority to the pool account (custom parameter `shielded_pool_account`) and appends the
-// note commitment Poseidon(amount in base units, ownerHash) to the pool tree (table 0x10). A private
-// create or join pays the entry fee (custom parameter `conference_entry_fee`, a decimal in the
-// native asset) by a note spend: its root must be one of the last 64 pool roots, its nullifier
-// unspent (table 0x0f), its proof valid for (fee, bind); the pool account then transfers the fee to
-// the treasury (custom parameter `conference_fee_account`) and the change note joins the tree. Conservation: the pool account
+// The shielded native asset. ShieldAsset moves native asset from the authority to the pool account
+// (custom parameter `shielded_pool_account`) and appends the note commitment Poseidon(amount in base
+// units, ownerHash) to the pool tree (table 0x10). A ledger module's private instruction pays the entry
+// fee (the custom parameter the module declares, zk-parameters.ts: a decimal in the native asset) by a
+// note spend (`payFee`): its root must be one of the last 64 pool roots, its nullifier unspent (table
+// 0x0f), its proof valid for (fee, bind); the pool account then transfers the fee to the treasury (the
+// declared treasury parameter) and the change note joins the tree. Conservation: the pool account
 // holds exactly the sum of the unspent notes' values.
 
 import type { Json } from '../codec/codec.js';
@@ -26,6 +26,7 @@ import { type ExecContext, type Fail, fail, type Handler } from './exec-context.
 import { charge, nativeAsset } from './exec-native-asset.js';
 import { POOL_ACCOUNT_PARAMETER } from './exec-pool-lock.js';
 import { requireZkKeys, verifyProof } from './exec-zk-keys.js';
+import { NOTE_VK, zkParameters } from './zk-parameters.js';
 
 export { POOL_ACCOUNT_PARAMETER };
 
@@ -33,15 +34,13 @@ function isFail(v: unknown): v is Fail {
   return typeof v === 'object' && v !== null && 'code' in v;
 }
 
-export const ENTRY_FEE_PARAMETER = 'conference_entry_fee';
-export const FEE_ACCOUNT_PARAMETER = 'conference_fee_account';
 /** Note values, fees and changes are range-checked to 64 bits in circuits/note_spend.circom. */
 const NOTE_VALUE_LIMIT = 1n << 64n;
 
 export interface Pool {
   readonly account: string;
   readonly native: AssetDefinition;
-  /** The entry fee in base units of the native asset (0 when the parameter is unset). */
+  /** The entry fee in base units of the native asset (0 when the parameter is unset or undeclared). */
   readonly fee: bigint;
   /** The treasury that receives entry fees, when the parameter names an account. */
   readonly feeAccount: string | undefined;
@@ -59,16 +58,15 @@ export function loadPool(x: ExecContext): Pool | Fail {
     return notConfigured(`the ${POOL_ACCOUNT_PARAMETER} parameter must name an account`);
   const native = nativeAsset(x);
   if (isFail(native)) return native;
-  const treasury: Json | undefined = custom.get(FEE_ACCOUNT_PARAMETER);
+  const declared = zkParameters();
+  const treasury: Json | undefined = declared && custom.get(declared.feeAccount);
   const feeAccount = typeof treasury === 'string' && x.t.account.has(treasury) ? treasury : undefined;
-  const feeText: Json | undefined = custom.get(ENTRY_FEE_PARAMETER);
-  if (feeText === undefined) return { account, native, fee: 0n, feeAccount };
+  const feeText: Json | undefined = declared && custom.get(declared.entryFee);
+  if (declared === undefined || feeText === undefined) return { account, native, fee: 0n, feeAccount };
   const parsed = typeof feeText === 'string' ? parseNumeric(feeText) : undefined;
   const fee = parsed === undefined ? undefined : rescale(parsed, native.scale);
   if (fee === undefined || fee >= NOTE_VALUE_LIMIT)
-    return notConfigured(
-      `the ${ENTRY_FEE_PARAMETER} parameter must be a decimal at the native scale, < 2^64`,
-    );
+    return notConfigured(`the ${declared.entryFee} parameter must be a decimal at the native scale, < 2^64`);
   return { account, native, fee, feeAccount };
 }
 
@@ -123,7 +121,7 @@ export function payFee(x: ExecContext, spend: NoteSpend | undefined, bind: bigin
   const pool = loadPool(x);
   if (isFail(pool)) return pool;
   if (pool.fee > 0n && pool.feeAccount === undefined)
-    return notConfigured(`the ${FEE_ACCOUNT_PARAMETER} parameter must name an account to receive fees`);
+    return notConfigured(`the ${zkParameters()?.feeAccount} parameter must name an account to receive fees`);
   if (spend === undefined) {
     return pool.fee === 0n
       ? undefined
@@ -137,7 +135,7 @@ export function payFee(x: ExecContext, spend: NoteSpend | undefined, bind: bigin
   const id = nullifierId('note', spend.nullifier);
   if (x.t.nullifier.has(id)) return fail('nullifier_reused', `note nullifier ${spend.nullifier} is spent`);
   const signals = [spend.nullifier, spend.changeCommitment, spend.root].map((h) => fieldFromHex(h) ?? 0n);
-  const bad = verifyProof(x, 'shielded_note_vk', spend.proof, [...signals, pool.fee, bind]);
+  const bad = verifyProof(x, NOTE_VK.id, spend.proof, [...signals, pool.fee, bind]);
   if (bad) return bad;
   if (pool.fee > 0n && pool.feeAccount !== undefined) {
     const paid = charge(x, pool.native, pool.account, pool.feeAccount, pool.fee);

@@ -1,17 +1,14 @@
-// Verifying keys from network parameters and the proof check of execution (docs/conference.md
-// "Verifying keys"). The keys are the custom parameters `conference_roster_vk`,
-// `conference_usage_vk` and `shielded_note_vk`, each snarkjs' verification-key JSON
-// (src/zk/verifying-key.ts). Verification is src/zk/groth16-verify.ts: pure and synchronous.
+// Verifying keys from network parameters and the proof check of execution. The keys are custom
+// parameters, each snarkjs' verification-key JSON (src/zk/verifying-key.ts): those a ledger module
+// declares for its private instructions (zk-parameters.ts), then the shielded pool's `shielded_note_vk`.
+// Verification is src/zk/groth16-verify.ts: pure and synchronous.
 
 import type { Json } from '../codec/codec.js';
 import type { Groth16Proof } from '../model/proofs.js';
 import { verifyGroth16 } from '../zk/groth16-verify.js';
 import { VerifyingKeyCache } from '../zk/verifying-key.js';
 import { type ExecContext, type Fail, fail } from './exec-context.js';
-
-/** The custom parameters that hold the verifying keys. */
-export const ZK_VK_PARAMETERS = ['conference_roster_vk', 'conference_usage_vk', 'shielded_note_vk'] as const;
-export type VkParameter = (typeof ZK_VK_PARAMETERS)[number];
+import { verifyingKeyParameters } from './zk-parameters.js';
 
 /**
  * Parsed keys by content hash. Process-wide on purpose: it memoises a pure function of the
@@ -20,10 +17,10 @@ export type VkParameter = (typeof ZK_VK_PARAMETERS)[number];
  */
 const KEYS = new VerifyingKeyCache();
 
-/** zk_keys_not_configured unless every verifying-key parameter is set. */
+/** zk_keys_not_configured unless every verifying-key parameter is set (checked in declared order). */
 export function requireZkKeys(x: ExecContext): Fail | undefined {
   const custom = x.view.parameters().custom;
-  for (const id of ZK_VK_PARAMETERS)
+  for (const { id } of verifyingKeyParameters())
     if (!custom.has(id)) return fail('zk_keys_not_configured', `the ${id} parameter is not set`);
   return undefined;
 }
@@ -34,7 +31,7 @@ export function requireZkKeys(x: ExecContext): Fail | undefined {
  */
 export function verifyProof(
   x: ExecContext,
-  id: VkParameter,
+  id: string,
   proof: Groth16Proof,
   signals: readonly bigint[],
 ): Fail | undefined {

@@ -24,7 +24,11 @@ interface Match {
 }
 interface Bundle {
   resolveQuery(q: string): Promise<Match[]>;
-  EXTENSIONS: readonly { accountPanels?: readonly { path: string }[]; searchHint?: string }[];
+  EXTENSIONS: readonly {
+    accountPanels?: readonly { path: string }[];
+    pages?: readonly { route: string; title: string; path: string; Page: unknown }[];
+    searchHint?: string;
+  }[];
 }
 
 /** The routes the stub node answers 200 (by method and path), with their bodies; all else is 404. */
@@ -74,16 +78,25 @@ describe('the ledger modules’ additions to the dashboard', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds each module folder’s dashboard.ts by convention (today the aliases module’s)', () => {
+  it('finds each module folder’s dashboard.ts by convention (today the aliases and conference modules’)', () => {
     const files: string[] = moduleDashboardFiles();
     assert.deepEqual(
       files.map((f) => f.slice(ROOT.length)),
-      ['src/modules/aliases/dashboard.ts'],
+      ['src/modules/aliases/dashboard.ts', 'src/modules/conference/dashboard.ts'],
     );
     assert.match(
       moduleDashboardsSource(files),
-      /^import m0 from ".*aliases\/dashboard\.ts";\nexport default \[m0\];\n$/,
+      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nexport default \[m0, m1\];\n$/,
     );
+  });
+
+  it('the bundle carries a module’s own page, listed when the node serves its route', () => {
+    const pages = ui.EXTENSIONS.flatMap((x) => x.pages ?? []);
+    assert.deepEqual(
+      pages.map(({ route, title, path }) => ({ route, title, path })),
+      [{ route: 'conference', title: 'Conference', path: '/v1/conference/calls' }],
+    );
+    assert.equal(typeof pages[0]?.Page, 'function');
   });
 
   it('the bundle carries the module’s account panel and search hint', () => {
@@ -93,7 +106,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
     );
     assert.deepEqual(
       ui.EXTENSIONS.map((x) => x.searchHint),
-      ['alias'],
+      ['alias', undefined],
     );
   });
 

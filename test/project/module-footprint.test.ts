@@ -31,18 +31,16 @@ const MIGRATED: readonly string[] = ['multisig', 'controls', 'triggers', 'subscr
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
 const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {
   conference: {
-    ceiling: 27,
+    ceiling: 9,
     missing:
-      'its wire declarations (wire.ts, model.ts), table reads (rows.ts), event scopes and gateway error ' +
-      'codes (gateway-errors.ts, descriptor gatewayErrors) are in its ' +
-      'folder; what still names it is the shielded pool its private calls pay from (part of the feature, ' +
-      'still in the core: model/shielded.ts, state/exec-shielded.ts, exec-pool-lock.ts, exec-zk-keys.ts, ' +
-      'node/zk-dev-genesis.ts, sdk/zk-prover.ts, cli/shield-commands.ts, cli/shielded-notes.ts, whose ' +
-      'parameters are conference_entry_fee, conference_fee_account and conference_*_vk), the native asset ' +
-      'charge’s code conference_native_asset_not_configured (model/rejections.ts, state/exec-native-asset.ts), ' +
-      'its configuration section (config/schema.ts, rules.ts, docs/configuration.md), the dashboard page ' +
-      '(dashboard/ui/conference.ts, app.ts), READMEs and docs pages (app-api, cost-model, dashboard, ' +
-      'data-model, errors, security)',
+      'its wire, rows, event scopes, gateway errors, CLI (torana shield and its note files too), dashboard ' +
+      'page (dashboard.ts) and its rows of the shared docs pages (docs.ts) are in its folder, and the core ' +
+      'shielded pool and proof check read the parameters it declares (state/zk-parameters.ts); what still ' +
+      'names it: its configuration section (config/schema.ts, rules.ts, docs/configuration.md: the config ' +
+      'schema takes no module sections yet), the native asset charge’s code ' +
+      'conference_native_asset_not_configured and the text of shielded_pool_not_configured (consensus data: ' +
+      'model/rejections.ts, state/exec-native-asset.ts), and the SDK prover of its roster circuits, the ' +
+      'package entry point torana/sdk/zk (sdk/zk-prover.ts)',
   },
 };
 

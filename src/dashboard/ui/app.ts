@@ -6,9 +6,9 @@ import { useContext } from 'preact/hooks';
 import { AccountPage } from './accounts.js';
 import { AssetDefinition } from './assets.js';
 import { Block, Blocks } from './blocks.js';
-import { Conference } from './conference.js';
 import { Consensus } from './consensus.js';
 import { PathsContext } from './context.js';
+import { EXTENSIONS, type ModulePage } from './extensions.js';
 import { type Route, useRoute } from './hooks.js';
 import { IsoMessage, IsoMessages } from './iso.js';
 import { AccountsList, AssetDefinitions, Domain, Domains, Nfts } from './lists.js';
@@ -51,8 +51,6 @@ function Content({ route }: { route: Route }) {
       return html`<${Domain} id=${arg} />`;
     case 'consensus':
       return html`<${Consensus} />`;
-    case 'conference':
-      return html`<${Conference} />`;
     case 'iso':
       return arg === ''
         ? html`<${IsoMessages} page=${num(route.query.get('page'), 1)} per=${num(route.query.get('per'), 200)} />`
@@ -61,9 +59,19 @@ function Content({ route }: { route: Route }) {
       return html`<${Settings} signin=${paths.has('/v1/operator/session')} />`;
     case 'search':
       return html`<${SearchPage} q=${route.query.get('q') ?? ''} />`;
-    default:
+    default: {
+      const own = modulePage(page);
+      if (own !== undefined) return html`<${own.Page} arg=${arg} />`;
       return html`<${Page} title="Not found"><p>No such page. <a href="#/">Back to the overview</a>.</p><//>`;
+    }
   }
+}
+
+/** The ledger modules' pages (extensions.ts), in module folder order. */
+const MODULE_PAGES: readonly ModulePage[] = EXTENSIONS.flatMap((x) => x.pages ?? []);
+
+function modulePage(route: string): ModulePage | undefined {
+  return MODULE_PAGES.find((p) => p.route === route);
 }
 
 export function App() {
@@ -77,7 +85,7 @@ export function App() {
     ['#/assets', 'Assets'],
     ['#/nfts', 'NFTs'],
     ['#/consensus', 'Consensus'],
-    ...(paths.has('/v1/conference/calls') ? ([['#/conference', 'Conference']] as [string, string][]) : []),
+    ...MODULE_PAGES.filter((p) => paths.has(p.path)).map((p): [string, string] => [`#/${p.route}`, p.title]),
     ...(paths.has('/v1/iso20022/audit/messages') ? ([['#/iso', 'ISO 20022']] as [string, string][]) : []),
     ['#/settings', 'Settings'],
   ];

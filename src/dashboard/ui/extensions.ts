@@ -1,5 +1,5 @@
 // What the ledger modules add to the dashboard (docs/dashboard.md "Ledger modules"): panels on
-// an account's page and look-ups for the search box. Each module that adds something has a
+// an account's page, look-ups for the search box and whole pages of their own. Each module that adds something has a
 // `src/modules/<name>/dashboard.ts` whose default export is a `DashboardExtension`; the bundle build
 // (scripts/build-dashboard.mjs) finds those files by convention and hands them over, in module folder
 // order, as `torana:module-dashboards`, so no dashboard file names a module.
@@ -19,7 +19,21 @@ export interface AccountPanel {
   readonly Panel: FunctionComponent<{ id: string }>;
 }
 
+/**
+ * A page of its own at `#/<route>` (its argument: the next part of the hash), listed in the navigation
+ * as `title` when the node serves `path` (from its OpenAPI document); its route never shadows one of
+ * the dashboard's own pages.
+ */
+export interface ModulePage {
+  readonly route: string;
+  readonly title: string;
+  readonly path: string;
+  readonly Page: FunctionComponent<{ arg: string }>;
+}
+
 export interface DashboardExtension {
+  /** Its pages, listed in the navigation after the dashboard's own ledger pages. */
+  readonly pages?: readonly ModulePage[];
   /** Panels on an account's page, after its summary. */
   readonly accountPanels?: readonly AccountPanel[];
   /**

@@ -4,6 +4,7 @@
 
 import type { Command } from 'commander';
 import { lazyAction } from '../../cli/lazy.js';
+import { registerShieldCommand } from './shield-commands.js';
 
 const actions = () => import('./actions.js');
 
@@ -120,4 +121,6 @@ export function registerConferenceCommands(program: Command): void {
   options(conf.command('show <call-id>').description('a call: settings, manifest, roster, usage and status'))
     .addHelpText('after', '\nExample:\n  torana conference show wonderland:standup --json\n')
     .action(lazyAction(actions, 'show'));
+  // `torana shield`: the notes private calls pay their entry fee from (shield-commands.ts).
+  registerShieldCommand(program);
 }

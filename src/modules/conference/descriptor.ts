@@ -5,6 +5,7 @@
 
 import type { LedgerModule } from '../descriptor.js';
 import { registerConferenceCommands } from './commands.js';
+import { CONFERENCE_DOC_SECTIONS } from './docs.js';
 import { conferenceEventScope } from './event-scope.js';
 import * as calls from './exec-calls.js';
 import * as relays from './exec-relays.js';
@@ -77,4 +78,5 @@ export const conferenceModule: LedgerModule = {
   sdk: CONFERENCE_SDK,
   cli: registerConferenceCommands,
   docs: 'docs/conference.md',
+  docSections: CONFERENCE_DOC_SECTIONS,
 };

@@ -14,7 +14,7 @@ import { formatNumeric } from '../../model/numeric.js';
 import { type NullifierKind, nullifierId } from '../../model/shielded.js';
 import { type ExecContext, type Fail, fail, type InstructionOf } from '../../state/exec-context.js';
 import { payFee, spendNullifier } from '../../state/exec-shielded.js';
-import { requireZkKeys, type VkParameter, verifyProof } from '../../state/exec-zk-keys.js';
+import { requireZkKeys, verifyProof } from '../../state/exec-zk-keys.js';
 import {
   callField,
   createFeeBind,
@@ -49,7 +49,7 @@ export function privateCreate(x: ExecContext, ins: InstructionOf<'CreateConferen
 function provedOnce(
   x: ExecContext,
   kind: NullifierKind,
-  vk: VkParameter,
+  vk: string,
   p: RosterProof,
   signals: readonly bigint[],
   before?: () => Fail | undefined,

@@ -1,8 +1,11 @@
 // The private side of `torana conference` (docs/conference.md "Private rosters", "Shielded fee",
 // "Routes and CLI"): roster keys kept in small JSON files, roster proofs and entry-fee note spends
-// made here on the client (torana/sdk/zk) and never by the node (the notes: cli/shielded-notes.ts).
+// made here on the client (torana/sdk/zk) and never by the node (the notes: notes.ts).
 
 import { CliError } from '../../cli/errors.js';
+import { parseNumeric } from '../../model/numeric.js';
+import type { ToranaClient } from '../../sdk/client.js';
+import type { NoteSpend, RosterProof } from './model.js';
 import {
   baseUnits,
   hexField,
@@ -12,10 +15,7 @@ import {
   type Prover,
   prover,
   saveJson,
-} from '../../cli/shielded-notes.js';
-import { parseNumeric } from '../../model/numeric.js';
-import type { ToranaClient } from '../../sdk/client.js';
-import type { NoteSpend, RosterProof } from './model.js';
+} from './notes.js';
 
 /**
  * Runs one stage of a private operation, with a line on stderr as it starts and one with its elapsed

@@ -15,6 +15,7 @@ import { NoteSpendCodec } from '../../model/shielded.js';
 import { GROTH16_VERIFY_WEIGHT, POOL_APPEND_WEIGHT, row, sized } from '../../model/weights.js';
 import { declareModuleWire } from '../../state/module-wire.js';
 import { type TableDef, tableDef } from '../../state/tables.js';
+import { declareZkParameters } from '../../state/zk-parameters.js';
 import {
   CallId,
   type ConferenceCall,
@@ -172,6 +173,18 @@ function proofs(ins: Instruction): number {
   if ('fee' in ins && ins.fee !== undefined) w += GROTH16_VERIFY_WEIGHT + POOL_APPEND_WEIGHT;
   return w;
 }
+
+// Private calls prove against the roster and usage keys and pay the entry fee through the core's
+// shielded pool (state/zk-parameters.ts): parameter ids are consensus data and never change.
+declareZkParameters({
+  verifyingKeys: [
+    { id: 'conference_roster_vk', artifact: 'roster' },
+    { id: 'conference_usage_vk', artifact: 'usage' },
+  ],
+  entryFee: 'conference_entry_fee',
+  feeAccount: 'conference_fee_account',
+  devKeysFeature: 'conference.dev_keys',
+});
 
 export const conferenceWire = declareModuleWire({
   name: 'conference',

@@ -2,12 +2,12 @@
 
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import { numeric } from '../model/numeric.js';
-import { instructions as ix } from '../sdk/instructions.js';
-import { type Flags, submit } from './client-actions.js';
-import { CliError } from './errors.js';
-import { resolveClient } from './settings.js';
-import { baseUnits, nativeScale, newNote, saveNote } from './shielded-notes.js';
+import { type Flags, submit } from '../../cli/client-actions.js';
+import { CliError } from '../../cli/errors.js';
+import { resolveClient } from '../../cli/settings.js';
+import { numeric } from '../../model/numeric.js';
+import { instructions as ix } from '../../sdk/instructions.js';
+import { baseUnits, nativeScale, newNote, saveNote } from './notes.js';
 
 type DirFlags = Flags & { dir: string };
 

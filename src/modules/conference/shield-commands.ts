@@ -1,10 +1,11 @@
 // `torana shield` (docs/conference.md "Shielded fee"): moves native asset into the shielded pool as a
-// note. Only the declaration here; the code is in private-actions.ts, imported when it runs (lazy.ts).
+// note. Only the declaration here; the code is in shield-actions.ts, imported when it runs (cli/lazy.ts).
+// Registered with the `conference` group (commands.ts): private calls pay their entry fee from notes.
 
 import type { Command } from 'commander';
-import { lazyAction } from './lazy.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const privateActions = () => import('./private-actions.js');
+const shieldActions = () => import('./shield-actions.js');
 
 function options(cmd: Command): Command {
   return cmd
@@ -25,5 +26,5 @@ export function registerShieldCommand(program: Command): void {
       'after',
       '\nThe note file holds the secrets that spend the note: keep it. Private calls pay their entry fee from it.\nExample:\n  torana shield 5\n',
     )
-    .action(lazyAction(privateActions, 'shield'));
+    .action(lazyAction(shieldActions, 'shield'));
 }

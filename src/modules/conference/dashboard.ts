@@ -1,12 +1,15 @@
-// Conference calls and relays (docs/conference.md "Routes and CLI"): the public read routes
+// The conference module's part of the dashboard (src/dashboard/ui/extensions.ts; bundled by
+// scripts/build-dashboard.mjs, type-checked with the dashboard's src/dashboard/ui/tsconfig.json): a page
+// `#/conference` of calls and relays (docs/conference.md "Routes and CLI"), the public read routes
 // `/v1/conference/calls` and `/v1/conference/relays` as tables (newest `LIMIT` of each, with the total).
 // Authenticated calls are served only to signed requests, so the list holds the public ones.
 
 import { html } from 'htm/preact';
 import { useContext } from 'preact/hooks';
-import { PathsContext } from './context.js';
-import { useJson } from './hooks.js';
-import { AccountLink, Loaded, Page, Table, time } from './parts.js';
+import { PathsContext } from '../../dashboard/ui/context.js';
+import type { DashboardExtension } from '../../dashboard/ui/extensions.js';
+import { useJson } from '../../dashboard/ui/hooks.js';
+import { AccountLink, Loaded, Page, Table, time } from '../../dashboard/ui/parts.js';
 
 interface Usage {
   duration_ms: string | number;
@@ -117,10 +120,16 @@ function Relays() {
 }
 
 /** The conference page: calls, and relays when the node serves relay telemetry. */
-export function Conference() {
+function Conference() {
   const paths = useContext(PathsContext);
   return html`<${Page} title="Conference">
     <${Calls} />
     ${paths.has('/v1/conference/relays') ? html`<${Relays} />` : html`<h2>Relays</h2><p class="muted">This node does not serve relay telemetry.</p>`}
   <//>`;
 }
+
+const conferenceDashboard: DashboardExtension = {
+  pages: [{ route: 'conference', title: 'Conference', path: '/v1/conference/calls', Page: Conference }],
+};
+
+export default conferenceDashboard;

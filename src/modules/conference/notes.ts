@@ -1,15 +1,15 @@
 // Shielded notes of `torana shield` and of the private conference commands (docs/conference.md
 // "Shielded fee"): notes kept in small JSON files, their secrets drawn here on the client
 // (torana/sdk/zk) and never by the node. The prover (snarkjs) is imported only when a command that
-// needs it runs; its worker threads end with the process (main.ts runAsProcess exits).
+// needs it runs; its worker threads end with the process (cli/main.ts runAsProcess exits).
 
 import { access, readFile, rename, writeFile } from 'node:fs/promises';
-import type { Numeric } from '../model/numeric.js';
-import type { ToranaClient } from '../sdk/client.js';
-import { CliError } from './errors.js';
+import { CliError } from '../../cli/errors.js';
+import type { Numeric } from '../../model/numeric.js';
+import type { ToranaClient } from '../../sdk/client.js';
 
-export type Prover = typeof import('../sdk/zk-prover.js');
-export const prover = (): Promise<Prover> => import('../sdk/zk-prover.js');
+export type Prover = typeof import('../../sdk/zk-prover.js');
+export const prover = (): Promise<Prover> => import('../../sdk/zk-prover.js');
 
 /** A shielded note file: its value in base units of the native asset and its secrets (hex). */
 export interface NoteFile {
