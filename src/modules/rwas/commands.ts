@@ -18,7 +18,7 @@ export function registerRwaCommands(program: Command): void {
     'register a lot (the signer is its controller; prints its id)',
   )
     .option('--owner <account>', 'its owner (default: the signer)')
-    .option('--controls <definition>', 'the asset definition whose transfer controls it obeys')
+    .option('--controls <definition>', 'the asset definition whose transfer rules it obeys')
     .option('--metadata <json>', 'a JSON object of metadata')
     .addHelpText(
       'after',
@@ -47,7 +47,7 @@ export function registerRwaCommands(program: Command): void {
   );
   cmd(
     'controls <lot> [definition]',
-    'the definition whose transfer controls it obeys; without: none (controller)',
+    'the definition whose transfer rules it obeys; without: none (controller)',
   ).action(lazyAction(actions, 'rwaControls'));
   cmd('list', 'lots, by id')
     .option('--limit <n>', 'page size')

@@ -1,6 +1,6 @@
 // The RWA lots module (docs/rwas.md): real-world-asset lots with quantitative provenance — register,
 // split by transfer, merge, redeem, freeze, hold, forced transfer by the controller — moving under the
-// transfer controls of their policy through the core's neutral transfer-check port; read routes, SDK
+// transfer rules of their policy through the core's neutral transfer-check port; read routes, SDK
 // functions and `torana rwa`.
 
 import type { DataEvent } from '../../model/events.js';

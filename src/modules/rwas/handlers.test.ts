@@ -170,7 +170,7 @@ describe('RWA lot instructions', () => {
     assert.equal(qty(chain, id), '7');
   });
 
-  it('moves under the transfer controls of its policy definition', () => {
+  it('moves under the transfer rules of its policy definition', () => {
     const chain = world();
     const id = register(chain, 'A', '10', BOB, ROSE);
     const set = (i: Instruction) => expectCode(chain, ADMIN, [i], 'Committed');

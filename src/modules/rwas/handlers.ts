@@ -1,7 +1,7 @@
 // The RWA lot instructions (docs/rwas.md §Instructions). Check order: the lot exists → permission (the
 // owner for TransferRwa, MergeRwas, RedeemRwa; the controller, Admin or `CanControlRwa {rwa}` for the
 // rest) → the lot still holds a quantity → the values (quantity, accounts) → frozen → free quantity →
-// the transfer controls of the lot's policy (policy.ts). Quantity is conserved: a transfer of part of a
+// the transfer rules of the lot's policy (policy.ts). Quantity is conserved: a transfer of part of a
 // lot splits it (the new lot names it as parent with the quantity taken), a merge moves every lot's
 // quantity into one new lot (naming each), and only RedeemRwa lowers the total.
 

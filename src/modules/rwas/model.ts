@@ -52,7 +52,7 @@ export const RwaLotCodec = struct('RwaLot', {
   metadata: MetadataCodec,
   /** The lots it was made from (none for a registered lot; one for a split; each merged lot). */
   parents: seq(RwaParentCodec, RWA_MERGE_LOTS_MAX),
-  /** The asset definition whose transfer controls every movement of the lot obeys (its policy). */
+  /** The asset definition whose transfer rules every movement of the lot obeys (its policy). */
   controls: option(AssetDefinitionId),
   ownedBy: AccountId,
   /** The issuer: freezes, holds, releases, sets the controls and forces transfers. */

@@ -1,4 +1,4 @@
-// A lot obeys the transfer controls of its policy (docs/rwas.md §Transfer controls): the lot's
+// A lot obeys the transfer rules of its policy (docs/rwas.md §Transfer rules): the lot's
 // `controls` names an asset definition, and every movement of the lot (a transfer, a forced transfer, a
 // redemption) is put to the installed modules' transfer checks as a movement of that definition
 // (state/module-host.ts `installedTransferChecks`, the neutral port `moveValue` uses), so the rules of

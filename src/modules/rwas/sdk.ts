@@ -21,7 +21,7 @@ export interface RwaLotInput {
   /** A decimal; its fraction digits are the lot's scale for good. */
   quantity: string | Numeric;
   owner: string;
-  /** The asset definition whose transfer controls the lot obeys. */
+  /** The asset definition whose transfer rules the lot obeys. */
   controls?: string;
   metadata?: Record<string, Json>;
 }
@@ -70,7 +70,7 @@ export const rwaInstructions = {
     to,
     quantity: q(quantity),
   }),
-  /** The asset definition whose transfer controls the lot obeys; undefined: none. */
+  /** The asset definition whose transfer rules the lot obeys; undefined: none. */
   setRwaControls: (lot: string, controls?: string): Instruction => ({
     kind: 'SetRwaControls',
     lot,

@@ -48,7 +48,7 @@ const INSTRUCTIONS = {
   ReleaseRwa: { lot: RwaId, quantity: NumericCodec },
   /** TransferRwa by the lot's controller, without the owner. */
   ForceTransferRwa: { lot: RwaId, to: AccountId, quantity: NumericCodec },
-  /** The asset definition whose transfer controls the lot obeys (absent: none). */
+  /** The asset definition whose transfer rules the lot obeys (absent: none). */
   SetRwaControls: { lot: RwaId, controls: option(AssetDefinitionId) },
 };
 
