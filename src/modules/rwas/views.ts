@@ -4,7 +4,6 @@
 import type { Infer } from '../../codec/codec.js';
 import { option, seq, struct } from '../../codec/compound.js';
 import { bool, string, u32, varuint } from '../../codec/primitives.js';
-import { ExplorerPaginationView } from '../../explorer/views.js';
 import { AccountId, AssetDefinitionId } from '../../model/ids.js';
 import { MetadataCodec } from '../../model/metadata.js';
 import { NumericCodec } from '../../model/numeric.js';
@@ -38,9 +37,17 @@ export type RwaItem = Infer<typeof RwaItemView>;
 /** The simple-list envelope of `GET /v1/rwas` and `POST /v1/rwas/query`. */
 export const RwaListView = struct('AppRwaList', { items: seq(RwaItemView, LIST_ITEMS_MAX), total: varuint });
 
+/** The explorer's page envelope (as every explorer list: gateway/list.ts `explorerPagination`). */
+const RwaPaginationView = struct('ExplorerRwaPagination', {
+  page: varuint,
+  perPage: varuint,
+  totalPages: varuint,
+  totalItems: varuint,
+});
+
 /** A page of lots (`GET /v1/explorer/rwas`). */
 export const ExplorerRwaListView = struct('ExplorerRwaList', {
-  pagination: ExplorerPaginationView,
+  pagination: RwaPaginationView,
   items: seq(RwaItemView, LIST_ITEMS_MAX),
 });
 
