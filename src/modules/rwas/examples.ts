@@ -19,7 +19,6 @@ export const examples: Readonly<Record<string, Json>> = {
     spec: 'copper-cathode-grade-a',
     quantity: '250.000',
     owner: BOB,
-    controls: ROSE,
     metadata: { warehouse: 'Rotterdam 4' },
   },
   TransferRwa: { kind: 'TransferRwa', lot: LOT, to: BOB, quantity: '100.000' },
