@@ -15,8 +15,9 @@ import { ExplorerQuerystring, explorerPagination, parseExplorerPage } from '../.
 import type { ListSource } from '../../gateway/list-scan.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { listRoutes } from '../../gateway/routes/app-lists.js';
+import { PATH_ID_CHARS_MAX } from '../../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../../gateway/view.js';
-import { RWA_ID_CHARS, type RwaLot } from './model.js';
+import type { RwaLot } from './model.js';
 import {
   ExplorerRwaListView,
   ExplorerRwaView,
@@ -72,7 +73,8 @@ function source(port: RwasPort): () => ListSource<RwaItem> {
   };
 }
 
-const RwaParams = Type.Object({ rwa_id: Type.String({ minLength: 1, maxLength: RWA_ID_CHARS }) });
+// Any id-sized text: an unknown lot is a 404, as on the other id routes.
+const RwaParams = Type.Object({ rwa_id: Type.String({ minLength: 1, maxLength: PATH_ID_CHARS_MAX }) });
 
 export function rwaRoutes(d: RouteDeps, port: RwasPort): RouteDef[] {
   return [
