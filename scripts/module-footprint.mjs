@@ -98,6 +98,13 @@ export const FEATURES = {
     docs: 'docs/controls.md',
   },
   conference: { folder: 'src/modules/conference', pattern: /conference/i, docs: 'docs/conference.md' },
+  // Case-sensitive parts: the bare letters "rwa" sit inside ordinary words ("forward"), so only the
+  // module's words count: rwa / rwas as a word or before `_`, `Rwa` in an identifier, `RWA`.
+  rwas: {
+    folder: 'src/modules/rwas',
+    pattern: /\b[Rr]was?(?:\b|_)|Rwas?[A-Z]|[a-z]Rwas?\b|\bRWAs?\b/,
+    docs: 'docs/rwas.md',
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

@@ -72,6 +72,16 @@ export const INSTRUCTION_TAGS = [
   'ChargeSubscriptionNow',
   'RecordSubscriptionUsage',
   'ChargeSubscription',
+  'RegisterRwa',
+  'TransferRwa',
+  'MergeRwas',
+  'RedeemRwa',
+  'FreezeRwa',
+  'UnfreezeRwa',
+  'HoldRwa',
+  'ReleaseRwa',
+  'ForceTransferRwa',
+  'SetRwaControls',
 ] as const;
 
 /** Data event kinds at their variant tags. */
@@ -134,6 +144,13 @@ export const DATA_EVENT_TAGS = [
   'SubscriptionStatusChanged',
   'SubscriptionInvoiced',
   'SubscriptionUsageRecorded',
+  'RwaRegistered',
+  'RwaTransferred',
+  'RwaMerged',
+  'RwaRedeemed',
+  'RwaFrozenSet',
+  'RwaHoldChanged',
+  'RwaControlsSet',
 ] as const;
 
 /** Chain parameter kinds at their variant tags (`SetParameter`, `ParameterChanged`). */
@@ -261,6 +278,13 @@ export const REJECTION_NUMBERS = {
   subscription_usage_not_allowed: 855,
   subscription_charge_not_allowed: 856,
   subscription_charge_not_due: 857,
+  rwa_invalid: 860,
+  rwa_not_found: 861,
+  rwa_exists: 862,
+  rwa_frozen: 863,
+  rwa_quantity_unavailable: 864,
+  rwa_closed: 865,
+  rwa_mismatch: 866,
   execution_limit: 901,
 } as const;
 
@@ -293,6 +317,7 @@ export const TABLE_TAGS = {
   triggerDue: 0x1a,
   subscriptionPlan: 0x1b,
   subscription: 0x1c,
+  rwaLot: 0x1d,
 } as const;
 
 export type InstructionTag = (typeof INSTRUCTION_TAGS)[number];

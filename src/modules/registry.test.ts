@@ -20,7 +20,7 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers', 'subscriptions'],
+      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers', 'subscriptions', 'rwas'],
     );
     assert.deepEqual(
       ENTRIES.map((e) => e.name),

@@ -32,6 +32,8 @@ export {
 } from './subscriptions/sdk.js';
 
 import { multisigWire } from './multisig/wire.js';
+import { rwaInstructions } from './rwas/sdk.js';
+import { rwasWire } from './rwas/wire.js';
 import { subscriptionInstructions } from './subscriptions/sdk.js';
 import { subscriptionsWire } from './subscriptions/wire.js';
 import { triggerInstructions } from './triggers/sdk.js';
@@ -95,6 +97,16 @@ export {
   multisigSpec,
 } from './multisig/sdk.js';
 export {
+  type RwaDetail,
+  type RwaList,
+  type RwaLotInput,
+  type RwaPage,
+  rwaChildId,
+  rwaDetail,
+  rwaLotId,
+  rwasList,
+} from './rwas/sdk.js';
+export {
   type TriggerDueInput,
   type TriggerList,
   type TriggerRepeatInput,
@@ -111,6 +123,7 @@ export const moduleInstructions = {
   ...controlInstructions,
   ...triggerInstructions,
   ...subscriptionInstructions,
+  ...rwaInstructions,
 } as const;
 
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
@@ -122,6 +135,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'controls', wire: controlsWire, cli: true },
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
+  { name: 'rwas', wire: rwasWire, cli: true },
 ]);
 
 export default LEDGER_MODULES;

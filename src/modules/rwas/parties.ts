@@ -1,0 +1,10 @@
+// The accounts the lot instructions name as parties (per-account transaction history): the owner a lot
+// is registered to, the receiver of a (forced) transfer. Read from the instruction alone.
+
+import type { InstructionParties } from '../../state/module-host.js';
+
+export const rwaParties: InstructionParties = {
+  RegisterRwa: (ins) => [ins.owner],
+  TransferRwa: (ins) => [ins.to],
+  ForceTransferRwa: (ins) => [ins.to],
+};
