@@ -1,4 +1,4 @@
-// GET /v1/policy (docs/api.md "Admission policy"): the admission limits this node enforces now. Public and
+// GET /v1/policy (docs/security.md "The admission policy"): the admission limits this node enforces now. Public and
 // node-local (queue and transaction bounds are per node configuration; the chain's parameters lower them).
 
 import { Type } from 'typebox';
