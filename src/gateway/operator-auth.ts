@@ -18,7 +18,8 @@
 // `Authorization: Bearer <token>` is authenticated by the session instead (in onRequest, before the body is
 // read): an unknown, expired or revoked token -> 401 operator_session_unknown / _expired / _revoked, a
 // malformed one -> 401 operator_auth_invalid (reason bearer_format). The gateway knows only the verifier
-// port below; the node injects the operator family's session store.
+// port below; the node injects the operator family's session store. With operator passkeys on
+// (`sessionsWithoutKeys`), a node without operator keys still opens its operator routes to session tokens.
 
 import type { FastifyRequest } from 'fastify';
 import { isKeyTextError, publicKeyFromText } from '../crypto/keys.js';
@@ -49,6 +50,8 @@ export interface OperatorAuthOptions {
   watermark?: OperatorWatermark;
   /** Bearer session tokens (operator sign-in); omitted: only signed requests are accepted. */
   sessions?: OperatorSessionVerifier;
+  /** Session tokens open operator routes even with no operator keys (operator passkeys are on). */
+  sessionsWithoutKeys?: boolean;
 }
 
 /** Who a valid session token stands for. */
@@ -127,6 +130,7 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
   let savedMs = watermark?.initialMs ?? Number.NEGATIVE_INFINITY;
   const bySession = new WeakSet<FastifyRequest>();
   const sessions = opts.sessions;
+  const open = operators.size > 0 || (sessions !== undefined && opts.sessionsWithoutKeys === true);
 
   function read(req: FastifyRequest): OperatorParts {
     const missing = HEADERS.filter((h) => header(req, h) === undefined);
@@ -175,9 +179,9 @@ export function createOperatorAuth(opts: OperatorAuthOptions): OperatorAuth {
   });
 
   return {
-    enabled: operators.size > 0,
+    enabled: open,
     async onRequest(req) {
-      if (operators.size === 0) throw gatewayError('operator_access_disabled');
+      if (!open) throw gatewayError('operator_access_disabled');
       const token = sessions === undefined ? undefined : bearerToken(req);
       if (token !== undefined) {
         if (isGatewayError(token)) throw token;

@@ -17,12 +17,16 @@ import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
 import { moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
 import { operatorFamily } from '../operator/family.js';
+import { operatorPasskeysFamily } from '../operator/passkeys/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
+import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { explorerFamilies } from './explorer-backend.js';
 import type { Node } from './node.js';
+import { nodeOperatorPasskeys } from './operator-passkeys.js';
+import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
 import { signersPort } from './signers-port.js';
 import { telemetryPort } from './telemetry-port.js';
@@ -110,6 +114,12 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       : []),
     reads.history,
     operatorFamily(env.operatorSessions),
+    // The admission limits this node enforces (GET /v1/policy).
+    policyFamily(policyPort(node)),
+    // Operator passkeys (WebAuthn sign-in to the same sessions); their store lives in the data folder.
+    ...(c.operator.passkeysEnabled
+      ? [operatorPasskeysFamily(await nodeOperatorPasskeys(node, env.operatorSessions, dir, env.app.log))]
+      : []),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ]);
 }

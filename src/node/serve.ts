@@ -163,6 +163,7 @@ export async function buildGateway(
       audience: { chainId: c.node.chainId, nodeKey: node.nodeKey.publicKeyText() },
       ...(watermark === undefined ? {} : { watermark }),
       sessions: operatorSessions,
+      sessionsWithoutKeys: c.operator.passkeysEnabled,
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);

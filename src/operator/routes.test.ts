@@ -194,4 +194,14 @@ describe('operator sign-in sessions', () => {
       assert.equal(op?.['x-ledger-node-local'], true, `${method} ${path}`);
     }
   });
+
+  it('the passkey routes are absent while operator.passkeys_enabled is off (404, not in OpenAPI)', async () => {
+    const doc = (await call('GET', '/openapi.json')).body;
+    assert.deepEqual(
+      Object.keys(doc.paths).filter((p) => p.startsWith('/v1/operator/auth/')),
+      [],
+    );
+    const r = await call('POST', '/v1/operator/auth/login/options', {});
+    assert.equal(r.status, 404, JSON.stringify(r.body));
+  });
 });

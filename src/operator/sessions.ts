@@ -180,6 +180,14 @@ export class OperatorSessions implements OperatorSessionVerifier {
     return this.#issue(key, now);
   }
 
+  /**
+   * Opens a session for an operator authenticated another way (a passkey, src/operator/passkeys/):
+   * `subject` stands where an operator key would in the session list and audit (`passkey:<credential id>`).
+   */
+  issueFor(subject: string): IssuedSession {
+    return this.#issue(subject, this.#o.now());
+  }
+
   verify(token: string): OperatorSessionRef | GatewayError {
     const s = this.#sessions.get(tokenHash(token));
     if (s === undefined) return gatewayError('operator_session_unknown');

@@ -308,6 +308,13 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     return tip;
   }
 
+  /** The admission limits in force now: the node's bounds lowered by the chain's parameters (GET /v1/policy). */
+  admissionLimits(): AdmissionLimits {
+    const limits = this.admission.limits();
+    assert(limits.instructionsMax >= 1 && limits.transactionBytesMax >= 1, 'pipeline: admission limits');
+    return limits;
+  }
+
   blockMaxTransactions(): number {
     const max = this.ledger.state.limit('blockMaxTransactions');
     // A chain parameter (a varuint) the engines pass to `takeTransactions` as its bound.

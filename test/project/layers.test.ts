@@ -41,6 +41,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
   operator: ['crypto', 'gateway'],
+  // GET /v1/policy reads the pipeline's admission and queue limits and the cost model's shares (model/weights.ts).
+  policy: ['model', 'gateway', 'pipeline'],
   mcp: ['gateway'],
   sdk: [
     'codec',
@@ -73,6 +75,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The PostgreSQL indexer (docs/indexer.md) verifies certificates and re-executes blocks.
   indexer: ['codec', 'model', 'state', 'pipeline', 'consensus', 'modules'],
   node: [
+    'policy',
     'codec',
     'crypto',
     'model',

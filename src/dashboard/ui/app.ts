@@ -56,7 +56,10 @@ function Content({ route }: { route: Route }) {
         ? html`<${IsoMessages} page=${num(route.query.get('page'), 1)} per=${num(route.query.get('per'), 200)} />`
         : html`<${IsoMessage} id=${arg} />`;
     case 'settings':
-      return html`<${Settings} signin=${paths.has('/v1/operator/session')} />`;
+      return html`<${Settings}
+        signin=${paths.has('/v1/operator/session')}
+        passkey=${paths.has('/v1/operator/auth/login/options')}
+      />`;
     case 'search':
       return html`<${SearchPage} q=${route.query.get('q') ?? ''} />`;
     default: {

@@ -22,6 +22,7 @@ const hexBytes = (hex: string) => Uint8Array.from(hex.match(/../g) ?? [], (h) =>
 const bytesHex = (b: Uint8Array) => Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
 const b64urlBytes = (s: string) =>
   Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+// (Passkey sign-in, below, sends its byte fields back in base64url, as WebAuthn's JSON forms do.)
 
 /** The stored session of this node, unless it expired. */
 export function currentSession(): Session | undefined {
@@ -75,6 +76,63 @@ export async function signIn(privateKeyText: string): Promise<Session | string> 
   const s = await postJson<{ token: string; session_id: string; expires_at_ms: number }>(
     '/v1/operator/session',
     { challenge_id: c.body.challenge_id, public_key: publicKey, signature: bytesHex(new Uint8Array(sig)) },
+  );
+  if (!s.ok) return `${s.error.code}: ${s.error.message}`;
+  return keep({ token: s.body.token, sessionId: s.body.session_id, expiresAtMs: s.body.expires_at_ms });
+}
+
+const bytesB64url = (b: ArrayBuffer) =>
+  btoa(String.fromCharCode(...new Uint8Array(b)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+
+export const canUsePasskeys = (): boolean =>
+  globalThis.isSecureContext && typeof globalThis.PublicKeyCredential === 'function';
+
+/**
+ * Sign in with a passkey (docs/operator.md "Passkeys"): the node's request options, the browser's
+ * authenticator answers (navigator.credentials.get), the node trades the assertion for a session.
+ */
+export async function signInWithPasskey(): Promise<Session | string> {
+  if (!canUsePasskeys()) return 'passkeys need a secure context (https, or http on localhost)';
+  const o = await postJson<{
+    challenge: string;
+    rpId?: string;
+    timeout?: number;
+    userVerification?: UserVerificationRequirement;
+    allowCredentials?: { id: string; type: 'public-key'; transports?: AuthenticatorTransport[] }[];
+  }>('/v1/operator/auth/login/options', {});
+  if (!o.ok) return `${o.error.code}: ${o.error.message}`;
+  const cred = (await navigator.credentials.get({
+    publicKey: {
+      challenge: b64urlBytes(o.body.challenge),
+      ...(o.body.rpId === undefined ? {} : { rpId: o.body.rpId }),
+      ...(o.body.timeout === undefined ? {} : { timeout: o.body.timeout }),
+      ...(o.body.userVerification === undefined ? {} : { userVerification: o.body.userVerification }),
+      allowCredentials: (o.body.allowCredentials ?? []).map((c) => ({
+        type: 'public-key' as const,
+        id: b64urlBytes(c.id),
+        ...(c.transports === undefined ? {} : { transports: c.transports }),
+      })),
+    },
+  })) as PublicKeyCredential | null;
+  if (cred === null) return 'no passkey was chosen';
+  const r = cred.response as AuthenticatorAssertionResponse;
+  const s = await postJson<{ token: string; session_id: string; expires_at_ms: number }>(
+    '/v1/operator/auth/login/verify',
+    {
+      id: cred.id,
+      rawId: bytesB64url(cred.rawId),
+      type: 'public-key',
+      response: {
+        clientDataJSON: bytesB64url(r.clientDataJSON),
+        authenticatorData: bytesB64url(r.authenticatorData),
+        signature: bytesB64url(r.signature),
+        ...(r.userHandle === null ? {} : { userHandle: bytesB64url(r.userHandle) }),
+      },
+      clientExtensionResults: {},
+    },
   );
   if (!s.ok) return `${s.error.code}: ${s.error.message}`;
   return keep({ token: s.body.token, sessionId: s.body.session_id, expiresAtMs: s.body.expires_at_ms });

@@ -6,7 +6,15 @@ import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
 import { NODE_URL, NODE_URL_KEY, normaliseNodeUrl, SERVING_NODE } from './api.js';
 import { Facts, Page, time } from './parts.js';
-import { canSignInHere, currentSession, signIn, signOut, useToken } from './session.js';
+import {
+  canSignInHere,
+  canUsePasskeys,
+  currentSession,
+  signIn,
+  signInWithPasskey,
+  signOut,
+  useToken,
+} from './session.js';
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 
@@ -37,7 +45,7 @@ function NodeSetting() {
   </section>`;
 }
 
-function SignIn() {
+function SignIn({ passkey }: { passkey: boolean }) {
   const [session, setSession] = useState(currentSession());
   const [message, setMessage] = useState('');
   const [busy, setBusy] = useState(false);
@@ -55,6 +63,10 @@ function SignIn() {
     setBusy(true);
     signIn(input.value).then(done, (err: Error) => done(err.message));
     input.value = '';
+  };
+  const withPasskey = () => {
+    setBusy(true);
+    signInWithPasskey().then(done, (err: Error) => done(err.message));
   };
   const withToken = (e: Event) => {
     e.preventDefault();
@@ -76,6 +88,7 @@ function SignIn() {
     <p>Opens the ISO 20022 pages. The key signs the node's challenge in this browser; it is neither stored nor sent.
       The session token lasts 15 minutes and is kept for this tab only.</p>
     ${canSignInHere() ? null : html`<p class="muted">This page is not a secure context, so it cannot sign: paste a token instead.</p>`}
+    ${passkey && canUsePasskeys() ? html`<p><button type="button" disabled=${busy} onClick=${withPasskey}>Sign in with a passkey</button></p>` : null}
     <form class="settings" onSubmit=${withKey}>
       <label for="operator-key">Operator private key (802620…)</label>
       <input id="operator-key" name="operator-key" type="password" autocomplete="off" required />
@@ -90,6 +103,6 @@ function SignIn() {
   </section>`;
 }
 
-export function Settings({ signin }: { signin: boolean }) {
-  return html`<${Page} title="Settings"><${NodeSetting} />${signin ? html`<${SignIn} />` : null}<//>`;
+export function Settings({ signin, passkey }: { signin: boolean; passkey: boolean }) {
+  return html`<${Page} title="Settings"><${NodeSetting} />${signin || passkey ? html`<${SignIn} passkey=${passkey} />` : null}<//>`;
 }
