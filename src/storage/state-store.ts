@@ -266,6 +266,34 @@ export class StateStore implements StateBackend {
     }
   }
 
+  /** Entries with start ≤ key < end, ascending by key bytes, or descending with `reverse`. */
+  *range(
+    start: Uint8Array,
+    end: Uint8Array,
+    reverse: boolean,
+  ): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    this.checkOpen();
+    const lo = userKey(start);
+    const hi = userKey(end);
+    if (Buffer.compare(lo, hi) >= 0) return;
+    // LMDB's reverse range runs from its start (inclusive) down to its end (exclusive): from `hi` down
+    // to a strict prefix of `lo` (a smaller key), skipping `hi` itself and stopping below `lo`.
+    const rows = reverse
+      ? this.db.getRange({ start: hi, end: lo.subarray(0, lo.length - 1), reverse: true })
+      : this.db.getRange({ start: lo, end: hi });
+    let previous: Uint8Array | undefined;
+    for (const { key, value } of rows) {
+      if (reverse && Buffer.compare(key, hi) >= 0) continue;
+      if (reverse && Buffer.compare(key, lo) < 0) return;
+      assert(
+        previous === undefined || Buffer.compare(previous, key) * (reverse ? -1 : 1) < 0,
+        'state store: range read out of order',
+      );
+      previous = key;
+      yield { key: fromUserKey(key), value };
+    }
+  }
+
   /** Deletes everything, the applied height included (before a rebuild from the block log). */
   clear(): Promise<void> {
     return this.serialise(async () => {
