@@ -16,6 +16,8 @@ import { loadKeyFile } from '../crypto/keyfile.js';
 import type { Algorithm } from '../crypto/keys.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
+import type { CommitCertificate } from '../model/block.js';
+import { blockCertificate } from '../model/block-certificate.js';
 import { transactionHash } from '../model/transaction.js';
 // The composition root of a node: installs the ledger modules before any block executes.
 import '../modules/load.js';
@@ -250,11 +252,26 @@ export class Node {
     await this.pipeline.commit(executed, certificate);
   }
 
+  /**
+   * Seeds consensus with the certificates of the newest 128 blocks. Each is taken from the block's
+   * bytes without decoding its transactions and results (model/block-certificate.ts); a block the
+   * shortcut does not fit is decoded whole.
+   */
   private async restoreCertificates(engine: SinglePeerEngine | BftEngine): Promise<void> {
-    const certs = [];
+    const certs: CommitCertificate[] = [];
+    // The limits the ledger decodes its own stored blocks with (they were checked when committed).
+    const limits = {
+      ...decodeLimitsOf(this.config),
+      bytesMax: Number.MAX_SAFE_INTEGER,
+      itemsMax: Number.MAX_SAFE_INTEGER,
+    };
     for (let h = this.ledger.height(); h >= 1 && certs.length < 128; h--) {
-      const b = await this.ledger.block(h);
-      if (b !== undefined) certs.push(b.certificate);
+      const bytes = await this.ledger.blockBytes(h);
+      const cert =
+        bytes === undefined
+          ? undefined
+          : (blockCertificate(bytes, limits) ?? (await this.ledger.block(h))?.certificate);
+      if (cert !== undefined) certs.push(cert);
     }
     engine.restoreCertificates(certs);
   }

@@ -23,7 +23,10 @@ import { buildTx } from '../../test/helpers/tx.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import type { Instruction } from '../model/instructions.js';
 import { transactionHash } from '../model/transaction.js';
-import { STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
+import { CursorStore } from '../state/cursors.js';
+import { executeQuery } from '../state/query.js';
+import { STATE_INDEX_META_KEY, STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
+import type { WorldState } from '../state/world-state.js';
 import { Ledger } from './ledger.js';
 
 const CACHE_ROWS = 32;
@@ -122,6 +125,75 @@ async function removeIndexRange(dir: string): Promise<number> {
   }
 }
 
+/** Turns a store into one of format 1: no ordered holder index, the bookkeeping's first byte 1. */
+async function makeFormat1(dir: string): Promise<number> {
+  const db = openLmdb<Uint8Array, Uint8Array>({
+    path: join(dir, 'state'),
+    keyEncoding: 'binary',
+    encoding: 'binary',
+    compression: false,
+    cache: false,
+  });
+  try {
+    const prefix = new Uint8Array([0x01, STATE_INDEX_PREFIX, 0x04, ...Buffer.from('holdersByValue'), 0]);
+    const end = prefix.slice();
+    end[end.length - 1] = 1;
+    const keys = [...db.getKeys({ start: prefix, end })].map((k) => new Uint8Array(k));
+    const metaKey = Uint8Array.of(0x01, ...STATE_INDEX_META_KEY);
+    const meta = new Uint8Array(db.get(metaKey)!);
+    meta[0] = 1;
+    db.transactionSync(() => {
+      for (const k of keys) db.removeSync(k);
+      db.putSync(metaKey, meta);
+    });
+    return keys.length;
+  } finally {
+    await db.close();
+  }
+}
+
+/** Holder pages of DEFINITION sorted by value (ids and values), through the query engine. */
+async function holderPages(state: WorldState): Promise<string[][]> {
+  const cases = [
+    { sort: 'value:desc', limit: 10 },
+    { sort: 'value:asc', offset: 5, limit: 20 },
+    { sort: 'value:desc', limit: 15, filter: { and: [{ gte: ['value', '40'] }, { lt: ['value', '120'] }] } },
+  ];
+  const out: string[][] = [];
+  for (const params of cases) {
+    const r = await executeQuery(
+      state,
+      {
+        kind: 'Start',
+        query: { kind: 'FindHoldersOfDefinition', definition: DEFINITION },
+        params: { offset: 0, fetchSize: 100, ...params },
+      },
+      'reader',
+      { cursors: new CursorStore({ capacity: 4, idleExpiryMs: 60_000, now: () => 0 }) },
+    );
+    assert.ok(!('code' in r) && r.kind === 'Iterable', JSON.stringify(params));
+    out.push(
+      r.batch.map(
+        (o) =>
+          `${(o.value as { id: string }).id}=${JSON.stringify(String((o.value as { value: { mantissa: bigint } }).value.mantissa))}`,
+      ),
+    );
+  }
+  return out;
+}
+
+/** Counts the ordered index walks of `state` (the holder query reading the index, not scanning). */
+function countWalks(state: WorldState): { walks: number } {
+  const seen = { walks: 0 };
+  const walk = state.orderedChildren.bind(state);
+  state.orderedChildren = (...args) => {
+    const steps = walk(...args);
+    if (steps !== undefined) seen.walks++;
+    return steps;
+  };
+  return seen;
+}
+
 describe('the world state on disk', () => {
   it('keeps at most its cached rows in the heap through a holder query and a restart, and hashes as the heap state', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'torana-state-disk-'));
@@ -195,6 +267,52 @@ describe('the world state on disk', () => {
       assert.deepEqual(disk.state.holdersOfDefinition(DEFINITION), all);
       assert.equal(disk.state.accountCount(), ACCOUNTS + 1);
       await disk.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('answers holder queries sorted by value from the ordered index, rebuilt at open for a store without it', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-state-disk-'));
+    try {
+      const { ledger } = await Ledger.open(options(dir));
+      const memory = (await openMemoryLedger(newDisk())).ledger;
+      await commitGenesis(ledger);
+      await commitGenesis(memory);
+      // Balances 1..300, then some move (a top holder appears, ties at 100), not yet durable when read.
+      const moves: Instruction[] = [7, 8, 9, 250].map((i) => ({
+        kind: 'MintAsset',
+        asset: `${DEFINITION}#${accountId(i)}`,
+        amount: { mantissa: i === 250 ? 1000n : BigInt(99 - i), scale: 0 },
+      }));
+      for (const b of [...BLOCKS, moves])
+        assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b));
+      const want = await holderPages(memory.state);
+      assert.ok(want[0]![0]!.endsWith('="1251"'), want[0]![0]);
+      const walks = countWalks(ledger.state);
+      assert.deepEqual(await holderPages(ledger.state), want);
+      await ledger.flushState();
+      assert.deepEqual(await holderPages(ledger.state), want);
+      assert.ok(walks.walks >= 6, `the index answered (${walks.walks} walks)`);
+      await ledger.close();
+
+      // A store written before the ordered index: loaded into the heap once, the index written with
+      // the next block, read at the next start.
+      assert.ok((await makeFormat1(dir)) >= ACCOUNTS, 'the ordered entries were in the store');
+      const { ledger: heap } = await Ledger.open(options(dir));
+      assert.ok(!heap.state.onDisk, 'a store of format 1 is loaded into the heap');
+      assert.deepEqual(await holderPages(heap.state), want);
+      const more = accounts(ACCOUNTS, ACCOUNTS + 1);
+      assert.deepEqual(await commitBlock(heap, more), await commitBlock(memory, more));
+      await heap.flushState();
+      await heap.close();
+      const { ledger: disk } = await Ledger.open(options(dir));
+      assert.ok(disk.state.onDisk, 'the next start reads the rebuilt index');
+      const rebuilt = countWalks(disk.state);
+      assert.deepEqual(await holderPages(disk.state), await holderPages(memory.state));
+      assert.ok(rebuilt.walks >= 3, `the rebuilt index answered (${rebuilt.walks} walks)`);
+      await disk.close();
+      await memory.close();
     } finally {
       await rm(dir, { recursive: true, force: true });
     }

@@ -11,13 +11,14 @@ import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
 import { StateError } from './errors.js';
 import { parseStateKey, stateKey } from './keys.js';
+import { type OrderedStep, type OrderedWalk, type RangeReader, walkOrdered } from './ordered-index.js';
 import { shareEmptyMaps } from './persist.js';
 import { childOf, indexParentPrefix } from './state-index-keys.js';
 import { SORTED_CHILDREN_CACHE_MIN, type TableStore, withId, withoutId } from './table-store.js';
-import type { IndexLink, IndexName, TableDef } from './tables.js';
+import type { IndexLink, IndexName, OrderedEntry, TableDef } from './tables.js';
 
 /** What a disk table reads: the state store's committed entries. */
-export interface StoreReader {
+export interface StoreReader extends Partial<RangeReader> {
   get(key: Uint8Array): Uint8Array | undefined;
   /** Entries whose key starts with `prefix`, sorted by key bytes. */
   entries(prefix: Uint8Array): Iterable<{ key: Uint8Array; value: Uint8Array }>;
@@ -94,6 +95,8 @@ export class DiskTableStore<V> implements TableStore<V> {
    */
   private readonly sortedChildren = new Map<string, readonly string[]>();
   private sortedChildrenIds = 0;
+  /** Ordered index entries (`TableDef.order`) changed by those blocks, by parent, then child. */
+  private readonly pendingOrder = new Map<string, Map<string, Pending<OrderedEntry | undefined>>>();
 
   constructor(
     private readonly def: TableDef<V>,
@@ -254,8 +257,38 @@ export class DiskTableStore<V> implements TableStore<V> {
     }
   }
 
+  reorder(id: string, before: OrderedEntry | undefined, after: OrderedEntry | undefined): void {
+    const version = this.ctx.writingVersion;
+    const mark = (parent: string, value: OrderedEntry | undefined) => {
+      let changed = this.pendingOrder.get(parent);
+      if (changed === undefined) {
+        changed = new Map();
+        this.pendingOrder.set(parent, changed);
+      }
+      changed.set(id, { value, version });
+    };
+    if (before !== undefined && before.parent !== after?.parent) mark(before.parent, undefined);
+    if (after !== undefined) mark(after.parent, after);
+  }
+
+  /**
+   * Children of `parent` in the table's ordered index, in value order (ordered-index.ts); undefined when
+   * the table has none, the store cannot read ranges backwards, or the ids need a code-unit sort.
+   */
+  orderedChildren(parent: string, walk: OrderedWalk): OrderedStep[] | undefined {
+    const order = this.def.order;
+    const reader = this.ctx.reader;
+    if (order === undefined || reader.range === undefined) return undefined;
+    const prefix = indexParentPrefix(this.def.tag, order.index, parent);
+    return walkOrdered(reader as RangeReader, prefix, this.pendingOrder.get(parent), walk);
+  }
+
   /** The store holds every write of versions up to `version`: their pending copies are dropped. */
   durable(version: number): void {
+    for (const [parent, changed] of this.pendingOrder) {
+      for (const [id, p] of changed) if (p.version <= version) changed.delete(id);
+      if (changed.size === 0) this.pendingOrder.delete(parent);
+    }
     for (const [id, p] of this.pending) if (p.version <= version) this.pending.delete(id);
     for (const [k, changed] of this.pendingLinks) {
       for (const [id, p] of changed) if (p.version <= version) changed.delete(id);
@@ -267,6 +300,7 @@ export class DiskTableStore<V> implements TableStore<V> {
   pendingCount(): number {
     let n = this.pending.size;
     for (const changed of this.pendingLinks.values()) n += changed.size;
+    for (const changed of this.pendingOrder.values()) n += changed.size;
     return n;
   }
 }

@@ -24,9 +24,13 @@ import {
   type QueryOutput,
 } from '../model/queries.js';
 import { transactionHash } from '../model/transaction.js';
+import { assert } from '../util/assert.js';
 import type { BlockSource, TxLocation } from './block-source.js';
 import { type QueryError, queryError } from './errors.js';
 import type { TableName } from './keys.js';
+import type { OrderedStep } from './ordered-index.js';
+import { type OrderedItems, valueBounds } from './query-ordered.js';
+import type { SortKey } from './sort.js';
 import type { IndexName } from './tables.js';
 import type { WorldState } from './world-state.js';
 
@@ -46,6 +50,11 @@ export interface ItemSource {
   /** Items [from, to) in default order. */
   slice(from: number, to: number): Item[];
   output(ref: unknown): QueryOutput;
+  /**
+   * The items in the order of `key`, read from an ordered index, narrowed by the value comparisons of
+   * `filter` (query-ordered.ts); absent, or undefined, when no index keeps that order.
+   */
+  ordered?(key: SortKey, filter: unknown): OrderedItems | undefined;
 }
 
 /** Scan costs: a row is cheap; a transaction or block must be read from the chain and hashed. */
@@ -88,24 +97,31 @@ export const ITEM_CODECS: Readonly<Record<QueryOutput['kind'], AnyCodec | undefi
 function rowSource(
   state: WorldState,
   kind: RowKind,
-  count: number,
+  count: () => number,
   idsUpTo: (to: number) => readonly string[],
 ): ItemSource {
-  const { table, codec } = ROW_SOURCES[kind];
-  const rows = state.tables[table];
+  const rows = rowItems(state, kind);
   return {
-    count,
+    get count() {
+      return count();
+    },
     scanUnits: ROW_UNITS,
     stable: false,
-    slice: (from, to) =>
-      idsUpTo(to)
-        .slice(from, to)
-        .map((id) => {
-          const value = rows.get(id)!;
-          return { tie: id, ref: value, json: () => (codec as AnyCodec).toJson(value) as Json };
-        }),
+    slice: (from, to) => rows(idsUpTo(to).slice(from, to)),
     output: (value) => ({ kind, value }) as QueryOutput,
   };
+}
+
+/** The items of the rows with the given ids (every one must exist). */
+function rowItems(state: WorldState, kind: RowKind): (ids: readonly string[]) => Item[] {
+  const { table, codec } = ROW_SOURCES[kind];
+  const rows = state.tables[table];
+  return (ids) =>
+    ids.map((id) => {
+      const value = rows.get(id);
+      assert(value !== undefined, `query: no ${table} row ${id} for an id of its index`);
+      return { tie: id, ref: value, json: () => (codec as AnyCodec).toJson(value) as Json };
+    });
 }
 
 /**
@@ -118,22 +134,69 @@ export const FIRST_IDS_READ_MAX = 1024;
 function all(state: WorldState, kind: RowKind): ItemSource {
   const t = state.tables[ROW_SOURCES[kind].table];
   let ids: readonly string[] | undefined;
-  return rowSource(state, kind, t.size, (to) => {
-    if (ids !== undefined) return ids;
-    const first = to <= FIRST_IDS_READ_MAX ? t.firstIds(to) : undefined;
-    if (first !== undefined) return first;
-    ids = t.sortedIds();
-    return ids;
-  });
+  return rowSource(
+    state,
+    kind,
+    () => t.size,
+    (to) => {
+      if (ids !== undefined) return ids;
+      const first = to <= FIRST_IDS_READ_MAX ? t.firstIds(to) : undefined;
+      if (first !== undefined) return first;
+      ids = t.sortedIds();
+      return ids;
+    },
+  );
 }
 
 /** Rows of the given ids, in that order. */
 function listSource(state: WorldState, kind: RowKind, ids: readonly string[]): ItemSource {
-  return rowSource(state, kind, ids.length, () => ids);
+  return rowSource(
+    state,
+    kind,
+    () => ids.length,
+    () => ids,
+  );
 }
 
+/** The rows linked to `parent` in `index`, by id; the ids are read when first needed. */
 function linked(state: WorldState, kind: RowKind, index: IndexName, parent: string): ItemSource {
-  return listSource(state, kind, state.linkedIds(ROW_SOURCES[kind].table, index, parent));
+  let ids: readonly string[] | undefined;
+  const get = () => {
+    ids ??= state.linkedIds(ROW_SOURCES[kind].table, index, parent);
+    return ids;
+  };
+  return rowSource(state, kind, () => get().length, get);
+}
+
+/**
+ * The holders of `definition` (asset rows), with their order by `value` read from the ordered holder
+ * index of a ledger on disk (`holdersByValue`), a few at a time, resuming after the last one read.
+ */
+function holders(state: WorldState, definition: string): ItemSource {
+  const source = linked(state, 'Asset', 'assetsByDefinition', definition);
+  const items = rowItems(state, 'Asset');
+  source.ordered = (key, filter) => {
+    if (key.segments.length !== 1 || key.segments[0] !== 'value') return undefined;
+    const bounds = valueBounds(filter, 'value');
+    let after: OrderedStep | undefined;
+    let ended = false;
+    const take = (n: number) => {
+      if (ended) return [];
+      const steps = state.orderedChildren('asset', definition, {
+        descending: key.descending,
+        ...bounds,
+        ...(after === undefined ? {} : { after }),
+        max: n,
+      });
+      if (steps === undefined) return undefined;
+      if (steps.length < n) ended = true;
+      after = steps.at(-1) ?? after;
+      return items(steps.map((s) => s.child));
+    };
+    // A state in the heap keeps no ordered index: known at the first read.
+    return state.onDisk ? { take } : undefined;
+  };
+  return source;
 }
 
 /** Zero-padded so that string order is numeric order. */
@@ -250,7 +313,7 @@ export function iterableSource(
       return linked(state, 'Asset', 'assetsByAccount', q.account);
     case 'FindHoldersOfDefinition':
       if (!state.tables.assetDefinition.get(q.definition)) return missing('asset definition', q.definition);
-      return linked(state, 'Asset', 'assetsByDefinition', q.definition);
+      return holders(state, q.definition);
     case 'FindNfts':
       return all(state, 'Nft');
     case 'FindRoles':

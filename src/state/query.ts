@@ -18,6 +18,7 @@ import { type CursorStore, type Pager, refPager } from './cursors.js';
 import { type QueryError, queryError } from './errors.js';
 import { compileFilter, type Predicate } from './filter.js';
 import { SINGLETON_ID } from './keys.js';
+import { orderedScan } from './query-ordered.js';
 import {
   committedTransaction,
   ITEM_CODECS,
@@ -208,7 +209,12 @@ async function start(
         );
   } else {
     const keep = p.limit === undefined ? undefined : p.offset + p.limit;
-    const refs = await scan(source, predicate, sortKeys, budget, keep);
+    const ordered = sortKeys.length === 1 ? source.ordered?.(sortKeys[0]!, p.filter) : undefined;
+    const fromIndex =
+      ordered === undefined
+        ? undefined
+        : await orderedScan(ordered, predicate, budget, source.scanUnits, keep);
+    const refs = fromIndex ?? (await scan(source, predicate, sortKeys, budget, keep));
     if (!Array.isArray(refs)) return refs;
     const end = p.limit === undefined ? refs.length : p.offset + p.limit;
     pager = refPager(refs.slice(p.offset, end), (ref) => source.output(ref));

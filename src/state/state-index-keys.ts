@@ -4,12 +4,16 @@
 //   0xF9 0x00 0x00                          → u8 format (1) ‖ accumulator 32 bytes BE (root.ts)
 //   0xF9 0x00 ‖ tag                         → the table's row count, u64 BE
 //   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ child id   → empty
-// Names and ids are UTF-8. A parent's children are one contiguous range, sorted by the child's bytes.
+//   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ order key ‖ child id   → empty
+// Names and ids are UTF-8. A parent's children are one contiguous range, sorted by the child's bytes;
+// in an ordered index (a definition's holders by balance, `holdersByValue`) by a fixed-width order key
+// first (ORDER_KEY_BYTES, big-endian, so byte order is value order), then the child's bytes.
 
 import { assert } from '../util/assert.js';
 
 export const STATE_INDEX_PREFIX = 0xf9;
-const FORMAT = 1;
+/** 2: the ordered holder index is kept; a store of format 1 has none and is rebuilt at open. */
+const FORMAT = 2;
 export const STATE_INDEX_META_KEY = Uint8Array.of(STATE_INDEX_PREFIX, 0x00, 0x00);
 export const EMPTY_VALUE = new Uint8Array(0);
 
@@ -48,6 +52,55 @@ export function indexEntryKey(tag: number, index: string, parent: string, child:
   out.set(prefix);
   out.set(c, prefix.length);
   return out;
+}
+
+/** Bytes of an ordered index's order key: a Numeric at scale 28 (below 2^128 · 10^28 < 2^224). */
+export const ORDER_KEY_BYTES = 28;
+const ORDER_SCALE = 28;
+
+/** 10^(28 − scale) by scale: the factor that brings a Numeric to scale 28. */
+const TO_ORDER_SCALE = Array.from({ length: ORDER_SCALE + 1 }, (_, s) => 10n ** BigInt(ORDER_SCALE - s));
+
+/** A non-negative decimal's order key: its value at scale 28, big-endian; byte order is value order. */
+export function numericOrderKey(n: { readonly mantissa: bigint; readonly scale: number }): Uint8Array {
+  assert(n.mantissa >= 0n && n.scale >= 0 && n.scale <= ORDER_SCALE, `order key of scale ${n.scale}`);
+  // Through hex: one conversion instead of 28 big-integer shifts (this runs for every balance write).
+  const hex = (n.mantissa * TO_ORDER_SCALE[n.scale]!).toString(16);
+  assert(hex.length <= 2 * ORDER_KEY_BYTES, 'order key out of range');
+  const out = new Uint8Array(ORDER_KEY_BYTES);
+  out.set(
+    Buffer.from(hex.length % 2 === 0 ? hex : `0${hex}`, 'hex'),
+    ORDER_KEY_BYTES - Math.ceil(hex.length / 2),
+  );
+  return out;
+}
+
+/** Parent prefixes of ordered entries, by tag, index and parent (a few: one per asset definition written). */
+const orderedPrefixes = new Map<string, Uint8Array>();
+const ORDERED_PREFIXES_KEPT = 1024;
+
+/** The key of one ordered entry: `child` under `parent` in `index` of table `tag`, at `order`. */
+export function orderedEntryKey(
+  tag: number,
+  index: string,
+  parent: string,
+  order: Uint8Array,
+  child: string,
+): Uint8Array {
+  assert(order.length === ORDER_KEY_BYTES, `an order key of ${order.length} bytes`);
+  const k = `${tag}\u0000${index}\u0000${parent}`;
+  let prefix = orderedPrefixes.get(k);
+  if (prefix === undefined) {
+    if (orderedPrefixes.size >= ORDERED_PREFIXES_KEPT) orderedPrefixes.clear();
+    prefix = indexParentPrefix(tag, index, parent);
+    orderedPrefixes.set(k, prefix);
+  }
+  const at = prefix.length + ORDER_KEY_BYTES;
+  const out = Buffer.alloc(at + Buffer.byteLength(child, 'utf8'));
+  out.set(prefix);
+  out.set(order, prefix.length);
+  out.write(child, at, 'utf8');
+  return new Uint8Array(out.buffer, out.byteOffset, out.length);
 }
 
 /** The child id of an entry key under `prefix`; undefined when not valid UTF-8 (never trusted blindly). */

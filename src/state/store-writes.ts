@@ -7,11 +7,12 @@ import {
   encodeCount,
   encodeIndexMeta,
   indexEntryKey,
+  orderedEntryKey,
   STATE_INDEX_META_KEY,
   tableCountKey,
 } from './state-index-keys.js';
 import type { BaseTable, TableWriteLog } from './table.js';
-import type { IndexLink, TableDef } from './tables.js';
+import type { IndexLink, OrderedEntry, TableDef } from './tables.js';
 
 /** One write of the state store (undefined value: delete). */
 export interface StoreWrite {
@@ -35,6 +36,25 @@ export class StoreWriteLog implements TableWriteLog {
       this.writes.push({ key: indexEntryKey(table.tag, index, parent, id), value: EMPTY_VALUE });
   }
 
+  ordered(
+    table: TableDef<unknown>,
+    id: string,
+    before: OrderedEntry | undefined,
+    after: OrderedEntry | undefined,
+  ): void {
+    const index = table.order!.index;
+    if (before !== undefined)
+      this.writes.push({
+        key: orderedEntryKey(table.tag, index, before.parent, before.key, id),
+        value: undefined,
+      });
+    if (after !== undefined)
+      this.writes.push({
+        key: orderedEntryKey(table.tag, index, after.parent, after.key, id),
+        value: EMPTY_VALUE,
+      });
+  }
+
   sizeChanged(table: TableDef<unknown>): void {
     this.resized.add(table.tag);
   }
@@ -56,8 +76,15 @@ export class StoreWriteLog implements TableWriteLog {
 export function* allStoreWrites(tables: readonly BaseTable<unknown>[]): Generator<StoreWrite> {
   for (const t of tables) {
     yield { key: tableCountKey(t.def.tag), value: encodeCount(t.size) };
-    for (const id of t.sortedIds())
-      for (const [index, parent] of t.linksOf(id, t.get(id)!))
+    const order = t.def.order;
+    for (const id of t.sortedIds()) {
+      const row = t.get(id)!;
+      for (const [index, parent] of t.linksOf(id, row))
         yield { key: indexEntryKey(t.def.tag, index, parent, id), value: EMPTY_VALUE };
+      if (order !== undefined) {
+        const e = order.of(id, row);
+        yield { key: orderedEntryKey(t.def.tag, order.index, e.parent, e.key, id), value: EMPTY_VALUE };
+      }
+    }
   }
 }

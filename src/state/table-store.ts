@@ -3,7 +3,7 @@
 // heap store below (the simulator, tests, memory chains) or the disk store (disk-table-store.ts: rows
 // and index entries in the state store, a bounded row cache in the heap).
 
-import type { IndexLink, IndexName } from './tables.js';
+import type { IndexLink, IndexName, OrderedEntry } from './tables.js';
 
 /**
  * Index entries with at least this many children keep their sorted ids until the entry changes: a
@@ -40,6 +40,11 @@ export interface TableStore<V> {
   ): void;
   /** Removes the row `old` stored under `id` and its index entries `unlinked`. */
   remove(id: string, old: V, unlinked: readonly IndexLink[]): void;
+  /**
+   * The row `id` moved in the table's ordered index (`TableDef.order`): out of `before`, into `after`
+   * (undefined: none). Only a store that keeps the ordered index has this.
+   */
+  reorder?(id: string, before: OrderedEntry | undefined, after: OrderedEntry | undefined): void;
 }
 
 /** Everything in the heap: rows by id, index entries by (index, parent). */

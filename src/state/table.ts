@@ -7,7 +7,7 @@ import { encode } from '../codec/frame.js';
 import { stateKey } from './keys.js';
 import { leafValue } from './root.js';
 import { HeapTableStore, linksNotIn, type TableStore } from './table-store.js';
-import type { IndexLink, IndexName, TableDef } from './tables.js';
+import type { IndexLink, IndexName, OrderedEntry, TableDef } from './tables.js';
 
 export { lowerBound, SORTED_CHILDREN_CACHE_MIN } from './table-store.js';
 
@@ -35,6 +35,20 @@ export interface TableWriteLog {
     linked: readonly IndexLink[],
   ): void;
   sizeChanged(table: TableDef<unknown>): void;
+  /** The row `id` left the ordered entry `before` and joined `after` (undefined: none). */
+  ordered(
+    table: TableDef<unknown>,
+    id: string,
+    before: OrderedEntry | undefined,
+    after: OrderedEntry | undefined,
+  ): void;
+}
+
+function sameEntry(a: OrderedEntry | undefined, b: OrderedEntry | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  if (a.parent !== b.parent || a.key.length !== b.key.length) return false;
+  for (let i = 0; i < a.key.length; i++) if (a.key[i] !== b.key[i]) return false;
+  return true;
 }
 
 export class BaseTable<V> {
@@ -113,6 +127,7 @@ export class BaseTable<V> {
         this.encodedRows.delete(this.encodedRows.keys().next().value!);
     }
     const old = this.store.get(id);
+    this.reorder(id, old, v);
     if (old !== undefined && this.def.linksById === true) {
       this.store.put(id, v, old, [], []); // same id, same index entries
       return;
@@ -129,11 +144,26 @@ export class BaseTable<V> {
     }
   }
 
+  /**
+   * Keeps the ordered index (`TableDef.order`) of a table whose writes go to the state store: the
+   * entry `old` gave moves to the one `v` gives. A state without a store log (the heap) keeps none.
+   */
+  private reorder(id: string, old: V | undefined, v: V | undefined): void {
+    const order = this.def.order;
+    if (order === undefined || this.log === undefined) return;
+    const before = old === undefined ? undefined : order.of(id, old);
+    const after = v === undefined ? undefined : order.of(id, v);
+    if (sameEntry(before, after)) return;
+    this.store.reorder?.(id, before, after);
+    this.log.ordered(this.def as TableDef<unknown>, id, before, after);
+  }
+
   remove(id: string): void {
     this.encodedRows.delete(id);
     const old = this.store.get(id);
     if (old === undefined) return;
     const unlinked = this.linksOf(id, old);
+    this.reorder(id, old, undefined);
     this.store.remove(id, old, unlinked);
     if (this.log !== undefined) {
       if (unlinked.length > 0) this.log.links(this.def as TableDef<unknown>, id, unlinked, []);

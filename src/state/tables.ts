@@ -44,6 +44,7 @@ import {
 } from '../model/shielded.js';
 import type { SameNames } from '../model/tags.js';
 import { SINGLETON_ID, TABLE_TAGS, type TableName } from './keys.js';
+import { numericOrderKey } from './state-index-keys.js';
 
 /** Bookkeeping of the state itself, persisted like any other row. */
 export const StateMetaCodec = struct('StateMeta', {
@@ -71,6 +72,8 @@ export interface IndexNames {
   nftsByDomain: unknown;
   assetsByAccount: unknown;
   assetsByDefinition: unknown;
+  /** A definition's holders ordered by balance (kept in the state store only: `TableDef.order`). */
+  holdersByValue: unknown;
   holdersByRole: unknown;
   /** Peers by BLS key text, disabled ones included: a consensus key is used once, ever. */
   peersByBlsKey: unknown;
@@ -78,6 +81,21 @@ export interface IndexNames {
   livePeers: unknown;
 }
 export type IndexName = keyof IndexNames & string;
+
+/** A row's place in an ordered index: under `parent`, at the fixed-width `key` (state-index-keys.ts). */
+export interface OrderedEntry {
+  readonly parent: string;
+  readonly key: Uint8Array;
+}
+
+/**
+ * An index ordered by a value of the row, kept only in the state store (a ledger on disk), beside the
+ * rows and outside the state root: the rows of one parent in key order, then by id.
+ */
+export interface OrderedIndex<V> {
+  readonly index: IndexName;
+  of(id: string, v: V): OrderedEntry;
+}
 
 export interface TableDef<V> {
   readonly name: TableName;
@@ -91,6 +109,8 @@ export interface TableDef<V> {
    * move it between index entries, so index upkeep is skipped on updates (the hot path of transfers).
    */
   readonly linksById?: boolean;
+  /** The table's ordered index (the state store keeps it; the heap does not). */
+  readonly order?: OrderedIndex<V>;
   /** Keep `sortedIds()` up to date by insertion instead of re-sorting (small tables read every block). */
   readonly keepSorted?: boolean;
   /** Extra consistency check on load: why the row is invalid, or undefined. */
@@ -146,6 +166,14 @@ const CORE_TABLES = Object.freeze({
             ['assetsByAccount', p.account],
             ['assetsByDefinition', p.definition],
           ];
+    },
+    order: {
+      index: 'holdersByValue',
+      // The id is a stored row's, so well formed: its definition is the text before the second '#'.
+      of: (id, v) => ({
+        parent: id.slice(0, id.indexOf('#', id.indexOf('#') + 1)),
+        key: numericOrderKey(v.value),
+      }),
     },
   }),
   nft: tableDef<Nft>('nft', NftCodec, {

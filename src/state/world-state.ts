@@ -26,6 +26,7 @@ import { SINGLETON_ID, type TableName } from './keys.js';
 import { stateRootVersion } from './merkle/hash.js';
 import { memoryTree, type StateTree, type TreeUpdate } from './merkle/tree.js';
 import { installedIdNamings } from './module-host.js';
+import type { OrderedStep, OrderedWalk } from './ordered-index.js';
 import { loadEntries, type StateEntry } from './persist.js';
 import { publishRoot } from './root.js';
 import { allStoreWrites, type StoreWrite, StoreWriteLog } from './store-writes.js';
@@ -425,6 +426,17 @@ export class WorldState {
   }
 
   /** Sorted ids of `table` rows linked to `parent` in `index` (may be the table's cached array: never change it). */
+  /**
+   * Children of `parent` in the ordered index of `table` (tables.ts `TableDef.order`), in value order;
+   * undefined for a state in the heap (which keeps no ordered index) or when the walk cannot tell the
+   * order (ordered-index.ts).
+   */
+  orderedChildren(table: TableName, parent: string, walk: OrderedWalk): OrderedStep[] | undefined {
+    if (this.disk === undefined) return undefined;
+    const store = (this.tables[table] as BaseTable<unknown>).store as DiskTableStore<unknown>;
+    return store.orderedChildren(parent, walk);
+  }
+
   linkedIds(table: TableName, index: IndexName, parent: string): readonly string[] {
     return (this.tables[table] as BaseTable<unknown>).sortedChildIds(index, parent);
   }

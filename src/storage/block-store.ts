@@ -58,6 +58,12 @@ export interface StateBackend {
   get(key: Uint8Array | string): Uint8Array | undefined;
   /** Entries whose key starts with `prefix` (default: all), sorted by key bytes. */
   entries(prefix?: Uint8Array | string): Iterable<{ key: Uint8Array; value: Uint8Array }>;
+  /** Entries with start ≤ key < end, ascending by key bytes, or descending with `reverse` (optional). */
+  range?(
+    start: Uint8Array,
+    end: Uint8Array,
+    reverse: boolean,
+  ): Iterable<{ key: Uint8Array; value: Uint8Array }>;
   /** Waits for writes in flight, then closes. Idempotent. */
   close(): Promise<void>;
   /** Drops what a full read left resident (a memory-mapped store reopens its map); optional. */

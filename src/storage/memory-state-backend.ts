@@ -162,6 +162,24 @@ export class MemoryStateBackend implements StateBackend {
     }
   }
 
+  /** Entries with start ≤ key < end, ascending by key bytes, or descending with `reverse`. */
+  *range(
+    start: Uint8Array,
+    end: Uint8Array,
+    reverse: boolean,
+  ): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    this.checkOpen();
+    const lo = hexOf(keyBytes(start));
+    const hi = hexOf(keyBytes(end));
+    const keys = [...this.medium.entries.keys()].filter((k) => k >= lo && k < hi).sort();
+    if (reverse) keys.reverse();
+    for (const k of keys) {
+      const value = this.medium.entries.get(k);
+      if (value !== undefined)
+        yield { key: new Uint8Array(Buffer.from(k, 'hex')), value: new Uint8Array(value) };
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -100,6 +100,15 @@ async function stateScenario(open: () => Promise<StateBackend>): Promise<void> {
     [...s.entries()].map((e) => dec(e.key)),
     ['a', 'b/1', 'b/2'],
   );
+  // Ranges [start, end) both ways: a key equal to start is in, one equal to end is out.
+  const range = (start: string, end: string, reverse: boolean) =>
+    [...s.range!(enc(start), enc(end), reverse)].map((e) => `${dec(e.key)}=${dec(e.value)}`);
+  assert.deepEqual(range('a', 'b/2', false), ['a=3', 'b/1=y']);
+  assert.deepEqual(range('a', 'b/2', true), ['b/1=y', 'a=3']);
+  assert.deepEqual(range('a0', 'z', true), ['b/2=x', 'b/1=y']);
+  assert.deepEqual(range('b/1', 'b/2\u0000', true), ['b/2=x', 'b/1=y']);
+  assert.deepEqual(range('', 'a', true), []);
+  assert.deepEqual(range('b', 'a', false), []);
   assert.throws(
     () => s.get('k'.repeat(5000)),
     (e) => code(e) === 'storage_invalid_key',

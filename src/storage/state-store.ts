@@ -12,6 +12,7 @@ import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { noFailPoints } from '../util/failpoints.js';
 import { bytesEqual } from '../util/hex.js';
+import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../util/lmdb-writes.js';
 import type { StateBackend, StateChange } from './block-store.js';
 import { StorageCorruptionError, StorageError } from './errors.js';
 import { HASH_BYTES } from './record.js';
@@ -52,6 +53,7 @@ function openDb(path: string, opts: StateStoreOptions): Db {
     encoding: 'binary',
     compression: false,
     cache: false,
+    ...LMDB_WRITE_OPTIONS,
     noSync: !(opts.fsync ?? true),
     ...(opts.mapSizeBytes === undefined ? {} : { mapSize: opts.mapSizeBytes }),
   });
@@ -266,6 +268,34 @@ export class StateStore implements StateBackend {
     }
   }
 
+  /** Entries with start ≤ key < end, ascending by key bytes, or descending with `reverse`. */
+  *range(
+    start: Uint8Array,
+    end: Uint8Array,
+    reverse: boolean,
+  ): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    this.checkOpen();
+    const lo = userKey(start);
+    const hi = userKey(end);
+    if (Buffer.compare(lo, hi) >= 0) return;
+    // LMDB's reverse range runs from its start (inclusive) down to its end (exclusive): from `hi` down
+    // to a strict prefix of `lo` (a smaller key), skipping `hi` itself and stopping below `lo`.
+    const rows = reverse
+      ? this.db.getRange({ start: hi, end: lo.subarray(0, lo.length - 1), reverse: true })
+      : this.db.getRange({ start: lo, end: hi });
+    let previous: Uint8Array | undefined;
+    for (const { key, value } of rows) {
+      if (reverse && Buffer.compare(key, hi) >= 0) continue;
+      if (reverse && Buffer.compare(key, lo) < 0) return;
+      assert(
+        previous === undefined || Buffer.compare(previous, key) * (reverse ? -1 : 1) < 0,
+        'state store: range read out of order',
+      );
+      previous = key;
+      yield { key: fromUserKey(key), value };
+    }
+  }
+
   /** Deletes everything, the applied height included (before a rebuild from the block log). */
   clear(): Promise<void> {
     return this.serialise(async () => {
@@ -287,6 +317,8 @@ export class StateStore implements StateBackend {
   releaseMappedPages(): Promise<void> {
     return this.serialise(async () => {
       this.checkOpen();
+      // A failed store is not reopened here (its close would wait for a flush LMDB never settles).
+      if (this.failure !== undefined) return;
       await this.db.close();
       this.db = openDb(this.path, this.opts);
       // Reopened over the same files: what they record as applied is what this store believes.
@@ -306,13 +338,14 @@ export class StateStore implements StateBackend {
     await this.writeTail;
     // Commits queued before the close may finish; the applied height never goes back.
     assert(this.height >= height, `state store: applied height went back to ${this.height} at close`);
-    await this.db.close();
+    await closeLmdb(this.db, this.failure !== undefined);
   }
 
   /**
    * One LMDB batch of `writes`. A failed write transaction (a full disk: ENOSPC) rejects the batch with
-   * an error whose `commitError` is a second promise LMDB rejects later with the cause; left unhandled,
-   * that rejection would end the process instead of this store's `storage_failed`.
+   * an error whose `commitError` is a second promise LMDB rejects with the cause; left unhandled, that
+   * rejection (or that of an event-turn batch: LMDB_WRITE_OPTIONS) would end the process instead of
+   * this store's `storage_failed`.
    */
   private async writeBatch(writes: readonly Write[]): Promise<void> {
     // Callers checked the store open and prepared every write (no write can throw while queued).
@@ -329,8 +362,7 @@ export class StateStore implements StateBackend {
     } catch (e) {
       // Handled here, never awaited: LMDB settles it when its write thread reports the cause (it also
       // prints it), which a failed commit must not wait for.
-      const cause = (e as { commitError?: unknown }).commitError;
-      if (cause instanceof Promise) cause.catch(() => undefined);
+      settleCommitError(e);
       this.failure = e;
       throw new StorageError('storage_failed', `state write failed (a full disk?): ${String(e)}`, {
         cause: String(e),

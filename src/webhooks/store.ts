@@ -7,6 +7,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { type Database, open as openLmdb, type RootDatabase } from 'lmdb';
+import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../util/lmdb-writes.js';
 
 export interface WebhookRecord {
   id: string;
@@ -73,7 +74,13 @@ export class WebhookStore {
 
   static async open(dir: string, opts: { fsync: boolean }): Promise<WebhookStore> {
     await mkdir(dir, { recursive: true, mode: 0o700 });
-    const root = openLmdb({ path: dir, compression: false, noSync: !opts.fsync, maxDbs: 4 });
+    const root = openLmdb({
+      path: dir,
+      compression: false,
+      noSync: !opts.fsync,
+      maxDbs: 4,
+      ...LMDB_WRITE_OPTIONS,
+    });
     const db = (name: string) => root.openDB<unknown, string>({ name, encoding: 'json', compression: false });
     return new WebhookStore(root, db('hooks'), db('deliveries'), db('meta'), opts.fsync);
   }
@@ -145,6 +152,8 @@ export class WebhookStore {
         if (this.fsync) await this.root.flushed;
         for (const w of waiters) w.resolve();
       } catch (e) {
+        // A failed transaction (a full disk) fails the store; its second rejection is handled here.
+        settleCommitError(e);
         this.failure ??= e;
         for (const w of waiters) w.reject(e);
       }
@@ -158,6 +167,6 @@ export class WebhookStore {
     if (this.ops.length > 0) await this.write().catch(() => undefined);
     while (this.flushing) await new Promise((r) => setImmediate(r));
     this.closed = true;
-    await this.root.close();
+    await closeLmdb(this.root, this.failure !== undefined);
   }
 }

@@ -94,9 +94,17 @@ describe('ledger core end to end (single peer, in process)', () => {
     const height = t.node.ledger.height();
     const tip = toHex(t.node.ledger.tipHash());
     const root = toHex(t.node.ledger.state.stateRoot());
+    const liveCertificates = t.node.engine.snapshot().recentCertificates;
     await t.restart();
     assert.equal(t.node.ledger.height(), height);
     assert.equal(toHex(t.node.ledger.tipHash()), tip);
+    // The certificates restored at start (taken from the blocks' bytes without decoding them whole)
+    // are the blocks' own, newest first, as a whole-block decode gives them and as the engine held them.
+    const restored = t.node.engine.snapshot().recentCertificates;
+    const decoded = [];
+    for (let h = height; h >= 1; h--) decoded.push((await t.node.ledger.block(h))!.certificate);
+    assert.deepEqual(restored, decoded);
+    assert.deepEqual(restored.slice(0, liveCertificates.length), liveCertificates);
     assert.equal(toHex(t.node.ledger.state.stateRoot()), root);
     assert.equal(t.node.ledger.state.asset(`${rose}#${bob.id}`)?.value.mantissa, 2550n);
     const more = await run(t, bob, [

@@ -11,6 +11,7 @@ import type { Codec } from '../../codec/codec.js';
 import { decode, encode } from '../../codec/frame.js';
 import { hash } from '../../crypto/hash.js';
 import { toHex } from '../../util/hex.js';
+import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../../util/lmdb-writes.js';
 import {
   AUDIT_GENESIS_HASH,
   type AuditAnchor,
@@ -84,7 +85,14 @@ export class BridgeStore {
 
   static async open(dir: string, opts: { fsync: boolean; nowMs: () => number }): Promise<BridgeStore> {
     await mkdir(dir, { recursive: true });
-    const root = openLmdb({ path: dir, compression: false, cache: false, noSync: !opts.fsync, maxDbs: 8 });
+    const root = openLmdb({
+      path: dir,
+      compression: false,
+      cache: false,
+      noSync: !opts.fsync,
+      maxDbs: 8,
+      ...LMDB_WRITE_OPTIONS,
+    });
     const db = (name: string) =>
       root.openDB<Uint8Array, string | number>({ name, encoding: 'binary', compression: false });
     const meta = db('meta');
@@ -215,6 +223,8 @@ export class BridgeStore {
         });
         if (this.fsync) await this.root.flushed;
       } catch (e) {
+        // A failed transaction (a full disk) fails the store; its second rejection is handled here.
+        settleCommitError(e);
         if (!(e instanceof BridgeError)) this.failure = e;
         const err = new BridgeError('iso_bridge_unavailable', 'the bridge record store failed', {
           reason: String(e),
@@ -274,7 +284,7 @@ export class BridgeStore {
     if (this.closing) return;
     this.closing = true;
     await this.settled();
-    await this.root.close();
+    await closeLmdb(this.root, this.failure !== undefined);
   }
 
   private checkUsable(): void {
