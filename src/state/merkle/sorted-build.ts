@@ -54,23 +54,82 @@ export class SortedBuildError extends Error {
 }
 
 /**
- * Builds the tree of `leaves` (sorted by key hash) as `version`, handing each node and the root record
- * to `write` once. The store must hold no other node of that version.
+ * Builds the tree of leaves added in key-hash order as `version`, handing each node and, at finish(),
+ * the root record to `write` once. Leaves may come in chunks with other work between (a store write):
+ * the builder keeps only its stack. The store must hold no other node of that version.
  */
-export function buildSortedTree(
-  leaves: Iterable<SortedLeaf>,
-  version: number,
-  write: (key: Uint8Array, value: Uint8Array) => void,
-): SortedBuildResult {
-  let writes = 0;
-  const put = (key: Uint8Array, value: Uint8Array) => {
-    writes++;
-    write(key, value);
-  };
+export class SortedTreeBuilder {
+  /** The open left subtrees, each waiting for its right sibling at its split depth (increasing upwards). */
+  private readonly stack: { split: number; left: Built }[] = [];
+  private prev: Built | undefined;
+  private n = 0;
+  private written = 0;
+  private done = false;
+
+  constructor(
+    private readonly version: number,
+    private readonly write: (key: Uint8Array, value: Uint8Array) => void,
+  ) {}
+
+  /** The next leaf: its key hash must be above the previous one's. */
+  add(leaf: SortedLeaf): void {
+    assert(!this.done, 'sorted build: a leaf added after finish');
+    assert(
+      leaf.kh.length === TREE_HASH_BYTES && leaf.valueHash.length === TREE_HASH_BYTES,
+      'sorted build: a leaf hash of the wrong size',
+    );
+    const kh = Uint8Array.from(leaf.kh);
+    const vh = Uint8Array.from(leaf.valueHash);
+    const prev = this.prev;
+    if (prev !== undefined) {
+      if (compareBytes(prev.kh, kh) >= 0)
+        throw new SortedBuildError(
+          `sorted build: leaf ${this.n} is not after leaf ${this.n - 1} by key hash`,
+        );
+      const s = splitBit(prev.kh, kh);
+      let cur = prev;
+      while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.split > s) {
+        const top = this.stack.pop()!;
+        cur = this.join(top.left, cur, top.split);
+      }
+      this.stack.push({ split: s, left: cur });
+    }
+    this.prev = { kind: 'leaf', kh, vh, hash: leafHash(kh, vh) };
+    this.n++;
+  }
+
+  /** Closes every open subtree and writes the root record. */
+  finish(): SortedBuildResult {
+    assert(!this.done, 'sorted build: finished twice');
+    this.done = true;
+    let root: Child;
+    if (this.prev !== undefined) {
+      let cur = this.prev;
+      while (this.stack.length > 0) {
+        const top = this.stack.pop()!;
+        cur = this.join(top.left, cur, top.split);
+      }
+      root = this.place(cur, 0);
+    }
+    this.put(rootKey(this.version), encodeRef(root));
+    return {
+      root,
+      stateRoot: stateRootOf(root?.hash ?? EMPTY_SUBTREE),
+      leaves: this.n,
+      writes: this.written,
+    };
+  }
+
+  private put(key: Uint8Array, value: Uint8Array): void {
+    this.written++;
+    this.write(key, value);
+  }
+
   /** The reference of `b` placed at depth `d`: a leaf is written there, an internal node lifted by a chain. */
-  const place = (b: Built, d: number): NodeRef => {
+  private place(b: Built, d: number): NodeRef {
+    const version = this.version;
     if (b.kind === 'leaf') {
-      put(nodeKey(version, d, b.kh), encodeNode({ kind: 'leaf', keyHash: b.kh, valueHash: b.vh }));
+      this.put(nodeKey(version, d, b.kh), encodeNode({ kind: 'leaf', keyHash: b.kh, valueHash: b.vh }));
       return { kind: 'leaf', version, hash: b.hash };
     }
     assert(b.depth >= d, `sorted build: an internal node at ${b.depth} placed at ${d}`);
@@ -81,53 +140,28 @@ export function buildSortedTree(
         ? { kind: 'internal' as const, left: undefined, right: ref }
         : { kind: 'internal' as const, left: ref, right: undefined };
       const hash = right ? internalHash(EMPTY_SUBTREE, ref.hash) : internalHash(ref.hash, EMPTY_SUBTREE);
-      put(nodeKey(version, x, b.kh), encodeNode(node));
+      this.put(nodeKey(version, x, b.kh), encodeNode(node));
       ref = { kind: 'internal', version, hash };
     }
     return ref;
-  };
-  /** The internal node at depth `s` over `l` (bit s = 0) and `r` (bit s = 1). */
-  const join = (l: Built, r: Built, s: number): Built => {
-    const left = place(l, s + 1);
-    const right = place(r, s + 1);
-    put(nodeKey(version, s, l.kh), encodeNode({ kind: 'internal', left, right }));
-    return { kind: 'internal', depth: s, kh: l.kh, hash: internalHash(left.hash, right.hash) };
-  };
+  }
 
-  // The open left subtrees, each waiting for its right sibling at its split depth (increasing upwards).
-  const stack: { split: number; left: Built }[] = [];
-  let prev: Built | undefined;
-  let n = 0;
-  for (const leaf of leaves) {
-    assert(
-      leaf.kh.length === TREE_HASH_BYTES && leaf.valueHash.length === TREE_HASH_BYTES,
-      'sorted build: a leaf hash of the wrong size',
-    );
-    const kh = Uint8Array.from(leaf.kh);
-    const vh = Uint8Array.from(leaf.valueHash);
-    if (prev !== undefined) {
-      if (compareBytes(prev.kh, kh) >= 0)
-        throw new SortedBuildError(`sorted build: leaf ${n} is not after leaf ${n - 1} by key hash`);
-      const s = splitBit(prev.kh, kh);
-      let cur = prev;
-      while (stack.length > 0 && stack[stack.length - 1]!.split > s) {
-        const top = stack.pop()!;
-        cur = join(top.left, cur, top.split);
-      }
-      stack.push({ split: s, left: cur });
-    }
-    prev = { kind: 'leaf', kh, vh, hash: leafHash(kh, vh) };
-    n++;
+  /** The internal node at depth `s` over `l` (bit s = 0) and `r` (bit s = 1). */
+  private join(l: Built, r: Built, s: number): Built {
+    const left = this.place(l, s + 1);
+    const right = this.place(r, s + 1);
+    this.put(nodeKey(this.version, s, l.kh), encodeNode({ kind: 'internal', left, right }));
+    return { kind: 'internal', depth: s, kh: l.kh, hash: internalHash(left.hash, right.hash) };
   }
-  let root: Child;
-  if (prev !== undefined) {
-    let cur = prev;
-    while (stack.length > 0) {
-      const top = stack.pop()!;
-      cur = join(top.left, cur, top.split);
-    }
-    root = place(cur, 0);
-  }
-  put(rootKey(version), encodeRef(root));
-  return { root, stateRoot: stateRootOf(root?.hash ?? EMPTY_SUBTREE), leaves: n, writes };
+}
+
+/** The tree of `leaves` (sorted by key hash) as `version`, in one call (SortedTreeBuilder). */
+export function buildSortedTree(
+  leaves: Iterable<SortedLeaf>,
+  version: number,
+  write: (key: Uint8Array, value: Uint8Array) => void,
+): SortedBuildResult {
+  const b = new SortedTreeBuilder(version, write);
+  for (const leaf of leaves) b.add(leaf);
+  return b.finish();
 }
