@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -279,6 +279,14 @@ describe('bulk genesis import', () => {
         code: 'genesis_import_not_empty',
       },
     );
+    // A file refused part way leaves the node directory without data, ready for a corrected file.
+    const bad = join(root, 'bad.ndjson');
+    await writeFile(bad, `${lines.slice(0, 1_500).join('\n')}\n{"account": "alice@scale"}\n`);
+    await assert.rejects(importGenesisFile(join(root, 'fresh'), bad, { authority: admin.id, fsync: false }), {
+      code: 'genesis_import_invalid',
+      message: /^line 1501: /,
+    });
+    await assert.rejects(stat(join(root, 'fresh', 'data')), { code: 'ENOENT' });
     // Lines are streamed from a file as written, empty ones included.
     const seen = [];
     for await (const l of fileLines(join(root, 'accounts.ndjson'))) seen.push(l);

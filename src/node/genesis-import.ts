@@ -11,7 +11,7 @@
 // The heap holds the declared domains and definitions (with their running totals) and one batch.
 
 import { createReadStream } from 'node:fs';
-import { readdir } from 'node:fs/promises';
+import { readdir, rm } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { assetId, parseAccountId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
@@ -92,8 +92,8 @@ class Batches {
 /**
  * Imports the genesis state of `lines` (the file's lines, in order) into `store`, which must be empty.
  * `authority` is the genesis transaction's authority: it owns every domain and definition imported.
- * Throws `genesis_import_invalid` naming the first bad line (the store then holds a partial import: the
- * node directory's data is to be removed) and `genesis_import_not_empty`.
+ * Throws `genesis_import_invalid` naming the first bad line (the store may then hold part of the
+ * import: importGenesisFile removes it) and `genesis_import_not_empty`.
  */
 export async function importGenesisState(
   store: ImportStore,
@@ -176,7 +176,7 @@ export async function importGenesisState(
     row(tables.assetDefinition, id, {
       id,
       scale: d.scale,
-      mintable: { kind: 'Infinitely' },
+      mintable: { kind: 'Infinitely' as const },
       totalQuantity: { mantissa: d.total, scale: d.scale },
       ownedBy: opts.authority,
       metadata: empty,
@@ -214,7 +214,7 @@ async function buildTree(store: ImportStore, out: Batches) {
       builder.add({ kh: key.subarray(SCRATCH.length), valueHash: value });
       out.push(key, undefined);
     }
-    await out.flush();
+    if (out.full) await out.flush();
   }
   const result = builder.finish();
   await out.flush();
@@ -233,7 +233,8 @@ export async function* fileLines(path: string): AsyncGenerator<string> {
 
 /**
  * Imports `file` into the node directory `dir` before its first start (`torana genesis import`):
- * refused when its data directory holds anything (`genesis_import_not_empty`).
+ * refused when its data directory holds anything (`genesis_import_not_empty`). A file refused part way
+ * (`genesis_import_invalid`) leaves the data directory removed, as it was.
  */
 export async function importGenesisFile(
   dir: string,
@@ -251,9 +252,14 @@ export async function importGenesisFile(
     fsync: opts.fsync ?? true,
     ...(opts.mapSizeBytes === undefined ? {} : { mapSizeBytes: opts.mapSizeBytes }),
   });
+  let ok = false;
   try {
-    return await importGenesisState(store, fileLines(file), { authority: opts.authority });
+    const report = await importGenesisState(store, fileLines(file), { authority: opts.authority });
+    ok = true;
+    return report;
   } finally {
     await store.close();
+    // A refused file leaves nothing behind: the data directory was empty before.
+    if (!ok) await rm(files.data, { recursive: true, force: true });
   }
 }
