@@ -12,7 +12,7 @@
 
 import { createReadStream } from 'node:fs';
 import { readdir, rm } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
+import { StringDecoder } from 'node:string_decoder';
 import { assetId, parseAccountId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
@@ -221,14 +221,21 @@ async function buildTree(store: ImportStore, out: Batches) {
   return result;
 }
 
-/** Lines of a file, streamed. */
+/**
+ * Lines of a file, streamed: one chunk read at a time, only when the consumer asks for more lines
+ * (readline's async iterator reads on and buffers every line while the consumer awaits its writes).
+ */
 export async function* fileLines(path: string): AsyncGenerator<string> {
-  const rl = createInterface({ input: createReadStream(path, 'utf8'), crlfDelay: Number.POSITIVE_INFINITY });
-  try {
-    yield* rl;
-  } finally {
-    rl.close();
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const text = rest + decoder.write(chunk as Buffer);
+    const parts = text.split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) yield p.endsWith('\r') ? p.slice(0, -1) : p;
   }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
 }
 
 /**
