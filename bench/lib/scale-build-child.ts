@@ -67,6 +67,8 @@ const report = {
   file_bytes: fileBytes,
   rows: imported.rows,
   tree_writes: imported.treeWrites,
+  // CPU seconds of this process (user + system): what the build costs whatever else runs on the machine.
+  cpu_s: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
   // Peak resident set of this process over the whole build (KiB from getrusage).
   peak_rss_mib: process.resourceUsage().maxRSS / 1024,
 };
