@@ -1,14 +1,22 @@
 // Child process of the `state_1m_*` figures: builds a node directory whose state holds N accounts with
-// one asset each (scale-state.ts), by executing real signed transactions through the node (admission,
-// queue, execution, block log, state store) with `storage.fsync = false` while building, like chain.ts;
-// a process of its own so the bench process never holds the built state. Prints one JSON line.
+// one asset each (scale-state.ts) the way an operator would load a large state: `torana init`'s setup,
+// the accounts written as a genesis state file (NDJSON) and imported before the first start
+// (node/genesis-import.ts, `torana genesis import`), then the node started once so block 1 (the genesis
+// transaction) executes on top and is committed. `storage.fsync = false` while building, like chain.ts;
+// a process of its own so the bench process never holds the built state, and so the build's peak RSS is
+// its own. Prints one JSON line.
 // Usage: node --import tsx bench/lib/scale-build-child.ts <dir> <accounts>
 
-import { submitAndWait } from '../../test/helpers/node.js';
-import { buildTx, frameTx } from '../../test/helpers/tx.js';
-import { BENCH_CHAIN_ID, BUILD_BLOCK_TRANSACTIONS, startBuildNode } from './chain.js';
-import { runLoad } from './inprocess-load.js';
-import { SCALE_ACCOUNTS_PER_TX, scaleAccountInstructions, scaleSetup } from './scale-state.js';
+import { once } from 'node:events';
+import { createWriteStream } from 'node:fs';
+import { readdir, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import { importGenesisFile } from '../../src/node/genesis-import.js';
+import { initNodeDir } from '../../src/node/init.js';
+import { loadNodeConfig } from '../../src/node/load-config.js';
+import { Node } from '../../src/node/node.js';
+import { BENCH_CHAIN_ID } from './chain.js';
+import { scaleGenesisLines } from './scale-state.js';
 import { adminOf } from './transfers.js';
 
 const [dir, countText] = process.argv.slice(2);
@@ -17,33 +25,52 @@ if (dir === undefined || !Number.isSafeInteger(accounts) || accounts < 1) {
   process.stderr.write('usage: scale-build-child.ts <dir> <accounts>\n');
   process.exit(2);
 }
-const node = await startBuildNode(dir);
+
+/** Bytes allocated on disk under `path` (LMDB's map file is sparse: its length is not its size). */
+async function diskBytes(path: string): Promise<number> {
+  const s = await stat(path);
+  if (!s.isDirectory()) return s.blocks * 512;
+  let sum = 0;
+  for (const name of await readdir(path)) sum += await diskBytes(join(path, name));
+  return sum;
+}
+
 const t0 = performance.now();
-const admin = await adminOf(dir);
-const setup = await submitAndWait(node, buildTx(admin, scaleSetup(), { chainId: BENCH_CHAIN_ID }));
-if (setup.status.kind !== 'Committed') throw new Error(`scale setup rejected: ${JSON.stringify(setup)}`);
-const transactions = Math.ceil(accounts / SCALE_ACCOUNTS_PER_TX);
-let n = 0;
-const load = await runLoad(node, {
-  next: () => {
-    const from = n * SCALE_ACCOUNTS_PER_TX;
-    const to = Math.min(accounts, from + SCALE_ACCOUNTS_PER_TX);
-    const tx = buildTx(admin, scaleAccountInstructions(from, to), { chainId: BENCH_CHAIN_ID, nonce: n++ });
-    return frameTx(tx);
-  },
-  total: transactions,
-  inFlightMax: 2 * BUILD_BLOCK_TRANSACTIONS,
+await initNodeDir({
+  dir,
+  overrides: { 'gateway.port': 0, 'node.chain_id': BENCH_CHAIN_ID, 'storage.fsync': false },
 });
-if (load.committed !== transactions)
-  throw new Error(`scale build committed ${load.committed} of ${transactions} (${load.refused} refused)`);
+const admin = await adminOf(dir);
+const file = join(dir, 'scale-genesis.ndjson');
+const out = createWriteStream(file);
+for (const line of scaleGenesisLines(accounts)) if (!out.write(`${line}\n`)) await once(out, 'drain');
+out.end();
+await once(out, 'finish');
+const fileBytes = (await stat(file)).size;
+const t1 = performance.now();
+const imported = await importGenesisFile(dir, file, { authority: admin.id, fsync: false });
+const t2 = performance.now();
+await rm(file);
+const config = await loadNodeConfig({ dir });
+const node = await Node.start({ dir, config });
 await node.ledger.flushState();
-const buildMs = performance.now() - t0;
+const t3 = performance.now();
 const report = {
   scale_accounts: accounts,
   accounts: node.ledger.state.accountCount(),
-  transactions,
+  transactions: 1,
   height: node.ledger.height(),
-  build_ms: buildMs,
+  build_ms: t3 - t0,
+  file_ms: t1 - t0,
+  import_ms: t2 - t1,
+  first_start_ms: t3 - t2,
+  file_bytes: fileBytes,
+  rows: imported.rows,
+  tree_writes: imported.treeWrites,
+  // CPU seconds of this process (user + system): what the build costs whatever else runs on the machine.
+  cpu_s: (process.cpuUsage().user + process.cpuUsage().system) / 1e6,
+  // Peak resident set of this process over the whole build (KiB from getrusage).
+  peak_rss_mib: process.resourceUsage().maxRSS / 1024,
 };
 await node.stop();
-process.stdout.write(`${JSON.stringify(report)}\n`);
+process.stdout.write(`${JSON.stringify({ ...report, disk_bytes: await diskBytes(join(dir, 'data')) })}\n`);

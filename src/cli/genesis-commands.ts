@@ -52,4 +52,17 @@ export function registerGenesisCommands(program: Command): void {
     .requiredOption('--hash <hash>', 'the genesis hash the coordinator announced')
     .option('--listen <host:port>', 'p2p listen address (default: the address this node is registered at)')
     .action(lazyAction(actions, 'genesisAdopt'));
+  genesis
+    .command('import')
+    .description(
+      'write a genesis state file (NDJSON: domains, definitions, accounts and balances) into --dir before its first start',
+    )
+    .argument('<file>', 'the genesis state file, one JSON object per line')
+    .addHelpText(
+      'after',
+      '\nThe genesis authority owns every domain and definition imported; block 1 runs on top.\n' +
+        'Lines: {"domain":"d"} {"definition":"coin#d","scale":2} {"account":"<key>@d","balances":{"coin#d":"12.50"}}\n\n' +
+        'Example:\n  torana genesis import --dir /var/lib/torana accounts.ndjson\n',
+    )
+    .action(lazyAction(actions, 'genesisImport'));
 }

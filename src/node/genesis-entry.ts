@@ -20,7 +20,9 @@ export type CeremonyErrorCode =
   | 'genesis_invalid'
   | 'genesis_hash_mismatch'
   | 'genesis_node_has_chain'
-  | 'genesis_chain_mismatch';
+  | 'genesis_chain_mismatch'
+  | 'genesis_import_invalid'
+  | 'genesis_import_not_empty';
 
 /** An error of the genesis ceremony commands, with a stable code (src/cli/README.md "genesis"). */
 export class CeremonyError extends Error {

@@ -1,0 +1,272 @@
+// A bulk genesis import (docs/operations.md "Importing a large genesis state"): the rows of a genesis
+// state file (genesis-import-lines.ts) written straight into a new node's state store, before block 1,
+// as the state of version 0; block 1 (the genesis transaction) then executes on top of it as usual.
+// The store ends up exactly as if the file's instructions had been executed: the same rows, index
+// entries, table counts, multiset accumulator and state tree (so the same state root).
+//
+// Bounded memory, whatever the number of accounts: lines are streamed and written in batches; each row's
+// leaf (key hash → value hash) goes to a scratch key range of the store, which LMDB keeps sorted; the
+// tree is then built bottom-up in one pass over that range (merkle/sorted-build.ts), one 256th of it
+// (by the key hash's first byte) in the heap at a time, and the scratch range is deleted as it is read.
+// The heap holds the declared domains and definitions (with their running totals) and one batch.
+
+import { createReadStream } from 'node:fs';
+import { readdir, rm } from 'node:fs/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { assetId, parseAccountId } from '../model/ids.js';
+import { checkedAdd } from '../state/amounts.js';
+import { keyHash, valueHash } from '../state/merkle/hash.js';
+import { STATE_TREE_PREFIX } from '../state/merkle/nodes.js';
+import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
+import { addLeaf, leafValue } from '../state/root.js';
+import {
+  EMPTY_VALUE,
+  encodeCount,
+  encodeIndexMeta,
+  indexEntryKey,
+  STATE_INDEX_META_KEY,
+  tableCountKey,
+} from '../state/state-index-keys.js';
+import { BaseTable } from '../state/table.js';
+import { TABLES, type TableDef } from '../state/tables.js';
+import type { StateChange } from '../storage/block-store.js';
+import { StateStore } from '../storage/state-store.js';
+import { assert } from '../util/assert.js';
+import { toHex } from '../util/hex.js';
+import { nodeFiles } from './files.js';
+import { CeremonyError } from './genesis-entry.js';
+import { balanceAt, importLineError, parseImportLine } from './genesis-import-lines.js';
+
+/** The scratch range of the leaves while importing: 0xFA 'b' ‖ key hash → value hash (deleted after). */
+const SCRATCH = Uint8Array.of(STATE_TREE_PREFIX, 0x62);
+/** Store writes per write transaction while importing. */
+export const IMPORT_BATCH_WRITES = 100_000;
+/** The version (applied height) of an imported state: before block 1. */
+const IMPORT_VERSION = 0;
+
+/** What the import needs of the state store (StateStore). */
+export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restoreRows'>;
+
+export interface GenesisImportReport {
+  lines: number;
+  domains: number;
+  definitions: number;
+  accounts: number;
+  assets: number;
+  /** State rows written (each is one leaf of the state tree). */
+  rows: number;
+  /** Nodes of the state tree written, and its root record. */
+  treeWrites: number;
+  /** The state root of the imported state (version 0, before block 1), lower-case hex. */
+  stateRoot: string;
+}
+
+function scratchKey(kh: Uint8Array): Uint8Array {
+  const out = new Uint8Array(SCRATCH.length + kh.length);
+  out.set(SCRATCH);
+  out.set(kh, SCRATCH.length);
+  return out;
+}
+
+/** Writes into `store` in transactions of at most `max` writes. */
+class Batches {
+  private batch: StateChange[] = [];
+  constructor(
+    private readonly store: ImportStore,
+    private readonly max: number,
+  ) {}
+  push(key: Uint8Array, value: Uint8Array | undefined): void {
+    this.batch.push({ key, value });
+  }
+  get full(): boolean {
+    return this.batch.length >= this.max;
+  }
+  async flush(): Promise<void> {
+    if (this.batch.length === 0) return;
+    const b = this.batch;
+    this.batch = [];
+    await this.store.restoreRows(b);
+  }
+}
+
+/**
+ * Imports the genesis state of `lines` (the file's lines, in order) into `store`, which must be empty.
+ * `authority` is the genesis transaction's authority: it owns every domain and definition imported.
+ * Throws `genesis_import_invalid` naming the first bad line (the store may then hold part of the
+ * import: importGenesisFile removes it) and `genesis_import_not_empty`.
+ */
+export async function importGenesisState(
+  store: ImportStore,
+  lines: AsyncIterable<string> | Iterable<string>,
+  opts: { authority: string; batchWrites?: number },
+): Promise<GenesisImportReport> {
+  if (store.appliedHeight() !== 0 || !storeIsEmpty(store))
+    throw new CeremonyError('genesis_import_not_empty', 'the state store already holds a state');
+  const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
+  const tables = {
+    domain: new BaseTable(TABLES.domain),
+    account: new BaseTable(TABLES.account),
+    assetDefinition: new BaseTable(TABLES.assetDefinition),
+    asset: new BaseTable(TABLES.asset),
+  };
+  let sum = 0n;
+  let rows = 0;
+  const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
+    const key = t.key(id);
+    const value = t.encodeValue(v);
+    out.push(key, value);
+    for (const [index, parent] of t.linksOf(id, v))
+      out.push(indexEntryKey(t.def.tag, index, parent, id), EMPTY_VALUE);
+    out.push(scratchKey(keyHash(key)), valueHash(value));
+    sum = addLeaf(sum, leafValue(key, value));
+    rows++;
+  };
+  const domains = new Set<string>();
+  const definitions = new Map<string, { scale: number; total: bigint }>();
+  /** Accounts written since the last flush (the store answers for the earlier ones). */
+  let recent = new Set<string>();
+  const report = { lines: 0, domains: 0, definitions: 0, accounts: 0, assets: 0 };
+  const empty = new Map();
+  for await (const text of lines) {
+    const n = ++report.lines;
+    const l = parseImportLine(text, n);
+    if (l === undefined) continue;
+    if (l.kind === 'domain') {
+      if (domains.has(l.id)) throw importLineError(n, `domain ${l.id} is declared twice`);
+      domains.add(l.id);
+      row(tables.domain, l.id, { id: l.id, ownedBy: opts.authority, metadata: empty });
+      report.domains++;
+    } else if (l.kind === 'definition') {
+      const domain = l.id.slice(l.id.indexOf('#') + 1);
+      if (!domains.has(domain))
+        throw importLineError(n, `domain ${domain} is not declared on an earlier line`);
+      if (definitions.has(l.id)) throw importLineError(n, `asset definition ${l.id} is declared twice`);
+      definitions.set(l.id, { scale: l.scale, total: 0n });
+      report.definitions++;
+    } else {
+      const domain = parseAccountId(l.id)!.domain;
+      if (!domains.has(domain))
+        throw importLineError(n, `domain ${domain} is not declared on an earlier line`);
+      if (recent.has(l.id) || store.get(tables.account.key(l.id)) !== undefined)
+        throw importLineError(n, `account ${l.id} is listed twice`);
+      recent.add(l.id);
+      row(tables.account, l.id, { id: l.id, metadata: empty });
+      report.accounts++;
+      for (const b of l.balances) {
+        const d = definitions.get(b.definition);
+        if (d === undefined)
+          throw importLineError(n, `asset definition ${b.definition} is not declared on an earlier line`);
+        const m = balanceAt(b.text, d.scale);
+        if (typeof m === 'string') throw importLineError(n, `balance of ${b.definition}: ${m}`);
+        const total = checkedAdd(d.total, m);
+        if (total === undefined) throw importLineError(n, `the total of ${b.definition} would pass 2^128-1`);
+        d.total = total;
+        const id = assetId(b.definition, l.id);
+        row(tables.asset, id, { id, value: { mantissa: m, scale: d.scale } });
+        report.assets++;
+      }
+    }
+    if (out.full) {
+      await out.flush();
+      recent = new Set();
+    }
+  }
+  // Definitions last: their totals are known only now.
+  for (const [id, d] of definitions)
+    row(tables.assetDefinition, id, {
+      id,
+      scale: d.scale,
+      mintable: { kind: 'Infinitely' as const },
+      totalQuantity: { mantissa: d.total, scale: d.scale },
+      ownedBy: opts.authority,
+      metadata: empty,
+    });
+  const counts: [TableDef<unknown>, number][] = [
+    [TABLES.domain as TableDef<unknown>, report.domains],
+    [TABLES.account as TableDef<unknown>, report.accounts],
+    [TABLES.assetDefinition as TableDef<unknown>, report.definitions],
+    [TABLES.asset as TableDef<unknown>, report.assets],
+  ];
+  for (const [def, count] of counts) if (count > 0) out.push(tableCountKey(def.tag), encodeCount(count));
+  out.push(STATE_INDEX_META_KEY, encodeIndexMeta(sum));
+  await out.flush();
+  const tree = await buildTree(store, out);
+  assert(tree.leaves === rows, `genesis import: ${tree.leaves} leaves for ${rows} rows`);
+  return { ...report, rows, treeWrites: tree.writes, stateRoot: toHex(tree.stateRoot) };
+}
+
+function storeIsEmpty(store: ImportStore): boolean {
+  for (const _ of store.entries()) return false;
+  return true;
+}
+
+/** The state tree of version 0 from the scratch range, one first byte of key hash at a time. */
+async function buildTree(store: ImportStore, out: Batches) {
+  const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => out.push(k, v));
+  for (let first = 0; first < 256; first++) {
+    const prefix = Uint8Array.of(...SCRATCH, first);
+    // Read whole before any write: the range is not iterated across a write transaction.
+    const chunk = [...store.entries(prefix)].map((e) => ({
+      key: Uint8Array.from(e.key),
+      value: Uint8Array.from(e.value),
+    }));
+    for (const { key, value } of chunk) {
+      builder.add({ kh: key.subarray(SCRATCH.length), valueHash: value });
+      out.push(key, undefined);
+    }
+    if (out.full) await out.flush();
+  }
+  const result = builder.finish();
+  await out.flush();
+  return result;
+}
+
+/**
+ * Lines of a file, streamed: one chunk read at a time, only when the consumer asks for more lines
+ * (readline's async iterator reads on and buffers every line while the consumer awaits its writes).
+ */
+export async function* fileLines(path: string): AsyncGenerator<string> {
+  const decoder = new StringDecoder('utf8');
+  let rest = '';
+  for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
+    const text = rest + decoder.write(chunk as Buffer);
+    const parts = text.split('\n');
+    rest = parts.pop()!;
+    for (const p of parts) yield p.endsWith('\r') ? p.slice(0, -1) : p;
+  }
+  rest += decoder.end();
+  if (rest !== '') yield rest;
+}
+
+/**
+ * Imports `file` into the node directory `dir` before its first start (`torana genesis import`):
+ * refused when its data directory holds anything (`genesis_import_not_empty`). A file refused part way
+ * (`genesis_import_invalid`) leaves the data directory removed, as it was.
+ */
+export async function importGenesisFile(
+  dir: string,
+  file: string,
+  opts: { authority: string; fsync?: boolean; mapSizeBytes?: number },
+): Promise<GenesisImportReport> {
+  const files = nodeFiles(dir);
+  const data = await readdir(files.data).catch(() => []);
+  if (data.length > 0)
+    throw new CeremonyError(
+      'genesis_import_not_empty',
+      `${files.data} already holds data; a genesis state is imported before the node first starts`,
+    );
+  const store = await StateStore.open(files.data, {
+    fsync: opts.fsync ?? true,
+    ...(opts.mapSizeBytes === undefined ? {} : { mapSizeBytes: opts.mapSizeBytes }),
+  });
+  let ok = false;
+  try {
+    const report = await importGenesisState(store, fileLines(file), { authority: opts.authority });
+    ok = true;
+    return report;
+  } finally {
+    await store.close();
+    // A refused file leaves nothing behind: the data directory was empty before.
+    if (!ok) await rm(files.data, { recursive: true, force: true });
+  }
+}
