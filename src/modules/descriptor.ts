@@ -32,7 +32,6 @@ import type {
   TouchedBy,
   TransferCheck,
 } from '../state/module-host.js';
-import type { ModuleWire } from '../state/module-wire.js';
 import type { WorldState } from '../state/world-state.js';
 
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
@@ -153,18 +152,6 @@ export interface LedgerModule {
   readonly dependsOn?: readonly string[];
 }
 
-/**
- * A module's entry in src/modules/registry.ts: its light parts. Its descriptor is loaded from
- * `src/modules/<name>/descriptor.ts` (the export whose `name` is the module's) by load.ts, its commands
- * from `src/modules/<name>/commands.ts` (its one exported function) by commands.ts; the entry `ledger`
- * stands for the features still in the core folders (modules/ledger.ts).
- */
-export interface ModuleEntry {
-  readonly name: string;
-  /** Its wire declarations (declared when its `wire.ts` was imported). */
-  readonly wire?: ModuleWire;
-  /** Whether it has CLI commands (`<name>/commands.ts`, registered by cli/main.ts in registry order). */
-  readonly cli?: true;
-  /** The modules it builds on (their tables, rows or codecs); each is listed before it. */
-  readonly dependsOn?: readonly string[];
-}
+// The registry's entry (one per module) lives in entry.ts, which the SDK's declarations reach: no
+// server types there.
+export type { ModuleEntry } from './entry.js';

@@ -18,7 +18,7 @@ import { conferenceInstructions } from './conference/sdk.js';
 import { conferenceWire } from './conference/wire.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
-import type { ModuleEntry } from './descriptor.js';
+import type { ModuleEntry } from './entry.js';
 import { multisigInstructions } from './multisig/sdk.js';
 
 export {

@@ -35,6 +35,14 @@ export interface CircuitArtifacts {
 }
 export type ArtifactOverrides = Partial<Record<CircuitName, CircuitArtifacts>>;
 
+/** A stage of one proof, reported as it ends: the witness computed, then the Groth16 proof made. */
+export type ProofStage = `${CircuitName}:witness` | `${CircuitName}:proof`;
+/**
+ * Told as each stage of a proof ends, with the milliseconds since that proof began (a private join
+ * makes two proofs at once: their stages interleave, each named by its circuit).
+ */
+export type ProofProgress = (stage: ProofStage, elapsedMs: number) => void;
+
 /** The artifacts shipped with the package: <package>/zk/artifacts/<circuit>.{wasm,zkey}. */
 export function packagedArtifacts(circuit: CircuitName): CircuitArtifacts {
   const at = (ext: string) => {
@@ -88,13 +96,21 @@ export interface NoteSpendValue {
   readonly proof: Groth16ProofBytes;
 }
 
-async function prove(circuit: CircuitName, input: Record<string, unknown>, overrides?: ArtifactOverrides) {
+async function prove(
+  circuit: CircuitName,
+  input: Record<string, unknown>,
+  overrides?: ArtifactOverrides,
+  onProgress?: ProofProgress,
+) {
   const a = artifacts(circuit, overrides);
-  const { proof, publicSignals } = await snarkjs.groth16.fullProve(
-    input as Parameters<typeof snarkjs.groth16.fullProve>[0],
-    a.wasm,
-    a.zkey,
-  );
+  const started = performance.now();
+  const ms = () => Math.round(performance.now() - started);
+  // What groth16.fullProve does, in its two stages, so each can be reported.
+  const witness = { type: 'mem' as const };
+  await snarkjs.wtns.calculate(input as Parameters<typeof snarkjs.wtns.calculate>[0], a.wasm, witness);
+  onProgress?.(`${circuit}:witness`, ms());
+  const { proof, publicSignals } = await snarkjs.groth16.prove(a.zkey, witness);
+  onProgress?.(`${circuit}:proof`, ms());
   return { proof: proofToBytes(proof), publicSignals: publicSignals.map((s) => BigInt(s)) };
 }
 
@@ -117,6 +133,8 @@ export interface RosterProveInput {
    */
   readonly sender: string;
   readonly artifacts?: ArtifactOverrides;
+  /** Told as the witness and then the proof are done, with the elapsed milliseconds. */
+  readonly onProgress?: ProofProgress;
 }
 
 /** Proves membership for a join (action 1) or a leave (action 2). */
@@ -136,6 +154,7 @@ export async function proveRoster(
       pathIndices,
     },
     input.artifacts,
+    input.onProgress,
   );
   return { nullifier: publicSignals[0]!, proof, sender: input.sender, joinNullifier: publicSignals[1]! };
 }
@@ -159,6 +178,7 @@ export async function proveUsage(
       pathIndices,
     },
     input.artifacts,
+    input.onProgress,
   );
   return { nullifier: publicSignals[0]!, proof, sender: input.sender };
 }
@@ -180,6 +200,8 @@ export interface NoteSpendInput {
   /** The change note's secrets; its value is note.value − fee. */
   readonly change: { readonly secret: bigint; readonly blinding: bigint };
   readonly artifacts?: ArtifactOverrides;
+  /** Told as the witness and then the proof are done, with the elapsed milliseconds. */
+  readonly onProgress?: ProofProgress;
 }
 
 /** Proves a note spend paying `fee`. Throws RangeError when the note is absent or too small. */
@@ -205,6 +227,7 @@ export async function proveNoteSpend(input: NoteSpendInput): Promise<NoteSpendVa
       changeBlinding: input.change.blinding,
     },
     input.artifacts,
+    input.onProgress,
   );
   return { root: tree.root(), nullifier: publicSignals[0]!, changeCommitment: publicSignals[1]!, proof };
 }

@@ -220,7 +220,9 @@ type CoreTableRows = {
 
 /** Every table's row type, by name: the core's, and each module's by augmentation in its `wire.ts`. */
 export interface TableRows extends CoreTableRows {}
-export type RowOf<N extends TableName> = TableRows[N];
+// `& keyof TableRows`: the same type here (TABLE_ROWS_MATCH_TAGS), and valid in the SDK's published
+// declarations, which hold no module's augmentation.
+export type RowOf<N extends TableName> = TableRows[N & keyof TableRows];
 
 /** Compile-time check: the tag table and the defined tables name the same tables. */
 export const TABLE_ROWS_MATCH_TAGS: SameNames<TableName, keyof TableRows> = true;

@@ -175,3 +175,23 @@ describe('doc example extraction', () => {
     });
   });
 });
+
+describe('doc example markers with needs', () => {
+  const page = [
+    '<!-- doc-example: run needs="netns" -->',
+    `${FENCE}sh`,
+    'ip netns add "$NS"sw',
+    FENCE,
+    '<!-- doc-example: run needs="docker" -->',
+    `${FENCE}sh`,
+    'docker ps',
+    FENCE,
+  ].join('\n');
+
+  it('reads run needs="netns" as a run that needs root and ip netns, and rejects an unknown need', () => {
+    const [netns, docker] = shellBlocks('n.md', page);
+    assert.deepEqual(netns!.decision, { kind: 'run', needs: 'netns' });
+    assert.equal(docker!.decision.kind, 'invalid');
+    assert.match((docker!.decision as { problem: string }).problem, /needs is one of netns/);
+  });
+});

@@ -4,6 +4,8 @@
 // carries a marker on the line before its fence, and a block without one fails the quick check:
 //   <!-- doc-example: run -->                  run by test/docs/doc-examples.test.ts, in page order
 //   <!-- doc-example: skip reason="…" -->      not run; the test lists it with its reason
+//   <!-- doc-example: run needs="netns" -->    run only where the test can (NEEDS: root and `ip netns`);
+//                                              elsewhere skipped, the test printing why
 // A block with no language whose first line is a command (torana, npx, npm, curl, `$ `) is an error too:
 // give it a shell language and a marker. In a console block only `$ ` lines are commands (the rest is
 // output); elsewhere a leading `$ ` is dropped. A trailing `\` continues a command. A command whose
@@ -13,8 +15,14 @@
 
 export const SHELL_LANGS = ['sh', 'bash', 'shell', 'console'] as const;
 
+/** What a `run needs="…"` block needs of the host, and why it is skipped without it. */
+export const NEEDS = {
+  netns: 'root and Linux network namespaces (ip netns)',
+} as const;
+export type Need = keyof typeof NEEDS;
+
 export type Decision =
-  | { kind: 'run' }
+  | { kind: 'run'; needs?: Need }
   | { kind: 'skip'; reason: string }
   | { kind: 'none' }
   | { kind: 'invalid'; problem: string };
@@ -49,6 +57,13 @@ const COMMAND_START = /^(\$ |(torana|npx|npm|curl)\s)/;
 
 function parseMarker(args: string): Decision {
   if (args === 'run') return { kind: 'run' };
+  const needs = /^run\s+needs="([^"]+)"$/.exec(args);
+  if (needs && Object.hasOwn(NEEDS, needs[1]!)) return { kind: 'run', needs: needs[1] as Need };
+  if (needs)
+    return {
+      kind: 'invalid',
+      problem: `marker "doc-example: ${args}": needs is one of ${Object.keys(NEEDS).join(', ')}`,
+    };
   const skip = /^skip\s+reason="([^"]+)"$/.exec(args);
   if (skip) return { kind: 'skip', reason: skip[1]! };
   return {

@@ -12,6 +12,7 @@ import { startNatsServer } from '../helpers/nats-server.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
 import type { DocBlock } from './extract.js';
+import { decisionHere, namespacePrefix, removeNamespaces } from './host-needs.js';
 import { lastLine, pageScript } from './page-script.js';
 
 export interface PageSetup {
@@ -77,6 +78,7 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
       ['/var/lib/torana', './.torana'],
       ['/backups/', './backups/'],
       ['/tmp/torana.snap', './torana.snap'],
+      ['/srv/', './srv/'],
     ],
   },
   'docs/export.md': {
@@ -140,6 +142,8 @@ export interface PageRun {
   /** `<page>:<line>` of the last command that ran (the failing one when code is not 0). */
   at: string | undefined;
   commands: number;
+  /** Blocks marked `run needs="…"` that did not run here, with why (`<page>:<line>: reason`). */
+  skipped: string[];
 }
 
 function collect(child: ChildProcess): Promise<{ code: number | null; out: string; err: string }> {
@@ -185,12 +189,16 @@ async function startQuickStartNode(dir: string, env: NodeJS.ProcessEnv) {
 }
 
 /** Runs the page's runnable blocks; `timeoutMs` bounds a hung page (its processes are killed). */
-export async function runPage(
-  page: string,
-  blocks: readonly DocBlock[],
-  timeoutMs = 540_000,
-): Promise<PageRun> {
+export async function runPage(page: string, all: readonly DocBlock[], timeoutMs = 540_000): Promise<PageRun> {
   const setup = setupOf(page);
+  const here = all.map((b) => ({ ...b, decision: decisionHere(b.decision) }));
+  const skipped = here.flatMap((b, i) =>
+    b.decision.kind === 'skip' && all[i]!.decision.kind === 'run'
+      ? [`${b.page}:${b.line}: ${b.decision.reason}`]
+      : [],
+  );
+  const blocks = here.filter((b) => b.decision.kind === 'run');
+  const ns = namespacePrefix();
   const dir = await mkdtemp(join(tmpdir(), 'torana-doc-'));
   const bin = join(dir, '.doc-bin');
   const logs = join(dir, '.doc-logs');
@@ -215,6 +223,7 @@ export async function runPage(
     PATH: `${bin}:${process.env.PATH}`,
     TORANA_GATEWAY_PORT: '0',
     DOC_EXAMPLE_LOGS: logs,
+    NS: ns,
     ...(nats === undefined ? {} : { NATS_URL: nats.url }),
     ...(pg === undefined ? {} : { LEDGER_DB: pg.conninfo('ledger') }),
   };
@@ -234,8 +243,9 @@ export async function runPage(
     clearTimeout(timer);
     await stopGroup(child, Promise.resolve());
     const commands = (script.match(/^echo '@@doc-example docs|^echo '@@doc-example README/gm) ?? []).length;
-    return { ...r, at: lastLine(r.err), commands };
+    return { ...r, at: lastLine(r.err), commands, skipped };
   } finally {
+    removeNamespaces(ns);
     await node?.stop();
     await nats?.stop();
     await pg?.stop();

@@ -163,6 +163,53 @@ export const wrong: number = ix.registerDomain('x');
     });
   });
 
+  it('type-checks an application against the declarations with skipLibCheck off and no server package installed', async () => {
+    // The published declarations must stand alone: no import of fastify, lmdb, prom-client, typebox,
+    // commander or a node: module (the scratch project has only the SDK and its dependencies).
+    const types = await walk(join(project, 'node_modules/@torana/sdk/dist/types'));
+    const foreign = new Set<string>();
+    for (const f of types.filter((p) => p.endsWith('.d.ts')))
+      for (const m of (await readFile(f, 'utf8')).matchAll(/(?:from |import\()['"]([^'"]+)['"]/g))
+        if (!m[1]!.startsWith('.') && !/^(@noble\/|eventsource-parser)/.test(m[1]!)) foreign.add(m[1]!);
+    console.log(
+      `# @torana/sdk ships ${types.length} declaration files; foreign imports: ${[...foreign].join(', ') || 'none'}`,
+    );
+    await writeFile(
+      join(project, 'strict.ts'),
+      `import { ToranaClient, generateKeyPair, instructions as ix } from '@torana/sdk';
+const key = generateKeyPair();
+const client = new ToranaClient({ url: 'http://127.0.0.1:8080', account: \`\${key.publicKeyText()}@system\`, signer: key });
+export const tx = client.build([ix.registerDomain('wonderland')]);
+`,
+    );
+    await writeFile(
+      join(project, 'tsconfig.strict.json'),
+      JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'NodeNext',
+          moduleResolution: 'NodeNext',
+          strict: true,
+          skipLibCheck: false,
+          noEmit: true,
+          lib: ['ES2023', 'DOM'],
+          types: [],
+        },
+        files: ['strict.ts'],
+      }),
+    );
+    const r = await run(
+      process.execPath,
+      [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.strict.json'],
+      { cwd: project, env: USER_ENV },
+    ).catch((e: { stdout?: string }) => ({ stdout: e.stdout ?? String(e), failed: true }));
+    assert.ok(
+      !('failed' in r),
+      `tsc with skipLibCheck off:\n${r.stdout.split('\n').slice(0, 30).join('\n')}`,
+    );
+    assert.deepEqual([...foreign], []);
+  });
+
   it(`bundles the README example for the browser within ${STARTUP_GZIP_MAX / 1024} KiB gzip at startup`, async () => {
     const example = await readmeExample();
     assert.match(example, /from '@torana\/sdk'/, 'the README example imports the SDK package');

@@ -1,0 +1,21 @@
+// A module's entry in the registry (registry.ts): its name, its wire and whether it has CLI commands.
+// Apart from descriptor.ts because the registry is part of the SDK: the SDK's published declarations
+// reach this file, so it imports no server type (no gateway, Fastify, storage).
+
+import type { ModuleWire } from '../state/module-wire.js';
+
+/**
+ * A module's entry in src/modules/registry.ts: its light parts. Its descriptor is loaded from
+ * `src/modules/<name>/descriptor.ts` (the export whose `name` is the module's) by load.ts, its commands
+ * from `src/modules/<name>/commands.ts` (its one exported function) by commands.ts; the entry `ledger`
+ * stands for the features still in the core folders (modules/ledger.ts).
+ */
+export interface ModuleEntry {
+  readonly name: string;
+  /** Its wire declarations (declared when its `wire.ts` was imported). */
+  readonly wire?: ModuleWire;
+  /** Whether it has CLI commands (`<name>/commands.ts`, registered by cli/main.ts in registry order). */
+  readonly cli?: true;
+  /** The modules it builds on (their tables, rows or codecs); each is listed before it. */
+  readonly dependsOn?: readonly string[];
+}
