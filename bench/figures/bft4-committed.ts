@@ -46,6 +46,9 @@ export const bft4CommittedFigure: Figure = {
         http_errors: peak.errors,
         signed_during_run: peak.signedOnTheFly,
         single_peer_committed: single.committed,
+        heights_during_load: peak.heights,
+        view_changes_during_load: peak.viewChanges.join(' '),
+        view_change_causes: JSON.stringify(peak.viewChangeCauses),
       },
     };
   },

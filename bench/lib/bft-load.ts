@@ -36,6 +36,21 @@ export interface BftPeak {
   non2xx: number;
   errors: number;
   signedOnTheFly: number;
+  /** Heights decided during the load and the warm-up (peer 0's count), and view changes at each peer. */
+  heights: number;
+  viewChanges: number[];
+  viewChangeCauses: Record<string, number>;
+}
+
+/** View changes of each peer and the causes summed over the peers (GET /v1/consensus/status). */
+async function viewChangesOf(
+  net: BftNetwork,
+): Promise<{ height: number; each: number[]; causes: Record<string, number> }> {
+  const statuses = await net.statuses();
+  const causes: Record<string, number> = {};
+  for (const s of statuses)
+    for (const [k, v] of Object.entries(s?.view_change_causes ?? {})) causes[k] = (causes[k] ?? 0) + v;
+  return { height: statuses[0]?.height ?? 0, each: statuses.map((s) => s?.view_changes ?? 0), causes };
 }
 
 /**
@@ -48,12 +63,16 @@ export async function bftPeak(
   opts: { seconds: number; warmupS: number; presign: number },
 ): Promise<BftPeak> {
   const source = presignedSigned(net.accounts, BFT_CHAIN_ID, opts.presign);
+  const before = await viewChangesOf(net);
   const startMs = epochNow() + opts.warmupS * 1000;
   const r = await submitLoad(net.urls, opts.warmupS + opts.seconds, () => source.next().bytes);
   // As the single-peer figure: commits of the backlog drained after the load stops are not counted; the
   // 202 counts below cover the warm-up too.
   const endMs = epochNow();
   checkStreams(net);
+  const after = await viewChangesOf(net);
+  const causes: Record<string, number> = {};
+  for (const [k, v] of Object.entries(after.causes)) causes[k] = v - (before.causes[k] ?? 0);
   const committed = net.tracker.countBetween(startMs, endMs);
   const windowS = (endMs - startMs) / 1000;
   return {
@@ -65,6 +84,9 @@ export async function bftPeak(
     non2xx: r.non2xx,
     errors: r.errors + r.timeouts,
     signedOnTheFly: source.stats.onTheFly,
+    heights: after.height - before.height,
+    viewChanges: after.each.map((n, i) => n - (before.each[i] ?? 0)),
+    viewChangeCauses: causes,
   };
 }
 

@@ -79,6 +79,7 @@ const EXPECTED_DEFAULTS = {
     view_timeout_max_ms: 30000,
     rtt_floor_multiplier: 4,
     round_floor_multiplier: 3,
+    extend_view_while_checking: true,
     jitter_permille: 100,
     collectors_k: 2,
     sync_batch_blocks: 64,

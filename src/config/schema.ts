@@ -281,6 +281,10 @@ export const CONFIG_SCHEMA = {
         1000,
         'A view timeout is never shorter than this many times the last decided round (view start to commit certificate), capped at consensus.view_timeout_max_ms, so an overloaded network keeps deciding in view 0; 0 disables the floor.',
       ),
+      extend_view_while_checking: bool(
+        true,
+        "A view timer that expires while the view's proposal, received in time, is still being checked and executed here is armed again instead of ending the view, until consensus.view_timeout_max_ms from the view's start; false: the view ends at its timeout.",
+      ),
       jitter_permille: int(
         100,
         0,

@@ -119,6 +119,7 @@ export function buildBft(a: {
         maxMs: c.viewTimeoutMaxMs,
         rttFloorMultiplier: c.rttFloorMultiplier,
         roundFloorMultiplier: c.roundFloorMultiplier,
+        extendWhileChecking: c.extendViewWhileChecking,
         jitterPermille: c.jitterPermille,
       },
       collectorsK: c.collectorsK,

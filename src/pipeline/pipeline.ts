@@ -1,6 +1,8 @@
 // The transaction pipeline (docs/design/paths.md): admission → queue → (consensus
 // engine) → execution → durable commit → events. It implements `ConsensusHost`, so any engine can drive it.
 
+import type { DecodeLimits } from '../codec/limits.js';
+import { hash as hashBytes } from '../crypto/hash.js';
 import type { Block, CommitCertificate } from '../model/block.js';
 import { nextDueWorkMs } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
@@ -15,6 +17,7 @@ import {
   admitTransaction,
   admitTransactions,
   type DecodedTransaction,
+  decodeSignedTransaction,
   type SignatureBatchCheck,
   type SignatureCheck,
 } from './admission.js';
@@ -84,6 +87,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   readonly events: EventBus;
   readonly chainId: string;
   readonly clock: Clock;
+  /** Submissions refused for a full queue before their signature was verified (fullBeforeSignature). */
+  refusedBeforeSignature = 0;
   readonly counters: PipelineCounters = {
     txsApproved: 0,
     txsRejected: 0,
@@ -157,6 +162,8 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   async submit(body: Uint8Array, source?: string): Promise<SubmitResult> {
     const now = this.clock.nowMs();
     const limits = this.admission.limits();
+    const full = this.fullBeforeSignature(body, limits.decode);
+    if (full !== undefined) return full;
     const admitted = await admitTransaction(body, this.chainId, now, limits, this.opts.verify);
     // Admission answers with the hash of the body it admitted: the one every later step is keyed by.
     assert(!admitted.ok || admitted.hashHex.length === 64, 'pipeline: admitted without a transaction hash');
@@ -185,6 +192,40 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const admitted = await admitDecodedTransactions(items, this.chainId, now, limits, this.verifyMany);
     assert(admitted.length === items.length, `pipeline: ${admitted.length} results for ${items.length}`);
     return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
+  }
+
+  /**
+   * A queue at capacity refuses a new transaction before its signature is verified (the costliest check:
+   * under overload the verify pool's time went to transactions the queue then refused). Decoding and
+   * hashing stay, so the refusal still names the transaction and a duplicate is still answered as one (by
+   * the full path: undefined); a body that does not decode also takes the full path, for its own error.
+   */
+  private fullBeforeSignature(body: Uint8Array, limits: DecodeLimits): SubmitResult | undefined {
+    if (this.queue.depth < this.queue.capacity) return undefined;
+    const d = decodeSignedTransaction(body, limits);
+    if (!d.ok) return undefined;
+    const hash = hashBytes(d.txBytes);
+    const hashHex = toHex(hash);
+    if (
+      this.queue.has(hashHex) ||
+      this.inFlight.has(hashHex) ||
+      this.ledger.locate(hash, hashHex) !== undefined
+    )
+      return undefined;
+    // Nothing was queued: the queue is still at capacity, and the refusal names a 32-byte hash.
+    assert(
+      this.queue.depth >= this.queue.capacity && hashHex.length === 64,
+      'pipeline: a refusal of a queue not full',
+    );
+    this.refusedBeforeSignature++;
+    return {
+      ok: false,
+      kind: 'queue_full',
+      code: 'queue_full',
+      depth: this.queue.depth,
+      capacity: this.queue.capacity,
+      hashHex,
+    };
   }
 
   private readonly verifyMany: SignatureBatchCheck = (items) =>

@@ -36,6 +36,16 @@ import {
 
 type Msg<K extends BftMessage['kind']> = Extract<BftMessage, { kind: K }>;
 
+/** Whether the safety record `s` names the vote or proposal effect `e` sends (other effects need none). */
+function holds(s: SafetyState, e: BftEffect): boolean {
+  if (e.kind !== 'Send' && e.kind !== 'Broadcast') return true;
+  const m = e.msg;
+  if (m.kind === 'Proposal') return m.height === s.height && s.proposedView === m.view;
+  if (m.kind !== 'Vote') return true;
+  const kept = m.phase === 'Prepare' ? s.prepareVote : s.commitVote;
+  return m.height === s.height && kept?.view === m.view && bytesEqual(kept.blockHash, m.blockHash);
+}
+
 export class BftCore {
   private hs: HeightState | undefined;
   private view = 0;
@@ -64,6 +74,10 @@ export class BftCore {
     votesReceived: 0,
     qcsFormed: 0,
     rejectedMessages: 0,
+    /** Safety records folded into an earlier write of the same step (a leader's proposal and its own vote). */
+    safetyWritesSaved: 0,
+    /** View timers that expired while the view's proposal, received in time, was still being executed here. */
+    viewsExtended: 0,
     /** Messages naming a view or height beyond the windows of bounds.ts (dropped, or a NEW_VIEW capped). */
     farMessages: 0,
     /** Rounds whose phases were measured (lastPhases): the number of samples behind the averages. */
@@ -337,7 +351,41 @@ export class BftCore {
       this.activity();
       return;
     }
+    if (this.o.pacemaker.extendWhileChecking && this.checkingInTime(view)) {
+      this.extendView();
+      return;
+    }
     this.advanceView(view + 1, this.causeOf(view));
+  }
+
+  /**
+   * The view's proposal arrived while the view was current and its block is still being checked and
+   * executed here: the view is not over (progress-extended view). Leaving it now would throw away a check
+   * nearly done for a new round that must do it again; on a loaded machine the first full block after an
+   * idle spell (the round floor still measures the small round before it) would time out every view. Bound:
+   * no view is extended past the pacemaker's longest timeout from its start, so a check that never ends
+   * (or a proposal built to be slow) still ends the view.
+   */
+  private checkingInTime(view: number): boolean {
+    const hs = this.hs!;
+    const p = hs.proposals.get(view);
+    if (p === undefined || hs.blocks.get(p.hex)?.execution !== 'running') return false;
+    // Only proposals received in their own view are kept for it (`proposal` drops the rest).
+    invariant(
+      p.msg.view === view && p.atMs >= p.viewStartedAtMs,
+      `view ${view}: a proposal kept out of time`,
+    );
+    return this.nowMs - p.viewStartedAtMs < this.o.pacemaker.maxMs;
+  }
+
+  /** Arms the current view's timer again (its round start unchanged): the view goes on. */
+  private extendView(): void {
+    const hs = this.hs!;
+    invariant(hs.timerView === this.view && this.me >= 0, `extending view ${this.view} without its timer`);
+    this.stats.viewsExtended++;
+    const t = viewTimeout(this.o.pacemaker, hs.height, this.view, this.me, this.rttMs, this.roundMs);
+    invariant(Number.isSafeInteger(t.ms) && t.ms > 0, `view ${this.view}: a timeout of ${t.ms} ms`);
+    this.out.push({ kind: 'SetTimer', height: hs.height, view: this.view, ms: t.ms });
   }
 
   private causeOf(view: number): ViewChangeCause {
@@ -722,6 +770,24 @@ export class BftCore {
       `the safety record went from height ${this.durable?.height} view ${this.durable?.view} to ${safety.height}/${safety.view}`,
     );
     this.durable = safety;
+    // One write per step: a record of this height already among this step's effects (a leader's proposal,
+    // then its own Prepare vote: two fsyncs each) takes the newer one in its place, when the newer one
+    // also holds every vote and proposal that leaves between the two (views, votes and the proposed view
+    // only grow within a height, so it does unless the view moved on in between). Each message then still
+    // leaves after a durable record naming it, and nothing is written twice.
+    let earlier = -1;
+    for (let i = this.out.length - 1; i >= 0 && earlier < 0; i--)
+      if (this.out[i]!.kind === 'Persist') earlier = i;
+    const prior = this.out[earlier];
+    if (
+      prior?.kind === 'Persist' &&
+      prior.safety.height === safety.height &&
+      this.out.every((e, i) => i <= earlier || holds(safety, e))
+    ) {
+      this.out[earlier] = { kind: 'Persist', safety };
+      this.stats.safetyWritesSaved++;
+      return;
+    }
     this.out.push({ kind: 'Persist', safety });
   }
 

@@ -79,6 +79,11 @@ export interface PacemakerOptions {
    * × `roundFloorMultiplier` is the least timeout, capped at `maxMs` (0 disables it).
    */
   roundFloorMultiplier: number;
+  /**
+   * A view timer expiring while the view's proposal (received in its view) is still being checked here is
+   * armed again, up to `maxMs` from the view's start (progress-extended views).
+   */
+  extendWhileChecking: boolean;
   jitterPermille: number;
 }
 
@@ -88,6 +93,7 @@ export const DEFAULT_PACEMAKER: PacemakerOptions = {
   maxMs: 30_000,
   rttFloorMultiplier: 4,
   roundFloorMultiplier: 3,
+  extendWhileChecking: true,
   jitterPermille: 100,
 };
 
