@@ -34,7 +34,16 @@ function runRunner(cwd: string, args: string[]): Promise<{ code: number | null; 
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
+    // A runner that hangs (it did on a file cut off mid-report) fails its test instead of the whole
+    // file's timeout: far above a run of these small files on a loaded machine (~10 s at load 20).
+    const hung = setTimeout(() => {
+      out += '\n[runner killed after 150 s]';
+      child.kill('SIGKILL');
+    }, 150_000);
+    child.on('close', (code) => {
+      clearTimeout(hung);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -262,5 +271,63 @@ describe('scripts/test-runner.mjs: a file ends when its tests are done', () => {
       s: record.files['leaves-a-timer.test.mjs']!.s,
       passed: true,
     });
+  });
+});
+
+describe('scripts/test-runner.mjs: the report keeps a file’s last tests', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'torana-runner-flush-'));
+    // A long failure message takes the report's serializer a while: under the force exit alone the
+    // process ended before it and the test after it were reported (only the file failed, unnamed).
+    writeFileSync(
+      join(dir, 'fails-last.test.mjs'),
+      [
+        "import assert from 'node:assert';",
+        "import { it } from 'node:test';",
+        "it('passes first', () => {});",
+        "it('fails with a long message', () => assert.equal('a'.repeat(300_000), 'b'));",
+        "it('passes after it', () => {});",
+      ].join('\n'),
+    );
+    // A child process started with the test process's own flags is not a test file: its output stays
+    // its own (no report of a test file of its own).
+    writeFileSync(join(dir, 'child.mjs'), "process.stdout.write('plain\\n');\n");
+    writeFileSync(
+      join(dir, 'spawns.test.mjs'),
+      [
+        "import assert from 'node:assert';",
+        "import { execFileSync } from 'node:child_process';",
+        "import { it } from 'node:test';",
+        "it('a child keeps its output', () => {",
+        "  const out = execFileSync(process.execPath, [...process.execArgv, 'child.mjs'], { encoding: 'utf8' });",
+        "  assert.equal(out, 'plain\\n');",
+        '});',
+      ].join('\n'),
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reports every test of a file whose last tests end with a long failure, alone and in a batch', async () => {
+    for (const files of [['fails-last.test.mjs'], ['spawns.test.mjs+fails-last.test.mjs']]) {
+      const r = await runRunner(dir, ['1', ...files]);
+      assert.equal(r.code, 1, r.out);
+      const lines = r.out.split('\n');
+      for (const name of ['passes first', 'passes after it'])
+        assert.ok(
+          lines.some((l) => new RegExp(`^\\s*ok \\d+ - ${name}$`).test(l)),
+          `${files}: ${name} reported:\n${r.out.slice(0, 3_000)}`,
+        );
+      assert.ok(
+        lines.some((l) => /^\s*not ok \d+ - fails with a long message$/.test(l)),
+        `${files}: the failure named:\n${r.out.slice(0, 3_000)}`,
+      );
+      assert.ok(lines.includes(`# tests ${files[0]!.includes('+') ? 4 : 3}`), r.out.slice(-2_000));
+    }
+  });
+
+  it('a child process a test starts with its own flags reports nothing of its own', async () => {
+    const r = await runRunner(dir, ['1', 'spawns.test.mjs']);
+    assert.equal(r.code, 0, r.out);
   });
 });
