@@ -12,7 +12,12 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 // @ts-expect-error: a plain ES module script without types
-import { BATCH_FILES_MAX, batchFiles, OWN_PROCESS_MARKER } from '../../scripts/test-batches.mjs';
+import {
+  BATCH_FILES_MAX,
+  BATCH_TEST_FILES_MAX,
+  batchFiles,
+  OWN_PROCESS_MARKER,
+} from '../../scripts/test-batches.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const RUNNER = join(ROOT, 'scripts/test-runner.mjs');
@@ -214,7 +219,7 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
     );
   });
 
-  it('test.mjs batches the small files under src/ by folder, never a budgeted or marked one', () => {
+  it('test.mjs batches the small files under src/ and test/ by folder, never a budgeted or marked one', () => {
     const files = [
       at('src', 'a', 'slow.test.ts'),
       ...Array.from({ length: 12 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
@@ -223,17 +228,40 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
       at('src', 'c', 'marked.test.ts'),
       at('src', 'c', 'plain.test.ts'),
       at('src', 'c', 'other.test.ts'),
+      ...Array.from({ length: 7 }, (_, i) => at('test', 'y', `g${i}.test.ts`)),
+      at('test', 'y', 'spawns.test.ts'),
+      at('test', 'y', 'helped.test.ts'),
     ];
+    // What a file of test/y holds: a child process of its own, or through a helper of test/.
+    const text = (f: string) =>
+      f.includes('marked')
+        ? `// ${OWN_PROCESS_MARKER}: a global\n`
+        : f.endsWith('spawns.test.ts')
+          ? "import { spawn } from 'node:child_process';\n"
+          : f.endsWith('helped.test.ts')
+            ? "import { startChild } from '../helpers/child.js';\n"
+            : '\n';
     // Paths built from parts: they name files of the temporary root, not of the repository.
     const root = mkdtempSync(join(tmpdir(), 'torana-batches-'));
     try {
       for (const f of files) {
         mkdirSync(dirname(join(root, f)), { recursive: true });
-        writeFileSync(join(root, f), f.includes('marked') ? `// ${OWN_PROCESS_MARKER}: a global\n` : '\n');
+        writeFileSync(join(root, f), text(f));
       }
+      mkdirSync(join(root, 'test', 'helpers'));
+      writeFileSync(
+        join(root, 'test', 'helpers', 'child.ts'),
+        "export { startChild } from './spawner.js';\n",
+      );
+      writeFileSync(
+        join(root, 'test', 'helpers', 'spawner.ts'),
+        "import { fork } from 'node:child_process';\nexport const startChild = () => fork('x');\n",
+      );
       const out = batchFiles(root, files, new Set([at('src', 'a', 'slow.test.ts')]));
       const a = files.slice(1, 13);
+      const y = files.slice(18, 25);
       assert.equal(BATCH_FILES_MAX, 10);
+      assert.equal(BATCH_TEST_FILES_MAX, 5);
       assert.deepEqual(out, [
         at('src', 'a', 'slow.test.ts'),
         a.slice(0, 10).join('+'),
@@ -242,6 +270,10 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
         at('test', 'x', 'e2e.test.ts'),
         at('src', 'c', 'marked.test.ts'),
         `${at('src', 'c', 'plain.test.ts')}+${at('src', 'c', 'other.test.ts')}`,
+        y.slice(0, 5).join('+'),
+        y.slice(5).join('+'),
+        at('test', 'y', 'spawns.test.ts'),
+        at('test', 'y', 'helped.test.ts'),
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
