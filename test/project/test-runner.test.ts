@@ -11,12 +11,12 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-// @ts-expect-error: a plain ES module script without types
 import {
   BATCH_FILES_MAX,
   BATCH_TEST_FILES_MAX,
   batchFiles,
   OWN_PROCESS_MARKER,
+  // @ts-expect-error: a plain ES module script without types
 } from '../../scripts/test-batches.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
