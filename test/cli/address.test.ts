@@ -1,7 +1,8 @@
 // A CLI given only `--dir D` finds the node running in D (after `torana init --dir D` and
 // `torana start --dir D --port P`, the CLI in D once called the init port and failed with
 // transport_error). Real processes: the node leaves <dir>/node.json while it runs, removes it on a
-// clean stop, and a file left by `kill -9` is detected as stale.
+// clean stop, and a file left by `kill -9` is detected as stale. The node runs as a child process (its
+// exit is what is checked); the commands that find it run in this process (test/helpers/cli-in-process.ts).
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
 import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -9,7 +10,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { cli, spawnCli } from '../helpers/run-cli.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
+import { spawnCli } from '../helpers/run-cli.js';
 
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -2,7 +2,9 @@
 // node's data from another process while transactions keep committing; the backup verifies against its
 // manifest and a changed byte is caught; `backup restore` refuses a non-empty data directory unless
 // --replace; `torana verify` accepts the restored directory and a node started on it has the chain up to
-// the backup's block log height, block for block.
+// the backup's block log height, block for block. `backup create` and `verify` run as child processes
+// (the copy is read from another process than the node's; verify starts its worker threads), `backup
+// verify` and `restore` in this process (test/helpers/cli-in-process.ts).
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -20,6 +22,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { instructions as ix } from '../../src/sdk/instructions.js';
+import { runCli } from '../helpers/cli-in-process.js';
 import { run, startTestNode, type TestNode } from '../helpers/node.js';
 import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
 
@@ -70,15 +73,15 @@ describe('torana backup', () => {
   });
 
   it('verifies, and refuses a backup with a changed byte', async () => {
-    assert.equal((await cli(['backup', 'verify', '--from', backup])).code, 0);
+    assert.equal((await runCli(['backup', 'verify', '--from', backup])).code, 0);
     const spoiled = join(work, 'spoiled');
     cpSync(backup, spoiled, { recursive: true });
-    assert.equal((await cli(['backup', 'verify', '--from', spoiled])).code, 0, 'an exact copy verifies');
+    assert.equal((await runCli(['backup', 'verify', '--from', spoiled])).code, 0, 'an exact copy verifies');
     const seg = join(spoiled, 'data', 'blocks', readdirSync(join(spoiled, 'data', 'blocks'))[0]!);
     const bytes = readFileSync(seg);
     bytes[bytes.length - 1]! ^= 1;
     writeFileSync(seg, bytes);
-    const r = await cli(['backup', 'verify', '--from', spoiled]);
+    const r = await runCli(['backup', 'verify', '--from', spoiled]);
     assert.equal(r.code, 1);
     assert.match(r.err, /backup_file_mismatch.*SHA-256/);
   });
@@ -87,9 +90,9 @@ describe('torana backup', () => {
     mkdirSync(restored);
     for (const f of readdirSync(t.dir))
       if (f.endsWith('.json') || f === 'config.toml') copyFileSync(join(t.dir, f), join(restored, f));
-    const r = await cli(['backup', 'restore', '--from', backup, '--dir', restored, '--json']);
+    const r = await runCli(['backup', 'restore', '--from', backup, '--dir', restored, '--json']);
     assert.equal(r.code, 0, r.err);
-    const again = await cli(['backup', 'restore', '--from', backup, '--dir', restored]);
+    const again = await runCli(['backup', 'restore', '--from', backup, '--dir', restored]);
     assert.equal(again.code, 1);
     assert.match(again.err, /restore_target_not_empty/);
     const v = await cli(['verify', '--dir', restored, '--json']);

@@ -1,11 +1,13 @@
-// `torana explorer …` as a user runs it (a process per command) against a served node with a small world.
+// `torana explorer …` against a served node with a small world: the listing commands run in this process
+// (test/helpers/cli-in-process.ts), `explorer watch`, which runs until it is stopped, as a child process.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { numeric } from '../../src/model/numeric.js';
 import { type AppFixture, startAppFixture } from '../gateway/app-fixture.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { run } from '../helpers/node.js';
-import { cli, spawnCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/run-cli.js';
 
 describe('torana explorer', () => {
   let f: AppFixture;

@@ -3,6 +3,7 @@
 // ledger outcome — committed, or rejected with a rejection code — never a usage or CLI error. A new kind
 // without an example fails src/cli/instruction-schema.test.ts (the core's in src/cli/instruction-examples.ts, a module's in its examples.ts); one the CLI cannot encode or
 // send fails here. Also the submit command's own refusals: bad JSON, a bad field, no input.
+// test-runner: own process: in a batch its suite was cancelled before it started (event loop already empty).
 
 // Declares the ledger modules' wire pieces before any codec use (docs/design/modules.md).
 import '../../src/modules/registry.js';

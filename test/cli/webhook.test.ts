@@ -1,11 +1,12 @@
 // `torana webhook add | ls | deliveries | rm` against a served node, signed as the account of the
 // node directory's client.json, with a receiver on 127.0.0.1 (the dev configuration allows loopback).
+// The CLI runs in this process (test/helpers/cli-in-process.ts; test/cli/cli.test.ts runs it as a child).
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { run } from '../helpers/node.js';
-import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { type Receiver, startReceiver } from '../helpers/webhook-receiver.js';
 

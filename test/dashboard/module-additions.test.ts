@@ -2,6 +2,7 @@
 // `dashboard.ts`, bundled by scripts/build-dashboard.mjs as `torana:module-dashboards`. The dashboard's
 // own files name no module; this bundles the real search and extension list with the real plugin and
 // runs them in Node against a stub of the node's routes (fetch), as the browser would.
+// test-runner: own process: it sets the browser globals (location, localStorage, fetch) the bundle reads.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

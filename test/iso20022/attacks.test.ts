@@ -1,6 +1,7 @@
 // The XML attack suite through the live route (docs/design/testing.md "Tests we keep"): XXE, billion
 // laughs, deep nesting and huge attributes all answer 400 within 50 ms, no file is opened while the
 // request is handled, and no external reference is fetched (a canary HTTP server sees no request).
+// test-runner: own process: it swaps the fs functions process-wide while a request is handled.
 
 import assert from 'node:assert/strict';
 import fs, { mkdtempSync, rmSync, writeFileSync } from 'node:fs';

@@ -11,8 +11,13 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-// @ts-expect-error: a plain ES module script without types
-import { BATCH_FILES_MAX, batchFiles, OWN_PROCESS_MARKER } from '../../scripts/test-batches.mjs';
+import {
+  BATCH_FILES_MAX,
+  BATCH_TEST_FILES_MAX,
+  batchFiles,
+  OWN_PROCESS_MARKER,
+  // @ts-expect-error: a plain ES module script without types
+} from '../../scripts/test-batches.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const RUNNER = join(ROOT, 'scripts/test-runner.mjs');
@@ -34,7 +39,16 @@ function runRunner(cwd: string, args: string[]): Promise<{ code: number | null; 
     let out = '';
     child.stdout.on('data', (d) => (out += d));
     child.stderr.on('data', (d) => (out += d));
-    child.on('close', (code) => resolve({ code, out }));
+    // A runner that hangs (it did on a file cut off mid-report) fails its test instead of the whole
+    // file's timeout: far above a run of these small files on a loaded machine (~10 s at load 20).
+    const hung = setTimeout(() => {
+      out += '\n[runner killed after 150 s]';
+      child.kill('SIGKILL');
+    }, 150_000);
+    child.on('close', (code) => {
+      clearTimeout(hung);
+      resolve({ code, out });
+    });
   });
 }
 
@@ -205,7 +219,7 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
     );
   });
 
-  it('test.mjs batches the small files under src/ by folder, never a budgeted or marked one', () => {
+  it('test.mjs batches the small files under src/ and test/ by folder, never a budgeted or marked one', () => {
     const files = [
       at('src', 'a', 'slow.test.ts'),
       ...Array.from({ length: 12 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
@@ -214,17 +228,40 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
       at('src', 'c', 'marked.test.ts'),
       at('src', 'c', 'plain.test.ts'),
       at('src', 'c', 'other.test.ts'),
+      ...Array.from({ length: 7 }, (_, i) => at('test', 'y', `g${i}.test.ts`)),
+      at('test', 'y', 'spawns.test.ts'),
+      at('test', 'y', 'helped.test.ts'),
     ];
+    // What a file of test/y holds: a child process of its own, or through a helper of test/.
+    const text = (f: string) =>
+      f.includes('marked')
+        ? `// ${OWN_PROCESS_MARKER}: a global\n`
+        : f.endsWith('spawns.test.ts')
+          ? "import { spawn } from 'node:child_process';\n"
+          : f.endsWith('helped.test.ts')
+            ? "import { startChild } from '../helpers/child.js';\n"
+            : '\n';
     // Paths built from parts: they name files of the temporary root, not of the repository.
     const root = mkdtempSync(join(tmpdir(), 'torana-batches-'));
     try {
       for (const f of files) {
         mkdirSync(dirname(join(root, f)), { recursive: true });
-        writeFileSync(join(root, f), f.includes('marked') ? `// ${OWN_PROCESS_MARKER}: a global\n` : '\n');
+        writeFileSync(join(root, f), text(f));
       }
+      mkdirSync(join(root, 'test', 'helpers'));
+      writeFileSync(
+        join(root, 'test', 'helpers', 'child.ts'),
+        "export { startChild } from './spawner.js';\n",
+      );
+      writeFileSync(
+        join(root, 'test', 'helpers', 'spawner.ts'),
+        "import { fork } from 'node:child_process';\nexport const startChild = () => fork('x');\n",
+      );
       const out = batchFiles(root, files, new Set([at('src', 'a', 'slow.test.ts')]));
       const a = files.slice(1, 13);
+      const y = files.slice(18, 25);
       assert.equal(BATCH_FILES_MAX, 10);
+      assert.equal(BATCH_TEST_FILES_MAX, 5);
       assert.deepEqual(out, [
         at('src', 'a', 'slow.test.ts'),
         a.slice(0, 10).join('+'),
@@ -233,6 +270,10 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
         at('test', 'x', 'e2e.test.ts'),
         at('src', 'c', 'marked.test.ts'),
         `${at('src', 'c', 'plain.test.ts')}+${at('src', 'c', 'other.test.ts')}`,
+        y.slice(0, 5).join('+'),
+        y.slice(5).join('+'),
+        at('test', 'y', 'spawns.test.ts'),
+        at('test', 'y', 'helped.test.ts'),
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });
@@ -262,5 +303,63 @@ describe('scripts/test-runner.mjs: a file ends when its tests are done', () => {
       s: record.files['leaves-a-timer.test.mjs']!.s,
       passed: true,
     });
+  });
+});
+
+describe('scripts/test-runner.mjs: the report keeps a file’s last tests', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'torana-runner-flush-'));
+    // A long failure message takes the report's serializer a while: under the force exit alone the
+    // process ended before it and the test after it were reported (only the file failed, unnamed).
+    writeFileSync(
+      join(dir, 'fails-last.test.mjs'),
+      [
+        "import assert from 'node:assert';",
+        "import { it } from 'node:test';",
+        "it('passes first', () => {});",
+        "it('fails with a long message', () => assert.equal('a'.repeat(300_000), 'b'));",
+        "it('passes after it', () => {});",
+      ].join('\n'),
+    );
+    // A child process started with the test process's own flags is not a test file: its output stays
+    // its own (no report of a test file of its own).
+    writeFileSync(join(dir, 'child.mjs'), "process.stdout.write('plain\\n');\n");
+    writeFileSync(
+      join(dir, 'spawns.test.mjs'),
+      [
+        "import assert from 'node:assert';",
+        "import { execFileSync } from 'node:child_process';",
+        "import { it } from 'node:test';",
+        "it('a child keeps its output', () => {",
+        "  const out = execFileSync(process.execPath, [...process.execArgv, 'child.mjs'], { encoding: 'utf8' });",
+        "  assert.equal(out, 'plain\\n');",
+        '});',
+      ].join('\n'),
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('reports every test of a file whose last tests end with a long failure, alone and in a batch', async () => {
+    for (const files of [['fails-last.test.mjs'], ['spawns.test.mjs+fails-last.test.mjs']]) {
+      const r = await runRunner(dir, ['1', ...files]);
+      assert.equal(r.code, 1, r.out);
+      const lines = r.out.split('\n');
+      for (const name of ['passes first', 'passes after it'])
+        assert.ok(
+          lines.some((l) => new RegExp(`^\\s*ok \\d+ - ${name}$`).test(l)),
+          `${files}: ${name} reported:\n${r.out.slice(0, 3_000)}`,
+        );
+      assert.ok(
+        lines.some((l) => /^\s*not ok \d+ - fails with a long message$/.test(l)),
+        `${files}: the failure named:\n${r.out.slice(0, 3_000)}`,
+      );
+      assert.ok(lines.includes(`# tests ${files[0]!.includes('+') ? 4 : 3}`), r.out.slice(-2_000));
+    }
+  });
+
+  it('a child process a test starts with its own flags reports nothing of its own', async () => {
+    const r = await runRunner(dir, ['1', 'spawns.test.mjs']);
+    assert.equal(r.code, 0, r.out);
   });
 });
