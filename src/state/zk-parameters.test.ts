@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 // Imported alone (no registry): no module has declared anything yet in this process.
+// test-runner: own process: it checks the state before any module declares its parameters, and batched files load the registry.
 import { declareZkParameters, NOTE_VK, verifyingKeyParameters, zkParameters } from './zk-parameters.js';
 
 const params = {

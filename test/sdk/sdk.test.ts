@@ -18,6 +18,7 @@ import {
   multisigProposalId,
   multisigProposals,
   multisigSpec,
+  rwaLotId,
 } from '../../src/sdk/index.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
 import { accountOf, generateKeyPair, importKeyPair } from '../../src/sdk/keys.js';
@@ -264,6 +265,25 @@ describe('SDK against a served node', () => {
     assert.deepEqual(proposals.items.map((p) => p.status).sort(), ['CANCELED', 'FINALIZED', 'FINALIZED']);
     // SetMultisigSpec ran inside the executed proposal: the quorum is now 1.
     assert.equal((await multisigSpec(client, vault)).quorum, 1);
+    // RWA lots (docs/rwas.md): the admin registers two lots (it is their controller), holds, releases,
+    // freezes, unfreezes, redeems, splits one to alice and one to her by force, and merges what it kept.
+    const lot = rwaLotId(t.admin.id, 'sdklot');
+    const lot2 = rwaLotId(t.admin.id, 'sdklot2');
+    await runAs(client, [
+      ix.registerRwa('sdklot', { spec: 'bond', quantity: '10.00', owner: t.admin.id }),
+      ix.registerRwa('sdklot2', { spec: 'bond', quantity: '5.00', owner: t.admin.id }),
+    ]);
+    await runAs(client, [
+      ix.holdRwa(lot, '1.00'),
+      ix.releaseRwa(lot, '1.00'),
+      ix.freezeRwa(lot),
+      ix.unfreezeRwa(lot),
+      ix.redeemRwa(lot, '1.00'),
+      ix.setRwaControls(lot),
+      ix.transferRwa(lot, a, '2.00'),
+      ix.forceTransferRwa(lot, a, '1.00'),
+    ]);
+    await runAs(client, [ix.mergeRwas([lot, lot2])]);
     kinds.add('SetMultisigSpec');
     const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
       (v) => v.name,
