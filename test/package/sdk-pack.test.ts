@@ -3,7 +3,7 @@
 // what the install brought: few packages, no native module, no install script. Then run the installed SDK
 // in Node.js against a served node (a transaction commits), and bundle the README's SDK example for the
 // browser with esbuild from the install, printing its size: the code a page loads at startup must stay
-// within 60 KiB gzip (a size, not a timing bound).
+// within 62 KiB gzip (a size, not a timing bound; 60 KiB until the RWA module added its wire and builders).
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
@@ -20,7 +20,7 @@ const run = promisify(execFile);
 const USER_ENV = { ...process.env, NODE_OPTIONS: '' };
 const NPM_FLAGS = ['--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'];
 const PACKAGES_MAX = 15;
-const STARTUP_GZIP_MAX = 60 * 1024;
+const STARTUP_GZIP_MAX = 62 * 1024;
 /** What a client never needs: the node's storage, server, native crypto and prover. */
 const SERVER_ONLY =
   /^(lmdb|fastify|@fastify\/.*|sodium-native|libsodium.*|snarkjs|wasmcurves|ffjavascript|@chainsafe\/.*|pino|prom-client|ws)$/;
