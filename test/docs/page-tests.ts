@@ -10,12 +10,16 @@ import { decisionHere } from './host-needs.js';
 import { runPage, setupOf, tail } from './run-page.js';
 
 /**
- * Pages run by a test file of their own (path under test/docs/), with what each took on a loaded
- * two-core machine: operations.md ~270 s (three network namespaces, a backup restored, three nodes
- * started), conference.md ~105 s (its private block proves with the zk circuits), iso20022.md ~110 s.
+ * Pages run by a test file of their own (path under test/docs/), with what each took on a two-core
+ * machine under a load of 25: operations.md 270–360 s (three network namespaces, a backup restored, three
+ * nodes started), conference.md ~105 s (its private block proves with the zk circuits), iso20022.md
+ * ~110 s, README.md ~95 s and consensus.md ~35 s (local networks); the other pages together ~380 s.
  */
 export const PAGE_FILES: Readonly<Record<string, string>> = {
   'docs/operations.md': 'doc-examples-operations.test.ts',
+  // README.md and consensus.md both start a local network on the ports from 9100: one file, one at a time.
+  'README.md': 'doc-examples-slow.test.ts',
+  'docs/consensus.md': 'doc-examples-slow.test.ts',
   'docs/conference.md': 'doc-examples-slow.test.ts',
   'docs/iso20022.md': 'doc-examples-slow.test.ts',
 };
