@@ -3,6 +3,7 @@
 // list items, key: value lines of one item, or the JSON document with --json.
 
 import type { Json } from '../codec/codec.js';
+import { readableRejection } from '../model/rejection-text.js';
 import { CliError } from './errors.js';
 import { printJson, printRecord, printTable } from './output.js';
 import { type ClientFlags, resolveClient } from './settings.js';
@@ -51,7 +52,21 @@ async function list(f: Flags, path: string, query: Query, columns: string[]): Pr
 async function one(f: Flags, path: string, query: Query = {}): Promise<void> {
   const doc = await get(f, path, query);
   if (f.json) printJson(doc);
-  else printRecord(doc);
+  else printRecord(readableRejectionOf(doc));
+}
+
+/**
+ * A transaction as a person reads it: its rejection's message with amounts at their scale (the
+ * committed message keeps base units; `--json` prints it as the node sent it).
+ */
+export function readableRejectionOf(doc: Doc): Doc {
+  const r = doc['rejection_reason'];
+  if (typeof r !== 'object' || r === null || Array.isArray(r)) return doc;
+  const json = r['json'];
+  const code = typeof json === 'object' && json !== null && !Array.isArray(json) ? json['code'] : undefined;
+  const message = r['message'];
+  if (typeof code !== 'string' || typeof message !== 'string') return doc;
+  return { ...doc, rejection_reason: { ...r, message: readableRejection(code, message) } };
 }
 
 const BLOCK = ['height', 'hash', 'creation_time_ms', 'transaction_count', 'rejected_count'];

@@ -29,6 +29,18 @@ describe('CLI failures', () => {
     assert.equal(f.exitCode, EXIT.rejected);
   });
 
+  it('shows the amounts of a rejection at their scale; details keep the committed text', () => {
+    const committed =
+      'account cap 200 (window tx, units at scale 2) of usd#w exceeded by a@w: 350 with this transfer';
+    const reason = { code: 'transfer_cap_exceeded', message: committed };
+    const f = failureOf(new TransactionRejectedError('cd'.repeat(32), reason as never, 9));
+    assert.equal(
+      f.message,
+      `transaction ${'cd'.repeat(32)} rejected: account cap 2.00 (window tx) of usd#w exceeded by a@w: 3.50 with this transfer`,
+    );
+    assert.equal((f.details['rejection'] as { message: string }).message, committed);
+  });
+
   it("gives commander's usage errors a snake_case code and exit 2", () => {
     const e = new CommanderError(1, 'commander.unknownOption', "error: unknown option '--nope'");
     assert.deepEqual(failureOf(e), {

@@ -4,6 +4,7 @@
 // (main.ts loads it before any command): errors are told apart by name and shape, not by class.
 
 import { CommanderError } from 'commander';
+import { readableRejection } from '../model/rejection-text.js';
 import { CliError, EXIT } from './errors.js';
 
 export interface Failure {
@@ -51,7 +52,11 @@ export function failureOf(e: unknown): Failure {
   if (err.name === 'TransactionRejectedError') {
     const details: Record<string, unknown> = { tx_hash: err.hash, rejection: err.reason };
     if (err.blockHeight !== undefined) details['block_height'] = err.blockHeight;
-    return { label: 'rejected', code, message, details, exitCode: EXIT.rejected };
+    // The line shows amounts at their scale; details.rejection keeps the committed text.
+    const said =
+      isRecord(err.reason) && typeof err.reason['message'] === 'string' ? err.reason['message'] : '';
+    const shown = said === '' ? message : message.replace(said, readableRejection(code, said));
+    return { label: 'rejected', code, message: shown, details, exitCode: EXIT.rejected };
   }
   const details: Record<string, unknown> = isRecord(err.details)
     ? { ...err.details }

@@ -2,6 +2,7 @@
 // consensus keys, the admin account's key, a dev genesis and the client settings file (README "Quick start").
 
 import { access, mkdir } from 'node:fs/promises';
+import { basename } from 'node:path';
 import { loadConfig, renderConfigToml } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { BlsKeyPair, blsProvePossession } from '../crypto/bls.js';
@@ -31,6 +32,22 @@ export interface InitOptions {
   overrides?: Record<string, unknown>;
   /** Genesis creation time; defaults to now. */
   nowMs?: number;
+}
+
+/** A node directory that holds a node's files (keys, a genesis) but no config.toml: init would replace them. */
+export class NodeDirIncompleteError extends Error {
+  override readonly name = 'NodeDirIncompleteError';
+  readonly code = 'node_dir_incomplete';
+  constructor(
+    readonly dir: string,
+    readonly found: readonly string[],
+  ) {
+    super(
+      `${dir} holds ${found.join(', ')} but no config.toml: a new local setup would replace them. ` +
+        'A peer of a network: torana genesis adopt <genesis.json> --hash <hash> --dir <dir> writes its ' +
+        'config.toml (docs/operations.md); a new local chain: an empty directory',
+    );
+  }
 }
 
 export interface InitReport {
@@ -128,6 +145,19 @@ export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
     const admin = await exists(files.client);
     return { created: false, dir: files.dir, adminAccount: admin ? '(see client.json)' : '', url };
   }
+  // A directory set up by hand or by the genesis ceremony (its keys, the network's genesis) is never
+  // overwritten with a new chain's files.
+  const ours = [
+    files.genesis,
+    files.nodeKey,
+    files.consensusKey,
+    files.adminKey,
+    files.bridgeKey,
+    files.client,
+  ];
+  const found: string[] = [];
+  for (const f of ours) if (await exists(f)) found.push(basename(f));
+  if (found.length > 0) throw new NodeDirIncompleteError(files.dir, found);
   // 0700 and 0600 below whatever the umask: the directory holds private keys.
   await mkdir(files.dir, { recursive: true, mode: 0o700 });
   const nodeKey = Ed25519KeyPair.generate();

@@ -1,7 +1,8 @@
 // Transfer controls cannot be bypassed through the ISO 20022 bridge: a pacs.008
 // submitted through its route becomes an ordinary TransferAsset signed by the bridge delegate, so the
 // rules refuse it with their own code (RJCT, the ledger code as the proprietary reason) and allow it once
-// cleared.
+// cleared. The reason a person reads (the record's reason_text, the pacs.002 AddtlInf) gives the cap and
+// the amount at the definition's scale (EUR: 2), though the committed rejection keeps base units.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,6 +12,7 @@ import {
   type BridgeNode,
   balance,
   EUR,
+  get,
   post,
   settledOrRejected,
   startBridgeNode,
@@ -61,6 +63,12 @@ describe('transfer controls and the ISO 20022 bridge', () => {
     await admin([ins.blacklist(b.bob.id, false), ins.cap(b.alice.id, 'Tx', '5')]);
     rec = await pay('10.00');
     assert.equal(rec.info.ledger_rejection.code, 'transfer_cap_exceeded');
+    const readable = `account cap 5.00 (window tx) of ${EUR} exceeded by ${b.alice.id}: 10.00 with this transfer`;
+    console.log(`reason_text: ${rec.reason_text}`);
+    assert.equal(rec.reason_text, readable);
+    const report = await get(b, `/v1/iso20022/messages/CTRL-${n}/pacs002`);
+    assert.equal(report.status, 200);
+    assert.ok(report.text.includes(`<AddtlInf>${readable.slice(0, 105)}</AddtlInf>`), report.text);
     assert.equal(balance(b, EUR, b.bob), before);
     rec = await pay('5.00');
     assert.equal(rec.pacs002_code, 'ACSC');

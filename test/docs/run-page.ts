@@ -4,10 +4,11 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
+import { chmod, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { genesisHash } from '../../src/node/genesis-ceremony.js';
 import { startNatsServer } from '../helpers/nats-server.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { ROOT, tsEntryArgs } from '../helpers/ts-entry.js';
@@ -35,6 +36,12 @@ export interface PageSetup {
   nats?: boolean;
   /** A PostgreSQL server whose database `ledger` the page's commands reach as $LEDGER_DB (test/helpers/postgres.ts). */
   postgres?: boolean;
+  /**
+   * The hosts a page tells operators to name themselves, set here to local ones: $NODE_URL the page's
+   * node, $INDEX_DB a second database `ledger_remote` of the page's PostgreSQL server, as a postgres://
+   * URL (the form a remote database's address takes). Needs `postgres`.
+   */
+  remoteHosts?: boolean;
   /** The page's commands listen on the ports it names (else a node a command starts takes a free one). */
   fixedPorts?: boolean;
   /** Paths of this repository the page names, linked into the working directory. */
@@ -61,19 +68,21 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
   },
   'docs/conference.md': {
     ...QUICK_START,
-    assumes: `${QUICK_START.assumes}, and the call's domain (Ids: "The domain must exist when the call is created")`,
+    assumes: `${QUICK_START.assumes}, and the call's domain (Ids: "The domain must exist when the call is created"); the slow page: its private block proves with the zk circuits (90 s measured)`,
     prelude: ['torana domain register wonderland'],
   },
   'docs/operations.md': {
     ...QUICK_START,
-    assumes: `${QUICK_START.assumes} in /var/lib/torana with a block after genesis, the four operators' genesis entries sent to the coordinator (node1.json … node4.json), a new node's directory holding the network's genesis.json (/var/lib/torana-new), and ./<path> for each host path the page names`,
+    assumes: `${QUICK_START.assumes} in /var/lib/torana with a block after genesis, the four operators' genesis entries sent to the coordinator (node1.json … node4.json), two new nodes' directories set up for the network (/var/lib/torana-new, /var/lib/torana-new2: \`torana genesis adopt\` of its genesis, whose hash the page's commands read as $DOC_GENESIS_HASH), and ./<path> for each host path the page names`,
     prelude: [
       'for i in 1 2 3 4; do torana genesis entry --dir "operator-$i" --chain-id acme-net --address "node$i.acme.example:9200" --out "node$i.json"; done',
-      'mkdir -m 0700 torana-new && cp .torana/genesis.json torana-new/',
+      // As step 3 of "Joining from a snapshot" says: keys and config.toml, the network's genesis adopted.
+      'for d in torana-new torana-new2; do mkdir -m 0700 "$d" && torana genesis adopt .torana/genesis.json --hash "$DOC_GENESIS_HASH" --dir "$d" --listen 127.0.0.1:0 > /dev/null; done',
       'torana domain register wonderland',
     ],
     paths: [
       ['/var/lib/torana-acme', './torana-acme'],
+      ['/var/lib/torana-new2', './torana-new2'],
       ['/var/lib/torana-new', './torana-new'],
       ['/var/lib/torana', './.torana'],
       ['/backups/', './backups/'],
@@ -88,8 +97,10 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
   },
   'docs/indexer.md': {
     ...QUICK_START,
-    assumes: `${QUICK_START.assumes}, and a PostgreSQL database at $LEDGER_DB`,
+    assumes: `${QUICK_START.assumes}, a PostgreSQL database at $LEDGER_DB, another at $INDEX_DB (for a remote one), the node as $NODE_URL, and ./.torana for /var/lib/torana`,
     postgres: true,
+    remoteHosts: true,
+    paths: [['/var/lib/torana', './.torana']],
   },
   'docs/iso20022.md': {
     assumes:
@@ -101,6 +112,13 @@ export const PAGE_SETUPS: Record<string, PageSetup> = {
 
 export function setupOf(page: string): PageSetup {
   return PAGE_SETUPS[page] ?? QUICK_START;
+}
+
+/** A libpq conninfo (`host=… port=… user=… dbname=…`, a unix socket directory as host) as a URL. */
+export function postgresUrl(conninfo: string): string {
+  const kv = Object.fromEntries(conninfo.split(' ').map((p) => p.split('=', 2) as [string, string]));
+  const host = encodeURIComponent(kv['host'] ?? '');
+  return `postgres://${kv['user'] ?? ''}@/${kv['dbname'] ?? ''}?host=${host}&port=${kv['port'] ?? '5432'}`;
 }
 
 /** The CLI as `torana` (the test bundle when the run has one, else the sources under tsx). */
@@ -218,6 +236,7 @@ export async function runPage(page: string, all: readonly DocBlock[], timeoutMs 
   const nats = setup.nats === true ? await startNatsServer() : undefined;
   const pg = setup.postgres === true ? await startPostgres() : undefined;
   await pg?.createDatabase('ledger');
+  if (setup.remoteHosts === true) await pg?.createDatabase('ledger_remote');
   const env = {
     ...process.env,
     PATH: `${bin}:${process.env.PATH}`,
@@ -228,6 +247,14 @@ export async function runPage(page: string, all: readonly DocBlock[], timeoutMs 
     ...(pg === undefined ? {} : { LEDGER_DB: pg.conninfo('ledger') }),
   };
   const node = setup.node === 'quick-start' ? await startQuickStartNode(dir, env) : undefined;
+  // The hash a coordinator announces with the quick-start node's genesis (for `genesis adopt` in a prelude).
+  if (node !== undefined)
+    Object.assign(env, {
+      DOC_GENESIS_HASH: genesisHash(await readFile(join(dir, '.torana', 'genesis.json'))),
+    });
+  if (setup.remoteHosts === true && pg !== undefined && node !== undefined) {
+    Object.assign(env, { NODE_URL: node.url, INDEX_DB: postgresUrl(pg.conninfo('ledger_remote')) });
+  }
   try {
     const script = pageScript(blocks, { nodeUrl: node?.url, prelude: setup.prelude, paths: setup.paths });
     await writeFile(join(dir, '.doc-example.sh'), script);

@@ -2,8 +2,10 @@
 // validation: checked, signed and durably recorded) → ACSP (accepted by the pipeline: queued) → ACSC
 // (committed in a block) or RJCT with a reason. Ledger rejection codes
 // (src/model/rejections.ts) map to ISO ExternalStatusReason1Code values; a code without an ISO
-// equivalent travels as a proprietary reason (StsRsnInf/Rsn/Prtry) holding the ledger code itself.
+// equivalent travels as a proprietary reason (StsRsnInf/Rsn/Prtry) holding the ledger code itself. The
+// reason text (AddtlInf, the record's reason_text) shows amounts at their definition's scale.
 
+import { readableRejection } from '../../model/rejection-text.js';
 import type { BridgeRecord } from './record.js';
 
 export interface IsoReason {
@@ -38,9 +40,11 @@ const SECURITIES_REASONS: Readonly<Record<string, readonly [string, string]>> = 
   debit_not_granted: ['REFU', 'REFU'],
 };
 
+/** The pacs.002 reason of a ledger rejection; its text is the rejection's message with amounts at scale. */
 export function paymentReason(ledgerCode: string, message: string): IsoReason {
   const code = PAYMENT_REASONS[ledgerCode];
-  return code === undefined ? { proprietary: ledgerCode, text: message } : { code, text: message };
+  const text = readableRejection(ledgerCode, message);
+  return code === undefined ? { proprietary: ledgerCode, text } : { code, text };
 }
 
 /** The reason for an expiry in the queue (no block took the transaction in time). */
