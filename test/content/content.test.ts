@@ -249,13 +249,13 @@ describe('content bundles (served node)', () => {
   it('the routes are in the OpenAPI document with examples; only the JSON read is an MCP tool', async () => {
     const doc = (await (await fetch(`${t.url}/openapi.json`)).json()) as J;
     const paths = Object.keys(doc.paths).filter((p) => p.startsWith('/v1/content'));
-    assert.deepEqual(paths.sort(), ['/v1/content/{bundle}', '/v1/content/{bundle}/{*}'].sort());
+    assert.deepEqual(paths.sort(), ['/v1/content/{bundle}', '/v1/content/{bundle}/{path}'].sort());
     const read = doc.paths['/v1/content/{bundle}'].get;
     assert.equal(read['x-ledger-family'], 'content');
     assert.ok(JSON.stringify(read.responses['200']).includes('img/logo.png'), 'an example');
-    const get = doc.paths['/v1/content/{bundle}/{*}'].get;
+    const get = doc.paths['/v1/content/{bundle}/{path}'].get;
     assert.ok(get.responses['206'] && get.responses['416'] && get.responses['304'], 'statuses');
-    assert.ok(doc.paths['/v1/content/{bundle}/{*}'].post.responses['422']);
+    assert.ok(doc.paths['/v1/content/{bundle}/{path}'].post.responses['422']);
     const res = await fetch(`${t.url}/v1/mcp`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
