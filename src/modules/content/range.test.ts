@@ -26,5 +26,9 @@ describe('content Range header', () => {
     ])
       assert.equal(parseRange(h, 10).kind, 'unsatisfiable', h);
     assert.equal(parseRange('bytes=0-', 0).kind, 'unsatisfiable');
+    assert.deepEqual(parseRange('bytes=0-1,4-5', 10), {
+      kind: 'unsatisfiable',
+      reason: 'one range only (no multipart answers)',
+    });
   });
 });
