@@ -105,6 +105,12 @@ export const FEATURES = {
     pattern: /\b[Rr]was?(?:\b|_)|Rwas?[A-Z]|[a-z]Rwas?\b|\bRWAs?\b/,
     docs: 'docs/rwas.md',
   },
+  // Not the common word "content" (a response's content, a content type): the module's own words only.
+  content: {
+    folder: 'src/modules/content',
+    pattern: /content[ _-]?bundle|ContentBundle|\/v1\/content/i,
+    docs: 'docs/content.md',
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

@@ -208,6 +208,14 @@ const EXPECTED_DEFAULTS = {
     recent_per_webhook_max: 50,
     body_bytes_max: 16384,
   },
+  content: {
+    store_bytes_max: 1073741824,
+    upload_bytes_max: 16777216,
+    cache_max_age_s: 31536000,
+    egress_window_ms: 60000,
+    egress_node_bytes: 1073741824,
+    egress_client_bytes: 67108864,
+  },
   mcp: { enabled: false },
   log: { level: 'info', format: 'auto', access: false },
 };

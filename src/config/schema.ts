@@ -813,6 +813,32 @@ export const CONFIG_SCHEMA = {
     ),
     body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
   }),
+  content: section(
+    'Content files kept off chain by this node and served by its content routes (docs/content.md); with app_api.enabled.',
+    {
+      store_bytes_max: int(
+        GiB,
+        0,
+        2 ** 40,
+        'Bytes of files this node stores (507 content_store_full above).',
+      ),
+      upload_bytes_max: int(16 * MiB, 1, BYTES_CEILING, 'Largest file one upload carries (413 above).'),
+      cache_max_age_s: int(
+        31_536_000,
+        0,
+        COUNT_CEILING,
+        'Cache-Control max-age of a served file (public and immutable when public, else private).',
+      ),
+      egress_window_ms: ms(60_000, 1000, 'The window the egress budgets below count bytes over.'),
+      egress_node_bytes: int(GiB, 1, 2 ** 40, 'Bytes of files served per window by this node (429 above).'),
+      egress_client_bytes: int(
+        64 * MiB,
+        1,
+        2 ** 40,
+        'Bytes served per window to one client: the signing account, else its address (429 above).',
+      ),
+    },
+  ),
   mcp: section('The MCP bridge (docs/mcp.md).', {
     enabled: bool(
       false,
@@ -857,6 +883,7 @@ export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
 export type ConferenceConfig = Config['conference'];
 export type McpConfig = Config['mcp'];
+export type ContentConfig = Config['content'];
 export type LogConfig = Config['log'];
 export type WebhooksConfig = Config['webhooks'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];

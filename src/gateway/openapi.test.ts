@@ -4,6 +4,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Type } from 'typebox';
 import { createErrorRegistry } from './errors.js';
 import { metricsRoute } from './metrics.js';
+import { documentedWildcard } from './openapi.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { type RouteDef, registerRoutes } from './route-table.js';
 import { createGatewayServer } from './server.js';
@@ -188,5 +189,20 @@ describe('OpenAPI document', () => {
     } finally {
       await app.close();
     }
+  });
+});
+
+describe('a wildcard route in the OpenAPI document', () => {
+  it('documents the rest of the path as the {path} parameter (Fastify names it *)', () => {
+    const params = Type.Object({ id: Type.String(), '*': Type.String({ maxLength: 9 }) });
+    const out = documentedWildcard({ params }, '/v1/files/:id/*');
+    assert.equal(out.url, '/v1/files/:id/:path');
+    const p = out.schema.params as { properties: Record<string, unknown>; required: string[] };
+    assert.deepEqual(Object.keys(p.properties), ['id', 'path']);
+    assert.deepEqual(p.required, ['id', 'path']);
+    assert.deepEqual(documentedWildcard({ params }, '/v1/files/:id'), {
+      schema: { params },
+      url: '/v1/files/:id',
+    });
   });
 });

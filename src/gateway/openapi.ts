@@ -74,12 +74,34 @@ function decorateOperation(op: Operation, meta: RouteMeta | undefined, errors: E
   }
 }
 
-/** Per-route schema tweaks for the document only (validation is untouched). */
-function transformRoute(
-  app: GatewayApp,
+/**
+ * A route ending in a wildcard (`…/*`: the rest of the path, slashes included) as documented: the rest is
+ * the path parameter `{path}` (Fastify names it `*`, which is no parameter name in OpenAPI).
+ */
+export function documentedWildcard(
   schema: FastifySchema,
   url: string,
 ): { schema: FastifySchema; url: string } {
+  if (!url.endsWith('/*')) return { schema, url };
+  const params = schema.params as { properties?: Record<string, unknown>; required?: string[] } | undefined;
+  const props = params?.properties;
+  if (props === undefined || !('*' in props)) return { schema, url: `${url.slice(0, -1)}:path` };
+  const { '*': rest, ...others } = props;
+  const renamed = {
+    ...params,
+    properties: { ...others, path: rest },
+    required: (params?.required ?? []).map((r) => (r === '*' ? 'path' : r)),
+  };
+  return { schema: { ...schema, params: renamed }, url: `${url.slice(0, -1)}:path` };
+}
+
+/** Per-route schema tweaks for the document only (validation is untouched). */
+function transformRoute(
+  app: GatewayApp,
+  original: FastifySchema,
+  originalUrl: string,
+): { schema: FastifySchema; url: string } {
+  const { schema, url } = documentedWildcard(original, originalUrl);
   const meta = schema.operationId === undefined ? undefined : app.gateway.routeMeta.get(schema.operationId);
   if (meta === undefined) return { schema, url };
   const produces = meta.formats.offers.filter((f) => f !== 'codec').map((f) => MEDIA_TYPES[f]);

@@ -82,6 +82,9 @@ export const INSTRUCTION_TAGS = [
   'ReleaseRwa',
   'ForceTransferRwa',
   'SetRwaControls',
+  'RegisterContentBundle',
+  'SetContentBundleAccess',
+  'RetireContentBundle',
 ] as const;
 
 /** Data event kinds at their variant tags. */
@@ -151,6 +154,9 @@ export const DATA_EVENT_TAGS = [
   'RwaFrozenSet',
   'RwaHoldChanged',
   'RwaControlsSet',
+  'ContentBundleRegistered',
+  'ContentBundleAccessSet',
+  'ContentBundleRetired',
 ] as const;
 
 /** Chain parameter kinds at their variant tags (`SetParameter`, `ParameterChanged`). */
@@ -286,6 +292,10 @@ export const REJECTION_NUMBERS = {
   rwa_closed: 865,
   rwa_mismatch: 866,
   execution_limit: 901,
+  content_bundle_invalid: 902,
+  content_bundle_not_found: 903,
+  content_bundle_exists: 904,
+  content_bundle_retired: 905,
 } as const;
 
 /** World-state table name → its key tag (the first byte of every key of the table). */
@@ -318,6 +328,7 @@ export const TABLE_TAGS = {
   subscriptionPlan: 0x1b,
   subscription: 0x1c,
   rwaLot: 0x1d,
+  contentBundle: 0x20,
 } as const;
 
 export type InstructionTag = (typeof INSTRUCTION_TAGS)[number];

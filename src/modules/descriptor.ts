@@ -47,6 +47,11 @@ export interface ModuleRouteEnv {
   now(): number;
   /** Logs a background failure of the family (a worker, a follower of committed blocks). */
   logError(what: string, e: unknown): void;
+  /**
+   * The node's data folder when it is served from a node directory: a module's per-node stores live
+   * under it (absent: a family that needs one is not built).
+   */
+  readonly dataDir?: string;
 }
 
 /**

@@ -16,6 +16,8 @@ import { aliasInstructions } from './aliases/sdk.js';
 import { aliasesWire } from './aliases/wire.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { conferenceWire } from './conference/wire.js';
+import { contentInstructions } from './content/sdk.js';
+import { contentWire } from './content/wire.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
@@ -74,6 +76,17 @@ export {
   type UsageOptions,
 } from './conference/sdk.js';
 export {
+  type ContentAccessInput,
+  type ContentBundleJson,
+  type ContentClient,
+  contentBundle,
+  contentBundleId,
+  contentFile,
+  type DownloadOptions,
+  downloadContent,
+  uploadContent,
+} from './content/sdk.js';
+export {
   type AssetTransferControl,
   assetTransferControl,
   type DefinitionTransferControl,
@@ -124,6 +137,7 @@ export const moduleInstructions = {
   ...triggerInstructions,
   ...subscriptionInstructions,
   ...rwaInstructions,
+  ...contentInstructions,
 } as const;
 
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
@@ -136,6 +150,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true },
+  { name: 'content', wire: contentWire, cli: true },
 ]);
 
 export default LEDGER_MODULES;

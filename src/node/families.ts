@@ -24,6 +24,7 @@ import { proofsFamily } from '../proofs/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { webhooksFamily } from '../webhooks/family.js';
 import { explorerFamilies } from './explorer-backend.js';
+import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
 import { nodeOperatorPasskeys } from './operator-passkeys.js';
 import { policyPort } from './policy-port.js';
@@ -83,6 +84,7 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       signedRequests: signed,
       now,
       logError: env.logError,
+      ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data }),
     }),
     ...(bridge === undefined
       ? []

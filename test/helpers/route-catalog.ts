@@ -47,12 +47,13 @@ export interface LiveRoute {
   readonly stream: 'ws' | 'sse' | undefined;
 }
 
+/** The documented path of a route URL: `:name` → `{name}`, a trailing wildcard `*` → `{path}` (gateway/openapi.ts). */
 export function openApiPathOf(url: string): string {
-  return url.replace(/:(\w+)/g, '{$1}');
+  return url.replace(/:(\w+)/g, '{$1}').replace(/\/\*$/, '/{path}');
 }
 
 export function paramNamesOf(url: string): string[] {
-  return [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+  return [...url.matchAll(/:(\w+)/g)].map((m) => m[1]!).concat(url.endsWith('/*') ? ['path'] : []);
 }
 
 /**
@@ -200,9 +201,10 @@ export const INVALID_PARAM_SEGMENTS: readonly string[] = [
 
 /** `url` with each `:param` replaced by the percent-encoded value (or a raw wire segment). */
 export function fillPath(url: string, values: Readonly<Record<string, string>>, raw = false): string {
-  return url.replace(/:(\w+)/g, (_m, name: string) => {
-    const v = values[name];
-    if (v === undefined) throw new Error(`no value for :${name} of ${url}`);
+  return url.replace(/:(\w+)|\*$/g, (m, name: string | undefined) => {
+    const key = name ?? 'path';
+    const v = values[key];
+    if (v === undefined) throw new Error(`no value for ${m} of ${url}`);
     return raw ? v : encodeURIComponent(v);
   });
 }

@@ -14,6 +14,8 @@ import { SCHEMA } from '../../src/model/schema.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { isToranaApiError } from '../../src/sdk/errors.js';
 import {
+  contentBundleId,
+  contentFile,
   multisigAccountId,
   multisigProposalId,
   multisigProposals,
@@ -284,6 +286,12 @@ describe('SDK against a served node', () => {
       ix.forceTransferRwa(lot, a, '1.00'),
     ]);
     await runAs(client, [ix.mergeRwas([lot, lot2])]);
+    // Content bundles (docs/content.md): the admin registers a bundle, lets alice alone download it, and
+    // retires it.
+    const files = [contentFile('sdk/a.txt', new TextEncoder().encode('a'), 'text/plain')];
+    const bundle = contentBundleId(t.admin.id, files);
+    await runAs(client, [ix.registerContentBundle(files)]);
+    await runAs(client, [ix.setContentBundleAccess(bundle, { allow: [a] }), ix.retireContentBundle(bundle)]);
     kinds.add('SetMultisigSpec');
     const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
       (v) => v.name,
