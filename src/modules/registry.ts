@@ -12,8 +12,10 @@
 // The module list is this file's DEFAULT export (`export *` does not re-export a default), so that the
 // SDK's `export *` takes only the modules' SDK functions below.
 
+import { addConfigSections } from '../config/sections.js';
 import { aliasInstructions } from './aliases/sdk.js';
 import { aliasesWire } from './aliases/wire.js';
+import { conferenceConfig } from './conference/config.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { conferenceWire } from './conference/wire.js';
 import { controlInstructions } from './controls/sdk.js';
@@ -129,7 +131,7 @@ export const moduleInstructions = {
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The features still in the core folders (modules/ledger.ts): their wire is the core's own.
   { name: 'ledger' },
-  { name: 'conference', wire: conferenceWire, cli: true },
+  { name: 'conference', wire: conferenceWire, cli: true, config: conferenceConfig },
   { name: 'aliases', wire: aliasesWire, cli: true },
   { name: 'multisig', wire: multisigWire, cli: true, dependsOn: ['aliases'] },
   { name: 'controls', wire: controlsWire, cli: true },
@@ -137,5 +139,8 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true },
 ]);
+
+// The modules' configuration sections join the one config schema before any process reads it.
+addConfigSections(LEDGER_MODULES.flatMap((m) => (m.config === undefined ? [] : [m.config])));
 
 export default LEDGER_MODULES;
