@@ -16,7 +16,7 @@ import { GROTH16_VERIFY_WEIGHT, instructionWeight } from '../src/model/weights.j
 import { multisigAccountId } from '../src/modules/multisig/model.js';
 import { devPoolAccount, zkParameterInstructions } from '../src/node/zk-dev-genesis.js';
 import type { Ledger } from '../src/pipeline/ledger.js';
-import { proveRoster, ROSTER_DEPTH, releaseProver, rosterCommitment } from '../src/sdk/zk-prover.js';
+import { proveRoster, ROSTER_DEPTH, releaseProver, rosterCommitment } from '../src/modules/conference/sdk-zk.js';
 import { callField, ROSTER_JOIN, senderField } from '../src/zk/bind.js';
 import { fieldToHex } from '../src/zk/field.js';
 import { verifyGroth16 } from '../src/zk/groth16-verify.js';

@@ -19,7 +19,7 @@ import {
   randomField,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
 import { fieldToHex } from '../../src/zk/field.js';
 import { startServedNode } from '../../test/helpers/served.js';
 import { newAccount } from '../../test/helpers/tx.js';

@@ -32,7 +32,7 @@ import {
   proveNoteSpend,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount, type TestAccount } from '../helpers/tx.js';

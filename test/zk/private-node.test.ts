@@ -17,7 +17,7 @@ import {
   releaseProver,
   rosterCommitment,
   rosterNullifier,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
 import { toHex } from '../../src/util/hex.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
 import { run, startTestNode, type TestNode } from '../helpers/node.js';

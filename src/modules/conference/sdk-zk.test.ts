@@ -8,7 +8,7 @@ import {
   releaseProver,
   rosterCommitment,
   rosterNullifier,
-} from './zk-prover.js';
+} from './sdk-zk.js';
 
 describe('releaseProver', () => {
   it('resolves before any proof was made, with the slot empty or null', async () => {
