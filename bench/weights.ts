@@ -13,10 +13,15 @@ import type { Instruction } from '../src/model/instructions.js';
 import { numeric } from '../src/model/numeric.js';
 import { type SignedTransaction, transactionHash } from '../src/model/transaction.js';
 import { GROTH16_VERIFY_WEIGHT, instructionWeight } from '../src/model/weights.js';
+import {
+  proveRoster,
+  ROSTER_DEPTH,
+  releaseProver,
+  rosterCommitment,
+} from '../src/modules/conference/sdk-zk.js';
 import { multisigAccountId } from '../src/modules/multisig/model.js';
 import { devPoolAccount, zkParameterInstructions } from '../src/node/zk-dev-genesis.js';
 import type { Ledger } from '../src/pipeline/ledger.js';
-import { proveRoster, ROSTER_DEPTH, releaseProver, rosterCommitment } from '../src/sdk/zk-prover.js';
 import { callField, ROSTER_JOIN, senderField } from '../src/zk/bind.js';
 import { fieldToHex } from '../src/zk/field.js';
 import { verifyGroth16 } from '../src/zk/groth16-verify.js';

@@ -33,6 +33,13 @@
 // The aliases pattern: /alias/i, less the one other sense of the word in the sources, listed in
 // URL_ALIAS_TERMS: the summary "OpenAPI document (alias)" of `/openapi.json`, a second URL of the
 // OpenAPI document (its text is in the OpenAPI document, which cannot change), not a name of this feature.
+// The conference pattern: /conference/i, less two fixed consensus-data strings of the core listed in
+// CONSENSUS_CONFERENCE_TERMS: the rejection code name `conference_native_asset_not_configured` (R619) of the
+// core's native asset charge (state/exec-native-asset.ts, which the core's shielded pool pays through with
+// no module installed) and the meaning of the core pool's `shielded_pool_not_configured` (R627), which names
+// the entry fee parameter. Both are in committed results and the results root, so they cannot change;
+// they are the core's names, not hand mentions of the module. Any other word of the module still counts
+// (its entry fee parameter `conference_entry_fee` on its own included).
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
 // A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
@@ -67,6 +74,13 @@ export const STREAM_SUBSCRIPTION_TERMS = new RegExp(
 export const URL_ALIAS_TERMS = /OpenAPI document \(alias\)/g;
 
 /**
+ * The core's fixed consensus-data strings that carry the conference module's name (a rejection code name
+ * and a rejection meaning: committed results cannot change), removed before its pattern is matched.
+ */
+export const CONSENSUS_CONFERENCE_TERMS =
+  /conference_native_asset_not_configured|the shielded_pool_account or conference_entry_fee parameter is missing or invalid/gi;
+
+/**
  * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
  * removed before it is matched, `unlike`), its docs page, and the modules it builds on (`dependsOn`, as
  * its registry entry says).
@@ -97,7 +111,12 @@ export const FEATURES = {
     pattern: /transfer ?controls?|TransferFreeze|TransferCap|controls-port|\/controls\//i,
     docs: 'docs/controls.md',
   },
-  conference: { folder: 'src/modules/conference', pattern: /conference/i, docs: 'docs/conference.md' },
+  conference: {
+    folder: 'src/modules/conference',
+    pattern: /conference/i,
+    unlike: CONSENSUS_CONFERENCE_TERMS,
+    docs: 'docs/conference.md',
+  },
   // Case-sensitive parts: the bare letters "rwa" sit inside ordinary words ("forward"), so only the
   // module's words count: rwa / rwas as a word or before `_`, `Rwa` in an identifier, `RWA`.
   rwas: {

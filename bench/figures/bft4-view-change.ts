@@ -9,7 +9,7 @@
 // The figure is the slowest trial; the view changes the survivors counted (by cause) are in `extra`, and
 // so, in full runs, are 2 trials with the node's default view timeout on a fresh network.
 
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { defaultConfig } from '../../src/config/schema.js';
 import { LightLoad } from '../lib/bft-light-load.js';
 import { BFT_NETWORK_NOTE, BftNetwork } from '../lib/bft-network.js';
 import { BFT_VALIDATORS } from '../lib/fixtures.js';
@@ -20,7 +20,7 @@ const GOAL_MS = 2_000;
 const GOAL = `<= ${GOAL_MS.toLocaleString('en')} ms from kill -9 of the leader to the next commit at every survivor`;
 /** A realistic view timeout, shorter than the node's default (2,000 ms); no other consensus key changes. */
 const VIEW_TIMEOUT_MS = 1_000;
-const DEFAULT_VIEW_TIMEOUT_MS = DEFAULT_CONFIG.consensus.viewTimeoutMs;
+const DEFAULT_VIEW_TIMEOUT_MS = defaultConfig().consensus.viewTimeoutMs;
 /** Trials with the default view timeout (full runs only). */
 const DEFAULT_TIMEOUT_TRIALS = 2;
 const LIGHT_RATE_PER_S = 20;

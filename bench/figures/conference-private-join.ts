@@ -6,9 +6,6 @@
 // prover's worker threads share the two cores with it, as a client on the node's machine would.
 // Joins run one after another; every private join spends its own shielded note.
 
-import { NATIVE_ASSET } from '../../src/node/init.js';
-import { ToranaClient } from '../../src/sdk/client.js';
-import { instructions } from '../../src/sdk/instructions.js';
 import {
   createFeeBind,
   joinBindFor,
@@ -19,7 +16,10 @@ import {
   randomField,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
+import { NATIVE_ASSET } from '../../src/node/init.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { instructions } from '../../src/sdk/instructions.js';
 import { fieldToHex } from '../../src/zk/field.js';
 import { startServedNode } from '../../test/helpers/served.js';
 import { newAccount } from '../../test/helpers/tx.js';

@@ -14,7 +14,7 @@ import {
   randomField,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
 import { callField, ROSTER_JOIN, senderField } from '../../src/zk/bind.js';
 import { verifyGroth16 } from '../../src/zk/groth16-verify.js';
 import { merkleRoot } from '../../src/zk/poseidon-tree.js';

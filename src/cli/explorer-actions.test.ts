@@ -2,6 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// The registry adds the modules' rejection forms, as the CLI's main does through modules/commands.ts.
+import '../modules/registry.js';
 import { readableRejectionOf } from './explorer-actions.js';
 
 describe('explorer records', () => {

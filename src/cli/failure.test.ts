@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { CommanderError } from 'commander';
 import { ToranaApiError, TransactionRejectedError } from '../sdk/errors.js';
+// The registry adds the modules' rejection forms, as the CLI's main does through modules/commands.ts.
+import '../modules/registry.js';
 import { CliError, EXIT } from './errors.js';
 import { failureOf } from './failure.js';
 

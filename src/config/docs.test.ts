@@ -1,16 +1,20 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { renderConfigDocsTable } from './docs.js';
-import { CONFIG_KEYS } from './keys.js';
-import { CONFIG_NEEDS, CONFIG_RULES } from './rules.js';
+// The registry adds the modules' sections to the schema (sections.ts): they are checked like the core's.
+import '../modules/registry.js';
+import { renderConfigDocsTable, renderModuleConfigDocs } from './docs.js';
+import { configKeys } from './keys.js';
+import { CONFIG_RULES, configNeeds } from './rules.js';
+import { CORE_CONFIG_SCHEMA } from './schema.js';
+import { moduleConfigSections } from './sections.js';
 
 const DOC_PATH = new URL('../../docs/configuration.md', import.meta.url);
 
 describe('docs/configuration.md', () => {
   const doc = readFileSync(DOC_PATH, 'utf8');
 
-  it('contains exactly the table generated from CONFIG_SCHEMA', (t) => {
+  it('contains exactly the core table generated from CORE_CONFIG_SCHEMA', (t) => {
     const table = renderConfigDocsTable();
     if (!doc.includes(table)) {
       t.diagnostic('docs/configuration.md is out of date; replace its key table with:');
@@ -24,9 +28,10 @@ describe('docs/configuration.md', () => {
 
   it('generates one row per key, naming type and default', () => {
     const rows = renderConfigDocsTable().trimEnd().split('\n').slice(2);
-    assert.equal(rows.length, CONFIG_KEYS.length);
+    const core = configKeys().filter((k) => Object.hasOwn(CORE_CONFIG_SCHEMA, k.section));
+    assert.equal(rows.length, core.length);
     const cells = (r: string | undefined) => (r ?? '').split(' | ').map((c) => c.replace(/^\| /, '').trim());
-    const port = rows[CONFIG_KEYS.findIndex((k) => k.path === 'gateway.port')];
+    const port = rows[core.findIndex((k) => k.path === 'gateway.port')];
     assert.deepEqual(cells(port).slice(0, 3), ['`gateway.port`', 'integer 0..65535', '`8080`']);
     const profile = rows.find((r) => r.startsWith('| `telemetry.profile` '));
     assert.deepEqual(cells(profile).slice(1, 3), [
@@ -51,7 +56,23 @@ describe('docs/configuration.md', () => {
   it('lists every pair of keys that must agree', () => {
     for (const r of CONFIG_RULES)
       assert.ok(doc.includes(`\`${r.key} <= ${r.limit}\``), `${r.key} <= ${r.limit}`);
-    for (const r of CONFIG_NEEDS)
+    for (const r of configNeeds())
       assert.ok(doc.includes(`\`${r.key}\` needs \`${r.needs}\``), `${r.key} needs ${r.needs}`);
+  });
+
+  it('shows each module section in the generated block, with its keys and switches', () => {
+    const block = /<!-- modules:config-sections -->\n([\s\S]*?)<!-- \/modules:config-sections -->/.exec(doc);
+    assert.ok(block !== null, 'docs/configuration.md has the modules:config-sections block');
+    const modules = moduleConfigSections();
+    assert.ok(modules.length > 0, 'the registry added module sections');
+    for (const m of modules) {
+      const text = renderModuleConfigDocs(m);
+      assert.ok(block[1]!.includes(text), `the block shows [${m.name}] as its declaration renders it`);
+      const rows = text.split('\n').filter((l) => l.startsWith('| `'));
+      assert.equal(rows.length, Object.keys(m.spec.keys).length, `one row per key of [${m.name}]`);
+      assert.ok(!renderConfigDocsTable().includes(`| \`${m.name}.`), `[${m.name}] is not in the core table`);
+    }
+    assert.match(block[1]!, /`conference\.enabled` needs `app_api\.enabled`/);
+    assert.match(block[1]!, /Left unset, `conference\.enabled` takes the value of `app_api\.enabled`/);
   });
 });

@@ -1,8 +1,12 @@
-// The key table of docs/configuration.md, generated from CONFIG_SCHEMA. docs.test.ts fails when the
-// document does not contain exactly this table, so the docs cannot drift from the code; to
-// regenerate, paste the table the failing test prints (or print `renderConfigDocsTable()`).
-import { CONFIG_KEYS, type ConfigKey } from './keys.js';
+// The key tables of docs/configuration.md: the core's, generated from CORE_CONFIG_SCHEMA, and each
+// module's section (its keys and switches), which the module's descriptor places in the page's generated
+// `<!-- modules:config-sections -->` block (src/modules/docs.ts). docs.test.ts fails when the document
+// does not contain exactly these, so the docs cannot drift from the code; to regenerate, paste the table
+// the failing test prints (or print `renderConfigDocsTable()`; the modules' block: src/modules/docs.ts).
+import type { ConfigKey } from './keys.js';
 import { tomlValue } from './render.js';
+import { composeConfigSchema } from './schema.js';
+import type { ModuleConfigSection } from './sections.js';
 import type { ConfigValue, KeySpec } from './spec.js';
 
 const KiB = 1024;
@@ -20,14 +24,63 @@ const DURATIONS: readonly (readonly [number, string])[] = [
 
 const HEADER = ['key', 'type', 'default', 'description'];
 
+/** What a table row shows of a key. */
+type TableKey = Pick<ConfigKey, 'key' | 'path' | 'spec'>;
+
 /**
- * The table with padded, aligned columns, which is the form the project's formatter (biome) gives
+ * The core's keys table, as the core declares them: a description a module adds to (the families
+ * `app_api.enabled` serves) shows the core's words; the module's block says what it adds
+ * (`renderModuleConfigDocs`).
+ */
+export function renderConfigDocsTable(): string {
+  const core = composeConfigSchema([]);
+  const keys = Object.entries(core).flatMap(([name, sec]) =>
+    Object.entries<KeySpec>(sec.keys).map(([key, spec]) => ({ key, path: `${name}.${key}`, spec })),
+  );
+  return renderKeysTable(keys);
+}
+
+/**
+ * A module's section as docs/configuration.md shows it: its table name, doc, keys table, and its
+ * switches (what each needs, what it follows when unset).
+ */
+export function renderModuleConfigDocs(decl: ModuleConfigSection): string {
+  const keys = Object.entries<KeySpec>(decl.spec.keys).map(([key, spec]) => ({
+    key,
+    path: `${decl.name}.${key}`,
+    spec,
+  }));
+  const family = (decl.needs ?? []).some((r) => r.key === 'enabled' && r.needs === 'app_api.enabled');
+  const rules = [
+    ...(family
+      ? [
+          `An application family: the description of \`app_api.enabled\` (the running node's, and its \`torana config\` output) lists \`${decl.name}\` among the route families it serves.`,
+        ]
+      : []),
+    ...(decl.needs ?? []).map(
+      (r) =>
+        `\`${decl.name}.${r.key}\` needs \`${r.needs}\` (${r.why}): set to true while \`${r.needs}\` is false is \`config_invalid_value\` naming it.`,
+    ),
+    ...Object.entries(decl.follows ?? {}).map(
+      ([key, source]) => `Left unset, \`${decl.name}.${key}\` takes the value of \`${source}\`.`,
+    ),
+  ];
+  return [
+    `### \`[${decl.name}]\``,
+    decl.spec.doc,
+    ...(rules.length > 0 ? [rules.join(' ')] : []),
+    renderKeysTable(keys).trimEnd(),
+  ].join('\n\n');
+}
+
+/**
+ * A table with padded, aligned columns, which is the form the project's formatter (biome) gives
  * markdown tables; an unaligned table would be rewritten by `biome check --write` and then no longer
  * match. Widths are counted in UTF-16 units, which is exact because every cell is ASCII
  * (docs.test.ts checks that).
  */
-export function renderConfigDocsTable(): string {
-  const body = CONFIG_KEYS.map((k) =>
+function renderKeysTable(keys: readonly TableKey[]): string {
+  const body = keys.map((k) =>
     [`\`${k.path}\``, typeCell(k.spec), defaultCell(k), k.spec.doc].map(escapeCell),
   );
   const widths = HEADER.map((h, i) => Math.max(h.length, ...body.map((row) => row[i]?.length ?? 0)));
@@ -52,7 +105,7 @@ function typeCell(spec: KeySpec): string {
   }
 }
 
-function defaultCell(k: ConfigKey): string {
+function defaultCell(k: TableKey): string {
   const v: ConfigValue = k.spec.default;
   const hint = typeof v === 'number' ? humanize(k.key, v) : '';
   return `\`${tomlValue(v)}\`${hint === '' ? '' : ` (${hint})`}`;

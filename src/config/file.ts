@@ -2,7 +2,7 @@
 // Unknown sections and keys are errors naming them; values are checked by type and bounds.
 import { parse, TomlError } from 'smol-toml';
 import { type ConfigError, invalidValue, unknownKey } from './errors.js';
-import { allPaths, CONFIG_KEYS, isSection, keyByPath, SECTION_NAMES } from './keys.js';
+import { allPaths, configKeys, isSection, keyByPath, sectionNames } from './keys.js';
 import { emptyLayer, type Layer } from './layer.js';
 import { suggestion } from './suggest.js';
 import { checkValue, describeGiven, displayName } from './values.js';
@@ -36,14 +36,16 @@ export function readFileLayer(text: string, filePath: string | undefined): Layer
 
 function readSection(layer: Layer, where: string, name: string, table: unknown): void {
   if (!isSection(name)) {
-    const hint = isTable(table) ? suggestion(name, SECTION_NAMES) : belongsIn(name);
+    const hint = isTable(table) ? suggestion(name, sectionNames()) : belongsIn(name);
     const what = isTable(table)
       ? `unknown section [${displayName(name)}]`
       : `unknown top-level key '${displayName(name)}'`;
     layer.errors.push(
       unknownKey(
         name,
-        `${where}: ${what}${hint}; keys belong in one of ${SECTION_NAMES.map((s) => `[${s}]`).join(', ')}`,
+        `${where}: ${what}${hint}; keys belong in one of ${sectionNames()
+          .map((s) => `[${s}]`)
+          .join(', ')}`,
       ),
     );
     return;
@@ -71,7 +73,9 @@ function readSection(layer: Layer, where: string, name: string, table: unknown):
 
 /** ` (it belongs in [gateway])` when a key of that name exists in other sections, else ''. */
 function belongsIn(key: string): string {
-  const sections = CONFIG_KEYS.filter((k) => k.key === key).map((k) => `[${k.section}]`);
+  const sections = configKeys()
+    .filter((k) => k.key === key)
+    .map((k) => `[${k.section}]`);
   return sections.length === 0 ? '' : ` (it belongs in ${sections.join(' or ')})`;
 }
 

@@ -1,14 +1,16 @@
-// A flat index over CONFIG_SCHEMA: one entry per key with its dotted path, camelCase field and
-// environment variable name, and lookups by each. Built once from the table and never mutated.
+// A flat index over the schema (core and modules' sections, schema.ts `configSchema`): one entry per key
+// with its dotted path, camelCase field and environment variable name, and lookups by each. Built once,
+// on first use (after the modules' sections were added), and never mutated.
 import { assert } from '../util/assert.js';
-import { CONFIG_SCHEMA, type Config, type ConfigSectionName } from './schema.js';
+import { type Config, configSchema } from './schema.js';
 import { type ConfigValue, camelCase, type KeySpec } from './spec.js';
 
 /** Prefix of every environment variable the node reads. */
 export const ENV_PREFIX = 'TORANA_';
 
 export interface ConfigKey {
-  readonly section: ConfigSectionName;
+  /** The section: a core one (`ConfigSectionName`) or a module's. */
+  readonly section: string;
   /** snake_case name inside the section, as written in TOML. */
   readonly key: string;
   /** `section.key`, as used in errors, flags and docs. */
@@ -26,11 +28,11 @@ export function envVarName(section: string, key: string): string {
 
 function indexKeys(): readonly ConfigKey[] {
   const out: ConfigKey[] = [];
-  for (const [section, sec] of Object.entries(CONFIG_SCHEMA)) {
+  for (const [section, sec] of Object.entries(configSchema())) {
     for (const [key, spec] of Object.entries<KeySpec>(sec.keys)) {
       out.push(
         Object.freeze({
-          section: section as ConfigSectionName,
+          section,
           key,
           path: `${section}.${key}`,
           field: camelCase(key),
@@ -43,39 +45,61 @@ function indexKeys(): readonly ConfigKey[] {
   return Object.freeze(out);
 }
 
-/** Every key, in table order (sections in declaration order, keys in declaration order). */
-export const CONFIG_KEYS: readonly ConfigKey[] = indexKeys();
+interface KeyIndex {
+  readonly keys: readonly ConfigKey[];
+  readonly byPath: ReadonlyMap<string, ConfigKey>;
+  readonly byEnv: ReadonlyMap<string, ConfigKey>;
+  readonly sections: readonly string[];
+}
 
-// Maps rather than object lookups, so that user-supplied names such as `constructor` or
-// `__proto__` can never reach Object.prototype.
-const BY_PATH: ReadonlyMap<string, ConfigKey> = new Map(CONFIG_KEYS.map((k) => [k.path, k]));
-const BY_ENV: ReadonlyMap<string, ConfigKey> = new Map(CONFIG_KEYS.map((k) => [k.envVar, k]));
+let built: KeyIndex | undefined;
 
-/** Section names, in table order. */
-export const SECTION_NAMES: readonly string[] = Object.freeze(Object.keys(CONFIG_SCHEMA));
+function index(): KeyIndex {
+  if (built !== undefined) return built;
+  const keys = indexKeys();
+  // Maps rather than object lookups, so that user-supplied names such as `constructor` or
+  // `__proto__` can never reach Object.prototype.
+  built = Object.freeze({
+    keys,
+    byPath: new Map(keys.map((k) => [k.path, k])),
+    byEnv: new Map(keys.map((k) => [k.envVar, k])),
+    sections: Object.freeze(Object.keys(configSchema())),
+  });
+  return built;
+}
+
+/** Every key, in schema order (sections in schema order, keys in declaration order). */
+export function configKeys(): readonly ConfigKey[] {
+  return index().keys;
+}
+
+/** Section names, in schema order. */
+export function sectionNames(): readonly string[] {
+  return index().sections;
+}
 
 export function keyByPath(path: string): ConfigKey | undefined {
-  return BY_PATH.get(path);
+  return index().byPath.get(path);
 }
 
 export function keyByEnvVar(name: string): ConfigKey | undefined {
-  return BY_ENV.get(name);
+  return index().byEnv.get(name);
 }
 
 export function isSection(name: string): boolean {
-  return SECTION_NAMES.includes(name);
+  return index().sections.includes(name);
 }
 
 export function keysOfSection(section: string): ConfigKey[] {
-  return CONFIG_KEYS.filter((k) => k.section === section);
+  return index().keys.filter((k) => k.section === section);
 }
 
 export function allPaths(): IterableIterator<string> {
-  return BY_PATH.keys();
+  return index().byPath.keys();
 }
 
 export function allEnvVars(): IterableIterator<string> {
-  return BY_ENV.keys();
+  return index().byEnv.keys();
 }
 
 /** Reads one key's value out of a typed `Config`. */

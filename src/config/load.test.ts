@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// The registry adds the modules' sections to the schema (sections.ts): they are checked like the core's.
+import '../modules/registry.js';
 import type { ConfigError } from './errors.js';
 import { type ConfigSources, loadConfig } from './load.js';
-import { DEFAULT_CONFIG } from './schema.js';
+import { defaultConfig } from './schema.js';
 
 function ok(src: ConfigSources) {
   const r = loadConfig(src);
@@ -22,8 +24,8 @@ function only(src: ConfigSources): ConfigError {
 
 describe('loadConfig: defaults and precedence', () => {
   it('gives the defaults when nothing is set', () => {
-    assert.deepEqual(ok({}), DEFAULT_CONFIG);
-    assert.deepEqual(ok({ file: '', env: {}, overrides: {} }), DEFAULT_CONFIG);
+    assert.deepEqual(ok({}), defaultConfig());
+    assert.deepEqual(ok({ file: '', env: {}, overrides: {} }), defaultConfig());
   });
 
   it('layers defaults < file < env < overrides, key by key', () => {
@@ -46,7 +48,7 @@ describe('loadConfig: defaults and precedence', () => {
     assert.deepEqual(c.gateway.corsOrigins, ['https://a.example']);
     assert.equal(c.log.level, 'debug');
     assert.equal(c.storage.fsync, false);
-    assert.equal(c.gateway.listLimitMax, DEFAULT_CONFIG.gateway.listLimitMax); // untouched keys keep defaults
+    assert.equal(c.gateway.listLimitMax, defaultConfig().gateway.listLimitMax); // untouched keys keep defaults
     assert.ok(Object.isFrozen(c.gateway) && Object.isFrozen(c.gateway.corsOrigins));
   });
 
@@ -77,7 +79,7 @@ describe('loadConfig: defaults and precedence', () => {
       torana_gateway_port: 'x',
       NODE_ENV: 'x',
     };
-    assert.deepEqual(ok({ env }), DEFAULT_CONFIG);
+    assert.deepEqual(ok({ env }), defaultConfig());
   });
 
   it('accepts typed override values and ignores undefined ones', () => {

@@ -7,7 +7,7 @@ import { type ConfigError, invalidValue, unknownKey } from './errors.js';
 import { readFileLayer } from './file.js';
 import { allPaths, keyByPath } from './keys.js';
 import { emptyLayer, type Layer } from './layer.js';
-import { CONFIG_FOLLOWS, checkRules } from './rules.js';
+import { checkRules, configFollows } from './rules.js';
 import { buildConfig, type Config } from './schema.js';
 import type { ConfigValue } from './spec.js';
 import { suggestion } from './suggest.js';
@@ -51,9 +51,9 @@ export function loadConfig(src: ConfigSources): ConfigResult {
   return errors.length === 0 ? { ok: true, config } : { ok: false, errors };
 }
 
-/** The value a key with a derived default (CONFIG_FOLLOWS) takes when no layer set it. */
+/** The value a key with a derived default (rules.ts configFollows) takes when no layer set it. */
 function followedDefault(path: string, merged: ReadonlyMap<string, ConfigValue>): ConfigValue | undefined {
-  const source = CONFIG_FOLLOWS.get(path);
+  const source = configFollows().get(path);
   if (source === undefined) return undefined;
   return merged.get(source) ?? keyByPath(source)?.spec.default;
 }

@@ -3,11 +3,13 @@
 // fast-check prints the seed and the shrunk counterexample on failure).
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// The registry adds the modules' sections to the schema (sections.ts): they are checked like the core's.
+import '../modules/registry.js';
 import fc from 'fast-check';
-import { CONFIG_KEYS, type ConfigKey } from './keys.js';
+import { type ConfigKey, configKeys } from './keys.js';
 import { loadConfig } from './load.js';
 import { renderConfigToml } from './render.js';
-import { CONFIG_FOLLOWS, checkRules } from './rules.js';
+import { checkRules, configFollows } from './rules.js';
 import { buildConfig, type Config } from './schema.js';
 import type { ConfigValue, KeySpec } from './spec.js';
 
@@ -47,7 +49,7 @@ interface Setting {
 }
 
 const settingsArb: fc.Arbitrary<Setting[]> = fc
-  .subarray([...CONFIG_KEYS], { maxLength: KEYS_PER_CASE_MAX })
+  .subarray([...configKeys()], { maxLength: KEYS_PER_CASE_MAX })
   .chain((keys) =>
     fc.tuple(
       ...keys.map((k) => fc.record({ k: fc.constant(k), value: valueArb(k.spec), text: fc.boolean() })),
@@ -56,9 +58,9 @@ const settingsArb: fc.Arbitrary<Setting[]> = fc
 
 function expected(settings: Setting[]): Config {
   const byPath = new Map(settings.map((s) => [s.k.path, s.value]));
-  // A key with a derived default (rules.ts CONFIG_FOLLOWS) takes its source's value when unset.
+  // A key with a derived default (rules.ts configFollows()) takes its source's value when unset.
   const unset = (path: string, spec: KeySpec): ConfigValue => {
-    const source = CONFIG_FOLLOWS.get(path);
+    const source = configFollows().get(path);
     return source === undefined ? spec.default : (byPath.get(source) ?? spec.default);
   };
   return buildConfig((path, spec) => byPath.get(path) ?? unset(path, spec));

@@ -1,9 +1,9 @@
 // Writing a `Config` back out: as a commented TOML file (for `torana init`, and the round-trip
 // test), and as plain snake_case JSON (for docs, status and tests). Both walk the table in order,
 // so output is deterministic.
-import { CONFIG_KEYS, type ConfigKey, configValue, keyByPath, keysOfSection, sameValue } from './keys.js';
-import { CONFIG_FOLLOWS } from './rules.js';
-import { CONFIG_SCHEMA, type Config } from './schema.js';
+import { type ConfigKey, configKeys, configValue, keyByPath, keysOfSection, sameValue } from './keys.js';
+import { configFollows } from './rules.js';
+import { type Config, configSchema } from './schema.js';
 import type { ConfigValue } from './spec.js';
 
 export interface RenderOptions {
@@ -18,7 +18,7 @@ const FILE_HEADER = [
 
 export function renderConfigToml(config: Config, opts: RenderOptions = {}): string {
   const lines = [...FILE_HEADER];
-  for (const [section, sec] of Object.entries(CONFIG_SCHEMA)) {
+  for (const [section, sec] of Object.entries(configSchema())) {
     const keys = keysOfSection(section).filter((k) => keep(config, k, opts));
     if (keys.length === 0) continue;
     lines.push('', `# ${sec.doc}`, `[${section}]`);
@@ -33,7 +33,7 @@ function keep(config: Config, k: ConfigKey, opts: RenderOptions): boolean {
 
 /** The value a key takes when left unset: its own default, or the value of the key it follows (rules.ts). */
 function defaultOf(config: Config, k: ConfigKey): ConfigValue {
-  const source = keyByPath(CONFIG_FOLLOWS.get(k.path) ?? '');
+  const source = keyByPath(configFollows().get(k.path) ?? '');
   return source === undefined ? k.spec.default : configValue(config, source);
 }
 
@@ -72,7 +72,7 @@ export function tomlString(s: string): string {
 /** The configuration as nested snake_case JSON: `{ gateway: { port: 8080, ... }, ... }`. */
 export function configToJson(config: Config): Record<string, unknown> {
   const out: Record<string, Record<string, unknown>> = {};
-  for (const k of CONFIG_KEYS) {
+  for (const k of configKeys()) {
     const v = configValue(config, k);
     const sec = out[k.section] ?? {};
     sec[k.key] = Array.isArray(v) ? [...v] : v;

@@ -1,12 +1,14 @@
 // Invariants that tie two keys together. Each key may be valid alone and the pair still unusable
 // (a default page size above the maximum page size, a family switched on without the application API),
-// so these run on the merged configuration. A few booleans default to another key's value (FOLLOWS).
+// so these run on the merged configuration. A few booleans default to another key's value (follows).
+// A module's section declares its own (sections.ts); they are checked and documented like the core's.
 
 import { assert } from '../util/assert.js';
 import { badProxyEntry } from '../util/ip-ranges.js';
 import { type ConfigError, invalidValue } from './errors.js';
 import { configValue, keyByPath } from './keys.js';
 import type { Config } from './schema.js';
+import { moduleConfigSections } from './sections.js';
 
 interface AtMostRule {
   /** This key's value must be <= the value of `limit`. */
@@ -83,33 +85,50 @@ export const CONFIG_RULES: readonly AtMostRule[] = Object.freeze([
   },
 ]);
 
-interface NeedsRule {
-  /** This boolean key may be true only while `needs` is true. */
+/** This boolean key may be true only while `needs` is true (full `section.key` paths). */
+export interface NeedsRule {
   readonly key: string;
   readonly needs: string;
   readonly why: string;
 }
 
+/** The core's switches that need another; the modules' sections add theirs (`configNeeds`). */
 export const CONFIG_NEEDS: readonly NeedsRule[] = Object.freeze([
   {
     key: 'iso20022.enabled',
     needs: 'app_api.enabled',
     why: 'the ISO 20022 bridge routes are part of the application API',
   },
-  {
-    key: 'conference.enabled',
-    needs: 'app_api.enabled',
-    why: 'the conference relay, call and signalling routes are part of the application API',
-  },
 ]);
 
+let needs: readonly NeedsRule[] | undefined;
+
+/** Every switch that needs another: the core's, then each module section's (its keys made full paths). */
+export function configNeeds(): readonly NeedsRule[] {
+  needs ??= Object.freeze([
+    ...CONFIG_NEEDS,
+    ...moduleConfigSections().flatMap((m) =>
+      (m.needs ?? []).map((r) => Object.freeze({ ...r, key: `${m.name}.${r.key}` })),
+    ),
+  ]);
+  return needs;
+}
+
+let follows: ReadonlyMap<string, string> | undefined;
+
 /**
- * Boolean keys whose default is another key's value: left unset, `conference.enabled` is off when the
- * application API is off (instead of contradicting it); set to true, CONFIG_NEEDS refuses the pair.
+ * Boolean keys whose default is another key's value (declared by the modules' sections, `follows`):
+ * left unset, such a switch is off when the key it follows is off (instead of contradicting it); set to
+ * true, `configNeeds` refuses the pair.
  */
-export const CONFIG_FOLLOWS: ReadonlyMap<string, string> = new Map([
-  ['conference.enabled', 'app_api.enabled'],
-]);
+export function configFollows(): ReadonlyMap<string, string> {
+  follows ??= new Map(
+    moduleConfigSections().flatMap((m) =>
+      Object.entries(m.follows ?? {}).map(([key, source]) => [`${m.name}.${key}`, source] as const),
+    ),
+  );
+  return follows;
+}
 
 /**
  * A source `dashboard.connect_src` may add to the page's CSP: an http(s) or ws(s) origin (host may
@@ -191,7 +210,7 @@ export function checkRules(config: Config): ConfigError[] {
 
 function checkNeeds(config: Config): ConfigError[] {
   const errors: ConfigError[] = [];
-  for (const rule of CONFIG_NEEDS) {
+  for (const rule of configNeeds()) {
     const k = keyByPath(rule.key);
     const needed = keyByPath(rule.needs);
     assert(k !== undefined && needed !== undefined, `config rule names an unknown key: ${rule.key}`);

@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONFIG_KEYS, configValue, keyByEnvVar, keyByPath } from './keys.js';
+// The registry adds the modules' sections (`[conference]`) to the schema (sections.ts).
+import '../modules/registry.js';
+import { configKeys, configValue, keyByEnvVar, keyByPath } from './keys.js';
 import { configToJson } from './render.js';
-import { CONFIG_SCHEMA, DEFAULT_CONFIG } from './schema.js';
+import { configSchema, defaultConfig } from './schema.js';
 import { camelCase } from './spec.js';
 import { checkValue } from './values.js';
 
@@ -222,49 +224,49 @@ const EXPECTED_DEFAULTS = {
 
 describe('config schema', () => {
   it('has the documented defaults, and nothing else', () => {
-    assert.deepEqual(configToJson(DEFAULT_CONFIG), EXPECTED_DEFAULTS);
+    assert.deepEqual(configToJson(defaultConfig()), EXPECTED_DEFAULTS);
   });
 
   it('exposes typed camelCase fields', () => {
     // These assignments are checked by tsc; the values by the runtime.
-    const port: number = DEFAULT_CONFIG.gateway.port;
-    const bodyMax: number = DEFAULT_CONFIG.gateway.transactionBodyBytesMax;
+    const port: number = defaultConfig().gateway.port;
+    const bodyMax: number = defaultConfig().gateway.transactionBodyBytesMax;
     const profile: 'disabled' | 'operator' | 'extended' | 'developer' | 'full' =
-      DEFAULT_CONFIG.telemetry.profile;
-    const algorithms: readonly string[] = DEFAULT_CONFIG.transaction.allowedAlgorithms;
-    const fsync: boolean = DEFAULT_CONFIG.storage.fsync;
+      defaultConfig().telemetry.profile;
+    const algorithms: readonly string[] = defaultConfig().transaction.allowedAlgorithms;
+    const fsync: boolean = defaultConfig().storage.fsync;
     assert.deepEqual(
       [port, bodyMax, profile, algorithms, fsync],
       [8080, 65536, 'operator', ['ed25519'], true],
     );
-    assert.equal(DEFAULT_CONFIG.gateway.ratePerIpPerS, 2000);
+    assert.equal(defaultConfig().gateway.ratePerIpPerS, 2000);
     // @ts-expect-error the snake_case name is not a field of the typed value
-    assert.equal(DEFAULT_CONFIG.gateway.rate_per_ip_per_s, undefined);
+    assert.equal(defaultConfig().gateway.rate_per_ip_per_s, undefined);
     // @ts-expect-error nor is a misspelt one
-    assert.equal(DEFAULT_CONFIG.gateway.prot, undefined);
-    assert.equal(DEFAULT_CONFIG.iso20022.xmlBodyBytesMax, 1048576);
+    assert.equal(defaultConfig().gateway.prot, undefined);
+    assert.equal(defaultConfig().iso20022.xmlBodyBytesMax, 1048576);
   });
 
   it('is deeply frozen', () => {
-    assert.ok(Object.isFrozen(DEFAULT_CONFIG));
-    for (const section of Object.values(DEFAULT_CONFIG)) assert.ok(Object.isFrozen(section));
-    assert.ok(Object.isFrozen(DEFAULT_CONFIG.gateway.corsOrigins));
+    assert.ok(Object.isFrozen(defaultConfig()));
+    for (const section of Object.values(defaultConfig())) assert.ok(Object.isFrozen(section));
+    assert.ok(Object.isFrozen(defaultConfig().gateway.corsOrigins));
     assert.throws(() => {
-      (DEFAULT_CONFIG.gateway as { port: number }).port = 1;
+      (defaultConfig().gateway as { port: number }).port = 1;
     }, TypeError);
-    assert.throws(() => (DEFAULT_CONFIG.transaction.allowedAlgorithms as string[]).push('x'), TypeError);
+    assert.throws(() => (defaultConfig().transaction.allowedAlgorithms as string[]).push('x'), TypeError);
   });
 
   it('indexes every key once, with matching field, path and environment names', () => {
-    const declared = Object.entries(CONFIG_SCHEMA).flatMap(([s, sec]) =>
+    const declared = Object.entries(configSchema()).flatMap(([s, sec]) =>
       Object.keys(sec.keys).map((k) => `${s}.${k}`),
     );
     assert.deepEqual(
-      CONFIG_KEYS.map((k) => k.path),
+      configKeys().map((k) => k.path),
       declared,
     );
-    assert.equal(new Set(CONFIG_KEYS.map((k) => k.envVar)).size, CONFIG_KEYS.length);
-    for (const k of CONFIG_KEYS) {
+    assert.equal(new Set(configKeys().map((k) => k.envVar)).size, configKeys().length);
+    for (const k of configKeys()) {
       assert.equal(k.field, camelCase(k.key));
       assert.match(k.key, /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*$/, k.path);
       assert.equal(keyByPath(k.path), k);
@@ -276,7 +278,7 @@ describe('config schema', () => {
   });
 
   it('declares defaults that pass their own checks', () => {
-    for (const k of CONFIG_KEYS) {
+    for (const k of configKeys()) {
       const r = checkValue(k.spec, k.spec.default, { numbersAreFloats: false });
       assert.ok(r.ok, `${k.path}: ${r.ok ? '' : r.problem}`);
       if (k.spec.type === 'integer') {
@@ -284,7 +286,7 @@ describe('config schema', () => {
           Number.isSafeInteger(k.spec.min) && Number.isSafeInteger(k.spec.max) && k.spec.min <= k.spec.max,
         );
       }
-      assert.deepEqual(configValue(DEFAULT_CONFIG, k), k.spec.default);
+      assert.deepEqual(configValue(defaultConfig(), k), k.spec.default);
     }
   });
 

@@ -1,8 +1,12 @@
 // The single declarative table of every configuration key of a node (docs/design/architecture.md
 // "Decisions that shape everything"; docs/design/testing.md "Default limits"). Each key is declared once, with its type, default,
-// bounds and doc; the `Config` type, `DEFAULT_CONFIG`, the environment names, the TOML renderer and
-// docs/configuration.md are all derived from this table. Names follow "units last" (`...Ms`,
+// bounds and doc: the core's here (`CORE_CONFIG_SCHEMA`), a ledger module's in its own folder, added
+// through the port in sections.ts; `configSchema()` composes the two into the one schema, and the `Config`
+// type, `defaultConfig()`, the environment names, the TOML renderer and docs/configuration.md are all
+// derived from it. Names follow "units last" (`...Ms`,
 // `...Bytes`, `...Max`) except where the reference's parameter names are kept (`max_clock_drift_ms`).
+import { assert } from '../util/assert.js';
+import { type ModuleConfigSection, moduleConfigSections } from './sections.js';
 import {
   BYTES_CEILING,
   bool,
@@ -14,6 +18,7 @@ import {
   list,
   ms,
   oneOf,
+  type SectionSpec,
   type SectionValues,
   section,
   str,
@@ -33,7 +38,25 @@ export const NETWORK_ROLES = ['validator', 'observer'] as const;
 /** Where the explorer and history routes read from (src/node/pg-replica.ts). */
 export const EXPLORER_BACKENDS = ['embedded', 'postgres'] as const;
 
-export const CONFIG_SCHEMA = {
+/** The switches of the core's application families that need `app_api.enabled` (rules.ts CONFIG_NEEDS). */
+const CORE_APP_API_SWITCHES = ['iso20022.enabled'];
+
+/**
+ * The description of `app_api.enabled`: the route families it serves, the modules' application
+ * families among them, and every switch that needs it (the core's and the modules').
+ */
+function appApiDoc(moduleFamilies: readonly string[], switches: readonly string[]): string {
+  const families = moduleFamilies.map((f) => `, ${f}`).join('');
+  const needers =
+    switches.length <= 2
+      ? switches.join(' and ')
+      : `${switches.slice(0, -1).join(', ')} and ${switches.at(-1)}`;
+  const verb = switches.length === 1 ? 'needs' : 'need';
+  return `Serve the application route families (accounts, domains, asset definitions, NFTs, explorer, ISO 20022${families}, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay. ${needers} ${verb} it.`;
+}
+
+/** The core's sections, in table order; the modules' sections follow MODULE_SECTIONS_AFTER. */
+export const CORE_CONFIG_SCHEMA = {
   node: section('Identity of this node and where its files are (paths relative to the node directory).', {
     chain_id: str('torana-dev', 'Chain identifier; transactions signed for another chain are rejected.', {
       nonEmpty: true,
@@ -46,10 +69,7 @@ export const CONFIG_SCHEMA = {
     }),
   }),
   app_api: section('The application API: the app-facing route families (docs/app-api.md).', {
-    enabled: bool(
-      true,
-      'Serve the application route families (accounts, domains, asset definitions, NFTs, explorer, ISO 20022, conference, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay. iso20022.enabled and conference.enabled need it.',
-    ),
+    enabled: bool(true, appApiDoc([], CORE_APP_API_SWITCHES)),
   }),
   gateway: section('The HTTP/SSE/WebSocket gateway: address, body and header limits, timeouts, rates.', {
     host: str('127.0.0.1', 'Address the gateway listens on.', { nonEmpty: true }),
@@ -656,69 +676,6 @@ export const CONFIG_SCHEMA = {
     xml_depth_max: int(64, 1, 1024, 'Deepest element nesting of an XML message.'),
     xml_attribute_bytes_max: int(4 * KiB, 1, BYTES_CEILING, 'Longest attribute value of an XML message.'),
   }),
-  conference: section('The conference app API (docs/conference.md "Routes and CLI").', {
-    enabled: bool(
-      true,
-      'Serve the conference routes under /v1/conference/ (the app API feature of the family); false: not registered (404, not in OpenAPI). Left unset, it follows app_api.enabled; true needs app_api.enabled.',
-    ),
-    relay_telemetry: bool(
-      true,
-      'Serve the relay telemetry routes and the conference_relays series (the telemetry feature; needs conference.enabled); false: not registered.',
-    ),
-    // Signalling (docs/conference.md "Signalling"): the node-local signal box and its routes.
-    signal_offers_per_call_max: int(
-      256,
-      1,
-      COUNT_CEILING,
-      'Offers one call may hold at once, one per participant (422 conference_signal_offers_full above).',
-    ),
-    signal_answers_per_call_max: int(
-      256,
-      1,
-      COUNT_CEILING,
-      'Committed answers kept per call for the signals routes; the oldest is dropped above.',
-    ),
-    signal_envelope_bytes_max: int(
-      16 * KiB,
-      128,
-      16 * KiB,
-      'Largest signalling envelope (413 conference_signal_envelope_too_large above; JoinConference.answer holds 16 KiB).',
-    ),
-    signal_ttl_ms: ms(3_600_000, 1, 'How long an offer or answer stays in the signal box.'),
-    signal_bytes_max: int(
-      64 * MiB,
-      KiB,
-      BYTES_CEILING,
-      'Offer envelope bytes (plus 512 per record) the signal box holds over all calls (503 conference_signal_store_full above).',
-    ),
-    signal_answer_bytes_max: int(
-      64 * MiB,
-      KiB,
-      BYTES_CEILING,
-      "Committed answer envelope bytes (plus 512 per record) the signal box holds over all calls, apart from offers; above, a new answer evicts its own call's oldest answers, or is not kept.",
-    ),
-    signal_host_bytes_max: int(
-      4 * MiB,
-      KiB,
-      BYTES_CEILING,
-      'Offer envelope bytes (plus 512 per record) one host (signer) holds over all its calls (429 conference_signal_host_quota_exceeded above).',
-    ),
-    signal_host_records_max: int(
-      1024,
-      1,
-      COUNT_CEILING,
-      'Offers one host (signer) holds over all its calls (429 conference_signal_host_quota_exceeded above).',
-    ),
-    signal_body_bytes_max: int(256 * KiB, KiB, 16 * MiB, 'Largest body of POST .../offers (413 above).'),
-    signal_backfill_blocks: int(
-      1000,
-      0,
-      COUNT_CEILING,
-      'Newest committed blocks read back at start for answers still within signal_ttl_ms (0: none).',
-    ),
-    signal_offers_per_request_max: int(64, 1, 4096, 'Most offers in one POST .../offers.'),
-    signal_page_max: int(500, 1, 10_000, 'Largest page of GET .../signals.'),
-  }),
   webhooks: section('Webhooks: node-local registrations and their outbound delivery (docs/webhooks.md).', {
     allow_private_targets: bool(
       false,
@@ -813,32 +770,6 @@ export const CONFIG_SCHEMA = {
     ),
     body_bytes_max: int(16 * KiB, 1024, MiB, 'Largest body of POST /v1/webhooks (413 above).'),
   }),
-  content: section(
-    'Content files kept off chain by this node and served by its content routes (docs/content.md); with app_api.enabled.',
-    {
-      store_bytes_max: int(
-        GiB,
-        0,
-        2 ** 40,
-        'Bytes of files this node stores (507 content_store_full above).',
-      ),
-      upload_bytes_max: int(16 * MiB, 1, BYTES_CEILING, 'Largest file one upload carries (413 above).'),
-      cache_max_age_s: int(
-        31_536_000,
-        0,
-        COUNT_CEILING,
-        'Cache-Control max-age of a served file (public and immutable when public, else private).',
-      ),
-      egress_window_ms: ms(60_000, 1000, 'The window the egress budgets below count bytes over.'),
-      egress_node_bytes: int(GiB, 1, 2 ** 40, 'Bytes of files served per window by this node (429 above).'),
-      egress_client_bytes: int(
-        64 * MiB,
-        1,
-        2 ** 40,
-        'Bytes served per window to one client: the signing account, else its address (429 above).',
-      ),
-    },
-  ),
   mcp: section('The MCP bridge (docs/mcp.md).', {
     enabled: bool(
       false,
@@ -856,7 +787,7 @@ export const CONFIG_SCHEMA = {
   }),
 } as const;
 
-type Schema = typeof CONFIG_SCHEMA;
+type Schema = typeof CORE_CONFIG_SCHEMA;
 export type ConfigSectionName = keyof Schema & string;
 
 /** The typed, deeply read-only configuration of one node (camelCase fields, one object per section). */
@@ -881,21 +812,78 @@ export type VerifyConfig = Config['verify'];
 export type TelemetryConfig = Config['telemetry'];
 export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
-export type ConferenceConfig = Config['conference'];
 export type McpConfig = Config['mcp'];
-export type ContentConfig = Config['content'];
 export type LogConfig = Config['log'];
 export type WebhooksConfig = Config['webhooks'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * Builds a frozen `Config` by asking `pick` for every key of the table, in table order. The callers
- * (defaults here, the loader in keys.ts) have already validated each value against its spec.
+ * The core section the modules' sections are placed after (the last of the core's application
+ * families), in registry order; the sections after it (webhooks, mcp, log) keep their place after them.
+ */
+export const MODULE_SECTIONS_AFTER: ConfigSectionName = 'iso20022';
+
+/** The key `app_api.enabled` a module's family switch needs (its description lists the family). */
+const APP_API_ENABLED = 'app_api.enabled';
+
+let composed: Readonly<Record<string, SectionSpec>> | undefined;
+
+/**
+ * The one schema: the core's sections with the modules' (added through sections.ts) after
+ * MODULE_SECTIONS_AFTER. Built once, on first use, which seals the modules' list.
+ */
+export function configSchema(): Readonly<Record<string, SectionSpec>> {
+  composed ??= composeConfigSchema(moduleConfigSections());
+  return composed;
+}
+
+/** The core's sections with `modules`' placed after MODULE_SECTIONS_AFTER (pure: tests compose their own). */
+export function composeConfigSchema(
+  modules: readonly ModuleConfigSection[],
+): Readonly<Record<string, SectionSpec>> {
+  const families = modules.filter((m) =>
+    (m.needs ?? []).some((r) => r.key === 'enabled' && r.needs === APP_API_ENABLED),
+  );
+  const switches = [
+    ...CORE_APP_API_SWITCHES,
+    ...modules.flatMap((m) =>
+      (m.needs ?? []).filter((r) => r.needs === APP_API_ENABLED).map((r) => `${m.name}.${r.key}`),
+    ),
+  ];
+  const appApi = CORE_CONFIG_SCHEMA.app_api;
+  const out: Record<string, SectionSpec> = {};
+  for (const [name, sec] of Object.entries<SectionSpec>(CORE_CONFIG_SCHEMA)) {
+    out[name] =
+      sec === appApi
+        ? section(appApi.doc, {
+            ...appApi.keys,
+            enabled: bool(
+              appApi.keys.enabled.default,
+              appApiDoc(
+                families.map((m) => m.name),
+                switches,
+              ),
+            ),
+          })
+        : sec;
+    if (name !== MODULE_SECTIONS_AFTER) continue;
+    for (const m of modules) {
+      assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
+      out[m.name] = m.spec;
+    }
+  }
+  return Object.freeze(out);
+}
+
+/**
+ * Builds a frozen `Config` by asking `pick` for every key of the schema (core and modules' sections),
+ * in schema order. The callers (defaults here, the loader in load.ts) have already validated each value
+ * against its spec. A module's section is in the object too; the module reads it with `sectionValues`.
  */
 export function buildConfig(pick: (path: string, spec: KeySpec) => ConfigValue): Config {
   const out: Record<string, Record<string, ConfigValue>> = {};
-  for (const [name, sec] of Object.entries(CONFIG_SCHEMA)) {
+  for (const [name, sec] of Object.entries(configSchema())) {
     const fields: Record<string, ConfigValue> = {};
     for (const [key, spec] of Object.entries<KeySpec>(sec.keys)) {
       const v = pick(`${name}.${key}`, spec);
@@ -907,5 +895,20 @@ export function buildConfig(pick: (path: string, spec: KeySpec) => ConfigValue):
   return Object.freeze(out) as unknown as Config;
 }
 
-/** Every default, in one place: the `default` of each key of `CONFIG_SCHEMA`. */
-export const DEFAULT_CONFIG: Config = buildConfig((_path, spec) => spec.default);
+let defaults: Config | undefined;
+
+/** Every default, in one place: the `default` of each key of the schema (built once, on first use). */
+export function defaultConfig(): Config {
+  defaults ??= buildConfig((_path, spec) => spec.default);
+  return defaults;
+}
+
+/** A module's section of `config`, typed by its declaration (a section not added is a bug: it throws). */
+export function sectionValues<K extends Record<string, KeySpec>>(
+  config: Config,
+  decl: ModuleConfigSection<K>,
+): SectionValues<K> {
+  const v = (config as unknown as Readonly<Record<string, SectionValues<K> | undefined>>)[decl.name];
+  assert(v !== undefined, `the configuration has no section ${decl.name}: its module was not registered`);
+  return v;
+}

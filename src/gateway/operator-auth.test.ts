@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Type } from 'typebox';
-import { DEFAULT_CONFIG } from '../config/schema.js';
+import { defaultConfig } from '../config/schema.js';
 import { ed25519Generate } from '../crypto/ed25519.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import type { GatewayApp } from './context.js';
@@ -259,8 +259,8 @@ describe('nonce cache', () => {
 
 describe('operator window defaults', () => {
   it('the gateway defaults equal the config defaults and the documented ±30 s / 10,000', () => {
-    assert.equal(DEFAULT_CONFIG.operator.requestMaxAgeMs, DEFAULT_OPERATOR_MAX_AGE_MS);
-    assert.equal(DEFAULT_CONFIG.operator.noncesMax, DEFAULT_OPERATOR_NONCES_MAX);
+    assert.equal(defaultConfig().operator.requestMaxAgeMs, DEFAULT_OPERATOR_MAX_AGE_MS);
+    assert.equal(defaultConfig().operator.noncesMax, DEFAULT_OPERATOR_NONCES_MAX);
     assert.equal(DEFAULT_OPERATOR_MAX_AGE_MS, 30_000);
     assert.equal(DEFAULT_OPERATOR_NONCES_MAX, 10_000);
   });

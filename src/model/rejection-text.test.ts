@@ -2,6 +2,8 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+// The registry adds the modules' forms (each module's rejection-forms.ts).
+import '../modules/registry.js';
 import { atScale, readableRejection } from './rejection-text.js';
 
 describe('rejection text at scale', () => {

@@ -68,7 +68,9 @@ export interface ModuleRouteEnv {
  * `data-model-instructions` (a paragraph of docs/data-model.md "Instructions": its instructions),
  * `errors-rejections` (a `| code | number | meaning |` row of docs/errors.md: a core rejection code of a
  * ledger piece the module's page documents), `security-sections` (a `## …` section of docs/security.md),
- * `app-api-switches` (a paragraph of docs/app-api.md "The switch": its own switch and how it follows).
+ * `app-api-switches` (a paragraph of docs/app-api.md "The switch": its own switch and how it follows),
+ * `config-sections` (its configuration section in docs/configuration.md "Keys of the modules":
+ * `renderModuleConfigDocs` of src/config/docs.ts).
  */
 export type ModuleDocSection =
   | 'app-api-families'
@@ -83,7 +85,8 @@ export type ModuleDocSection =
   | 'data-model-instructions'
   | 'errors-rejections'
   | 'security-sections'
-  | 'app-api-switches';
+  | 'app-api-switches'
+  | 'config-sections';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;

@@ -55,6 +55,7 @@ export const MODULE_DOC_SECTIONS: Readonly<
   },
   'security-sections': { page: 'docs/security.md', head: [], join: '\n\n' },
   'app-api-switches': { page: 'docs/app-api.md', head: [], join: '\n\n' },
+  'config-sections': { page: 'docs/configuration.md', head: [], join: '\n\n' },
 };
 
 const SECTION_NAMES = Object.keys(MODULE_DOC_SECTIONS) as ModuleDocSection[];

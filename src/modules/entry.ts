@@ -2,6 +2,8 @@
 // Apart from descriptor.ts because the registry is part of the SDK: the SDK's published declarations
 // reach this file, so it imports no server type (no gateway, Fastify, storage).
 
+import type { ModuleConfigSection } from '../config/sections.js';
+import type { RejectionForms } from '../model/rejection-text.js';
 import type { ModuleWire } from '../state/module-wire.js';
 
 /**
@@ -16,6 +18,16 @@ export interface ModuleEntry {
   readonly wire?: ModuleWire;
   /** Whether it has CLI commands (`<name>/commands.ts`, registered by cli/main.ts in registry order). */
   readonly cli?: true;
+  /**
+   * Its configuration section (`<name>/config.ts`), added to the one config schema when the registry is
+   * imported (src/config/sections.ts): keys, defaults, docs, switch rules.
+   */
+  readonly config?: ModuleConfigSection;
+  /**
+   * Its committed rejection messages that carry base units, as a reader sees them (`<name>/rejection-forms.ts`,
+   * added to src/model/rejection-text.ts when the registry is imported).
+   */
+  readonly rejectionForms?: RejectionForms;
   /** The modules it builds on (their tables, rows or codecs); each is listed before it. */
   readonly dependsOn?: readonly string[];
 }

@@ -12,12 +12,18 @@
 // The module list is this file's DEFAULT export (`export *` does not re-export a default), so that the
 // SDK's `export *` takes only the modules' SDK functions below.
 
+import { addConfigSections } from '../config/sections.js';
+import { addRejectionForms } from '../model/rejection-text.js';
 import { aliasInstructions } from './aliases/sdk.js';
 import { aliasesWire } from './aliases/wire.js';
+import { conferenceConfig } from './conference/config.js';
+import { conferenceRejectionForms } from './conference/rejection-forms.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { conferenceWire } from './conference/wire.js';
+import { contentConfig } from './content/config.js';
 import { contentInstructions } from './content/sdk.js';
 import { contentWire } from './content/wire.js';
+import { controlsRejectionForms } from './controls/rejection-forms.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
@@ -34,6 +40,7 @@ export {
 } from './subscriptions/sdk.js';
 
 import { multisigWire } from './multisig/wire.js';
+import { rwasRejectionForms } from './rwas/rejection-forms.js';
 import { rwaInstructions } from './rwas/sdk.js';
 import { rwasWire } from './rwas/wire.js';
 import { subscriptionInstructions } from './subscriptions/sdk.js';
@@ -143,14 +150,25 @@ export const moduleInstructions = {
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The features still in the core folders (modules/ledger.ts): their wire is the core's own.
   { name: 'ledger' },
-  { name: 'conference', wire: conferenceWire, cli: true },
+  {
+    name: 'conference',
+    wire: conferenceWire,
+    cli: true,
+    config: conferenceConfig,
+    rejectionForms: conferenceRejectionForms,
+  },
   { name: 'aliases', wire: aliasesWire, cli: true },
   { name: 'multisig', wire: multisigWire, cli: true, dependsOn: ['aliases'] },
-  { name: 'controls', wire: controlsWire, cli: true },
+  { name: 'controls', wire: controlsWire, cli: true, rejectionForms: controlsRejectionForms },
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
-  { name: 'rwas', wire: rwasWire, cli: true },
-  { name: 'content', wire: contentWire, cli: true },
+  { name: 'rwas', wire: rwasWire, cli: true, rejectionForms: rwasRejectionForms },
+  { name: 'content', wire: contentWire, cli: true, config: contentConfig },
 ]);
+
+// The modules' configuration sections join the one config schema before any process reads it.
+addConfigSections(LEDGER_MODULES.flatMap((m) => (m.config === undefined ? [] : [m.config])));
+// Their committed rejection forms that carry base units, for readers (src/model/rejection-text.ts).
+for (const m of LEDGER_MODULES) if (m.rejectionForms !== undefined) addRejectionForms(m.rejectionForms);
 
 export default LEDGER_MODULES;

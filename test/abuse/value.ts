@@ -22,17 +22,17 @@ import assert from 'node:assert/strict';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
 import { conferenceGas } from '../../src/modules/conference/model.js';
-import { NATIVE_ASSET } from '../../src/node/init.js';
-import { DEV_ENTRY_FEE } from '../../src/node/zk-dev-genesis.js';
-import { ToranaClient } from '../../src/sdk/client.js';
-import { ToranaApiError, TransactionRejectedError } from '../../src/sdk/errors.js';
 import {
   createFeeBind,
   noteOwnerHash,
   proveNoteSpend,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
+import { NATIVE_ASSET } from '../../src/node/init.js';
+import { DEV_ENTRY_FEE } from '../../src/node/zk-dev-genesis.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { ToranaApiError, TransactionRejectedError } from '../../src/sdk/errors.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount, type TestAccount } from '../helpers/tx.js';

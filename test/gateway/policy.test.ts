@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { defaultConfig } from '../../src/config/schema.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { buildTx, frameTx } from '../helpers/tx.js';
 
@@ -40,12 +40,12 @@ describe('GET /v1/policy', () => {
       block: { max_weight: number; transactions_weight: number };
       ttl: Record<string, unknown>;
     };
-    assert.notEqual(DEFAULT_CONFIG.transaction.instructionsMax, INSTRUCTIONS_MAX);
+    assert.notEqual(defaultConfig().transaction.instructionsMax, INSTRUCTIONS_MAX);
     assert.equal(p.transaction.instructions_max, INSTRUCTIONS_MAX);
     assert.equal(p.queue.capacity, 100);
     assert.equal(p.queue.per_account_max, 7);
     assert.deepEqual(p.transaction.allowed_algorithms, ['ed25519']);
-    assert.equal(p.ttl.queue_expiry_ms, DEFAULT_CONFIG.queue.expiryMs);
+    assert.equal(p.ttl.queue_expiry_ms, defaultConfig().queue.expiryMs);
     assert.ok(p.block.max_weight > 0 && p.block.transactions_weight < p.block.max_weight);
     assert.equal('fees' in p, false);
     console.log(`policy: ${JSON.stringify(p)}`);

@@ -44,11 +44,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   // GET /v1/policy reads the pipeline's admission and queue limits and the cost model's shares (model/weights.ts).
   policy: ['model', 'gateway', 'pipeline'],
   mcp: ['gateway'],
+  // The SDK's prover entry point (`torana/sdk/zk`) is the conference module's (its sdk-zk.ts), so the SDK
+  // folder itself imports no zk/.
   sdk: [
     'codec',
     'crypto',
     'model',
-    'zk',
     'gateway',
     'telemetry',
     'explorer',

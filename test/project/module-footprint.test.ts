@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
+  CONSENSUS_CONFERENCE_TERMS,
   coreImportsOfModules,
   countedFiles,
   dependents,
@@ -34,23 +35,11 @@ const MIGRATED: readonly string[] = [
   'aliases',
   'rwas',
   'content',
+  'conference',
 ];
 
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
-const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {
-  conference: {
-    ceiling: 9,
-    missing:
-      'its wire, rows, event scopes, gateway errors, CLI (torana shield and its note files too), dashboard ' +
-      'page (dashboard.ts) and its rows of the shared docs pages (docs.ts) are in its folder, and the core ' +
-      'shielded pool and proof check read the parameters it declares (state/zk-parameters.ts); what still ' +
-      'names it: its configuration section (config/schema.ts, rules.ts, docs/configuration.md: the config ' +
-      'schema takes no module sections yet), the native asset charge’s code ' +
-      'conference_native_asset_not_configured and the text of shielded_pool_not_configured (consensus data: ' +
-      'model/rejections.ts, state/exec-native-asset.ts), and the SDK prover of its roster circuits, the ' +
-      'package entry point torana/sdk/zk (sdk/zk-prover.ts)',
-  },
-};
+const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {};
 
 /** The only files outside src/modules/ that reach into a module folder: the SDK's public surface. */
 const SDK_ROOTS = /^src\/sdk\/(?:index|instructions)\.ts → src\/modules\/[a-z-]+\/sdk\.js$/;
@@ -111,11 +100,6 @@ describe('module footprint', () => {
           `${name} reaches ${n} files outside its folder, above its ceiling ${ceiling}`,
         );
     }
-    for (const begun of ['conference'])
-      assert.ok(
-        NOT_YET_MIGRATED[begun]?.ceiling !== undefined,
-        `${begun}, whose move has begun, has a ceiling`,
-      );
   });
 
   it('the core imports no module folder (only the SDK surface re-exports module SDK files)', () => {
@@ -264,5 +248,33 @@ describe('module footprint', () => {
       .map((h: { file: string }) => h.file)
       .filter((f: string) => core.test(f));
     assert.deepEqual(named, []);
+  });
+
+  it('the conference pattern leaves out only the core’s fixed consensus-data strings', () => {
+    assert.ok(!namesFeature('conference', "fail('conference_native_asset_not_configured', why)"));
+    assert.ok(
+      !namesFeature(
+        'conference',
+        "'the shielded_pool_account or conference_entry_fee parameter is missing or invalid'",
+      ),
+    );
+    assert.ok(namesFeature('conference', 'conference_native_asset_not_configured; CreateConference'));
+    assert.ok(namesFeature('conference', 'the conference_entry_fee parameter'));
+    assert.ok(namesFeature('conference', 'conference.enabled'));
+    const root = new URL('../../', import.meta.url);
+    const core = ['src/model/rejections.ts', 'src/state/exec-native-asset.ts'];
+    const hits = footprint('conference', files).map((h: { file: string }) => h.file);
+    for (const f of core) {
+      const text = readFileSync(new URL(f, root), 'utf8');
+      assert.match(text, new RegExp(CONSENSUS_CONFERENCE_TERMS.source, 'i'), `${f} holds a fixed string`);
+      assert.ok(!hits.includes(f), `${f} is not counted`);
+    }
+    for (const f of [
+      'src/config/schema.ts',
+      'src/config/rules.ts',
+      'docs/configuration.md',
+      'src/sdk/README.md',
+    ])
+      assert.ok(!hits.includes(f), `${f}: the config section and the SDK prover are in the module`);
   });
 });

@@ -16,7 +16,7 @@ import {
   proveUsage,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
 import { callField, senderField, USAGE_ACTION, usageRecordField } from '../../src/zk/bind.js';
 import { FIELD_ORDER } from '../../src/zk/field.js';
 import { type Groth16ProofBytes, verifyGroth16 } from '../../src/zk/groth16-verify.js';

@@ -21,7 +21,7 @@ import {
   type RosterProofValue,
   releaseProver,
   rosterCommitment,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
 import { WorldState } from '../../src/state/world-state.js';
 import { toHex } from '../../src/util/hex.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';

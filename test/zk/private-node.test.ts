@@ -7,8 +7,6 @@ import { rebuild } from '../../src/cli/node-actions.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
 import { getCall } from '../../src/modules/conference/rows.js';
-import { NATIVE_ASSET } from '../../src/node/init.js';
-import { devPoolAccount } from '../../src/node/zk-dev-genesis.js';
 import {
   createFeeBind,
   noteOwnerHash,
@@ -17,7 +15,9 @@ import {
   releaseProver,
   rosterCommitment,
   rosterNullifier,
-} from '../../src/sdk/zk-prover.js';
+} from '../../src/modules/conference/sdk-zk.js';
+import { NATIVE_ASSET } from '../../src/node/init.js';
+import { devPoolAccount } from '../../src/node/zk-dev-genesis.js';
 import { toHex } from '../../src/util/hex.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
 import { run, startTestNode, type TestNode } from '../helpers/node.js';

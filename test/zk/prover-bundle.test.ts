@@ -1,4 +1,4 @@
-// The SDK prover (`torana/sdk/zk`) in a browser bundle: esbuild bundles src/sdk/zk-prover.ts for the
+// The SDK prover (`torana/sdk/zk`) in a browser bundle: esbuild bundles src/modules/conference/sdk-zk.ts for the
 // browser with no plugin (snarkjs resolves to its browser build) and finds no Node built-in and no
 // native package in the graph; the artifacts then come as URLs or bytes (`artifacts` option), and
 // `packagedArtifacts` answers URLs, not file paths, outside `file:`.
@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build, type Message } from 'esbuild';
 
-const ENTRY = fileURLToPath(new URL('../../src/sdk/zk-prover.ts', import.meta.url));
+const ENTRY = fileURLToPath(new URL('../../src/modules/conference/sdk-zk.ts', import.meta.url));
 
 describe('the zk prover in a browser bundle', () => {
   it('bundles for the browser without Node built-ins or native packages', async () => {

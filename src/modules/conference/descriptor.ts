@@ -3,8 +3,10 @@
 // the node-local signalling of offers and answers. The shielded pool and the proof verifier it pays and
 // proves through are the core's (state/exec-shielded.ts, state/exec-zk-keys.ts).
 
+import { sectionValues } from '../../config/schema.js';
 import type { LedgerModule } from '../descriptor.js';
 import { registerConferenceCommands } from './commands.js';
+import { conferenceConfig } from './config.js';
 import { CONFERENCE_DOC_SECTIONS } from './docs.js';
 import { conferenceEventScope } from './event-scope.js';
 import * as calls from './exec-calls.js';
@@ -65,15 +67,17 @@ export const conferenceModule: LedgerModule = {
     'conference_usage_exceeds_elapsed',
   ],
   // An application family: registered with `app_api.enabled`, built only with `conference.enabled`.
-  routes: (env) =>
-    env.config.conference.enabled
+  routes: (env) => {
+    const config = sectionValues(env.config, conferenceConfig);
+    return config.enabled
       ? conferenceFamily(env.deps, conferenceReadPort(env.state), {
-          config: env.config.conference,
+          config,
           signedRequests: env.signedRequests,
           now: env.now,
           onError: (e) => env.logError('conference signals', e),
         })
-      : undefined,
+      : undefined;
+  },
   gatewayErrors: CONFERENCE_GATEWAY_ERRORS,
   sdk: CONFERENCE_SDK,
   cli: registerConferenceCommands,

@@ -3,7 +3,9 @@
 // route family and the names its routes take, its limits, its dashboard page, its gateway error codes and
 // those of the shielded pool and the native asset charge it pays through, its ids, rows and instructions.
 
+import { renderModuleConfigDocs } from '../../config/docs.js';
 import type { ModuleDocSections } from '../descriptor.js';
+import { conferenceConfig } from './config.js';
 
 export const CONFERENCE_DOC_SECTIONS: ModuleDocSections = {
   'app-api-families': [
@@ -13,6 +15,7 @@ export const CONFERENCE_DOC_SECTIONS: ModuleDocSections = {
     "| `/v1/conference/calls/{call_id}/offers` (POST), `…/offers/{participant}` | each offer's `to`, `participant` (account; an unbound name is 404 with the offer's `index`) |",
     '| CLI `conference create`, `conference usage` | `--billing-account`, `--participant` (account) |',
   ],
+  'config-sections': [renderModuleConfigDocs(conferenceConfig)],
   'app-api-switches': [
     '`conference.enabled = true` with `app_api.enabled = false` is a configuration error (`config_invalid_value`,\n' +
       'naming the key). Left unset, `conference.enabled` takes the value of `app_api.enabled`, so\n' +

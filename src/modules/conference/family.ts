@@ -3,10 +3,10 @@
 // the relay gauge. An application family: registered only with `app_api.enabled` and `conference.enabled`
 // (node/families.ts). Nothing starts before `install`: a family the switch leaves out costs nothing.
 
-import type { ConferenceConfig } from '../../config/schema.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import type { SignedRequests } from '../../gateway/signed-request.js';
+import type { ConferenceConfig } from './config.js';
 import { installRelayMetrics } from './metrics.js';
 import type { ConferenceReadPort } from './read-port.js';
 import { conferenceRoutes } from './routes.js';

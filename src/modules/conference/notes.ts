@@ -8,8 +8,8 @@ import { CliError } from '../../cli/errors.js';
 import type { Numeric } from '../../model/numeric.js';
 import type { ToranaClient } from '../../sdk/client.js';
 
-export type Prover = typeof import('../../sdk/zk-prover.js');
-export const prover = (): Promise<Prover> => import('../../sdk/zk-prover.js');
+export type Prover = typeof import('./sdk-zk.js');
+export const prover = (): Promise<Prover> => import('./sdk-zk.js');
 
 /** A shielded note file: its value in base units of the native asset and its secrets (hex). */
 export interface NoteFile {

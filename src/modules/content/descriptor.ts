@@ -3,10 +3,12 @@
 // itself — register, set access, retire; the bundle read, upload and download routes, SDK functions and
 // `torana content`.
 
+import { sectionValues } from '../../config/schema.js';
 import type { DataEvent } from '../../model/events.js';
 import type { RejectionCode } from '../../model/rejections.js';
 import type { LedgerModule } from '../descriptor.js';
 import { registerContentCommands } from './commands.js';
+import { contentConfig } from './config.js';
 import { CONTENT_DOC_SECTIONS } from './docs.js';
 import { CONTENT_GATEWAY_ERRORS } from './errors.js';
 import { contentFamily } from './family.js';
@@ -29,7 +31,7 @@ export const contentModule: LedgerModule = {
     env.dataDir === undefined
       ? undefined
       : contentFamily(env.deps, contentReadPort(env.state), {
-          config: env.config.content,
+          config: sectionValues(env.config, contentConfig),
           dataDir: env.dataDir,
           signedRequests: env.signedRequests,
           now: env.now,

@@ -1,8 +1,9 @@
 // The content bundles module's entries in the shared documentation pages (src/modules/docs.ts renders
 // them into docs/app-api.md, docs/security.md and docs/errors.md).
 
-import { CONFIG_SCHEMA } from '../../config/schema.js';
+import { renderModuleConfigDocs } from '../../config/docs.js';
 import type { ModuleDocSections } from '../descriptor.js';
+import { contentConfig } from './config.js';
 import {
   CONTENT_ALLOW_LIST_MAX,
   CONTENT_FILES_MAX,
@@ -12,10 +13,11 @@ import {
 } from './model.js';
 
 const MiB = 1024 * 1024;
-const c = CONFIG_SCHEMA.content.keys;
+const c = contentConfig.spec.keys;
 const mib = (n: number) => `${(n / MiB).toLocaleString('en-US')} MiB`;
 
 export const CONTENT_DOC_SECTIONS: ModuleDocSections = {
+  'config-sections': [renderModuleConfigDocs(contentConfig)],
   'app-api-families': [
     '| `content` | `/v1/content/{bundle}`, `/v1/content/{bundle}/{path}` (bundle read, file upload and download; docs/content.md) | a node directory (its store is in the data folder) |',
   ],

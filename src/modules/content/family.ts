@@ -4,11 +4,11 @@
 // served from a node directory (its store needs the data folder).
 
 import { Counter, Gauge } from 'prom-client';
-import type { ContentConfig } from '../../config/schema.js';
 import type { GatewayApp } from '../../gateway/context.js';
 import type { RouteDeps } from '../../gateway/deps.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import type { SignedRequests } from '../../gateway/signed-request.js';
+import type { ContentConfig } from './config.js';
 import { EgressLimiter } from './egress.js';
 import { type ContentPort, contentRoutes } from './routes.js';
 import { ContentStore } from './store.js';

@@ -2,13 +2,7 @@
 // onProgress is told each stage of a proof (witness, then proof) with the elapsed milliseconds.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import {
-  type ProofStage,
-  proveRoster,
-  releaseProver,
-  rosterCommitment,
-  rosterNullifier,
-} from './zk-prover.js';
+import { type ProofStage, proveRoster, releaseProver, rosterCommitment, rosterNullifier } from './sdk-zk.js';
 
 describe('releaseProver', () => {
   it('resolves before any proof was made, with the slot empty or null', async () => {

@@ -5,7 +5,7 @@
 // Secrets never leave the client: only nullifiers, commitments and proofs go on the ledger.
 import { poseidon3 } from 'poseidon-lite/poseidon3';
 import * as snarkjs from 'snarkjs';
-import { randomBytes } from '../crypto/random.js';
+import { randomBytes } from '../../crypto/random.js';
 import {
   callField,
   joinFeeBind,
@@ -13,14 +13,14 @@ import {
   ROSTER_LEAVE,
   senderField,
   usageRecordField,
-} from '../zk/bind.js';
-import { FIELD_ORDER } from '../zk/field.js';
-import type { Groth16ProofBytes } from '../zk/groth16-verify.js';
-import { PoseidonTree, poseidon1, poseidon2 } from '../zk/poseidon-tree.js';
-import { proofToBytes } from '../zk/proof-bytes.js';
+} from '../../zk/bind.js';
+import { FIELD_ORDER } from '../../zk/field.js';
+import type { Groth16ProofBytes } from '../../zk/groth16-verify.js';
+import { PoseidonTree, poseidon1, poseidon2 } from '../../zk/poseidon-tree.js';
+import { proofToBytes } from '../../zk/proof-bytes.js';
 
-export { callField, createFeeBind, joinFeeBind, senderField, usageRecordField } from '../zk/bind.js';
-export { fieldFromHex, fieldToHex } from '../zk/field.js';
+export { callField, createFeeBind, joinFeeBind, senderField, usageRecordField } from '../../zk/bind.js';
+export { fieldFromHex, fieldToHex } from '../../zk/field.js';
 
 /** Depths fixed by the circuits (circuits/roster.circom, usage.circom, note_spend.circom). */
 export const ROSTER_DEPTH = 8;
@@ -46,7 +46,7 @@ export type ProofProgress = (stage: ProofStage, elapsedMs: number) => void;
 /** The artifacts shipped with the package: <package>/zk/artifacts/<circuit>.{wasm,zkey}. */
 export function packagedArtifacts(circuit: CircuitName): CircuitArtifacts {
   const at = (ext: string) => {
-    const url = new URL(`../../zk/artifacts/${circuit}.${ext}`, import.meta.url);
+    const url = new URL(`../../../zk/artifacts/${circuit}.${ext}`, import.meta.url);
     return url.protocol === 'file:' ? decodeURIComponent(url.pathname) : url.href;
   };
   return { wasm: at('wasm'), zkey: at('zkey') };

@@ -1,0 +1,56 @@
+// Module configuration sections (sections.ts): a module's section joins the one schema after the core's
+// application families, its switches join the app API's description, and the list seals on first read.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import '../modules/registry.js';
+import { configKeys, keyByEnvVar } from './keys.js';
+import { configFollows, configNeeds } from './rules.js';
+import { composeConfigSchema, configSchema, MODULE_SECTIONS_AFTER } from './schema.js';
+import { addConfigSections, moduleConfigSections, moduleSection } from './sections.js';
+import { bool, int, section } from './spec.js';
+
+const demo = moduleSection({
+  name: 'demo',
+  spec: section('A demo family.', {
+    enabled: bool(false, 'Serve the demo routes.'),
+    page_max: int(10, 1, 100, 'Largest demo page.'),
+  }),
+  needs: [{ key: 'enabled', needs: 'app_api.enabled', why: 'demo routes are app routes' }],
+});
+
+describe('module config sections', () => {
+  it('places module sections after the core application families, in order, and lists their switches', () => {
+    const names = Object.keys(composeConfigSchema([demo]));
+    const at = names.indexOf(MODULE_SECTIONS_AFTER);
+    assert.deepEqual(names.slice(at, at + 3), [MODULE_SECTIONS_AFTER, 'demo', 'webhooks']);
+    assert.equal(names.at(-1), 'log');
+    const doc = composeConfigSchema([demo]).app_api?.keys.enabled?.doc ?? '';
+    assert.match(doc, /ISO 20022, demo, \.\.\.\)/);
+    assert.match(doc, / iso20022\.enabled and demo\.enabled need it\.$/);
+    const three = composeConfigSchema([demo, { ...demo, name: 'demo_two' }]).app_api?.keys.enabled?.doc;
+    assert.match(three ?? '', / iso20022\.enabled, demo\.enabled and demo_two\.enabled need it\.$/);
+    assert.doesNotMatch(composeConfigSchema([]).app_api?.keys.enabled?.doc ?? '', /demo/);
+  });
+
+  it('refuses a module section named like a core one', () => {
+    assert.throws(() => composeConfigSchema([{ ...demo, name: 'gateway' }]), /gateway is the core's/);
+  });
+
+  it('indexes the registered modules’ keys, environment names and rules like the core’s', () => {
+    assert.ok(Object.hasOwn(configSchema(), 'conference'));
+    assert.ok(configKeys().some((k) => k.path === 'conference.signal_ttl_ms'));
+    assert.equal(keyByEnvVar('TORANA_CONFERENCE_ENABLED')?.path, 'conference.enabled');
+    assert.ok(configNeeds().some((r) => r.key === 'conference.enabled' && r.needs === 'app_api.enabled'));
+    assert.equal(configFollows().get('conference.enabled'), 'app_api.enabled');
+  });
+
+  it('seals the list once the schema was read: a late section throws, naming it', () => {
+    configSchema();
+    assert.ok(moduleConfigSections().some((s) => s.name === 'conference'));
+    assert.throws(
+      () => addConfigSections([demo]),
+      /config sections demo added after the configuration schema/,
+    );
+  });
+});

@@ -1,0 +1,56 @@
+// The port through which ledger modules add their configuration sections to the one schema
+// (schema.ts `configSchema`). The config layer never imports a module: the modules' registry
+// (src/modules/registry.ts, imported by every entry point before it reads a configuration) hands its
+// modules' sections in once, and the first read of the schema seals the list; a section added after
+// that throws, so no process can run with a schema that silently lacks a module's keys.
+import { assert } from '../util/assert.js';
+import type { KeySpec, SectionSpec } from './spec.js';
+
+/** `key` (a key of this section) may be true only while `needs` (a full `section.key` path) is true. */
+export interface SectionNeedsRule {
+  readonly key: string;
+  readonly needs: string;
+  readonly why: string;
+}
+
+/**
+ * One module's configuration section: its name (the TOML table, `TORANA_<NAME>_` prefix), its keys
+ * with types, defaults, bounds and docs (spec.ts helpers), and its cross-key rules: `needs` (a boolean
+ * of this section that requires another key true, checked and documented like the core's) and
+ * `follows` (a boolean of this section whose default, left unset, is the value of another key).
+ * A section whose `enabled` key needs `app_api.enabled` is an application family: the description of
+ * `app_api.enabled` lists it.
+ */
+export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<string, KeySpec>> {
+  readonly name: string;
+  readonly spec: SectionSpec<K>;
+  readonly needs?: readonly SectionNeedsRule[];
+  readonly follows?: Readonly<Record<string, string>>;
+}
+
+/** Declares a module's section (typed, so the module reads its values with `sectionValues`). */
+export function moduleSection<const K extends Record<string, KeySpec>>(
+  decl: ModuleConfigSection<K>,
+): ModuleConfigSection<K> {
+  return Object.freeze(decl);
+}
+
+let added: readonly ModuleConfigSection[] = Object.freeze([]);
+let sealed = false;
+
+/** Adds the modules' sections (the registry does, once, in registry order). Throws once the schema was read. */
+export function addConfigSections(sections: readonly ModuleConfigSection[]): void {
+  const names = sections.map((s) => s.name);
+  assert(!sealed, `config sections ${names.join(', ')} added after the configuration schema was first read`);
+  for (const s of sections) {
+    assert(/^[a-z][a-z0-9_]*$/.test(s.name), `config section name ${s.name} is not snake_case`);
+    assert(!added.some((a) => a.name === s.name), `config section ${s.name} added twice`);
+  }
+  added = Object.freeze([...added, ...sections]);
+}
+
+/** The modules' sections, in the order added; the first call seals the list. */
+export function moduleConfigSections(): readonly ModuleConfigSection[] {
+  sealed = true;
+  return added;
+}
