@@ -51,10 +51,9 @@ async function list(f: Flags, path: string, query: Query, columns: string[]): Pr
 
 async function one(f: Flags, path: string, query: Query = {}): Promise<void> {
   const doc = await get(f, path, query);
-  if (f.json) return printJson(doc);
-  // The modules' rejection forms are added by the registry (loaded here, not by `torana --help`).
-  await import('../modules/registry.js');
-  printRecord(readableRejectionOf(doc));
+  if (f.json) printJson(doc);
+  // lazyAction has loaded the registry, which added the modules' rejection forms.
+  else printRecord(readableRejectionOf(doc));
 }
 
 /**
