@@ -114,6 +114,15 @@ export {
   triggerDetail,
   triggersList,
 } from './triggers/sdk.js';
+export {
+  type CreateWebhookInput,
+  type RotateWebhookSecretInput,
+  verifyWebhookSignature,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEventType,
+  type WebhookEventTypes,
+} from './webhooks/sdk.js';
 
 /** The modules' instruction builders, spread into the SDK's `instructions` (src/sdk/instructions.ts). */
 export const moduleInstructions = {
@@ -136,6 +145,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true },
+  // Off the ledger: no instructions (so after every module that has some), a route family, its store
+  // and workers, CLI commands and SDK methods.
+  { name: 'webhooks', cli: true },
 ]);
 
 export default LEDGER_MODULES;
