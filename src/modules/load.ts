@@ -130,12 +130,13 @@ export const LEDGER_MODULES: readonly LedgerModule[] = await load();
  */
 export async function moduleFamilies(
   env: Omit<ModuleRouteEnv, 'storeDir'> & { readonly dataDir?: string },
+  modules: readonly LedgerModule[] = LEDGER_MODULES,
 ): Promise<RouteFamily[]> {
   const { dataDir, ...common } = env;
   const out: RouteFamily[] = [];
   // One after the other, in registry order: a family that opens a store or starts workers is built
   // before the next one is asked.
-  for (const m of LEDGER_MODULES) {
+  for (const m of modules) {
     const family = await m.routes?.({
       ...common,
       ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.name}` }),

@@ -43,12 +43,13 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       'package entry point torana/sdk/zk (sdk/zk-prover.ts)',
   },
   webhooks: {
-    ceiling: 4,
+    ceiling: 5,
     missing:
       'its routes, store, intake and delivery workers, metrics, gateway errors, CLI commands, SDK methods ' +
       'and its rows of the shared docs pages (docs.ts) are in its folder; what still names it: its ' +
       'configuration section (config/schema.ts, docs/configuration.md, and the loopback targets ' +
-      '`torana init` writes, node/init.ts: the config schema takes no module sections yet)',
+      '`torana init` writes, node/init.ts: the config schema takes no module sections yet); also its ' +
+      'registry line and docs/design/modules.md',
   },
 };
 
@@ -259,7 +260,7 @@ describe('module footprint', () => {
 
   it('no core layer names webhooks: the node, gateway, CLI and SDK find the module through the registry', () => {
     const core =
-      /^src\/(?:consensus|pipeline|gateway|node\/(?!init\.ts$)|storage|util|sdk|cli|telemetry)\/|^src\/modules\/(?:load|commands|descriptor|docs)\.ts$/;
+      /^src\/(?:consensus|pipeline|gateway|storage|util|sdk|cli|telemetry)\/|^src\/node\/(?!init\.ts$)|^src\/modules\/(?:load|commands|descriptor|docs)\.ts$/;
     const named = footprint('webhooks', files)
       .map((h: { file: string }) => h.file)
       .filter((f: string) => core.test(f));
