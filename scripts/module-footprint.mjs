@@ -119,6 +119,7 @@ export const FEATURES = {
   },
   // Case-sensitive parts: the bare letters "rwa" sit inside ordinary words ("forward"), so only the
   // module's words count: rwa / rwas as a word or before `_`, `Rwa` in an identifier, `RWA`.
+  webhooks: { folder: 'src/modules/webhooks', pattern: /webhook/i, docs: 'docs/webhooks.md' },
   rwas: {
     folder: 'src/modules/rwas',
     pattern: /\b[Rr]was?(?:\b|_)|Rwas?[A-Z]|[a-z]Rwas?\b|\bRWAs?\b/,

@@ -8,7 +8,7 @@
 //
 // Layout: the directory sits two levels below the root (node_modules/.torana-test-<pid>/), like
 // src/<folder>/, so that the sources' `new URL('../../zk/…', import.meta.url)` paths still reach the
-// repository. A thread's module (src/crypto/verify-worker.ts, src/webhooks/lane-thread.ts) is an entry of
+// repository. A thread's module (src/crypto/verify-worker.ts, a module's delivery thread) is an entry of
 // its own beside the chunks, where its starter looks for `./<name>.js`: every source file that picks its
 // thread with `import.meta.url.endsWith('.ts') ? './<name>.ts' : './<name>.js'` is found by
 // threadEntries(), so a new thread needs no change here. Code splitting keeps the CLI's lazy command

@@ -21,7 +21,6 @@ import { registerPermissionCommands } from './permission-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
 import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
-import { registerWebhookCommands } from './webhook-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
   return cmd.options.some((o) => o.long === long);
@@ -93,7 +92,6 @@ export function buildProgram(): Command {
   registerIndexCommand(program);
   registerSnapshotCommands(program);
   registerTelemetryCommands(program);
-  registerWebhookCommands(program);
   registerExportCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   // Program options are read before the command only, so a command's own `--as` stays its own.

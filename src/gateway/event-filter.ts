@@ -16,7 +16,7 @@
 //                 name in place of the id is accepted
 //   asset         the asset (balance) of AssetAdded / AssetRemoved; either part may be a name
 // Names (model/id-names.ts) in `eq`, `ne`, `in`, `nin` on the last three are resolved to ids when the
-// filter is taken (a stream when it opens, a webhook when it is registered: EVENT_ID_FIELDS, id-filter.ts).
+// filter is taken (a stream when it opens, a stored filter when it is registered: EVENT_ID_FIELDS, id-filter.ts).
 // A field an event lacks satisfies only ne, nin and is_null. Paths other than these names are refused,
 // so a typo answers 400 instead of silently matching nothing.
 

@@ -1,7 +1,7 @@
 // Names in place of ids in event filters (model/id-names.ts; users' view in docs/app-api.md): an event
 // filter comparing the `account`, `definition` or `asset` field (event-filter.ts EVENT_ID_FIELDS) with a
 // name is taken with the name replaced by the id it names at the committed height (id-filter.ts
-// exprIds). Streams resolve when they open, webhooks when they are registered: a later rebinding moves
+// exprIds). Streams resolve when they open, stored filters when they are registered: a later rebinding moves
 // neither. The filter is checked first, so a malformed one answers 400 invalid_filter whatever its
 // names; a name naming nothing is then 404 not_found.
 

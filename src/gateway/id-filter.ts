@@ -64,7 +64,7 @@ export async function filterIds(
 /**
  * A parsed filter expression with the names it compares with `fields` replaced by ids at the committed
  * height (404 not_found for a name naming nothing); used by list filters and by event filters (streams
- * when they open, webhooks when they are registered).
+ * when they open, stored filters when they are registered).
  */
 export async function exprIds(
   state: IdNameState,

@@ -89,23 +89,6 @@ export const LEDGER_ERRORS: Record<string, ErrorSpec> = {
   iso_message_not_found: { status: 404, message: 'No bridge message has this id.' },
   iso_report_unavailable: { status: 404, message: 'This report does not exist for this message (yet).' },
   iso_bridge_unavailable: { status: 503, message: 'The ISO 20022 bridge is unavailable.' },
-  // Webhooks (src/webhooks/routes.ts, docs/webhooks.md).
-  webhook_not_found: { status: 404, message: 'No webhook of the caller has this id.' },
-  webhook_delivery_not_found: { status: 404, message: 'The webhook has no dead letter with this id.' },
-  webhook_url_invalid: { status: 400, message: 'The webhook URL is not an absolute http(s) URL.' },
-  webhook_target_refused: {
-    status: 422,
-    message: 'The webhook URL names or resolves to an address the node does not deliver to.',
-  },
-  webhook_limit_reached: {
-    status: 409,
-    message: 'The node or the account holds as many webhooks as webhooks.webhooks_max / per_owner_max allow.',
-  },
-  webhook_store_unavailable: { status: 503, message: 'The webhook store is closed or failed.' },
-  webhook_queue_full: {
-    status: 503,
-    message: "The webhook's queue (or its owner's share) has no room for a test delivery; retry later.",
-  },
   // The MCP bridge (src/mcp/).
   mcp_protocol_version_unsupported: {
     status: 400,

@@ -55,7 +55,7 @@ export interface RouteDef {
   /** Request authentication of a public route (e.g. signed app requests); 401/403/409 documented. */
   auth?: RequestAuth;
   /**
-   * State kept on this node only, not replicated (webhooks, sessions, its view of peers):
+   * State kept on this node only, not replicated (a module's store, sessions, its view of peers):
    * the OpenAPI description begins with "Node-local:" and the operation has `x-ledger-node-local`.
    */
   nodeLocal?: boolean;

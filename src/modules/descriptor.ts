@@ -16,8 +16,9 @@ import type { RouteDeps } from '../gateway/deps.js';
 import type { ErrorSpec } from '../gateway/errors.js';
 import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
-import type { DataEvent } from '../model/events.js';
+import type { DataEvent, EventEnvelope } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
@@ -34,6 +35,30 @@ import type {
 } from '../state/module-host.js';
 import type { WorldState } from '../state/world-state.js';
 
+/**
+ * The node's feed of committed events with their ids (the same ids as the SSE streams': block height and
+ * position, stable across restarts), held in memory for a while.
+ */
+export interface CommittedEventFeed {
+  /** Events with id > lastId still held in memory, or 'gone' when some are no longer held. */
+  since(lastId: number): EventEnvelope[] | 'gone';
+  /** Every event as it is published, in id order; returns the unsubscribe function. */
+  subscribe(listener: (e: EventEnvelope) => void): () => void;
+  lastId(): number;
+}
+
+/**
+ * Committed events read back from the chain for a gap the feed no longer holds (after a crash): the
+ * blocks are re-executed from genesis on an empty world state and their events handed over block by block
+ * with the feed's ids. Costly; a module runs it in the background and caps it by `blocks()`.
+ */
+export interface CommittedEventReplay {
+  /** Calls `onBlock` with the committed events of every block from the one of `afterId` up to the tip. */
+  replay(afterId: number, onBlock: (events: EventEnvelope[]) => void): Promise<void>;
+  /** Blocks a replay re-executes (from genesis to the tip). */
+  blocks(): number;
+}
+
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
 export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
@@ -47,11 +72,19 @@ export interface ModuleRouteEnv {
   now(): number;
   /** Logs a background failure of the family (a worker, a follower of committed blocks). */
   logError(what: string, e: unknown): void;
+  /** The server's operator authentication (for routes that also accept operators). */
+  readonly operatorAuth: OperatorAuth;
+  /** The committed events as the node announces them. */
+  readonly events: CommittedEventFeed;
+  /** Reading committed events back from the chain; absent when the node cannot (no block log). */
+  readonly replay?: CommittedEventReplay;
   /**
-   * The node's data folder when it is served from a node directory: a module's per-node stores live
-   * under it (absent: a family that needs one is not built).
+   * The folder of the module's own node-local store, `<data>/<module name>` in the node directory; absent
+   * when the node is served without a directory (a module that needs a store then leaves its family
+   * out). The module opens its store when its family is built and closes it in the family's `close`;
+   * the node's online backup copies every LMDB store of the data folder, so this one too.
    */
-  readonly dataDir?: string;
+  readonly storeDir?: string;
 }
 
 /**
@@ -71,6 +104,8 @@ export interface ModuleRouteEnv {
  * `app-api-switches` (a paragraph of docs/app-api.md "The switch": its own switch and how it follows),
  * `config-sections` (its configuration section in docs/configuration.md "Keys of the modules":
  * `renderModuleConfigDocs` of src/config/docs.ts).
+ * `operations-alerts` (a `| alert | severity | means | do |` row of docs/operations.md "Alerts": an alert
+ * of deploy/prometheus/torana-alerts.yml on the module's own series).
  */
 export type ModuleDocSection =
   | 'app-api-families'
@@ -86,7 +121,8 @@ export type ModuleDocSection =
   | 'errors-rejections'
   | 'security-sections'
   | 'app-api-switches'
-  | 'config-sections';
+  | 'config-sections'
+  | 'operations-alerts';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;
@@ -139,8 +175,11 @@ export interface LedgerModule {
   /**
    * Its route family, served in registry order or right after the family its `servedAfter` names;
    * undefined when the module's own configuration switch is off (a family left out is not even built).
+   * A family with a store or background workers builds asynchronously (a promise): it opens its store
+   * and starts its workers when built, registers its metrics in its `install`, and stops its workers
+   * and closes its store in its `close` (gateway/family.ts), which the server calls when it closes.
    */
-  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | undefined;
+  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | Promise<RouteFamily | undefined> | undefined;
   /**
    * The gateway error codes its routes answer with, added to the node's one error registry at
    * composition time (gateway/errors.ts `createErrorRegistry`); docs/errors.md lists them.

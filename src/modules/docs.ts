@@ -56,6 +56,11 @@ export const MODULE_DOC_SECTIONS: Readonly<
   'security-sections': { page: 'docs/security.md', head: [], join: '\n\n' },
   'app-api-switches': { page: 'docs/app-api.md', head: [], join: '\n\n' },
   'config-sections': { page: 'docs/configuration.md', head: [], join: '\n\n' },
+  'operations-alerts': {
+    page: 'docs/operations.md',
+    head: ['| alert | severity | means | do |', '| ----- | -------- | ----- | -- |'],
+    join: '\n',
+  },
 };
 
 const SECTION_NAMES = Object.keys(MODULE_DOC_SECTIONS) as ModuleDocSection[];

@@ -125,13 +125,25 @@ export const LEDGER_MODULES: readonly LedgerModule[] = await load();
 /**
  * The route families of the modules that have one (and whose switch is on), in registry order;
  * node/families.ts serves each after the family its `servedAfter` names (gateway/family.ts
- * `placeFamilies`).
+ * `placeFamilies`). `dataDir` is the node's data folder, when served from a node directory: each module's
+ * store folder is `<dataDir>/<module name>` (descriptor `storeDir`).
  */
-export function moduleFamilies(env: ModuleRouteEnv): RouteFamily[] {
-  return LEDGER_MODULES.flatMap((m) => {
-    const family = m.routes?.(env);
-    return family === undefined ? [] : [family];
-  });
+export async function moduleFamilies(
+  env: Omit<ModuleRouteEnv, 'storeDir'> & { readonly dataDir?: string },
+  modules: readonly LedgerModule[] = LEDGER_MODULES,
+): Promise<RouteFamily[]> {
+  const { dataDir, ...common } = env;
+  const out: RouteFamily[] = [];
+  // One after the other, in registry order: a family that opens a store or starts workers is built
+  // before the next one is asked.
+  for (const m of modules) {
+    const family = await m.routes?.({
+      ...common,
+      ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.name}` }),
+    });
+    if (family !== undefined) out.push(family);
+  }
+  return out;
 }
 
 /** The gateway error codes the modules declare (descriptor `gatewayErrors`), in registry order. */

@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { loadConfig } from '../config/load.js';
 import { installClientMethods, ToranaClient } from '../sdk/client.js';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
@@ -8,7 +12,7 @@ import { declaredWires, undeclaredWire } from '../state/module-wire.js';
 import { MODULE_CLI_ID_NAMES, MODULE_COMMANDS, MODULES_WITH_COMMANDS } from './commands.js';
 import { controlsModule } from './controls/descriptor.js';
 import type { LedgerModule } from './descriptor.js';
-import { entryProblems, LEDGER_MODULES, registryProblems } from './load.js';
+import { entryProblems, LEDGER_MODULES, moduleFamilies, registryProblems } from './load.js';
 import { multisigModule } from './multisig/descriptor.js';
 import ENTRIES from './registry.js';
 import { triggersModule } from './triggers/descriptor.js';
@@ -30,6 +34,7 @@ describe('ledger module registry', () => {
         'subscriptions',
         'rwas',
         'content',
+        'webhooks',
       ],
     );
     assert.deepEqual(
@@ -182,6 +187,43 @@ describe('ledger module registry', () => {
     assert.equal(typeof instructions.shieldAsset, 'function', 'the shielded pool builder stays in the core');
   });
 
+  it('moduleFamilies gives each module the store folder <data>/<name>, and none without a data folder', async () => {
+    const r = loadConfig({ overrides: { 'app_api.enabled': true } });
+    assert.ok(r.ok);
+    const seen: (string | undefined)[] = [];
+    const probe: LedgerModule = {
+      ...byName('rwas'),
+      name: 'probe',
+      routes: (e) => void seen.push(e.storeDir),
+    };
+    const env = {
+      state: {} as never,
+      deps: { ports: { query: {} } } as never,
+      config: r.config,
+      signedRequests: {} as never,
+      now: () => 0,
+      logError: () => undefined,
+      operatorAuth: {} as never,
+      events: { since: () => [], subscribe: () => () => undefined, lastId: () => 0 },
+    };
+    await moduleFamilies(env, [probe]);
+    await moduleFamilies({ ...env, dataDir: '/var/lib/torana/data' }, [probe]);
+    assert.deepEqual(seen, [undefined, '/var/lib/torana/data/probe']);
+    const base = mkdtempSync(join(tmpdir(), 'torana-module-stores-'));
+    try {
+      const families = await moduleFamilies({ ...env, dataDir: base }, [byName('webhooks')]);
+      assert.deepEqual(
+        families.map((f) => f.name),
+        ['webhooks'],
+      );
+      assert.ok(existsSync(join(base, 'webhooks', 'data.mdb')), 'the webhooks store opens in its folder');
+      for (const f of families) await f.close?.();
+      assert.deepEqual(await moduleFamilies(env, [byName('webhooks')]), [], 'no store folder: no family');
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
+  });
+
   it('a module’s client methods are on every ToranaClient, and a name the client has is refused', () => {
     const client = new ToranaClient({ url: 'http://127.0.0.1:1' });
     for (const name of [
@@ -191,6 +233,9 @@ describe('ledger module registry', () => {
       'shieldedPool',
       'publishOffers',
       'watchSignals',
+      'createWebhook',
+      'rotateWebhookSecret',
+      'webhookEventTypes',
     ])
       assert.equal(typeof (client as unknown as Record<string, unknown>)[name], 'function', name);
     assert.throws(

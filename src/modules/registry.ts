@@ -134,6 +134,15 @@ export {
   triggerDetail,
   triggersList,
 } from './triggers/sdk.js';
+export {
+  type CreateWebhookInput,
+  type RotateWebhookSecretInput,
+  verifyWebhookSignature,
+  type Webhook,
+  type WebhookDelivery,
+  type WebhookEventType,
+  type WebhookEventTypes,
+} from './webhooks/sdk.js';
 
 /** The modules' instruction builders, spread into the SDK's `instructions` (src/sdk/instructions.ts). */
 export const moduleInstructions = {
@@ -164,6 +173,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true, rejectionForms: rwasRejectionForms },
   { name: 'content', wire: contentWire, cli: true, config: contentConfig },
+  // Off the ledger: no instructions (so after every module that has some), a route family, its store
+  // and workers, CLI commands and SDK methods.
+  { name: 'webhooks', cli: true },
 ]);
 
 // The modules' configuration sections join the one config schema before any process reads it.

@@ -1,6 +1,6 @@
 // Online backups of a node's data directory (docs/operations.md "Backups and restores"), taken while the
 // node runs, from another process. Consistency comes from the order of the copies: each LMDB store
-// (world state, webhooks, bridge) is copied first, by LMDB's own consistent copy of one read
+// of the data folder (world state, bridge, a module's store) is copied first, by LMDB's own consistent copy of one read
 // transaction; the block log is copied after, so it holds at least every block the copied state has
 // applied. A restored node opens a log at least as high as its state and replays the difference, as it
 // does after a crash; a tail record caught mid-write is a torn tail, cut when the copy is checked.

@@ -22,16 +22,15 @@ import type { OperatorSessions } from '../operator/sessions.js';
 import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
-import { webhooksFamily } from '../webhooks/family.js';
 import { explorerFamilies } from './explorer-backend.js';
 import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
 import { nodeOperatorPasskeys } from './operator-passkeys.js';
 import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
+import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
 import { telemetryPort } from './telemetry-port.js';
-import { webhooksPort } from './webhooks-port.js';
 
 /** What a family's line may draw on. */
 /** The modules' gateway error codes, for the node's error registry (node/serve.ts). */
@@ -77,15 +76,19 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     reads.explorer,
     proofsFamily(proofsPort(node, deps.ports), deps),
-    ...moduleFamilies({
+    ...(await moduleFamilies({
       state: node.ledger.state,
       deps,
       config: c,
       signedRequests: signed,
       now,
       logError: env.logError,
+      operatorAuth: env.operatorAuth,
+      events: node.pipeline.events,
+      replay: committedEventReplay(node),
+      // Per-module stores live in the node's data folder: without a node directory there is none.
       ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data }),
-    }),
+    })),
     ...(bridge === undefined
       ? []
       : [
@@ -105,11 +108,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       },
       onError: (e) => env.logError('telemetry propagation', e),
     }),
-    // Webhooks keep their store in the node's data folder: without a node directory (or without the
-    // application API) they are absent, and their store is not even opened.
-    ...(dir === undefined || !c.app_api.enabled
-      ? []
-      : [await webhooksFamily(webhooksPort(node, dir), deps, { ...env, signedRequests: signed })]),
     // The web dashboard (not part of the application API; gated by the telemetry profile).
     ...(c.dashboard.enabled
       ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)

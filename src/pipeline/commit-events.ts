@@ -1,7 +1,7 @@
 // The events a committed block announces, as one array published at once: each event's id is its
 // position in the block (event-id.ts). Block Committed, then per transaction its status (and its data
 // events when committed), then each due work run of the block (state/module-host.ts: its data events,
-// under the pseudo transaction hash its module gave the run), then Block Applied. Re-executing the block (replay, rebuild, webhook catch-up) gives the same list.
+// under the pseudo transaction hash its module gave the run), then Block Applied. Re-executing the block (replay, rebuild, events read back after a crash) gives the same list.
 
 import type { Event } from '../model/events.js';
 import { assert } from '../util/assert.js';

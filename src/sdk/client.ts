@@ -45,7 +45,6 @@ import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
 import { type BuiltTransaction, TransactionBuilder } from './transaction.js';
 import { type LookupAnswer, type StatusSource, type TxOutcome, waitForOutcome } from './wait.js';
-import * as webhooks from './webhooks.js';
 
 export interface ClientOptions extends Omit<HttpOptions, 'baseUrl'> {
   url: string;
@@ -189,45 +188,6 @@ export class ToranaClient {
   }
   assetDefinitionTransactions(id: string, opts?: history.HistoryOptions) {
     return history.historyPage(this.historyGet(false), history.definitionHistoryPath(id), opts);
-  }
-
-  // ---- webhooks (docs/webhooks.md; sdk/webhooks.ts): signed requests of the client's account ----------
-
-  private readonly signedSend = (req: HttpRequest) => this.signedRequest(req);
-
-  /** Registers a webhook on THIS node (webhooks are node-local); the account becomes its owner. */
-  createWebhook(input: webhooks.CreateWebhookInput) {
-    return webhooks.createWebhook(this.signedSend, input);
-  }
-  listWebhooks(page?: webhooks.PageQuery) {
-    return webhooks.listWebhooks(this.signedSend, page);
-  }
-  getWebhook(id: string) {
-    return webhooks.getWebhook(this.signedSend, id);
-  }
-  deleteWebhook(id: string) {
-    return webhooks.deleteWebhook(this.signedSend, id);
-  }
-  webhookDeliveries(id: string, page?: webhooks.PageQuery) {
-    return webhooks.webhookDeliveries(this.signedSend, id, page);
-  }
-  webhookDeadLetters(id: string, page?: webhooks.PageQuery) {
-    return webhooks.webhookDeadLetters(this.signedSend, id, page);
-  }
-  replayWebhookDeadLetter(id: string, deliveryId: string) {
-    return webhooks.replayWebhookDeadLetter(this.signedSend, id, deliveryId);
-  }
-  /** Queues a signed `webhook.test` delivery to the webhook's URL now, through the real delivery path. */
-  testWebhook(id: string) {
-    return webhooks.testWebhook(this.signedSend, id);
-  }
-  /** A new secret (given, or made by the node and answered once); the old one signs too during the overlap. */
-  rotateWebhookSecret(id: string, input?: webhooks.RotateWebhookSecretInput) {
-    return webhooks.rotateWebhookSecret(this.signedSend, id, input);
-  }
-  /** The event types a webhook can filter on (no signature needed), each with its filter expression. */
-  webhookEventTypes() {
-    return this.http.json<webhooks.WebhookEventTypes>({ method: 'GET', path: '/v1/webhooks/event-types' });
   }
 
   /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */

@@ -73,12 +73,3 @@ export {
   telemetryPropagation,
 } from './telemetry.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';
-export {
-  type CreateWebhookInput,
-  type RotateWebhookSecretInput,
-  verifyWebhookSignature,
-  type Webhook,
-  type WebhookDelivery,
-  type WebhookEventType,
-  type WebhookEventTypes,
-} from './webhooks.js';

@@ -1,8 +1,8 @@
 // Retry delays, the one implementation: exponential from `baseMs`, capped at `maxMs`; with "equal
 // jitter" (half the delay fixed, half spread by `fraction`), so that clients that failed at the same
 // moment do not retry in lockstep. Pure functions: the caller supplies the spread, never this module —
-// the p2p layer a hash of (seed, peer, attempt) so that schedules are reproducible (p2p/backoff.ts), the
-// webhook worker its injected random source (webhooks/signature.ts), the SDK a random number (sdk/wait.ts);
+// the p2p layer a hash of (seed, peer, attempt) so that schedules are reproducible (p2p/backoff.ts), a
+// module's delivery worker its injected random source, the SDK a random number (sdk/wait.ts);
 // the SDK's stream reconnects (sdk/sse.ts, sdk/blocks.ts) use the plain exponential delay.
 
 /** Attempts past this add nothing (2^40 × base is beyond any cap a configuration can reach). */

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { verifyWebhookSignature } from '../../src/webhooks/signature.js';
+import { verifyWebhookSignature } from '../../src/modules/webhooks/signature.js';
 import { runCli as cli } from '../helpers/cli-in-process.js';
 import { run } from '../helpers/node.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';

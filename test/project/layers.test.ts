@@ -36,7 +36,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
   // key scheme and table codecs; the rosters they carry are consensus's validator sets.
   proofs: ['codec', 'model', 'gateway', 'state', 'consensus'],
-  webhooks: ['codec', 'crypto', 'model', 'gateway', 'config'],
   dashboard: ['gateway'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
@@ -90,7 +89,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'config',
     'telemetry',
     'explorer',
-    'webhooks',
     'dashboard',
     'history',
     'operator',
@@ -152,16 +150,15 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   state: ['modules'],
   // Pipeline tests install the ledger modules (their instructions' touched assets, module-host.ts).
   pipeline: ['node', 'modules'],
-  // A module's tests may check the core path its hooks plug into (the pipeline's touched-asset index).
-  modules: ['pipeline'],
+  // A module's tests may check the core path its hooks plug into (the pipeline's touched-asset index);
+  // the webhook event-type catalogue's test compiles its filters with the node's query language.
+  modules: ['pipeline', 'node'],
   operator: ['runtime'],
   mcp: ['crypto'],
   // The config bounds test checks the batch limits against what a peer's decoder accepts.
   config: ['consensus'],
   // The indexer's follower tests sign the certificates they feed it.
   indexer: ['crypto'],
-  // The webhook event-type catalogue's test compiles its filters with the node's query language.
-  webhooks: ['node'],
 };
 
 function filesUnder(dir: string): string[] {

@@ -39,7 +39,17 @@ const MIGRATED: readonly string[] = [
 ];
 
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
-const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {};
+const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {
+  webhooks: {
+    ceiling: 5,
+    missing:
+      'its routes, store, intake and delivery workers, metrics, gateway errors, CLI commands, SDK methods ' +
+      'and its rows of the shared docs pages (docs.ts) are in its folder; what still names it: its ' +
+      'configuration section (config/schema.ts, docs/configuration.md, and the loopback targets ' +
+      '`torana init` writes, node/init.ts: the config schema takes no module sections yet); also its ' +
+      'registry line and docs/design/modules.md',
+  },
+};
 
 /** The only files outside src/modules/ that reach into a module folder: the SDK's public surface. */
 const SDK_ROOTS = /^src\/sdk\/(?:index|instructions)\.ts → src\/modules\/[a-z-]+\/sdk\.js$/;
@@ -100,6 +110,11 @@ describe('module footprint', () => {
           `${name} reaches ${n} files outside its folder, above its ceiling ${ceiling}`,
         );
     }
+    for (const begun of ['webhooks'])
+      assert.ok(
+        NOT_YET_MIGRATED[begun]?.ceiling !== undefined,
+        `${begun}, whose move has begun, has a ceiling`,
+      );
   });
 
   it('the core imports no module folder (only the SDK surface re-exports module SDK files)', () => {
@@ -235,10 +250,19 @@ describe('module footprint', () => {
       'src/explorer/routes-entities.ts',
       'src/history/params.ts',
       'src/gateway/routes/streams.ts',
-      'src/webhooks/routes.ts',
+      'src/modules/webhooks/routes.ts',
       'src/gateway/id-name-words.ts',
     ])
       assert.ok(!hits.includes(f), f);
+  });
+
+  it('no core layer names webhooks: the node, gateway, CLI and SDK find the module through the registry', () => {
+    const core =
+      /^src\/(?:consensus|pipeline|gateway|storage|util|sdk|cli|telemetry)\/|^src\/node\/(?!init\.ts$)|^src\/modules\/(?:load|commands|descriptor|docs)\.ts$/;
+    const named = footprint('webhooks', files)
+      .map((h: { file: string }) => h.file)
+      .filter((f: string) => core.test(f));
+    assert.deepEqual(named, []);
   });
 
   it('no core layer names multisig: the executor, the pipeline and the node see only generic hooks', () => {

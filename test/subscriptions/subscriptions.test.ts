@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { EventEnvelope } from '../../src/model/events.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
-import { replayCommittedEvents } from '../../src/node/webhooks-port.js';
+import { replayCommittedEvents } from '../../src/node/replay-events.js';
 import { toHex } from '../../src/util/hex.js';
 import { waitFor } from '../gateway/stream-clients.js';
 import { cli } from '../helpers/run-cli.js';

@@ -10,7 +10,7 @@ import { compileEventFilter, projectEvent } from '../../src/gateway/event-filter
 import { signOperatorRequest } from '../../src/gateway/operator-message.js';
 import { QUERY_LANGUAGE } from '../../src/node/query-language.js';
 import { ToranaClient } from '../../src/sdk/client.js';
-import { verifyWebhookSignature } from '../../src/sdk/webhooks.js';
+import { verifyWebhookSignature } from '../../src/sdk/index.js';
 import { registerAccounts, run } from '../helpers/node.js';
 import { operatorAudience, type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';

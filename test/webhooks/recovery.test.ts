@@ -1,4 +1,4 @@
-// The intake's gap recovery (webhooks/intake.ts `catchUp`, node/webhooks-port.ts): blocks committed
+// The intake's gap recovery (modules/webhooks/intake.ts `catchUp`, node/replay-events.ts): blocks committed
 // while the webhook intake did not see them (here: the gateway closed while the node kept committing,
 // the state a crash between a block's fsync and the webhook store's leaves behind) are read back from
 // the chain at the next start, and their matching events delivered, in order, without repeating any.

@@ -15,13 +15,15 @@ function env(enabled: boolean): ModuleRouteEnv {
     signedRequests: {} as never,
     now: () => 0,
     logError: () => undefined,
+    operatorAuth: {} as never,
+    events: {} as never,
   };
 }
 
 describe('the conference descriptor', () => {
-  it('builds its route family only with conference.enabled, as an application family', () => {
-    assert.equal(conferenceModule.routes?.(env(false)), undefined);
-    const family = conferenceModule.routes?.(env(true));
+  it('builds its route family only with conference.enabled, as an application family', async () => {
+    assert.equal(await conferenceModule.routes?.(env(false)), undefined);
+    const family = await conferenceModule.routes?.(env(true));
     assert.equal(family?.name, 'conference');
     assert.equal(family?.app, true);
   });

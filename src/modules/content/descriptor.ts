@@ -28,11 +28,11 @@ export const contentModule: LedgerModule = {
   parties: contentParties,
   // An application family (`app_api.enabled`), built only when served from a node directory.
   routes: (env) =>
-    env.dataDir === undefined
+    env.storeDir === undefined
       ? undefined
       : contentFamily(env.deps, contentReadPort(env.state), {
           config: sectionValues(env.config, contentConfig),
-          dataDir: env.dataDir,
+          storeDir: env.storeDir,
           signedRequests: env.signedRequests,
           now: env.now,
         }),

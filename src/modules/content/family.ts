@@ -15,7 +15,8 @@ import { ContentStore } from './store.js';
 
 export interface ContentFamilyOptions {
   config: ContentConfig;
-  dataDir: string;
+  /** The module's store folder (`<data>/content`). */
+  storeDir: string;
   signedRequests: SignedRequests;
   now(): number;
 }
@@ -24,7 +25,7 @@ export function contentFamily(d: RouteDeps, port: ContentPort, opts: ContentFami
   const c = opts.config;
   let store: Promise<ContentStore> | undefined;
   const open = () => {
-    store ??= ContentStore.open(`${opts.dataDir}/content`, c.storeBytesMax);
+    store ??= ContentStore.open(opts.storeDir, c.storeBytesMax);
     return store;
   };
   const egress = new EgressLimiter(

@@ -5,10 +5,10 @@
 // keeps exactly that kind, and a data event its JSON fields. Plus the test delivery's kind.
 
 import { type Static, Type } from 'typebox';
-import type { AnyCodec, TypeDesc, TypeRef } from '../codec/codec.js';
-import { EVENT_FILTER_FIELDS } from '../gateway/event-filter.js';
-import { BlockStatusCodec, DataEventCodec, TransactionStatusCodec } from '../model/events.js';
-import { AssertionError } from '../util/assert.js';
+import type { AnyCodec, TypeDesc, TypeRef } from '../../codec/codec.js';
+import { EVENT_FILTER_FIELDS } from '../../gateway/event-filter.js';
+import { BlockStatusCodec, DataEventCodec, TransactionStatusCodec } from '../../model/events.js';
+import { AssertionError } from '../../util/assert.js';
 import { TEST_EVENT_KIND } from './registry.js';
 
 export const EventType = Type.Object(

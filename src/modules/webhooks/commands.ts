@@ -4,9 +4,9 @@
 // the commands talk to one node, the one in --dir or --url.
 
 import type { Command } from 'commander';
-import { lazyAction } from './lazy.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const actions = () => import('./webhook-actions.js');
+const actions = () => import('./actions.js');
 
 function options(cmd: Command): Command {
   return cmd

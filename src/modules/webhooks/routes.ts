@@ -15,12 +15,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { RouteDeps } from '../gateway/deps.js';
-import { gatewayError } from '../gateway/errors.js';
-import { resolveEventFilter, resolveEventFilterText } from '../gateway/event-ids.js';
-import { withNames } from '../gateway/id-name-words.js';
-import { PageQuerystring, parsePage } from '../gateway/list.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { gatewayError } from '../../gateway/errors.js';
+import { resolveEventFilter, resolveEventFilterText } from '../../gateway/event-ids.js';
+import { withNames } from '../../gateway/id-name-words.js';
+import { PageQuerystring, parsePage } from '../../gateway/list.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { type CallerAuth, mayManage, OPERATOR_OWNER } from './caller.js';
 import { EventTypeCatalogue, eventTypeCatalogue } from './event-types.js';
 import { type Hook, ownerKeyOf, type Registry } from './registry.js';

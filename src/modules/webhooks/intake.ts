@@ -5,8 +5,8 @@
 // still in the bus history are matched again from `seen` (at-least-once, never a gap), and a restart
 // right after a commit finds the bus starting at that commit's Block Applied, which `seen` already covers.
 
-import { projectEvent } from '../gateway/event-filter.js';
-import { EventCodec, type EventEnvelope } from '../model/events.js';
+import { projectEvent } from '../../gateway/event-filter.js';
+import { EventCodec, type EventEnvelope } from '../../model/events.js';
 import type { WebhookEventFeed, WebhooksPort } from './port.js';
 
 import type { EnqueueOutcome, Registry } from './registry.js';

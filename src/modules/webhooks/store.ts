@@ -7,7 +7,7 @@
 
 import { mkdir } from 'node:fs/promises';
 import { type Database, open as openLmdb, type RootDatabase } from 'lmdb';
-import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../util/lmdb-writes.js';
+import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../../util/lmdb-writes.js';
 
 export interface WebhookRecord {
   id: string;

@@ -6,7 +6,7 @@
 import { hmac } from '@noble/hashes/hmac';
 import { sha256 } from '@noble/hashes/sha2';
 import { bytesToHex } from '@noble/hashes/utils';
-import type { HttpRequest } from './http.js';
+import type { HttpRequest } from '../../sdk/http.js';
 
 /** A registration as the node answers it (the secret is never answered). */
 export interface Webhook {

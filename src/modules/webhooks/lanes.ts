@@ -4,7 +4,7 @@
 // resolver, which cannot cross into a thread). Both take the same messages and report the same batches.
 
 import type { Worker as Thread } from 'node:worker_threads';
-import { startWorker } from '../crypto/verify-pool.js';
+import { startWorker } from '../../crypto/verify-pool.js';
 import { Lane, type LaneOutcome, type ToLane } from './lane.js';
 import type { Send, SendLimits } from './send.js';
 import type { TargetChecker, TargetPolicy } from './target.js';

@@ -7,7 +7,7 @@
 // delivery when any of them verifies under the secret it holds.
 
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { equalJitterDelayMs } from '../util/backoff.js';
+import { equalJitterDelayMs } from '../../util/backoff.js';
 
 export function webhookSignature(secret: string, timestampMs: number, body: string): string {
   const mac = createHmac('sha256', secret).update(`${timestampMs}.`).update(body).digest('hex');

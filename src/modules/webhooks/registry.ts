@@ -8,8 +8,8 @@
 // another owner's event. Nothing here reaches the network.
 
 import { randomUUID } from 'node:crypto';
-import type { EventMatcher } from '../gateway/event-filter.js';
-import { parseAccountId } from '../model/ids.js';
+import type { EventMatcher } from '../../gateway/event-filter.js';
+import { parseAccountId } from '../../model/ids.js';
 import type { Delivery, WebhookRecord, WebhookStore } from './store.js';
 
 export interface RegistryLimits {

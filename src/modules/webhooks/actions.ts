@@ -1,8 +1,8 @@
-// The code of `torana webhook …` (declared in webhook-commands.ts, imported when one runs).
+// The code of `torana webhook …` (declared in commands.ts, imported when one runs).
 
-import { CliError } from './errors.js';
-import { printJson, printRecord, printTable } from './output.js';
-import { type ClientFlags, resolveClient } from './settings.js';
+import { CliError } from '../../cli/errors.js';
+import { printJson, printRecord, printTable } from '../../cli/output.js';
+import { type ClientFlags, resolveClient } from '../../cli/settings.js';
 
 type Flags = ClientFlags & { json?: boolean };
 type Row = Record<string, string | number | boolean | undefined>;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import '../modules/registry.js';
-import { compileEventFilter, projectEvent } from '../gateway/event-filter.js';
-import { DataEventCodec } from '../model/events.js';
-import { QUERY_LANGUAGE } from '../node/query-language.js';
+import '../registry.js';
+import { compileEventFilter, projectEvent } from '../../gateway/event-filter.js';
+import { DataEventCodec } from '../../model/events.js';
+import { QUERY_LANGUAGE } from '../../node/query-language.js';
 import { eventTypeCatalogue } from './event-types.js';
 
 describe('webhook event-type catalogue', () => {

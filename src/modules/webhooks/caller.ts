@@ -4,10 +4,10 @@
 // checked as an operator request; any other as a signed app request (401 signature_missing without one).
 
 import type { FastifyRequest } from 'fastify';
-import type { OperatorAuth } from '../gateway/operator-auth.js';
-import { OPERATOR_KEY_HEADER } from '../gateway/operator-message.js';
-import type { RequestAuth, SignedRequests } from '../gateway/signed-request.js';
-import { AssertionError } from '../util/assert.js';
+import type { OperatorAuth } from '../../gateway/operator-auth.js';
+import { OPERATOR_KEY_HEADER } from '../../gateway/operator-message.js';
+import type { RequestAuth, SignedRequests } from '../../gateway/signed-request.js';
+import { AssertionError } from '../../util/assert.js';
 
 export type Caller = { kind: 'operator' } | { kind: 'account'; account: string };
 

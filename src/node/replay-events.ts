@@ -1,7 +1,6 @@
-// The webhooks family's port (webhooks/port.ts) adapted from the node, and the committed events read back
-// from the block log for the webhook intake (webhooks/intake.ts `catchUp`):
-// after a crash between a block's fsync and the webhook store's, the bus of the next run starts at the
-// tip and no longer holds that block's events. Events are not stored, only derived: the blocks are
+// The committed events read back from the block log for a module that follows them (modules/descriptor.ts
+// `CommittedEventReplay`): after a crash between a block's fsync and the module store's, the bus of the
+// next run starts at the tip and no longer holds that block's events. Events are not stored, only derived: the blocks are
 // re-executed from genesis on an empty world state (as `torana verify` does) and the events of the
 // heights asked for are handed over block by block, with the ids the bus gave them (event-id.ts).
 // Costly (the whole chain), so it runs only for such a gap, in the background, yielding between blocks.
@@ -15,11 +14,8 @@ import { executeProposal } from '../pipeline/executed-block.js';
 import { stateRootVersion } from '../state/merkle/hash.js';
 import { WorldState } from '../state/world-state.js';
 import { bytesEqual } from '../util/hex.js';
-import type { WebhooksPort } from '../webhooks/port.js';
-import { nodeFiles } from './files.js';
 import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
-import { QUERY_LANGUAGE } from './query-language.js';
 
 const YIELD_EVERY_BLOCKS = 16;
 
@@ -71,18 +67,13 @@ export async function replayCommittedEvents(
   }
 }
 
-/** The port of the webhooks family: the bus, the clock, `<data>/webhooks`, its configuration. */
-export function webhooksPort(node: Node, dir: string): WebhooksPort {
-  const c = node.config;
+/** Reading committed events back from the chain (a module's `replay`, modules/descriptor.ts). */
+export function committedEventReplay(node: Node): {
+  replay(afterId: number, onBlock: (events: EventEnvelope[]) => void): Promise<void>;
+  blocks(): number;
+} {
   return {
-    events: node.pipeline.events,
-    nowMs: () => node.clock.nowMs(),
-    dir: `${nodeFiles(dir).data}/webhooks`,
-    fsync: c.storage.fsync,
-    config: c.webhooks,
-    filterDepthMax: c.gateway.filterDepthMax,
-    query: QUERY_LANGUAGE,
     replay: (afterId, onBlock) => replayCommittedEvents(node, afterId, onBlock),
-    replayBlocks: () => node.ledger.height(),
+    blocks: () => node.ledger.height(),
   };
 }

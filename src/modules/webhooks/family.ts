@@ -1,12 +1,13 @@
-// The webhooks route family (gateway/family.ts): opens the store, loads the registry, starts the intake
+// The webhooks route family (gateway/family.ts; built by the module's descriptor from the node's route
+// env): opens the store, loads the registry, starts the intake
 // (bus → queues) and the delivery worker, and serves the routes. `close()` stops the intake, lets the
 // attempts in flight finish and closes the store; what is pending stays on disk for the next start.
 
-import type { RouteDeps } from '../gateway/deps.js';
-import { compileEventFilter } from '../gateway/event-filter.js';
-import type { RouteFamily } from '../gateway/family.js';
-import type { OperatorAuth } from '../gateway/operator-auth.js';
-import type { SignedRequests } from '../gateway/signed-request.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { compileEventFilter } from '../../gateway/event-filter.js';
+import type { RouteFamily } from '../../gateway/family.js';
+import type { OperatorAuth } from '../../gateway/operator-auth.js';
+import type { SignedRequests } from '../../gateway/signed-request.js';
 import { createCallerAuth } from './caller.js';
 import { Intake } from './intake.js';
 import { localLanes, threadLanes } from './lanes.js';
@@ -108,6 +109,8 @@ export async function webhooksFamily(
   return {
     name: 'webhooks',
     app: true,
+    // Where its routes have always been served (the route table and the OpenAPI document).
+    servedAfter: 'telemetry',
     routes: () =>
       webhookRoutes(deps, {
         registry,
