@@ -101,6 +101,11 @@ export const CONFIG_NEEDS: readonly NeedsRule[] = Object.freeze([
     needs: 'app_api.enabled',
     why: 'the conference relay, call and signalling routes are part of the application API',
   },
+  {
+    key: 'connect.enabled',
+    needs: 'app_api.enabled',
+    why: 'the Connect relay routes are part of the application API',
+  },
 ]);
 
 /**
@@ -109,6 +114,7 @@ export const CONFIG_NEEDS: readonly NeedsRule[] = Object.freeze([
  */
 export const CONFIG_FOLLOWS: ReadonlyMap<string, string> = new Map([
   ['conference.enabled', 'app_api.enabled'],
+  ['connect.enabled', 'app_api.enabled'],
 ]);
 
 /**

@@ -819,6 +819,24 @@ export const CONFIG_SCHEMA = {
       'Serve the Model Context Protocol endpoint /v1/mcp (an application family: also needs the app API); false: not registered (404, not in OpenAPI).',
     ),
   }),
+  connect: section('The Connect relay between a wallet and an app (docs/connect.md).', {
+    enabled: bool(
+      true,
+      'Serve the Connect relay under /v1/connect/ (an application family); false: not registered (404, not in OpenAPI). Left unset, it follows app_api.enabled.',
+    ),
+    sessions_max: int(
+      1000,
+      1,
+      1_000_000,
+      'Open Connect sessions on this node (503 connect_sessions_full above).',
+    ),
+    token_ttl_ms: ms(60_000, 1000, 'Time a Connect token stays valid unused.'),
+    idle_ms: ms(300_000, 1000, 'Time a Connect session with no socket is kept.'),
+    frame_bytes_max: int(64 * KiB, 256, MiB, 'Largest relayed Connect frame (socket closed 1009 above).'),
+    frames_per_second: int(20, 1, 10_000, 'Sustained Connect frames per second of one side (1008 above).'),
+    frame_burst: int(40, 1, 100_000, 'Connect frames one side may send at once above that rate.'),
+    pending_frames_max: int(8, 0, 1024, 'Connect frames held for a side not yet connected.'),
+  }),
   log: section('Structured logs (pino).', {
     level: oneOf(LOG_LEVELS, 'info', 'Least severe level written.'),
     format: oneOf(
@@ -857,6 +875,7 @@ export type OperatorConfig = Config['operator'];
 export type Iso20022Config = Config['iso20022'];
 export type ConferenceConfig = Config['conference'];
 export type McpConfig = Config['mcp'];
+export type ConnectConfig = Config['connect'];
 export type LogConfig = Config['log'];
 export type WebhooksConfig = Config['webhooks'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];

@@ -136,6 +136,8 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true },
+  // Needs nothing of the ledger (no instruction tag): last.
+  { name: 'connect' },
 ]);
 
 export default LEDGER_MODULES;
