@@ -18,7 +18,7 @@ import { checkWsOrigin } from './host-check.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { profileAllows, profilesAllowing, type TelemetryProfile, type Visibility } from './profiles.js';
 import { clientKey } from './rate-limit.js';
-import { addRoute } from './route-table.js';
+import { addRoute, type RouteFamilyTag } from './route-table.js';
 import type { StreamRefusal } from './streams.js';
 import {
   startOpenWsSession,
@@ -58,6 +58,8 @@ export interface WsRouteOptions {
   /** More statuses its refusals answer with (the OpenAPI document lists them), and its own description. */
   errorStatuses?: number[];
   description?: string;
+  /** The route family serving it (an application family's socket is marked and switched with it). */
+  family?: RouteFamilyTag;
 }
 
 function pathOf(url: string | undefined): string {
@@ -191,6 +193,10 @@ export function registerWsRoute(
         throw gatewayError('upgrade_required', { path });
       },
     },
-    { profile: gate.profile, operatorAuth: disabledOperatorAuth() },
+    {
+      profile: gate.profile,
+      operatorAuth: disabledOperatorAuth(),
+      ...(opts.family === undefined ? {} : { family: opts.family }),
+    },
   );
 }

@@ -283,5 +283,6 @@ export function installConnectSocket(app: GatewayApp, d: RouteDeps, relay: Relay
     limits: { frameBytesMax: relay.limits.frameBytesMax },
     errorStatuses: [400, 401, 404],
     accept: (req) => acceptConnectSocket(d, relay, req),
+    family: { name: 'connect', app: true },
   });
 }
