@@ -20,7 +20,17 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers', 'subscriptions', 'rwas'],
+      [
+        'ledger',
+        'conference',
+        'aliases',
+        'multisig',
+        'controls',
+        'triggers',
+        'subscriptions',
+        'rwas',
+        'connect',
+      ],
     );
     assert.deepEqual(
       ENTRIES.map((e) => e.name),
