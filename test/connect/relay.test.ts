@@ -31,6 +31,17 @@ async function post(base: string, path: string, body: unknown) {
   return { status: res.status, body: (await res.json()) as Record<string, string> };
 }
 
+/** The names of the node's MCP tools. */
+async function mcpTools(base: string): Promise<string[]> {
+  const res = await fetch(`${base}/v1/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  });
+  const body = (await res.json()) as { result: { tools: { name: string }[] } };
+  return body.result.tools.map((t) => t.name);
+}
+
 /** Opens a relay socket: 'open', or the refusal's status and code. */
 function socket(
   url: string,
@@ -53,7 +64,7 @@ function socket(
 describe('Connect relay (served node)', () => {
   let t: ServedTestNode;
   before(async () => {
-    t = await startServedNode({ 'gateway.rate_burst': 100_000 });
+    t = await startServedNode({ 'gateway.rate_burst': 100_000, 'mcp.enabled': true });
   });
   after(async () => t?.stopAll());
 
@@ -69,6 +80,9 @@ describe('Connect relay (served node)', () => {
     assert.ok(a.body.wallet_uri!.endsWith(a.body.token_wallet!));
     assert.equal((await post(t.url, '/v1/connect/session', { sid })).body.code, 'connect_session_exists');
     assert.equal((await post(t.url, '/v1/connect/session', { sid: 'short' })).status, 400);
+    // Its read is an MCP tool; opening and closing sessions are not (they are not reads).
+    const tools = (await mcpTools(t.url)).filter((n) => /connect/i.test(n));
+    assert.deepEqual(tools, ['getConnectStatus']);
   });
 
   it("refuses the other role's token and a used token, before the handshake", async () => {
@@ -147,7 +161,7 @@ describe('Connect relay (served node)', () => {
 describe('Connect relay switched off', () => {
   let t: ServedTestNode;
   before(async () => {
-    t = await startServedNode({ 'connect.enabled': false });
+    t = await startServedNode({ 'connect.enabled': false, 'mcp.enabled': true });
   });
   after(async () => t?.stopAll());
 
@@ -166,5 +180,6 @@ describe('Connect relay switched off', () => {
     }
     const doc = await (await fetch(`${t.url}/openapi.json`)).text();
     assert.ok(!doc.includes('/v1/connect'), 'no Connect path in the OpenAPI document');
+    assert.ok(!(await mcpTools(t.url)).some((n) => /connect/i.test(n)), 'no Connect MCP tool');
   });
 });
