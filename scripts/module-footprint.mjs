@@ -131,6 +131,15 @@ export const FEATURES = {
     pattern: /content[ _-]?bundle|ContentBundle|\/v1\/content/i,
     docs: 'docs/content.md',
   },
+  // The word "connect" is everywhere in its ordinary sense (peers connect, `connection`, the dashboard's
+  // `connect_src`), so only the feature's own names count: its routes, its config keys, "Connect relay",
+  // its identifiers (`ConnectApp`, `connectApp`, `CONNECT_…`), its URI scheme, its folders and codes.
+  connect: {
+    folder: 'src/modules/connect',
+    pattern:
+      /\/v1\/connect|\bconnect\.(?:enabled|sessions_max|token_ttl_ms|idle_ms|frame|pending)|[Cc]onnect relay|\bConnect[A-Z][a-z]|\bconnect(?!Src)[A-Z][a-z]|torana-connect|\bCONNECT_|modules\/connect|sdk\/connect|connect_(?:session|token)/,
+    docs: 'docs/connect.md',
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

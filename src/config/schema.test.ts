@@ -219,6 +219,16 @@ const EXPECTED_DEFAULTS = {
     egress_client_bytes: 67108864,
   },
   mcp: { enabled: false },
+  connect: {
+    enabled: true,
+    sessions_max: 1000,
+    token_ttl_ms: 60_000,
+    idle_ms: 300_000,
+    frame_bytes_max: 65_536,
+    frames_per_second: 20,
+    frame_burst: 40,
+    pending_frames_max: 8,
+  },
   log: { level: 'info', format: 'auto', access: false },
 };
 

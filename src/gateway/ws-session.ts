@@ -185,31 +185,68 @@ export function startWsSession(
   limits: WsLimits,
   onHandlerError: (err: unknown) => void,
 ): WsContext {
-  const state: CloseState = { listeners: [] };
-  const ctx = boundedContext(ws, req, raw, limits, state);
-  const firstTimer = setTimeout(
-    () => ctx.close(WS_CLOSE.policyViolation, 'first message timeout'),
-    limits.firstMessageTimeoutMs,
-  );
-  const ping = keepAlive(ws, limits.pingIntervalMs);
-  ws.once('message', (data, isBinary) => {
-    clearTimeout(firstTimer);
+  return runWsSession(ws, req, raw, limits, (ctx) => {
+    const firstTimer = setTimeout(
+      () => ctx.close(WS_CLOSE.policyViolation, 'first message timeout'),
+      limits.firstMessageTimeoutMs,
+    );
+    ws.once('message', (data, isBinary) => {
+      clearTimeout(firstTimer);
+      try {
+        handler(ws, toBuffer(data), ctx, isBinary);
+      } catch (err) {
+        onHandlerError(err);
+        ctx.close(WS_CLOSE.internalError, 'internal error');
+      }
+    });
+    ws.once('close', () => clearTimeout(firstTimer));
+  });
+}
+
+/** A route's handler for a connection accepted at upgrade time (ws.ts `accept`): no first message to wait for. */
+export type WsOpenHandler = (socket: WebSocket, ctx: WsContext) => void;
+
+/** A session whose handler runs as soon as the connection is open (the upgrade was already screened). */
+export function startOpenWsSession(
+  ws: WebSocket,
+  req: IncomingMessage,
+  raw: Duplex,
+  handler: WsOpenHandler,
+  limits: WsLimits,
+  onHandlerError: (err: unknown) => void,
+): WsContext {
+  return runWsSession(ws, req, raw, limits, (ctx) => {
     try {
-      handler(ws, toBuffer(data), ctx, isBinary);
+      handler(ws, ctx);
     } catch (err) {
       onHandlerError(err);
       ctx.close(WS_CLOSE.internalError, 'internal error');
     }
   });
+}
+
+function runWsSession(
+  ws: WebSocket,
+  req: IncomingMessage,
+  raw: Duplex,
+  limits: WsLimits,
+  start: (ctx: WsContext) => void,
+): WsContext {
+  const state: CloseState = { listeners: [] };
+  const ctx = boundedContext(ws, req, raw, limits, state);
+  const ping = keepAlive(ws, limits.pingIntervalMs);
   // `ws` reports protocol violations (e.g. a frame above maxPayload) here and then closes by itself.
   ws.on('error', () => {});
   ws.on('close', (code, reason) => {
-    clearTimeout(firstTimer);
     clearInterval(ping);
     clearTimeout(state.grace);
     // Listeners learn why WE closed, even when the peer never echoed the close frame.
     const final = state.sent ?? { code, reason: reason.toString('utf8') };
     for (const fn of state.listeners) fn(final.code, final.reason);
   });
+  start(ctx);
   return ctx;
 }
+
+/** A message's bytes whatever form `ws` gave them in. */
+export { toBuffer as wsMessageBytes };

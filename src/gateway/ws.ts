@@ -18,11 +18,19 @@ import { checkWsOrigin } from './host-check.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { profileAllows, profilesAllowing, type TelemetryProfile, type Visibility } from './profiles.js';
 import { clientKey } from './rate-limit.js';
-import { addRoute } from './route-table.js';
+import { addRoute, type RouteFamilyTag } from './route-table.js';
 import type { StreamRefusal } from './streams.js';
-import { startWsSession, WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
+import {
+  startOpenWsSession,
+  startWsSession,
+  WS_CLOSE,
+  type WsContext,
+  type WsHandler,
+  type WsLimits,
+  type WsOpenHandler,
+} from './ws-session.js';
 
-export { WS_CLOSE, type WsContext, type WsHandler, type WsLimits } from './ws-session.js';
+export { WS_CLOSE, type WsContext, type WsHandler, type WsLimits, type WsOpenHandler } from './ws-session.js';
 
 export interface WsRouteOptions {
   operationId: string;
@@ -36,6 +44,22 @@ export interface WsRouteOptions {
    * routes do not exist (an upgrade carries no body to sign), so 'operator' is not accepted here.
    */
   gate?: { visibility: Exclude<Visibility, 'operator'>; profile: TelemetryProfile };
+  /**
+   * The subprotocol the server answers with when the client offers it (`Sec-WebSocket-Protocol`): a
+   * browser fails a connection that offered subprotocols and got none back.
+   */
+  protocol?: string;
+  /**
+   * Screens the upgrade after the common checks (rate, origin, version, caps): a refusal is answered as
+   * an HTTP error before the handshake; otherwise the handler it returns runs once the connection is
+   * open, with no first message to wait for (the route's `handler` is then not called).
+   */
+  accept?: (req: IncomingMessage) => GatewayError | WsOpenHandler;
+  /** More statuses its refusals answer with (the OpenAPI document lists them), and its own description. */
+  errorStatuses?: number[];
+  description?: string;
+  /** The route family serving it (an application family's socket is marked and switched with it). */
+  family?: RouteFamilyTag;
 }
 
 function pathOf(url: string | undefined): string {
@@ -101,6 +125,8 @@ export function registerWsRoute(
     maxPayload: limits.frameBytesMax,
     perMessageDeflate: false,
     clientTracking: false,
+    handleProtocols: (offered) =>
+      opts.protocol !== undefined && offered.has(opts.protocol) ? opts.protocol : false,
   });
   const versionHeaders = Object.entries(apiHeaders(gw.apiVersions.default, gw.apiVersions));
   wss.on('headers', (lines: string[]) => {
@@ -124,6 +150,11 @@ export function registerWsRoute(
       );
       return;
     }
+    const accepted = opts.accept?.(req);
+    if (accepted !== undefined && typeof accepted !== 'function') {
+      writeRawError(socket, accepted, gw.apiVersions, gw.metrics);
+      return;
+    }
     let ctx: WsContext | undefined;
     const release = gw.streams.open(
       'ws',
@@ -135,10 +166,12 @@ export function registerWsRoute(
       return;
     }
     socket.once('close', release);
+    const onError = (err: unknown) => app.log.error({ err }, 'websocket handler failed');
     wss.handleUpgrade(req, socket, head, (ws) => {
-      ctx = startWsSession(ws, req, socket, handler, limits, (err) =>
-        app.log.error({ err }, 'websocket handler failed'),
-      );
+      ctx =
+        accepted === undefined
+          ? startWsSession(ws, req, socket, handler, limits, onError)
+          : startOpenWsSession(ws, req, socket, accepted, limits, onError);
     });
   });
   app.addHook('onClose', async () => wss.close());
@@ -150,15 +183,20 @@ export function registerWsRoute(
       operationId: opts.operationId,
       summary: opts.summary,
       description:
+        opts.description ??
         'WebSocket endpoint: send `Connection: Upgrade`, `Upgrade: websocket`. Plain GET answers 426.',
       tags: opts.tags ?? ['streams'],
       visibility: gate.visibility,
-      errorStatuses: [403, 421, 426, 429, 503],
+      errorStatuses: [403, 421, 426, 429, 503, ...(opts.errorStatuses ?? [])],
       schema: { response: { 101: Type.Null({ description: 'Switching Protocols (WebSocket)' }) } },
       handler: () => {
         throw gatewayError('upgrade_required', { path });
       },
     },
-    { profile: gate.profile, operatorAuth: disabledOperatorAuth() },
+    {
+      profile: gate.profile,
+      operatorAuth: disabledOperatorAuth(),
+      ...(opts.family === undefined ? {} : { family: opts.family }),
+    },
   );
 }

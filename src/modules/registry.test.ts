@@ -35,6 +35,7 @@ describe('ledger module registry', () => {
         'rwas',
         'content',
         'webhooks',
+        'connect',
       ],
     );
     assert.deepEqual(

@@ -20,6 +20,7 @@ import { conferenceConfig } from './conference/config.js';
 import { conferenceRejectionForms } from './conference/rejection-forms.js';
 import { conferenceInstructions } from './conference/sdk.js';
 import { conferenceWire } from './conference/wire.js';
+import { connectConfig } from './connect/config.js';
 import { contentConfig } from './content/config.js';
 import { contentInstructions } from './content/sdk.js';
 import { contentWire } from './content/wire.js';
@@ -176,6 +177,8 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Off the ledger: no instructions (so after every module that has some), a route family, its store
   // and workers, CLI commands and SDK methods.
   { name: 'webhooks', cli: true },
+  // Needs nothing of the ledger (no instruction tag): last.
+  { name: 'connect', config: connectConfig },
 ]);
 
 // The modules' configuration sections join the one config schema before any process reads it.

@@ -27,6 +27,7 @@ const FULL = {
   'conference.enabled': true,
   'iso20022.enabled': true,
   'mcp.enabled': true,
+  'connect.enabled': true,
 };
 
 describe('compatibility across refactors', () => {

@@ -36,6 +36,7 @@ const MIGRATED: readonly string[] = [
   'rwas',
   'content',
   'conference',
+  'connect',
 ];
 
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
