@@ -16,9 +16,9 @@ import {
 } from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
 import { type AppFixture, alice, bob, carol, enc, rose, startAppFixture } from '../gateway/app-fixture.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { JumpClock } from '../helpers/jump-clock.js';
 import { run } from '../helpers/node.js';
-import { cli } from '../helpers/run-cli.js';
 import type { TestAccount } from '../helpers/tx.js';
 
 /**

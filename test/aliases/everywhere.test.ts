@@ -12,9 +12,9 @@ import { numeric } from '../../src/model/numeric.js';
 import { signRequest } from '../../src/sdk/signed-request.js';
 import { openRaw } from '../explorer/sse-reader.js';
 import { type AppFixture, alice, bob, enc, type J, rose, startAppFixture } from '../gateway/app-fixture.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { run } from '../helpers/node.js';
 import { fetchOpenApi, type OpenApiDoc } from '../helpers/route-catalog.js';
-import { cli } from '../helpers/run-cli.js';
 
 type Kind = 'account' | 'definition' | 'asset';
 

@@ -1,5 +1,6 @@
-// `torana conference create | join | leave | usage | end | show` as a user runs them (real processes)
-// against a served node: relay keys are looked up from the node, the default billed gas is computed
+// `torana conference create | join | leave | usage | end | show` against a served node, the CLI run in
+// this process (test/helpers/cli-in-process.ts; test/cli/cli.test.ts runs it as a child process, and
+// test/cli/conference-private.test.ts runs these commands as processes in the integration tier): relay keys are looked up from the node, the default billed gas is computed
 // from the call's rate and the native asset's scale, reads of the (default) authenticated call are
 // signed with the configured account, and failures exit with their codes.
 
@@ -10,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
 import { accountOf, generateKeyPair } from '../../src/sdk/keys.js';
-import { cli } from '../helpers/run-cli.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 interface RelayJson {

@@ -12,8 +12,8 @@ import {
   ToranaClient,
 } from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { type ControlsFixture, controlsFixture, USD } from '../helpers/controls-fixture.js';
-import { cli } from '../helpers/run-cli.js';
 
 const DAY = 86_400_000;
 const GET = '/v1/controls/asset-transfer/get';

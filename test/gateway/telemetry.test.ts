@@ -10,10 +10,10 @@ import { blockHash } from '../../src/model/block.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { telemetryLive, telemetryPeersInfo, telemetryPropagation } from '../../src/sdk/telemetry.js';
 import { toHex } from '../../src/util/hex.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { readSse } from '../helpers/network-observe.js';
 import { run } from '../helpers/node.js';
 import { fetchOpenApi } from '../helpers/route-catalog.js';
-import { cli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { timingBound } from '../helpers/timing-bound.js';
 
@@ -147,10 +147,9 @@ describe('telemetry routes', () => {
   });
 
   it('CLI: torana telemetry peers and propagation', async () => {
-    const [peers, prop] = await Promise.all([
-      cli(['telemetry', 'peers', '--json', '--url', full.url]),
-      cli(['telemetry', 'propagation', '--url', full.url]),
-    ]);
+    // In this process (test/helpers/cli-in-process.ts): one command at a time.
+    const peers = await cli(['telemetry', 'peers', '--json', '--url', full.url]);
+    const prop = await cli(['telemetry', 'propagation', '--url', full.url]);
     assert.equal(peers.code, 0, peers.err);
     assert.deepEqual(
       JSON.parse(peers.out).map((p: { peer_id: string; self: boolean }) => [p.peer_id, p.self]),

@@ -4,6 +4,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
+import { findNodeAddress } from '../../src/cli/node-address.js';
 import { ROOT } from './run-cli.js';
 import { tsEntryArgs } from './ts-entry.js';
 
@@ -115,18 +116,26 @@ export class PeerProcess {
   }
 
   /**
-   * Polls GET /health until it answers 200; fails early if the process exits. A start from source
-   * takes a few seconds on an idle machine, many more on a loaded one, hence the long default (five
-   * peers starting at once at load 37 on 2 cores were not all serving after 60 s).
+   * Waits until this process serves: its address file (`<dir>/node.json`, written by `torana start`
+   * once its gateway listens, genesis applied) names this process's pid, and GET /health answers 200.
+   * A /health answer alone is not enough: another process (a node of another test that took the same
+   * port, whose chain does not know this network's accounts) may answer at this URL while this peer is
+   * still starting, about to fail on the taken port. Fails early if the process exits. A start from
+   * source takes a few seconds on an idle machine, many more on a loaded one, hence the long default
+   * (five peers starting at once at load 37 on 2 cores were not all serving after 60 s).
    */
   async waitReady(timeoutMs = 180_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (Date.now() < deadline) {
       if (!this.running) throw new Error(`${this.label} exited before serving:\n${this.logs().join('\n')}`);
-      const ok = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1000) }).then(
-        (r) => r.status === 200,
-        () => false,
-      );
+      const found = await findNodeAddress(this.dir);
+      const ok =
+        found.state === 'running' &&
+        found.address.pid === this.child?.pid &&
+        (await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1000) }).then(
+          (r) => r.status === 200,
+          () => false,
+        ));
       if (ok) return;
       await sleep(100);
     }

@@ -19,6 +19,7 @@ import { writeFileAtomic } from '../../src/util/atomic-file.js';
 import { type ChainComparison, chainDifference, type PeerBlock } from './network-chain.js';
 import type { LoadAccount } from './network-load.js';
 import { PeerProcess } from './network-peer.js';
+import { PORT_RESERVATIONS_DIR, releaseBase, reserveBase } from './port-reservation.js';
 import { type Relay, startRelay } from './relay.js';
 
 export interface TestNetworkOptions {
@@ -46,14 +47,30 @@ function portFree(port: number): Promise<boolean> {
   });
 }
 
-/** A base port whose `n` gateway ports and `n` p2p ports (+P2P_PORT_OFFSET) are free right now. */
-export async function freeBasePort(n: number): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    // Below Linux's ephemeral range (32768–60999): relays listen on port 0 and every outgoing
-    // connection takes an ephemeral port, either of which could otherwise take a peer's port before it starts.
-    const base = 20_000 + Math.floor(Math.random() * 126) * 100;
+/**
+ * The base ports of test networks: below Linux's ephemeral range (32768–60999), since relays listen on
+ * port 0 and every outgoing connection takes an ephemeral port, either of which could otherwise take a
+ * peer's port before it starts.
+ */
+export const BASE_PORTS: readonly number[] = Array.from({ length: 126 }, (_, i) => 20_000 + i * 100);
+
+/**
+ * A base port reserved for this caller (port-reservation.ts: no other test process of this machine, nor
+ * another network of this process, gets it until it is released or its process exits) whose `n` gateway
+ * ports and `n` p2p ports (+P2P_PORT_OFFSET) are free right now. Every base is tried once, in a random
+ * order. `reservations`: the folder of the reservations (a test's own; default the machine's).
+ */
+export async function freeBasePort(n: number, reservations = PORT_RESERVATIONS_DIR): Promise<number> {
+  const order = [...BASE_PORTS];
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  for (const base of order) {
+    if (!reserveBase(base, reservations)) continue;
     const ports = Array.from({ length: n }, (_, i) => [base + i, base + P2P_PORT_OFFSET + i]).flat();
     if ((await Promise.all(ports.map(portFree))).every(Boolean)) return base;
+    releaseBase(base, reservations);
   }
   throw new Error(`no free range of ${n} + ${n} ports found`);
 }
@@ -68,6 +85,7 @@ export class TestNetwork {
     readonly peers: PeerProcess[],
     relays: (Relay | undefined)[][],
     private readonly keepDir: boolean,
+    private readonly basePort: number,
   ) {
     this.relays = relays;
   }
@@ -76,11 +94,12 @@ export class TestNetwork {
   static async create(opts: TestNetworkOptions): Promise<TestNetwork> {
     const dir = await mkdtemp(join(tmpdir(), 'torana-net-'));
     const n = opts.validators + (opts.observers ?? 0);
+    const basePort = await freeBasePort(n);
     const manifest = await initTestnet({
       dir: join(dir, 'net'),
       validators: opts.validators,
       observers: opts.observers ?? 0,
-      basePort: await freeBasePort(n),
+      basePort,
       chainId: opts.chainId ?? 'torana-net-test',
       overrides: { ...TEST_PEER_CONFIG, ...opts.config },
     });
@@ -100,7 +119,7 @@ export class TestNetwork {
     const peers = manifest.peers.map(
       (p) => new PeerProcess({ dir: p.dir, url: p.gatewayUrl, label: `peer-${p.index}` }),
     );
-    return new TestNetwork(dir, manifest, peers, relays, opts.keepDir ?? false);
+    return new TestNetwork(dir, manifest, peers, relays, opts.keepDir ?? false, basePort);
   }
 
   get size(): number {
@@ -137,6 +156,7 @@ export class TestNetwork {
   async stop(): Promise<void> {
     await Promise.all(this.peers.map((p) => p.stop()));
     await Promise.all(this.relays.flat().map((r) => r?.close()));
+    releaseBase(this.basePort);
     if (!this.keepDir) await rm(this.dir, { recursive: true, force: true });
   }
 

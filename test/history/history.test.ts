@@ -20,8 +20,8 @@ import {
   rose,
   startAppFixture,
 } from '../gateway/app-fixture.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { run } from '../helpers/node.js';
-import { cli } from '../helpers/run-cli.js';
 import type { TestAccount } from '../helpers/tx.js';
 
 const hashes = (b: J) => b.items.map((x: J) => x.hash);

@@ -1,6 +1,8 @@
 // The XML attack suite through the live route (docs/design/testing.md "Tests we keep"): XXE, billion
-// laughs, deep nesting and huge attributes all answer 400 within 50 ms, no file is opened while the
-// request is handled, and no external reference is fetched (a canary HTTP server sees no request).
+// laughs, deep nesting and huge attributes all answer 400, no file is opened while the request is
+// handled, and no external reference is fetched (a canary HTTP server sees no request). Each attack's
+// time is printed here; its 50 ms bound is asserted by test/reliability/timing-bounds.test.ts, which runs
+// this file again with every attack sent five times (the fastest counts), never by `npm test`.
 // test-runner: own process: it swaps the fs functions process-wide while a request is handled.
 
 import assert from 'node:assert/strict';
@@ -10,12 +12,14 @@ import { syncBuiltinESMExports } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { timingBound } from '../helpers/timing-bound.js';
+import { timingBound, timingBoundsAsserted } from '../helpers/timing-bound.js';
 import { type BridgeNode, signedHeaders, startBridgeNode } from './bridge-fixture.js';
 
 const NS = 'urn:iso:std:iso:20022:tech:xsd:pacs.008.001.09';
 /** docs/design/testing.md: each attack refused within 50 ms. Typical times are a few ms, the HTTP round trip included. */
 const ATTACK_MS_MAX = 50;
+/** Sends of each attack: five where the bound is asserted (the fastest counts), one in `npm test`. */
+const SENDS = timingBoundsAsserted() ? 5 : 1;
 const FILE_CALLS = ['open', 'openSync', 'readFile', 'readFileSync', 'createReadStream'] as const;
 
 /** Runs `fn` with the fs module's file-opening functions replaced by recorders. */
@@ -80,10 +84,10 @@ describe('ISO 20022 bridge: XML attacks through the route', () => {
     await b.stopAll();
   });
 
-  /** POSTs the attack five times: 400 with `code` each time, the best time under the budget, no file opened. */
+  /** POSTs the attack SENDS times: 400 with `code` each time, no file opened; the best time is the figure. */
   async function refused(body: string, code: string) {
     let best = Number.POSITIVE_INFINITY;
-    for (let i = 0; i < 5; i++) {
+    for (let i = 0; i < SENDS; i++) {
       const started = performance.now();
       const { value, opened } = await watchingFiles(async () => {
         // Signed by a participant: the attack must be refused by the reader, not only by the auth.
@@ -103,7 +107,7 @@ describe('ISO 20022 bridge: XML attacks through the route', () => {
       assert.equal(JSON.parse(value.text).code, code);
       assert.ok(!value.text.includes('TOP-SECRET') && !value.text.includes('pwned'));
     }
-    timingBound({ what: `POST refused with ${code} (fastest of 5)`, value: best, max: ATTACK_MS_MAX });
+    timingBound({ what: `POST refused with ${code} (fastest of ${SENDS})`, value: best, max: ATTACK_MS_MAX });
   }
 
   it('XXE to a local file and to an external DTD: 400, never read, never fetched', async () => {

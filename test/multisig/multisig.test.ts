@@ -22,8 +22,8 @@ import {
 import { signRequest } from '../../src/sdk/signed-request.js';
 import { toHex } from '../../src/util/hex.js';
 import { type AppFixture, alice, bob, carol, type J, rose, startAppFixture } from '../gateway/app-fixture.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { run } from '../helpers/node.js';
-import { cli } from '../helpers/run-cli.js';
 import type { TestAccount } from '../helpers/tx.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -281,6 +281,52 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
   });
 });
 
+describe('scripts/test-runner.mjs: each member of a batch keeps its own tests', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'torana-runner-members-'));
+    // A helper with a top-level await, imported by the first and the third member: imported all at
+    // once, the third member's module is evaluated in the continuation of the first's import.
+    writeFileSync(
+      join(dir, 'shared.mjs'),
+      'await new Promise((r) => setTimeout(r, 200));\nexport const x = 1;\n',
+    );
+    writeFileSync(
+      join(dir, 'a.test.mjs'),
+      "import './shared.mjs';\nimport { describe, it } from 'node:test';\ndescribe('a suite', () => { it('a test', () => new Promise((r) => setTimeout(r, 300))); });\n",
+    );
+    writeFileSync(
+      join(dir, 'b.test.mjs'),
+      "import { describe, it } from 'node:test';\ndescribe('b suite', () => { it('b test', () => {}); });\n",
+    );
+    writeFileSync(
+      join(dir, 'c.test.mjs'),
+      "import './shared.mjs';\nimport { it } from 'node:test';\nit('c test', () => {});\n",
+    );
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('a member that shares a slow helper with an earlier one reports its tests under its own file', async () => {
+    const durations = join(dir, 'durations.json');
+    const r = await runRunner(dir, ['--durations', durations, '1', 'a.test.mjs+b.test.mjs+c.test.mjs']);
+    assert.equal(r.code, 0, r.out);
+    // The TAP report: each member's test sits between its file's `# Subtest:` line and its `ok` line.
+    const lines = r.out.split('\n');
+    const within = (file: string, test: string) => {
+      const start = lines.indexOf(`# Subtest: ${file}`);
+      const end = lines.findIndex((l) => new RegExp(`^ok \\d+ - ${file.replace('.', '\\.')}$`).test(l));
+      const at = lines.findIndex((l) => l.trim() === `# Subtest: ${test}`);
+      return start >= 0 && start < at && at < end;
+    };
+    for (const [file, test] of [
+      ['a.test.mjs', 'a test'],
+      ['b.test.mjs', 'b test'],
+      ['c.test.mjs', 'c test'],
+    ] as const)
+      assert.ok(within(file, test), `${test} is reported under ${file}:\n${r.out}`);
+  });
+});
+
 describe('scripts/test-runner.mjs: a file ends when its tests are done', () => {
   let dir: string;
   before(() => {

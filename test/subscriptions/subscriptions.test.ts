@@ -13,7 +13,7 @@ import { numeric } from '../../src/model/numeric.js';
 import { replayCommittedEvents } from '../../src/node/replay-events.js';
 import { toHex } from '../../src/util/hex.js';
 import { waitFor } from '../gateway/stream-clients.js';
-import { cli } from '../helpers/run-cli.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import {
   alice,
   bob,

@@ -18,7 +18,7 @@ import {
   triggersList,
 } from '../../src/sdk/index.js';
 import { openSse, type SseClient, waitFor } from '../gateway/stream-clients.js';
-import { cli } from '../helpers/run-cli.js';
+import { runCli as cli } from '../helpers/cli-in-process.js';
 import { alice, bob, type ClockFixture, carol, type J, startClockFixture, usd } from './fixture.js';
 
 const HOUR = 3_600_000;
