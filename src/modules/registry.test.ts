@@ -11,6 +11,7 @@ import type { LedgerModule } from './descriptor.js';
 import { entryProblems, LEDGER_MODULES, registryProblems } from './load.js';
 import { multisigModule } from './multisig/descriptor.js';
 import ENTRIES from './registry.js';
+import { repoModule } from './repo/descriptor.js';
 import { triggersModule } from './triggers/descriptor.js';
 
 const byName = (name: string) => LEDGER_MODULES.find((m) => m.name === name)!;
@@ -20,7 +21,17 @@ describe('ledger module registry', () => {
     assert.deepEqual(registryProblems(LEDGER_MODULES), []);
     assert.deepEqual(
       LEDGER_MODULES.map((m) => m.name),
-      ['ledger', 'conference', 'aliases', 'multisig', 'controls', 'triggers', 'subscriptions', 'rwas'],
+      [
+        'ledger',
+        'conference',
+        'aliases',
+        'multisig',
+        'controls',
+        'triggers',
+        'subscriptions',
+        'rwas',
+        'repo',
+      ],
     );
     assert.deepEqual(
       ENTRIES.map((e) => e.name),
@@ -107,7 +118,7 @@ describe('ledger module registry', () => {
 
   it('the controls module’s handlers and transfer check are installed; moving its claims out is reported', () => {
     assert.equal(installedHandlers().SetTransferCap, controlsModule.instructions.SetTransferCap);
-    assert.deepEqual(installedTransferChecks(), [controlsModule.transferCheck]);
+    assert.deepEqual(installedTransferChecks(), [controlsModule.transferCheck, repoModule.transferCheck]);
     const without = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'controls'));
     assert.ok(
       without.some((p) => /^SetTransferFreeze \(tag \d+\) is claimed by no module$/.test(p)),

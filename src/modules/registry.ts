@@ -32,6 +32,8 @@ export {
 } from './subscriptions/sdk.js';
 
 import { multisigWire } from './multisig/wire.js';
+import { repoInstructions } from './repo/sdk.js';
+import { repoWire } from './repo/wire.js';
 import { rwaInstructions } from './rwas/sdk.js';
 import { rwasWire } from './rwas/wire.js';
 import { subscriptionInstructions } from './subscriptions/sdk.js';
@@ -97,6 +99,15 @@ export {
   multisigSpec,
 } from './multisig/sdk.js';
 export {
+  type RepoAgreementDetail,
+  type RepoLegInput,
+  type RepoList,
+  type RepoTermsInput,
+  repoAgreement,
+  repoAgreementId,
+  repoAgreements,
+} from './repo/sdk.js';
+export {
   type RwaDetail,
   type RwaList,
   type RwaLotInput,
@@ -124,6 +135,7 @@ export const moduleInstructions = {
   ...triggerInstructions,
   ...subscriptionInstructions,
   ...rwaInstructions,
+  ...repoInstructions,
 } as const;
 
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
@@ -136,6 +148,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'triggers', wire: triggersWire, cli: true },
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true },
+  { name: 'repo', wire: repoWire, cli: true, dependsOn: ['triggers'] },
 ]);
 
 export default LEDGER_MODULES;
