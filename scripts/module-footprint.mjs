@@ -105,6 +105,14 @@ export const FEATURES = {
     pattern: /\b[Rr]was?(?:\b|_)|Rwas?[A-Z]|[a-z]Rwas?\b|\bRWAs?\b/,
     docs: 'docs/rwas.md',
   },
+  // Case-sensitive parts, so "repository" and "report" never count: repo as a word or before `_`,
+  // `Repo` before a capital (an identifier), `$repo:` (its scheduled runs).
+  repo: {
+    folder: 'src/modules/repo',
+    pattern: /\brepo\b|\brepo_|Repo[A-Z]|[a-z]Repos?\b|\$repo:/,
+    docs: 'docs/repo.md',
+    dependsOn: ['triggers'],
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

@@ -165,7 +165,7 @@ export interface ScheduledRuns {
 export interface ScheduledRunMaker {
   removalRefused(id: string): string;
   /**
-   * The beginning of every id of its runs (e.g. `$repo:`). At most one installed maker goes without: it
+   * The beginning of every id of its runs (e.g. `$abc:`). At most one installed maker goes without: it
    * words the refusal for every `$` id no other maker's prefix claims.
    */
   readonly prefix?: string;
