@@ -140,6 +140,14 @@ export const FEATURES = {
       /\/v1\/connect|\bconnect\.(?:enabled|sessions_max|token_ttl_ms|idle_ms|frame|pending)|[Cc]onnect relay|\bConnect[A-Z][a-z]|\bconnect(?!Src)[A-Z][a-z]|torana-connect|\bCONNECT_|modules\/connect|sdk\/connect|connect_(?:session|token)/,
     docs: 'docs/connect.md',
   },
+  // Case-sensitive parts, so "repository" and "report" never count: repo as a word or before `_`,
+  // `Repo` before a capital (an identifier), `$repo:` (its scheduled runs).
+  repo: {
+    folder: 'src/modules/repo',
+    pattern: /\brepo\b|\brepo_|Repo[A-Z]|[a-z]Repos?\b|\$repo:/,
+    docs: 'docs/repo.md',
+    dependsOn: ['triggers'],
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';

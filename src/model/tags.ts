@@ -85,6 +85,14 @@ export const INSTRUCTION_TAGS = [
   'RegisterContentBundle',
   'SetContentBundleAccess',
   'RetireContentBundle',
+  'InitiateRepo',
+  'AcceptRepo',
+  'SetRepoPrice',
+  'CheckRepoMargin',
+  'TopUpRepoMargin',
+  'SubstituteRepoCollateral',
+  'UnwindRepo',
+  'SettleRepo',
 ] as const;
 
 /** Data event kinds at their variant tags. */
@@ -157,6 +165,14 @@ export const DATA_EVENT_TAGS = [
   'ContentBundleRegistered',
   'ContentBundleAccessSet',
   'ContentBundleRetired',
+  'RepoInitiated',
+  'RepoAccepted',
+  'RepoPriceSet',
+  'RepoMarginChecked',
+  'RepoCollateralChanged',
+  'RepoUnwindRequested',
+  'RepoSettled',
+  'RepoStatusChanged',
 ] as const;
 
 /** Chain parameter kinds at their variant tags (`SetParameter`, `ParameterChanged`). */
@@ -291,6 +307,15 @@ export const REJECTION_NUMBERS = {
   rwa_quantity_unavailable: 864,
   rwa_closed: 865,
   rwa_mismatch: 866,
+  repo_invalid: 880,
+  repo_not_found: 881,
+  repo_exists: 882,
+  repo_invalid_state: 883,
+  repo_margin_short: 884,
+  repo_no_price: 885,
+  repo_not_configured: 886,
+  repo_escrow_locked: 887,
+  repo_settle_not_allowed: 888,
   execution_limit: 901,
   content_bundle_invalid: 902,
   content_bundle_not_found: 903,
@@ -328,6 +353,7 @@ export const TABLE_TAGS = {
   subscriptionPlan: 0x1b,
   subscription: 0x1c,
   rwaLot: 0x1d,
+  repoAgreement: 0x1e,
   contentBundle: 0x20,
 } as const;
 

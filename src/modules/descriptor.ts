@@ -162,7 +162,8 @@ export interface LedgerModule {
   /** Its store of the runs the core schedules for later blocks (at most one module gives one). */
   readonly scheduledRuns?: ScheduledRuns;
   /**
-   * What it says of the runs it schedules through that store (at most one module): the refusal message
+   * What it says of the runs it schedules through that store (one module for every `$` id, others for
+   * the ids their prefix begins): the refusal message
    * when an account tries to remove one by hand.
    */
   readonly scheduledRunMaker?: ScheduledRunMaker;

@@ -15,6 +15,7 @@ import type { LedgerModule } from './descriptor.js';
 import { entryProblems, LEDGER_MODULES, moduleFamilies, registryProblems } from './load.js';
 import { multisigModule } from './multisig/descriptor.js';
 import ENTRIES from './registry.js';
+import { repoModule } from './repo/descriptor.js';
 import { triggersModule } from './triggers/descriptor.js';
 
 const byName = (name: string) => LEDGER_MODULES.find((m) => m.name === name)!;
@@ -34,6 +35,7 @@ describe('ledger module registry', () => {
         'subscriptions',
         'rwas',
         'content',
+        'repo',
         'webhooks',
         'connect',
       ],
@@ -123,7 +125,7 @@ describe('ledger module registry', () => {
 
   it('the controls module’s handlers and transfer check are installed; moving its claims out is reported', () => {
     assert.equal(installedHandlers().SetTransferCap, controlsModule.instructions.SetTransferCap);
-    assert.deepEqual(installedTransferChecks(), [controlsModule.transferCheck]);
+    assert.deepEqual(installedTransferChecks(), [controlsModule.transferCheck, repoModule.transferCheck]);
     const without = registryProblems(LEDGER_MODULES.filter((m) => m.name !== 'controls'));
     assert.ok(
       without.some((p) => /^SetTransferFreeze \(tag \d+\) is claimed by no module$/.test(p)),

@@ -41,6 +41,8 @@ export {
 } from './subscriptions/sdk.js';
 
 import { multisigWire } from './multisig/wire.js';
+import { repoInstructions } from './repo/sdk.js';
+import { repoWire } from './repo/wire.js';
 import { rwasRejectionForms } from './rwas/rejection-forms.js';
 import { rwaInstructions } from './rwas/sdk.js';
 import { rwasWire } from './rwas/wire.js';
@@ -118,6 +120,15 @@ export {
   multisigSpec,
 } from './multisig/sdk.js';
 export {
+  type RepoAgreementDetail,
+  type RepoLegInput,
+  type RepoList,
+  type RepoTermsInput,
+  repoAgreement,
+  repoAgreementId,
+  repoAgreements,
+} from './repo/sdk.js';
+export {
   type RwaDetail,
   type RwaList,
   type RwaLotInput,
@@ -155,6 +166,7 @@ export const moduleInstructions = {
   ...subscriptionInstructions,
   ...rwaInstructions,
   ...contentInstructions,
+  ...repoInstructions,
 } as const;
 
 const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
@@ -174,6 +186,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'subscriptions', wire: subscriptionsWire, cli: true, dependsOn: ['triggers'] },
   { name: 'rwas', wire: rwasWire, cli: true, rejectionForms: rwasRejectionForms },
   { name: 'content', wire: contentWire, cli: true, config: contentConfig },
+  { name: 'repo', wire: repoWire, cli: true, dependsOn: ['triggers'] },
   // Off the ledger: no instructions (so after every module that has some), a route family, its store
   // and workers, CLI commands and SDK methods.
   { name: 'webhooks', cli: true },

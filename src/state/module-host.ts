@@ -164,6 +164,11 @@ export interface ScheduledRuns {
  */
 export interface ScheduledRunMaker {
   removalRefused(id: string): string;
+  /**
+   * The beginning of every id of its runs (e.g. `$abc:`). At most one installed maker goes without: it
+   * words the refusal for every `$` id no other maker's prefix claims.
+   */
+  readonly prefix?: string;
 }
 
 /** What one module gives the executor. */
@@ -192,7 +197,7 @@ interface Installed {
   readonly touches: readonly TouchedBy[];
   readonly idNamings: readonly IdNaming[];
   readonly scheduledRuns: ScheduledRuns | undefined;
-  readonly scheduledRunMaker: ScheduledRunMaker | undefined;
+  readonly scheduledRunMakers: readonly ScheduledRunMaker[];
 }
 
 let installed: Installed | undefined;
@@ -249,7 +254,10 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
   const schedulers = modules.flatMap((m) => (m.scheduledRuns === undefined ? [] : [m.scheduledRuns]));
   assert(schedulers.length <= 1, 'more than one ledger module stores scheduled runs');
   const makers = modules.flatMap((m) => (m.scheduledRunMaker === undefined ? [] : [m.scheduledRunMaker]));
-  assert(makers.length <= 1, 'more than one ledger module makes scheduled runs');
+  assert(
+    makers.filter((m) => m.prefix === undefined).length <= 1,
+    'more than one ledger module makes scheduled runs without an id prefix',
+  );
   installed = Object.freeze({
     names,
     handlers: Object.freeze(handlers) as unknown as HandlerTable,
@@ -261,7 +269,7 @@ export function installExecutorModules(modules: readonly ExecutorModule[]): void
     touches: modules.flatMap((m) => (m.touches === undefined ? [] : [m.touches])),
     idNamings: modules.flatMap((m) => (m.idNaming === undefined ? [] : [m.idNaming])),
     scheduledRuns: schedulers[0],
-    scheduledRunMaker: makers[0],
+    scheduledRunMakers: makers,
   });
 }
 
@@ -286,11 +294,15 @@ export function installedScheduledRuns(): ScheduledRuns {
 }
 
 /**
- * The refusal message for removing the ledger-made run `id` by hand, as the one module that makes such
- * runs words it; undefined when no installed module makes any.
+ * The refusal message for removing the ledger-made run `id` by hand, as the module that makes such runs
+ * words it (the one whose prefix begins `id`, else the one without a prefix); undefined when none does.
  */
 export function scheduledRunRefusal(id: string): string | undefined {
-  return current().scheduledRunMaker?.removalRefused(id);
+  const makers = current().scheduledRunMakers;
+  const maker =
+    makers.find((m) => m.prefix !== undefined && id.startsWith(m.prefix)) ??
+    makers.find((m) => m.prefix === undefined);
+  return maker?.removalRefused(id);
 }
 
 /** The installed modules' due work, in registry order. */

@@ -20,6 +20,8 @@ import {
   multisigProposalId,
   multisigProposals,
   multisigSpec,
+  repoAgreement,
+  repoAgreementId,
   rwaLotId,
 } from '../../src/sdk/index.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
@@ -292,6 +294,44 @@ describe('SDK against a served node', () => {
     const bundle = contentBundleId(t.admin.id, files);
     await runAs(client, [ix.registerContentBundle(files)]);
     await runAs(client, [ix.setContentBundleAccess(bundle, { allow: [a] }), ix.retireContentBundle(bundle)]);
+    // Repo agreements (docs/repo.md): alice borrows the admin's cash against her bonds, tops up and
+    // substitutes her collateral, and both unwind early; SettleRepo runs only in the agreement's own
+    // scheduled run, so from a transaction it is refused.
+    const escrow = accountOf(generateKeyPair(), 'wonderland');
+    const repo = repoAgreementId(a, 'sdkrepo');
+    await runAs(client, [
+      ix.registerAccount(escrow),
+      ix.registerAssetDefinition('rcash#wonderland', { scale: 2, mintable: 'infinitely' }),
+      ix.registerAssetDefinition('rbond#wonderland', { mintable: 'infinitely' }),
+      ix.mintAsset('rcash#wonderland', t.admin.id, '100'),
+      ix.mintAsset('rbond#wonderland', a, '20'),
+      ix.setCustomParameter('repo_escrow_account', escrow),
+    ]);
+    await runAs(asAlice, [
+      ix.initiateRepo('sdkrepo', {
+        counterparty: t.admin.id,
+        cash: { definition: 'rcash#wonderland', quantity: '10.00' },
+        collateral: { definition: 'rbond#wonderland', quantity: '2', metadata: { isin: 'XS1' } },
+        rateBps: 100,
+        haircutBps: 0,
+        maturityMs: Date.now() + 365 * 86_400_000,
+        collateralPrice: '10',
+        marginWindowMs: 60_000,
+      }),
+    ]);
+    await runAs(client, [
+      ix.acceptRepo(repo),
+      ix.setRepoPrice(repo, 'rbond#wonderland', '10'),
+      ix.checkRepoMargin(repo),
+    ]);
+    await runAs(asAlice, [
+      ix.topUpRepoMargin(repo, '1'),
+      ix.substituteRepoCollateral(repo, { definition: 'rbond#wonderland', quantity: '2' }),
+      ix.unwindRepo(repo),
+    ]);
+    await runAs(client, [ix.unwindRepo(repo)]);
+    await runAs(client, [ix.settleRepo(repo)], 'Rejected');
+    assert.equal((await repoAgreement(client, repo)).status, 'unwound');
     kinds.add('SetMultisigSpec');
     const all = (InstructionCodec.describe(() => 'x') as { variants: { name: string }[] }).variants.map(
       (v) => v.name,
