@@ -23,7 +23,7 @@ describe('module config sections', () => {
   it('places module sections after the core application families, in order, and lists their switches', () => {
     const names = Object.keys(composeConfigSchema([demo]));
     const at = names.indexOf(MODULE_SECTIONS_AFTER);
-    assert.deepEqual(names.slice(at, at + 3), [MODULE_SECTIONS_AFTER, 'demo', 'webhooks']);
+    assert.deepEqual(names.slice(at, at + 3), [MODULE_SECTIONS_AFTER, 'demo', 'mcp']);
     assert.equal(names.at(-1), 'log');
     const doc = composeConfigSchema([demo]).app_api?.keys.enabled?.doc ?? '';
     assert.match(doc, /ISO 20022, demo, \.\.\.\)/);

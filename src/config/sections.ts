@@ -26,6 +26,8 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
   readonly spec: SectionSpec<K>;
   readonly needs?: readonly SectionNeedsRule[];
   readonly follows?: Readonly<Record<string, string>>;
+  /** Values of this section's keys that the configuration `torana init` writes for a local setup. */
+  readonly local?: Readonly<Record<string, unknown>>;
 }
 
 /** Declares a module's section (typed, so the module reads its values with `sectionValues`). */
@@ -53,4 +55,13 @@ export function addConfigSections(sections: readonly ModuleConfigSection[]): voi
 export function moduleConfigSections(): readonly ModuleConfigSection[] {
   sealed = true;
   return added;
+}
+
+/** The modules' values for a local setup (`torana init`), as `section.key` overrides. */
+export function localConfigOverrides(): Record<string, unknown> {
+  return Object.fromEntries(
+    moduleConfigSections().flatMap((m) =>
+      Object.entries(m.local ?? {}).map(([key, value]) => [`${m.name}.${key}`, value] as const),
+    ),
+  );
 }

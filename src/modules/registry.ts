@@ -50,6 +50,7 @@ import { subscriptionInstructions } from './subscriptions/sdk.js';
 import { subscriptionsWire } from './subscriptions/wire.js';
 import { triggerInstructions } from './triggers/sdk.js';
 import { triggersWire } from './triggers/wire.js';
+import { webhooksConfig } from './webhooks/config.js';
 
 // The modules' SDK functions (src/sdk/index.ts re-exports them).
 export {
@@ -189,7 +190,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'repo', wire: repoWire, cli: true, dependsOn: ['triggers'] },
   // Off the ledger: no instructions (so after every module that has some), a route family, its store
   // and workers, CLI commands and SDK methods.
-  { name: 'webhooks', cli: true },
+  { name: 'webhooks', cli: true, config: webhooksConfig },
   // Needs nothing of the ledger (no instruction tag): last.
   { name: 'connect', config: connectConfig },
 ]);

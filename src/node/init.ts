@@ -5,6 +5,7 @@ import { access, mkdir } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { loadConfig, renderConfigToml } from '../config/load.js';
 import type { Config } from '../config/schema.js';
+import { localConfigOverrides } from '../config/sections.js';
 import { BlsKeyPair, blsProvePossession } from '../crypto/bls.js';
 import { saveKeyFile } from '../crypto/keyfile.js';
 import { publicKeyToText } from '../crypto/keys.js';
@@ -125,16 +126,14 @@ export function devGenesisInstructions(
   ];
 }
 
-/** Loopback receivers (webhooks.allowed_targets) in the configuration `torana init` writes. */
-export const DEV_WEBHOOK_TARGETS = ['127.0.0.0/8', '::1/128', 'localhost'];
-
 export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   const files = nodeFiles(opts.dir);
-  // The local (development) setup: every telemetry route, and webhooks may call receivers on this machine.
+  // The local (development) setup: every telemetry route, and the modules' local values (their sections'
+  // `local`, e.g. receivers on this machine a node may deliver to).
   const loaded = loadConfig({
     overrides: {
       'telemetry.profile': 'full',
-      'webhooks.allowed_targets': DEV_WEBHOOK_TARGETS,
+      ...localConfigOverrides(),
       ...opts.overrides,
     },
   });

@@ -4,8 +4,10 @@
 // (with its store under `<data>/webhooks/`, its intake and delivery workers and its metrics), its gateway
 // error codes, its SDK methods, its CLI commands and its entries in the shared docs pages.
 
+import { sectionValues } from '../../config/schema.js';
 import type { LedgerModule, ModuleRouteEnv } from '../descriptor.js';
 import { registerWebhookCommands } from './commands.js';
+import { webhooksConfig } from './config.js';
 import { WEBHOOK_DOC_SECTIONS } from './docs.js';
 import { webhooksFamily } from './family.js';
 import { WEBHOOK_GATEWAY_ERRORS } from './gateway-errors.js';
@@ -20,7 +22,7 @@ export function webhooksPortOf(env: ModuleRouteEnv, storeDir: string): WebhooksP
     nowMs: env.now,
     dir: storeDir,
     fsync: c.storage.fsync,
-    config: c.webhooks,
+    config: sectionValues(c, webhooksConfig),
     filterDepthMax: c.gateway.filterDepthMax,
     query: env.deps.ports.query,
     ...(env.replay === undefined

@@ -2,9 +2,12 @@
 // docs/app-api.md, docs/security.md and docs/errors.md): its route family and the filter names it
 // resolves, its outbound target rule and per-owner limits, its gateway error codes and its CLI code.
 
+import { renderModuleConfigDocs } from '../../config/docs.js';
 import type { ModuleDocSections } from '../descriptor.js';
+import { webhooksConfig } from './config.js';
 
 export const WEBHOOK_DOC_SECTIONS: ModuleDocSections = {
+  'config-sections': [renderModuleConfigDocs(webhooksConfig)],
   'app-api-families': [
     '| `webhooks` | `/v1/webhooks/*` (node-local registrations, their deliveries and dead letters; docs/webhooks.md) | a node directory (its store is `<data>/webhooks/`) |',
   ],

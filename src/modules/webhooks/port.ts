@@ -2,9 +2,9 @@
 // committed event feed with its ids (pipeline/event-bus.ts, the same ids as the SSE streams), the node
 // clock, where its store lives, and the configuration it reads. Nothing here is a concrete node class.
 
-import type { WebhooksConfig } from '../../config/schema.js';
 import type { QueryPort } from '../../gateway/query-port.js';
 import type { EventEnvelope } from '../../model/events.js';
+import type { WebhooksConfig } from './config.js';
 
 export interface WebhookEventFeed {
   /** Events with id > lastId still held in memory, or 'gone' when some are no longer held. */
