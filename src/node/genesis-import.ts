@@ -32,7 +32,7 @@ import {
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
 import { TABLES, type TableDef } from '../state/tables.js';
-import type { StateChange } from '../storage/block-store.js';
+import { RowPack } from '../storage/row-pack.js';
 import { StateStore } from '../storage/state-store.js';
 import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
@@ -46,7 +46,7 @@ export const IMPORT_BATCH_WRITES = 100_000;
 const IMPORT_VERSION = 0;
 
 /** What the import needs of the state store (StateStore). */
-export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restoreRows'>;
+export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restorePacked'>;
 
 export interface GenesisImportReport {
   lines: number;
@@ -83,24 +83,23 @@ class IndexKeys {
   }
 }
 
-/** Writes into `store` in transactions of at most `max` writes. */
+/** Writes into `store` in transactions of at most `max` writes, packed (storage/row-pack.ts). */
 class Batches {
-  private batch: StateChange[] = [];
+  private readonly pack = new RowPack();
   constructor(
     private readonly store: ImportStore,
     private readonly max: number,
   ) {}
-  push(key: Uint8Array, value: Uint8Array | undefined): void {
-    this.batch.push({ key, value });
+  push(key: Uint8Array, value: Uint8Array): void {
+    this.pack.put(key, value);
   }
   get full(): boolean {
-    return this.batch.length >= this.max;
+    return this.pack.length >= this.max;
   }
   async flush(): Promise<void> {
-    if (this.batch.length === 0) return;
-    const b = this.batch;
-    this.batch = [];
-    await this.store.restoreRows(b);
+    if (this.pack.length === 0) return;
+    await this.store.restorePacked(this.pack);
+    this.pack.clear();
   }
 }
 
