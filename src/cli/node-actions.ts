@@ -10,6 +10,7 @@ import { VERIFY_THREADS_MAX, VerifyPool } from '../crypto/verify-pool.js';
 import { runsBft } from '../node/bft.js';
 import { nodeFiles } from '../node/files.js';
 import { genesisRoster, loadGenesis } from '../node/genesis.js';
+import { openImportedState } from '../node/genesis-import-state.js';
 import { initNodeDir } from '../node/init.js';
 import { decodeLimitsOf, loadNodeConfig } from '../node/load-config.js';
 import { Node } from '../node/node.js';
@@ -148,8 +149,13 @@ async function startFromSnapshot(flags: StartFlags, config: Awaited<ReturnType<t
   }
 }
 
-export async function verify(flags: { dir: string; config?: string; json?: boolean }): Promise<void> {
-  const report = await verifyAndCompare(flags.dir, flags.config, !flags.json);
+export async function verify(flags: {
+  dir: string;
+  config?: string;
+  json?: boolean;
+  genesisImport?: string;
+}): Promise<void> {
+  const report = await verifyAndCompare(flags.dir, flags.config, !flags.json, flags.genesisImport);
   if (flags.json) process.stdout.write(`${JSON.stringify(report)}\n`);
   else {
     process.stdout.write(
@@ -194,7 +200,12 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
   });
 }
 
-async function verifyAndCompare(dir: string, configFile: string | undefined, progress: boolean) {
+async function verifyAndCompare(
+  dir: string,
+  configFile: string | undefined,
+  progress: boolean,
+  genesisImport: string | undefined,
+) {
   const config = await loadNodeConfig({ dir, configFile, env: process.env });
   const files = nodeFiles(dir);
   const genesis = await loadGenesis(join(files.dir, config.node.genesisFile), config.node.chainId);
@@ -203,8 +214,17 @@ async function verifyAndCompare(dir: string, configFile: string | undefined, pro
   const threads = Math.min(VERIFY_THREADS_MAX, Math.max(1, config.verify.threads, availableParallelism()));
   const pool = new VerifyPool({ threads });
   const roster = new ValidatorSet(genesisRoster(genesis));
+  // The imported genesis state, imported again from the file into a scratch store beside the data.
+  const imported =
+    genesisImport === undefined
+      ? undefined
+      : await openImportedState(genesisImport, {
+          authority: genesis.transaction.payload.authority,
+          scratchDir: files.dir,
+        });
   try {
     const rebuilt = await verifyChain({
+      initialState: imported?.state,
       dir: files.data,
       chainId: config.node.chainId,
       validatorSet: roster,
@@ -232,5 +252,6 @@ async function verifyAndCompare(dir: string, configFile: string | undefined, pro
     };
   } finally {
     await pool.close();
+    await imported?.close();
   }
 }

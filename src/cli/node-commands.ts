@@ -36,6 +36,10 @@ export function registerNodeCommands(program: Command): void {
     .command('verify')
     .description('re-verify the whole chain from the block log and compare with the persisted state')
     .option('--config <file>', 'configuration file instead of <dir>/config.toml')
+    .option(
+      '--genesis-import <file>',
+      'the genesis state file the nodes imported before block 1 (torana genesis import): block 1 re-executes on it',
+    )
     .action(lazyAction(actions, 'verify'));
 
   program

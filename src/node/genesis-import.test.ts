@@ -206,6 +206,20 @@ describe('bulk genesis import', () => {
     } finally {
       await again.close();
     }
+    // The bookkeeping beside the rows (index entries, the holders ordered by balance, counts, the
+    // accumulator) is entry for entry what execution kept.
+    const bookkeeping = async (data: string) => {
+      const store = await StateStore.open(data, { fsync: false });
+      try {
+        return new Map([...store.entries(Uint8Array.of(0xf9))].map((e) => [toHex(e.key), toHex(e.value)]));
+      } finally {
+        await store.close();
+      }
+    };
+    const want = await bookkeeping(join(root, 'normal'));
+    const got = await bookkeeping(join(node, 'data'));
+    assert.ok(want.size > ACCOUNTS * 3, `${want.size} entries`);
+    assert.deepEqual(got, want);
   });
 
   it('refuses a bad line with its number and why, and a store that holds a state', async () => {

@@ -5,31 +5,34 @@
 // entries, table counts, multiset accumulator and state tree (so the same state root).
 //
 // Bounded memory, whatever the number of accounts: lines are streamed and written in batches; each row's
-// leaf (key hash → value hash) goes to a scratch key range of the store, which LMDB keeps sorted; the
-// tree is then built bottom-up in one pass over that range (merkle/sorted-build.ts), one 256th of it
-// (by the key hash's first byte) in the heap at a time, and the scratch range is deleted as it is read.
-// The heap holds the declared domains and definitions (with their running totals) and one batch.
+// leaf (key hash → value hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a
+// fixed size in a scratch file beside the data directory); the tree is then built bottom-up in one pass
+// over the merged leaves (merkle/sorted-build.ts). The heap holds the declared domains and definitions
+// (with their running totals), one batch and the sort's run buffers.
 
 import { createReadStream } from 'node:fs';
-import { readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { assetId, parseAccountId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
-import { STATE_TREE_PREFIX } from '../state/merkle/nodes.js';
+import { LeafSorter } from '../state/merkle/leaf-sort.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
 import { addLeaf, leafValue } from '../state/root.js';
 import {
   EMPTY_VALUE,
   encodeCount,
   encodeIndexMeta,
-  indexEntryKey,
+  indexParentPrefix,
+  orderedEntryKey,
   STATE_INDEX_META_KEY,
   tableCountKey,
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
 import { TABLES, type TableDef } from '../state/tables.js';
-import type { StateChange } from '../storage/block-store.js';
+import { RowPack } from '../storage/row-pack.js';
 import { StateStore } from '../storage/state-store.js';
 import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
@@ -37,15 +40,13 @@ import { nodeFiles } from './files.js';
 import { CeremonyError } from './genesis-entry.js';
 import { balanceAt, importLineError, parseImportLine } from './genesis-import-lines.js';
 
-/** The scratch range of the leaves while importing: 0xFA 'b' ‖ key hash → value hash (deleted after). */
-const SCRATCH = Uint8Array.of(STATE_TREE_PREFIX, 0x62);
 /** Store writes per write transaction while importing. */
 export const IMPORT_BATCH_WRITES = 100_000;
 /** The version (applied height) of an imported state: before block 1. */
 const IMPORT_VERSION = 0;
 
 /** What the import needs of the state store (StateStore). */
-export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restoreRows'>;
+export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restorePacked'>;
 
 export interface GenesisImportReport {
   lines: number;
@@ -61,31 +62,44 @@ export interface GenesisImportReport {
   stateRoot: string;
 }
 
-function scratchKey(kh: Uint8Array): Uint8Array {
-  const out = new Uint8Array(SCRATCH.length + kh.length);
-  out.set(SCRATCH);
-  out.set(kh, SCRATCH.length);
-  return out;
+/**
+ * Index entry keys as `indexEntryKey` gives them, with the parent prefixes of the few parents shared
+ * by many rows (a domain, a definition) built once.
+ */
+class IndexKeys {
+  private readonly prefixes = new Map<string, Uint8Array>();
+  entry(tag: number, index: string, parent: string, child: string): Uint8Array {
+    const k = `${tag}\u0000${index}\u0000${parent}`;
+    let prefix = this.prefixes.get(k);
+    if (prefix === undefined) {
+      if (this.prefixes.size >= 1024) this.prefixes.clear();
+      prefix = indexParentPrefix(tag, index, parent);
+      this.prefixes.set(k, prefix);
+    }
+    const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(child, 'utf8'));
+    out.set(prefix);
+    out.write(child, prefix.length, 'utf8');
+    return out;
+  }
 }
 
-/** Writes into `store` in transactions of at most `max` writes. */
+/** Writes into `store` in transactions of at most `max` writes, packed (storage/row-pack.ts). */
 class Batches {
-  private batch: StateChange[] = [];
+  private readonly pack = new RowPack();
   constructor(
     private readonly store: ImportStore,
     private readonly max: number,
   ) {}
-  push(key: Uint8Array, value: Uint8Array | undefined): void {
-    this.batch.push({ key, value });
+  push(key: Uint8Array, value: Uint8Array): void {
+    this.pack.put(key, value);
   }
   get full(): boolean {
-    return this.batch.length >= this.max;
+    return this.pack.length >= this.max;
   }
   async flush(): Promise<void> {
-    if (this.batch.length === 0) return;
-    const b = this.batch;
-    this.batch = [];
-    await this.store.restoreRows(b);
+    if (this.pack.length === 0) return;
+    await this.store.restorePacked(this.pack);
+    this.pack.clear();
   }
 }
 
@@ -98,10 +112,33 @@ class Batches {
 export async function importGenesisState(
   store: ImportStore,
   lines: AsyncIterable<string> | Iterable<string>,
-  opts: { authority: string; batchWrites?: number },
+  opts: {
+    authority: string;
+    batchWrites?: number;
+    /** Where the leaf sort may write its scratch file (default: a new directory under the OS's). */
+    scratchDir?: string;
+    /** Leaves per sorted run (LEAF_RUN_RECORDS). */
+    runLeaves?: number;
+  },
 ): Promise<GenesisImportReport> {
   if (store.appliedHeight() !== 0 || !storeIsEmpty(store))
     throw new CeremonyError('genesis_import_not_empty', 'the state store already holds a state');
+  const own = opts.scratchDir === undefined ? await mkdtemp(join(tmpdir(), 'torana-import-')) : undefined;
+  const sorter = new LeafSorter(own ?? opts.scratchDir!, opts.runLeaves);
+  try {
+    return await importInto(store, lines, opts, sorter);
+  } finally {
+    sorter.close();
+    if (own !== undefined) await rm(own, { recursive: true, force: true });
+  }
+}
+
+async function importInto(
+  store: ImportStore,
+  lines: AsyncIterable<string> | Iterable<string>,
+  opts: { authority: string; batchWrites?: number },
+  sorter: LeafSorter,
+): Promise<GenesisImportReport> {
   const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
   const tables = {
     domain: new BaseTable(TABLES.domain),
@@ -109,6 +146,7 @@ export async function importGenesisState(
     assetDefinition: new BaseTable(TABLES.assetDefinition),
     asset: new BaseTable(TABLES.asset),
   };
+  const keys = new IndexKeys();
   let sum = 0n;
   let rows = 0;
   const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
@@ -116,8 +154,14 @@ export async function importGenesisState(
     const value = t.encodeValue(v);
     out.push(key, value);
     for (const [index, parent] of t.linksOf(id, v))
-      out.push(indexEntryKey(t.def.tag, index, parent, id), EMPTY_VALUE);
-    out.push(scratchKey(keyHash(key)), valueHash(value));
+      out.push(keys.entry(t.def.tag, index, parent, id), EMPTY_VALUE);
+    // The ordered index (a definition's holders by balance), as a commit writes it.
+    const order = t.def.order;
+    if (order !== undefined) {
+      const e = order.of(id, v);
+      out.push(orderedEntryKey(t.def.tag, order.index, e.parent, e.key, id), EMPTY_VALUE);
+    }
+    sorter.add(keyHash(key), valueHash(value));
     sum = addLeaf(sum, leafValue(key, value));
     rows++;
   };
@@ -190,7 +234,7 @@ export async function importGenesisState(
   for (const [def, count] of counts) if (count > 0) out.push(tableCountKey(def.tag), encodeCount(count));
   out.push(STATE_INDEX_META_KEY, encodeIndexMeta(sum));
   await out.flush();
-  const tree = await buildTree(store, out);
+  const tree = await buildTree(sorter, out);
   assert(tree.leaves === rows, `genesis import: ${tree.leaves} leaves for ${rows} rows`);
   return { ...report, rows, treeWrites: tree.writes, stateRoot: toHex(tree.stateRoot) };
 }
@@ -200,20 +244,11 @@ function storeIsEmpty(store: ImportStore): boolean {
   return true;
 }
 
-/** The state tree of version 0 from the scratch range, one first byte of key hash at a time. */
-async function buildTree(store: ImportStore, out: Batches) {
+/** The state tree of version 0 from the sorted leaves, written in batches. */
+async function buildTree(sorter: LeafSorter, out: Batches) {
   const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => out.push(k, v));
-  for (let first = 0; first < 256; first++) {
-    const prefix = Uint8Array.of(...SCRATCH, first);
-    // Read whole before any write: the range is not iterated across a write transaction.
-    const chunk = [...store.entries(prefix)].map((e) => ({
-      key: Uint8Array.from(e.key),
-      value: Uint8Array.from(e.value),
-    }));
-    for (const { key, value } of chunk) {
-      builder.add({ kh: key.subarray(SCRATCH.length), valueHash: value });
-      out.push(key, undefined);
-    }
+  for (const leaf of sorter.sorted()) {
+    builder.add(leaf);
     if (out.full) await out.flush();
   }
   const result = builder.finish();
@@ -261,7 +296,10 @@ export async function importGenesisFile(
   });
   let ok = false;
   try {
-    const report = await importGenesisState(store, fileLines(file), { authority: opts.authority });
+    const report = await importGenesisState(store, fileLines(file), {
+      authority: opts.authority,
+      scratchDir: dir,
+    });
     ok = true;
     return report;
   } finally {

@@ -2,7 +2,8 @@
 // hash, linkage, stored results (against the header's results root), commit certificate and transaction
 // signatures are checked, every block is re-executed from an empty state, and the result must reproduce
 // each stored header exactly. The final state root is what a rebuild from blocks gives, to compare with
-// the persisted state.
+// the persisted state. A chain whose nodes imported a genesis state before block 1 starts from that state
+// (`initialState`, the file imported again: genesis-import-state.ts) instead of an empty one.
 
 import type { DecodeLimits } from '../codec/limits.js';
 import { isGenesisCertificate, verifyCertificate } from '../consensus/certificate.js';
@@ -31,6 +32,11 @@ export interface VerifyChainOptions {
   decodeLimits: DecodeLimits;
   verifySignatures: (items: VerifyItem[]) => Promise<boolean[]>;
   onProgress?: ((height: number, of: number) => void) | undefined;
+  /**
+   * The state block 1 executes on: an imported genesis state (genesis-import-state.ts) for a chain whose
+   * nodes imported one before their first start; an empty state when omitted.
+   */
+  initialState?: WorldState | undefined;
   /** Blocks whose signatures may be checked ahead of re-execution (VERIFY_LOOKAHEAD_BLOCKS_MAX). */
   lookaheadBlocksMax?: number | undefined;
   /** Signatures that may be in flight ahead of re-execution (VERIFY_LOOKAHEAD_SIGNATURES_MAX). */
@@ -149,9 +155,16 @@ async function replayChecked(c: Checked, state: WorldState, opts: VerifyChainOpt
     stateRootVersion: stateRootVersion(header.stateRoot),
   });
   if (!bytesEqual(executed.hash, c.recordHash)) {
+    // Block 1 on the wrong starting state: say which one it ran on.
+    const start =
+      c.height !== 1
+        ? ''
+        : opts.initialState === undefined
+          ? '; executed on an empty state: a chain whose nodes imported a genesis state verifies with --genesis-import <file>'
+          : '; executed on the imported genesis state: the file is not the one this chain imported';
     throw new ChainVerificationError(
       c.height,
-      `re-execution gives block hash ${toHex(executed.hash)} (state root ${toHex(executed.header.stateRoot)}, stored ${toHex(header.stateRoot)})`,
+      `re-execution gives block hash ${toHex(executed.hash)} (state root ${toHex(executed.header.stateRoot)}, stored ${toHex(header.stateRoot)})${start}`,
     );
   }
   executed.execution.commit();
@@ -199,7 +212,7 @@ class Window {
 export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChainReport> {
   const t0 = performance.now();
   const { log } = await BlockLog.open(opts.dir, { fsync: false });
-  const state = WorldState.fromEntries([]);
+  const state = opts.initialState ?? WorldState.fromEntries([]);
   let transactions = 0;
   let stateRoot: Uint8Array = new Uint8Array(32);
   const ahead = new Window(

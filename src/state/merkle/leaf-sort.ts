@@ -1,0 +1,234 @@
+// The leaves of a bulk build (sorted-build.ts) sorted by key hash in bounded memory: an external merge
+// sort of fixed 64-byte records (key hash ‖ value hash). Leaves fill a run buffer of `runLeaves`
+// records; a full run is sorted in memory (a counting sort on the first two bytes, then insertion sort
+// inside each bucket: key hashes are uniform, so buckets hold a handful of records) and appended to one
+// scratch file; sorted() merges the runs, reading each through a small window. A set that fits in one
+// run never touches the disk. Memory: two run buffers plus one window per run, whatever the count.
+
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert } from '../../util/assert.js';
+import { TREE_HASH_BYTES } from './hash.js';
+import type { SortedLeaf } from './sorted-build.js';
+
+const RECORD = 2 * TREE_HASH_BYTES;
+/** Records per run by default: 2^19 × 64 bytes = 32 MiB (and as much again while sorting it). */
+export const LEAF_RUN_RECORDS = 1 << 19;
+/** Records read at a time from each run while merging. */
+const WINDOW_RECORDS = 1024;
+const BUCKETS = 1 << 16;
+/** Scratch files of sorters alive at once in this process get different names. */
+let sorters = 0;
+
+/** Compares the key hashes of records `i` of `a` and `j` of `b`, from byte `from` on. */
+function compareAt(a: Uint8Array, i: number, b: Uint8Array, j: number, from: number): number {
+  const x = i * RECORD;
+  const y = j * RECORD;
+  for (let k = from; k < TREE_HASH_BYTES; k++) {
+    const d = a[x + k]! - b[y + k]!;
+    if (d !== 0) return d;
+  }
+  return 0;
+}
+
+/** Sorts the first `n` records of `src` by key hash into `dst` (same size). */
+export function sortRecords(src: Uint8Array, dst: Uint8Array, n: number, counts: Uint32Array): void {
+  counts.fill(0);
+  for (let i = 0; i < n; i++) counts[(src[i * RECORD]! << 8) | src[i * RECORD + 1]!]!++;
+  let at = 0;
+  for (let b = 0; b < BUCKETS; b++) {
+    const c = counts[b]!;
+    counts[b] = at;
+    at += c;
+  }
+  for (let i = 0; i < n; i++) {
+    const b = (src[i * RECORD]! << 8) | src[i * RECORD + 1]!;
+    dst.set(src.subarray(i * RECORD, (i + 1) * RECORD), counts[b]! * RECORD);
+    counts[b]!++;
+  }
+  // Each bucket now ends where the next begins (counts[b] is bucket b's end): insertion sort inside.
+  const tmp = new Uint8Array(RECORD);
+  let start = 0;
+  for (let b = 0; b < BUCKETS; b++) {
+    const end = counts[b]!;
+    for (let i = start + 1; i < end; i++) {
+      if (compareAt(dst, i - 1, dst, i, 2) <= 0) continue;
+      tmp.set(dst.subarray(i * RECORD, (i + 1) * RECORD));
+      let j = i;
+      while (j > start && compareAt(dst, j - 1, tmp, 0, 2) > 0) {
+        dst.copyWithin(j * RECORD, (j - 1) * RECORD, j * RECORD);
+        j--;
+      }
+      dst.set(tmp, j * RECORD);
+    }
+    start = end;
+  }
+}
+
+/** One run being merged: a window of its records read from the scratch file. */
+interface Run {
+  /** Next record of the run to read into the window, and the run's end (record numbers in the file). */
+  next: number;
+  end: number;
+  window: Uint8Array;
+  /** Records in the window, and the current one. */
+  count: number;
+  at: number;
+}
+
+export class LeafSorter {
+  private run: Uint8Array;
+  private spare: Uint8Array;
+  private readonly counts = new Uint32Array(BUCKETS);
+  private n = 0;
+  private total = 0;
+  /** Record ranges of the runs written to the scratch file. */
+  private readonly runs: { start: number; end: number }[] = [];
+  private fd: number | undefined;
+  private readonly path: string;
+  private done = false;
+
+  /** `dir` receives the scratch file (only when the leaves outgrow one run); it must exist. */
+  constructor(dir: string, runRecords = LEAF_RUN_RECORDS) {
+    assert(Number.isSafeInteger(runRecords) && runRecords >= 1, `leaf sort: ${runRecords} records per run`);
+    this.run = new Uint8Array(runRecords * RECORD);
+    this.spare = new Uint8Array(0);
+    this.path = join(dir, `leaf-sort-${process.pid}-${++sorters}.tmp`);
+  }
+
+  get size(): number {
+    return this.total;
+  }
+
+  add(kh: Uint8Array, vh: Uint8Array): void {
+    assert(!this.done, 'leaf sort: a leaf added after sorting');
+    assert(
+      kh.length === TREE_HASH_BYTES && vh.length === TREE_HASH_BYTES,
+      'leaf sort: a hash of the wrong size',
+    );
+    if (this.n * RECORD === this.run.length) this.spill();
+    this.run.set(kh, this.n * RECORD);
+    this.run.set(vh, this.n * RECORD + TREE_HASH_BYTES);
+    this.n++;
+    this.total++;
+  }
+
+  /** Sorts the run in memory into the spare buffer (allocated on first use). */
+  private sortRun(): Uint8Array {
+    if (this.spare.length !== this.run.length) this.spare = new Uint8Array(this.run.length);
+    sortRecords(this.run, this.spare, this.n, this.counts);
+    return this.spare;
+  }
+
+  private spill(): void {
+    const sorted = this.sortRun();
+    this.fd ??= openSync(this.path, 'w+', 0o600);
+    const start = this.runs.length === 0 ? 0 : this.runs[this.runs.length - 1]!.end;
+    const bytes = this.n * RECORD;
+    let off = 0;
+    while (off < bytes) off += writeSync(this.fd, sorted, off, bytes - off, start * RECORD + off);
+    this.runs.push({ start, end: start + this.n });
+    this.n = 0;
+  }
+
+  /**
+   * Every leaf added, ascending by key hash, once. The yielded hashes are views valid until the next
+   * step; the scratch file is removed when the iteration ends (or is left).
+   */
+  *sorted(): Generator<SortedLeaf> {
+    assert(!this.done, 'leaf sort: sorted twice');
+    this.done = true;
+    try {
+      if (this.runs.length === 0) {
+        const sorted = this.sortRun();
+        for (let i = 0; i < this.n; i++)
+          yield {
+            kh: sorted.subarray(i * RECORD, i * RECORD + TREE_HASH_BYTES),
+            valueHash: sorted.subarray(i * RECORD + TREE_HASH_BYTES, (i + 1) * RECORD),
+          };
+        return;
+      }
+      if (this.n > 0) this.spill();
+      // The run buffers are not needed while merging.
+      this.run = new Uint8Array(0);
+      this.spare = new Uint8Array(0);
+      yield* this.merge();
+    } finally {
+      this.close();
+    }
+  }
+
+  private *merge(): Generator<SortedLeaf> {
+    const runs: Run[] = this.runs.map((r) => ({
+      next: r.start,
+      end: r.end,
+      window: new Uint8Array(WINDOW_RECORDS * RECORD),
+      count: 0,
+      at: 0,
+    }));
+    const heap: Run[] = [];
+    const less = (a: Run, b: Run) => compareAt(a.window, a.at, b.window, b.at, 0) < 0;
+    const down = (i: number) => {
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= heap.length) return;
+        const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+        if (!less(heap[c]!, heap[i]!)) return;
+        [heap[c], heap[i]] = [heap[i]!, heap[c]!];
+        i = c;
+      }
+    };
+    for (const r of runs)
+      if (this.fill(r)) {
+        heap.push(r);
+        let i = heap.length - 1;
+        while (i > 0 && less(heap[i]!, heap[(i - 1) >> 1]!)) {
+          const p = (i - 1) >> 1;
+          [heap[p], heap[i]] = [heap[i]!, heap[p]!];
+          i = p;
+        }
+      }
+    let emitted = 0;
+    while (heap.length > 0) {
+      const r = heap[0]!;
+      const o = r.at * RECORD;
+      yield {
+        kh: r.window.subarray(o, o + TREE_HASH_BYTES),
+        valueHash: r.window.subarray(o + TREE_HASH_BYTES, o + RECORD),
+      };
+      emitted++;
+      r.at++;
+      if (r.at === r.count && !this.fill(r)) {
+        heap[0] = heap[heap.length - 1]!;
+        heap.pop();
+      }
+      down(0);
+    }
+    assert(emitted === this.total, `leaf sort: merged ${emitted} of ${this.total} leaves`);
+  }
+
+  /** Reads the run's next window; false when the run is exhausted. */
+  private fill(r: Run): boolean {
+    const records = Math.min(WINDOW_RECORDS, r.end - r.next);
+    if (records === 0) return false;
+    const bytes = records * RECORD;
+    let off = 0;
+    while (off < bytes) {
+      const got = readSync(this.fd!, r.window, off, bytes - off, r.next * RECORD + off);
+      assert(got > 0, 'leaf sort: the scratch file ended early');
+      off += got;
+    }
+    r.next += records;
+    r.count = records;
+    r.at = 0;
+    return true;
+  }
+
+  /** Removes the scratch file (also when the sort is abandoned). Idempotent. */
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.path, { force: true });
+  }
+}

@@ -1,0 +1,74 @@
+// Rows of a bulk write (a genesis import) packed back to back in one growing buffer instead of an object
+// per row, so a batch of a hundred thousand writes is a few allocations the collector never walks:
+//   key length u16 BE ‖ stored key (the user key space byte 0x01 ‖ key) ‖ value length u32 BE ‖ value
+// The stored key is built here (state-keys.ts's userKey) so the store writes views of the pack as they are.
+
+import { assert } from '../util/assert.js';
+import { STATE_KEY_BYTES_MAX, userKey } from './state-keys.js';
+
+const INITIAL_BYTES = 1 << 20;
+
+export class RowPack {
+  private buf = new Uint8Array(INITIAL_BYTES);
+  private at = 0;
+  private n = 0;
+
+  /** Rows packed. */
+  get length(): number {
+    return this.n;
+  }
+
+  /** Bytes packed. */
+  get bytes(): number {
+    return this.at;
+  }
+
+  put(key: Uint8Array, value: Uint8Array): void {
+    if (key.length > STATE_KEY_BYTES_MAX) userKey(key); // throws storage_invalid_key
+    const need = 2 + 1 + key.length + 4 + value.length;
+    if (this.at + need > this.buf.length) {
+      const grown = new Uint8Array(Math.max(this.buf.length * 2, this.at + need));
+      grown.set(this.buf.subarray(0, this.at));
+      this.buf = grown;
+    }
+    const b = this.buf;
+    let at = this.at;
+    const k = key.length + 1;
+    b[at++] = k >>> 8;
+    b[at++] = k & 0xff;
+    b[at++] = 0x01;
+    b.set(key, at);
+    at += key.length;
+    const v = value.length;
+    b[at++] = v >>> 24;
+    b[at++] = (v >>> 16) & 0xff;
+    b[at++] = (v >>> 8) & 0xff;
+    b[at++] = v & 0xff;
+    b.set(value, at);
+    this.at = at + v;
+    this.n++;
+  }
+
+  /** Each packed row's stored key and value, as views of the pack (valid until the next put or clear). */
+  *stored(): Generator<{ key: Uint8Array; value: Uint8Array }> {
+    const b = this.buf;
+    let at = 0;
+    let seen = 0;
+    while (at < this.at) {
+      const k = (b[at]! << 8) | b[at + 1]!;
+      const key = b.subarray(at + 2, at + 2 + k);
+      at += 2 + k;
+      const v = ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0;
+      yield { key, value: b.subarray(at + 4, at + 4 + v) };
+      at += 4 + v;
+      seen++;
+    }
+    assert(at === this.at && seen === this.n, `row pack: read ${seen} of ${this.n} rows`);
+  }
+
+  /** Empties the pack, keeping its buffer. */
+  clear(): void {
+    this.at = 0;
+    this.n = 0;
+  }
+}
