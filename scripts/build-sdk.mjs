@@ -2,12 +2,14 @@
 // Builds the SDK package (packages/sdk, `@torana/sdk`) from src/sdk: one ES module bundle of the SDK's
 // own sources (codec, crypto, model, modules' client code) with the pure-JS crypto backend, its npm
 // dependencies left as imports, and the signalling envelope crypto (X25519, XChaCha20) as a chunk loaded on first use;
-// then the type declarations (tsc). Fails when the bundle would import anything but the package's
-// declared dependencies (a Node built-in, a native addon, a server library).
+// then the type declarations (tsc). Each codec constructor call is marked pure (scripts/sdk-pure.mjs), so an
+// application's bundler drops the codecs its code never reaches. Fails when the bundle would import
+// anything but the package's declared dependencies (a Node built-in, a native addon, a server library).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
+import { pureCodecs } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkgDir = join(root, 'packages/sdk');
@@ -32,6 +34,7 @@ const result = await build({
   write: false,
   legalComments: 'none',
   logLevel: 'warning',
+  plugins: [pureCodecs()],
 });
 
 const foreign = new Set();
