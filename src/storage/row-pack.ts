@@ -15,17 +15,27 @@ export class RowPack {
 
   /** Rows packed. */
   get length(): number {
+    assert(this.n === 0 || this.at > 0, 'row pack: rows counted without bytes');
     return this.n;
   }
 
   /** Bytes packed. */
   get bytes(): number {
+    assert(
+      this.at <= this.buf.length,
+      `row pack: ${this.at} bytes packed in a ${this.buf.length}-byte buffer`,
+    );
     return this.at;
   }
 
   put(key: Uint8Array, value: Uint8Array): void {
     if (key.length > STATE_KEY_BYTES_MAX) userKey(key); // throws storage_invalid_key
+    assert(
+      value.length <= 0xffff_ffff,
+      `row pack: a value of ${value.length} bytes does not fit its u32 length`,
+    );
     const need = 2 + 1 + key.length + 4 + value.length;
+    const start = this.at;
     if (this.at + need > this.buf.length) {
       const grown = new Uint8Array(Math.max(this.buf.length * 2, this.at + need));
       grown.set(this.buf.subarray(0, this.at));
@@ -47,6 +57,7 @@ export class RowPack {
     b.set(value, at);
     this.at = at + v;
     this.n++;
+    assert(this.at === start + need, `row pack: wrote ${this.at - start} bytes of a ${need}-byte row`);
   }
 
   /** Each packed row's stored key and value, as views of the pack (valid until the next put or clear). */
@@ -70,5 +81,6 @@ export class RowPack {
   clear(): void {
     this.at = 0;
     this.n = 0;
+    assert(this.buf.length >= INITIAL_BYTES, 'row pack: its buffer shrank below its first size');
   }
 }
