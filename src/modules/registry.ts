@@ -192,7 +192,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // and workers, CLI commands and SDK methods.
   { name: 'webhooks', cli: true, config: webhooksConfig },
   // Needs nothing of the ledger (no instruction tag): last.
-  { name: 'connect', config: connectConfig },
+  { name: 'connect', cli: true, config: connectConfig },
 ]);
 
 // The modules' configuration sections join the one config schema before any process reads it.

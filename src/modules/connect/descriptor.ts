@@ -4,6 +4,7 @@
 
 import { sectionValues } from '../../config/schema.js';
 import type { LedgerModule } from '../descriptor.js';
+import { registerConnectCommands } from './commands.js';
 import { connectConfig } from './config.js';
 import { CONNECT_DOC_SECTIONS } from './docs.js';
 import { connectFamily } from './family.js';
@@ -36,6 +37,7 @@ export const connectModule: LedgerModule = {
       : undefined;
   },
   gatewayErrors: CONNECT_GATEWAY_ERRORS,
+  cli: registerConnectCommands,
   docs: 'docs/connect.md',
   docSections: CONNECT_DOC_SECTIONS,
 };

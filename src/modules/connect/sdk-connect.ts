@@ -165,8 +165,12 @@ export interface PairWalletOptions {
 
 export interface ConnectWallet {
   readonly sid: string;
+  /** The account the app announced on the relay is this wallet's (`hello` sent). */
+  readonly account: string;
   /** Transactions signed so far (their payloads), in order. */
   readonly signed: readonly TransactionPayload[];
+  /** Resolves when the relay socket closes (the app or the node ended the session, or `close()`). */
+  readonly closed: Promise<void>;
   close(): void;
 }
 
@@ -177,6 +181,9 @@ export async function pairWallet(uri: string, opts: PairWalletOptions): Promise<
   const channel = new ConnectChannel('wallet', p.sid, keys, p.appPublicKey);
   const ws = await openSocket(socketClass(opts.WebSocket), relaySocketUrl(p.node, p.sid, 'wallet'), p.token);
   const signed: TransactionPayload[] = [];
+  const closed = new Promise<void>((resolve) => {
+    ws.onclose = () => resolve();
+  });
   const answer = async (id: number, payloadText: string): Promise<ConnectMessage> => {
     const decoded = decode(TransactionPayloadCodec, fromBase64url(payloadText), DEFAULT_DECODE_LIMITS);
     if (!decoded.ok) return { t: 'sign_rejected', id, reason: 'not a transaction payload' };
@@ -201,5 +208,5 @@ export async function pairWallet(uri: string, opts: PairWalletOptions): Promise<
     queue = queue.then(async () => ws.send(channel.seal(await answer(id, payload))));
   };
   ws.send(channel.hello(keys.publicKey, { t: 'hello', account: opts.account } satisfies ConnectMessage));
-  return { sid: p.sid, signed, close: () => ws.close() };
+  return { sid: p.sid, account: opts.account, signed, closed, close: () => ws.close() };
 }
