@@ -61,6 +61,17 @@ export async function whoami(flags: Flags): Promise<void> {
   else printRecord(out);
 }
 
+/** `torana policy`: the limits the node's admission enforces, one `section.key` per line (or the JSON). */
+export async function policy(flags: Flags): Promise<void> {
+  const { client } = await resolveClient(flags, false);
+  const doc = await client.policy();
+  if (flags.json) return printJson(doc);
+  const rows: Record<string, Json> = {};
+  for (const [section, values] of Object.entries(doc))
+    for (const [key, value] of Object.entries(values)) rows[`${section}.${key}`] = value;
+  printRecord(rows);
+}
+
 export const domainRegister = (domain: string, flags: Flags) =>
   submit(flags, () => [ix.registerDomain(domain)], { domain });
 export const accountRegister = (id: string, flags: Flags) =>

@@ -26,6 +26,11 @@ export function registerClientCommands(program: Command): void {
     .addHelpText('after', '\nExample:\n  torana status --json\n')
     .action(lazyAction(statusAction, 'status', { wire: false }));
   clientOptions(
+    program.command('policy').description('the admission limits the node enforces (GET /v1/policy)'),
+  )
+    .addHelpText('after', '\nExample:\n  torana policy --json\n')
+    .action(lazyAction(actions, 'policy'));
+  clientOptions(
     program.command('whoami').description('the account and public key the CLI signs with'),
   ).action(lazyAction(actions, 'whoami'));
   const keys = program.command('keys').description('key pairs');

@@ -1,7 +1,7 @@
 // The torana client (README "SDK"): signed transactions and queries, typed readers decoded with the
 // gateway's own view codecs (so the SDK and the node cannot drift), and event streams with resumption.
 
-import type { Codec } from '../codec/codec.js';
+import type { Codec, Json } from '../codec/codec.js';
 import { decodeFrame, encode, encodeFrame } from '../codec/frame.js';
 import { hash } from '../crypto/hash.js';
 import type { Signer } from '../crypto/signer.js';
@@ -149,6 +149,13 @@ export class ToranaClient {
   }
   capabilities() {
     return this.view('/v1/node/capabilities', CapabilitiesView);
+  }
+  /**
+   * The admission policy the node enforces (`GET /v1/policy`): transaction, TTL, queue, block weight and
+   * codec limits, as its JSON document (docs/app-api.md).
+   */
+  policy() {
+    return this.http.json<Record<string, Record<string, Json>>>({ method: 'GET', path: '/v1/policy' });
   }
   apiVersions() {
     return this.view('/v1/api/versions', ApiVersionsView);

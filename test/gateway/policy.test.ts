@@ -1,9 +1,12 @@
 // GET /v1/policy answers the limits admission enforces: a node configured with a lower instruction cap
-// (and queue caps) shows them, and the cap is what refuses a transaction one instruction over it.
+// (and queue caps) shows them, and the cap is what refuses a transaction one instruction over it; the
+// SDK's `policy()` and `torana policy` read the same document.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { defaultConfig } from '../../src/config/schema.js';
+import { ToranaClient } from '../../src/sdk/client.js';
+import { runCli } from '../helpers/cli-in-process.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 import { buildTx, frameTx } from '../helpers/tx.js';
 
@@ -49,6 +52,16 @@ describe('GET /v1/policy', () => {
     assert.ok(p.block.max_weight > 0 && p.block.transactions_weight < p.block.max_weight);
     assert.equal('fees' in p, false);
     console.log(`policy: ${JSON.stringify(p)}`);
+
+    // The SDK and the CLI read the same document.
+    assert.deepEqual(await new ToranaClient({ url: t.url }).policy(), p);
+    const json = await runCli(['policy', '--url', t.url, '--json']);
+    assert.equal(json.code, 0, json.err);
+    assert.deepEqual(JSON.parse(json.out), p);
+    const text = await runCli(['policy', '--url', t.url]);
+    assert.equal(text.code, 0, text.err);
+    assert.match(text.out, new RegExp(`transaction\\.instructions_max\\s+${INSTRUCTIONS_MAX}\\b`));
+    assert.match(text.out, /queue\.per_account_max\s+7\b/);
 
     const over = await submit(INSTRUCTIONS_MAX + 1);
     assert.equal(over.status, 400, JSON.stringify(over.body));
