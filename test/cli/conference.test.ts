@@ -12,6 +12,7 @@ import { ToranaClient } from '../../src/sdk/client.js';
 import { instructions as ix } from '../../src/sdk/instructions.js';
 import { accountOf, generateKeyPair } from '../../src/sdk/keys.js';
 import { runCli as cli } from '../helpers/cli-in-process.js';
+import { JumpClock } from '../helpers/jump-clock.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 interface RelayJson {
@@ -28,8 +29,12 @@ describe('torana conference', () => {
   let t: ServedTestNode;
   let common: string[];
   let call: string;
+  // The node's clock: a call may not record more than block time since its creation × its participants,
+  // and the in-process CLI runs the steps before it faster than any wall-clock wait: the test moves the
+  // next block's time on instead of sleeping.
+  const clock = new JumpClock();
   before(async () => {
-    t = await startServedNode();
+    t = await startServedNode({}, { clock });
     common = ['--dir', t.dir, '--url', t.url];
     const domain = t.admin.id.slice(t.admin.id.lastIndexOf('@') + 1);
     call = `${domain}:standup`;
@@ -110,7 +115,8 @@ describe('torana conference', () => {
     assert.deepEqual([c.participants, c.active_participants], [[guestId], 1]);
 
     // 2 s at 1.5 per minute = 0.05 at the native scale, computed by the CLI (a call may not record more
-    // than block time since creation × max participants: the steps above took longer than 0.5 s).
+    // than block time since creation × max participants: the next block is a second later).
+    clock.jump(1_000);
     await run(['conference', 'usage', call, '--segment', '1', '--duration-ms', '2000']);
     c = await show();
     assert.deepEqual([c.usage.duration_ms, Number(c.usage.billed_gas), c.usage.segments], ['2000', 0.05, 1]);

@@ -24,6 +24,10 @@ export async function runCli(args: string[]): Promise<CliRun> {
       done?.();
       return true;
     };
+  // main() answers the exit code a command left in process.exitCode; a failed test before this command
+  // leaves node:test's own there, which is not this command's: cleared for the command, restored after.
+  const before = process.exitCode;
+  process.exitCode = undefined;
   process.stdout.write = capture((s) => (out += s), writeOut.bind(process.stdout)) as typeof writeOut;
   process.stderr.write = capture((s) => (err += s), writeErr.bind(process.stderr)) as typeof writeErr;
   try {
@@ -32,6 +36,6 @@ export async function runCli(args: string[]): Promise<CliRun> {
   } finally {
     process.stdout.write = writeOut;
     process.stderr.write = writeErr;
-    process.exitCode = undefined;
+    process.exitCode = before;
   }
 }
