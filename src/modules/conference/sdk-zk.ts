@@ -1,11 +1,12 @@
 // Client-side proving for private conferences (docs/conference.md "Private rosters", "Shielded
 // fee"), exported as `torana/sdk/zk`. The node only verifies; proofs are made here with snarkjs
-// from the circuit artifacts shipped in the package (zk/artifacts/, resolved relative to this
-// module), or from bytes or URLs the caller passes (a browser bundle serves them itself).
+// from the circuit artifacts shipped in the package (zk/artifacts/, found by src/zk/artifacts.ts at a
+// fixed depth from the package root), or from bytes or URLs the caller passes (a browser bundle serves them itself).
 // Secrets never leave the client: only nullifiers, commitments and proofs go on the ledger.
 import { poseidon3 } from 'poseidon-lite/poseidon3';
 import * as snarkjs from 'snarkjs';
 import { randomBytes } from '../../crypto/random.js';
+import { packagedArtifactUrl } from '../../zk/artifacts.js';
 import {
   callField,
   joinFeeBind,
@@ -46,7 +47,7 @@ export type ProofProgress = (stage: ProofStage, elapsedMs: number) => void;
 /** The artifacts shipped with the package: <package>/zk/artifacts/<circuit>.{wasm,zkey}. */
 export function packagedArtifacts(circuit: CircuitName): CircuitArtifacts {
   const at = (ext: string) => {
-    const url = new URL(`../../../zk/artifacts/${circuit}.${ext}`, import.meta.url);
+    const url = packagedArtifactUrl(`${circuit}.${ext}`);
     return url.protocol === 'file:' ? decodeURIComponent(url.pathname) : url.href;
   };
   return { wasm: at('wasm'), zkey: at('zkey') };
