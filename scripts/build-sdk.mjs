@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { pureCodecs } from './sdk-pure.mjs';
+import { pureCodecs, withoutModuleConfig } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkgDir = join(root, 'packages/sdk');
@@ -34,7 +34,7 @@ const result = await build({
   write: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [pureCodecs()],
+  plugins: [pureCodecs(), withoutModuleConfig()],
 });
 
 const foreign = new Set();
