@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // What the SDK's startup code holds: bundles the README's SDK example for the browser from the sources
 // (the build options of test/package/sdk-pack.test.ts — esbuild, minified, chunks split — with the
-// `torana-source` and `browser` conditions scripts/build-sdk.mjs uses, so each byte is traced to its
-// source file), prints the startup and total gzip sizes and lists the largest contributors to the
+// `torana-source` and `browser` conditions and the plugins scripts/build-sdk.mjs uses, so each byte is
+// traced to its source file), prints the startup and total gzip sizes and lists the largest contributors to the
 // startup files: by folder (a ledger module's folder, a core folder, an npm package) and by file. A
 // contributor's share is its minified bytes' share of its output file times that file's gzip size (an
 // estimate: gzip does not split exactly). `node scripts/sdk-startup.mjs [--top N]`; prints only.
