@@ -3,13 +3,14 @@
 // own sources (codec, crypto, model, modules' client code) with the pure-JS crypto backend, its npm
 // dependencies left as imports, and the signalling envelope crypto (X25519, XChaCha20) as a chunk loaded on first use;
 // then the type declarations (tsc). Each codec constructor call is marked pure (scripts/sdk-pure.mjs), so an
-// application's bundler drops the codecs its code never reaches. Fails when the bundle would import
+// application's bundler drops the codecs its code never reaches, and the modules' configuration sections
+// are left out (the SDK reads no configuration; `withoutModuleConfig`). Fails when the bundle would import
 // anything but the package's declared dependencies (a Node built-in, a native addon, a server library).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { pureCodecs } from './sdk-pure.mjs';
+import { pureCodecs, withoutModuleConfig } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkgDir = join(root, 'packages/sdk');
@@ -34,7 +35,7 @@ const result = await build({
   write: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [pureCodecs()],
+  plugins: [pureCodecs(), withoutModuleConfig()],
 });
 
 const foreign = new Set();

@@ -6,6 +6,7 @@
 // value is unused changes nothing; calls whose value is used are kept as they are. Only comments are
 // added: the code (and the bytes it writes) is the sources' own.
 import { readFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 
 /** The constructors of src/codec that build a codec and have no other effect. */
 export const CODEC_CONSTRUCTORS = Object.freeze([
@@ -49,6 +50,33 @@ export function pureCodecs() {
         const source = await readFile(args.path, 'utf8');
         const marked = markPureCodecs(source);
         return marked === source ? undefined : { contents: marked, loader: 'ts' };
+      });
+    },
+  };
+}
+
+/**
+ * The SDK reads no configuration, so its builds leave the modules' configuration sections out (their
+ * keys, defaults and docs: a few KiB of an application's startup code). The registry's imports of
+ * `./<name>/config.js` (src/modules/registry.ts) resolve to a module that gives each constant that file
+ * exports as `undefined`: the registry then adds no section for the entry, as for a module without one.
+ * Only the registry's imports are redirected; a bundle that reached a section through any other file
+ * would still hold it.
+ */
+export function withoutModuleConfig() {
+  return {
+    name: 'torana-sdk-without-module-config',
+    setup(b) {
+      b.onResolve({ filter: /^\.\/[a-z0-9-]+\/config\.js$/ }, (args) => {
+        if (!/[\\/]src[\\/]modules[\\/]registry\.ts$/.test(args.importer)) return undefined;
+        const path = join(dirname(args.importer), args.path.replace(/\.js$/, '.ts'));
+        return { path, namespace: 'torana-sdk-no-config' };
+      });
+      b.onLoad({ filter: /.*/, namespace: 'torana-sdk-no-config' }, async (args) => {
+        const names = [...(await readFile(args.path, 'utf8')).matchAll(/^export const (\w+)/gm)].map(
+          (m) => m[1],
+        );
+        return { contents: names.map((n) => `export const ${n} = undefined;`).join('\n'), loader: 'js' };
       });
     },
   };

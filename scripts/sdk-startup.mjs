@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // What the SDK's startup code holds: bundles the README's SDK example for the browser from the sources
 // (the build options of test/package/sdk-pack.test.ts — esbuild, minified, chunks split — with the
-// `torana-source` and `browser` conditions scripts/build-sdk.mjs uses, so each byte is traced to its
-// source file), prints the startup and total gzip sizes and lists the largest contributors to the
+// `torana-source` and `browser` conditions and the plugins scripts/build-sdk.mjs uses, so each byte is
+// traced to its source file), prints the startup and total gzip sizes and lists the largest contributors to the
 // startup files: by folder (a ledger module's folder, a core folder, an npm package) and by file. A
 // contributor's share is its minified bytes' share of its output file times that file's gzip size (an
 // estimate: gzip does not split exactly). `node scripts/sdk-startup.mjs [--top N]`; prints only.
@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { pureCodecs } from './sdk-pure.mjs';
+import { pureCodecs, withoutModuleConfig } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const topAt = process.argv.indexOf('--top');
@@ -38,7 +38,7 @@ try {
     nodePaths: [join(root, 'node_modules')],
     metafile: true,
     logLevel: 'warning',
-    plugins: process.env.NO_PURE ? [] : [pureCodecs()],
+    plugins: process.env.NO_PURE ? [] : [pureCodecs(), withoutModuleConfig()],
   });
   const outputs = result.metafile.outputs;
   const gz = new Map(result.outputFiles.map((f) => [f.path, gzipSync(f.contents).length]));

@@ -1,5 +1,6 @@
 // Typed SDK errors carrying the gateway's stable codes (docs/errors.md).
 
+import { readableRejection } from '../model/rejection-text.js';
 import type { Rejection } from '../model/rejections.js';
 
 /** The node answered with an error body `{code, message, details}`. */
@@ -16,17 +17,26 @@ export class ToranaApiError extends Error {
   }
 }
 
-/** A transaction was committed in a block as rejected (e.g. insufficient_funds). */
+/**
+ * A transaction was committed in a block as rejected (e.g. insufficient_funds). The message reads the
+ * rejection's amounts at their definition's scale (`account cap 2.00 (window tx) …`), as the CLI shows
+ * them (model/rejection-text.ts; the committed text names the scale, so no read is needed);
+ * `committedMessage` (and `reason.message`) keep the text the block committed, in base units
+ * (`account cap 200 (window tx, units at scale 2) …`).
+ */
 export class TransactionRejectedError extends Error {
   override readonly name = 'TransactionRejectedError';
   readonly code: string;
+  /** The rejection's message as the block committed it (consensus data: base units and their scale). */
+  readonly committedMessage: string;
   constructor(
     readonly hash: string,
     readonly reason: Rejection,
     readonly blockHeight: number | undefined,
   ) {
-    super(`transaction ${hash} rejected: ${reason.code}: ${reason.message}`);
+    super(`transaction ${hash} rejected: ${reason.code}: ${readableRejection(reason.code, reason.message)}`);
     this.code = reason.code;
+    this.committedMessage = reason.message;
   }
 }
 

@@ -3,16 +3,18 @@
 // comments (esbuild's output of every source file, marks stripped, is that of the unmarked file: no mark
 // inside a string, a template or a declaration), and a bundle of the SDK client alone, from marked
 // sources, leaves out view codecs nothing it uses reaches and is smaller than one from the sources as
-// they are.
+// they are. And the SDK's builds leave out the modules' configuration sections, which no SDK code reads:
+// the registry then adds none, and the bundle still builds, signs and encodes transactions.
 import assert from 'node:assert/strict';
-import { readdir, readFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
 // @ts-expect-error: a plain ES module script without types
-import { markPureCodecs, pureCodecs } from '../../scripts/sdk-pure.mjs';
+import { markPureCodecs, pureCodecs, withoutModuleConfig } from '../../scripts/sdk-pure.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MARK = '/* @__PURE__ */ ';
@@ -91,5 +93,62 @@ describe('codec constructions marked pure for the SDK bundle', () => {
     assert.ok(plain.text.includes('"TriggerList"'), 'the unmarked bundle keeps the unused view');
     assert.ok(!pure.text.includes('"TriggerList"'), 'the marked bundle drops it');
     assert.ok(pure.gzip < plain.gzip);
+  });
+
+  it("leaves the modules' configuration sections out of the SDK's bundle; the SDK still encodes", async () => {
+    const bundle = async (plugins: unknown[]) => {
+      const r = await build({
+        stdin: {
+          contents: [
+            "import { TransactionBuilder, importKeyPair, instructions as ix } from './src/sdk/index.ts';",
+            "import { moduleConfigSections } from './src/config/sections.ts';",
+            "const key = importKeyPair('11'.repeat(32));",
+            "const tx = new TransactionBuilder('chain', key.publicKeyText() + '@system')",
+            "  .add(ix.registerDomain('wonderland'), ix.registerAssetDefinition('rose#wonderland', { scale: 2 }))",
+            '  .createdAtMs(1)',
+            '  .sign(key);',
+            'export const result = { sections: moduleConfigSections().map((s) => s.name), hash: tx.hash };',
+          ].join('\n'),
+          resolveDir: ROOT,
+          loader: 'ts',
+        },
+        bundle: true,
+        minify: true,
+        write: false,
+        metafile: true,
+        platform: 'neutral',
+        format: 'esm',
+        mainFields: ['module', 'main'],
+        conditions: ['torana-source', 'browser'],
+        logLevel: 'silent',
+        plugins: plugins as never,
+      });
+      const inputs = Object.keys(r.metafile.inputs).filter((f) =>
+        /^src\/modules\/[a-z]+\/config\.ts$/.test(f),
+      );
+      const dir = await mkdtemp(join(tmpdir(), 'torana-sdk-config-'));
+      const file = join(dir, 'bundle.mjs');
+      await writeFile(file, r.outputFiles[0]!.text);
+      try {
+        const { result } = (await import(pathToFileURL(file).href)) as {
+          result: { sections: string[]; hash: string };
+        };
+        return { inputs, gzip: gzipSync(r.outputFiles[0]!.text).length, ...result };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    };
+    const full = await bundle([pureCodecs()]);
+    const sdk = await bundle([pureCodecs(), withoutModuleConfig()]);
+    console.log(
+      `# the SDK with a client and a transaction: ${(sdk.gzip / 1024).toFixed(1)} KiB gzip without the sections, ` +
+        `${(full.gzip / 1024).toFixed(1)} KiB with ${full.sections.join(', ')}`,
+    );
+    assert.deepEqual(full.sections, ['conference', 'content', 'webhooks', 'connect']);
+    assert.deepEqual(full.inputs.length, 4);
+    assert.deepEqual(sdk.sections, []);
+    assert.deepEqual(sdk.inputs, []);
+    assert.equal(sdk.hash, full.hash, 'the same transaction, byte for byte');
+    assert.ok(sdk.gzip < full.gzip);
   });
 });
