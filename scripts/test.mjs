@@ -64,7 +64,7 @@ if (!skipChecks && tier === 'quick') {
       `.cache/tsc/${name}.tsbuildinfo`,
     ]);
   tsc('tsconfig.json', 'main');
-  tsc('src/dashboard/ui/tsconfig.json', 'dashboard');
+  tsc('src/modules/dashboard/ui/tsconfig.json', 'dashboard');
 }
 
 // The slowest files, slowest first (scripts/test-budgets.json: each file's budget in seconds, biggest

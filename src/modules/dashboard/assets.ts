@@ -8,8 +8,8 @@ import { extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** Where the build writes the bundle; the same from src/dashboard/ and dist/dashboard/. */
-export const BUILT_ASSETS_DIR = fileURLToPath(new URL('../../dist/dashboard/www/', import.meta.url));
+/** Where the build writes the bundle; the same from src/modules/dashboard/ and dist/modules/dashboard/. */
+export const BUILT_ASSETS_DIR = fileURLToPath(new URL('../../../dist/dashboard/www/', import.meta.url));
 
 /** Content types of the files the build writes; any other extension is not served. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
