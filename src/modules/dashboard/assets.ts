@@ -1,4 +1,4 @@
-// The dashboard's built files (scripts/build-dashboard.mjs writes them to dist/dashboard/www/), read once
+// The dashboard's built files (build.mjs writes them to dist/dashboard/www/), read once
 // into memory when the node starts. A request can only name a file of this table: there is no path
 // from a URL to the file system, so no traversal. Each file is kept as is and gzip-compressed.
 

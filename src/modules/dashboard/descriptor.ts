@@ -5,7 +5,7 @@
 // configuration (see README.md).
 
 import type { LedgerModule } from '../descriptor.js';
-import { DASHBOARD_DOC_SECTIONS } from './docs.js';
+import { DASHBOARD_DOC_SECTIONS, DASHBOARD_HOSTED_DOC_SECTIONS } from './docs.js';
 import { builtDashboard } from './family.js';
 
 export const dashboardModule: LedgerModule = {
@@ -26,4 +26,6 @@ export const dashboardModule: LedgerModule = {
   },
   docs: 'docs/dashboard.md',
   docSections: DASHBOARD_DOC_SECTIONS,
+  // The modules that add to the dashboard say what on its page (docs/dashboard.md "Ledger modules").
+  hostsDocSections: DASHBOARD_HOSTED_DOC_SECTIONS,
 };

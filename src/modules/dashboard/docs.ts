@@ -1,7 +1,25 @@
 // The dashboard's entries in the shared documentation pages (src/modules/docs.ts renders them into
-// docs/security.md): what the page may load and connect to, and what the server serves.
+// docs/security.md): what the page may load and connect to, and what the server serves. And the section
+// it hosts on its own page, docs/dashboard.md, which the modules that add to the dashboard fill (each
+// with a row saying what its `dashboard.ts` adds).
 
-import type { ModuleDocSections } from '../descriptor.js';
+import type { DocSectionPlace, ModuleDocSections } from '../descriptor.js';
+
+declare module '../descriptor.js' {
+  interface HostedDocSectionNames {
+    /** A `| module | adds |` row of docs/dashboard.md: what a module's `dashboard.ts` adds to its pages. */
+    'dashboard-additions': true;
+  }
+}
+
+/** The sections the dashboard hosts on docs/dashboard.md. */
+export const DASHBOARD_HOSTED_DOC_SECTIONS: Readonly<Record<'dashboard-additions', DocSectionPlace>> = {
+  'dashboard-additions': {
+    page: 'docs/dashboard.md',
+    head: ['| module | adds to the dashboard |', '| --- | --- |'],
+    join: '\n',
+  },
+};
 
 export const DASHBOARD_DOC_SECTIONS: ModuleDocSections = {
   'security-sections': [
