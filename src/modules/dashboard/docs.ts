@@ -26,11 +26,12 @@ export const DASHBOARD_DOC_SECTIONS: ModuleDocSections = {
     '## The dashboard\n\n' +
       'The web dashboard (docs/dashboard.md) is static files read once at start into a table: a URL is a key\n' +
       'of that table, never a file-system path, so no request reaches another file (unknown names answer 404\n' +
-      '`not_found`). Every page carries a Content-Security-Policy that allows scripts, styles and images of\n' +
-      "its own origin only (`'self'`; no inline script or style, no CDN, no framing) and connections to its\n" +
-      'own origin plus the origins of `dashboard.connect_src` (checked as origins at load). It is served only\n' +
-      'by the `developer` and `full` telemetry profiles (503 `telemetry_profile_restricted` otherwise) and is\n' +
-      'absent with `dashboard.enabled = false`. Its operator sign-in keeps the session token in the\n' +
+      '`not_found`). Every page carries a Content-Security-Policy that allows scripts and styles of its own\n' +
+      "origin only (`'self'`; no inline script or style, no CDN, no framing), images of its own origin or\n" +
+      'data: URLs, and connections to its own origin plus the origins of `dashboard.connect_src` (checked as\n' +
+      'origins at load). It is served only by the `developer` and `full` telemetry profiles (503\n' +
+      '`telemetry_profile_restricted` otherwise) and is absent with `dashboard.enabled = false`. Its operator\n' +
+      'sign-in keeps the session token in the\n' +
       "tab's sessionStorage; the operator's key signs in the browser and is never stored or sent. Tests:\n" +
       '`src/modules/dashboard/family.test.ts`, `test/dashboard/served.test.ts`.',
   ],
