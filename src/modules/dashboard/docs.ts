@@ -31,8 +31,8 @@ export const DASHBOARD_DOC_SECTIONS: ModuleDocSections = {
       'data: URLs, and connections to its own origin plus the origins of `dashboard.connect_src` (checked as\n' +
       'origins at load). It is served only by the `developer` and `full` telemetry profiles (503\n' +
       '`telemetry_profile_restricted` otherwise) and is absent with `dashboard.enabled = false`. Its operator\n' +
-      'sign-in keeps the session token in the\n' +
-      "tab's sessionStorage; the operator's key signs in the browser and is never stored or sent. Tests:\n" +
+      "sign-in keeps the session token in the tab's sessionStorage; the operator's key signs in the browser\n" +
+      'and is never stored or sent. Tests:\n' +
       '`src/modules/dashboard/family.test.ts`, `test/dashboard/served.test.ts`.',
   ],
 };
