@@ -26,6 +26,7 @@ function env(overrides: Record<string, unknown>): ModuleRouteEnv & { logged: str
 
 const family = (name: string, servedAfter?: string): RouteFamily => ({
   name,
+  app: false,
   routes: () => [],
   ...(servedAfter === undefined ? {} : { servedAfter }),
 });
