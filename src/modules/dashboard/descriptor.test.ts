@@ -1,3 +1,5 @@
+// The registry first: it adds the modules' configuration sections before the first read of the schema.
+import '../registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../config/load.js';
