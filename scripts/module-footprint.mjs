@@ -40,12 +40,24 @@
 // the entry fee parameter. Both are in committed results and the results root, so they cannot change;
 // they are the core's names, not hand mentions of the module. Any other word of the module still counts
 // (its entry fee parameter `conference_entry_fee` on its own included).
+// The dashboard pattern: /dashboard/i, less the word's other senses listed in OTHER_DASHBOARD_TERMS: the
+// Grafana dashboard of deploy/grafana/ (`torana-dashboard.json`, a "Grafana dashboard") and any client's
+// dashboard as a common noun ("dashboards and scripts", "a dashboard or a script"). The dashboard is the
+// module other modules add to by convention: a module folder's `dashboard.ts` (its pages and panels,
+// built with the `torana:dashboard` parts and found by the dashboard's build, never imported by path)
+// is that module's own piece, so the folder of a module that has one is left out of the dashboard's count
+// (`extendedBy`, below), as a dependent's folder is; every other module folder still counts. Its
+// configuration section `[dashboard]` stays a core section (as a module section it would move after
+// `[iso20022]` and change the generated configuration), so its keys (`dashboard.enabled`,
+// `dashboard.connect_src`, the table `[dashboard]`) and the texts of the generated configuration that
+// name it (fixed: src/config/fixed-defaults.test.ts) are the core's, listed in CORE_CONFIG_DASHBOARD_TERMS
+// and removed too; any other word of the dashboard in the config files still counts.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
 // A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
 // tables (src/model/tags.ts), and the docs index.
 
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -79,6 +91,36 @@ export const URL_ALIAS_TERMS = /OpenAPI document \(alias\)/g;
  */
 export const CONSENSUS_CONFERENCE_TERMS =
   /conference_native_asset_not_configured|the shielded_pool_account or conference_entry_fee parameter is missing or invalid/gi;
+
+/**
+ * The word "dashboard" in a sense other than the web dashboard module: the Grafana dashboard of the
+ * node's metrics, and a client's dashboard as a common noun.
+ */
+export const OTHER_DASHBOARD_TERMS =
+  /torana-dashboard\.json|Grafana dashboard|dashboards and scripts|a dashboard or a script/gi;
+
+/**
+ * The core configuration section `[dashboard]`: its keys and table as written anywhere, and the texts of
+ * the generated configuration that name the dashboard (each is in test/fixtures/config/default-config.toml;
+ * test/project/module-footprint.test.ts checks it).
+ */
+export const CORE_CONFIG_DASHBOARD_TEXTS = [
+  'The web dashboard served at /dashboard (docs/dashboard.md).',
+  "Serve the dashboard's static files under /dashboard/",
+  'Other nodes the dashboard may read',
+  '(docs/dashboard.md "Another node")',
+  'reach the node (or its dashboard) by',
+];
+const escapeRe = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+export const CORE_CONFIG_DASHBOARD_TERMS = new RegExp(
+  [
+    String.raw`\bdashboard\.(?:enabled|connect_src|connectSrc)\b`,
+    String.raw`\[dashboard\]`,
+    String.raw`^\s*dashboard: section\(`,
+    ...CORE_CONFIG_DASHBOARD_TEXTS.map(escapeRe),
+  ].join('|'),
+  'gim',
+);
 
 /**
  * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
@@ -148,6 +190,14 @@ export const FEATURES = {
     docs: 'docs/repo.md',
     dependsOn: ['triggers'],
   },
+  // Off the ledger: the web dashboard. `extendedBy`: the file by which another module adds to it.
+  dashboard: {
+    folder: 'src/modules/dashboard',
+    pattern: /dashboard/i,
+    unlike: [OTHER_DASHBOARD_TERMS, CORE_CONFIG_DASHBOARD_TERMS],
+    docs: 'docs/dashboard.md',
+    extendedBy: 'dashboard.ts',
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';
@@ -187,7 +237,7 @@ export function moduleSections(text) {
 export function namesFeature(name, text) {
   const feature = FEATURES[name];
   let rest = text.replace(MODULE_SECTION, '');
-  if (feature.unlike !== undefined) rest = rest.replace(feature.unlike, '');
+  for (const unlike of [feature.unlike ?? []].flat()) rest = rest.replace(unlike, '');
   return feature.pattern.test(rest);
 }
 
@@ -208,14 +258,34 @@ export function dependents(name) {
   return Object.keys(FEATURES).filter((n) => (FEATURES[n].dependsOn ?? []).includes(name));
 }
 
-/** The folders and docs pages not read for the feature's count: its own, then its dependents'. */
+/**
+ * The other module folders that add to the feature by its convention file (`extendedBy`, e.g. a
+ * module's `dashboard.ts`), in folder order; none for a feature without one.
+ */
+export function extenders(name) {
+  const feature = FEATURES[name];
+  if (feature?.extendedBy === undefined) return [];
+  return readdirSync(join(root, 'src/modules'), { withFileTypes: true })
+    .filter((d) => d.isDirectory())
+    .map((d) => `src/modules/${d.name}`)
+    .filter((f) => f !== feature.folder && existsSync(join(root, f, feature.extendedBy)))
+    .sort();
+}
+
+/**
+ * The folders and docs pages not read for the feature's count: its own, then its dependents', then the
+ * folders of the modules that add to it by its convention file.
+ */
 export function leftOut(name) {
   const feature = FEATURES[name];
   if (feature === undefined)
     throw new Error(`no feature ${name} (known: ${Object.keys(FEATURES).join(', ')})`);
-  return [feature, ...dependents(name).map((n) => FEATURES[n])].flatMap((f) =>
-    f.folder === undefined ? [f.docs] : [f.folder, f.docs],
-  );
+  return [
+    ...[feature, ...dependents(name).map((n) => FEATURES[n])].flatMap((f) =>
+      f.folder === undefined ? [f.docs] : [f.folder, f.docs],
+    ),
+    ...extenders(name),
+  ];
 }
 
 /** The files outside the feature's folder that mention it, with how. */

@@ -7,12 +7,15 @@ import { existsSync, readdirSync, statSync, utimesSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** What the build compiles (tsconfig.build.json): src/**\/*.ts but tests and the dashboard's UI. */
+/**
+ * What the build compiles (tsconfig.build.json): src/**\/*.ts but tests and a browser UI (a folder
+ * with a tsconfig.json of its own, type-checked apart and bundled by its module's build).
+ */
 function* sources(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, e.name);
     if (e.isDirectory()) {
-      if (p.endsWith(join('dashboard', 'ui'))) continue;
+      if (existsSync(join(p, 'tsconfig.json'))) continue;
       yield* sources(p);
     } else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) yield p;
   }

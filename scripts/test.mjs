@@ -9,7 +9,7 @@
 // The quick tier runs its small unit files under src/ in batches, several files to a process
 // (scripts/test-batches.mjs); `--no-batch` gives every file a process of its own.
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { batchFiles } from './test-batches.mjs';
 import { buildTestTree } from './test-build.mjs';
@@ -64,7 +64,10 @@ if (!skipChecks && tier === 'quick') {
       `.cache/tsc/${name}.tsbuildinfo`,
     ]);
   tsc('tsconfig.json', 'main');
-  tsc('src/dashboard/ui/tsconfig.json', 'dashboard');
+  // A module's browser UI (`src/modules/<name>/ui/tsconfig.json`, the DOM library) is checked apart.
+  for (const name of readdirSync(join(root, 'src/modules')).sort())
+    if (existsSync(join(root, 'src/modules', name, 'ui/tsconfig.json')))
+      tsc(`src/modules/${name}/ui/tsconfig.json`, name);
 }
 
 // The slowest files, slowest first (scripts/test-budgets.json: each file's budget in seconds, biggest

@@ -162,7 +162,7 @@ function checkTls(config: Config): ConfigError[] {
   ];
 }
 
-function checkDashboardSources(config: Config): ConfigError[] {
+function checkConnectSrcOrigins(config: Config): ConfigError[] {
   const bad = config.dashboard.connectSrc.filter((s) => !CSP_ORIGIN.test(s));
   return bad.length === 0
     ? []
@@ -189,7 +189,7 @@ export function checkRules(config: Config): ConfigError[] {
   const errors: ConfigError[] = [
     ...checkExplorerBackend(config),
     ...checkNeeds(config),
-    ...checkDashboardSources(config),
+    ...checkConnectSrcOrigins(config),
     ...checkTls(config),
     ...checkProxies(config),
   ];

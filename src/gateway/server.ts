@@ -79,7 +79,7 @@ const CORS_REQUEST_HEADERS = [
   // Signed app requests (signed-request.ts): the bridge and the modules' signed routes (signalling, …),
   // which a browser client calls directly.
   ...SIGNED_REQUEST_HEADERS,
-  // Operator sign-in sessions (`Authorization: Bearer`): the dashboard of another node reading this one.
+  // Operator sign-in sessions (`Authorization: Bearer`): a browser page served by another node reading this one.
   'authorization',
 ];
 const CORS_EXPOSED_HEADERS = [API_VERSION_HEADER, 'x-ledger-api-supported', 'retry-after'];

@@ -1,7 +1,7 @@
 // Read routes that a participant's signed app request (signed-request.ts) OR an operator sign-in session
 // (`Authorization: Bearer <token>`, operator-auth.ts's session verifier) may open: the operator runs the
 // node and already holds its data, so letting a signed-in operator read what participants read gives
-// nothing away, and it lets a browser (the dashboard) read without holding a participant's key.
+// nothing away, and it lets a browser page read without holding a participant's key.
 // A request with an `Authorization: Bearer` header is judged by the session only (an unknown, expired or
 // revoked token is 401 operator_session_*; a malformed one 401 operator_auth_invalid), never falls back to
 // the signed headers; any other request goes through the signed-request checks unchanged.

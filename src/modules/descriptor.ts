@@ -92,8 +92,7 @@ export interface ModuleRouteEnv {
  * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-names` (a
  * paragraph of its "Names in place of ids": the names a module gives and how they resolve),
  * `app-api-id-names` (a `| where | parameters |` row of its table of names taken in place of ids),
- * `security-writes` (a paragraph of docs/security.md "Writing to the ledger"), `dashboard-additions` (a
- * `| module | adds |` row of docs/dashboard.md: what its `dashboard.ts` adds to the dashboard's pages),
+ * `security-writes` (a paragraph of docs/security.md "Writing to the ledger"),
  * `errors-routes` (a `## …` section of docs/errors.md: the gateway error codes its routes answer with,
  * one `| code | HTTP status | meaning |` table each), `errors-cli` (a `| code | meaning |` row of
  * docs/errors.md: its commands' own CLI codes), `data-model-ids` (a `| entity | text form | example |` row of
@@ -106,13 +105,33 @@ export interface ModuleRouteEnv {
  * `renderModuleConfigDocs` of src/config/docs.ts).
  * `operations-alerts` (a `| alert | severity | means | do |` row of docs/operations.md "Alerts": an alert
  * of deploy/prometheus/torana-alerts.yml on the module's own series).
+ * Besides these, the sections a module hosts on its own page (`hostsDocSections`, named in
+ * `HostedDocSectionNames`).
  */
-export type ModuleDocSection =
+export type ModuleDocSection = CoreDocSection | keyof HostedDocSectionNames;
+
+/**
+ * The names of the sections modules host on their own pages, which other modules fill: the hosting
+ * module adds its names by augmentation (`declare module '../descriptor.js' { interface
+ * HostedDocSectionNames { 'its-section': true } }`, in its docs.ts) and declares where they sit in its
+ * descriptor's `hostsDocSections`.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' augmentations
+export interface HostedDocSectionNames {}
+
+/** Where a shared section sits (its page) and how its entries are laid out (a head, joined by `join`). */
+export interface DocSectionPlace {
+  readonly page: string;
+  readonly head: readonly string[];
+  readonly join: string;
+}
+
+/** The sections the core's shared pages hold. */
+export type CoreDocSection =
   | 'app-api-families'
   | 'app-api-names'
   | 'app-api-id-names'
   | 'security-writes'
-  | 'dashboard-additions'
   | 'errors-routes'
   | 'errors-cli'
   | 'data-model-ids'
@@ -196,6 +215,11 @@ export interface LedgerModule {
   readonly docs: string;
   /** Its entries in the shared documentation pages (table rows or paragraphs, in Markdown). */
   readonly docSections?: ModuleDocSections;
+  /**
+   * The sections it hosts on its own docs page, which every module (itself included) may fill through
+   * `docSections`: where each sits and how its entries are laid out (src/modules/docs.ts).
+   */
+  readonly hostsDocSections?: Readonly<Partial<Record<keyof HostedDocSectionNames, DocSectionPlace>>>;
   /** The modules it builds on (as in its registry entry). */
   readonly dependsOn?: readonly string[];
 }

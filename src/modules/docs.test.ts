@@ -20,7 +20,7 @@ const fake = (name: string, rows: readonly string[]): LedgerModule => ({
 
 describe('module sections of the shared docs pages', () => {
   it('every page holds exactly the sections its modules’ descriptors give', () => {
-    for (const page of moduleDocPages()) {
+    for (const page of moduleDocPages(LEDGER_MODULES)) {
       const text = readFileSync(new URL(page, ROOT), 'utf8');
       assert.equal(
         renderModuleDocPage(page, text, LEDGER_MODULES),
@@ -50,6 +50,29 @@ describe('module sections of the shared docs pages', () => {
     assert.ok(out.startsWith('before\n') && out.endsWith('\nafter\n') && out.includes('\nmid\n'));
     assert.ok(out.includes('<!-- modules:app-api-id-names -->\n| where |'));
     assert.throws(() => renderModuleDocPage(page, 'no markers', []), /has 0 modules:/);
+  });
+
+  it('a section a module hosts sits on its page, is filled by every module, and is placed once', () => {
+    const page = `docs/${'host'}.md`; // a made-up page (built, so that it reads as no citation)
+    const host: LedgerModule = {
+      ...fake('host', []),
+      hostsDocSections: {
+        'dashboard-additions': { page, head: ['| m | adds |'], join: '\n' },
+      },
+    };
+    const guest: LedgerModule = {
+      ...fake('guest', []),
+      docSections: { 'dashboard-additions': ['| guest | x |'] },
+    };
+    assert.deepEqual(moduleDocPages([host, guest]).includes(page), true);
+    assert.equal(moduleDocPages([guest]).includes(page), false, 'no host, no section');
+    const text = 'a\n<!-- modules:dashboard-additions -->\nold\n<!-- /modules:dashboard-additions -->\nb\n';
+    assert.equal(
+      renderModuleDocPage(page, text, [host, guest]),
+      'a\n<!-- modules:dashboard-additions -->\n| m | adds |\n| guest | x |\n<!-- /modules:dashboard-additions -->\nb\n',
+    );
+    assert.throws(() => renderModuleDocSection('dashboard-additions', [guest]), /placed by no module/);
+    assert.throws(() => moduleDocPages([host, { ...host, name: 'again' }]), /placed twice/);
   });
 
   it('the multisig and controls rows reach the pages from their descriptors', () => {

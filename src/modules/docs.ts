@@ -12,12 +12,10 @@
 // registry, not written by hand.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import type { LedgerModule, ModuleDocSection } from './descriptor.js';
+import type { CoreDocSection, DocSectionPlace, LedgerModule, ModuleDocSection } from './descriptor.js';
 
-/** Where each section lives and how its entries are laid out. */
-export const MODULE_DOC_SECTIONS: Readonly<
-  Record<ModuleDocSection, { readonly page: string; readonly head: readonly string[]; readonly join: string }>
-> = {
+/** Where each section of the core's shared pages lives and how its entries are laid out. */
+export const MODULE_DOC_SECTIONS: Readonly<Record<CoreDocSection, DocSectionPlace>> = {
   'app-api-families': {
     page: 'docs/app-api.md',
     head: ['| family | routes | needs besides `app_api.enabled` |', '| --- | --- | --- |'],
@@ -30,11 +28,6 @@ export const MODULE_DOC_SECTIONS: Readonly<
     join: '\n',
   },
   'security-writes': { page: 'docs/security.md', head: [], join: '\n\n' },
-  'dashboard-additions': {
-    page: 'docs/dashboard.md',
-    head: ['| module | adds to the dashboard |', '| --- | --- |'],
-    join: '\n',
-  },
   'errors-routes': { page: 'docs/errors.md', head: [], join: '\n\n' },
   'errors-cli': {
     page: 'docs/errors.md',
@@ -63,11 +56,30 @@ export const MODULE_DOC_SECTIONS: Readonly<
   },
 };
 
-const SECTION_NAMES = Object.keys(MODULE_DOC_SECTIONS) as ModuleDocSection[];
+/**
+ * Every section and where it sits: the core's pages' (MODULE_DOC_SECTIONS), then those the modules host
+ * on their own pages (`hostsDocSections`), in registry order. A name is placed once.
+ */
+export function docSectionPlaces(
+  modules: readonly LedgerModule[],
+): Readonly<Partial<Record<ModuleDocSection, DocSectionPlace>>> {
+  const out: Partial<Record<ModuleDocSection, DocSectionPlace>> = { ...MODULE_DOC_SECTIONS };
+  for (const m of modules)
+    for (const [name, place] of Object.entries(m.hostsDocSections ?? {}) as [
+      ModuleDocSection,
+      DocSectionPlace,
+    ][]) {
+      if (Object.hasOwn(out, name)) throw new Error(`docs section ${name} of ${m.name} is placed twice`);
+      out[name] = place;
+    }
+  return out;
+}
 
 /** A section's body: its head and every module's entries, in registry order. */
 export function renderModuleDocSection(section: ModuleDocSection, modules: readonly LedgerModule[]): string {
-  const { head, join } = MODULE_DOC_SECTIONS[section];
+  const place = docSectionPlaces(modules)[section];
+  if (place === undefined) throw new Error(`docs section ${section} is placed by no module`);
+  const { head, join } = place;
   const entries = modules.flatMap((m) => m.docSections?.[section] ?? []);
   if (entries.length === 0) return '';
   return [...(head.length > 0 ? [head.join('\n')] : []), ...entries].join(join);
@@ -79,8 +91,9 @@ const marker = (name: string) =>
 /** A page's text with each of its module sections rendered from the descriptors. */
 export function renderModuleDocPage(page: string, text: string, modules: readonly LedgerModule[]): string {
   let out = text;
-  for (const name of SECTION_NAMES) {
-    if (MODULE_DOC_SECTIONS[name].page !== page) continue;
+  const places = docSectionPlaces(modules);
+  for (const [name, place] of Object.entries(places) as [ModuleDocSection, DocSectionPlace][]) {
+    if (place.page !== page) continue;
     const re = marker(name);
     const found = [...out.matchAll(re)].length;
     if (found !== 1) throw new Error(`${page} has ${found} modules:${name} sections (one expected)`);
@@ -94,14 +107,14 @@ export function renderModuleDocPage(page: string, text: string, modules: readonl
 }
 
 /** The pages that hold module sections (paths relative to the repository root). */
-export function moduleDocPages(): string[] {
-  return [...new Set(SECTION_NAMES.map((s) => MODULE_DOC_SECTIONS[s].page))].sort();
+export function moduleDocPages(modules: readonly LedgerModule[]): string[] {
+  return [...new Set(Object.values(docSectionPlaces(modules)).map((p) => p.page))].sort();
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { LEDGER_MODULES } = await import('./load.js');
   const root = new URL('../../', import.meta.url);
-  for (const page of moduleDocPages()) {
+  for (const page of moduleDocPages(LEDGER_MODULES)) {
     const url = new URL(page, root);
     const text = readFileSync(url, 'utf8');
     const next = renderModuleDocPage(page, text, LEDGER_MODULES);

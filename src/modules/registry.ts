@@ -193,6 +193,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'webhooks', cli: true, config: webhooksConfig },
   // Needs nothing of the ledger (no instruction tag): last.
   { name: 'connect', cli: true, config: connectConfig },
+  // The web dashboard: static files of its own and no configuration section of its own (its keys stay
+  // the core's `[dashboard]`, where the generated configuration has them).
+  { name: 'dashboard' },
 ]);
 
 // The modules' configuration sections join the one config schema before any process reads it.

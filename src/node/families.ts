@@ -5,7 +5,6 @@
 // costs nothing; serve.ts still calls `close` on it.
 
 import { accountsFamily } from '../accounts/family.js';
-import { builtDashboard } from '../dashboard/family.js';
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { placeFamilies, type RouteFamily } from '../gateway/family.js';
@@ -108,10 +107,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       },
       onError: (e) => env.logError('telemetry propagation', e),
     }),
-    // The web dashboard (not part of the application API; gated by the telemetry profile).
-    ...(c.dashboard.enabled
-      ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)
-      : []),
     reads.history,
     operatorFamily(env.operatorSessions),
     // The admission limits this node enforces (GET /v1/policy).

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { BUILT_ASSETS_DIR, firstLoadGzipBytes, loadAssets } from '../../src/dashboard/assets.js';
+import { BUILT_ASSETS_DIR, firstLoadGzipBytes, loadAssets } from '../../src/modules/dashboard/assets.js';
 import { serveNode } from '../../src/node/serve.js';
 import { importKeyPair, instructions, ToranaClient } from '../../src/sdk/index.js';
 import { CHROMIUM } from '../helpers/browser-sdk.js';

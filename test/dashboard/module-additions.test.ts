@@ -1,7 +1,9 @@
-// What the ledger modules add to the dashboard (src/dashboard/ui/extensions.ts): each module folder's
-// `dashboard.ts`, bundled by scripts/build-dashboard.mjs as `torana:module-dashboards`. The dashboard's
-// own files name no module; this bundles the real search and extension list with the real plugin and
-// runs them in Node against a stub of the node's routes (fetch), as the browser would.
+// What the ledger modules add to the dashboard (src/modules/dashboard/ui/extensions.ts): each module
+// folder's `dashboard.ts`, bundled by the dashboard module's build as `torana:module-dashboards`, and
+// each one's `rejection-forms.ts` as `torana:module-rejection-forms` (rejections shown at scale). The
+// dashboard's own files name no module; this bundles the real search, extension list and transaction
+// page's rejection with the real plugin and runs them in Node against a stub of the node's routes
+// (fetch), as the browser would.
 // test-runner: own process: it sets the browser globals (location, localStorage, fetch) the bundle reads.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,8 +16,10 @@ import {
   moduleDashboardFiles,
   moduleDashboardsPlugin,
   moduleDashboardsSource,
+  moduleRejectionFormFiles,
   // @ts-expect-error: a plain ES module script without types
-} from '../../scripts/dashboard-modules.mjs';
+} from '../../src/modules/dashboard/module-dashboards.mjs';
+import LEDGER_MODULES from '../../src/modules/registry.js';
 
 const ROOT = new URL('../../', import.meta.url).pathname;
 
@@ -25,6 +29,8 @@ interface Match {
 }
 interface Bundle {
   resolveQuery(q: string): Promise<Match[]>;
+  readableRejection(code: string, message: string): string;
+  RejectionFacts(p: { reason: unknown }): unknown;
   EXTENSIONS: readonly {
     accountPanels?: readonly { path: string }[];
     pages?: readonly { route: string; title: string; path: string; Page: unknown }[];
@@ -48,8 +54,10 @@ describe('the ledger modules’ additions to the dashboard', () => {
     const out = await build({
       stdin: {
         contents:
-          "export { resolveQuery } from './src/dashboard/ui/search.ts';\n" +
-          "export { EXTENSIONS } from './src/dashboard/ui/extensions.ts';\n",
+          "export { resolveQuery } from './src/modules/dashboard/ui/search.ts';\n" +
+          "export { EXTENSIONS } from './src/modules/dashboard/ui/extensions.ts';\n" +
+          "export { readableRejection } from './src/modules/dashboard/ui/rejections.ts';\n" +
+          "export { RejectionFacts } from './src/modules/dashboard/ui/tx.ts';\n",
         resolveDir: ROOT,
         loader: 'ts',
       },
@@ -128,4 +136,43 @@ describe('the ledger modules’ additions to the dashboard', () => {
     assert.deepEqual(await ui.resolveQuery('rose#wonderland'), []);
     assert.deepEqual(asked, ['GET /v1/assets/definitions/rose%23wonderland'], 'a definition id is no name');
   });
+
+  it('finds each module folder’s rejection-forms.ts by convention: the registry entries with rejection forms', () => {
+    const files: string[] = moduleRejectionFormFiles();
+    assert.deepEqual(
+      files.map((f) => f.slice(ROOT.length)),
+      LEDGER_MODULES.filter((m) => m.rejectionForms !== undefined)
+        .map((m) => `src/modules/${m.name}/rejection-forms.ts`)
+        .sort(),
+    );
+  });
+
+  // The committed text keeps base units (consensus data); a person reads the amounts at scale.
+  const CAP =
+    'account cap 200 (window tx, units at scale 2) of usd#w exceeded by a@w: 350 with this transfer';
+  const CAP_AT_SCALE = 'account cap 2.00 (window tx) of usd#w exceeded by a@w: 3.50 with this transfer';
+
+  it('reads a cap rejection’s amounts at their definition’s scale; a message of no known form unchanged', () => {
+    assert.equal(ui.readableRejection('transfer_cap_exceeded', CAP), CAP_AT_SCALE);
+    assert.equal(ui.readableRejection('account_not_found', 'account a@w not found'), 'account a@w not found');
+  });
+
+  it('the transaction page shows a rejection’s message at scale, with its code', () => {
+    const shown = texts(ui.RejectionFacts({ reason: { code: 'transfer_cap_exceeded', message: CAP } }));
+    console.log(`rejection shown: ${shown.join(' | ')}`);
+    assert.ok(shown.includes(CAP_AT_SCALE), shown.join(' | '));
+    assert.ok(shown.includes('transfer_cap_exceeded'));
+    assert.ok(!shown.some((t) => t.includes('units at scale')), 'the committed base units are not shown');
+  });
 });
+
+/** Every string and number a rendered tree (Preact virtual nodes, their props and children) holds. */
+function texts(node: unknown, out: string[] = []): string[] {
+  if (typeof node === 'string' || typeof node === 'number') out.push(String(node));
+  else if (Array.isArray(node)) for (const n of node) texts(n, out);
+  else if (node !== null && typeof node === 'object' && 'props' in node)
+    texts((node as { props: unknown }).props, out);
+  else if (node !== null && typeof node === 'object')
+    for (const [k, v] of Object.entries(node)) if (k !== 'type') texts(v, out);
+  return out;
+}

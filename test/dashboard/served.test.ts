@@ -2,7 +2,7 @@
 // profile, absent with `dashboard.enabled = false`; the real bundle from the package build.
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { BUILT_ASSETS_DIR, firstLoadGzipBytes, loadAssets } from '../../src/dashboard/assets.js';
+import { BUILT_ASSETS_DIR, firstLoadGzipBytes, loadAssets } from '../../src/modules/dashboard/assets.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 describe('the served dashboard', () => {

@@ -36,7 +36,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
   // key scheme and table codecs; the rosters they carry are consensus's validator sets.
   proofs: ['codec', 'model', 'gateway', 'state', 'consensus'],
-  dashboard: ['gateway'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
   operator: ['crypto', 'gateway'],
@@ -66,8 +65,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
   // The conference module reads its configuration section, proves and verifies through the core's zk/ and
   // crypto/ (the shielded pool and verifier stay in the core). A module's `dashboard.ts` builds its panels
-  // with the dashboard's UI parts (src/dashboard/ui/extensions.ts).
-  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli', 'dashboard'],
+  // with the dashboard module's UI parts through the bundle's `torana:dashboard`, never by a path.
+  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli'],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   // The event exporter (docs/export.md): a client of the node's event stream (through the SDK's SSE
   // reader) that names events by the gateway's filter projection and their ids by the pipeline's layout.
@@ -89,7 +88,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'config',
     'telemetry',
     'explorer',
-    'dashboard',
     'history',
     'operator',
     'mcp',

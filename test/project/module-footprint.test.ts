@@ -13,9 +13,11 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import {
   CONSENSUS_CONFERENCE_TERMS,
+  CORE_CONFIG_DASHBOARD_TEXTS,
   coreImportsOfModules,
   countedFiles,
   dependents,
+  extenders,
   FEATURES,
   footprint,
   leftOut,
@@ -23,7 +25,9 @@ import {
   namesFeature,
   // @ts-expect-error: a plain ES module script without types
 } from '../../scripts/module-footprint.mjs';
-import { MODULE_DOC_SECTIONS } from '../../src/modules/docs.js';
+import { configSchema } from '../../src/config/schema.js';
+import { docSectionPlaces } from '../../src/modules/docs.js';
+import { LEDGER_MODULES } from '../../src/modules/load.js';
 import LEDGER_MODULE_ENTRIES from '../../src/modules/registry.js';
 
 /** Modules whose every piece is in their folder. */
@@ -39,6 +43,7 @@ const MIGRATED: readonly string[] = [
   'connect',
   'repo',
   'webhooks',
+  'dashboard',
 ];
 
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
@@ -75,7 +80,10 @@ describe('module footprint', () => {
     for (const file of files)
       for (const name of moduleSections(readFileSync(new URL(file, root), 'utf8')) as string[])
         found.set(name, [...(found.get(name) ?? []), file]);
-    const expected = Object.entries(MODULE_DOC_SECTIONS).map(([name, { page }]) => [name, [page]]);
+    const expected = Object.entries(docSectionPlaces(LEDGER_MODULES)).map(([name, place]) => [
+      name,
+      [place?.page],
+    ]);
     assert.deepEqual([...found.entries()].sort(), expected.sort());
     const appApi = readFileSync(new URL('docs/app-api.md', root), 'utf8');
     assert.match(appApi, /multisig/i, 'the page shows the module’s rows');
@@ -134,9 +142,9 @@ describe('module footprint', () => {
   it('the dashboard, the model and the other modules reach aliases only through neutral ports', () => {
     const named = new Set(footprint('aliases', files).map((h: { file: string }) => h.file));
     const neutral = [
-      'src/dashboard/ui/accounts.ts',
-      'src/dashboard/ui/search.ts',
-      'src/dashboard/README.md',
+      'src/modules/dashboard/ui/accounts.ts',
+      'src/modules/dashboard/ui/search.ts',
+      'src/modules/dashboard/README.md',
       'src/modules/conference/signal-routes.ts',
       'src/modules/conference/read-port.ts',
       'src/modules/controls/routes.ts',
@@ -166,6 +174,48 @@ describe('module footprint', () => {
       .map((h: { file: string }) => h.file)
       .filter((f: string) => core.test(f));
     assert.deepEqual(named, []);
+  });
+
+  it('the modules that add to the dashboard (a dashboard.ts of their own) are left out of its count; no other', () => {
+    const root = new URL('../../', import.meta.url);
+    assert.deepEqual(extenders('dashboard'), ['src/modules/aliases', 'src/modules/conference']);
+    assert.deepEqual(leftOut('dashboard'), [
+      'src/modules/dashboard',
+      'docs/dashboard.md',
+      'src/modules/aliases',
+      'src/modules/conference',
+    ]);
+    assert.deepEqual(extenders('triggers'), [], 'a feature without a convention file has none');
+    const named = files.filter(
+      (f) =>
+        /^src\/modules\/(?:aliases|conference)\//.test(f) &&
+        namesFeature('dashboard', readFileSync(new URL(f, root), 'utf8')),
+    );
+    assert.ok(named.length >= 4, 'their dashboard.ts, README and docs entries do name it');
+    const hits = footprint('dashboard', files).map((h: { file: string }) => h.file);
+    for (const f of named) assert.ok(!hits.includes(f), `${f} is left out of the dashboard count`);
+    assert.ok(!leftOut('dashboard').includes('src/modules/webhooks'), 'a module with no dashboard.ts counts');
+  });
+
+  it('the dashboard’s pattern: its own words count; its core config section’s keys and fixed texts, and other senses, do not', () => {
+    // The section stays core: it sits between [telemetry] and [operator] in the generated configuration,
+    // and the dashboard's registry entry declares no section of its own.
+    const sections = Object.keys(configSchema());
+    assert.equal(sections[sections.indexOf('dashboard') - 1], 'telemetry');
+    assert.equal(LEDGER_MODULE_ENTRIES.find((e) => e.name === 'dashboard')?.config, undefined);
+    const toml = readFileSync(new URL('../fixtures/config/default-config.toml', import.meta.url), 'utf8');
+    for (const text of CORE_CONFIG_DASHBOARD_TEXTS as string[])
+      assert.ok(toml.includes(text), `${text} is a text of the generated configuration`);
+    assert.equal(namesFeature('dashboard', 'set dashboard.enabled = false, or dashboard.connect_src'), false);
+    assert.equal(namesFeature('dashboard', '[dashboard]\nenabled = true'), false);
+    assert.equal(
+      namesFeature('dashboard', 'import deploy/grafana/torana-dashboard.json into Grafana'),
+      false,
+    );
+    assert.equal(namesFeature('dashboard', 'for dashboards and scripts that call many routes'), false);
+    assert.equal(namesFeature('dashboard', 'the web dashboard shows the bridge'), true);
+    assert.equal(namesFeature('dashboard', 'dashboard.enabled, and the dashboard'), true);
+    assert.equal(namesFeature('dashboard', "import { Page } from 'torana:dashboard';"), true);
   });
 
   it('a module that builds on another is left out of that one’s count, exactly as the registry declares', () => {

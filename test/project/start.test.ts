@@ -29,6 +29,8 @@ describe('npm start', () => {
   // A source file of the scratch tree (joined, so that it reads as no citation of a project file).
   const SRC = join('src', 'a', 'b.ts');
   const SRC_TEST = join('src', 'a', 'b.test.ts');
+  // A browser UI: a folder with a tsconfig.json of its own (type-checked apart, bundled by its build).
+  const UI = join('src', 'a', 'ui');
 
   it('builds when there is no build, or a source or config is newer; not when the build is current', () => {
     at('src/cli/main.ts', 1000);
@@ -40,8 +42,9 @@ describe('npm start', () => {
     at('dist/cli/main.js', 2000);
     assert.equal(staleInput(dir), undefined, 'up to date');
     at(SRC_TEST, 3000);
-    at('src/dashboard/ui/app.ts', 3000);
-    assert.equal(staleInput(dir), undefined, 'tests and the dashboard UI are not compiled by tsc');
+    at(join(UI, 'tsconfig.json'), 1000);
+    at(join(UI, 'app.ts'), 3000);
+    assert.equal(staleInput(dir), undefined, 'tests and a browser UI are not compiled by tsc');
     at(SRC, 3000);
     assert.equal(staleInput(dir), join(dir, SRC));
     at('dist/.tsbuildinfo', 4000);

@@ -1,13 +1,10 @@
-// The aliases module's part of the dashboard (src/dashboard/ui/extensions.ts; bundled by
-// scripts/build-dashboard.mjs, type-checked with the dashboard's src/dashboard/ui/tsconfig.json): an
+// The aliases module's part of the dashboard (built with the `torana:dashboard` parts; found by
+// convention by the dashboard module's build and type-checked with its ui/tsconfig.json): an
 // account's aliases on its page, and account aliases (`label@domain`) and asset aliases (`label`) in the
 // search box.
 
+import { type DashboardExtension, href, type Match, postJson, Table, usePostJson } from 'torana:dashboard';
 import { html } from 'htm/preact';
-import { postJson } from '../../dashboard/ui/api.js';
-import type { DashboardExtension, Match } from '../../dashboard/ui/extensions.js';
-import { usePostJson } from '../../dashboard/ui/hooks.js';
-import { href, Table } from '../../dashboard/ui/parts.js';
 
 /** Same literal rule as the ledger's alias labels (literal.ts). */
 const LABEL = /^[a-z0-9][a-z0-9._-]{0,63}$/;

@@ -1,15 +1,21 @@
-// The conference module's part of the dashboard (src/dashboard/ui/extensions.ts; bundled by
-// scripts/build-dashboard.mjs, type-checked with the dashboard's src/dashboard/ui/tsconfig.json): a page
+// The conference module's part of the dashboard (built with the `torana:dashboard` parts; found by
+// convention by the dashboard module's build and type-checked with its ui/tsconfig.json): a page
 // `#/conference` of calls and relays (docs/conference.md "Routes and CLI"), the public read routes
 // `/v1/conference/calls` and `/v1/conference/relays` as tables (newest `LIMIT` of each, with the total).
 // Authenticated calls are served only to signed requests, so the list holds the public ones.
 
+import {
+  AccountLink,
+  type DashboardExtension,
+  Loaded,
+  Page,
+  PathsContext,
+  Table,
+  time,
+  useJson,
+} from 'torana:dashboard';
 import { html } from 'htm/preact';
 import { useContext } from 'preact/hooks';
-import { PathsContext } from '../../dashboard/ui/context.js';
-import type { DashboardExtension } from '../../dashboard/ui/extensions.js';
-import { useJson } from '../../dashboard/ui/hooks.js';
-import { AccountLink, Loaded, Page, Table, time } from '../../dashboard/ui/parts.js';
 
 interface Usage {
   duration_ms: string | number;

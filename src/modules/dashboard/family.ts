@@ -5,10 +5,10 @@
 // with `dashboard.enabled = false`. docs/dashboard.md describes the pages and the headers.
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { GatewayApp } from '../gateway/context.js';
-import { gatewayError } from '../gateway/errors.js';
-import type { RouteFamily } from '../gateway/family.js';
-import { profileAllows, profilesAllowing, type TelemetryProfile } from '../gateway/profiles.js';
+import type { GatewayApp } from '../../gateway/context.js';
+import { gatewayError } from '../../gateway/errors.js';
+import type { RouteFamily } from '../../gateway/family.js';
+import { profileAllows, profilesAllowing, type TelemetryProfile } from '../../gateway/profiles.js';
 import { type Asset, type AssetTable, BUILT_ASSETS_DIR, loadAssets } from './assets.js';
 
 /**

@@ -1,21 +1,22 @@
 #!/usr/bin/env node
-// Builds the dashboard (src/dashboard/ui/) into dist/dashboard/www/: one ES module and one style sheet,
+// Builds the dashboard (ui/ beside this file) into dist/dashboard/www/: one ES module and one style sheet,
 // minified, with content hashes in their names, and an index.html naming them. Run by `npm run build`
 // and by `prepare` (so `npm ci` builds it); no network, no CDN: everything comes from node_modules.
-// The ledger modules' additions (src/dashboard/ui/extensions.ts) come from scripts/dashboard-modules.mjs.
+// The other modules' additions (ui/extensions.ts) and the UI parts they build with (`torana:dashboard`,
+// ui/kit.ts) come from module-dashboards.mjs.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { build } from 'esbuild';
-import { moduleDashboardsPlugin } from './dashboard-modules.mjs';
+import { moduleDashboardsPlugin } from './module-dashboards.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
+const root = new URL('../../..', import.meta.url).pathname;
 
 const out = join(root, 'dist/dashboard/www');
 rmSync(out, { recursive: true, force: true });
 mkdirSync(out, { recursive: true });
 
 const result = await build({
-  entryPoints: [join(root, 'src/dashboard/ui/main.ts')],
+  entryPoints: [new URL('ui/main.ts', import.meta.url).pathname],
   plugins: [moduleDashboardsPlugin],
   bundle: true,
   minify: true,

@@ -8,6 +8,7 @@ import { useFeed, useJson } from './hooks.js';
 import type { DataEvent } from './live.js';
 import { AccountLink, BlockLink, Facts, Json, Loaded, Page, time } from './parts.js';
 import { type PastEvents, pastEvents } from './past-events.js';
+import { isRejection, readableRejection } from './rejections.js';
 
 interface TxDetail {
   hash: string;
@@ -18,6 +19,24 @@ interface TxDetail {
   instructions: { kind: string }[];
   result: { kind: string; reason?: unknown };
   metadata: Record<string, unknown>;
+}
+
+/**
+ * Why a transaction was rejected: its code and its message with amounts at their definition's scale
+ * (rejections.ts); a reason of another shape as the node gave it.
+ */
+export function RejectionFacts({ reason }: { reason: unknown }) {
+  if (!isRejection(reason)) return html`<${Json} value=${reason} label="Rejection reason" />`;
+  return html`<${Facts}
+    items=${[
+      ['Code', html`<code data-testid="tx-rejection-code">${reason.code}</code>`],
+      [
+        'Message',
+        html`<span data-testid="tx-rejection">${readableRejection(reason.code, reason.message)}</span>`,
+      ],
+      ...(reason.instruction_index === undefined ? [] : [['Instruction index', reason.instruction_index]]),
+    ]}
+  />`;
 }
 
 /** The events the live feed saw for `hash`, else those the node replays for its block. */
@@ -60,7 +79,7 @@ export function Transaction({ hash }: { hash: string }) {
             ['Created', time(t.creation_time_ms)],
           ]}
         />
-        ${t.result.reason === undefined ? null : html`<h2>Rejection</h2><${Json} value=${t.result} label="Rejection reason" />`}
+        ${t.result.reason === undefined ? null : html`<h2>Rejection</h2><${RejectionFacts} reason=${t.result.reason} />`}
         <h2>Instructions (${t.instructions.length})</h2>
         <ol class="instructions">
           ${t.instructions.map(

@@ -1,7 +1,7 @@
 // What the ledger modules add to the dashboard (docs/dashboard.md "Ledger modules"): panels on
 // an account's page, look-ups for the search box and whole pages of their own. Each module that adds something has a
 // `src/modules/<name>/dashboard.ts` whose default export is a `DashboardExtension`; the bundle build
-// (scripts/build-dashboard.mjs) finds those files by convention and hands them over, in module folder
+// (../build.mjs, module-dashboards.mjs) finds those files by convention and hands them over, in module folder
 // order, as `torana:module-dashboards`, so no dashboard file names a module.
 
 import moduleDashboards from 'torana:module-dashboards';

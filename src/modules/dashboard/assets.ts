@@ -1,15 +1,28 @@
-// The dashboard's built files (scripts/build-dashboard.mjs writes them to dist/dashboard/www/), read once
+// The dashboard's built files (build.mjs writes them to dist/dashboard/www/), read once
 // into memory when the node starts. A request can only name a file of this table: there is no path
 // from a URL to the file system, so no traversal. Each file is kept as is and gzip-compressed.
 
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { extname, join, relative, sep } from 'node:path';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, extname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-/** Where the build writes the bundle; the same from src/dashboard/ and dist/dashboard/. */
-export const BUILT_ASSETS_DIR = fileURLToPath(new URL('../../dist/dashboard/www/', import.meta.url));
+/**
+ * The package root: the nearest folder above `fileUrl` that holds a package.json. The same from the
+ * sources (src/modules/dashboard/), the build (dist/modules/dashboard/) and the test runner's bundle of
+ * child-process entries (node_modules/.torana-test-<pid>/, scripts/test-bundle.mjs), whatever their depth.
+ */
+export function packageRoot(fileUrl: string): string {
+  const start = dirname(fileURLToPath(fileUrl));
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) return start;
+  }
+}
+
+/** Where the build writes the bundle: `<package root>/dist/dashboard/www/`. */
+export const BUILT_ASSETS_DIR = join(packageRoot(import.meta.url), 'dist', 'dashboard', 'www', sep);
 
 /** Content types of the files the build writes; any other extension is not served. */
 const CONTENT_TYPES: Readonly<Record<string, string>> = {

@@ -1,4 +1,4 @@
-// Entry of the bundle (scripts/build-dashboard.mjs): styles, the live feed, the served paths, the app.
+// Entry of the bundle (build.mjs of this module): styles, the live feed, the served paths, the app.
 
 import 'uplot/dist/uPlot.min.css';
 import './style.css';

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gunzipSync } from 'node:zlib';
-import { createErrorRegistry } from '../gateway/errors.js';
-import type { TelemetryProfile } from '../gateway/profiles.js';
-import { createGatewayServer } from '../gateway/server.js';
+import { createErrorRegistry } from '../../gateway/errors.js';
+import type { TelemetryProfile } from '../../gateway/profiles.js';
+import { createGatewayServer } from '../../gateway/server.js';
 import { firstLoadGzipBytes, loadAssets } from './assets.js';
 import { builtDashboard, DASHBOARD_CSP, dashboardFamily } from './family.js';
 

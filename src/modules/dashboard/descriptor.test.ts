@@ -1,0 +1,67 @@
+// The registry first: it adds the modules' configuration sections before the first read of the schema.
+import '../registry.js';
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { loadConfig } from '../../config/load.js';
+import { placeFamilies, type RouteFamily } from '../../gateway/family.js';
+import type { ModuleRouteEnv } from '../descriptor.js';
+import { BUILT_ASSETS_DIR, loadAssets } from './assets.js';
+import { dashboardModule } from './descriptor.js';
+
+/** A route env over the node configuration with `overrides`, recording what it logs. */
+function env(overrides: Record<string, unknown>): ModuleRouteEnv & { logged: string[] } {
+  const r = loadConfig({ overrides });
+  assert.ok(r.ok);
+  const logged: string[] = [];
+  return {
+    state: {} as never,
+    deps: { profile: 'developer' } as never,
+    config: r.config,
+    signedRequests: {} as never,
+    now: () => 0,
+    logError: (what) => logged.push(what),
+    operatorAuth: {} as never,
+    events: {} as never,
+    logged,
+  };
+}
+
+const family = (name: string, servedAfter?: string): RouteFamily => ({
+  name,
+  app: false,
+  routes: () => [],
+  ...(servedAfter === undefined ? {} : { servedAfter }),
+});
+
+describe('the dashboard descriptor', () => {
+  it('an off-ledger module: no instructions, tables, events or rejections; its docs page and security section', () => {
+    assert.deepEqual(Object.keys(dashboardModule.instructions), []);
+    assert.deepEqual(dashboardModule.tables, []);
+    assert.deepEqual(dashboardModule.events, []);
+    assert.deepEqual(dashboardModule.rejections, []);
+    assert.equal(dashboardModule.docs, 'docs/dashboard.md');
+    assert.match(dashboardModule.docSections?.['security-sections']?.[0] ?? '', /^## The dashboard\n/);
+    assert.equal(dashboardModule.hostsDocSections?.['dashboard-additions']?.page, 'docs/dashboard.md');
+  });
+
+  it('with dashboard.enabled and a built bundle: its family, served right after the telemetry family', async () => {
+    assert.ok(loadAssets(BUILT_ASSETS_DIR), `the package build writes ${BUILT_ASSETS_DIR} (npm run build)`);
+    const e = env({ 'dashboard.enabled': true });
+    const f = await dashboardModule.routes?.(e);
+    assert.equal(f?.name, 'dashboard');
+    assert.equal(f?.servedAfter, 'telemetry');
+    assert.deepEqual(e.logged, []);
+    // Where the node listed it before it was a module: after telemetry, before history.
+    const placed = placeFamilies([family('telemetry'), family('history'), family('connect'), f!]);
+    assert.deepEqual(
+      placed.map((p) => p.name),
+      ['telemetry', 'dashboard', 'history', 'connect'],
+    );
+  });
+
+  it('with dashboard.enabled = false: no family at all', async () => {
+    const e = env({ 'dashboard.enabled': false });
+    assert.equal(await dashboardModule.routes?.(e), undefined);
+    assert.deepEqual(e.logged, []);
+  });
+});

@@ -1,0 +1,24 @@
+// The dashboard's UI parts a module's `dashboard.ts` builds with, published to the other module folders
+// as `torana:dashboard` (module-dashboards.mjs for the bundle, this folder's tsconfig.json `paths` for the
+// type check): a module folder imports no other module folder, so they never name this file's path.
+// What is here is the dashboard's interface to its additions; everything else stays private.
+
+export { type Answer, enc, getJson, NODE_URL, postJson } from './api.js';
+export { PathsContext } from './context.js';
+export type { AccountPanel, DashboardExtension, Match, ModulePage } from './extensions.js';
+export { useJson, usePoll, usePostJson } from './hooks.js';
+export {
+  AccountLink,
+  AssetLink,
+  BlockLink,
+  type Column,
+  Facts,
+  href,
+  Json,
+  Loaded,
+  Page,
+  Table,
+  TxLink,
+  time,
+} from './parts.js';
+export { readableRejection } from './rejections.js';
