@@ -56,6 +56,7 @@ class RunReader {
     start: number,
     private readonly end: number,
   ) {
+    assert(start < end, `kv sort: a run of bytes ${start}..${end}`);
     this.window = Buffer.allocUnsafe(WINDOW_BYTES);
     this.base = start;
   }
@@ -76,10 +77,12 @@ class RunReader {
     this.tag = w.readUInt32BE(a + size - 4);
     this.order = w.toString('latin1', a + 2, a + 2 + k);
     this.at += size;
+    assert(this.base + this.at <= this.end, 'kv sort: a record runs past the end of its run');
     return true;
   }
 
   private has(n: number): boolean {
+    assert(this.at <= this.valid, `kv sort: read at ${this.at} of a ${this.valid}-byte window`);
     return this.at + n <= this.valid;
   }
 
@@ -130,6 +133,7 @@ export class KeyValueSorter {
 
   /** Records added. */
   get size(): number {
+    assert(this.total >= this.offsets.length, 'kv sort: more records in the run than added');
     return this.total;
   }
 
@@ -166,6 +170,7 @@ export class KeyValueSorter {
     const keys = this.keys;
     const order = new Array<number>(keys.length);
     for (let i = 0; i < order.length; i++) order[i] = i;
+    assert(keys.length === this.offsets.length, 'kv sort: a key for every record of the run');
     order.sort((x, y) => {
       const a = keys[x]!;
       const b = keys[y]!;
@@ -177,7 +182,9 @@ export class KeyValueSorter {
   private recordSize(offset: number): number {
     const b = this.run;
     const k = b.readUInt16BE(offset);
-    return recordBytes(k, b.readUInt32BE(offset + 2 + k));
+    const size = recordBytes(k, b.readUInt32BE(offset + 2 + k));
+    assert(offset + size <= this.at, `kv sort: a record at ${offset} runs past the run's ${this.at} bytes`);
+    return size;
   }
 
   private spill(): void {
@@ -187,6 +194,7 @@ export class KeyValueSorter {
     const out = Buffer.allocUnsafe(OUT_BYTES);
     let used = 0;
     const drain = () => {
+      assert(used <= out.length, `kv sort: ${used} bytes in a ${out.length}-byte output buffer`);
       let off = 0;
       while (off < used) off += writeSync(this.fd!, out, off, used - off, this.fileEnd + off);
       this.fileEnd += used;
