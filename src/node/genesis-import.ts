@@ -4,11 +4,14 @@
 // The store ends up exactly as if the file's instructions had been executed: the same rows, index
 // entries, table counts, multiset accumulator and state tree (so the same state root).
 //
-// Bounded memory, whatever the number of accounts: lines are streamed and written in batches; each row's
-// leaf (key hash → value hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a
-// fixed size in a scratch file beside the data directory); the tree is then built bottom-up in one pass
-// over the merged leaves (merkle/sorted-build.ts). The heap holds the declared domains and definitions
-// (with their running totals), one batch and the sort's run buffers.
+// Bounded memory, whatever the number of accounts: lines are streamed; each row's leaf (key hash → value
+// hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a fixed size in a scratch file
+// beside the data directory), and the row with its index entries to another, by store key
+// (storage/kv-sort.ts); the tree is then built bottom-up in one pass over the merged leaves
+// (merkle/sorted-build.ts) and its nodes sorted by key the same way. Everything reaches the store in key
+// order, appended in batches (LMDB's append mode): no random insert into a large file, no read per
+// account. The heap holds the declared domains and definitions (with their running totals), one batch and
+// the sorts' run buffers.
 
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
