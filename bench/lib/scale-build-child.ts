@@ -48,8 +48,10 @@ out.end();
 await once(out, 'finish');
 const fileBytes = (await stat(file)).size;
 const t1 = performance.now();
+const cpu1 = process.cpuUsage();
 const imported = await importGenesisFile(dir, file, { authority: admin.id, fsync: false });
 const t2 = performance.now();
+const importCpu = process.cpuUsage(cpu1);
 await rm(file);
 const config = await loadNodeConfig({ dir });
 const node = await Node.start({ dir, config });
@@ -63,6 +65,7 @@ const report = {
   build_ms: t3 - t0,
   file_ms: t1 - t0,
   import_ms: t2 - t1,
+  import_cpu_ms_per_account: (importCpu.user + importCpu.system) / 1000 / accounts,
   first_start_ms: t3 - t2,
   file_bytes: fileBytes,
   rows: imported.rows,

@@ -4,11 +4,14 @@
 // The store ends up exactly as if the file's instructions had been executed: the same rows, index
 // entries, table counts, multiset accumulator and state tree (so the same state root).
 //
-// Bounded memory, whatever the number of accounts: lines are streamed and written in batches; each row's
-// leaf (key hash → value hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a
-// fixed size in a scratch file beside the data directory); the tree is then built bottom-up in one pass
-// over the merged leaves (merkle/sorted-build.ts). The heap holds the declared domains and definitions
-// (with their running totals), one batch and the sort's run buffers.
+// Bounded memory, whatever the number of accounts: lines are streamed; each row's leaf (key hash → value
+// hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a fixed size in a scratch file
+// beside the data directory), and the row with its index entries to another, by store key
+// (storage/kv-sort.ts); the tree is then built bottom-up in one pass over the merged leaves
+// (merkle/sorted-build.ts) and its nodes sorted by key the same way. Everything reaches the store in key
+// order, appended in batches (LMDB's append mode): no random insert into a large file, no read per
+// account. The heap holds the declared domains and definitions (with their running totals), one batch and
+// the sorts' run buffers.
 
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -17,6 +20,7 @@ import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { assetId, parseAccountId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
+import { parseStateKey } from '../state/keys.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
 import { LeafSorter } from '../state/merkle/leaf-sort.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
@@ -32,6 +36,7 @@ import {
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
 import { TABLES, type TableDef } from '../state/tables.js';
+import { KeyValueSorter } from '../storage/kv-sort.js';
 import { RowPack } from '../storage/row-pack.js';
 import { StateStore } from '../storage/state-store.js';
 import { assert } from '../util/assert.js';
@@ -83,7 +88,10 @@ class IndexKeys {
   }
 }
 
-/** Writes into `store` in transactions of at most `max` writes, packed (storage/row-pack.ts). */
+/**
+ * Writes into `store` in transactions of at most `max` writes, packed (storage/row-pack.ts), appended in
+ * key order (every key pushed is above the ones before and above the store's: MDB_APPEND).
+ */
 class Batches {
   private readonly pack = new RowPack();
   constructor(
@@ -98,7 +106,7 @@ class Batches {
   }
   async flush(): Promise<void> {
     if (this.pack.length === 0) return;
-    await this.store.restorePacked(this.pack);
+    await this.store.restorePacked(this.pack, { append: true });
     this.pack.clear();
   }
 }
@@ -119,27 +127,46 @@ export async function importGenesisState(
     scratchDir?: string;
     /** Leaves per sorted run (LEAF_RUN_RECORDS). */
     runLeaves?: number;
+    /** Bytes of rows and of tree nodes per sorted run (KV_RUN_BYTES). */
+    runBytes?: number;
   },
 ): Promise<GenesisImportReport> {
   if (store.appliedHeight() !== 0 || !storeIsEmpty(store))
     throw new CeremonyError('genesis_import_not_empty', 'the state store already holds a state');
   const own = opts.scratchDir === undefined ? await mkdtemp(join(tmpdir(), 'torana-import-')) : undefined;
-  const sorter = new LeafSorter(own ?? opts.scratchDir!, opts.runLeaves);
+  const dir = own ?? opts.scratchDir!;
+  const sorts: Sorts = {
+    leaves: new LeafSorter(dir, opts.runLeaves),
+    rows: new KeyValueSorter(dir, opts.runBytes),
+    nodes: new KeyValueSorter(dir, opts.runBytes),
+  };
   try {
-    return await importInto(store, lines, opts, sorter);
+    return await importInto(store, lines, opts, sorts);
   } finally {
-    sorter.close();
+    sorts.leaves.close();
+    sorts.rows.close();
+    sorts.nodes.close();
     if (own !== undefined) await rm(own, { recursive: true, force: true });
   }
+}
+
+/**
+ * The import's three external sorts: the tree's leaves by key hash; the rows, index entries and
+ * bookkeeping by store key (each tagged with its line, to name the line of a key written twice); the
+ * tree's nodes by store key (all above the rows': the 0xFA space).
+ */
+interface Sorts {
+  leaves: LeafSorter;
+  rows: KeyValueSorter;
+  nodes: KeyValueSorter;
 }
 
 async function importInto(
   store: ImportStore,
   lines: AsyncIterable<string> | Iterable<string>,
   opts: { authority: string; batchWrites?: number },
-  sorter: LeafSorter,
+  sorts: Sorts,
 ): Promise<GenesisImportReport> {
-  const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
   const tables = {
     domain: new BaseTable(TABLES.domain),
     account: new BaseTable(TABLES.account),
@@ -147,32 +174,33 @@ async function importInto(
     asset: new BaseTable(TABLES.asset),
   };
   const keys = new IndexKeys();
+  const pending = sorts.rows;
   let sum = 0n;
   let rows = 0;
+  let line = 0;
   const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
     const key = t.key(id);
     const value = t.encodeValue(v);
-    out.push(key, value);
+    pending.add(key, value, line);
     for (const [index, parent] of t.linksOf(id, v))
-      out.push(keys.entry(t.def.tag, index, parent, id), EMPTY_VALUE);
+      pending.add(keys.entry(t.def.tag, index, parent, id), EMPTY_VALUE, line);
     // The ordered index (a definition's holders by balance), as a commit writes it.
     const order = t.def.order;
     if (order !== undefined) {
       const e = order.of(id, v);
-      out.push(orderedEntryKey(t.def.tag, order.index, e.parent, e.key, id), EMPTY_VALUE);
+      pending.add(orderedEntryKey(t.def.tag, order.index, e.parent, e.key, id), EMPTY_VALUE, line);
     }
-    sorter.add(keyHash(key), valueHash(value));
+    sorts.leaves.add(keyHash(key), valueHash(value));
     sum = addLeaf(sum, leafValue(key, value));
     rows++;
   };
   const domains = new Set<string>();
   const definitions = new Map<string, { scale: number; total: bigint }>();
-  /** Accounts written since the last flush (the store answers for the earlier ones). */
-  let recent = new Set<string>();
   const report = { lines: 0, domains: 0, definitions: 0, accounts: 0, assets: 0 };
   const empty = new Map();
   for await (const text of lines) {
     const n = ++report.lines;
+    line = n;
     const l = parseImportLine(text, n);
     if (l === undefined) continue;
     if (l.kind === 'domain') {
@@ -191,9 +219,7 @@ async function importInto(
       const domain = parseAccountId(l.id)!.domain;
       if (!domains.has(domain))
         throw importLineError(n, `domain ${domain} is not declared on an earlier line`);
-      if (recent.has(l.id) || store.get(tables.account.key(l.id)) !== undefined)
-        throw importLineError(n, `account ${l.id} is listed twice`);
-      recent.add(l.id);
+      // An account listed twice is found once the rows are sorted (writeRows).
       row(tables.account, l.id, { id: l.id, metadata: empty });
       report.accounts++;
       for (const b of l.balances) {
@@ -210,12 +236,9 @@ async function importInto(
         report.assets++;
       }
     }
-    if (out.full) {
-      await out.flush();
-      recent = new Set();
-    }
   }
   // Definitions last: their totals are known only now.
+  line = 0;
   for (const [id, d] of definitions)
     row(tables.assetDefinition, id, {
       id,
@@ -231,12 +254,42 @@ async function importInto(
     [TABLES.assetDefinition as TableDef<unknown>, report.definitions],
     [TABLES.asset as TableDef<unknown>, report.assets],
   ];
-  for (const [def, count] of counts) if (count > 0) out.push(tableCountKey(def.tag), encodeCount(count));
-  out.push(STATE_INDEX_META_KEY, encodeIndexMeta(sum));
-  await out.flush();
-  const tree = await buildTree(sorter, out);
+  for (const [def, count] of counts)
+    if (count > 0) pending.add(tableCountKey(def.tag), encodeCount(count), 0);
+  pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum), 0);
+  const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
+  await writeRows(sorts.rows, out);
+  const tree = await buildTree(sorts, out);
   assert(tree.leaves === rows, `genesis import: ${tree.leaves} leaves for ${rows} rows`);
   return { ...report, rows, treeWrites: tree.writes, stateRoot: toHex(tree.stateRoot) };
+}
+
+/**
+ * The rows, index entries and bookkeeping in key order, appended to the store. A key written twice comes
+ * only from an account listed twice (every row and entry of a line is keyed by its account, or by a
+ * domain or definition, which the import refuses twice at once): the first line that repeats an account
+ * is named, as reading the file in order would have found it.
+ */
+async function writeRows(sorted: KeyValueSorter, out: Batches): Promise<void> {
+  const accountTag = TABLES.account.tag;
+  let repeated: { line: number; id: string } | undefined;
+  let duplicates = 0;
+  for (const r of sorted.sorted()) {
+    if (r.same) {
+      duplicates++;
+      const k = parseStateKey(r.key);
+      if (k?.tag === accountTag && (repeated === undefined || r.tag < repeated.line))
+        repeated = { line: r.tag, id: k.id };
+      continue;
+    }
+    if (duplicates === 0) {
+      out.push(r.key, r.value);
+      if (out.full) await out.flush();
+    }
+  }
+  if (repeated !== undefined) throw importLineError(repeated.line, `account ${repeated.id} is listed twice`);
+  assert(duplicates === 0, `genesis import: ${duplicates} keys written twice, none of them an account`);
+  await out.flush();
 }
 
 function storeIsEmpty(store: ImportStore): boolean {
@@ -244,14 +297,18 @@ function storeIsEmpty(store: ImportStore): boolean {
   return true;
 }
 
-/** The state tree of version 0 from the sorted leaves, written in batches. */
-async function buildTree(sorter: LeafSorter, out: Batches) {
-  const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => out.push(k, v));
-  for (const leaf of sorter.sorted()) {
-    builder.add(leaf);
+/**
+ * The state tree of version 0 from the sorted leaves (its nodes come out grouped by subtree, not by
+ * key: they are sorted again), appended after the rows.
+ */
+async function buildTree(sorts: Sorts, out: Batches) {
+  const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => sorts.nodes.add(k, v));
+  for (const leaf of sorts.leaves.sorted()) builder.add(leaf);
+  const result = builder.finish();
+  for (const r of sorts.nodes.sorted()) {
+    out.push(r.key, r.value);
     if (out.full) await out.flush();
   }
-  const result = builder.finish();
   await out.flush();
   return result;
 }

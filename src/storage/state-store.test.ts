@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { recordingFailPoints } from '../util/failpoints.js';
 import { StorageError } from './errors.js';
+import { RowPack } from './row-pack.js';
 import { STATE_KEY_BYTES_MAX, StateStore } from './state-store.js';
 
 const dirs: string[] = [];
@@ -114,6 +115,37 @@ describe('StateStore', () => {
       [...store.entries(Uint8Array.of(0xff))].map((e) => e.value),
       [Uint8Array.of(0)].map((v) => Buffer.from(v)),
     );
+    await store.close();
+  });
+
+  it('appends packed rows given in key order, and refuses one below the last key stored', async () => {
+    const dir = await tempDir();
+    const store = await StateStore.open(dir, { fsync: false });
+    const pack = new RowPack();
+    for (const k of ['a1', 'a2', 'b']) pack.put(enc(k), enc(`v${k}`));
+    await store.restorePacked(pack, { append: true });
+    pack.clear();
+    // A later pack goes on above the keys of the earlier ones.
+    for (const k of ['c', 'c0']) pack.put(enc(k), enc(`v${k}`));
+    await store.restorePacked(pack, { append: true });
+    assert.deepEqual(
+      [...store.entries()].map((e) => `${dec(e.key)}=${dec(e.value)}`),
+      ['a1=va1', 'a2=va2', 'b=vb', 'c=vc', 'c0=vc0'],
+    );
+    // Below the last key stored (an unsorted bulk load): refused, never inserted in the middle.
+    pack.clear();
+    pack.put(enc('d'), enc('vd'));
+    pack.put(enc('a3'), enc('va3'));
+    await assert.rejects(store.restorePacked(pack, { append: true }), (e) => {
+      assert.equal(code(e), 'storage_invalid_append');
+      return true;
+    });
+    assert.equal(store.get(enc('a3')), undefined);
+    // Without append, the same pack is inserted where its keys belong.
+    pack.clear();
+    pack.put(enc('a3'), enc('va3'));
+    await store.restorePacked(pack);
+    assert.equal(dec(store.get(enc('a3'))), 'va3');
     await store.close();
   });
 

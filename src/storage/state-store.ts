@@ -42,6 +42,9 @@ export interface StateStoreOptions {
 
 type Db = RootDatabase<Uint8Array, Uint8Array>;
 
+/** LMDB's put options for keys given in ascending order above every stored key (MDB_APPEND). */
+const APPEND = Object.freeze({ append: true });
+
 function openDb(path: string, opts: StateStoreOptions): Db {
   // Config (the schema bounds it): LMDB would take a NaN or fractional map size silently.
   assert(
@@ -208,8 +211,13 @@ export class StateStore implements StateBackend {
   /**
    * Like restoreRows, for a bulk write (a genesis import): the rows of `pack` in one transaction whose
    * puts run in one synchronous callback (no object or promise per row). The pack may be reused after.
+   * `append`: the pack's keys ascend and all lie above every key in the store (a bulk load written in key
+   * order): LMDB appends them at the end of its B-tree (MDB_APPEND), filling each page once. A key out
+   * of that order stops the write there (the keys before it are written) and rejects with
+   * `storage_invalid_append`: a bulk load's caller then removes the store.
    */
-  restorePacked(pack: RowPack): Promise<void> {
+  restorePacked(pack: RowPack, opts: { append?: boolean } = {}): Promise<void> {
+    const flags = opts.append === true ? APPEND : undefined;
     return this.serialise(async () => {
       this.checkOpen();
       if (this.height !== 0)
@@ -217,10 +225,18 @@ export class StateStore implements StateBackend {
           height: this.height,
         });
       let written = 0;
+      let refused: Uint8Array | undefined;
       try {
         await this.db.transaction(() => {
           for (const { key, value } of pack.stored()) {
-            this.db.putSync(key, value);
+            // A put answers false only in append mode: the key is not above the last one stored.
+            // (lmdb's types say void; it returns whether the put was made.)
+            const made: unknown =
+              flags === undefined ? this.db.putSync(key, value) : this.db.putSync(key, value, flags);
+            if (made === false) {
+              refused = new Uint8Array(key);
+              return;
+            }
             written++;
           }
         });
@@ -232,6 +248,10 @@ export class StateStore implements StateBackend {
         });
       }
       await this.flush();
+      if (refused !== undefined)
+        throw new StorageError('storage_invalid_append', 'a key appended below the last key of the store', {
+          key: Buffer.from(refused).toString('hex'),
+        });
       assert(written === pack.length, `state store: ${written} of ${pack.length} packed rows written`);
     });
   }

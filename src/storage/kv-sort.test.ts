@@ -1,0 +1,109 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { compareBytes, toHex } from '../util/hex.js';
+import { KeyValueSorter } from './kv-sort.js';
+
+/** A deterministic stream of bytes (xorshift), so a failure repeats. */
+function bytesOf(seed: number, n: number): Uint8Array {
+  let x = seed | 1;
+  const out = new Uint8Array(n);
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    out[i] = x & 0xff;
+  }
+  return out;
+}
+
+interface Rec {
+  key: Uint8Array;
+  value: Uint8Array;
+  tag: number;
+}
+
+/** Keys of 1..40 bytes sharing prefixes (a few first bytes, as store keys do), values of 0..60 bytes. */
+function records(n: number): Rec[] {
+  const out: Rec[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = bytesOf(i + 1, 2);
+    const key = Uint8Array.of(0xf9 + (r[0]! % 3), ...bytesOf(i * 7 + 3, r[1]! % 40));
+    out.push({ key, value: bytesOf(i * 11 + 5, i % 61), tag: i });
+  }
+  return out;
+}
+
+function drain(s: KeyValueSorter) {
+  return [...s.sorted()].map((r) => ({
+    key: toHex(r.key),
+    value: toHex(r.value),
+    tag: r.tag,
+    same: r.same,
+  }));
+}
+
+describe('key/value sort (external merge by key)', () => {
+  let dir: string;
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'torana-kv-sort-'));
+  });
+  after(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it('gives every record once in key byte order, in one run or merged from many, and leaves no file', async () => {
+    const recs = records(3_000);
+    // Equal keys (a key added twice): kept, in the order added, the later ones marked.
+    recs.push({ ...recs[17]!, value: Uint8Array.of(1), tag: 90_000 });
+    recs.push({ ...recs[17]!, value: Uint8Array.of(2), tag: 90_001 });
+    const want = recs
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => compareBytes(a.r.key, b.r.key) || a.i - b.i)
+      .map(({ r }, n, all) => ({
+        key: toHex(r.key),
+        value: toHex(r.value),
+        tag: r.tag,
+        same: n > 0 && toHex(all[n - 1]!.r.key) === toHex(r.key),
+      }));
+    assert.ok(want.filter((w) => w.same).length >= 2);
+    for (const runBytes of [1 << 24, 4096, 200]) {
+      const s = new KeyValueSorter(dir, runBytes);
+      for (const r of recs) s.add(r.key, r.value, r.tag);
+      assert.equal(s.size, recs.length);
+      if (runBytes < 1 << 20) assert.equal((await readdir(dir)).length, 1, 'runs spilled to one file');
+      assert.deepEqual(drain(s), want, `runs of ${runBytes} bytes`);
+      assert.deepEqual(await readdir(dir), [], 'the scratch file is removed');
+    }
+  });
+
+  it('merges records larger than its read window, and empty keys and values', async () => {
+    const big = bytesOf(9, 600_000);
+    const s = new KeyValueSorter(dir, 1024);
+    s.add(Uint8Array.of(5), big, 1);
+    s.add(new Uint8Array(0), new Uint8Array(0), 2);
+    s.add(Uint8Array.of(4, 0), Uint8Array.of(7), 3);
+    s.add(Uint8Array.of(6), big.subarray(0, 300_000), 4);
+    const got = drain(s);
+    assert.deepEqual(
+      got.map((g) => [g.key, g.tag]),
+      [
+        ['', 2],
+        ['0400', 3],
+        ['05', 1],
+        ['06', 4],
+      ],
+    );
+    assert.equal(got[2]!.value, toHex(big));
+    assert.equal(got[3]!.value, toHex(big.subarray(0, 300_000)));
+  });
+
+  it('removes its scratch file when the merge is left part way', async () => {
+    const s = new KeyValueSorter(dir, 256);
+    for (const r of records(500)) s.add(r.key, r.value, r.tag);
+    for (const _ of s.sorted()) break;
+    assert.deepEqual(await readdir(dir), []);
+  });
+});

@@ -1,0 +1,306 @@
+// Key/value writes of a bulk load (a genesis import) sorted by key in bounded memory, so the store can
+// take them in key order: appended at the end of its B-tree (LMDB's append mode), each page filled once,
+// instead of inserted at random places of a file of gigabytes (docs/design/state.md "Bulk build").
+//
+// An external merge sort of variable-length records `key length u16 BE ‖ key ‖ value length u32 BE ‖ value
+// ‖ tag u32 BE`: records fill a run buffer; a full run is sorted in memory (by key, then by the order they
+// were added) and appended to one scratch file; sorted() merges the runs, reading each through a window.
+// The tag is the caller's (a genesis import passes the line number), handed back with the record so
+// equal keys can be told apart and reported. A set that fits in one run never touches the disk. Memory:
+// one run buffer and its keys, plus a window per run while merging, whatever the number of records.
+
+import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
+import { assert } from '../util/assert.js';
+
+/** Bytes of records per run by default. */
+export const KV_RUN_BYTES = 64 << 20;
+/** Bytes read at a time from each run while merging (grown when one record is larger). */
+const WINDOW_BYTES = 256 << 10;
+/** Bytes written to the scratch file at a time. */
+const OUT_BYTES = 1 << 20;
+const KEY_BYTES_MAX = 0xffff;
+/** Scratch files of sorters alive at once in this process get different names. */
+let sorters = 0;
+
+export interface SortedKeyValue {
+  /** Views valid until the next step of the iteration. */
+  key: Uint8Array;
+  value: Uint8Array;
+  /** The tag the record was added with. */
+  tag: number;
+  /** The key equals the previous record's (a key added twice). */
+  same: boolean;
+}
+
+/** The record's size in the run buffer and the scratch file. */
+const recordBytes = (key: number, value: number) => 2 + key + 4 + value + 4;
+
+/** One run being merged: a window over its bytes in the scratch file, and its current record. */
+class RunReader {
+  private window: Buffer;
+  /** File offset of the window's first byte, bytes valid in it, and the current record's offset in it. */
+  private base: number;
+  private valid = 0;
+  private at = 0;
+  key: Buffer = Buffer.alloc(0);
+  value: Buffer = Buffer.alloc(0);
+  tag = 0;
+  /** The current key as a latin1 string: code unit order is byte order. */
+  order = '';
+  /** The add order of the current record (ties between equal keys keep it). */
+  seq = 0;
+
+  constructor(
+    private readonly fd: number,
+    start: number,
+    private readonly end: number,
+  ) {
+    assert(start < end, `kv sort: a run of bytes ${start}..${end}`);
+    this.window = Buffer.allocUnsafe(WINDOW_BYTES);
+    this.base = start;
+  }
+
+  /** Moves to the next record; false when the run is exhausted. */
+  next(): boolean {
+    if (this.base + this.at === this.end) return false;
+    if (!this.has(2)) this.refill(2);
+    const k = this.window.readUInt16BE(this.at);
+    if (!this.has(2 + k + 4)) this.refill(2 + k + 4);
+    const v = this.window.readUInt32BE(this.at + 2 + k);
+    const size = recordBytes(k, v);
+    if (!this.has(size)) this.refill(size);
+    const w = this.window;
+    const a = this.at;
+    this.key = w.subarray(a + 2, a + 2 + k);
+    this.value = w.subarray(a + 2 + k + 4, a + 2 + k + 4 + v);
+    this.tag = w.readUInt32BE(a + size - 4);
+    this.order = w.toString('latin1', a + 2, a + 2 + k);
+    this.at += size;
+    assert(this.base + this.at <= this.end, 'kv sort: a record runs past the end of its run');
+    return true;
+  }
+
+  private has(n: number): boolean {
+    assert(this.at <= this.valid, `kv sort: read at ${this.at} of a ${this.valid}-byte window`);
+    return this.at + n <= this.valid;
+  }
+
+  /** Moves the window to the current record and reads on until it holds `need` bytes. */
+  private refill(need: number): void {
+    this.base += this.at;
+    const keep = this.valid - this.at;
+    if (need > this.window.length) {
+      const grown = Buffer.allocUnsafe(Math.max(need, this.window.length * 2));
+      this.window.copy(grown, 0, this.at, this.valid);
+      this.window = grown;
+    } else this.window.copy(this.window, 0, this.at, this.valid);
+    this.at = 0;
+    this.valid = keep;
+    const want = Math.min(this.window.length, this.end - this.base);
+    while (this.valid < want) {
+      const got = readSync(this.fd, this.window, this.valid, want - this.valid, this.base + this.valid);
+      assert(got > 0, 'kv sort: the scratch file ended early');
+      this.valid += got;
+    }
+    assert(this.valid >= need, `kv sort: a record of ${need} bytes runs past its run`);
+  }
+}
+
+export class KeyValueSorter {
+  private run: Buffer;
+  private at = 0;
+  /** Each record's offset in the run buffer, and its key as a latin1 string (compared as code units). */
+  private offsets: number[] = [];
+  private keys: string[] = [];
+  private total = 0;
+  /** Byte ranges of the runs written to the scratch file. */
+  private readonly runs: { start: number; end: number }[] = [];
+  private fileEnd = 0;
+  private fd: number | undefined;
+  private readonly path: string;
+  private done = false;
+
+  /** `dir` receives the scratch file (only when the records outgrow one run); it must exist. */
+  constructor(
+    dir: string,
+    private readonly runBytes = KV_RUN_BYTES,
+  ) {
+    assert(Number.isSafeInteger(runBytes) && runBytes >= 64, `kv sort: ${runBytes} bytes per run`);
+    this.run = Buffer.allocUnsafe(Math.min(runBytes, 1 << 20));
+    this.path = join(dir, `kv-sort-${process.pid}-${++sorters}.tmp`);
+  }
+
+  /** Records added. */
+  get size(): number {
+    assert(this.total >= this.offsets.length, 'kv sort: more records in the run than added');
+    return this.total;
+  }
+
+  add(key: Uint8Array, value: Uint8Array, tag = 0): void {
+    assert(!this.done, 'kv sort: a record added after sorting');
+    assert(key.length <= KEY_BYTES_MAX, `kv sort: a key of ${key.length} bytes`);
+    assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, `kv sort: tag ${tag}`);
+    const size = recordBytes(key.length, value.length);
+    if (this.at + size > this.runBytes && this.offsets.length > 0) this.spill();
+    if (this.at + size > this.run.length) {
+      const grown = Buffer.allocUnsafe(
+        Math.max(Math.min(this.run.length * 2, this.runBytes), this.at + size),
+      );
+      this.run.copy(grown, 0, 0, this.at);
+      this.run = grown;
+    }
+    const b = this.run;
+    let a = this.at;
+    this.offsets.push(a);
+    b.writeUInt16BE(key.length, a);
+    b.set(key, a + 2);
+    this.keys.push(b.toString('latin1', a + 2, a + 2 + key.length));
+    a += 2 + key.length;
+    b.writeUInt32BE(value.length, a);
+    b.set(value, a + 4);
+    a += 4 + value.length;
+    b.writeUInt32BE(tag, a);
+    this.at = a + 4;
+    this.total++;
+  }
+
+  /** The run's record numbers in key order (equal keys in the order they were added). */
+  private sortRun(): number[] {
+    const keys = this.keys;
+    const order = new Array<number>(keys.length);
+    for (let i = 0; i < order.length; i++) order[i] = i;
+    assert(keys.length === this.offsets.length, 'kv sort: a key for every record of the run');
+    order.sort((x, y) => {
+      const a = keys[x]!;
+      const b = keys[y]!;
+      return a < b ? -1 : a > b ? 1 : x - y;
+    });
+    return order;
+  }
+
+  private recordSize(offset: number): number {
+    const b = this.run;
+    const k = b.readUInt16BE(offset);
+    const size = recordBytes(k, b.readUInt32BE(offset + 2 + k));
+    assert(offset + size <= this.at, `kv sort: a record at ${offset} runs past the run's ${this.at} bytes`);
+    return size;
+  }
+
+  private spill(): void {
+    const order = this.sortRun();
+    this.fd ??= openSync(this.path, 'w+', 0o600);
+    const start = this.fileEnd;
+    const out = Buffer.allocUnsafe(OUT_BYTES);
+    let used = 0;
+    const drain = () => {
+      assert(used <= out.length, `kv sort: ${used} bytes in a ${out.length}-byte output buffer`);
+      let off = 0;
+      while (off < used) off += writeSync(this.fd!, out, off, used - off, this.fileEnd + off);
+      this.fileEnd += used;
+      used = 0;
+    };
+    for (const i of order) {
+      const o = this.offsets[i]!;
+      const size = this.recordSize(o);
+      if (used + size > out.length) drain();
+      if (size > out.length) {
+        let off = 0;
+        while (off < size) off += writeSync(this.fd, this.run, o + off, size - off, this.fileEnd + off);
+        this.fileEnd += size;
+      } else {
+        this.run.copy(out, used, o, o + size);
+        used += size;
+      }
+    }
+    drain();
+    assert(this.fileEnd - start === this.at, `kv sort: spilled ${this.fileEnd - start} of ${this.at} bytes`);
+    this.runs.push({ start, end: this.fileEnd });
+    this.at = 0;
+    this.offsets = [];
+    this.keys = [];
+  }
+
+  /**
+   * Every record added, ascending by key, equal keys in the order they were added. The scratch file is
+   * removed when the iteration ends (or is left).
+   */
+  *sorted(): Generator<SortedKeyValue> {
+    assert(!this.done, 'kv sort: sorted twice');
+    this.done = true;
+    try {
+      if (this.runs.length === 0) {
+        const b = this.run;
+        let last: string | undefined;
+        for (const i of this.sortRun()) {
+          const o = this.offsets[i]!;
+          const k = b.readUInt16BE(o);
+          const v = b.readUInt32BE(o + 2 + k);
+          yield {
+            key: b.subarray(o + 2, o + 2 + k),
+            value: b.subarray(o + 2 + k + 4, o + 2 + k + 4 + v),
+            tag: b.readUInt32BE(o + 2 + k + 4 + v),
+            same: this.keys[i] === last,
+          };
+          last = this.keys[i];
+        }
+        return;
+      }
+      if (this.offsets.length > 0) this.spill();
+      this.run = Buffer.alloc(0);
+      yield* this.merge();
+    } finally {
+      this.close();
+    }
+  }
+
+  private *merge(): Generator<SortedKeyValue> {
+    const heap: RunReader[] = [];
+    const less = (a: RunReader, b: RunReader) => a.order < b.order || (a.order === b.order && a.seq < b.seq);
+    const down = (i: number) => {
+      for (;;) {
+        const l = 2 * i + 1;
+        if (l >= heap.length) return;
+        const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
+        if (!less(heap[c]!, heap[i]!)) return;
+        [heap[c], heap[i]] = [heap[i]!, heap[c]!];
+        i = c;
+      }
+    };
+    // Runs were written in add order: a run's number orders its equal keys before a later run's.
+    this.runs.forEach((r, n) => {
+      const reader = new RunReader(this.fd!, r.start, r.end);
+      reader.seq = n;
+      if (!reader.next()) return;
+      heap.push(reader);
+      let i = heap.length - 1;
+      while (i > 0 && less(heap[i]!, heap[(i - 1) >> 1]!)) {
+        const p = (i - 1) >> 1;
+        [heap[p], heap[i]] = [heap[i]!, heap[p]!];
+        i = p;
+      }
+    });
+    let emitted = 0;
+    let last: string | undefined;
+    while (heap.length > 0) {
+      const r = heap[0]!;
+      yield { key: r.key, value: r.value, tag: r.tag, same: r.order === last };
+      last = r.order;
+      emitted++;
+      if (!r.next()) {
+        heap[0] = heap[heap.length - 1]!;
+        heap.pop();
+      }
+      down(0);
+    }
+    assert(emitted === this.total, `kv sort: merged ${emitted} of ${this.total} records`);
+  }
+
+  /** Removes the scratch file (also when the sort is abandoned). Idempotent. */
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
+    rmSync(this.path, { force: true });
+  }
+}
