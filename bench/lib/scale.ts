@@ -1,5 +1,5 @@
 // The measurement behind the `state_1m_*` figures: two node directories, one with
-// BASE accounts and one with LARGE accounts (1,000 and 1,000,000, in the full run and with --quick), each account
+// BASE accounts and one with LARGE accounts (1,000 and 10,000,000 in the full run; 1,000,000 with --quick), each account
 // holding one asset, built by a bulk genesis import of an NDJSON file (scale-build-child.ts; the build's
 // time, disk size and peak RSS are printed). Each is then opened by
 // a node in a process of its own (scale-server.ts: restart-to-ready), both serve at once, and the same
@@ -21,7 +21,7 @@ import { percentile } from './timing.js';
 import { adminOf } from './transfers.js';
 
 export const SCALE_BASE_ACCOUNTS = 1_000;
-export const SCALE_LARGE_ACCOUNTS = 1_000_000;
+export const SCALE_LARGE_ACCOUNTS = 10_000_000;
 export const SCALE_LARGE_ACCOUNTS_QUICK = 1_000_000;
 /** The goals of the `state_1m_*` figures are set for a state of at least this many accounts. */
 export const SCALE_GOAL_ACCOUNTS = 1_000_000;
@@ -335,7 +335,7 @@ async function measure(nodes: readonly [ScaleNode, ScaleNode], opts: ScaleOption
 }
 
 /**
- * The large state's accounts: 1,000,000 (also with --quick), or TORANA_BENCH_SCALE_ACCOUNTS (the
+ * The large state's accounts: 10,000,000 (1,000,000 with --quick), or TORANA_BENCH_SCALE_ACCOUNTS (the
  * figures say so when it is below the goals' scale).
  */
 function scaleLargeAccounts(quick: boolean): number {
