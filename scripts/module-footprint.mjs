@@ -148,6 +148,12 @@ export const FEATURES = {
     docs: 'docs/repo.md',
     dependsOn: ['triggers'],
   },
+  // The bridge's name and the message families it reads and writes (pacs.008, camt.053, pain.001, ...).
+  iso20022: {
+    folder: 'src/modules/iso20022',
+    pattern: /iso.?20022|pacs\.0|camt\.|pain\.0/i,
+    docs: 'docs/iso20022.md',
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';
