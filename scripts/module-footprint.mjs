@@ -46,9 +46,9 @@
 // module other modules add to by convention: a module folder's `dashboard.ts` (its pages and panels,
 // built with the `torana:dashboard` parts and found by the dashboard's build, never imported by path)
 // is that module's own piece, so the folder of a module that has one is left out of the dashboard's count
-// (`extendedBy`, below), as a dependent's folder is; every other module folder still counts. Its
-// configuration section `[dashboard]` stays a core section (as a module section it would move after
-// `[iso20022]` and change the generated configuration), so its keys (`dashboard.enabled`,
+// (`extendedBy`, below), with its docs page, as a dependent's folder and page are; every other module folder still counts. Its
+// configuration section `[dashboard]` stays a core section (as a module section it would be written after
+// the core's sections and change the generated configuration), so its keys (`dashboard.enabled`,
 // `dashboard.connect_src`, the table `[dashboard]`) and the texts of the generated configuration that
 // name it (fixed: src/config/fixed-defaults.test.ts) are the core's, listed in CORE_CONFIG_DASHBOARD_TERMS
 // and removed too; any other word of the dashboard in the config files still counts.
@@ -198,6 +198,12 @@ export const FEATURES = {
     docs: 'docs/dashboard.md',
     extendedBy: 'dashboard.ts',
   },
+  // The bridge's name and the message families it reads and writes (pacs.008, camt.053, pain.001, ...).
+  iso20022: {
+    folder: 'src/modules/iso20022',
+    pattern: /iso.?20022|pacs\.0|camt\.|pain\.0/i,
+    docs: 'docs/iso20022.md',
+  },
 };
 
 const SELF = 'scripts/module-footprint.mjs';
@@ -274,7 +280,8 @@ export function extenders(name) {
 
 /**
  * The folders and docs pages not read for the feature's count: its own, then its dependents', then the
- * folders of the modules that add to it by its convention file.
+ * folders and docs pages of the modules that add to it by its convention file (a page says what its
+ * module's addition shows).
  */
 export function leftOut(name) {
   const feature = FEATURES[name];
@@ -284,7 +291,10 @@ export function leftOut(name) {
     ...[feature, ...dependents(name).map((n) => FEATURES[n])].flatMap((f) =>
       f.folder === undefined ? [f.docs] : [f.folder, f.docs],
     ),
-    ...extenders(name),
+    ...extenders(name).flatMap((folder) => {
+      const extender = Object.values(FEATURES).find((f) => f.folder === folder);
+      return extender === undefined ? [folder] : [folder, extender.docs];
+    }),
   ];
 }
 

@@ -17,13 +17,22 @@ import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 
+/** The child processes under test/fixtures/ (by convention a file named `*-child.ts`), in path order. */
+function fixtureChildren(root) {
+  const out = [];
+  const dir = join(root, 'test/fixtures');
+  for (const sub of readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory())) {
+    for (const name of readdirSync(join(dir, sub.name))) {
+      if (name.endsWith('-child.ts')) out.push(`test/fixtures/${sub.name}/${name}`);
+    }
+  }
+  return out.sort();
+}
+
 /** Entry points (paths from the root) that tests start with test/helpers/ts-entry.ts. */
-export const TEST_BUNDLE_ENTRIES = [
-  'test/helpers/torana-cli.ts',
-  'test/crash/crash-child.ts',
-  'test/fixtures/storage/crash-child.ts',
-  'test/fixtures/iso20022/store-writer-fixture.ts',
-];
+export function testBundleEntries(root) {
+  return ['test/helpers/torana-cli.ts', 'test/crash/crash-child.ts', ...fixtureChildren(root)];
+}
 
 /** The bundle's name for an entry: its path with `/` as `__`, without `.ts` (test/helpers/ts-entry.ts). */
 export function bundleEntryName(path) {
@@ -110,7 +119,7 @@ export async function buildTestBundle(root) {
   removeStale(root);
   const outdir = join(root, 'node_modules', `.torana-test-${process.pid}`);
   const entryPoints = threadEntries(root);
-  for (const e of TEST_BUNDLE_ENTRIES) entryPoints[bundleEntryName(e)] = join(root, e);
+  for (const e of testBundleEntries(root)) entryPoints[bundleEntryName(e)] = join(root, e);
   await build({
     entryPoints,
     bundle: true,

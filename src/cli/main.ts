@@ -15,7 +15,6 @@ import { failureOf, writeFailure } from './failure.js';
 import { registerGenesisCommands } from './genesis-commands.js';
 import { installCliIdNames } from './id-names.js';
 import { registerIndexCommand } from './index-commands.js';
-import { registerIsoCommands } from './iso-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerPermissionCommands } from './permission-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
@@ -84,7 +83,6 @@ export function buildProgram(): Command {
   // given in place of ids (id-names.ts).
   for (const register of MODULE_COMMANDS) register(program);
   installCliIdNames(MODULE_CLI_ID_NAMES);
-  registerIsoCommands(program);
   registerExplorerCommands(program);
   registerTestnetCommands(program);
   registerGenesisCommands(program);

@@ -23,13 +23,13 @@ import { verifyChain } from '../node/verify-chain.js';
 import { Ledger } from '../pipeline/ledger.js';
 import { CliError } from './errors.js';
 import { findNodeAddress, removeNodeAddress, saveNodeAddress } from './node-address.js';
+import { startSwitchOverrides } from './node-commands.js';
 
 export interface StartFlags {
   dir: string;
   port?: string;
   profile?: string;
   config?: string;
-  iso20022?: boolean;
   /** A state snapshot to start from when the data directory is empty (docs/design/snapshots.md). */
   fromSnapshot?: string;
   json?: boolean;
@@ -39,8 +39,8 @@ function overridesOf(flags: StartFlags): Record<string, unknown> {
   const o: Record<string, unknown> = {};
   if (flags.port !== undefined) o['gateway.port'] = flags.port;
   if (flags.profile !== undefined) o['telemetry.profile'] = flags.profile;
-  if (flags.iso20022) o['iso20022.enabled'] = true;
-  return o;
+  // The switches the modules added to `start` (node-commands.ts addStartSwitch).
+  return { ...o, ...startSwitchOverrides(flags as unknown as Record<string, unknown>) };
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -6,6 +6,28 @@ import { lazyAction } from './lazy.js';
 
 const actions = () => import('./node-actions.js');
 
+/**
+ * The switches the ledger modules add to `torana start` (their commands.ts calls `addStartSwitch` when it
+ * registers its commands, after this file's): the option's attribute name → the configuration key it
+ * sets true (node-actions.ts reads them when `start` runs).
+ */
+export const START_SWITCHES = new Map<string, string>();
+
+/** The configuration keys the given `start` options switch on (`{key: true}` for each switch set). */
+export function startSwitchOverrides(flags: Readonly<Record<string, unknown>>): Record<string, true> {
+  const o: Record<string, true> = {};
+  for (const [name, key] of START_SWITCHES) if (flags[name] === true) o[key] = true;
+  return o;
+}
+
+/** Adds `--<flag>` to `torana start`, setting `key` (a boolean key of the module's section) true. */
+export function addStartSwitch(program: Command, flag: string, key: string, description: string): void {
+  const start = program.commands.find((c) => c.name() === 'start');
+  if (start === undefined) throw new Error(`--${flag}: the start command is not registered yet`);
+  start.option(`--${flag}`, description);
+  START_SWITCHES.set(start.options.at(-1)!.attributeName(), key);
+}
+
 export function registerNodeCommands(program: Command): void {
   program
     .command('init')
@@ -20,7 +42,6 @@ export function registerNodeCommands(program: Command): void {
     .option('--port <port>', 'gateway port (overrides gateway.port)')
     .option('--profile <profile>', 'telemetry profile: disabled, operator, extended, developer, full')
     .option('--config <file>', 'configuration file instead of <dir>/config.toml')
-    .option('--iso20022', 'enable the ISO 20022 bridge')
     .option(
       '--from-snapshot <file>',
       'when the data directory is empty: restore this state snapshot first, checked against the genesis',

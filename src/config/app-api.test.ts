@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type ConfigSources, loadConfig } from './load.js';
-// The registry adds the conference module's section `[conference]` to the schema (sections.ts).
+// The registry adds the modules' sections `[conference]` and `[iso20022]` to the schema (sections.ts).
 import '../modules/registry.js';
 import { configToJson, renderConfigToml } from './render.js';
 import { type Config, defaultConfig } from './schema.js';
@@ -12,6 +12,9 @@ import { type Config, defaultConfig } from './schema.js';
 /** `[conference] enabled` of a configuration (a module's section: read through the JSON form). */
 const conferenceOn = (c: Config | undefined) =>
   c === undefined ? undefined : (configToJson(c).conference as { enabled: boolean }).enabled;
+/** `[iso20022] enabled` (the bridge module's section), likewise. */
+const bridgeOn = (c: Config | undefined) =>
+  c === undefined ? undefined : (configToJson(c).iso20022 as { enabled: boolean }).enabled;
 
 function load(src: ConfigSources) {
   const r = loadConfig(src);
@@ -22,7 +25,7 @@ describe('app_api.enabled', () => {
   it('is on by default, with conference on and the bridge off', () => {
     assert.equal(defaultConfig().app_api.enabled, true);
     assert.equal(conferenceOn(defaultConfig()), true);
-    assert.equal(defaultConfig().iso20022.enabled, false);
+    assert.equal(bridgeOn(defaultConfig()), false);
   });
 
   it('off: conference left unset follows it, and the result renders and loads back', () => {
@@ -75,6 +78,6 @@ describe('app_api.enabled', () => {
 
   it('on: conference may be switched off alone and the bridge on', () => {
     const { config } = load({ overrides: { 'conference.enabled': false, 'iso20022.enabled': true } });
-    assert.deepEqual([conferenceOn(config), config?.iso20022.enabled], [false, true]);
+    assert.deepEqual([conferenceOn(config), bridgeOn(config)], [false, true]);
   });
 });

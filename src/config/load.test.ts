@@ -64,7 +64,8 @@ describe('loadConfig: defaults and precedence', () => {
         TORANA_UNSET: undefined,
       },
     });
-    assert.equal(c.iso20022.enabled, true);
+    // A module's section (`[iso20022]`): read through the untyped form.
+    assert.equal((c as unknown as Record<string, { enabled: boolean }>).iso20022?.enabled, true);
     assert.equal(c.telemetry.profile, 'full');
     assert.deepEqual(c.operator.publicKeys, ['ed0120aa', 'ed0120bb']);
     assert.equal(c.storage.lmdbMapBytes, 2 ** 40);

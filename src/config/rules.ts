@@ -93,13 +93,7 @@ export interface NeedsRule {
 }
 
 /** The core's switches that need another; the modules' sections add theirs (`configNeeds`). */
-export const CONFIG_NEEDS: readonly NeedsRule[] = Object.freeze([
-  {
-    key: 'iso20022.enabled',
-    needs: 'app_api.enabled',
-    why: 'the ISO 20022 bridge routes are part of the application API',
-  },
-]);
+export const CONFIG_NEEDS: readonly NeedsRule[] = Object.freeze([]);
 
 let needs: readonly NeedsRule[] | undefined;
 

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-// The registry adds the modules' sections (`[conference]`) to the schema (sections.ts).
+// The registry adds the modules' sections (`[conference]`, `[iso20022]`) to the schema (sections.ts).
 import '../modules/registry.js';
 import { configKeys, configValue, keyByEnvVar, keyByPath } from './keys.js';
 import { configToJson } from './render.js';
@@ -254,7 +254,9 @@ describe('config schema', () => {
     assert.equal(defaultConfig().gateway.rate_per_ip_per_s, undefined);
     // @ts-expect-error nor is a misspelt one
     assert.equal(defaultConfig().gateway.prot, undefined);
-    assert.equal(defaultConfig().iso20022.xmlBodyBytesMax, 1048576);
+    // A module's section (`[iso20022]`) is in the value too, read through the untyped form.
+    const modules = defaultConfig() as unknown as Record<string, { xmlBodyBytesMax?: number }>;
+    assert.equal(modules.iso20022?.xmlBodyBytesMax, 1048576);
   });
 
   it('is deeply frozen', () => {

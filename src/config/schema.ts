@@ -39,7 +39,7 @@ export const NETWORK_ROLES = ['validator', 'observer'] as const;
 export const EXPLORER_BACKENDS = ['embedded', 'postgres'] as const;
 
 /** The switches of the core's application families that need `app_api.enabled` (rules.ts CONFIG_NEEDS). */
-const CORE_APP_API_SWITCHES = ['iso20022.enabled'];
+const CORE_APP_API_SWITCHES: readonly string[] = [];
 
 /**
  * The description of `app_api.enabled`: the route families it serves, the modules' application
@@ -52,7 +52,8 @@ function appApiDoc(moduleFamilies: readonly string[], switches: readonly string[
       ? switches.join(' and ')
       : `${switches.slice(0, -1).join(', ')} and ${switches.at(-1)}`;
   const verb = switches.length === 1 ? 'needs' : 'need';
-  return `Serve the application route families (accounts, domains, asset definitions, NFTs, explorer, ISO 20022${families}, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay. ${needers} ${verb} it.`;
+  const needs = switches.length === 0 ? '' : ` ${needers} ${verb} it.`;
+  return `Serve the application route families (accounts, domains, asset definitions, NFTs, explorer${families}, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay.${needs}`;
 }
 
 /** The core's sections, in table order; the modules' sections follow MODULE_SECTIONS_AFTER. */
@@ -641,41 +642,6 @@ export const CORE_CONFIG_SCHEMA = {
       'Pending passkey challenges in all (503 operator_challenges_full above); per client address, operator.session_client_challenges_max (429).',
     ),
   }),
-  iso20022: section('The ISO 20022 bridge.', {
-    enabled: bool(false, 'Serve the ISO 20022 bridge routes (needs app_api.enabled).'),
-    bridge_account: str(
-      '',
-      'Account that signs bridge transfers (a TransferDelegate, never the genesis authority); empty = <bridge key>@<genesis domain>.',
-    ),
-    bridge_key_file: str(
-      'bridge.key.json',
-      'Key file of the bridge account, relative to the node directory (read by the signer only).',
-      { nonEmpty: true },
-    ),
-    participants_file: str(
-      'participants.json',
-      'Bridge participants (account, BICs, accounts it acts for), relative to the node directory; missing = none (every bridge request 403).',
-      { nonEmpty: true },
-    ),
-    retry_interval_ms: ms(1000, 1, 'Wait before a message refused by a full queue is submitted again.'),
-    submit_batch_max: int(
-      256,
-      1,
-      COUNT_CEILING,
-      'Transactions of messages made durable together that the bridge hands to the pipeline in one batched admission.',
-    ),
-    reference_data_dir: str(
-      '',
-      'Directory of BIC/IBAN/currency reference data; empty = no crosswalk checks.',
-    ),
-    allow_non_iban_accounts: bool(
-      false,
-      'Let a pin or crosswalk (other account id; institution BIC for pacs.009) stand for an absent IBAN.',
-    ),
-    xml_body_bytes_max: int(MiB, 1, BYTES_CEILING, 'Largest XML message body (413 above).'),
-    xml_depth_max: int(64, 1, 1024, 'Deepest element nesting of an XML message.'),
-    xml_attribute_bytes_max: int(4 * KiB, 1, BYTES_CEILING, 'Longest attribute value of an XML message.'),
-  }),
   mcp: section('The MCP bridge (docs/mcp.md).', {
     enabled: bool(
       false,
@@ -717,17 +683,17 @@ export type StorageConfig = Config['storage'];
 export type VerifyConfig = Config['verify'];
 export type TelemetryConfig = Config['telemetry'];
 export type OperatorConfig = Config['operator'];
-export type Iso20022Config = Config['iso20022'];
 export type McpConfig = Config['mcp'];
 export type LogConfig = Config['log'];
 export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
- * The core section the modules' sections are placed after (the last of the core's application
- * families), in registry order; the sections after it (mcp, log) keep their place after them.
+ * The core section the modules' sections are placed after, in registry order (a section naming the
+ * core section it is written after, `writtenAfter`, first); the sections after it (mcp, log) keep their
+ * place after them.
  */
-export const MODULE_SECTIONS_AFTER: ConfigSectionName = 'iso20022';
+export const MODULE_SECTIONS_AFTER: ConfigSectionName = 'operator';
 
 /** The key `app_api.enabled` a module's family switch needs (its description lists the family). */
 const APP_API_ENABLED = 'app_api.enabled';
@@ -747,12 +713,27 @@ export function configSchema(): Readonly<Record<string, SectionSpec>> {
 export function composeConfigSchema(
   modules: readonly ModuleConfigSection[],
 ): Readonly<Record<string, SectionSpec>> {
-  const families = modules.filter((m) =>
+  for (const m of modules) {
+    assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
+    assert(
+      m.writtenAfter === undefined || Object.hasOwn(CORE_CONFIG_SCHEMA, m.writtenAfter),
+      `config section ${m.name} is written after ${m.writtenAfter}, which is not a core section`,
+    );
+  }
+  // The modules' sections after each core section: those naming it first, then (after
+  // MODULE_SECTIONS_AFTER) the others, each group in registry order.
+  const after = (name: string) => [
+    ...modules.filter((m) => m.writtenAfter === name),
+    ...(name === MODULE_SECTIONS_AFTER ? modules.filter((m) => m.writtenAfter === undefined) : []),
+  ];
+  const ordered = Object.keys(CORE_CONFIG_SCHEMA).flatMap(after);
+  // The app API's description lists the families and switches in the order the sections are written.
+  const families = ordered.filter((m) =>
     (m.needs ?? []).some((r) => r.key === 'enabled' && r.needs === APP_API_ENABLED),
   );
   const switches = [
     ...CORE_APP_API_SWITCHES,
-    ...modules.flatMap((m) =>
+    ...ordered.flatMap((m) =>
       (m.needs ?? []).filter((r) => r.needs === APP_API_ENABLED).map((r) => `${m.name}.${r.key}`),
     ),
   ];
@@ -766,17 +747,13 @@ export function composeConfigSchema(
             enabled: bool(
               appApi.keys.enabled.default,
               appApiDoc(
-                families.map((m) => m.name),
+                families.map((m) => m.title ?? m.name),
                 switches,
               ),
             ),
           })
         : sec;
-    if (name !== MODULE_SECTIONS_AFTER) continue;
-    for (const m of modules) {
-      assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
-      out[m.name] = m.spec;
-    }
+    for (const m of after(name)) out[m.name] = m.spec;
   }
   return Object.freeze(out);
 }

@@ -26,11 +26,39 @@ describe('module config sections', () => {
     assert.deepEqual(names.slice(at, at + 3), [MODULE_SECTIONS_AFTER, 'demo', 'mcp']);
     assert.equal(names.at(-1), 'log');
     const doc = composeConfigSchema([demo]).app_api?.keys.enabled?.doc ?? '';
-    assert.match(doc, /ISO 20022, demo, \.\.\.\)/);
-    assert.match(doc, / iso20022\.enabled and demo\.enabled need it\.$/);
+    assert.match(doc, /explorer, demo, \.\.\.\)/);
+    assert.match(doc, / demo\.enabled needs it\.$/);
     const three = composeConfigSchema([demo, { ...demo, name: 'demo_two' }]).app_api?.keys.enabled?.doc;
-    assert.match(three ?? '', / iso20022\.enabled, demo\.enabled and demo_two\.enabled need it\.$/);
-    assert.doesNotMatch(composeConfigSchema([]).app_api?.keys.enabled?.doc ?? '', /demo/);
+    assert.match(three ?? '', / demo\.enabled and demo_two\.enabled need it\.$/);
+    const core = composeConfigSchema([]).app_api?.keys.enabled?.doc ?? '';
+    assert.doesNotMatch(core, /demo/);
+    assert.match(core, /explorer, \.\.\.\); false: .* routes stay\.$/);
+  });
+
+  it('writes a section naming a core section right after it, ahead of the others, and a family by its title', () => {
+    const early = moduleSection({
+      ...demo,
+      name: 'early',
+      title: 'Early Bird',
+      writtenAfter: MODULE_SECTIONS_AFTER,
+    });
+    const names = Object.keys(composeConfigSchema([demo, early]));
+    const at = names.indexOf(MODULE_SECTIONS_AFTER);
+    assert.deepEqual(names.slice(at, at + 4), [MODULE_SECTIONS_AFTER, 'early', 'demo', 'mcp']);
+    const elsewhere = Object.keys(composeConfigSchema([demo, { ...early, writtenAfter: 'gateway' }]));
+    assert.equal(elsewhere[elsewhere.indexOf('gateway') + 1], 'early');
+    assert.deepEqual(elsewhere.slice(elsewhere.indexOf(MODULE_SECTIONS_AFTER) + 1).slice(0, 2), [
+      'demo',
+      'mcp',
+    ]);
+    const doc = composeConfigSchema([demo, early]).app_api?.keys.enabled?.doc ?? '';
+    // Listed in the order the sections are written: the one placed ahead first.
+    assert.match(doc, /explorer, Early Bird, demo, \.\.\.\)/);
+    assert.match(doc, / early\.enabled and demo\.enabled need it\.$/);
+    assert.throws(
+      () => composeConfigSchema([{ ...demo, writtenAfter: 'nowhere' }]),
+      /config section demo is written after nowhere, which is not a core section/,
+    );
   });
 
   it('refuses a module section named like a core one', () => {

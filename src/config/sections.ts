@@ -28,6 +28,17 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
   readonly follows?: Readonly<Record<string, string>>;
   /** Values of this section's keys that the configuration `torana init` writes for a local setup. */
   readonly local?: Readonly<Record<string, unknown>>;
+  /**
+   * How the description of `app_api.enabled` names this application family (default: the section's
+   * name), e.g. a title with spaces and capitals.
+   */
+  readonly title?: string;
+  /**
+   * The core section this one is written right after (config.toml, `torana config`, the schema's order),
+   * ahead of the modules' sections that name none; without it, the section follows the core's
+   * MODULE_SECTIONS_AFTER in registry order. A section that moved out of the core keeps its place so.
+   */
+  readonly writtenAfter?: string;
 }
 
 /** Declares a module's section (typed, so the module reads its values with `sectionValues`). */

@@ -14,7 +14,7 @@
 //   checked against the block's own transaction list and results (their count and their hashes), never
 //   against a list of another length that someone chooses. The rule stays for compatibility: a leaf
 //   prefix would change every block hash already stored and already sent between nodes.
-// - RFC6962_MERKLE (the ISO 20022 bridge's audit anchors, iso20022/bridge/merkle.ts): leaves 0x00,
+// - RFC6962_MERKLE (audit logs anchored on the ledger, e.g. a module's audit manifest): leaves 0x00,
 //   nodes 0x01, as RFC 6962 defines them, so that a leaf can never pass for an inner node.
 // A new tree (such as an authenticated state tree) should take a domain with a leaf prefix.
 

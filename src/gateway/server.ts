@@ -124,7 +124,7 @@ function buildFastify(
 
 function installParsers(app: GatewayApp): void {
   // Only the media the gateway understands; anything else is 415 before the body is read. Families
-  // with other bodies (ISO 20022 XML) add their own parser.
+  // with other bodies (XML) add their own parser.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser(
     'application/json',

@@ -39,12 +39,12 @@ export const PERMISSIONS = {
   CanManagePeers: 'CanManagePeers',
   CanSetParameters: 'CanSetParameters',
   CanManageRuntimeUpgrades: 'CanManageRuntimeUpgrades',
-  /** Held by a delegate (the ISO 20022 bridge): it may debit `account`. Granted by that account itself. */
+  /** Held by a delegate (e.g. a bridge account): it may debit `account`. Granted by that account itself. */
   CanTransferFrom: 'CanTransferFrom', // { account }
   /**
-   * Marks a delegate account (the ISO 20022 bridge). Its debits of other accounts need the source's
+   * Marks a delegate account (e.g. a bridge account). Its debits of other accounts need the source's
    * CanTransferFrom grant, and no other token (Admin, roles, domain ownership) counts for it, so a bug in
-   * the delegate cannot move funds no owner handed to it (docs/iso20022.md "The bridge account").
+   * the delegate cannot move funds no owner handed to it (src/state/README.md "Transfer delegates").
    */
   TransferDelegate: 'TransferDelegate',
 } as const;

@@ -1,7 +1,7 @@
 // A ledger rejection's message as a person reads it: amounts at their definition's scale. The message a
 // block commits is consensus data (it is in the results root) and keeps base units with their scale
-// (`account cap 200 (window tx, units at scale 2) …`); readers — the CLI's error line, the ISO 20022
-// bridge's status reason — show this text instead (`account cap 2.00 (window tx) …`). Every message whose
+// (`account cap 200 (window tx, units at scale 2) …`); readers — the CLI's error line, a module's status
+// reason — show this text instead (`account cap 2.00 (window tx) …`). Every message whose
 // form a module declares is rendered; any other comes back unchanged. Light on purpose (no codec imports):
 // the CLI loads it for every failure.
 

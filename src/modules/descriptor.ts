@@ -16,10 +16,11 @@ import type { RouteDeps } from '../gateway/deps.js';
 import type { ErrorSpec } from '../gateway/errors.js';
 import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
-import type { OperatorAuth } from '../gateway/operator-auth.js';
+import type { OperatorAuth, OperatorSessionVerifier } from '../gateway/operator-auth.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent, EventEnvelope } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
+import type { TransactionAdmission, TransactionFate } from '../model/transaction-fate.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
 import type {
@@ -59,6 +60,23 @@ export interface CommittedEventReplay {
   blocks(): number;
 }
 
+/**
+ * The node's own transaction path, for a module that runs a node-local service signing and submitting
+ * transactions of its own account (node/module-ledger.ts adapts the pipeline and the chain to it).
+ */
+export interface NodeTransactions {
+  readonly chainId: string;
+  /** The genesis transaction's authority (a node-local service never signs as it). */
+  readonly genesisAuthority: string;
+  /** Submits a framed signed transaction (`application/x-codec` bytes). */
+  submit(framedTx: Uint8Array): Promise<TransactionAdmission>;
+  /** Several at once (one batched admission, every check kept for each), one answer each, in order. */
+  submitMany(framedTxs: readonly Uint8Array[]): Promise<TransactionAdmission[]>;
+  status(hash: Uint8Array): Promise<TransactionFate>;
+  /** Creation time of a committed block (its header), or undefined. */
+  blockTimeMs(height: number): number | undefined;
+}
+
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
 export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
@@ -85,6 +103,12 @@ export interface ModuleRouteEnv {
    * the node's online backup copies every LMDB store of the data folder, so this one too.
    */
   readonly storeDir?: string;
+  /** The node directory (its key files and the files its configuration names); absent without one. */
+  readonly nodeDir?: string;
+  /** The node's own transaction path, for a node-local service that submits signed transactions. */
+  readonly transactions?: NodeTransactions;
+  /** The operator sign-in sessions, for read routes that accept their bearer tokens too. */
+  readonly operatorSessions?: OperatorSessionVerifier;
 }
 
 /**
@@ -200,6 +224,11 @@ export interface LedgerModule {
    * and closes its store in its `close` (gateway/family.ts), which the server calls when it closes.
    */
   readonly routes?: (env: ModuleRouteEnv) => RouteFamily | Promise<RouteFamily | undefined> | undefined;
+  /**
+   * The name of its store folder under the node's data folder (`storeDir`), when not the module's name:
+   * a feature that kept a store before it became a module keeps the folder node directories already hold.
+   */
+  readonly storeFolder?: string;
   /**
    * The gateway error codes its routes answer with, added to the node's one error registry at
    * composition time (gateway/errors.ts `createErrorRegistry`); docs/errors.md lists them.

@@ -17,6 +17,9 @@ import { TABLE_TAGS } from '../state/keys.js';
 import { claimProblems, installExecutorModules } from '../state/module-host.js';
 import { undeclaredWire } from '../state/module-wire.js';
 import type { LedgerModule, ModuleEntry, ModuleRouteEnv } from './descriptor.js';
+
+export type { LedgerModule };
+
 import { ledgerModule } from './ledger.js';
 import LEDGER_MODULE_ENTRIES from './registry.js';
 
@@ -126,7 +129,7 @@ export const LEDGER_MODULES: readonly LedgerModule[] = await load();
  * The route families of the modules that have one (and whose switch is on), in registry order;
  * node/families.ts serves each after the family its `servedAfter` names (gateway/family.ts
  * `placeFamilies`). `dataDir` is the node's data folder, when served from a node directory: each module's
- * store folder is `<dataDir>/<module name>` (descriptor `storeDir`).
+ * store folder is `<dataDir>/<module name>` (or its descriptor's `storeFolder`; the env's `storeDir`).
  */
 export async function moduleFamilies(
   env: Omit<ModuleRouteEnv, 'storeDir'> & { readonly dataDir?: string },
@@ -136,12 +139,19 @@ export async function moduleFamilies(
   const out: RouteFamily[] = [];
   // One after the other, in registry order: a family that opens a store or starts workers is built
   // before the next one is asked.
-  for (const m of modules) {
-    const family = await m.routes?.({
-      ...common,
-      ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.name}` }),
-    });
-    if (family !== undefined) out.push(family);
+  // A family that fails to build (a store that will not open, a service refusing its configuration)
+  // closes the ones built before it, so nothing they started outlives the failed start.
+  try {
+    for (const m of modules) {
+      const family = await m.routes?.({
+        ...common,
+        ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.storeFolder ?? m.name}` }),
+      });
+      if (family !== undefined) out.push(family);
+    }
+  } catch (e) {
+    for (const f of out.reverse()) await f.close?.().catch(() => undefined);
+    throw e;
   }
   return out;
 }

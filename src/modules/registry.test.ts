@@ -38,6 +38,7 @@ describe('ledger module registry', () => {
         'repo',
         'webhooks',
         'connect',
+        'iso20022',
         'dashboard',
       ],
     );
@@ -191,7 +192,7 @@ describe('ledger module registry', () => {
     assert.equal(typeof instructions.shieldAsset, 'function', 'the shielded pool builder stays in the core');
   });
 
-  it('moduleFamilies gives each module the store folder <data>/<name>, and none without a data folder', async () => {
+  it('moduleFamilies gives each module the store folder <data>/<name> (or the one it names), and none without a data folder', async () => {
     const r = loadConfig({ overrides: { 'app_api.enabled': true } });
     assert.ok(r.ok);
     const seen: (string | undefined)[] = [];
@@ -213,6 +214,31 @@ describe('ledger module registry', () => {
     await moduleFamilies(env, [probe]);
     await moduleFamilies({ ...env, dataDir: '/var/lib/torana/data' }, [probe]);
     assert.deepEqual(seen, [undefined, '/var/lib/torana/data/probe']);
+    // A module naming its store folder (one node directories already hold) gets that one instead.
+    await moduleFamilies({ ...env, dataDir: '/var/lib/torana/data' }, [{ ...probe, storeFolder: 'kept' }]);
+    assert.equal(seen.at(-1), '/var/lib/torana/data/kept');
+    assert.equal(byName('iso20022').storeFolder, 'bridge', 'the bridge keeps <data>/bridge/');
+    // A family failing to build closes those built before it, and the failure reaches the caller.
+    const closed: string[] = [];
+    const opened: LedgerModule = {
+      ...probe,
+      name: 'opened',
+      routes: () => ({
+        name: 'opened',
+        app: true,
+        routes: () => [],
+        close: async () => void closed.push('opened'),
+      }),
+    };
+    const failing: LedgerModule = {
+      ...probe,
+      name: 'failing',
+      routes: async () => {
+        throw new Error('refused');
+      },
+    };
+    await assert.rejects(moduleFamilies(env, [opened, failing]), /refused/);
+    assert.deepEqual(closed, ['opened']);
     const base = mkdtempSync(join(tmpdir(), 'torana-module-stores-'));
     try {
       const families = await moduleFamilies({ ...env, dataDir: base }, [byName('webhooks')]);

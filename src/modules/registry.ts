@@ -28,6 +28,7 @@ import { controlsRejectionForms } from './controls/rejection-forms.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
+import { iso20022Config } from './iso20022/config.js';
 import { multisigInstructions } from './multisig/sdk.js';
 
 export {
@@ -191,8 +192,12 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Off the ledger: no instructions (so after every module that has some), a route family, its store
   // and workers, CLI commands and SDK methods.
   { name: 'webhooks', cli: true, config: webhooksConfig },
-  // Needs nothing of the ledger (no instruction tag): last.
+  // Needs nothing of the ledger (no instruction tag).
   { name: 'connect', cli: true, config: connectConfig },
+  // Off the ledger (its own signed transactions go through the node's pipeline): last, where its route
+  // family always was (after every module's); its configuration section keeps its place right after
+  // `[operator]` (`writtenAfter`).
+  { name: 'iso20022', cli: true, config: iso20022Config },
   // The web dashboard: static files of its own and no configuration section of its own (its keys stay
   // the core's `[dashboard]`, where the generated configuration has them).
   { name: 'dashboard' },

@@ -11,10 +11,8 @@ import { placeFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
-import { iso20022Family } from '../iso20022/routes/family.js';
-import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
-import { moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
+import { LEDGER_MODULES, type LedgerModule, moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
 import { operatorFamily } from '../operator/family.js';
 import { operatorPasskeysFamily } from '../operator/passkeys/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
@@ -23,6 +21,7 @@ import { proofsFamily } from '../proofs/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
 import { explorerFamilies } from './explorer-backend.js';
 import { nodeFiles } from './files.js';
+import { nodeTransactions } from './module-transactions.js';
 import type { Node } from './node.js';
 import { nodeOperatorPasskeys } from './operator-passkeys.js';
 import { policyPort } from './policy-port.js';
@@ -31,18 +30,18 @@ import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
 import { telemetryPort } from './telemetry-port.js';
 
-/** What a family's line may draw on. */
 /** The modules' gateway error codes, for the node's error registry (node/serve.ts). */
-export { moduleGatewayErrors };
+export { type LedgerModule, moduleGatewayErrors };
 
+/** What a family's line may draw on. */
 export interface FamilyEnv {
   node: Node;
   deps: RouteDeps;
   app: GatewayApp;
   /** The node directory when served from one (per-node stores live under its data folder). */
   dir?: string;
-  /** The ISO 20022 bridge, when `iso20022.enabled` (serve.ts starts it). */
-  bridge?: BridgePort;
+  /** The ledger modules whose families are served (default: this build's, modules/load.ts). */
+  modules?: readonly LedgerModule[];
   /** Logs a background failure of a family (a worker, a store). */
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (families whose routes also accept operators). */
@@ -57,7 +56,7 @@ function when(on: boolean, make: () => RouteFamily): RouteFamily[] {
 }
 
 export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
-  const { node, deps, dir, bridge } = env;
+  const { node, deps, dir } = env;
   const c = node.config;
   const now = () => node.clock.nowMs();
   // ONE verifier and ONE nonce store for the signed app requests of every family (signed-request.ts).
@@ -75,28 +74,24 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
     reads.explorer,
     proofsFamily(proofsPort(node, deps.ports), deps),
-    ...(await moduleFamilies({
-      state: node.ledger.state,
-      deps,
-      config: c,
-      signedRequests: signed,
-      now,
-      logError: env.logError,
-      operatorAuth: env.operatorAuth,
-      events: node.pipeline.events,
-      replay: committedEventReplay(node),
-      // Per-module stores live in the node's data folder: without a node directory there is none.
-      ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data }),
-    })),
-    ...(bridge === undefined
-      ? []
-      : [
-          iso20022Family(bridge, deps, {
-            ...c.iso20022,
-            signedRequests: signed,
-            sessions: env.operatorSessions,
-          }),
-        ]),
+    ...(await moduleFamilies(
+      {
+        state: node.ledger.state,
+        deps,
+        config: c,
+        signedRequests: signed,
+        now,
+        logError: env.logError,
+        operatorAuth: env.operatorAuth,
+        events: node.pipeline.events,
+        replay: committedEventReplay(node),
+        transactions: nodeTransactions(node),
+        operatorSessions: env.operatorSessions,
+        // Per-module stores live in the node's data folder: without a node directory there is none.
+        ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data, nodeDir: nodeFiles(dir).dir }),
+      },
+      env.modules ?? LEDGER_MODULES,
+    )),
     telemetryFamily(deps, telemetryPort(node, deps), {
       liveIntervalMs: c.telemetry.liveIntervalMs,
       gossipIntervalMs: c.telemetry.gossipIntervalMs,

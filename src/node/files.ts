@@ -13,9 +13,9 @@ export interface NodeFiles {
   adminKey: string;
   /** A peer's own client account key (`torana testnet init`; client.json names it). */
   clientKey: string;
-  /** The ISO 20022 bridge account's key (its own account, never the admin's). */
+  /** The bridge account's key (a node-local service's own account, never the admin's). */
   bridgeKey: string;
-  /** ISO 20022 bridge participants (docs/iso20022.md "Participants"). */
+  /** The bridge's participants (the accounts it acts for; its module's page says the format). */
   participants: string;
   genesis: string;
   client: string;

@@ -81,7 +81,7 @@ export function nativeAssetInstructions(admin: string): Instruction[] {
 }
 
 /**
- * The dev genesis: a `system` domain, an admin account holding `Admin`, the ISO 20022 bridge account
+ * The dev genesis: a `system` domain, an admin account holding `Admin`, the bridge account (`bridgeKey`)
  * marked `TransferDelegate` (it may debit only accounts that grant it `CanTransferFrom`), this peer, the
  * chain parameters, the native asset `gas#system` (scale 6, 1,000,000 minted to the admin, named by the
  * custom parameter `native_asset`) that metered usage is billed in, and the zero-knowledge setup

@@ -7,6 +7,7 @@ import { AnswerCache, installAnswerCacheMetrics } from '../gateway/answer-cache.
 import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { createErrorRegistry, type ErrorBody } from '../gateway/errors.js';
+import type { RouteFamily } from '../gateway/family.js';
 import { LEDGER_ERRORS } from '../gateway/ledger-errors.js';
 import type { GatewayLimits } from '../gateway/limits.js';
 import { ScanGate } from '../gateway/list-scan.js';
@@ -22,11 +23,8 @@ import { registerTransactionSocket } from '../gateway/routes/transaction-ws.js';
 import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
-import type { Bridge } from '../iso20022/bridge/service.js';
-import type { BridgePort } from '../iso20022/routes/port.js';
 import { createSchemaRegistry } from '../model/schema.js';
-import { startBridge } from './bridge.js';
-import { moduleGatewayErrors, nodeFamilies } from './families.js';
+import { type LedgerModule, moduleGatewayErrors, nodeFamilies } from './families.js';
 import { nodeFiles } from './files.js';
 import { readGatewayTls } from './gateway-tls.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
@@ -40,8 +38,8 @@ import { devKeysFeature, usesDevelopmentKeys } from './zk-dev-genesis.js';
 export interface ServedNode {
   app: GatewayApp;
   url: string;
-  /** The ISO 20022 bridge when `iso20022.enabled` (tests reach the service behind the routes). */
-  bridge?: Bridge;
+  /** The route families served (tests reach the services behind a module's routes). */
+  families: readonly RouteFamily[];
   close(): Promise<void>;
 }
 
@@ -74,8 +72,8 @@ export function gatewayLimits(c: Config): Partial<GatewayLimits> {
 
 export interface ServeOptions {
   /**
-   * The node directory; needed when `iso20022.enabled` (bridge key file and `<data>/bridge/`), and where
-   * the operator replay mark is kept across restarts (operator-watermark.ts).
+   * The node directory: the modules' stores (`<data>/<module>/`) and the files their configuration
+   * names, and where the operator replay mark is kept across restarts (operator-watermark.ts).
    */
   dir?: string;
 }
@@ -83,9 +81,9 @@ export interface ServeOptions {
 export async function buildGateway(
   node: Node,
   address: () => string,
-  bridge?: BridgePort,
   watermark?: OperatorWatermark,
   dir?: string,
+  modules?: readonly LedgerModule[],
 ): Promise<GatewayApp> {
   const c = node.config;
   const schema = createSchemaRegistry([ErrorBodyCodec]);
@@ -190,7 +188,7 @@ export async function buildGateway(
     deps,
     app,
     ...(dir === undefined ? {} : { dir }),
-    ...(bridge === undefined ? {} : { bridge }),
+    ...(modules === undefined ? {} : { modules }),
     logError,
     operatorAuth: ctx.operatorAuth,
     operatorSessions,
@@ -206,41 +204,33 @@ export async function buildGateway(
     if (!features.includes(family.name)) features.push(family.name);
   }
   features.sort();
+  SERVED_FAMILIES.set(app, families);
   return app;
+}
+
+const SERVED_FAMILIES = new WeakMap<GatewayApp, readonly RouteFamily[]>();
+
+/** The route families a gateway built by `buildGateway` serves (registered or not), in order. */
+export function servedFamilies(app: GatewayApp): readonly RouteFamily[] {
+  return SERVED_FAMILIES.get(app) ?? [];
 }
 
 export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<ServedNode> {
   let url = '';
-  let app: GatewayApp | undefined;
-  let bridge: Awaited<ReturnType<typeof startBridge>> | undefined;
-  if (node.config.iso20022.enabled) {
-    if (opts.dir === undefined)
-      throw new Error('iso20022.enabled: serveNode needs the node directory ({ dir })');
-    bridge = await startBridge(node, opts.dir, (e) => app?.log.error({ err: e }, 'iso20022 bridge'));
-  }
+  // Without the node directory (in-process tests) the operator replay mark lives in memory only.
+  const watermark =
+    opts.dir === undefined ? undefined : await openOperatorWatermark(nodeFiles(opts.dir).data);
+  const app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), watermark, opts.dir);
   try {
-    // Without the node directory (in-process tests) the operator replay mark lives in memory only.
-    const watermark =
-      opts.dir === undefined ? undefined : await openOperatorWatermark(nodeFiles(opts.dir).data);
-    app = await buildGateway(node, () => url.replace(/^https?:\/\//, ''), bridge, watermark, opts.dir);
-    if (bridge !== undefined) {
-      const b = bridge;
-      app.addHook('onClose', () => b.close());
-    }
     await app.listen({ host: node.config.gateway.host, port: node.config.gateway.port });
   } catch (e) {
-    await bridge?.close();
+    // Stops what the families started (a module's store and workers).
+    await app.close();
     throw e;
   }
-  const served = app;
-  const addr = served.server.address();
+  const addr = app.server.address();
   const port = typeof addr === 'object' && addr !== null ? addr.port : node.config.gateway.port;
   const scheme = node.config.gateway.tlsCertFile === '' ? 'http' : 'https';
   url = `${scheme}://${node.config.gateway.host}:${port}`;
-  return {
-    app: served,
-    url,
-    ...(bridge === undefined ? {} : { bridge }),
-    close: () => served.close(),
-  };
+  return { app, url, families: servedFamilies(app), close: () => app.close() };
 }

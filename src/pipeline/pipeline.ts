@@ -157,7 +157,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   /**
    * Admission with the chain's current parameters, then the queue. `source` is the submitter's network
    * address (the gateway's client key), counted against `queue.per_source_max`; in-process submitters
-   * (the ISO 20022 bridge) pass none.
+   * (a module's node-local service) pass none.
    */
   async submit(body: Uint8Array, source?: string): Promise<SubmitResult> {
     const now = this.clock.nowMs();

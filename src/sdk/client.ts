@@ -213,8 +213,8 @@ export class ToranaClient {
 
   /**
    * Sends `req` as a signed app request of the client's account (docs/security.md "Signed app requests": the
-   * `x-ledger-*` headers over method, path, sorted query and body hash), as the ISO 20022 bridge
-   * routes require (docs/iso20022.md "Participants"). Each call signs afresh (new timestamp and nonce),
+   * `x-ledger-*` headers over method, path, sorted query and body hash), as the application routes
+   * that take signed requests require (docs/app-api.md). Each call signs afresh (new timestamp and nonce),
    * so retries of 429/503 inside Http reuse headers only within the freshness window.
    */
   signedRequest(req: HttpRequest): Promise<Response> {

@@ -10,7 +10,7 @@ import { toHex } from '../util/hex.js';
 
 export interface SignRequestInput {
   method: string;
-  /** Path and query exactly as they will be sent (`/v1/iso20022/pacs008`). */
+  /** Path and query exactly as they will be sent (`/v1/accounts/alice@bank?limit=5`). */
   url: string;
   body?: Uint8Array | string;
   account: string;

@@ -1,6 +1,6 @@
 // The one path value moves through: TransferAsset, MintAsset, BurnAsset, usage billing and the shielded
 // pool (exec-native-asset.ts `charge`) and, through them, every instruction or route that moves an asset
-// (ISO 20022 bridge transfers are TransferAsset). It runs the installed modules' transfer checks
+// (a module's node-local service transfers with TransferAsset too). It runs the installed modules' transfer checks
 // (module-host.ts `TransferCheck`), then checks funds, then applies the balances and the checks'
 // follow-ups. Totals of a definition are the caller's (mint and burn): a transfer or charge leaves them
 // unchanged.

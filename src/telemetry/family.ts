@@ -1,6 +1,6 @@
 // The telemetry route family (gateway/family.ts). Not an application family
-// (`app: false`): the application families are accounts, domains, assets, NFTs, explorer, transactions,
-// ISO 20022 and the ledger modules' families; telemetry is not among them, so it
+// (`app: false`): the application families are accounts, domains, assets, NFTs, explorer, transactions
+// and the ledger modules' families; telemetry is not among them, so it
 // stays with `app_api.enabled = false`, gated by the telemetry profile like /status and /metrics.
 // Peer reports (gossip.ts) are sent and taken while the family is installed.
 

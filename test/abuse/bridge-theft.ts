@@ -15,6 +15,9 @@
 
 import assert from 'node:assert/strict';
 import { numeric } from '../../src/model/numeric.js';
+import type { ModuleRouteEnv } from '../../src/modules/descriptor.js';
+import { iso20022Module } from '../../src/modules/iso20022/descriptor.js';
+import { iso20022Family } from '../../src/modules/iso20022/routes/family.js';
 import { buildGateway } from '../../src/node/serve.js';
 import { fromHex } from '../../src/util/hex.js';
 import { run } from '../helpers/node.js';
@@ -22,6 +25,7 @@ import { newAccount } from '../helpers/tx.js';
 import {
   type BridgeNode,
   balance,
+  bridgeOf,
   EUR,
   post,
   signedHeaders,
@@ -166,8 +170,7 @@ async function replayed(b: BridgeNode, id: string) {
  * the bridge signs the theft, and the ledger must refuse it. Returns 1 when the executor did.
  */
 async function withoutRouteCheck(b: BridgeNode, body: object): Promise<number> {
-  const bridge = b.served.bridge;
-  assert.ok(bridge !== undefined);
+  const bridge = bridgeOf(b);
   const unchecked = {
     account: bridge.account,
     submit: (kind: Parameters<typeof bridge.submit>[0], message: string | object) =>
@@ -177,7 +180,13 @@ async function withoutRouteCheck(b: BridgeNode, body: object): Promise<number> {
     report: (id: string, r: Parameters<typeof bridge.report>[1]) => bridge.report(id, r),
     audit: (offset: number, limit: number) => bridge.audit(offset, limit),
   };
-  const app = await buildGateway(b.node, () => '127.0.0.1', unchecked);
+  // The node's modules with the bridge's family served over the unchecked port instead.
+  const unwired = {
+    ...iso20022Module,
+    routes: (env: ModuleRouteEnv) =>
+      iso20022Family(unchecked, env.deps, { xmlBodyBytesMax: 1 << 20, signedRequests: env.signedRequests }),
+  };
+  const app = await buildGateway(b.node, () => '127.0.0.1', undefined, undefined, [unwired]);
   try {
     await app.listen({ host: '127.0.0.1', port: 0 });
     const addr = app.server.address();

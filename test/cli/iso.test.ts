@@ -5,8 +5,8 @@ import assert from 'node:assert/strict';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { kindFromXml } from '../../src/cli/iso-commands.js';
 import { saveKeyFile } from '../../src/crypto/keyfile.js';
+import { kindFromXml } from '../../src/modules/iso20022/cli-kinds.js';
 import { runCli as cli } from '../helpers/cli-in-process.js';
 import {
   assertXsdValid,

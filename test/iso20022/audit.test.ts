@@ -5,15 +5,15 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AuditEntryCodec, entryHash } from '../../src/iso20022/bridge/audit.js';
+import { transactionHash } from '../../src/model/transaction.js';
+import { AuditEntryCodec, entryHash } from '../../src/modules/iso20022/bridge/audit.js';
 import {
   type AuditPageJson,
   type LedgerAnchor,
   verifyAuditPage,
-} from '../../src/iso20022/bridge/audit-verify.js';
-import { merkleRoot } from '../../src/iso20022/bridge/merkle.js';
-import { BridgeRecordCodec, recordHash } from '../../src/iso20022/bridge/record.js';
-import { transactionHash } from '../../src/model/transaction.js';
+} from '../../src/modules/iso20022/bridge/audit-verify.js';
+import { merkleRoot } from '../../src/modules/iso20022/bridge/merkle.js';
+import { BridgeRecordCodec, recordHash } from '../../src/modules/iso20022/bridge/record.js';
 import { fromHex, toHex } from '../../src/util/hex.js';
 import {
   type BridgeNode,

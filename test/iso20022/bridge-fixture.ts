@@ -1,6 +1,6 @@
 // Test support for the ISO 20022 bridge (not a test file): a served node with the bridge enabled, a
 // `bank` domain with funded accounts and asset definitions, realistic messages built from the ISO
-// message definitions (same shapes as src/iso20022/samples/), and HTTP helpers.
+// message definitions (same shapes as src/modules/iso20022/samples/), and HTTP helpers.
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -11,6 +11,8 @@ import { loadKeyFile } from '../../src/crypto/keyfile.js';
 import { accountId } from '../../src/model/ids.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { numeric } from '../../src/model/numeric.js';
+import type { Bridge } from '../../src/modules/iso20022/bridge/service.js';
+import type { Iso20022Family } from '../../src/modules/iso20022/descriptor.js';
 import { nodeFiles } from '../../src/node/files.js';
 import { GENESIS_DOMAIN } from '../../src/node/init.js';
 import { type ServedNode, serveNode } from '../../src/node/serve.js';
@@ -33,7 +35,7 @@ export const IBAN = {
   carol: 'FR1420041010050500013M02606',
 };
 export const BIC = { alice: 'DEUTDEFFXXX', bob: 'NWBKGB2LXXX', carol: 'COBADEFFXXX' };
-/** Domestic account numbers (`Othr/Id`) of the non-IBAN samples (src/iso20022/samples/pacs008-othr.xml). */
+/** Domestic account numbers (`Othr/Id`) of the non-IBAN samples (src/modules/iso20022/samples/pacs008-othr.xml). */
 export const OTHER_ID = { alice: '0532013000', bob: '31926819' };
 /** The ISO 20022 schemas the tests validate against (a copy inside the project: xsd/README.md). */
 export const XSD_DIR = new URL('./xsd/', import.meta.url);
@@ -111,6 +113,13 @@ const BASE_CONFIG = {
   'gateway.rate_per_ip_per_s': 100_000,
   'gateway.rate_burst': 100_000,
 };
+
+/** The bridge service behind the served node's `iso20022` routes. */
+export function bridgeOf(b: { served: ServedNode }): Bridge {
+  const family = b.served.families.find((f) => f.name === 'iso20022') as Iso20022Family | undefined;
+  assert.ok(family !== undefined, 'the node serves no iso20022 family');
+  return family.bridge;
+}
 
 /** `participants`: entries added to the fixture bank in participants.json. */
 export async function startBridgeNode(

@@ -1,10 +1,10 @@
-// Realistic messages for the bridge tests (not a test file): the library's samples (src/iso20022/
+// Realistic messages for the bridge tests (not a test file): the library's samples (src/modules/iso20022/
 // samples/, written from the ISO message definitions) with the ledger pins of the test accounts added
 // as supplementary data, and generated pacs.008 variants for the negative cases.
 
 import { readFileSync } from 'node:fs';
 
-const SAMPLES = new URL('../../src/iso20022/samples/', import.meta.url);
+const SAMPLES = new URL('../../src/modules/iso20022/samples/', import.meta.url);
 export const PIN_NS = 'urn:torana:iso20022:ledger:1';
 
 export function sample(name: string): string {

@@ -6,8 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { decodeFrame } from '../../src/codec/frame.js';
-import { Iso20022RecordView } from '../../src/iso20022/routes/views.js';
 import { createSchemaRegistry } from '../../src/model/schema.js';
+import { Iso20022RecordView } from '../../src/modules/iso20022/routes/views.js';
 import { startServedNode } from '../helpers/served.js';
 import { newAccount } from '../helpers/tx.js';
 import {

@@ -4,7 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { parseMessage } from '../../src/iso20022/parse.js';
+import { parseMessage } from '../../src/modules/iso20022/parse.js';
 import {
   type BridgeNode,
   BUND,

@@ -1,4 +1,4 @@
-// Group commit of the bridge record store (src/iso20022/bridge/README.md "Throughput"): many writes in
+// Group commit of the bridge record store (src/modules/iso20022/bridge/README.md "Throughput"): many writes in
 // flight share one LMDB transaction and fsync, and each is acknowledged only once its record is on disk.
 // A writer process is killed (SIGKILL) while writes are in flight; every record it acknowledged must be
 // in the reopened store, with an intact audit chain.
@@ -10,11 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { AUDIT_GENESIS_HASH, verifyChain } from '../../src/iso20022/bridge/audit.js';
-import { BridgeStore } from '../../src/iso20022/bridge/store.js';
+import { AUDIT_GENESIS_HASH, verifyChain } from '../../src/modules/iso20022/bridge/audit.js';
+import { BridgeStore } from '../../src/modules/iso20022/bridge/store.js';
 import { tsEntryArgs } from '../helpers/ts-entry.js';
 
-const WRITER = fileURLToPath(new URL('../fixtures/iso20022/store-writer-fixture.ts', import.meta.url));
+const WRITER = fileURLToPath(new URL('../fixtures/iso20022/store-writer-child.ts', import.meta.url));
 const ACKS_BEFORE_KILL = 300;
 
 /** Runs the writer until it has acknowledged `acks` records, kills it, and returns what it acknowledged. */

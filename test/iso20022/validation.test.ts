@@ -1,4 +1,4 @@
-// Every validation rule through the routes (listed in src/iso20022/README.md):
+// Every validation rule through the routes (listed in src/modules/iso20022/README.md):
 // malformed input is 400 and business rules 422, each with the XPath
 // of the failing field and the rule in `details`; never 403 for everything, never a 5xx. The node has
 // reference data (BIC, IBAN and currency crosswalks) configured.

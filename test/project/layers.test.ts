@@ -26,8 +26,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   consensus: ['codec', 'crypto', 'model', 'state', 'storage', 'pipeline'],
   // The gateway reaches the state only through its ports (gateway/ports.ts, gateway/query-port.ts).
   gateway: ['codec', 'crypto', 'model', 'pipeline', 'consensus', 'runtime'],
-  // The bridge's route family (iso20022/routes/) is built on the gateway.
-  iso20022: ['codec', 'crypto', 'model', 'gateway'],
   // The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md).
   accounts: ['codec', 'model', 'gateway'],
   telemetry: ['codec', 'model', 'gateway'],
@@ -84,7 +82,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'consensus',
     'p2p',
     'gateway',
-    'iso20022',
     'config',
     'telemetry',
     'explorer',
@@ -103,7 +100,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'node',
     'sdk',
     'consensus',
-    'iso20022',
     'pipeline',
     'history',
     'gateway',

@@ -43,6 +43,7 @@ const MIGRATED: readonly string[] = [
   'connect',
   'repo',
   'webhooks',
+  'iso20022',
   'dashboard',
 ];
 
@@ -303,6 +304,17 @@ describe('module footprint', () => {
       .map((h: { file: string }) => h.file)
       .filter((f: string) => core.test(f));
     assert.deepEqual(named, []);
+  });
+
+  it('no core file names the ISO 20022 bridge: config, node, gateway, CLI, dashboard and SDK find it through the registry', () => {
+    // Its name and its message families count; other senses of the letters do not.
+    assert.ok(namesFeature('iso20022', 'TORANA_ISO20022_ENABLED'));
+    assert.ok(namesFeature('iso20022', 'a camt.053 statement'));
+    assert.ok(namesFeature('iso20022', 'pain.001 from a debtor; pacs.008'));
+    assert.ok(!namesFeature('iso20022', 'painting; ISO 8601 dates; the bridge account'));
+    const hits = footprint('iso20022', files).map((h: { file: string }) => h.file);
+    const core = hits.filter((f: string) => f.startsWith('src/') && f !== 'src/modules/registry.ts');
+    assert.deepEqual(core, []);
   });
 
   it('no core layer names multisig: the executor, the pipeline and the node see only generic hooks', () => {

@@ -1,7 +1,7 @@
 // The web dashboard (docs/dashboard.md): the static files of the browser UI under /dashboard/, built
 // from ui/ by build.mjs. It needs nothing of the ledger (no instruction, table, event or rejection):
 // only its route family and its docs. Its configuration section `[dashboard]` stays a core section of
-// src/config/schema.ts: as a module section it would move after `[iso20022]` and change the generated
+// src/config/schema.ts: as a module section it would be written after the core's sections and change the generated
 // configuration (see README.md).
 
 import type { LedgerModule } from '../descriptor.js';

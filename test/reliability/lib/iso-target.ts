@@ -1,4 +1,4 @@
-// Fuzz target for the ISO 20022 reader (src/iso20022/parse.ts `parseMessage`; docs/design/testing.md
+// Fuzz target for the ISO 20022 reader (src/modules/iso20022/parse.ts `parseMessage`; docs/design/testing.md
 // "Tests we keep", XML attacks): random text, the shipped samples (XML and flat JSON) and mutations of them, byte-level
 // (as for the codec) and XML-aware: an element repeated many times (the XML analogue of an inflated
 // length), deep nesting, long attributes, DOCTYPE / entity / processing-instruction injection, another
@@ -9,11 +9,11 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
-import { MESSAGE_KINDS, type MessageKind, parseMessage } from '../../../src/iso20022/parse.js';
+import { MESSAGE_KINDS, type MessageKind, parseMessage } from '../../../src/modules/iso20022/parse.js';
 import type { FuzzTarget, Outcome } from './fuzz-target.js';
 import { applyMutations, mutationsArb } from './mutate.js';
 
-const SAMPLES_DIR = new URL('../../../src/iso20022/samples/', import.meta.url);
+const SAMPLES_DIR = new URL('../../../src/modules/iso20022/samples/', import.meta.url);
 const ISO_CODES: ReadonlySet<string> = new Set([
   'iso_xml_malformed',
   'iso_xml_forbidden_construct',

@@ -109,7 +109,7 @@ export async function postJson<T>(path: string, value: unknown, headers: Headers
 
 export const enc = encodeURIComponent;
 
-/** Paths of the served OpenAPI document (`/v1/iso20022/...` style, `{param}` kept). */
+/** Paths of the served OpenAPI document (`/v1/accounts/{id}` style, `{param}` kept). */
 export async function servedPaths(): Promise<Set<string>> {
   const a = await getJson<{ paths?: Record<string, unknown> }>('/openapi.json');
   return new Set(a.ok ? Object.keys(a.body.paths ?? {}) : []);

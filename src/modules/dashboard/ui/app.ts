@@ -10,7 +10,6 @@ import { Consensus } from './consensus.js';
 import { PathsContext } from './context.js';
 import { EXTENSIONS, type ModulePage } from './extensions.js';
 import { type Route, useRoute } from './hooks.js';
-import { IsoMessage, IsoMessages } from './iso.js';
 import { AccountsList, AssetDefinitions, Domain, Domains, Nfts } from './lists.js';
 import { Overview } from './overview.js';
 import { Page } from './parts.js';
@@ -51,10 +50,6 @@ function Content({ route }: { route: Route }) {
       return html`<${Domain} id=${arg} />`;
     case 'consensus':
       return html`<${Consensus} />`;
-    case 'iso':
-      return arg === ''
-        ? html`<${IsoMessages} page=${num(route.query.get('page'), 1)} per=${num(route.query.get('per'), 200)} />`
-        : html`<${IsoMessage} id=${arg} />`;
     case 'settings':
       return html`<${Settings}
         signin=${paths.has('/v1/operator/session')}
@@ -89,7 +84,6 @@ export function App() {
     ['#/nfts', 'NFTs'],
     ['#/consensus', 'Consensus'],
     ...MODULE_PAGES.filter((p) => paths.has(p.path)).map((p): [string, string] => [`#/${p.route}`, p.title]),
-    ...(paths.has('/v1/iso20022/audit/messages') ? ([['#/iso', 'ISO 20022']] as [string, string][]) : []),
     ['#/settings', 'Settings'],
   ];
   const here = `#/${route.parts[0] ?? ''}`;

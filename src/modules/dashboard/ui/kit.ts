@@ -3,10 +3,10 @@
 // type check): a module folder imports no other module folder, so they never name this file's path.
 // What is here is the dashboard's interface to its additions; everything else stays private.
 
-export { type Answer, enc, getJson, NODE_URL, postJson } from './api.js';
+export { type Answer, enc, getJson, getText, NODE_URL, postJson } from './api.js';
 export { PathsContext } from './context.js';
 export type { AccountPanel, DashboardExtension, Match, ModulePage } from './extensions.js';
-export { useJson, usePoll, usePostJson } from './hooks.js';
+export { useJson, usePoll, usePostJson, useRoute } from './hooks.js';
 export {
   AccountLink,
   AssetLink,
@@ -22,3 +22,4 @@ export {
   time,
 } from './parts.js';
 export { readableRejection } from './rejections.js';
+export { currentSession, sessionHeaders } from './session.js';

@@ -1,6 +1,6 @@
 // Settings: which node the dashboard reads (stored in localStorage; the page reloads to use it) and the
-// operator sign-in that opens the ISO 20022 pages (session.ts). docs/dashboard.md "Another node" and
-// "ISO 20022 messages".
+// operator sign-in that opens the pages read with an operator session (session.ts). docs/dashboard.md
+// "Another node" and "Operator sign-in".
 
 import { html } from 'htm/preact';
 import { useState } from 'preact/hooks';
@@ -85,7 +85,7 @@ function SignIn({ passkey }: { passkey: boolean }) {
     </section>`;
   return html`<section aria-labelledby="signin-title">
     <h2 id="signin-title">Operator sign-in</h2>
-    <p>Opens the ISO 20022 pages. The key signs the node's challenge in this browser; it is neither stored nor sent.
+    <p>Opens the pages read with an operator session (a module's, such as the bridge's messages). The key signs the node's challenge in this browser; it is neither stored nor sent.
       The session token lasts 15 minutes and is kept for this tab only.</p>
     ${canSignInHere() ? null : html`<p class="muted">This page is not a secure context, so it cannot sign: paste a token instead.</p>`}
     ${passkey && canUsePasskeys() ? html`<p><button type="button" disabled=${busy} onClick=${withPasskey}>Sign in with a passkey</button></p>` : null}
