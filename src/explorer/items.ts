@@ -4,6 +4,7 @@
 import { encode } from '../codec/frame.js';
 import { type Block, blockHash } from '../model/block.js';
 import { InstructionCodec } from '../model/instructions.js';
+import { readableRejection } from '../model/rejection-text.js';
 import { RejectionCodec } from '../model/rejections.js';
 import { transactionHash } from '../model/transaction.js';
 import { toHex } from '../util/hex.js';
@@ -113,7 +114,9 @@ export function transactionDetail(b: Block, index: number): ExplorerTransactionD
           rejectionReason: {
             encoded: toHex(encode(RejectionCodec, result.reason)),
             json: result.reason,
-            message: result.reason.message,
+            // As a person reads it: amounts at their definition's scale. `json` keeps the committed
+            // message (consensus data, base units), `encoded` its bytes.
+            message: readableRejection(result.reason.code, result.reason.message),
           },
         }
       : {}),
