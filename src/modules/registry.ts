@@ -29,6 +29,9 @@ import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
 import { multisigInstructions } from './multisig/sdk.js';
+// Loading them installs `client.explorer` and the history methods on every client.
+import './explorer/sdk.js';
+import './history/sdk.js';
 
 export {
   type PlanInput,
@@ -104,6 +107,21 @@ export {
   definitionTransferControl,
   type TransferWindow,
 } from './controls/sdk.js';
+export type {
+  AssetFilterOptions,
+  ExplorerClient,
+  ExplorerPageOptions,
+  ExplorerStreamItem,
+  ExplorerStreamOptions,
+  InstructionFilterOptions,
+  TransactionFilterOptions,
+} from './explorer/sdk.js';
+export type {
+  CallerHistoryOptions,
+  HistoryItem,
+  HistoryOptions,
+  HistoryPage,
+} from './history/sdk.js';
 export {
   type ApprovalsOptions,
   type MultisigApprovalItem,
@@ -191,6 +209,10 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Off the ledger: no instructions (so after every module that has some), a route family, its store
   // and workers, CLI commands and SDK methods.
   { name: 'webhooks', cli: true, config: webhooksConfig },
+  // Read-only families over the committed chain (the node's or the indexer's replica of it): after
+  // webhooks, which is served where history follows it.
+  { name: 'explorer', cli: true },
+  { name: 'history', cli: true },
   // Needs nothing of the ledger (no instruction tag): last.
   { name: 'connect', cli: true, config: connectConfig },
 ]);

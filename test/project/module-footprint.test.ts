@@ -124,7 +124,7 @@ describe('module footprint', () => {
 
   it('no core layer names aliases: routes resolve names in place of ids through the generic resolver', () => {
     const core =
-      /^src\/(?:consensus|pipeline|accounts|subscriptions|history|gateway|explorer|webhooks)\/|^src\/state\/(?:executor|handlers|module-host|exec-unregister)\.ts$|^src\/sdk\/client\.ts$|^src\/cli\/(?:main|client-actions|settings|id-args|id-names)\.ts$/;
+      /^src\/(?:consensus|pipeline|accounts|subscriptions|gateway|webhooks|modules\/history|modules\/explorer)\/|^src\/state\/(?:executor|handlers|module-host|exec-unregister)\.ts$|^src\/sdk\/client\.ts$|^src\/cli\/(?:main|client-actions|settings|id-args|id-names)\.ts$/;
     const named = footprint('aliases', files)
       .map((h: { file: string }) => h.file)
       .filter((f: string) => core.test(f));
@@ -237,8 +237,8 @@ describe('module footprint', () => {
   it('route descriptions word names through the installed naming: no route file names aliases', () => {
     const hits = footprint('aliases', files).map((h: { file: string }) => h.file);
     for (const f of [
-      'src/explorer/routes-entities.ts',
-      'src/history/params.ts',
+      'src/modules/explorer/routes-entities.ts',
+      'src/modules/history/params.ts',
       'src/gateway/routes/streams.ts',
       'src/modules/webhooks/routes.ts',
       'src/gateway/id-name-words.ts',
