@@ -194,7 +194,7 @@ export interface LedgerModule {
    * when an account tries to remove one by hand.
    */
   readonly scheduledRunMaker?: ScheduledRunMaker;
-  /** The accounts its instructions name as parties (per-account transaction history). */
+  /** The accounts its instructions name as parties (the commit-time account index, pipeline/involved.ts). */
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */
   readonly touches?: TouchedBy;
