@@ -1,6 +1,6 @@
 // Typed readers of the explorer routes (docs/explorer.md), decoded with the node's own view codecs
-// (src/explorer/views*.ts) so the SDK and the node cannot drift, and the explorer's SSE streams
-// (sdk/explorer-stream.ts). Reached as `client.explorer`.
+// (views*.ts) so the SDK and the node cannot drift, and the explorer's SSE streams
+// (sdk-stream.ts). Reached as `client.explorer` (sdk.ts installs it).
 
 import type { Codec } from '../../codec/codec.js';
 import { ToranaTransportError } from '../../sdk/errors.js';

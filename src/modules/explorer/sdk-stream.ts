@@ -22,7 +22,7 @@ export interface ExplorerStreamItem {
   /** `block`, `transaction` or `instruction`. */
   event: string;
   /** The item's JSON, as in the list route. */
-  // biome-ignore lint/suspicious/noExplicitAny: the list item's JSON (views of src/explorer).
+  // biome-ignore lint/suspicious/noExplicitAny: the list item's JSON (views.ts, views-more.ts).
   data: any;
 }
 

@@ -1,5 +1,5 @@
-// Typed readers of the transaction history routes (docs/history.md; src/history/),
-// decoded with the node's own view codecs (src/history/views.ts). Reached through `ToranaClient`
+// Typed readers of the transaction history routes (docs/history.md),
+// decoded with the node's own view codecs (views.ts). Reached through `ToranaClient`
 // (transactionHistory, accountTransactions, assetDefinitionTransactions, walkTransactionHistory).
 
 import { decodeAnswer } from '../../sdk/answers.js';
