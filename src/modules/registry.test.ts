@@ -37,6 +37,8 @@ describe('ledger module registry', () => {
         'content',
         'repo',
         'webhooks',
+        'explorer',
+        'history',
         'connect',
       ],
     );

@@ -7,9 +7,20 @@
 
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
-import type { CommittedReads } from '../modules/descriptor.js';
+import type { EventsPort } from '../gateway/ports.js';
+import type { Ledger } from '../pipeline/ledger.js';
 import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
+
+/** The committed reads a module's read family is served over (the modules' `CommittedReads`). */
+export interface CommittedReads {
+  readonly deps: RouteDeps;
+  readonly ledger: Ledger;
+  readonly events: EventsPort;
+  blockHeightByHash(hash: Uint8Array): Promise<number | undefined>;
+  peerCount(): number;
+  serve(family: RouteFamily): RouteFamily;
+}
 
 /** The header naming the indexed height an answer of the postgres backend was given at. */
 export const INDEXED_HEIGHT_HEADER = 'x-torana-indexed-height';

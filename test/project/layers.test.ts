@@ -31,14 +31,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md).
   accounts: ['codec', 'model', 'gateway'],
   telemetry: ['codec', 'model', 'gateway'],
-  // The explorer's definition rows extend the application reads' item (accounts/items.ts).
-  explorer: ['codec', 'model', 'gateway', 'accounts'],
   // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
   // key scheme and table codecs; the rosters they carry are consensus's validator sets.
   proofs: ['codec', 'model', 'gateway', 'state', 'consensus'],
   dashboard: ['gateway'],
-  // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
-  history: ['codec', 'model', 'gateway', 'pipeline'],
   operator: ['crypto', 'gateway'],
   // GET /v1/policy reads the pipeline's admission and queue limits and the cost model's shares (model/weights.ts).
   policy: ['model', 'gateway', 'pipeline'],
@@ -51,8 +47,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'model',
     'gateway',
     'telemetry',
-    'explorer',
-    'history',
     'operator',
     'modules',
     // The light client's pure checks: certificate rules and validator sets (consensus/certificate-check.ts,
@@ -66,8 +60,24 @@ const ALLOWED: Record<string, readonly string[]> = {
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
   // The conference module reads its configuration section, proves and verifies through the core's zk/ and
   // crypto/ (the shielded pool and verifier stay in the core). A module's `dashboard.ts` builds its panels
-  // with the dashboard's UI parts (src/dashboard/ui/extensions.ts).
-  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli', 'dashboard'],
+  // with the dashboard's UI parts (src/dashboard/ui/extensions.ts). The explorer's definition rows extend
+  // the application reads' item (accounts/items.ts); the transaction history reads the commit-time
+  // indexes and their entry format (pipeline/tx-index.ts, pipeline/tx-summary.ts) from the ledger the
+  // committed reads give (pipeline/ledger.ts).
+  modules: [
+    'codec',
+    'crypto',
+    'zk',
+    'config',
+    'model',
+    'state',
+    'gateway',
+    'sdk',
+    'cli',
+    'dashboard',
+    'accounts',
+    'pipeline',
+  ],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   // The event exporter (docs/export.md): a client of the node's event stream (through the SDK's SSE
   // reader) that names events by the gateway's filter projection and their ids by the pipeline's layout.
@@ -88,9 +98,7 @@ const ALLOWED: Record<string, readonly string[]> = {
     'iso20022',
     'config',
     'telemetry',
-    'explorer',
     'dashboard',
-    'history',
     'operator',
     'mcp',
     'accounts',
@@ -107,7 +115,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'consensus',
     'iso20022',
     'pipeline',
-    'history',
     'gateway',
     'telemetry',
     'modules',

@@ -1,4 +1,4 @@
-// `torana tx history` (docs/history.md "CLI"): the caller's signed history, or an account's or asset
+// `torana tx history` (docs/history.md "SDK and CLI"): the caller's signed history, or an account's or asset
 // definition's public one, page by page along the cursor. Code in actions.ts. The `tx` group is the core
 // CLI's (cli/client-commands.ts, registered before the modules' groups); this adds its last command.
 

@@ -1,4 +1,4 @@
-// The transaction history methods of ToranaClient (docs/history.md "SDK"): the client account's own
+// The transaction history methods of ToranaClient (docs/history.md "SDK and CLI"): the client account's own
 // history (a signed request) and the public lists of an account or an asset definition. sdk.ts declares
 // them on the ToranaClient interface and installs them (src/sdk/client.ts installClientMethods).
 

@@ -1,4 +1,4 @@
-// The transaction history module's SDK surface (docs/history.md "SDK"): the history methods of
+// The transaction history module's SDK surface (docs/history.md "SDK and CLI"): the history methods of
 // ToranaClient (installed here, sdk-client.ts) and their types. The registry re-exports these names
 // (src/sdk/index.ts exports the registry's); loading this file installs the client methods.
 
