@@ -182,6 +182,21 @@ export const FEATURES = {
       /\/v1\/connect|\bconnect\.(?:enabled|sessions_max|token_ttl_ms|idle_ms|frame|pending)|[Cc]onnect relay|\bConnect[A-Z][a-z]|\bconnect(?!Src)[A-Z][a-z]|torana-connect|\bCONNECT_|modules\/connect|sdk\/connect|connect_(?:session|token)/,
     docs: 'docs/connect.md',
   },
+  // The explorer's word has no other sense in the sources: every mention is the module's.
+  explorer: { folder: 'src/modules/explorer', pattern: /explorer/i, docs: 'docs/explorer.md' },
+  // "history" is a common word with other senses in the core: the event streams' replay history
+  // (`streams.event_history_max`), the consensus history routes, the validator set's and the roster's
+  // history, the ledger's commit-time indexes (`HistoryEntry`, pipeline/history-entries.ts,
+  // `accountHistory`: core plumbing the module reads, docs/design/modules.md "History"). So only the
+  // feature's own names count: "transaction history", its routes, `tx history`, its identifiers
+  // (`HistoryPage`, `historyFamily`, `CallerHistoryOptions`, `walkTransactionHistory`, …), its config
+  // key and section, its folder, files and docs page.
+  history: {
+    folder: 'src/modules/history',
+    pattern:
+      /transactions?[ _-]history|\/transactions\/history|\btx history|[Hh]istory(?:Family|Port|Page|Item|Index|Options|Get)\b|CallerHistory|walk(?:Transaction)?History|definitionHistory|\bhistory\.(?:scan_entries_max|scanEntriesMax)|\[history\]|modules\/history|src\/history\b|docs\/history\.md|history-(?:actions|port)\b/,
+    docs: 'docs/history.md',
+  },
   // Case-sensitive parts, so "repository" and "report" never count: repo as a word or before `_`,
   // `Repo` before a capital (an identifier), `$repo:` (its scheduled runs).
   repo: {

@@ -1,8 +1,8 @@
 // Accounts (/v1/accounts/*).
 //
 //
-// An account's transaction history (`/v1/accounts/{id}/transactions`) is served by the history family
-// (src/history/), from the commit-time indexes, with filters and cursors.
+// An account's committed transactions (`/v1/accounts/{id}/transactions`) are a module's route, read
+// from the commit-time indexes, with filters and cursors.
 
 import type { RouteDeps } from '../gateway/deps.js';
 import { gatewayError } from '../gateway/errors.js';

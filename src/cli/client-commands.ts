@@ -10,7 +10,6 @@ import { RESOURCE_NAMES } from './resources.js';
 
 const actions = () => import('./client-actions.js');
 const streams = () => import('./stream-actions.js');
-const history = () => import('./history-actions.js');
 const keyActions = () => import('./keys-actions.js');
 const statusAction = () => import('./status-action.js');
 const validatorActions = () => import('./validator-actions.js');
@@ -131,7 +130,6 @@ export function registerClientCommands(program: Command): void {
       '\nThe schema of every kind: docs/schema/instructions.schema.json.\nExamples:\n  torana tx submit --file batch.json\n  echo \'[{"kind":"Log","level":{"kind":"Info"},"message":"hi"}]\' | torana tx submit --json\n',
     )
     .action(lazyAction(txSubmitAction, 'txSubmit'));
-  registerHistoryCommand(tx);
   clientOptions(program.command('events').description('events of the node (pipeline and data)'))
     .option('--filter <json>', 'filter over tx_status, tx_hash, block_status, block_height, kind')
     .option('--follow', 'keep following new events, from now unless --since says otherwise')
@@ -141,29 +139,6 @@ export function registerClientCommands(program: Command): void {
       '\nExamples:\n  torana events --follow\n  torana events --follow --since genesis\n  torana events --follow --json --filter \'{"eq":["tx_status","Committed"]}\'\n',
     )
     .action(lazyAction(streams, 'events'));
-}
-
-function registerHistoryCommand(tx: Command): void {
-  clientOptions(
-    tx
-      .command('history')
-      .description('your committed transactions, newest first (a request signed with your key)'),
-  )
-    .option('--of <account>', "an account's public history instead (no key needed)")
-    .option('--definition <id>', "an asset definition's history instead (<name>#<domain>)")
-    .option('--status <s>', 'ok, rejected or all (default)')
-    .option('--kind <kind>', 'only transactions with this instruction kind, e.g. TransferAsset')
-    .option('--asset <asset-id>', 'only transactions touching this asset (your history only)')
-    .option('--from-ms <ms>', 'earliest block time, ms since the epoch')
-    .option('--to-ms <ms>', 'latest block time, ms since the epoch')
-    .option('--limit <n>', 'page size')
-    .option('--cursor <c>', 'the page after this cursor (printed after each page)')
-    .option('--all', 'every page, along the cursor')
-    .addHelpText(
-      'after',
-      '\nExamples:\n  torana tx history --status rejected\n  torana tx history --definition rose#wonderland --kind TransferAsset --all --json\n',
-    )
-    .action(lazyAction(history, 'txHistory'));
 }
 
 function registerAssetCommands(program: Command): void {

@@ -9,7 +9,6 @@ import { DEFAULT_NODE_DIR } from '../node/files.js';
 import { registerBackupCommands } from './backup-commands.js';
 import { registerClientCommands } from './client-commands.js';
 import { EXIT } from './errors.js';
-import { registerExplorerCommands } from './explorer-commands.js';
 import { registerExportCommands } from './export-commands.js';
 import { failureOf, writeFailure } from './failure.js';
 import { registerGenesisCommands } from './genesis-commands.js';
@@ -83,7 +82,6 @@ export function buildProgram(): Command {
   // given in place of ids (id-names.ts).
   for (const register of MODULE_COMMANDS) register(program);
   installCliIdNames(MODULE_CLI_ID_NAMES);
-  registerExplorerCommands(program);
   registerTestnetCommands(program);
   registerGenesisCommands(program);
   registerBackupCommands(program);

@@ -8,7 +8,7 @@ import type { GatewayApp } from './context.js';
 import type { RouteDef } from './route-table.js';
 
 export interface RouteFamily {
-  /** Short name, as in logs and docs (`explorer`, `app-reads`). */
+  /** Short name, as in logs and docs (`app-reads`, `telemetry`). */
   readonly name: string;
   /** Part of the application API: absent (not registered, not documented) without `app_api.enabled`. */
   readonly app: boolean;

@@ -84,7 +84,7 @@ export async function definitionParam(state: IdNameState, chain: IdChain, text: 
 
 /**
  * What a parameter or filter field names: an account, an asset definition, an asset (a balance), or
- * either of the last two (the explorer's `asset_id` filters).
+ * either of the last two (the `asset_id` filters of the transaction and instruction lists).
  */
 export type IdKind = 'account' | 'definition' | 'asset' | 'asset_or_definition';
 

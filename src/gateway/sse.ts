@@ -31,7 +31,7 @@ export interface SseOptions {
   limits?: Partial<SseLimits>;
   onClose?: (reason: SseCloseReason) => void;
   /**
-   * Where to resume, for feeds whose wire ids are not the session's integers (the explorer's
+   * Where to resume, for feeds whose wire ids are not the session's integers (e.g.
    * `height:tx_index` ids): the caller has read Last-Event-ID itself. `{ id: undefined }`: start live.
    */
   resume?: { id: number | undefined };

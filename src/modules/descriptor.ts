@@ -17,10 +17,12 @@ import type { ErrorSpec } from '../gateway/errors.js';
 import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth, OperatorSessionVerifier } from '../gateway/operator-auth.js';
+import type { EventsPort } from '../gateway/ports.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent, EventEnvelope } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
 import type { TransactionAdmission, TransactionFate } from '../model/transaction-fate.js';
+import type { Ledger } from '../pipeline/ledger.js';
 import type { HandlerTable } from '../state/exec-context.js';
 import type { TableName } from '../state/keys.js';
 import type {
@@ -77,6 +79,29 @@ export interface NodeTransactions {
   blockTimeMs(height: number): number | undefined;
 }
 
+/**
+ * The committed chain a read family is served from (node/read-backend.ts): the node's own ledger, or a
+ * replica of it that the configuration names (the indexer's database), which trails the node's height.
+ */
+export interface CommittedReads {
+  /** The route deps over these reads' state and chain (names given in place of ids resolve against it). */
+  readonly deps: RouteDeps;
+  /** The ledger read: committed blocks, state and the commit-time indexes (pipeline/index-writes.ts). */
+  readonly ledger: Ledger;
+  /** Committed events as they are applied, with their ids. */
+  readonly events: EventsPort;
+  /** The height of a committed block by its hash, among the newest blocks it can look up. */
+  blockHeightByHash(hash: Uint8Array): Promise<number | undefined>;
+  /** Peers the node is configured with or connected to, itself included. */
+  peerCount(): number;
+  /**
+   * The family as served over these reads: over a replica every answer names the height it was given
+   * at, and the replica is closed with the last family served over it. A family built over these reads
+   * is served through this.
+   */
+  serve(family: RouteFamily): RouteFamily;
+}
+
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
 export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
@@ -96,6 +121,8 @@ export interface ModuleRouteEnv {
   readonly events: CommittedEventFeed;
   /** Reading committed events back from the chain; absent when the node cannot (no block log). */
   readonly replay?: CommittedEventReplay;
+  /** The committed reads the configuration names, opened on the first call (read-only families). */
+  reads(): Promise<CommittedReads>;
   /**
    * The folder of the module's own node-local store, `<data>/<module name>` in the node directory; absent
    * when the node is served without a directory (a module that needs a store then leaves its family
@@ -210,7 +237,7 @@ export interface LedgerModule {
    * when an account tries to remove one by hand.
    */
   readonly scheduledRunMaker?: ScheduledRunMaker;
-  /** The accounts its instructions name as parties (per-account transaction history). */
+  /** The accounts its instructions name as parties (the commit-time account index, pipeline/involved.ts). */
   readonly parties?: InstructionParties;
   /** The asset definitions and assets its instructions touch (the history's indexes). */
   readonly touches?: TouchedBy;

@@ -37,6 +37,8 @@ describe('ledger module registry', () => {
         'content',
         'repo',
         'webhooks',
+        'explorer',
+        'history',
         'connect',
         'iso20022',
         'dashboard',
@@ -210,6 +212,7 @@ describe('ledger module registry', () => {
       logError: () => undefined,
       operatorAuth: {} as never,
       events: { since: () => [], subscribe: () => () => undefined, lastId: () => 0 },
+      reads: () => Promise.reject(new Error('not read')),
     };
     await moduleFamilies(env, [probe]);
     await moduleFamilies({ ...env, dataDir: '/var/lib/torana/data' }, [probe]);

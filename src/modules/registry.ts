@@ -30,6 +30,9 @@ import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
 import { iso20022Config } from './iso20022/config.js';
 import { multisigInstructions } from './multisig/sdk.js';
+// Loading them installs `client.explorer` and the history methods on every client.
+import './explorer/sdk.js';
+import './history/sdk.js';
 
 export {
   type PlanInput,
@@ -105,6 +108,21 @@ export {
   definitionTransferControl,
   type TransferWindow,
 } from './controls/sdk.js';
+export type {
+  AssetFilterOptions,
+  ExplorerClient,
+  ExplorerPageOptions,
+  ExplorerStreamItem,
+  ExplorerStreamOptions,
+  InstructionFilterOptions,
+  TransactionFilterOptions,
+} from './explorer/sdk.js';
+export type {
+  CallerHistoryOptions,
+  HistoryItem,
+  HistoryOptions,
+  HistoryPage,
+} from './history/sdk.js';
 export {
   type ApprovalsOptions,
   type MultisigApprovalItem,
@@ -192,10 +210,14 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Off the ledger: no instructions (so after every module that has some), a route family, its store
   // and workers, CLI commands and SDK methods.
   { name: 'webhooks', cli: true, config: webhooksConfig },
+  // Read-only families over the committed chain (the node's or the indexer's replica of it): after
+  // webhooks, which is served where history follows it.
+  { name: 'explorer', cli: true },
+  { name: 'history', cli: true },
   // Needs nothing of the ledger (no instruction tag).
   { name: 'connect', cli: true, config: connectConfig },
-  // Off the ledger (its own signed transactions go through the node's pipeline): last, where its route
-  // family always was (after every module's); its configuration section keeps its place right after
+  // Off the ledger (its own signed transactions go through the node's pipeline): its route family after
+  // every other module's served in registry order, where it always was; its section keeps its place after
   // `[operator]` (`writtenAfter`).
   { name: 'iso20022', cli: true, config: iso20022Config },
   // The web dashboard: static files of its own and no configuration section of its own (its keys stay

@@ -19,13 +19,13 @@ import type { OperatorSessions } from '../operator/sessions.js';
 import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
 import { telemetryFamily } from '../telemetry/family.js';
-import { explorerFamilies } from './explorer-backend.js';
 import { nodeFiles } from './files.js';
 import { nodeTransactions } from './module-transactions.js';
 import type { Node } from './node.js';
 import { nodeOperatorPasskeys } from './operator-passkeys.js';
 import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
+import { committedReads } from './read-backend.js';
 import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
 import { telemetryPort } from './telemetry-port.js';
@@ -65,14 +65,11 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
-  // The explorer and history families over `explorer.backend` (embedded, or the indexer's database).
-  const reads = await explorerFamilies(node, deps, signed, env.logError);
   // The ledger modules' families (src/modules/registry.ts) come in registry order after the core's; one
   // naming `servedAfter` is served right after that family (gateway/family.ts placeFamilies).
   return placeFamilies([
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),
-    reads.explorer,
     proofsFamily(proofsPort(node, deps.ports), deps),
     ...(await moduleFamilies(
       {
@@ -86,6 +83,8 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
         events: node.pipeline.events,
         replay: committedEventReplay(node),
         transactions: nodeTransactions(node),
+        // The read families' committed chain (embedded, or the indexer's database: read-backend.ts).
+        reads: committedReads(node, deps, env.logError),
         operatorSessions: env.operatorSessions,
         // Per-module stores live in the node's data folder: without a node directory there is none.
         ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data, nodeDir: nodeFiles(dir).dir }),
@@ -102,7 +101,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       },
       onError: (e) => env.logError('telemetry propagation', e),
     }),
-    reads.history,
     operatorFamily(env.operatorSessions),
     // The admission limits this node enforces (GET /v1/policy).
     policyFamily(policyPort(node)),

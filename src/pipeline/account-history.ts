@@ -1,4 +1,4 @@
-// Per-account transaction history read from the state store's account index (pipeline/tx-index.ts).
+// An account's committed transactions, read from the state store's account index (pipeline/tx-index.ts).
 
 import { assert } from '../util/assert.js';
 import type { TxLocation } from './tx-index.js';

@@ -1,4 +1,4 @@
-// Which accounts a transaction concerns, for per-account transaction history: its authority and every
+// Which accounts a transaction concerns, for the per-account index of committed transactions: its authority and every
 // account an instruction names as a party (sorted, so the index writes are deterministic).
 
 import { parseAssetId } from '../model/ids.js';

@@ -36,8 +36,6 @@ import { decodeAnswer, withGatewayJson } from './answers.js';
 import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batch.js';
 import { blockStream } from './blocks.js';
 import { ToranaApiError, ToranaTransportError } from './errors.js';
-import { ExplorerClient } from './explorer.js';
-import * as history from './history.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
 import { closeOperatorSession, type OperatorSessionToken, openOperatorSession } from './operator-session.js';
 import { quorumSentence } from './quorum.js';
@@ -115,15 +113,12 @@ const DECODE_LIMITS = { bytesMax: 64 * 1024 * 1024, itemsMax: 1_000_000, depthMa
 
 export class ToranaClient {
   readonly http: Http;
-  /** Readers and streams of the explorer routes (docs/explorer.md; sdk/explorer.ts). */
-  readonly explorer: ExplorerClient;
   private chainIdValue: string | undefined;
   private lastQueryMs = 0;
   private readonly registry = createSchemaRegistry();
 
   constructor(readonly opts: ClientOptions) {
     this.http = new Http({ ...opts, baseUrl: opts.url });
-    this.explorer = new ExplorerClient(this.http);
     this.chainIdValue = opts.chainId;
   }
 
@@ -174,27 +169,6 @@ export class ToranaClient {
   }
   transactionStatus(hashHex: string) {
     return this.view('/v1/pipeline/transactions/status', TransactionStatusView, { hash: hashHex });
-  }
-
-  // ---- transaction history (src/history/; sdk/history.ts) -------------------------------------------
-
-  private historyGet(signed: boolean): history.HistoryGet {
-    if (signed) return (path, query) => this.signedJson({ method: 'GET', path, query });
-    return (path, query) => this.http.json({ method: 'GET', path, query });
-  }
-  /** The client account's history (a signed request: transactions it signed or is named in). */
-  transactionHistory(opts?: history.CallerHistoryOptions) {
-    return history.historyPage(this.historyGet(true), history.CALLER_HISTORY_PATH, opts);
-  }
-  /** Every transaction of the client account's history, newest first, along the cursor. */
-  walkTransactionHistory(opts?: history.CallerHistoryOptions) {
-    return history.walkHistory(this.historyGet(true), history.CALLER_HISTORY_PATH, opts);
-  }
-  accountTransactions(id: string, opts?: history.HistoryOptions) {
-    return history.historyPage(this.historyGet(false), history.accountHistoryPath(id), opts);
-  }
-  assetDefinitionTransactions(id: string, opts?: history.HistoryOptions) {
-    return history.historyPage(this.historyGet(false), history.definitionHistoryPath(id), opts);
   }
 
   /** GET any JSON route (those without a typed reader yet), with list options as query parameters. */
@@ -514,5 +488,26 @@ export function installClientMethods(methods: Readonly<Record<string, ClientMeth
     if (proto[name] === fn) continue;
     if (name in proto) throw new Error(`ToranaClient already has a member ${name}`);
     Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true });
+  }
+}
+
+/**
+ * Adds a ledger module's reader objects to every ToranaClient as read-only members (e.g.
+ * `client.<name>.…`), made once per client on first use. The module's sdk.ts declares them on the
+ * ToranaClient interface. A name the client already has is refused; the same reader again is a no-op.
+ */
+export function installClientReaders(readers: Readonly<Record<string, (c: ToranaClient) => unknown>>): void {
+  const proto = ToranaClient.prototype as unknown as Record<string, unknown>;
+  for (const [name, make] of Object.entries(readers)) {
+    const had = Object.getOwnPropertyDescriptor(proto, name);
+    if ((had?.get as { make?: unknown } | undefined)?.make === make) continue;
+    if (name in proto) throw new Error(`ToranaClient already has a member ${name}`);
+    const get = function (this: ToranaClient) {
+      const value = make(this);
+      Object.defineProperty(this, name, { value, enumerable: true });
+      return value;
+    };
+    Object.assign(get, { make });
+    Object.defineProperty(proto, name, { get, configurable: true });
   }
 }

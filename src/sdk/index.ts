@@ -27,20 +27,6 @@ export {
   ToranaUnknownOutcomeError,
   TransactionRejectedError,
 } from './errors.js';
-export type {
-  AssetFilterOptions,
-  ExplorerClient,
-  ExplorerPageOptions,
-  InstructionFilterOptions,
-  TransactionFilterOptions,
-} from './explorer.js';
-export type { ExplorerStreamItem, ExplorerStreamOptions } from './explorer-stream.js';
-export type {
-  CallerHistoryOptions,
-  HistoryItem,
-  HistoryOptions,
-  HistoryPage,
-} from './history.js';
 export { type AmountLike, instructions, type MetadataLike } from './instructions.js';
 export { accountOf, Ed25519KeyPair, generateKeyPair, importKeyPair } from './keys.js';
 export {

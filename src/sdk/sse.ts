@@ -38,7 +38,7 @@ export interface SseOptions {
 
 /**
  * A resuming SSE stream whose ids are read, compared and sent back by the caller: sseStream's integers,
- * or the explorer's `height[:tx[:instruction]]` (explorer-stream.ts). Events without a readable id, and
+ * or a module stream's own, e.g. `height[:tx[:instruction]]`. Events without a readable id, and
  * those at or before the last one seen, are dropped; `event: gone` ends it with 410 `events_gone`.
  */
 export interface ResumingStream<Id, T> {

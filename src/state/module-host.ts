@@ -2,7 +2,7 @@
 // handlers of the instructions they claim, the work they run at the end of a block ("due work"), the
 // authorities they refuse outright, the checks they run on every movement of value (transfer checks),
 // what they refuse and drop when the core removes an entity their rows hang off (removal hooks), the
-// parties their instructions name (per-account transaction history, pipeline/involved.ts) and the asset
+// parties their instructions name (the commit-time account index, pipeline/involved.ts) and the asset
 // definitions and assets their instructions touch (the history's asset indexes, pipeline/touched.ts), and
 // the names that stand in for ids (model/id-names.ts, read by the gateway through WorldState.idName),
 // and the store of the runs the core itself schedules for later blocks (`ScheduledRuns`).
@@ -104,7 +104,7 @@ export interface RemovalHook {
 /** The parties of any instruction, for a module's instruction that nests others. */
 export type PartiesOf = (ins: Instruction) => string[];
 
-/** The accounts each of a module's instructions names as parties (per-account transaction history). */
+/** The accounts each of a module's instructions names as parties (the commit-time account index, pipeline/involved.ts). */
 export type InstructionParties = {
   readonly [K in InstructionKind]?: (ins: InstructionOf<K>, partiesOf: PartiesOf) => string[];
 };

@@ -3,7 +3,7 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ExplorerBlockDetailView } from '../../src/explorer/views.js';
+import { ExplorerBlockDetailView } from '../../src/modules/explorer/views.js';
 import { type AppFixture, alice, bob, ids, type J, rose, startAppFixture } from './app-fixture.js';
 
 describe('explorer routes (real socket)', () => {

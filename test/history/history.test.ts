@@ -1,12 +1,12 @@
-// The transaction history family (src/history/) through a real socket, on a chain built in the test
+// The transaction history family (src/modules/history/) through a real socket, on a chain built in the test
 // (test/gateway/app-fixture.ts): signed caller history and its visibility, the per-account and
 // per-definition lists and their query twins, every filter, codec answers, and a cursor walk while new
 // blocks commit.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { HistoryPageView } from '../../src/history/views.js';
 import { numeric } from '../../src/model/numeric.js';
+import { HistoryPageView } from '../../src/modules/history/views.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { isToranaApiError } from '../../src/sdk/errors.js';
 import { signRequest } from '../../src/sdk/signed-request.js';

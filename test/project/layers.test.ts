@@ -29,13 +29,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   // The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md).
   accounts: ['codec', 'model', 'gateway'],
   telemetry: ['codec', 'model', 'gateway'],
-  // The explorer's definition rows extend the application reads' item (accounts/items.ts).
-  explorer: ['codec', 'model', 'gateway', 'accounts'],
   // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
   // key scheme and table codecs; the rosters they carry are consensus's validator sets.
   proofs: ['codec', 'model', 'gateway', 'state', 'consensus'],
-  // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
-  history: ['codec', 'model', 'gateway', 'pipeline'],
   operator: ['crypto', 'gateway'],
   // GET /v1/policy reads the pipeline's admission and queue limits and the cost model's shares (model/weights.ts).
   policy: ['model', 'gateway', 'pipeline'],
@@ -48,8 +44,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'model',
     'gateway',
     'telemetry',
-    'explorer',
-    'history',
     'operator',
     'modules',
     // The light client's pure checks: certificate rules and validator sets (consensus/certificate-check.ts,
@@ -63,8 +57,23 @@ const ALLOWED: Record<string, readonly string[]> = {
   // the core reaches modules only through the composition roots in COMPOSITION_ROOTS below.
   // The conference module reads its configuration section, proves and verifies through the core's zk/ and
   // crypto/ (the shielded pool and verifier stay in the core). A module's `dashboard.ts` builds its panels
-  // with the dashboard module's UI parts through the bundle's `torana:dashboard`, never by a path.
-  modules: ['codec', 'crypto', 'zk', 'config', 'model', 'state', 'gateway', 'sdk', 'cli'],
+  // with the dashboard module's UI parts through the bundle's `torana:dashboard`, never by a path. The
+  // explorer's definition rows extend the application reads' item (accounts/items.ts); the transaction
+  // history reads the commit-time indexes and their entry format (pipeline/tx-index.ts,
+  // pipeline/tx-summary.ts) from the ledger the committed reads give (pipeline/ledger.ts).
+  modules: [
+    'codec',
+    'crypto',
+    'zk',
+    'config',
+    'model',
+    'state',
+    'gateway',
+    'sdk',
+    'cli',
+    'accounts',
+    'pipeline',
+  ],
   sim: ['codec', 'crypto', 'model', 'storage', 'pipeline', 'consensus', 'modules'],
   // The event exporter (docs/export.md): a client of the node's event stream (through the SDK's SSE
   // reader) that names events by the gateway's filter projection and their ids by the pipeline's layout.
@@ -84,8 +93,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'config',
     'telemetry',
-    'explorer',
-    'history',
     'operator',
     'mcp',
     'accounts',
@@ -101,7 +108,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'sdk',
     'consensus',
     'pipeline',
-    'history',
     'gateway',
     'telemetry',
     'modules',

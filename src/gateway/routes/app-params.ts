@@ -1,4 +1,4 @@
-// Path parameters of the application and explorer routes. Ids arrive percent-encoded ('@' as %40, '#' as
+// Path parameters of the application routes. Ids arrive percent-encoded ('@' as %40, '#' as
 // %23, '$' as %24) and Fastify decodes them; they are validated and canonicalised with the model's own
 // text codecs (model/ids.ts), so `ed0120abc…@d` and `ed0120ABC…@d` name the same account. A malformed id
 // is 400 `bad_request` naming the expected form; a well-formed unknown id is the route's 404.
@@ -27,7 +27,7 @@ const FORMS: ReadonlyMap<Codec<string>, string> = new Map([
 /**
  * The canonical text form of `text` as an id of type `codec`, or 400 bad_request naming `expected` (by
  * default the form of the model's id types, else the codec's name). The one parser of path ids: the
- * application, explorer and module routes all read theirs through it.
+ * application and module routes all read theirs through it.
  */
 export function pathId(codec: Codec<string>, text: string, expected?: string): string {
   try {

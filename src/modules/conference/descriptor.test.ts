@@ -17,6 +17,7 @@ function env(enabled: boolean): ModuleRouteEnv {
     logError: () => undefined,
     operatorAuth: {} as never,
     events: {} as never,
+    reads: () => Promise.reject(new Error('not read')),
   };
 }
 

@@ -1,4 +1,4 @@
-// The accounts the bundle instructions name as parties (per-account transaction history): the accounts
+// The accounts the bundle instructions name as parties (the commit-time account index, pipeline/involved.ts): the accounts
 // an allow-list names. Read from the instruction alone.
 
 import type { InstructionParties } from '../../state/module-host.js';

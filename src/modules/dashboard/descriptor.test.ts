@@ -22,6 +22,7 @@ function env(overrides: Record<string, unknown>): ModuleRouteEnv & { logged: str
     logError: (what) => logged.push(what),
     operatorAuth: {} as never,
     events: {} as never,
+    reads: () => Promise.reject(new Error('not read')),
     logged,
   };
 }

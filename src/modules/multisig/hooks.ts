@@ -1,7 +1,7 @@
 // What the multisig module asks of the core through its generic hooks (state/module-host.ts): a multisig
 // account never signs a transaction, a signatory of one cannot be removed and a removed multisig takes
 // its spec and proposals with it, and its instructions name the multisig (and a proposed batch's
-// parties) in per-account transaction history.
+// parties) in the commit-time account index.
 
 import { type ExecContext, type Fail, fail } from '../../state/exec-context.js';
 import type { AuthorityCheck, InstructionParties, RemovalHook } from '../../state/module-host.js';

@@ -1,4 +1,4 @@
-// The accounts the repo instructions name as parties (per-account transaction history): the
+// The accounts the repo instructions name as parties (the commit-time account index, pipeline/involved.ts): the
 // counterparty (and custodian) an initiation names. Read from the instruction alone.
 
 import type { InstructionParties } from '../../state/module-host.js';

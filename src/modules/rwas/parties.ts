@@ -1,4 +1,4 @@
-// The accounts the lot instructions name as parties (per-account transaction history): the owner a lot
+// The accounts the lot instructions name as parties (the commit-time account index, pipeline/involved.ts): the owner a lot
 // is registered to, the receiver of a (forced) transfer. Read from the instruction alone.
 
 import type { InstructionParties } from '../../state/module-host.js';

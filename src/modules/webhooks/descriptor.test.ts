@@ -43,6 +43,7 @@ function env(
     logError: (what, e) => assert.fail(`${what}: ${String(e)}`),
     operatorAuth: {} as never,
     events,
+    reads: () => Promise.reject(new Error('not read')),
     feed: events,
     ...(storeDir === undefined ? {} : { storeDir }),
   };

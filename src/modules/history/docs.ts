@@ -1,0 +1,15 @@
+// The transaction history module's entries in the shared documentation pages (src/modules/docs.ts renders
+// them into docs/app-api.md): its route family and the parameters that take names in place of ids.
+
+import type { ModuleDocSections } from '../descriptor.js';
+
+export const HISTORY_DOC_SECTIONS: ModuleDocSections = {
+  'app-api-families': [
+    '| `history` | `GET /v1/transactions/history` (signed), `/v1/accounts/{id}/transactions`, `/v1/assets/definitions/{id}/transactions` (+ `POST …/query`; docs/history.md) | — |',
+  ],
+  'app-api-id-names': [
+    '| `/v1/accounts/{id}/transactions`, `/v1/assets/definitions/{id}/transactions` (+ `/query`) | `id` (account, definition) |',
+    '| `/v1/transactions/history` | `asset_id` (asset) |',
+    '| CLI `torana tx history` | `--of` (account), `--definition` (definition), `--asset` (asset) |',
+  ],
+};

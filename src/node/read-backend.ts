@@ -1,0 +1,117 @@
+// The committed reads the application's read families are served from (descriptor `ModuleRouteEnv.reads`):
+// the node's own ledger (embedded, the default), or the blocks `torana index --pg` wrote into the
+// configured database, replayed in a ledger of their own (pg-replica.ts). With postgres, every answer of a
+// family served over it carries `x-torana-indexed-height`: the height it was given at, which trails the
+// node's while the indexer lags. The replica (and with it pg) is loaded only when configured, opened when
+// the first family asks for it, and closed with the last family served over it.
+
+import type { RouteDeps } from '../gateway/deps.js';
+import type { RouteFamily } from '../gateway/family.js';
+import type { EventsPort } from '../gateway/ports.js';
+import type { Ledger } from '../pipeline/ledger.js';
+import { decodeLimitsOf } from './load-config.js';
+import type { Node } from './node.js';
+
+/** The committed reads a module's read family is served over (the modules' `CommittedReads`). */
+export interface CommittedReads {
+  readonly deps: RouteDeps;
+  readonly ledger: Ledger;
+  readonly events: EventsPort;
+  blockHeightByHash(hash: Uint8Array): Promise<number | undefined>;
+  peerCount(): number;
+  serve(family: RouteFamily): RouteFamily;
+}
+
+/** The header naming the indexed height an answer of the postgres backend was given at. */
+export const INDEXED_HEIGHT_HEADER = 'x-torana-indexed-height';
+
+/** Peers the node is configured with or connected to, itself included. */
+function peerCountOf(deps: RouteDeps): () => number {
+  const n = deps.ports.node;
+  return () => 1 + n.peers().filter((x) => x.peerId !== n.peerId).length;
+}
+
+/** The reads of the node's own ledger: families are served as they are. */
+function embeddedReads(node: Node, deps: RouteDeps): CommittedReads {
+  return {
+    deps,
+    ledger: node.ledger,
+    events: deps.ports.events,
+    blockHeightByHash: (hash) => deps.ports.consensus.blockHeightByHash(hash),
+    peerCount: peerCountOf(deps),
+    serve: (f) => f,
+  };
+}
+
+async function replicaReads(
+  node: Node,
+  deps: RouteDeps,
+  logError: (what: string, e: unknown) => void,
+): Promise<CommittedReads> {
+  const c = node.config;
+  const { PgReplica } = await import('./pg-replica.js');
+  const replica = await PgReplica.open({
+    conninfo: c.explorer.pg,
+    chainId: c.node.chainId,
+    pollMs: c.explorer.pgPollMs,
+    decodeLimits: decodeLimitsOf(c),
+    onError: (e) => logError('postgres read backend', e),
+  });
+  const chain = replica.chain();
+  // Id parameters given as names are resolved against the replica's state too (id-resolver.ts).
+  const replicaDeps: RouteDeps = { ...deps, ports: { ...deps.ports, state: replica.ledger.state, chain } };
+  let served = 0;
+  // On every answer of the family's routes, refusals of their parameters and signatures included.
+  const serve = (f: RouteFamily): RouteFamily => {
+    served++;
+    const urls = new Set<string>();
+    return {
+      ...f,
+      routes: (app) => {
+        const defs = f.routes(app);
+        for (const r of defs) urls.add(r.url);
+        return defs;
+      },
+      install: (app) => {
+        f.install?.(app);
+        app.addHook('onRequest', (req, reply, done) => {
+          if (urls.has(req.routeOptions.url ?? ''))
+            reply.header(INDEXED_HEIGHT_HEADER, String(replica.height()));
+          done();
+        });
+      },
+      close: async () => {
+        await f.close?.();
+        if (--served === 0) await replica.close();
+      },
+    };
+  };
+  return {
+    deps: replicaDeps,
+    ledger: replica.ledger,
+    events: replica.events(),
+    blockHeightByHash: async (hash) => replica.blockHeightByHash(hash),
+    peerCount: peerCountOf(deps),
+    serve,
+  };
+}
+
+/**
+ * The node's committed reads as the configuration names them, opened on the first call (the same reads
+ * for every later one). Without the application API no read family is served: the node's own ledger.
+ */
+export function committedReads(
+  node: Node,
+  deps: RouteDeps,
+  logError: (what: string, e: unknown) => void,
+): () => Promise<CommittedReads> {
+  let reads: Promise<CommittedReads> | undefined;
+  return () => {
+    const c = node.config;
+    reads ??=
+      c.explorer.backend === 'embedded' || !c.app_api.enabled
+        ? Promise.resolve(embeddedReads(node, deps))
+        : replicaReads(node, deps, logError);
+    return reads;
+  };
+}
