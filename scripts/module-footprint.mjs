@@ -81,6 +81,47 @@ export const CONSENSUS_CONFERENCE_TERMS =
   /conference_native_asset_not_configured|the shielded_pool_account or conference_entry_fee parameter is missing or invalid/gi;
 
 /**
+ * The word "telemetry" in the senses that are not the telemetry module (its peers-info, propagation and
+ * live feed, peer reports, CLI and SDK readers), removed before its pattern is matched:
+ *  - the gateway's telemetry profiles (`telemetry.profile`, `TelemetryProfile`, `TELEMETRY_PROFILES`, the
+ *    503 code `telemetry_profile_restricted`): the route-visibility gate every family is served under,
+ *    core plumbing (also when the phrase wraps over a comment line);
+ *  - the OpenAPI tag `telemetry` of the core's `GET /metrics` (`tags: ['telemetry']`), a group of the
+ *    OpenAPI document, whose bytes cannot change (test/project/compat.test.ts);
+ *  - the consensus engine's vote telemetry (`/v1/consensus/telemetry`, `getConsensusTelemetry`, its view
+ *    `ConsensusTelemetry` / `TelemetryView`, `voteTelemetry`, "consensus telemetry", "telemetry of the
+ *    round");
+ *  - the conference module's own relay telemetry (`relay_telemetry`, `relayTelemetry`, its route note
+ *    `TELEMETRY_NOTE`, and "the telemetry feature(s)" in its switch's text, which is the relay telemetry).
+ * Any other "telemetry" counts: the module's routes, its `[telemetry]` keys other than `profile`, its reports.
+ */
+export const OTHER_TELEMETRY_TERMS = new RegExp(
+  [
+    String.raw`telemetry(?:\s*//)?[\s._-]*profiles?`,
+    String.raw`tags: \['telemetry'\]`,
+    String.raw`/v1/consensus/telemetry`,
+    String.raw`(?:get)?ConsensusTelemetry`,
+    String.raw`\bTelemetryView\b`,
+    String.raw`(?:vote|consensus)(?:[\s*]*)[ _]?telemetry`,
+    'telemetry of the round',
+    String.raw`relay(?:\s*//)?[\s_]*telemetry`,
+    String.raw`\bTELEMETRY_NOTE\b`,
+    String.raw`the telemetry feature(?=[;,] (?:needs conference|default true))`,
+    String.raw`the telemetry features \(config`,
+  ].join('|'),
+  'gi',
+);
+
+/**
+ * The operator sign-in feature's own words (sessions, challenges, passkeys, their routes, codes and
+ * folders). The bare word "operator" is the gateway's: operator keys, operator routes, signed operator
+ * requests (`x-ledger-operator-*`), operator authentication and its codes (`operator_auth_*`,
+ * `operator_replay`, `operator_access_disabled`), the people who run a node. None of those count.
+ */
+export const OPERATOR_SIGN_IN_PATTERN =
+  /operator[ ._-]?(?:sign[ -]?in|sessions?|challenges?|passkeys?)|Operator ?(?:Sessions?|Passkeys?|SignIn)|operatorSignIn|passkey|\/v1\/operator\/(?:session|auth)|\bsession_(?:challenge|client_challenges|audit|ttl)|sessions_max|operatorFamily|(?:src\/|\.\.?\/)operator\/|modules\/operator|challenge-text|ChallengeText|sign-in challenge/i;
+
+/**
  * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
  * removed before it is matched, `unlike`), its docs page, and the modules it builds on (`dependsOn`, as
  * its registry entry says).
@@ -142,6 +183,16 @@ export const FEATURES = {
   },
   // Case-sensitive parts, so "repository" and "report" never count: repo as a word or before `_`,
   // `Repo` before a capital (an identifier), `$repo:` (its scheduled runs).
+  // The node's own telemetry: peers-info, propagation, the live feed, peer reports (docs/telemetry.md);
+  // not the gateway's telemetry profiles, the consensus vote telemetry or the conference relay telemetry.
+  telemetry: {
+    folder: 'src/modules/telemetry',
+    pattern: /telemetry/i,
+    unlike: OTHER_TELEMETRY_TERMS,
+    docs: 'docs/telemetry.md',
+  },
+  // Operator sign-in: sessions, challenges, passkeys (docs/operator.md); not the word "operator" alone.
+  operator: { pattern: OPERATOR_SIGN_IN_PATTERN, docs: 'docs/operator.md' },
   repo: {
     folder: 'src/modules/repo',
     pattern: /\brepo\b|\brepo_|Repo[A-Z]|[a-z]Repos?\b|\$repo:/,

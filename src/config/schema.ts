@@ -533,7 +533,7 @@ export const CORE_CONFIG_SCHEMA = {
       100,
       'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
     ),
-    // Peer reports (docs/telemetry.md "Peer reports"; telemetry/report-codec.ts).
+    // Peer reports (docs/telemetry.md "Peer reports"; the telemetry module's report-codec.ts).
     gossip_interval_ms: ms(
       5000,
       0,

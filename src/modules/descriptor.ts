@@ -85,11 +85,26 @@ export interface ModuleRouteEnv {
    * the node's online backup copies every LMDB store of the data folder, so this one too.
    */
   readonly storeDir?: string;
+  /**
+   * The node's peer channel (p2p, authenticated senders) for the messages the module claims (its
+   * `peerMessages`); absent on a lone node, which has no network.
+   */
+  readonly peers?: ModulePeerChannel;
+}
+
+/** The node's peer channel as a module sees it: its own messages out to every connected peer, and in. */
+export interface ModulePeerChannel {
+  /** Sends to every connected peer; answers how many sends were queued. */
+  broadcast(bytes: Uint8Array): number;
+  /** Calls `fn` with every message a peer sends (the module keeps those it claims). */
+  onMessage(fn: (fromPeerId: string, bytes: Uint8Array) => void): void;
 }
 
 /**
  * A section of a shared documentation page made of the modules' own entries (src/modules/docs.ts):
- * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-names` (a
+ * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-always` (a
+ * `| family | routes |` row of docs/app-api.md: a family that is not an application family, served
+ * whatever `app_api.enabled` says), `app-api-names` (a
  * paragraph of its "Names in place of ids": the names a module gives and how they resolve),
  * `app-api-id-names` (a `| where | parameters |` row of its table of names taken in place of ids),
  * `security-writes` (a paragraph of docs/security.md "Writing to the ledger"), `dashboard-additions` (a
@@ -109,6 +124,7 @@ export interface ModuleRouteEnv {
  */
 export type ModuleDocSection =
   | 'app-api-families'
+  | 'app-api-always'
   | 'app-api-names'
   | 'app-api-id-names'
   | 'security-writes'
@@ -159,6 +175,12 @@ export interface LedgerModule {
    * the entity, and its rows that hang off the entity to drop.
    */
   readonly removal?: RemovalHook;
+  /**
+   * The peer messages it sends and takes on the node's p2p channel, told apart by their leading bytes
+   * (the module's magic): the node keeps them from the consensus engine (node/bft.ts), which would take
+   * them for garbage and disconnect their sender, and hands them to its family (`ModuleRouteEnv.peers`).
+   */
+  readonly peerMessages?: (bytes: Uint8Array) => boolean;
   /** Its store of the runs the core schedules for later blocks (at most one module gives one). */
   readonly scheduledRuns?: ScheduledRuns;
   /**

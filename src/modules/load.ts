@@ -146,6 +146,17 @@ export async function moduleFamilies(
   return out;
 }
 
+/**
+ * Whether a peer message is one a module claims (descriptor `peerMessages`): node/bft.ts keeps such
+ * messages from the consensus engine.
+ */
+export function modulePeerMessage(
+  bytes: Uint8Array,
+  modules: readonly LedgerModule[] = LEDGER_MODULES,
+): boolean {
+  return modules.some((m) => m.peerMessages?.(bytes) === true);
+}
+
 /** The gateway error codes the modules declare (descriptor `gatewayErrors`), in registry order. */
 export function moduleGatewayErrors(): Record<string, ErrorSpec> {
   const out: Record<string, ErrorSpec> = {};

@@ -38,6 +38,7 @@ describe('ledger module registry', () => {
         'repo',
         'webhooks',
         'connect',
+        'telemetry',
       ],
     );
     assert.deepEqual(

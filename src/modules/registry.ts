@@ -140,6 +140,18 @@ export {
   rwasList,
 } from './rwas/sdk.js';
 export {
+  type HasHttp,
+  type PeerInfo,
+  type PeerReport,
+  type PeersInfo,
+  type Propagation,
+  type TelemetryLiveOptions,
+  type TelemetrySnapshot,
+  telemetryLive,
+  telemetryPeersInfo,
+  telemetryPropagation,
+} from './telemetry/sdk.js';
+export {
   type TriggerDueInput,
   type TriggerList,
   type TriggerRepeatInput,
@@ -193,6 +205,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'webhooks', cli: true, config: webhooksConfig },
   // Needs nothing of the ledger (no instruction tag): last.
   { name: 'connect', cli: true, config: connectConfig },
+  // The node's view of its peers and of block propagation (off the ledger; its configuration keys are
+  // the core's `[telemetry]` section, whose `profile` gates every family).
+  { name: 'telemetry', cli: true },
 ]);
 
 // The modules' configuration sections join the one config schema before any process reads it.

@@ -21,7 +21,6 @@ import { operatorPasskeysFamily } from '../operator/passkeys/family.js';
 import type { OperatorSessions } from '../operator/sessions.js';
 import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
-import { telemetryFamily } from '../telemetry/family.js';
 import { explorerFamilies } from './explorer-backend.js';
 import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
@@ -30,7 +29,6 @@ import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
 import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
-import { telemetryPort } from './telemetry-port.js';
 
 /** What a family's line may draw on. */
 /** The modules' gateway error codes, for the node's error registry (node/serve.ts). */
@@ -86,6 +84,8 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       operatorAuth: env.operatorAuth,
       events: node.pipeline.events,
       replay: committedEventReplay(node),
+      // The peer channel for the modules' own messages (their `peerMessages`); none on a lone node.
+      ...(node.network === undefined ? {} : { peers: node.network }),
       // Per-module stores live in the node's data folder: without a node directory there is none.
       ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data }),
     })),
@@ -98,16 +98,6 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
             sessions: env.operatorSessions,
           }),
         ]),
-    telemetryFamily(deps, telemetryPort(node, deps), {
-      liveIntervalMs: c.telemetry.liveIntervalMs,
-      gossipIntervalMs: c.telemetry.gossipIntervalMs,
-      peerReports: {
-        reportsMax: c.telemetry.peerReportsMax,
-        staleMs: c.telemetry.peerReportStaleMs,
-        minGapMs: c.telemetry.peerReportMinGapMs,
-      },
-      onError: (e) => env.logError('telemetry propagation', e),
-    }),
     // The web dashboard (not part of the application API; gated by the telemetry profile).
     ...(c.dashboard.enabled
       ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)

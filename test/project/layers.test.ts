@@ -30,7 +30,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   iso20022: ['codec', 'crypto', 'model', 'gateway'],
   // The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md).
   accounts: ['codec', 'model', 'gateway'],
-  telemetry: ['codec', 'model', 'gateway'],
   // The explorer's definition rows extend the application reads' item (accounts/items.ts).
   explorer: ['codec', 'model', 'gateway', 'accounts'],
   // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
@@ -50,7 +49,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'crypto',
     'model',
     'gateway',
-    'telemetry',
     'explorer',
     'history',
     'operator',
@@ -87,7 +85,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'iso20022',
     'config',
-    'telemetry',
     'explorer',
     'dashboard',
     'history',
@@ -109,7 +106,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'pipeline',
     'history',
     'gateway',
-    'telemetry',
     'modules',
     'export',
     'indexer',

@@ -1,11 +1,13 @@
 // The telemetry route family (gateway/family.ts). Not an application family
 // (`app: false`): the application families are accounts, domains, assets, NFTs, explorer, transactions,
-// ISO 20022 and the ledger modules' families; telemetry is not among them, so it
+// ISO 20022 and the other ledger modules' families; telemetry is not among them, so it
 // stays with `app_api.enabled = false`, gated by the telemetry profile like /status and /metrics.
-// Peer reports (gossip.ts) are sent and taken while the family is installed.
+// Peer reports (gossip.ts) are sent and taken while the family is installed. Served right after the
+// ISO 20022 family when the node runs the bridge, else in its registry place (the last of the modules'
+// families, right before the dashboard): where its routes always were.
 
-import type { RouteDeps } from '../gateway/deps.js';
-import type { RouteFamily } from '../gateway/family.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import type { RouteFamily } from '../../gateway/family.js';
 import { TelemetryGossip } from './gossip.js';
 import { PeerReports, type PeerReportsOptions } from './peer-reports.js';
 import type { TelemetryPort } from './port.js';
@@ -32,6 +34,7 @@ export function telemetryFamily(
   return {
     name: 'telemetry',
     app: false,
+    servedAfter: 'iso20022',
     routes: () => telemetryRoutes(d, port, reports, tracker, opts),
     install: () => {
       tracker.start();
