@@ -113,13 +113,18 @@ export const OTHER_TELEMETRY_TERMS = new RegExp(
 );
 
 /**
- * The operator sign-in feature's own words (sessions, challenges, passkeys, their routes, codes and
- * folders). The bare word "operator" is the gateway's: operator keys, operator routes, signed operator
- * requests (`x-ledger-operator-*`), operator authentication and its codes (`operator_auth_*`,
- * `operator_replay`, `operator_access_disabled`), the people who run a node. None of those count.
+ * The operator sign-in module's own words: its routes (`/v1/operator/session…`, `/v1/operator/sessions…`,
+ * `/v1/operator/auth/…`), operator passkeys (`passkey` in any form), its families and route functions
+ * (`operatorFamily`, `operatorPasskeysFamily`, `operatorSessionRoutes`, `passkeyRoutes`), its folder, and
+ * the SDK's sign-in over those routes (`operatorSignIn`, `openOperatorSession`, `closeOperatorSession`).
+ * Not counted: the bare word "operator" (operator keys, operator routes of every family, signed operator
+ * requests `x-ledger-operator-*`, operator authentication and its codes, the people who run a node), and
+ * the gateway's session store that operator authentication verifies (`OperatorSessions`,
+ * `gateway/operator-sessions.ts`, "operator session" tokens, `operator_session_*` codes): that store is
+ * core (docs/design/modules.md), the module only serves the routes that open and close sessions.
  */
 export const OPERATOR_SIGN_IN_PATTERN =
-  /operator[ ._-]?(?:sign[ -]?in|sessions?|challenges?|passkeys?)|Operator ?(?:Sessions?|Passkeys?|SignIn)|operatorSignIn|passkey|\/v1\/operator\/(?:session|auth)|\bsession_(?:challenge|client_challenges|audit|ttl)|sessions_max|operatorFamily|(?:src\/|\.\.?\/)operator\/|modules\/operator|challenge-text|ChallengeText|sign-in challenge/i;
+  /\/v1\/operator\/(?:sessions?|auth)\b|passkey|operator(?:Passkeys)?Family|operatorSessionRoutes|passkeyRoutes|modules\/operator|operatorSignIn|(?:open|close)OperatorSession/i;
 
 /**
  * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
@@ -191,8 +196,9 @@ export const FEATURES = {
     unlike: OTHER_TELEMETRY_TERMS,
     docs: 'docs/telemetry.md',
   },
-  // Operator sign-in: sessions, challenges, passkeys (docs/operator.md); not the word "operator" alone.
-  operator: { pattern: OPERATOR_SIGN_IN_PATTERN, docs: 'docs/operator.md' },
+  // Operator sign-in: its routes and passkeys (docs/operator.md); not the word "operator" alone, nor the
+  // gateway's session store.
+  operator: { folder: 'src/modules/operator', pattern: OPERATOR_SIGN_IN_PATTERN, docs: 'docs/operator.md' },
   repo: {
     folder: 'src/modules/repo',
     pattern: /\brepo\b|\brepo_|Repo[A-Z]|[a-z]Repos?\b|\$repo:/,

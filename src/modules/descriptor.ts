@@ -17,6 +17,7 @@ import type { ErrorSpec } from '../gateway/errors.js';
 import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
+import type { OperatorSessions } from '../gateway/operator-sessions.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent, EventEnvelope } from '../model/events.js';
 import type { RejectionCode } from '../model/rejections.js';
@@ -74,6 +75,10 @@ export interface ModuleRouteEnv {
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (for routes that also accept operators). */
   readonly operatorAuth: OperatorAuth;
+  /** The gateway's operator session store, whose tokens the operator authentication accepts. */
+  readonly operatorSessions: OperatorSessions;
+  /** Logs an audit line of the family (an operator ceremony, …) at info level. */
+  logInfo(entry: object, message: string): void;
   /** The committed events as the node announces them. */
   readonly events: CommittedEventFeed;
   /** Reading committed events back from the chain; absent when the node cannot (no block log). */
@@ -196,13 +201,20 @@ export interface LedgerModule {
   /** Its names that stand in for account or definition ids on every route (model/id-names.ts). */
   readonly idNaming?: IdNaming;
   /**
-   * Its route family, served in registry order or right after the family its `servedAfter` names;
+   * Its route family (or families, each placed by its own `servedAfter`), served in registry order or
+   * right after the family its `servedAfter` names;
    * undefined when the module's own configuration switch is off (a family left out is not even built).
    * A family with a store or background workers builds asynchronously (a promise): it opens its store
    * and starts its workers when built, registers its metrics in its `install`, and stops its workers
    * and closes its store in its `close` (gateway/family.ts), which the server calls when it closes.
    */
-  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | Promise<RouteFamily | undefined> | undefined;
+  readonly routes?: (
+    env: ModuleRouteEnv,
+  ) =>
+    | RouteFamily
+    | readonly RouteFamily[]
+    | Promise<RouteFamily | readonly RouteFamily[] | undefined>
+    | undefined;
   /**
    * The gateway error codes its routes answer with, added to the node's one error registry at
    * composition time (gateway/errors.ts `createErrorRegistry`); docs/errors.md lists them.

@@ -141,7 +141,8 @@ export async function moduleFamilies(
       ...common,
       ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.name}` }),
     });
-    if (family !== undefined) out.push(family);
+    // A module may serve several families (each placed by its own `servedAfter`).
+    if (family !== undefined) out.push(...(Array.isArray(family) ? family : [family as RouteFamily]));
   }
   return out;
 }

@@ -39,6 +39,7 @@ describe('ledger module registry', () => {
         'webhooks',
         'connect',
         'telemetry',
+        'operator',
       ],
     );
     assert.deepEqual(
@@ -208,6 +209,8 @@ describe('ledger module registry', () => {
       now: () => 0,
       logError: () => undefined,
       operatorAuth: {} as never,
+      operatorSessions: {} as never,
+      logInfo: () => undefined,
       events: { since: () => [], subscribe: () => () => undefined, lastId: () => 0 },
     };
     await moduleFamilies(env, [probe]);

@@ -208,6 +208,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The node's view of its peers and of block propagation (off the ledger; its configuration keys are
   // the core's `[telemetry]` section, whose `profile` gates every family).
   { name: 'telemetry', cli: true },
+  // Operator sign-in: its routes and passkeys (off the ledger; its keys are the core's `[operator]`
+  // section, whose `public_keys` the gateway's operator authentication reads).
+  { name: 'operator' },
 ]);
 
 // The modules' configuration sections join the one config schema before any process reads it.

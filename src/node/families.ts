@@ -10,21 +10,18 @@ import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { placeFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
+import type { OperatorSessions } from '../gateway/operator-sessions.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { iso20022Family } from '../iso20022/routes/family.js';
 import type { BridgePort } from '../iso20022/routes/port.js';
 import { mcpFamily } from '../mcp/family.js';
 import { moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
-import { operatorFamily } from '../operator/family.js';
-import { operatorPasskeysFamily } from '../operator/passkeys/family.js';
-import type { OperatorSessions } from '../operator/sessions.js';
 import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
 import { explorerFamilies } from './explorer-backend.js';
 import { nodeFiles } from './files.js';
 import type { Node } from './node.js';
-import { nodeOperatorPasskeys } from './operator-passkeys.js';
 import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
 import { committedEventReplay } from './replay-events.js';
@@ -82,6 +79,8 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       now,
       logError: env.logError,
       operatorAuth: env.operatorAuth,
+      operatorSessions: env.operatorSessions,
+      logInfo: (entry, message) => env.app.log.info(entry, message),
       events: node.pipeline.events,
       replay: committedEventReplay(node),
       // The peer channel for the modules' own messages (their `peerMessages`); none on a lone node.
@@ -103,13 +102,8 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
       ? builtDashboard(deps.profile, env.logError, undefined, c.dashboard.connectSrc)
       : []),
     reads.history,
-    operatorFamily(env.operatorSessions),
     // The admission limits this node enforces (GET /v1/policy).
     policyFamily(policyPort(node)),
-    // Operator passkeys (WebAuthn sign-in to the same sessions); their store lives in the data folder.
-    ...(c.operator.passkeysEnabled
-      ? [operatorPasskeysFamily(await nodeOperatorPasskeys(node, env.operatorSessions, dir, env.app.log))]
-      : []),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ]);
 }

@@ -38,7 +38,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   dashboard: ['gateway'],
   // Transaction history reads the pipeline's index entry format (pipeline/tx-summary.ts).
   history: ['codec', 'model', 'gateway', 'pipeline'],
-  operator: ['crypto', 'gateway'],
   // GET /v1/policy reads the pipeline's admission and queue limits and the cost model's shares (model/weights.ts).
   policy: ['model', 'gateway', 'pipeline'],
   mcp: ['gateway'],
@@ -51,7 +50,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'gateway',
     'explorer',
     'history',
-    'operator',
     'modules',
     // The light client's pure checks: certificate rules and validator sets (consensus/certificate-check.ts,
     // validator-set.ts), the state tree verifier and key scheme (state/merkle/, state/keys.ts), and the
@@ -88,7 +86,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'explorer',
     'dashboard',
     'history',
-    'operator',
     'mcp',
     'accounts',
     'modules',
@@ -148,8 +145,8 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   pipeline: ['node', 'modules'],
   // A module's tests may check the core path its hooks plug into (the pipeline's touched-asset index);
   // the webhook event-type catalogue's test compiles its filters with the node's query language.
-  modules: ['pipeline', 'node'],
-  operator: ['runtime'],
+  // The operator sign-in routes' test reads the runtime ABI a signed operator request names.
+  modules: ['pipeline', 'node', 'runtime'],
   mcp: ['crypto'],
   // The config bounds test checks the batch limits against what a peer's decoder accepts.
   config: ['consensus'],
