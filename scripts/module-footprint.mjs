@@ -123,6 +123,52 @@ export const CORE_CONFIG_DASHBOARD_TERMS = new RegExp(
 );
 
 /**
+ * The word "telemetry" in the senses that are not the telemetry module (its peers-info, propagation and
+ * live feed, peer reports, CLI and SDK readers), removed before its pattern is matched:
+ *  - the gateway's telemetry profiles (`telemetry.profile`, `TelemetryProfile`, `TELEMETRY_PROFILES`, the
+ *    503 code `telemetry_profile_restricted`): the route-visibility gate every family is served under,
+ *    core plumbing (also when the phrase wraps over a comment line);
+ *  - the OpenAPI tag `telemetry` of the core's `GET /metrics` (`tags: ['telemetry']`), a group of the
+ *    OpenAPI document, whose bytes cannot change (test/project/compat.test.ts);
+ *  - the consensus engine's vote telemetry (`/v1/consensus/telemetry`, `getConsensusTelemetry`, its view
+ *    `ConsensusTelemetry` / `TelemetryView`, `voteTelemetry`, "consensus telemetry", "telemetry of the
+ *    round");
+ *  - the conference module's own relay telemetry (`relay_telemetry`, `relayTelemetry`, its route note
+ *    `TELEMETRY_NOTE`, and "the telemetry feature(s)" in its switch's text, which is the relay telemetry).
+ * Any other "telemetry" counts: the module's routes, its `[telemetry]` keys other than `profile`, its reports.
+ */
+export const OTHER_TELEMETRY_TERMS = new RegExp(
+  [
+    String.raw`telemetry(?:\s*//)?[\s._-]*profiles?`,
+    String.raw`tags: \['telemetry'\]`,
+    '/v1/consensus/telemetry',
+    '(?:get)?ConsensusTelemetry',
+    String.raw`\bTelemetryView\b`,
+    String.raw`(?:vote|consensus)(?:[\s*]*)[ _]?telemetry`,
+    'telemetry of the round',
+    String.raw`relay(?:\s*//)?[\s_]*telemetry`,
+    String.raw`\bTELEMETRY_NOTE\b`,
+    'the telemetry feature(?=[;,] (?:needs conference|default true))',
+    String.raw`the telemetry features \(config`,
+  ].join('|'),
+  'gi',
+);
+
+/**
+ * The operator sign-in module's own words: its routes (`/v1/operator/session…`, `/v1/operator/sessions…`,
+ * `/v1/operator/auth/…`), operator passkeys (`passkey` in any form), its families and route functions
+ * (`operatorFamily`, `operatorPasskeysFamily`, `operatorSessionRoutes`, `passkeyRoutes`), its folder, and
+ * the SDK's sign-in over those routes (`operatorSignIn`, `openOperatorSession`, `closeOperatorSession`).
+ * Not counted: the bare word "operator" (operator keys, operator routes of every family, signed operator
+ * requests `x-ledger-operator-*`, operator authentication and its codes, the people who run a node), and
+ * the gateway's session store that operator authentication verifies (`OperatorSessions`,
+ * `gateway/operator-sessions.ts`, "operator session" tokens, `operator_session_*` codes): that store is
+ * core (docs/design/modules.md), the module only serves the routes that open and close sessions.
+ */
+export const OPERATOR_SIGN_IN_PATTERN =
+  /\/v1\/operator\/(?:sessions?|auth)\b|passkey|operator(?:Passkeys)?Family|operatorSessionRoutes|passkeyRoutes|modules\/operator|operatorSignIn|(?:open|close)OperatorSession/i;
+
+/**
  * Every ledger feature: its folder (migrated modules) or none yet, its name pattern (and the words
  * removed before it is matched, `unlike`), its docs page, and the modules it builds on (`dependsOn`, as
  * its registry entry says).
@@ -199,6 +245,17 @@ export const FEATURES = {
   },
   // Case-sensitive parts, so "repository" and "report" never count: repo as a word or before `_`,
   // `Repo` before a capital (an identifier), `$repo:` (its scheduled runs).
+  // The node's own telemetry: peers-info, propagation, the live feed, peer reports (docs/telemetry.md);
+  // not the gateway's telemetry profiles, the consensus vote telemetry or the conference relay telemetry.
+  telemetry: {
+    folder: 'src/modules/telemetry',
+    pattern: /telemetry/i,
+    unlike: OTHER_TELEMETRY_TERMS,
+    docs: 'docs/telemetry.md',
+  },
+  // Operator sign-in: its routes and passkeys (docs/operator.md); not the word "operator" alone, nor the
+  // gateway's session store.
+  operator: { folder: 'src/modules/operator', pattern: OPERATOR_SIGN_IN_PATTERN, docs: 'docs/operator.md' },
   repo: {
     folder: 'src/modules/repo',
     pattern: /\brepo\b|\brepo_|Repo[A-Z]|[a-z]Repos?\b|\$repo:/,

@@ -17,7 +17,6 @@ import { registerIndexCommand } from './index-commands.js';
 import { registerNodeCommands } from './node-commands.js';
 import { registerPermissionCommands } from './permission-commands.js';
 import { registerSnapshotCommands } from './snapshot-commands.js';
-import { registerTelemetryCommands } from './telemetry-commands.js';
 import { registerTestnetCommands } from './testnet-commands.js';
 
 function hasOption(cmd: Command, long: string): boolean {
@@ -87,7 +86,6 @@ export function buildProgram(): Command {
   registerBackupCommands(program);
   registerIndexCommand(program);
   registerSnapshotCommands(program);
-  registerTelemetryCommands(program);
   registerExportCommands(program);
   for (const cmd of program.commands) addCommonOptions(cmd);
   // Program options are read before the command only, so a command's own `--as` stays its own.

@@ -3,6 +3,11 @@
 
 export type ConfigErrorCode = 'config_unknown_key' | 'config_invalid_value' | 'config_parse_error';
 
+/** A configuration the node cannot start with (a value checked where it is used), thrown at start. */
+export class ConfigLoadError extends Error {
+  override readonly name = 'ConfigLoadError';
+}
+
 export interface ConfigError {
   readonly code: ConfigErrorCode;
   /**

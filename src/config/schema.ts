@@ -534,7 +534,7 @@ export const CORE_CONFIG_SCHEMA = {
       100,
       'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
     ),
-    // Peer reports (docs/telemetry.md "Peer reports"; telemetry/report-codec.ts).
+    // Peer reports (docs/telemetry.md "Peer reports"; the telemetry module's report-codec.ts).
     gossip_interval_ms: ms(
       5000,
       0,
@@ -576,7 +576,7 @@ export const CORE_CONFIG_SCHEMA = {
       'How far (either side of node time) the timestamp of a signed operator request may be.',
     ),
     nonces_max: int(10_000, 1, COUNT_CEILING, 'Operator request nonces remembered to refuse replays.'),
-    // Operator sign-in (docs/operator.md "Sign-in sessions"; src/operator/sessions.ts): a challenge is answered within 60 s.
+    // Operator sign-in (docs/operator.md "Sign-in sessions"; gateway/operator-sessions.ts): a challenge is answered within 60 s.
     session_challenge_ttl_ms: ms(60_000, 1, 'How long a sign-in challenge can be answered (single use).'),
     session_ttl_ms: ms(
       900_000,
@@ -607,7 +607,7 @@ export const CORE_CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Session events kept for GET /v1/operator/sessions/audit.',
     ),
-    // Operator passkeys (docs/operator.md "Passkeys"; src/operator/passkeys/): WebAuthn sign-in to sessions.
+    // Operator passkeys (docs/operator.md "Passkeys"; the operator module's passkeys/): WebAuthn sign-in to sessions.
     passkeys_enabled: bool(
       false,
       'Serve the operator passkey routes (/v1/operator/auth/*: WebAuthn registration and sign-in to operator sessions); false: absent (404) and not in OpenAPI. With it, session tokens open operator routes even when operator.public_keys is empty.',

@@ -27,7 +27,7 @@ export const ERRORS = {
   operator_auth_invalid: { status: 401, message: 'Operator authentication failed.' },
   operator_replay: { status: 401, message: 'The operator request nonce was already used.' },
   operator_access_disabled: { status: 403, message: 'Operator access is not configured on this node.' },
-  // Operator sign-in sessions (docs/operator.md; src/operator/): bearer tokens and their challenges.
+  // Operator sign-in sessions (docs/operator.md; operator-sessions.ts): bearer tokens and their challenges.
   operator_session_unknown: { status: 401, message: 'The operator session token is not known to this node.' },
   operator_session_expired: { status: 401, message: 'The operator session has expired; sign in again.' },
   operator_session_revoked: { status: 401, message: 'The operator session was revoked; sign in again.' },
@@ -39,7 +39,7 @@ export const ERRORS = {
   },
   operator_challenge_used: { status: 401, message: 'The sign-in challenge was already used.' },
   operator_challenges_full: { status: 503, message: 'Too many sign-in challenges are open; retry later.' },
-  // Operator passkeys (docs/operator.md "Passkeys"; src/operator/passkeys/): WebAuthn sign-in.
+  // Operator passkeys (docs/operator.md "Passkeys"; src/modules/operator/passkeys/): WebAuthn sign-in.
   operator_passkey_bootstrap: {
     status: 401,
     message: "The node's first passkey registers only with its bootstrap secret, while it holds none.",

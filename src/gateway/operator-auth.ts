@@ -14,11 +14,11 @@
 // which case it waits out at most the skew window).
 // A GET's body is ignored by the server and signed as empty. The three hooks are the shared hook set of
 // header-signed requests (signed-hooks.ts), as for signed app requests.
-// Operator sessions (src/operator/): with a session verifier, a request carrying
+// Operator sessions (operator-sessions.ts): with a session verifier, a request carrying
 // `Authorization: Bearer <token>` is authenticated by the session instead (in onRequest, before the body is
 // read): an unknown, expired or revoked token -> 401 operator_session_unknown / _expired / _revoked, a
 // malformed one -> 401 operator_auth_invalid (reason bearer_format). The gateway knows only the verifier
-// port below; the node injects the operator family's session store. With operator passkeys on
+// port below; the node injects its session store (operator-sessions.ts). With operator passkeys on
 // (`sessionsWithoutKeys`), a node without operator keys still opens its operator routes to session tokens.
 
 import type { FastifyRequest } from 'fastify';
@@ -60,7 +60,7 @@ export interface OperatorSessionRef {
   readonly operatorKey: string;
 }
 
-/** The port of operator sign-in sessions (src/operator/sessions.ts implements it). */
+/** The port of operator sign-in sessions (operator-sessions.ts implements it). */
 export interface OperatorSessionVerifier {
   /** The session of `token`, or the 401 error to answer (unknown, expired, revoked). */
   verify(token: string): OperatorSessionRef | GatewayError;

@@ -8,7 +8,7 @@ export type TelemetryProfile = (typeof TELEMETRY_PROFILES)[number];
 /**
  * - public: always served.
  * - status: /status and the operator-level consensus views (consensus status and its stream, consensus
- *   telemetry, and a module's telemetry routes, e.g. relay telemetry).
+ *   telemetry, and the routes a module's family declares `status`).
  * - metrics: /metrics.
  * - developer: the developer routes listed in DEVELOPER_ROUTES.
  * - operator: always visible, but every request must carry a valid operator signature.

@@ -5,7 +5,7 @@
 //   GET  /v1/mcp  with JSON accepted: what the bridge serves (protocol versions, tool count); asking for
 //                 an event stream (the transport's optional server-to-client stream, which this stateless
 //                 server does not open) is 405, as the transport says.
-// An `Authorization: Bearer <token>` operator session (src/operator/) shows the operator tools; a token
+// An `Authorization: Bearer <token>` operator session (gateway/operator-sessions.ts) shows the operator tools; a token
 // that does not verify is refused with its 401 before anything runs. The POST is rate limited and body
 // limited like every route, and each tool call counts as one more request of the same client.
 

@@ -16,7 +16,8 @@ import type { RouteDeps } from '../gateway/deps.js';
 import type { ErrorSpec } from '../gateway/errors.js';
 import type { ModuleEventScope } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
-import type { OperatorAuth, OperatorSessionVerifier } from '../gateway/operator-auth.js';
+import type { OperatorAuth } from '../gateway/operator-auth.js';
+import type { OperatorSessions } from '../gateway/operator-sessions.js';
 import type { EventsPort } from '../gateway/ports.js';
 import type { SignedRequests } from '../gateway/signed-request.js';
 import type { DataEvent, EventEnvelope } from '../model/events.js';
@@ -117,6 +118,10 @@ export interface ModuleRouteEnv {
   logError(what: string, e: unknown): void;
   /** The server's operator authentication (for routes that also accept operators). */
   readonly operatorAuth: OperatorAuth;
+  /** The gateway's operator session store, whose tokens the operator authentication accepts. */
+  readonly operatorSessions: OperatorSessions;
+  /** Logs an audit line of the family (an operator ceremony, …) at info level. */
+  logInfo(entry: object, message: string): void;
   /** The committed events as the node announces them. */
   readonly events: CommittedEventFeed;
   /** Reading committed events back from the chain; absent when the node cannot (no block log). */
@@ -134,13 +139,26 @@ export interface ModuleRouteEnv {
   readonly nodeDir?: string;
   /** The node's own transaction path, for a node-local service that submits signed transactions. */
   readonly transactions?: NodeTransactions;
-  /** The operator sign-in sessions, for read routes that accept their bearer tokens too. */
-  readonly operatorSessions?: OperatorSessionVerifier;
+  /**
+   * The node's peer channel (p2p, authenticated senders) for the messages the module claims (its
+   * `peerMessages`); absent on a lone node, which has no network.
+   */
+  readonly peers?: ModulePeerChannel;
+}
+
+/** The node's peer channel as a module sees it: its own messages out to every connected peer, and in. */
+export interface ModulePeerChannel {
+  /** Sends to every connected peer; answers how many sends were queued. */
+  broadcast(bytes: Uint8Array): number;
+  /** Calls `fn` with every message a peer sends (the module keeps those it claims). */
+  onMessage(fn: (fromPeerId: string, bytes: Uint8Array) => void): void;
 }
 
 /**
  * A section of a shared documentation page made of the modules' own entries (src/modules/docs.ts):
- * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-names` (a
+ * `app-api-families` (a `| family | routes | needs |` row of docs/app-api.md), `app-api-always` (a
+ * `| family | routes |` row of docs/app-api.md: a family that is not an application family, served
+ * whatever `app_api.enabled` says), `app-api-names` (a
  * paragraph of its "Names in place of ids": the names a module gives and how they resolve),
  * `app-api-id-names` (a `| where | parameters |` row of its table of names taken in place of ids),
  * `security-writes` (a paragraph of docs/security.md "Writing to the ledger"),
@@ -180,6 +198,7 @@ export interface DocSectionPlace {
 /** The sections the core's shared pages hold. */
 export type CoreDocSection =
   | 'app-api-families'
+  | 'app-api-always'
   | 'app-api-names'
   | 'app-api-id-names'
   | 'security-writes'
@@ -229,6 +248,12 @@ export interface LedgerModule {
    * the entity, and its rows that hang off the entity to drop.
    */
   readonly removal?: RemovalHook;
+  /**
+   * The peer messages it sends and takes on the node's p2p channel, told apart by their leading bytes
+   * (the module's magic): the node keeps them from the consensus engine (node/bft.ts), which would take
+   * them for garbage and disconnect their sender, and hands them to its family (`ModuleRouteEnv.peers`).
+   */
+  readonly peerMessages?: (bytes: Uint8Array) => boolean;
   /** Its store of the runs the core schedules for later blocks (at most one module gives one). */
   readonly scheduledRuns?: ScheduledRuns;
   /**
@@ -244,13 +269,20 @@ export interface LedgerModule {
   /** Its names that stand in for account or definition ids on every route (model/id-names.ts). */
   readonly idNaming?: IdNaming;
   /**
-   * Its route family, served in registry order or right after the family its `servedAfter` names;
+   * Its route family (or families, each placed by its own `servedAfter`), served in registry order or
+   * right after the family its `servedAfter` names;
    * undefined when the module's own configuration switch is off (a family left out is not even built).
    * A family with a store or background workers builds asynchronously (a promise): it opens its store
    * and starts its workers when built, registers its metrics in its `install`, and stops its workers
    * and closes its store in its `close` (gateway/family.ts), which the server calls when it closes.
    */
-  readonly routes?: (env: ModuleRouteEnv) => RouteFamily | Promise<RouteFamily | undefined> | undefined;
+  readonly routes?: (
+    env: ModuleRouteEnv,
+  ) =>
+    | RouteFamily
+    | readonly RouteFamily[]
+    | Promise<RouteFamily | readonly RouteFamily[] | undefined>
+    | undefined;
   /**
    * The name of its store folder under the node's data folder (`storeDir`), when not the module's name:
    * a feature that kept a store before it became a module keeps the folder node directories already hold.

@@ -21,6 +21,11 @@ export const MODULE_DOC_SECTIONS: Readonly<Record<CoreDocSection, DocSectionPlac
     head: ['| family | routes | needs besides `app_api.enabled` |', '| --- | --- | --- |'],
     join: '\n',
   },
+  'app-api-always': {
+    page: 'docs/app-api.md',
+    head: ['| family | routes |', '| --- | --- |'],
+    join: '\n',
+  },
   'app-api-names': { page: 'docs/app-api.md', head: [], join: '\n\n' },
   'app-api-id-names': {
     page: 'docs/app-api.md',

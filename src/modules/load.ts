@@ -147,13 +147,25 @@ export async function moduleFamilies(
         ...common,
         ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.storeFolder ?? m.name}` }),
       });
-      if (family !== undefined) out.push(family);
+      // A module may serve several families (each placed by its own `servedAfter`).
+      if (family !== undefined) out.push(...(Array.isArray(family) ? family : [family as RouteFamily]));
     }
   } catch (e) {
     for (const f of out.reverse()) await f.close?.().catch(() => undefined);
     throw e;
   }
   return out;
+}
+
+/**
+ * Whether a peer message is one a module claims (descriptor `peerMessages`): node/bft.ts keeps such
+ * messages from the consensus engine.
+ */
+export function modulePeerMessage(
+  bytes: Uint8Array,
+  modules: readonly LedgerModule[] = LEDGER_MODULES,
+): boolean {
+  return modules.some((m) => m.peerMessages?.(bytes) === true);
 }
 
 /** The gateway error codes the modules declare (descriptor `gatewayErrors`), in registry order. */

@@ -41,6 +41,8 @@ describe('ledger module registry', () => {
         'history',
         'connect',
         'iso20022',
+        'telemetry',
+        'operator',
         'dashboard',
       ],
     );
@@ -211,6 +213,8 @@ describe('ledger module registry', () => {
       now: () => 0,
       logError: () => undefined,
       operatorAuth: {} as never,
+      operatorSessions: {} as never,
+      logInfo: () => undefined,
       events: { since: () => [], subscribe: () => () => undefined, lastId: () => 0 },
       reads: () => Promise.reject(new Error('not read')),
     };

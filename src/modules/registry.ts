@@ -159,6 +159,18 @@ export {
   rwasList,
 } from './rwas/sdk.js';
 export {
+  type HasHttp,
+  type PeerInfo,
+  type PeerReport,
+  type PeersInfo,
+  type Propagation,
+  type TelemetryLiveOptions,
+  type TelemetrySnapshot,
+  telemetryLive,
+  telemetryPeersInfo,
+  telemetryPropagation,
+} from './telemetry/sdk.js';
+export {
   type TriggerDueInput,
   type TriggerList,
   type TriggerRepeatInput,
@@ -217,9 +229,16 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Needs nothing of the ledger (no instruction tag).
   { name: 'connect', cli: true, config: connectConfig },
   // Off the ledger (its own signed transactions go through the node's pipeline): its route family after
-  // every other module's served in registry order, where it always was; its section keeps its place after
-  // `[operator]` (`writtenAfter`).
+  // every other module's served in registry order, where it always was (telemetry's follows it); its
+  // section keeps its place after `[operator]` (`writtenAfter`).
   { name: 'iso20022', cli: true, config: iso20022Config },
+  // The node's view of its peers and of block propagation, served in its registry place (off the
+  // ledger; its configuration keys are the core's `[telemetry]` section, whose `profile` gates every
+  // family).
+  { name: 'telemetry', cli: true },
+  // Operator sign-in: its routes and passkeys (off the ledger; its keys are the core's `[operator]`
+  // section, whose `public_keys` the gateway's operator authentication reads).
+  { name: 'operator' },
   // The web dashboard: static files of its own and no configuration section of its own (its keys stay
   // the core's `[dashboard]`, where the generated configuration has them).
   { name: 'dashboard' },

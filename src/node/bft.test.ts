@@ -9,7 +9,6 @@ import { BlsKeyPair } from '../crypto/bls.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
 import type { MessageHandler } from '../p2p/types.js';
-import { encodeReport } from '../telemetry/report-codec.js';
 import { toHex } from '../util/hex.js';
 import { recordEvidence, routeToEngine } from './bft.js';
 
@@ -22,27 +21,22 @@ function validator(id: string, seed: number) {
 }
 
 describe('routeToEngine', () => {
-  it('hands consensus messages to the engine and keeps telemetry reports from it', () => {
+  it('hands consensus messages to the engine and keeps the messages a module claims from it', () => {
     const handlers: MessageHandler[] = [];
     const seen: string[] = [];
+    // A module's claim by magic (descriptor `peerMessages`), as modules/load.ts `modulePeerMessage` gives it.
+    const magic = new TextEncoder().encode('MODX');
+    const claimed = (b: Uint8Array) => b.length >= 4 && magic.every((x, i) => b[i] === x);
     routeToEngine(
       { onMessage: (fn) => handlers.push(fn) },
       { onMessage: (from, bytes) => seen.push(`${from}:${bytes.length}`) },
+      claimed,
     );
     const tip = encodePeerMessage({ kind: 'Tip', height: 7 });
-    const report = encodeReport({
-      sentAtMs: 1,
-      version: 'v',
-      role: 'validator',
-      consensus: 'bft',
-      height: 7,
-      queueDepth: 0,
-      connectedPeers: 1,
-      blocks: [],
-    })!;
+    const own = new Uint8Array([...magic, 1, 2, 3]);
     for (const h of handlers) {
       void h('a', tip);
-      void h('b', report);
+      void h('b', own);
     }
     assert.deepEqual(seen, [`a:${tip.length}`]);
   });

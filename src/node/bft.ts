@@ -14,7 +14,6 @@ import type { ValidatorSet } from '../consensus/validator-set.js';
 import type { BlsKeyPair } from '../crypto/bls.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { PeerNetwork } from '../p2p/network.js';
-import { isReportMessage } from '../telemetry/report-codec.js';
 import type { Clock } from '../util/clock.js';
 import { decodeLimitsOf } from './load-config.js';
 import { SafetyFile } from './safety-file.js';
@@ -28,17 +27,18 @@ export interface BftParts {
 }
 
 /**
- * Hands the engine every peer message but telemetry reports and time samples: those share the channel
- * (their `TRNT` magic, telemetry/report-codec.ts, and `TRTS`, time-sync.ts) and go to the telemetry family
- * (node/telemetry-port.ts) and the time sampler. The engine would take them for garbage and disconnect
- * their sender.
+ * Hands the engine every peer message but time samples and the messages a ledger module claims: those
+ * share the channel (`TRTS`, time-sync.ts, and each module's magic, its descriptor's `peerMessages`,
+ * modules/load.ts `modulePeerMessage`) and go to the time sampler and the module's family
+ * (`ModuleRouteEnv.peers`). The engine would take them for garbage and disconnect their sender.
  */
 export function routeToEngine(
   network: Pick<PeerNetwork, 'onMessage'>,
   engine: Pick<BftEngine, 'onMessage'>,
+  claimed: (bytes: Uint8Array) => boolean,
 ): void {
   network.onMessage((from, bytes) => {
-    if (!isReportMessage(bytes) && !isTimeMessage(bytes)) engine.onMessage(from, bytes);
+    if (!claimed(bytes) && !isTimeMessage(bytes)) engine.onMessage(from, bytes);
   });
 }
 
@@ -82,6 +82,8 @@ export function buildBft(a: {
   safetyPath: string;
   evidence: EvidenceStore;
   onFatal: (e: unknown) => void;
+  /** The peer messages a ledger module claims (modules/load.ts `modulePeerMessage`). */
+  claimed: (bytes: Uint8Array) => boolean;
 }): BftParts {
   const { config, clock } = a;
   const chainId = config.node.chainId;
@@ -133,7 +135,7 @@ export function buildBft(a: {
       onFatal: a.onFatal,
     },
   );
-  routeToEngine(network, engine);
+  routeToEngine(network, engine, a.claimed);
   network.onPeerState((e) => {
     if (e.connected) engine.peerConnected(e.peerId);
   });

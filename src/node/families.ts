@@ -9,26 +9,21 @@ import type { GatewayApp } from '../gateway/context.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import { placeFamilies, type RouteFamily } from '../gateway/family.js';
 import type { OperatorAuth } from '../gateway/operator-auth.js';
+import type { OperatorSessions } from '../gateway/operator-sessions.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { mcpFamily } from '../mcp/family.js';
 import { LEDGER_MODULES, type LedgerModule, moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
-import { operatorFamily } from '../operator/family.js';
-import { operatorPasskeysFamily } from '../operator/passkeys/family.js';
-import type { OperatorSessions } from '../operator/sessions.js';
 import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
-import { telemetryFamily } from '../telemetry/family.js';
 import { nodeFiles } from './files.js';
 import { nodeTransactions } from './module-transactions.js';
 import type { Node } from './node.js';
-import { nodeOperatorPasskeys } from './operator-passkeys.js';
 import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
 import { committedReads } from './read-backend.js';
 import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
-import { telemetryPort } from './telemetry-port.js';
 
 /** The modules' gateway error codes, for the node's error registry (node/serve.ts). */
 export { type LedgerModule, moduleGatewayErrors };
@@ -86,28 +81,16 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
         // The read families' committed chain (embedded, or the indexer's database: read-backend.ts).
         reads: committedReads(node, deps, env.logError),
         operatorSessions: env.operatorSessions,
+        logInfo: (entry, message) => env.app.log.info(entry, message),
+        // The peer channel for the modules' own messages (their `peerMessages`); none on a lone node.
+        ...(node.network === undefined ? {} : { peers: node.network }),
         // Per-module stores live in the node's data folder: without a node directory there is none.
         ...(dir === undefined ? {} : { dataDir: nodeFiles(dir).data, nodeDir: nodeFiles(dir).dir }),
       },
       env.modules ?? LEDGER_MODULES,
     )),
-    telemetryFamily(deps, telemetryPort(node, deps), {
-      liveIntervalMs: c.telemetry.liveIntervalMs,
-      gossipIntervalMs: c.telemetry.gossipIntervalMs,
-      peerReports: {
-        reportsMax: c.telemetry.peerReportsMax,
-        staleMs: c.telemetry.peerReportStaleMs,
-        minGapMs: c.telemetry.peerReportMinGapMs,
-      },
-      onError: (e) => env.logError('telemetry propagation', e),
-    }),
-    operatorFamily(env.operatorSessions),
     // The admission limits this node enforces (GET /v1/policy).
     policyFamily(policyPort(node)),
-    // Operator passkeys (WebAuthn sign-in to the same sessions); their store lives in the data folder.
-    ...(c.operator.passkeysEnabled
-      ? [operatorPasskeysFamily(await nodeOperatorPasskeys(node, env.operatorSessions, dir, env.app.log))]
-      : []),
     ...when(c.mcp.enabled, () => mcpFamily({ sessions: env.operatorSessions, errors: deps.errors })),
   ]);
 }

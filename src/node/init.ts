@@ -128,7 +128,7 @@ export function devGenesisInstructions(
 
 export async function initNodeDir(opts: InitOptions): Promise<InitReport> {
   const files = nodeFiles(opts.dir);
-  // The local (development) setup: every telemetry route, and the modules' local values (their sections'
+  // The local (development) setup: every route class (the `full` profile), and the modules' local values (their sections'
   // `local`, e.g. receivers on this machine a node may deliver to).
   const loaded = loadConfig({
     overrides: {

@@ -3,13 +3,14 @@
 
 import { readFile } from 'node:fs/promises';
 import type { DecodeLimits } from '../codec/limits.js';
+import { ConfigLoadError } from '../config/errors.js';
 import { loadConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { nodeFiles } from './files.js';
 
-export class ConfigLoadError extends Error {
-  override readonly name = 'ConfigLoadError';
-}
+// The error of a configuration the node cannot start with (config/errors.ts, where a module's check of
+// its values reaches it too).
+export { ConfigLoadError };
 
 export async function loadNodeConfig(opts: {
   dir: string;

@@ -19,8 +19,9 @@ import { VerifyPool } from '../crypto/verify-pool.js';
 import type { CommitCertificate } from '../model/block.js';
 import { blockCertificate } from '../model/block-certificate.js';
 import { transactionHash } from '../model/transaction.js';
-// The composition root of a node: installs the ledger modules before any block executes.
-import '../modules/load.js';
+// The composition root of a node: installs the ledger modules before any block executes (and keeps the
+// peer messages they claim from the consensus engine).
+import { modulePeerMessage } from '../modules/load.js';
 import type { PeerNetwork } from '../p2p/network.js';
 import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
@@ -162,6 +163,7 @@ export class Node {
           safetyPath: files.safety,
           evidence,
           onFatal,
+          claimed: modulePeerMessage,
         })
       : undefined;
     const engine: SinglePeerEngine | BftEngine =

@@ -1,8 +1,8 @@
-// The node's operator session store (src/operator/sessions.ts) from its configuration: one per served
+// The node's operator session store (gateway/operator-sessions.ts) from its configuration: one per served
 // gateway, shared by the operator family's routes and the gateway's operator authentication.
 
 import type { FastifyBaseLogger } from 'fastify';
-import { OperatorSessions } from '../operator/sessions.js';
+import { OperatorSessions } from '../gateway/operator-sessions.js';
 import type { Node } from './node.js';
 
 export function nodeOperatorSessions(node: Node, log: FastifyBaseLogger): OperatorSessions {

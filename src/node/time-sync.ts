@@ -8,8 +8,8 @@
 // of a sample's error). With fewer than MIN_SAMPLES samples in all, the answer is the fallback: offset 0,
 // `fallback: true`. Only the gateway reads this: consensus and the executor never do.
 //
-// The messages share the peer channel with consensus and telemetry, told apart by the magic `TRTS`
-// (consensus messages begin with an enum tag below 0x54; telemetry reports with `TRNT`).
+// The messages share the peer channel with consensus and the ledger modules' own messages, told apart by
+// the magic `TRTS` (consensus messages begin with an enum tag below 0x54; a module's with its own magic).
 
 import type { PeerTimeReport, TimeReport } from '../gateway/ports.js';
 import type { Clock, Timer } from '../util/clock.js';

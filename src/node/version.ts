@@ -1,4 +1,4 @@
-// The software version a node gives its peers (telemetry reports): `torana/<version>` from the package's
+// The software version a node reports (the node info port): `torana/<version>` from the package's
 // own package.json, two folders up from this file in the sources (src/node) and in the build (dist/node).
 
 import { readFileSync } from 'node:fs';

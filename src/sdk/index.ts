@@ -46,16 +46,4 @@ export {
   verifyStateAnswer,
   verifyStateBatch,
 } from './proofs.js';
-export {
-  type HasHttp,
-  type PeerInfo,
-  type PeerReport,
-  type PeersInfo,
-  type Propagation,
-  type TelemetryLiveOptions,
-  type TelemetrySnapshot,
-  telemetryLive,
-  telemetryPeersInfo,
-  telemetryPropagation,
-} from './telemetry.js';
 export { type BuiltTransaction, encodeTransaction, TransactionBuilder } from './transaction.js';

@@ -6,7 +6,7 @@
 
 import { publicKeyToText } from '../crypto/keys.js';
 import type { Signer } from '../crypto/signer.js';
-import { parseChallengeText } from '../operator/challenge-text.js';
+import { parseChallengeText } from '../gateway/operator-challenge-text.js';
 import { toHex } from '../util/hex.js';
 import { ToranaTransportError } from './errors.js';
 import type { Http } from './http.js';

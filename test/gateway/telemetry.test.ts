@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { blockHash } from '../../src/model/block.js';
 import { ToranaClient } from '../../src/sdk/client.js';
-import { telemetryLive, telemetryPeersInfo, telemetryPropagation } from '../../src/sdk/telemetry.js';
+import { telemetryLive, telemetryPeersInfo, telemetryPropagation } from '../../src/sdk/index.js';
 import { toHex } from '../../src/util/hex.js';
 import { runCli as cli } from '../helpers/cli-in-process.js';
 import { readSse } from '../helpers/network-observe.js';

@@ -1,9 +1,9 @@
-// An in-process TelemetryPort (src/telemetry/port.ts) for the telemetry family's unit tests: a chain of
+// An in-process TelemetryPort (src/modules/telemetry/port.ts) for the telemetry family's unit tests: a chain of
 // block creation times (height h at index h - 1, hash derived from h), a manual clock, configured peers,
 // header reads that resolve when the test says so, and a p2p channel that records what is broadcast and
 // lets the test deliver peer messages.
 
-import type { TelemetryPeer, TelemetryPort } from '../../src/telemetry/port.js';
+import type { TelemetryPeer, TelemetryPort } from '../../src/modules/telemetry/port.js';
 
 /** The hash the fake chain gives height `h` (64 hex digits). */
 export const fakeHash = (h: number): string => h.toString(16).padStart(64, '0');

@@ -28,11 +28,9 @@ const ALLOWED: Record<string, readonly string[]> = {
   gateway: ['codec', 'crypto', 'model', 'pipeline', 'consensus', 'runtime'],
   // The application reads of accounts, domains, asset definitions and NFTs (docs/app-api.md).
   accounts: ['codec', 'model', 'gateway'],
-  telemetry: ['codec', 'model', 'gateway'],
   // The ledger proofs (docs/ledger-proofs.md) serve the state tree's proofs and name rows by the state's
   // key scheme and table codecs; the rosters they carry are consensus's validator sets.
   proofs: ['codec', 'model', 'gateway', 'state', 'consensus'],
-  operator: ['crypto', 'gateway'],
   // GET /v1/policy reads the pipeline's admission and queue limits and the cost model's shares (model/weights.ts).
   policy: ['model', 'gateway', 'pipeline'],
   mcp: ['gateway'],
@@ -43,8 +41,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'crypto',
     'model',
     'gateway',
-    'telemetry',
-    'operator',
     'modules',
     // The light client's pure checks: certificate rules and validator sets (consensus/certificate-check.ts,
     // validator-set.ts), the state tree verifier and key scheme (state/merkle/, state/keys.ts), and the
@@ -92,8 +88,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'p2p',
     'gateway',
     'config',
-    'telemetry',
-    'operator',
     'mcp',
     'accounts',
     'modules',
@@ -109,7 +103,6 @@ const ALLOWED: Record<string, readonly string[]> = {
     'consensus',
     'pipeline',
     'gateway',
-    'telemetry',
     'modules',
     'export',
     'indexer',
@@ -152,8 +145,8 @@ const TEST_EXTRA: Record<string, readonly string[]> = {
   pipeline: ['node', 'modules'],
   // A module's tests may check the core path its hooks plug into (the pipeline's touched-asset index);
   // the webhook event-type catalogue's test compiles its filters with the node's query language.
-  modules: ['pipeline', 'node'],
-  operator: ['runtime'],
+  // The operator sign-in routes' test reads the runtime ABI a signed operator request names.
+  modules: ['pipeline', 'node', 'runtime'],
   mcp: ['crypto'],
   // The config bounds test checks the batch limits against what a peer's decoder accepts.
   config: ['consensus'],

@@ -55,9 +55,19 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
       'its [explorer] configuration section (moving it to the module would move it in the generated configuration), the dashboard pages that read its routes, the modules served after it or under its URLs (aliases, controls, rwas), the core page helpers named after it (gateway/list.ts), the read backend (node/read-backend.ts, node/pg-replica.ts) and the shared pages’ hand mentions',
   },
   history: {
-    ceiling: 9,
+    ceiling: 12,
     missing:
       'its [history] configuration section (moving it would move it in the generated configuration) and the shared pages’ hand mentions',
+  },
+  telemetry: {
+    ceiling: 14,
+    missing:
+      'its keys in the core [telemetry] section (its profile is the gateway gate; a module section would move it), the dashboard panel on the consensus page, the webhooks family served after it',
+  },
+  operator: {
+    ceiling: 16,
+    missing:
+      'its keys in the core [operator] section, the passkey error codes in the core table, the SDK sign-in (client.operatorSignIn), the dashboard sign-in',
   },
 };
 
@@ -190,12 +200,21 @@ describe('module footprint', () => {
 
   it('the modules that add to the dashboard (a dashboard.ts of their own) are left out of its count; no other', () => {
     const root = new URL('../../', import.meta.url);
-    assert.deepEqual(extenders('dashboard'), ['src/modules/aliases', 'src/modules/conference']);
+    assert.deepEqual(extenders('dashboard'), [
+      'src/modules/aliases',
+      'src/modules/conference',
+      'src/modules/iso20022',
+    ]);
+    // An extender's folder and its docs page (which says what its addition shows).
     assert.deepEqual(leftOut('dashboard'), [
       'src/modules/dashboard',
       'docs/dashboard.md',
       'src/modules/aliases',
+      'docs/data-model.md',
       'src/modules/conference',
+      'docs/conference.md',
+      'src/modules/iso20022',
+      'docs/iso20022.md',
     ]);
     assert.deepEqual(extenders('triggers'), [], 'a feature without a convention file has none');
     const named = files.filter(
@@ -405,5 +424,40 @@ describe('module footprint', () => {
       'src/sdk/README.md',
     ])
       assert.ok(!hits.includes(f), `${f}: the config section and the SDK prover are in the module`);
+  });
+
+  it('the telemetry pattern counts the module, not the telemetry profiles, vote telemetry or relay telemetry', () => {
+    for (const other of [
+      "profile: config.telemetry.profile, gatewayError('telemetry_profile_restricted')",
+      'TelemetryProfile, TELEMETRY_PROFILES, the telemetry profile of this node, telemetry-profile gating',
+      'a `status` route of the telemetry\n// profile',
+      "url: '/metrics', tags: ['telemetry'],",
+      "'/v1/consensus/telemetry', 'getConsensusTelemetry', ConsensusTelemetry, TelemetryView, voteTelemetry(d)",
+      'consensus\n *   telemetry; Telemetry of the round in progress',
+      'relay telemetry, conference.relay_telemetry, opts.relayTelemetry, TELEMETRY_NOTE, relay\ntelemetry',
+    ])
+      assert.ok(!namesFeature('telemetry', other), other);
+    for (const own of [
+      '/v1/telemetry/peers-info',
+      'telemetry.gossip_interval_ms',
+      "peers' telemetry reports",
+      "servedAfter: 'telemetry'",
+      'torana telemetry peers',
+      "tags: ['telemetry', 'x']",
+    ])
+      assert.ok(namesFeature('telemetry', own), own);
+    const hits = footprint('telemetry', files).map((h: { file: string }) => h.file);
+    for (const f of [
+      'src/gateway/profiles.ts',
+      'src/gateway/route-table.ts',
+      'src/gateway/metrics.ts',
+      'src/gateway/routes/consensus-round.ts',
+      'src/modules/conference/routes.ts',
+      'src/node/bft.ts',
+      'src/node/families.ts',
+      'src/cli/main.ts',
+      'src/sdk/index.ts',
+    ])
+      assert.ok(!hits.includes(f), f);
   });
 });

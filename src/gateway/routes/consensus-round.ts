@@ -95,7 +95,7 @@ function collectors(d: RouteDeps) {
   };
 }
 
-function telemetry(d: RouteDeps) {
+function voteTelemetry(d: RouteDeps) {
   const snap = d.ports.consensus.snapshot();
   const r = snap.round;
   // BFT: what this peer received and formed as a collector (an observer collects nothing). Single peer:
@@ -225,7 +225,7 @@ export function roundRoutes(d: RouteDeps): RouteDef[] {
       'Vote intake and QC latency',
       'status',
       TelemetryView,
-      () => telemetry(d),
+      () => voteTelemetry(d),
     ),
     // This node does not run reliable payload broadcast (last bullet).
     get(

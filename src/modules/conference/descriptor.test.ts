@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../config/load.js';
+import type { RouteFamily } from '../../gateway/family.js';
 import type { ModuleRouteEnv } from '../descriptor.js';
 import { conferenceModule } from './descriptor.js';
 
@@ -16,6 +17,8 @@ function env(enabled: boolean): ModuleRouteEnv {
     now: () => 0,
     logError: () => undefined,
     operatorAuth: {} as never,
+    operatorSessions: {} as never,
+    logInfo: () => undefined,
     events: {} as never,
     reads: () => Promise.reject(new Error('not read')),
   };
@@ -24,7 +27,7 @@ function env(enabled: boolean): ModuleRouteEnv {
 describe('the conference descriptor', () => {
   it('builds its route family only with conference.enabled, as an application family', async () => {
     assert.equal(await conferenceModule.routes?.(env(false)), undefined);
-    const family = await conferenceModule.routes?.(env(true));
+    const family = (await conferenceModule.routes?.(env(true))) as RouteFamily | undefined;
     assert.equal(family?.name, 'conference');
     assert.equal(family?.app, true);
   });

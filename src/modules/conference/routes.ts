@@ -286,7 +286,7 @@ export function conferenceRoutes(
   reader: ConferenceReadPort,
   opts: ConferenceRouteOptions,
 ): RouteDef[] {
-  const telemetry = opts.relayTelemetry
+  const relays = opts.relayTelemetry
     ? [
         relayListRoute(d, reader),
         relayHealthRoute(d, reader),
@@ -295,7 +295,7 @@ export function conferenceRoutes(
       ]
     : [];
   return [
-    ...telemetry,
+    ...relays,
     ...callRoutes(d, reader, optionalSignature(opts.signedRequests)),
     poolRoute(d, reader),
     nullifierRoute(reader),

@@ -21,6 +21,8 @@ function env(overrides: Record<string, unknown>): ModuleRouteEnv & { logged: str
     now: () => 0,
     logError: (what) => logged.push(what),
     operatorAuth: {} as never,
+    operatorSessions: {} as never,
+    logInfo: () => undefined,
     events: {} as never,
     reads: () => Promise.reject(new Error('not read')),
     logged,
@@ -48,7 +50,7 @@ describe('the dashboard descriptor', () => {
   it('with dashboard.enabled and a built bundle: its family, served right after the telemetry family', async () => {
     assert.ok(loadAssets(BUILT_ASSETS_DIR), `the package build writes ${BUILT_ASSETS_DIR} (npm run build)`);
     const e = env({ 'dashboard.enabled': true });
-    const f = await dashboardModule.routes?.(e);
+    const f = (await dashboardModule.routes?.(e)) as RouteFamily | undefined;
     assert.equal(f?.name, 'dashboard');
     assert.equal(f?.servedAfter, 'telemetry');
     assert.deepEqual(e.logged, []);

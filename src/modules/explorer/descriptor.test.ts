@@ -37,6 +37,8 @@ function env(appApi: boolean) {
     now: () => 0,
     logError: () => undefined,
     operatorAuth: {} as never,
+    operatorSessions: {} as never,
+    logInfo: () => undefined,
     events: {} as never,
     reads: async () => {
       counts.opened++;
@@ -55,7 +57,7 @@ describe('explorer module', () => {
 
   it('builds its family over the committed reads and serves it through them, after app-reads', async () => {
     const { env: e, served, counts } = env(true);
-    const family = await explorerModule.routes?.(e);
+    const family = (await explorerModule.routes?.(e)) as RouteFamily | undefined;
     assert.equal(counts.opened, 1);
     assert.equal(served.length, 1);
     assert.equal(served[0]!.name, 'explorer');

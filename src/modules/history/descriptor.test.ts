@@ -35,6 +35,8 @@ function env(appApi: boolean) {
     now: () => 0,
     logError: () => undefined,
     operatorAuth: {} as never,
+    operatorSessions: {} as never,
+    logInfo: () => undefined,
     events: {} as never,
     reads: async () => {
       counts.opened++;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Registry as PromRegistry } from 'prom-client';
 import { loadConfig } from '../../config/load.js';
+import type { RouteFamily } from '../../gateway/family.js';
 import type { EventEnvelope } from '../../model/events.js';
 import { QUERY_LANGUAGE } from '../../node/query-language.js';
 import type { CommittedEventFeed, ModuleRouteEnv } from '../descriptor.js';
@@ -42,6 +43,8 @@ function env(
     now: () => 0,
     logError: (what, e) => assert.fail(`${what}: ${String(e)}`),
     operatorAuth: {} as never,
+    operatorSessions: {} as never,
+    logInfo: () => undefined,
     events,
     reads: () => Promise.reject(new Error('not read')),
     feed: events,
@@ -77,7 +80,7 @@ describe('the webhooks descriptor', () => {
     const base = mkdtempSync(join(tmpdir(), 'torana-webhooks-desc-'));
     try {
       const e = env(join(base, 'webhooks'));
-      const family = await webhooksModule.routes?.(e);
+      const family = (await webhooksModule.routes?.(e)) as RouteFamily | undefined;
       assert.ok(family !== undefined);
       assert.equal(family.name, 'webhooks');
       assert.equal(family.app, true);
@@ -91,7 +94,7 @@ describe('the webhooks descriptor', () => {
       await family.close?.();
       assert.equal(e.feed.listeners, 0, 'close() stops the intake');
       // The store is closed: the same folder opens again.
-      const again = await webhooksModule.routes?.(env(join(base, 'webhooks')));
+      const again = (await webhooksModule.routes?.(env(join(base, 'webhooks')))) as RouteFamily | undefined;
       await again?.close?.();
     } finally {
       rmSync(base, { recursive: true, force: true });

@@ -8,12 +8,12 @@
 //   GET /v1/telemetry/live          SSE `telemetry`: {at_ms, peers, propagation} every telemetry.live_interval_ms
 
 import { Type } from 'typebox';
-import type { RouteDeps } from '../gateway/deps.js';
-import { PageQuerystring, parsePage } from '../gateway/list.js';
-import type { FormatOffer } from '../gateway/negotiate.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import { serveSse } from '../gateway/sse.js';
-import { respond, viewSchema } from '../gateway/view.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import { PageQuerystring, parsePage } from '../../gateway/list.js';
+import type { FormatOffer } from '../../gateway/negotiate.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { serveSse } from '../../gateway/sse.js';
+import { respond, viewSchema } from '../../gateway/view.js';
 import type { PeerReports } from './peer-reports.js';
 import type { TelemetryPort } from './port.js';
 import { liveFeed, peersInfo } from './snapshot.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeHash, fakeTelemetryPort } from '../../test/helpers/telemetry-port.js';
+import { fakeHash, fakeTelemetryPort } from '../../../test/helpers/telemetry-port.js';
 import { TelemetryGossip } from './gossip.js';
 import { PeerReports } from './peer-reports.js';
 import { decodeReport, encodeReport, REPORT_BLOCKS_MAX } from './report-codec.js';

@@ -5,9 +5,9 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { SoftAuthenticator } from '../../../test/helpers/soft-authenticator.js';
-import { type GatewayError, isGatewayError } from '../../gateway/errors.js';
-import { OperatorSessions } from '../sessions.js';
+import { SoftAuthenticator } from '../../../../test/helpers/soft-authenticator.js';
+import { type GatewayError, isGatewayError } from '../../../gateway/errors.js';
+import { OperatorSessions } from '../../../gateway/operator-sessions.js';
 import { OperatorPasskeys, type OperatorPasskeysOptions } from './passkeys.js';
 import { memoryPasskeyStore } from './store.js';
 

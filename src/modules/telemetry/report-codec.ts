@@ -11,12 +11,12 @@
 // REPORT_BYTES_MAX bytes, refused from its length before anything is decoded; a report of another
 // version is refused as such (a newer peer), never misread.
 
-import type { Infer } from '../codec/codec.js';
-import { option, seq, struct } from '../codec/compound.js';
-import { decode, encode } from '../codec/frame.js';
-import type { DecodeLimits } from '../codec/limits.js';
-import { string, varuint } from '../codec/primitives.js';
-import { Hash } from '../model/keys.js';
+import type { Infer } from '../../codec/codec.js';
+import { option, seq, struct } from '../../codec/compound.js';
+import { decode, encode } from '../../codec/frame.js';
+import type { DecodeLimits } from '../../codec/limits.js';
+import { string, varuint } from '../../codec/primitives.js';
+import { Hash } from '../../model/keys.js';
 
 export const REPORT_MAGIC = new Uint8Array([0x54, 0x52, 0x4e, 0x54]); // "TRNT"
 export const REPORT_VERSION = 1;

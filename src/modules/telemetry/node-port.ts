@@ -1,16 +1,14 @@
-// Adapts the node to the telemetry family's port (telemetry/port.ts): identity and role from the
-// configuration and the node key, peers from the p2p layer, commits from the event bus, block creation
-// times and hashes from the block store, and the p2p channel for peer reports (telemetry/report-codec.ts:
-// node/bft.ts keeps those messages away from the consensus engine).
+// The telemetry family's port (port.ts) from the node's route env: identity, role and version from the
+// node info port and the configuration, peers from the p2p layer's view, commits from the event feed,
+// block creation times and hashes from the chain, and the node's peer channel for peer reports
+// (report-codec.ts; the descriptor's `peerMessages` keeps those from the consensus engine).
 
-import type { RouteDeps } from '../gateway/deps.js';
-import { blockHash } from '../model/block.js';
-import type { TelemetryPort } from '../telemetry/port.js';
-import { isReportMessage } from '../telemetry/report-codec.js';
-import { toHex } from '../util/hex.js';
-import { ConfigLoadError } from './load-config.js';
-import type { Node } from './node.js';
-import { softwareVersion } from './version.js';
+import { ConfigLoadError } from '../../config/errors.js';
+import { blockHash } from '../../model/block.js';
+import { toHex } from '../../util/hex.js';
+import type { ModuleRouteEnv } from '../descriptor.js';
+import type { TelemetryPort } from './port.js';
+import { isReportMessage } from './report-codec.js';
 
 const GATEWAY_URL_BYTES_MAX = 512;
 
@@ -36,29 +34,31 @@ export function wildcardHost(address: string): boolean {
   return host === '0.0.0.0' || host === '::' || host === '';
 }
 
-export function telemetryPort(node: Node, deps: RouteDeps): TelemetryPort {
+export function telemetryPort(env: Pick<ModuleRouteEnv, 'deps' | 'config' | 'peers'>): TelemetryPort {
+  const { deps, config } = env;
   const info = deps.ports.node;
-  const configured = configuredGatewayUrl(node.config.telemetry.gatewayUrl);
-  const version = softwareVersion();
+  const configured = configuredGatewayUrl(config.telemetry.gatewayUrl);
+  // The engine running (`single-peer` or `bft`) is fixed for the node's life.
+  const consensus = deps.ports.consensus.snapshot().mode;
   return {
     self: () => {
-      const scheme = node.config.gateway.tlsCertFile === '' ? 'http' : 'https';
+      const scheme = config.gateway.tlsCertFile === '' ? 'http' : 'https';
       const listening = `${scheme}://${info.address}`;
       const reportedUrl = configured ?? (wildcardHost(info.address) ? undefined : listening);
       return {
         peerId: info.peerId,
         url: configured ?? listening,
         ...(reportedUrl === undefined ? {} : { reportedUrl }),
-        version,
+        version: info.version,
         chainId: info.chainId,
-        role: node.config.network.role,
-        consensus: node.engine.mode,
+        role: config.network.role,
+        consensus,
       };
     },
     peers: () => info.peers(),
-    height: () => node.ledger.height(),
+    height: () => deps.ports.chain.height(),
     blockAt: async (h) => {
-      const b = await node.ledger.block(h);
+      const b = await deps.ports.chain.block(h);
       return b === undefined
         ? undefined
         : { createdAtMs: b.header.creationTimeMs, hash: toHex(blockHash(b.header)) };
@@ -68,10 +68,10 @@ export function telemetryPort(node: Node, deps: RouteDeps): TelemetryPort {
         if (e.kind === 'Block' && e.status.kind === 'Applied') fn(e.height, toHex(e.hash));
       }),
     queueDepth: () => deps.ports.transactions.queueDepth(),
-    broadcast: (bytes) => node.network?.broadcast(bytes) ?? 0,
+    broadcast: (bytes) => env.peers?.broadcast(bytes) ?? 0,
     onPeerMessage: (fn) => {
       let on = true;
-      node.network?.onMessage((from, bytes) => {
+      env.peers?.onMessage((from, bytes) => {
         if (on && isReportMessage(bytes)) fn(from, bytes);
       });
       return () => {

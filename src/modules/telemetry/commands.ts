@@ -1,10 +1,10 @@
 // `torana telemetry …` (docs/telemetry.md): this node's view of its peers and of block propagation.
-// Declarations only; the code is in telemetry-actions.ts, imported when a command runs (lazy.ts).
+// Declarations only; the code is in actions.ts, imported when a command runs (cli/lazy.ts).
 
 import type { Command } from 'commander';
-import { lazyAction } from './lazy.js';
+import { lazyAction } from '../../cli/lazy.js';
 
-const actions = () => import('./telemetry-actions.js');
+const actions = () => import('./actions.js');
 
 export function registerTelemetryCommands(program: Command): void {
   const t = program.command('telemetry').description("the node's view of its peers and of block propagation");

@@ -5,11 +5,11 @@
 
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { gatewayError, isGatewayError } from '../gateway/errors.js';
-import { bearerToken } from '../gateway/operator-auth.js';
-import { clientKey } from '../gateway/rate-limit.js';
-import { defineRoute, type RouteDef } from '../gateway/route-table.js';
-import type { OperatorSessions } from './sessions.js';
+import { gatewayError, isGatewayError } from '../../gateway/errors.js';
+import { bearerToken } from '../../gateway/operator-auth.js';
+import type { OperatorSessions } from '../../gateway/operator-sessions.js';
+import { clientKey } from '../../gateway/rate-limit.js';
+import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 
 const tags = ['operator'];
 const KEY_TEXT = Type.String({

@@ -5,8 +5,8 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type ServedTestNode, startServedNode } from '../../../test/helpers/served.js';
-import { SoftAuthenticator } from '../../../test/helpers/soft-authenticator.js';
+import { type ServedTestNode, startServedNode } from '../../../../test/helpers/served.js';
+import { SoftAuthenticator } from '../../../../test/helpers/soft-authenticator.js';
 
 const ORIGIN = 'http://localhost:8443';
 const SECRET = 'routes-test-bootstrap-secret';

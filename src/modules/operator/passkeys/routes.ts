@@ -6,10 +6,10 @@
 
 import type { FastifyReply } from 'fastify';
 import { Type } from 'typebox';
-import { isGatewayError } from '../../gateway/errors.js';
-import { bearerToken } from '../../gateway/operator-auth.js';
-import { clientKey } from '../../gateway/rate-limit.js';
-import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
+import { isGatewayError } from '../../../gateway/errors.js';
+import { bearerToken } from '../../../gateway/operator-auth.js';
+import { clientKey } from '../../../gateway/rate-limit.js';
+import { defineRoute, type RouteDef } from '../../../gateway/route-table.js';
 import type { OperatorPasskeys } from './passkeys.js';
 
 const tags = ['operator'];

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fakeHash, fakeTelemetryPort as fakePort } from '../../test/helpers/telemetry-port.js';
+import { fakeHash, fakeTelemetryPort as fakePort } from '../../../test/helpers/telemetry-port.js';
 import { PeerReports } from './peer-reports.js';
 import { encodeReport } from './report-codec.js';
 import { PropagationTracker } from './tracker.js';

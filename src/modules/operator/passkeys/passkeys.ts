@@ -23,9 +23,9 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import { isoBase64URL, parseAuthenticatorData } from '@simplewebauthn/server/helpers';
-import type { GatewayError } from '../../gateway/errors.js';
-import { gatewayError, isGatewayError } from '../../gateway/errors.js';
-import type { IssuedSession, OperatorSessions } from '../sessions.js';
+import type { GatewayError } from '../../../gateway/errors.js';
+import { gatewayError, isGatewayError } from '../../../gateway/errors.js';
+import type { IssuedSession, OperatorSessions } from '../../../gateway/operator-sessions.js';
 import type { PasskeyRecord, PasskeyStore } from './store.js';
 
 /** COSE algorithms offered at registration: EdDSA, ES256, RS256. */

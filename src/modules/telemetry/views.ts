@@ -1,10 +1,10 @@
 // Answer types of the telemetry routes (docs/telemetry.md), defined once as codec types: the JSON answer,
 // the codec answer (`Accept: application/x-codec`) and the JSON Schema of the OpenAPI document.
 
-import type { Infer } from '../codec/codec.js';
-import { option, seq, struct } from '../codec/compound.js';
-import { bool, string, varint, varuint } from '../codec/primitives.js';
-import { Hash } from '../model/keys.js';
+import type { Infer } from '../../codec/codec.js';
+import { option, seq, struct } from '../../codec/compound.js';
+import { bool, string, varint, varuint } from '../../codec/primitives.js';
+import { Hash } from '../../model/keys.js';
 import { REPORT_BLOCKS_MAX } from './report-codec.js';
 
 /** A node's configuration: this node's own, a peer's from its newest report. */

@@ -1,7 +1,11 @@
-// Typed readers of the telemetry routes (docs/telemetry.md), decoded with the node's own view codecs
-// (src/telemetry/views.ts), so the SDK and the node cannot drift. Each takes a client (or anything with
+// The telemetry module's SDK surface: typed readers of its routes (docs/telemetry.md), decoded with the
+// node's own view codecs (views.ts), so the SDK and the node cannot drift. src/sdk/index.ts re-exports
+// these names through the registry. Each takes a client (or anything with
 // its `http`): `await telemetryPeersInfo(client)`.
 
+import { decodeAnswer } from '../../sdk/answers.js';
+import type { Http } from '../../sdk/http.js';
+import { sseStream } from '../../sdk/sse.js';
 import {
   type PeersInfo,
   PeersInfoView,
@@ -9,12 +13,9 @@ import {
   PropagationView,
   type TelemetrySnapshot,
   TelemetrySnapshotView,
-} from '../telemetry/views.js';
-import { decodeAnswer } from './answers.js';
-import type { Http } from './http.js';
-import { sseStream } from './sse.js';
+} from './views.js';
 
-export type { PeerInfo, PeerReport, PeersInfo, Propagation, TelemetrySnapshot } from '../telemetry/views.js';
+export type { PeerInfo, PeerReport, PeersInfo, Propagation, TelemetrySnapshot } from './views.js';
 
 /** A `ToranaClient`, or anything else holding its transport. */
 export interface HasHttp {
@@ -57,3 +58,6 @@ export async function* telemetryLive(
     yield { id: m.id, snapshot: decodeAnswer(TelemetrySnapshotView, JSON.parse(m.data), 'telemetry event') };
   }
 }
+
+/** The module's SDK functions by name (its descriptor lists them; src/sdk/index.ts exports each). */
+export const TELEMETRY_SDK = { telemetryPeersInfo, telemetryPropagation, telemetryLive } as const;

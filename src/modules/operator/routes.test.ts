@@ -4,13 +4,13 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { operatorAudience, type ServedTestNode, startServedNode } from '../../test/helpers/served.js';
-import { ed25519Sign } from '../crypto/ed25519.js';
-import { Ed25519KeyPair } from '../crypto/signer.js';
-import { signOperatorRequest } from '../gateway/operator-message.js';
-import { abiDescriptor, abiHashHex } from '../runtime/abi.js';
-import { toHex } from '../util/hex.js';
-import { parseChallengeText } from './challenge-text.js';
+import { operatorAudience, type ServedTestNode, startServedNode } from '../../../test/helpers/served.js';
+import { ed25519Sign } from '../../crypto/ed25519.js';
+import { Ed25519KeyPair } from '../../crypto/signer.js';
+import { parseChallengeText } from '../../gateway/operator-challenge-text.js';
+import { signOperatorRequest } from '../../gateway/operator-message.js';
+import { abiDescriptor, abiHashHex } from '../../runtime/abi.js';
+import { toHex } from '../../util/hex.js';
 
 const SEED = new Uint8Array(32).fill(0x31);
 const KEY = Ed25519KeyPair.fromSeed(SEED).publicKeyText();

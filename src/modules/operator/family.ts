@@ -2,10 +2,16 @@
 // by the node (node/operator-sessions.ts) because the gateway's operator authentication verifies its
 // tokens too; this family only serves the routes. Not an application family: always registered.
 
-import type { RouteFamily } from '../gateway/family.js';
+import type { RouteFamily } from '../../gateway/family.js';
+import type { OperatorSessions } from '../../gateway/operator-sessions.js';
 import { operatorSessionRoutes } from './routes.js';
-import type { OperatorSessions } from './sessions.js';
 
 export function operatorFamily(sessions: OperatorSessions): RouteFamily {
-  return { name: 'operator', app: false, routes: () => operatorSessionRoutes(sessions) };
+  // Served right after the transaction history's family, where its routes always were.
+  return {
+    name: 'operator',
+    app: false,
+    servedAfter: 'history',
+    routes: () => operatorSessionRoutes(sessions),
+  };
 }

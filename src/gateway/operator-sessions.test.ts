@@ -5,9 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { ed25519Sign } from '../crypto/ed25519.js';
 import { Ed25519KeyPair } from '../crypto/signer.js';
-import { type GatewayError, isGatewayError } from '../gateway/errors.js';
 import { toHex } from '../util/hex.js';
-import { type AuditEntry, type IssuedSession, OperatorSessions, tokenHash } from './sessions.js';
+import { type GatewayError, isGatewayError } from './errors.js';
+import { type AuditEntry, type IssuedSession, OperatorSessions, tokenHash } from './operator-sessions.js';
 
 const SEED = new Uint8Array(32).fill(7);
 const KEY = Ed25519KeyPair.fromSeed(SEED).publicKeyText();

@@ -1,11 +1,12 @@
 // The telemetry route family (gateway/family.ts). Not an application family
-// (`app: false`): the application families are accounts, domains, assets, NFTs, explorer, transactions
-// and the ledger modules' families; telemetry is not among them, so it
+// (`app: false`): the application families are accounts, domains, assets, NFTs, transactions and the
+// ledger modules' families; telemetry is not among them, so it
 // stays with `app_api.enabled = false`, gated by the telemetry profile like /status and /metrics.
-// Peer reports (gossip.ts) are sent and taken while the family is installed.
+// Peer reports (gossip.ts) are sent and taken while the family is installed. Served in its registry place
+// (after the modules' families served in registry order): where its routes always were.
 
-import type { RouteDeps } from '../gateway/deps.js';
-import type { RouteFamily } from '../gateway/family.js';
+import type { RouteDeps } from '../../gateway/deps.js';
+import type { RouteFamily } from '../../gateway/family.js';
 import { TelemetryGossip } from './gossip.js';
 import { PeerReports, type PeerReportsOptions } from './peer-reports.js';
 import type { TelemetryPort } from './port.js';

@@ -1,10 +1,10 @@
-// The code of `torana telemetry …` (telemetry-commands.ts), over the SDK's typed readers.
+// The code of `torana telemetry …` (commands.ts), over the module's SDK readers (sdk.ts).
 
-import type { Json } from '../codec/codec.js';
-import { telemetryPeersInfo, telemetryPropagation } from '../sdk/telemetry.js';
-import { PeerInfoView, PropagationView } from '../telemetry/views.js';
-import { printJson, printRecord, printTable } from './output.js';
-import { type ClientFlags, resolveClient } from './settings.js';
+import { printJson, printRecord, printTable } from '../../cli/output.js';
+import { type ClientFlags, resolveClient } from '../../cli/settings.js';
+import type { Json } from '../../codec/codec.js';
+import { telemetryPeersInfo, telemetryPropagation } from './sdk.js';
+import { PeerInfoView, PropagationView } from './views.js';
 
 type Flags = ClientFlags & { json?: boolean };
 

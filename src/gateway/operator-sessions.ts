@@ -20,13 +20,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { ed25519Verify } from '../crypto/ed25519.js';
 import { isKeyTextError, publicKeyFromText, publicKeyToText } from '../crypto/keys.js';
-import type { GatewayError } from '../gateway/errors.js';
-import { gatewayError } from '../gateway/errors.js';
-import type { OperatorSessionRef, OperatorSessionVerifier } from '../gateway/operator-auth.js';
-import type { OperatorAudience } from '../gateway/operator-message.js';
 import { AssertionError } from '../util/assert.js';
 import { fromHex } from '../util/hex.js';
-import { challengeText } from './challenge-text.js';
+import type { GatewayError } from './errors.js';
+import { gatewayError } from './errors.js';
+import type { OperatorSessionRef, OperatorSessionVerifier } from './operator-auth.js';
+import { challengeText } from './operator-challenge-text.js';
+import type { OperatorAudience } from './operator-message.js';
 
 export interface OperatorSessionsOptions {
   /** Operator public key texts (`operator.public_keys`). */
@@ -181,7 +181,7 @@ export class OperatorSessions implements OperatorSessionVerifier {
   }
 
   /**
-   * Opens a session for an operator authenticated another way (a passkey, src/operator/passkeys/):
+   * Opens a session for an operator authenticated another way (the operator module's passkeys):
    * `subject` stands where an operator key would in the session list and audit (`passkey:<credential id>`).
    */
   issueFor(subject: string): IssuedSession {

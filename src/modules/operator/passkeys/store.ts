@@ -9,7 +9,7 @@
 
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { writeFileAtomic } from '../../util/atomic-file.js';
+import { writeFileAtomic } from '../../../util/atomic-file.js';
 
 export const PASSKEYS_FILE = 'operator-passkeys.json';
 

@@ -2,8 +2,8 @@
 // tracker: the peer list (this node first, then every configured peer as the p2p layer sees it, with
 // what its reports say) and the live snapshot feed.
 
-import { EventBatch } from '../gateway/event-batch.js';
-import type { EventFeed, StreamEvent } from '../gateway/sse.js';
+import { EventBatch } from '../../gateway/event-batch.js';
+import type { EventFeed, StreamEvent } from '../../gateway/sse.js';
 import type { PeerReports, ReceivedReport } from './peer-reports.js';
 import type { TelemetryPeer, TelemetryPort } from './port.js';
 import type { PropagationTracker } from './tracker.js';
