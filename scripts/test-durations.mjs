@@ -106,3 +106,15 @@ export function summaryLines({ results, wallS, budgets, slowest = 15, recordPath
   if (over.length === 0) lines.push('every file within its budget');
   return lines;
 }
+
+/**
+ * The per-file timeout of a run: `baseMs` on a machine whose load is up to 8 processes per core, and
+ * stretched in proportion above that (at most 4×), so that a timeout still stops a hung file and never
+ * fails a slow one: a file's wall time grows with the processes it shares the cores with (the route
+ * fuzz, ~30 s in CI, ran past 480 s at load 26). `load`: the 1-minute load average when the run starts
+ * plus the busy processes scripts/load.mjs has just started (the average lags behind them).
+ */
+export function fileTimeoutMs(baseMs, load, cores) {
+  const factor = Math.min(4, Math.max(1, load / (cores * 8)));
+  return Math.round(baseMs * factor);
+}

@@ -10,11 +10,12 @@
 // (scripts/test-batches.mjs); `--no-batch` gives every file a process of its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { batchFiles } from './test-batches.mjs';
 import { buildTestTree } from './test-build.mjs';
 import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
-import { loadBudgets, slowestFirst } from './test-durations.mjs';
+import { fileTimeoutMs, loadBudgets, slowestFirst } from './test-durations.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const args = process.argv.slice(2);
@@ -110,8 +111,15 @@ if (list) {
 }
 // Per file, generous: a timeout stops a hung file, never a slow machine. A file's CPU time stretches
 // tenfold when the 2 cores are shared with twenty other processes (the route fuzz, ~30 s in CI, took
-// over 240 s at load 32; a 500-seed sweep, ~25 s of CPU, as long).
+// over 240 s at load 32; a 500-seed sweep, ~25 s of CPU, as long), and further on a busier machine:
+// the timeout grows with the load the run starts under (fileTimeoutMs).
 const TIMEOUT_MS = { quick: 480_000, integration: 600_000, reliability: 5_400_000 };
+const busyProcesses = (process.env.LOAD_BUSY_PIDS ?? '').split(' ').filter((p) => p !== '').length;
+const timeoutMs = fileTimeoutMs(TIMEOUT_MS[tier], loadavg()[0] + busyProcesses, availableParallelism());
+if (timeoutMs !== TIMEOUT_MS[tier])
+  console.error(
+    `per-file timeout ${timeoutMs / 1000} s (load ${loadavg()[0].toFixed(1)} + ${busyProcesses} busy)`,
+  );
 const DURATIONS = {
   quick: 'test-durations.json',
   integration: 'test-durations-integration.json',
@@ -135,7 +143,7 @@ const r = spawnSync(
   process.execPath,
   [
     ...(tsx ? ['--import', 'tsx'] : []),
-    `--test-timeout=${TIMEOUT_MS[tier]}`,
+    `--test-timeout=${timeoutMs}`,
     join(root, 'scripts/test-runner.mjs'),
     ...(tree === undefined ? [] : ['--tree', tree.dir]),
     '--durations',

@@ -11,6 +11,15 @@ import { encode } from './frame.js';
 import { jsonSchemaOf } from './json-schema.js';
 
 describe('JSON Schema of codec types', () => {
+  it("computes a codec's schema once: the same frozen object on every call", () => {
+    const first = jsonSchemaOf(BlockCodec);
+    assert.equal(jsonSchemaOf(BlockCodec), first);
+    assert.ok(Object.isFrozen(first));
+    const nested = (first as { properties: Record<string, object> }).properties;
+    assert.ok(Object.isFrozen(nested) && Object.values(nested).every((v) => Object.isFrozen(v)));
+    assert.notEqual(jsonSchemaOf(AccountCodec), first);
+  });
+
   it('describes structs, enums, options and text types', () => {
     const s = jsonSchemaOf(InstructionCodec) as {
       title: string;

@@ -73,11 +73,37 @@ function descSchema(d: TypeDesc, ref: (r: TypeRef) => JsonSchema): JsonSchema {
   }
 }
 
+/** Freezes `value` and everything it holds: a cached schema is shared by every caller. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+/**
+ * One schema per codec object: a codec's definition does not change once built, so its schema is
+ * computed once per process (every gateway build, each route of every family, asks for the same
+ * codecs). Shared and frozen; a caller that needs to change it copies it.
+ */
+const cached = new WeakMap<AnyCodec, JsonSchema>();
+
 /**
  * The JSON Schema of a codec's JSON form, fully inlined (named types get a `title`). Recursive types are
- * cut at the second visit with an open schema, which keeps the document finite.
+ * cut at the second visit with an open schema, which keeps the document finite. The same (frozen)
+ * object for the same codec: computed on the first call.
  */
 export function jsonSchemaOf(codec: AnyCodec): JsonSchema {
+  let schema = cached.get(codec);
+  if (schema === undefined) {
+    schema = deepFreeze(buildJsonSchema(codec));
+    cached.set(codec, schema);
+  }
+  return schema;
+}
+
+function buildJsonSchema(codec: AnyCodec): JsonSchema {
   const named = new Map<string, AnyCodec>();
   const collect = (c: AnyCodec): void => {
     if (c.name !== undefined) {

@@ -28,6 +28,7 @@ import { disabledOperatorAuth } from './operator-auth.js';
 import { OPERATOR_HEADERS } from './operator-message.js';
 import { clientKey, createRateLimiter } from './rate-limit.js';
 import { registerRoutes } from './route-table.js';
+import { sharedValidatorFactory } from './schema-compilers.js';
 import { SIGNED_REQUEST_HEADERS } from './signed-request.js';
 import { createStreamTracker } from './streams.js';
 
@@ -119,6 +120,8 @@ function buildFastify(
     return503OnClosing: false,
     clientErrorHandler: createClientErrorHandler(ctx.apiVersions, ctx.metrics),
     frameworkErrors: frameworkErrorHandler,
+    // Request validators compiled once per process, not once per server (schema-compilers.ts).
+    schemaController: { compilersFactory: { buildValidator: sharedValidatorFactory } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 }
 
@@ -203,6 +206,10 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
   };
   const app = buildFastify(limits, opts, base);
   app.addHook('onRoute', (route) => {
+    // Under the shared validator factory (schema-compilers.ts) Fastify would not lower-case the names
+    // of a headers schema: a route reads its headers in code instead.
+    if ((route.schema as { headers?: unknown } | undefined)?.headers !== undefined)
+      throw new Error(`${String(route.method)} ${route.url}: a headers schema is not supported`);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const hidden = (route.schema as { hide?: boolean } | undefined)?.hide === true;
     for (const method of methods) base.routes.push({ method: String(method), url: route.url, hidden });

@@ -18,6 +18,8 @@ import {
   OWN_PROCESS_MARKER,
   // @ts-expect-error: a plain ES module script without types
 } from '../../scripts/test-batches.mjs';
+// @ts-expect-error: a plain ES module script without types
+import { fileTimeoutMs } from '../../scripts/test-durations.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 const RUNNER = join(ROOT, 'scripts/test-runner.mjs');
@@ -51,6 +53,16 @@ function runRunner(cwd: string, args: string[]): Promise<{ code: number | null; 
     });
   });
 }
+
+describe('the per-file timeout', () => {
+  it("is the tier's own up to 8 processes per core, stretched with the load above that, at most 4x", () => {
+    assert.equal(fileTimeoutMs(480_000, 0.5, 2), 480_000);
+    assert.equal(fileTimeoutMs(480_000, 16, 2), 480_000);
+    assert.equal(fileTimeoutMs(480_000, 40, 2), 1_200_000);
+    assert.equal(fileTimeoutMs(480_000, 40, 4), 600_000);
+    assert.equal(fileTimeoutMs(480_000, 500, 2), 1_920_000);
+  });
+});
 
 describe('the budget table', () => {
   it('names files that exist, each with a positive budget', () => {
