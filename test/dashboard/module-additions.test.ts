@@ -87,15 +87,19 @@ describe('the ledger modules’ additions to the dashboard', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds each module folder’s dashboard.ts by convention (today the aliases and conference modules’)', () => {
+  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference and ISO 20022 modules’)', () => {
     const files: string[] = moduleDashboardFiles();
     assert.deepEqual(
       files.map((f) => f.slice(ROOT.length)),
-      ['src/modules/aliases/dashboard.ts', 'src/modules/conference/dashboard.ts'],
+      [
+        'src/modules/aliases/dashboard.ts',
+        'src/modules/conference/dashboard.ts',
+        'src/modules/iso20022/dashboard.ts',
+      ],
     );
     assert.match(
       moduleDashboardsSource(files),
-      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nexport default \[m0, m1\];\n$/,
+      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*iso20022\/dashboard\.ts";\nexport default \[m0, m1, m2\];\n$/,
     );
   });
 
@@ -103,9 +107,12 @@ describe('the ledger modules’ additions to the dashboard', () => {
     const pages = ui.EXTENSIONS.flatMap((x) => x.pages ?? []);
     assert.deepEqual(
       pages.map(({ route, title, path }) => ({ route, title, path })),
-      [{ route: 'conference', title: 'Conference', path: '/v1/conference/calls' }],
+      [
+        { route: 'conference', title: 'Conference', path: '/v1/conference/calls' },
+        { route: 'iso', title: 'ISO 20022', path: '/v1/iso20022/audit/messages' },
+      ],
     );
-    assert.equal(typeof pages[0]?.Page, 'function');
+    for (const p of pages) assert.equal(typeof p.Page, 'function');
   });
 
   it('the bundle carries the module’s account panel and search hint', () => {
@@ -115,7 +122,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
     );
     assert.deepEqual(
       ui.EXTENSIONS.map((x) => x.searchHint),
-      ['alias', undefined],
+      ['alias', undefined, undefined],
     );
   });
 
