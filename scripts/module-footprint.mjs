@@ -52,6 +52,10 @@
 // `dashboard.connect_src`, the table `[dashboard]`) and the texts of the generated configuration that
 // name it (fixed: src/config/fixed-defaults.test.ts) are the core's, listed in CORE_CONFIG_DASHBOARD_TERMS
 // and removed too; any other word of the dashboard in the config files still counts.
+// The operator sign-in pattern (OPERATOR_SIGN_IN_PATTERN): the module's own words, not the bare word
+// "operator" nor the gateway's session store; and the doc of the store's audit capacity
+// (`operator.session_audit_max`), a fixed text of the generated configuration that names the route
+// reading it, is the core's (CORE_CONFIG_OPERATOR_TEXTS) and removed before the pattern is matched.
 // Tests under test/ and benchmarks under bench/ are not counted: they exercise a feature from outside by
 // design (end-to-end through sockets and processes). This script itself is not counted either.
 // A migrated module's footprint should be its registry line (src/modules/registry.ts), the core's tag
@@ -165,6 +169,16 @@ export const OTHER_TELEMETRY_TERMS = new RegExp(
  * `gateway/operator-sessions.ts`, "operator session" tokens, `operator_session_*` codes): that store is
  * core (docs/design/modules.md), the module only serves the routes that open and close sessions.
  */
+/**
+ * The core `[operator]` section's texts of the generated configuration that name a route of the sign-in
+ * module: the doc of `operator.session_audit_max`, the capacity of the gateway session store's audit list
+ * (core, as the store is), which names the route that reads it. Fixed: each is in
+ * test/fixtures/config/default-config.toml (src/config/fixed-defaults.test.ts;
+ * test/project/module-footprint.test.ts checks it), so it is removed before the pattern is matched.
+ */
+export const CORE_CONFIG_OPERATOR_TEXTS = ['Session events kept for GET /v1/operator/sessions/audit.'];
+const CORE_CONFIG_OPERATOR_TERMS = new RegExp(CORE_CONFIG_OPERATOR_TEXTS.map(escapeRe).join('|'), 'g');
+
 export const OPERATOR_SIGN_IN_PATTERN =
   /\/v1\/operator\/(?:sessions?|auth)\b|passkey|operator(?:Passkeys)?Family|operatorSessionRoutes|passkeyRoutes|modules\/operator|operatorSignIn|(?:open|close)OperatorSession/i;
 
@@ -255,7 +269,12 @@ export const FEATURES = {
   },
   // Operator sign-in: its routes and passkeys (docs/operator.md); not the word "operator" alone, nor the
   // gateway's session store.
-  operator: { folder: 'src/modules/operator', pattern: OPERATOR_SIGN_IN_PATTERN, docs: 'docs/operator.md' },
+  operator: {
+    folder: 'src/modules/operator',
+    pattern: OPERATOR_SIGN_IN_PATTERN,
+    unlike: CORE_CONFIG_OPERATOR_TERMS,
+    docs: 'docs/operator.md',
+  },
   repo: {
     folder: 'src/modules/repo',
     pattern: /\brepo\b|\brepo_|Repo[A-Z]|[a-z]Repos?\b|\$repo:/,

@@ -607,40 +607,6 @@ export const CORE_CONFIG_SCHEMA = {
       COUNT_CEILING,
       'Session events kept for GET /v1/operator/sessions/audit.',
     ),
-    // Operator passkeys (docs/operator.md "Passkeys"; the operator module's passkeys/): WebAuthn sign-in to sessions.
-    passkeys_enabled: bool(
-      false,
-      'Serve the operator passkey routes (/v1/operator/auth/*: WebAuthn registration and sign-in to operator sessions); false: absent (404) and not in OpenAPI. With it, session tokens open operator routes even when operator.public_keys is empty.',
-    ),
-    passkey_rp_id: str(
-      'localhost',
-      'WebAuthn relying-party id: the host name the operators reach the node (or its dashboard) by; a passkey works only under it.',
-      { nonEmpty: true },
-    ),
-    passkey_rp_name: str('torana node', 'Relying-party name authenticators show when a passkey is made.', {
-      nonEmpty: true,
-    }),
-    passkey_origins: list(
-      ['http://localhost:8080'],
-      'Origins (scheme://host[:port]) a passkey ceremony may come from; each must be under operator.passkey_rp_id.',
-    ),
-    passkey_bootstrap_secret: str(
-      '',
-      "Registers the node's FIRST passkey (and nothing once one exists; later ones need an operator session); empty: none can be registered. Keep it out of the config file: set TORANA_OPERATOR_PASSKEY_BOOTSTRAP_SECRET.",
-    ),
-    passkey_challenge_ttl_ms: ms(60_000, 1, 'How long a passkey challenge can be answered (single use).'),
-    passkey_credentials_max: int(
-      16,
-      1,
-      COUNT_CEILING,
-      'Passkeys one node holds (409 operator_passkeys_full above).',
-    ),
-    passkey_challenges_max: int(
-      256,
-      1,
-      COUNT_CEILING,
-      'Pending passkey challenges in all (503 operator_challenges_full above); per client address, operator.session_client_challenges_max (429).',
-    ),
   }),
   mcp: section('The MCP bridge (docs/mcp.md).', {
     enabled: bool(
@@ -714,6 +680,17 @@ export function composeConfigSchema(
   modules: readonly ModuleConfigSection[],
 ): Readonly<Record<string, SectionSpec>> {
   for (const m of modules) {
+    if (m.endsCoreSection === true) {
+      const core = (CORE_CONFIG_SCHEMA as Readonly<Record<string, SectionSpec>>)[m.name];
+      assert(
+        core !== undefined,
+        `config keys of ${m.name} end a core section, but there is none of that name`,
+      );
+      for (const key of Object.keys(m.spec.keys))
+        assert(!Object.hasOwn(core.keys, key), `config key ${m.name}.${key} is the core's`);
+      assert(m.writtenAfter === undefined, `config keys of ${m.name} end a core section: no writtenAfter`);
+      continue;
+    }
     assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
     assert(
       m.writtenAfter === undefined || Object.hasOwn(CORE_CONFIG_SCHEMA, m.writtenAfter),
@@ -722,11 +699,23 @@ export function composeConfigSchema(
   }
   // The modules' sections after each core section: those naming it first, then (after
   // MODULE_SECTIONS_AFTER) the others, each group in registry order.
+  const own = modules.filter((m) => m.endsCoreSection !== true);
   const after = (name: string) => [
-    ...modules.filter((m) => m.writtenAfter === name),
-    ...(name === MODULE_SECTIONS_AFTER ? modules.filter((m) => m.writtenAfter === undefined) : []),
+    ...own.filter((m) => m.writtenAfter === name),
+    ...(name === MODULE_SECTIONS_AFTER ? own.filter((m) => m.writtenAfter === undefined) : []),
   ];
-  const ordered = Object.keys(CORE_CONFIG_SCHEMA).flatMap(after);
+  // The keys modules add at the end of a core section (`endsCoreSection`), in registry order.
+  const ending = (name: string, sec: SectionSpec): SectionSpec => {
+    const added = modules.filter((m) => m.endsCoreSection === true && m.name === name);
+    if (added.length === 0) return sec;
+    return section(sec.doc, Object.assign({}, sec.keys, ...added.map((m) => m.spec.keys)));
+  };
+  const ordered = [
+    ...Object.keys(CORE_CONFIG_SCHEMA).flatMap((name) => [
+      ...modules.filter((m) => m.endsCoreSection === true && m.name === name),
+      ...after(name),
+    ]),
+  ];
   // The app API's description lists the families and switches in the order the sections are written.
   const families = ordered.filter((m) =>
     (m.needs ?? []).some((r) => r.key === 'enabled' && r.needs === APP_API_ENABLED),
@@ -752,7 +741,7 @@ export function composeConfigSchema(
               ),
             ),
           })
-        : sec;
+        : ending(name, sec);
     for (const m of after(name)) out[m.name] = m.spec;
   }
   return Object.freeze(out);

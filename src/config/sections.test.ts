@@ -65,12 +65,54 @@ describe('module config sections', () => {
     assert.throws(() => composeConfigSchema([{ ...demo, name: 'gateway' }]), /gateway is the core's/);
   });
 
+  it('writes the keys of a section that ends a core section at the end of its table, in no table of their own', () => {
+    const tail = moduleSection({
+      name: 'gateway',
+      endsCoreSection: true,
+      spec: section('Keys a module adds to the gateway.', {
+        demo_limit: int(3, 1, 9, 'A demo limit.'),
+        demo_on: bool(false, 'A demo switch.'),
+      }),
+      needs: [{ key: 'demo_on', needs: 'app_api.enabled', why: 'demo' }],
+    });
+    const core = composeConfigSchema([]);
+    const composed = composeConfigSchema([tail, demo]);
+    assert.deepEqual(
+      Object.keys(composed),
+      Object.keys(composeConfigSchema([demo])),
+      'the same tables, in the same order',
+    );
+    const coreKeys = Object.keys(core.gateway?.keys ?? {});
+    assert.deepEqual(Object.keys(composed.gateway?.keys ?? {}), [...coreKeys, 'demo_limit', 'demo_on']);
+    assert.equal(composed.gateway?.doc, core.gateway?.doc, "the core section's own doc");
+    assert.match(composed.app_api?.keys.enabled?.doc ?? '', / gateway\.demo_on and demo\.enabled need it\.$/);
+    assert.throws(
+      () => composeConfigSchema([{ ...tail, name: 'nowhere' }]),
+      /config keys of nowhere end a core section, but there is none of that name/,
+    );
+    assert.throws(
+      () => composeConfigSchema([{ ...tail, spec: section('x', { port: int(1, 1, 2, 'clash') }) }]),
+      /config key gateway\.port is the core's/,
+    );
+  });
+
   it('indexes the registered modules’ keys, environment names and rules like the core’s', () => {
     assert.ok(Object.hasOwn(configSchema(), 'conference'));
     assert.ok(configKeys().some((k) => k.path === 'conference.signal_ttl_ms'));
     assert.equal(keyByEnvVar('TORANA_CONFERENCE_ENABLED')?.path, 'conference.enabled');
     assert.ok(configNeeds().some((r) => r.key === 'conference.enabled' && r.needs === 'app_api.enabled'));
     assert.equal(configFollows().get('conference.enabled'), 'app_api.enabled');
+    // The operator passkeys' keys end the core's `[operator]` (src/modules/operator/config.ts).
+    assert.equal(
+      keyByEnvVar('TORANA_OPERATOR_PASSKEY_BOOTSTRAP_SECRET')?.path,
+      'operator.passkey_bootstrap_secret',
+    );
+    assert.equal(
+      configKeys()
+        .filter((k) => k.section === 'operator')
+        .at(-1)?.key,
+      'passkey_challenges_max',
+    );
   });
 
   it('seals the list once the schema was read: a late section throws, naming it', () => {

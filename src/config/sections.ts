@@ -39,6 +39,13 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
    * MODULE_SECTIONS_AFTER in registry order. A section that moved out of the core keeps its place so.
    */
   readonly writtenAfter?: string;
+  /**
+   * Its keys are written at the end of the core section of the same `name` (its table in config.toml and
+   * `torana config`, `<name>.<key>` paths, `TORANA_<NAME>_<KEY>` variables) instead of a table of its own:
+   * a module whose keys always sat in a core section keeps them there, so the generated configuration
+   * stays as it was. A key the core section already has is refused.
+   */
+  readonly endsCoreSection?: true;
 }
 
 /** Declares a module's section (typed, so the module reads its values with `sectionValues`). */

@@ -39,28 +39,6 @@ export const ERRORS = {
   },
   operator_challenge_used: { status: 401, message: 'The sign-in challenge was already used.' },
   operator_challenges_full: { status: 503, message: 'Too many sign-in challenges are open; retry later.' },
-  // Operator passkeys (docs/operator.md "Passkeys"; src/modules/operator/passkeys/): WebAuthn sign-in.
-  operator_passkey_bootstrap: {
-    status: 401,
-    message: "The node's first passkey registers only with its bootstrap secret, while it holds none.",
-  },
-  operator_passkey_session_required: {
-    status: 401,
-    message: 'Registering another passkey needs an operator session (Authorization: Bearer).',
-  },
-  operator_passkey_invalid: { status: 401, message: 'The passkey response did not verify.' },
-  operator_passkey_unknown: {
-    status: 401,
-    message: 'No passkey with this credential id is registered on this node.',
-  },
-  operator_passkey_replay: {
-    status: 401,
-    message: "The passkey's signature counter did not advance: a replayed or cloned assertion.",
-  },
-  operator_passkeys_full: {
-    status: 409,
-    message: 'This node holds its maximum number of operator passkeys.',
-  },
   // Signed app requests (signed-request.ts; docs/security.md "Signed app requests"): one rule for every family.
   signature_missing: { status: 401, message: 'This route needs a signed request (x-ledger-* headers).' },
   request_stale: {

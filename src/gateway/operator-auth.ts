@@ -18,8 +18,9 @@
 // `Authorization: Bearer <token>` is authenticated by the session instead (in onRequest, before the body is
 // read): an unknown, expired or revoked token -> 401 operator_session_unknown / _expired / _revoked, a
 // malformed one -> 401 operator_auth_invalid (reason bearer_format). The gateway knows only the verifier
-// port below; the node injects its session store (operator-sessions.ts). With operator passkeys on
-// (`sessionsWithoutKeys`), a node without operator keys still opens its operator routes to session tokens.
+// port below; the node injects its session store (operator-sessions.ts). When an installed module opens
+// sessions by other means than an operator key (`sessionsWithoutKeys`, its descriptor's
+// `opensSessionsWithoutKeys`), a node without operator keys still opens its operator routes to session tokens.
 
 import type { FastifyRequest } from 'fastify';
 import { isKeyTextError, publicKeyFromText } from '../crypto/keys.js';
@@ -50,7 +51,10 @@ export interface OperatorAuthOptions {
   watermark?: OperatorWatermark;
   /** Bearer session tokens (operator sign-in); omitted: only signed requests are accepted. */
   sessions?: OperatorSessionVerifier;
-  /** Session tokens open operator routes even with no operator keys (operator passkeys are on). */
+  /**
+   * Session tokens open operator routes even with no operator keys (a module opens sessions by other
+   * means than an operator key).
+   */
   sessionsWithoutKeys?: boolean;
 }
 

@@ -9,7 +9,7 @@
 // another); the audience line names what the signature is for (`operator-session`); the challenge id is
 // random and single-use; the expiry is the challenge's (60 s by default), not the session's.
 // The node builds the text (routes.ts) and verifies the answer (sessions.ts); the SDK parses it before
-// signing (sdk/operator-session.ts) and refuses a text that is not one of these or not meant for its key.
+// signing (the operator module's sdk.ts) and refuses a text that is not one of these or not meant for its key.
 
 export const OPERATOR_SESSION_TAG = 'torana-operator-session-v1';
 export const OPERATOR_SESSION_AUDIENCE = 'operator-session';

@@ -181,8 +181,9 @@ export class OperatorSessions implements OperatorSessionVerifier {
   }
 
   /**
-   * Opens a session for an operator authenticated another way (the operator module's passkeys):
-   * `subject` stands where an operator key would in the session list and audit (`passkey:<credential id>`).
+   * Opens a session for an operator authenticated another way (by a module, e.g. with a WebAuthn
+   * credential): `subject` stands where an operator key would in the session list and audit
+   * (`<means>:<id>`).
    */
   issueFor(subject: string): IssuedSession {
     return this.#issue(subject, this.#o.now());

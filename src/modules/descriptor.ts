@@ -293,6 +293,12 @@ export interface LedgerModule {
    * composition time (gateway/errors.ts `createErrorRegistry`); docs/errors.md lists them.
    */
   readonly gatewayErrors?: Readonly<Record<string, ErrorSpec>>;
+  /**
+   * Whether, under `config`, it opens operator sessions by other means than an operator key (the
+   * gateway's operator authentication then accepts session tokens on a node with no operator keys:
+   * gateway/operator-auth.ts `sessionsWithoutKeys`).
+   */
+  readonly opensSessionsWithoutKeys?: (config: Config) => boolean;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function its entry in src/modules/registry.ts hands to the CLI). */

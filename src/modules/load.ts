@@ -5,6 +5,7 @@
 // blocks); it finishes loading before any importer runs (top-level await). The SDK and the CLI's
 // `--help` import registry.ts alone and never load a descriptor.
 
+import type { Config } from '../config/schema.js';
 import type { ErrorSpec } from '../gateway/errors.js';
 import { installModuleEventScopes } from '../gateway/event-scope.js';
 import type { RouteFamily } from '../gateway/family.js';
@@ -169,6 +170,17 @@ export function modulePeerMessage(
 }
 
 /** The gateway error codes the modules declare (descriptor `gatewayErrors`), in registry order. */
+/**
+ * Whether one of `modules` opens operator sessions by other means than an operator key under `config`
+ * (its descriptor's `opensSessionsWithoutKeys`).
+ */
+export function sessionsWithoutKeys(
+  config: Config,
+  modules: readonly LedgerModule[] = LEDGER_MODULES,
+): boolean {
+  return modules.some((m) => m.opensSessionsWithoutKeys?.(config) === true);
+}
+
 export function moduleGatewayErrors(): Record<string, ErrorSpec> {
   const out: Record<string, ErrorSpec> = {};
   for (const m of LEDGER_MODULES)

@@ -30,9 +30,13 @@ import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
 import { iso20022Config } from './iso20022/config.js';
 import { multisigInstructions } from './multisig/sdk.js';
-// Loading them installs `client.explorer` and the history methods on every client.
+import { operatorPasskeysConfig } from './operator/config.js';
+// Loading them installs `client.explorer`, the history methods and `client.operatorSignIn` on every client.
 import './explorer/sdk.js';
 import './history/sdk.js';
+import './operator/sdk.js';
+
+export type { OperatorSession, OperatorSessionToken } from './operator/sdk.js';
 
 export {
   type PlanInput,
@@ -236,9 +240,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // ledger; its configuration keys are the core's `[telemetry]` section, whose `profile` gates every
   // family).
   { name: 'telemetry', cli: true },
-  // Operator sign-in: its routes and passkeys (off the ledger; its keys are the core's `[operator]`
-  // section, whose `public_keys` the gateway's operator authentication reads).
-  { name: 'operator' },
+  // Operator sign-in: its routes and passkeys (off the ledger; the passkeys' keys end the core's
+  // `[operator]` section, whose `public_keys` the gateway's operator authentication reads).
+  { name: 'operator', config: operatorPasskeysConfig },
   // The web dashboard: static files of its own and no configuration section of its own (its keys stay
   // the core's `[dashboard]`, where the generated configuration has them).
   { name: 'dashboard' },

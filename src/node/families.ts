@@ -13,7 +13,13 @@ import type { OperatorSessions } from '../gateway/operator-sessions.js';
 import { createSignedNonceStore } from '../gateway/signed-nonces.js';
 import { createSignedRequests } from '../gateway/signed-request.js';
 import { mcpFamily } from '../mcp/family.js';
-import { LEDGER_MODULES, type LedgerModule, moduleFamilies, moduleGatewayErrors } from '../modules/load.js';
+import {
+  LEDGER_MODULES,
+  type LedgerModule,
+  moduleFamilies,
+  moduleGatewayErrors,
+  sessionsWithoutKeys,
+} from '../modules/load.js';
 import { policyFamily } from '../policy/family.js';
 import { proofsFamily } from '../proofs/family.js';
 import { nodeFiles } from './files.js';
@@ -26,7 +32,7 @@ import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
 
 /** The modules' gateway error codes, for the node's error registry (node/serve.ts). */
-export { type LedgerModule, moduleGatewayErrors };
+export { type LedgerModule, moduleGatewayErrors, sessionsWithoutKeys };
 
 /** What a family's line may draw on. */
 export interface FamilyEnv {

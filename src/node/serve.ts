@@ -24,7 +24,7 @@ import { transactionRoutes } from '../gateway/routes/transactions.js';
 import { createGatewayServer } from '../gateway/server.js';
 import { ErrorBodyCodec } from '../gateway/views/common.js';
 import { createSchemaRegistry } from '../model/schema.js';
-import { type LedgerModule, moduleGatewayErrors, nodeFamilies } from './families.js';
+import { type LedgerModule, moduleGatewayErrors, nodeFamilies, sessionsWithoutKeys } from './families.js';
 import { nodeFiles } from './files.js';
 import { readGatewayTls } from './gateway-tls.js';
 import { prettyLogStream, usePrettyLogs } from './log-format.js';
@@ -161,7 +161,7 @@ export async function buildGateway(
       audience: { chainId: c.node.chainId, nodeKey: node.nodeKey.publicKeyText() },
       ...(watermark === undefined ? {} : { watermark }),
       sessions: operatorSessions,
-      sessionsWithoutKeys: c.operator.passkeysEnabled,
+      sessionsWithoutKeys: sessionsWithoutKeys(c, modules),
     }),
   };
   installNodeMetrics(app.gateway.metrics.registry, node);

@@ -37,7 +37,6 @@ import { type BatchItemResult, type SubmitManyOptions, submitMany } from './batc
 import { blockStream } from './blocks.js';
 import { ToranaApiError, ToranaTransportError } from './errors.js';
 import { Http, type HttpOptions, type HttpRequest } from './http.js';
-import { closeOperatorSession, type OperatorSessionToken, openOperatorSession } from './operator-session.js';
 import { quorumSentence } from './quorum.js';
 import { signRequest } from './signed-request.js';
 import { sseStream } from './sse.js';
@@ -99,14 +98,6 @@ export interface EventStreamOptions {
   onOpen?: () => void;
   /** Called each time a connection attempt fails or the connection drops (the stream then reconnects). */
   onDrop?: (error: unknown) => void;
-}
-
-/** A signed-in operator session (`ToranaClient.operatorSignIn`). */
-export interface OperatorSession extends OperatorSessionToken {
-  /** A client like this one that sends the session token on every request. */
-  readonly client: ToranaClient;
-  /** Revokes the session on the node. */
-  signOut(): Promise<void>;
 }
 
 const DECODE_LIMITS = { bytesMax: 64 * 1024 * 1024, itemsMax: 1_000_000, depthMax: 64 };
@@ -206,17 +197,6 @@ export class ToranaClient {
 
   async signedJson<T = unknown>(req: HttpRequest): Promise<T> {
     return (await (await this.signedRequest(req)).json()) as T;
-  }
-
-  /**
-   * Signs in as an operator with `key` (one of the node's `operator.public_keys`): challenge, signature,
-   * session token (docs/operator.md "Sign-in sessions").
-   */
-  async operatorSignIn(key: Signer): Promise<OperatorSession> {
-    const s = await openOperatorSession(this.http, key, await this.chainId());
-    const headers = { ...this.opts.headers, authorization: `Bearer ${s.token}` };
-    const client = new ToranaClient({ ...this.opts, chainId: await this.chainId(), headers });
-    return { ...s, client, signOut: () => closeOperatorSession(client.http) };
   }
 
   async chainId(): Promise<string> {

@@ -14,7 +14,6 @@ export {
   type EventStreamOptions,
   type EventStreamStart,
   type ListOptions,
-  type OperatorSession,
   ToranaClient,
 } from './client.js';
 

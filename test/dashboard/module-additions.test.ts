@@ -35,6 +35,7 @@ interface Bundle {
     accountPanels?: readonly { path: string }[];
     pages?: readonly { route: string; title: string; path: string; Page: unknown }[];
     searchHint?: string;
+    settings?: readonly { paths: readonly string[]; Section: unknown }[];
   }[];
 }
 
@@ -87,7 +88,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference and ISO 20022 modules’)', () => {
+  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference, ISO 20022 and operator modules’)', () => {
     const files: string[] = moduleDashboardFiles();
     assert.deepEqual(
       files.map((f) => f.slice(ROOT.length)),
@@ -95,11 +96,12 @@ describe('the ledger modules’ additions to the dashboard', () => {
         'src/modules/aliases/dashboard.ts',
         'src/modules/conference/dashboard.ts',
         'src/modules/iso20022/dashboard.ts',
+        'src/modules/operator/dashboard.ts',
       ],
     );
     assert.match(
       moduleDashboardsSource(files),
-      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*iso20022\/dashboard\.ts";\nexport default \[m0, m1, m2\];\n$/,
+      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*iso20022\/dashboard\.ts";\nimport m3 from ".*operator\/dashboard\.ts";\nexport default \[m0, m1, m2, m3\];\n$/,
     );
   });
 
@@ -122,8 +124,17 @@ describe('the ledger modules’ additions to the dashboard', () => {
     );
     assert.deepEqual(
       ui.EXTENSIONS.map((x) => x.searchHint),
-      ['alias', undefined, undefined],
+      ['alias', undefined, undefined, undefined],
     );
+  });
+
+  it('the bundle carries the operator sign-in’s section of the settings page, shown when the node serves its routes', () => {
+    const sections = ui.EXTENSIONS.flatMap((x) => x.settings ?? []);
+    assert.deepEqual(
+      sections.map((x) => x.paths),
+      [['/v1/operator/session', '/v1/operator/auth/login/options']],
+    );
+    for (const x of sections) assert.equal(typeof x.Section, 'function');
   });
 
   it('searches a name through the module: label@domain as an account, a bare label besides the domain', async () => {

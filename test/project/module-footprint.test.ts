@@ -14,6 +14,7 @@ import { describe, it } from 'node:test';
 import {
   CONSENSUS_CONFERENCE_TERMS,
   CORE_CONFIG_DASHBOARD_TEXTS,
+  CORE_CONFIG_OPERATOR_TEXTS,
   coreImportsOfModules,
   countedFiles,
   dependents,
@@ -45,6 +46,7 @@ const MIGRATED: readonly string[] = [
   'webhooks',
   'iso20022',
   'dashboard',
+  'operator',
 ];
 
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
@@ -63,11 +65,6 @@ const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: str
     ceiling: 14,
     missing:
       'its keys in the core [telemetry] section (its profile is the gateway gate; a module section would move it), the dashboard panel on the consensus page, the webhooks family served after it',
-  },
-  operator: {
-    ceiling: 16,
-    missing:
-      'its keys in the core [operator] section, the passkey error codes in the core table, the SDK sign-in (client.operatorSignIn), the dashboard sign-in',
   },
 };
 
@@ -204,6 +201,7 @@ describe('module footprint', () => {
       'src/modules/aliases',
       'src/modules/conference',
       'src/modules/iso20022',
+      'src/modules/operator',
     ]);
     // An extender's folder and its docs page (which says what its addition shows).
     assert.deepEqual(leftOut('dashboard'), [
@@ -215,6 +213,8 @@ describe('module footprint', () => {
       'docs/conference.md',
       'src/modules/iso20022',
       'docs/iso20022.md',
+      'src/modules/operator',
+      'docs/operator.md',
     ]);
     assert.deepEqual(extenders('triggers'), [], 'a feature without a convention file has none');
     const named = files.filter(
@@ -247,6 +247,33 @@ describe('module footprint', () => {
     assert.equal(namesFeature('dashboard', 'the web dashboard shows the bridge'), true);
     assert.equal(namesFeature('dashboard', 'dashboard.enabled, and the dashboard'), true);
     assert.equal(namesFeature('dashboard', "import { Page } from 'torana:dashboard';"), true);
+  });
+
+  it('the operator pattern: the sign-in module’s words count; operator keys, routes, the session store and its fixed config text do not', () => {
+    const toml = readFileSync(new URL('../fixtures/config/default-config.toml', import.meta.url), 'utf8');
+    for (const text of CORE_CONFIG_OPERATOR_TEXTS as string[])
+      assert.ok(toml.includes(text), `${text} is a text of the generated configuration`);
+    for (const core of [
+      'operator.public_keys and operator routes (x-ledger-operator-signature)',
+      'OperatorSessions verifies operator_session_unknown; gateway/operator-sessions.ts',
+      'Session events kept for GET /v1/operator/sessions/audit.',
+    ])
+      assert.equal(namesFeature('operator', core), false, core);
+    for (const own of [
+      'GET /v1/operator/sessions/audit',
+      'POST /v1/operator/session/challenge',
+      'operator.passkey_rp_id',
+      'client.operatorSignIn(key)',
+      'src/modules/operator/routes.ts',
+    ])
+      assert.equal(namesFeature('operator', own), true, own);
+    const root = new URL('../../', import.meta.url);
+    assert.match(
+      readFileSync(new URL('src/config/schema.ts', root), 'utf8'),
+      /\/v1\/operator\/sessions\/audit/,
+    );
+    const hits = footprint('operator', files).map((h: { file: string }) => h.file);
+    assert.ok(!hits.includes('src/config/schema.ts'), 'its one mention is the fixed config text');
   });
 
   it('a module that builds on another is left out of that one’s count, exactly as the registry declares', () => {

@@ -5,9 +5,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../config/load.js';
+import { ERRORS } from '../../gateway/errors.js';
 import { placeFamilies, type RouteFamily } from '../../gateway/family.js';
 import { OperatorSessions } from '../../gateway/operator-sessions.js';
-import { moduleFamilies } from '../load.js';
+import { moduleFamilies, sessionsWithoutKeys } from '../load.js';
 import { operatorModule } from './descriptor.js';
 
 function env(passkeys: boolean) {
@@ -63,6 +64,19 @@ describe('the operator module', () => {
         ['operator-passkeys', false, 'policy'],
       ],
     );
+  });
+
+  it('opens operator routes to session tokens without operator keys only while the passkeys are served', () => {
+    assert.equal(sessionsWithoutKeys(env(false).config, [operatorModule]), false);
+    assert.equal(sessionsWithoutKeys(env(true).config, [operatorModule]), true);
+    // Decided by the installed modules: a build without this one never opens them so.
+    assert.equal(sessionsWithoutKeys(env(true).config, []), false);
+  });
+
+  it("declares the passkeys' gateway error codes, which the core table no longer holds", () => {
+    const codes = Object.keys(operatorModule.gatewayErrors ?? {});
+    assert.ok(codes.includes('operator_passkey_replay') && codes.includes('operator_passkeys_full'));
+    for (const code of codes) assert.ok(!Object.hasOwn(ERRORS, code), code);
   });
 
   it('its families keep the place their routes always had in the route table', async () => {

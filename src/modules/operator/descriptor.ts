@@ -7,17 +7,24 @@
 // the operator authentication of every family, the MCP bridge and the modules' read routes that take
 // sessions accept its tokens, so it stays core (docs/design/modules.md); the node hands it to this module.
 
+import { type Config, sectionValues } from '../../config/schema.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import type { LedgerModule, ModuleRouteEnv } from '../descriptor.js';
+import { operatorPasskeysConfig } from './config.js';
+import { OPERATOR_DOC_SECTIONS } from './docs.js';
 import { operatorFamily } from './family.js';
+import { OPERATOR_PASSKEY_ERRORS } from './gateway-errors.js';
 import { operatorPasskeysFamily } from './passkeys/family.js';
 import { passkeysOf } from './passkeys/from-env.js';
+
+/** Whether the passkeys are served (`operator.passkeys_enabled`, config.ts). */
+const passkeysOn = (config: Config): boolean => sectionValues(config, operatorPasskeysConfig).passkeysEnabled;
 
 /** The sign-in family, and the passkeys' when `operator.passkeys_enabled`. */
 export async function operatorFamiliesOf(env: ModuleRouteEnv): Promise<RouteFamily[]> {
   return [
     operatorFamily(env.operatorSessions),
-    ...(env.config.operator.passkeysEnabled ? [operatorPasskeysFamily(await passkeysOf(env))] : []),
+    ...(passkeysOn(env.config) ? [operatorPasskeysFamily(await passkeysOf(env))] : []),
   ];
 }
 
@@ -30,5 +37,10 @@ export const operatorModule: LedgerModule = {
   rejections: [],
   // Not an application family: served whatever `app_api.enabled` says.
   routes: operatorFamiliesOf,
+  // A passkey opens a session with no operator key, so a node without keys opens its operator routes
+  // to session tokens while the passkeys are served.
+  opensSessionsWithoutKeys: passkeysOn,
+  gatewayErrors: OPERATOR_PASSKEY_ERRORS,
   docs: 'docs/operator.md',
+  docSections: OPERATOR_DOC_SECTIONS,
 };

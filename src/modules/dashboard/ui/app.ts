@@ -24,7 +24,6 @@ const num = (v: string | null, d: number) => {
 
 function Content({ route }: { route: Route }) {
   const [page = '', arg = ''] = route.parts;
-  const paths = useContext(PathsContext);
   switch (page) {
     case '':
       return html`<${Overview} />`;
@@ -51,10 +50,7 @@ function Content({ route }: { route: Route }) {
     case 'consensus':
       return html`<${Consensus} />`;
     case 'settings':
-      return html`<${Settings}
-        signin=${paths.has('/v1/operator/session')}
-        passkey=${paths.has('/v1/operator/auth/login/options')}
-      />`;
+      return html`<${Settings} />`;
     case 'search':
       return html`<${SearchPage} q=${route.query.get('q') ?? ''} />`;
     default: {

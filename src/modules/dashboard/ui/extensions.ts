@@ -1,5 +1,5 @@
 // What the ledger modules add to the dashboard (docs/dashboard.md "Ledger modules"): panels on
-// an account's page, look-ups for the search box and whole pages of their own. Each module that adds something has a
+// an account's page, look-ups for the search box, sections of the settings page and whole pages of their own. Each module that adds something has a
 // `src/modules/<name>/dashboard.ts` whose default export is a `DashboardExtension`; the bundle build
 // (../build.mjs, module-dashboards.mjs) finds those files by convention and hands them over, in module folder
 // order, as `torana:module-dashboards`, so no dashboard file names a module.
@@ -31,6 +31,15 @@ export interface ModulePage {
   readonly Page: FunctionComponent<{ arg: string }>;
 }
 
+/**
+ * A section of the settings page, after the node setting, shown when the node serves one of `paths` (from
+ * its OpenAPI document).
+ */
+export interface SettingsSection {
+  readonly paths: readonly string[];
+  readonly Section: FunctionComponent;
+}
+
 export interface DashboardExtension {
   /** Its pages, listed in the navigation after the dashboard's own ledger pages. */
   readonly pages?: readonly ModulePage[];
@@ -43,6 +52,8 @@ export interface DashboardExtension {
   readonly search?: (text: string) => Promise<Match[]>;
   /** What the search box's placeholder adds for it (a word). */
   readonly searchHint?: string;
+  /** Its sections of the settings page. */
+  readonly settings?: readonly SettingsSection[];
 }
 
 /** Every module's additions, in module folder order. */

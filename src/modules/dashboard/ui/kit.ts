@@ -5,7 +5,13 @@
 
 export { type Answer, enc, getJson, getText, NODE_URL, postJson } from './api.js';
 export { PathsContext } from './context.js';
-export type { AccountPanel, DashboardExtension, Match, ModulePage } from './extensions.js';
+export type {
+  AccountPanel,
+  DashboardExtension,
+  Match,
+  ModulePage,
+  SettingsSection,
+} from './extensions.js';
 export { useJson, usePoll, usePostJson, useRoute } from './hooks.js';
 export {
   AccountLink,
@@ -22,4 +28,4 @@ export {
   time,
 } from './parts.js';
 export { readableRejection } from './rejections.js';
-export { currentSession, sessionHeaders } from './session.js';
+export { currentSession, forgetSession, keepSession, type Session, sessionHeaders } from './session.js';

@@ -1,20 +1,13 @@
-// Settings: which node the dashboard reads (stored in localStorage; the page reloads to use it) and the
-// operator sign-in that opens the pages read with an operator session (session.ts). docs/dashboard.md
-// "Another node" and "Operator sign-in".
+// Settings: which node the dashboard reads (stored in localStorage; the page reloads to use it), then the
+// modules' sections (extensions.ts `settings`, e.g. the operator sign-in that opens the pages read with an
+// operator session, session.ts). docs/dashboard.md "Another node" and "Operator sign-in".
 
 import { html } from 'htm/preact';
-import { useState } from 'preact/hooks';
+import { useContext, useState } from 'preact/hooks';
 import { NODE_URL, NODE_URL_KEY, normaliseNodeUrl, SERVING_NODE } from './api.js';
-import { Facts, Page, time } from './parts.js';
-import {
-  canSignInHere,
-  canUsePasskeys,
-  currentSession,
-  signIn,
-  signInWithPasskey,
-  signOut,
-  useToken,
-} from './session.js';
+import { PathsContext } from './context.js';
+import { EXTENSIONS, type SettingsSection } from './extensions.js';
+import { Page } from './parts.js';
 
 const value = (e: Event) => (e.target as HTMLInputElement).value;
 
@@ -45,64 +38,11 @@ function NodeSetting() {
   </section>`;
 }
 
-function SignIn({ passkey }: { passkey: boolean }) {
-  const [session, setSession] = useState(currentSession());
-  const [message, setMessage] = useState('');
-  const [busy, setBusy] = useState(false);
-  const done = (r: Awaited<ReturnType<typeof signIn>>) => {
-    setBusy(false);
-    if (typeof r === 'string') setMessage(`Sign-in failed: ${r}`);
-    else {
-      setMessage('');
-      setSession(r);
-    }
-  };
-  const withKey = (e: Event) => {
-    e.preventDefault();
-    const input = (e.target as HTMLFormElement).elements.namedItem('operator-key') as HTMLInputElement;
-    setBusy(true);
-    signIn(input.value).then(done, (err: Error) => done(err.message));
-    input.value = '';
-  };
-  const withPasskey = () => {
-    setBusy(true);
-    signInWithPasskey().then(done, (err: Error) => done(err.message));
-  };
-  const withToken = (e: Event) => {
-    e.preventDefault();
-    const input = (e.target as HTMLFormElement).elements.namedItem('session-token') as HTMLInputElement;
-    done(useToken(input.value, Date.now() + 15 * 60_000));
-    input.value = '';
-  };
-  if (session !== undefined)
-    return html`<section aria-labelledby="signin-title"><h2 id="signin-title">Operator session</h2>
-      <${Facts} items=${[
-        ['Signed in', html`<span data-testid="signed-in">yes</span>`],
-        ['Session', session.sessionId || '(token pasted)'],
-        ['Expires', time(session.expiresAtMs)],
-      ]} />
-      <button type="button" onClick=${() => signOut().then(() => setSession(undefined))}>Sign out</button>
-    </section>`;
-  return html`<section aria-labelledby="signin-title">
-    <h2 id="signin-title">Operator sign-in</h2>
-    <p>Opens the pages read with an operator session (a module's, such as the bridge's messages). The key signs the node's challenge in this browser; it is neither stored nor sent.
-      The session token lasts 15 minutes and is kept for this tab only.</p>
-    ${canSignInHere() ? null : html`<p class="muted">This page is not a secure context, so it cannot sign: paste a token instead.</p>`}
-    ${passkey && canUsePasskeys() ? html`<p><button type="button" disabled=${busy} onClick=${withPasskey}>Sign in with a passkey</button></p>` : null}
-    <form class="settings" onSubmit=${withKey}>
-      <label for="operator-key">Operator private key (802620…)</label>
-      <input id="operator-key" name="operator-key" type="password" autocomplete="off" required />
-      <button type="submit" disabled=${busy}>Sign in</button>
-    </form>
-    <form class="settings" onSubmit=${withToken}>
-      <label for="session-token">Or a session token from <code>operatorSignIn</code></label>
-      <input id="session-token" name="session-token" type="password" autocomplete="off" required />
-      <button type="submit">Use token</button>
-    </form>
-    ${message === '' ? null : html`<p class="error" role="alert">${message}</p>`}
-  </section>`;
-}
+/** The modules' sections of the settings page (extensions.ts), in module folder order. */
+const SECTIONS: readonly SettingsSection[] = EXTENSIONS.flatMap((x) => x.settings ?? []);
 
-export function Settings({ signin, passkey }: { signin: boolean; passkey: boolean }) {
-  return html`<${Page} title="Settings"><${NodeSetting} />${signin || passkey ? html`<${SignIn} passkey=${passkey} />` : null}<//>`;
+export function Settings() {
+  const paths = useContext(PathsContext);
+  const shown = SECTIONS.filter((s) => s.paths.some((p) => paths.has(p)));
+  return html`<${Page} title="Settings"><${NodeSetting} />${shown.map((s) => html`<${s.Section} />`)}<//>`;
 }

@@ -26,6 +26,7 @@ import { isoBase64URL, parseAuthenticatorData } from '@simplewebauthn/server/hel
 import type { GatewayError } from '../../../gateway/errors.js';
 import { gatewayError, isGatewayError } from '../../../gateway/errors.js';
 import type { IssuedSession, OperatorSessions } from '../../../gateway/operator-sessions.js';
+import { passkeyError } from '../gateway-errors.js';
 import type { PasskeyRecord, PasskeyStore } from './store.js';
 
 /** COSE algorithms offered at registration: EdDSA, ES256, RS256. */
@@ -80,7 +81,7 @@ type WebAuthnJson = any;
 const sha256 = (s: string) => createHash('sha256').update(s, 'utf8').digest();
 
 function invalid(reason: string): GatewayError {
-  return gatewayError('operator_passkey_invalid', { reason: reason.slice(0, 200) });
+  return passkeyError('operator_passkey_invalid', { reason: reason.slice(0, 200) });
 }
 
 /** The challenge a response's client data names, or undefined when it names none. */
@@ -210,7 +211,7 @@ export class OperatorPasskeys {
       return e;
     };
     const rec = this.#o.store.get(String(response?.id ?? ''));
-    if (rec === undefined) return fail(gatewayError('operator_passkey_unknown'));
+    if (rec === undefined) return fail(passkeyError('operator_passkey_unknown'));
     let counter: number;
     try {
       const authData = isoBase64URL.toBuffer(String(response?.response?.authenticatorData ?? ''));
@@ -219,7 +220,7 @@ export class OperatorPasskeys {
       return fail(invalid((e as Error).message));
     }
     if ((counter > 0 || rec.counter > 0) && counter <= rec.counter)
-      return fail(gatewayError('operator_passkey_replay', { counter, stored_counter: rec.counter }));
+      return fail(passkeyError('operator_passkey_replay', { counter, stored_counter: rec.counter }));
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
       verified = await verifyAuthenticationResponse({
@@ -254,17 +255,17 @@ export class OperatorPasskeys {
    */
   #authorize(caller: Caller, secret: string | undefined, bootstrapOnly = false) {
     if (this.count === 0 || bootstrapOnly) {
-      if (this.count > 0) return gatewayError('operator_passkey_bootstrap', { reason: 'already_registered' });
+      if (this.count > 0) return passkeyError('operator_passkey_bootstrap', { reason: 'already_registered' });
       if (this.#o.bootstrapSecret === '')
-        return gatewayError('operator_passkey_bootstrap', { reason: 'not_configured' });
-      if (secret === undefined) return gatewayError('operator_passkey_bootstrap', { reason: 'missing' });
+        return passkeyError('operator_passkey_bootstrap', { reason: 'not_configured' });
+      if (secret === undefined) return passkeyError('operator_passkey_bootstrap', { reason: 'missing' });
       if (!timingSafeEqual(sha256(secret), sha256(this.#o.bootstrapSecret)))
-        return gatewayError('operator_passkey_bootstrap', { reason: 'wrong' });
+        return passkeyError('operator_passkey_bootstrap', { reason: 'wrong' });
       return { bootstrap: true };
     }
     const full = this.#full();
     if (full !== undefined) return full;
-    if (caller.token === undefined) return gatewayError('operator_passkey_session_required');
+    if (caller.token === undefined) return passkeyError('operator_passkey_session_required');
     if (isGatewayError(caller.token)) return caller.token;
     const session = this.#o.sessions.verify(caller.token);
     if (isGatewayError(session)) return session;
@@ -273,7 +274,7 @@ export class OperatorPasskeys {
 
   #full(): GatewayError | undefined {
     return this.count >= this.#o.credentialsMax
-      ? gatewayError('operator_passkeys_full', { limit: this.#o.credentialsMax })
+      ? passkeyError('operator_passkeys_full', { limit: this.#o.credentialsMax })
       : undefined;
   }
 

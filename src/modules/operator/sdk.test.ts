@@ -4,10 +4,12 @@
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { type ServedTestNode, startServedNode } from '../../test/helpers/served.js';
-import { Ed25519KeyPair } from '../crypto/signer.js';
-import { ToranaClient } from './client.js';
-import { isToranaApiError } from './errors.js';
+import { type ServedTestNode, startServedNode } from '../../../test/helpers/served.js';
+import { Ed25519KeyPair } from '../../crypto/signer.js';
+import { ToranaClient } from '../../sdk/client.js';
+import { isToranaApiError } from '../../sdk/errors.js';
+// Loading the module's SDK installs `client.operatorSignIn` (the registry loads it for every SDK user).
+import './sdk.js';
 
 const KEY = Ed25519KeyPair.fromSeed(new Uint8Array(32).fill(0x51));
 
