@@ -358,6 +358,43 @@ describe('module footprint', () => {
     }
   });
 
+  it('the explorer pattern leaves out the rwas module’s routes under /v1/explorer/, served with no explorer module', async () => {
+    // The rwas module builds its family alone, over its own tables, and declares no dependency.
+    const { rwasModule } = await import('../../src/modules/rwas/descriptor.js');
+    assert.equal(LEDGER_MODULE_ENTRIES.find((e) => e.name === 'rwas')?.dependsOn, undefined);
+    const family = (await rwasModule.routes?.({ state: {}, deps: { limits: {} } } as never)) as
+      | { routes: (app: unknown) => { url: string; operationId?: string }[] }
+      | undefined;
+    const urls = family?.routes(undefined).map((r) => `${r.url} ${r.operationId}`);
+    assert.ok(urls?.includes('/v1/explorer/rwas explorerListRwas'), String(urls));
+    assert.ok(urls?.includes('/v1/explorer/rwas/:rwa_id explorerGetRwa'), String(urls));
+    for (const other of [
+      "url: '/v1/explorer/rwas', operationId: 'explorerListRwas'",
+      '`/v1/explorer/rwas/${encodeURIComponent(id)}`, GET /v1/explorer/rwas/{rwa_id}',
+      "struct('ExplorerRwa', {}), struct('ExplorerRwaList', {}), struct('ExplorerRwaPagination', {}), struct('ExplorerRwaHolds', {})",
+      "operationId: 'explorerGetRwa'",
+    ])
+      assert.ok(!namesFeature('explorer', other), other);
+    for (const own of [
+      '/v1/explorer/rwasx',
+      '/v1/explorer/blocks',
+      'ExplorerRwaView',
+      "struct('ExplorerBlockList', {})",
+      'the explorer’s lot pages',
+      "'explorerListBlocks'",
+    ])
+      assert.ok(namesFeature('explorer', own), own);
+    const hits = footprint('explorer', files).map((h: { file: string }) => h.file);
+    for (const f of [
+      'src/modules/rwas/routes.ts',
+      'src/modules/rwas/views.ts',
+      'src/modules/rwas/sdk.ts',
+      'src/modules/rwas/docs.ts',
+      'docs/rwas.md',
+    ])
+      assert.ok(!hits.includes(f), f);
+  });
+
   it('the history pattern is the feature’s own names: the core’s other histories never count', () => {
     for (const text of [
       'GET /v1/transactions/history',
