@@ -203,6 +203,7 @@ describe('module footprint', () => {
     assert.deepEqual(extenders('dashboard'), [
       'src/modules/aliases',
       'src/modules/conference',
+      'src/modules/explorer',
       'src/modules/iso20022',
     ]);
     // An extender's folder and its docs page (which says what its addition shows).
@@ -213,6 +214,8 @@ describe('module footprint', () => {
       'docs/data-model.md',
       'src/modules/conference',
       'docs/conference.md',
+      'src/modules/explorer',
+      'docs/explorer.md',
       'src/modules/iso20022',
       'docs/iso20022.md',
     ]);
@@ -370,7 +373,7 @@ describe('module footprint', () => {
     assert.ok(urls?.includes('/v1/explorer/rwas/:rwa_id explorerGetRwa'), String(urls));
     for (const other of [
       "url: '/v1/explorer/rwas', operationId: 'explorerListRwas'",
-      '`/v1/explorer/rwas/${encodeURIComponent(id)}`, GET /v1/explorer/rwas/{rwa_id}',
+      'GET /v1/explorer/rwas/{rwa_id}, /v1/explorer/rwas/ + id',
       "struct('ExplorerRwa', {}), struct('ExplorerRwaList', {}), struct('ExplorerRwaPagination', {}), struct('ExplorerRwaHolds', {})",
       "operationId: 'explorerGetRwa'",
     ])

@@ -5,8 +5,9 @@
 
 export { type Answer, enc, getJson, getText, NODE_URL, postJson } from './api.js';
 export { PathsContext } from './context.js';
-export type { AccountPanel, DashboardExtension, Match, ModulePage } from './extensions.js';
-export { useJson, usePoll, usePostJson, useRoute } from './hooks.js';
+export type { AccountPanel, DashboardExtension, Match, ModulePage, RecentBlock } from './extensions.js';
+export { useFeed, useJson, usePoll, usePostJson, useRoute } from './hooks.js';
+export type { DataEvent } from './live.js';
 export {
   AccountLink,
   AssetLink,
@@ -17,9 +18,11 @@ export {
   Json,
   Loaded,
   Page,
+  short,
   Table,
   TxLink,
   time,
 } from './parts.js';
-export { readableRejection } from './rejections.js';
+export { type PastEvents, pastEvents } from './past-events.js';
+export { isRejection, readableRejection } from './rejections.js';
 export { currentSession, sessionHeaders } from './session.js';
