@@ -1,7 +1,6 @@
 // Search by account id, asset definition id or domain id, and by the names and forms the ledger modules
-// know (extensions.ts: a block height or hash, an alias, ...). The query is looked up on every route it
-// could name; one match opens its page, several are listed (a module's name and a domain may be spelled
-// alike).
+// know (extensions.ts; a block height or hash is a form). The query is looked up on every route it could
+// name; one match opens its page, several are listed (a module's name and a domain may be spelled alike).
 
 import { html } from 'htm/preact';
 import { useEffect, useState } from 'preact/hooks';
