@@ -49,8 +49,8 @@ export async function blocks(flags: Flags & { from: string; follow?: boolean }):
   if (!Number.isSafeInteger(from) || from < 1)
     throw new CliError('invalid_argument', '--from must be an integer >= 1', 2);
   const { client } = await resolveClient(flags, false);
-  const newest = await client.get<{ items: { height: number }[] }>('/v1/explorer/blocks');
-  const top = newest.items[0]?.height ?? 0;
+  // The tip from the core's status summary: the command needs no application route.
+  const top = (await client.get<{ latest_block_height: number }>('/status')).latest_block_height;
   if (!flags.follow && from > top) return;
   const { BlockCodec } = await import('../model/block.js');
   const abort = new AbortController();

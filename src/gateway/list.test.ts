@@ -6,13 +6,13 @@ import { QUERY_LANGUAGE } from '../node/query-language.js';
 import type { RouteLimits } from './deps.js';
 import { isGatewayError } from './errors.js';
 import {
-  EXPLORER_PER_PAGE_DEFAULT,
-  explorerPagination,
   filterDepth,
   jsonFieldsOf,
   LIST_OFFSET_MAX,
-  parseExplorerPage,
+  numberedPagination,
+  PER_PAGE_DEFAULT,
   parseListParams,
+  parseNumberedPage,
   parsePage,
 } from './list.js';
 import { arraySource, ITEM_SCAN_UNITS, ScanGate, scanList } from './list-scan.js';
@@ -200,12 +200,12 @@ describe('scanList', () => {
   });
 });
 
-describe('explorer paging', () => {
-  it('defaults to page 1 of EXPLORER_PER_PAGE_DEFAULT (capped by the list cap)', () => {
+describe('numbered pages (page, per_page)', () => {
+  it('defaults to page 1 of PER_PAGE_DEFAULT (capped by the list cap)', () => {
     const big = { ...limits, listLimitMax: 500 };
-    assert.deepEqual(parseExplorerPage({}, big), { page: 1, perPage: EXPLORER_PER_PAGE_DEFAULT, offset: 0 });
-    assert.deepEqual(parseExplorerPage({}, limits), { page: 1, perPage: 5, offset: 0 });
-    assert.deepEqual(parseExplorerPage({ page: '3', per_page: '4' }, limits), {
+    assert.deepEqual(parseNumberedPage({}, big), { page: 1, perPage: PER_PAGE_DEFAULT, offset: 0 });
+    assert.deepEqual(parseNumberedPage({}, limits), { page: 1, perPage: 5, offset: 0 });
+    assert.deepEqual(parseNumberedPage({ page: '3', per_page: '4' }, limits), {
       page: 3,
       perPage: 4,
       offset: 8,
@@ -215,7 +215,7 @@ describe('explorer paging', () => {
   it('refuses page 0, per_page 0 or above the cap', () => {
     for (const q of [{ page: '0' }, { per_page: '0' }, { per_page: '6' }, { page: 'x' }, { page: '1e3' }])
       assert.equal(
-        code(() => parseExplorerPage(q, limits)),
+        code(() => parseNumberedPage(q, limits)),
         'invalid_pagination',
         JSON.stringify(q),
       );
@@ -223,8 +223,8 @@ describe('explorer paging', () => {
 
   it('computes total_pages with a ceiling, 0 for an empty list', () => {
     const p = { page: 2, perPage: 4, offset: 4 };
-    assert.deepEqual(explorerPagination(p, 9), { page: 2, perPage: 4, totalPages: 3, totalItems: 9 });
-    assert.deepEqual(explorerPagination(p, 8).totalPages, 2);
-    assert.deepEqual(explorerPagination(p, 0).totalPages, 0);
+    assert.deepEqual(numberedPagination(p, 9), { page: 2, perPage: 4, totalPages: 3, totalItems: 9 });
+    assert.deepEqual(numberedPagination(p, 8).totalPages, 2);
+    assert.deepEqual(numberedPagination(p, 0).totalPages, 0);
   });
 });

@@ -1,6 +1,6 @@
 // Shared machinery of list routes (§12): parsing `limit`,
 // `offset`, `filter` and `sort` (from a query string or a JSON body), applying them to items through
-// their snake_case JSON form, and the explorer's page arithmetic.
+// their snake_case JSON form, and the arithmetic of numbered pages (`page`, `per_page`).
 //
 // - Simple lists answer `{items, total}`; `total` counts the items that pass the filter, before paging.
 // - `limit` is an integer in 1..listLimitMax (default listLimitDefault); `offset` an integer >= 0. Anything
@@ -30,8 +30,8 @@ export const LIST_SORT_CHARS_MAX = 512;
 export const LIST_QUERY_BODY_BYTES_MAX = 256 * 1024;
 /** Offsets and pages are bounded so that `offset + limit` and `(page - 1) * per_page` stay exact. */
 export const LIST_OFFSET_MAX = 2 ** 32;
-/** Explorer default page size: 20 suits a table on one screen. */
-export const EXPLORER_PER_PAGE_DEFAULT = 20;
+/** Default size of a numbered page (`per_page`): 20 suits a table on one screen. */
+export const PER_PAGE_DEFAULT = 20;
 
 /** Query-string parameters of simple lists. Kept as text so a bad value is `invalid_pagination`. */
 export const ListQuerystring = Type.Object({
@@ -58,7 +58,8 @@ export const ListQueryBody = Type.Object({
   offset: Type.Optional(Type.Number({ description: 'items to skip, integer >= 0' })),
 });
 
-export const ExplorerQuerystring = Type.Object({
+/** Query-string parameters of numbered pages (`{pagination, items}` lists). Kept as text, as above. */
+export const PageNumberQuerystring = Type.Object({
   page: Type.Optional(Type.String({ maxLength: 20, description: '1-based page number' })),
   per_page: Type.Optional(Type.String({ maxLength: 20, description: 'items per page' })),
 });
@@ -202,16 +203,16 @@ export function jsonFieldsOf(view: AnyCodec): string[] {
   return d.kind === 'struct' ? d.fields.map((f) => f.name) : [];
 }
 
-export interface ExplorerPage {
+export interface NumberedPage {
   page: number;
   perPage: number;
   /** Items before this page: (page - 1) * perPage. */
   offset: number;
 }
 
-/** `page` (1-based) and `per_page` (1..listLimitMax, default EXPLORER_PER_PAGE_DEFAULT). */
-export function parseExplorerPage(input: { page?: unknown; per_page?: unknown }, limits: RouteLimits) {
-  let perPage = Math.min(EXPLORER_PER_PAGE_DEFAULT, limits.listLimitMax);
+/** `page` (1-based) and `per_page` (1..listLimitMax, default PER_PAGE_DEFAULT). */
+export function parseNumberedPage(input: { page?: unknown; per_page?: unknown }, limits: RouteLimits) {
+  let perPage = Math.min(PER_PAGE_DEFAULT, limits.listLimitMax);
   if (input.per_page !== undefined) {
     const n = integerOf(input.per_page);
     if (n === undefined || n < 1 || n > limits.listLimitMax)
@@ -225,10 +226,10 @@ export function parseExplorerPage(input: { page?: unknown; per_page?: unknown },
       throw pagination('page', input.page, 'expected an integer >= 1 within the offset limit');
     page = n;
   }
-  return { page, perPage, offset: (page - 1) * perPage } satisfies ExplorerPage;
+  return { page, perPage, offset: (page - 1) * perPage } satisfies NumberedPage;
 }
 
-/** The explorer's `pagination` object; total_pages is 0 for an empty list. */
-export function explorerPagination(p: ExplorerPage, totalItems: number) {
+/** The `pagination` object of a numbered page; total_pages is 0 for an empty list. */
+export function numberedPagination(p: NumberedPage, totalItems: number) {
   return { page: p.page, perPage: p.perPage, totalPages: Math.ceil(totalItems / p.perPage), totalItems };
 }

@@ -206,4 +206,24 @@ describe('torana blocks', () => {
       await t.stopAll();
     }
   });
+
+  it('needs no application route: without the application API it prints the blocks the node holds', async () => {
+    const t = await startServedNode({ 'app_api.enabled': false });
+    try {
+      const r = await cli(['blocks', '--from', '1', '--json', '--dir', t.dir, '--url', t.url]);
+      assert.equal(r.code, 0, r.err);
+      assert.deepEqual(
+        r.out
+          .trim()
+          .split('\n')
+          .map((l) => (JSON.parse(l) as { header: { height: number } }).header.height),
+        [1],
+      );
+      const past = await cli(['blocks', '--from', '5', '--json', '--dir', t.dir, '--url', t.url]);
+      assert.equal(past.code, 0, past.err);
+      assert.equal(past.out, '', 'a height above the tip prints nothing, and the command stops');
+    } finally {
+      await t.stopAll();
+    }
+  });
 });

@@ -33,17 +33,24 @@ interface Bundle {
   RejectionFacts(p: { reason: unknown }): unknown;
   EXTENSIONS: readonly {
     accountPanels?: readonly { path: string }[];
-    pages?: readonly { route: string; title: string; path: string; Page: unknown }[];
+    pages?: readonly { route: string; title?: string; path?: string; leading?: boolean; Page: unknown }[];
     searchHint?: string;
     settings?: readonly { paths: readonly string[]; Section: unknown }[];
+    recentBlocks?: (n: number) => Promise<{ height: number; hash: string; creation_time_ms: number }[]>;
   }[];
 }
 
-/** The routes the stub node answers 200 (by method and path), with their bodies; all else is 404. */
+/** The routes the stub node answers 200 (by method and path, and body if any), with their bodies; all else is 404. */
 const ROUTES: Record<string, unknown> = {
-  'POST /v1/aliases/resolve': { account_id: 'ed0120AA@bank' },
-  'POST /v1/assets/aliases/resolve': { asset_definition_id: 'euro#bank' },
+  'POST /v1/aliases/resolve {"alias":"alice@bank"}': { account_id: 'ed0120AA@bank' },
+  'POST /v1/assets/aliases/resolve {"alias":"euro"}': { asset_definition_id: 'euro#bank' },
   'GET /v1/domains/euro': { id: 'euro' },
+  'GET /v1/explorer/blocks/7': { height: 7 },
+  [`GET /v1/explorer/transactions/${'ab'.repeat(32)}`]: { hash: 'ab'.repeat(32) },
+  [`GET /v1/explorer/blocks/${'cd'.repeat(32)}`]: { height: 3 },
+  'GET /v1/explorer/blocks?per_page=10': {
+    items: [{ height: 9, hash: 'ff'.repeat(32), creation_time_ms: 1 }],
+  },
 };
 
 describe('the ledger modules’ additions to the dashboard', () => {
@@ -58,7 +65,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
           "export { resolveQuery } from './src/modules/dashboard/ui/search.ts';\n" +
           "export { EXTENSIONS } from './src/modules/dashboard/ui/extensions.ts';\n" +
           "export { readableRejection } from './src/modules/dashboard/ui/rejections.ts';\n" +
-          "export { RejectionFacts } from './src/modules/dashboard/ui/tx.ts';\n",
+          "export { RejectionFacts } from './src/modules/explorer/dashboard.ts';\n",
         resolveDir: ROOT,
         loader: 'ts',
       },
@@ -78,8 +85,9 @@ describe('the ledger modules’ additions to the dashboard', () => {
     g.localStorage = { getItem: () => null };
     g.fetch = async (url: string, init?: { method?: string; body?: string }) => {
       const key = `${init?.method ?? 'GET'} ${url.replace('http://node.test', '')}`;
-      asked.push(init?.body === undefined ? key : `${key} ${init.body}`);
-      const body = ROUTES[key];
+      const asking = init?.body === undefined ? key : `${key} ${init.body}`;
+      asked.push(asking);
+      const body = ROUTES[asking];
       return new Response(JSON.stringify(body ?? { code: 'not_found', message: 'no' }), {
         status: body === undefined ? 404 : 200,
       });
@@ -88,30 +96,41 @@ describe('the ledger modules’ additions to the dashboard', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference, ISO 20022 and operator modules’)', () => {
+  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference, explorer, ISO 20022 and operator modules’)', () => {
     const files: string[] = moduleDashboardFiles();
     assert.deepEqual(
       files.map((f) => f.slice(ROOT.length)),
       [
         'src/modules/aliases/dashboard.ts',
         'src/modules/conference/dashboard.ts',
+        'src/modules/explorer/dashboard.ts',
         'src/modules/iso20022/dashboard.ts',
         'src/modules/operator/dashboard.ts',
       ],
     );
     assert.match(
       moduleDashboardsSource(files),
-      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*iso20022\/dashboard\.ts";\nimport m3 from ".*operator\/dashboard\.ts";\nexport default \[m0, m1, m2, m3\];\n$/,
+      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*explorer\/dashboard\.ts";\nimport m3 from ".*iso20022\/dashboard\.ts";\nimport m4 from ".*operator\/dashboard\.ts";\nexport default \[m0, m1, m2, m3, m4\];\n$/,
     );
   });
 
   it('the bundle carries a module’s own page, listed when the node serves its route', () => {
     const pages = ui.EXTENSIONS.flatMap((x) => x.pages ?? []);
     assert.deepEqual(
-      pages.map(({ route, title, path }) => ({ route, title, path })),
+      pages.map(({ route, title, path, leading }) => ({ route, title, path, leading })),
       [
-        { route: 'conference', title: 'Conference', path: '/v1/conference/calls' },
-        { route: 'iso', title: 'ISO 20022', path: '/v1/iso20022/audit/messages' },
+        { route: 'conference', title: 'Conference', path: '/v1/conference/calls', leading: undefined },
+        // The chain's own pages, listed right after the overview; one item's pages are not listed.
+        { route: 'blocks', title: 'Blocks', path: '/v1/explorer/blocks', leading: true },
+        { route: 'accounts', title: 'Accounts', path: '/v1/explorer/accounts', leading: true },
+        { route: 'domains', title: 'Domains', path: '/v1/explorer/domains', leading: true },
+        { route: 'assets', title: 'Assets', path: '/v1/explorer/asset-definitions', leading: true },
+        { route: 'nfts', title: 'NFTs', path: '/v1/explorer/nfts', leading: true },
+        { route: 'block', title: undefined, path: undefined, leading: undefined },
+        { route: 'tx', title: undefined, path: undefined, leading: undefined },
+        { route: 'asset', title: undefined, path: undefined, leading: undefined },
+        { route: 'domain', title: undefined, path: undefined, leading: undefined },
+        { route: 'iso', title: 'ISO 20022', path: '/v1/iso20022/audit/messages', leading: undefined },
       ],
     );
     for (const p of pages) assert.equal(typeof p.Page, 'function');
@@ -120,12 +139,31 @@ describe('the ledger modules’ additions to the dashboard', () => {
   it('the bundle carries the module’s account panel and search hint', () => {
     assert.deepEqual(
       ui.EXTENSIONS.flatMap((x) => x.accountPanels ?? []).map((p) => p.path),
-      ['/v1/aliases/by_account'],
+      ['/v1/aliases/by_account', '/v1/explorer/accounts/{id}'],
     );
     assert.deepEqual(
       ui.EXTENSIONS.map((x) => x.searchHint),
-      ['alias', undefined, undefined, undefined],
+      ['alias', undefined, 'hash, height', undefined, undefined],
     );
+  });
+
+  it('searches heights and hashes through the module that serves blocks: a transaction first, else a block', async () => {
+    asked.length = 0;
+    assert.deepEqual(await ui.resolveQuery(' 7 '), [{ what: 'Block 7', to: '#/block/7' }]);
+    assert.ok(asked.includes('GET /v1/explorer/blocks/7'), asked.join(', '));
+    assert.deepEqual(await ui.resolveQuery('0x' + 'AB'.repeat(32)), [
+      { what: 'Transaction', to: `#/tx/${'ab'.repeat(32)}` },
+    ]);
+    assert.deepEqual(await ui.resolveQuery('cd'.repeat(32)), [
+      { what: 'Block', to: `#/block/${'cd'.repeat(32)}` },
+    ]);
+    assert.deepEqual(await ui.resolveQuery('8'), [], 'no block 8 on the stub node');
+  });
+
+  it('the live feed catches up with the newest blocks a module gives', async () => {
+    const recent = ui.EXTENSIONS.flatMap((x) => (x.recentBlocks === undefined ? [] : [x.recentBlocks]));
+    assert.equal(recent.length, 1);
+    assert.deepEqual(await recent[0]!(10), [{ height: 9, hash: 'ff'.repeat(32), creation_time_ms: 1 }]);
   });
 
   it('the bundle carries the operator sign-in’s section of the settings page, shown when the node serves its routes', () => {

@@ -52,9 +52,9 @@ const MIGRATED: readonly string[] = [
 /** Not yet migrated: what is missing, and for a move under way the ceiling of its footprint. */
 const NOT_YET_MIGRATED: Readonly<Record<string, { ceiling?: number; missing: string }>> = {
   explorer: {
-    ceiling: 39,
+    ceiling: 13,
     missing:
-      'its [explorer] configuration section (moving it to the module would move it in the generated configuration), the dashboard pages that read its routes, the modules served after it or under its URLs (aliases, controls, rwas), the core page helpers named after it (gateway/list.ts), the read backend (node/read-backend.ts, node/pg-replica.ts) and the shared pages’ hand mentions',
+      'its [explorer] configuration section, which chooses the read backend the explorer and the history are served over (config/schema.ts, config/rules.ts, node/read-backend.ts, node/pg-replica.ts, docs/configuration.md, docs/indexer.md, docs/security.md), the aliases and controls families served after it (servedAfter), and docs/design/modules.md',
   },
   history: {
     ceiling: 12,
@@ -200,6 +200,7 @@ describe('module footprint', () => {
     assert.deepEqual(extenders('dashboard'), [
       'src/modules/aliases',
       'src/modules/conference',
+      'src/modules/explorer',
       'src/modules/iso20022',
       'src/modules/operator',
     ]);
@@ -211,6 +212,8 @@ describe('module footprint', () => {
       'docs/data-model.md',
       'src/modules/conference',
       'docs/conference.md',
+      'src/modules/explorer',
+      'docs/explorer.md',
       'src/modules/iso20022',
       'docs/iso20022.md',
       'src/modules/operator',
@@ -383,6 +386,43 @@ describe('module footprint', () => {
         .filter((f: string) => core.test(f));
       assert.deepEqual(named, [], name);
     }
+  });
+
+  it('the explorer pattern leaves out the rwas module’s routes under /v1/explorer/, served with no explorer module', async () => {
+    // The rwas module builds its family alone, over its own tables, and declares no dependency.
+    const { rwasModule } = await import('../../src/modules/rwas/descriptor.js');
+    assert.equal(LEDGER_MODULE_ENTRIES.find((e) => e.name === 'rwas')?.dependsOn, undefined);
+    const family = (await rwasModule.routes?.({ state: {}, deps: { limits: {} } } as never)) as
+      | { routes: (app: unknown) => { url: string; operationId?: string }[] }
+      | undefined;
+    const urls = family?.routes(undefined).map((r) => `${r.url} ${r.operationId}`);
+    assert.ok(urls?.includes('/v1/explorer/rwas explorerListRwas'), String(urls));
+    assert.ok(urls?.includes('/v1/explorer/rwas/:rwa_id explorerGetRwa'), String(urls));
+    for (const other of [
+      "url: '/v1/explorer/rwas', operationId: 'explorerListRwas'",
+      'GET /v1/explorer/rwas/{rwa_id}, /v1/explorer/rwas/ + id',
+      "struct('ExplorerRwa', {}), struct('ExplorerRwaList', {}), struct('ExplorerRwaPagination', {}), struct('ExplorerRwaHolds', {})",
+      "operationId: 'explorerGetRwa'",
+    ])
+      assert.ok(!namesFeature('explorer', other), other);
+    for (const own of [
+      '/v1/explorer/rwasx',
+      '/v1/explorer/blocks',
+      'ExplorerRwaView',
+      "struct('ExplorerBlockList', {})",
+      'the explorer’s lot pages',
+      "'explorerListBlocks'",
+    ])
+      assert.ok(namesFeature('explorer', own), own);
+    const hits = footprint('explorer', files).map((h: { file: string }) => h.file);
+    for (const f of [
+      'src/modules/rwas/routes.ts',
+      'src/modules/rwas/views.ts',
+      'src/modules/rwas/sdk.ts',
+      'src/modules/rwas/docs.ts',
+      'docs/rwas.md',
+    ])
+      assert.ok(!hits.includes(f), f);
   });
 
   it('the history pattern is the feature’s own names: the core’s other histories never count', () => {

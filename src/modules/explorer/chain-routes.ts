@@ -6,7 +6,7 @@ import type { TSchema } from 'typebox';
 import { Type } from 'typebox';
 import type { Codec } from '../../codec/codec.js';
 import { gatewayError } from '../../gateway/errors.js';
-import { explorerPagination, parseExplorerPage } from '../../gateway/list.js';
+import { numberedPagination, parseNumberedPage } from '../../gateway/list.js';
 import type { ChainReader } from '../../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { respond, viewSchema } from '../../gateway/view.js';
@@ -40,7 +40,7 @@ export function scanRange(tip: number, block: number | undefined): { from: numbe
 }
 
 type Query = Partial<Record<string, string>>;
-type Pagination = ReturnType<typeof explorerPagination>;
+type Pagination = ReturnType<typeof numberedPagination>;
 type Page<T> = { items: T[]; total: number };
 
 /** A list route: its URL and documentation, its filters (query string and parser), its scan and view. */
@@ -68,11 +68,11 @@ export function scanListRoute<F, T>(x: ExplorerContext, s: ScanListSpec<F, T>): 
     schema: { querystring: s.querystring, response: { 200: viewSchema(s.view as Codec<unknown>) } },
     handler: async (req, reply) => {
       const query = req.query as Query & { page?: unknown; per_page?: unknown };
-      const p = parseExplorerPage(query, x.deps.limits);
+      const p = parseNumberedPage(query, x.deps.limits);
       const f = s.parse(await withIds(x, query, FILTER_IDS));
       const r = await s.page(x, f, p.offset, p.perPage);
       return respond(x.deps.schema, req, reply, s.view, {
-        pagination: explorerPagination(p, r.total),
+        pagination: numberedPagination(p, r.total),
         items: r.items,
       });
     },

@@ -14,7 +14,7 @@ import type { Codec } from '../../codec/codec.js';
 import { isCodecError } from '../../codec/errors.js';
 import { gatewayError } from '../../gateway/errors.js';
 import type { IdKind } from '../../gateway/id-resolver.js';
-import { ExplorerQuerystring } from '../../gateway/list.js';
+import { PageNumberQuerystring } from '../../gateway/list.js';
 import type { Block } from '../../model/block.js';
 import { AccountId, AssetDefinitionId, AssetId } from '../../model/ids.js';
 import { InstructionCodec, type InstructionKind } from '../../model/instructions.js';
@@ -29,12 +29,12 @@ const FILTER_FIELDS = {
 };
 
 export const TransactionFilterQuery = Type.Object({
-  ...ExplorerQuerystring.properties,
+  ...PageNumberQuerystring.properties,
   ...FILTER_FIELDS,
   status: text('Committed or Rejected'),
 });
 export const InstructionFilterQuery = Type.Object({
-  ...ExplorerQuerystring.properties,
+  ...PageNumberQuerystring.properties,
   ...FILTER_FIELDS,
   account: text('an account the instruction names'),
   transaction_hash: text('hash of the transaction (64 hex digits)'),

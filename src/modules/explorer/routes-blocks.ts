@@ -3,7 +3,7 @@
 
 import { Type } from 'typebox';
 import { gatewayError } from '../../gateway/errors.js';
-import { ExplorerQuerystring, explorerPagination, parseExplorerPage } from '../../gateway/list.js';
+import { numberedPagination, PageNumberQuerystring, parseNumberedPage } from '../../gateway/list.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { pathHeight } from '../../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../../gateway/view.js';
@@ -47,14 +47,14 @@ function listRoute(x: ExplorerContext): RouteDef {
     url: '/v1/explorer/blocks',
     operationId: 'explorerListBlocks',
     summary: 'Blocks, newest first: {pagination, items} with page and per_page',
-    schema: { querystring: ExplorerQuerystring, response: { 200: viewSchema(ExplorerBlockListView) } },
+    schema: { querystring: PageNumberQuerystring, response: { 200: viewSchema(ExplorerBlockListView) } },
     handler: async (req, reply) => {
-      const p = parseExplorerPage(req.query, x.deps.limits);
+      const p = parseNumberedPage(req.query, x.deps.limits);
       const tip = chain.height();
       const from = tip - p.offset;
       const blocks = from < 1 ? [] : await blocksDown(x, from, Math.max(1, from - p.perPage + 1));
       return respond(x.deps.schema, req, reply, ExplorerBlockListView, {
-        pagination: explorerPagination(p, tip),
+        pagination: numberedPagination(p, tip),
         items: blocks.map(blockSummary),
       });
     },

@@ -8,7 +8,7 @@ import type { Codec } from '../../codec/codec.js';
 import { gatewayError } from '../../gateway/errors.js';
 import { idOrName, withNames } from '../../gateway/id-name-words.js';
 import { accountParam, definitionParam } from '../../gateway/id-resolver.js';
-import { type ExplorerPage, ExplorerQuerystring, explorerPagination } from '../../gateway/list.js';
+import { type NumberedPage, numberedPagination, PageNumberQuerystring } from '../../gateway/list.js';
 import type { StateReader } from '../../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { IdParams, pathId } from '../../gateway/routes/app-params.js';
@@ -38,7 +38,7 @@ import {
 /** The balance filters; their descriptions word the names taken in place of ids (id-name-words.ts). */
 const assetsQuery = () =>
   Type.Object({
-    ...ExplorerQuerystring.properties,
+    ...PageNumberQuerystring.properties,
     owned_by: Type.Optional(Type.String({ maxLength: 512, description: idOrName('account id') })),
     definition: Type.Optional(Type.String({ maxLength: 512, description: idOrName('asset definition id') })),
     asset_id: Type.Optional(
@@ -70,7 +70,7 @@ export function nftRow(n: Nft): ExplorerNft {
 }
 
 /** Balances matching the filters, in id order (the narrowest source first). */
-function assetsPage(state: StateReader, p: ExplorerPage, q: Record<string, string | undefined>) {
+function assetsPage(state: StateReader, p: NumberedPage, q: Record<string, string | undefined>) {
   const owner = q.owned_by === undefined ? undefined : queryId(AccountId, 'owned_by', q.owned_by);
   const def = q.definition === undefined ? undefined : queryId(AssetDefinitionId, 'definition', q.definition);
   const one = q.asset_id === undefined ? undefined : queryId(AssetId, 'asset_id', q.asset_id);
@@ -94,12 +94,12 @@ function assetsPage(state: StateReader, p: ExplorerPage, q: Record<string, strin
     );
   keep.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return {
-    pagination: explorerPagination(p, keep.length),
+    pagination: numberedPagination(p, keep.length),
     items: keep.slice(p.offset, p.offset + p.perPage),
   };
 }
 
-function nftsPage(state: StateReader, p: ExplorerPage) {
+function nftsPage(state: StateReader, p: NumberedPage) {
   return indexPage(state.sortedIds('nft'), p, (id) => {
     const n = state.nft(id);
     return n === undefined ? undefined : nftRow(n);

@@ -7,10 +7,10 @@ import { definitionItem } from '../../accounts/items.js';
 import type { Codec } from '../../codec/codec.js';
 import type { IdKind } from '../../gateway/id-resolver.js';
 import {
-  type ExplorerPage,
-  ExplorerQuerystring,
-  explorerPagination,
-  parseExplorerPage,
+  type NumberedPage,
+  numberedPagination,
+  PageNumberQuerystring,
+  parseNumberedPage,
 } from '../../gateway/list.js';
 import type { StateReader } from '../../gateway/ports.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
@@ -32,7 +32,7 @@ export function byId<T extends { id: string }>(items: T[]): T[] {
   return items.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
-export function pageOf<T>(all: readonly T[], p: ExplorerPage): T[] {
+export function pageOf<T>(all: readonly T[], p: NumberedPage): T[] {
   return all.slice(p.offset, p.offset + p.perPage);
 }
 
@@ -82,18 +82,18 @@ type Page<T> = { pagination: ExplorerPagination; items: T[] };
 /** A page of a table's sorted id index: only the page's ids are read (`row`: undefined when gone). */
 export function indexPage<T>(
   ids: readonly string[],
-  p: ExplorerPage,
+  p: NumberedPage,
   row: (id: string) => T | undefined,
 ): Page<T> {
   const items = pageOf(ids, p).flatMap((id) => {
     const r = row(id);
     return r === undefined ? [] : [r];
   });
-  return { pagination: explorerPagination(p, ids.length), items };
+  return { pagination: numberedPagination(p, ids.length), items };
 }
 
 /** Only the page's accounts are read (the id list is the state's sorted index). */
-function accountsPage(state: StateReader, p: ExplorerPage) {
+function accountsPage(state: StateReader, p: NumberedPage) {
   const ids = state.sortedIds('account');
   const owned = ownedCounts(state);
   return indexPage(ids, p, (id) => {
@@ -125,9 +125,9 @@ export function domainRows(state: StateReader, domains: readonly Domain[]): Expl
   }));
 }
 
-function domainsPage(state: StateReader, p: ExplorerPage) {
+function domainsPage(state: StateReader, p: NumberedPage) {
   const all = byId(state.listDomains());
-  return { pagination: explorerPagination(p, all.length), items: domainRows(state, pageOf(all, p)) };
+  return { pagination: numberedPagination(p, all.length), items: domainRows(state, pageOf(all, p)) };
 }
 
 export function definitionRow(state: StateReader, a: AssetDefinition): ExplorerAssetDefinition {
@@ -135,18 +135,18 @@ export function definitionRow(state: StateReader, a: AssetDefinition): ExplorerA
   return { ...item, holderCount: state.holdersOfDefinition(a.id).length };
 }
 
-function definitionsPage(state: StateReader, p: ExplorerPage) {
+function definitionsPage(state: StateReader, p: NumberedPage) {
   const all = byId(state.listAssetDefinitions());
   const items = pageOf(all, p).map((a) => definitionRow(state, a));
-  return { pagination: explorerPagination(p, all.length), items };
+  return { pagination: numberedPagination(p, all.length), items };
 }
 
 /** A list route over the state: `build` gives the page for the parsed `page` / `per_page`. */
 export function stateListRoute<T>(
   x: ExplorerContext,
   r: { url: string; operationId: string; what: string; view: Codec<Page<T>> },
-  build: (state: StateReader, p: ExplorerPage, query: Record<string, string | undefined>) => Page<T>,
-  querystring = ExplorerQuerystring,
+  build: (state: StateReader, p: NumberedPage, query: Record<string, string | undefined>) => Page<T>,
+  querystring = PageNumberQuerystring,
   /** Query parameters naming an entity: names resolved to ids before `build` (context.ts withIds). */
   ids: Readonly<Record<string, IdKind>> = {},
 ): RouteDef {
@@ -159,7 +159,7 @@ export function stateListRoute<T>(
     schema: { querystring, response: { 200: viewSchema(r.view) } },
     handler: async (req, reply) => {
       const query = await withIds(x, req.query as Record<string, string | undefined>, ids);
-      const page = build(x.port.state, parseExplorerPage(query, x.deps.limits), query);
+      const page = build(x.port.state, parseNumberedPage(query, x.deps.limits), query);
       return respond(x.deps.schema, req, reply, r.view, page);
     },
   });

@@ -8,7 +8,7 @@ import { printJson, printRecord, printTable } from '../../cli/output.js';
 import { resolveClient } from '../../cli/settings.js';
 import type { Json } from '../../codec/codec.js';
 import { rwaInstructions as ix, rwaDetail, rwaLotId, rwasList } from './sdk.js';
-import { ExplorerRwaView, RwaListView } from './views.js';
+import { RwaDetailView, RwaListView } from './views.js';
 
 type RegisterFlags = Flags & { owner?: string; controls?: string; metadata?: string };
 
@@ -98,7 +98,7 @@ export async function rwaList(flags: Flags & { limit?: string; offset?: string; 
 
 export async function rwaGet(lot: string, flags: Flags) {
   const { client } = await resolveClient(flags, false);
-  const json = ExplorerRwaView.toJson(await rwaDetail(client, lot)) as Record<string, Json>;
+  const json = RwaDetailView.toJson(await rwaDetail(client, lot)) as Record<string, Json>;
   if (flags.json) printJson(json);
   else printRecord(json);
 }

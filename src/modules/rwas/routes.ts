@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import type { RouteDeps } from '../../gateway/deps.js';
 import { gatewayError } from '../../gateway/errors.js';
 import type { RouteFamily } from '../../gateway/family.js';
-import { ExplorerQuerystring, explorerPagination, parseExplorerPage } from '../../gateway/list.js';
+import { numberedPagination, PageNumberQuerystring, parseNumberedPage } from '../../gateway/list.js';
 import type { ListSource } from '../../gateway/list-scan.js';
 import { defineRoute, type RouteDef } from '../../gateway/route-table.js';
 import { listRoutes } from '../../gateway/routes/app-lists.js';
@@ -19,12 +19,12 @@ import { PATH_ID_CHARS_MAX } from '../../gateway/routes/app-params.js';
 import { respond, viewSchema } from '../../gateway/view.js';
 import type { RwaLot } from './model.js';
 import {
-  ExplorerRwaListView,
-  ExplorerRwaView,
-  explorerRwa,
+  RwaDetailView,
   type RwaItem,
   RwaItemView,
   RwaListView,
+  RwaPageView,
+  rwaDetailOf,
   rwaItem,
 } from './views.js';
 
@@ -100,23 +100,23 @@ export function rwaRoutes(d: RouteDeps, port: RwasPort): RouteDef[] {
       tags: TAGS,
       visibility: 'public',
       schema: {
-        querystring: ExplorerQuerystring,
+        querystring: PageNumberQuerystring,
         response: {
-          200: withExample(viewSchema(ExplorerRwaListView), {
+          200: withExample(viewSchema(RwaPageView), {
             pagination: { page: 1, per_page: 20, total_pages: 1, total_items: 1 },
             items: [EXAMPLE_LOT],
           }),
         },
       },
       handler: (req, reply) => {
-        const p = parseExplorerPage(req.query, d.limits);
+        const p = parseNumberedPage(req.query, d.limits);
         const ids = port.ids();
         const items = ids.slice(p.offset, p.offset + p.perPage).flatMap((id) => {
           const l = port.lot(id);
           return l === undefined ? [] : [rwaItem(l)];
         });
-        return respond(d.schema, req, reply, ExplorerRwaListView, {
-          pagination: explorerPagination(p, ids.length),
+        return respond(d.schema, req, reply, RwaPageView, {
+          pagination: numberedPagination(p, ids.length),
           items,
         });
       },
@@ -133,7 +133,7 @@ export function rwaRoutes(d: RouteDeps, port: RwasPort): RouteDef[] {
       schema: {
         params: RwaParams,
         response: {
-          200: withExample(viewSchema(ExplorerRwaView), {
+          200: withExample(viewSchema(RwaDetailView), {
             lot: EXAMPLE_LOT,
             metadata: { warehouse: 'Rotterdam 4' },
             parents: [{ id: 'rwa_9a0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f7a8b', quantity: '250.000' }],
@@ -145,7 +145,7 @@ export function rwaRoutes(d: RouteDeps, port: RwasPort): RouteDef[] {
       handler: (req, reply) => {
         const l = port.lot(req.params.rwa_id);
         if (l === undefined) throw gatewayError('not_found', { rwa: req.params.rwa_id });
-        return respond(d.schema, req, reply, ExplorerRwaView, explorerRwa(l));
+        return respond(d.schema, req, reply, RwaDetailView, rwaDetailOf(l));
       },
     }),
   ];

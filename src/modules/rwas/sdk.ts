@@ -11,7 +11,7 @@ import { type Numeric, numeric } from '../../model/numeric.js';
 import { getView, type PageOptions, postJson } from '../../sdk/answers.js';
 import type { Http } from '../../sdk/http.js';
 import { rwaChildId, rwaLotId } from './model.js';
-import { type ExplorerRwaListView, ExplorerRwaView, RwaListView } from './views.js';
+import { RwaDetailView, RwaListView, type RwaPageView } from './views.js';
 
 const q = (v: string | Numeric): Numeric => (typeof v === 'string' ? numeric(v) : v);
 
@@ -79,8 +79,8 @@ export const rwaInstructions = {
 } as const;
 
 export type RwaList = ReturnType<typeof RwaListView.fromJson>;
-export type RwaPage = ReturnType<typeof ExplorerRwaListView.fromJson>;
-export type RwaDetail = ReturnType<typeof ExplorerRwaView.fromJson>;
+export type RwaPage = ReturnType<typeof RwaPageView.fromJson>;
+export type RwaDetail = ReturnType<typeof RwaDetailView.fromJson>;
 
 /** Lots, by id or `sort`, filtered by `filter` (the list routes' JSON expression). */
 export function rwasList(
@@ -94,7 +94,7 @@ export function rwasList(
 
 /** One lot with its parents, controls and holds. */
 export function rwaDetail(client: { http: Http }, id: string): Promise<RwaDetail> {
-  return getView(client.http, `/v1/explorer/rwas/${encodeURIComponent(id)}`, {}, ExplorerRwaView);
+  return getView(client.http, `/v1/explorer/rwas/${encodeURIComponent(id)}`, {}, RwaDetailView);
 }
 
 export { rwaChildId, rwaLotId };

@@ -37,7 +37,7 @@ export type RwaItem = Infer<typeof RwaItemView>;
 /** The simple-list envelope of `GET /v1/rwas` and `POST /v1/rwas/query`. */
 export const RwaListView = struct('AppRwaList', { items: seq(RwaItemView, LIST_ITEMS_MAX), total: varuint });
 
-/** The explorer's page envelope (as every explorer list: gateway/list.ts `explorerPagination`). */
+/** The envelope of a numbered page (as every `{pagination, items}` list: gateway/list.ts `numberedPagination`). */
 const RwaPaginationView = struct('ExplorerRwaPagination', {
   page: varuint,
   perPage: varuint,
@@ -46,13 +46,13 @@ const RwaPaginationView = struct('ExplorerRwaPagination', {
 });
 
 /** A page of lots (`GET /v1/explorer/rwas`). */
-export const ExplorerRwaListView = struct('ExplorerRwaList', {
+export const RwaPageView = struct('ExplorerRwaList', {
   pagination: RwaPaginationView,
   items: seq(RwaItemView, LIST_ITEMS_MAX),
 });
 
 /** One lot with its provenance, policy and holds (`GET /v1/explorer/rwas/{rwa_id}`). */
-export const ExplorerRwaView = struct('ExplorerRwa', {
+export const RwaDetailView = struct('ExplorerRwa', {
   lot: RwaItemView,
   metadata: MetadataCodec,
   /** The lots it was made from, with the quantity taken from each. */
@@ -65,7 +65,7 @@ export const ExplorerRwaView = struct('ExplorerRwa', {
     isFrozen: bool,
   }),
 });
-export type ExplorerRwa = Infer<typeof ExplorerRwaView>;
+export type RwaLotDetail = Infer<typeof RwaDetailView>;
 
 const STATUS = { Merged: 'merged', Redeemed: 'redeemed' } as const;
 
@@ -84,7 +84,7 @@ export function rwaItem(l: RwaLot): RwaItem {
   };
 }
 
-export function explorerRwa(l: RwaLot): ExplorerRwa {
+export function rwaDetailOf(l: RwaLot): RwaLotDetail {
   return {
     lot: rwaItem(l),
     metadata: l.metadata,

@@ -1,5 +1,4 @@
-// One account: balances and permissions (app route), owned counts and QR code (explorer), the ledger
-// modules' panels (extensions.ts).
+// One account: balances and permissions (app route), the ledger modules' panels (extensions.ts).
 
 import { html } from 'htm/preact';
 import { useContext } from 'preact/hooks';
@@ -28,26 +27,6 @@ interface Account extends AccountRow {
   roles: string[];
 }
 
-interface Explorer {
-  owned_domains: number;
-  owned_nfts: number;
-  role_count: number;
-}
-interface Qr {
-  svg: string;
-  literal: string;
-}
-
-/** Owned counts and the QR code of the id (explorer routes), when the node serves them (the roles are in the facts above). */
-function Summary({ id }: { id: string }) {
-  const x = useJson<Explorer>(`/v1/explorer/accounts/${enc(id)}`);
-  const qr = useJson<Qr>(`/v1/explorer/accounts/${enc(id)}/qr`);
-  return html`<div class="summary">
-    ${x?.ok ? html`<${Facts} items=${[['Domains owned', x.body.owned_domains], ['NFTs owned', x.body.owned_nfts]]} />` : null}
-    ${qr?.ok ? html`<img class="qr" width="128" height="128" alt=${`QR code of ${qr.body.literal}`} src=${`data:image/svg+xml,${encodeURIComponent(qr.body.svg)}`} />` : null}
-  </div>`;
-}
-
 export function AccountPage({ id }: { id: string }) {
   const answer = useJson<Account>(`/v1/accounts/${enc(id)}`);
   const paths = useContext(PathsContext);
@@ -73,7 +52,6 @@ export function AccountPage({ id }: { id: string }) {
             },
           ]}
         />
-        ${paths.has('/v1/explorer/accounts/{id}') ? html`<${Summary} id=${a.id} />` : null}
         ${EXTENSIONS.flatMap((x) => x.accountPanels ?? [])
           .filter((p) => paths.has(p.path))
           .map(({ path, Panel }) => html`<${Panel} key=${path} id=${a.id} />`)}

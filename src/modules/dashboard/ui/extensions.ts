@@ -20,14 +20,17 @@ export interface AccountPanel {
 }
 
 /**
- * A page of its own at `#/<route>` (its argument: the next part of the hash), listed in the navigation
- * as `title` when the node serves `path` (from its OpenAPI document); its route never shadows one of
- * the dashboard's own pages.
+ * A page of its own at `#/<route>` (its argument: the next part of the hash; its query: `useRoute`),
+ * listed in the navigation as `title` when the node serves `path` (from its OpenAPI document): right
+ * after the overview when `leading` (the chain's own pages), else after the consensus page. A page
+ * without a title is not listed (one item, reached by its links). Its route never shadows one of the
+ * dashboard's own pages.
  */
 export interface ModulePage {
   readonly route: string;
-  readonly title: string;
-  readonly path: string;
+  readonly title?: string;
+  readonly path?: string;
+  readonly leading?: boolean;
   readonly Page: FunctionComponent<{ arg: string }>;
 }
 
@@ -40,20 +43,32 @@ export interface SettingsSection {
   readonly Section: FunctionComponent;
 }
 
+/** A committed block as the live feed lists it. */
+export interface RecentBlock {
+  height: number;
+  hash: string;
+  creation_time_ms: number;
+}
+
 export interface DashboardExtension {
   /** Its pages, listed in the navigation after the dashboard's own ledger pages. */
   readonly pages?: readonly ModulePage[];
   /** Panels on an account's page, after its summary. */
   readonly accountPanels?: readonly AccountPanel[];
   /**
-   * The pages a search text names by the module's own names: `text` is trimmed, holds no `#`, and is no
-   * account id; none when it has no form the module knows.
+   * The pages a search text names by the module's own names or forms (a height, a hash): `text` is
+   * trimmed, holds no `#`, and is no account id; none when it has no form the module knows.
    */
   readonly search?: (text: string) => Promise<Match[]>;
-  /** What the search box's placeholder adds for it (a word). */
+  /** What the search box's placeholder adds for it (a word or two). */
   readonly searchHint?: string;
   /** Its sections of the settings page. */
   readonly settings?: readonly SettingsSection[];
+  /**
+   * The newest `n` committed blocks, newest first: on every (re)connection of the live feed they join
+   * it, so a page that had no event id to resume from still shows the blocks committed meanwhile.
+   */
+  readonly recentBlocks?: (n: number) => Promise<RecentBlock[]>;
 }
 
 /** Every module's additions, in module folder order. */

@@ -1,7 +1,7 @@
 // Small hooks shared by the pages: the hash route, one JSON answer, a polled JSON answer, the live feed.
 
 import { useContext, useEffect, useRef, useState } from 'preact/hooks';
-import { type Answer, getJson, NODE_URL, postJson } from './api.js';
+import { type Answer, getJson, postJson } from './api.js';
 import { FeedContext } from './context.js';
 import type { LiveFeed } from './live.js';
 
@@ -49,24 +49,6 @@ export function useJson<T>(path: string | undefined, again: unknown = 0): Answer
     return () => ac.abort();
   }, [path, again]);
   return answer;
-}
-
-/**
- * New items of an explorer stream (`/v1/explorer/{blocks,transactions}/stream`, event `what`), newest
- * first, at most `max`; nothing while `on` is false. No Last-Event-ID: the page lists what came before.
- */
-export function useExplorerStream<T>(kind: string, what: string, on: boolean, max = 20): T[] {
-  const [items, setItems] = useState<T[]>([]);
-  useEffect(() => {
-    if (!on) return;
-    const source = new EventSource(`${NODE_URL}/v1/explorer/${kind}/stream`);
-    source.addEventListener(what, (e) => {
-      const item = JSON.parse((e as MessageEvent<string>).data) as T;
-      setItems((l) => [item, ...l].slice(0, max));
-    });
-    return () => source.close();
-  }, [kind, what, on]);
-  return items;
 }
 
 /** One POST of a JSON query (the look-ups of names in place of ids), again whenever `path` or `body` changes. */

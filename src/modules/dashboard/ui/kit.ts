@@ -10,9 +10,11 @@ export type {
   DashboardExtension,
   Match,
   ModulePage,
+  RecentBlock,
   SettingsSection,
 } from './extensions.js';
-export { useJson, usePoll, usePostJson, useRoute } from './hooks.js';
+export { useFeed, useJson, usePoll, usePostJson, useRoute } from './hooks.js';
+export type { DataEvent } from './live.js';
 export {
   AccountLink,
   AssetLink,
@@ -23,9 +25,11 @@ export {
   Json,
   Loaded,
   Page,
+  short,
   Table,
   TxLink,
   time,
 } from './parts.js';
-export { readableRejection } from './rejections.js';
+export { type PastEvents, pastEvents } from './past-events.js';
+export { isRejection, readableRejection } from './rejections.js';
 export { currentSession, forgetSession, keepSession, type Session, sessionHeaders } from './session.js';

@@ -3,7 +3,7 @@
 // restarting), the feed opens a new one with `last_event_id` in the query, so no committed event is
 // missed across a node restart.
 
-import { getJson } from './api.js';
+import type { RecentBlock } from './extensions.js';
 
 export interface FeedItem {
   /** SSE id: unique and increasing. */
@@ -41,7 +41,11 @@ export class LiveFeed {
   private readonly listeners = new Set<Listener>();
   private reopen: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly url: string) {}
+  /** `recent`: where the newest committed blocks come from on (re)connection (the modules' `recentBlocks`). */
+  constructor(
+    private readonly url: string,
+    private readonly recent: readonly ((n: number) => Promise<RecentBlock[]>)[] = [],
+  ) {}
 
   start(): void {
     const q = this.lastId === undefined ? '' : `?last_event_id=${encodeURIComponent(this.lastId)}`;
@@ -90,17 +94,14 @@ export class LiveFeed {
   }
 
   /**
-   * On every (re)connection, the newest committed blocks from the explorer route join the feed: a page
-   * that had received no event before the node restarted has no id to resume from, and still shows the
-   * blocks committed meanwhile. Ordered by height, newest first.
+   * On every (re)connection, the newest committed blocks (from the modules that give them) join the
+   * feed: a page that had received no event before the node restarted has no id to resume from, and
+   * still shows the blocks committed meanwhile. Ordered by height, newest first.
    */
   private async catchUp(): Promise<void> {
-    const a = await getJson<{ items: { height: number; hash: string; creation_time_ms: number }[] }>(
-      `/v1/explorer/blocks?per_page=${CATCH_UP_BLOCKS}`,
-    );
-    if (!a.ok) return;
+    const blocks = (await Promise.all(this.recent.map((r) => r(CATCH_UP_BLOCKS)))).flat();
     const known = new Set(this.items.filter((i) => i.kind === 'block').map((i) => i.hash));
-    const fresh: FeedItem[] = a.body.items
+    const fresh: FeedItem[] = blocks
       .filter((b) => !known.has(b.hash))
       .map((b) => ({
         id: `block:${b.height}`,

@@ -7,9 +7,13 @@ import { render } from 'preact';
 import { NODE_URL, servedPaths } from './api.js';
 import { App } from './app.js';
 import { FeedContext, PathsContext } from './context.js';
+import { EXTENSIONS } from './extensions.js';
 import { LiveFeed } from './live.js';
 
-const feed = new LiveFeed(`${NODE_URL}/v1/events/sse`);
+const feed = new LiveFeed(
+  `${NODE_URL}/v1/events/sse`,
+  EXTENSIONS.flatMap((x) => (x.recentBlocks === undefined ? [] : [x.recentBlocks])),
+);
 feed.start();
 const paths = await servedPaths();
 const root = document.getElementById('app');

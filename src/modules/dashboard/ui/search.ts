@@ -1,5 +1,5 @@
-// Search by transaction or block hash, block height, account id, asset definition id or domain id, and
-// by the names the ledger modules give (extensions.ts). The query is looked up on every route it could
+// Search by account id, asset definition id or domain id, and by the names and forms the ledger modules
+// know (extensions.ts; a block height or hash is a form). The query is looked up on every route it could
 // name; one match opens its page, several are listed (a module's name and a domain may be spelled alike).
 
 import { html } from 'htm/preact';
@@ -27,18 +27,6 @@ export async function resolveQuery(
 ): Promise<Match[]> {
   const s = q.trim();
   if (s === '') return [];
-  if (/^\d+$/.test(s))
-    return found(exists(`/v1/explorer/blocks/${s}`), { what: `Block ${s}`, to: href('block', s) });
-  if (/^(0x)?[0-9a-f]{64}$/i.test(s)) {
-    const h = s.replace(/^0x/, '').toLowerCase();
-    const tx = await found(exists(`/v1/explorer/transactions/${h}`), {
-      what: 'Transaction',
-      to: href('tx', h),
-    });
-    return tx.length > 0
-      ? tx
-      : found(exists(`/v1/explorer/blocks/${h}`), { what: 'Block', to: href('block', h) });
-  }
   if (s.includes('@')) {
     if (ACCOUNT_ID.test(s))
       return found(exists(`/v1/accounts/${enc(s)}`), { what: 'Account', to: href('account', s) });
@@ -68,7 +56,7 @@ export function SearchForm() {
       id="search-input"
       name="q"
       type="search"
-      placeholder=${['hash, height, account, asset', ...EXTENSIONS.flatMap((x) => x.searchHint ?? [])].join(', ')}
+      placeholder=${['account, asset', ...EXTENSIONS.flatMap((x) => x.searchHint ?? [])].join(', ')}
       autocomplete="off"
       value=${q}
       onInput=${(e: Event) => setQ((e.target as HTMLInputElement).value)}
