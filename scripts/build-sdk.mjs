@@ -10,7 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { pureCodecs, withoutModuleConfig } from './sdk-pure.mjs';
+import { pureCodecs, withoutModuleConfig, withoutServerWire } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkgDir = join(root, 'packages/sdk');
@@ -35,7 +35,7 @@ const result = await build({
   write: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [pureCodecs(), withoutModuleConfig()],
+  plugins: [withoutServerWire(), pureCodecs(), withoutModuleConfig()],
 });
 
 const foreign = new Set();
