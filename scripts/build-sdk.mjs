@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds the SDK package (packages/sdk, `@torana/sdk`) from src/sdk: one ES module bundle of the SDK's
 // own sources (codec, crypto, model, modules' client code) with the pure-JS crypto backend, its npm
-// dependencies left as imports, and the signalling envelope crypto (X25519, XChaCha20) as a chunk loaded on first use;
+// dependencies left as imports, and the signalling envelope's AEAD (XChaCha20-Poly1305) as a chunk loaded on first use;
 // then the type declarations (tsc). Each codec constructor call is marked pure (scripts/sdk-pure.mjs), so an
 // application's bundler drops the codecs its code never reaches, and the modules' configuration sections
 // are left out (the SDK reads no configuration; `withoutModuleConfig`). Fails when the bundle would import
