@@ -86,16 +86,18 @@ export function withoutModuleConfig() {
 /**
  * Two parts of the ledger's wire are read only by the node: the rejection meanings (src/model/rejections.ts
  * `CORE_REJECTIONS`, each module's `rejections` in its `wire.ts`), the messages the executor commits for a
- * rejection made without one (`reject`) and the gateway lists, and the modules' instruction weights (their
- * `weights` in `wire.ts`), which admission, the block builder and the executor compute. The SDK reads
- * neither: a rejection it reports carries the message its block committed, and it weighs nothing. So the
- * SDK's builds give every meaning as `''` (each code stays declared, with its number) and each module's
- * weights as `{}`: a few KiB of text and rules out of an application's startup code. The source is parsed
- * (TypeScript's parser); a meaning written as anything but a string literal, or a `CORE_REJECTIONS` not
- * found, fails the build rather than being kept or dropped silently. Nothing else of the file changes.
+ * rejection made without one (`reject`) and the gateway lists, and the instruction weights (the core's
+ * `CORE_WEIGHTS` in src/model/weights.ts, each module's `weights` in its `wire.ts`), which admission, the
+ * block builder and the executor compute. The SDK reads neither: a rejection it reports carries the
+ * message its block committed, and it weighs nothing. So the SDK's builds give every meaning as `''` (each
+ * code stays declared, with its number) and the weight tables as `{}`: a few KiB of text and rules out of
+ * an application's startup code. The source is parsed (TypeScript's parser); a meaning written as anything
+ * but a string literal, or a `CORE_REJECTIONS` or `CORE_WEIGHTS` not found, fails the build rather than
+ * being kept or dropped silently. Nothing else of the file changes.
  */
 export function stripServerWire(source, file) {
   const isCore = /[\\/]src[\\/]model[\\/]rejections\.ts$/.test(file);
+  const isWeights = /[\\/]src[\\/]model[\\/]weights\.ts$/.test(file);
   const sf = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
   /** [start, end, replacement] of each edit. */
   const edits = [];
@@ -129,8 +131,15 @@ export function stripServerWire(source, file) {
           throw new Error(`${file}: CORE_REJECTIONS.${name(p)} is not [number, meaning]`);
         blank(pair.elements[1], `the meaning of ${name(p)}`);
       }
+    } else if (isWeights && ts.isVariableDeclaration(node) && node.name.getText(sf) === 'CORE_WEIGHTS') {
+      found = true;
+      const table = unwrap(node.initializer);
+      if (!ts.isObjectLiteralExpression(table))
+        throw new Error(`${file}: CORE_WEIGHTS is not an object literal`);
+      edits.push([table.getStart(sf), table.getEnd(), '{}']);
     } else if (
       !isCore &&
+      !isWeights &&
       ts.isCallExpression(node) &&
       node.expression.getText(sf) === 'declareModuleWire' &&
       node.arguments.length === 1
@@ -149,6 +158,7 @@ export function stripServerWire(source, file) {
   };
   visit(sf);
   if (isCore && !found) throw new Error(`${file}: no CORE_REJECTIONS`);
+  if (isWeights && !found) throw new Error(`${file}: no CORE_WEIGHTS`);
   let out = source;
   for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0]))
     out = `${out.slice(0, start)}${text}${out.slice(end)}`;
@@ -157,7 +167,8 @@ export function stripServerWire(source, file) {
 
 /**
  * The SDK's builds without the node's own parts of the wire (`stripServerWire`): the core's rejection
- * meanings (src/model/rejections.ts) and each module's meanings and weights (`src/modules/<name>/wire.ts`).
+ * meanings and weights (src/model/rejections.ts, src/model/weights.ts) and each module's
+ * (`src/modules/<name>/wire.ts`).
  * esbuild takes the first plugin that loads a file, so this one also marks the codecs of the files it
  * loads (`markPureCodecs`), and comes before `pureCodecs()` in a build's plugin list.
  */
@@ -166,7 +177,7 @@ export function withoutServerWire() {
     name: 'torana-sdk-without-server-wire',
     setup(b) {
       b.onLoad(
-        { filter: /[\\/]src[\\/](modules[\\/][a-z0-9-]+[\\/]wire|model[\\/]rejections)\.ts$/ },
+        { filter: /[\\/]src[\\/](modules[\\/][a-z0-9-]+[\\/]wire|model[\\/](rejections|weights))\.ts$/ },
         async (args) => {
           const source = await readFile(args.path, 'utf8');
           const out = markPureCodecs(stripServerWire(source, args.path));

@@ -160,7 +160,7 @@ describe('codec constructions marked pure for the SDK bundle', () => {
     assert.ok(sdk.gzip < full.gzip);
   });
 
-  it('gives the rejection meanings as empty texts and the module weights as {}, and nothing else', async () => {
+  it('gives the rejection meanings as empty texts and the weight tables as {}, and nothing else', async () => {
     const wire = [
       "import { row } from '../../model/weights.js';",
       'export const w = declareModuleWire({',
@@ -195,6 +195,16 @@ describe('codec constructions marked pure for the SDK bundle', () => {
     assert.ok(stripped.includes("domain_not_found: [301, '']"), 'the number stays');
     assert.ok(!stripped.includes('no such domain'));
     assert.throws(() => stripServerWire('export const X = 1;', coreFile), /no CORE_REJECTIONS/);
+
+    const weightsFile = join(ROOT, 'src/model/weights.ts');
+    const weights = await readFile(weightsFile, 'utf8');
+    assert.ok(weights.includes('  RegisterPeer: row(4_000),'));
+    const noWeights = stripServerWire(weights, weightsFile);
+    assert.match(noWeights, /const CORE_WEIGHTS = \{\} satisfies/);
+    assert.ok(!noWeights.includes('RegisterPeer: row(4_000)'));
+    const start = weights.indexOf('const CORE_WEIGHTS = {') + 'const CORE_WEIGHTS = '.length;
+    const end = weights.indexOf('} satisfies', start) + 1;
+    assert.equal(noWeights, `${weights.slice(0, start)}{}${weights.slice(end)}`, 'only the table changes');
   });
 
   it("leaves the node's rejection meanings and weights out of the SDK's bundle; the SDK still encodes", async () => {
@@ -206,6 +216,7 @@ describe('codec constructions marked pure for the SDK bundle', () => {
             "import { decode, encode } from './src/codec/frame.ts';",
             "import { DEFAULT_DECODE_LIMITS } from './src/codec/limits.ts';",
             "import { RejectionCodec } from './src/model/rejections.ts';",
+            "import { WEIGHTS } from './src/model/weights.ts';",
             "import { toHex } from './src/util/hex.ts';",
             "const key = importKeyPair('11'.repeat(32));",
             "const account = key.publicKeyText() + '@system';",
@@ -219,6 +230,7 @@ describe('codec constructions marked pure for the SDK bundle', () => {
             '  bytes: toHex(tx.bytes),',
             '  rejection: toHex(rejection),',
             '  decoded: decode(RejectionCodec, rejection, DEFAULT_DECODE_LIMITS),',
+            '  weighed: Object.keys(WEIGHTS),',
             '};',
           ].join('\n'),
           resolveDir: ROOT,
@@ -249,7 +261,7 @@ describe('codec constructions marked pure for the SDK bundle', () => {
     const sdk = await bundle([withoutServerWire(), pureCodecs(), withoutModuleConfig()]);
     console.log(
       `# the SDK with a transaction and a rejection: ${(sdk.gzip / 1024).toFixed(1)} KiB gzip without the ` +
-        `meanings and module weights, ${(full.gzip / 1024).toFixed(1)} KiB with them`,
+        `meanings and weights, ${(full.gzip / 1024).toFixed(1)} KiB with them`,
     );
     // A core meaning, a module's meaning and a module's weight formula term.
     const texts = [
@@ -261,7 +273,11 @@ describe('codec constructions marked pure for the SDK bundle', () => {
       assert.ok(full.text.includes(t), `the full bundle holds "${t}"`);
       assert.ok(!sdk.text.includes(t), `the SDK's bundle leaves "${t}" out`);
     }
-    assert.deepEqual(sdk.result, full.result, 'the same transaction and rejection, byte for byte');
+    const { weighed, ...same } = sdk.result;
+    assert.deepEqual(weighed, [], 'the SDK weighs no instruction kind');
+    assert.ok((full.result.weighed as string[]).includes('RegisterPeer'));
+    assert.ok((full.result.weighed as string[]).includes('RegisterAccountAlias'));
+    assert.deepEqual({ ...same, weighed: full.result.weighed }, full.result, 'the same bytes');
     assert.deepEqual(full.result.decoded, {
       ok: true,
       value: { code: 'alias_invalid', instructionIndex: 1, message: 'm' },
