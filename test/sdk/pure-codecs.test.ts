@@ -15,13 +15,13 @@ import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
-// @ts-expect-error: a plain ES module script without types
 import {
   markPureCodecs,
   pureCodecs,
   stripServerWire,
   withoutModuleConfig,
   withoutServerWire,
+  // @ts-expect-error: a plain ES module script without types
 } from '../../scripts/sdk-pure.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
