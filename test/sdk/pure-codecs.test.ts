@@ -172,7 +172,7 @@ describe('codec constructions marked pure for the SDK bundle', () => {
       "      'no such thing',",
       '  },',
       '  weights: { DoIt: row(40) },',
-      "  docs: 'docs/m.md',",
+      "  docs: 'docs/conference.md',",
       '});',
     ].join('\n');
     const file = '/x/src/modules/m/wire.ts';
