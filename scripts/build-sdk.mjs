@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // Builds the SDK package (packages/sdk, `@torana/sdk`) from src/sdk: one ES module bundle of the SDK's
 // own sources (codec, crypto, model, modules' client code) with the pure-JS crypto backend, its npm
-// dependencies left as imports, and the signalling envelope crypto (X25519, XChaCha20) as a chunk loaded on first use;
-// then the type declarations (tsc). Each codec constructor call is marked pure (scripts/sdk-pure.mjs), so an
-// application's bundler drops the codecs its code never reaches, and the modules' configuration sections
-// are left out (the SDK reads no configuration; `withoutModuleConfig`). Fails when the bundle would import
-// anything but the package's declared dependencies (a Node built-in, a native addon, a server library).
+// dependencies left as imports, and the signalling envelope's AEAD (XChaCha20-Poly1305) as a chunk loaded
+// on first use; then the type declarations (tsc). Each codec constructor call is marked pure
+// (scripts/sdk-pure.mjs), so an application's bundler drops the codecs its code never reaches; the modules'
+// configuration sections are left out (the SDK reads no configuration; `withoutModuleConfig`), and so are
+// the parts of the wire only the node reads, rejection meanings and instruction weights
+// (`withoutServerWire`). Fails when the bundle would import anything but the package's declared
+// dependencies (a Node built-in, a native addon, a server library).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
-import { pureCodecs, withoutModuleConfig } from './sdk-pure.mjs';
+import { pureCodecs, withoutModuleConfig, withoutServerWire } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const pkgDir = join(root, 'packages/sdk');
@@ -35,7 +37,7 @@ const result = await build({
   write: false,
   legalComments: 'none',
   logLevel: 'warning',
-  plugins: [pureCodecs(), withoutModuleConfig()],
+  plugins: [withoutServerWire(), pureCodecs(), withoutModuleConfig()],
 });
 
 const foreign = new Set();

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
-import { pureCodecs, withoutModuleConfig } from './sdk-pure.mjs';
+import { pureCodecs, withoutModuleConfig, withoutServerWire } from './sdk-pure.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const topAt = process.argv.indexOf('--top');
@@ -38,7 +38,7 @@ try {
     nodePaths: [join(root, 'node_modules')],
     metafile: true,
     logLevel: 'warning',
-    plugins: process.env.NO_PURE ? [] : [pureCodecs(), withoutModuleConfig()],
+    plugins: process.env.NO_PURE ? [] : [withoutServerWire(), pureCodecs(), withoutModuleConfig()],
   });
   const outputs = result.metafile.outputs;
   const gz = new Map(result.outputFiles.map((f) => [f.path, gzipSync(f.contents).length]));

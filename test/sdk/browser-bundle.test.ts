@@ -1,10 +1,12 @@
 // The SDK in a browser bundle ("Works in Node.js ≥ 20 and in a browser bundle"). esbuild
 // bundles src/sdk/index.ts for the browser, resolving `#crypto-backend` through package.json's
 // `imports` map with no plugin (a user's bundler gets the same answer from the `browser` condition),
-// and must find no Node built-in or native package in the graph. The bundle then runs in a node:vm
-// context holding only browser-like globals, where it must produce byte-for-byte the transaction the
-// Node SDK (libsodium backend) produces, verify RFC 8032 vectors with libsodium's strictness, hash a
-// published BLAKE2b-256 vector, and get a transaction accepted and committed by a served node.
+// and must find no Node built-in or native package in the graph. Split into chunks, it must be one
+// startup file and one chunk loaded on first use (the signalling AEAD) that shares no code with it. The
+// bundle then runs in a node:vm context holding only browser-like globals, where it must produce
+// byte-for-byte the transaction the Node SDK (libsodium backend) produces, verify RFC 8032 vectors with
+// libsodium's strictness, hash a published BLAKE2b-256 vector, and get a transaction accepted and
+// committed by a served node.
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -102,6 +104,34 @@ describe('SDK browser bundle', () => {
     t.diagnostic(
       `SDK bundle: ${size(sdkBundle.text.length)}, minified ${size(min.text.length)}, gzip ${size(gzipSync(min.text).length)}`,
     );
+  });
+
+  it('splits off only the signalling AEAD, sharing no code with the startup code (one startup file)', async () => {
+    const r = await build({
+      entryPoints: [fileURLToPath(new URL('src/sdk/index.ts', ROOT))],
+      bundle: true,
+      splitting: true,
+      minify: true,
+      write: false,
+      outdir: fileURLToPath(new URL('out-split', ROOT)),
+      platform: 'browser',
+      format: 'esm',
+      conditions: ['torana-source'],
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const outputs = Object.values(r.metafile.outputs);
+    const entry = outputs.find((o) => o.entryPoint !== undefined)!;
+    assert.deepEqual(
+      entry.imports.map((i) => i.kind),
+      ['dynamic-import'],
+      'the startup code imports no shared chunk, and loads one chunk on first use',
+    );
+    const lazy = r.metafile.outputs[entry.imports[0]!.path]!;
+    assert.deepEqual(lazy.imports, [], 'the chunk loaded on first use imports nothing');
+    const inputs = Object.keys(lazy.inputs).map((f) => packageName(f) ?? f);
+    assert.deepEqual([...new Set(inputs)], ['@noble/ciphers', 'src/modules/conference/signal-aead.ts']);
+    assert.equal(outputs.length, 2);
   });
 
   it('runs with browser globals only and reports the browser backend', async () => {

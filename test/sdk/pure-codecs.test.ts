@@ -4,7 +4,9 @@
 // inside a string, a template or a declaration), and a bundle of the SDK client alone, from marked
 // sources, leaves out view codecs nothing it uses reaches and is smaller than one from the sources as
 // they are. And the SDK's builds leave out the modules' configuration sections, which no SDK code reads:
-// the registry then adds none, and the bundle still builds, signs and encodes transactions.
+// the registry then adds none, and the bundle still builds, signs and encodes transactions. They also leave
+// out the node's own parts of the wire (rejection meanings, module weights): every code keeps its number,
+// and the bundle signs and encodes the same bytes.
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -13,8 +15,14 @@ import { describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { build, transform } from 'esbuild';
-// @ts-expect-error: a plain ES module script without types
-import { markPureCodecs, pureCodecs, withoutModuleConfig } from '../../scripts/sdk-pure.mjs';
+import {
+  markPureCodecs,
+  pureCodecs,
+  stripServerWire,
+  withoutModuleConfig,
+  withoutServerWire,
+  // @ts-expect-error: a plain ES module script without types
+} from '../../scripts/sdk-pure.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MARK = '/* @__PURE__ */ ';
@@ -150,5 +158,130 @@ describe('codec constructions marked pure for the SDK bundle', () => {
     assert.deepEqual(sdk.inputs, []);
     assert.equal(sdk.hash, full.hash, 'the same transaction, byte for byte');
     assert.ok(sdk.gzip < full.gzip);
+  });
+
+  it('gives the rejection meanings as empty texts and the weight tables as {}, and nothing else', async () => {
+    const wire = [
+      "import { row } from '../../model/weights.js';",
+      'export const w = declareModuleWire({',
+      "  name: 'm',",
+      "  instructions: { DoIt: { note: 'kept' } },",
+      '  rejections: {',
+      "    m_invalid: 'the input is out of range',",
+      '    m_gone:',
+      "      'no such thing',",
+      '  },',
+      '  weights: { DoIt: row(40) },',
+      "  docs: 'docs/conference.md',",
+      '});',
+    ].join('\n');
+    const file = '/x/src/modules/m/wire.ts';
+    assert.equal(
+      stripServerWire(wire, file),
+      wire
+        .replace("'the input is out of range'", "''")
+        .replace("'no such thing'", "''")
+        .replace('{ DoIt: row(40) }', '{}'),
+    );
+    const named = wire.replace("'no such thing'", 'GONE');
+    assert.throws(() => stripServerWire(named, file), /the meaning of m_gone is not a string literal/);
+    const noWire = "export const T = struct('T', { rejections: { a: 'b' } });";
+    assert.equal(stripServerWire(noWire, file), noWire, 'only the argument of declareModuleWire');
+
+    const coreFile = join(ROOT, 'src/model/rejections.ts');
+    const core = await readFile(coreFile, 'utf8');
+    const stripped = stripServerWire(core, coreFile);
+    assert.ok(core.includes("domain_not_found: [301, 'no such domain']"));
+    assert.ok(stripped.includes("domain_not_found: [301, '']"), 'the number stays');
+    assert.ok(!stripped.includes('no such domain'));
+    assert.throws(() => stripServerWire('export const X = 1;', coreFile), /no CORE_REJECTIONS/);
+
+    const weightsFile = join(ROOT, 'src/model/weights.ts');
+    const weights = await readFile(weightsFile, 'utf8');
+    assert.ok(weights.includes('  RegisterPeer: row(4_000),'));
+    const noWeights = stripServerWire(weights, weightsFile);
+    assert.match(noWeights, /const CORE_WEIGHTS = \{\} satisfies/);
+    assert.ok(!noWeights.includes('RegisterPeer: row(4_000)'));
+    const start = weights.indexOf('const CORE_WEIGHTS = {') + 'const CORE_WEIGHTS = '.length;
+    const end = weights.indexOf('} satisfies', start) + 1;
+    assert.equal(noWeights, `${weights.slice(0, start)}{}${weights.slice(end)}`, 'only the table changes');
+  });
+
+  it("leaves the node's rejection meanings and weights out of the SDK's bundle; the SDK still encodes", async () => {
+    const bundle = async (plugins: unknown[]) => {
+      const r = await build({
+        stdin: {
+          contents: [
+            "import { TransactionBuilder, importKeyPair, instructions as ix } from './src/sdk/index.ts';",
+            "import { decode, encode } from './src/codec/frame.ts';",
+            "import { DEFAULT_DECODE_LIMITS } from './src/codec/limits.ts';",
+            "import { RejectionCodec } from './src/model/rejections.ts';",
+            "import { WEIGHTS } from './src/model/weights.ts';",
+            "import { toHex } from './src/util/hex.ts';",
+            "const key = importKeyPair('11'.repeat(32));",
+            "const account = key.publicKeyText() + '@system';",
+            "const tx = new TransactionBuilder('chain', account)",
+            "  .add(ix.registerDomain('wonderland'), ix.registerAccountAlias('alice@wonderland', account))",
+            '  .createdAtMs(1)',
+            '  .sign(key);',
+            "const rejection = encode(RejectionCodec, { code: 'alias_invalid', instructionIndex: 1, message: 'm' });",
+            'export const result = {',
+            '  hash: tx.hash,',
+            '  bytes: toHex(tx.bytes),',
+            '  rejection: toHex(rejection),',
+            '  decoded: decode(RejectionCodec, rejection, DEFAULT_DECODE_LIMITS),',
+            '  weighed: Object.keys(WEIGHTS),',
+            '};',
+          ].join('\n'),
+          resolveDir: ROOT,
+          loader: 'ts',
+        },
+        bundle: true,
+        minify: true,
+        write: false,
+        platform: 'neutral',
+        format: 'esm',
+        mainFields: ['module', 'main'],
+        conditions: ['torana-source', 'browser'],
+        logLevel: 'silent',
+        plugins: plugins as never,
+      });
+      const text = r.outputFiles[0]!.text;
+      const dir = await mkdtemp(join(tmpdir(), 'torana-sdk-wire-'));
+      const file = join(dir, 'bundle.mjs');
+      await writeFile(file, text);
+      try {
+        const { result } = (await import(pathToFileURL(file).href)) as { result: Record<string, unknown> };
+        return { text, gzip: gzipSync(text).length, result };
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    };
+    const full = await bundle([pureCodecs(), withoutModuleConfig()]);
+    const sdk = await bundle([withoutServerWire(), pureCodecs(), withoutModuleConfig()]);
+    console.log(
+      `# the SDK with a transaction and a rejection: ${(sdk.gzip / 1024).toFixed(1)} KiB gzip without the ` +
+        `meanings and weights, ${(full.gzip / 1024).toFixed(1)} KiB with them`,
+    );
+    // A core meaning, a module's meaning and a module's weight formula term.
+    const texts = [
+      'no such domain',
+      'the alias literal is malformed',
+      '+ private ? verify + fee ? (verify + poolAppend)',
+    ];
+    for (const t of texts) {
+      assert.ok(full.text.includes(t), `the full bundle holds "${t}"`);
+      assert.ok(!sdk.text.includes(t), `the SDK's bundle leaves "${t}" out`);
+    }
+    const { weighed, ...same } = sdk.result;
+    assert.deepEqual(weighed, [], 'the SDK weighs no instruction kind');
+    assert.ok((full.result.weighed as string[]).includes('RegisterPeer'));
+    assert.ok((full.result.weighed as string[]).includes('RegisterAccountAlias'));
+    assert.deepEqual({ ...same, weighed: full.result.weighed }, full.result, 'the same bytes');
+    assert.deepEqual(full.result.decoded, {
+      ok: true,
+      value: { code: 'alias_invalid', instructionIndex: 1, message: 'm' },
+    });
+    assert.ok(sdk.gzip < full.gzip - 1024, `${full.gzip - sdk.gzip} bytes gzip saved`);
   });
 });

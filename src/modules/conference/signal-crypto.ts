@@ -1,7 +1,9 @@
-// The key agreement and AEAD of signalling envelope v1 (signal-envelope.ts has the format): libsodium's
-// constructions computed with the pure-JS @noble libraries. signal-envelope.ts imports this module on
-// first use, so that X25519 and XChaCha20-Poly1305 are not in the startup chunk of a split bundle.
-import { xchacha20poly1305 } from '@noble/ciphers/chacha';
+// The key agreement of signalling envelope v1 (signal-envelope.ts has the format): libsodium's
+// constructions computed with the pure-JS @noble libraries. Its code (noble's Ed25519 module, whose X25519
+// ladder comes with it, and BLAKE2b) is the code the SDK signs and hashes with, so signal-envelope.ts
+// imports it statically; only the AEAD (signal-aead.ts), which shares nothing, is loaded on first use. Were
+// this module loaded on first use too, a bundler that splits chunks would move the code it shares with the
+// startup code into a third file (a chunk both import), which costs a page more than it saves.
 import { ed25519, x25519 } from '@noble/curves/ed25519';
 import { blake2b } from '@noble/hashes/blake2';
 import { isValidPublicKey } from '../../crypto/signer.js';
@@ -64,24 +66,4 @@ export function ephemeralKeyPair(seed: Uint8Array | undefined): {
   const secretKey =
     seed === undefined ? x25519.utils.randomPrivateKey() : blake2b(seed, { dkLen: KEY_BYTES });
   return { secretKey, publicKey: x25519.getPublicKey(secretKey) };
-}
-
-/** XChaCha20-Poly1305-IETF, combined mode (ciphertext ‖ tag). */
-export function aeadSeal(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  ad: Uint8Array,
-  plaintext: Uint8Array,
-): Uint8Array {
-  return xchacha20poly1305(key, nonce, ad).encrypt(plaintext);
-}
-
-/** The plaintext, or undefined when the tag does not verify. */
-export function aeadOpen(
-  key: Uint8Array,
-  nonce: Uint8Array,
-  ad: Uint8Array,
-  sealed: Uint8Array,
-): Uint8Array | undefined {
-  return tryOr(() => xchacha20poly1305(key, nonce, ad).decrypt(sealed));
 }

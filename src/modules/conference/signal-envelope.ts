@@ -20,12 +20,14 @@
 // Opening fails alike for a wrong recipient, another call, kind, sender or recipient in the associated
 // data, and any changed byte: the AEAD tag does not verify; then the signature must verify against the
 // sender's account key (the crypto backend's strict verification, as the node's). Results are values,
-// not exceptions. The X25519 and AEAD code (signal-crypto.ts) is imported on first seal or open, so a
-// bundler that splits chunks keeps it out of the startup code of applications that never signal.
+// not exceptions. The AEAD code (signal-aead.ts) is imported on first seal or open, so a bundler that
+// splits chunks keeps it out of the startup code of applications that never signal; the key agreement
+// (signal-crypto.ts) uses only the Ed25519 and BLAKE2b code the SDK already holds.
 
 import { verifySignature } from '../../crypto/signer.js';
 import { parseAccountId } from '../../model/ids.js';
 import { parsePublicKey } from '../../model/keys.js';
+import { ephemeralKeyPair, randomBytes, sessionKey, x25519Public, x25519Secret } from './signal-crypto.js';
 
 export const SIGNAL_ENVELOPE_VERSION = 1;
 export const SIGNAL_AD_TAG = 'torana-signal-v1';
@@ -118,9 +120,10 @@ function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
 
 const KEY_BYTES = 32;
 
-/** The envelope's key agreement and AEAD, loaded on first use. */
-function signalCrypto() {
-  return import('./signal-crypto.js');
+/** The envelope's key agreement, and its AEAD loaded on first use. */
+async function signalCrypto() {
+  const { aeadOpen, aeadSeal } = await import('./signal-aead.js');
+  return { aeadOpen, aeadSeal, ephemeralKeyPair, randomBytes, sessionKey, x25519Public, x25519Secret };
 }
 
 /** Signs `payload` as `ctx.from` (whose key `sender` must hold) and encrypts it to the account `ctx.to`. */
