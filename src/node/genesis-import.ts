@@ -18,6 +18,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { Writer } from '../codec/writer.js';
 import { assetId, parseAccountId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
 import { parseStateKey } from '../state/keys.js';
@@ -29,9 +30,9 @@ import {
   EMPTY_VALUE,
   encodeCount,
   encodeIndexMeta,
-  indexParentPrefix,
-  orderedEntryKey,
+  ORDER_KEY_BYTES,
   STATE_INDEX_META_KEY,
+  STATE_INDEX_PREFIX,
   tableCountKey,
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
@@ -68,23 +69,57 @@ export interface GenesisImportReport {
 }
 
 /**
- * Index entry keys as `indexEntryKey` gives them, with the parent prefixes of the few parents shared
- * by many rows (a domain, a definition) built once.
+ * The keys and values of one row, built in buffers reused from row to row (the import hands each to the
+ * sorts and hashes before the next row): a row's key as `stateKey` gives it, its value as the table's
+ * codec encodes it (`encode`), its index entry keys as `indexEntryKey` and `orderedEntryKey` give them.
+ * No buffer is allocated per row: at millions of rows, small buffers (each its own backing store) and
+ * the collections they cause were a large part of the import's CPU.
  */
-class IndexKeys {
-  private readonly prefixes = new Map<string, Uint8Array>();
-  entry(tag: number, index: string, parent: string, child: string): Uint8Array {
-    const k = `${tag}\u0000${index}\u0000${parent}`;
-    let prefix = this.prefixes.get(k);
-    if (prefix === undefined) {
-      if (this.prefixes.size >= 1024) this.prefixes.clear();
-      prefix = indexParentPrefix(tag, index, parent);
-      this.prefixes.set(k, prefix);
+class RowBytes {
+  private keyBuf = Buffer.allocUnsafe(1024);
+  private entryBuf = Buffer.allocUnsafe(1024);
+  private readonly writer = new Writer(1024);
+
+  /** `tag ‖ utf8(id)`: a view valid until the next call. */
+  key(tag: number, id: string): Uint8Array {
+    const need = 1 + 3 * id.length;
+    if (need > this.keyBuf.length) this.keyBuf = Buffer.allocUnsafe(need);
+    const b = this.keyBuf;
+    b[0] = tag;
+    return b.subarray(0, 1 + b.write(id, 1, 'utf8'));
+  }
+
+  /** The row's value bytes: a view valid until the next call. */
+  value<V>(def: TableDef<V>, v: V): Uint8Array {
+    const w = this.writer;
+    w.pos = 0;
+    def.codec.encode(w, v);
+    return w.finish();
+  }
+
+  /**
+   * An index entry key: `0xF9 ‖ tag ‖ utf8(index) ‖ 0 ‖ u16 BE parent length ‖ utf8(parent)`, then the
+   * order key when given, then `utf8(child)`. A view valid until the next call.
+   */
+  entry(tag: number, index: string, parent: string, child: string, order?: Uint8Array): Uint8Array {
+    const need = 2 + 3 * index.length + 3 + 3 * parent.length + (order?.length ?? 0) + 3 * child.length;
+    if (need > this.entryBuf.length) this.entryBuf = Buffer.allocUnsafe(need);
+    const b = this.entryBuf;
+    b[0] = STATE_INDEX_PREFIX;
+    b[1] = tag;
+    let at = 2 + b.write(index, 2, 'utf8');
+    b[at] = 0;
+    const p = b.write(parent, at + 3, 'utf8');
+    assert(p <= 0xffff, `index parent of ${p} bytes`);
+    b[at + 1] = p >>> 8;
+    b[at + 2] = p & 0xff;
+    at += 3 + p;
+    if (order !== undefined) {
+      b.set(order, at);
+      at += order.length;
     }
-    const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(child, 'utf8'));
-    out.set(prefix);
-    out.write(child, prefix.length, 'utf8');
-    return out;
+    at += b.write(child, at, 'utf8');
+    return b.subarray(0, at);
   }
 }
 
@@ -173,22 +208,24 @@ async function importInto(
     assetDefinition: new BaseTable(TABLES.assetDefinition),
     asset: new BaseTable(TABLES.asset),
   };
-  const keys = new IndexKeys();
+  const bytes = new RowBytes();
   const pending = sorts.rows;
   let sum = 0n;
   let rows = 0;
   let line = 0;
   const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
-    const key = t.key(id);
-    const value = t.encodeValue(v);
+    const def = t.def;
+    const key = bytes.key(def.tag, id);
+    const value = bytes.value(def, v);
     pending.add(key, value, line);
     for (const [index, parent] of t.linksOf(id, v))
-      pending.add(keys.entry(t.def.tag, index, parent, id), EMPTY_VALUE, line);
+      pending.add(bytes.entry(def.tag, index, parent, id), EMPTY_VALUE, line);
     // The ordered index (a definition's holders by balance), as a commit writes it.
-    const order = t.def.order;
+    const order = def.order;
     if (order !== undefined) {
       const e = order.of(id, v);
-      pending.add(orderedEntryKey(t.def.tag, order.index, e.parent, e.key, id), EMPTY_VALUE, line);
+      assert(e.key.length === ORDER_KEY_BYTES, `an order key of ${e.key.length} bytes`);
+      pending.add(bytes.entry(def.tag, order.index, e.parent, id, e.key), EMPTY_VALUE, line);
     }
     sorts.leaves.add(keyHash(key), valueHash(value));
     sum = addLeaf(sum, leafValue(key, value));
