@@ -113,8 +113,9 @@ export class KeyValueSorter {
 
   add(key: Uint8Array, value: Uint8Array, tag = 0): void {
     assert(!this.done, 'kv sort: a record added after sorting');
-    assert(key.length <= KEY_BYTES_MAX, `kv sort: a key of ${key.length} bytes`);
-    assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, `kv sort: tag ${tag}`);
+    // Constant texts: a message built on every call would cost more than the record's copy.
+    assert(key.length <= KEY_BYTES_MAX, 'kv sort: a key of more than 65,535 bytes');
+    assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, 'kv sort: a tag outside u32');
     const size = recordBytes(key.length, value.length);
     if (this.at + size > this.runBytes && this.offsets.length > 0) this.spill();
     if (this.at + size > this.run.length) {
