@@ -8,10 +8,11 @@
 // hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a fixed size in a scratch file
 // beside the data directory), and the row with its index entries to another, by store key
 // (storage/kv-sort.ts); the tree is then built bottom-up in one pass over the merged leaves
-// (merkle/sorted-build.ts) and its nodes sorted by key the same way. Everything reaches the store in key
-// order, appended in batches (LMDB's append mode): no random insert into a large file, no read per
-// account. The heap holds the declared domains and definitions (with their running totals), one batch and
-// the sorts' run buffers.
+// (merkle/sorted-build.ts), which hands out each depth's nodes in key order: they are spooled by depth
+// (merkle/node-spool.ts) and read back depth after depth, in key order without a sort. Everything
+// reaches the store in key order, appended in batches (LMDB's append mode): no random insert into a
+// large file, no read per account. The heap holds the declared domains and definitions (with their
+// running totals), one batch, the sorts' run buffers and the spool's depth buffers.
 
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
@@ -24,6 +25,7 @@ import { checkedAdd } from '../state/amounts.js';
 import { parseStateKey } from '../state/keys.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
 import { LeafSorter } from '../state/merkle/leaf-sort.js';
+import { NodeSpool } from '../state/merkle/node-spool.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
 import { addLeaf, leafValue } from '../state/root.js';
 import {
@@ -162,8 +164,10 @@ export async function importGenesisState(
     scratchDir?: string;
     /** Leaves per sorted run (LEAF_RUN_RECORDS). */
     runLeaves?: number;
-    /** Bytes of rows and of tree nodes per sorted run (KV_RUN_BYTES). */
+    /** Bytes of rows per sorted run (KV_RUN_BYTES). */
     runBytes?: number;
+    /** Bytes of tree nodes buffered per depth before they go to the scratch file (SPOOL_DEPTH_BYTES). */
+    spoolBytes?: number;
   },
 ): Promise<GenesisImportReport> {
   if (store.appliedHeight() !== 0 || !storeIsEmpty(store))
@@ -173,7 +177,7 @@ export async function importGenesisState(
   const sorts: Sorts = {
     leaves: new LeafSorter(dir, opts.runLeaves),
     rows: new KeyValueSorter(dir, opts.runBytes),
-    nodes: new KeyValueSorter(dir, opts.runBytes),
+    nodes: new NodeSpool(dir, opts.spoolBytes),
   };
   try {
     return await importInto(store, lines, opts, sorts);
@@ -188,12 +192,13 @@ export async function importGenesisState(
 /**
  * The import's three external sorts: the tree's leaves by key hash; the rows, index entries and
  * bookkeeping by store key (each tagged with its line, to name the line of a key written twice); the
- * tree's nodes by store key (all above the rows': the 0xFA space).
+ * tree's nodes by store key (all above the rows': the 0xFA space), spooled by depth: the build hands
+ * out each depth's nodes in key order, so they need no sort.
  */
 interface Sorts {
   leaves: LeafSorter;
   rows: KeyValueSorter;
-  nodes: KeyValueSorter;
+  nodes: NodeSpool;
 }
 
 async function importInto(
@@ -335,8 +340,8 @@ function storeIsEmpty(store: ImportStore): boolean {
 }
 
 /**
- * The state tree of version 0 from the sorted leaves (its nodes come out grouped by subtree, not by
- * key: they are sorted again), appended after the rows.
+ * The state tree of version 0 from the sorted leaves, its nodes spooled by depth (merkle/node-spool.ts)
+ * and appended after the rows in key order.
  */
 async function buildTree(sorts: Sorts, out: Batches) {
   const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => sorts.nodes.add(k, v));
