@@ -186,9 +186,7 @@ export class KeyValueSorter {
         while (off < size) off += writeSync(this.fd, this.run, o + off, size - off, this.fileEnd + off);
         this.fileEnd += size;
       } else {
-        // Records are small: a loop copies them without the views a Buffer copy makes.
-        const run = this.run;
-        for (let j = 0; j < size; j++) out[used + j] = run[o + j]!;
+        this.run.copy(out, used, o, o + size);
         used += size;
       }
     }
