@@ -56,6 +56,7 @@ class RunReader {
   readonly seq: number;
 
   constructor(fd: number, start: number, end: number, seq: number) {
+    assert(start < end, 'kv sort: an empty run');
     this.w = new RunWindow(fd, start, end, WINDOW_BYTES, 'kv sort');
     this.seq = seq;
   }
@@ -69,6 +70,7 @@ class RunReader {
     w.need(2 + k + 4);
     const v = w.buf.readUInt32BE(w.at + 2 + k);
     const size = recordBytes(k, v);
+    assert(size <= w.left, 'kv sort: a record runs past the end of its run');
     w.need(size);
     const b = w.buf;
     const a = w.at;
@@ -210,6 +212,7 @@ export class KeyValueSorter {
         const b = this.run;
         let last: string | undefined;
         for (const i of this.sortRun()) {
+          assert(last === undefined || this.keys[i]! >= last, 'kv sort: a run sorted out of key order');
           const o = this.offsets[i]!;
           const k = b.readUInt16BE(o);
           const v = b.readUInt32BE(o + 2 + k);
@@ -242,6 +245,7 @@ export class KeyValueSorter {
     let emitted = 0;
     let last: string | undefined;
     for (const r of mergeRuns(readers, less, (r) => r.next())) {
+      assert(last === undefined || r.order >= last, 'kv sort: the merge gave a key below the one before');
       yield { key: r.key, value: r.value, tag: r.tag, same: r.order === last };
       last = r.order;
       emitted++;
