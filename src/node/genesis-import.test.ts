@@ -114,12 +114,13 @@ describe('bulk genesis import', () => {
     const store = await StateStore.open(dir, { fsync: false });
     let stateRoot: string;
     try {
-      // Small batches and sort runs: rows and tree nodes merged from many runs, appended over many
-      // transactions.
+      // Small batches, sort runs and spool buffers: rows merged from many runs, tree nodes read back
+      // from many segments of each depth, appended over many transactions.
       const report = await importGenesisState(store, lines, {
         authority: admin.id,
         batchWrites: 1_000,
         runBytes: 16 << 10,
+        spoolBytes: 256,
       });
       assert.equal(report.accounts, ACCOUNTS);
       assert.equal(report.domains, 2);

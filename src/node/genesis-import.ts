@@ -8,30 +8,33 @@
 // hash) goes to an external merge sort (merkle/leaf-sort.ts: sorted runs of a fixed size in a scratch file
 // beside the data directory), and the row with its index entries to another, by store key
 // (storage/kv-sort.ts); the tree is then built bottom-up in one pass over the merged leaves
-// (merkle/sorted-build.ts) and its nodes sorted by key the same way. Everything reaches the store in key
-// order, appended in batches (LMDB's append mode): no random insert into a large file, no read per
-// account. The heap holds the declared domains and definitions (with their running totals), one batch and
-// the sorts' run buffers.
+// (merkle/sorted-build.ts), which hands out each depth's nodes in key order: they are spooled by depth
+// (merkle/node-spool.ts) and read back depth after depth, in key order without a sort. Everything
+// reaches the store in key order, appended in batches (LMDB's append mode): no random insert into a
+// large file, no read per account. The heap holds the declared domains and definitions (with their
+// running totals), one batch, the sorts' run buffers and the spool's depth buffers.
 
 import { createReadStream } from 'node:fs';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
+import { Writer } from '../codec/writer.js';
 import { assetId, parseAccountId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
 import { parseStateKey } from '../state/keys.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
 import { LeafSorter } from '../state/merkle/leaf-sort.js';
+import { NodeSpool } from '../state/merkle/node-spool.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
 import { addLeaf, leafValue } from '../state/root.js';
 import {
   EMPTY_VALUE,
   encodeCount,
   encodeIndexMeta,
-  indexParentPrefix,
-  orderedEntryKey,
+  ORDER_KEY_BYTES,
   STATE_INDEX_META_KEY,
+  STATE_INDEX_PREFIX,
   tableCountKey,
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
@@ -68,23 +71,57 @@ export interface GenesisImportReport {
 }
 
 /**
- * Index entry keys as `indexEntryKey` gives them, with the parent prefixes of the few parents shared
- * by many rows (a domain, a definition) built once.
+ * The keys and values of one row, built in buffers reused from row to row (the import hands each to the
+ * sorts and hashes before the next row): a row's key as `stateKey` gives it, its value as the table's
+ * codec encodes it (`encode`), its index entry keys as `indexEntryKey` and `orderedEntryKey` give them.
+ * No buffer is allocated per row: at millions of rows, small buffers (each its own backing store) and
+ * the collections they cause were a large part of the import's CPU.
  */
-class IndexKeys {
-  private readonly prefixes = new Map<string, Uint8Array>();
-  entry(tag: number, index: string, parent: string, child: string): Uint8Array {
-    const k = `${tag}\u0000${index}\u0000${parent}`;
-    let prefix = this.prefixes.get(k);
-    if (prefix === undefined) {
-      if (this.prefixes.size >= 1024) this.prefixes.clear();
-      prefix = indexParentPrefix(tag, index, parent);
-      this.prefixes.set(k, prefix);
+class RowBytes {
+  private keyBuf = Buffer.allocUnsafe(1024);
+  private entryBuf = Buffer.allocUnsafe(1024);
+  private readonly writer = new Writer(1024);
+
+  /** `tag ‖ utf8(id)`: a view valid until the next call. */
+  key(tag: number, id: string): Uint8Array {
+    const need = 1 + 3 * id.length;
+    if (need > this.keyBuf.length) this.keyBuf = Buffer.allocUnsafe(need);
+    const b = this.keyBuf;
+    b[0] = tag;
+    return b.subarray(0, 1 + b.write(id, 1, 'utf8'));
+  }
+
+  /** The row's value bytes: a view valid until the next call. */
+  value<V>(def: TableDef<V>, v: V): Uint8Array {
+    const w = this.writer;
+    w.pos = 0;
+    def.codec.encode(w, v);
+    return w.finish();
+  }
+
+  /**
+   * An index entry key: `0xF9 ‖ tag ‖ utf8(index) ‖ 0 ‖ u16 BE parent length ‖ utf8(parent)`, then the
+   * order key when given, then `utf8(child)`. A view valid until the next call.
+   */
+  entry(tag: number, index: string, parent: string, child: string, order?: Uint8Array): Uint8Array {
+    const need = 2 + 3 * index.length + 3 + 3 * parent.length + (order?.length ?? 0) + 3 * child.length;
+    if (need > this.entryBuf.length) this.entryBuf = Buffer.allocUnsafe(need);
+    const b = this.entryBuf;
+    b[0] = STATE_INDEX_PREFIX;
+    b[1] = tag;
+    let at = 2 + b.write(index, 2, 'utf8');
+    b[at] = 0;
+    const p = b.write(parent, at + 3, 'utf8');
+    assert(p <= 0xffff, `index parent of ${p} bytes`);
+    b[at + 1] = p >>> 8;
+    b[at + 2] = p & 0xff;
+    at += 3 + p;
+    if (order !== undefined) {
+      b.set(order, at);
+      at += order.length;
     }
-    const out = Buffer.allocUnsafe(prefix.length + Buffer.byteLength(child, 'utf8'));
-    out.set(prefix);
-    out.write(child, prefix.length, 'utf8');
-    return out;
+    at += b.write(child, at, 'utf8');
+    return b.subarray(0, at);
   }
 }
 
@@ -127,8 +164,10 @@ export async function importGenesisState(
     scratchDir?: string;
     /** Leaves per sorted run (LEAF_RUN_RECORDS). */
     runLeaves?: number;
-    /** Bytes of rows and of tree nodes per sorted run (KV_RUN_BYTES). */
+    /** Bytes of rows per sorted run (KV_RUN_BYTES). */
     runBytes?: number;
+    /** Bytes of tree nodes buffered per depth before they go to the scratch file (SPOOL_DEPTH_BYTES). */
+    spoolBytes?: number;
   },
 ): Promise<GenesisImportReport> {
   if (store.appliedHeight() !== 0 || !storeIsEmpty(store))
@@ -138,7 +177,7 @@ export async function importGenesisState(
   const sorts: Sorts = {
     leaves: new LeafSorter(dir, opts.runLeaves),
     rows: new KeyValueSorter(dir, opts.runBytes),
-    nodes: new KeyValueSorter(dir, opts.runBytes),
+    nodes: new NodeSpool(dir, opts.spoolBytes),
   };
   try {
     return await importInto(store, lines, opts, sorts);
@@ -153,12 +192,13 @@ export async function importGenesisState(
 /**
  * The import's three external sorts: the tree's leaves by key hash; the rows, index entries and
  * bookkeeping by store key (each tagged with its line, to name the line of a key written twice); the
- * tree's nodes by store key (all above the rows': the 0xFA space).
+ * tree's nodes by store key (all above the rows': the 0xFA space), spooled by depth: the build hands
+ * out each depth's nodes in key order, so they need no sort.
  */
 interface Sorts {
   leaves: LeafSorter;
   rows: KeyValueSorter;
-  nodes: KeyValueSorter;
+  nodes: NodeSpool;
 }
 
 async function importInto(
@@ -173,22 +213,24 @@ async function importInto(
     assetDefinition: new BaseTable(TABLES.assetDefinition),
     asset: new BaseTable(TABLES.asset),
   };
-  const keys = new IndexKeys();
+  const bytes = new RowBytes();
   const pending = sorts.rows;
   let sum = 0n;
   let rows = 0;
   let line = 0;
   const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
-    const key = t.key(id);
-    const value = t.encodeValue(v);
+    const def = t.def;
+    const key = bytes.key(def.tag, id);
+    const value = bytes.value(def, v);
     pending.add(key, value, line);
     for (const [index, parent] of t.linksOf(id, v))
-      pending.add(keys.entry(t.def.tag, index, parent, id), EMPTY_VALUE, line);
+      pending.add(bytes.entry(def.tag, index, parent, id), EMPTY_VALUE, line);
     // The ordered index (a definition's holders by balance), as a commit writes it.
-    const order = t.def.order;
+    const order = def.order;
     if (order !== undefined) {
       const e = order.of(id, v);
-      pending.add(orderedEntryKey(t.def.tag, order.index, e.parent, e.key, id), EMPTY_VALUE, line);
+      assert(e.key.length === ORDER_KEY_BYTES, `an order key of ${e.key.length} bytes`);
+      pending.add(bytes.entry(def.tag, order.index, e.parent, id, e.key), EMPTY_VALUE, line);
     }
     sorts.leaves.add(keyHash(key), valueHash(value));
     sum = addLeaf(sum, leafValue(key, value));
@@ -298,8 +340,8 @@ function storeIsEmpty(store: ImportStore): boolean {
 }
 
 /**
- * The state tree of version 0 from the sorted leaves (its nodes come out grouped by subtree, not by
- * key: they are sorted again), appended after the rows.
+ * The state tree of version 0 from the sorted leaves, its nodes spooled by depth (merkle/node-spool.ts)
+ * and appended after the rows in key order.
  */
 async function buildTree(sorts: Sorts, out: Batches) {
   const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => sorts.nodes.add(k, v));

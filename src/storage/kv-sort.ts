@@ -9,9 +9,10 @@
 // equal keys can be told apart and reported. A set that fits in one run never touches the disk. Memory:
 // one run buffer and its keys, plus a window per run while merging, whatever the number of records.
 
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert } from '../util/assert.js';
+import { mergeRuns, RunWindow } from '../util/run-merge.js';
 
 /** Bytes of records per run by default. */
 export const KV_RUN_BYTES = 64 << 20;
@@ -36,74 +37,49 @@ export interface SortedKeyValue {
 /** The record's size in the run buffer and the scratch file. */
 const recordBytes = (key: number, value: number) => 2 + key + 4 + value + 4;
 
-/** One run being merged: a window over its bytes in the scratch file, and its current record. */
+function putU32(b: Uint8Array, at: number, n: number): void {
+  b[at] = n >>> 24;
+  b[at + 1] = (n >>> 16) & 0xff;
+  b[at + 2] = (n >>> 8) & 0xff;
+  b[at + 3] = n & 0xff;
+}
+
+/** One run being merged: its window (util/run-merge.ts) and its current record. */
 class RunReader {
-  private window: Buffer;
-  /** File offset of the window's first byte, bytes valid in it, and the current record's offset in it. */
-  private base: number;
-  private valid = 0;
-  private at = 0;
+  private readonly w: RunWindow;
   key: Buffer = Buffer.alloc(0);
   value: Buffer = Buffer.alloc(0);
   tag = 0;
   /** The current key as a latin1 string: code unit order is byte order. */
   order = '';
-  /** The add order of the current record (ties between equal keys keep it). */
-  seq = 0;
+  /** The run's number: ties between equal keys keep the add order. */
+  readonly seq: number;
 
-  constructor(
-    private readonly fd: number,
-    start: number,
-    private readonly end: number,
-  ) {
-    assert(start < end, `kv sort: a run of bytes ${start}..${end}`);
-    this.window = Buffer.allocUnsafe(WINDOW_BYTES);
-    this.base = start;
+  constructor(fd: number, start: number, end: number, seq: number) {
+    assert(start < end, 'kv sort: an empty run');
+    this.w = new RunWindow(fd, start, end, WINDOW_BYTES, 'kv sort');
+    this.seq = seq;
   }
 
   /** Moves to the next record; false when the run is exhausted. */
   next(): boolean {
-    if (this.base + this.at === this.end) return false;
-    if (!this.has(2)) this.refill(2);
-    const k = this.window.readUInt16BE(this.at);
-    if (!this.has(2 + k + 4)) this.refill(2 + k + 4);
-    const v = this.window.readUInt32BE(this.at + 2 + k);
+    const w = this.w;
+    if (w.left === 0) return false;
+    w.need(2);
+    const k = (w.buf[w.at]! << 8) | w.buf[w.at + 1]!;
+    w.need(2 + k + 4);
+    const v = w.buf.readUInt32BE(w.at + 2 + k);
     const size = recordBytes(k, v);
-    if (!this.has(size)) this.refill(size);
-    const w = this.window;
-    const a = this.at;
-    this.key = w.subarray(a + 2, a + 2 + k);
-    this.value = w.subarray(a + 2 + k + 4, a + 2 + k + 4 + v);
-    this.tag = w.readUInt32BE(a + size - 4);
-    this.order = w.toString('latin1', a + 2, a + 2 + k);
-    this.at += size;
-    assert(this.base + this.at <= this.end, 'kv sort: a record runs past the end of its run');
+    assert(size <= w.left, 'kv sort: a record runs past the end of its run');
+    w.need(size);
+    const b = w.buf;
+    const a = w.at;
+    this.key = b.subarray(a + 2, a + 2 + k);
+    this.value = b.subarray(a + 2 + k + 4, a + 2 + k + 4 + v);
+    this.tag = b.readUInt32BE(a + size - 4);
+    this.order = b.toString('latin1', a + 2, a + 2 + k);
+    w.skip(size);
     return true;
-  }
-
-  private has(n: number): boolean {
-    assert(this.at <= this.valid, `kv sort: read at ${this.at} of a ${this.valid}-byte window`);
-    return this.at + n <= this.valid;
-  }
-
-  /** Moves the window to the current record and reads on until it holds `need` bytes. */
-  private refill(need: number): void {
-    this.base += this.at;
-    const keep = this.valid - this.at;
-    if (need > this.window.length) {
-      const grown = Buffer.allocUnsafe(Math.max(need, this.window.length * 2));
-      this.window.copy(grown, 0, this.at, this.valid);
-      this.window = grown;
-    } else this.window.copy(this.window, 0, this.at, this.valid);
-    this.at = 0;
-    this.valid = keep;
-    const want = Math.min(this.window.length, this.end - this.base);
-    while (this.valid < want) {
-      const got = readSync(this.fd, this.window, this.valid, want - this.valid, this.base + this.valid);
-      assert(got > 0, 'kv sort: the scratch file ended early');
-      this.valid += got;
-    }
-    assert(this.valid >= need, `kv sort: a record of ${need} bytes runs past its run`);
   }
 }
 
@@ -139,28 +115,31 @@ export class KeyValueSorter {
 
   add(key: Uint8Array, value: Uint8Array, tag = 0): void {
     assert(!this.done, 'kv sort: a record added after sorting');
-    assert(key.length <= KEY_BYTES_MAX, `kv sort: a key of ${key.length} bytes`);
-    assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, `kv sort: tag ${tag}`);
+    // Constant texts: a message built on every call would cost more than the record's copy.
+    assert(key.length <= KEY_BYTES_MAX, 'kv sort: a key of more than 65,535 bytes');
+    assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, 'kv sort: a tag outside u32');
     const size = recordBytes(key.length, value.length);
     if (this.at + size > this.runBytes && this.offsets.length > 0) this.spill();
     if (this.at + size > this.run.length) {
-      const grown = Buffer.allocUnsafe(
-        Math.max(Math.min(this.run.length * 2, this.runBytes), this.at + size),
-      );
+      // A run that outgrows the first buffer gets its full size at once: one copy, not one per doubling.
+      const grown = Buffer.allocUnsafe(Math.max(this.runBytes, this.at + size));
       this.run.copy(grown, 0, 0, this.at);
       this.run = grown;
     }
     const b = this.run;
     let a = this.at;
+    const k = key.length;
+    const v = value.length;
     this.offsets.push(a);
-    b.writeUInt16BE(key.length, a);
+    b[a] = k >>> 8;
+    b[a + 1] = k & 0xff;
     b.set(key, a + 2);
-    this.keys.push(b.toString('latin1', a + 2, a + 2 + key.length));
-    a += 2 + key.length;
-    b.writeUInt32BE(value.length, a);
+    this.keys.push(b.toString('latin1', a + 2, a + 2 + k));
+    a += 2 + k;
+    putU32(b, a, v);
     b.set(value, a + 4);
-    a += 4 + value.length;
-    b.writeUInt32BE(tag, a);
+    a += 4 + v;
+    putU32(b, a, tag);
     this.at = a + 4;
     this.total++;
   }
@@ -233,6 +212,7 @@ export class KeyValueSorter {
         const b = this.run;
         let last: string | undefined;
         for (const i of this.sortRun()) {
+          assert(last === undefined || this.keys[i]! >= last, 'kv sort: a run sorted out of key order');
           const o = this.offsets[i]!;
           const k = b.readUInt16BE(o);
           const v = b.readUInt32BE(o + 2 + k);
@@ -255,43 +235,20 @@ export class KeyValueSorter {
   }
 
   private *merge(): Generator<SortedKeyValue> {
-    const heap: RunReader[] = [];
-    const less = (a: RunReader, b: RunReader) => a.order < b.order || (a.order === b.order && a.seq < b.seq);
-    const down = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= heap.length) return;
-        const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
-        if (!less(heap[c]!, heap[i]!)) return;
-        [heap[c], heap[i]] = [heap[i]!, heap[c]!];
-        i = c;
-      }
-    };
     // Runs were written in add order: a run's number orders its equal keys before a later run's.
+    const readers: RunReader[] = [];
     this.runs.forEach((r, n) => {
-      const reader = new RunReader(this.fd!, r.start, r.end);
-      reader.seq = n;
-      if (!reader.next()) return;
-      heap.push(reader);
-      let i = heap.length - 1;
-      while (i > 0 && less(heap[i]!, heap[(i - 1) >> 1]!)) {
-        const p = (i - 1) >> 1;
-        [heap[p], heap[i]] = [heap[i]!, heap[p]!];
-        i = p;
-      }
+      const reader = new RunReader(this.fd!, r.start, r.end, n);
+      if (reader.next()) readers.push(reader);
     });
+    const less = (a: RunReader, b: RunReader) => a.order < b.order || (a.order === b.order && a.seq < b.seq);
     let emitted = 0;
     let last: string | undefined;
-    while (heap.length > 0) {
-      const r = heap[0]!;
+    for (const r of mergeRuns(readers, less, (r) => r.next())) {
+      assert(last === undefined || r.order >= last, 'kv sort: the merge gave a key below the one before');
       yield { key: r.key, value: r.value, tag: r.tag, same: r.order === last };
       last = r.order;
       emitted++;
-      if (!r.next()) {
-        heap[0] = heap[heap.length - 1]!;
-        heap.pop();
-      }
-      down(0);
     }
     assert(emitted === this.total, `kv sort: merged ${emitted} of ${this.total} records`);
   }

@@ -5,9 +5,10 @@
 // scratch file; sorted() merges the runs, reading each through a small window. A set that fits in one
 // run never touches the disk. Memory: two run buffers plus one window per run, whatever the count.
 
-import { closeSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { assert } from '../../util/assert.js';
+import { mergeRuns, RunWindow } from '../../util/run-merge.js';
 import { TREE_HASH_BYTES } from './hash.js';
 import type { SortedLeaf } from './sorted-build.js';
 
@@ -20,10 +21,8 @@ const BUCKETS = 1 << 16;
 /** Scratch files of sorters alive at once in this process get different names. */
 let sorters = 0;
 
-/** Compares the key hashes of records `i` of `a` and `j` of `b`, from byte `from` on. */
-function compareAt(a: Uint8Array, i: number, b: Uint8Array, j: number, from: number): number {
-  const x = i * RECORD;
-  const y = j * RECORD;
+/** Compares the key hashes of the records at byte `x` of `a` and `y` of `b`, from byte `from` on. */
+function compareAt(a: Uint8Array, x: number, b: Uint8Array, y: number, from: number): number {
   for (let k = from; k < TREE_HASH_BYTES; k++) {
     const d = a[x + k]! - b[y + k]!;
     if (d !== 0) return d;
@@ -52,10 +51,10 @@ export function sortRecords(src: Uint8Array, dst: Uint8Array, n: number, counts:
   for (let b = 0; b < BUCKETS; b++) {
     const end = counts[b]!;
     for (let i = start + 1; i < end; i++) {
-      if (compareAt(dst, i - 1, dst, i, 2) <= 0) continue;
+      if (compareAt(dst, (i - 1) * RECORD, dst, i * RECORD, 2) <= 0) continue;
       tmp.set(dst.subarray(i * RECORD, (i + 1) * RECORD));
       let j = i;
-      while (j > start && compareAt(dst, j - 1, tmp, 0, 2) > 0) {
+      while (j > start && compareAt(dst, (j - 1) * RECORD, tmp, 0, 2) > 0) {
         dst.copyWithin(j * RECORD, (j - 1) * RECORD, j * RECORD);
         j--;
       }
@@ -63,17 +62,6 @@ export function sortRecords(src: Uint8Array, dst: Uint8Array, n: number, counts:
     }
     start = end;
   }
-}
-
-/** One run being merged: a window of its records read from the scratch file. */
-interface Run {
-  /** Next record of the run to read into the window, and the run's end (record numbers in the file). */
-  next: number;
-  end: number;
-  window: Uint8Array;
-  /** Records in the window, and the current one. */
-  count: number;
-  at: number;
 }
 
 export class LeafSorter {
@@ -159,69 +147,34 @@ export class LeafSorter {
   }
 
   private *merge(): Generator<SortedLeaf> {
-    const runs: Run[] = this.runs.map((r) => ({
-      next: r.start,
-      end: r.end,
-      window: new Uint8Array(WINDOW_RECORDS * RECORD),
-      count: 0,
-      at: 0,
-    }));
-    const heap: Run[] = [];
-    const less = (a: Run, b: Run) => compareAt(a.window, a.at, b.window, b.at, 0) < 0;
-    const down = (i: number) => {
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= heap.length) return;
-        const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
-        if (!less(heap[c]!, heap[i]!)) return;
-        [heap[c], heap[i]] = [heap[i]!, heap[c]!];
-        i = c;
-      }
+    const windows: RunWindow[] = [];
+    for (const r of this.runs) {
+      const w = new RunWindow(
+        this.fd!,
+        r.start * RECORD,
+        r.end * RECORD,
+        WINDOW_RECORDS * RECORD,
+        'leaf sort',
+      );
+      w.need(RECORD);
+      windows.push(w);
+    }
+    const less = (a: RunWindow, b: RunWindow) => compareAt(a.buf, a.at, b.buf, b.at, 0) < 0;
+    const next = (w: RunWindow) => {
+      w.skip(RECORD);
+      if (w.left === 0) return false;
+      w.need(RECORD);
+      return true;
     };
-    for (const r of runs)
-      if (this.fill(r)) {
-        heap.push(r);
-        let i = heap.length - 1;
-        while (i > 0 && less(heap[i]!, heap[(i - 1) >> 1]!)) {
-          const p = (i - 1) >> 1;
-          [heap[p], heap[i]] = [heap[i]!, heap[p]!];
-          i = p;
-        }
-      }
     let emitted = 0;
-    while (heap.length > 0) {
-      const r = heap[0]!;
-      const o = r.at * RECORD;
+    for (const w of mergeRuns(windows, less, next)) {
       yield {
-        kh: r.window.subarray(o, o + TREE_HASH_BYTES),
-        valueHash: r.window.subarray(o + TREE_HASH_BYTES, o + RECORD),
+        kh: w.buf.subarray(w.at, w.at + TREE_HASH_BYTES),
+        valueHash: w.buf.subarray(w.at + TREE_HASH_BYTES, w.at + RECORD),
       };
       emitted++;
-      r.at++;
-      if (r.at === r.count && !this.fill(r)) {
-        heap[0] = heap[heap.length - 1]!;
-        heap.pop();
-      }
-      down(0);
     }
     assert(emitted === this.total, `leaf sort: merged ${emitted} of ${this.total} leaves`);
-  }
-
-  /** Reads the run's next window; false when the run is exhausted. */
-  private fill(r: Run): boolean {
-    const records = Math.min(WINDOW_RECORDS, r.end - r.next);
-    if (records === 0) return false;
-    const bytes = records * RECORD;
-    let off = 0;
-    while (off < bytes) {
-      const got = readSync(this.fd!, r.window, off, bytes - off, r.next * RECORD + off);
-      assert(got > 0, 'leaf sort: the scratch file ended early');
-      off += got;
-    }
-    r.next += records;
-    r.count = records;
-    r.at = 0;
-    return true;
   }
 
   /** Removes the scratch file (also when the sort is abandoned). Idempotent. */

@@ -64,6 +64,35 @@ describe('sorted (bulk) state tree build', () => {
     assert.equal(toHex(built.stateRoot()), toHex(reference.stateRoot()));
   });
 
+  it('hands out the nodes of each depth in key order, so a bulk load needs no sort of them', () => {
+    /** A key hash of the given first bytes, the rest zero. */
+    const kh = (...first: number[]) => {
+      const h = new Uint8Array(32);
+      h.set(first);
+      return h;
+    };
+    const vh = valueHash(utf8.encode('v'));
+    // A left subtree splitting deep (bit 15) beside a right one splitting shallow (bit 2): the left one's
+    // chain of one-child nodes crosses the depths of the right one's leaves.
+    const shapes: SortedLeaf[][] = [
+      [kh(0, 0), kh(0, 1), kh(0x80), kh(0xa0)].map((h) => ({ kh: h, valueHash: vh })),
+      sortedLeaves(rows(3000)),
+    ];
+    for (const leaves of shapes) {
+      const last = new Map<number, Uint8Array>();
+      let nodes = 0;
+      buildSortedTree(leaves, 2, (key) => {
+        if (key[1] !== 0x6e) return;
+        const depth = (key[10]! << 8) | key[11]!;
+        const before = last.get(depth);
+        assert.ok(before === undefined || compareBytes(before, key) < 0, `depth ${depth}: ${toHex(key)}`);
+        last.set(depth, key);
+        nodes++;
+      });
+      assert.ok(nodes >= 2 * leaves.length - 1);
+    }
+  });
+
   it('refuses leaves out of order or a key hash twice', () => {
     const leaves = sortedLeaves(rows(10));
     const swapped = [...leaves];

@@ -5,6 +5,11 @@
 // leaf, placed at the depth where it is alone; two or more keys an internal node, with a chain of
 // one-child internal nodes down to the depth where they split. Memory: a stack of at most 256 open
 // subtrees (one per bit), whatever the number of leaves.
+//
+// The nodes of one depth are handed out in key order (their paths ascend): a left subtree is placed
+// below its split as soon as it is complete, before any node to its right is written. So a bulk load
+// can write the nodes in store key order (depth, then path) from one append-only spool per depth,
+// without sorting them (node-spool.ts).
 
 import { assert } from '../../util/assert.js';
 import { compareBytes } from '../../util/hex.js';
@@ -59,8 +64,11 @@ export class SortedBuildError extends Error {
  * the builder keeps only its stack. The store must hold no other node of that version.
  */
 export class SortedTreeBuilder {
-  /** The open left subtrees, each waiting for its right sibling at its split depth (increasing upwards). */
-  private readonly stack: { split: number; left: Built }[] = [];
+  /**
+   * The open left subtrees, each already placed below its split depth and waiting for its right
+   * sibling there (split depths increasing upwards); `kh` is a key hash of the left subtree (its path).
+   */
+  private readonly stack: { split: number; left: NodeRef; kh: Uint8Array }[] = [];
   private prev: Built | undefined;
   private n = 0;
   private written = 0;
@@ -88,11 +96,9 @@ export class SortedTreeBuilder {
         );
       const s = splitBit(prev.kh, kh);
       let cur = prev;
-      while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.split > s) {
-        const top = this.stack.pop()!;
-        cur = this.join(top.left, cur, top.split);
-      }
-      this.stack.push({ split: s, left: cur });
+      while (this.stack.length > 0 && this.stack[this.stack.length - 1]!.split > s) cur = this.join(cur);
+      // Complete: every later leaf is right of it. Placed now, so each depth's nodes come out in order.
+      this.stack.push({ split: s, left: this.place(cur, s + 1), kh: cur.kh });
     }
     this.prev = { kind: 'leaf', kh, vh, hash: leafHash(kh, vh) };
     this.n++;
@@ -105,10 +111,7 @@ export class SortedTreeBuilder {
     let root: Child;
     if (this.prev !== undefined) {
       let cur = this.prev;
-      while (this.stack.length > 0) {
-        const top = this.stack.pop()!;
-        cur = this.join(top.left, cur, top.split);
-      }
+      while (this.stack.length > 0) cur = this.join(cur);
       root = this.place(cur, 0);
     }
     this.put(rootKey(this.version), encodeRef(root));
@@ -146,12 +149,12 @@ export class SortedTreeBuilder {
     return ref;
   }
 
-  /** The internal node at depth `s` over `l` (bit s = 0) and `r` (bit s = 1). */
-  private join(l: Built, r: Built, s: number): Built {
-    const left = this.place(l, s + 1);
+  /** The internal node over the top open left subtree (bit = 0 at its split) and `r` (bit = 1). */
+  private join(r: Built): Built {
+    const { split: s, left, kh } = this.stack.pop()!;
     const right = this.place(r, s + 1);
-    this.put(nodeKey(this.version, s, l.kh), encodeNode({ kind: 'internal', left, right }));
-    return { kind: 'internal', depth: s, kh: l.kh, hash: internalHash(left.hash, right.hash) };
+    this.put(nodeKey(this.version, s, kh), encodeNode({ kind: 'internal', left, right }));
+    return { kind: 'internal', depth: s, kh, hash: internalHash(left.hash, right.hash) };
   }
 }
 
