@@ -117,6 +117,46 @@ describe('a table in the state store', () => {
     );
   });
 
+  it('reads a missing row from the store once, and sees it once a block writes it', () => {
+    const store = new FakeStore();
+    const t = tables(store, 8);
+    t.put('a', 1);
+    t.flush();
+    const before = store.gets;
+    for (let i = 0; i < 5; i++) assert.equal(t.disk.get('missing'), undefined);
+    assert.equal(store.gets - before, 1, 'the miss is remembered');
+    t.put('missing', 7);
+    assert.equal(t.disk.get('missing'), 7, 'pending');
+    t.flush();
+    assert.equal(t.disk.get('missing'), 7, 'durable');
+    t.remove('missing');
+    t.flush();
+    assert.equal(t.disk.get('missing'), undefined, 'removed');
+    assert.equal(t.disk.get('missing'), t.heap.get('missing'));
+  });
+
+  it('evicts the least recently used row of all tables, a row read in the older half moved to the end', () => {
+    const cache = new RowCache(4);
+    cache.set(1, 'a', 'A');
+    cache.set(2, 'b', 'B');
+    cache.set(1, 'c', 'C');
+    cache.set(2, 'd', 'D');
+    // 'a' is in the older half: the read keeps it; 'b' (table 2) is then the oldest.
+    assert.equal(cache.get(1, 'a'), 'A');
+    cache.set(3, 'e', 'E');
+    assert.equal(cache.size, 4);
+    assert.equal(cache.get(2, 'b'), undefined);
+    assert.equal(cache.get(1, 'a'), 'A');
+    cache.set(3, 'f', 'F');
+    assert.equal(cache.get(1, 'c'), undefined, 'the oldest of all tables goes first');
+    assert.deepEqual(
+      ['a', 'd', 'e', 'f'].map((id, i) => cache.get([1, 2, 3, 3][i]!, id)),
+      ['A', 'D', 'E', 'F'],
+    );
+    cache.delete(3, 'f');
+    assert.equal(cache.size, 3);
+  });
+
   it('keeps the sorted children of a large index entry until it changes, within the row bound', () => {
     const t = tables(new FakeStore(), 2048);
     for (let i = 0; i < 2 * SORTED_CHILDREN_CACHE_MIN; i += 2) t.put(`r${i}`, i);

@@ -24,43 +24,92 @@ export interface StoreReader extends Partial<RangeReader> {
   entries(prefix: Uint8Array): Iterable<{ key: Uint8Array; value: Uint8Array }>;
 }
 
-/** Decoded rows of every disk table of one state, least recently used first; at most `max`. */
+/** A cached answer that the store holds no row under the id (a miss is as hot as a hit: parameters, controls). */
+export const ABSENT: unique symbol = Symbol('absent');
+
+interface CachedRow {
+  value: unknown;
+  /** The cache's insertion count when the row was (re)inserted: each table's map is in this order. */
+  tick: number;
+}
+
+/**
+ * Decoded rows (or ABSENT) of every disk table of one state; at most `max`, the least recently used out
+ * first. One map per table tag, each in insertion order (no key is built per read); the oldest row of
+ * all is the oldest first row of the maps. A read moves its row to the end only when the row is in the
+ * older half of the cache (a row read again soon after is not moved each time): a row read survives at
+ * least `max / 2` further insertions.
+ */
 export class RowCache {
-  private readonly rows = new Map<string, unknown>();
+  private readonly tables: (Map<string, CachedRow> | undefined)[] = [];
+  /** The same maps, densely (eviction looks at each one's first row). */
+  private readonly maps: Map<string, CachedRow>[] = [];
+  private rows = 0;
+  private ticks = 0;
 
   constructor(readonly max: number) {
     assert(Number.isSafeInteger(max) && max >= 1, `row cache of ${max} rows`);
   }
 
   get size(): number {
-    return this.rows.size;
+    return this.rows;
   }
 
+  /** The cached row, ABSENT when the store is known to hold none, undefined when not cached. */
   get(tag: number, id: string): unknown {
-    const k = cacheKey(tag, id);
-    const v = this.rows.get(k);
-    if (v !== undefined) {
-      this.rows.delete(k);
-      this.rows.set(k, v);
+    const m = this.tables[tag];
+    const c = m?.get(id);
+    if (c === undefined) return undefined;
+    if (c.tick <= this.ticks - (this.max >> 1)) {
+      m!.delete(id);
+      c.tick = ++this.ticks;
+      m!.set(id, c);
     }
-    return v;
+    return c.value;
   }
 
   set(tag: number, id: string, v: unknown): void {
-    const k = cacheKey(tag, id);
-    this.rows.delete(k);
-    this.rows.set(k, v);
-    if (this.rows.size > this.max) this.rows.delete(this.rows.keys().next().value!);
-    assert(this.rows.size <= this.max, `row cache holds ${this.rows.size} of ${this.max}`);
+    let m = this.tables[tag];
+    if (m === undefined) {
+      m = new Map();
+      this.tables[tag] = m;
+      this.maps.push(m);
+    }
+    const c = m.get(id);
+    if (c !== undefined) {
+      m.delete(id);
+      c.value = v;
+      c.tick = ++this.ticks;
+      m.set(id, c);
+      return;
+    }
+    m.set(id, { value: v, tick: ++this.ticks });
+    if (++this.rows > this.max) this.evictOldest();
+    assert(this.rows <= this.max, `row cache holds ${this.rows} of ${this.max}`);
   }
 
   delete(tag: number, id: string): void {
-    this.rows.delete(cacheKey(tag, id));
+    if (this.tables[tag]?.delete(id)) this.rows--;
   }
-}
 
-function cacheKey(tag: number, id: string): string {
-  return String.fromCharCode(tag) + id;
+  private evictOldest(): void {
+    let oldest: Map<string, CachedRow> | undefined;
+    let oldestId = '';
+    let oldestTick = Number.POSITIVE_INFINITY;
+    for (const m of this.maps) {
+      for (const [id, c] of m) {
+        if (c.tick < oldestTick) {
+          oldest = m;
+          oldestId = id;
+          oldestTick = c.tick;
+        }
+        break;
+      }
+    }
+    assert(oldest !== undefined, 'row cache: evicting from no rows');
+    oldest.delete(oldestId);
+    this.rows--;
+  }
 }
 
 /** What the disk tables of one state share: the store, the row cache and the version being written. */
@@ -113,11 +162,16 @@ export class DiskTableStore<V> implements TableStore<V> {
   get(id: string): V | undefined {
     const p = this.pending.get(id);
     if (p !== undefined) return p.value;
-    const cached = this.ctx.cache.get(this.def.tag, id) as V | undefined;
-    if (cached !== undefined) return cached;
+    const cached = this.ctx.cache.get(this.def.tag, id);
+    if (cached === ABSENT) return undefined;
+    if (cached !== undefined) return cached as V;
     const key = stateKey(this.def.tag, id);
     const bytes = this.ctx.reader.get(key);
-    if (bytes === undefined) return undefined;
+    if (bytes === undefined) {
+      // Rows come into the committed state only through `put`, which replaces this answer.
+      this.ctx.cache.set(this.def.tag, id, ABSENT);
+      return undefined;
+    }
     const r = decode(this.def.codec, bytes, DEFAULT_DECODE_LIMITS);
     if (!r.ok)
       throw new StateError(
