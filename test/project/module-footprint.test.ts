@@ -23,6 +23,7 @@ import {
   leftOut,
   moduleSections,
   namesFeature,
+  SERVING_ORDER_SECTION,
   // @ts-expect-error: a plain ES module script without types
 } from '../../scripts/module-footprint.mjs';
 import { configSchema } from '../../src/config/schema.js';
@@ -112,6 +113,21 @@ describe('module footprint', () => {
     const hits = footprint('multisig', files).map((h: { file: string }) => h.file);
     assert.ok(!hits.includes('docs/app-api.md'), 'its rows there come from its descriptor');
     assert.ok(hits.includes('docs/design/modules.md'), 'a hand mention outside a section still counts');
+  });
+
+  it('the generated serving-order table is not a mention; only docs/design/modules.md holds one', () => {
+    const root = new URL('../../', import.meta.url);
+    const holders = files.filter((file) =>
+      new RegExp(SERVING_ORDER_SECTION.source).test(readFileSync(new URL(file, root), 'utf8')),
+    );
+    assert.deepEqual(holders, ['docs/design/modules.md']);
+    const table = '<!-- serving-order -->\n| 400 | `telemetry` | no |\n<!-- /serving-order -->';
+    assert.equal(namesFeature('telemetry', table), false, 'a row of the served table');
+    assert.equal(
+      namesFeature('telemetry', `${table}\nthe telemetry family`),
+      true,
+      'a hand mention beside it',
+    );
   });
 
   it('a migrated module touches at most 3 files outside its folder', () => {
