@@ -369,17 +369,6 @@ export const CORE_CONFIG_SCHEMA = {
       'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
-  history: section(
-    'Transaction history (/v1/transactions/history and the per-account and per-definition lists).',
-    {
-      scan_entries_max: int(
-        1_000_000,
-        1,
-        COUNT_CEILING,
-        'Most index entries one history request reads (422 query_budget_exceeded beyond it).',
-      ),
-    },
-  ),
   explorer: section(
     'Where the explorer (/v1/explorer/*) and history routes read from (docs/indexer.md "Serving the explorer from PostgreSQL").',
     {
@@ -675,7 +664,6 @@ export type BlockConfig = Config['block'];
 /** Pacemaker, collector, sync and gossip settings of the BFT engine (docs/consensus.md). */
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
-export type HistoryConfig = Config['history'];
 export type SignedRequestsConfig = Config['signed_requests'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];

@@ -28,6 +28,7 @@ import { controlsRejectionForms } from './controls/rejection-forms.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
+import { historyConfig } from './history/config.js';
 import { iso20022Config } from './iso20022/config.js';
 import { multisigInstructions } from './multisig/sdk.js';
 // Loading them installs `client.explorer` and the history methods on every client.
@@ -225,7 +226,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Read-only families over the committed chain (the node's or the indexer's replica of it): after
   // webhooks, which is served where history follows it.
   { name: 'explorer', cli: true },
-  { name: 'history', cli: true },
+  { name: 'history', cli: true, config: historyConfig },
   // Needs nothing of the ledger (no instruction tag).
   { name: 'connect', cli: true, config: connectConfig },
   // Off the ledger (its own signed transactions go through the node's pipeline): its route family after

@@ -1,7 +1,10 @@
 // The transaction history module's entries in the shared documentation pages (src/modules/docs.ts renders
-// them into docs/app-api.md): its route family and the parameters that take names in place of ids.
+// them into docs/app-api.md and docs/configuration.md): its route family, the parameters that take names
+// in place of ids and its configuration section.
 
+import { renderModuleConfigDocs } from '../../config/docs.js';
 import type { ModuleDocSections } from '../descriptor.js';
+import { historyConfig } from './config.js';
 
 export const HISTORY_DOC_SECTIONS: ModuleDocSections = {
   'app-api-families': [
@@ -12,4 +15,5 @@ export const HISTORY_DOC_SECTIONS: ModuleDocSections = {
     '| `/v1/transactions/history` | `asset_id` (asset) |',
     '| CLI `torana tx history` | `--of` (account), `--definition` (definition), `--asset` (asset) |',
   ],
+  'config-sections': [renderModuleConfigDocs(historyConfig)],
 };
