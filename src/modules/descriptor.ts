@@ -211,7 +211,8 @@ export type CoreDocSection =
   | 'security-sections'
   | 'app-api-switches'
   | 'config-sections'
-  | 'operations-alerts';
+  | 'operations-alerts'
+  | 'indexer-read-families';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;

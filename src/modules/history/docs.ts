@@ -16,4 +16,10 @@ export const HISTORY_DOC_SECTIONS: ModuleDocSections = {
     '| CLI `torana tx history` | `--of` (account), `--definition` (definition), `--asset` (asset) |',
   ],
   'config-sections': [renderModuleConfigDocs(historyConfig)],
+  'errors-routes': [
+    '## Transaction history\n\nThe history routes (docs/history.md) answer 422 `query_budget_exceeded` when one request would read\nmore than `history.scan_entries_max` index entries.',
+  ],
+  'indexer-read-families': [
+    '| `history` | `/v1/transactions/history`, `/v1/accounts/{id}/transactions`, `/v1/assets/definitions/{id}/transactions` and their `POST …/query` twins (docs/history.md) |',
+  ],
 };
