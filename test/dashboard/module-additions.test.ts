@@ -33,6 +33,7 @@ interface Bundle {
   RejectionFacts(p: { reason: unknown }): unknown;
   EXTENSIONS: readonly {
     accountPanels?: readonly { path: string }[];
+    consensusPanels?: readonly { path: string; Panel: unknown }[];
     pages?: readonly { route: string; title: string; path: string; Page: unknown }[];
     searchHint?: string;
   }[];
@@ -87,7 +88,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference and ISO 20022 modules’)', () => {
+  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference, ISO 20022 and telemetry modules’)', () => {
     const files: string[] = moduleDashboardFiles();
     assert.deepEqual(
       files.map((f) => f.slice(ROOT.length)),
@@ -95,11 +96,12 @@ describe('the ledger modules’ additions to the dashboard', () => {
         'src/modules/aliases/dashboard.ts',
         'src/modules/conference/dashboard.ts',
         'src/modules/iso20022/dashboard.ts',
+        'src/modules/telemetry/dashboard.ts',
       ],
     );
     assert.match(
       moduleDashboardsSource(files),
-      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*iso20022\/dashboard\.ts";\nexport default \[m0, m1, m2\];\n$/,
+      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*iso20022\/dashboard\.ts";\nimport m3 from ".*telemetry\/dashboard\.ts";\nexport default \[m0, m1, m2, m3\];\n$/,
     );
   });
 
@@ -122,8 +124,17 @@ describe('the ledger modules’ additions to the dashboard', () => {
     );
     assert.deepEqual(
       ui.EXTENSIONS.map((x) => x.searchHint),
-      ['alias', undefined, undefined],
+      ['alias', undefined, undefined, undefined],
     );
+  });
+
+  it('the bundle carries a module’s panel of the consensus page, shown when the node serves its route', () => {
+    const panels = ui.EXTENSIONS.flatMap((x) => x.consensusPanels ?? []);
+    assert.deepEqual(
+      panels.map((p) => p.path),
+      ['/v1/telemetry/peers-info'],
+    );
+    for (const p of panels) assert.equal(typeof p.Panel, 'function');
   });
 
   it('searches a name through the module: label@domain as an account, a bare label besides the domain', async () => {

@@ -5,7 +5,7 @@
 
 export { type Answer, enc, getJson, getText, NODE_URL, postJson } from './api.js';
 export { PathsContext } from './context.js';
-export type { AccountPanel, DashboardExtension, Match, ModulePage } from './extensions.js';
+export type { AccountPanel, ConsensusPanel, DashboardExtension, Match, ModulePage } from './extensions.js';
 export { useJson, usePoll, usePostJson, useRoute } from './hooks.js';
 export {
   AccountLink,
@@ -17,6 +17,7 @@ export {
   Json,
   Loaded,
   Page,
+  short,
   Table,
   TxLink,
   time,
