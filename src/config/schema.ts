@@ -518,32 +518,6 @@ export const CORE_CONFIG_SCHEMA = {
       'operator',
       'Telemetry profile: which route classes this node serves (docs/configuration.md "Telemetry profiles"); forbidden routes answer 503.',
     ),
-    live_interval_ms: ms(
-      5000,
-      100,
-      'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
-    ),
-    // Peer reports (docs/telemetry.md "Peer reports"; the telemetry module's report-codec.ts).
-    gossip_interval_ms: ms(
-      5000,
-      0,
-      'How often this node sends its telemetry report (gateway URL, height, queue depth, version, recent block commit times) to its connected peers; 0: neither sent nor accepted. A node of an earlier release disconnects a peer that sends one: keep 0 on every node until all run a release with peer reports.',
-    ),
-    gateway_url: str(
-      '',
-      'Gateway URL this node gives in peers-info and in its reports to peers (http:// or https://, at most 512 bytes); empty: http://<gateway.host>:<port>, or none in reports when the host is a wildcard (0.0.0.0, ::).',
-    ),
-    peer_reports_max: int(4, 1, 64, 'Reports kept per peer (the newest ones); older ones are dropped.'),
-    peer_report_stale_ms: ms(
-      60_000,
-      1,
-      'A peer report older than this (by the time it was received) is dropped and no longer counted.',
-    ),
-    peer_report_min_gap_ms: ms(
-      1000,
-      0,
-      'Reports from one peer closer together than this are refused (counted per peer), bounding the work a peer can cause.',
-    ),
   }),
   dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
     enabled: bool(
@@ -669,7 +643,6 @@ export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];
 export type VerifyConfig = Config['verify'];
-export type TelemetryConfig = Config['telemetry'];
 export type OperatorConfig = Config['operator'];
 export type McpConfig = Config['mcp'];
 export type LogConfig = Config['log'];
@@ -702,6 +675,14 @@ export function composeConfigSchema(
   modules: readonly ModuleConfigSection[],
 ): Readonly<Record<string, SectionSpec>> {
   for (const m of modules) {
+    if (m.inCoreSection === true) {
+      const core = (CORE_CONFIG_SCHEMA as Readonly<Record<string, SectionSpec>>)[m.name];
+      assert(core !== undefined, `config section ${m.name} adds to no core section of that name`);
+      assert(m.writtenAfter === undefined, `config section ${m.name} is in a core section: no writtenAfter`);
+      for (const key of Object.keys(m.spec.keys))
+        assert(!Object.hasOwn(core.keys, key), `config key ${m.name}.${key} is the core's`);
+      continue;
+    }
     assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
     assert(
       m.writtenAfter === undefined || Object.hasOwn(CORE_CONFIG_SCHEMA, m.writtenAfter),
@@ -710,10 +691,18 @@ export function composeConfigSchema(
   }
   // The modules' sections after each core section: those naming it first, then (after
   // MODULE_SECTIONS_AFTER) the others, each group in registry order.
+  const own = modules.filter((m) => m.inCoreSection !== true);
   const after = (name: string) => [
-    ...modules.filter((m) => m.writtenAfter === name),
-    ...(name === MODULE_SECTIONS_AFTER ? modules.filter((m) => m.writtenAfter === undefined) : []),
+    ...own.filter((m) => m.writtenAfter === name),
+    ...(name === MODULE_SECTIONS_AFTER ? own.filter((m) => m.writtenAfter === undefined) : []),
   ];
+  // The modules' keys written in a core section of the same name, after the core's own keys.
+  const within = (name: string, sec: SectionSpec): SectionSpec => {
+    const added = modules.filter((m) => m.inCoreSection === true && m.name === name);
+    return added.length === 0
+      ? sec
+      : section(sec.doc, Object.assign({}, sec.keys, ...added.map((m) => m.spec.keys)));
+  };
   const ordered = Object.keys(CORE_CONFIG_SCHEMA).flatMap(after);
   // The app API's description lists the families and switches in the order the sections are written.
   const families = ordered.filter((m) =>
@@ -740,7 +729,7 @@ export function composeConfigSchema(
               ),
             ),
           })
-        : sec;
+        : within(name, sec);
     for (const m of after(name)) out[m.name] = m.spec;
   }
   return Object.freeze(out);

@@ -39,6 +39,13 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
    * MODULE_SECTIONS_AFTER in registry order. A section that moved out of the core keeps its place so.
    */
   readonly writtenAfter?: string;
+  /**
+   * True: its keys are written in the core section of the same name, after the core's own keys (one
+   * TOML table, one `TORANA_<NAME>_` prefix, the core's doc). For a module whose keys always sat in a
+   * core section that the core still needs (a key the gateway reads): the table and the generated
+   * configuration stay as they were, and the keys are the module's. Not with `writtenAfter`.
+   */
+  readonly inCoreSection?: true;
 }
 
 /** Declares a module's section (typed, so the module reads its values with `sectionValues`). */

@@ -53,6 +53,7 @@ import { rwaInstructions } from './rwas/sdk.js';
 import { rwasWire } from './rwas/wire.js';
 import { subscriptionInstructions } from './subscriptions/sdk.js';
 import { subscriptionsWire } from './subscriptions/wire.js';
+import { telemetryConfig } from './telemetry/config.js';
 import { triggerInstructions } from './triggers/sdk.js';
 import { triggersWire } from './triggers/wire.js';
 import { webhooksConfig } from './webhooks/config.js';
@@ -236,7 +237,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The node's view of its peers and of block propagation, served in its registry place (off the
   // ledger; its configuration keys are the core's `[telemetry]` section, whose `profile` gates every
   // family).
-  { name: 'telemetry', cli: true },
+  { name: 'telemetry', cli: true, config: telemetryConfig },
   // Operator sign-in: its routes and passkeys (off the ledger; its keys are the core's `[operator]`
   // section, whose `public_keys` the gateway's operator authentication reads).
   { name: 'operator' },
