@@ -212,6 +212,7 @@ describe('module footprint', () => {
       'src/modules/aliases',
       'src/modules/conference',
       'src/modules/iso20022',
+      'src/modules/telemetry',
     ]);
     // An extender's folder and its docs page (which says what its addition shows).
     assert.deepEqual(leftOut('dashboard'), [
@@ -223,6 +224,8 @@ describe('module footprint', () => {
       'docs/conference.md',
       'src/modules/iso20022',
       'docs/iso20022.md',
+      'src/modules/telemetry',
+      'docs/telemetry.md',
     ]);
     assert.deepEqual(extenders('triggers'), [], 'a feature without a convention file has none');
     const named = files.filter(
