@@ -17,6 +17,11 @@
 // and src/modules/docs.test.ts fails when such a section differs from what the descriptors give (so no
 // hand-written text can hide in one); test/project/module-footprint.test.ts checks that every such
 // section in the counted files is one that src/modules/docs.ts renders.
+// Likewise the table of ranks between `<!-- serving-order -->` and `<!-- /serving-order -->` (only in
+// docs/design/modules.md "Serving order") is not read for (b): it is rendered from the route families a
+// node serves (each family's own `servedAt`), and test/project/serving-order.test.ts fails when it
+// differs from what a served node gives; test/project/module-footprint.test.ts checks that the page
+// holds the only such section.
 // A module that builds on another one (its `dependsOn` in src/modules/registry.ts, mirrored below) names
 // it by design — subscriptions bill through ledger-made trigger rows, and their wire field
 // `billing_trigger_id` cannot change — so the folder and docs page of a module that declares a dependency
@@ -353,15 +358,21 @@ const IMPORT =
 /** A generated module section of a shared page (src/modules/docs.ts): its name in group 1. */
 export const MODULE_SECTION = /<!-- modules:([a-z-]+) -->\n[\s\S]*?<!-- \/modules:\1 -->/g;
 
+/** The generated table of the serving order (docs/design/modules.md; test/project/serving-order.test.ts). */
+export const SERVING_ORDER_SECTION = /<!-- serving-order -->\n[\s\S]*?<!-- \/serving-order -->/g;
+
 /** The names of the generated module sections in `text`, in order. */
 export function moduleSections(text) {
   return [...text.matchAll(MODULE_SECTION)].map((m) => m[1]);
 }
 
-/** Whether `text` names the feature (rule (b)): its pattern, outside generated sections and its `unlike`. */
+/**
+ * Whether `text` names the feature (rule (b)): its pattern, outside generated sections (the modules' and
+ * the serving order's) and its `unlike`.
+ */
 export function namesFeature(name, text) {
   const feature = FEATURES[name];
-  let rest = text.replace(MODULE_SECTION, '');
+  let rest = text.replace(MODULE_SECTION, '').replace(SERVING_ORDER_SECTION, '');
   for (const unlike of [feature.unlike ?? []].flat()) rest = rest.replace(unlike, '');
   return feature.pattern.test(rest);
 }

@@ -30,5 +30,5 @@ export function accountsRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
 
 /** The family (an application family: registered only with `app_api.enabled`). */
 export function accountsFamily(port: AccountsPort, d: RouteDeps): RouteFamily {
-  return { name: 'app-reads', app: true, routes: () => accountsRoutes(d, port) };
+  return { name: 'app-reads', app: true, servedAt: 100, routes: () => accountsRoutes(d, port) };
 }

@@ -66,7 +66,7 @@ export function renderModuleConfigDocs(decl: ModuleConfigSection): string {
     ),
   ];
   return [
-    decl.endsCoreSection === true ? `### Keys at the end of \`[${decl.name}]\`` : `### \`[${decl.name}]\``,
+    decl.inCoreSection === true ? `### Keys at the end of \`[${decl.name}]\`` : `### \`[${decl.name}]\``,
     decl.spec.doc,
     ...(rules.length > 0 ? [rules.join(' ')] : []),
     renderKeysTable(keys).trimEnd(),

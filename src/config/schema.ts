@@ -369,17 +369,6 @@ export const CORE_CONFIG_SCHEMA = {
       'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
-  history: section(
-    'Transaction history (/v1/transactions/history and the per-account and per-definition lists).',
-    {
-      scan_entries_max: int(
-        1_000_000,
-        1,
-        COUNT_CEILING,
-        'Most index entries one history request reads (422 query_budget_exceeded beyond it).',
-      ),
-    },
-  ),
   explorer: section(
     'Where the explorer (/v1/explorer/*) and history routes read from (docs/indexer.md "Serving the explorer from PostgreSQL").',
     {
@@ -529,32 +518,6 @@ export const CORE_CONFIG_SCHEMA = {
       'operator',
       'Telemetry profile: which route classes this node serves (docs/configuration.md "Telemetry profiles"); forbidden routes answer 503.',
     ),
-    live_interval_ms: ms(
-      5000,
-      100,
-      'Interval of the snapshots (peers and block propagation) of the GET /v1/telemetry/live SSE stream.',
-    ),
-    // Peer reports (docs/telemetry.md "Peer reports"; the telemetry module's report-codec.ts).
-    gossip_interval_ms: ms(
-      5000,
-      0,
-      'How often this node sends its telemetry report (gateway URL, height, queue depth, version, recent block commit times) to its connected peers; 0: neither sent nor accepted. A node of an earlier release disconnects a peer that sends one: keep 0 on every node until all run a release with peer reports.',
-    ),
-    gateway_url: str(
-      '',
-      'Gateway URL this node gives in peers-info and in its reports to peers (http:// or https://, at most 512 bytes); empty: http://<gateway.host>:<port>, or none in reports when the host is a wildcard (0.0.0.0, ::).',
-    ),
-    peer_reports_max: int(4, 1, 64, 'Reports kept per peer (the newest ones); older ones are dropped.'),
-    peer_report_stale_ms: ms(
-      60_000,
-      1,
-      'A peer report older than this (by the time it was received) is dropped and no longer counted.',
-    ),
-    peer_report_min_gap_ms: ms(
-      1000,
-      0,
-      'Reports from one peer closer together than this are refused (counted per peer), bounding the work a peer can cause.',
-    ),
   }),
   dashboard: section('The web dashboard served at /dashboard (docs/dashboard.md).', {
     enabled: bool(
@@ -641,13 +604,11 @@ export type BlockConfig = Config['block'];
 /** Pacemaker, collector, sync and gossip settings of the BFT engine (docs/consensus.md). */
 export type ConsensusConfig = Config['consensus'];
 export type QueryConfig = Config['query'];
-export type HistoryConfig = Config['history'];
 export type SignedRequestsConfig = Config['signed_requests'];
 export type CodecConfig = Config['codec'];
 export type NetworkConfig = Config['network'];
 export type StorageConfig = Config['storage'];
 export type VerifyConfig = Config['verify'];
-export type TelemetryConfig = Config['telemetry'];
 export type OperatorConfig = Config['operator'];
 export type McpConfig = Config['mcp'];
 export type LogConfig = Config['log'];
@@ -680,15 +641,12 @@ export function composeConfigSchema(
   modules: readonly ModuleConfigSection[],
 ): Readonly<Record<string, SectionSpec>> {
   for (const m of modules) {
-    if (m.endsCoreSection === true) {
+    if (m.inCoreSection === true) {
       const core = (CORE_CONFIG_SCHEMA as Readonly<Record<string, SectionSpec>>)[m.name];
-      assert(
-        core !== undefined,
-        `config keys of ${m.name} end a core section, but there is none of that name`,
-      );
+      assert(core !== undefined, `config section ${m.name} adds to no core section of that name`);
+      assert(m.writtenAfter === undefined, `config section ${m.name} is in a core section: no writtenAfter`);
       for (const key of Object.keys(m.spec.keys))
         assert(!Object.hasOwn(core.keys, key), `config key ${m.name}.${key} is the core's`);
-      assert(m.writtenAfter === undefined, `config keys of ${m.name} end a core section: no writtenAfter`);
       continue;
     }
     assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
@@ -699,20 +657,21 @@ export function composeConfigSchema(
   }
   // The modules' sections after each core section: those naming it first, then (after
   // MODULE_SECTIONS_AFTER) the others, each group in registry order.
-  const own = modules.filter((m) => m.endsCoreSection !== true);
+  const own = modules.filter((m) => m.inCoreSection !== true);
   const after = (name: string) => [
     ...own.filter((m) => m.writtenAfter === name),
     ...(name === MODULE_SECTIONS_AFTER ? own.filter((m) => m.writtenAfter === undefined) : []),
   ];
-  // The keys modules add at the end of a core section (`endsCoreSection`), in registry order.
-  const ending = (name: string, sec: SectionSpec): SectionSpec => {
-    const added = modules.filter((m) => m.endsCoreSection === true && m.name === name);
+  // The modules' keys written in a core section of the same name (`inCoreSection`), after the core's own
+  // keys, in registry order.
+  const within = (name: string, sec: SectionSpec): SectionSpec => {
+    const added = modules.filter((m) => m.inCoreSection === true && m.name === name);
     if (added.length === 0) return sec;
     return section(sec.doc, Object.assign({}, sec.keys, ...added.map((m) => m.spec.keys)));
   };
   const ordered = [
     ...Object.keys(CORE_CONFIG_SCHEMA).flatMap((name) => [
-      ...modules.filter((m) => m.endsCoreSection === true && m.name === name),
+      ...modules.filter((m) => m.inCoreSection === true && m.name === name),
       ...after(name),
     ]),
   ];
@@ -741,7 +700,7 @@ export function composeConfigSchema(
               ),
             ),
           })
-        : ending(name, sec);
+        : within(name, sec);
     for (const m of after(name)) out[m.name] = m.spec;
   }
   return Object.freeze(out);

@@ -35,6 +35,46 @@ describe('module config sections', () => {
     assert.match(core, /explorer, \.\.\.\); false: .* routes stay\.$/);
   });
 
+  it('writes the keys of an in-core section in the core section of its name, after the core’s own', () => {
+    const extra = moduleSection({
+      name: 'verify',
+      inCoreSection: true,
+      spec: section('Keys a module adds to [verify].', { batch_max: int(8, 1, 64, 'Largest batch.') }),
+    });
+    const core = composeConfigSchema([]);
+    const composed = composeConfigSchema([extra]);
+    assert.deepEqual(Object.keys(composed), Object.keys(core), 'no section of its own');
+    assert.deepEqual(Object.keys(composed.verify?.keys ?? {}), [
+      ...Object.keys(core.verify?.keys ?? {}),
+      'batch_max',
+    ]);
+    assert.equal(composed.verify?.doc, core.verify?.doc, 'the core section’s doc');
+    assert.deepEqual(Object.keys(core.verify?.keys ?? {}), ['threads'], 'the core’s schema untouched');
+    assert.throws(
+      () => composeConfigSchema([{ ...extra, name: 'nowhere' }]),
+      /config section nowhere adds to no core section of that name/,
+    );
+    assert.throws(
+      () => composeConfigSchema([{ ...extra, spec: section('x', { threads: int(1, 0, 2, 'again') }) }]),
+      /config key verify\.threads is the core's/,
+    );
+    assert.throws(
+      () => composeConfigSchema([{ ...extra, writtenAfter: 'gateway' }]),
+      /config section verify is in a core section: no writtenAfter/,
+    );
+    // The telemetry module's keys sit in the core's [telemetry], after its profile, as they always did.
+    assert.deepEqual(Object.keys(configSchema().telemetry?.keys ?? {}), [
+      'profile',
+      'live_interval_ms',
+      'gossip_interval_ms',
+      'gateway_url',
+      'peer_reports_max',
+      'peer_report_stale_ms',
+      'peer_report_min_gap_ms',
+    ]);
+    assert.equal(keyByEnvVar('TORANA_TELEMETRY_GOSSIP_INTERVAL_MS')?.path, 'telemetry.gossip_interval_ms');
+  });
+
   it('writes a section naming a core section right after it, ahead of the others, and a family by its title', () => {
     const early = moduleSection({
       ...demo,
@@ -65,10 +105,10 @@ describe('module config sections', () => {
     assert.throws(() => composeConfigSchema([{ ...demo, name: 'gateway' }]), /gateway is the core's/);
   });
 
-  it('writes the keys of a section that ends a core section at the end of its table, in no table of their own', () => {
+  it('lists the app API rules of keys written in a core section, with the same tables in the same order', () => {
     const tail = moduleSection({
       name: 'gateway',
-      endsCoreSection: true,
+      inCoreSection: true,
       spec: section('Keys a module adds to the gateway.', {
         demo_limit: int(3, 1, 9, 'A demo limit.'),
         demo_on: bool(false, 'A demo switch.'),
@@ -88,7 +128,7 @@ describe('module config sections', () => {
     assert.match(composed.app_api?.keys.enabled?.doc ?? '', / gateway\.demo_on and demo\.enabled need it\.$/);
     assert.throws(
       () => composeConfigSchema([{ ...tail, name: 'nowhere' }]),
-      /config keys of nowhere end a core section, but there is none of that name/,
+      /config section nowhere adds to no core section of that name/,
     );
     assert.throws(
       () => composeConfigSchema([{ ...tail, spec: section('x', { port: int(1, 1, 2, 'clash') }) }]),

@@ -40,12 +40,12 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
    */
   readonly writtenAfter?: string;
   /**
-   * Its keys are written at the end of the core section of the same `name` (its table in config.toml and
-   * `torana config`, `<name>.<key>` paths, `TORANA_<NAME>_<KEY>` variables) instead of a table of its own:
-   * a module whose keys always sat in a core section keeps them there, so the generated configuration
-   * stays as it was. A key the core section already has is refused.
+   * True: its keys are written in the core section of the same name, after the core's own keys (one
+   * TOML table, one `TORANA_<NAME>_` prefix, the core's doc). For a module whose keys always sat in a
+   * core section that the core still needs (a key the gateway reads): the table and the generated
+   * configuration stay as they were, and the keys are the module's. Not with `writtenAfter`.
    */
-  readonly endsCoreSection?: true;
+  readonly inCoreSection?: true;
 }
 
 /** Declares a module's section (typed, so the module reads its values with `sectionValues`). */

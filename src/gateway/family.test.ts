@@ -2,133 +2,57 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { placeFamilies, type RouteFamily } from './family.js';
 
-const fam = (name: string, servedAfter?: string): RouteFamily => ({
+const fam = (name: string, servedAt: number): RouteFamily => ({
   name,
   app: true,
+  servedAt,
   routes: () => [],
-  ...(servedAfter === undefined ? {} : { servedAfter }),
 });
 const names = (fs: readonly RouteFamily[]) => fs.map((f) => f.name);
 
 describe('placeFamilies', () => {
-  it('serves a family naming servedAfter right after that family; the others keep their order', () => {
-    const list = [fam('a'), fam('b'), fam('c'), fam('m', 'a'), fam('d')];
+  it('serves the families in ascending servedAt, whatever their list order', () => {
+    const list = [fam('a', 100), fam('b', 300), fam('c', 400), fam('m', 110), fam('d', 500)];
     assert.deepEqual(names(placeFamilies(list)), ['a', 'm', 'b', 'c', 'd']);
-    assert.deepEqual(names(placeFamilies([fam('a'), fam('b')])), ['a', 'b']);
+    assert.deepEqual(names(placeFamilies([fam('b', 2), fam('a', 1)])), ['a', 'b']);
+    assert.deepEqual(names(placeFamilies([])), []);
   });
 
-  it('several after one family keep their list order; one may follow a placed one', () => {
-    const list = [
-      fam('a'),
-      fam('b'),
-      fam('m', 'a'),
-      fam('n', 'a'),
-      fam('o', 'n'),
-      fam('p', 'q'),
-      fam('q', 'b'),
-    ];
-    assert.deepEqual(names(placeFamilies(list)), ['a', 'm', 'n', 'o', 'b', 'q', 'p']);
+  it('equal ranks keep their list order; its input is left untouched', () => {
+    const list = [fam('x', 200), fam('s', 100), fam('y', 200), fam('t', 300), fam('s', 100)];
+    assert.deepEqual(names(placeFamilies(list)), ['s', 's', 'x', 'y', 't']);
+    assert.deepEqual(names(list), ['x', 's', 'y', 't', 's']);
   });
 
-  it('follows the last family of the name; an unknown name or a cycle leaves the family in the list', () => {
-    const twice = [fam('s'), fam('x'), fam('s'), fam('t'), fam('m', 's')];
-    assert.deepEqual(names(placeFamilies(twice)), ['s', 'x', 's', 'm', 't']);
-    assert.deepEqual(names(placeFamilies([fam('a'), fam('m', 'nowhere'), fam('b')])), ['a', 'm', 'b']);
-    assert.deepEqual(names(placeFamilies([fam('a'), fam('x', 'y'), fam('y', 'x'), fam('b')])), [
-      'a',
-      'b',
-      'x',
-      'y',
-    ]);
-  });
-
-  it('places module families named after core ones and leaves its input untouched', () => {
-    const list = [
-      fam('accounts'),
-      fam('subscriptions'),
-      fam('subscriptions'),
-      fam('multisig', 'controls'),
-      fam('controls', 'accounts'),
-      fam('late', 'subscriptions'),
-    ];
-    assert.deepEqual(names(placeFamilies(list)), [
+  it('a rank between two others takes its place between them: no family names another', () => {
+    const served = [fam('accounts', 100), fam('proofs', 200), fam('policy', 500)];
+    assert.deepEqual(names(placeFamilies([...served, fam('newcomer', 150)])), [
       'accounts',
-      'controls',
-      'multisig',
-      'subscriptions',
-      'subscriptions',
-      'late',
+      'newcomer',
+      'proofs',
+      'policy',
     ]);
-    assert.deepEqual(names(list), [
+    assert.deepEqual(names(placeFamilies([fam('newcomer', 150), ...served])), [
       'accounts',
-      'subscriptions',
-      'subscriptions',
-      'multisig',
-      'controls',
-      'late',
+      'newcomer',
+      'proofs',
+      'policy',
     ]);
   });
 
-  it('module families of the served interface: a chain of them after a core family, the rest in place', () => {
-    const list = [
-      fam('accounts'),
-      fam('explorer'),
-      fam('subscriptions'),
-      fam('telemetry'),
-      fam('aliases', 'explorer'),
-      fam('extra', 'explorer'),
-      fam('controls', 'aliases'),
-      fam('late', 'not-served'),
-    ];
-    assert.deepEqual(names(placeFamilies(list)), [
-      'accounts',
-      'explorer',
-      'aliases',
-      'controls',
-      'extra',
-      'subscriptions',
-      'telemetry',
-      'late',
-    ]);
-  });
-
-  it('a hosted family is served right after its host, under the host’s name, whatever its own place', () => {
-    const host = { ...fam('s', 'a'), hosts: ['t'] };
-    const list = [fam('a'), fam('b'), fam('t'), fam('c', 's'), host, fam('d')];
+  it('a hosted family is served right after its host, under the host’s name, whatever its own rank', () => {
+    const host = { ...fam('s', 150), hosts: ['t'] };
+    const list = [fam('a', 100), fam('b', 200), fam('t', 50), fam('c', 160), host, fam('d', 300)];
     const placed = placeFamilies(list);
     assert.deepEqual(names(placed), ['a', 's', 's', 'c', 'b', 'd']);
     assert.equal(placed[2]!.routes, list[2]!.routes, 'the hosted family’s own routes');
+    assert.equal(placed[2]!.servedAt, 150, 'at its host’s rank');
     assert.equal(list[2]!.name, 't', 'its input untouched');
-    // The modules' families as served: triggers hosted by subscriptions, conference naming no place.
-    const served = [
-      fam('accounts'),
-      fam('explorer'),
-      fam('ledger-proofs'),
-      fam('conference'),
-      fam('aliases', 'explorer'),
-      fam('multisig', 'controls'),
-      fam('controls', 'explorer'),
-      fam('triggers'),
-      { ...fam('subscriptions', 'ledger-proofs'), hosts: ['triggers'] },
-      fam('telemetry'),
-    ];
-    const order = placeFamilies(served).map((f) => f.name);
-    assert.deepEqual(order, [
-      'accounts',
-      'explorer',
-      'aliases',
-      'controls',
-      'multisig',
-      'ledger-proofs',
-      'subscriptions',
-      'subscriptions',
-      'conference',
-      'telemetry',
-    ]);
-    const hostless = placeFamilies(served.map((f) => ({ ...f, hosts: [] })));
-    assert.ok(
-      hostless.some((f) => f.name === 'triggers'),
-      'hosted by none, it keeps its own name',
+    const hostless = placeFamilies(list.map((f) => ({ ...f, hosts: [] })));
+    assert.deepEqual(
+      names(hostless),
+      ['t', 'a', 's', 'c', 'b', 'd'],
+      'hosted by none: its own name and rank',
     );
   });
 });

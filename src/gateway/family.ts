@@ -8,7 +8,7 @@ import type { GatewayApp } from './context.js';
 import type { RouteDef } from './route-table.js';
 
 export interface RouteFamily {
-  /** Short name, as in logs and docs (`app-reads`, `telemetry`). */
+  /** Short name, as in logs and docs (`app-reads`, `policy`). */
   readonly name: string;
   /** Part of the application API: absent (not registered, not documented) without `app_api.enabled`. */
   readonly app: boolean;
@@ -19,14 +19,17 @@ export interface RouteFamily {
   /** Stops its workers and closes its stores when the server closes. */
   close?(): Promise<void>;
   /**
-   * The family whose routes this one's follow in the route table and the OpenAPI document (its last
-   * family of that name): a family moved into a ledger module keeps the place its routes always had.
-   * Without it, or when no family has that name, the family stays where its list puts it.
+   * Its place in the route table and the OpenAPI document: families are served in ascending `servedAt`
+   * (equal ranks in list order), so a family moved into a ledger module keeps the place its routes always
+   * had by keeping its number, and no family names another to find its place. Ranks leave gaps, like the
+   * tag tables, so a new family takes a free number between two others; the ranks in use are the table
+   * of docs/design/modules.md "Serving order" (checked against a served node by
+   * test/project/serving-order.test.ts).
    */
-  readonly servedAfter?: string;
+  readonly servedAt: number;
   /**
    * The families of other names served as part of this one: each follows it right away (in list order,
-   * whatever its own `servedAfter`) and publishes under this family's name (OpenAPI `x-ledger-family`,
+   * whatever its own `servedAt`) and publishes under this family's name (OpenAPI `x-ledger-family`,
    * the capabilities' features), e.g. a module's routes kept in the family its users know them by. A
    * family hosted by none keeps its own name.
    */
@@ -43,40 +46,20 @@ function hostedBy(families: readonly RouteFamily[]): {
   for (const f of families) {
     const host = families.find((h) => h !== f && (h.hosts ?? []).includes(f.name));
     if (host === undefined) rest.push(f);
-    else guests.set(host, [...(guests.get(host) ?? []), { ...f, name: host.name }]);
+    else guests.set(host, [...(guests.get(host) ?? []), { ...f, name: host.name, servedAt: host.servedAt }]);
   }
   return { rest, guests };
 }
 
 /**
- * The families in the order they are served: each one naming `servedAfter` moves right after that
- * family (after those placed there before it, in list order); the others keep their order. A hosted
- * family (`hosts`) is served right after its host, under the host's name.
+ * The families in the order they are served: ascending `servedAt`, equal ranks in list order. A hosted
+ * family (`hosts`) is served right after its host, under the host's name and at its rank (its own rank
+ * serves only when no family hosts it).
  */
 export function placeFamilies(families: readonly RouteFamily[]): RouteFamily[] {
   const { rest, guests } = hostedBy(families);
-  return placeUnhosted(rest).flatMap((f) => [f, ...(guests.get(f) ?? [])]);
-}
-
-function placeUnhosted(families: readonly RouteFamily[]): RouteFamily[] {
-  const named = (f: RouteFamily) =>
-    f.servedAfter !== undefined && families.some((g) => g !== f && g.name === f.servedAfter);
-  const out = families.filter((f) => !named(f));
-  let pending = families.filter(named);
-  while (pending.length > 0) {
-    const waiting: RouteFamily[] = [];
-    for (const f of pending) {
-      let at = out.findLastIndex((g) => g.name === f.servedAfter);
-      if (at < 0) {
-        waiting.push(f);
-        continue;
-      }
-      while (at + 1 < out.length && out[at + 1]!.servedAfter === f.servedAfter && named(out[at + 1]!)) at++;
-      out.splice(at + 1, 0, f);
-    }
-    // A family following one that follows it back (a cycle) is served at the end, in list order.
-    if (waiting.length === pending.length) out.push(...waiting);
-    pending = waiting.length === pending.length ? [] : waiting;
-  }
-  return out;
+  return rest
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => a.f.servedAt - b.f.servedAt || a.i - b.i)
+    .flatMap(({ f }) => [f, ...(guests.get(f) ?? [])]);
 }

@@ -8,6 +8,8 @@ export function mcpFamily(port: McpPort): RouteFamily {
   return {
     name: 'mcp',
     app: true,
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 600,
     routes: (app) => mcpRoutes(app, port),
     install: (app) => installMcpStreamRefusal(app),
   };

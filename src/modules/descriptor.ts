@@ -211,7 +211,8 @@ export type CoreDocSection =
   | 'security-sections'
   | 'app-api-switches'
   | 'config-sections'
-  | 'operations-alerts';
+  | 'operations-alerts'
+  | 'indexer-read-families';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;
@@ -269,9 +270,8 @@ export interface LedgerModule {
   /** Its names that stand in for account or definition ids on every route (model/id-names.ts). */
   readonly idNaming?: IdNaming;
   /**
-   * Its route family (or families, each placed by its own `servedAfter`), served in registry order or
-   * right after the family its `servedAfter` names;
-   * undefined when the module's own configuration switch is off (a family left out is not even built).
+   * Its route family (or families), each served at its own rank (`servedAt`, docs/design/modules.md
+   * "Serving order"); undefined when the module's own configuration switch is off (a family left out is not even built).
    * A family with a store or background workers builds asynchronously (a promise): it opens its store
    * and starts its workers when built, registers its metrics in its `install`, and stops its workers
    * and closes its store in its `close` (gateway/family.ts), which the server calls when it closes.

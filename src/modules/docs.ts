@@ -59,6 +59,11 @@ export const MODULE_DOC_SECTIONS: Readonly<Record<CoreDocSection, DocSectionPlac
     head: ['| alert | severity | means | do |', '| ----- | -------- | ----- | -- |'],
     join: '\n',
   },
+  'indexer-read-families': {
+    page: 'docs/indexer.md',
+    head: ['| module | routes served from the committed reads |', '| --- | --- |'],
+    join: '\n',
+  },
 };
 
 /**

@@ -128,8 +128,7 @@ export const LEDGER_MODULES: readonly LedgerModule[] = await load();
 
 /**
  * The route families of the modules that have one (and whose switch is on), in registry order;
- * node/families.ts serves each after the family its `servedAfter` names (gateway/family.ts
- * `placeFamilies`). `dataDir` is the node's data folder, when served from a node directory: each module's
+ * node/families.ts serves each at its rank (`servedAt`, gateway/family.ts `placeFamilies`). `dataDir` is the node's data folder, when served from a node directory: each module's
  * store folder is `<dataDir>/<module name>` (or its descriptor's `storeFolder`; the env's `storeDir`).
  */
 export async function moduleFamilies(
@@ -148,7 +147,7 @@ export async function moduleFamilies(
         ...common,
         ...(dataDir === undefined ? {} : { storeDir: `${dataDir}/${m.storeFolder ?? m.name}` }),
       });
-      // A module may serve several families (each placed by its own `servedAfter`).
+      // A module may serve several families (each at its own rank, `servedAt`).
       if (family !== undefined) out.push(...(Array.isArray(family) ? family : [family as RouteFamily]));
     }
   } catch (e) {

@@ -233,6 +233,7 @@ describe('ledger module registry', () => {
       routes: () => ({
         name: 'opened',
         app: true,
+        servedAt: 1,
         routes: () => [],
         close: async () => void closed.push('opened'),
       }),

@@ -28,6 +28,7 @@ import { controlsRejectionForms } from './controls/rejection-forms.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
+import { historyConfig } from './history/config.js';
 import { iso20022Config } from './iso20022/config.js';
 import { multisigInstructions } from './multisig/sdk.js';
 import { operatorPasskeysConfig } from './operator/config.js';
@@ -56,6 +57,7 @@ import { rwaInstructions } from './rwas/sdk.js';
 import { rwasWire } from './rwas/wire.js';
 import { subscriptionInstructions } from './subscriptions/sdk.js';
 import { subscriptionsWire } from './subscriptions/wire.js';
+import { telemetryConfig } from './telemetry/config.js';
 import { triggerInstructions } from './triggers/sdk.js';
 import { triggersWire } from './triggers/wire.js';
 import { webhooksConfig } from './webhooks/config.js';
@@ -229,7 +231,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // Read-only families over the committed chain (the node's or the indexer's replica of it): after
   // webhooks, which is served where history follows it.
   { name: 'explorer', cli: true },
-  { name: 'history', cli: true },
+  { name: 'history', cli: true, config: historyConfig },
   // Needs nothing of the ledger (no instruction tag).
   { name: 'connect', cli: true, config: connectConfig },
   // Off the ledger (its own signed transactions go through the node's pipeline): its route family after
@@ -239,9 +241,9 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   // The node's view of its peers and of block propagation, served in its registry place (off the
   // ledger; its configuration keys are the core's `[telemetry]` section, whose `profile` gates every
   // family).
-  { name: 'telemetry', cli: true },
-  // Operator sign-in: its routes and passkeys (off the ledger; the passkeys' keys end the core's
-  // `[operator]` section, whose `public_keys` the gateway's operator authentication reads).
+  { name: 'telemetry', cli: true, config: telemetryConfig },
+  // Operator sign-in: its routes and passkeys (off the ledger; the passkeys' keys are written in the
+  // core's `[operator]` section, whose `public_keys` the gateway's operator authentication reads).
   { name: 'operator', config: operatorPasskeysConfig },
   // The web dashboard: static files of its own and no configuration section of its own (its keys stay
   // the core's `[dashboard]`, where the generated configuration has them).

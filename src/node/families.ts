@@ -66,8 +66,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
     nonces: createSignedNonceStore(c.signed_requests.noncesPerAccountMax),
     now,
   });
-  // The ledger modules' families (src/modules/registry.ts) come in registry order after the core's; one
-  // naming `servedAfter` is served right after that family (gateway/family.ts placeFamilies).
+  // The ledger modules' families (src/modules/registry.ts) come in registry order after the core's; each
+  // is served at its rank (`servedAt`, gateway/family.ts placeFamilies; docs/design/modules.md "Serving
+  // order").
   return placeFamilies([
     // The application reads: accounts, domains, asset definitions, NFTs (+ /query twins).
     accountsFamily({ state: deps.ports.state, chain: deps.ports.chain }, deps),

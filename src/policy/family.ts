@@ -5,5 +5,5 @@ import type { PolicyView } from './policy.js';
 import { policyRoutes } from './routes.js';
 
 export function policyFamily(read: () => PolicyView): RouteFamily {
-  return { name: 'policy', app: false, routes: () => policyRoutes(read) };
+  return { name: 'policy', app: false, servedAt: 500, routes: () => policyRoutes(read) };
 }

@@ -8,5 +8,5 @@ import type { ProofsPort } from './port.js';
 import { proofRoutes } from './routes.js';
 
 export function proofsFamily(port: ProofsPort, deps: RouteDeps): RouteFamily {
-  return { name: 'ledger-proofs', app: true, routes: () => proofRoutes(deps, port) };
+  return { name: 'ledger-proofs', app: true, servedAt: 200, routes: () => proofRoutes(deps, port) };
 }

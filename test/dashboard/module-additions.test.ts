@@ -33,6 +33,7 @@ interface Bundle {
   RejectionFacts(p: { reason: unknown }): unknown;
   EXTENSIONS: readonly {
     accountPanels?: readonly { path: string }[];
+    consensusPanels?: readonly { path: string; Panel: unknown }[];
     pages?: readonly { route: string; title?: string; path?: string; leading?: boolean; Page: unknown }[];
     searchHint?: string;
     settings?: readonly { paths: readonly string[]; Section: unknown }[];
@@ -96,7 +97,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference, explorer, ISO 20022 and operator modules’)', () => {
+  it('finds each module folder’s dashboard.ts by convention (today the aliases, conference, explorer, ISO 20022, operator and telemetry modules’)', () => {
     const files: string[] = moduleDashboardFiles();
     assert.deepEqual(
       files.map((f) => f.slice(ROOT.length)),
@@ -106,11 +107,12 @@ describe('the ledger modules’ additions to the dashboard', () => {
         'src/modules/explorer/dashboard.ts',
         'src/modules/iso20022/dashboard.ts',
         'src/modules/operator/dashboard.ts',
+        'src/modules/telemetry/dashboard.ts',
       ],
     );
     assert.match(
       moduleDashboardsSource(files),
-      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*explorer\/dashboard\.ts";\nimport m3 from ".*iso20022\/dashboard\.ts";\nimport m4 from ".*operator\/dashboard\.ts";\nexport default \[m0, m1, m2, m3, m4\];\n$/,
+      /^import m0 from ".*aliases\/dashboard\.ts";\nimport m1 from ".*conference\/dashboard\.ts";\nimport m2 from ".*explorer\/dashboard\.ts";\nimport m3 from ".*iso20022\/dashboard\.ts";\nimport m4 from ".*operator\/dashboard\.ts";\nimport m5 from ".*telemetry\/dashboard\.ts";\nexport default \[m0, m1, m2, m3, m4, m5\];\n$/,
     );
   });
 
@@ -143,7 +145,7 @@ describe('the ledger modules’ additions to the dashboard', () => {
     );
     assert.deepEqual(
       ui.EXTENSIONS.map((x) => x.searchHint),
-      ['alias', undefined, 'hash, height', undefined, undefined],
+      ['alias', undefined, 'hash, height', undefined, undefined, undefined],
     );
   });
 
@@ -173,6 +175,15 @@ describe('the ledger modules’ additions to the dashboard', () => {
       [['/v1/operator/session', '/v1/operator/auth/login/options']],
     );
     for (const x of sections) assert.equal(typeof x.Section, 'function');
+  });
+
+  it('the bundle carries a module’s panel of the consensus page, shown when the node serves its route', () => {
+    const panels = ui.EXTENSIONS.flatMap((x) => x.consensusPanels ?? []);
+    assert.deepEqual(
+      panels.map((p) => p.path),
+      ['/v1/telemetry/peers-info'],
+    );
+    for (const p of panels) assert.equal(typeof p.Panel, 'function');
   });
 
   it('searches a name through the module: label@domain as an account, a bare label besides the domain', async () => {

@@ -180,6 +180,6 @@ export function aliasRoutes(d: RouteDeps, port: AliasPort): RouteDef[] {
 
 /** The aliases family (an application family: registered with `app_api.enabled`). */
 export function aliasFamily(port: AliasPort, deps: RouteDeps): RouteFamily {
-  // Served after the explorer, where the alias routes have always been.
-  return { name: 'aliases', app: true, servedAfter: 'explorer', routes: () => aliasRoutes(deps, port) };
+  // Its rank (docs/design/modules.md "Serving order") keeps the alias routes where they have always been.
+  return { name: 'aliases', app: true, servedAt: 120, routes: () => aliasRoutes(deps, port) };
 }

@@ -48,8 +48,8 @@ export function conferenceFamily(
   return {
     name: 'conference',
     app: true,
-    // No `servedAfter`: in its place in the list, after the module families that name theirs, where
-    // the conference routes have always been.
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 300,
     routes: (app) => [
       ...signalRoutes({
         box,

@@ -17,6 +17,8 @@ export function connectFamily(deps: RouteDeps, limits: RelayLimits, now: () => n
   return {
     name: 'connect',
     app: true,
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 340,
     routes: () => connectRoutes(deps, relay),
     install: (app) => {
       installConnectSocket(app, deps, relay);

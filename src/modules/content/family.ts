@@ -37,6 +37,8 @@ export function contentFamily(d: RouteDeps, port: ContentPort, opts: ContentFami
   return {
     name: 'content',
     app: true,
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 320,
     routes: () =>
       contentRoutes(d, {
         port,

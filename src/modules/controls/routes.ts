@@ -164,11 +164,10 @@ export function controlRoutes(d: RouteDeps, port: ControlsPort): RouteDef[] {
 }
 
 /**
- * The transfer controls' family (an application family: registered with `app_api.enabled`), served after
- * the explorer family and after the families of the modules listed before it that are served there too
- * (registry order), where these routes have always been: moving them into the module changed no part of
- * the served interface (route order, OpenAPI document).
+ * The transfer controls' family (an application family: registered with `app_api.enabled`), served at
+ * its rank (`servedAt`, docs/design/modules.md "Serving order"), where these routes have always been:
+ * moving them into the module changed no part of the served interface (route order, OpenAPI document).
  */
 export function controlsFamily(port: ControlsPort, deps: RouteDeps): RouteFamily {
-  return { name: 'controls', app: true, servedAfter: 'explorer', routes: () => controlRoutes(deps, port) };
+  return { name: 'controls', app: true, servedAt: 130, routes: () => controlRoutes(deps, port) };
 }

@@ -3,7 +3,7 @@ import '../registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../config/load.js';
-import { placeFamilies, type RouteFamily } from '../../gateway/family.js';
+import type { RouteFamily } from '../../gateway/family.js';
 import type { ModuleRouteEnv } from '../descriptor.js';
 import { BUILT_ASSETS_DIR, loadAssets } from './assets.js';
 import { dashboardModule } from './descriptor.js';
@@ -29,13 +29,6 @@ function env(overrides: Record<string, unknown>): ModuleRouteEnv & { logged: str
   };
 }
 
-const family = (name: string, servedAfter?: string): RouteFamily => ({
-  name,
-  app: false,
-  routes: () => [],
-  ...(servedAfter === undefined ? {} : { servedAfter }),
-});
-
 describe('the dashboard descriptor', () => {
   it('an off-ledger module: no instructions, tables, events or rejections; its docs page and security section', () => {
     assert.deepEqual(Object.keys(dashboardModule.instructions), []);
@@ -47,19 +40,14 @@ describe('the dashboard descriptor', () => {
     assert.equal(dashboardModule.hostsDocSections?.['dashboard-additions']?.page, 'docs/dashboard.md');
   });
 
-  it('with dashboard.enabled and a built bundle: its family, served right after the telemetry family', async () => {
+  it('with dashboard.enabled and a built bundle: its family, at its rank in the serving order', async () => {
     assert.ok(loadAssets(BUILT_ASSETS_DIR), `the package build writes ${BUILT_ASSETS_DIR} (npm run build)`);
     const e = env({ 'dashboard.enabled': true });
     const f = (await dashboardModule.routes?.(e)) as RouteFamily | undefined;
     assert.equal(f?.name, 'dashboard');
-    assert.equal(f?.servedAfter, 'telemetry');
+    // Where its routes have always been (docs/design/modules.md "Serving order").
+    assert.equal(f?.servedAt, 430);
     assert.deepEqual(e.logged, []);
-    // Where the node listed it before it was a module: after telemetry, before history.
-    const placed = placeFamilies([family('telemetry'), family('history'), family('connect'), f!]);
-    assert.deepEqual(
-      placed.map((p) => p.name),
-      ['telemetry', 'dashboard', 'history', 'connect'],
-    );
   });
 
   it('with dashboard.enabled = false: no family at all', async () => {

@@ -16,13 +16,11 @@ export const dashboardModule: LedgerModule = {
   events: [],
   rejections: [],
   // Not part of the application API (gated by the telemetry profile); built only with
-  // `dashboard.enabled` and a built bundle (else logged, and nothing is registered: 404). Served right
-  // after the telemetry family, where its routes always were.
+  // `dashboard.enabled` and a built bundle (else logged, and nothing is registered: 404).
   routes: (env) => {
     const c = env.config.dashboard;
     if (!c.enabled) return undefined;
-    const family = builtDashboard(env.deps.profile, env.logError, undefined, c.connectSrc)[0];
-    return family === undefined ? undefined : { ...family, servedAfter: 'telemetry' };
+    return builtDashboard(env.deps.profile, env.logError, undefined, c.connectSrc)[0];
   },
   docs: 'docs/dashboard.md',
   docSections: DASHBOARD_DOC_SECTIONS,

@@ -77,6 +77,8 @@ export function dashboardFamily(opts: DashboardOptions): RouteFamily {
   return {
     name: 'dashboard',
     app: false,
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 430,
     routes: () => [],
     install(app: GatewayApp) {
       app.get(DASHBOARD_PREFIX, { schema, onRequest: gate }, (_req, reply) =>

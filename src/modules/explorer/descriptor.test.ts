@@ -61,7 +61,7 @@ describe('explorer module', () => {
     assert.equal(counts.opened, 1);
     assert.equal(served.length, 1);
     assert.equal(served[0]!.name, 'explorer');
-    assert.equal(served[0]!.servedAfter, 'app-reads', 'its routes keep their place in the OpenAPI document');
+    assert.equal(served[0]!.servedAt, 110, 'its routes keep their place in the OpenAPI document');
     assert.equal(family?.name, 'explorer (served)', 'the node serves what the reads made of it');
   });
 

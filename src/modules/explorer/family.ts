@@ -26,8 +26,8 @@ export function explorerFamily(
   return {
     name: 'explorer',
     app: true,
-    // Where its routes have always been served (the route table and the OpenAPI document).
-    servedAfter: 'app-reads',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 110,
     routes: () => [
       ...blockRoutes(x),
       ...streamRoutes(x, feed),

@@ -53,13 +53,13 @@ describe('history module', () => {
     assert.equal(counts.opened, 0);
   });
 
-  it('builds its family over the committed reads and serves it through them, after telemetry', async () => {
+  it('builds its family over the committed reads and serves it through them, at its rank', async () => {
     const { env: e, served, counts } = env(true);
     const family = await historyModule.routes?.(e);
     assert.equal(counts.opened, 1);
     assert.deepEqual(
-      served.map((f) => [f.name, f.servedAfter]),
-      [['history', 'telemetry']],
+      served.map((f) => [f.name, f.servedAt]),
+      [['history', 420]],
     );
     assert.equal(family, served[0]);
   });

@@ -5,8 +5,10 @@
 // pieces are its route family (served over the node's committed reads), its CLI command and its entries
 // in the shared docs pages.
 
+import { sectionValues } from '../../config/schema.js';
 import type { LedgerModule, ModuleRouteEnv } from '../descriptor.js';
 import { registerHistoryCommands } from './commands.js';
+import { historyConfig } from './config.js';
 import { HISTORY_DOC_SECTIONS } from './docs.js';
 import { historyPort } from './port.js';
 import { historyFamily } from './routes.js';
@@ -16,7 +18,7 @@ async function historyOf(env: ModuleRouteEnv) {
   return reads.serve(
     historyFamily(historyPort(reads.ledger), reads.deps, {
       signedRequests: env.signedRequests,
-      scanEntriesMax: env.config.history.scanEntriesMax,
+      scanEntriesMax: sectionValues(env.config, historyConfig).scanEntriesMax,
     }),
   );
 }

@@ -179,10 +179,8 @@ export function historyFamily(port: HistoryPort, d: RouteDeps, opts: HistoryFami
   return {
     name: 'history',
     app: true,
-    // Where its routes have always been served (the route table and the OpenAPI document): after the
-    // telemetry family and the modules served there (a family placed there too but left out of the document
-    // may come between).
-    servedAfter: 'telemetry',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 420,
     routes: () => [
       callerRoute(d, port, opts),
       ...publicRoutes(d, port, opts, '/v1/accounts', 'Account', account),

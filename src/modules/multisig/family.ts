@@ -18,8 +18,8 @@ export function multisigFamily(
   return {
     name: 'multisig',
     app: true,
-    // Where the multisig routes have always been in the served interface (and its OpenAPI path order).
-    servedAfter: 'controls',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 140,
     routes: () => [
       ...multisigReadRoutes(deps, port),
       ...multisigWriteRoutes(deps, port),

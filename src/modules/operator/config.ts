@@ -1,6 +1,6 @@
 // The operator passkeys' configuration keys (docs/operator.md "Passkeys"): `operator.passkeys_enabled` and
 // `operator.passkey_*`, added to the one configuration schema through the registry (src/config/sections.ts).
-// They are written at the end of the core's `[operator]` section (`endsCoreSection`), where they always
+// They are written at the end of the core's `[operator]` section (`inCoreSection`), where they always
 // were, so config.toml, `torana config` and the `TORANA_OPERATOR_PASSKEY_*` variables read as before; the
 // section itself stays the core's (`operator.public_keys` and the session store's limits are the
 // gateway's operator authentication).
@@ -9,7 +9,7 @@ import { bool, COUNT_CEILING, int, list, ms, type SectionValues, section, str } 
 
 export const operatorPasskeysConfig = moduleSection({
   name: 'operator',
-  endsCoreSection: true,
+  inCoreSection: true,
   spec: section('Operator passkeys: WebAuthn sign-in to operator sessions (docs/operator.md "Passkeys").', {
     passkeys_enabled: bool(
       false,

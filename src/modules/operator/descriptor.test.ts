@@ -53,15 +53,15 @@ describe('the operator module', () => {
   it('serves its sign-in family always and the passkeys family only with operator.passkeys_enabled', async () => {
     const off = await moduleFamilies(env(false), [operatorModule]);
     assert.deepEqual(
-      off.map((f) => [f.name, f.app, f.servedAfter]),
-      [['operator', false, 'history']],
+      off.map((f) => [f.name, f.app, f.servedAt]),
+      [['operator', false, 440]],
     );
     const on = await moduleFamilies(env(true), [operatorModule]);
     assert.deepEqual(
-      on.map((f) => [f.name, f.app, f.servedAfter]),
+      on.map((f) => [f.name, f.app, f.servedAt]),
       [
-        ['operator', false, 'history'],
-        ['operator-passkeys', false, 'policy'],
+        ['operator', false, 440],
+        ['operator-passkeys', false, 510],
       ],
     );
   });
@@ -81,20 +81,26 @@ describe('the operator module', () => {
 
   it('its families keep the place their routes always had in the route table', async () => {
     const [signIn, passkeys] = await moduleFamilies(env(true), [operatorModule]);
-    const f = (name: string): RouteFamily => ({ name, app: false, routes: () => [] });
-    // node/families.ts: the modules' families come early in the list; these two name where they go.
+    const f = (name: string, servedAt: number): RouteFamily => ({
+      name,
+      app: false,
+      servedAt,
+      routes: () => [],
+    });
+    // node/families.ts: the modules' families come early in the list; their ranks say where they go
+    // (docs/design/modules.md "Serving order").
     const list = [
-      f('ledger-proofs'),
+      f('ledger-proofs', 200),
       signIn!,
       passkeys!,
-      f('dashboard'),
-      f('history'),
-      f('policy'),
-      f('mcp'),
+      f('dashboard', 430),
+      f('history', 420),
+      f('policy', 500),
+      f('mcp', 600),
     ];
     assert.deepEqual(
       placeFamilies(list).map((x) => x.name),
-      ['ledger-proofs', 'dashboard', 'history', 'operator', 'policy', 'operator-passkeys', 'mcp'],
+      ['ledger-proofs', 'history', 'dashboard', 'operator', 'policy', 'operator-passkeys', 'mcp'],
     );
   });
 });

@@ -1,9 +1,8 @@
 // The operator sign-in module (docs/operator.md): the routes that open, list, audit and revoke operator
 // sessions by a challenge signed with an operator key, and operator passkeys (WebAuthn sign-in to the
 // same sessions). Off the ledger: no instructions, tables, events or rejection codes; its pieces are its
-// route families (served where they always were: sign-in after the transaction history's family, the
-// passkeys after the policy family), the passkeys' ceremonies and credentials file in the data folder,
-// and its docs. The session store itself is the gateway's (gateway/operator-sessions.ts):
+// route families (each served at its rank, where their routes always were), the passkeys' ceremonies
+// and credentials file in the data folder, and its docs. The session store itself is the gateway's (gateway/operator-sessions.ts):
 // the operator authentication of every family, the MCP bridge and the modules' read routes that take
 // sessions accept its tokens, so it stays core (docs/design/modules.md); the node hands it to this module.
 

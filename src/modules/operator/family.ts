@@ -7,11 +7,11 @@ import type { OperatorSessions } from '../../gateway/operator-sessions.js';
 import { operatorSessionRoutes } from './routes.js';
 
 export function operatorFamily(sessions: OperatorSessions): RouteFamily {
-  // Served right after the transaction history's family, where its routes always were.
   return {
     name: 'operator',
     app: false,
-    servedAfter: 'history',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 440,
     routes: () => operatorSessionRoutes(sessions),
   };
 }

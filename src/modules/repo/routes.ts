@@ -125,5 +125,5 @@ export function repoRoutes(d: RouteDeps, port: RepoPort): RouteDef[] {
 
 /** The agreements' family (an application family: registered with `app_api.enabled`). */
 export function repoFamily(port: RepoPort, deps: RouteDeps): RouteFamily {
-  return { name: 'repo', app: true, routes: () => repoRoutes(deps, port) };
+  return { name: 'repo', app: true, servedAt: 330, routes: () => repoRoutes(deps, port) };
 }

@@ -153,5 +153,5 @@ export function rwaRoutes(d: RouteDeps, port: RwasPort): RouteDef[] {
 
 /** The lots' family (an application family: registered with `app_api.enabled`). */
 export function rwasFamily(port: RwasPort, deps: RouteDeps): RouteFamily {
-  return { name: 'rwas', app: true, routes: () => rwaRoutes(deps, port) };
+  return { name: 'rwas', app: true, servedAt: 310, routes: () => rwaRoutes(deps, port) };
 }

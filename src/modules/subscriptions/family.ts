@@ -1,5 +1,6 @@
-// The subscriptions family: reads of plans and subscriptions. It is served right after the ledger-proofs
-// family, where the core served it before it became a module (the OpenAPI document keeps its order).
+// The subscriptions family: reads of plans and subscriptions. It is served at its rank (`servedAt`,
+// docs/design/modules.md "Serving order"), where the core served it before it became a module (the
+// OpenAPI document keeps its order).
 // It hosts the triggers module's family (gateway/family.ts `hosts`): the trigger routes, on which the
 // billing runs are built, were served in this family before either feature was a module, so they still
 // follow its routes and publish under its name (`x-ledger-family: subscriptions`, the capabilities'
@@ -14,7 +15,8 @@ export function subscriptionsFamily(port: SubscriptionsPort, deps: RouteDeps): R
   return {
     name: 'subscriptions',
     app: true,
-    servedAfter: 'ledger-proofs',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 210,
     hosts: ['triggers'],
     routes: () => subscriptionsRoutes(deps, port),
   };

@@ -1,7 +1,6 @@
 // The telemetry module as the node finds it: the peer messages it claims (kept from the consensus
-// engine, node/bft.ts) and where its family is served (right after the ISO 20022 family when the node
-// runs the bridge, else in its registry place), so that the route table's order is the one the core
-// family had.
+// engine, node/bft.ts) and where its family is served (its rank in the serving order, docs/design/
+// modules.md "Serving order"), so that the route table's order is the one the core family had.
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -31,7 +30,7 @@ describe('the telemetry module', () => {
     assert.equal(modulePeerMessage(report, []), false, 'a build without the module claims none');
   });
 
-  it('is served right after the ISO 20022 family when there is one, else in its place; webhooks follow it', () => {
+  it('is served at its rank: after the bridge, before webhooks and the dashboard, with or without the bridge', () => {
     const r = loadConfig({});
     assert.ok(r.ok);
     const env = {
@@ -52,21 +51,22 @@ describe('the telemetry module', () => {
       logError: () => {},
     } as never;
     const telemetry = telemetryModule.routes?.(env) as RouteFamily;
-    const f = (name: string, servedAfter?: string): RouteFamily => ({
+    const f = (name: string, servedAt: number): RouteFamily => ({
       name,
       app: true,
+      servedAt,
       routes: () => [],
-      ...(servedAfter === undefined ? {} : { servedAfter }),
     });
     const names = (list: RouteFamily[]) => placeFamilies(list).map((x) => x.name);
-    // It names no other family: its place is its registry place (src/modules/registry.ts), right after the
-    // families served in registry order before it (the last of them the bridge's, when the node runs it),
-    // which is where its routes always were; webhooks and the dashboard are served right after it.
-    assert.equal(telemetry.servedAfter, undefined);
-    const order = LEDGER_MODULES.map((m) => m.name);
-    assert.equal(order.indexOf('telemetry'), order.indexOf('iso20022') + 1);
-    const modules = [f('conference'), f('webhooks', 'telemetry'), f('connect'), f('iso20022'), telemetry];
-    assert.deepEqual(names([f('ledger-proofs'), ...modules, f('dashboard', 'telemetry')]), [
+    assert.equal(telemetry.servedAt, 400);
+    const modules = [
+      f('conference', 300),
+      f('webhooks', 410),
+      f('connect', 340),
+      f('iso20022', 350),
+      telemetry,
+    ];
+    assert.deepEqual(names([f('ledger-proofs', 200), ...modules, f('dashboard', 430)]), [
       'ledger-proofs',
       'conference',
       'connect',
@@ -76,7 +76,7 @@ describe('the telemetry module', () => {
       'dashboard',
     ]);
     const withoutBridge = modules.filter((m) => m.name !== 'iso20022');
-    assert.deepEqual(names([f('ledger-proofs'), ...withoutBridge, f('dashboard', 'telemetry')]), [
+    assert.deepEqual(names([f('ledger-proofs', 200), ...withoutBridge, f('dashboard', 430)]), [
       'ledger-proofs',
       'conference',
       'connect',

@@ -6,8 +6,10 @@
 // the shared docs pages. Its configuration keys stay in the core's `[telemetry]` section, whose
 // `profile` is the gateway's visibility gate of every family (docs/design/modules.md).
 
+import { sectionValues } from '../../config/schema.js';
 import type { LedgerModule, ModuleRouteEnv } from '../descriptor.js';
 import { registerTelemetryCommands } from './commands.js';
+import { telemetryConfig } from './config.js';
 import { TELEMETRY_DOC_SECTIONS } from './docs.js';
 import { telemetryFamily } from './family.js';
 import { telemetryPort } from './node-port.js';
@@ -16,7 +18,7 @@ import { TELEMETRY_SDK } from './sdk.js';
 
 /** The family from the node's route env: its port and the `[telemetry]` keys. */
 export function telemetryFamilyOf(env: ModuleRouteEnv) {
-  const c = env.config.telemetry;
+  const c = sectionValues(env.config, telemetryConfig);
   return telemetryFamily(env.deps, telemetryPort(env), {
     liveIntervalMs: c.liveIntervalMs,
     gossipIntervalMs: c.gossipIntervalMs,

@@ -33,6 +33,8 @@ export function telemetryFamily(
   return {
     name: 'telemetry',
     app: false,
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 400,
     routes: () => telemetryRoutes(d, port, reports, tracker, opts),
     install: () => {
       tracker.start();

@@ -4,9 +4,11 @@
 // (report-codec.ts; the descriptor's `peerMessages` keeps those from the consensus engine).
 
 import { ConfigLoadError } from '../../config/errors.js';
+import { sectionValues } from '../../config/schema.js';
 import { blockHash } from '../../model/block.js';
 import { toHex } from '../../util/hex.js';
 import type { ModuleRouteEnv } from '../descriptor.js';
+import { telemetryConfig } from './config.js';
 import type { TelemetryPort } from './port.js';
 import { isReportMessage } from './report-codec.js';
 
@@ -37,7 +39,7 @@ export function wildcardHost(address: string): boolean {
 export function telemetryPort(env: Pick<ModuleRouteEnv, 'deps' | 'config' | 'peers'>): TelemetryPort {
   const { deps, config } = env;
   const info = deps.ports.node;
-  const configured = configuredGatewayUrl(config.telemetry.gatewayUrl);
+  const configured = configuredGatewayUrl(sectionValues(config, telemetryConfig).gatewayUrl);
   // The engine running (`single-peer` or `bft`) is fixed for the node's life.
   const consensus = deps.ports.consensus.snapshot().mode;
   return {

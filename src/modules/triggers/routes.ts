@@ -81,5 +81,5 @@ export function triggerRoutes(d: RouteDeps, port: TriggersPort): RouteDef[] {
  * hosts it (gateway/family.ts `hosts`) serves it right after its own routes and under its own name.
  */
 export function triggersFamily(port: TriggersPort, deps: RouteDeps): RouteFamily {
-  return { name: 'triggers', app: true, routes: () => triggerRoutes(deps, port) };
+  return { name: 'triggers', app: true, servedAt: 220, routes: () => triggerRoutes(deps, port) };
 }

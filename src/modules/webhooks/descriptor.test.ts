@@ -84,7 +84,7 @@ describe('the webhooks descriptor', () => {
       assert.ok(family !== undefined);
       assert.equal(family.name, 'webhooks');
       assert.equal(family.app, true);
-      assert.equal(family.servedAfter, 'telemetry', 'its routes keep their place in the OpenAPI document');
+      assert.equal(family.servedAt, 410, 'its routes keep their place in the OpenAPI document');
       assert.ok(existsSync(join(base, 'webhooks', 'data.mdb')), 'its LMDB store is in its folder');
       assert.equal(e.feed.listeners, 1, 'the intake follows the committed events');
       const metrics = new PromRegistry();

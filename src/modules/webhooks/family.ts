@@ -109,8 +109,8 @@ export async function webhooksFamily(
   return {
     name: 'webhooks',
     app: true,
-    // Where its routes have always been served (the route table and the OpenAPI document).
-    servedAfter: 'telemetry',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 410,
     routes: () =>
       webhookRoutes(deps, {
         registry,

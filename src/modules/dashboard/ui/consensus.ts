@@ -1,14 +1,14 @@
 // Consensus: a summary (mode, height, view, leader, QCs, view changes, pacemaker, phase times), the
-// validator set, then each route's full answer; polled every 2 s. Developer-profile routes a node does
+// validator set, the modules' panels (extensions.ts `consensusPanels`), then each route's full answer; polled every 2 s. Developer-profile routes a node does
 // not expose show their 503 answer instead.
 
 import { html } from 'htm/preact';
 import { useContext } from 'preact/hooks';
 import type { Answer } from './api.js';
 import { PathsContext } from './context.js';
+import { EXTENSIONS } from './extensions.js';
 import { usePoll } from './hooks.js';
 import { Facts, Json, Loaded, Page, short, Table } from './parts.js';
-import { Telemetry } from './telemetry.js';
 
 const EVERY_MS = 2000;
 
@@ -115,7 +115,9 @@ export function Consensus() {
   return html`<${Page} title="Consensus">
     <${Summary} />
     <${Validators} />
-    ${paths.has('/v1/telemetry/peers-info') ? html`<${Telemetry} everyMs=${EVERY_MS} />` : null}
+    ${EXTENSIONS.flatMap((x) => x.consensusPanels ?? [])
+      .filter((p) => paths.has(p.path))
+      .map(({ path, Panel }) => html`<${Panel} key=${path} everyMs=${EVERY_MS} />`)}
     <h2>Answers</h2>
     <div class="panels">${PANELS.map(([t, p]) => html`<${Panel} key=${p} title=${t} path=${p} />`)}</div>
   <//>`;

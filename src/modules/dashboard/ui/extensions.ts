@@ -1,5 +1,5 @@
 // What the ledger modules add to the dashboard (docs/dashboard.md "Ledger modules"): panels on
-// an account's page, look-ups for the search box, sections of the settings page and whole pages of their own. Each module that adds something has a
+// an account's page and on the consensus page, look-ups for the search box, sections of the settings page and whole pages of their own. Each module that adds something has a
 // `src/modules/<name>/dashboard.ts` whose default export is a `DashboardExtension`; the bundle build
 // (../build.mjs, module-dashboards.mjs) finds those files by convention and hands them over, in module folder
 // order, as `torana:module-dashboards`, so no dashboard file names a module.
@@ -17,6 +17,15 @@ export interface Match {
 export interface AccountPanel {
   readonly path: string;
   readonly Panel: FunctionComponent<{ id: string }>;
+}
+
+/**
+ * A panel on the consensus page, shown when the node serves `path` (from its OpenAPI document) and
+ * polled with the page (every `everyMs`).
+ */
+export interface ConsensusPanel {
+  readonly path: string;
+  readonly Panel: FunctionComponent<{ everyMs: number }>;
 }
 
 /**
@@ -55,6 +64,8 @@ export interface DashboardExtension {
   readonly pages?: readonly ModulePage[];
   /** Panels on an account's page, after its summary. */
   readonly accountPanels?: readonly AccountPanel[];
+  /** Panels on the consensus page, after the validator set. */
+  readonly consensusPanels?: readonly ConsensusPanel[];
   /**
    * The pages a search text names by the module's own names or forms (a height, a hash): `text` is
    * trimmed, holds no `#`, and is no account id; none when it has no form the module knows.

@@ -7,6 +7,7 @@ export { type Answer, enc, getJson, getText, NODE_URL, postJson } from './api.js
 export { PathsContext } from './context.js';
 export type {
   AccountPanel,
+  ConsensusPanel,
   DashboardExtension,
   Match,
   ModulePage,

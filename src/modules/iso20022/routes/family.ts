@@ -36,6 +36,8 @@ export function iso20022Family(bridge: BridgePort, d: RouteDeps, opts: Iso20022F
   return {
     name: 'iso20022',
     app: true,
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 350,
     routes: () =>
       iso20022Routes(d, bridge, {
         xmlBodyBytesMax: opts.xmlBodyBytesMax,

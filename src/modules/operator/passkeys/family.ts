@@ -6,11 +6,11 @@ import type { OperatorPasskeys } from './passkeys.js';
 import { passkeyRoutes } from './routes.js';
 
 export function operatorPasskeysFamily(passkeys: OperatorPasskeys): RouteFamily {
-  // Served right after the policy family (GET /v1/policy), where its routes always were.
   return {
     name: 'operator-passkeys',
     app: false,
-    servedAfter: 'policy',
+    // Its rank in the serving order (docs/design/modules.md "Serving order"): where its routes have always been.
+    servedAt: 510,
     routes: () => passkeyRoutes(passkeys),
   };
 }

@@ -1,9 +1,19 @@
-// The node's telemetry (src/telemetry): its peers as the p2p layer sees them and the newest block's
-// propagation; polled with the consensus page. Node-local: another node answers for itself.
+// The telemetry module's panel of the dashboard's consensus page (a DashboardExtension, built with the
+// `torana:dashboard` parts): this node's peers as the p2p layer sees them and the newest block's
+// propagation, polled with the page; shown when the node serves `/v1/telemetry/peers-info`. Node-local:
+// another node answers for itself.
 
+import {
+  BlockLink,
+  type DashboardExtension,
+  Facts,
+  Loaded,
+  short,
+  Table,
+  time,
+  usePoll,
+} from 'torana:dashboard';
 import { html } from 'htm/preact';
-import { usePoll } from './hooks.js';
-import { BlockLink, Facts, Loaded, short, Table, time } from './parts.js';
 
 interface PeerInfo {
   peer_id: string;
@@ -64,3 +74,9 @@ export function Telemetry({ everyMs }: { everyMs: number }) {
         ]} />`}
     <//>`;
 }
+
+const extension: DashboardExtension = {
+  consensusPanels: [{ path: '/v1/telemetry/peers-info', Panel: Telemetry }],
+};
+
+export default extension;
