@@ -26,6 +26,7 @@ import { LeafSorter } from '../state/merkle/leaf-sort.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
 import { addLeaf, leafValue } from '../state/root.js';
 import {
+  childCountKey,
   EMPTY_VALUE,
   encodeCount,
   encodeIndexMeta,
@@ -35,7 +36,7 @@ import {
   tableCountKey,
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
-import { TABLES, type TableDef } from '../state/tables.js';
+import { type IndexLink, TABLES, type TableDef } from '../state/tables.js';
 import { KeyValueSorter } from '../storage/kv-sort.js';
 import { RowPack } from '../storage/row-pack.js';
 import { StateStore } from '../storage/state-store.js';
@@ -175,6 +176,8 @@ async function importInto(
   };
   const keys = new IndexKeys();
   const pending = sorts.rows;
+  /** Children of each parent of a counted index (`TableDef.counted`: a definition's holders). */
+  const childCounts = new Map<string, { tag: number; link: IndexLink; n: number }>();
   let sum = 0n;
   let rows = 0;
   let line = 0;
@@ -182,8 +185,15 @@ async function importInto(
     const key = t.key(id);
     const value = t.encodeValue(v);
     pending.add(key, value, line);
-    for (const [index, parent] of t.linksOf(id, v))
+    for (const link of t.linksOf(id, v)) {
+      const [index, parent] = link;
       pending.add(keys.entry(t.def.tag, index, parent, id), EMPTY_VALUE, line);
+      if (t.def.counted?.includes(index) !== true) continue;
+      const k = `${t.def.tag}\u0000${index}\u0000${parent}`;
+      const c = childCounts.get(k);
+      if (c === undefined) childCounts.set(k, { tag: t.def.tag, link, n: 1 });
+      else c.n++;
+    }
     // The ordered index (a definition's holders by balance), as a commit writes it.
     const order = t.def.order;
     if (order !== undefined) {
@@ -256,6 +266,8 @@ async function importInto(
   ];
   for (const [def, count] of counts)
     if (count > 0) pending.add(tableCountKey(def.tag), encodeCount(count), 0);
+  for (const { tag, link, n } of childCounts.values())
+    pending.add(childCountKey(tag, link[0], link[1]), encodeCount(n), 0);
   pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum), 0);
   const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
   await writeRows(sorts.rows, out);
