@@ -32,7 +32,7 @@ export const stateCommitFigure: Figure = {
       met: ratio !== null && ratio >= COMMIT_RATIO_GOAL && clean && assessed,
       assessed,
       note:
-        `${scaleNote(r)}; transfers of 1 between random accounts of the state, signed by the admin before ` +
+        `${scaleNote(r)}; transfers of 1 between random accounts of the state, signed by 256 accounts holding Admin before ` +
         `the clock starts, submitted in process (pipeline.submit, 2,048 in flight), counted on commit events` +
         (assessed
           ? ''
