@@ -237,7 +237,8 @@ describe('a table in the state store', () => {
     t.flush();
     assert.equal(t.disk.childCount('aliasByIndex', 'even'), 0);
     assert.equal(
-      [...store.map.values()].filter((e) => e.key[0] === 0xf9 && e.key[1] === 0x00 && e.key.length > 3).length,
+      [...store.map.values()].filter((e) => e.key[0] === 0xf9 && e.key[1] === 0x00 && e.key.length > 3)
+        .length,
       0,
       'no count of an empty parent is kept',
     );
