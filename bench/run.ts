@@ -33,6 +33,7 @@ import { state1mQueryFigure } from './figures/state-1m-query.js';
 import { state1mReadFigure } from './figures/state-1m-read.js';
 import { state1mRestartFigure } from './figures/state-1m-restart.js';
 import { state1mRssFigure } from './figures/state-1m-rss.js';
+import { stateCommitFigure } from './figures/state-commit.js';
 import { proofBytesFigure, proofVerifyFigure } from './figures/state-proofs.js';
 import { webhookDeliveriesFigure } from './figures/webhook-deliveries.js';
 import { Fixtures } from './lib/fixtures.js';
@@ -65,6 +66,7 @@ const FIGURES: readonly Figure[] = [
   state1mRestartFigure,
   state1mReadFigure,
   state1mQueryFigure,
+  stateCommitFigure,
   webhookDeliveriesFigure,
   blockExecAtCapFigure,
   exportNatsFigure,

@@ -3,17 +3,29 @@
 // serves the gateway, and answers one `GET /v1/domains?limit=5` itself; it prints
 // `READY <Node.start ms> <first HTTP answer ms>` (both from just before `Node.start`), then
 // `LISTENING <url>`, and `MEM <rss> <heap used> <RssAnon> <RssFile>` (bytes) on SIGUSR2, after a full GC
-// when run with --expose-gc.
-// Usage: node --expose-gc --import tsx bench/lib/scale-server.ts <dir> <config overrides as JSON>
+// when run with --expose-gc. On SIGHUP it runs one round of the commit load (scale-commit.ts: transfers
+// between random accounts of the scale domain, signed by the admin before the clock starts, fed through
+// `node.pipeline.submit`; the first signal registers the signing accounts first) and prints `COMMIT <committed> <rejected> <ms>`.
+// Usage: node --expose-gc --import tsx bench/lib/scale-server.ts <dir> <config overrides as JSON> <accounts> <transfers per round>
 
 import { readFile } from 'node:fs/promises';
 import { loadNodeConfig } from '../../src/node/load-config.js';
 import { Node } from '../../src/node/node.js';
+import type { TestAccount } from '../../test/helpers/tx.js';
 import { loadServe } from './gateway.js';
+import { commitRound, registerSigners } from './scale-commit.js';
+import { adminOf } from './transfers.js';
 
-const [dir, overridesJson] = process.argv.slice(2);
-if (dir === undefined || overridesJson === undefined) {
-  process.stderr.write('usage: scale-server.ts <dir> <overrides.json>\n');
+const [dir, overridesJson, accountsText, roundText] = process.argv.slice(2);
+const accounts = Number(accountsText);
+const perRound = Number(roundText);
+if (
+  dir === undefined ||
+  overridesJson === undefined ||
+  !Number.isSafeInteger(accounts) ||
+  !Number.isSafeInteger(perRound)
+) {
+  process.stderr.write('usage: scale-server.ts <dir> <overrides.json> <accounts> <transfers per round>\n');
   process.exit(2);
 }
 // Listening before READY is printed: the bench may ask for the memory as soon as it reads it.
@@ -40,6 +52,17 @@ const res = await fetch(`${served.url}/v1/domains?limit=5`);
 await res.arrayBuffer();
 if (res.status !== 200) throw new Error(`first read answered ${res.status}`);
 const ready = performance.now();
+// One commit round at a time (the bench waits for each COMMIT line before the next signal); listening
+// for the signal before LISTENING is printed, as the bench may send it as soon as it reads that line.
+const admin = await adminOf(dir);
+let rounds = 0;
+let signers: Promise<TestAccount[]> | undefined;
+process.on('SIGHUP', () => {
+  signers ??= registerSigners(node, admin);
+  void signers
+    .then((s) => commitRound(node, s, accounts, perRound, rounds++))
+    .then((r) => process.stdout.write(`COMMIT ${r.committed} ${r.rejected} ${r.ms.toFixed(1)}\n`));
+});
 process.stdout.write(`READY ${(started - t0).toFixed(1)} ${(ready - t0).toFixed(1)}\n`);
 process.stdout.write(`LISTENING ${served.url}\n`);
 

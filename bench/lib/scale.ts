@@ -5,7 +5,9 @@
 // a node in a process of its own (scale-server.ts: restart-to-ready), both serve at once, and the same
 // load runs against each in alternating rounds (so noise on the shared machine hits both alike):
 // `GET /v1/accounts/{id}` of uniformly random accounts, then a signed `POST /query` built by the SDK.
-// Last, each node's RSS after a full GC.
+// Then each node's RSS after a full GC; last, the commit load (scale-commit.ts: rounds of transfers
+// between random accounts, run inside each node's process, alternating), after the RSS so that the
+// rows it writes do not change the memory figure.
 
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -47,6 +49,14 @@ export interface Latencies {
   errors: number;
 }
 
+/** The commit load's rounds on one node (`state_commit_tx_per_s`). */
+export interface CommitRate {
+  committed: number;
+  rejected: number;
+  seconds: number;
+  txPerS: number;
+}
+
 export interface ScaleSide {
   accounts: number;
   buildS: number;
@@ -65,6 +75,7 @@ export interface ScaleSide {
   rssBeforeLoadMiB: number;
   read: Latencies;
   query: Latencies;
+  commit: CommitRate;
 }
 
 export interface ScaleResult {
@@ -111,6 +122,8 @@ const summary = (ms: number[], errors: number): Latencies => ({
 /** A built directory opened by a node in its own process. */
 class ScaleNode {
   private memWaiters: ((m: Mem | undefined) => void)[] = [];
+  private commitWaiters: ((r: { committed: number; rejected: number; ms: number } | undefined) => void)[] =
+    [];
   private exited: string | undefined;
   private constructor(
     readonly dir: string,
@@ -143,7 +156,7 @@ class ScaleNode {
     return { dir, build: result };
   }
 
-  static async open(dir: string, build: BuildReport): Promise<ScaleNode> {
+  static async open(dir: string, build: BuildReport, commitPerRound: number): Promise<ScaleNode> {
     let ready = { startMs: Number.NaN, readyMs: Number.NaN };
     let node: ScaleNode | undefined;
     const onLine = (line: string) => {
@@ -154,6 +167,11 @@ class ScaleNode {
         node.memWaiters = [];
         for (const resolve of w)
           resolve({ rss: Number(a), heap: Number(b), anon: Number(c), file: Number(d) });
+      }
+      if (kind === 'COMMIT' && node !== undefined) {
+        const w = node.commitWaiters;
+        node.commitWaiters = [];
+        for (const resolve of w) resolve({ committed: Number(a), rejected: Number(b), ms: Number(c) });
       }
     };
     // The directory was built with fsync off; the serving node has it on, as `npm start` would.
@@ -167,7 +185,7 @@ class ScaleNode {
     const script = new URL('./scale-server.ts', import.meta.url);
     const server = await startServerProcess(
       script,
-      [dir, JSON.stringify(config)],
+      [dir, JSON.stringify(config), String(build.scale_accounts), String(commitPerRound)],
       onLine,
       flags,
       OPEN_TIMEOUT_MS,
@@ -177,6 +195,7 @@ class ScaleNode {
     server.child.once('exit', (code, signal) => {
       opened.exited = `the node process exited (${code ?? signal})`;
       for (const w of opened.memWaiters.splice(0)) w(undefined);
+      for (const w of opened.commitWaiters.splice(0)) w(undefined);
     });
     return node;
   }
@@ -186,6 +205,15 @@ class ScaleNode {
       if (this.exited !== undefined) return reject(new Error(this.exited));
       this.memWaiters.push((m) => (m === undefined ? reject(new Error(this.exited)) : resolve(m)));
       this.kill('SIGUSR2');
+    });
+  }
+
+  /** One round of the commit load in the node's process (scale-commit.ts). */
+  commitRound(): Promise<{ committed: number; rejected: number; ms: number }> {
+    return new Promise((resolve, reject) => {
+      if (this.exited !== undefined) return reject(new Error(this.exited));
+      this.commitWaiters.push((r) => (r === undefined ? reject(new Error(this.exited)) : resolve(r)));
+      this.kill('SIGHUP');
     });
   }
 
@@ -252,7 +280,9 @@ export interface ScaleOptions {
 
 /** Seconds per round and rounds of each load (after one warm-up round that is not counted). */
 function shape(quick: boolean) {
-  return quick ? { rounds: 2, readS: 2, queryS: 3 } : { rounds: 4, readS: 4, queryS: 8 };
+  return quick
+    ? { rounds: 2, readS: 2, queryS: 3, commitTxs: 4_000 }
+    : { rounds: 4, readS: 4, queryS: 8, commitTxs: 16_000 };
 }
 
 async function side(
@@ -262,7 +292,7 @@ async function side(
   query: number[],
   queryErrors: number,
   before: Mem,
-): Promise<ScaleSide> {
+): Promise<Omit<ScaleSide, 'commit'>> {
   const m = await node.memory();
   return {
     accounts: node.build.scale_accounts,
@@ -327,9 +357,22 @@ async function measure(nodes: readonly [ScaleNode, ScaleNode], opts: ScaleOption
   const [base, large] = await Promise.all(
     nodes.map((n, i) => side(n, reads[i]!, errors.read[i]!, queries[i]!, errors.query[i]!, before[i]!)),
   );
+  opts.log(`commits: ${s.rounds} rounds of ${s.commitTxs} transfers per node, alternating, after a warm-up`);
+  const commits = [0, 1].map(() => ({ committed: 0, rejected: 0, seconds: 0, txPerS: 0 }));
+  for (let r = -1; r < s.rounds; r++) {
+    for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
+      const c = await nodes[i]!.commitRound();
+      if (r < 0) continue;
+      const sum = commits[i]!;
+      sum.committed += c.committed;
+      sum.rejected += c.rejected;
+      sum.seconds += c.ms / 1000;
+      sum.txPerS = sum.committed / sum.seconds;
+    }
+  }
   return {
-    base: base!,
-    large: large!,
+    base: { ...base!, commit: commits[0]! },
+    large: { ...large!, commit: commits[1]! },
     largeGoalScale: nodes[1].build.scale_accounts >= SCALE_GOAL_ACCOUNTS,
   };
 }
@@ -370,7 +413,7 @@ export async function measureBuilt(
   try {
     for (const b of built) {
       opts.log(`opening the state of ${b.build.scale_accounts} accounts in a node process of its own`);
-      const node = await ScaleNode.open(b.dir, b.build);
+      const node = await ScaleNode.open(b.dir, b.build, shape(opts.quick).commitTxs);
       nodes.push(node);
       opts.log(`  ready after ${(node.ready.readyMs / 1000).toFixed(2)} s`);
     }

@@ -28,6 +28,7 @@ export const FIGURE_IDS = [
   'state_1m_restart_ready_s',
   'state_1m_read_p99_ratio',
   'state_1m_query_p99_ratio',
+  'state_commit_tx_per_s',
   'webhook_deliveries_per_s',
   'block_exec_at_cap_ms',
   'export_events_per_s',

@@ -16,12 +16,14 @@ import {
 } from '../gateway/routes/app-lists.js';
 import { IdParams } from '../gateway/routes/app-params.js';
 import { respondCached, viewSchema } from '../gateway/view.js';
+import type { Asset } from '../model/entities.js';
 import { assetItem, definitionItem, ID_FIELDS } from './items.js';
 import type { AccountsPort } from './port.js';
 import { AssetDefinitionItemView, AssetDefinitionListView, AssetItemView, AssetListView } from './views.js';
 
 export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
   const { state } = port;
+  const item = (a: Readonly<Asset> | undefined) => (a === undefined ? undefined : assetItem(a as Asset));
   const tags = ['assets'];
   // An id or a name naming it now (gateway/id-resolver.ts).
   const known = async (text: string) => {
@@ -77,7 +79,15 @@ export function assetDefinitionRoutes(d: RouteDeps, port: AccountsPort): RouteDe
       },
       handler: async (req, reply) => {
         const { id } = await known(req.params.id);
-        const holders = () => state.holdersOfDefinition(id).map(assetItem);
+        // Counted and paged from the index: a page without filter or sort reads its rows and the
+        // definition's holder count, not every holder (gateway/list-scan.ts).
+        const holders = () => ({
+          ids: () => state.holderIds(id),
+          get: (aid: string) => item(state.asset(aid)),
+          peek: (aid: string) => item(state.peek('asset', aid)),
+          count: () => state.holderCount(id),
+          firstIds: (n: number) => state.firstHolderIds(id, n),
+        });
         const views = { item: AssetItemView, list: AssetListView, idOf: itemId, idFields: ID_FIELDS.asset };
         return answerStateList(d, req, reply, views, holders, queryInput(req.query));
       },

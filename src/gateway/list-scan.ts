@@ -2,7 +2,9 @@
 // bounded cost"):
 //
 // - Without filter and sort, the page is cut from the id list first and only its items are read and
-//   turned into JSON: O(offset-free page) whatever the table holds.
+//   turned into JSON: O(offset-free page) whatever the table holds. A source that can count its items
+//   and read its first ids alone (a definition's holders on disk) is not listed at all: `total` is its
+//   count and the page its first offset + limit ids.
 // - With a filter or a sort every item must be looked at, so the scan charges a work budget (one
 //   `ITEM_SCAN_UNITS` per item plus the filter's own work) and stops with 422 `query_budget_exceeded`
 //   when it is spent; it also yields to the event loop every `SLICE_MS`, so `/health` and other clients
@@ -54,6 +56,10 @@ export interface ListSource<T> {
   get(id: string): T | undefined;
   /** As `get`, without copying the state's row: for items that are only turned into JSON by a scan. */
   peek?(id: string): T | undefined;
+  /** How many ids `ids()` would give, without listing them (with `firstIds`). */
+  count?(): number;
+  /** The first `n` of `ids()`, read alone; undefined when they cannot be told without all of them. */
+  firstIds?(n: number): readonly string[] | undefined;
 }
 
 /** A source over items already in memory (small per-parent lists). */
@@ -79,10 +85,13 @@ export async function scanList<T>(
   jsonOf: (t: T) => unknown,
   gate?: ScanGate,
 ): Promise<{ items: T[]; total: number }> {
-  const ids = source.ids();
   if (p.filter === undefined && p.sort.length === 0) {
+    const first = source.count === undefined ? undefined : source.firstIds?.(p.offset + p.limit);
+    if (first !== undefined) return { items: present(source, first.slice(p.offset)), total: source.count!() };
+    const ids = source.ids();
     return { items: present(source, ids.slice(p.offset, p.offset + p.limit)), total: ids.length };
   }
+  const ids = source.ids();
   const scan = () => matching(source, ids, p, jsonOf);
   const { top, total } = await (gate === undefined ? scan() : gate.run(scan));
   return { items: present(source, top.sorted().slice(p.offset, p.offset + p.limit)), total };

@@ -112,6 +112,34 @@ describe('list parameters', () => {
 });
 
 describe('scanList', () => {
+  it('answers a counted source without filter or sort from its count and first ids, never listing them', async () => {
+    const all = Array.from({ length: 100_000 }, (_, i) => `h${String(i).padStart(6, '0')}`);
+    const read = { listed: 0, first: 0, counted: 0 };
+    const source = {
+      ids: () => {
+        read.listed++;
+        return all;
+      },
+      get: (id: string) => ({ id }),
+      count: () => {
+        read.counted++;
+        return all.length;
+      },
+      firstIds: (n: number) => {
+        read.first += n;
+        return all.slice(0, n);
+      },
+    };
+    const p = parseListParams({ limit: 2, offset: 3 }, limits, ['id'], QUERY_LANGUAGE);
+    const r = await scanList(source, p, (x) => x);
+    assert.deepEqual(r, { items: [{ id: 'h000003' }, { id: 'h000004' }], total: 100_000 });
+    assert.deepEqual(read, { listed: 0, first: 5, counted: 1 }, 'five ids and one count read');
+    // A source that cannot tell its first ids (undefined) is listed as before; a filter scans.
+    const listed = await scanList({ ...source, firstIds: () => undefined }, p, (x) => x);
+    assert.deepEqual(listed, r);
+    assert.equal(read.listed, 1);
+  });
+
   it('orders by id by default and pages with offset and limit', async () => {
     const r = await ids({ limit: 2, offset: 1 });
     assert.deepEqual(

@@ -54,6 +54,12 @@ export interface StateReader {
   listUpgrades(): UpgradeRecord[];
   assetsOfAccount(account: string): Asset[];
   holdersOfDefinition(definition: string): Asset[];
+  /** How many assets of the definition are held (on disk one read, whatever the holders). */
+  holderCount(definition: string): number;
+  /** Ids of the definition's assets in ascending order, not copied (a snapshot the caller must not change). */
+  holderIds(definition: string): readonly string[];
+  /** The first `n` of holderIds(), read alone; undefined when they cannot be told without all of them. */
+  firstHolderIds(definition: string, n: number): readonly string[] | undefined;
   permissionsOfAccount(account: string): Permission[];
   rolesOfAccount(account: string): string[];
   /** `text` read as a ledger module's name standing in for an id of `kind` (id-resolver.ts). */

@@ -171,6 +171,13 @@ describe('bulk genesis import', () => {
     try {
       assert.equal(imported.height(), 0);
       assert.equal(toHex(imported.state.stateRoot()), report.stateRoot);
+      // The holder counts the import wrote, read from the store (no holder listed).
+      assert.ok(imported.state.onDisk);
+      for (const d of [COIN, POINTS]) {
+        const expected = lines.filter((l) => l.includes(`"${d}"`) && l.includes('"account"')).length;
+        assert.ok(expected > 0);
+        assert.equal(imported.state.holderCount(d), expected, d);
+      }
       await commitGenesis(imported);
       for (const [n, i] of [
         [normal, normal.state],

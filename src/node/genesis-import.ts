@@ -29,6 +29,7 @@ import { NodeSpool } from '../state/merkle/node-spool.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
 import { addLeaf, leafValue } from '../state/root.js';
 import {
+  childCountKey,
   EMPTY_VALUE,
   encodeCount,
   encodeIndexMeta,
@@ -38,7 +39,7 @@ import {
   tableCountKey,
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
-import { TABLES, type TableDef } from '../state/tables.js';
+import { type IndexLink, TABLES, type TableDef } from '../state/tables.js';
 import { KeyValueSorter } from '../storage/kv-sort.js';
 import { RowPack } from '../storage/row-pack.js';
 import { StateStore } from '../storage/state-store.js';
@@ -215,6 +216,8 @@ async function importInto(
   };
   const bytes = new RowBytes();
   const pending = sorts.rows;
+  /** Children of each parent of a counted index (`TableDef.counted`: a definition's holders). */
+  const childCounts = new Map<string, { tag: number; link: IndexLink; n: number }>();
   let sum = 0n;
   let rows = 0;
   let line = 0;
@@ -223,8 +226,15 @@ async function importInto(
     const key = bytes.key(def.tag, id);
     const value = bytes.value(def, v);
     pending.add(key, value, line);
-    for (const [index, parent] of t.linksOf(id, v))
+    for (const link of t.linksOf(id, v)) {
+      const [index, parent] = link;
       pending.add(bytes.entry(def.tag, index, parent, id), EMPTY_VALUE, line);
+      if (def.counted?.includes(index) !== true) continue;
+      const k = `${t.def.tag}\u0000${index}\u0000${parent}`;
+      const c = childCounts.get(k);
+      if (c === undefined) childCounts.set(k, { tag: def.tag, link, n: 1 });
+      else c.n++;
+    }
     // The ordered index (a definition's holders by balance), as a commit writes it.
     const order = def.order;
     if (order !== undefined) {
@@ -298,6 +308,8 @@ async function importInto(
   ];
   for (const [def, count] of counts)
     if (count > 0) pending.add(tableCountKey(def.tag), encodeCount(count), 0);
+  for (const { tag, link, n } of childCounts.values())
+    pending.add(childCountKey(tag, link[0], link[1]), encodeCount(n), 0);
   pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum), 0);
   const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
   await writeRows(sorts.rows, out);

@@ -25,7 +25,8 @@ import type { Instruction } from '../model/instructions.js';
 import { transactionHash } from '../model/transaction.js';
 import { CursorStore } from '../state/cursors.js';
 import { executeQuery } from '../state/query.js';
-import { STATE_INDEX_META_KEY, STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
+import { childCountKey, STATE_INDEX_META_KEY, STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
+import { TABLES } from '../state/tables.js';
 import type { WorldState } from '../state/world-state.js';
 import { Ledger } from './ledger.js';
 
@@ -150,6 +151,94 @@ async function makeFormat1(dir: string): Promise<number> {
   } finally {
     await db.close();
   }
+}
+
+/** Turns a store into one of format 2: no holder counts, the bookkeeping's first byte 2. */
+async function makeFormat2(dir: string): Promise<void> {
+  const db = openLmdb<Uint8Array, Uint8Array>({
+    path: join(dir, 'state'),
+    keyEncoding: 'binary',
+    encoding: 'binary',
+    compression: false,
+    cache: false,
+  });
+  try {
+    const countKey = Uint8Array.of(
+      0x01,
+      ...childCountKey(TABLES.asset.tag, 'assetsByDefinition', DEFINITION),
+    );
+    assert.ok(db.get(countKey) !== undefined, 'the holder count was in the store');
+    const metaKey = Uint8Array.of(0x01, ...STATE_INDEX_META_KEY);
+    const meta = new Uint8Array(db.get(metaKey)!);
+    meta[0] = 2;
+    db.transactionSync(() => {
+      db.removeSync(countKey);
+      db.putSync(metaKey, meta);
+    });
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * Blocks of random balance moves over the accounts of BLOCKS (balances i + 1): whole-balance transfers
+ * to new accounts (a holder emptied, one created), partial transfers, whole burns (a holder emptied),
+ * mints to emptied accounts (a holder back).
+ */
+function randomMoves(blocks: number, seed: number): Instruction[][] {
+  const balance = new Map<number, bigint>();
+  for (let i = 0; i < ACCOUNTS; i++) balance.set(i, BigInt(i + 1));
+  let x = seed;
+  const random = (n: number) => {
+    x = (x * 1103515245 + 12345) % 2 ** 31;
+    return x % n;
+  };
+  const asset = (i: number) => `${DEFINITION}#${accountId(i)}`;
+  let next = ACCOUNTS + 100;
+  const out: Instruction[][] = [];
+  for (let b = 0; b < blocks; b++) {
+    const block: Instruction[] = [];
+    const touched = new Set<number>();
+    for (let n = 0; n < 12; n++) {
+      const i = random(ACCOUNTS);
+      if (touched.has(i)) continue;
+      touched.add(i);
+      const held = balance.get(i) ?? 0n;
+      const op = random(4);
+      if (held === 0n) {
+        block.push({ kind: 'MintAsset', asset: asset(i), amount: { mantissa: 5n, scale: 0 } });
+        balance.set(i, 5n);
+      } else if (op === 0) {
+        const to = next++;
+        block.push({ kind: 'RegisterAccount', id: accountId(to), metadata: empty });
+        block.push({
+          kind: 'TransferAsset',
+          source: asset(i),
+          destination: accountId(to),
+          amount: { mantissa: held, scale: 0 },
+        });
+        balance.set(i, 0n);
+      } else if (op === 1) {
+        block.push({ kind: 'BurnAsset', asset: asset(i), amount: { mantissa: held, scale: 0 } });
+        balance.set(i, 0n);
+      } else {
+        const to = random(ACCOUNTS);
+        if (to === i || touched.has(to)) continue;
+        touched.add(to);
+        const amount = held === 1n ? 1n : held / 2n;
+        block.push({
+          kind: 'TransferAsset',
+          source: asset(i),
+          destination: accountId(to),
+          amount: { mantissa: amount, scale: 0 },
+        });
+        balance.set(i, held - amount);
+        balance.set(to, (balance.get(to) ?? 0n) + amount);
+      }
+    }
+    out.push(block);
+  }
+  return out;
 }
 
 /** Holder pages of DEFINITION sorted by value (ids and values), through the query engine. */
@@ -311,6 +400,52 @@ describe('the world state on disk', () => {
       const rebuilt = countWalks(disk.state);
       assert.deepEqual(await holderPages(disk.state), await holderPages(memory.state));
       assert.ok(rebuilt.walks >= 3, `the rebuilt index answered (${rebuilt.walks} walks)`);
+      await disk.close();
+      await memory.close();
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('keeps the holder count equal to the holders through random moves, and upgrades a format-2 store', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'torana-state-disk-'));
+    try {
+      const { ledger } = await Ledger.open(options(dir));
+      const memory = (await openMemoryLedger(newDisk())).ledger;
+      await commitGenesis(ledger);
+      await commitGenesis(memory);
+      const counts = new Set<number>();
+      for (const [n, b] of [...BLOCKS, ...randomMoves(30, 11)].entries()) {
+        // The same block hashes (and state roots) on disk as in the heap: the count is not state.
+        assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b), `block ${n}`);
+        const holders = memory.state.holdersOfDefinition(DEFINITION).length;
+        assert.equal(ledger.state.holderCount(DEFINITION), holders, `block ${n}: pending`);
+        if (n % 4 === 0) {
+          await ledger.flushState();
+          assert.equal(ledger.state.holderCount(DEFINITION), holders, `block ${n}: durable`);
+        }
+        counts.add(holders);
+      }
+      assert.ok(counts.size > 5, 'the count moved both ways');
+      await ledger.flushState();
+      const holders = memory.state.holdersOfDefinition(DEFINITION).length;
+      assert.equal(ledger.state.holderCount(DEFINITION), holders);
+      await ledger.close();
+
+      // A store of format 2 (no holder counts): loaded into the heap once, the counts written with the
+      // next block, read from the store at the next start.
+      await makeFormat2(dir);
+      const { ledger: heap } = await Ledger.open(options(dir));
+      assert.ok(!heap.state.onDisk, 'a store of format 2 is loaded into the heap');
+      assert.equal(heap.state.holderCount(DEFINITION), holders);
+      const more = accounts(ACCOUNTS + 1000, ACCOUNTS + 1003);
+      assert.deepEqual(await commitBlock(heap, more), await commitBlock(memory, more));
+      await heap.flushState();
+      await heap.close();
+      const { ledger: disk } = await Ledger.open(options(dir));
+      assert.ok(disk.state.onDisk, 'the next start reads the store');
+      assert.equal(disk.state.holderCount(DEFINITION), holders + 3);
+      assert.equal(disk.state.holderCount(DEFINITION), memory.state.holdersOfDefinition(DEFINITION).length);
       await disk.close();
       await memory.close();
     } finally {

@@ -39,10 +39,15 @@ class FakeStore implements StoreReader {
 const DEF = tableDef('nullifier', varuint as never, {
   links: (_id, v: number) => [['aliasByIndex', v % 2 === 0 ? 'even' : 'odd']],
 }) as TableDef<number>;
+// The same with the parity index counted (as a definition's holders are).
+const COUNTED = tableDef('nullifier', varuint as never, {
+  links: (_id, v: number) => [['aliasByIndex', v % 2 === 0 ? 'even' : 'odd']],
+  counted: ['aliasByIndex'],
+}) as TableDef<number>;
 
-function tables(store: FakeStore, cacheRows: number) {
+function tables(store: FakeStore, cacheRows: number, def: TableDef<number> = DEF) {
   const ctx = { reader: store, cache: new RowCache(cacheRows), writingVersion: 1 };
-  const disk = new BaseTable(DEF, new DiskTableStore<number>(DEF, ctx, 0));
+  const disk = new BaseTable(def, new DiskTableStore<number>(def, ctx, 0));
   const log = new StoreWriteLog();
   disk.log = log;
   /** Rows and index entries of a version, as the ledger hands them to the store. */
@@ -67,7 +72,7 @@ function tables(store: FakeStore, cacheRows: number) {
     heap.remove(id);
     changed.add(id);
   };
-  const heap = new BaseTable(DEF);
+  const heap = new BaseTable(def);
   return { disk, heap, ctx, put, remove, flush };
 }
 
@@ -222,5 +227,80 @@ describe('a table in the state store', () => {
       all.map((item) => item.tie),
       t.heap.sortedIds(),
     );
+  });
+
+  it('keeps the child count of each parent of a counted index, read in one get, equal to a scan', () => {
+    const store = new FakeStore();
+    const t = tables(store, 8, COUNTED);
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const check = () => {
+      for (const parent of ['even', 'odd', 'none']) {
+        const scanned = t.heap.sortedChildIds('aliasByIndex', parent).length;
+        assert.equal(t.disk.childCount('aliasByIndex', parent), scanned, `${parent}: count`);
+        assert.equal(t.heap.childCount('aliasByIndex', parent), scanned);
+      }
+    };
+    // Rows created, moved between parents (a value of other parity), and removed (a parent emptied).
+    for (let block = 0; block < 40; block++) {
+      for (let w = 0; w < 25; w++) {
+        const id = `r${random(60)}`;
+        const op = random(4);
+        if (op === 0 && t.heap.get(id) !== undefined) t.remove(id);
+        else t.put(id, random(block < 20 ? 1000 : 2) * (block % 10 === 9 ? 2 : 1));
+      }
+      check();
+      t.flush();
+      check();
+    }
+    // Read back from the store alone (a table opened on it): one get per count, no range read.
+    const reopened = new DiskTableStore<number>(
+      COUNTED,
+      { reader: store, cache: new RowCache(8), writingVersion: 100 },
+      t.heap.size,
+    );
+    for (const parent of ['even', 'odd']) {
+      store.gets = 0;
+      store.read = 0;
+      assert.equal(
+        reopened.childCount('aliasByIndex', parent),
+        t.heap.sortedChildIds('aliasByIndex', parent).length,
+      );
+      assert.equal(store.gets, 1, 'one get');
+      assert.equal(store.read, 0, 'no range read');
+    }
+    // A parent emptied has no count stored.
+    for (const id of t.heap.sortedIds()) t.remove(id);
+    t.flush();
+    assert.equal(t.disk.childCount('aliasByIndex', 'even'), 0);
+    assert.equal(
+      [...store.map.values()].filter((e) => e.key[0] === 0xf9 && e.key[1] === 0x00 && e.key.length > 3)
+        .length,
+      0,
+      'no count of an empty parent is kept',
+    );
+  });
+
+  it('gives the first children of a parent reading only them, pending changes merged in', () => {
+    const store = new FakeStore();
+    const t = tables(store, 8, COUNTED);
+    for (let i = 0; i < 2000; i += 2) t.put(`h${String(i).padStart(5, '0')}`, i);
+    t.flush();
+    t.put('a-first', 4);
+    t.remove('h00002');
+    for (const n of [0, 1, 5, 10, 1000, 1001]) {
+      store.read = 0;
+      assert.deepEqual(
+        t.disk.firstChildIds('aliasByIndex', 'even', n),
+        t.heap.sortedChildIds('aliasByIndex', 'even').slice(0, n),
+        `first ${n}`,
+      );
+      assert.ok(store.read <= n + 1, `first ${n}: ${store.read} entries read`);
+    }
+    t.put('\uFF01', 2);
+    assert.equal(t.disk.firstChildIds('aliasByIndex', 'even', 5), undefined);
   });
 });

@@ -13,7 +13,7 @@ import { StateError } from './errors.js';
 import { parseStateKey, stateKey } from './keys.js';
 import { type OrderedStep, type OrderedWalk, type RangeReader, walkOrdered } from './ordered-index.js';
 import { shareEmptyMaps } from './persist.js';
-import { childOf, indexParentPrefix } from './state-index-keys.js';
+import { childCountKey, childOf, decodeCount, indexParentPrefix } from './state-index-keys.js';
 import { SORTED_CHILDREN_CACHE_MIN, type TableStore, withId, withoutId } from './table-store.js';
 import type { IndexLink, IndexName, OrderedEntry, TableDef } from './tables.js';
 
@@ -144,6 +144,8 @@ export class DiskTableStore<V> implements TableStore<V> {
    */
   private readonly sortedChildren = new Map<string, readonly string[]>();
   private sortedChildrenIds = 0;
+  /** Child counts of counted indexes (`TableDef.counted`) changed by those blocks, by `index \0 parent`. */
+  private readonly pendingCounts = new Map<string, Pending<number>>();
   /** Ordered index entries (`TableDef.order`) changed by those blocks, by parent, then child. */
   private readonly pendingOrder = new Map<string, Map<string, Pending<OrderedEntry | undefined>>>();
 
@@ -248,6 +250,53 @@ export class DiskTableStore<V> implements TableStore<V> {
     return sorted;
   }
 
+  /**
+   * The first `n` children of `parent` in code-unit order from the start of the entry's key range, the
+   * pending changes merged in; undefined when one of them holds a character of U+E000..U+FFFF (as
+   * `firstIds`). A kept sorted list answers without reading the store.
+   */
+  firstChildIds(index: IndexName, parent: string, n: number): readonly string[] | undefined {
+    assert(Number.isSafeInteger(n) && n >= 0, `first ${n} children`);
+    const kept = this.sortedChildren.get(`${index}\u0000${parent}`);
+    if (kept !== undefined) return kept.slice(0, n);
+    const prefix = indexParentPrefix(this.def.tag, index, parent);
+    const changed = this.pendingLinks.get(`${index}\u0000${parent}`);
+    const out: string[] = [];
+    if (n > 0)
+      for (const { key } of this.ctx.reader.entries(prefix)) {
+        const child = childOf(key, prefix.length);
+        if (child === undefined || changed?.has(child)) continue;
+        if (HIGH_BMP.test(child)) return undefined;
+        out.push(child);
+        if (out.length === n) break;
+      }
+    if (changed !== undefined)
+      for (const [child, p] of changed) {
+        if (!p.value) continue;
+        if (HIGH_BMP.test(child)) return undefined;
+        out.push(child);
+      }
+    out.sort();
+    if (out.length > n) out.length = n;
+    return out;
+  }
+
+  childCount(index: IndexName, parent: string): number {
+    if (this.def.counted?.includes(index) !== true) return this.children(index, parent).length;
+    const p = this.pendingCounts.get(`${index}\u0000${parent}`);
+    if (p !== undefined) return p.value;
+    const bytes = this.ctx.reader.get(childCountKey(this.def.tag, index, parent));
+    if (bytes === undefined) return 0;
+    const n = decodeCount(bytes);
+    if (n === undefined)
+      throw new StateError(
+        'state_invalid_entry',
+        `state entry ${toHex(childCountKey(this.def.tag, index, parent))}: not a child count`,
+        { key: toHex(childCountKey(this.def.tag, index, parent)) },
+      );
+    return n;
+  }
+
   private forgetChildren(k: string): void {
     const kept = this.sortedChildren.get(k);
     if (kept === undefined) return;
@@ -302,6 +351,12 @@ export class DiskTableStore<V> implements TableStore<V> {
     for (const [index, parent] of links) {
       const k = `${index}\u0000${parent}`;
       this.forgetChildren(k);
+      // `links` are the entries the row joins or leaves (net): each moves the parent's count by one.
+      if (this.def.counted?.includes(index) === true) {
+        const n = this.childCount(index, parent) + (linked ? 1 : -1);
+        assert(n >= 0, `table ${this.def.name}: ${index} of ${parent} below zero children`);
+        this.pendingCounts.set(k, { value: n, version });
+      }
       let changed = this.pendingLinks.get(k);
       if (changed === undefined) {
         changed = new Map();
@@ -339,6 +394,7 @@ export class DiskTableStore<V> implements TableStore<V> {
 
   /** The store holds every write of versions up to `version`: their pending copies are dropped. */
   durable(version: number): void {
+    for (const [k, p] of this.pendingCounts) if (p.version <= version) this.pendingCounts.delete(k);
     for (const [parent, changed] of this.pendingOrder) {
       for (const [id, p] of changed) if (p.version <= version) changed.delete(id);
       if (changed.size === 0) this.pendingOrder.delete(parent);
@@ -352,7 +408,7 @@ export class DiskTableStore<V> implements TableStore<V> {
 
   /** Rows and index entries held until the store has them (for tests and metrics). */
   pendingCount(): number {
-    let n = this.pending.size;
+    let n = this.pending.size + this.pendingCounts.size;
     for (const changed of this.pendingLinks.values()) n += changed.size;
     for (const changed of this.pendingOrder.values()) n += changed.size;
     return n;

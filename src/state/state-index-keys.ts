@@ -1,8 +1,10 @@
 // The world state's own bookkeeping in the state store, beside the rows and outside the state root, in a
 // key space the rows never use (0xF9, below the state tree's 0xFA): the secondary indexes as ordered key
-// ranges, each table's row count, and the multiset root accumulator, so a start reads none of the rows.
-//   0xF9 0x00 0x00                          → u8 format (1) ‖ accumulator 32 bytes BE (root.ts)
+// ranges, each table's row count, the child count of each parent of a counted index (`TableDef.counted`:
+// a definition's holders), and the multiset root accumulator, so a start reads none of the rows.
+//   0xF9 0x00 0x00                          → u8 format (3) ‖ accumulator 32 bytes BE (root.ts)
 //   0xF9 0x00 ‖ tag                         → the table's row count, u64 BE
+//   0xF9 0x00 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent   → the parent's child count, u64 BE
 //   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ child id   → empty
 //   0xF9 ‖ tag ‖ index name ‖ 0x00 ‖ parent length u16 BE ‖ parent ‖ order key ‖ child id   → empty
 // Names and ids are UTF-8. A parent's children are one contiguous range, sorted by the child's bytes;
@@ -12,8 +14,11 @@
 import { assert } from '../util/assert.js';
 
 export const STATE_INDEX_PREFIX = 0xf9;
-/** 2: the ordered holder index is kept; a store of format 1 has none and is rebuilt at open. */
-const FORMAT = 2;
+/**
+ * 3: the child counts of counted indexes are kept (2: the ordered holder index; 1: neither). A store of an
+ * older format is loaded into the heap at open and its next block writes every entry and count.
+ */
+export const INDEX_FORMAT = 3;
 export const STATE_INDEX_META_KEY = Uint8Array.of(STATE_INDEX_PREFIX, 0x00, 0x00);
 export const EMPTY_VALUE = new Uint8Array(0);
 
@@ -41,6 +46,16 @@ export function indexParentPrefix(tag: number, index: string, parent: string): U
   out[at++] = p.length >>> 8;
   out[at++] = p.length & 0xff;
   out.set(p, at);
+  return out;
+}
+
+/** The key of the child count of `parent` in `index` of table `tag` (a counted index, `TableDef.counted`). */
+export function childCountKey(tag: number, index: string, parent: string): Uint8Array {
+  const prefix = indexParentPrefix(tag, index, parent);
+  const out = new Uint8Array(prefix.length + 1);
+  out[0] = STATE_INDEX_PREFIX;
+  out[1] = 0x00;
+  out.set(prefix.subarray(1), 2);
   return out;
 }
 
@@ -132,7 +147,7 @@ export function decodeCount(b: Uint8Array | undefined): number | undefined {
 export function encodeIndexMeta(sum: bigint): Uint8Array {
   assert(sum >= 0n && sum < 1n << 256n, 'root accumulator out of range');
   const out = new Uint8Array(33);
-  out[0] = FORMAT;
+  out[0] = INDEX_FORMAT;
   let x = sum;
   for (let i = 32; i >= 1; i--) {
     out[i] = Number(x & 0xffn);
@@ -143,7 +158,7 @@ export function encodeIndexMeta(sum: bigint): Uint8Array {
 
 /** The stored accumulator, or undefined when absent or not of this format (the indexes are then rebuilt). */
 export function decodeIndexMeta(b: Uint8Array | undefined): { sum: bigint } | undefined {
-  if (b === undefined || b.length !== 33 || b[0] !== FORMAT) return undefined;
+  if (b === undefined || b.length !== 33 || b[0] !== INDEX_FORMAT) return undefined;
   let sum = 0n;
   for (let i = 1; i <= 32; i++) sum = (sum << 8n) | BigInt(b[i]!);
   return { sum };

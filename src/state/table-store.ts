@@ -27,6 +27,13 @@ export interface TableStore<V> {
   childIds(index: IndexName, parent: string): Iterable<string> | undefined;
   /** Ids linked to `parent` in `index`, sorted; may be a shared array: never change it. */
   sortedChildIds(index: IndexName, parent: string): readonly string[];
+  /** How many ids are linked to `parent` in `index` (on disk, one read for a counted index: `TableDef.counted`). */
+  childCount(index: IndexName, parent: string): number;
+  /**
+   * The first `n` of sortedChildIds(index, parent), reading only as much as they need; undefined when
+   * this store cannot tell them without the whole order (as `firstIds`).
+   */
+  firstChildIds(index: IndexName, parent: string, n: number): readonly string[] | undefined;
   /**
    * Stores `v` under `id` (`old`: the row it replaces); `unlinked` and `linked` are the index entries the
    * row leaves and joins (net: none in both).
@@ -95,6 +102,16 @@ export class HeapTableStore<V> implements TableStore<V> {
       this.sortedChildren.set(key, sorted);
     }
     return sorted;
+  }
+
+  firstChildIds(index: IndexName, parent: string, n: number): readonly string[] {
+    return this.sortedChildIds(index, parent).slice(0, n);
+  }
+
+  childCount(index: IndexName, parent: string): number {
+    const children = this.indexes.get(index)?.get(parent);
+    if (children === undefined) return 0;
+    return typeof children === 'string' ? 1 : children.size;
   }
 
   put(

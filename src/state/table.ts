@@ -114,6 +114,16 @@ export class BaseTable<V> {
     return this.store.sortedChildIds(index, parent);
   }
 
+  /** The first `n` of sortedChildIds(), or undefined when the store must read them all to tell. */
+  firstChildIds(index: IndexName, parent: string, n: number): readonly string[] | undefined {
+    return this.store.firstChildIds(index, parent, n);
+  }
+
+  /** How many ids are linked to `parent` in `index` (table-store.ts `childCount`). */
+  childCount(index: IndexName, parent: string): number {
+    return this.store.childCount(index, parent);
+  }
+
   linksOf(id: string, v: V): readonly IndexLink[] {
     return this.def.links?.(id, v) ?? [];
   }

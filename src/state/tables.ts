@@ -109,6 +109,11 @@ export interface TableDef<V> {
    * move it between index entries, so index upkeep is skipped on updates (the hot path of transfers).
    */
   readonly linksById?: boolean;
+  /**
+   * Indexes whose child count per parent the state store keeps (state-index-keys.ts `childCountKey`), so
+   * a count on disk is one read instead of a scan of the parent's range (a definition's holders).
+   */
+  readonly counted?: readonly IndexName[];
   /** The table's ordered index (the state store keeps it; the heap does not). */
   readonly order?: OrderedIndex<V>;
   /** Keep `sortedIds()` up to date by insertion instead of re-sorting (small tables read every block). */
@@ -167,6 +172,7 @@ const CORE_TABLES = Object.freeze({
             ['assetsByDefinition', p.definition],
           ];
     },
+    counted: ['assetsByDefinition'],
     order: {
       index: 'holdersByValue',
       // The id is a stored row's, so well formed: its definition is the text before the second '#'.

@@ -360,6 +360,21 @@ export class WorldState {
   holdersOfDefinition(definition: string): Asset[] {
     return this.listLinked('asset', 'assetsByDefinition', definition);
   }
+  /** How many assets of the definition are held: on disk one read of its stored count, not its holders. */
+  holderCount(definition: string): number {
+    return this.tables.asset.childCount('assetsByDefinition', definition);
+  }
+  /** The ids of the definition's assets, sorted (a shared array: never change it). */
+  holderIds(definition: string): readonly string[] {
+    return this.linkedIds('asset', 'assetsByDefinition', definition);
+  }
+  /**
+   * The first `n` of holderIds(), reading only those on disk; undefined when the store must read them all
+   * to tell (ids whose byte order is not their code-unit order).
+   */
+  firstHolderIds(definition: string, n: number): readonly string[] | undefined {
+    return this.tables.asset.firstChildIds('assetsByDefinition', definition, n);
+  }
   /** The account's direct permissions (not those it has through roles), sorted by permission key. */
   permissionsOfAccount(account: string): Permission[] {
     return copy([...(this.tables.accountPermissions.get(account) ?? [])]);
