@@ -162,10 +162,33 @@ const results = [];
 const recorded = new Set();
 
 function summary() {
+  settleBatches();
   const wallS = (performance.now() - started) / 1000;
   if (durationsPath === undefined) return [];
   writeDurations(durationsPath, { results, wallS, concurrency: Number(concurrency), merge, budgets });
   return summaryLines({ results, wallS, budgets, recordPath: durationsPath });
+}
+
+/**
+ * The batches' own completions, settled by `settleBatches` when the summary is written: a member that
+ * never reported (its process died or timed out) is recorded as failed, and what the process spent
+ * outside the members' suites (its start, the imports) is shared among them equally, so that the
+ * record's sum of files is the time of the processes.
+ */
+const batchEnds = [];
+
+function settleBatches() {
+  for (const { members, data } of batchEnds.splice(0)) {
+    const batchS = data.details.duration_ms / 1000;
+    for (const m of members.filter((m) => !recorded.has(m))) {
+      recorded.add(m);
+      const timedOut = data.details.error?.failureType === 'testTimeoutFailure';
+      results.push({ file: m, s: 0, passed: false, timedOut });
+    }
+    const own = results.filter((r) => members.includes(r.file));
+    const shared = Math.max(0, batchS - own.reduce((n, r) => n + r.s, 0)) / own.length;
+    for (const r of own) r.s += shared;
+  }
 }
 
 /** The run's events, with the summary as diagnostics before the closing counts ("tests N", …). */
@@ -188,17 +211,8 @@ async function* withSummary(source) {
         const passed = type === 'test:complete' ? data.details.passed : type === 'test:pass';
         results.push({ file: data.name, s: data.details.duration_ms / 1000, passed });
       } else if (data.nesting === 0 && type === 'test:complete' && !members.includes(data.name)) {
-        const batchS = data.details.duration_ms / 1000;
-        for (const m of members.filter((m) => !recorded.has(m))) {
-          recorded.add(m);
-          const timedOut = data.details.error?.failureType === 'testTimeoutFailure';
-          results.push({ file: m, s: 0, passed: false, timedOut });
-        }
-        // What the process spent outside the members' suites (its start, the imports) is shared
-        // among them equally, so that the record's sum of files is the time of the processes.
-        const own = results.filter((r) => members.includes(r.file));
-        const shared = Math.max(0, batchS - own.reduce((n, r) => n + r.s, 0)) / own.length;
-        for (const r of own) r.s += shared;
+        // Settled once the run's events are all in: a member's own report may come after this one.
+        batchEnds.push({ members, data });
       }
     }
     if (type === 'test:complete' && isFileTest(data)) {
