@@ -50,17 +50,19 @@ describe('bridge service (fake ledger)', () => {
   let dir: string;
   let ledger: FakeLedger;
   let store: BridgeStore;
-  const open = async () =>
-    Bridge.start({
+  const open = async () => {
+    store = await BridgeStore.open(dir, { fsync: false, nowMs: () => ledger.now });
+    return Bridge.start({
       ledger,
       signer: testSigner(),
-      store: (store = await BridgeStore.open(dir, { fsync: false, nowMs: () => ledger.now })),
+      store,
       reference: EMPTY_REFERENCE_DATA,
       participants: new Map(),
       xmlLimits: {},
       retryIntervalMs: 10,
       submitBatchMax: 64,
     });
+  };
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bridge-svc-'));
     ledger = new FakeLedger();
