@@ -1,6 +1,8 @@
 // The CLI driven as a user would, against a started node (README.md "Command line"):
 // register a domain and an account, define, mint and transfer an asset, read the balance, and follow
-// the events of the transfer.
+// the events of the transfer. The transfer, a balance, the followers and a rejection's exit status run
+// the CLI as a child process (bin/torana.js as a user starts it); the other commands run in this
+// process (test/helpers/cli-in-process.ts: main() as the process runs it, its exit code and output).
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -14,6 +16,7 @@ import { parsePublicKey } from '../../src/model/keys.js';
 import { nodeFiles } from '../../src/node/files.js';
 import { initNodeDir } from '../../src/node/init.js';
 import { fromHex } from '../../src/util/hex.js';
+import { runCli } from '../helpers/cli-in-process.js';
 import { cli, spawnCli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
@@ -37,14 +40,14 @@ describe('torana CLI end to end', () => {
   });
 
   it('runs a whole asset lifecycle and follows the transfer events', async () => {
-    const keys = await cli(['keys', 'generate', '--json', '--show-private']);
+    const keys = await runCli(['keys', 'generate', '--json', '--show-private']);
     assert.equal(keys.code, 0, keys.err);
     const alice = JSON.parse(keys.out) as { public_key: string; private_key: string };
     assert.match(alice.public_key, /^ed0120[0-9A-F]{64}$/);
     const aliceKeyFile = join(t.dir, 'alice.key.json');
     await writeFile(aliceKeyFile, JSON.stringify(alice));
     const aliceId = `${alice.public_key}@wonderland`;
-    const bob = JSON.parse((await cli(['keys', 'generate', '--json'])).out) as { public_key: string };
+    const bob = JSON.parse((await runCli(['keys', 'generate', '--json'])).out) as { public_key: string };
     const bobId = `${bob.public_key}@wonderland`;
 
     for (const args of [
@@ -54,7 +57,7 @@ describe('torana CLI end to end', () => {
       ['asset', 'define', 'rose#wonderland', '--scale', '2'],
       ['asset', 'mint', 'rose#wonderland', aliceId, '100'],
     ]) {
-      const r = await cli([...args, ...common, '--json']);
+      const r = await runCli([...args, ...common, '--json']);
       assert.equal(r.code, 0, `${args.join(' ')}: ${r.err}`);
       assert.equal(JSON.parse(r.out).status, 'Committed');
     }
@@ -86,7 +89,7 @@ describe('torana CLI end to end', () => {
     const balance = await cli(['asset', 'balance', 'rose#wonderland', bobId, ...common]);
     assert.equal(balance.code, 0, balance.err);
     assert.equal(balance.out.trim(), '25.50');
-    const aliceBalance = await cli(['asset', 'balance', 'rose#wonderland', aliceId, ...common, '--json']);
+    const aliceBalance = await runCli(['asset', 'balance', 'rose#wonderland', aliceId, ...common, '--json']);
     assert.equal(JSON.parse(aliceBalance.out).balance, '74.50');
 
     const deadline = Date.now() + 10_000;
@@ -113,7 +116,7 @@ describe('torana CLI end to end', () => {
   });
 
   it('exits non-zero with the code of a rejection and of bad usage', async () => {
-    const r = await cli(['asset', 'mint', 'nosuch#wonderland', 'not-an-account', '1', ...common]);
+    const r = await runCli(['asset', 'mint', 'nosuch#wonderland', 'not-an-account', '1', ...common]);
     assert.notEqual(r.code, 0);
     assert.equal(r.code, 2);
     // The account argument may be an id or an alias (docs/data-model.md §Aliases): neither here.
@@ -121,29 +124,30 @@ describe('torana CLI end to end', () => {
       r.err,
       /error \[invalid_argument\]: not-an-account: expected <public key>@<domain> or an alias/,
     );
+    // As a process too: the exit status of a rejection is the code main() answers.
     const rejected = await cli(['asset', 'define', 'rose#nowhere', ...common]);
     assert.equal(rejected.code, 3, rejected.err);
     assert.match(rejected.err, /rejected \[domain_not_found\]/);
-    const usage = await cli(['query', 'nothing', ...common]);
+    const usage = await runCli(['query', 'nothing', ...common]);
     assert.equal(usage.code, 2);
   });
 
   it('sets a weight cap with `parameter set` (a SetParameter transaction)', async () => {
-    const r = await cli(['parameter', 'set', 'BlockMaxWeight', '400000', ...common, '--json']);
+    const r = await runCli(['parameter', 'set', 'BlockMaxWeight', '400000', ...common, '--json']);
     assert.equal(r.code, 0, r.err);
     assert.equal(JSON.parse(r.out).status, 'Committed');
     assert.equal(t.node.ledger.state.parameters().blockMaxWeight, 400_000);
-    const low = await cli(['parameter', 'set', 'TransactionMaxWeight', '999', ...common]);
+    const low = await runCli(['parameter', 'set', 'TransactionMaxWeight', '999', ...common]);
     assert.equal(low.code, 3, low.err);
     assert.match(low.err, /rejected \[invalid_parameter\]/);
-    assert.equal((await cli(['parameter', 'set', 'NoSuchParameter', '5', ...common])).code, 2);
+    assert.equal((await runCli(['parameter', 'set', 'NoSuchParameter', '5', ...common])).code, 2);
   });
 
   it('registers and unregisters a validator with the entry `keys validator` prints', async () => {
     const other = await mkdtemp(join(tmpdir(), 'torana-validator-'));
     try {
       await initNodeDir({ dir: other, overrides: { 'gateway.port': 0 } });
-      const shown = await cli(['keys', 'validator', '--dir', other, '--json']);
+      const shown = await runCli(['keys', 'validator', '--dir', other, '--json']);
       assert.equal(shown.code, 0, shown.err);
       const v = JSON.parse(shown.out) as { peer: string; bls_key: string; pop: string };
       assert.equal(v.peer, (await loadKeyFile(nodeFiles(other).nodeKey)).publicKeyText());
@@ -153,14 +157,14 @@ describe('torana CLI end to end', () => {
 
       const register = ['peer', 'register', v.peer, '--address', '127.0.0.1:1', '--bls-key', v.bls_key];
       assert.notEqual(v.bls_key, t.node.validatorSet.validators[0]!.blsKey, 'another node’s key');
-      const wrong = await cli([...register, '--pop', '00'.repeat(96), ...common]);
+      const wrong = await runCli([...register, '--pop', '00'.repeat(96), ...common]);
       assert.equal(wrong.code, 3, wrong.err);
       assert.match(wrong.err, /rejected \[invalid_proof_of_possession\]/);
-      const ok = await cli([...register, '--pop', v.pop, ...common, '--json']);
+      const ok = await runCli([...register, '--pop', v.pop, ...common, '--json']);
       assert.equal(ok.code, 0, ok.err);
       assert.equal(JSON.parse(ok.out).status, 'Committed');
       assert.equal(t.node.ledger.state.peer(v.peer)?.blsKey, v.bls_key);
-      const gone = await cli(['peer', 'unregister', v.peer, ...common, '--json']);
+      const gone = await runCli(['peer', 'unregister', v.peer, ...common, '--json']);
       assert.equal(gone.code, 0, gone.err);
       assert.notEqual(t.node.ledger.state.peer(v.peer)?.disabledAt, undefined);
     } finally {
@@ -169,7 +173,7 @@ describe('torana CLI end to end', () => {
   });
 
   it('prints help with examples', async () => {
-    const r = await cli(['asset', 'transfer', '--help']);
+    const r = await runCli(['asset', 'transfer', '--help']);
     assert.equal(r.code, 0);
     assert.match(r.out, /Example:/);
   });
@@ -180,7 +184,7 @@ describe('torana blocks', () => {
     const t = await startServedNode();
     try {
       const common = ['--dir', t.dir, '--url', t.url];
-      const r = await cli(['blocks', '--from', '1', '--json', ...common]);
+      const r = await runCli(['blocks', '--from', '1', '--json', ...common]);
       assert.equal(r.code, 0, r.err);
       const blocks = r.out
         .trim()
@@ -194,7 +198,7 @@ describe('torana blocks', () => {
       const follower = spawnCli(['blocks', '--follow', ...common]);
       follower.stdout?.on('data', (d) => (followed += d));
       await waitFor(() => /^\s+1\s/m.test(followed), 'the follower printed block 1');
-      const d = await cli(['domain', 'register', 'wonderland', ...common]);
+      const d = await runCli(['domain', 'register', 'wonderland', ...common]);
       assert.equal(d.code, 0, d.err);
       const deadline = Date.now() + 10_000;
       while (!/^\s+2\s/m.test(followed) && Date.now() < deadline)

@@ -83,8 +83,24 @@ async function seedWorld(t: ServedTestNode): Promise<void> {
   assert.equal(r.status.kind, 'Committed', JSON.stringify(r.status));
 }
 
+// One served node for the file: the fuzz below, then the node-level limits against the same node (its
+// body routes include the bridge's; its rate limits are out of the way of both).
+let t: ServedTestNode;
+before(async () => {
+  t = await startServedNode({
+    'telemetry.profile': 'full',
+    'operator.public_keys': [OPERATOR_KEY],
+    'gateway.rate_per_ip_per_s': 1_000_000,
+    'gateway.rate_burst': 1_000_000,
+    // The bridge's routes are part of the node's surface too: fuzz them with the rest.
+    'iso20022.enabled': true,
+  });
+});
+after(async () => {
+  await t?.stopAll();
+});
+
 describe('bad input on every route (real socket)', () => {
-  let t: ServedTestNode;
   let pool: Pool;
   let routes: LiveRoute[];
   let samples: Samples;
@@ -94,14 +110,6 @@ describe('bad input on every route (real socket)', () => {
   const answered = new Map<string, number>();
 
   before(async () => {
-    t = await startServedNode({
-      'telemetry.profile': 'full',
-      'operator.public_keys': [OPERATOR_KEY],
-      'gateway.rate_per_ip_per_s': 1_000_000,
-      'gateway.rate_burst': 1_000_000,
-      // The bridge's routes are part of the node's surface too: fuzz them with the rest.
-      'iso20022.enabled': true,
-    });
     await seedWorld(t);
     routes = liveRoutes(t.served.app, await fetchOpenApi(t.url));
     samples = await discoverSamples(t.url);
@@ -109,7 +117,6 @@ describe('bad input on every route (real socket)', () => {
   });
   after(async () => {
     await pool?.close();
-    await t?.stopAll();
   });
 
   function baseline(route: LiveRoute): Probe {
@@ -250,13 +257,10 @@ describe('bad input on every route (real socket)', () => {
 });
 
 describe('limits at node level: oversized bodies and header floods', () => {
-  let t: ServedTestNode;
   let routes: LiveRoute[];
   before(async () => {
-    t = await startServedNode({ 'telemetry.profile': 'full', 'operator.public_keys': [OPERATOR_KEY] });
     routes = liveRoutes(t.served.app, await fetchOpenApi(t.url)).filter((r) => r.meta.bodyFormats.length > 0);
   });
-  after(async () => t?.stopAll());
 
   /** Above every body limit of the node (json_body_bytes_max defaults to 1 MiB). */
   const OVERSIZE_BYTES = 2 * 1024 * 1024 + 1;

@@ -2,29 +2,20 @@
 import '../registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../../config/load.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import type { ModuleRouteEnv } from '../descriptor.js';
+import { testRouteEnv } from '../test-route-env.js';
 import { BUILT_ASSETS_DIR, loadAssets } from './assets.js';
 import { dashboardModule } from './descriptor.js';
 
 /** A route env over the node configuration with `overrides`, recording what it logs. */
 function env(overrides: Record<string, unknown>): ModuleRouteEnv & { logged: string[] } {
-  const r = loadConfig({ overrides });
-  assert.ok(r.ok);
   const logged: string[] = [];
   return {
-    state: {} as never,
-    deps: { profile: 'developer' } as never,
-    config: r.config,
-    signedRequests: {} as never,
-    now: () => 0,
-    logError: (what) => logged.push(what),
-    operatorAuth: {} as never,
-    operatorSessions: {} as never,
-    logInfo: () => undefined,
-    events: {} as never,
-    reads: () => Promise.reject(new Error('not read')),
+    ...testRouteEnv(overrides, {
+      deps: { profile: 'developer' } as never,
+      logError: (what) => logged.push(what),
+    }),
     logged,
   };
 }

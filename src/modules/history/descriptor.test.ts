@@ -5,15 +5,13 @@
 import '../registry.js';
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../../config/load.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import { ToranaClient } from '../../sdk/client.js';
 import type { CommittedReads, ModuleRouteEnv } from '../descriptor.js';
+import { testRouteEnv } from '../test-route-env.js';
 import { historyModule } from './descriptor.js';
 
 function env(appApi: boolean) {
-  const r = loadConfig({ overrides: { 'app_api.enabled': appApi } });
-  assert.ok(r.ok);
   const served: RouteFamily[] = [];
   const counts = { opened: 0 };
   const reads: CommittedReads = {
@@ -27,22 +25,15 @@ function env(appApi: boolean) {
       return f;
     },
   };
-  const e: ModuleRouteEnv = {
-    state: {} as never,
-    deps: {} as never,
-    config: r.config,
-    signedRequests: {} as never,
-    now: () => 0,
-    logError: () => undefined,
-    operatorAuth: {} as never,
-    operatorSessions: {} as never,
-    logInfo: () => undefined,
-    events: {} as never,
-    reads: async () => {
-      counts.opened++;
-      return reads;
+  const e: ModuleRouteEnv = testRouteEnv(
+    { 'app_api.enabled': appApi },
+    {
+      reads: async () => {
+        counts.opened++;
+        return reads;
+      },
     },
-  };
+  );
   return { env: e, served, counts };
 }
 

@@ -4,24 +4,14 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../../config/load.js';
 import { ERRORS } from '../../gateway/errors.js';
 import { placeFamilies, type RouteFamily } from '../../gateway/family.js';
 import { OperatorSessions } from '../../gateway/operator-sessions.js';
 import { moduleFamilies, sessionsWithoutKeys } from '../load.js';
+import { testRouteEnv } from '../test-route-env.js';
 import { operatorModule } from './descriptor.js';
 
 function env(passkeys: boolean) {
-  const r = loadConfig({
-    overrides: passkeys
-      ? {
-          'operator.passkeys_enabled': true,
-          'operator.passkey_rp_id': 'localhost',
-          'operator.passkey_origins': ['http://localhost:8080'],
-        }
-      : {},
-  });
-  assert.ok(r.ok, JSON.stringify(r));
   const sessions = new OperatorSessions({
     operators: [],
     audience: { chainId: 'c', nodeKey: 'n' } as never,
@@ -34,19 +24,14 @@ function env(passkeys: boolean) {
     now: () => 0,
     log: () => {},
   });
-  return {
-    state: {} as never,
-    deps: {} as never,
-    config: r.config,
-    signedRequests: {} as never,
-    now: () => 0,
-    logError: () => undefined,
-    operatorAuth: {} as never,
-    operatorSessions: sessions,
-    logInfo: () => undefined,
-    events: {} as never,
-    reads: () => Promise.reject(new Error('not read')),
-  };
+  const overrides = passkeys
+    ? {
+        'operator.passkeys_enabled': true,
+        'operator.passkey_rp_id': 'localhost',
+        'operator.passkey_origins': ['http://localhost:8080'],
+      }
+    : {};
+  return testRouteEnv(overrides, { operatorSessions: sessions });
 }
 
 describe('the operator module', () => {

@@ -37,7 +37,9 @@ describe('TelemetryGossip', () => {
     assert.equal(f.inbound.size, 0);
   });
 
-  it('files what peers send in the store, and sends on its interval', async () => {
+  it('files what peers send in the store, and sends on its interval', (t) => {
+    // The interval runs on node:test's mock timers: a loaded machine cannot fire it more or less often.
+    t.mock.timers.enable({ apis: ['setInterval'] });
     const f = fakeTelemetryPort([], [peer]);
     const store = new PeerReports(opts, (id) => id === 'p1');
     const g = new TelemetryGossip(f.port, store, 10);
@@ -47,9 +49,17 @@ describe('TelemetryGossip', () => {
     f.deliver('p1', new Uint8Array([0x54, 0x52, 0x4e, 0x54, 1, 0xff]));
     assert.equal(store.reports('p1', 10_000)[0]?.report.version, 'torana/test');
     assert.deepEqual(g.counters.received, { accepted: 1, malformed: 1 });
-    await new Promise((r) => setTimeout(r, 100));
+    assert.equal(f.sent.length, 0, 'nothing before the first interval');
+    t.mock.timers.tick(9);
+    assert.equal(f.sent.length, 0);
+    t.mock.timers.tick(1);
+    assert.equal(f.sent.length, 1);
+    t.mock.timers.tick(20);
+    assert.equal(f.sent.length, 3);
+    assert.equal(g.counters.sent, 3);
     g.stop();
-    assert.ok(f.sent.length >= 2, `${f.sent.length} sent`);
+    t.mock.timers.tick(100);
+    assert.equal(f.sent.length, 3, 'stop clears the interval');
   });
 
   it('an interval of 0 neither sends nor takes reports', () => {

@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Registry as PromRegistry } from 'prom-client';
-import { loadConfig } from '../../config/load.js';
 import type { RouteFamily } from '../../gateway/family.js';
 import type { EventEnvelope } from '../../model/events.js';
 import { QUERY_LANGUAGE } from '../../node/query-language.js';
 import type { CommittedEventFeed, ModuleRouteEnv } from '../descriptor.js';
+import { testRouteEnv } from '../test-route-env.js';
 import { webhooksModule } from './descriptor.js';
 
 /** An event feed that records who listens (the intake subscribes when the family is built). */
@@ -32,23 +32,18 @@ function env(
   storeDir: string | undefined,
   appApi = true,
 ): ModuleRouteEnv & { feed: ReturnType<typeof feed> } {
-  const r = loadConfig({ overrides: { 'app_api.enabled': appApi } });
-  assert.ok(r.ok);
   const events = feed();
   return {
-    state: {} as never,
-    deps: { ports: { query: QUERY_LANGUAGE } } as never,
-    config: r.config,
-    signedRequests: {} as never,
-    now: () => 0,
-    logError: (what, e) => assert.fail(`${what}: ${String(e)}`),
-    operatorAuth: {} as never,
-    operatorSessions: {} as never,
-    logInfo: () => undefined,
-    events,
-    reads: () => Promise.reject(new Error('not read')),
+    ...testRouteEnv(
+      { 'app_api.enabled': appApi },
+      {
+        deps: { ports: { query: QUERY_LANGUAGE } } as never,
+        logError: (what, e) => assert.fail(`${what}: ${String(e)}`),
+        events,
+        ...(storeDir === undefined ? {} : { storeDir }),
+      },
+    ),
     feed: events,
-    ...(storeDir === undefined ? {} : { storeDir }),
   };
 }
 

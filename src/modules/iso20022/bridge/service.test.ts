@@ -37,7 +37,8 @@ const anchors = (ledger: FakeLedger) =>
 const sends = (ledger: FakeLedger, id: string) =>
   ledger.submitted.filter((b) => decoded(b).payload.metadata.get('iso20022_message_id') === id);
 
-async function until(cond: () => boolean, ms = 2000): Promise<void> {
+// The deadline stops a hang, not a slow machine: every wait below is for a condition the bridge reaches.
+async function until(cond: () => boolean, ms = 30_000): Promise<void> {
   const end = Date.now() + ms;
   while (!cond()) {
     assert.ok(Date.now() < end, 'condition not reached');
@@ -48,17 +49,20 @@ async function until(cond: () => boolean, ms = 2000): Promise<void> {
 describe('bridge service (fake ledger)', () => {
   let dir: string;
   let ledger: FakeLedger;
-  const open = async () =>
-    Bridge.start({
+  let store: BridgeStore;
+  const open = async () => {
+    store = await BridgeStore.open(dir, { fsync: false, nowMs: () => ledger.now });
+    return Bridge.start({
       ledger,
       signer: testSigner(),
-      store: await BridgeStore.open(dir, { fsync: false, nowMs: () => ledger.now }),
+      store,
       reference: EMPTY_REFERENCE_DATA,
       participants: new Map(),
       xmlLimits: {},
       retryIntervalMs: 10,
       submitBatchMax: 64,
     });
+  };
   beforeEach(async () => {
     dir = await mkdtemp(join(tmpdir(), 'bridge-svc-'));
     ledger = new FakeLedger();
@@ -192,13 +196,24 @@ describe('bridge service (fake ledger)', () => {
     await until(() => anchors(ledger).length >= 1);
     const kv = decoded(anchors(ledger)[0]!).payload.instructions[0];
     assert.equal(kv?.kind === 'SetKeyValue' ? kv.key : '', 'iso20022_audit');
-    // Refuse every anchor until the bridge stops trying: it must not re-anchor block after block.
+    // Refuse every anchor until the bridge stops trying: it must not re-anchor block after block. After
+    // each refusal the bridge is left to finish (its store writes on disk, the work they release run):
+    // then either a new anchor is in flight, and is refused in turn once submitted, or none is.
     let seen = 0;
-    while (anchors(ledger).length > seen) {
+    while (seen <= 2) {
       seen = anchors(ledger).length;
       ledger.reject(hashOf(anchors(ledger)[seen - 1]!), 4 + seen, 'permission_denied');
-      await new Promise((r) => setTimeout(r, 50));
+      await store.settled();
+      await new Promise((r) => setImmediate(r));
+      if (b.audit(0, 10).pendingAnchor === undefined) break;
+      await until(() => anchors(ledger).length > seen);
     }
+    // A block with no bridge activity after the last refusal: still nothing to anchor.
+    ledger.commit('ab'.repeat(32), 4 + seen + 1);
+    await store.settled();
+    await new Promise((r) => setImmediate(r));
+    assert.equal(b.audit(0, 10).pendingAnchor, undefined);
+    assert.equal(anchors(ledger).length, seen);
     assert.ok(seen <= 2, `anchored ${seen} times for two entries`);
     await b.submit('pacs008', flatPacs008('A-2'), undefined);
     await until(() => anchors(ledger).length === seen + 1);
