@@ -152,8 +152,17 @@ describe('codec constructions marked pure for the SDK bundle', () => {
       `# the SDK with a client and a transaction: ${(sdk.gzip / 1024).toFixed(1)} KiB gzip without the sections, ` +
         `${(full.gzip / 1024).toFixed(1)} KiB with ${full.sections.join(', ')}`,
     );
-    assert.deepEqual(full.sections, ['conference', 'content', 'webhooks', 'connect', 'iso20022']);
-    assert.deepEqual(full.inputs.length, 4);
+    assert.deepEqual(full.sections, [
+      'conference',
+      'content',
+      'webhooks',
+      'history',
+      'connect',
+      'iso20022',
+      'telemetry',
+      'operator',
+    ]);
+    assert.deepEqual(full.inputs.length, 7);
     assert.deepEqual(sdk.sections, []);
     assert.deepEqual(sdk.inputs, []);
     assert.equal(sdk.hash, full.hash, 'the same transaction, byte for byte');
