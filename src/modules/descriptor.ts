@@ -103,6 +103,21 @@ export interface CommittedReads {
   serve(family: RouteFamily): RouteFamily;
 }
 
+/**
+ * Where the committed reads of the read families come from (node/read-backend.ts): the node's own
+ * ledger, or a replica ledger that re-executes the blocks `torana index --pg` wrote into a PostgreSQL
+ * database (`conninfo`, followed every `pollMs`), which trails the node's height. `label` names the
+ * setting in the replica's errors (the configuration key of `conninfo`).
+ */
+export type ReadSource =
+  | { readonly kind: 'ledger' }
+  | {
+      readonly kind: 'pg-replica';
+      readonly conninfo: string;
+      readonly pollMs: number;
+      readonly label: string;
+    };
+
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
 export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
@@ -299,6 +314,12 @@ export interface LedgerModule {
    * gateway/operator-auth.ts `sessionsWithoutKeys`).
    */
   readonly opensSessionsWithoutKeys?: (config: Config) => boolean;
+  /**
+   * The committed reads it wants the read families served over, under `config` (its own section's
+   * choice): every family's `ModuleRouteEnv.reads` opens that source. At most one installed module
+   * names a source other than the node's ledger (node/read-backend.ts `readSourceOf`); none: the ledger.
+   */
+  readonly readSource?: (config: Config) => ReadSource;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function its entry in src/modules/registry.ts hands to the CLI). */
