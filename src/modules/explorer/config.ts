@@ -1,7 +1,7 @@
 // The explorer's configuration section `[explorer]` (docs/explorer.md, docs/indexer.md "Serving the
 // explorer from PostgreSQL"): which committed reads the explorer's and the other read families are served
 // over, the node's own ledger or the replica the indexer's database feeds (the descriptor's `readSource`).
-// Its keys, defaults, docs and place (right after `[history]`, where the core had it, after `[query]`)
+// Its keys, defaults, docs and place (right after the history module's section, where the core had it)
 // are the ones the node always had, so config.toml and `torana config` read as before.
 import { moduleSection } from '../../config/sections.js';
 import { ms, oneOf, type SectionValues, section, str } from '../../config/spec.js';
