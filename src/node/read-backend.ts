@@ -10,7 +10,6 @@ import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { EventsPort } from '../gateway/ports.js';
-import type { LedgerModule, ReadSource } from '../modules/descriptor.js';
 import type { Ledger } from '../pipeline/ledger.js';
 import { decodeLimitsOf } from './load-config.js';
 import type { Node } from './node.js';
@@ -23,6 +22,25 @@ export interface CommittedReads {
   blockHeightByHash(hash: Uint8Array): Promise<number | undefined>;
   peerCount(): number;
   serve(family: RouteFamily): RouteFamily;
+}
+
+/**
+ * Where the committed reads come from (the modules' `ReadSource`): the node's ledger, or a replica ledger
+ * re-executed from the PostgreSQL database `torana index --pg` wrote (`label`: the setting that named it).
+ */
+export type ReadSource =
+  | { readonly kind: 'ledger' }
+  | {
+      readonly kind: 'pg-replica';
+      readonly conninfo: string;
+      readonly pollMs: number;
+      readonly label: string;
+    };
+
+/** What `readSourceOf` reads of a module's descriptor (its `readSource`). */
+interface ReadSourceDeclarer {
+  readonly name: string;
+  readonly readSource?: (config: Config) => ReadSource;
 }
 
 /** The header naming the indexed height an answer over the replica was given at. */
@@ -106,7 +124,7 @@ async function replicaReads(
  * node's ledger (two modules naming different replicas is a bug of the build: it throws), else the
  * ledger. Without the application API no read family is served: the ledger.
  */
-export function readSourceOf(config: Config, modules: readonly LedgerModule[]): ReadSource {
+export function readSourceOf(config: Config, modules: readonly ReadSourceDeclarer[]): ReadSource {
   if (!config.app_api.enabled) return { kind: 'ledger' };
   const named = modules.flatMap((m) => {
     const s = m.readSource?.(config);
