@@ -189,6 +189,10 @@ export interface ModulePeerChannel {
  * `renderModuleConfigDocs` of src/config/docs.ts).
  * `operations-alerts` (a `| alert | severity | means | do |` row of docs/operations.md "Alerts": an alert
  * of deploy/prometheus/torana-alerts.yml on the module's own series).
+ * `indexer-replica-intro` and `indexer-replica` (docs/indexer.md: the section on serving read families
+ * from the indexer's database, its heading and lead before the `indexer-read-families` table, its
+ * configuration and behaviour after it: the module whose section chooses that source),
+ * `security-read-replica` (a paragraph and table of docs/security.md "The PostgreSQL indexer": that source's limits).
  * Besides these, the sections a module hosts on its own page (`hostsDocSections`, named in
  * `HostedDocSectionNames`).
  */
@@ -227,7 +231,10 @@ export type CoreDocSection =
   | 'app-api-switches'
   | 'config-sections'
   | 'operations-alerts'
-  | 'indexer-read-families';
+  | 'indexer-read-families'
+  | 'indexer-replica-intro'
+  | 'indexer-replica'
+  | 'security-read-replica';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;
