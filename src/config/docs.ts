@@ -64,6 +64,7 @@ export function renderModuleConfigDocs(decl: ModuleConfigSection): string {
     ...Object.entries(decl.follows ?? {}).map(
       ([key, source]) => `Left unset, \`${decl.name}.${key}\` takes the value of \`${source}\`.`,
     ),
+    ...(decl.checkDoc === undefined ? [] : [decl.checkDoc]),
   ];
   return [
     decl.inCoreSection === true ? `### Keys at the end of \`[${decl.name}]\`` : `### \`[${decl.name}]\``,

@@ -197,16 +197,6 @@ describe('loadConfig: invalid values', () => {
     }
   });
 
-  it('needs explorer.pg when explorer.backend is postgres', () => {
-    const e = only({ overrides: { 'explorer.backend': 'postgres' } });
-    assert.deepEqual([e.code, e.key], ['config_invalid_value', 'explorer.pg']);
-    assert.match(e.message, /explorer\.backend is "postgres" but explorer\.pg is empty/);
-    const pg = 'host=/run/postgresql dbname=ledger';
-    const c = ok({ overrides: { 'explorer.backend': 'postgres', 'explorer.pg': pg } });
-    assert.deepEqual([c.explorer.backend, c.explorer.pg, c.explorer.pgPollMs], ['postgres', pg, 500]);
-    assert.equal(ok({}).explorer.backend, 'embedded');
-  });
-
   it('rejects a value outside an enum', () => {
     const e = only({ file: '[telemetry]\nprofile = "verbose"\n' });
     assert.deepEqual([e.code, e.key], ['config_invalid_value', 'telemetry.profile']);

@@ -8,7 +8,7 @@ import { badProxyEntry } from '../util/ip-ranges.js';
 import { type ConfigError, invalidValue } from './errors.js';
 import { configValue, keyByPath } from './keys.js';
 import type { Config } from './schema.js';
-import { moduleConfigSections } from './sections.js';
+import { type ModuleConfigSection, moduleConfigSections } from './sections.js';
 
 interface AtMostRule {
   /** This key's value must be <= the value of `limit`. */
@@ -168,20 +168,30 @@ function checkConnectSrcOrigins(config: Config): ConfigError[] {
       ];
 }
 
-/** The postgres explorer backend reads the indexer's database: it must be named. */
-function checkExplorerBackend(config: Config): ConfigError[] {
-  if (config.explorer.backend !== 'postgres' || config.explorer.pg !== '') return [];
-  return [
-    invalidValue(
-      'explorer.pg',
-      'explorer.backend is "postgres" but explorer.pg is empty: name the indexer\'s database',
-    ),
-  ];
+/**
+ * The findings of the sections' own checks (`ModuleConfigSection.check`) on `config`, each at its
+ * `section.key`; a finding that names a key its section does not have is a bug of the module (it throws).
+ */
+export function checkSections(
+  config: Config,
+  sections: readonly ModuleConfigSection[] = moduleConfigSections(),
+): ConfigError[] {
+  const errors: ConfigError[] = [];
+  for (const m of sections) {
+    if (m.check === undefined) continue;
+    const values = (config as unknown as Readonly<Record<string, unknown>>)[m.name];
+    assert(values !== undefined, `the configuration has no section ${m.name}`);
+    for (const f of m.check(values as never)) {
+      assert(Object.hasOwn(m.spec.keys, f.key), `config section ${m.name} checks an unknown key ${f.key}`);
+      errors.push(invalidValue(`${m.name}.${f.key}`, f.message));
+    }
+  }
+  return errors;
 }
 
 export function checkRules(config: Config): ConfigError[] {
   const errors: ConfigError[] = [
-    ...checkExplorerBackend(config),
+    ...checkSections(config),
     ...checkNeeds(config),
     ...checkConnectSrcOrigins(config),
     ...checkTls(config),

@@ -35,8 +35,6 @@ export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', '
 export const LOG_FORMATS = ['auto', 'pretty', 'json'] as const;
 /** What a node announces to its peers (src/p2p/hello.ts). */
 export const NETWORK_ROLES = ['validator', 'observer'] as const;
-/** Where the explorer and history routes read from (src/node/pg-replica.ts). */
-export const EXPLORER_BACKENDS = ['embedded', 'postgres'] as const;
 
 /** The switches of the core's application families that need `app_api.enabled` (rules.ts CONFIG_NEEDS). */
 const CORE_APP_API_SWITCHES: readonly string[] = [];
@@ -369,25 +367,6 @@ export const CORE_CONFIG_SCHEMA = {
       'Signed queries remembered within the replay window (409 query_replayed on a repeat).',
     ),
   }),
-  explorer: section(
-    'Where the explorer (/v1/explorer/*) and history routes read from (docs/indexer.md "Serving the explorer from PostgreSQL").',
-    {
-      backend: oneOf(
-        EXPLORER_BACKENDS,
-        'embedded',
-        "embedded: the node's own stores; postgres: the blocks `torana index --pg` wrote into explorer.pg, replayed in memory and followed at their indexed height (header x-torana-indexed-height).",
-      ),
-      pg: str(
-        '',
-        'The indexer\'s database for explorer.backend = "postgres": a postgres:// URL or libpq key=value pairs, as `torana index --pg`.',
-      ),
-      pg_poll_ms: ms(
-        500,
-        10,
-        'How often the postgres backend reads the indexed height and replays the blocks indexed since.',
-      ),
-    },
-  ),
   signed_requests: section(
     'Signed app requests of every family (x-ledger-* headers; docs/security.md "Signed app requests"). The timestamp window is the chain parameter maxClockDriftMs.',
     {
@@ -651,17 +630,25 @@ export function composeConfigSchema(
     }
     assert(!Object.hasOwn(CORE_CONFIG_SCHEMA, m.name), `config section ${m.name} is the core's`);
     assert(
-      m.writtenAfter === undefined || Object.hasOwn(CORE_CONFIG_SCHEMA, m.writtenAfter),
-      `config section ${m.name} is written after ${m.writtenAfter}, which is not a core section`,
+      m.writtenAfter === undefined ||
+        Object.hasOwn(CORE_CONFIG_SCHEMA, m.writtenAfter) ||
+        modules.some((o) => o.name === m.writtenAfter && o.inCoreSection !== true),
+      `config section ${m.name} is written after ${m.writtenAfter}, which is not a core section or a module's own`,
     );
   }
   // The modules' sections after each core section: those naming it first, then (after
-  // MODULE_SECTIONS_AFTER) the others, each group in registry order.
+  // MODULE_SECTIONS_AFTER) the others, each group in registry order; each followed at once by the
+  // sections written after it (a module section's place can be right after another module's).
   const own = modules.filter((m) => m.inCoreSection !== true);
-  const after = (name: string) => [
-    ...own.filter((m) => m.writtenAfter === name),
-    ...(name === MODULE_SECTIONS_AFTER ? own.filter((m) => m.writtenAfter === undefined) : []),
+  const chain = (m: ModuleConfigSection): ModuleConfigSection[] => [
+    m,
+    ...own.filter((o) => o.writtenAfter === m.name).flatMap(chain),
   ];
+  const after = (name: string): ModuleConfigSection[] =>
+    [
+      ...own.filter((m) => m.writtenAfter === name),
+      ...(name === MODULE_SECTIONS_AFTER ? own.filter((m) => m.writtenAfter === undefined) : []),
+    ].flatMap(chain);
   // The modules' keys written in a core section of the same name (`inCoreSection`), after the core's own
   // keys, in registry order.
   const within = (name: string, sec: SectionSpec): SectionSpec => {
@@ -703,6 +690,8 @@ export function composeConfigSchema(
         : within(name, sec);
     for (const m of after(name)) out[m.name] = m.spec;
   }
+  for (const m of own)
+    assert(Object.hasOwn(out, m.name), `config section ${m.name} is written after a loop of module sections`);
   return Object.freeze(out);
 }
 

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import '../modules/registry.js';
 import { configKeys, keyByEnvVar } from './keys.js';
-import { configFollows, configNeeds } from './rules.js';
-import { composeConfigSchema, configSchema, MODULE_SECTIONS_AFTER } from './schema.js';
+import { checkSections, configFollows, configNeeds } from './rules.js';
+import { type Config, composeConfigSchema, configSchema, MODULE_SECTIONS_AFTER } from './schema.js';
 import { addConfigSections, moduleConfigSections, moduleSection } from './sections.js';
-import { bool, int, section } from './spec.js';
+import { bool, int, oneOf, section, str } from './spec.js';
 
 const demo = moduleSection({
   name: 'demo',
@@ -20,6 +20,33 @@ const demo = moduleSection({
 });
 
 describe('module config sections', () => {
+  it('reports a section’s own check as config_invalid_value at its key, and throws on a key it lacks', () => {
+    const source = moduleSection({
+      name: 'demo_source',
+      spec: section('A demo source.', {
+        kind: oneOf(['local', 'remote'], 'local', 'Where from.'),
+        remote_url: str('', 'The remote, for kind = "remote".'),
+      }),
+      check: (v) =>
+        v.kind === 'remote' && v.remoteUrl === ''
+          ? [{ key: 'remote_url', message: 'demo_source.kind is "remote" but remote_url is empty' }]
+          : [],
+    });
+    const config = (values: object) => ({ demo_source: values }) as unknown as Config;
+    assert.deepEqual(checkSections(config({ kind: 'local', remoteUrl: '' }), [source]), []);
+    assert.deepEqual(checkSections(config({ kind: 'remote', remoteUrl: 'x' }), [source]), []);
+    assert.deepEqual(checkSections(config({ kind: 'remote', remoteUrl: '' }), [source]), [
+      {
+        code: 'config_invalid_value',
+        key: 'demo_source.remote_url',
+        message: 'demo_source.kind is "remote" but remote_url is empty',
+      },
+    ]);
+    assert.deepEqual(checkSections(config({ kind: 'remote', remoteUrl: '' }), [demo]), [], 'no check: none');
+    const wrong = moduleSection({ ...source, check: () => [{ key: 'nope', message: 'x' }] });
+    assert.throws(() => checkSections(config({}), [wrong]), /checks an unknown key nope/);
+  });
+
   it('places module sections after the core application families, in order, and lists their switches', () => {
     const names = Object.keys(composeConfigSchema([demo]));
     const at = names.indexOf(MODULE_SECTIONS_AFTER);

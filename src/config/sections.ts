@@ -4,13 +4,19 @@
 // modules' sections in once, and the first read of the schema seals the list; a section added after
 // that throws, so no process can run with a schema that silently lacks a module's keys.
 import { assert } from '../util/assert.js';
-import type { KeySpec, SectionSpec } from './spec.js';
+import type { KeySpec, SectionSpec, SectionValues } from './spec.js';
 
 /** `key` (a key of this section) may be true only while `needs` (a full `section.key` path) is true. */
 export interface SectionNeedsRule {
   readonly key: string;
   readonly needs: string;
   readonly why: string;
+}
+
+/** One finding of a section's own check: the key at fault (a key of this section, snake_case) and why. */
+export interface SectionCheckFinding {
+  readonly key: string;
+  readonly message: string;
 }
 
 /**
@@ -37,6 +43,7 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
    * The core section this one is written right after (config.toml, `torana config`, the schema's order),
    * ahead of the modules' sections that name none; without it, the section follows the core's
    * MODULE_SECTIONS_AFTER in registry order. A section that moved out of the core keeps its place so.
+   * It may also name another module's own section: then it is written right after that one.
    */
   readonly writtenAfter?: string;
   /**
@@ -46,6 +53,14 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
    * configuration stay as they were, and the keys are the module's. Not with `writtenAfter`.
    */
   readonly inCoreSection?: true;
+  /**
+   * The section's own check of its merged values (camelCase fields, as `sectionValues` gives them), for
+   * a condition `needs` cannot state (a key that must be set when another key has a given value). Each
+   * finding is a `config_invalid_value` error at `<name>.<key>` (rules.ts `checkRules`).
+   */
+  check?(values: SectionValues<K>): readonly SectionCheckFinding[];
+  /** What `check` refuses, in a sentence docs/configuration.md shows with the section (with `check`). */
+  readonly checkDoc?: string;
 }
 
 /** Declares a module's section (typed, so the module reads its values with `sectionValues`). */

@@ -103,6 +103,21 @@ export interface CommittedReads {
   serve(family: RouteFamily): RouteFamily;
 }
 
+/**
+ * Where the committed reads of the read families come from (node/read-backend.ts): the node's own
+ * ledger, or a replica ledger that re-executes the blocks `torana index --pg` wrote into a PostgreSQL
+ * database (`conninfo`, followed every `pollMs`), which trails the node's height. `label` names the
+ * setting in the replica's errors (the configuration key of `conninfo`).
+ */
+export type ReadSource =
+  | { readonly kind: 'ledger' }
+  | {
+      readonly kind: 'pg-replica';
+      readonly conninfo: string;
+      readonly pollMs: number;
+      readonly label: string;
+    };
+
 /** What a module's route family is built from (the node adapts itself to this in node/families.ts). */
 export interface ModuleRouteEnv {
   /** The committed world state (read-only for routes). */
@@ -174,6 +189,10 @@ export interface ModulePeerChannel {
  * `renderModuleConfigDocs` of src/config/docs.ts).
  * `operations-alerts` (a `| alert | severity | means | do |` row of docs/operations.md "Alerts": an alert
  * of deploy/prometheus/torana-alerts.yml on the module's own series).
+ * `indexer-replica-intro` and `indexer-replica` (docs/indexer.md: the section on serving read families
+ * from the indexer's database, its heading and lead before the `indexer-read-families` table, its
+ * configuration and behaviour after it: the module whose section chooses that source),
+ * `security-read-replica` (a paragraph and table of docs/security.md "The PostgreSQL indexer": that source's limits).
  * Besides these, the sections a module hosts on its own page (`hostsDocSections`, named in
  * `HostedDocSectionNames`).
  */
@@ -212,7 +231,10 @@ export type CoreDocSection =
   | 'app-api-switches'
   | 'config-sections'
   | 'operations-alerts'
-  | 'indexer-read-families';
+  | 'indexer-read-families'
+  | 'indexer-replica-intro'
+  | 'indexer-replica'
+  | 'security-read-replica';
 
 /** A module's entries in the shared docs pages, by section (table rows or paragraphs, in Markdown). */
 export type ModuleDocSections = Readonly<Partial<Record<ModuleDocSection, readonly string[]>>>;
@@ -299,6 +321,12 @@ export interface LedgerModule {
    * gateway/operator-auth.ts `sessionsWithoutKeys`).
    */
   readonly opensSessionsWithoutKeys?: (config: Config) => boolean;
+  /**
+   * The committed reads it wants the read families served over, under `config` (its own section's
+   * choice): every family's `ModuleRouteEnv.reads` opens that source. At most one installed module
+   * names a source other than the node's ledger (node/read-backend.ts `readSourceOf`); none: the ledger.
+   */
+  readonly readSource?: (config: Config) => ReadSource;
   /** Its SDK functions by name; src/sdk/index.ts exports each under the same name. */
   readonly sdk?: Readonly<Record<string, (...args: never[]) => unknown>>;
   /** Its CLI commands (the same function its entry in src/modules/registry.ts hands to the CLI). */

@@ -59,6 +59,9 @@ export const MODULE_DOC_SECTIONS: Readonly<Record<CoreDocSection, DocSectionPlac
     head: ['| alert | severity | means | do |', '| ----- | -------- | ----- | -- |'],
     join: '\n',
   },
+  'indexer-replica-intro': { page: 'docs/indexer.md', head: [], join: '\n\n' },
+  'indexer-replica': { page: 'docs/indexer.md', head: [], join: '\n\n' },
+  'security-read-replica': { page: 'docs/security.md', head: [], join: '\n\n' },
   'indexer-read-families': {
     page: 'docs/indexer.md',
     head: ['| module | routes served from the committed reads |', '| --- | --- |'],

@@ -28,6 +28,7 @@ import { controlsRejectionForms } from './controls/rejection-forms.js';
 import { controlInstructions } from './controls/sdk.js';
 import { controlsWire } from './controls/wire.js';
 import type { ModuleEntry } from './entry.js';
+import { explorerConfig } from './explorer/config.js';
 import { historyConfig } from './history/config.js';
 import { iso20022Config } from './iso20022/config.js';
 import { multisigInstructions } from './multisig/sdk.js';
@@ -230,7 +231,7 @@ const LEDGER_MODULES: readonly ModuleEntry[] = Object.freeze([
   { name: 'webhooks', cli: true, config: webhooksConfig },
   // Read-only families over the committed chain (the node's or the indexer's replica of it): after
   // webhooks, which is served where history follows it.
-  { name: 'explorer', cli: true },
+  { name: 'explorer', cli: true, config: explorerConfig },
   { name: 'history', cli: true, config: historyConfig },
   // Needs nothing of the ledger (no instruction tag).
   { name: 'connect', cli: true, config: connectConfig },

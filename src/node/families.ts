@@ -27,7 +27,7 @@ import { nodeTransactions } from './module-transactions.js';
 import type { Node } from './node.js';
 import { policyPort } from './policy-port.js';
 import { proofsPort } from './proofs-port.js';
-import { committedReads } from './read-backend.js';
+import { committedReads, readSourceOf } from './read-backend.js';
 import { committedEventReplay } from './replay-events.js';
 import { signersPort } from './signers-port.js';
 
@@ -85,8 +85,9 @@ export async function nodeFamilies(env: FamilyEnv): Promise<RouteFamily[]> {
         events: node.pipeline.events,
         replay: committedEventReplay(node),
         transactions: nodeTransactions(node),
-        // The read families' committed chain (embedded, or the indexer's database: read-backend.ts).
-        reads: committedReads(node, deps, env.logError),
+        // The read families' committed chain: the node's ledger, or the replica an installed module's
+        // section names (its `readSource`: read-backend.ts).
+        reads: committedReads(node, deps, readSourceOf(c, env.modules ?? LEDGER_MODULES), env.logError),
         operatorSessions: env.operatorSessions,
         logInfo: (entry, message) => env.app.log.info(entry, message),
         // The peer channel for the modules' own messages (their `peerMessages`); none on a lone node.

@@ -1,10 +1,10 @@
-// The explorer's PostgreSQL backend (`explorer.backend = "postgres"`, docs/indexer.md "Serving the
-// explorer from PostgreSQL"): the explorer and history routes answer from the blocks `torana index --pg`
+// The replica read backend (a module's `readSource` of kind `pg-replica`, docs/indexer.md): the read
+// families answer from the blocks `torana index --pg`
 // wrote (table `blocks`, column `payload`), not from the node's own stores. The blocks read from the
 // database are re-executed, in height order, into a ledger of its own in memory (block store, world
 // state, commit-time indexes), and the routes run their ordinary code over it: every answer is the one
-// the embedded backend gives at the same height, by construction. The replica follows the database's
-// indexed height (`indexer_state.height`), polled every `explorer.pg_poll_ms`; where the indexer lags the
+// the node's own ledger gives at the same height, by construction. The replica follows the database's
+// indexed height (`indexer_state.height`), polled every `pollMs`; where the indexer lags the
 // node, the routes answer at the indexed height and say so (`x-torana-indexed-height`).
 //
 // Each block is checked against the row the indexer verified it as: re-execution must give the stored
@@ -34,6 +34,8 @@ export interface PgReplicaOptions {
   chainId: string;
   /** How often the indexed height is read again. */
   pollMs: number;
+  /** The setting that named the database, as the replica's errors name it (the module's configuration key). */
+  label: string;
   decodeLimits?: DecodeLimits;
   /** A failed poll (the database unreachable): reported once per distinct failure; the replica keeps its height and retries. */
   onError: (e: unknown) => void;
@@ -50,7 +52,7 @@ export class PgReplica {
   private polling: Promise<void> = Promise.resolve();
   private closed = false;
   private lastFailure: string | undefined;
-  /** Height → hash of the blocks applied, for the explorer's block-by-hash lookup. */
+  /** Height → hash of the blocks applied, for the read families' block-by-hash lookup. */
   private readonly heights = new Map<string, number>();
 
   private constructor(
@@ -97,7 +99,7 @@ export class PgReplica {
     };
   }
 
-  /** Block Applied of each replayed block (what the explorer's stream feed wakes on); nothing else. */
+  /** Block Applied of each replayed block (what the read families' stream feeds wake on); nothing else. */
   events(): EventsPort {
     return {
       since: () => 'gone',
@@ -147,7 +149,7 @@ export class PgReplica {
     if (row === undefined) return; // nothing indexed yet
     if (row.chain_id !== this.opts.chainId)
       throw new PgReplicaError(
-        `explorer.pg indexes chain ${row.chain_id}, this node serves ${this.opts.chainId}`,
+        `${this.opts.label} indexes chain ${row.chain_id}, this node serves ${this.opts.chainId}`,
       );
     const indexed = Number(row.height);
     while (!this.closed && this.ledger.height() < indexed) {
@@ -156,7 +158,7 @@ export class PgReplica {
         'SELECT height, hash, payload FROM blocks WHERE height >= $1 AND height <= $2 ORDER BY height LIMIT $3',
         [from, indexed, REPLICA_READ_BLOCKS],
       );
-      if (rows.rows.length === 0) throw new PgReplicaError(`explorer.pg holds no block ${from}`);
+      if (rows.rows.length === 0) throw new PgReplicaError(`${this.opts.label} holds no block ${from}`);
       for (const r of rows.rows) await this.apply(Number(r.height), r.hash, r.payload);
     }
   }
@@ -164,14 +166,15 @@ export class PgReplica {
   private async apply(height: number, hash: Uint8Array, payload: Uint8Array | null): Promise<void> {
     if (payload === null)
       throw new PgReplicaError(
-        `explorer.pg: block ${height} was indexed without its payload (before the payload column): index the chain again into an empty database`,
+        `${this.opts.label}: block ${height} was indexed without its payload (before the payload column): index the chain again into an empty database`,
       );
     const d = decode(BlockCodec, payload, this.opts.decodeLimits ?? DEFAULT_DECODE_LIMITS);
-    if (!d.ok) throw new PgReplicaError(`explorer.pg: block ${height} does not decode (${d.error.code})`);
+    if (!d.ok)
+      throw new PgReplicaError(`${this.opts.label}: block ${height} does not decode (${d.error.code})`);
     const block: Block = d.value;
     const { header } = block;
     if (header.height !== height || height !== this.ledger.height() + 1)
-      throw new PgReplicaError(`explorer.pg: row ${height} holds block ${header.height}`);
+      throw new PgReplicaError(`${this.opts.label}: row ${height} holds block ${header.height}`);
     const executed = this.ledger.execute({
       view: header.view,
       creationTimeMs: header.creationTimeMs,
@@ -181,7 +184,7 @@ export class PgReplica {
     });
     if (!bytesEqual(executed.hash, hash) || !bytesEqual(blockHash(header), hash))
       throw new PgReplicaError(
-        `explorer.pg: block ${height} re-executes to ${toHex(executed.hash)}, the indexer stored ${toHex(hash)}`,
+        `${this.opts.label}: block ${height} re-executes to ${toHex(executed.hash)}, the indexer stored ${toHex(hash)}`,
       );
     await this.ledger.commit(executed, block.certificate);
     this.heights.set(toHex(hash), height);

@@ -1,10 +1,12 @@
-// The committed reads the application's read families are served from (descriptor `ModuleRouteEnv.reads`):
-// the node's own ledger (embedded, the default), or the blocks `torana index --pg` wrote into the
-// configured database, replayed in a ledger of their own (pg-replica.ts). With postgres, every answer of a
-// family served over it carries `x-torana-indexed-height`: the height it was given at, which trails the
-// node's while the indexer lags. The replica (and with it pg) is loaded only when configured, opened when
-// the first family asks for it, and closed with the last family served over it.
+// The committed reads the application's read families are served from (descriptor `ModuleRouteEnv.reads`),
+// from the source an installed module names (its descriptor's `readSource`, under its own section): the
+// node's own ledger (the default), or the blocks `torana index --pg` wrote into a PostgreSQL database,
+// replayed in a ledger of their own (pg-replica.ts). Over the replica, every answer of a family served
+// over it carries `x-torana-indexed-height`: the height it was given at, which trails the node's while the
+// indexer lags. The replica (and with it pg) is loaded only when named, opened when the first family asks
+// for it, and closed with the last family served over it.
 
+import type { Config } from '../config/schema.js';
 import type { RouteDeps } from '../gateway/deps.js';
 import type { RouteFamily } from '../gateway/family.js';
 import type { EventsPort } from '../gateway/ports.js';
@@ -22,7 +24,26 @@ export interface CommittedReads {
   serve(family: RouteFamily): RouteFamily;
 }
 
-/** The header naming the indexed height an answer of the postgres backend was given at. */
+/**
+ * Where the committed reads come from (the modules' `ReadSource`): the node's ledger, or a replica ledger
+ * re-executed from the PostgreSQL database `torana index --pg` wrote (`label`: the setting that named it).
+ */
+export type ReadSource =
+  | { readonly kind: 'ledger' }
+  | {
+      readonly kind: 'pg-replica';
+      readonly conninfo: string;
+      readonly pollMs: number;
+      readonly label: string;
+    };
+
+/** What `readSourceOf` reads of a module's descriptor (its `readSource`). */
+interface ReadSourceDeclarer {
+  readonly name: string;
+  readonly readSource?: (config: Config) => ReadSource;
+}
+
+/** The header naming the indexed height an answer over the replica was given at. */
 export const INDEXED_HEIGHT_HEADER = 'x-torana-indexed-height';
 
 /** Peers the node is configured with or connected to, itself included. */
@@ -46,14 +67,16 @@ function embeddedReads(node: Node, deps: RouteDeps): CommittedReads {
 async function replicaReads(
   node: Node,
   deps: RouteDeps,
+  source: ReadSource & { kind: 'pg-replica' },
   logError: (what: string, e: unknown) => void,
 ): Promise<CommittedReads> {
   const c = node.config;
   const { PgReplica } = await import('./pg-replica.js');
   const replica = await PgReplica.open({
-    conninfo: c.explorer.pg,
+    conninfo: source.conninfo,
     chainId: c.node.chainId,
-    pollMs: c.explorer.pgPollMs,
+    pollMs: source.pollMs,
+    label: source.label,
     decodeLimits: decodeLimitsOf(c),
     onError: (e) => logError('postgres read backend', e),
   });
@@ -97,21 +120,36 @@ async function replicaReads(
 }
 
 /**
- * The node's committed reads as the configuration names them, opened on the first call (the same reads
- * for every later one). Without the application API no read family is served: the node's own ledger.
+ * The source of the committed reads under `config`: the one an installed module names other than the
+ * node's ledger (two modules naming different replicas is a bug of the build: it throws), else the
+ * ledger. Without the application API no read family is served: the ledger.
+ */
+export function readSourceOf(config: Config, modules: readonly ReadSourceDeclarer[]): ReadSource {
+  if (!config.app_api.enabled) return { kind: 'ledger' };
+  const named = modules.flatMap((m) => {
+    const s = m.readSource?.(config);
+    return s === undefined || s.kind === 'ledger' ? [] : [{ module: m.name, source: s }];
+  });
+  if (named.length > 1)
+    throw new Error(`modules ${named.map((n) => n.module).join(' and ')} each name a committed-reads source`);
+  return named[0]?.source ?? { kind: 'ledger' };
+}
+
+/**
+ * The node's committed reads from `source`, opened on the first call (the same reads for every later one).
  */
 export function committedReads(
   node: Node,
   deps: RouteDeps,
+  source: ReadSource,
   logError: (what: string, e: unknown) => void,
 ): () => Promise<CommittedReads> {
   let reads: Promise<CommittedReads> | undefined;
   return () => {
-    const c = node.config;
     reads ??=
-      c.explorer.backend === 'embedded' || !c.app_api.enabled
+      source.kind === 'ledger'
         ? Promise.resolve(embeddedReads(node, deps))
-        : replicaReads(node, deps, logError);
+        : replicaReads(node, deps, source, logError);
     return reads;
   };
 }

@@ -156,13 +156,14 @@ describe('codec constructions marked pure for the SDK bundle', () => {
       'conference',
       'content',
       'webhooks',
+      'explorer',
       'history',
       'connect',
       'iso20022',
       'telemetry',
       'operator',
     ]);
-    assert.deepEqual(full.inputs.length, 7);
+    assert.deepEqual(full.inputs.length, 8);
     assert.deepEqual(sdk.sections, []);
     assert.deepEqual(sdk.inputs, []);
     assert.equal(sdk.hash, full.hash, 'the same transaction, byte for byte');

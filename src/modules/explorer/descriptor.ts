@@ -4,8 +4,10 @@
 // family (served over the node's committed reads: its own ledger, or the indexer's database), its SDK
 // readers, its CLI commands and its entries in the shared docs pages.
 
-import type { LedgerModule, ModuleRouteEnv } from '../descriptor.js';
+import { sectionValues } from '../../config/schema.js';
+import type { LedgerModule, ModuleRouteEnv, ReadSource } from '../descriptor.js';
 import { registerExplorerCommands } from './commands.js';
+import { explorerConfig } from './config.js';
 import { EXPLORER_DOC_SECTIONS } from './docs.js';
 import { explorerFamily } from './family.js';
 import type { ExplorerPort } from './port.js';
@@ -24,6 +26,14 @@ async function explorerOf(env: ModuleRouteEnv) {
   return reads.serve(explorerFamily(port, reads.deps, env.logError));
 }
 
+/** The committed reads `[explorer]` chooses: the node's ledger, or the indexer's database replayed. */
+function readSourceOf(config: Parameters<typeof sectionValues>[0]): ReadSource {
+  const c = sectionValues(config, explorerConfig);
+  return c.backend === 'embedded'
+    ? { kind: 'ledger' }
+    : { kind: 'pg-replica', conninfo: c.pg, pollMs: c.pgPollMs, label: 'explorer.pg' };
+}
+
 export const explorerModule: LedgerModule = {
   name: 'explorer',
   instructions: {},
@@ -33,6 +43,8 @@ export const explorerModule: LedgerModule = {
   rejections: [],
   // An application family: without the application API it is absent (not even built).
   routes: (env) => (env.config.app_api.enabled ? explorerOf(env) : undefined),
+  // Its section chooses the committed reads every read family is served over (the history's too).
+  readSource: readSourceOf,
   cli: registerExplorerCommands,
   docs: 'docs/explorer.md',
   docSections: EXPLORER_DOC_SECTIONS,
