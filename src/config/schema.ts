@@ -51,7 +51,7 @@ function appApiDoc(moduleFamilies: readonly string[], switches: readonly string[
       : `${switches.slice(0, -1).join(', ')} and ${switches.at(-1)}`;
   const verb = switches.length === 1 ? 'needs' : 'need';
   const needs = switches.length === 0 ? '' : ` ${needers} ${verb} it.`;
-  return `Serve the application route families (accounts, domains, asset definitions, NFTs, explorer${families}, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay.${needs}`;
+  return `Serve the application route families (accounts, domains, asset definitions, NFTs${families}, ...); false: none is registered (404) or in OpenAPI, the common, consensus and runtime routes stay.${needs}`;
 }
 
 /** The core's sections, in table order; the modules' sections follow MODULE_SECTIONS_AFTER. */
@@ -663,8 +663,9 @@ export function composeConfigSchema(
     ]),
   ];
   // The app API's description lists the families and switches in the order the sections are written.
-  const families = ordered.filter((m) =>
-    (m.needs ?? []).some((r) => r.key === 'enabled' && r.needs === APP_API_ENABLED),
+  const families = ordered.filter(
+    (m) =>
+      m.appFamily === true || (m.needs ?? []).some((r) => r.key === 'enabled' && r.needs === APP_API_ENABLED),
   );
   const switches = [
     ...CORE_APP_API_SWITCHES,

@@ -20,6 +20,23 @@ const demo = moduleSection({
 });
 
 describe('module config sections', () => {
+  it('names a section marked appFamily among the application families, with no enabled switch', () => {
+    const reads = moduleSection({
+      name: 'demo_reads',
+      appFamily: true,
+      spec: section('Demo reads.', { page_max: int(10, 1, 100, 'Largest page.') }),
+    });
+    const doc = composeConfigSchema([reads, demo]).app_api?.keys.enabled?.doc ?? '';
+    assert.match(doc, /NFTs, demo_reads, demo, \.\.\.\); false: /);
+    assert.match(doc, / demo\.enabled needs it\.$/, 'no switch of its own');
+    assert.doesNotMatch(composeConfigSchema([]).app_api?.keys.enabled?.doc ?? '', /explorer/);
+    // The explorer is named there as it always was, first of the modules' families.
+    assert.match(
+      configSchema().app_api?.keys.enabled?.doc ?? '',
+      /\(accounts, domains, asset definitions, NFTs, explorer, /,
+    );
+  });
+
   it('reports a section’s own check as config_invalid_value at its key, and throws on a key it lacks', () => {
     const source = moduleSection({
       name: 'demo_source',
@@ -53,13 +70,13 @@ describe('module config sections', () => {
     assert.deepEqual(names.slice(at, at + 3), [MODULE_SECTIONS_AFTER, 'demo', 'mcp']);
     assert.equal(names.at(-1), 'log');
     const doc = composeConfigSchema([demo]).app_api?.keys.enabled?.doc ?? '';
-    assert.match(doc, /explorer, demo, \.\.\.\)/);
+    assert.match(doc, /NFTs, demo, \.\.\.\)/);
     assert.match(doc, / demo\.enabled needs it\.$/);
     const three = composeConfigSchema([demo, { ...demo, name: 'demo_two' }]).app_api?.keys.enabled?.doc;
     assert.match(three ?? '', / demo\.enabled and demo_two\.enabled need it\.$/);
     const core = composeConfigSchema([]).app_api?.keys.enabled?.doc ?? '';
     assert.doesNotMatch(core, /demo/);
-    assert.match(core, /explorer, \.\.\.\); false: .* routes stay\.$/);
+    assert.match(core, /NFTs, \.\.\.\); false: .* routes stay\.$/);
   });
 
   it('writes the keys of an in-core section in the core section of its name, after the core’s own', () => {
@@ -120,7 +137,7 @@ describe('module config sections', () => {
     ]);
     const doc = composeConfigSchema([demo, early]).app_api?.keys.enabled?.doc ?? '';
     // Listed in the order the sections are written: the one placed ahead first.
-    assert.match(doc, /explorer, Early Bird, demo, \.\.\.\)/);
+    assert.match(doc, /NFTs, Early Bird, demo, \.\.\.\)/);
     assert.match(doc, / early\.enabled and demo\.enabled need it\.$/);
     assert.throws(
       () => composeConfigSchema([{ ...demo, writtenAfter: 'nowhere' }]),

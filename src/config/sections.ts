@@ -40,6 +40,12 @@ export interface ModuleConfigSection<K extends Record<string, KeySpec> = Record<
    */
   readonly title?: string;
   /**
+   * True: the section configures an application family that has no `enabled` switch of its own (it is
+   * served whenever `app_api.enabled` is): the description of `app_api.enabled` names it among the
+   * families all the same, in section order.
+   */
+  readonly appFamily?: true;
+  /**
    * The core section this one is written right after (config.toml, `torana config`, the schema's order),
    * ahead of the modules' sections that name none; without it, the section follows the core's
    * MODULE_SECTIONS_AFTER in registry order. A section that moved out of the core keeps its place so.

@@ -12,6 +12,8 @@ export const EXPLORER_BACKENDS = ['embedded', 'postgres'] as const;
 export const explorerConfig = moduleSection({
   name: 'explorer',
   writtenAfter: 'history',
+  // Served whenever the application API is: `app_api.enabled`'s description names it with the families.
+  appFamily: true,
   spec: section(
     'Where the explorer (/v1/explorer/*) and history routes read from (docs/indexer.md "Serving the explorer from PostgreSQL").',
     {
