@@ -152,10 +152,20 @@ describe('the ledger modules’ additions to the dashboard', () => {
   it('searches heights and hashes through the module that serves blocks: a transaction first, else a block', async () => {
     asked.length = 0;
     assert.deepEqual(await ui.resolveQuery(' 7 '), [{ what: 'Block 7', to: '#/block/7' }]);
-    assert.ok(asked.includes('GET /v1/explorer/blocks/7'), asked.join(', '));
+    assert.deepEqual(
+      asked,
+      ['GET /v1/explorer/blocks/7'],
+      'a height is the explorer’s form: no domain or alias look-up',
+    );
+    asked.length = 0;
     assert.deepEqual(await ui.resolveQuery('0x' + 'AB'.repeat(32)), [
       { what: 'Transaction', to: `#/tx/${'ab'.repeat(32)}` },
     ]);
+    assert.deepEqual(
+      asked,
+      [`GET /v1/explorer/transactions/${'ab'.repeat(32)}`],
+      'a hash asks the chain only',
+    );
     assert.deepEqual(await ui.resolveQuery('cd'.repeat(32)), [
       { what: 'Block', to: `#/block/${'cd'.repeat(32)}` },
     ]);

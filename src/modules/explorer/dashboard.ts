@@ -520,11 +520,14 @@ function Summary({ id }: { id: string }) {
 const found = async (ok: Promise<boolean>, m: Match): Promise<Match[]> => ((await ok) ? [m] : []);
 const exists = (path: string) => getJson(path).then((a) => a.ok);
 
+const HEIGHT = /^\d+$/;
+const HASH = /^(0x)?[0-9a-f]{64}$/i;
+
 /** A block height names that block; a 64-digit hex hash a transaction, else a block. */
 async function searchChain(s: string): Promise<Match[]> {
-  if (/^\d+$/.test(s))
+  if (HEIGHT.test(s))
     return found(exists(`/v1/explorer/blocks/${s}`), { what: `Block ${s}`, to: href('block', s) });
-  if (!/^(0x)?[0-9a-f]{64}$/i.test(s)) return [];
+  if (!HASH.test(s)) return [];
   const h = s.replace(/^0x/, '').toLowerCase();
   const tx = await found(exists(`/v1/explorer/transactions/${h}`), {
     what: 'Transaction',
@@ -586,6 +589,7 @@ const explorerDashboard: DashboardExtension = {
   ],
   accountPanels: [{ path: '/v1/explorer/accounts/{id}', Panel: Summary }],
   search: searchChain,
+  owns: (s) => HEIGHT.test(s) || HASH.test(s),
   searchHint: 'hash, height',
   recentBlocks,
 };

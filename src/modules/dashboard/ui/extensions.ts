@@ -71,6 +71,11 @@ export interface DashboardExtension {
    * trimmed, holds no `#`, and is no account id; none when it has no form the module knows.
    */
   readonly search?: (text: string) => Promise<Match[]>;
+  /**
+   * True for a search text that is one of the module's own forms (a block height, a hash): such a text is
+   * looked up by the modules owning it only, not as another module's name or a domain id.
+   */
+  readonly owns?: (text: string) => boolean;
   /** What the search box's placeholder adds for it (a word or two). */
   readonly searchHint?: string;
   /** Its sections of the settings page. */

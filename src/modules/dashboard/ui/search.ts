@@ -37,6 +37,9 @@ export async function resolveQuery(
       what: 'Asset definition',
       to: href('asset', s),
     });
+  // A module's own form (a block height, a hash) is looked up by its owners only.
+  const owners = extensions.filter((x) => x.owns?.(s) === true);
+  if (owners.length > 0) return (await Promise.all(named(s, owners))).flat();
   const lookups = [
     ...named(s, extensions),
     found(exists(`/v1/domains/${enc(s)}`), { what: `Domain ${s}`, to: href('domain', s) }),
