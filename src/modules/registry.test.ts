@@ -3,7 +3,6 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { loadConfig } from '../config/load.js';
 import { installClientMethods, ToranaClient } from '../sdk/client.js';
 import * as sdk from '../sdk/index.js';
 import { instructions } from '../sdk/instructions.js';
@@ -16,6 +15,7 @@ import { entryProblems, LEDGER_MODULES, moduleFamilies, registryProblems } from 
 import { multisigModule } from './multisig/descriptor.js';
 import ENTRIES from './registry.js';
 import { repoModule } from './repo/descriptor.js';
+import { testRouteEnv } from './test-route-env.js';
 import { triggersModule } from './triggers/descriptor.js';
 
 const byName = (name: string) => LEDGER_MODULES.find((m) => m.name === name)!;
@@ -197,27 +197,19 @@ describe('ledger module registry', () => {
   });
 
   it('moduleFamilies gives each module the store folder <data>/<name> (or the one it names), and none without a data folder', async () => {
-    const r = loadConfig({ overrides: { 'app_api.enabled': true } });
-    assert.ok(r.ok);
     const seen: (string | undefined)[] = [];
     const probe: LedgerModule = {
       ...byName('rwas'),
       name: 'probe',
       routes: (e) => void seen.push(e.storeDir),
     };
-    const env = {
-      state: {} as never,
-      deps: { ports: { query: {} } } as never,
-      config: r.config,
-      signedRequests: {} as never,
-      now: () => 0,
-      logError: () => undefined,
-      operatorAuth: {} as never,
-      operatorSessions: {} as never,
-      logInfo: () => undefined,
-      events: { since: () => [], subscribe: () => () => undefined, lastId: () => 0 },
-      reads: () => Promise.reject(new Error('not read')),
-    };
+    const env = testRouteEnv(
+      { 'app_api.enabled': true },
+      {
+        deps: { ports: { query: {} } } as never,
+        events: { since: () => [], subscribe: () => () => undefined, lastId: () => 0 } as never,
+      },
+    );
     await moduleFamilies(env, [probe]);
     await moduleFamilies({ ...env, dataDir: '/var/lib/torana/data' }, [probe]);
     assert.deepEqual(seen, [undefined, '/var/lib/torana/data/probe']);
