@@ -37,15 +37,17 @@ function rate(n: number, ms: number): string {
 }
 
 describe('VerifyPool', () => {
-  const { items, expected } = makeItems(10_000);
+  // Ten batches of the default 256 items across the two workers; the throughput itself is bench/'s.
+  const COUNT = 2_560;
+  const { items, expected } = makeItems(COUNT);
 
-  it('verifies 10,000 signatures on 2 threads exactly as inline does, in order', async () => {
+  it('verifies 2,560 signatures (ten default batches) on 2 threads exactly as inline does, in order', async () => {
     const inline = new VerifyPool({ threads: 0 });
     let t = performance.now();
     const inlineResults = await inline.verify(items);
     const inlineMs = performance.now() - t;
     assert.deepEqual(inlineResults, expected);
-    assert.ok(expected.filter((ok) => !ok).length > 1000);
+    assert.ok(expected.filter((ok) => !ok).length > 250);
 
     const pool = new VerifyPool({ threads: 2 });
     try {
@@ -56,7 +58,7 @@ describe('VerifyPool', () => {
       assert.deepEqual(poolResults, inlineResults);
       assert.equal(pool.stats().batchesInFlight, 0);
       console.log(
-        `# ed25519 verify, 10,000 items: inline ${rate(10_000, inlineMs)}, 2-thread pool ${rate(10_000, poolMs)}`,
+        `# ed25519 verify, ${COUNT} items: inline ${rate(COUNT, inlineMs)}, 2-thread pool ${rate(COUNT, poolMs)}`,
       );
     } finally {
       await pool.close();

@@ -1,8 +1,8 @@
 // The CLI driven as a user would, against a started node (README.md "Command line"):
 // register a domain and an account, define, mint and transfer an asset, read the balance, and follow
-// the events of the transfer. The transfer, a balance, the followers and a rejection's exit status run
-// the CLI as a child process (bin/torana.js as a user starts it); the other commands run in this
-// process (test/helpers/cli-in-process.ts: main() as the process runs it, its exit code and output).
+// the events of the transfer. The followers (they run until they are stopped) and a rejection's exit
+// status run the CLI as a child process (bin/torana.js as a user starts it); the other commands run in
+// this process (test/helpers/cli-in-process.ts: main() as the process runs it, its exit code and output).
 
 import assert from 'node:assert/strict';
 import type { ChildProcess } from 'node:child_process';
@@ -69,7 +69,7 @@ describe('torana CLI end to end', () => {
     follower.stdout?.on('data', (d) => (followed += d));
     await waitFor(() => followed.includes('\n'), 'the follower printed the events before it');
 
-    const transfer = await cli([
+    const transfer = await runCli([
       'asset',
       'transfer',
       'rose#wonderland',
@@ -86,7 +86,7 @@ describe('torana CLI end to end', () => {
     assert.equal(transfer.code, 0, transfer.err);
     const txHash = JSON.parse(transfer.out).tx_hash as string;
 
-    const balance = await cli(['asset', 'balance', 'rose#wonderland', bobId, ...common]);
+    const balance = await runCli(['asset', 'balance', 'rose#wonderland', bobId, ...common]);
     assert.equal(balance.code, 0, balance.err);
     assert.equal(balance.out.trim(), '25.50');
     const aliceBalance = await runCli(['asset', 'balance', 'rose#wonderland', aliceId, ...common, '--json']);
@@ -214,7 +214,7 @@ describe('torana blocks', () => {
   it('needs no application route: without the application API it prints the blocks the node holds', async () => {
     const t = await startServedNode({ 'app_api.enabled': false });
     try {
-      const r = await cli(['blocks', '--from', '1', '--json', '--dir', t.dir, '--url', t.url]);
+      const r = await runCli(['blocks', '--from', '1', '--json', '--dir', t.dir, '--url', t.url]);
       assert.equal(r.code, 0, r.err);
       assert.deepEqual(
         r.out
@@ -223,7 +223,7 @@ describe('torana blocks', () => {
           .map((l) => (JSON.parse(l) as { header: { height: number } }).header.height),
         [1],
       );
-      const past = await cli(['blocks', '--from', '5', '--json', '--dir', t.dir, '--url', t.url]);
+      const past = await runCli(['blocks', '--from', '5', '--json', '--dir', t.dir, '--url', t.url]);
       assert.equal(past.code, 0, past.err);
       assert.equal(past.out, '', 'a height above the tip prints nothing, and the command stops');
     } finally {

@@ -2,7 +2,9 @@
 // wallet with the node directory's admin identity, pairs with an app's URI, signs the transaction the
 // app asks for (--yes), and ends the session after one signature (--max 1); the app submits the signed
 // transaction and it commits. `connect status --json` reports the session and its frames; without a
-// terminal and without --yes the wallet refuses to start (it would have no one to ask).
+// terminal and without --yes the wallet refuses to start (it would have no one to ask): that refusal and
+// `connect status` run in this process (test/helpers/cli-in-process.ts), whose stdin is no terminal
+// under the test runner either.
 
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,7 +12,7 @@ import WebSocket from 'ws';
 import { connectApp, type WebSocketClass } from '../../src/modules/connect/sdk-connect.js';
 import { instructions, ToranaClient, TransactionBuilder } from '../../src/sdk/index.js';
 import { runCli } from '../helpers/cli-in-process.js';
-import { cli, spawnCli } from '../helpers/run-cli.js';
+import { spawnCli } from '../helpers/run-cli.js';
 import { type ServedTestNode, startServedNode } from '../helpers/served.js';
 
 const Ws = WebSocket as unknown as WebSocketClass;
@@ -70,8 +72,9 @@ describe('torana connect', () => {
   });
 
   it('refuses to start without a terminal to ask on and without --yes', async () => {
+    assert.notEqual(process.stdin.isTTY, true, 'the test runs without a terminal on stdin');
     const app = await connectApp({ url: t.url, WebSocket: Ws });
-    const r = await cli(['connect', 'wallet', app.pairingUri, '--dir', t.dir, '--json']);
+    const r = await runCli(['connect', 'wallet', app.pairingUri, '--dir', t.dir, '--json']);
     assert.equal(r.code, 2, r.err);
     assert.match(r.err, /invalid_argument/);
     await app.close();
