@@ -10,7 +10,7 @@ import { queueFlood } from './queue.js';
 
 describe('abuse (short): admission', () => {
   it('queue flooding: 429 with Retry-After at capacity, then drains; nothing lost', () =>
-    queueFlood({ capacity: 100, factor: 3, concurrency: 16 }));
+    queueFlood({ capacity: 100, factor: 2, concurrency: 16 }));
   it('ISO 20022 bridge theft: refused at the route (401/403/409) and by the executor without it', () =>
     bridgeTheft({ attempts: 2 }).then(() => undefined));
   it('unregistered keys are refused at admission: no block grows', () =>

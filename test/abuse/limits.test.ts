@@ -11,7 +11,7 @@ import { webhookTargetRanges } from './webhook-targets.js';
 
 describe('abuse limits (short)', { timeout: 240_000 }, () => {
   it('time triggers: no repeat faster than the block time, no faster wakes, a cap per account', () =>
-    triggerAbuse({ idleMs: 3_000, registrations: 20 }));
+    triggerAbuse({ idleMs: 2_000, registrations: 20 }));
   it('p2p: idle connections from one host or 20 addresses cannot keep the configured peers out', () =>
     handshakeFlood({ oneHost: 80, addresses: 20, perAddress: 6, peers: 2 }));
   it('webhook targets outside global unicast (also inside IPv6) are refused 422', () =>

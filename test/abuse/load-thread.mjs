@@ -1,8 +1,9 @@
-// The thread body of load-worker.ts, in plain JavaScript so that a worker can run it without the
-// TypeScript loader: sends workerData.job.requests to workerData.job.url, `concurrency` at a time, and
-// posts back one answer per request ({status, code?, total?, cursor?, ms}), in request order.
+// The thread body of load-worker.ts, in plain JavaScript so that a worker runs it without the TypeScript
+// loader: for each job posted to it ({id, job: {url, requests, concurrency}}) it sends job.requests to
+// job.url, `concurrency` at a time, and posts back {id, answers} with one answer per request ({status,
+// code?, total?, cursor?, ms}) in request order, or {id, error}. One thread serves every job of a process.
 
-import { parentPort, workerData } from 'node:worker_threads';
+import { parentPort } from 'node:worker_threads';
 import { Pool } from 'undici';
 
 async function one(pool, r) {
@@ -39,7 +40,9 @@ async function runJob(job) {
   return out;
 }
 
-runJob(workerData.job).then(
-  (answers) => parentPort.postMessage({ answers }),
-  (e) => parentPort.postMessage({ error: String(e) }),
-);
+parentPort.on('message', ({ id, job }) => {
+  runJob(job).then(
+    (answers) => parentPort.postMessage({ id, answers }),
+    (e) => parentPort.postMessage({ id, error: String(e) }),
+  );
+});

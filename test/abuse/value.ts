@@ -47,9 +47,12 @@ export interface ValueNode {
   native(account: string): bigint;
 }
 
-/** One served node for the scenarios of a test file (close it with `t.stopAll()`). */
-export async function startValueNode(): Promise<ValueNode> {
-  const t = await startServedNode();
+/**
+ * One served node for the scenarios of a test file (close it with `t.stopAll()`); `overrides` are config
+ * keys (the short file sets a small `gateway.list_limit_default`, so that a few notes fill more than a page).
+ */
+export async function startValueNode(overrides: Record<string, unknown> = {}): Promise<ValueNode> {
+  const t = await startServedNode(overrides);
   const client = (s: TestAccount) =>
     new ToranaClient({ url: t.url, chainId: t.chainId, account: s.id, signer: s.key, retries: 0 });
   return {
