@@ -229,6 +229,55 @@ describe('a table in the state store', () => {
     );
   });
 
+  it("a holders query counts from the definition's holder count and pages by its first ids, not every id", () => {
+    const store = new FakeStore();
+    const t = tables(store, 8, COUNTED);
+    for (let i = 0; i < 6000; i++) t.put(`h${String(i).padStart(5, '0')}`, i);
+    t.flush();
+    // The asset table's holder reads as world-state.ts gives them, over the counted parity index.
+    let listed = 0;
+    const state = {
+      tables: { asset: t.disk, assetDefinition: { get: () => ({}) } },
+      holderCount: (d: string) => t.disk.childCount('aliasByIndex', d),
+      firstHolderIds: (d: string, n: number) => t.disk.firstChildIds('aliasByIndex', d, n),
+      holderIds: (d: string) => {
+        listed++;
+        return t.disk.sortedChildIds('aliasByIndex', d);
+      },
+      linkedIds: (_table: string, _index: string, d: string) => {
+        listed++;
+        return t.disk.sortedChildIds('aliasByIndex', d);
+      },
+    } as unknown as WorldState;
+    const expected = t.heap.sortedChildIds('aliasByIndex', 'even');
+    store.read = 0;
+    store.gets = 0;
+    const source = iterableSource(
+      state,
+      { kind: 'FindHoldersOfDefinition', definition: 'even' },
+      undefined as never,
+    );
+    assert.ok(!('code' in source));
+    assert.equal(source.count, 3000);
+    assert.deepEqual(
+      source.slice(20, 30).map((item) => item.tie),
+      expected.slice(20, 30),
+    );
+    assert.equal(listed, 0, 'no holder id list');
+    assert.ok(
+      store.read <= 31,
+      `${store.read} index entries read for the count and a page of 10 at offset 20`,
+    );
+    // A scan past FIRST_IDS_READ_MAX takes the whole sorted list once.
+    const all = [];
+    for (let from = 0; from < source.count; from += 256) all.push(...source.slice(from, from + 256));
+    assert.deepEqual(
+      all.map((item) => item.tie),
+      expected,
+    );
+    assert.equal(listed, 1, 'listed once');
+  });
+
   it('keeps the child count of each parent of a counted index, read in one get, equal to a scan', () => {
     const store = new FakeStore();
     const t = tables(store, 8, COUNTED);

@@ -169,11 +169,25 @@ function linked(state: WorldState, kind: RowKind, index: IndexName, parent: stri
 }
 
 /**
- * The holders of `definition` (asset rows), with their order by `value` read from the ordered holder
- * index of a ledger on disk (`holdersByValue`), a few at a time, resuming after the last one read.
+ * The holders of `definition` (asset rows), counted from the state's holder count (on disk one read) and
+ * paged as `all` pages a table: a page within FIRST_IDS_READ_MAX reads its first ids alone, a longer one
+ * or a scan takes the sorted id list once. Their order by `value` is read from the ordered holder index
+ * of a ledger on disk (`holdersByValue`), a few at a time, resuming after the last one read.
  */
 function holders(state: WorldState, definition: string): ItemSource {
-  const source = linked(state, 'Asset', 'assetsByDefinition', definition);
+  let ids: readonly string[] | undefined;
+  const source = rowSource(
+    state,
+    'Asset',
+    () => ids?.length ?? state.holderCount(definition),
+    (to) => {
+      if (ids !== undefined) return ids;
+      const first = to <= FIRST_IDS_READ_MAX ? state.firstHolderIds(definition, to) : undefined;
+      if (first !== undefined) return first;
+      ids = state.holderIds(definition);
+      return ids;
+    },
+  );
   const items = rowItems(state, 'Asset');
   source.ordered = (key, filter) => {
     if (key.segments.length !== 1 || key.segments[0] !== 'value') return undefined;

@@ -69,21 +69,39 @@ export function nftRow(n: Nft): ExplorerNft {
   return { id: n.id, domain: parseNftId(n.id)?.domain ?? '', ownedBy: n.ownedBy, content: n.content };
 }
 
+/** One asset definition with its holder count (the state's count: on disk one read, not its holders). */
+export function definitionDetail(state: StateReader, id: string) {
+  const a = state.assetDefinition(id);
+  return a === undefined ? undefined : { ...definitionItem(a), holderCount: state.holderCount(id) };
+}
+
 /** Balances matching the filters, in id order (the narrowest source first). */
-function assetsPage(state: StateReader, p: NumberedPage, q: Record<string, string | undefined>) {
+export function assetsPage(state: StateReader, p: NumberedPage, q: Record<string, string | undefined>) {
   const owner = q.owned_by === undefined ? undefined : queryId(AccountId, 'owned_by', q.owned_by);
   const def = q.definition === undefined ? undefined : queryId(AssetDefinitionId, 'definition', q.definition);
   const one = q.asset_id === undefined ? undefined : queryId(AssetId, 'asset_id', q.asset_id);
-  if (owner === undefined && def === undefined && one === undefined) {
-    return indexPage(state.sortedIds('asset'), p, (id) => {
-      const a = state.asset(id);
-      return a === undefined ? undefined : assetRow(a);
+  const row = (id: string) => {
+    const a = state.asset(id);
+    return a === undefined ? undefined : assetRow(a);
+  };
+  if (owner === undefined && def === undefined && one === undefined)
+    return indexPage(state.sortedIds('asset'), p, row);
+  if (def !== undefined && owner === undefined && one === undefined) {
+    // One definition's balances: counted by its holder count and cut from the first ids of its index
+    // (on disk one read and the ids up to the page's end), not every holder listed.
+    const end = p.offset + p.perPage;
+    const ids = state.firstHolderIds(def, end) ?? state.holderIds(def);
+    const items = ids.slice(p.offset, end).flatMap((id) => {
+      const r = row(id);
+      return r === undefined ? [] : [r];
     });
+    return { pagination: numberedPagination(p, state.holderCount(def)), items };
   }
-  let rows: Asset[];
-  if (one !== undefined) rows = [state.asset(one)].filter((a): a is Asset => a !== undefined);
-  else if (owner !== undefined) rows = state.assetsOfAccount(owner);
-  else rows = state.holdersOfDefinition(def!);
+  // One asset, or an owner's balances (a definition given with them narrows them below).
+  const rows =
+    one !== undefined
+      ? [state.asset(one)].filter((a): a is Asset => a !== undefined)
+      : state.assetsOfAccount(owner!);
   const keep = rows
     .map(assetRow)
     .filter(
@@ -179,12 +197,7 @@ export function entityRoutes(x: ExplorerContext): RouteDef[] {
         id: AssetDefinitionId,
         view: ExplorerAssetDefinitionDetailView,
       },
-      (s, id) => {
-        const a = s.assetDefinition(id);
-        return a === undefined
-          ? undefined
-          : { ...definitionItem(a), holderCount: s.holdersOfDefinition(id).length };
-      },
+      definitionDetail,
     ),
     stateListRoute(
       x,

@@ -132,7 +132,7 @@ function domainsPage(state: StateReader, p: NumberedPage) {
 
 export function definitionRow(state: StateReader, a: AssetDefinition): ExplorerAssetDefinition {
   const { metadata: _metadata, ...item } = definitionItem(a);
-  return { ...item, holderCount: state.holdersOfDefinition(a.id).length };
+  return { ...item, holderCount: state.holderCount(a.id) };
 }
 
 function definitionsPage(state: StateReader, p: NumberedPage) {
