@@ -86,5 +86,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The negotiated answer format of this request (set before the handler runs). */
     responseFormat: Format;
+    /**
+     * The route pattern of a route added by `addRoute`, set by its first hook ('' before, and for
+     * other routes): the metrics label without building Fastify's `routeOptions` per request.
+     */
+    metricsRoute: string;
   }
 }

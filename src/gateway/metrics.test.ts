@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Type } from 'typebox';
 import type { GatewayApp } from './context.js';
-import { metricsRoute } from './metrics.js';
+import { metricsRoute, routeLabel } from './metrics.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { registerRoutes } from './route-table.js';
 import { createGatewayServer } from './server.js';
@@ -131,6 +131,66 @@ describe('metrics', () => {
     } finally {
       await app.close();
       await other.close();
+    }
+  });
+
+  it('labels a request by the route its hooks name exactly as Fastify names it, and unmatched ones alike', async () => {
+    const app = await createGatewayServer({ logLevel: 'silent', limits: { ratePerSecond: 0 } });
+    const seen: { fast: string; general: string; named: boolean }[] = [];
+    // Registered before the routes' hooks run, after every hook of the request: the label as the
+    // metrics hook reads it, next to Fastify's own route options.
+    app.addHook('onResponse', (req, _reply, done) => {
+      const general = req.is404 ? 'unmatched' : (req.routeOptions.url ?? 'unmatched');
+      seen.push({ fast: routeLabel(req), general, named: req.metricsRoute !== '' });
+      done();
+    });
+    const route = (url: string, operationId: string, visibility: 'public' | 'metrics') => ({
+      method: 'GET' as const,
+      url,
+      operationId,
+      summary: operationId,
+      tags: ['test'],
+      visibility,
+      schema: { params: Type.Object({ id: Type.String({ maxLength: 4 }) }) },
+      handler: async () => ({}),
+    });
+    registerRoutes(
+      app,
+      [route('/v1/things/:id', 'getThing', 'public'), route('/v1/secrets/:id', 'getSecret', 'metrics')],
+      { profile: 'operator', operatorAuth: disabledOperatorAuth() },
+    );
+    await app.ready();
+    try {
+      const codes: number[] = [];
+      for (const [url, headers] of [
+        ['/v1/things/a', {}],
+        ['/v1/things/toolong', {}],
+        ['/v1/things/a', { accept: 'image/png' }],
+        ['/v1/secrets/a', {}],
+        ['/v1/things/a', { 'x-ledger-api-version': 'zz' }],
+        ['/nowhere', {}],
+      ] as const)
+        codes.push((await app.inject({ method: 'GET', url, headers })).statusCode);
+      assert.deepEqual(codes, [200, 400, 406, 503, 400, 404]);
+      assert.deepEqual(
+        seen.map((s) => s.fast),
+        [
+          '/v1/things/:id',
+          '/v1/things/:id',
+          '/v1/things/:id',
+          '/v1/secrets/:id',
+          '/v1/things/:id',
+          'unmatched',
+        ],
+      );
+      for (const s of seen) assert.equal(s.fast, s.general);
+      // The route's own hooks named it (no route options built) wherever they ran.
+      assert.deepEqual(
+        seen.map((s) => s.named),
+        [true, true, true, true, false, false],
+      );
+    } finally {
+      await app.close();
     }
   });
 

@@ -87,6 +87,8 @@ export function methodLabel(method: string): string {
 
 /** The route PATTERN (`/v1/accounts/:id`), or `unmatched`: never the raw path. */
 export function routeLabel(req: FastifyRequest): string {
+  // Set by the first hook of a route `addRoute` added (route-table.ts): its pattern, as below.
+  if (req.metricsRoute !== '') return req.metricsRoute;
   if (req.is404) return 'unmatched';
   return req.routeOptions.url ?? 'unmatched';
 }

@@ -141,24 +141,38 @@ function routeMeta(def: RouteDef, profile: TelemetryProfile, family?: RouteFamil
 /** A route's onRequest hook in Fastify's callback form: no promise per request on the hot path. */
 type Hook = (req: FastifyRequest, reply: FastifyReply, done: (err?: Error) => void) => void;
 
-function requestHooks(meta: RouteMeta, ctx: RouteContext, auth: RequestAuth | undefined): Hook[] {
+function requestHooks(
+  url: string,
+  meta: RouteMeta,
+  ctx: RouteContext,
+  auth: RequestAuth | undefined,
+): Hook[] {
+  // Every first hook below names the route for the metrics (`req.metricsRoute`, metrics.ts).
   if (meta.restricted) {
     const details = { profile: ctx.profile, served_by: profilesAllowing(meta.visibility) };
-    return [(_req, _reply, done) => done(gatewayError('telemetry_profile_restricted', details))];
+    return [
+      (req, _reply, done) => {
+        req.metricsRoute = url;
+        done(gatewayError('telemetry_profile_restricted', details));
+      },
+    ];
   }
   const hooks: Hook[] = [];
   if (meta.visibility === 'operator') {
     hooks.push((req, _reply, done) => {
+      req.metricsRoute = url;
       ctx.operatorAuth.onRequest(req).then(() => done(), done);
     });
   } else if (auth !== undefined) {
     hooks.push((req, _reply, done) => {
+      req.metricsRoute = url;
       auth.onRequest(req).then(() => done(), done);
     });
   }
   const accepted = meta.bodyFormats.flatMap((f) => BODY_MEDIA[f]);
   // Answer negotiation, then the request's content type (before the body is read), in one hook.
   hooks.push((req, _reply, done) => {
+    req.metricsRoute = url;
     const n = negotiate(req.headers.accept, meta.formats);
     if (!n.ok) {
       const offered = meta.formats.offers.map((f) => MEDIA_TYPES[f]);
@@ -197,7 +211,7 @@ export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): voi
       ...(def.description === undefined ? {} : { description: def.description }),
     },
     ...(def.bodyBytesMax === undefined ? {} : { bodyLimit: def.bodyBytesMax }),
-    onRequest: requestHooks(meta, ctx, operator ? undefined : auth),
+    onRequest: requestHooks(def.url, meta, ctx, operator ? undefined : auth),
     ...(auth !== undefined
       ? {
           preParsing: [(req, reply, payload) => auth.preParsing(req, reply, payload)],

@@ -222,6 +222,7 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
   });
   app.decorate('gateway', { ...base, rateLimiter });
   app.decorateRequest('responseFormat', 'json');
+  app.decorateRequest('metricsRoute', '');
   attachConnectionLimits(app.server, limits, metrics);
   installParsers(app);
   installErrorHandlers(app);

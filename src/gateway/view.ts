@@ -13,7 +13,7 @@ import { type Format, MEDIA_TYPES } from './negotiate.js';
 import type { Visibility } from './profiles.js';
 import type { RouteDef } from './route-table.js';
 
-const JSON_MEDIA = 'application/json; charset=utf-8';
+export const JSON_MEDIA = 'application/json; charset=utf-8';
 
 export function viewSchema(codec: Codec<never> | Codec<unknown>): TSchema {
   return jsonSchemaOf(codec) as unknown as TSchema;

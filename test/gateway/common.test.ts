@@ -79,6 +79,18 @@ describe('common routes', () => {
     if (d.ok) assert.equal(d.value.blocks, 1);
   });
 
+  it('GET /status in JSON is byte for byte the JSON form of the status its codec answer carries', async () => {
+    const codec = await get('/status', 'application/x-codec');
+    const d = decodeFrame(createSchemaRegistry([StatusView]), StatusView, codec.body as Uint8Array, LIMITS);
+    assert.ok(d.ok);
+    const res = await fetch(`${t.url}/status`, { headers: { accept: 'application/json' } });
+    assert.equal(res.headers.get('content-type'), 'application/json; charset=utf-8');
+    const text = await res.text();
+    // Only the uptime moves between the two requests of an idle node.
+    const { uptime } = JSON.parse(text) as { uptime: { secs: number; nanos: number } };
+    if (d.ok) assert.equal(text, JSON.stringify(StatusView.toJson({ ...d.value, uptime })));
+  });
+
   it('GET /v1/node/capabilities names abi_version, data_model_version and query.aggregate.supported_resources', async () => {
     const c = (await get('/v1/node/capabilities')).body as {
       abi_version: number;

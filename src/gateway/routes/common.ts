@@ -12,7 +12,7 @@ import type { RouteDeps } from '../deps.js';
 import { gatewayError } from '../errors.js';
 import type { NodeInfoPort, StateReader } from '../ports.js';
 import { defineRoute, type RouteDef } from '../route-table.js';
-import { viewRoute } from '../view.js';
+import { JSON_MEDIA, viewRoute } from '../view.js';
 import {
   ApiVersionsView,
   ApiVersionView,
@@ -24,6 +24,7 @@ import {
   TimeNowView,
   TimeStatusView,
 } from '../views/common.js';
+import { statusJson } from '../views/status-json.js';
 import { timeNowOf, timeStatusOf } from './time.js';
 
 /** Resources the query aggregate helpers can count. */
@@ -93,6 +94,24 @@ export function statusOf(
     latestBlockTimeMs: chain.tipTimeMs(),
     catchingUp: snap.catchingUp,
     ...q,
+  };
+}
+
+/**
+ * `GET /status`: the route `viewRoute` would declare, answering JSON with the status written directly
+ * as text (views/status-json.ts: equal to the view's JSON form); the codec as any view.
+ */
+function statusRoute(d: RouteDeps, rootHex: () => string, r: Parameters<typeof viewRoute>[1]): RouteDef {
+  const route = viewRoute(d.schema, r, StatusView, () => statusOf(d, rootHex));
+  return {
+    ...route,
+    handler: (req, reply) =>
+      req.responseFormat === 'json'
+        ? reply
+            .code(200)
+            .type(JSON_MEDIA)
+            .send(statusJson(statusOf(d, rootHex)))
+        : route.handler(req, reply),
   };
 }
 
@@ -183,17 +202,12 @@ export function commonRoutes(d: RouteDeps): RouteDef[] {
         supported: d.apiVersions.supported.map(String),
       }),
     ),
-    viewRoute(
-      d.schema,
-      {
-        ...pub('/status', 'getStatus', 'Operator status summary'),
-        visibility: 'status',
-        description:
-          "peers: connected peers; blocks: chain height; blocks_non_empty, txs_approved, txs_rejected: counted from the chain (they survive restarts); txs_expired: dropped from the queue by this process; commit_time_ms: the last commit; uptime; view_changes: since start; queue_size / queue_capacity; state_root; consensus {mode, height, view, leader_index (roster index), validators}; chain_id; node_id: this node's public key; role: validator, observer or single; version; latest_block_height / latest_block_hash / latest_block_time_ms (Unix ms; 0 before block 1); catching_up: block sync in progress; validators_reachable: validators of the current set with a live session, this node included; validators_total; quorum_needed: signatures a block needs; quorum_reachable: validators_reachable >= quorum_needed, else no block can commit.",
-      },
-      StatusView,
-      () => statusOf(d, rootHex),
-    ),
+    statusRoute(d, rootHex, {
+      ...pub('/status', 'getStatus', 'Operator status summary'),
+      visibility: 'status',
+      description:
+        "peers: connected peers; blocks: chain height; blocks_non_empty, txs_approved, txs_rejected: counted from the chain (they survive restarts); txs_expired: dropped from the queue by this process; commit_time_ms: the last commit; uptime; view_changes: since start; queue_size / queue_capacity; state_root; consensus {mode, height, view, leader_index (roster index), validators}; chain_id; node_id: this node's public key; role: validator, observer or single; version; latest_block_height / latest_block_hash / latest_block_time_ms (Unix ms; 0 before block 1); catching_up: block sync in progress; validators_reachable: validators of the current set with a live session, this node included; validators_total; quorum_needed: signatures a block needs; quorum_reachable: validators_reachable >= quorum_needed, else no block can commit.",
+    }),
     defineRoute({
       method: 'GET',
       url: '/status/:field',
