@@ -28,7 +28,7 @@ export interface ExportFixture {
   exporter(args: string[]): Exporter;
   /** The node's committed events so far (its bus history without the pending notifications). */
   committed(): EventEnvelope[];
-  /** Every message of `stream` under `filter`, read by an ordered consumer until it has no more. */
+  /** Every message of `stream` under `filter`, read by an ordered consumer until it has no more pending. */
   readAll(stream: string, filter: string): Promise<JsMsg[]>;
   /** The event id of the stream's last message (0 when empty). */
   lastId(stream: string): Promise<number>;
@@ -51,8 +51,8 @@ export const idOf = (m: JsMsg): number => (m.json() as { id: number }).id;
 
 /** `overrides`: node config (dotted keys of src/config/schema.ts). */
 export async function startExportFixture(overrides: Record<string, unknown> = {}): Promise<ExportFixture> {
-  const nats = await startNatsServer();
-  const t = await startServedNode(overrides);
+  // The server and the node start side by side: neither needs the other until an exporter runs.
+  const [nats, t] = await Promise.all([startNatsServer(), startServedNode(overrides)]);
   const nc = await connect({ servers: nats.url });
   const started: Exporter[] = [];
   const f: ExportFixture = {
@@ -76,14 +76,18 @@ export async function startExportFixture(overrides: Record<string, unknown> = {}
     async readAll(stream, filter) {
       const consumer = await nc.jetstream().consumers.get(stream, { filterSubjects: filter });
       const out: JsMsg[] = [];
+      // The consumer says how many messages it has not delivered yet: each fetch asks for exactly those
+      // (it returns once they are in, not after its expiry), and the read ends when none is left.
       for (;;) {
-        const batch = await consumer.fetch({ max_messages: 500, expires: 1000 });
+        const pending = (await consumer.info()).num_pending;
+        if (pending === 0) return out;
+        const batch = await consumer.fetch({ max_messages: Math.min(pending, 500), expires: 5000 });
         let n = 0;
         for await (const m of batch) {
           out.push(m);
           n++;
         }
-        if (n === 0) return out;
+        if (n === 0) assert.fail(`stream ${stream} (${filter}): ${pending} messages pending, none delivered`);
       }
     },
     async lastId(stream) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
@@ -8,6 +8,8 @@ import {
   ownerAlive,
   POSTGRES_MISSING,
   postgresBin,
+  postgresTemplate,
+  postgresTemplateDir,
   postmasterOf,
   processStartTime,
   sweepStalePostgres,
@@ -20,6 +22,49 @@ describe('postgresBin', () => {
       message: POSTGRES_MISSING,
     });
     assert.match(POSTGRES_MISSING, /Debian package `postgresql`/);
+  });
+});
+
+describe('the initdb template', () => {
+  it('is reused once made: a start copies it and runs no initdb', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'pg-template-'));
+    try {
+      // No initdb in this bin directory: only a finished template already in place can be answered.
+      const bin = '/nonexistent/bin';
+      await assert.rejects(postgresTemplate(bin, undefined, root), /initdb/);
+      assert.deepEqual(readdirSync(root), [], 'a failed initdb leaves no half-made template');
+      const made = join(postgresTemplateDir(bin, undefined, root), 'data');
+      mkdirSync(made, { recursive: true });
+      writeFileSync(join(made, 'PG_VERSION'), '15\n');
+      assert.equal(await postgresTemplate(bin, undefined, root), made);
+      // Another bin directory (or user) has a template of its own.
+      assert.notEqual(
+        postgresTemplateDir('/other/bin', undefined, root),
+        postgresTemplateDir(bin, undefined, root),
+      );
+      assert.notEqual(
+        postgresTemplateDir(bin, { uid: 12345, gid: 1 }, root),
+        postgresTemplateDir(bin, undefined, root),
+      );
+      // A template without PG_VERSION is no finished initdb output: never used.
+      rmSync(join(made, 'PG_VERSION'));
+      await assert.rejects(postgresTemplate(bin, undefined, root), /initdb/);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+
+  it('is left alone by the sweep (it holds no server and no owner)', () => {
+    const root = mkdtempSync(join(tmpdir(), 'pg-sweep-'));
+    try {
+      const template = postgresTemplateDir('/some/bin', undefined, root);
+      mkdirSync(join(template, 'data'), { recursive: true });
+      writeFileSync(join(template, 'data', 'PG_VERSION'), '15\n');
+      assert.deepEqual(sweepStalePostgres(root), []);
+      assert.equal(existsSync(template), true);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 

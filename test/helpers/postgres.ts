@@ -12,9 +12,17 @@
 //   killed): the owner is recorded as pid and start time (/proc/<pid>/stat), so a pid reused by another
 //   process does not count as the owner, and a server is signalled only when /proc/<pid>/cmdline of the
 //   pid in its postmaster.pid names its own data directory (a reused pid is never signalled).
+//
+// initdb is the slow part of a start (seconds on a loaded machine): it runs once, into a template data
+// directory beside the servers' (`torana-pgtemplate-<key>`, the key a hash of the binaries' directory,
+// initdb's arguments and the user it runs as), and every start copies that directory. The template is
+// made in a directory of its own and renamed into place, so a start never copies a half-made one; it
+// holds no server and no owner, so the sweep leaves it alone. A template that is not a finished initdb
+// output (no PG_VERSION) is never used.
 
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { chownSync, existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { chownSync, existsSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -78,6 +86,53 @@ function run(file: string, args: string[], as: { uid: number; gid: number } | un
 
 const DIR_PREFIX = 'torana-pg-';
 const OWNER_FILE = 'owner';
+const TEMPLATE_PREFIX = 'torana-pgtemplate-';
+const INITDB_ARGS = ['-U', 'torana', '--auth=trust', '-E', 'UTF8', '--no-sync'];
+
+/** Where the template of `bin` run as `as` lives in `root` (it may not exist yet). */
+export function postgresTemplateDir(
+  bin: string,
+  as: { uid: number; gid: number } | undefined,
+  root = tmpdir(),
+): string {
+  const key = createHash('sha256')
+    .update(JSON.stringify([bin, INITDB_ARGS, as?.uid ?? process.getuid?.()]))
+    .digest('hex')
+    .slice(0, 16);
+  return join(root, `${TEMPLATE_PREFIX}${key}`);
+}
+
+/**
+ * The template data directory for `bin` run as `as` in `root` (default the temporary directory): made
+ * by initdb the first time, reused after. Returns its data directory.
+ */
+export async function postgresTemplate(
+  bin: string,
+  as: { uid: number; gid: number } | undefined,
+  root = tmpdir(),
+): Promise<string> {
+  const final = postgresTemplateDir(bin, as, root);
+  if (existsSync(join(final, 'data', 'PG_VERSION'))) return join(final, 'data');
+  const building = await mkdtemp(`${final}-building-`);
+  try {
+    if (as !== undefined) chownSync(building, as.uid, as.gid);
+    await run(join(bin, 'initdb'), ['-D', join(building, 'data'), ...INITDB_ARGS], as);
+    try {
+      renameSync(building, final);
+    } catch (e) {
+      // Another process put its template in place first: that one is used. A directory in its place
+      // that is no finished initdb output (emptied by hand) is replaced.
+      if (!existsSync(join(final, 'data', 'PG_VERSION'))) {
+        if (!existsSync(final)) throw e;
+        rmSync(final, { recursive: true, force: true });
+        renameSync(building, final);
+      }
+    }
+  } finally {
+    rmSync(building, { recursive: true, force: true });
+  }
+  return join(final, 'data');
+}
 
 /** The start time of process `pid` (clock ticks since boot, /proc/<pid>/stat field 22), if it runs. */
 export function processStartTime(pid: number): string | undefined {
@@ -167,7 +222,8 @@ export async function startPostgres(): Promise<TestPostgres> {
   const port = 5432; // only names the socket file in `dir` (no TCP listener)
   const guard = watchdog(bin, dir, data, as);
   const guardExited = new Promise((r) => guard.once('exit', r));
-  await run(join(bin, 'initdb'), ['-D', data, '-U', 'torana', '--auth=trust', '-E', 'UTF8', '--no-sync'], as);
+  // A copy of the template (cp -a keeps the modes PostgreSQL insists on), run as the server's user.
+  await run('cp', ['-a', await postgresTemplate(bin, as), data], as);
   const settings = `-k ${dir} -p ${port} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   await run(join(bin, 'pg_ctl'), ['-D', data, '-o', settings, '-l', join(dir, 'log'), '-w', 'start'], as);
   const pools = new Map<string, pg.Pool>();

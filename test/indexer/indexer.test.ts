@@ -87,10 +87,17 @@ describe('torana index --pg', { timeout: 600_000 }, () => {
     });
 
   before(async () => {
-    pgs = await startPostgres();
-    await pgs.createDatabase('idx');
-    await pgs.createDatabase('forged');
-    t = await startServedNode();
+    // The server and the node start side by side (neither needs the other until the indexer runs).
+    await Promise.all([
+      (async () => {
+        pgs = await startPostgres();
+        await pgs.createDatabase('idx');
+        await pgs.createDatabase('forged');
+      })(),
+      (async () => {
+        t = await startServedNode();
+      })(),
+    ]);
     const setup = await run(t, t.admin, [
       { kind: 'RegisterDomain', id: 'wonderland', metadata: meta() },
       { kind: 'RegisterAccount', id: alice.id, metadata: meta() },
