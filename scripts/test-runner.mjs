@@ -13,7 +13,7 @@
 // A FILE argument that joins several files with `+` (`a.test.ts+b.test.ts`) is a batch: one process runs
 // them one after another (each imported once the one before it has run), each file's tests inside a suite named by the file (so a failure names its
 // file), and the record holds each file's duration: its suite's, plus an equal share of what the process
-// spent outside the suites (its start, the imports), so the sum of files stays the processes' time. scripts/test.mjs batches the small unit files under src/ (scripts/test-batches.mjs).
+// spent outside the suites (its start, the imports), so the sum of files stays the processes' time. scripts/test.mjs batches the small files under src/ and test/ (scripts/test-batches.mjs).
 import { createHash } from 'node:crypto';
 import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

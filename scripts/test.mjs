@@ -6,8 +6,8 @@
 // developing (across the quick and integration tiers unless one is named: `--quick`, `--integration`);
 // `--list` prints the files a run would start, in order, and runs nothing. `--linger`: each file's
 // process ends when its event loop is empty, not once its tests are done (scripts/test-runner.mjs).
-// The quick tier runs its small unit files under src/ in batches, several files to a process
-// (scripts/test-batches.mjs); `--no-batch` gives every file a process of its own.
+// The quick tier runs its small files under src/ and test/ in batches, several files of a folder to a
+// process (scripts/test-batches.mjs); `--no-batch` gives every file a process of its own.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';

@@ -238,7 +238,7 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
     );
   });
 
-  it('test.mjs batches the small files under src/ and test/ by folder, never a budgeted or marked one', () => {
+  it('test.mjs batches the small files under src/ and test/ by folder, those starting a child process too, never a budgeted or marked one', () => {
     const files = [
       at('src', 'a', 'slow.test.ts'),
       ...Array.from({ length: 12 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
@@ -250,11 +250,13 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
       ...Array.from({ length: 7 }, (_, i) => at('test', 'y', `g${i}.test.ts`)),
       at('test', 'y', 'spawns.test.ts'),
       at('test', 'y', 'helped.test.ts'),
+      at('test', 'y', 'marked-spawns.test.ts'),
     ];
-    // What a file of test/y holds: a child process of its own, or through a helper of test/.
+    // What a file of test/y holds: a child process of its own, or through a helper of test/ (and the
+    // marker, for one of them).
     const text = (f: string) =>
       f.includes('marked')
-        ? `// ${OWN_PROCESS_MARKER}: a global\n`
+        ? `// ${OWN_PROCESS_MARKER}: a global\nimport { spawn } from 'node:child_process';\n`
         : f.endsWith('spawns.test.ts')
           ? "import { spawn } from 'node:child_process';\n"
           : f.endsWith('helped.test.ts')
@@ -290,9 +292,10 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
         at('src', 'c', 'marked.test.ts'),
         `${at('src', 'c', 'plain.test.ts')}+${at('src', 'c', 'other.test.ts')}`,
         y.slice(0, 5).join('+'),
-        y.slice(5).join('+'),
-        at('test', 'y', 'spawns.test.ts'),
-        at('test', 'y', 'helped.test.ts'),
+        // A file that starts a child process, itself or through a helper, is batched like the others:
+        // its children start afresh either way, and its own process no longer pays the start-up alone.
+        [...y.slice(5), at('test', 'y', 'spawns.test.ts'), at('test', 'y', 'helped.test.ts')].join('+'),
+        at('test', 'y', 'marked-spawns.test.ts'),
       ]);
     } finally {
       rmSync(root, { recursive: true, force: true });

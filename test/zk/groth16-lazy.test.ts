@@ -2,6 +2,7 @@
 // and every ledger module, as each node and most test files do, does not build the curve's field tower
 // (~0.2–0.35 s of CPU per process) until a proof or a verifying key is checked. (The Poseidon hash,
 // ~0.05 s, stays a static import: src/zk/poseidon-tree.ts is in the SDK prover's browser bundle.)
+// test-runner: own process: it registers a loader hook and needs a process that has not loaded the curve.
 import assert from 'node:assert/strict';
 import { createRequire, register } from 'node:module';
 import { describe, it } from 'node:test';
