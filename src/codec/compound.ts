@@ -235,13 +235,18 @@ export function fieldFunctions(fs: FieldPlan[], kind: string | undefined): Field
         : `o.${f.key} = x${head + j};`,
     )
     .join('\n');
-  const make = new Function(
-    'c',
-    `return {
+  const body = `return {
       encode(w, v) {\n${enc}\n},
       decode(r) {\n${reads}\nconst o = { ${members.join(', ')} };\n${tail}\nreturn o;\n},
-    };`,
-  ) as (c: AnyCodec[]) => FieldFunctions;
+    };`;
+  let make: (c: AnyCodec[]) => FieldFunctions;
+  try {
+    make = new Function('c', body) as typeof make;
+  } catch {
+    // A page whose Content-Security-Policy has no 'unsafe-eval' (the dashboard's, many apps' that bundle
+    // the SDK) refuses to compile code: the loops give the same bytes and values, only slower.
+    return genericFieldFunctions(fs, kind);
+  }
   return make(codecs);
 }
 

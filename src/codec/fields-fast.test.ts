@@ -132,4 +132,21 @@ describe('struct and variant field functions (compound.ts) agree with the genera
       assert.equal(Object.getPrototypeOf(out), Object.getPrototypeOf(ref));
     }
   });
+  it('fall back to the loops where code may not be compiled (a CSP without unsafe-eval)', () => {
+    const saved = globalThis.Function;
+    const refused = function refused() {
+      throw new EvalError("Refused to evaluate a string as JavaScript because 'unsafe-eval' is not allowed");
+    } as unknown as FunctionConstructor;
+    globalThis.Function = refused;
+    let built: FieldFunctions;
+    try {
+      built = fieldFunctions(plan(fieldsOf(['u8', 'optU16', 'string'])), 'V');
+    } finally {
+      globalThis.Function = saved;
+    }
+    const v = { f0u8: 5, f2string: 'ok' };
+    const { general } = pair(['u8', 'optU16', 'string'], 'V');
+    assert.deepEqual(encodeWith(built, v), encodeWith(general, v));
+    assert.deepEqual(decodeWith(built, encodeWith(built, v)), decodeWith(general, encodeWith(general, v)));
+  });
 });
