@@ -243,8 +243,8 @@ export function fieldFunctions(fs: FieldPlan[], kind: string | undefined): Field
   try {
     make = new Function('c', body) as typeof make;
   } catch {
-    // A page whose Content-Security-Policy has no 'unsafe-eval' (the dashboard's, many apps' that bundle
-    // the SDK) refuses to compile code: the loops give the same bytes and values, only slower.
+    // A page whose Content-Security-Policy has no 'unsafe-eval' (a strict policy, as many apps bundling
+    // the SDK set) refuses to compile code: the loops give the same bytes and values, only slower.
     return genericFieldFunctions(fs, kind);
   }
   return make(codecs);
