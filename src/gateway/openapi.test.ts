@@ -192,6 +192,34 @@ describe('OpenAPI document', () => {
   });
 });
 
+describe('serving the OpenAPI document', () => {
+  it('serializes the document once and serves the same bytes on both routes from then on', async () => {
+    const app = await createGatewayServer({ logLevel: 'silent', errors: createErrorRegistry({}) });
+    registerRoutes(app, SAMPLE, { profile: 'operator', operatorAuth: disabledOperatorAuth() });
+    await app.ready();
+    try {
+      const build = app.swagger.bind(app) as () => unknown;
+      let built = 0;
+      app.swagger = (() => {
+        built++;
+        return build();
+      }) as typeof app.swagger;
+      const answers = [];
+      for (const url of ['/openapi.json', '/openapi', '/openapi.json'])
+        answers.push(await app.inject({ method: 'GET', url }));
+      assert.equal(built, 1, 'the document is read and serialized once');
+      for (const a of answers) {
+        assert.equal(a.statusCode, 200);
+        assert.equal(a.headers['content-type'], 'application/json; charset=utf-8');
+        assert.equal(a.body, JSON.stringify(build()));
+        assert.equal(Number(a.headers['content-length']), a.rawPayload.length);
+      }
+    } finally {
+      await app.close();
+    }
+  });
+});
+
 describe('a wildcard route in the OpenAPI document', () => {
   it('documents the rest of the path as the {path} parameter (Fastify names it *)', () => {
     const params = Type.Object({ id: Type.String(), '*': Type.String({ maxLength: 9 }) });

@@ -154,10 +154,17 @@ export async function registerOpenApi(app: GatewayApp, info: OpenApiInfo): Promi
   });
 }
 
-/** `GET /openapi` and `GET /openapi.json`: the same document, always public. */
+/**
+ * `GET /openapi` and `GET /openapi.json`: the same document, always public. The document (about 1 MB of
+ * JSON on a full node) is serialized once, on the first request, and its bytes are served from then on:
+ * @fastify/swagger builds the object once too, after the routes are final.
+ */
 export function openApiRoutes(app: GatewayApp): RouteDef[] {
-  const serve: RouteDef['handler'] = (_req, reply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
+  let bytes: Buffer | undefined;
+  const serve: RouteDef['handler'] = (_req, reply) => {
+    bytes ??= Buffer.from(JSON.stringify(app.swagger()), 'utf8');
+    return reply.type('application/json; charset=utf-8').send(bytes);
+  };
   const schema = {
     response: { 200: Type.Object({}, { additionalProperties: true, description: 'OpenAPI 3.1 document' }) },
   };

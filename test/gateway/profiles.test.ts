@@ -163,6 +163,9 @@ for (const profile of PROFILES) {
         check(METRICS_PATHS, ['metrics']);
         for (const p of ['/status', '/metrics', '/health', '/v1/consensus/leader'])
           assert.ok(byUrl.has(p), `${p} is registered`);
+        // The event streams (WebSocket and SSE) are GET operations of the served document.
+        for (const p of ['/events', '/block/stream', '/v1/events/sse'])
+          assert.ok(doc.paths[p]?.get, `${p} is in the OpenAPI document`);
         // Nothing outside the named lists is gated: every gated route is one the notes name.
         const named = new Set([...STATUS_PATHS, ...DEVELOPER_PATHS, ...METRICS_PATHS]);
         const gated = routes.filter(
