@@ -170,6 +170,40 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
     );
   });
 
+  it('the inbound cap holds on every connection of a peer, not only the one paused first', async () => {
+    const [a, b] = await testNodes(2);
+    const na = await started(
+      networkFor(a!, [b!.key.publicKeyText()], { recvQueueMax: 4, handshakeTimeoutMs: 60_000 }),
+    );
+    let release: () => void = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    let handled = 0;
+    na.onMessage(async () => {
+      await gate;
+      handled++;
+    });
+    // Two connections of the same peer, both past HELLO: one in use, the other parked by the tie-break.
+    const first = await rawPeer(b!.key, a!.port);
+    first.sendHello();
+    await waitFor('first connected', () => connected(na, b!.key.publicKeyText()));
+    const second = await rawPeer(b!.key, a!.port);
+    second.sendHello();
+    const message = (i: number) => encodeFrame(FrameType.Message, new Uint8Array([i]));
+    for (let i = 0; i < 8; i++) first.sendRaw(message(i));
+    await waitFor('the cap reached', () => na.peers()[0]!.recvQueue >= 3);
+    // The peer goes on sending on its other connection, which nothing had paused.
+    for (let i = 0; i < 40; i++) second.sendRaw(message(100 + i));
+    await new Promise((r) => setTimeout(r, 300));
+    const waiting = na.peers()[0]!.recvQueue;
+    assert.ok(waiting <= 6, `inbound queue ${waiting} (cap 4)`);
+    release();
+    await waitFor('the paused reads resumed and handled', () => handled >= 8);
+    first.stream.destroy();
+    second.stream.destroy();
+  });
+
   it('only ciphertext crosses the wire', async () => {
     const [a, b] = await testNodes(2);
     const relay = await startRelay(b!.port, '127.0.0.1', { recordBytesMax: 1 << 20 });

@@ -334,8 +334,8 @@ export class PeerNetwork {
     slot.messagesIn++;
     slot.lastSeenMs = this.#o.clock.nowMs();
     slot.inbound.push(payload);
-    if (slot.inbound.length >= this.#o.recvQueueMax && !slot.paused) {
-      slot.paused = link;
+    if (slot.inbound.length >= this.#o.recvQueueMax && !slot.paused.has(link)) {
+      slot.paused.add(link);
       link.pauseReading();
     }
     if (!slot.delivering) {

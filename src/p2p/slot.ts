@@ -33,8 +33,12 @@ export class PeerSlot {
   /** Received messages not yet handed to the handlers, in arrival order. */
   readonly inbound: Uint8Array[] = [];
   delivering = false;
-  /** The connection whose reading is paused because `inbound` reached its cap. */
-  paused: Link | undefined;
+  /**
+   * The connections whose reading is paused because `inbound` reached its cap: every connection of
+   * the peer that delivers past it (the one in use, a parked one, a newer one after a redial), so the
+   * cap holds whichever of them the peer sends on.
+   */
+  readonly paused = new Set<Link>();
 
   constructor(entry: PeerEntry) {
     this.entry = entry;
@@ -67,7 +71,7 @@ export class PeerSlot {
 
   /**
    * Hands waiting messages to the handlers in order, awaiting a handler's promise before the next
-   * message; resumes a paused connection once half of `recvQueueMax` is handled.
+   * message; resumes the paused connections once half of `recvQueueMax` is handled.
    */
   async deliver(
     handlers: readonly MessageHandler[],
@@ -86,9 +90,9 @@ export class PeerSlot {
             onError();
           }
         }
-        if (this.paused !== undefined && this.inbound.length <= recvQueueMax / 2) {
-          this.paused.resumeReading();
-          this.paused = undefined;
+        if (this.paused.size > 0 && this.inbound.length <= recvQueueMax / 2) {
+          for (const l of this.paused) l.resumeReading();
+          this.paused.clear();
         }
       }
     } finally {
@@ -142,7 +146,7 @@ export class PeerSlot {
     this.bytesOut += link.bytesOut;
     if (dropCountsAsError(reason)) this.errors++;
     if (reason !== 'duplicate') this.lastDrop = reason;
-    if (this.paused === link) this.paused = undefined;
+    this.paused.delete(link);
     if (this.dialing === link) this.dialing = undefined;
     if (this.standby === link) this.#unpark();
     if (this.link !== link) return false;
