@@ -1,12 +1,27 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
+import { ManualClock } from '../../test/helpers/manual-clock.js';
 import { connected, networkFor, rawPeer, testNodes, waitFor } from '../../test/helpers/p2p.js';
 import { startRelay } from '../../test/helpers/relay.js';
 import { encodeFrame, FrameType } from './frame.js';
 import type { PeerNetwork } from './network.js';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+
+/** The most a loopback connection's kernel buffers can hold: the largest TCP receive plus send buffer. */
+function kernelSocketBytes(): number {
+  const largest = (name: string, fallback: number) => {
+    try {
+      const v = Number(readFileSync(`/proc/sys/net/ipv4/${name}`, 'utf8').trim().split(/\s+/)[2]);
+      return Number.isSafeInteger(v) && v > 0 ? v : fallback;
+    } catch {
+      return fallback;
+    }
+  };
+  return largest('tcp_rmem', 32 * 1024 * 1024) + largest('tcp_wmem', 8 * 1024 * 1024);
+}
 
 describe('p2p: PeerNetwork limits and hostile input', () => {
   const running: PeerNetwork[] = [];
@@ -131,11 +146,24 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
 
   it('a slow handler pauses the sender (inbound backpressure) and loses nothing', async () => {
     const [a, b] = await testNodes(2);
-    // Idle timeout far below the time the handler holds: a paused reader must not blame the peer.
+    // Both networks on one manual clock: a's idle timeout (far below the time its handler holds) is
+    // checked only when the test moves the clock, once a has stopped reading; a paused reader must not
+    // blame the peer however long it stays paused.
+    const clock = new ManualClock();
+    const MESSAGE = 64 * 1024;
+    // More than the kernel's socket buffers can hold between b and a (a's receive buffer at its largest
+    // and b's send buffer), so that what a does not read must wait in b's own queue.
+    const count = Math.ceil((kernelSocketBytes() + 4 * 1024 * 1024) / MESSAGE);
     const na = await started(
-      networkFor(a!, [b!], { recvQueueMax: 8, pingIntervalMs: 50, idleTimeoutMs: 300 }),
+      networkFor(a!, [b!], { clock, recvQueueMax: 8, pingIntervalMs: 50, idleTimeoutMs: 300 }),
     );
-    const nb = await started(networkFor(b!, [a!]));
+    const nb = await started(
+      networkFor(b!, [a!], {
+        clock,
+        sendQueueMax: count + 16,
+        sendQueueBytesMax: (count + 16) * 2 * MESSAGE,
+      }),
+    );
     let release: () => void = () => {};
     const gate = new Promise<void>((r) => {
       release = r;
@@ -145,28 +173,38 @@ describe('p2p: PeerNetwork limits and hostile input', () => {
       await gate;
       got.push(m[0]! | (m[1]! << 8));
     });
-    await waitFor('connected', () => connected(na, nb.selfId) && connected(nb, na.selfId));
-    const msg = new Uint8Array(64 * 1024);
+    const patient = 120_000;
+    await waitFor('connected', () => connected(na, nb.selfId) && connected(nb, na.selfId), patient);
+    const msg = new Uint8Array(MESSAGE);
     let queued = 0;
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < count; i++) {
       msg[0] = i & 0xff;
       msg[1] = i >> 8;
       if (nb.send(na.selfId, msg.slice()) === 'queued') queued++;
-      if (i % 16 === 0) await new Promise((r) => setTimeout(r, 1));
+      if (i % 16 === 0) await new Promise((r) => setImmediate(r));
     }
-    await new Promise((r) => setTimeout(r, 800));
-    // Reading stopped at the cap (a few frames of the last chunk may land past it); the rest wait
-    // in the sockets and in b's send queue.
-    const waiting = na.peers()[0]!.recvQueue;
-    assert.ok(waiting >= 7 && waiting <= 16, `inbound queue ${waiting}`);
+    assert.equal(queued, count);
+    // Reading stops at the cap (a few frames of the last chunk may land past it); the rest waits in
+    // the sockets and in b's send queue.
+    const waiting = () => na.peers()[0]!.recvQueue;
+    await waitFor(
+      'a stopped at its cap, b holding the rest',
+      () => waiting() >= 7 && nb.peers()[0]!.sendQueue > 0,
+      patient,
+    );
+    for (let step = 0; step < 60; step++) {
+      clock.advance(50);
+      await new Promise((r) => setImmediate(r));
+    }
+    assert.ok(waiting() >= 7 && waiting() <= 16, `inbound queue ${waiting()}`);
     assert.ok(nb.peers()[0]!.sendQueue > 0, 'b holds what a does not read');
     assert.equal(na.stats().drops.idle_timeout, 0);
     assert.ok(connected(na, nb.selfId));
     release();
-    await waitFor('all delivered', () => got.length === queued);
+    await waitFor('all delivered', () => got.length === queued, patient);
     assert.deepEqual(
       got,
-      Array.from({ length: queued }, (_, i) => i),
+      Array.from({ length: queued }, (_, i) => i & 0xffff),
     );
   });
 
