@@ -118,8 +118,8 @@ export const CONSENSUS_CONFERENCE_TERMS =
 export const MODULE_EXPLORER_URL_TERMS = new RegExp(
   [
     String.raw`/v1/explorer/rwas\b`,
-    String.raw`'ExplorerRwa(?:List|Pagination|Holds)?'`,
-    String.raw`'explorer(?:ListRwas|GetRwa)'`,
+    "'ExplorerRwa(?:List|Pagination|Holds)?'",
+    "'explorer(?:ListRwas|GetRwa)'",
   ].join('|'),
   'g',
 );

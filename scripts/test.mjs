@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The project's test command: lint + format check, type check, then every test file of the quick tier
-// through node's own test runner (whose closing lines CI reads). `--integration` runs the integration
+// The project's test command: every test file of the quick tier through node's own test runner (whose
+// closing lines CI reads), with the lint, format and type checks running beside it at a lower priority
+// (scripts/test-checks.mjs). `--integration` runs the integration
 // tier instead (the long multi-process scenarios listed in scripts/test-tiers.json, no checks);
 // `--reliability` the long suites in test/reliability/. `--only <substring>` narrows the files while
 // developing (across the quick and integration tiers unless one is named: `--quick`, `--integration`);
@@ -8,13 +9,14 @@
 // process ends when its event loop is empty, not once its tests are done (scripts/test-runner.mjs).
 // The quick tier runs its small files under src/ and test/ in batches, several files of a folder to a
 // process (scripts/test-batches.mjs); `--no-batch` gives every file a process of its own.
-import { spawnSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { batchFiles } from './test-batches.mjs';
 import { buildTestTree } from './test-build.mjs';
 import { buildTestBundle, removeTestBundle } from './test-bundle.mjs';
+import { failureText, startChecks } from './test-checks.mjs';
 import { fileTimeoutMs, loadBudgets, slowestFirst } from './test-durations.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -46,30 +48,12 @@ const env = {
   NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --conditions=torana-source`.trim(),
 };
 
-function run(cmd, cmdArgs) {
-  const r = spawnSync(cmd, cmdArgs, { cwd: root, stdio: 'inherit', env });
-  if (r.status !== 0) process.exit(r.status ?? 1);
-}
-
-if (!skipChecks && tier === 'quick') {
-  run('npx', ['biome', 'check', '.']);
-  // Incremental: a run after a small change checks again only what it touched (.cache/tsc/, git-ignored).
-  const tsc = (project, name) =>
-    run('npx', [
-      'tsc',
-      '-p',
-      project,
-      '--noEmit',
-      '--incremental',
-      '--tsBuildInfoFile',
-      `.cache/tsc/${name}.tsbuildinfo`,
-    ]);
-  tsc('tsconfig.json', 'main');
-  // A module's browser UI (`src/modules/<name>/ui/tsconfig.json`, the DOM library) is checked apart.
-  for (const name of readdirSync(join(root, 'src/modules')).sort())
-    if (existsSync(join(root, 'src/modules', name, 'ui/tsconfig.json')))
-      tsc(`src/modules/${name}/ui/tsconfig.json`, name);
-}
+// Lint, format and type checks run beside the test files (scripts/test-checks.mjs); a failed one is
+// printed when it ends and fails the run once the files are done.
+const checks =
+  skipChecks || tier !== 'quick'
+    ? undefined
+    : startChecks(root, env, (failed) => process.stderr.write(failureText(failed)));
 
 // The slowest files, slowest first (scripts/test-budgets.json: each file's budget in seconds, biggest
 // first): they start first, so that the two lanes of the runner finish together instead of one lane
@@ -139,7 +123,7 @@ if (tree !== undefined && tree.compiled > 0)
   console.error(
     `test build: compiled ${tree.compiled} of ${tree.files} files in ${(tree.ms / 1000).toFixed(1)} s`,
   );
-const r = spawnSync(
+const runner = spawn(
   process.execPath,
   [
     ...(tsx ? ['--import', 'tsx'] : []),
@@ -156,5 +140,13 @@ const r = spawnSync(
   ],
   { cwd: root, stdio: 'inherit', env },
 );
+const status = await new Promise((resolve) => {
+  runner.on('error', () => resolve(1));
+  runner.on('exit', (code) => resolve(code ?? 1));
+});
 removeTestBundle(bundle);
-process.exit(r.status ?? 1);
+const outcomes = (await checks) ?? [];
+const failed = outcomes.filter((o) => !o.ok);
+for (const o of outcomes)
+  console.error(`check ${o.name}: ${o.ok ? 'passed' : 'FAILED'} (${o.seconds.toFixed(1)} s after the start)`);
+process.exit(status !== 0 ? status : failed.length > 0 ? 1 : 0);
