@@ -16,13 +16,7 @@
 // Per node: the credentials live in this node's data folder (store.ts), the challenges in memory.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-} from '@simplewebauthn/server';
-import { isoBase64URL, parseAuthenticatorData } from '@simplewebauthn/server/helpers';
+import type { verifyAuthenticationResponse, verifyRegistrationResponse } from '@simplewebauthn/server';
 import type { GatewayError } from '../../../gateway/errors.js';
 import { gatewayError, isGatewayError } from '../../../gateway/errors.js';
 import type { IssuedSession, OperatorSessions } from '../../../gateway/operator-sessions.js';
@@ -84,8 +78,26 @@ function invalid(reason: string): GatewayError {
   return passkeyError('operator_passkey_invalid', { reason: reason.slice(0, 200) });
 }
 
+type WebAuthnLibrary = typeof import('@simplewebauthn/server') &
+  typeof import('@simplewebauthn/server/helpers');
+let library: Promise<WebAuthnLibrary> | undefined;
+/**
+ * @simplewebauthn/server, loaded at the first ceremony rather than at import: it and its ASN.1 and
+ * certificate dependencies are ~300 modules and ~0.5 s of CPU, which every node start paid whether or not
+ * its operator ever uses a passkey.
+ */
+function webauthn(): Promise<WebAuthnLibrary> {
+  library ??= Promise.all([import('@simplewebauthn/server'), import('@simplewebauthn/server/helpers')]).then(
+    ([server, helpers]) => ({ ...server, ...helpers }),
+  );
+  return library;
+}
+
 /** The challenge a response's client data names, or undefined when it names none. */
-function clientChallenge(response: WebAuthnJson): string | undefined {
+function clientChallenge(
+  { isoBase64URL }: Pick<WebAuthnLibrary, 'isoBase64URL'>,
+  response: WebAuthnJson,
+): string | undefined {
   try {
     const text = isoBase64URL.toUTF8String(String(response?.response?.clientDataJSON ?? ''));
     const challenge = (JSON.parse(text) as { challenge?: unknown }).challenge;
@@ -122,6 +134,7 @@ export class OperatorPasskeys {
     if (isGatewayError(auth)) return auth;
     const slot = this.#reserve(caller.client);
     if (slot !== undefined) return slot;
+    const { generateRegistrationOptions } = await webauthn();
     const options = await generateRegistrationOptions({
       rpName: this.#o.rpName,
       rpID: this.#o.rpId,
@@ -139,7 +152,8 @@ export class OperatorPasskeys {
 
   /** Verifies a new credential's attestation and stores it durably. */
   async registrationVerify(caller: Caller, response: WebAuthnJson): Promise<PasskeyInfo | GatewayError> {
-    const taken = this.#take(response, 'registration');
+    const lib = await webauthn();
+    const taken = this.#take(lib, response, 'registration');
     if (isGatewayError(taken)) return taken;
     const [challenge, p] = taken;
     const fail = (e: GatewayError) => {
@@ -152,7 +166,7 @@ export class OperatorPasskeys {
     if (isGatewayError(auth)) return fail(auth);
     let verified: Awaited<ReturnType<typeof verifyRegistrationResponse>>;
     try {
-      verified = await verifyRegistrationResponse({
+      verified = await lib.verifyRegistrationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: [...this.#o.origins],
@@ -170,7 +184,7 @@ export class OperatorPasskeys {
     if (full !== undefined) return fail(full);
     const rec: PasskeyRecord = {
       id: credential.id,
-      public_key: isoBase64URL.fromBuffer(credential.publicKey),
+      public_key: lib.isoBase64URL.fromBuffer(credential.publicKey),
       counter: credential.counter,
       transports: [...(credential.transports ?? [])],
       label: p.label,
@@ -191,6 +205,7 @@ export class OperatorPasskeys {
   async loginOptions(caller: Caller) {
     const slot = this.#reserve(caller.client);
     if (slot !== undefined) return slot;
+    const { generateAuthenticationOptions } = await webauthn();
     const options = await generateAuthenticationOptions({
       rpID: this.#o.rpId,
       allowCredentials: this.#o.store.list().map((r) => ({ id: r.id, transports: r.transports })),
@@ -203,7 +218,8 @@ export class OperatorPasskeys {
 
   /** Verifies an assertion, checks and advances its counter durably, and opens an operator session. */
   async loginVerify(response: WebAuthnJson): Promise<IssuedSession | GatewayError> {
-    const taken = this.#take(response, 'login');
+    const lib = await webauthn();
+    const taken = this.#take(lib, response, 'login');
     if (isGatewayError(taken)) return taken;
     const [challenge, p] = taken;
     const fail = (e: GatewayError) => {
@@ -214,8 +230,8 @@ export class OperatorPasskeys {
     if (rec === undefined) return fail(passkeyError('operator_passkey_unknown'));
     let counter: number;
     try {
-      const authData = isoBase64URL.toBuffer(String(response?.response?.authenticatorData ?? ''));
-      counter = parseAuthenticatorData(authData).counter;
+      const authData = lib.isoBase64URL.toBuffer(String(response?.response?.authenticatorData ?? ''));
+      counter = lib.parseAuthenticatorData(authData).counter;
     } catch (e) {
       return fail(invalid((e as Error).message));
     }
@@ -223,14 +239,14 @@ export class OperatorPasskeys {
       return fail(passkeyError('operator_passkey_replay', { counter, stored_counter: rec.counter }));
     let verified: Awaited<ReturnType<typeof verifyAuthenticationResponse>>;
     try {
-      verified = await verifyAuthenticationResponse({
+      verified = await lib.verifyAuthenticationResponse({
         response,
         expectedChallenge: challenge,
         expectedOrigin: [...this.#o.origins],
         expectedRPID: this.#o.rpId,
         credential: {
           id: rec.id,
-          publicKey: isoBase64URL.toBuffer(rec.public_key),
+          publicKey: lib.isoBase64URL.toBuffer(rec.public_key),
           counter: rec.counter,
           transports: rec.transports as never,
         },
@@ -279,8 +295,12 @@ export class OperatorPasskeys {
   }
 
   /** The pending challenge a response names, marked used; or why it cannot be answered. */
-  #take(response: WebAuthnJson, kind: Pending['kind']): [string, Pending] | GatewayError {
-    const challenge = clientChallenge(response);
+  #take(
+    lib: WebAuthnLibrary,
+    response: WebAuthnJson,
+    kind: Pending['kind'],
+  ): [string, Pending] | GatewayError {
+    const challenge = clientChallenge(lib, response);
     const p = challenge === undefined ? undefined : this.#pending.get(challenge);
     if (p === undefined || p.kind !== kind) return gatewayError('operator_challenge_unknown');
     if (p.used) return gatewayError('operator_challenge_used');
