@@ -4,12 +4,13 @@ import { Type } from 'typebox';
 import type { GatewayApp } from './context.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { type RouteDef, registerRoutes } from './route-table.js';
+import { compilePendingValidators, validatorsCompiled } from './schema-compilers.js';
 import { createGatewayServer } from './server.js';
 
 const ctx = { profile: 'full', operatorAuth: disabledOperatorAuth() } as const;
 
 /** A route whose schemas are new objects at every call, as a family's list routes build them. */
-function echoRoute(seen: unknown[]): RouteDef {
+function echoRoute(seen: unknown[], idMax = 8): RouteDef {
   return {
     method: 'POST',
     url: '/v1/echo/:id',
@@ -18,8 +19,8 @@ function echoRoute(seen: unknown[]): RouteDef {
     tags: ['test'],
     visibility: 'public',
     schema: {
-      params: Type.Object({ id: Type.String({ maxLength: 8 }) }),
-      body: Type.Object({ amount: Type.Integer({ minimum: 0 }) }),
+      params: Type.Object({ id: Type.String({ maxLength: idMax }) }),
+      body: Type.Object({ amount: Type.Integer({ minimum: 0, maximum: 1_000 + idMax }) }),
     },
     handler: async (req) => {
       seen.push(req.getValidationFunction('body'), req.getValidationFunction('params'));
@@ -58,6 +59,39 @@ describe('request validators shared by the gateways of a process', () => {
     } finally {
       await a.close();
       await b.close();
+    }
+  });
+
+  it('compiles a validator at its first call, not when the server gets ready', async () => {
+    // A schema no other test of the process uses (maxLength 7), so nothing shares its validators.
+    const before = validatorsCompiled();
+    const app = await serverWith(echoRoute([], 7));
+    try {
+      assert.equal(validatorsCompiled(), before, 'nothing compiled at ready');
+      const bad = await app.inject({ method: 'POST', url: '/v1/echo/x', payload: { amount: -1 } });
+      assert.equal(bad.statusCode, 400, bad.body);
+      assert.match(bad.body, /must be >= 0/, 'the compiled validator’s errors reach the answer');
+      assert.equal(validatorsCompiled(), before + 2, 'params and body compiled at the first request');
+      const ok = await app.inject({ method: 'POST', url: '/v1/echo/1234567', payload: { amount: 2 } });
+      assert.equal(ok.statusCode, 200, ok.body);
+      const long = await app.inject({ method: 'POST', url: '/v1/echo/12345678', payload: { amount: 2 } });
+      assert.equal(long.statusCode, 400, long.body);
+      assert.match(long.body, /must NOT have more than 7 characters/);
+      assert.equal(validatorsCompiled(), before + 2, 'compiled once');
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('compilePendingValidators compiles every validator still waiting', async () => {
+    const app = await serverWith(echoRoute([], 6));
+    try {
+      const before = validatorsCompiled();
+      assert.ok(compilePendingValidators() >= 2);
+      assert.equal(validatorsCompiled() >= before + 2, true);
+      assert.equal(compilePendingValidators(), 0);
+    } finally {
+      await app.close();
     }
   });
 
