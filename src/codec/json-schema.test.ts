@@ -7,8 +7,11 @@ import { BlockCodec } from '../model/block.js';
 import { AccountCodec } from '../model/entities.js';
 import { InstructionCodec } from '../model/instructions.js';
 import { numeric } from '../model/numeric.js';
+import type { AnyCodec } from './codec.js';
+import { lazy, option, seq, struct } from './compound.js';
 import { encode } from './frame.js';
 import { jsonSchemaOf } from './json-schema.js';
+import { u8 } from './primitives.js';
 
 describe('JSON Schema of codec types', () => {
   it("computes a codec's schema once: the same frozen object on every call", () => {
@@ -18,6 +21,64 @@ describe('JSON Schema of codec types', () => {
     const nested = (first as { properties: Record<string, object> }).properties;
     assert.ok(Object.isFrozen(nested) && Object.values(nested).every((v) => Object.isFrozen(v)));
     assert.notEqual(jsonSchemaOf(AccountCodec), first);
+  });
+
+  it('a named type without cycles is one shared schema wherever it is held; a recursive one is cut, not shared', () => {
+    const Inner = struct('SharingTestInner', { n: u8 });
+    const Outer = struct('SharingTestOuter', { a: Inner, b: option(Inner), c: seq(Inner) });
+    const outer = jsonSchemaOf(Outer) as { properties: Record<string, { items?: unknown }> };
+    const inner = jsonSchemaOf(Inner);
+    assert.equal(outer.properties.a, inner);
+    assert.equal(outer.properties.b, inner, 'an option is its inner schema (the field is not required)');
+    assert.equal(outer.properties.c!.items, inner);
+    assert.deepEqual(JSON.parse(JSON.stringify(outer)), {
+      title: 'SharingTestOuter',
+      type: 'object',
+      properties: {
+        a: {
+          title: 'SharingTestInner',
+          type: 'object',
+          properties: { n: { type: 'integer', minimum: 0, maximum: 255 } },
+          required: ['n'],
+          additionalProperties: false,
+        },
+        b: {
+          title: 'SharingTestInner',
+          type: 'object',
+          properties: { n: { type: 'integer', minimum: 0, maximum: 255 } },
+          required: ['n'],
+          additionalProperties: false,
+        },
+        c: {
+          type: 'array',
+          items: {
+            title: 'SharingTestInner',
+            type: 'object',
+            properties: { n: { type: 'integer', minimum: 0, maximum: 255 } },
+            required: ['n'],
+            additionalProperties: false,
+          },
+        },
+      },
+      required: ['a', 'c'],
+      additionalProperties: false,
+    });
+    // A tree: its node holds its children, so its schema cuts the second visit with an open schema.
+    const Tree: AnyCodec = lazy('SharingTestTree', () => struct('SharingTestTree', { kids: seq(Tree) }));
+    const Forest = struct('SharingTestForest', { trees: seq(Tree), size: Inner });
+    const forest = jsonSchemaOf(Forest) as { properties: Record<string, { items?: unknown }> };
+    assert.equal(forest.properties.size, inner);
+    assert.notEqual(forest.properties.trees!.items, jsonSchemaOf(Tree));
+    assert.deepEqual(JSON.parse(JSON.stringify(forest.properties.trees)), {
+      type: 'array',
+      items: {
+        title: 'SharingTestTree',
+        type: 'object',
+        properties: { kids: { type: 'array', items: { title: 'SharingTestTree' } } },
+        required: ['kids'],
+        additionalProperties: false,
+      },
+    });
   });
 
   it('describes structs, enums, options and text types', () => {

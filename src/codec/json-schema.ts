@@ -103,6 +103,40 @@ export function jsonSchemaOf(codec: AnyCodec): JsonSchema {
   return schema;
 }
 
+/** Whether a named type can reach itself again (through its fields, at any depth); memoized per codec. */
+const recursive = new WeakMap<AnyCodec, boolean>();
+
+/**
+ * Whether no named type reachable from `codec` (itself included) is part of a cycle. Such a type's
+ * schema is the same wherever it is inlined (only a cycle's second visit is cut), so every schema that
+ * holds it shares the one jsonSchemaOf computed for it: built and frozen once, not once per holder.
+ */
+function acyclic(codec: AnyCodec): boolean {
+  const known = recursive.get(codec);
+  if (known !== undefined) return !known;
+  // Depth-first over named types; `onPath` holds the names being expanded.
+  const onPath = new Set<string>();
+  const done = new Map<string, boolean>();
+  const visit = (c: AnyCodec): boolean => {
+    if (c.name !== undefined) {
+      const finished = done.get(c.name);
+      if (finished !== undefined) return finished;
+      if (onPath.has(c.name)) return true;
+      onPath.add(c.name);
+    }
+    let cycle = false;
+    for (const child of c.children()) if (visit(child)) cycle = true;
+    if (c.name !== undefined) {
+      onPath.delete(c.name);
+      done.set(c.name, cycle);
+    }
+    return cycle;
+  };
+  const cycle = visit(codec);
+  recursive.set(codec, cycle);
+  return !cycle;
+}
+
 function buildJsonSchema(codec: AnyCodec): JsonSchema {
   const named = new Map<string, AnyCodec>();
   const collect = (c: AnyCodec): void => {
@@ -127,6 +161,7 @@ function buildJsonSchema(codec: AnyCodec): JsonSchema {
     if (active.has(r)) return { title: r };
     const c = named.get(r);
     if (c === undefined) return { title: r };
+    if (c !== codec && acyclic(c)) return jsonSchemaOf(c);
     active.add(r);
     const s = { title: r, ...descSchema(c.describe(refOf), build) };
     active.delete(r);
