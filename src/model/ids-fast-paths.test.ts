@@ -29,7 +29,7 @@ import {
   parseNftId,
 } from './ids.js';
 import { KEY_TEXT_MEMO_MAX, PublicKeyText, parsePublicKey } from './keys.js';
-import { Name } from './names.js';
+import { Name, nameProblem, writePlainAsciiName } from './names.js';
 
 type Decoder = (r: Reader) => string;
 
@@ -381,5 +381,32 @@ describe('fast paths with non-ASCII ids and many texts', () => {
     w.u8(0xee);
     AssetId.encode(w, many[0]!);
     assert.equal(Buffer.from(w.finish()).toString('hex'), `ee${first[0]}`);
+  });
+});
+
+describe('plain ASCII names written in place', () => {
+  it('give the bytes of the string codec at every length and each character, or write nothing', () => {
+    const chars = ['a', 'Z', '~', '!', ' ', '#', '$', '@', '\u007f', 'é', '\u0000'];
+    for (const n of [0, 1, 2, 63, 64, 126, 127, 128, 129, 200]) {
+      for (const ch of chars) {
+        for (const at of [0, n >> 1, n - 1]) {
+          const name = n === 0 ? '' : 'n'.repeat(at) + ch + 'n'.repeat(Math.max(0, n - at - 1));
+          // Inside a longer text, as ids hold their names.
+          const text = `x#${name}#y`;
+          const w = new Writer(4);
+          w.u8(0xee);
+          const wrote = writePlainAsciiName(w, text, 2, 2 + name.length);
+          const plain = name.length > 0 && [...name].every((c) => c >= '!' && c <= '~' && !'#$@'.includes(c));
+          assert.equal(wrote, plain && name.length <= 128, JSON.stringify(name));
+          if (wrote) {
+            assert.equal(nameProblem(name), undefined);
+            const expected = new Writer(4);
+            expected.u8(0xee);
+            expected.string(name);
+            assert.deepEqual(w.finish(), expected.finish(), `${n} ${JSON.stringify(ch)}`);
+          } else assert.deepEqual(w.finish(), new Uint8Array([0xee]), 'nothing written');
+        }
+      }
+    }
   });
 });

@@ -234,6 +234,15 @@ function canonicalAccountParts(text: string, from: number): { key: string; domai
  * text is not a canonical account id.
  */
 function writeAccountAt(w: Writer, text: string, from: number): boolean {
+  // The usual id, an Ed25519 key text, '@' and a plain ASCII domain, needs no search for its '@': a
+  // plain name holds none, so the one after the key is the last one. Anything else is searched.
+  const usualAt = from + ED25519_TEXT.chars;
+  if (text.charCodeAt(usualAt) === 0x40) {
+    const start = w.pos;
+    if (writeCanonicalKeyAt(w, text, from, usualAt) && writePlainAsciiName(w, text, usualAt + 1, text.length))
+      return true;
+    w.pos = start;
+  }
   const at = text.lastIndexOf('@');
   if (at <= from || at === text.length - 1) return false;
   const start = w.pos;
