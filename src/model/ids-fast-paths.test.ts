@@ -17,10 +17,13 @@ import { Writer } from '../codec/writer.js';
 import { publicKeyToText } from '../crypto/keys.js';
 import { accountIdArb, assetIdArb, definitionIdArb, nftIdArb, publicKeyArb } from './arbitraries.test.js';
 import {
+  ACCOUNT_MEMO_WINDOW,
   ACCOUNT_TEXT_MEMO_MAX,
+  ACCOUNT_TEXT_MEMO_MIN,
   AccountId,
   AssetDefinitionId,
   AssetId,
+  accountTextMemoSlots,
   DomainId,
   NftId,
   parseAccountId,
@@ -188,6 +191,33 @@ describe('direct text decoders match the generic path', () => {
       (_, i) => `ed0120${i.toString(16).toUpperCase().padStart(8, '0').repeat(8)}@d${i % 7}`,
     );
     for (let round = 0; round < 2; round++) for (const id of many) assert.equal(read(id), id);
+  });
+
+  it('the account text memo shrinks while ids do not recur and grows back when they do', () => {
+    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+    const read = (text: string) => {
+      const d = decode(AccountId, encode(AccountId, text), limits);
+      assert.ok(d.ok);
+      assert.equal(d.value, text);
+    };
+    /** Distinct ids whose first key bytes (which pick a slot) are i's low bytes. */
+    const id = (i: number) =>
+      `ed0120${[i, i >> 8, i >> 16, i >> 24].map((b) => (b & 255).toString(16).toUpperCase().padStart(2, '0')).join('')}${'AB'.repeat(28)}@d`;
+    // Every id new: each window of lookups has no hits, so the slots shrink to the minimum.
+    let n = 1_000_000;
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(n++));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
+    // The same few ids again and again: the windows hit, the slots grow back to the maximum.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(i % 24));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MAX);
+    // Each id read twice in a row (an authority, then the account inside its asset id), never again:
+    // for two ids in three: fewer than half the lookups hit, which shrinks the slots again.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) {
+      read(id(n));
+      if (i % 3 !== 0) read(id(n));
+      n++;
+    }
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
   });
 
   it('remembered key texts: keys sharing their first bytes, and more keys than the memo holds', () => {

@@ -93,6 +93,15 @@ function joinParts(left: Codec<string>, sep: string, right: Codec<string>): (r: 
  * allocates nothing else. Memory is fixed.
  */
 export const ACCOUNT_TEXT_MEMO_MAX = 4096;
+/**
+ * The slots in use adapt to the hit rate, judged every ACCOUNT_MEMO_WINDOW lookups: half or more hits
+ * grow them fourfold (up to ACCOUNT_TEXT_MEMO_MAX), fewer shrink them fourfold (down to
+ * ACCOUNT_TEXT_MEMO_MIN, which still catches an id read again within a transaction or two, as an asset
+ * id's account after its authority). With few hits a large memo only keeps texts alive long enough to be
+ * moved to the old generation by the collector before they are replaced; a small one lets them die young.
+ */
+export const ACCOUNT_TEXT_MEMO_MIN = 64;
+export const ACCOUNT_MEMO_WINDOW = 512;
 /** A module-local reference: the loop below reads it per byte. */
 const HEX_CODE = new Uint8Array(UPPER_HEX_CODE);
 
@@ -109,6 +118,10 @@ class PrintedAccounts {
   /** Allocated on first use, as PrintedKeys. */
   #keys = new Uint8Array(0);
   #texts: (string | undefined)[] = [];
+  /** Slots in use − 1 (a power of two − 1), and the current window's lookups and hits. */
+  #mask = ACCOUNT_TEXT_MEMO_MAX - 1;
+  #lookups = 0;
+  #hits = 0;
   /**
    * The text's characters as ASCII bytes: the prefix and '@' in place, the hex digits and the domain
    * filled per miss; and a view of its first k bytes per text length k, made once (no view per miss).
@@ -124,6 +137,24 @@ class PrintedAccounts {
     this.#chars[form.chars] = 0x40;
   }
 
+  /** Slots in use (for tests). */
+  get slots(): number {
+    return this.#mask + 1;
+  }
+
+  /** The end of a window: grow or shrink the slots in use; texts beyond them are let go. */
+  #judge(): void {
+    const slots = this.#mask + 1;
+    const next =
+      2 * this.#hits >= this.#lookups
+        ? Math.min(ACCOUNT_TEXT_MEMO_MAX, 4 * slots)
+        : Math.max(ACCOUNT_TEXT_MEMO_MIN, slots / 4);
+    if (next < slots) this.#texts.fill(undefined, next);
+    this.#mask = next - 1;
+    this.#lookups = 0;
+    this.#hits = 0;
+  }
+
   /**
    * The text of the account whose key is buf[keyAt, keyAt + keyBytes) and whose domain, already checked
    * to be a plain ASCII name of at most 127 bytes, is buf[domainAt, domainAt + domainBytes) (bounds
@@ -135,7 +166,8 @@ class PrintedAccounts {
       this.#keys = new Uint8Array(ACCOUNT_TEXT_MEMO_MAX * n);
       this.#texts = new Array<string | undefined>(ACCOUNT_TEXT_MEMO_MAX).fill(undefined);
     }
-    const slot = (buf[keyAt]! | (buf[keyAt + 1]! << 8)) & (ACCOUNT_TEXT_MEMO_MAX - 1);
+    if (++this.#lookups === ACCOUNT_MEMO_WINDOW) this.#judge();
+    const slot = (buf[keyAt]! | (buf[keyAt + 1]! << 8)) & this.#mask;
     const keys = this.#keys;
     const base = slot * n;
     const from = this.#domainFrom;
@@ -151,7 +183,10 @@ class PrintedAccounts {
       for (let i = 0; same && i < domainBytes; i++) {
         if (known.charCodeAt(from + i) !== buf[domainAt + i]) same = false;
       }
-      if (same) return known;
+      if (same) {
+        this.#hits++;
+        return known;
+      }
     }
     const chars = this.#chars;
     for (let i = 0, c = this.#prefixChars; i < n; i++, c += 2) {
@@ -175,6 +210,11 @@ class PrintedAccounts {
 
 const ED25519_ACCOUNTS = new PrintedAccounts(ED25519_TEXT);
 const BLS_ACCOUNTS = new PrintedAccounts(BLS_TEXT);
+
+/** The slots the memo of Ed25519 account texts uses now (for tests). */
+export function accountTextMemoSlots(): number {
+  return ED25519_ACCOUNTS.slots;
+}
 
 /**
  * Reads the usual account id, a one-byte key tag, the key, a plain ASCII domain of one-byte length, straight
