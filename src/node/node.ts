@@ -81,7 +81,7 @@ export class Node {
     readonly pipeline: Pipeline<ValidatorSet>,
     readonly engine: ConsensusEngine,
     readonly verifyPool: VerifyPool,
-    /** Groth16 proofs verified at admission (zk/proof-pool.ts), beside the signatures' pool. */
+    /** Groth16 proofs verified at admission (src/zk/proof-pool.ts), beside the signatures' pool. */
     readonly proofPool: ProofVerifyPool,
     readonly openReport: LedgerOpenReport,
     readonly startedAtMs: number,
