@@ -9,7 +9,7 @@ import type { Worker } from 'node:worker_threads';
 import { CryptoError } from '../crypto/errors.js';
 import { startWorker, VERIFY_THREADS_MAX } from '../crypto/verify-pool.js';
 import type { Groth16ProofBytes } from './groth16-verify.js';
-import { WasmGroth16 } from './groth16-wasm.js';
+import type { WasmGroth16 } from './groth16-wasm.js';
 import type { Json } from './verifying-key.js';
 
 /** A proof to verify: under the key payload (snarkjs JSON), for these public signals (snarkjs order). */
@@ -82,7 +82,8 @@ export class ProofVerifyPool {
     if (this.#closed) throw new CryptoError('verify_pool_closed', 'proof verification pool is closed');
     if (claims.length === 0) return [];
     if (this.#threads === 0) {
-      this.#inline ??= WasmGroth16.load();
+      // Imported on first use: every node imports this file, few chains carry proofs.
+      this.#inline ??= import('./groth16-wasm.js').then((m) => m.WasmGroth16.load());
       const wasm = await this.#inline;
       this.#claimsVerified += claims.length;
       return claims.map((c) => wasm.verify(c.key, c.proof, c.signals));
