@@ -6,12 +6,7 @@ import { hash as hashBytes } from '../crypto/hash.js';
 import type { Block, CommitCertificate } from '../model/block.js';
 import { BlockExecution } from '../state/executor.js';
 import { nextDueWorkMs } from '../state/module-host.js';
-import {
-  carriesProof,
-  type ProofClaim,
-  ProofClaimRecorder,
-  ProofVerdictCache,
-} from '../state/proof-verdicts.js';
+import { claimsOf, type ProofClaim, ProofVerdictCache, proofCount } from '../state/proof-verdicts.js';
 import type { WorldState } from '../state/world-state.js';
 import { assert } from '../util/assert.js';
 import type { Clock } from '../util/clock.js';
@@ -256,19 +251,21 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
   /**
    * The proofs of an admitted transaction, verified in the pool and their verdicts cached. Which
    * claims (key, public inputs, proof) its execution will check depends on the state (a call's roster
-   * root, the pool's fee), so the transaction runs once against the committed state on a scratch view
-   * that is thrown away, with a port that records each claim and answers it as valid (so every proof
-   * is reached). Never refuses: a failing proof's verdict is cached and execution decides, since only
+   * root, the pool's fee), so the transaction runs against the committed state on scratch views that
+   * are thrown away, once per proof it carries, each run stopping at the next claim (`claimsOf`: no run
+   * pays for what follows its last proof, such as a note's tree append). Never refuses: a failing proof's verdict is cached and execution decides, since only
    * execution knows the state the transaction meets. A pool failure leaves the verdicts uncached.
    */
   private async verifyProofsOf(admitted: Admitted): Promise<void> {
     const verify = this.opts.verifyProofs;
     const height = this.ledger.height() + 1;
-    if (verify === undefined || height === 1 || !carriesProof(admitted.tx.payload.instructions)) return;
-    const recorder = new ProofClaimRecorder();
+    if (verify === undefined || height === 1) return;
+    const carried = proofCount(admitted.tx.payload.instructions);
+    if (carried === 0) return;
     const context = { height, blockTimeMs: this.clock.nowMs(), chainId: this.chainId, genesis: false };
-    new BlockExecution(this.ledger.state, context, { proofs: recorder }).apply(admitted.tx, admitted.hash);
-    const claims = recorder.claims.filter((c) => !this.proofVerdicts.has(c));
+    const claims = claimsOf(carried, (port) =>
+      new BlockExecution(this.ledger.state, context, { proofs: port }).apply(admitted.tx, admitted.hash),
+    ).filter((c) => !this.proofVerdicts.has(c));
     if (claims.length === 0) return;
     let verdicts: boolean[];
     try {

@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  carriesProof,
   claimKey,
+  claimsOf,
   type ProofClaim,
   ProofClaimRecorder,
   ProofVerdictCache,
+  type ProofVerdicts,
+  proofCount,
 } from './proof-verdicts.js';
 
 const proof = (fill: number) => ({
@@ -53,28 +55,38 @@ describe('proof verdict cache', () => {
     assert.throws(() => new ProofVerdictCache(0), RangeError);
   });
 
-  it('the recorder answers valid and records every claim in order', () => {
-    const r = new ProofClaimRecorder();
+  it('the recorder answers the known claims valid and stops at the first new one', () => {
+    const r = new ProofClaimRecorder([claim()]);
     assert.equal(r.verdict(claim()), true);
-    assert.equal(r.verdict(claim({ signals: [1n, 1n] })), true);
-    assert.deepEqual(
-      r.claims.map((c) => c.signals),
-      [
-        [5n, 6n],
-        [1n, 1n],
-      ],
-    );
+    assert.equal(r.verdict(claim({ signals: [1n, 1n] })), false);
+    assert.equal(r.verdict(claim({ signals: [2n, 2n] })), false);
+    assert.deepEqual(r.next?.signals, [1n, 1n]);
   });
 
-  it('finds a proof-shaped value anywhere in instructions, and nothing else', () => {
-    assert.equal(carriesProof([{ kind: 'X', fee: { root: 'ab', proof: proof(2) } }]), true);
-    assert.equal(
-      carriesProof([{ kind: 'Batch', inner: [{ kind: 'Y', m: new Map([['k', proof(3)]]) }] }]),
-      true,
-    );
-    assert.equal(carriesProof([{ kind: 'T', amount: 1n, bytes: new Uint8Array(64) }]), false);
+  it('learns a run’s claims one run each, never running past the last one it was told of', () => {
+    // A "transaction" checking three proofs in order, then doing costly work after the last.
+    const checks = [claim(), claim({ signals: [1n, 1n] }), claim({ signals: [2n, 2n] })];
+    let runs = 0;
+    let pastTheLast = 0;
+    const run = (port: ProofVerdicts) => {
+      runs++;
+      for (const c of checks) if (!port.verdict(c)) return;
+      pastTheLast++;
+    };
+    const learnt = claimsOf(3, run);
+    assert.deepEqual(learnt.map(claimKey), checks.map(claimKey));
+    assert.equal(runs, 3);
+    assert.equal(pastTheLast, 0, 'no run went past its last proof');
+    assert.equal(claimsOf(5, run).length, 3, 'a run that meets no new claim ends the search');
+    assert.equal(claimsOf(1, run).length, 1, 'at most the limit');
+  });
+
+  it('counts the proof-shaped values anywhere in instructions, and nothing else', () => {
+    assert.equal(proofCount([{ kind: 'X', fee: { root: 'ab', proof: proof(2) }, p: proof(3) }]), 2);
+    assert.equal(proofCount([{ kind: 'Batch', inner: [{ kind: 'Y', m: new Map([['k', proof(3)]]) }] }]), 1);
+    assert.equal(proofCount([{ kind: 'T', amount: 1n, bytes: new Uint8Array(64) }]), 0);
     const wrongSize = { a: new Uint8Array(64), b: new Uint8Array(64), c: new Uint8Array(64) };
-    assert.equal(carriesProof([{ kind: 'Z', p: wrongSize }]), false);
-    assert.equal(carriesProof([]), false);
+    assert.equal(proofCount([{ kind: 'Z', p: wrongSize }]), 0);
+    assert.equal(proofCount([]), 0);
   });
 });

@@ -6,8 +6,8 @@
 // only the claim whose every byte it was computed for (the key is a hash of all of them).
 //
 // Two ports: `ProofVerdictCache`, the bounded cache admission fills from the verification pool's
-// workers (pipeline.ts) and execution reads; `ProofClaimRecorder`, which admission runs a transaction
-// against once, on a scratch view it throws away, to learn which claims its execution will check.
+// workers (pipeline.ts) and execution reads; `ProofClaimRecorder` (`claimsOf`), which admission runs a
+// transaction against, on scratch views it throws away, to learn which claims its execution will check.
 
 import { blake2b256 } from '../crypto/hash.js';
 import type { Groth16Proof } from '../model/proofs.js';
@@ -93,40 +93,62 @@ export class ProofVerdictCache implements ProofVerdicts {
 }
 
 /**
- * Records every claim execution checks and answers each as valid, so a transaction runs past all its
- * proofs. Only for a speculative run whose view is thrown away (admission): it never decides an outcome.
+ * One speculative run's port: the claims already learnt are answered valid, the first new one is
+ * recorded and answered invalid, so the run stops right there (a handler returns at a failing proof)
+ * and never pays for what follows it (a note spend's Poseidon tree append). Only for a run whose view is
+ * thrown away (admission, `claimsOf`): it never decides an outcome.
  */
 export class ProofClaimRecorder implements ProofVerdicts {
-  readonly claims: ProofClaim[] = [];
+  readonly #known: Set<string>;
+  next: ProofClaim | undefined;
+
+  constructor(known: readonly ProofClaim[] = []) {
+    this.#known = new Set(known.map(claimKey));
+  }
 
   verdict(claim: ProofClaim): boolean {
-    this.claims.push(claim);
-    return true;
+    if (this.#known.has(claimKey(claim))) return true;
+    this.next ??= claim;
+    return false;
   }
 
   computed(): void {}
+}
+
+/**
+ * The claims a transaction's execution checks, in order, learnt by running it (`run`, on a view that is
+ * thrown away) once per claim: each run answers the claims learnt so far as valid and stops at the next.
+ * At most `limit` runs (the proofs the transaction carries, `proofCount`); it ends early at a run that
+ * reaches no new claim (the transaction fails before, or checks fewer).
+ */
+export function claimsOf(limit: number, run: (port: ProofVerdicts) => void): ProofClaim[] {
+  const claims: ProofClaim[] = [];
+  while (claims.length < limit) {
+    const recorder = new ProofClaimRecorder(claims);
+    run(recorder);
+    if (recorder.next === undefined) break;
+    claims.push(recorder.next);
+  }
+  return claims;
 }
 
 /** Nesting a proof-shaped value is searched to in an instruction (instructions nest a few levels). */
 const SEARCH_DEPTH_MAX = 12;
 
 /**
- * Whether any instruction carries a Groth16 proof (a value shaped as the wire's `Groth16Proof`: a 64 B,
+ * How many Groth16 proofs the instructions carry (values shaped as the wire's `Groth16Proof`: a 64 B,
  * b 128 B, c 64 B), searched structurally so the core names no instruction of a module. Admission runs
- * the speculative execution only for these.
+ * the speculative execution only for a transaction with one or more, at most this many times.
  */
-export function carriesProof(value: unknown, depth = 0): boolean {
-  if (value === null || typeof value !== 'object' || depth > SEARCH_DEPTH_MAX) return false;
-  if (value instanceof Uint8Array) return false;
-  if (Array.isArray(value)) return value.some((v) => carriesProof(v, depth + 1));
-  if (value instanceof Map) {
-    for (const v of value.values()) if (carriesProof(v, depth + 1)) return true;
-    return false;
-  }
+export function proofCount(value: unknown, depth = 0): number {
+  if (value === null || typeof value !== 'object' || depth > SEARCH_DEPTH_MAX) return 0;
+  if (value instanceof Uint8Array) return 0;
   const o = value as Record<string, unknown>;
-  if (isBytes(o['a'], 64) && isBytes(o['b'], 128) && isBytes(o['c'], 64)) return true;
-  for (const v of Object.values(o)) if (carriesProof(v, depth + 1)) return true;
-  return false;
+  if (isBytes(o['a'], 64) && isBytes(o['b'], 128) && isBytes(o['c'], 64)) return 1;
+  const values = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : Object.values(o);
+  let n = 0;
+  for (const v of values) n += proofCount(v, depth + 1);
+  return n;
 }
 
 function isBytes(v: unknown, length: number): boolean {

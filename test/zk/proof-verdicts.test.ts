@@ -21,10 +21,11 @@ import {
 } from '../../src/modules/conference/sdk-zk.js';
 import { BlockExecution } from '../../src/state/executor.js';
 import {
+  claimsOf,
   type ProofClaim,
-  ProofClaimRecorder,
   ProofVerdictCache,
   type ProofVerdicts,
+  proofCount,
 } from '../../src/state/proof-verdicts.js';
 import { toHex } from '../../src/util/hex.js';
 import { fieldFromHex, fieldToHex } from '../../src/zk/field.js';
@@ -93,14 +94,14 @@ function run(chain: Chain, txs: SignedTransaction[], proofs?: ProofVerdicts): Ru
   return { outcomes: out.results.map(outcome), root: toHex(out.root) };
 }
 
-/** The claims each transaction's execution checks, as admission learns them (a speculative run). */
-function claimsOf(chain: Chain, txs: SignedTransaction[]): ProofClaim[] {
-  const recorder = new ProofClaimRecorder();
-  for (const t of txs) {
-    const context = { height: chain.height + 1, blockTimeMs: 0, chainId: 'test-chain', genesis: false };
-    new BlockExecution(chain.state, context, { proofs: recorder }).apply(t, new Uint8Array(32));
-  }
-  return recorder.claims;
+/** The claims each transaction's execution checks, as admission learns them (speculative runs). */
+function claimsOfBlock(chain: Chain, txs: SignedTransaction[]): ProofClaim[] {
+  const context = { height: chain.height + 1, blockTimeMs: 0, chainId: 'test-chain', genesis: false };
+  return txs.flatMap((t) =>
+    claimsOf(proofCount(t.payload.instructions), (port) =>
+      new BlockExecution(chain.state, context, { proofs: port }).apply(t, new Uint8Array(32)),
+    ),
+  );
 }
 
 describe('proof verdicts computed off the execution path', () => {
@@ -138,7 +139,7 @@ describe('proof verdicts computed off the execution path', () => {
 
   it('warmed as admission warms it, the same results and root with no verification at execution', () => {
     const chain = setup();
-    const claims = claimsOf(chain, txs);
+    const claims = claimsOfBlock(chain, txs);
     assert.equal(claims.length, 2, 'one fee spend per transaction');
     const warm = new ProofVerdictCache();
     for (const c of claims) warm.add(c, wasm.verify(c.key, c.proof, c.signals));
@@ -148,7 +149,7 @@ describe('proof verdicts computed off the execution path', () => {
 
   it('an entry for another key, other public inputs or another proof is never used', () => {
     const chain = setup();
-    const [forged, valid] = claimsOf(chain, txs) as [ProofClaim, ProofClaim];
+    const [forged, valid] = claimsOfBlock(chain, txs) as [ProofClaim, ProofClaim];
     const p = forged.proof;
     const poisoned = new ProofVerdictCache();
     // Each differs from the forged claim in one part only, and each says "valid".
@@ -163,7 +164,7 @@ describe('proof verdicts computed off the execution path', () => {
 
   it('an entry for exactly the claim decides (the cache is consulted, so only the pool may fill it)', () => {
     const chain = setup();
-    const [forged] = claimsOf(chain, txs) as [ProofClaim];
+    const [forged] = claimsOfBlock(chain, txs) as [ProofClaim];
     const lying = new ProofVerdictCache();
     lying.add(forged, true);
     // Only a wrong verifier could write this entry: the outcome changes, which the test above rules out
