@@ -28,6 +28,7 @@ import { Pipeline } from '../pipeline/pipeline.js';
 import type { WorldState } from '../state/world-state.js';
 import { type Clock, systemClock, type Timer } from '../util/clock.js';
 import { type FailPoints, noFailPoints } from '../util/failpoints.js';
+import { ProofVerifyPool } from '../zk/proof-pool.js';
 import { followMembership } from './admission.js';
 import { buildBft, runsBft } from './bft.js';
 import { loadConsensusKey } from './consensus-key.js';
@@ -80,6 +81,8 @@ export class Node {
     readonly pipeline: Pipeline<ValidatorSet>,
     readonly engine: ConsensusEngine,
     readonly verifyPool: VerifyPool,
+    /** Groth16 proofs verified at admission (src/zk/proof-pool.ts), beside the signatures' pool. */
+    readonly proofPool: ProofVerifyPool,
     readonly openReport: LedgerOpenReport,
     readonly startedAtMs: number,
     readonly clock: Clock,
@@ -125,6 +128,7 @@ export class Node {
       throw e;
     });
     const verifyPool = new VerifyPool({ threads: config.verify.threads });
+    const proofPool = new ProofVerifyPool({ threads: config.verify.threads });
     const pipeline = new Pipeline<ValidatorSet>(ledger, {
       chainId: config.node.chainId,
       clock,
@@ -146,6 +150,7 @@ export class Node {
       verify: async (publicKey, message, signature) =>
         (await verifyPool.verify([{ publicKey, message, signature }]))[0] === true,
       verifyMany: (items) => verifyPool.verify(items),
+      verifyProofs: (claims) => proofPool.verify(claims),
       eventHistoryMax: config.streams.eventHistoryMax,
       recentStatusesMax: 100_000,
       // Membership (consensus/membership.ts): the set of the next height from the committed peer rows.
@@ -186,6 +191,7 @@ export class Node {
       pipeline,
       engine,
       verifyPool,
+      proofPool,
       report,
       clock.nowMs(),
       clock,
@@ -299,6 +305,7 @@ export class Node {
     } finally {
       await this.ledger.close();
       await this.verifyPool.close();
+      await this.proofPool.close();
     }
   }
 }

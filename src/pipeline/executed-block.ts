@@ -12,6 +12,7 @@ import {
 import type { DataEvent } from '../model/events.js';
 import type { SignedTransaction } from '../model/transaction.js';
 import { BlockExecution, type DueRun } from '../state/executor.js';
+import type { ProofVerdicts } from '../state/proof-verdicts.js';
 import type { WorldState } from '../state/world-state.js';
 import { assert } from '../util/assert.js';
 import { bytesEqual, toHex } from '../util/hex.js';
@@ -33,6 +34,8 @@ export interface Proposal {
    * every new block; 1 (the multiset root) only to re-execute a stored block of an older chain.
    */
   stateRootVersion?: 1 | 2;
+  /** Proof verdicts computed at admission (state/proof-verdicts.ts): speed only, never an outcome. */
+  proofs?: ProofVerdicts | undefined;
 }
 
 export interface ExecutedBlock {
@@ -66,12 +69,11 @@ export function executeProposal(state: WorldState, chainId: string, p: Proposal)
       p.creationTimeMs >= 0,
     `block ${p.height} (genesis ${p.genesis}) at view ${p.view}, time ${p.creationTimeMs}`,
   );
-  const execution = new BlockExecution(state, {
-    height: p.height,
-    blockTimeMs: p.creationTimeMs,
-    chainId,
-    genesis: p.genesis,
-  });
+  const execution = new BlockExecution(
+    state,
+    { height: p.height, blockTimeMs: p.creationTimeMs, chainId, genesis: p.genesis },
+    { proofs: p.proofs },
+  );
   const results: TransactionResult[] = [];
   const events: DataEvent[][] = [];
   for (let i = 0; i < p.transactions.length; i++) {

@@ -9,6 +9,7 @@ import { type Block, BlockCodec, type CommitCertificate, encodeBlock, ZERO_HASH 
 import { decodeBlockWithSpans, spanTransactionHash } from '../model/block-spans.js';
 import { stateRootVersion } from '../state/merkle/hash.js';
 import { EMPTY_TREE_VERSION, type StateTree } from '../state/merkle/tree.js';
+import type { ProofVerdicts } from '../state/proof-verdicts.js';
 import {
   decodeCount,
   decodeIndexMeta,
@@ -347,6 +348,8 @@ export class Ledger {
     encoded?: readonly (Uint8Array | undefined)[];
     /** Only to re-execute a stored block of an older chain (executed-block.ts); new blocks take 2. */
     stateRootVersion?: 1 | 2;
+    /** Proof verdicts computed at admission (executed-block.ts `Proposal.proofs`). */
+    proofs?: ProofVerdicts | undefined;
   }): ExecutedBlock {
     // Results, events and index entries are matched to transactions by position.
     const n = p.transactions.length;

@@ -4,7 +4,9 @@
 import type { DecodeLimits } from '../codec/limits.js';
 import { hash as hashBytes } from '../crypto/hash.js';
 import type { Block, CommitCertificate } from '../model/block.js';
+import { BlockExecution } from '../state/executor.js';
 import { nextDueWorkMs } from '../state/module-host.js';
+import { claimsOf, type ProofClaim, ProofVerdictCache, proofCount } from '../state/proof-verdicts.js';
 import type { WorldState } from '../state/world-state.js';
 import { assert } from '../util/assert.js';
 import type { Clock } from '../util/clock.js';
@@ -46,6 +48,14 @@ export interface PipelineOptions<Roster = unknown> {
   recentStatusesMax: number;
   /** Hashes of transactions whose signature was verified, kept to skip re-verifying proposals. */
   verifiedCacheMax?: number;
+  /**
+   * Verifies Groth16 claims off the event loop (the node: the verification pool's workers, src/zk/
+   * proof-pool.ts), one verdict per claim in order. Absent, admission verifies no proof and execution
+   * verifies each itself.
+   */
+  verifyProofs?: (claims: readonly ProofClaim[]) => Promise<boolean[]>;
+  /** Bound of the proof verdict cache (state/proof-verdicts.ts `PROOF_VERDICT_CACHE_MAX`). */
+  proofVerdictCacheMax?: number;
   /**
    * The validator set for the next height from the committed state (`ConsensusHost.validatorSet`).
    * Membership changes (Register/UnregisterPeer) plug in here; absent, `validatorSet()` throws.
@@ -104,6 +114,11 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
    */
   private readonly inFlight = new Set<string>();
   private readonly verified: VerifiedTransactions;
+  /**
+   * Verdicts of the proofs admitted transactions carry, computed in the pool at admission; execution
+   * reads them (state/proof-verdicts.ts) and computes the rest itself.
+   */
+  readonly proofVerdicts: ProofVerdictCache;
   private engine: WorkListener | undefined;
   private readonly admission: ChainAdmission;
   private commitListeners: ((executed: ExecutedBlock, durationMs: number) => void)[] = [];
@@ -114,6 +129,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     private readonly opts: PipelineOptions<Roster>,
   ) {
     this.verified = new VerifiedTransactions(opts.verifiedCacheMax);
+    this.proofVerdicts = new ProofVerdictCache(opts.proofVerdictCacheMax);
     this.admission = new ChainAdmission(ledger, opts.admission);
     this.chainId = opts.chainId;
     this.clock = opts.clock;
@@ -167,7 +183,9 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const admitted = await admitTransaction(body, this.chainId, now, limits, this.opts.verify);
     // Admission answers with the hash of the body it admitted: the one every later step is keyed by.
     assert(!admitted.ok || admitted.hashHex.length === 64, 'pipeline: admitted without a transaction hash');
-    return admitted.ok ? this.enqueue(admitted, now, source) : admitted;
+    if (!admitted.ok) return admitted;
+    await this.verifyProofsOf(admitted);
+    return this.enqueue(admitted, now, source);
   }
 
   /**
@@ -182,6 +200,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const admitted = await admitTransactions(bodies, this.chainId, now, limits, this.verifyMany);
     // One result per body, at its index.
     assert(admitted.length === bodies.length, `pipeline: ${admitted.length} results for ${bodies.length}`);
+    await Promise.all(admitted.map((a) => (a.ok ? this.verifyProofsOf(a) : undefined)));
     return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
   }
 
@@ -191,6 +210,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
     const limits = this.admission.limits();
     const admitted = await admitDecodedTransactions(items, this.chainId, now, limits, this.verifyMany);
     assert(admitted.length === items.length, `pipeline: ${admitted.length} results for ${items.length}`);
+    await Promise.all(admitted.map((a) => (a.ok ? this.verifyProofsOf(a) : undefined)));
     return admitted.map((a) => (a.ok ? this.enqueue(a, now, source) : a));
   }
 
@@ -226,6 +246,38 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       capacity: this.queue.capacity,
       hashHex,
     };
+  }
+
+  /**
+   * The proofs of an admitted transaction, verified in the pool and their verdicts cached. Which
+   * claims (key, public inputs, proof) its execution will check depends on the state (a call's roster
+   * root, the pool's fee), so the transaction runs against the committed state on scratch views that
+   * are thrown away, once per proof it carries, each run stopping at the next claim (`claimsOf`: no run
+   * pays for what follows its last proof, such as a note's tree append). Never refuses: a failing proof's verdict is cached and execution decides, since only
+   * execution knows the state the transaction meets. A pool failure leaves the verdicts uncached.
+   */
+  private async verifyProofsOf(admitted: Admitted): Promise<void> {
+    const verify = this.opts.verifyProofs;
+    const height = this.ledger.height() + 1;
+    if (verify === undefined || height === 1) return;
+    const carried = proofCount(admitted.tx.payload.instructions);
+    if (carried === 0) return;
+    const context = { height, blockTimeMs: this.clock.nowMs(), chainId: this.chainId, genesis: false };
+    const claims = claimsOf(carried, (port) =>
+      new BlockExecution(this.ledger.state, context, { proofs: port }).apply(admitted.tx, admitted.hash),
+    ).filter((c) => !this.proofVerdicts.has(c));
+    if (claims.length === 0) return;
+    let verdicts: boolean[];
+    try {
+      verdicts = await verify(claims);
+    } catch {
+      return; // a worker that died: execution verifies these itself
+    }
+    assert(
+      verdicts.length === claims.length,
+      `pipeline: ${verdicts.length} verdicts for ${claims.length} proofs`,
+    );
+    for (let i = 0; i < claims.length; i++) this.proofVerdicts.add(claims[i]!, verdicts[i] === true);
   }
 
   private readonly verifyMany: SignatureBatchCheck = (items) =>
@@ -428,6 +480,7 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       hashes: txs.map((q) => q.hash),
       hashHexes: txs.map((q) => q.hashHex),
       encoded: txs.map((q) => q.encoded),
+      proofs: this.proofVerdicts,
     });
   }
 
@@ -474,11 +527,12 @@ export class Pipeline<Roster = unknown> implements ConsensusHost<Roster> {
       allowedAlgorithms: this.opts.admission.allowedAlgorithms,
       verify: this.opts.verify,
       verified: this.verified,
+      proofs: this.proofVerdicts,
     });
   }
 
   async appendSynced(block: Block): Promise<void> {
-    await this.commit(executeSynced(this.ledger, block), block.certificate);
+    await this.commit(executeSynced(this.ledger, block, this.proofVerdicts), block.certificate);
   }
 
   blockBytes(height: number): Promise<Uint8Array | undefined> {

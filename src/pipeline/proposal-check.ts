@@ -13,6 +13,7 @@ import { parseAccountId } from '../model/ids.js';
 import { parsePublicKey } from '../model/keys.js';
 import { transactionHash } from '../model/transaction.js';
 import { stateRootVersion } from '../state/merkle/hash.js';
+import type { ProofVerdicts } from '../state/proof-verdicts.js';
 import { assert } from '../util/assert.js';
 import { bytesEqual, toHex } from '../util/hex.js';
 import type { SignatureCheck } from './admission.js';
@@ -33,6 +34,8 @@ export interface ProposalCheckDeps {
   allowedAlgorithms: ReadonlySet<Algorithm>;
   verify: SignatureCheck;
   verified: VerifiedTransactions;
+  /** Proof verdicts computed at admission (state/proof-verdicts.ts). */
+  proofs?: ProofVerdicts | undefined;
 }
 
 function refuse(reason: ProposalRefusal, detail: string): ProposalVerdict {
@@ -99,6 +102,7 @@ export async function checkProposal(bytes: Uint8Array, d: ProposalCheckDeps): Pr
     hashes,
     hashHexes,
     encoded: spans.map((s) => bytes.slice(s.start, s.end)),
+    proofs: d.proofs,
   });
   const mine = executed.header;
   if (!bytesEqual(mine.resultsRoot, header.resultsRoot))
@@ -157,7 +161,7 @@ export class HostError extends Error {
  * Executes a committed block learnt by sync (its certificate verified by the caller, so its
  * transactions' signatures were checked by a quorum) and checks it reproduces the block's header.
  */
-export function executeSynced(ledger: Ledger, block: Block): ExecutedBlock {
+export function executeSynced(ledger: Ledger, block: Block, proofs?: ProofVerdicts): ExecutedBlock {
   const { header, certificate } = block;
   const expected = ledger.height() + 1;
   if (header.height !== expected)
@@ -178,6 +182,7 @@ export function executeSynced(ledger: Ledger, block: Block): ExecutedBlock {
     hashes,
     // A certified block of an older chain names the multiset root; a proposal never may (checkProposal).
     stateRootVersion: stateRootVersion(header.stateRoot),
+    proofs,
   });
   // Executed synchronously on the tip just checked: for the block's own height and parent.
   assert(

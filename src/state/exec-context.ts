@@ -5,6 +5,7 @@
 import type { DataEvent } from '../model/events.js';
 import type { Instruction, InstructionKind } from '../model/instructions.js';
 import type { RejectionCode } from '../model/rejections.js';
+import type { ProofVerdicts } from './proof-verdicts.js';
 import type { StateView, StateViews } from './state-view.js';
 
 export interface BlockContext {
@@ -30,6 +31,11 @@ export interface ExecContext {
   /** The id of the due work item (module-host.ts) whose instructions run; undefined in a transaction. */
   readonly dueItem?: string | undefined;
   emit(e: DataEvent): void;
+  /**
+   * Verdicts of Groth16 proofs computed off the execution path (proof-verdicts.ts), asked before a
+   * proof is verified here; absent, or a verdict it does not hold, and execution verifies it itself.
+   */
+  readonly proofs?: ProofVerdicts | undefined;
   /** How many runAs batches enclose this context (0 for a transaction's own instructions). */
   readonly runAsDepth: number;
   /**

@@ -1,7 +1,9 @@
 // Verifying keys from network parameters and the proof check of execution. The keys are custom
 // parameters, each snarkjs' verification-key JSON (src/zk/verifying-key.ts): those a ledger module
 // declares for its private instructions (zk-parameters.ts), then the shielded pool's `shielded_note_vk`.
-// Verification is src/zk/groth16-verify.ts: pure and synchronous.
+// Verification is src/zk/groth16-verify.ts: pure and synchronous. A verdict the context's proof port
+// already holds (proof-verdicts.ts: computed at admission by the verification pool) is used instead;
+// it is the same pure function of the same claim, so only the time taken differs.
 
 import type { Json } from '../codec/codec.js';
 import type { Groth16Proof } from '../model/proofs.js';
@@ -40,7 +42,13 @@ export function verifyProof(
   const key = KEYS.get(payload);
   if (key === undefined)
     return fail('zk_keys_not_configured', `the ${id} parameter is not a valid Groth16 key`);
-  return verifyGroth16(key, proof, signals)
+  const claim = { key: payload, proof, signals };
+  let valid = x.proofs?.verdict(claim);
+  if (valid === undefined) {
+    valid = verifyGroth16(key, proof, signals);
+    x.proofs?.computed(claim, valid);
+  }
+  return valid
     ? undefined
     : fail('zk_proof_invalid', `the proof does not verify under ${id} for this call and action`);
 }

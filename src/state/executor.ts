@@ -30,6 +30,7 @@ import {
   installedDueWork,
   installedHandlers,
 } from './module-host.js';
+import type { ProofVerdicts } from './proof-verdicts.js';
 import { publishRoot } from './root.js';
 import { type RowChange, StateView, type StateViews } from './state-view.js';
 import type { BaseTable } from './table.js';
@@ -37,6 +38,14 @@ import type { WorldState } from './world-state.js';
 
 export type { BlockContext } from './exec-context.js';
 export type { DueRun } from './module-host.js';
+
+export interface BlockExecutionOptions {
+  /**
+   * Proof verdicts computed off the execution path (proof-verdicts.ts): a pure function of each proof's
+   * claim, so they change how fast the block runs, never its results or its state root.
+   */
+  proofs?: ProofVerdicts | undefined;
+}
 
 export interface ApplyOutcome {
   result: TransactionResult;
@@ -54,6 +63,7 @@ export class BlockExecution {
   constructor(
     private readonly base: WorldState,
     private readonly ctx: Readonly<BlockContext>,
+    private readonly options: BlockExecutionOptions = {},
   ) {
     assert(!ctx.genesis || ctx.height === 1, 'only height 1 can be the genesis block');
     assert(Number.isSafeInteger(ctx.height) && ctx.height >= 1, 'block height must be a positive integer');
@@ -86,7 +96,7 @@ export class BlockExecution {
     }
     const mark = this.view.journal.mark();
     assert(mark === 0, `transaction applied with ${mark} undo entries of an earlier one still open`);
-    const x = new TxContext(this.view, this.ctx, authority, 0, this.newMeter());
+    const x = new TxContext(this.view, this.ctx, authority, 0, this.newMeter(), this.options.proofs);
     try {
       if (this.ctx.genesis) this.recordGenesisDomain(authority);
       const instructions = tx.payload.instructions;
@@ -142,7 +152,8 @@ export class BlockExecution {
     this.prepared = undefined;
     const blockMax = this.view.parameters().blockMaxWeight;
     const ports: DueWorkPorts = {
-      context: (authority, id) => new TxContext(this.view, this.ctx, authority, 0, this.newMeter(), id),
+      context: (authority, id) =>
+        new TxContext(this.view, this.ctx, authority, 0, this.newMeter(), this.options.proofs, id),
       run: (x, ins) => runInstruction(x as TxContext, ins),
       clip,
       fits: (weight) => this.weightUsed + weight <= blockMax,
@@ -286,6 +297,7 @@ class TxContext implements ExecContext {
     readonly runAsDepth: number,
     /** Shared by the transaction's nested batches (runAs): they count against the same cap. */
     readonly meter: Meter,
+    readonly proofs: ProofVerdicts | undefined,
     readonly dueItem?: string,
   ) {
     this.t = view.t;
@@ -304,7 +316,14 @@ class TxContext implements ExecContext {
       `nested execution at depth ${this.runAsDepth} (limit ${RUN_AS_DEPTH_MAX})`,
     );
     const mark = this.view.journal.mark();
-    const inner = new TxContext(this.view, this.block, authority, this.runAsDepth + 1, this.meter);
+    const inner = new TxContext(
+      this.view,
+      this.block,
+      authority,
+      this.runAsDepth + 1,
+      this.meter,
+      this.proofs,
+    );
     for (let i = 0; i < instructions.length; i++) {
       const failed = runInstruction(inner, instructions[i]!);
       if (failed !== undefined) {

@@ -119,6 +119,26 @@ export function g2FromBytes(bytes: Uint8Array): G2Point | undefined {
 }
 
 /**
+ * The validation every verifier of this ledger does before any pairing (this one and the pool's
+ * WebAssembly one, groth16-wasm.ts): exactly the key's count of public signals, each a bigint < r;
+ * a, b, c on the curve, b in the subgroup, none at infinity, coordinates < p. The validated points,
+ * or undefined when anything is invalid.
+ */
+export function validProofInputs(
+  vk: PreparedVerifyingKey,
+  proof: Groth16ProofBytes,
+  publicSignals: readonly bigint[],
+): { a: G1Point; b: G2Point; c: G1Point } | undefined {
+  if (publicSignals.length !== vk.nPublic) return undefined;
+  if (publicSignals.some((s) => typeof s !== 'bigint' || s < 0n || s >= FIELD_ORDER)) return undefined;
+  const a = g1FromBytes(proof.a);
+  const b = g2FromBytes(proof.b);
+  const c = g1FromBytes(proof.c);
+  if (a === undefined || b === undefined || c === undefined) return undefined;
+  return { a, b, c };
+}
+
+/**
  * Verifies a Groth16 proof against a prepared key and the public signals (in snarkjs order:
  * outputs, then public inputs). Pure and synchronous; false for any invalid input.
  */
@@ -127,12 +147,9 @@ export function verifyGroth16(
   proof: Groth16ProofBytes,
   publicSignals: readonly bigint[],
 ): boolean {
-  if (publicSignals.length !== vk.nPublic) return false;
-  if (publicSignals.some((s) => typeof s !== 'bigint' || s < 0n || s >= FIELD_ORDER)) return false;
-  const a = g1FromBytes(proof.a);
-  const b = g2FromBytes(proof.b);
-  const c = g1FromBytes(proof.c);
-  if (a === undefined || b === undefined || c === undefined) return false;
+  const points = validProofInputs(vk, proof, publicSignals);
+  if (points === undefined) return false;
+  const { a, b, c } = points;
   let vkX = vk.ic[0]!;
   for (let i = 0; i < publicSignals.length; i++) {
     vkX = vkX.add(vk.ic[i + 1]!.multiplyUnsafe(publicSignals[i]!));

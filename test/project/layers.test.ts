@@ -76,10 +76,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   export: ['model', 'pipeline', 'gateway', 'sdk'],
   // The PostgreSQL indexer (docs/indexer.md) verifies certificates and re-executes blocks.
   indexer: ['codec', 'model', 'state', 'pipeline', 'consensus', 'modules'],
+  // The node starts the proof verification pool (src/zk/proof-pool.ts) beside the signature pool.
   node: [
     'policy',
     'codec',
     'crypto',
+    'zk',
     'model',
     'state',
     'storage',

@@ -1,0 +1,30 @@
+// Minimal type declarations for the part of `ffjavascript` (snarkjs' field and curve library) the
+// pool's WebAssembly Groth16 verifier uses (groth16-wasm.ts). The package ships no types. Points are
+// byte buffers in the engine's Montgomery form: affine G1 64 B, jacobian G1 96 B, G2 twice that.
+declare module 'ffjavascript' {
+  interface WasmGroup {
+    fromObject(p: readonly unknown[]): Uint8Array;
+    toAffine(p: Uint8Array): Uint8Array;
+    toJacobian(p: Uint8Array): Uint8Array;
+    add(a: Uint8Array, b: Uint8Array): Uint8Array;
+    neg(a: Uint8Array): Uint8Array;
+    timesScalar(a: Uint8Array, s: bigint): Uint8Array;
+    isZero(a: Uint8Array): boolean;
+  }
+  interface WasmGt {
+    mul(a: Uint8Array, b: Uint8Array): Uint8Array;
+    eq(a: Uint8Array, b: Uint8Array): boolean;
+    readonly one: Uint8Array;
+  }
+  export interface WasmBn128 {
+    readonly G1: WasmGroup;
+    readonly G2: WasmGroup;
+    readonly Gt: WasmGt;
+    prepareG1(p: Uint8Array): Uint8Array;
+    prepareG2(q: Uint8Array): Uint8Array;
+    millerLoop(preP: Uint8Array, preQ: Uint8Array): Uint8Array;
+    finalExponentiation(a: Uint8Array): Uint8Array;
+    terminate(): Promise<void>;
+  }
+  export function buildBn128(singleThread?: boolean): Promise<WasmBn128>;
+}

@@ -1,0 +1,117 @@
+// Groth16 verification over BN254 with a WebAssembly pairing (ffjavascript's `buildBn128`, the
+// engine snarkjs runs on), for the verification pool's workers (src/crypto/verify-worker.ts). It
+// answers exactly as groth16-verify.ts does on every input: the same validation runs first
+// (`validProofInputs`, keys through `parseVerifyingKey`), and only validated points reach the
+// engine, which then checks the same equation
+//   e(−A, B) · e(alpha, beta) · e(vk_x, gamma) · e(C, delta) = 1
+// as a product of Miller loops and one final exponentiation. The engine is built once per thread,
+// single-threaded (`buildBn128(true)`: no threads of its own inside a pool worker); building it is
+// the only async step, verification itself is synchronous. Node-only: the SDK never imports it.
+import { buildBn128, type WasmBn128 } from 'ffjavascript';
+import type { Groth16ProofBytes, PreparedVerifyingKey } from './groth16-verify.js';
+import { validProofInputs } from './groth16-verify.js';
+import { type Json, parseVerifyingKey, verifyingKeyId } from './verifying-key.js';
+
+/** Keys held per thread, as verifying-key.ts holds its own (a chain has a handful). */
+const KEYS_MAX = 16;
+
+interface AffinePoint<F> {
+  toAffine(): { x: F; y: F };
+}
+interface Fp2 {
+  c0: bigint;
+  c1: bigint;
+}
+
+/** A key in both forms: the validated one (for `validProofInputs`) and the engine's precomputations. */
+interface WasmKey {
+  readonly key: PreparedVerifyingKey;
+  readonly ic: readonly Uint8Array[];
+  readonly gamma: Uint8Array;
+  readonly delta: Uint8Array;
+  /** The Miller loop of e(alpha, beta): constant per key. */
+  readonly alphaBetaMiller: Uint8Array;
+}
+
+export class WasmGroth16 {
+  readonly #keys = new Map<string, WasmKey | undefined>();
+
+  private constructor(private readonly curve: WasmBn128) {}
+
+  /** Builds this thread's engine (about 50 ms of CPU, once). */
+  static async load(): Promise<WasmGroth16> {
+    return new WasmGroth16(await buildBn128(true));
+  }
+
+  /**
+   * Verifies `proof` for `publicSignals` (snarkjs order) under the key in `payload` (snarkjs'
+   * verification-key JSON, as the ledger's parameters carry it). False for any invalid input, as
+   * verifyGroth16 answers; never throws on untrusted bytes.
+   */
+  verify(payload: Json, proof: Groth16ProofBytes, publicSignals: readonly bigint[]): boolean {
+    const k = this.#key(payload);
+    if (k === undefined) return false;
+    const points = validProofInputs(k.key, proof, publicSignals);
+    if (points === undefined) return false;
+    const { G1, Gt } = this.curve;
+    let vkX = k.ic[0]!;
+    for (let i = 0; i < publicSignals.length; i++) {
+      if (publicSignals[i] !== 0n) vkX = G1.add(vkX, G1.timesScalar(k.ic[i + 1]!, publicSignals[i]!));
+    }
+    const a = G1.neg(this.#g1(points.a));
+    const b = this.#g2(points.b);
+    const c = this.#g1(points.c);
+    let miller = Gt.mul(this.#miller(a, this.#prepareG2(b)), k.alphaBetaMiller);
+    miller = Gt.mul(miller, this.#miller(c, k.delta));
+    // The pairing of the point at infinity is 1, as in verifyGroth16.
+    if (!G1.isZero(vkX)) miller = Gt.mul(miller, this.#miller(vkX, k.gamma));
+    return Gt.eq(this.curve.finalExponentiation(miller), Gt.one);
+  }
+
+  /** Ends the engine (single-threaded: frees nothing but its memory). */
+  async close(): Promise<void> {
+    await this.curve.terminate();
+  }
+
+  /** The engine's prepare and Miller loop take jacobian points (as its own pairingEq passes them). */
+  #miller(p: Uint8Array, preparedQ: Uint8Array): Uint8Array {
+    return this.curve.millerLoop(this.curve.prepareG1(this.curve.G1.toJacobian(p)), preparedQ);
+  }
+
+  #prepareG2(q: Uint8Array): Uint8Array {
+    return this.curve.prepareG2(this.curve.G2.toJacobian(q));
+  }
+
+  #g1(p: AffinePoint<bigint>): Uint8Array {
+    const { x, y } = p.toAffine();
+    return this.curve.G1.fromObject([x, y]);
+  }
+
+  #g2(p: AffinePoint<Fp2>): Uint8Array {
+    const { x, y } = p.toAffine();
+    return this.curve.G2.fromObject([
+      [x.c0, x.c1],
+      [y.c0, y.c1],
+    ]);
+  }
+
+  #key(payload: Json): WasmKey | undefined {
+    const id = verifyingKeyId(payload);
+    if (this.#keys.has(id)) return this.#keys.get(id);
+    const key = parseVerifyingKey(payload);
+    const wasm = key === undefined ? undefined : this.#prepare(key);
+    if (this.#keys.size >= KEYS_MAX) this.#keys.delete(this.#keys.keys().next().value!);
+    this.#keys.set(id, wasm);
+    return wasm;
+  }
+
+  #prepare(key: PreparedVerifyingKey): WasmKey {
+    return {
+      key,
+      ic: key.ic.map((p) => this.#g1(p)),
+      gamma: this.#prepareG2(this.#g2(key.gamma)),
+      delta: this.#prepareG2(this.#g2(key.delta)),
+      alphaBetaMiller: this.#miller(this.#g1(key.alpha), this.#prepareG2(this.#g2(key.beta))),
+    };
+  }
+}
