@@ -4,37 +4,11 @@
 // ~0.05 s, stays a static import: src/zk/poseidon-tree.ts is in the SDK prover's browser bundle.)
 // test-runner: own process: it registers a loader hook and needs a process that has not loaded the curve.
 import assert from 'node:assert/strict';
-import { createRequire, register } from 'node:module';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { MessageChannel } from 'node:worker_threads';
+import { resolvedSoFar } from '../helpers/resolve-log.js';
 
 const CURVE = /\/node_modules\/@noble\/curves\/(esm\/)?bn254\.js$/;
-
-// Every ES module this process resolves from now on, through a resolve hook on the loader thread.
-const HOOKS = `
-let port;
-export function initialize(data) { port = data.port; }
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  port.postMessage(r.url);
-  return r;
-}`;
-const resolved: string[] = [];
-const { port1, port2 } = new MessageChannel();
-port1.on('message', (url: string) => resolved.push(url));
-port1.unref();
-register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
-  data: { port: port2 },
-  transferList: [port2],
-});
-
-/** The URLs resolved so far, once every message up to a marker module's has arrived (one port, in order). */
-async function resolvedSoFar(): Promise<string[]> {
-  const marker = `data:text/javascript,export const marker = ${Math.random()};`;
-  await import(marker);
-  while (!resolved.includes(marker)) await new Promise((r) => setImmediate(r));
-  return resolved;
-}
 
 /** The curve's CommonJS build in CommonJS's cache (the lazy loader requires it). */
 function requiredCurve(): string[] {

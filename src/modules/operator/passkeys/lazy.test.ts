@@ -3,37 +3,10 @@
 // uses a passkey does not pay for it at every start.
 // test-runner: own process: it registers a loader hook and needs a process that has not loaded the library.
 import assert from 'node:assert/strict';
-import { register } from 'node:module';
 import { describe, it } from 'node:test';
-import { MessageChannel } from 'node:worker_threads';
+import { resolvedSoFar } from '../../../../test/helpers/resolve-log.js';
 
 const LIBRARY = /\/node_modules\/@simplewebauthn\/server\//;
-
-// Every ES module this process resolves from now on, through a resolve hook on the loader thread.
-const HOOKS = `
-let port;
-export function initialize(data) { port = data.port; }
-export async function resolve(specifier, context, next) {
-  const r = await next(specifier, context);
-  port.postMessage(r.url);
-  return r;
-}`;
-const resolved: string[] = [];
-const { port1, port2 } = new MessageChannel();
-port1.on('message', (url: string) => resolved.push(url));
-port1.unref();
-register(`data:text/javascript,${encodeURIComponent(HOOKS)}`, {
-  data: { port: port2 },
-  transferList: [port2],
-});
-
-/** The URLs resolved so far, once every message up to a marker module's has arrived (one port, in order). */
-async function resolvedSoFar(): Promise<string[]> {
-  const marker = `data:text/javascript,export const marker = ${Math.random()};`;
-  await import(marker);
-  while (!resolved.includes(marker)) await new Promise((r) => setImmediate(r));
-  return resolved;
-}
 
 describe('the WebAuthn library loads at the first passkey ceremony', () => {
   it('importing a served node and its operator module does not load it', async () => {
