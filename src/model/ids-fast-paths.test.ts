@@ -1,4 +1,4 @@
-// The fast paths of keys and ids (keys.ts, ids.ts) against the general path they stand in for:
+// The fast paths of keys and ids (keys.ts, ids.ts, account-texts.ts) against the general path they stand in for:
 // `decodeText` (read the wire form straight to text) vs decoding the binary parts and printing them, on
 // valid encodings and random bytes — the same text, or the same error at the same offset; `encodeText`
 // and the remembered encodings (codec/text.ts) vs parsing the text and encoding its parts, on canonical,
@@ -15,24 +15,32 @@ import { decode, encode } from '../codec/frame.js';
 import { Reader } from '../codec/reader.js';
 import { Writer } from '../codec/writer.js';
 import { publicKeyToText } from '../crypto/keys.js';
-import { accountIdArb, assetIdArb, definitionIdArb, nftIdArb, publicKeyArb } from './arbitraries.test.js';
 import {
   ACCOUNT_MEMO_WINDOW,
   ACCOUNT_TEXT_MEMO_MAX,
   ACCOUNT_TEXT_MEMO_MIN,
+  accountTextMemoSlots,
+  installAccountTexts,
+} from './account-texts.js';
+import { accountIdArb, assetIdArb, definitionIdArb, nftIdArb, publicKeyArb } from './arbitraries.test.js';
+import {
   AccountId,
   AssetDefinitionId,
   AssetId,
-  accountTextMemoSlots,
   DomainId,
   NftId,
   parseAccountId,
   parseAssetId,
   parseDefinitionId,
   parseNftId,
+  setUsualAccountReader,
 } from './ids.js';
 import { KEY_TEXT_MEMO_MAX, PublicKeyText, parsePublicKey } from './keys.js';
 import { Name, nameProblem, writePlainAsciiName } from './names.js';
+
+// The node's reader of the usual account id (account-texts.ts), as the node installs it at start: every
+// AccountId and AssetId decoded below goes through it.
+installAccountTexts();
 
 type Decoder = (r: Reader) => string;
 
@@ -217,6 +225,32 @@ describe('direct text decoders match the generic path', () => {
       if (i % 3 !== 0) read(id(n));
       n++;
     }
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
+  });
+
+  it('AccountId reads the usual id through the installed reader only, and through its parts without one', () => {
+    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+    const read = (text: string) => {
+      const d = decode(AccountId, encode(AccountId, text), limits);
+      assert.ok(d.ok);
+      assert.equal(d.value, text);
+    };
+    const id = (i: number) =>
+      `ed0120${[i, i >> 8, i >> 16, i >> 24].map((b) => (b & 255).toString(16).toUpperCase().padStart(2, '0')).join('')}${'CD'.repeat(28)}@e`;
+    // Recurring ids through the installed reader: its memo grows to the maximum.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(i % 24));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MAX);
+    let n = 2_000_000;
+    try {
+      // No reader (as in the SDK's builds): new ids read through their parts, the memo never consulted.
+      setUsualAccountReader(undefined);
+      for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(n++));
+      assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MAX);
+    } finally {
+      installAccountTexts();
+    }
+    // Installed again: the same stream of new ids goes through the memo, which shrinks.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(n++));
     assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
   });
 
