@@ -11,11 +11,16 @@
 import { Packr, pack, unpack } from 'msgpackr';
 import { decode, encode } from '../../src/codec/frame.js';
 import { randomBytes } from '../../src/crypto/random.js';
+import { installAccountTexts } from '../../src/model/account-texts.js';
 import { type Block, BlockCodec } from '../../src/model/block.js';
 import type { Instruction } from '../../src/model/instructions.js';
 import { buildTx, newAccount } from '../../test/helpers/tx.js';
 import { compare } from '../lib/timing.js';
 import { type Figure, type FigureResult, ratioOf } from '../lib/types.js';
+
+// The codec as the node runs it: with the reader of the usual account id the node installs at start
+// (src/model/account-texts.ts; the SDK's builds leave it out).
+installAccountTexts();
 
 export const CODEC_BLOCK_TRANSACTIONS = 512;
 /** Goals: the usual block, and blocks in which no account recurs. */

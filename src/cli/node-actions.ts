@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { validatorSetAt } from '../consensus/membership.js';
 import { ValidatorSet } from '../consensus/validator-set.js';
 import { VERIFY_THREADS_MAX, VerifyPool } from '../crypto/verify-pool.js';
+import { installAccountTexts } from '../model/account-texts.js';
 import { runsBft } from '../node/bft.js';
 import { nodeFiles } from '../node/files.js';
 import { genesisRoster, loadGenesis } from '../node/genesis.js';
@@ -186,6 +187,8 @@ export async function rebuild(flags: { dir: string; config?: string; json?: bool
 }
 
 async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNodeConfig>>) {
+  // A rebuild reads the whole chain: with the node's codec paths, as Node.start does.
+  installAccountTexts();
   return Ledger.open({
     dir: data,
     chainId: config.node.chainId,

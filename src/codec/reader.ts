@@ -40,6 +40,11 @@ export class Reader {
     this.depth--;
   }
 
+  /** How many more levels `enter` allows (a fast path checks this before reading nested values). */
+  depthLeft(): number {
+    return this.limits.depthMax - this.depth;
+  }
+
   u8(): number {
     if (this.pos >= this.end) throw new CodecError('codec_truncated', 'need 1 byte, 0 left', this.pos);
     return this.buf[this.pos++]!;

@@ -44,33 +44,86 @@ const MEMO_ENCODING_BYTES_MAX = 1023;
 const MEMO_ARENA_BYTES_MAX = 256 * 1024;
 
 /**
+ * The memo judges itself over windows of this many lookups: a window with fewer than one hit in
+ * MEMO_HIT_RATE_MIN⁻¹ lookups (a stream of new texts: every lookup a miss, every miss an entry to
+ * write and later forget) pauses it.
+ */
+export const MEMO_WINDOW = 512;
+const MEMO_HITS_PER_WINDOW_MIN = MEMO_WINDOW / 4;
+/**
+ * A paused memo neither looks up nor remembers for this many encodings, then tries one window again;
+ * each failed try doubles the pause, up to the maximum (so a stream of new texts pays for a trial
+ * window at most once per MEMO_PAUSE_MAX encodings), and a good window resets it.
+ */
+export const MEMO_PAUSE_MIN = 2 * MEMO_WINDOW;
+export const MEMO_PAUSE_MAX = 64 * MEMO_WINDOW;
+
+/**
  * A text → encoding memo whose encodings live in one growing byte arena: the map holds a number
  * (offset · 1024 + length) per text, so remembering one allocates no byte array of its own and a
- * stream of new texts leaves no garbage behind but the map's entries.
+ * stream of new texts leaves no garbage behind but the map's entries. Adaptive: it pauses itself
+ * while its hit rate is low (see MEMO_WINDOW). Which encodings it holds never changes a byte written:
+ * a remembered encoding is the one the text's encoder wrote.
  */
-class EncodingMemo {
+export class EncodingMemo {
   readonly #offsets = new Map<string, number>();
   #arena = new Uint8Array(0);
   #used = 0;
+  /** Lookups and hits in the current window. */
+  #lookups = 0;
+  #hits = 0;
+  /** Encodings left before a paused memo tries again (0: active), and the next pause's length. */
+  #pausedFor = 0;
+  #nextPause = MEMO_PAUSE_MIN;
 
-  /** Writes the remembered encoding of `text`; false when there is none. */
+  /** True when the memo takes part in this encoding (counts down a pause otherwise). */
+  active(): boolean {
+    if (this.#pausedFor === 0) return true;
+    this.#pausedFor--;
+    return false;
+  }
+
+  /** Remembered texts (for tests). */
+  get size(): number {
+    return this.#offsets.size;
+  }
+
+  /** Writes the remembered encoding of `text`; false when there is none. Call only when active. */
   write(w: Writer, text: string): boolean {
     const packed = this.#offsets.get(text);
-    if (packed === undefined) return false;
-    const n = packed & MEMO_ENCODING_BYTES_MAX;
-    const from = (packed - n) / (MEMO_ENCODING_BYTES_MAX + 1);
-    w.ensure(n);
-    const out = w.buf;
-    const arena = this.#arena;
-    let p = w.pos;
-    for (let i = from; i < from + n; i++) out[p++] = arena[i]!;
-    w.pos = p;
-    return true;
+    if (packed !== undefined) {
+      this.#hits++;
+      const n = packed & MEMO_ENCODING_BYTES_MAX;
+      const from = (packed - n) / (MEMO_ENCODING_BYTES_MAX + 1);
+      w.ensure(n);
+      const out = w.buf;
+      const arena = this.#arena;
+      let p = w.pos;
+      for (let i = from; i < from + n; i++) out[p++] = arena[i]!;
+      w.pos = p;
+    }
+    if (++this.#lookups === MEMO_WINDOW) this.#judge();
+    return packed !== undefined;
+  }
+
+  /** The end of a window: stay active, or pause and forget everything. */
+  #judge(): void {
+    const hits = this.#hits;
+    this.#lookups = 0;
+    this.#hits = 0;
+    if (hits >= MEMO_HITS_PER_WINDOW_MIN) {
+      this.#nextPause = MEMO_PAUSE_MIN;
+      return;
+    }
+    this.#pausedFor = this.#nextPause;
+    this.#nextPause = Math.min(MEMO_PAUSE_MAX, 2 * this.#nextPause);
+    this.#offsets.clear();
+    this.#used = 0;
   }
 
   remember(text: string, bytes: Uint8Array, start: number, end: number): void {
     const n = end - start;
-    if (n > MEMO_ENCODING_BYTES_MAX) return;
+    if (n > MEMO_ENCODING_BYTES_MAX || this.#pausedFor > 0) return;
     if (this.#offsets.size >= TEXT_ENCODING_MEMO_MAX || this.#used + n > MEMO_ARENA_BYTES_MAX) {
       this.#offsets.clear();
       this.#used = 0;
@@ -103,11 +156,12 @@ export function textType<B>(spec: TextTypeSpec<B>): Codec<string> {
     name,
     minBytes: base.minBytes,
     encode(w, text) {
-      if (memo.write(w, text)) return;
+      const remembering = memo.active();
+      if (remembering && memo.write(w, text)) return;
       const start = w.pos;
       if (encodeText === undefined || typeof text !== 'string' || !encodeText(w, text))
         base.encode(w, parseOrThrow(text, undefined));
-      memo.remember(text, w.buf, start, w.pos);
+      if (remembering) memo.remember(text, w.buf, start, w.pos);
     },
     decode(r) {
       if (decodeText !== undefined) return decodeText(r);

@@ -1,4 +1,4 @@
-// The fast paths of keys and ids (keys.ts, ids.ts) against the general path they stand in for:
+// The fast paths of keys and ids (keys.ts, ids.ts, account-texts.ts) against the general path they stand in for:
 // `decodeText` (read the wire form straight to text) vs decoding the binary parts and printing them, on
 // valid encodings and random bytes — the same text, or the same error at the same offset; `encodeText`
 // and the remembered encodings (codec/text.ts) vs parsing the text and encoding its parts, on canonical,
@@ -15,6 +15,13 @@ import { decode, encode } from '../codec/frame.js';
 import { Reader } from '../codec/reader.js';
 import { Writer } from '../codec/writer.js';
 import { publicKeyToText } from '../crypto/keys.js';
+import {
+  ACCOUNT_MEMO_WINDOW,
+  ACCOUNT_TEXT_MEMO_MAX,
+  ACCOUNT_TEXT_MEMO_MIN,
+  accountTextMemoSlots,
+  installAccountTexts,
+} from './account-texts.js';
 import { accountIdArb, assetIdArb, definitionIdArb, nftIdArb, publicKeyArb } from './arbitraries.test.js';
 import {
   AccountId,
@@ -26,11 +33,18 @@ import {
   parseAssetId,
   parseDefinitionId,
   parseNftId,
+  setUsualAccountReader,
 } from './ids.js';
 import { KEY_TEXT_MEMO_MAX, PublicKeyText, parsePublicKey } from './keys.js';
-import { Name } from './names.js';
+import { Name, nameProblem, writePlainAsciiName } from './names.js';
+
+// The node's reader of the usual account id (account-texts.ts), as the node installs it at start: every
+// AccountId and AssetId decoded below goes through it.
+installAccountTexts();
 
 type Decoder = (r: Reader) => string;
+
+const toHexString = (b: Uint8Array) => Buffer.from(b).toString('hex');
 
 /** The generic path for a public key: the PublicKeyBytes enum value, then its print. */
 const keyReference: Decoder = (r) => {
@@ -113,6 +127,132 @@ describe('direct text decoders match the generic path', () => {
       );
     });
   }
+
+  it('AccountId and AssetId: every byte of valid encodings changed, under tight limits, agree', () => {
+    // The usual account id (one-byte key tag, one-byte domain length, plain ASCII domain) is read
+    // straight to its text; each changed byte, length or limit either keeps it on that path or sends it
+    // to the general one, and both must give the same text or the same error at the same offset.
+    const replacements = [0x00, 0x01, 0x02, 0x20, 0x21, 0x23, 0x24, 0x40, 0x41, 0x7e, 0x7f, 0x80, 0xc3, 0xff];
+    const cases = [
+      { codec: AccountId, reference: accountReference, texts: [`${KEY}@a`, `${KEY}@wonderland`] },
+      {
+        codec: AccountId,
+        reference: accountReference,
+        texts: [`ea0130${'0F'.repeat(48)}@${'d'.repeat(127)}`, `${KEY}@${'d'.repeat(128)}`, `${KEY}@café`],
+      },
+      { codec: AssetId, reference: CASES[3]!.reference, texts: [`rose#wonderland#${KEY}@garden`] },
+    ];
+    for (const { codec, reference, texts } of cases) {
+      for (const text of texts) {
+        const valid = encode(codec, text);
+        const inputs = [valid];
+        for (let i = 0; i < valid.length; i++) {
+          for (const x of replacements) {
+            const changed = valid.slice();
+            changed[i] = x;
+            inputs.push(changed);
+          }
+        }
+        for (const bytes of inputs) {
+          for (const limits of [
+            { bytesMax: 1 << 20, depthMax: 32 },
+            { bytesMax: 5, depthMax: 32 },
+            { bytesMax: 127, depthMax: 32 },
+            { bytesMax: 1 << 20, depthMax: 1 },
+            { bytesMax: 1 << 20, depthMax: 2 },
+            { bytesMax: 1 << 20, depthMax: 3 },
+          ]) {
+            const read = (read: Decoder) => {
+              const r = new Reader(bytes, { ...limits, itemsMax: 1000 });
+              try {
+                return { text: read(r), end: r.pos };
+              } catch (e) {
+                if (!(e instanceof CodecError)) throw e;
+                return { code: e.code, at: e.at, message: e.message };
+              }
+            };
+            assert.deepEqual(
+              read((r) => codec.decode(r)),
+              read(reference),
+              `${text} ${toHexString(bytes)}`,
+            );
+          }
+        }
+      }
+    }
+  });
+
+  it('remembered account texts: ids sharing key bytes or domains, and more ids than the memo holds', () => {
+    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+    const read = (text: string) => {
+      const d = decode(AccountId, encode(AccountId, text), limits);
+      assert.ok(d.ok);
+      return d.value;
+    };
+    const a = `ed0120AABBCCDD${'11'.repeat(28)}`;
+    const b = `ed0120AABBCCDD${'22'.repeat(28)}`;
+    const c = `ea0130AABBCCDD${'11'.repeat(44)}`;
+    const ids = [`${a}@x`, `${a}@y`, `${a}@xy`, `${b}@x`, `${c}@x`, `${a}@x`, `${a}@${'x'.repeat(127)}`];
+    for (let i = 0; i < 3; i++) for (const id of ids) assert.equal(read(id), id);
+    const many = Array.from(
+      { length: ACCOUNT_TEXT_MEMO_MAX + 500 },
+      (_, i) => `ed0120${i.toString(16).toUpperCase().padStart(8, '0').repeat(8)}@d${i % 7}`,
+    );
+    for (let round = 0; round < 2; round++) for (const id of many) assert.equal(read(id), id);
+  });
+
+  it('the account text memo shrinks while ids do not recur and grows back when they do', () => {
+    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+    const read = (text: string) => {
+      const d = decode(AccountId, encode(AccountId, text), limits);
+      assert.ok(d.ok);
+      assert.equal(d.value, text);
+    };
+    /** Distinct ids whose first key bytes (which pick a slot) are i's low bytes. */
+    const id = (i: number) =>
+      `ed0120${[i, i >> 8, i >> 16, i >> 24].map((b) => (b & 255).toString(16).toUpperCase().padStart(2, '0')).join('')}${'AB'.repeat(28)}@d`;
+    // Every id new: each window of lookups has no hits, so the slots shrink to the minimum.
+    let n = 1_000_000;
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(n++));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
+    // The same few ids again and again: the windows hit, the slots grow back to the maximum.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(i % 24));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MAX);
+    // Each id read twice in a row (an authority, then the account inside its asset id), never again:
+    // for two ids in three: fewer than half the lookups hit, which shrinks the slots again.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) {
+      read(id(n));
+      if (i % 3 !== 0) read(id(n));
+      n++;
+    }
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
+  });
+
+  it('AccountId reads the usual id through the installed reader only, and through its parts without one', () => {
+    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
+    const read = (text: string) => {
+      const d = decode(AccountId, encode(AccountId, text), limits);
+      assert.ok(d.ok);
+      assert.equal(d.value, text);
+    };
+    const id = (i: number) =>
+      `ed0120${[i, i >> 8, i >> 16, i >> 24].map((b) => (b & 255).toString(16).toUpperCase().padStart(2, '0')).join('')}${'CD'.repeat(28)}@e`;
+    // Recurring ids through the installed reader: its memo grows to the maximum.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(i % 24));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MAX);
+    let n = 2_000_000;
+    try {
+      // No reader (as in the SDK's builds): new ids read through their parts, the memo never consulted.
+      setUsualAccountReader(undefined);
+      for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(n++));
+      assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MAX);
+    } finally {
+      installAccountTexts();
+    }
+    // Installed again: the same stream of new ids goes through the memo, which shrinks.
+    for (let i = 0; i < 8 * ACCOUNT_MEMO_WINDOW; i++) read(id(n++));
+    assert.equal(accountTextMemoSlots(), ACCOUNT_TEXT_MEMO_MIN);
+  });
 
   it('remembered key texts: keys sharing their first bytes, and more keys than the memo holds', () => {
     const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
@@ -305,5 +445,32 @@ describe('fast paths with non-ASCII ids and many texts', () => {
     w.u8(0xee);
     AssetId.encode(w, many[0]!);
     assert.equal(Buffer.from(w.finish()).toString('hex'), `ee${first[0]}`);
+  });
+});
+
+describe('plain ASCII names written in place', () => {
+  it('give the bytes of the string codec at every length and each character, or write nothing', () => {
+    const chars = ['a', 'Z', '~', '!', ' ', '#', '$', '@', '\u007f', 'é', '\u0000'];
+    for (const n of [0, 1, 2, 63, 64, 126, 127, 128, 129, 200]) {
+      for (const ch of chars) {
+        for (const at of [0, n >> 1, n - 1]) {
+          const name = n === 0 ? '' : 'n'.repeat(at) + ch + 'n'.repeat(Math.max(0, n - at - 1));
+          // Inside a longer text, as ids hold their names.
+          const text = `x#${name}#y`;
+          const w = new Writer(4);
+          w.u8(0xee);
+          const wrote = writePlainAsciiName(w, text, 2, 2 + name.length);
+          const plain = name.length > 0 && [...name].every((c) => c >= '!' && c <= '~' && !'#$@'.includes(c));
+          assert.equal(wrote, plain && name.length <= 128, JSON.stringify(name));
+          if (wrote) {
+            assert.equal(nameProblem(name), undefined);
+            const expected = new Writer(4);
+            expected.u8(0xee);
+            expected.string(name);
+            assert.deepEqual(w.finish(), expected.finish(), `${n} ${JSON.stringify(ch)}`);
+          } else assert.deepEqual(w.finish(), new Uint8Array([0xee]), 'nothing written');
+        }
+      }
+    }
   });
 });

@@ -15,6 +15,7 @@ import { textType } from '../codec/text.js';
 import type { Writer } from '../codec/writer.js';
 import {
   canonicalPublicKeyText,
+  ED25519_TEXT,
   isCanonicalPublicKeyText,
   PublicKeyText,
   writeCanonicalKey,
@@ -80,6 +81,26 @@ function joinParts(left: Codec<string>, sep: string, right: Codec<string>): (r: 
   };
 }
 
+/**
+ * A reader of the usual account id straight to its text, installed by the node at start
+ * (account-texts.ts `installAccountTexts`): undefined, the reader untouched, for an id it leaves to the
+ * general path. Without one (the SDK's builds, which leave that file out) every id is read through its
+ * parts; the text and the errors are the same either way.
+ */
+type UsualAccountReader = (r: Reader) => string | undefined;
+let readUsualAccount: UsualAccountReader | undefined;
+
+/** Installs (or, with undefined, removes) AccountId's reader of the usual id; account-texts.ts only. */
+export function setUsualAccountReader(read: UsualAccountReader | undefined): void {
+  readUsualAccount = read;
+}
+
+/** AccountId's decodeText: the usual id directly, anything else through its parts. */
+const readAccountParts = joinParts(PublicKeyText, '@', DomainId);
+function readAccount(r: Reader): string {
+  return readUsualAccount?.(r) ?? readAccountParts(r);
+}
+
 // Encoding fast paths (`encodeText`): a text already in canonical form is written from its characters,
 // after the same checks the general path makes; any other text returns false and takes that path.
 
@@ -99,6 +120,15 @@ function canonicalAccountParts(text: string, from: number): { key: string; domai
  * text is not a canonical account id.
  */
 function writeAccountAt(w: Writer, text: string, from: number): boolean {
+  // The usual id, an Ed25519 key text, '@' and a plain ASCII domain, needs no search for its '@': a
+  // plain name holds none, so the one after the key is the last one. Anything else is searched.
+  const usualAt = from + ED25519_TEXT.chars;
+  if (text.charCodeAt(usualAt) === 0x40) {
+    const start = w.pos;
+    if (writeCanonicalKeyAt(w, text, from, usualAt) && writePlainAsciiName(w, text, usualAt + 1, text.length))
+      return true;
+    w.pos = start;
+  }
   const at = text.lastIndexOf('@');
   if (at <= from || at === text.length - 1) return false;
   const start = w.pos;
@@ -162,7 +192,7 @@ export const AccountId: Codec<string> = textType<{ signatory: string; domain: st
   parse: parseAccountId,
   print: (v) => `${v.signatory}@${v.domain}`,
   encodeText: writeAccount,
-  decodeText: joinParts(PublicKeyText, '@', DomainId),
+  decodeText: readAccount,
 });
 
 export function accountId(signatory: string, domain: string): string {

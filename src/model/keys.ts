@@ -28,8 +28,8 @@ export function parsePublicKey(text: string): CryptoPublicKey | undefined {
 }
 
 /** Canonical text prefixes and their lengths (crypto/keys.ts: lower-case prefix, upper-case hex). */
-const ED25519_TEXT = { prefix: 'ed0120', chars: 6 + 64 } as const;
-const BLS_TEXT = { prefix: 'ea0130', chars: 6 + 96 } as const;
+export const ED25519_TEXT = { prefix: 'ed0120', chars: 6 + 64 } as const;
+export const BLS_TEXT = { prefix: 'ea0130', chars: 6 + 96 } as const;
 
 /**
  * True when `text` is already the canonical text of a public key, so parsing and printing it again
@@ -155,7 +155,8 @@ class PrintedKeys {
   }
 }
 
-const UPPER_HEX_CODE = Array.from('0123456789ABCDEF', (c) => c.charCodeAt(0));
+/** The character codes of the upper-case hex digits. */
+export const UPPER_HEX_CODE = Array.from('0123456789ABCDEF', (c) => c.charCodeAt(0));
 
 const ED25519_PRINTED = new PrintedKeys(ED25519_TEXT);
 const BLS_PRINTED = new PrintedKeys(BLS_TEXT);

@@ -31,9 +31,14 @@ export function writePlainAsciiName(w: Writer, text: string, from: number, to: n
   if (n <= 0 || n > NAME_BYTES_MAX) return false;
   const start = w.pos;
   w.ensure(2 + n);
-  w.varuint(n);
   const b = w.buf;
   let p = w.pos;
+  // The length prefix: one byte below 128, two for 128 (the largest n).
+  if (n < 0x80) b[p++] = n;
+  else {
+    b[p++] = (n & 0x7f) | 0x80;
+    b[p++] = n >> 7;
+  }
   for (let i = from; i < to; i++) {
     const c = text.charCodeAt(i);
     if (c < 0x21 || c > 0x7e || c === 0x23 || c === 0x24 || c === 0x40) {

@@ -16,6 +16,7 @@ import { loadKeyFile } from '../crypto/keyfile.js';
 import type { Algorithm } from '../crypto/keys.js';
 import type { Ed25519KeyPair } from '../crypto/signer.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
+import { installAccountTexts } from '../model/account-texts.js';
 import type { CommitCertificate } from '../model/block.js';
 import { blockCertificate } from '../model/block-certificate.js';
 import { transactionHash } from '../model/transaction.js';
@@ -91,6 +92,8 @@ export class Node {
   ) {}
 
   static async start(opts: NodeOptions): Promise<Node> {
+    // The node's own codec paths (model/account-texts.ts), left out of the SDK: before any block is read.
+    installAccountTexts();
     const { config } = opts;
     const clock = opts.clock ?? systemClock;
     const files = nodeFiles(opts.dir);
