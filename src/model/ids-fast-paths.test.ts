@@ -38,6 +38,13 @@ import {
 import { KEY_TEXT_MEMO_MAX, PublicKeyText, parsePublicKey } from './keys.js';
 import { Name, nameProblem, writePlainAsciiName } from './names.js';
 
+/** `value` after a round trip through `codec`'s wire form (the decode must succeed). */
+function roundTrip<T>(codec: Codec<T>, value: T): T {
+  const d = decode(codec, encode(codec, value), { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 });
+  assert.ok(d.ok);
+  return d.value;
+}
+
 // The node's reader of the usual account id (account-texts.ts), as the node installs it at start: every
 // AccountId and AssetId decoded below goes through it.
 installAccountTexts();
@@ -183,12 +190,7 @@ describe('direct text decoders match the generic path', () => {
   });
 
   it('remembered account texts: ids sharing key bytes or domains, and more ids than the memo holds', () => {
-    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
-    const read = (text: string) => {
-      const d = decode(AccountId, encode(AccountId, text), limits);
-      assert.ok(d.ok);
-      return d.value;
-    };
+    const read = (text: string) => roundTrip(AccountId, text);
     const a = `ed0120AABBCCDD${'11'.repeat(28)}`;
     const b = `ed0120AABBCCDD${'22'.repeat(28)}`;
     const c = `ea0130AABBCCDD${'11'.repeat(44)}`;
@@ -202,12 +204,7 @@ describe('direct text decoders match the generic path', () => {
   });
 
   it('the account text memo shrinks while ids do not recur and grows back when they do', () => {
-    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
-    const read = (text: string) => {
-      const d = decode(AccountId, encode(AccountId, text), limits);
-      assert.ok(d.ok);
-      assert.equal(d.value, text);
-    };
+    const read = (text: string) => assert.equal(roundTrip(AccountId, text), text);
     /** Distinct ids whose first key bytes (which pick a slot) are i's low bytes. */
     const id = (i: number) =>
       `ed0120${[i, i >> 8, i >> 16, i >> 24].map((b) => (b & 255).toString(16).toUpperCase().padStart(2, '0')).join('')}${'AB'.repeat(28)}@d`;
@@ -229,12 +226,7 @@ describe('direct text decoders match the generic path', () => {
   });
 
   it('AccountId reads the usual id through the installed reader only, and through its parts without one', () => {
-    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
-    const read = (text: string) => {
-      const d = decode(AccountId, encode(AccountId, text), limits);
-      assert.ok(d.ok);
-      assert.equal(d.value, text);
-    };
+    const read = (text: string) => assert.equal(roundTrip(AccountId, text), text);
     const id = (i: number) =>
       `ed0120${[i, i >> 8, i >> 16, i >> 24].map((b) => (b & 255).toString(16).toUpperCase().padStart(2, '0')).join('')}${'CD'.repeat(28)}@e`;
     // Recurring ids through the installed reader: its memo grows to the maximum.
@@ -255,12 +247,7 @@ describe('direct text decoders match the generic path', () => {
   });
 
   it('remembered key texts: keys sharing their first bytes, and more keys than the memo holds', () => {
-    const limits = { bytesMax: 1 << 20, itemsMax: 1000, depthMax: 32 };
-    const read = (text: string) => {
-      const d = decode(PublicKeyText, encode(PublicKeyText, text), limits);
-      assert.ok(d.ok);
-      return d.value;
-    };
+    const read = (text: string) => roundTrip(PublicKeyText, text);
     const a = `ed0120AABBCCDD${'11'.repeat(28)}`;
     const b = `ed0120AABBCCDD${'22'.repeat(28)}`;
     const c = `ea0130AABBCCDD${'11'.repeat(44)}`;
