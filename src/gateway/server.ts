@@ -27,6 +27,7 @@ import { type OpenApiInfo, openApiRoutes, registerOpenApi } from './openapi.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { OPERATOR_HEADERS } from './operator-message.js';
 import { clientKey, createRateLimiter } from './rate-limit.js';
+import { keepConnectionToDrain } from './refused-body.js';
 import { registerRoutes } from './route-table.js';
 import { sharedValidatorFactory } from './schema-compilers.js';
 import { SIGNED_REQUEST_HEADERS } from './signed-request.js';
@@ -238,6 +239,8 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
     });
   }
   installRequestGate(app, base.apiVersions);
+  // A refused body's client reads its answer instead of a reset connection (refused-body.ts).
+  app.addHook('onSend', keepConnectionToDrain);
   installHttpMetrics(app, metrics);
   app.addHook('preClose', async () => app.gateway.streams.closeAll());
   await registerOpenApi(app, opts.openapi ?? DEFAULT_OPENAPI_INFO);
