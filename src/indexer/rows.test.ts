@@ -1,7 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import {
+  ADMIN,
+  ALICE,
+  amount,
+  asset,
+  BOB,
+  CAROL,
+  expectCode,
+  ROSE,
+  world,
+} from '../../test/fixtures/state/state-fixture.js';
 import { numeric } from '../model/numeric.js';
-import { addNumeric, signedText, timestampText } from './rows.js';
+import { addNumeric, type BlockRows, readAfter, signedText, timestampText } from './rows.js';
 
 describe('indexer row values', () => {
   it('adds and subtracts amounts of different scales exactly', () => {
@@ -17,5 +28,41 @@ describe('indexer row values', () => {
     assert.equal(signedText(-5n, 2), '-0.05');
     assert.equal(signedText(0n, 0), '0');
     assert.equal(timestampText(0), '1970-01-01T00:00:00.000Z');
+  });
+});
+
+describe('indexer holders after a block', () => {
+  it('counts the holders of a non-zero amount from the stored count, without listing them', () => {
+    const chain = world();
+    const mint = (to: string, a: string) => ({
+      kind: 'MintAsset' as const,
+      asset: asset(ROSE, to),
+      amount: amount(a),
+    });
+    expectCode(chain, ADMIN, [mint(ALICE, '5'), mint(BOB, '2.5'), mint(CAROL, '1')], 'Committed');
+    // CAROL's whole balance moves to BOB: her asset row goes, so the holders are ALICE and BOB.
+    const all = {
+      kind: 'TransferAsset' as const,
+      source: asset(ROSE, CAROL),
+      destination: BOB,
+      amount: amount('1'),
+    };
+    expectCode(chain, CAROL, [all], 'Committed');
+    const listed = chain.state.holdersOfDefinition(ROSE).filter((a) => a.value.mantissa > 0n).length;
+    assert.equal(listed, 2);
+    // Listing the holders is what this must not do: the state given to it refuses to.
+    const state = new Proxy(chain.state, {
+      get(target, name, receiver) {
+        if (name === 'holdersOfDefinition') throw new Error('listed the holders');
+        const v = Reflect.get(target, name, receiver);
+        return typeof v === 'function' ? v.bind(target) : v;
+      },
+    });
+    const rows = {
+      balances: [],
+      holders: [{ definition: ROSE, holders: 0, total: '0' }],
+    } as unknown as BlockRows;
+    readAfter(rows, state);
+    assert.deepEqual(rows.holders, [{ definition: ROSE, holders: listed, total: '8.50' }]);
   });
 });

@@ -205,9 +205,10 @@ export function readAfter(rows: BlockRows, state: WorldState): void {
     const a = state.asset(b.id);
     b.amount = a === undefined ? undefined : formatNumeric(a.value);
   }
+  // An asset row holds a non-zero amount (a balance that reaches zero is removed, a genesis balance of zero is
+  // refused), so the definition's stored holder count is its holders: one read, not a list of them.
   for (const d of rows.holders) {
-    const held = state.holdersOfDefinition(d.definition).filter((a) => a.value.mantissa > 0n);
-    d.holders = held.length;
+    d.holders = state.holderCount(d.definition);
     d.total = formatNumeric(state.assetDefinition(d.definition)?.totalQuantity ?? ZERO);
   }
 }
