@@ -28,6 +28,19 @@ import type { QueryPort } from './query-port.js';
 
 export type { ListedRows };
 
+/** One holder in a definition's ordered holder index: its balance's order key and its asset id. */
+export interface HolderStep {
+  readonly key: Uint8Array;
+  readonly child: string;
+}
+
+/** A walk of the ordered holder index: resume after `after`, at most `max` steps. */
+export interface HolderWalk {
+  readonly descending: boolean;
+  readonly after?: HolderStep;
+  readonly max: number;
+}
+
 /** Read-only view of the committed world state. */
 export interface StateReader {
   /** A row without copying: only to derive new values from (a list scan's JSON); never change it. */
@@ -60,6 +73,13 @@ export interface StateReader {
   holderIds(definition: string): readonly string[];
   /** The first `n` of holderIds(), read alone; undefined when they cannot be told without all of them. */
   firstHolderIds(definition: string, n: number): readonly string[] | undefined;
+  /**
+   * The definition's holders in balance order (ascending unless `descending`), `max` after `after`, from the
+   * ordered holder index of a state on disk: each step's `key` is its balance's order key
+   * (state/state-index-keys.ts `orderKeyMantissa` reads it), `child` its asset id. Undefined for a state in
+   * the heap, which keeps no ordered index.
+   */
+  orderedHolders(definition: string, walk: HolderWalk): readonly HolderStep[] | undefined;
   permissionsOfAccount(account: string): Permission[];
   rolesOfAccount(account: string): string[];
   /** `text` read as a ledger module's name standing in for an id of `kind` (id-resolver.ts). */

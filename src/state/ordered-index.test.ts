@@ -14,6 +14,7 @@ import type { StoreReader } from './disk-table-store.js';
 import { memoryTree } from './merkle/tree.js';
 import { GROUP_BUFFER_MAX } from './ordered-index.js';
 import { executeQuery } from './query.js';
+import { numericOrderKey, orderKeyMantissa } from './state-index-keys.js';
 import type { StoreWrite } from './store-writes.js';
 import { WorldState } from './world-state.js';
 
@@ -224,5 +225,32 @@ describe('the ordered holder index', () => {
     flush();
     await check('durable again');
     assert.ok(!store.map.has(toHex(new Uint8Array(0))));
+  });
+});
+
+describe('order keys', () => {
+  it('read back as the value at a scale that holds it, and undefined at one that does not', () => {
+    const values = [
+      '0',
+      '1',
+      '0.5',
+      '123.45',
+      '340282366920938463463374607431768211455',
+      '0.0000000000000000000000000001',
+    ];
+    for (const text of values) {
+      const v = numeric(text);
+      const key = numericOrderKey(v);
+      assert.equal(orderKeyMantissa(key, v.scale), v.mantissa, text);
+      assert.equal(
+        orderKeyMantissa(key, v.scale + 1 <= 28 ? v.scale + 1 : 28),
+        v.scale < 28 ? v.mantissa * 10n : v.mantissa,
+      );
+      if (v.scale > 0 && v.mantissa % 10n !== 0n)
+        assert.equal(orderKeyMantissa(key, v.scale - 1), undefined, text);
+    }
+    // The same value at two scales has one key.
+    assert.deepEqual(numericOrderKey(numeric('1.50')), numericOrderKey(numeric('1.5')));
+    assert.equal(orderKeyMantissa(numericOrderKey(numeric('1.50')), 1), 15n);
   });
 });

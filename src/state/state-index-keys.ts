@@ -90,6 +90,20 @@ export function numericOrderKey(n: { readonly mantissa: bigint; readonly scale: 
   return out;
 }
 
+/**
+ * The value an order key holds, as a mantissa at `scale`: undefined when the value has more fraction digits
+ * than `scale` keeps (the key of a balance stored at its definition's scale always fits it).
+ */
+export function orderKeyMantissa(key: Uint8Array, scale: number): bigint | undefined {
+  assert(
+    key.length === ORDER_KEY_BYTES && scale >= 0 && scale <= ORDER_SCALE,
+    'order key or scale out of range',
+  );
+  const v = BigInt(`0x${Buffer.from(key.buffer, key.byteOffset, key.length).toString('hex')}`);
+  const f = TO_ORDER_SCALE[scale]!;
+  return v % f === 0n ? v / f : undefined;
+}
+
 /** Parent prefixes of ordered entries, by tag, index and parent (a few: one per asset definition written). */
 const orderedPrefixes = new Map<string, Uint8Array>();
 const ORDERED_PREFIXES_KEPT = 1024;

@@ -452,6 +452,14 @@ export class WorldState {
     return store.orderedChildren(parent, walk);
   }
 
+  /**
+   * The definition's holders in balance order from the ordered holder index of a state on disk, `walk.max`
+   * at a time; undefined for a state in the heap (it keeps no ordered index).
+   */
+  orderedHolders(definition: string, walk: OrderedWalk): OrderedStep[] | undefined {
+    return this.orderedChildren('asset', definition, walk);
+  }
+
   linkedIds(table: TableName, index: IndexName, parent: string): readonly string[] {
     return (this.tables[table] as BaseTable<unknown>).sortedChildIds(index, parent);
   }

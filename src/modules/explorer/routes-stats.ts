@@ -16,7 +16,7 @@ import {
   econometrics,
 } from './econometrics.js';
 import { accountQr } from './qr.js';
-import { holderSnapshot } from './snapshot.js';
+import { definitionSnapshot } from './snapshot.js';
 import type { ChainTotals } from './totals.js';
 import {
   ExplorerEconometricsView,
@@ -85,12 +85,16 @@ function snapshotRoute(x: ExplorerContext): RouteDef {
     url: '/v1/explorer/asset-definitions/:id/snapshot',
     operationId: 'explorerAssetDefinitionSnapshot',
     summary: 'Holder distribution now: holders, Gini (ppm), Lorenz points, top holders',
-    errorStatuses: [404],
+    description:
+      'Every holder of the definition is read (in balance order from the ordered holder index of a state on ' +
+      'disk, in bounded memory): a definition with more holders than `query.work_units_max` answers 422 ' +
+      'query_budget_exceeded.',
+    errorStatuses: [404, 422],
     schema: { params: IdParams, response: { 200: viewSchema(ExplorerSnapshotView) } },
     handler: async (req, reply) => {
       const d = await definitionOf(x, req.params.id);
       const { state, chain } = x.port;
-      const snap = holderSnapshot(d.id, d.scale, chain.height(), state.holdersOfDefinition(d.id));
+      const snap = definitionSnapshot(state, d, chain.height(), workUnitsMax(x));
       return respond(x.deps.schema, req, reply, ExplorerSnapshotView, snap);
     },
   });
