@@ -30,7 +30,8 @@ export const SNAPSHOT_READ_STEP = 4096;
 const PPM = 1_000_000n;
 
 interface Holding {
-  account: string;
+  /** The holder's account id, or its asset id (one definition's asset ids order as their accounts). */
+  holder: string;
   amount: bigint;
 }
 
@@ -38,9 +39,9 @@ function ppm(part: bigint, whole: bigint): number {
   return whole === 0n ? 0 : Number((part * PPM) / whole);
 }
 
-/** Larger amount first, then the smaller account id. */
+/** Larger amount first, then the smaller holder id. */
 function before(a: Holding, b: Holding): boolean {
-  return a.amount > b.amount || (a.amount === b.amount && a.account < b.account);
+  return a.amount > b.amount || (a.amount === b.amount && a.holder < b.holder);
 }
 
 /** The statistics of `n` holders fed one at a time in ascending order of amount. */
@@ -69,13 +70,14 @@ export class Distribution {
     while (c.length <= LORENZ_POINTS && this.boundary(c.length) === this.count) c.push(this.total);
   }
 
-  add(account: string, amount: bigint): void {
+  /** The next holder: `holder` is its account id or asset id (the same kind for every holder fed). */
+  add(holder: string, amount: bigint): void {
     assert(this.count < this.n, `more than the ${this.n} holders counted`);
     this.count++;
     this.total += amount;
     this.weighted += (2n * BigInt(this.count) - BigInt(this.n) - 1n) * amount;
     this.mark();
-    const h = { account, amount };
+    const h = { holder, amount };
     const top = this.top;
     if (top.length === SNAPSHOT_TOP_MAX && !before(h, top[top.length - 1]!)) return;
     let at = top.length;
@@ -84,7 +86,13 @@ export class Distribution {
     if (top.length > SNAPSHOT_TOP_MAX) top.pop();
   }
 
-  finish(definitionId: string, scale: number, height: number): ExplorerSnapshot {
+  /** The snapshot; `account` names a holder fed as an asset id by its account. */
+  finish(
+    definitionId: string,
+    scale: number,
+    height: number,
+    account: (holder: string) => string = (h) => h,
+  ): ExplorerSnapshot {
     assert(this.count === this.n, `${this.count} holders fed of the ${this.n} counted`);
     assert(this.cumulative.length === LORENZ_POINTS + 1, 'a Lorenz point for every step');
     const { n, total } = this;
@@ -100,7 +108,7 @@ export class Distribution {
         quantityPpm: n === 0 ? 0 : ppm(cum, total),
       })),
       topHolders: this.top.map((h) => ({
-        accountId: h.account,
+        accountId: account(h.holder),
         quantity: numeric(h.amount),
         sharePpm: ppm(h.amount, total),
       })),
@@ -125,11 +133,11 @@ export function holderSnapshot(
   const holdings: Holding[] = [];
   for (const a of balances) {
     const amount = listedAmount(a, scale)!;
-    if (amount > 0n) holdings.push({ account: accountOf(a.id), amount });
+    if (amount > 0n) holdings.push({ holder: accountOf(a.id), amount });
   }
   holdings.sort((a, b) => (a.amount < b.amount ? -1 : a.amount > b.amount ? 1 : 0));
   const d = new Distribution(holdings.length);
-  for (const h of holdings) d.add(h.account, h.amount);
+  for (const h of holdings) d.add(h.holder, h.amount);
   return d.finish(definitionId, scale, height);
 }
 
@@ -160,10 +168,10 @@ export function definitionSnapshot(
     for (const s of steps) {
       const amount = orderKeyMantissa(s.key, d.scale) ?? listedAmount(state.asset(s.child), d.scale);
       assert(amount !== undefined && amount > 0n, `holder ${s.child} without a balance in its index entry`);
-      dist.add(accountOf(s.child), amount);
+      dist.add(s.child, amount);
     }
     if (steps.length < step) break;
     steps = state.orderedHolders(d.id, { descending: false, after: steps.at(-1)!, max: step })!;
   }
-  return dist.finish(d.id, d.scale, height);
+  return dist.finish(d.id, d.scale, height, accountOf);
 }
