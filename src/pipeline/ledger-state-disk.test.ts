@@ -11,18 +11,14 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { open as openLmdb } from 'lmdb';
 import {
-  admin,
-  certify,
+  commitAdminBlock,
   commitGenesis,
-  GENESIS_TIME_MS,
   MEMORY_CHAIN_ID,
   newDisk,
   openMemoryLedger,
 } from '../../test/helpers/memory-chain.js';
-import { buildTx } from '../../test/helpers/tx.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import type { Instruction } from '../model/instructions.js';
-import { transactionHash } from '../model/transaction.js';
 import { CursorStore } from '../state/cursors.js';
 import { executeQuery } from '../state/query.js';
 import { childCountKey, STATE_INDEX_META_KEY, STATE_INDEX_PREFIX } from '../state/state-index-keys.js';
@@ -80,22 +76,6 @@ const BLOCKS: Instruction[][] = [
   accounts(0, 150),
   accounts(150, ACCOUNTS),
 ];
-
-/** Commits the block after the tip holding one admin transaction; returns its hash. */
-async function commitBlock(ledger: Ledger, instructions: Instruction[]): Promise<Uint8Array> {
-  const n = ledger.height() + 1;
-  const creationTimeMs = GENESIS_TIME_MS + n * 1000;
-  const tx = buildTx(admin, instructions, { chainId: MEMORY_CHAIN_ID, creationTimeMs });
-  const executed = ledger.execute({
-    view: 0,
-    creationTimeMs,
-    transactions: [tx],
-    hashes: [transactionHash(tx)],
-  });
-  assert.equal(executed.results[0]!.kind, 'Committed', JSON.stringify(executed.results[0]));
-  await ledger.commit(executed, certify(n, executed.hash));
-  return executed.hash;
-}
 
 function assertCacheBound(ledger: Ledger, when: string): void {
   const { rows, max } = ledger.state.rowCache();
@@ -293,7 +273,8 @@ describe('the world state on disk', () => {
       assert.ok(!memory.state.onDisk);
       await commitGenesis(ledger);
       await commitGenesis(memory);
-      for (const b of BLOCKS) assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b));
+      for (const b of BLOCKS)
+        assert.deepEqual(await commitAdminBlock(ledger, b), await commitAdminBlock(memory, b));
       // Read while the last blocks' rows may still be on their way to the store, then once durable.
       const holders = memory.state.holdersOfDefinition(DEFINITION);
       assert.equal(holders.length, ACCOUNTS);
@@ -317,7 +298,7 @@ describe('the world state on disk', () => {
       assert.deepEqual(again.state.sortedIds('account'), memory.state.sortedIds('account'));
       // A block on the reopened state: the new holder is seen before and after its rows are durable.
       const more = accounts(ACCOUNTS, ACCOUNTS + 1);
-      assert.deepEqual(await commitBlock(again, more), await commitBlock(memory, more));
+      assert.deepEqual(await commitAdminBlock(again, more), await commitAdminBlock(memory, more));
       assert.equal(again.state.holdersOfDefinition(DEFINITION).length, ACCOUNTS + 1);
       await again.flushState();
       assert.deepEqual(
@@ -337,7 +318,7 @@ describe('the world state on disk', () => {
     try {
       const { ledger } = await Ledger.open(options(dir));
       await commitGenesis(ledger);
-      for (const b of BLOCKS.slice(0, 2)) await commitBlock(ledger, b);
+      for (const b of BLOCKS.slice(0, 2)) await commitAdminBlock(ledger, b);
       await ledger.flushState();
       const holders = ledger.state.holdersOfDefinition(DEFINITION);
       await ledger.close();
@@ -346,7 +327,7 @@ describe('the world state on disk', () => {
       const { ledger: heap } = await Ledger.open(options(dir));
       assert.ok(!heap.state.onDisk, 'no index range: loaded into the heap');
       assert.deepEqual(heap.state.holdersOfDefinition(DEFINITION), holders);
-      await commitBlock(heap, BLOCKS[2]!);
+      await commitAdminBlock(heap, BLOCKS[2]!);
       await heap.flushState();
       const all = heap.state.holdersOfDefinition(DEFINITION);
       await heap.close();
@@ -375,7 +356,7 @@ describe('the world state on disk', () => {
         amount: { mantissa: i === 250 ? 1000n : BigInt(99 - i), scale: 0 },
       }));
       for (const b of [...BLOCKS, moves])
-        assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b));
+        assert.deepEqual(await commitAdminBlock(ledger, b), await commitAdminBlock(memory, b));
       const want = await holderPages(memory.state);
       assert.ok(want[0]![0]!.endsWith('="1251"'), want[0]![0]);
       const walks = countWalks(ledger.state);
@@ -392,7 +373,7 @@ describe('the world state on disk', () => {
       assert.ok(!heap.state.onDisk, 'a store of format 1 is loaded into the heap');
       assert.deepEqual(await holderPages(heap.state), want);
       const more = accounts(ACCOUNTS, ACCOUNTS + 1);
-      assert.deepEqual(await commitBlock(heap, more), await commitBlock(memory, more));
+      assert.deepEqual(await commitAdminBlock(heap, more), await commitAdminBlock(memory, more));
       await heap.flushState();
       await heap.close();
       const { ledger: disk } = await Ledger.open(options(dir));
@@ -417,7 +398,7 @@ describe('the world state on disk', () => {
       const counts = new Set<number>();
       for (const [n, b] of [...BLOCKS, ...randomMoves(30, 11)].entries()) {
         // The same block hashes (and state roots) on disk as in the heap: the count is not state.
-        assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b), `block ${n}`);
+        assert.deepEqual(await commitAdminBlock(ledger, b), await commitAdminBlock(memory, b), `block ${n}`);
         const holders = memory.state.holdersOfDefinition(DEFINITION).length;
         assert.equal(ledger.state.holderCount(DEFINITION), holders, `block ${n}: pending`);
         if (n % 4 === 0) {
@@ -439,7 +420,7 @@ describe('the world state on disk', () => {
       assert.ok(!heap.state.onDisk, 'a store of format 2 is loaded into the heap');
       assert.equal(heap.state.holderCount(DEFINITION), holders);
       const more = accounts(ACCOUNTS + 1000, ACCOUNTS + 1003);
-      assert.deepEqual(await commitBlock(heap, more), await commitBlock(memory, more));
+      assert.deepEqual(await commitAdminBlock(heap, more), await commitAdminBlock(memory, more));
       await heap.flushState();
       await heap.close();
       const { ledger: disk } = await Ledger.open(options(dir));

@@ -121,6 +121,26 @@ export async function commitGenesis(ledger: Ledger, stateRootVersion: 1 | 2 = 2)
   await ledger.commit(executed, certify(1, executed.hash));
 }
 
+/**
+ * Commits the block after the tip: one transaction of `instructions` signed by the admin, a second after
+ * the block before; throws unless it is committed. Returns the block's hash.
+ */
+export async function commitAdminBlock(ledger: Ledger, instructions: Instruction[]): Promise<Uint8Array> {
+  const n = ledger.height() + 1;
+  const creationTimeMs = GENESIS_TIME_MS + n * 1000;
+  const tx = buildTx(admin, instructions, { chainId: MEMORY_CHAIN_ID, creationTimeMs });
+  const executed = ledger.execute({
+    view: 0,
+    creationTimeMs,
+    transactions: [tx],
+    hashes: [transactionHash(tx)],
+  });
+  const r = executed.results[0]!;
+  if (r.kind !== 'Committed') throw new Error(`block ${n} rejected: ${JSON.stringify(r)}`);
+  await ledger.commit(executed, certify(n, executed.hash));
+  return executed.hash;
+}
+
 export const verifyEd25519 = async (pk: Uint8Array, msg: Uint8Array, sig: Uint8Array) =>
   ed25519Verify(pk, msg, sig);
 

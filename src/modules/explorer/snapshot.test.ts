@@ -6,20 +6,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import {
-  admin,
-  certify,
+  commitAdminBlock,
   commitGenesis,
-  GENESIS_TIME_MS,
   MEMORY_CHAIN_ID,
   newDisk,
   openMemoryLedger,
 } from '../../../test/helpers/memory-chain.js';
-import { buildTx, newAccount } from '../../../test/helpers/tx.js';
+import { newAccount } from '../../../test/helpers/tx.js';
 import { DEFAULT_DECODE_LIMITS } from '../../codec/limits.js';
 import type { StateReader } from '../../gateway/ports.js';
 import type { Instruction } from '../../model/instructions.js';
 import { numeric } from '../../model/numeric.js';
-import { transactionHash } from '../../model/transaction.js';
 import { Ledger } from '../../pipeline/ledger.js';
 import { definitionSnapshot, holderSnapshot, LORENZ_POINTS, SNAPSHOT_TOP_MAX } from './snapshot.js';
 
@@ -171,21 +168,6 @@ describe('holder snapshot of a state on disk, from the ordered holder index', ()
     ],
   ];
 
-  async function commitBlock(ledger: Ledger, instructions: Instruction[]): Promise<Uint8Array> {
-    const n = ledger.height() + 1;
-    const creationTimeMs = GENESIS_TIME_MS + n * 1000;
-    const tx = buildTx(admin, instructions, { chainId: MEMORY_CHAIN_ID, creationTimeMs });
-    const executed = ledger.execute({
-      view: 0,
-      creationTimeMs,
-      transactions: [tx],
-      hashes: [transactionHash(tx)],
-    });
-    assert.equal(executed.results[0]!.kind, 'Committed', JSON.stringify(executed.results[0]));
-    await ledger.commit(executed, certify(n, executed.hash));
-    return executed.hash;
-  }
-
   /** The state with holdersOfDefinition refused: what a snapshot must not list. */
   function unlisted(state: StateReader): StateReader {
     return new Proxy(state, {
@@ -211,7 +193,8 @@ describe('holder snapshot of a state on disk, from the ordered holder index', ()
       const memory = (await openMemoryLedger(newDisk())).ledger;
       await commitGenesis(ledger);
       await commitGenesis(memory);
-      for (const b of blocks) assert.deepEqual(await commitBlock(ledger, b), await commitBlock(memory, b));
+      for (const b of blocks)
+        assert.deepEqual(await commitAdminBlock(ledger, b), await commitAdminBlock(memory, b));
       const d = { id: DEFINITION, scale: 2 };
       const want = holderSnapshot(DEFINITION, 2, 9, memory.state.holdersOfDefinition(DEFINITION));
       assert.equal(want.holders, 60, 'the emptied balance is no holder');
