@@ -84,8 +84,8 @@ export function heldTokens(t: StateViews, account: string): Set<string> {
 /**
  * True when `account` holds the scoped token `name` naming `object` (a payload of exactly `{field:
  * object}`), directly or through a role: what `heldTokens(t, account).has(tokenKey(name, object))`
- * answers, without rendering a key for every token held. A delegate (the ISO 20022 bridge account)
- * holds one grant per account that authorised it, and this runs on each of its debits.
+ * answers, without rendering a key for every token held. A transfer delegate holds one grant per
+ * account that authorised it, and this runs on each of its debits.
  */
 export function holdsScopedToken(t: StateViews, account: string, name: PermissionName, object: string) {
   const field = scopeField(name);
