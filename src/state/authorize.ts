@@ -81,6 +81,27 @@ export function heldTokens(t: StateViews, account: string): Set<string> {
   return held;
 }
 
+/**
+ * True when `account` holds the scoped token `name` naming `object` (a payload of exactly `{field:
+ * object}`), directly or through a role: what `heldTokens(t, account).has(tokenKey(name, object))`
+ * answers, without rendering a key for every token held. A transfer delegate holds one grant per
+ * account that authorised it, and this runs on each of its debits.
+ */
+export function holdsScopedToken(t: StateViews, account: string, name: PermissionName, object: string) {
+  const field = scopeField(name);
+  if (field === undefined) return false;
+  const names = (p: Permission) =>
+    p.name === name &&
+    isObject(p.payload) &&
+    p.payload[field] === object &&
+    Object.keys(p.payload).length === 1;
+  for (const p of t.accountPermissions.get(account) ?? []) if (names(p)) return true;
+  for (const roleId of t.accountRoles.get(account) ?? []) {
+    for (const p of t.role.get(roleId)?.permissions ?? []) if (names(p)) return true;
+  }
+  return false;
+}
+
 function tokenKey(name: PermissionName, object: string | undefined): string {
   if (object === undefined) return name;
   return permissionKey({ name, payload: { [scopeField(name)!]: object } });
@@ -122,8 +143,8 @@ export function authorizeDebit(
   definition: string,
 ): Fail | undefined {
   if (!x.checkPermissions || x.authority === source) return undefined;
+  if (holdsScopedToken(x.t, x.authority, 'CanTransferFrom', source)) return undefined;
   const held = heldTokens(x.t, x.authority);
-  if (held.has(tokenKey('CanTransferFrom', source))) return undefined;
   if (held.has(PERMISSIONS.TransferDelegate))
     return fail('debit_not_granted', `${source} has not granted CanTransferFrom to ${x.authority}`);
   return authorize(x, owners, token, definition);

@@ -2,6 +2,7 @@
 // ISO 20022 bridge account may debit only accounts that granted it CanTransferFrom, whatever else it
 // holds, and only an account itself (or a permission manager) hands out a grant on it.
 
+import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   ADMIN,
@@ -18,6 +19,10 @@ import {
   world,
 } from '../../test/fixtures/state/state-fixture.js';
 import type { Instruction } from '../model/instructions.js';
+import { type Permission, permissionKey } from '../model/permissions.js';
+import { authorizeDebit, heldTokens, holdsScopedToken } from './authorize.js';
+import type { ExecContext } from './exec-context.js';
+import type { StateViews } from './state-view.js';
 
 const BRIDGE = acc(9);
 const from = (account: string) => perm('CanTransferFrom', { account });
@@ -125,6 +130,54 @@ describe('transfer delegates', () => {
       ADMIN,
       [grant(ALICE, { name: 'CanTransferFrom', payload: { domain: 'x' } })],
       'invalid_parameter',
+    );
+  });
+
+  it('a debit looks up its one grant: the answer of the held-token set, no other grant rendered', () => {
+    // Views holding `direct` permissions and a role with `viaRole`, for BRIDGE.
+    const views = (direct: Permission[], viaRole: Permission[] = []) =>
+      ({
+        accountPermissions: new Map([[BRIDGE, direct]]),
+        accountRoles: new Map([[BRIDGE, ['r']]]),
+        role: new Map([['r', { permissions: viaRole }]]),
+      }) as unknown as StateViews;
+    const held = (t: StateViews, source: string) => heldTokens(t, BRIDGE).has(permissionKey(from(source)));
+    const cases: Array<[Permission[], Permission[]]> = [
+      [[from(ALICE)], []],
+      [[], [from(ALICE)]],
+      [[perm('CanTransferFrom', { account: ALICE, extra: 'x' })], []],
+      [[perm('CanTransferFrom', ALICE)], [perm('CanTransferFrom', null)]],
+      [[perm('CanTransferFrom', { account: 1 })], [perm('CanTransferFrom', [ALICE])]],
+      [[perm('CanTransferAssetWithDefinition', { asset_definition: ALICE })], []],
+      [[perm('TransferDelegate'), from(BOB)], [from(CAROL)]],
+    ];
+    for (const [direct, viaRole] of cases) {
+      const t = views(direct, viaRole);
+      for (const source of [ALICE, BOB, CAROL])
+        assert.equal(holdsScopedToken(t, BRIDGE, 'CanTransferFrom', source), held(t, source));
+    }
+    // Many grants: only the one naming the source is looked at (each payload counts its key listings).
+    let listed = 0;
+    const counted = (account: string) =>
+      perm(
+        'CanTransferFrom',
+        new Proxy(
+          { account },
+          {
+            ownKeys: (o) => {
+              listed++;
+              return Reflect.ownKeys(o);
+            },
+          },
+        ),
+      );
+    const t = views([perm('TransferDelegate'), counted(ALICE), counted(BOB), counted(CAROL)]);
+    const x = { checkPermissions: true, authority: BRIDGE, t } as unknown as ExecContext;
+    assert.equal(authorizeDebit(x, CAROL, [CAROL], 'CanTransferAssetWithDefinition', ROSE), undefined);
+    assert.equal(listed, 1, 'the grants of ALICE and BOB are not rendered');
+    assert.equal(
+      authorizeDebit(x, ADMIN, [ADMIN], 'CanTransferAssetWithDefinition', ROSE)?.code,
+      'debit_not_granted',
     );
   });
 });

@@ -3,7 +3,10 @@
 // before the caller continues, the same discipline as the state store (src/storage/state-store.ts).
 // Reads are synchronous. A record changed but not yet flushed is served from a small write-through
 // cache, so every caller sees its own writes; that is what makes duplicate checks and return tallies
-// exact under concurrency.
+// exact under concurrency. Two more in-memory copies spare the hot path reads of what this process has
+// just written (README "Throughput"): the latest durable version of records still Pending (the bridge
+// reads each one back on every status change) and the hashes of the newest audit entries (what an
+// anchor's Merkle root is computed over). Both only ever hold what is on disk, and are bounded.
 
 import { mkdir } from 'node:fs/promises';
 import { type Database, open as openLmdb, type RootDatabase } from 'lmdb';
@@ -13,6 +16,7 @@ import { hash } from '../../../crypto/hash.js';
 import { toHex } from '../../../util/hex.js';
 import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../../../util/lmdb-writes.js';
 import {
+  AUDIT_ANCHOR_ENTRIES_MAX,
   AUDIT_GENESIS_HASH,
   type AuditAnchor,
   AuditAnchorCodec,
@@ -25,6 +29,10 @@ import { type BridgeRecord, BridgeRecordCodec } from './record.js';
 
 const DECODE_LIMITS = { bytesMax: 16 * 1024 * 1024, itemsMax: 100_000, depthMax: 32 };
 const META_HEAD = 'audit_head';
+/** Durable Pending records kept decoded in memory at most (the oldest is dropped first). */
+export const LIVE_RECORDS_MAX = 16_384;
+/** Hashes of the newest audit entries kept in memory: twice what one anchor covers. */
+const RECENT_HASHES_MAX = 2 * AUDIT_ANCHOR_ENTRIES_MAX;
 export const META_PENDING_ANCHOR = 'pending_anchor';
 export const META_PENDING_ANCHOR_TX = 'pending_anchor_tx';
 
@@ -53,7 +61,8 @@ type Bytes = Database<Uint8Array, string | number>;
 interface QueuedWrite {
   readonly write: StoreWrite;
   readonly entries: ReadonlyArray<readonly [number, Uint8Array]>;
-  readonly records: ReadonlyArray<readonly [string, BridgeRecord, Uint8Array]>;
+  /** Id, record, its encoding, and whether the pending set must change (it holds the id already). */
+  readonly records: ReadonlyArray<readonly [string, BridgeRecord, Uint8Array, boolean]>;
   readonly head: ChainHead;
   resolve(): void;
   reject(e: unknown): void;
@@ -61,6 +70,11 @@ interface QueuedWrite {
 
 export class BridgeStore {
   private readonly dirty = new Map<string, BridgeRecord>();
+  /** The durable version of Pending records (insertion order is age: the oldest is dropped first). */
+  private readonly live = new Map<string, BridgeRecord>();
+  /** Hashes of the audit entries from `recentFrom` on, as written by this process (durable or not). */
+  private recent: string[] = [];
+  private recentFrom: number;
   private readonly queue: QueuedWrite[] = [];
   private readonly idle: Array<() => void> = [];
   private flushing = false;
@@ -79,11 +93,17 @@ export class BridgeStore {
     private readonly fsync: boolean,
     private readonly nowMs: () => number,
     private head: ChainHead,
+    private readonly liveMax: number,
   ) {
     this.durable = head;
+    this.recentFrom = head.seq + 1;
   }
 
-  static async open(dir: string, opts: { fsync: boolean; nowMs: () => number }): Promise<BridgeStore> {
+  /** `liveRecordsMax`: durable Pending records kept decoded in memory (LIVE_RECORDS_MAX unless told). */
+  static async open(
+    dir: string,
+    opts: { fsync: boolean; nowMs: () => number; liveRecordsMax?: number },
+  ): Promise<BridgeStore> {
     await mkdir(dir, { recursive: true });
     const root = openLmdb({
       path: dir,
@@ -109,6 +129,7 @@ export class BridgeStore {
       opts.fsync,
       opts.nowMs,
       head,
+      opts.liveRecordsMax ?? LIVE_RECORDS_MAX,
     );
   }
 
@@ -117,7 +138,7 @@ export class BridgeStore {
   }
 
   get(messageId: string): BridgeRecord | undefined {
-    const cached = this.dirty.get(messageId);
+    const cached = this.dirty.get(messageId) ?? this.live.get(messageId);
     if (cached !== undefined) return cached;
     const bytes = this.records.get(messageId);
     return bytes === undefined ? undefined : decodeOrFail(BridgeRecordCodec, bytes, `record ${messageId}`);
@@ -157,7 +178,10 @@ export class BridgeStore {
     return out;
   }
 
+  /** The hashes of the durable entries fromSeq..toSeq: from memory when this process wrote them all. */
   entryHashes(fromSeq: number, toSeq: number): string[] {
+    if (fromSeq >= this.recentFrom && toSeq <= this.durable.seq && fromSeq <= toSeq)
+      return this.recent.slice(fromSeq - this.recentFrom, toSeq - this.recentFrom + 1);
     return this.entries(fromSeq, toSeq - fromSeq + 1).map((e) => e.hash);
   }
 
@@ -183,7 +207,7 @@ export class BridgeStore {
   apply(write: StoreWrite): Promise<void> {
     this.checkUsable();
     const entries: Array<readonly [number, Uint8Array]> = [];
-    const records: Array<readonly [string, BridgeRecord, Uint8Array]> = [];
+    const records: Array<readonly [string, BridgeRecord, Uint8Array, boolean]> = [];
     for (const { record, event } of write.changes) {
       // One encoding serves the stored value and the hash the audit entry commits to (record.ts).
       const bytes = encode(BridgeRecordCodec, record, 1024);
@@ -198,8 +222,13 @@ export class BridgeStore {
       };
       const entryBytes = encode(AuditEntryCodec, entry);
       this.head = { seq: entry.seq, hash: toHex(hash(entryBytes)) };
+      this.remember(this.head);
       entries.push([entry.seq, entryBytes]);
-      records.push([record.messageId, record, bytes]);
+      // A record that stays Pending is in the pending set already when its previous version (queued
+      // before this one, or durable) was Pending: only a change of state touches the set.
+      const previous = this.dirty.get(record.messageId) ?? this.live.get(record.messageId);
+      const pendingChanges = previous?.status !== 'Pending' || record.status !== 'Pending';
+      records.push([record.messageId, record, bytes, pendingChanges]);
       this.dirty.set(record.messageId, record);
     }
     const head = this.head;
@@ -220,6 +249,8 @@ export class BridgeStore {
         if (this.failure !== undefined) throw this.failure;
         await this.root.transaction(() => {
           for (const w of batch) this.writeSync(w);
+          // One chain head per transaction: the last write's (group commit writes many).
+          this.meta.putSync(META_HEAD, encodeHead(batch[batch.length - 1]!.head));
         });
         if (this.fsync) await this.root.flushed;
       } catch (e) {
@@ -234,7 +265,10 @@ export class BridgeStore {
       }
       for (const w of batch) {
         this.durable = w.head;
-        for (const [id, r] of w.records) if (this.dirty.get(id) === r) this.dirty.delete(id);
+        for (const [id, r] of w.records) {
+          if (this.dirty.get(id) === r) this.dirty.delete(id);
+          this.keepLive(id, r);
+        }
         w.resolve();
       }
     }
@@ -243,8 +277,9 @@ export class BridgeStore {
   }
 
   private writeSync(w: QueuedWrite): void {
-    for (const [id, r, bytes] of w.records) {
+    for (const [id, r, bytes, pendingChanges] of w.records) {
       this.records.putSync(id, bytes);
+      if (!pendingChanges) continue;
       if (r.status === 'Pending') this.pending.putSync(id, new Uint8Array(0));
       else this.pending.removeSync(id);
     }
@@ -256,7 +291,24 @@ export class BridgeStore {
     }
     const a = w.write.committedAnchor;
     if (a !== undefined) this.anchors.putSync(a.toSeq, encode(AuditAnchorCodec, a));
-    this.meta.putSync(META_HEAD, encodeHead(w.head));
+  }
+
+  /** Keeps the durable version of a Pending record decoded in memory; a final one leaves. */
+  private keepLive(id: string, r: BridgeRecord): void {
+    this.live.delete(id);
+    if (r.status !== 'Pending') return;
+    this.live.set(id, r);
+    if (this.live.size > this.liveMax) this.live.delete(this.live.keys().next().value!);
+  }
+
+  /** Appends the hash of the entry just chained; drops the older half when the window is full. */
+  private remember(head: ChainHead): void {
+    this.recent.push(head.hash);
+    if (this.recent.length > RECENT_HASHES_MAX) {
+      const drop = this.recent.length - AUDIT_ANCHOR_ENTRIES_MAX;
+      this.recent = this.recent.slice(drop);
+      this.recentFrom += drop;
+    }
   }
 
   /**
