@@ -23,7 +23,7 @@ import {
 import { callField, senderField } from '../../src/zk/bind.js';
 import { FIELD_ORDER } from '../../src/zk/field.js';
 import { BASE_FIELD_ORDER, type Groth16ProofBytes, verifyGroth16 } from '../../src/zk/groth16-verify.js';
-import { fixedBaseSum, fixedBaseTable, WasmGroth16 } from '../../src/zk/groth16-wasm.js';
+import { fixedBaseSum, fixedBaseTable, multiMillerLoop, WasmGroth16 } from '../../src/zk/groth16-wasm.js';
 import { merkleRoot } from '../../src/zk/poseidon-tree.js';
 import { parseVerifyingKey } from '../../src/zk/verifying-key.js';
 
@@ -226,7 +226,7 @@ function affine(bytes: Uint8Array): { x: bigint; y: bigint } {
   return { x: BigInt(`0x${hex.slice(0, 64)}`), y: BigInt(`0x${hex.slice(64, 128)}`) };
 }
 
-describe('the WebAssembly verifier’s fixed-base tables of the key’s IC points', () => {
+describe('the WebAssembly verifier’s own steps on the engine: IC tables, one Miller loop', () => {
   let curve: WasmBn128;
   before(async () => {
     curve = await buildBn128(true);
@@ -266,5 +266,22 @@ describe('the WebAssembly verifier’s fixed-base tables of the key’s IC point
     for (const scalars of sets)
       assert.ok(G1.eq(fixedBaseSum(curve, start, tables, scalars), expected(scalars)), scalars.join());
     assert.throws(() => fixedBaseSum(curve, start, tables, [1n << 256n, 0n, 0n]), RangeError);
+  });
+
+  it('one Miller loop for several pairs is the product of the engine’s Miller loops', () => {
+    const { G1, G2, Gt } = curve;
+    const next = rng(0x3a11);
+    const scalar = () => BigInt(next()) * BigInt(next()) + 1n;
+    const pair = (): [Uint8Array, Uint8Array] => [
+      curve.prepareG1(G1.timesScalar(G1.g, scalar())),
+      curve.prepareG2(G2.timesScalar(G2.g, scalar())),
+    ];
+    const pairs = [pair(), pair(), pair()];
+    assert.ok(Gt.eq(multiMillerLoop(curve, []), Gt.one));
+    for (let n = 1; n <= pairs.length; n++) {
+      let expected = Gt.one;
+      for (const [p, q] of pairs.slice(0, n)) expected = Gt.mul(expected, curve.millerLoop(p, q));
+      assert.ok(Gt.eq(multiMillerLoop(curve, pairs.slice(0, n)), expected), `${n} pairs`);
+    }
   });
 });
