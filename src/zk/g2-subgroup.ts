@@ -2,9 +2,8 @@
 // G2 point operations and Fp2 arithmetic (no field code of our own). A point Q of the twist
 // E'(Fp2): y² = x³ + 3/(9+i) is in the order-r subgroup exactly when
 //   [x+1]Q + ψ([x]Q) + ψ²([x]Q) = ψ³([2x]Q),   x = 4965661367192848881 (the BN seed)
-// (El Housni, Guillevic, Piellard, "Co-factor clearing and subgroup membership testing on
-// pairing-friendly curves", 2022, which holds for BN seeds with x ≢ 4 mod 13 and x ≢ 92 mod 97:
-// this x is 0 mod 13 and 49 mod 97). One 63-bit multiplication instead of noble's [6x²]Q = ψ(Q)
+// (a criterion that holds for BN seeds with x ≢ 4 mod 13 and x ≢ 92 mod 97: this x is 0 mod 13
+// and 49 mod 97). One 63-bit multiplication instead of noble's [6x²]Q = ψ(Q)
 // (127 bits), so about half the cost; the verdict is the same on every point of the twist
 // (src/zk/g2-subgroup.test.ts holds it to noble's `isTorsionFree` on subgroup points, points
 // with a cofactor component, small-order torsion added to subgroup points and the point at
