@@ -6,11 +6,14 @@
 // constants are derived from their definitions here, not only copied.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { bn254 } from '@noble/curves/bn254';
+import type * as Bn254 from '@noble/curves/bn254';
 import { BN_SEED, g2InSubgroup, g2OnCurve, PSI_X, PSI_Y } from './g2-subgroup.js';
 import { g2FromCoordinates } from './groth16-verify.js';
 
+// The CommonJS build, the one the verifier loads (one field tower built, points comparable).
+const { bn254 } = createRequire(import.meta.url)('@noble/curves/bn254') as typeof Bn254;
 const { Fp, Fp2 } = bn254.fields;
 type G2 = InstanceType<typeof bn254.G2.Point>;
 const G2 = bn254.G2.Point;
@@ -22,8 +25,8 @@ const H = 2n * p - r;
 /** The cofactor's prime factors (their product is H, checked below). */
 const H_PRIMES = [10069n, 5864401n, 1875725156269n, 197620364512881247228717050342013327560683201906968909n];
 
-/** Random cases of each kind (with the fixed ones below, about 180 points in all). */
-const CASES = 64;
+/** Random cases of each kind (with the fixed ones below, about 150 points in all). */
+const CASES = 48;
 
 /** Deterministic 512-bit integers from a label (sha256 twice), for seeded random points. */
 function seeded(label: string): bigint {
@@ -136,8 +139,7 @@ describe('G2 subgroup check by ψ', () => {
       assert.equal(g2FromCoordinates(px.c0, px.c1, y.c0, y.c1), undefined);
     }
     const g = G2.BASE.toAffine();
-    // (The verifier loads noble's CommonJS build, this file its ES module: compare coordinates.)
-    assert.deepEqual(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0, g.y.c1)?.toAffine(), g);
+    assert.ok(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0, g.y.c1)?.equals(G2.BASE));
     // Off the curve: y changed by one.
     assert.equal(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0 + 1n, g.y.c1), undefined);
     assert.equal(g2OnCurve(bn254, g.x, Fp2.add(g.y, Fp2.ONE)), false);
