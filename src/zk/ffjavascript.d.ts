@@ -10,13 +10,27 @@ declare module 'ffjavascript' {
     neg(a: Uint8Array): Uint8Array;
     timesScalar(a: Uint8Array, s: bigint): Uint8Array;
     isZero(a: Uint8Array): boolean;
+    eq(a: Uint8Array, b: Uint8Array): boolean;
+    /** The generator (jacobian). */
+    readonly g: Uint8Array;
   }
   interface WasmGt {
     mul(a: Uint8Array, b: Uint8Array): Uint8Array;
     eq(a: Uint8Array, b: Uint8Array): boolean;
     readonly one: Uint8Array;
   }
+  /** The engine's memory and exported functions (pointers into `u8`; a sync op frees what it allocated). */
+  interface ThreadManager {
+    readonly instance: { readonly exports: Record<string, (...args: number[]) => number> };
+    readonly u8: Uint8Array;
+    startSyncOp(): void;
+    endSyncOp(): void;
+    alloc(length: number): number;
+    allocBuff(buff: Uint8Array): number;
+    getBuff(pointer: number, length: number): Uint8Array;
+  }
   export interface WasmBn128 {
+    readonly tm: ThreadManager;
     readonly G1: WasmGroup;
     readonly G2: WasmGroup;
     readonly Gt: WasmGt;

@@ -9,6 +9,7 @@
 import { createRequire } from 'node:module';
 import type * as Bn254 from '@noble/curves/bn254';
 import { FIELD_ORDER } from './field.js';
+import { g2InSubgroup, g2OnCurve } from './g2-subgroup.js';
 
 // The curve is loaded on first use, not at import (as src/crypto/bls.ts loads blst): building its
 // field tower takes ~0.2 s of CPU, and every node imports the executor while only a chain with
@@ -90,18 +91,14 @@ export function g2FromCoordinates(xc0: bigint, xc1: bigint, yc0: bigint, yc1: bi
   const all = [xc0, xc1, yc0, yc1];
   if (all.some((v) => v < 0n || v >= BASE_FIELD_ORDER)) return undefined;
   if (all.every((v) => v === 0n)) return undefined;
-  try {
-    const bn254 = curve();
-    const p = bn254.G2.Point.fromAffine({
-      x: bn254.fields.Fp2.create({ c0: xc0, c1: xc1 }),
-      y: bn254.fields.Fp2.create({ c0: yc0, c1: yc1 }),
-    });
-    // assertValidity checks the curve equation and, for G2, the subgroup (isTorsionFree).
-    p.assertValidity();
-    return p;
-  } catch {
-    return undefined;
-  }
+  const bn254 = curve();
+  const x = bn254.fields.Fp2.create({ c0: xc0, c1: xc1 });
+  const y = bn254.fields.Fp2.create({ c0: yc0, c1: yc1 });
+  // The curve equation, then the subgroup by ψ (g2-subgroup.ts: noble's isTorsionFree's verdict at
+  // about half its cost; noble's assertValidity would run its own check).
+  if (!g2OnCurve(bn254, x, y)) return undefined;
+  const p = bn254.G2.Point.fromAffine({ x, y });
+  return g2InSubgroup(bn254, p) ? p : undefined;
 }
 
 export function g1FromBytes(bytes: Uint8Array): G1Point | undefined {
@@ -155,14 +152,22 @@ export function verifyGroth16(
     vkX = vkX.add(vk.ic[i + 1]!.multiplyUnsafe(publicSignals[i]!));
   }
   // The pairing of the point at infinity is 1: an all-zero vk_x is fine for the equation.
-  const pairs = [
-    { g1: a.negate(), g2: b },
-    { g1: c, g2: vk.delta },
+  const pairs: [G1Point, G2Point][] = [
+    [a.negate(), b],
+    [c, vk.delta],
   ];
-  if (!vkX.is0()) pairs.push({ g1: vkX, g2: vk.gamma });
-  // e(alpha, beta)'s Miller loop is precomputed: multiply it in before the one final exponentiation.
+  if (!vkX.is0()) pairs.push([vkX, vk.gamma]);
+  // One multi-Miller loop (noble's millerLoopBatch: one squaring per step for all pairs). Not
+  // pairingBatch: it would run noble's own subgroup check of b again (assertValidity), after
+  // validProofInputs' cheaper one. G2 line coefficients are memoized per point (gamma, delta).
   const bn254 = curve();
   const { Fp12 } = bn254.fields;
-  const miller = Fp12.mul(bn254.pairingBatch(pairs, false), vk.alphaBetaMiller);
+  const prepare = bn254.utils.calcPairingPrecomputes;
+  const batch = pairs.map(([g1, g2]) => {
+    const { x, y } = g1.toAffine();
+    return [prepare(g2), x, y] as Parameters<typeof bn254.millerLoopBatch>[0][number];
+  });
+  // e(alpha, beta)'s Miller loop is precomputed: multiply it in before the one final exponentiation.
+  const miller = Fp12.mul(bn254.millerLoopBatch(batch), vk.alphaBetaMiller);
   return Fp12.eql(Fp12.finalExponentiate(miller), Fp12.ONE);
 }

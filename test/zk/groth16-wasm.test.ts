@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { bn254 } from '@noble/curves/bn254';
+import { buildBn128, type WasmBn128 } from 'ffjavascript';
 import type { Json } from '../../src/codec/codec.js';
 import {
   createFeeBind,
@@ -22,7 +23,7 @@ import {
 import { callField, senderField } from '../../src/zk/bind.js';
 import { FIELD_ORDER } from '../../src/zk/field.js';
 import { BASE_FIELD_ORDER, type Groth16ProofBytes, verifyGroth16 } from '../../src/zk/groth16-verify.js';
-import { WasmGroth16 } from '../../src/zk/groth16-wasm.js';
+import { fixedBaseSum, fixedBaseTable, multiMillerLoop, WasmGroth16 } from '../../src/zk/groth16-wasm.js';
 import { merkleRoot } from '../../src/zk/poseidon-tree.js';
 import { parseVerifyingKey } from '../../src/zk/verifying-key.js';
 
@@ -224,3 +225,63 @@ function affine(bytes: Uint8Array): { x: bigint; y: bigint } {
   const hex = Buffer.from(bytes).toString('hex');
   return { x: BigInt(`0x${hex.slice(0, 64)}`), y: BigInt(`0x${hex.slice(64, 128)}`) };
 }
+
+describe('the WebAssembly verifier’s own steps on the engine: IC tables, one Miller loop', () => {
+  let curve: WasmBn128;
+  before(async () => {
+    curve = await buildBn128(true);
+  });
+  after(async () => {
+    await curve?.terminate();
+  });
+
+  it('give start + Σ [s_i]P_i as the engine’s own multiplications do, at every edge', () => {
+    const { G1 } = curve;
+    const r = FIELD_ORDER;
+    const points = [3n, 7919n, 3n].map((k) => G1.toAffine(G1.timesScalar(G1.g, k)));
+    const tables = points.map((p) => fixedBaseTable(curve, p));
+    const start = G1.toAffine(G1.timesScalar(G1.g, 42n));
+    const expected = (scalars: bigint[]) => {
+      let v = G1.toJacobian(start);
+      for (const [i, s] of scalars.entries()) v = G1.add(v, G1.timesScalar(points[i]!, s));
+      return v;
+    };
+    const next = rng(0xf1b);
+    const random = () => {
+      let v = 0n;
+      for (let i = 0; i < 8; i++) v = (v << 32n) | BigInt(next());
+      return v % r;
+    };
+    const edges = [0n, 1n, 2n, 15n, 16n, 17n, 255n, 256n, r - 1n, r - 2n, 1n << 252n, (1n << 256n) - 1n];
+    const sets: bigint[][] = [
+      ...edges.map((s) => [s, 0n, 0n]),
+      ...edges.map((s) => [random(), s, random()]),
+      // The same point twice (tables 0 and 2): the engine's addition doubles.
+      [5n, 0n, 5n],
+      // [s]P + [r − s]P = 0, then start alone.
+      [12345n, 0n, r - 12345n],
+      [0n, 0n, 0n],
+      ...Array.from({ length: 8 }, () => [random(), random(), random()]),
+    ];
+    for (const scalars of sets)
+      assert.ok(G1.eq(fixedBaseSum(curve, start, tables, scalars), expected(scalars)), scalars.join());
+    assert.throws(() => fixedBaseSum(curve, start, tables, [1n << 256n, 0n, 0n]), RangeError);
+  });
+
+  it('one Miller loop for several pairs is the product of the engine’s Miller loops', () => {
+    const { G1, G2, Gt } = curve;
+    const next = rng(0x3a11);
+    const scalar = () => BigInt(next()) * BigInt(next()) + 1n;
+    const pair = (): [Uint8Array, Uint8Array] => [
+      curve.prepareG1(G1.timesScalar(G1.g, scalar())),
+      curve.prepareG2(G2.timesScalar(G2.g, scalar())),
+    ];
+    const pairs = [pair(), pair(), pair()];
+    assert.ok(Gt.eq(multiMillerLoop(curve, []), Gt.one));
+    for (let n = 1; n <= pairs.length; n++) {
+      let expected = Gt.one;
+      for (const [p, q] of pairs.slice(0, n)) expected = Gt.mul(expected, curve.millerLoop(p, q));
+      assert.ok(Gt.eq(multiMillerLoop(curve, pairs.slice(0, n)), expected), `${n} pairs`);
+    }
+  });
+});

@@ -1,0 +1,147 @@
+// The ψ subgroup check of g2-subgroup.ts against @noble/curves' own `isTorsionFree` ([6x²]Q = ψ(Q)),
+// differentially: the same verdict on seeded random subgroup points, seeded random points of the
+// twist that are not in the subgroup (x hashed until y² = x³ + b' has a root, the cofactor kept),
+// subgroup points plus a torsion point of each prime order dividing the cofactor, those torsion
+// points alone, the point at infinity and the verifiers' hostile fixture family (x = k + i). The
+// constants are derived from their definitions here, not only copied.
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
+import { describe, it } from 'node:test';
+import type * as Bn254 from '@noble/curves/bn254';
+import { BN_SEED, g2InSubgroup, g2OnCurve, PSI_X, PSI_Y } from './g2-subgroup.js';
+import { g2FromCoordinates } from './groth16-verify.js';
+
+// The CommonJS build, the one the verifier loads (one field tower built, points comparable).
+const { bn254 } = createRequire(import.meta.url)('@noble/curves/bn254') as typeof Bn254;
+const { Fp, Fp2 } = bn254.fields;
+type G2 = InstanceType<typeof bn254.G2.Point>;
+const G2 = bn254.G2.Point;
+const x = BN_SEED;
+const r = bn254.fields.Fr.ORDER;
+const p = Fp.ORDER;
+/** G2's cofactor: #E'(Fp2) = r · (2p − r). */
+const H = 2n * p - r;
+/** The cofactor's prime factors (their product is H, checked below). */
+const H_PRIMES = [10069n, 5864401n, 1875725156269n, 197620364512881247228717050342013327560683201906968909n];
+
+/** Random cases of each kind (with the fixed ones below, about 150 points in all). */
+const CASES = 48;
+
+/** Deterministic 512-bit integers from a label (sha256 twice), for seeded random points. */
+function seeded(label: string): bigint {
+  const h = (s: string) => createHash('sha256').update(s).digest('hex');
+  return BigInt(`0x${h(`${label}/0`)}${h(`${label}/1`)}`);
+}
+
+/** [k]Q for any k ≥ 0 (noble's multiplyUnsafe takes scalars < r only). */
+function mulAny(q: G2, k: bigint): G2 {
+  let acc = G2.ZERO;
+  for (let d = q; k > 0n; k >>= 1n, d = d.double()) if (k & 1n) acc = acc.add(d);
+  return acc;
+}
+
+/** The first point of the twist at or after x = hash(label), cofactor not cleared. */
+function twistPoint(label: string): G2 {
+  for (let i = 0; ; i++) {
+    const v = seeded(`${label}/${i}`);
+    const px = Fp2.create({ c0: Fp.create(v), c1: Fp.create(v >> 256n) });
+    const y2 = Fp2.add(Fp2.mul(Fp2.sqr(px), px), bn254.G2.CURVE.b);
+    let py: typeof px;
+    try {
+      py = Fp2.sqrt(y2);
+    } catch {
+      continue;
+    }
+    return G2.fromAffine({ x: px, y: py });
+  }
+}
+
+function same(q: G2, what: string): boolean {
+  const expected = q.isTorsionFree();
+  assert.equal(g2InSubgroup(bn254, q), expected, what);
+  return expected;
+}
+
+describe('G2 subgroup check by ψ', () => {
+  it('its constants are their definitions', () => {
+    // The BN parametrisation by x: r and p of this curve, the twist's cofactor.
+    assert.equal(36n * x ** 4n + 36n * x ** 3n + 18n * x ** 2n + 6n * x + 1n, r);
+    assert.equal(36n * x ** 4n + 36n * x ** 3n + 24n * x ** 2n + 6n * x + 1n, p);
+    assert.equal(36n * x ** 4n + 36n * x ** 3n + 30n * x ** 2n + 6n * x + 1n, H);
+    assert.equal(bn254.G2.CURVE.h, H);
+    assert.equal(
+      H_PRIMES.reduce((a, b) => a * b),
+      H,
+    );
+    // The membership test holds for seeds with x ≢ 4 (mod 13) and x ≢ 92 (mod 97).
+    assert.notEqual(x % 13n, 4n);
+    assert.notEqual(x % 97n, 92n);
+    // ψ's coefficients: ξ^((p−1)/3) and ξ^((p−1)/2), ξ = 9 + i the twist's non-residue, b' = 3/ξ.
+    const xi = Fp2.create({ c0: 9n, c1: 1n });
+    assert.ok(Fp2.eql(Fp2.NONRESIDUE, xi));
+    assert.ok(Fp2.eql(bn254.G2.CURVE.b, Fp2.div(Fp2.create({ c0: 3n, c1: 0n }), xi)));
+    assert.ok(Fp2.eql(Fp2.create(PSI_X), Fp2.pow(xi, (p - 1n) / 3n)));
+    assert.ok(Fp2.eql(Fp2.create(PSI_Y), Fp2.pow(xi, (p - 1n) / 2n)));
+  });
+
+  it('answers as noble on random subgroup points and random twist points outside it', () => {
+    let inside = 0;
+    let outside = 0;
+    for (let i = 0; i < CASES; i++) {
+      const k = seeded(`subgroup/${i}`) % r || 1n;
+      if (same(G2.BASE.multiplyUnsafe(k), `[k]G2, case ${i}`)) inside++;
+      const q = twistPoint(`twist/${i}`);
+      assert.ok(g2OnCurve(bn254, q.x, q.y));
+      if (!same(q, `hashed twist point, case ${i}`)) outside++;
+    }
+    // A hashed point is in the subgroup with probability 1/H: every one of them is outside.
+    assert.deepEqual([inside, outside], [CASES, CASES]);
+  });
+
+  it('rejects a subgroup point plus a torsion point of each prime order dividing the cofactor', () => {
+    for (const [j, l] of H_PRIMES.entries()) {
+      // [r·H/ℓ]Q has order ℓ (or is 0: the next hashed point is taken then).
+      let t = G2.ZERO;
+      for (let i = 0; t.is0(); i++) t = mulAny(twistPoint(`torsion/${j}/${i}`), (r * H) / l);
+      assert.ok(mulAny(t, l).is0(), `order ${l}`);
+      assert.equal(same(t, `torsion of order ${l}`), false);
+      for (let i = 0; i < 4; i++) {
+        const s = G2.BASE.multiplyUnsafe(seeded(`plus/${j}/${i}`) % r || 1n);
+        assert.equal(same(s.add(t), `subgroup point + order-${l} torsion`), false);
+        assert.equal(same(s.add(mulAny(t, 2n)), `subgroup point + 2·order-${l} torsion`), false);
+      }
+    }
+  });
+
+  it('takes the point at infinity as noble does, and the generator and its negation', () => {
+    assert.equal(same(G2.ZERO, 'infinity'), true);
+    assert.equal(same(G2.BASE, 'generator'), true);
+    assert.equal(same(G2.BASE.negate(), '−generator'), true);
+  });
+
+  it('answers as noble on the verifiers’ hostile fixture family, x = k + i', () => {
+    let n = 0;
+    for (let k = 1n; n < 16; k++) {
+      const px = Fp2.create({ c0: k, c1: 1n });
+      let py: typeof px;
+      try {
+        py = Fp2.sqrt(Fp2.add(Fp2.mul(Fp2.sqr(px), px), bn254.G2.CURVE.b));
+      } catch {
+        continue;
+      }
+      n++;
+      const q = G2.fromAffine({ x: px, y: py });
+      assert.equal(same(q, `x = ${k} + i`), false);
+      // Through the verifiers' reader: on the curve, outside the subgroup, rejected.
+      assert.equal(g2FromCoordinates(px.c0, px.c1, py.c0, py.c1), undefined);
+      const y = Fp2.neg(py);
+      assert.equal(g2FromCoordinates(px.c0, px.c1, y.c0, y.c1), undefined);
+    }
+    const g = G2.BASE.toAffine();
+    assert.ok(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0, g.y.c1)?.equals(G2.BASE));
+    // Off the curve: y changed by one.
+    assert.equal(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0 + 1n, g.y.c1), undefined);
+    assert.equal(g2OnCurve(bn254, g.x, Fp2.add(g.y, Fp2.ONE)), false);
+  });
+});
