@@ -10,13 +10,14 @@
 // of the event loop (setImmediate) or until a batch is full, and go to a worker as one batch; each
 // caller still gets exactly its own answers, in its order. Under load many submissions arrive per
 // turn, so batches grow with load; alone, a call waits at most one turn.
-import { Worker } from 'node:worker_threads';
 import { assert } from '../util/assert.js';
 import { CryptoError } from './errors.js';
 import type { VerifyItem } from './verify-batch.js';
 import { encodeBatch, itemBatchBytes, verifyItemsInline } from './verify-batch.js';
+import { WorkerSlots } from './worker-slots.js';
 
 export type { VerifyItem } from './verify-batch.js';
+export { startWorker } from './worker-slots.js';
 
 export interface VerifyPoolOptions {
   /** Worker threads; 0 verifies inline on the calling thread. */
@@ -40,36 +41,6 @@ const DEFAULT_WORKER_URL = new URL(
   import.meta.url,
 );
 
-/**
- * Starts a worker on `url`. A compiled .js entry starts directly. A .ts entry (running the sources
- * under tsx) needs tsx inside the worker, and on Node 20 the parent's `--import tsx` does not
- * reach a worker's module loader (the worker fails with ERR_UNKNOWN_FILE_EXTENSION), so a small
- * bootstrap registers tsx's ESM hooks in the worker first and then imports the entry, under the
- * parent's export conditions.
- */
-export function startWorker(url: URL, workerData?: unknown): Worker {
-  if (!/\.[cm]?ts$/.test(url.pathname)) return new Worker(url, { workerData });
-  const tsxApi = import.meta.resolve('tsx/esm/api');
-  const bootstrap =
-    `import(${JSON.stringify(tsxApi)})` +
-    `.then((tsx) => { tsx.register(); return import(${JSON.stringify(url.href)}); });`;
-  // The parent's `--conditions` decide where `#crypto-backend` resolves (the sources under
-  // `torana-source`, else dist/, which an unbuilt checkout lacks): the worker resolves as the parent does.
-  const conditions = process.execArgv.filter((a) => a.startsWith('--conditions=') || a.startsWith('-C='));
-  return new Worker(bootstrap, { eval: true, execArgv: conditions, workerData });
-}
-
-interface Job {
-  resolve(results: Uint8Array): void;
-  reject(error: Error): void;
-}
-
-interface Slot {
-  readonly worker: Worker;
-  readonly jobs: Map<number, Job>;
-  dead: boolean;
-}
-
 /** A caller waiting on part of a gathered batch: its items are [start, start + count). */
 interface Waiter {
   readonly start: number;
@@ -83,11 +54,6 @@ interface Gathered {
   readonly items: VerifyItem[];
   readonly waiters: Waiter[];
   bytes: number;
-}
-
-interface BatchReply {
-  id: number;
-  results: ArrayBuffer;
 }
 
 export interface VerifyPoolStats {
@@ -104,9 +70,7 @@ export class VerifyPool {
   readonly #batchMax: number;
   readonly #batchBytesMax: number;
   readonly #workerUrl: URL;
-  readonly #slots: Slot[] = [];
-  #nextJobId = 0;
-  #restarts = 0;
+  readonly #slots: WorkerSlots | undefined;
   #batchesSent = 0;
   #closed = false;
   #gathered: Gathered | undefined;
@@ -128,7 +92,10 @@ export class VerifyPool {
     this.#batchMax = batchMax;
     this.#batchBytesMax = batchBytesMax;
     this.#workerUrl = opts.workerUrl ?? DEFAULT_WORKER_URL;
-    for (let i = 0; i < threads; i++) this.#slots.push(this.#spawn());
+    if (threads > 0) {
+      this.#slots = new WorkerSlots(this.#workerUrl, threads, (cause) => this.#crashError(cause));
+      this.#slots.start();
+    }
   }
 
   /** One answer per item, in order: true when the Ed25519 signature is valid (strict, RFC 8032). */
@@ -154,20 +121,14 @@ export class VerifyPool {
     this.#gathered = undefined;
     for (const w of gathered?.waiters ?? [])
       w.reject(new CryptoError('verify_pool_closed', 'verification pool closed'));
-    const closing = this.#slots.map((slot) => {
-      this.#fail(slot, new CryptoError('verify_pool_closed', 'verification pool closed'));
-      return slot.worker.terminate();
-    });
-    await Promise.all(closing);
+    await this.#slots?.close(new CryptoError('verify_pool_closed', 'verification pool closed'));
   }
 
   stats(): VerifyPoolStats {
-    let batchesInFlight = 0;
-    for (const slot of this.#slots) batchesInFlight += slot.jobs.size;
     return {
       threads: this.#threads,
-      restarts: this.#restarts,
-      batchesInFlight,
+      restarts: this.#slots?.restarts ?? 0,
+      batchesInFlight: this.#slots?.inFlight() ?? 0,
       batchesSent: this.#batchesSent,
     };
   }
@@ -246,47 +207,9 @@ export class VerifyPool {
   }
 
   #dispatch(batch: ArrayBuffer): Promise<Uint8Array> {
-    const slot = this.#leastBusySlot();
-    const id = this.#nextJobId++;
+    assert(this.#slots !== undefined, 'a batch dispatched by a pool without workers');
     this.#batchesSent++;
-    return new Promise<Uint8Array>((resolve, reject) => {
-      if (slot.jobs.size === 0) slot.worker.ref();
-      slot.jobs.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, batch }, [batch]);
-    });
-  }
-
-  #leastBusySlot(): Slot {
-    let best = 0;
-    for (let i = 0; i < this.#slots.length; i++) {
-      if (this.#slots[i]!.dead) {
-        this.#slots[i] = this.#spawn();
-        this.#restarts++;
-      }
-      if (this.#slots[i]!.jobs.size < this.#slots[best]!.jobs.size) best = i;
-    }
-    return this.#slots[best]!;
-  }
-
-  #spawn(): Slot {
-    const worker = startWorker(this.#workerUrl);
-    const slot: Slot = { worker, jobs: new Map(), dead: false };
-    worker.on('message', (reply: BatchReply) => {
-      const job = slot.jobs.get(reply.id);
-      if (job === undefined) return;
-      slot.jobs.delete(reply.id);
-      if (slot.jobs.size === 0) worker.unref();
-      job.resolve(new Uint8Array(reply.results));
-    });
-    worker.on('error', (cause) => this.#fail(slot, this.#crashError(cause)));
-    worker.on('exit', (code) =>
-      this.#fail(slot, this.#crashError(new Error(`worker exited with code ${code}`))),
-    );
-    // An idle worker must not keep the process alive; a busy one must, or a script awaiting a
-    // verification could exit with the promise unsettled. (After the listeners: adding a
-    // 'message' listener refs the worker's port again.)
-    worker.unref();
-    return slot;
+    return this.#slots.dispatch((id) => ({ message: { id, batch }, transfer: [batch] }));
   }
 
   #crashError(cause: unknown): CryptoError {
@@ -294,13 +217,5 @@ export class VerifyPool {
     return new CryptoError('verify_worker_crashed', 'signature verification worker died; retry the batch', {
       cause,
     });
-  }
-
-  /** Marks a slot dead once and rejects everything it was doing. */
-  #fail(slot: Slot, error: CryptoError): void {
-    if (slot.dead) return;
-    slot.dead = true;
-    for (const job of slot.jobs.values()) job.reject(error);
-    slot.jobs.clear();
   }
 }

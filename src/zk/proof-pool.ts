@@ -5,9 +5,10 @@
 // Claims are cut into jobs of at most `jobMax`, each sent to the least busy worker; answers come
 // back in the caller's order. A worker that dies rejects its jobs with `verify_worker_crashed` and
 // is replaced on the next call; `close()` rejects what is in flight with `verify_pool_closed`.
-import type { Worker } from 'node:worker_threads';
 import { CryptoError } from '../crypto/errors.js';
-import { startWorker, VERIFY_THREADS_MAX } from '../crypto/verify-pool.js';
+import { VERIFY_THREADS_MAX } from '../crypto/verify-pool.js';
+import { WorkerSlots } from '../crypto/worker-slots.js';
+import { assert } from '../util/assert.js';
 import type { Groth16ProofBytes } from './groth16-verify.js';
 import type { WasmGroth16 } from './groth16-wasm.js';
 import type { Json } from './verifying-key.js';
@@ -41,12 +42,6 @@ const DEFAULT_WORKER_URL = new URL(
   import.meta.url,
 );
 
-interface Slot {
-  readonly worker: Worker;
-  readonly jobs: Map<number, { resolve(r: Uint8Array): void; reject(e: Error): void }>;
-  dead: boolean;
-}
-
 export interface ProofPoolStats {
   threads: number;
   restarts: number;
@@ -58,11 +53,8 @@ export interface ProofPoolStats {
 export class ProofVerifyPool {
   readonly #threads: number;
   readonly #jobMax: number;
-  readonly #workerUrl: URL;
-  readonly #slots: Slot[] = [];
+  readonly #slots: WorkerSlots | undefined;
   #inline: Promise<WasmGroth16> | undefined;
-  #nextJobId = 0;
-  #restarts = 0;
   #claimsVerified = 0;
   #closed = false;
 
@@ -73,8 +65,11 @@ export class ProofVerifyPool {
     if (!Number.isInteger(jobMax) || jobMax < 1) throw new RangeError(`bad jobMax ${jobMax}`);
     this.#threads = threads;
     this.#jobMax = jobMax;
-    this.#workerUrl = opts.workerUrl ?? DEFAULT_WORKER_URL;
     // Started on first use: a node whose chain carries no proof never builds an engine.
+    if (threads > 0)
+      this.#slots = new WorkerSlots(opts.workerUrl ?? DEFAULT_WORKER_URL, threads, (cause) =>
+        this.#crashError(cause),
+      );
   }
 
   /** One verdict per claim, in order (true when the proof verifies); never throws on untrusted input. */
@@ -101,65 +96,22 @@ export class ProofVerifyPool {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    const closing = this.#slots.map((slot) => {
-      this.#fail(slot, new CryptoError('verify_pool_closed', 'proof verification pool closed'));
-      return slot.worker.terminate();
-    });
-    await Promise.all(closing);
+    await this.#slots?.close(new CryptoError('verify_pool_closed', 'proof verification pool closed'));
     if (this.#inline !== undefined) await (await this.#inline).close();
   }
 
   stats(): ProofPoolStats {
-    let jobsInFlight = 0;
-    for (const slot of this.#slots) jobsInFlight += slot.jobs.size;
     return {
       threads: this.#threads,
-      restarts: this.#restarts,
-      jobsInFlight,
+      restarts: this.#slots?.restarts ?? 0,
+      jobsInFlight: this.#slots?.inFlight() ?? 0,
       claimsVerified: this.#claimsVerified,
     };
   }
 
   #dispatch(claims: readonly ProofClaimItem[]): Promise<Uint8Array> {
-    const slot = this.#leastBusySlot();
-    const id = this.#nextJobId++;
-    return new Promise<Uint8Array>((resolve, reject) => {
-      if (slot.jobs.size === 0) slot.worker.ref();
-      slot.jobs.set(id, { resolve, reject });
-      slot.worker.postMessage({ id, claims } satisfies ProofJob);
-    });
-  }
-
-  #leastBusySlot(): Slot {
-    while (this.#slots.length < this.#threads) this.#slots.push(this.#spawn());
-    let best = 0;
-    for (let i = 0; i < this.#slots.length; i++) {
-      if (this.#slots[i]!.dead) {
-        this.#slots[i] = this.#spawn();
-        this.#restarts++;
-      }
-      if (this.#slots[i]!.jobs.size < this.#slots[best]!.jobs.size) best = i;
-    }
-    return this.#slots[best]!;
-  }
-
-  #spawn(): Slot {
-    const worker = startWorker(this.#workerUrl);
-    const slot: Slot = { worker, jobs: new Map(), dead: false };
-    worker.on('message', (reply: { id: number; results: ArrayBuffer }) => {
-      const job = slot.jobs.get(reply.id);
-      if (job === undefined) return;
-      slot.jobs.delete(reply.id);
-      if (slot.jobs.size === 0) worker.unref();
-      job.resolve(new Uint8Array(reply.results));
-    });
-    worker.on('error', (cause) => this.#fail(slot, this.#crashError(cause)));
-    worker.on('exit', (code) =>
-      this.#fail(slot, this.#crashError(new Error(`worker exited with code ${code}`))),
-    );
-    // Idle workers do not keep the process alive (as the signature pool's).
-    worker.unref();
-    return slot;
+    assert(this.#slots !== undefined, 'a job dispatched by a pool without workers');
+    return this.#slots.dispatch((id) => ({ message: { id, claims } satisfies ProofJob }));
   }
 
   #crashError(cause: unknown): CryptoError {
@@ -167,12 +119,5 @@ export class ProofVerifyPool {
     return new CryptoError('verify_worker_crashed', 'proof verification worker died; retry the claims', {
       cause,
     });
-  }
-
-  #fail(slot: Slot, error: CryptoError): void {
-    if (slot.dead) return;
-    slot.dead = true;
-    for (const job of slot.jobs.values()) job.reject(error);
-    slot.jobs.clear();
   }
 }
