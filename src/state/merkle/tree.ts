@@ -153,6 +153,16 @@ class NodeCache {
     this.half = Math.max(1, Math.floor(max / 2));
   }
 
+  /** The cached node without touching its generation (a read of a node about to go stale). */
+  peek(k: string): TreeNode | undefined {
+    return this.young.get(k) ?? this.old.get(k);
+  }
+
+  /** Cached nodes (for tests). */
+  get size(): number {
+    return this.young.size + this.old.size;
+  }
+
   get(k: string): TreeNode | undefined {
     const y = this.young.get(k);
     if (y !== undefined) return y;
@@ -358,6 +368,11 @@ export class StateTree {
     }));
   }
 
+  /** Decoded nodes in the cache (for tests). */
+  cachedCount(): number {
+    return this.cache.size;
+  }
+
   /** How many updates are applied but not yet durable (for assertions and tests). */
   pendingCount(): number {
     return this.pendingVersions.length;
@@ -398,8 +413,13 @@ export class StateTree {
     return this.nodeAt(keyString(key));
   }
 
-  /** node() by key string. */
-  nodeAt(k: string): TreeNode {
+  /**
+   * node() by key string. `keep` false: the caller replaces the node (an update's walk reads only nodes
+   * on the paths it rewrites, each stale once the update applies), so a node read from the store is
+   * not cached and a cached one is not moved to the newer generation: the cache keeps its room for the
+   * current tree's nodes instead of filling, at every block, with the ones the block replaced.
+   */
+  nodeAt(k: string, keep = true): TreeNode {
     const p = this.pending.get(k);
     if (p !== undefined) {
       assert(p.bytes !== undefined, 'state tree: a pruned node is still referenced');
@@ -408,7 +428,7 @@ export class StateTree {
       assert(n !== undefined, 'state tree: an undecodable pending node');
       return n;
     }
-    const cached = this.cache.get(k);
+    const cached = keep ? this.cache.get(k) : this.cache.peek(k);
     if (cached !== undefined) return cached;
     const key = keyBytes(k);
     const bytes = this.reader.get(key);
@@ -416,7 +436,7 @@ export class StateTree {
     if (bytes === undefined) assert(false, `state tree: node ${toHex(key)} is missing`);
     const n = decodeNode(bytes);
     if (n === undefined) assert(false, `state tree: node ${toHex(key)} is undecodable`);
-    this.remember(k, n);
+    if (keep) this.remember(k, n);
     return n;
   }
 
@@ -479,7 +499,7 @@ class Updater {
     const at = ch[lo]!.kh;
     const key = nodeKeyString(child.version, d, at);
     this.stale.add(key);
-    const node = this.tree.nodeAt(key);
+    const node = this.tree.nodeAt(key, false);
     if (node.kind === 'leaf') {
       const existing: Item = {
         kh: node.keyHash,
@@ -521,7 +541,7 @@ class Updater {
       assert(sub.ref.kind === 'leaf', `state tree: an internal node moved from depth ${sub.depth} to ${d}`);
       const oldKey = nodeKeyString(sub.ref.version, sub.depth, atPath(sub));
       this.stale.add(oldKey);
-      const leaf = this.tree.nodeAt(oldKey);
+      const leaf = this.tree.nodeAt(oldKey, false);
       assert(leaf.kind === 'leaf', `state tree: leaf reference to an internal node at depth ${sub.depth}`);
       this.write(nodeKeyString(this.version, d, leaf.keyHash), leaf);
       return { kind: 'leaf', version: this.version, hash: sub.ref.hash };
