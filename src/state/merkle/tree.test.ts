@@ -396,3 +396,21 @@ describe('state tree: node cache', () => {
     assert.deepEqual(p2, p1);
   });
 });
+
+describe('state tree: key strings of an update', () => {
+  it("names every write's key (nodes, root, stale index, prunes) by its bytes, one char per byte", () => {
+    const t = memoryTree({ versionsKept: 2 });
+    for (let v = 0; v < 5; v++) {
+      const u = t.prepare(
+        Array.from({ length: 40 }, (_, i) => ({ key: k(`row-${(i * 7 + v) % 60}`), value: k(`v${v}`) })),
+        v,
+      );
+      assert.ok(v < 3 || u.writes.some((w) => w.value === undefined)); // prunes from version 3 on
+      assert.deepEqual(
+        u.keys,
+        u.writes.map((w) => Buffer.from(w.key).toString('latin1')),
+      );
+      t.apply(u);
+    }
+  });
+});

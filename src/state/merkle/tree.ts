@@ -33,7 +33,7 @@ import {
   parseStaleKey,
   rootKey,
   STATE_TREE_PREFIX,
-  staleKey,
+  stalePrefix,
   staleSince,
   type TreeNode,
 } from './nodes.js';
@@ -69,6 +69,8 @@ export interface TreeUpdate {
   readonly writes: readonly TreeWrite[];
   /** The decoded nodes among `writes`, by key string (kept until durable). */
   readonly nodes: ReadonlyMap<string, TreeNode>;
+  /** The key of each of `writes` as a key string, in the same order (apply() keys its pending map by them). */
+  readonly keys: readonly string[];
 }
 
 export interface StateTreeOptions {
@@ -297,6 +299,7 @@ export class StateTree {
     const sub = u.visit(this.top, 0, ZERO_PATH, -1, ch, 0, ch.length);
     const root = sub === undefined ? undefined : u.place(sub, 0);
     u.finish(root, this.versionsKept);
+    assert(u.keys.length === u.writes.length, 'state tree: a write without its key string');
     return {
       baseVersion: this.ver,
       version,
@@ -304,6 +307,7 @@ export class StateTree {
       stateRoot: stateRootOf(root?.hash ?? EMPTY_SUBTREE),
       writes: u.writes,
       nodes: u.nodes,
+      keys: u.keys,
     };
   }
 
@@ -327,8 +331,11 @@ export class StateTree {
       for (const w of writes) if (w.value === undefined) this.cache.delete(keyString(w.key));
     } else {
       const keys: string[] = [];
-      for (const w of writes) {
-        const k = keyString(w.key);
+      // The update's own key strings, unless pins held some of its writes back.
+      const known = writes === update.writes ? update.keys : undefined;
+      for (let i = 0; i < writes.length; i++) {
+        const w = writes[i]!;
+        const k = known !== undefined ? known[i]! : keyString(w.key);
         keys.push(k);
         const node = update.nodes.get(k);
         const version = update.version;
@@ -467,6 +474,8 @@ export class StateTree {
 /** One update's walk: the nodes it writes and the ones it leaves stale. */
 class Updater {
   readonly writes: TreeWrite[] = [];
+  /** writes[i].key as a key string. */
+  readonly keys: string[] = [];
   readonly nodes = new Map<string, TreeNode>();
   /** Key strings of the nodes this update leaves stale. */
   private readonly stale = new Set<string>();
@@ -552,17 +561,24 @@ class Updater {
 
   /** Records the root and stale index, and prunes the version that falls out of the kept window. */
   finish(root: Child, versionsKept: number): void {
-    this.writes.push({ key: rootKey(this.version), value: encodeRef(root) });
-    for (const key of this.stale)
-      this.writes.push({ key: staleKey(this.version, keyBytes(key)), value: new Uint8Array(0) });
+    this.push(rootKey(this.version), encodeRef(root));
+    // A stale-index key is the version's stale prefix and the node key: built from the node's key string.
+    const prefix = stalePrefix(this.version);
+    const prefixString = keyString(prefix);
+    for (const key of this.stale) {
+      const sk = new Uint8Array(prefix.length + key.length);
+      sk.set(prefix, 0);
+      for (let i = 0; i < key.length; i++) sk[prefix.length + i] = key.charCodeAt(i);
+      this.push(sk, new Uint8Array(0), prefixString + key);
+    }
     // Versions > version - versionsKept stay readable: a node stale since s is needed by versions < s only.
     const cut = this.version - versionsKept;
     if (cut >= 1) {
       for (const sk of this.tree.staleKeys(cut)) {
-        this.writes.push({ key: parseStaleKey(sk).node, value: undefined });
-        this.writes.push({ key: sk, value: undefined });
+        this.push(parseStaleKey(sk).node, undefined);
+        this.push(sk, undefined);
       }
-      this.writes.push({ key: rootKey(cut - 1), value: undefined });
+      this.push(rootKey(cut - 1), undefined);
     }
   }
 
@@ -603,8 +619,14 @@ class Updater {
   }
 
   private write(k: string, node: TreeNode): void {
-    this.writes.push({ key: keyBytes(k), value: encodeNode(node) });
+    this.push(keyBytes(k), encodeNode(node), k);
     this.nodes.set(k, node);
+  }
+
+  /** One write, with its key string (computed when the caller has none). */
+  private push(key: Uint8Array, value: Uint8Array | undefined, k = keyString(key)): void {
+    this.writes.push({ key, value });
+    this.keys.push(k);
   }
 }
 
