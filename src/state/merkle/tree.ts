@@ -562,14 +562,15 @@ class Updater {
   /** Records the root and stale index, and prunes the version that falls out of the kept window. */
   finish(root: Child, versionsKept: number): void {
     this.push(rootKey(this.version), encodeRef(root));
-    // A stale-index key is the version's stale prefix and the node key: built from the node's key string.
+    // A stale-index key is the version's stale prefix and the node key: its bytes built from the node's
+    // key string. (Its own key string is made from those bytes: a concatenation would be flattened again
+    // by every Map that takes it.)
     const prefix = stalePrefix(this.version);
-    const prefixString = keyString(prefix);
     for (const key of this.stale) {
       const sk = new Uint8Array(prefix.length + key.length);
       sk.set(prefix, 0);
       for (let i = 0; i < key.length; i++) sk[prefix.length + i] = key.charCodeAt(i);
-      this.push(sk, new Uint8Array(0), prefixString + key);
+      this.push(sk, new Uint8Array(0));
     }
     // Versions > version - versionsKept stay readable: a node stale since s is needed by versions < s only.
     const cut = this.version - versionsKept;
