@@ -21,6 +21,7 @@ import {
 import type { Instruction } from '../model/instructions.js';
 import { numeric } from '../model/numeric.js';
 import { deepCopy } from './copy.js';
+import { BlockExecution } from './executor.js';
 import { WorldState } from './world-state.js';
 
 const transfer = (from: string, to: string, amount: string): Instruction => ({
@@ -73,6 +74,28 @@ describe('commit path: kept row encodings', () => {
       }
       assertRootsAgree(chain, out.root);
     }
+  });
+
+  it("hands the state tree's writes to the store as the tree made them, not copied per call", () => {
+    const chain = funded();
+    const exec = new BlockExecution(chain.state, {
+      height: chain.height + 1,
+      blockTimeMs: 1_000 * (chain.height + 1),
+      chainId: 'test-chain',
+      genesis: false,
+    });
+    assert.equal(
+      outcome(exec.apply(tx(ALICE, [transfer(ALICE, BOB, '1')], 7), new Uint8Array(32)).result),
+      'Committed',
+    );
+    const a = exec.treeWrites();
+    const b = exec.treeWrites();
+    assert.ok(a.length > 0 && a.length === b.length);
+    for (let i = 0; i < a.length; i++) {
+      assert.equal(a[i]!.key, b[i]!.key);
+      assert.equal(a[i]!.value, b[i]!.value);
+    }
+    exec.commit();
   });
 
   it('a row written back to its committed bytes within a block is not a change', () => {

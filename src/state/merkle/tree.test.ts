@@ -346,3 +346,71 @@ describe('state tree: nodes read from a store of Buffers', () => {
       assert.equal(Object.getPrototypeOf(h), Uint8Array.prototype);
   });
 });
+
+describe('state tree: node cache', () => {
+  /** A tree of 64 rows made durable in `store`, reopened with an empty cache. */
+  function reopened(): { store: MemoryNodeStore; t: StateTree; reads: () => number } {
+    const store = new MemoryNodeStore();
+    const first = new StateTree(store, EMPTY_TREE_VERSION, undefined, {});
+    first.apply(
+      first.prepare(
+        Array.from({ length: 64 }, (_, i) => ({ key: k(`row-${i}`), value: k(`v${i}`) })),
+        1,
+      ),
+    );
+    store.put(first.pendingWrites(1));
+    first.durable(1);
+    let gets = 0;
+    const counting = {
+      get: (key: Uint8Array) => {
+        gets++;
+        return store.get(key);
+      },
+      staleKeys: (v: number) => store.staleKeys(v),
+    };
+    const t = StateTree.open(counting, 1, { cacheNodes: 1000 });
+    assert.ok(t !== undefined);
+    return { store, t, reads: () => gets };
+  }
+
+  it("keeps none of the nodes an update reads and replaces, only the update's own once durable", () => {
+    const { store, t } = reopened();
+    const u = t.prepare([{ key: k('row-5'), value: k('changed') }], 2);
+    // The walk read the path of row-5 from the store (every node of it goes stale in this update).
+    assert.ok(u.writes.some((w) => w.key[1] === 0x73));
+    assert.equal(t.cachedCount(), 0);
+    t.apply(u);
+    store.put(t.pendingWrites(2));
+    t.durable(2);
+    assert.equal(t.cachedCount(), u.nodes.size);
+  });
+
+  it('keeps the nodes a proof reads: the same proof again reads nothing from the store', () => {
+    const { t, reads } = reopened();
+    const p1 = t.prove(k('row-7'));
+    const after = reads();
+    assert.ok(after > 1);
+    assert.ok(t.cachedCount() > 0);
+    const p2 = t.prove(k('row-7'));
+    assert.equal(reads(), after);
+    assert.deepEqual(p2, p1);
+  });
+});
+
+describe('state tree: key strings of an update', () => {
+  it("names every write's key (nodes, root, stale index, prunes) by its bytes, one char per byte", () => {
+    const t = memoryTree({ versionsKept: 2 });
+    for (let v = 0; v < 5; v++) {
+      const u = t.prepare(
+        Array.from({ length: 40 }, (_, i) => ({ key: k(`row-${(i * 7 + v) % 60}`), value: k(`v${v}`) })),
+        v,
+      );
+      assert.ok(v < 3 || u.writes.some((w) => w.value === undefined)); // prunes from version 3 on
+      assert.deepEqual(
+        u.keys,
+        u.writes.map((w) => Buffer.from(w.key).toString('latin1')),
+      );
+      t.apply(u);
+    }
+  });
+});

@@ -33,7 +33,7 @@ import {
   parseStaleKey,
   rootKey,
   STATE_TREE_PREFIX,
-  staleKey,
+  stalePrefix,
   staleSince,
   type TreeNode,
 } from './nodes.js';
@@ -69,6 +69,8 @@ export interface TreeUpdate {
   readonly writes: readonly TreeWrite[];
   /** The decoded nodes among `writes`, by key string (kept until durable). */
   readonly nodes: ReadonlyMap<string, TreeNode>;
+  /** The key of each of `writes` as a key string, in the same order (apply() keys its pending map by them). */
+  readonly keys: readonly string[];
 }
 
 export interface StateTreeOptions {
@@ -151,6 +153,16 @@ class NodeCache {
 
   constructor(readonly max: number) {
     this.half = Math.max(1, Math.floor(max / 2));
+  }
+
+  /** The cached node without touching its generation (a read of a node about to go stale). */
+  peek(k: string): TreeNode | undefined {
+    return this.young.get(k) ?? this.old.get(k);
+  }
+
+  /** Cached nodes (for tests). */
+  get size(): number {
+    return this.young.size + this.old.size;
   }
 
   get(k: string): TreeNode | undefined {
@@ -287,6 +299,7 @@ export class StateTree {
     const sub = u.visit(this.top, 0, ZERO_PATH, -1, ch, 0, ch.length);
     const root = sub === undefined ? undefined : u.place(sub, 0);
     u.finish(root, this.versionsKept);
+    assert(u.keys.length === u.writes.length, 'state tree: a write without its key string');
     return {
       baseVersion: this.ver,
       version,
@@ -294,6 +307,7 @@ export class StateTree {
       stateRoot: stateRootOf(root?.hash ?? EMPTY_SUBTREE),
       writes: u.writes,
       nodes: u.nodes,
+      keys: u.keys,
     };
   }
 
@@ -317,8 +331,11 @@ export class StateTree {
       for (const w of writes) if (w.value === undefined) this.cache.delete(keyString(w.key));
     } else {
       const keys: string[] = [];
-      for (const w of writes) {
-        const k = keyString(w.key);
+      // The update's own key strings, unless pins held some of its writes back.
+      const known = writes === update.writes ? update.keys : undefined;
+      for (let i = 0; i < writes.length; i++) {
+        const w = writes[i]!;
+        const k = known !== undefined ? known[i]! : keyString(w.key);
         keys.push(k);
         const node = update.nodes.get(k);
         const version = update.version;
@@ -356,6 +373,11 @@ export class StateTree {
       key: Uint8Array.from(k, (c) => c.charCodeAt(0)),
       value: this.pending.get(k)?.bytes?.slice(),
     }));
+  }
+
+  /** Decoded nodes in the cache (for tests). */
+  cachedCount(): number {
+    return this.cache.size;
   }
 
   /** How many updates are applied but not yet durable (for assertions and tests). */
@@ -398,8 +420,13 @@ export class StateTree {
     return this.nodeAt(keyString(key));
   }
 
-  /** node() by key string. */
-  nodeAt(k: string): TreeNode {
+  /**
+   * node() by key string. `keep` false: the caller replaces the node (an update's walk reads only nodes
+   * on the paths it rewrites, each stale once the update applies), so a node read from the store is
+   * not cached and a cached one is not moved to the newer generation: the cache keeps its room for the
+   * current tree's nodes instead of filling, at every block, with the ones the block replaced.
+   */
+  nodeAt(k: string, keep = true): TreeNode {
     const p = this.pending.get(k);
     if (p !== undefined) {
       assert(p.bytes !== undefined, 'state tree: a pruned node is still referenced');
@@ -408,7 +435,7 @@ export class StateTree {
       assert(n !== undefined, 'state tree: an undecodable pending node');
       return n;
     }
-    const cached = this.cache.get(k);
+    const cached = keep ? this.cache.get(k) : this.cache.peek(k);
     if (cached !== undefined) return cached;
     const key = keyBytes(k);
     const bytes = this.reader.get(key);
@@ -416,7 +443,7 @@ export class StateTree {
     if (bytes === undefined) assert(false, `state tree: node ${toHex(key)} is missing`);
     const n = decodeNode(bytes);
     if (n === undefined) assert(false, `state tree: node ${toHex(key)} is undecodable`);
-    this.remember(k, n);
+    if (keep) this.remember(k, n);
     return n;
   }
 
@@ -447,6 +474,8 @@ export class StateTree {
 /** One update's walk: the nodes it writes and the ones it leaves stale. */
 class Updater {
   readonly writes: TreeWrite[] = [];
+  /** writes[i].key as a key string. */
+  readonly keys: string[] = [];
   readonly nodes = new Map<string, TreeNode>();
   /** Key strings of the nodes this update leaves stale. */
   private readonly stale = new Set<string>();
@@ -479,7 +508,7 @@ class Updater {
     const at = ch[lo]!.kh;
     const key = nodeKeyString(child.version, d, at);
     this.stale.add(key);
-    const node = this.tree.nodeAt(key);
+    const node = this.tree.nodeAt(key, false);
     if (node.kind === 'leaf') {
       const existing: Item = {
         kh: node.keyHash,
@@ -521,7 +550,7 @@ class Updater {
       assert(sub.ref.kind === 'leaf', `state tree: an internal node moved from depth ${sub.depth} to ${d}`);
       const oldKey = nodeKeyString(sub.ref.version, sub.depth, atPath(sub));
       this.stale.add(oldKey);
-      const leaf = this.tree.nodeAt(oldKey);
+      const leaf = this.tree.nodeAt(oldKey, false);
       assert(leaf.kind === 'leaf', `state tree: leaf reference to an internal node at depth ${sub.depth}`);
       this.write(nodeKeyString(this.version, d, leaf.keyHash), leaf);
       return { kind: 'leaf', version: this.version, hash: sub.ref.hash };
@@ -532,17 +561,25 @@ class Updater {
 
   /** Records the root and stale index, and prunes the version that falls out of the kept window. */
   finish(root: Child, versionsKept: number): void {
-    this.writes.push({ key: rootKey(this.version), value: encodeRef(root) });
-    for (const key of this.stale)
-      this.writes.push({ key: staleKey(this.version, keyBytes(key)), value: new Uint8Array(0) });
+    this.push(rootKey(this.version), encodeRef(root));
+    // A stale-index key is the version's stale prefix and the node key: its bytes built from the node's
+    // key string. (Its own key string is made from those bytes: a concatenation would be flattened again
+    // by every Map that takes it.)
+    const prefix = stalePrefix(this.version);
+    for (const key of this.stale) {
+      const sk = new Uint8Array(prefix.length + key.length);
+      sk.set(prefix, 0);
+      for (let i = 0; i < key.length; i++) sk[prefix.length + i] = key.charCodeAt(i);
+      this.push(sk, new Uint8Array(0));
+    }
     // Versions > version - versionsKept stay readable: a node stale since s is needed by versions < s only.
     const cut = this.version - versionsKept;
     if (cut >= 1) {
       for (const sk of this.tree.staleKeys(cut)) {
-        this.writes.push({ key: parseStaleKey(sk).node, value: undefined });
-        this.writes.push({ key: sk, value: undefined });
+        this.push(parseStaleKey(sk).node, undefined);
+        this.push(sk, undefined);
       }
-      this.writes.push({ key: rootKey(cut - 1), value: undefined });
+      this.push(rootKey(cut - 1), undefined);
     }
   }
 
@@ -583,8 +620,14 @@ class Updater {
   }
 
   private write(k: string, node: TreeNode): void {
-    this.writes.push({ key: keyBytes(k), value: encodeNode(node) });
+    this.push(keyBytes(k), encodeNode(node), k);
     this.nodes.set(k, node);
+  }
+
+  /** One write, with its key string (computed when the caller has none). */
+  private push(key: Uint8Array, value: Uint8Array | undefined, k = keyString(key)): void {
+    this.writes.push({ key, value });
+    this.keys.push(k);
   }
 }
 
