@@ -3,7 +3,8 @@
 // twist that are not in the subgroup (x hashed until y² = x³ + b' has a root, the cofactor kept),
 // subgroup points plus a torsion point of each prime order dividing the cofactor, those torsion
 // points alone, the point at infinity and the verifiers' hostile fixture family (x = k + i). The
-// constants are derived from their definitions here, not only copied.
+// constants are derived from their definitions here, not only copied, and the check's completeness for
+// this curve is shown with integers alone (the group's structure and ψ's eigenvalues).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
@@ -63,6 +64,49 @@ function same(q: G2, what: string): boolean {
   return expected;
 }
 
+/** b^e mod m. */
+function powMod(b: bigint, e: bigint, m: bigint): bigint {
+  let out = 1n;
+  for (b %= m; e > 0n; e >>= 1n, b = (b * b) % m) if (e & 1n) out = (out * b) % m;
+  return out;
+}
+
+/** Miller–Rabin with the first twelve primes as bases: a composite passes them all with a negligible chance. */
+function probablyPrime(n: bigint): boolean {
+  const bases = [2n, 3n, 5n, 7n, 11n, 13n, 17n, 19n, 23n, 29n, 31n, 37n];
+  if (bases.includes(n)) return true;
+  if (n < 2n || bases.some((b) => n % b === 0n)) return false;
+  let d = n - 1n;
+  let s = 0;
+  for (; d % 2n === 0n; s++) d /= 2n;
+  return bases.every((a) => {
+    let y = powMod(a, d, n);
+    if (y === 1n || y === n - 1n) return true;
+    for (let i = 1; i < s; i++) if ((y = (y * y) % n) === n - 1n) return true;
+    return false;
+  });
+}
+
+/** The square roots of `a` modulo the odd prime `q` (Tonelli–Shanks); none when `a` is not a square. */
+function sqrtMod(a: bigint, q: bigint): bigint[] {
+  a = ((a % q) + q) % q;
+  if (a === 0n) return [0n];
+  if (powMod(a, (q - 1n) / 2n, q) !== 1n) return [];
+  let m = 0n;
+  let c = q - 1n;
+  for (; c % 2n === 0n; m++) c /= 2n;
+  let z = 2n;
+  while (powMod(z, (q - 1n) / 2n, q) !== q - 1n) z++;
+  let [cc, t, root] = [powMod(z, c, q), powMod(a, c, q), powMod(a, (c + 1n) / 2n, q)];
+  while (t !== 1n) {
+    let i = 0n;
+    for (let t2 = t; t2 !== 1n; i++) t2 = (t2 * t2) % q;
+    const b = powMod(cc, 1n << (m - i - 1n), q);
+    [m, cc, t, root] = [i, (b * b) % q, (t * b * b) % q, (root * b) % q];
+  }
+  return [root, q - root];
+}
+
 describe('G2 subgroup check by ψ', () => {
   it('its constants are their definitions', () => {
     // The BN parametrisation by x: r and p of this curve, the twist's cofactor.
@@ -83,6 +127,30 @@ describe('G2 subgroup check by ψ', () => {
     assert.ok(Fp2.eql(bn254.G2.CURVE.b, Fp2.div(Fp2.create({ c0: 3n, c1: 0n }), xi)));
     assert.ok(Fp2.eql(Fp2.create(PSI_X), Fp2.pow(xi, (p - 1n) / 3n)));
     assert.ok(Fp2.eql(Fp2.create(PSI_Y), Fp2.pow(xi, (p - 1n) / 2n)));
+  });
+
+  it('is complete for this curve, by integers alone', () => {
+    // E'(Fp2) has r · H points with r and H's four factors distinct primes, so it is cyclic and ψ acts on its
+    // part of each prime order ℓ as a multiplication by a root λ of ψ's characteristic polynomial
+    // λ² − tλ + p (t = 6x² + 1, the trace of Frobenius). The check's map Q ↦ [x+1]Q + ψ([x]Q) + ψ²([x]Q) −
+    // ψ³([2x]Q) acts there as f(λ) = (x+1) + xλ + xλ² − 2xλ³: zero on the subgroup (λ = p mod r) and, for
+    // either root modulo each cofactor prime, non-zero, so a point with any cofactor part is refused.
+    const t = 6n * x * x + 1n;
+    const f = (l: bigint, m: bigint) => (((x + 1n + x * l + x * l * l - 2n * x * l * l * l) % m) + m) % m;
+    assert.ok(probablyPrime(r));
+    assert.equal(new Set(H_PRIMES).size, H_PRIMES.length);
+    for (const l of H_PRIMES) {
+      assert.ok(probablyPrime(l), `${l} is prime`);
+      assert.notEqual(l, r);
+      const roots = sqrtMod(t * t - 4n * p, l).map((s) => ((((t + s) * powMod(2n, l - 2n, l)) % l) + l) % l);
+      assert.equal(roots.length, 2, `ψ has eigenvalues modulo ${l}`);
+      for (const lambda of roots) {
+        assert.equal((lambda * lambda - t * lambda + p) % l, 0n);
+        assert.notEqual(f(lambda, l), 0n, `the check refuses the points of order ${l}`);
+      }
+    }
+    assert.equal(f(p % r, r), 0n, 'the check passes the subgroup');
+    assert.ok(!probablyPrime(r * H_PRIMES[0]!) && probablyPrime(7919n) && !probablyPrime(7917n));
   });
 
   it('answers as noble on random subgroup points and random twist points outside it', () => {
