@@ -82,7 +82,10 @@ function probablyPrime(n: bigint): boolean {
   return bases.every((a) => {
     let y = powMod(a, d, n);
     if (y === 1n || y === n - 1n) return true;
-    for (let i = 1; i < s; i++) if ((y = (y * y) % n) === n - 1n) return true;
+    for (let i = 1; i < s; i++) {
+      y = (y * y) % n;
+      if (y === n - 1n) return true;
+    }
     return false;
   });
 }
