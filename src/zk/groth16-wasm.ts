@@ -1,8 +1,9 @@
 // Groth16 verification over BN254 with a WebAssembly pairing (ffjavascript's `buildBn128`, the
 // engine snarkjs runs on), for the verification pool's workers (src/crypto/verify-worker.ts). It
 // answers exactly as groth16-verify.ts does on every input: the same validation runs first
-// (`validProofInputs`, keys through `parseVerifyingKey`), and only validated points reach the
-// engine, which then checks the same equation
+// (`validProofInputs`, keys through `parseVerifyingKey`; its subgroup check of b, g2-subgroup.ts'
+// equation, computed on the engine's G2 arithmetic by `g2InSubgroupWasm`), and only validated
+// points reach the engine, which then checks the same equation
 //   e(−A, B) · e(alpha, beta) · e(vk_x, gamma) · e(C, delta) = 1
 // as a product of Miller loops and one final exponentiation. The engine is built once per thread,
 // single-threaded (`buildBn128(true)`: no threads of its own inside a pool worker); building it is
