@@ -13,6 +13,8 @@ declare module 'ffjavascript' {
     eq(a: Uint8Array, b: Uint8Array): boolean;
     /** The generator (jacobian). */
     readonly g: Uint8Array;
+    /** The point at infinity (jacobian). */
+    readonly zero: Uint8Array;
   }
   interface WasmGt {
     mul(a: Uint8Array, b: Uint8Array): Uint8Array;

@@ -4,14 +4,18 @@
 // subgroup points plus a torsion point of each prime order dividing the cofactor, those torsion
 // points alone, the point at infinity and the verifiers' hostile fixture family (x = k + i). The
 // constants are derived from their definitions here, not only copied, and the check's completeness for
-// this curve is shown with integers alone (the group's structure and ψ's eigenvalues).
+// this curve is shown with integers alone (the group's structure and ψ's eigenvalues). Every point is
+// also put to the same check computed in the WebAssembly engine (groth16-wasm.ts' `g2InSubgroupWasm`,
+// what the pool's verifier passes to the shared validation): the three verdicts must agree.
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import type * as Bn254 from '@noble/curves/bn254';
+import { buildBn128, type WasmBn128 } from 'ffjavascript';
 import { BN_SEED, g2InSubgroup, g2OnCurve, PSI_X, PSI_Y } from './g2-subgroup.js';
 import { g2FromCoordinates } from './groth16-verify.js';
+import { g2InSubgroupWasm, type PsiConstants, psiConstants } from './groth16-wasm.js';
 
 // The CommonJS build, the one the verifier loads (one field tower built, points comparable).
 const { bn254 } = createRequire(import.meta.url)('@noble/curves/bn254') as typeof Bn254;
@@ -58,9 +62,28 @@ function twistPoint(label: string): G2 {
   }
 }
 
+/** The engine and ψ's constants in its form, for the WebAssembly check (built once for the file). */
+let engine: { curve: WasmBn128; psi: PsiConstants } | undefined;
+
+/** The WebAssembly check's verdict on a noble point (jacobian in the engine's form; infinity its zero). */
+function wasmVerdict(q: G2): boolean {
+  assert.ok(engine !== undefined, 'the engine is built before the tests');
+  const { G2: W } = engine.curve;
+  if (q.is0()) return g2InSubgroupWasm(engine.curve, engine.psi, W.zero);
+  const { x: qx, y: qy } = q.toAffine();
+  const point = W.toJacobian(
+    W.fromObject([
+      [qx.c0, qx.c1],
+      [qy.c0, qy.c1],
+    ]),
+  );
+  return g2InSubgroupWasm(engine.curve, engine.psi, point);
+}
+
 function same(q: G2, what: string): boolean {
   const expected = q.isTorsionFree();
   assert.equal(g2InSubgroup(bn254, q), expected, what);
+  assert.equal(wasmVerdict(q), expected, `${what}, in the engine`);
   return expected;
 }
 
@@ -111,6 +134,14 @@ function sqrtMod(a: bigint, q: bigint): bigint[] {
 }
 
 describe('G2 subgroup check by ψ', () => {
+  before(async () => {
+    const curve = await buildBn128(true);
+    engine = { curve, psi: psiConstants(curve) };
+  });
+  after(async () => {
+    await engine?.curve.terminate();
+  });
+
   it('its constants are their definitions', () => {
     // The BN parametrisation by x: r and p of this curve, the twist's cofactor.
     assert.equal(36n * x ** 4n + 36n * x ** 3n + 18n * x ** 2n + 6n * x + 1n, r);
@@ -206,11 +237,14 @@ describe('G2 subgroup check by ψ', () => {
       assert.equal(same(q, `x = ${k} + i`), false);
       // Through the verifiers' reader: on the curve, outside the subgroup, rejected.
       assert.equal(g2FromCoordinates(px.c0, px.c1, py.c0, py.c1), undefined);
+      assert.equal(g2FromCoordinates(px.c0, px.c1, py.c0, py.c1, wasmVerdict), undefined);
       const y = Fp2.neg(py);
       assert.equal(g2FromCoordinates(px.c0, px.c1, y.c0, y.c1), undefined);
+      assert.equal(g2FromCoordinates(px.c0, px.c1, y.c0, y.c1, wasmVerdict), undefined);
     }
     const g = G2.BASE.toAffine();
     assert.ok(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0, g.y.c1)?.equals(G2.BASE));
+    assert.ok(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0, g.y.c1, wasmVerdict)?.equals(G2.BASE));
     // Off the curve: y changed by one.
     assert.equal(g2FromCoordinates(g.x.c0, g.x.c1, g.y.c0 + 1n, g.y.c1), undefined);
     assert.equal(g2OnCurve(bn254, g.x, Fp2.add(g.y, Fp2.ONE)), false);

@@ -10,6 +10,8 @@
 // infinity, and derives the constants below from their definitions).
 // ψ(x, y) = (conj(x)·ξ^((p−1)/3), conj(y)·ξ^((p−1)/2)), ξ = 9 + i, is applied to projective
 // coordinates directly ((X : Y : Z) ↦ (conj(X)·c_x : conj(Y)·c_y : conj(Z))): no inversion.
+// The pool's WebAssembly verifier computes the same equation on its engine's G2 arithmetic
+// (groth16-wasm.ts, `g2InSubgroupWasm`, with these constants); the test holds both to noble.
 import type * as Bn254 from '@noble/curves/bn254';
 
 type Curve = typeof Bn254.bn254;

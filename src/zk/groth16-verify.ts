@@ -86,8 +86,24 @@ export function g1FromCoordinates(x: bigint, y: bigint): G1Point | undefined {
   }
 }
 
+/**
+ * The G2 subgroup check a verifier runs on a point already known to be on the twist: by default
+ * g2-subgroup.ts' ψ check on noble's points. The pool's WebAssembly verifier passes the same check
+ * computed in its engine (groth16-wasm.ts, `g2InSubgroupWasm`), held to this one's verdict on every
+ * point by src/zk/g2-subgroup.test.ts; every other rule of a valid input stays here, once.
+ */
+export type G2SubgroupCheck = (point: G2Point) => boolean;
+
+const nobleSubgroupCheck: G2SubgroupCheck = (point) => g2InSubgroup(curve(), point);
+
 /** An affine G2 point from (x.c0, x.c1, y.c0, y.c1), on the curve and in the subgroup. */
-export function g2FromCoordinates(xc0: bigint, xc1: bigint, yc0: bigint, yc1: bigint): G2Point | undefined {
+export function g2FromCoordinates(
+  xc0: bigint,
+  xc1: bigint,
+  yc0: bigint,
+  yc1: bigint,
+  inSubgroup: G2SubgroupCheck = nobleSubgroupCheck,
+): G2Point | undefined {
   const all = [xc0, xc1, yc0, yc1];
   if (all.some((v) => v < 0n || v >= BASE_FIELD_ORDER)) return undefined;
   if (all.every((v) => v === 0n)) return undefined;
@@ -98,7 +114,7 @@ export function g2FromCoordinates(xc0: bigint, xc1: bigint, yc0: bigint, yc1: bi
   // about half its cost; noble's assertValidity would run its own check).
   if (!g2OnCurve(bn254, x, y)) return undefined;
   const p = bn254.G2.Point.fromAffine({ x, y });
-  return g2InSubgroup(bn254, p) ? p : undefined;
+  return inSubgroup(p) ? p : undefined;
 }
 
 export function g1FromBytes(bytes: Uint8Array): G1Point | undefined {
@@ -106,30 +122,32 @@ export function g1FromBytes(bytes: Uint8Array): G1Point | undefined {
   return g1FromCoordinates(readUint256(bytes, 0), readUint256(bytes, 32));
 }
 
-export function g2FromBytes(bytes: Uint8Array): G2Point | undefined {
+export function g2FromBytes(bytes: Uint8Array, inSubgroup?: G2SubgroupCheck): G2Point | undefined {
   if (bytes.length !== G2_BYTES) return undefined;
   const xc1 = readUint256(bytes, 0);
   const xc0 = readUint256(bytes, 32);
   const yc1 = readUint256(bytes, 64);
   const yc0 = readUint256(bytes, 96);
-  return g2FromCoordinates(xc0, xc1, yc0, yc1);
+  return g2FromCoordinates(xc0, xc1, yc0, yc1, inSubgroup);
 }
 
 /**
  * The validation every verifier of this ledger does before any pairing (this one and the pool's
  * WebAssembly one, groth16-wasm.ts): exactly the key's count of public signals, each a bigint < r;
  * a, b, c on the curve, b in the subgroup, none at infinity, coordinates < p. The validated points,
- * or undefined when anything is invalid.
+ * or undefined when anything is invalid. `inSubgroup` computes the subgroup check of b elsewhere
+ * (see G2SubgroupCheck); it is asked only about points on the twist, and answers as the default does.
  */
 export function validProofInputs(
   vk: PreparedVerifyingKey,
   proof: Groth16ProofBytes,
   publicSignals: readonly bigint[],
+  inSubgroup?: G2SubgroupCheck,
 ): { a: G1Point; b: G2Point; c: G1Point } | undefined {
   if (publicSignals.length !== vk.nPublic) return undefined;
   if (publicSignals.some((s) => typeof s !== 'bigint' || s < 0n || s >= FIELD_ORDER)) return undefined;
   const a = g1FromBytes(proof.a);
-  const b = g2FromBytes(proof.b);
+  const b = g2FromBytes(proof.b, inSubgroup);
   const c = g1FromBytes(proof.c);
   if (a === undefined || b === undefined || c === undefined) return undefined;
   return { a, b, c };
