@@ -195,6 +195,7 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
     fsync: config.storage.fsync,
     segmentBytesMax: config.storage.segmentBytesMax,
     lmdbMapBytes: config.storage.lmdbMapBytes,
+    readAhead: config.storage.readAhead,
     stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
     stateRowCacheRows: config.storage.stateRowCacheRows,
     stateTreeVersionsKept: config.storage.stateTreeVersionsKept,

@@ -463,6 +463,10 @@ export const CORE_CONFIG_SCHEMA = {
       256 * 1024 * GiB,
       'LMDB map size: the most the world state may grow to.',
     ),
+    read_ahead: bool(
+      true,
+      "Kernel read-ahead on the state store's map; false reads only the page a lookup needs (for a state larger than memory, read at random keys).",
+    ),
     state_tree_cache_nodes: int(
       200_000,
       0,

@@ -114,6 +114,7 @@ export class Node {
       fsync: config.storage.fsync,
       segmentBytesMax: config.storage.segmentBytesMax,
       lmdbMapBytes: config.storage.lmdbMapBytes,
+      readAhead: config.storage.readAhead,
       stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
       stateRowCacheRows: config.storage.stateRowCacheRows,
       stateTreeVersionsKept: config.storage.stateTreeVersionsKept,

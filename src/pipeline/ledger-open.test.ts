@@ -77,3 +77,36 @@ describe('Ledger.open: the state store is checked against the block log', () => 
     assert.deepEqual(listed.sort(), [...LEDGER_ERROR_CODES].sort());
   });
 });
+
+/** The VmFlags of this process's mappings of `file` (/proc/self/smaps; Linux). */
+function mappingFlags(file: string): string[][] {
+  const out: string[][] = [];
+  let inFile = false;
+  for (const line of readFileSync('/proc/self/smaps', 'utf8').split('\n')) {
+    if (/^[0-9a-f]+-[0-9a-f]+ /.test(line)) inFile = line.endsWith(` ${file}`);
+    else if (inFile && line.startsWith('VmFlags:')) out.push(line.slice(8).trim().split(/\s+/));
+  }
+  return out;
+}
+
+describe('Ledger.open: storage.read_ahead', () => {
+  it('false maps the state store for random reads (no read-ahead); the default keeps it', async (t) => {
+    if (process.platform !== 'linux') return t.skip('reads /proc/self/smaps');
+    for (const readAhead of [false, undefined]) {
+      const dir = await mkdtemp(join(tmpdir(), 'torana-ledger-readahead-'));
+      try {
+        const { ledger } = await Ledger.open({
+          ...options(dir),
+          ...(readAhead === false ? { readAhead } : {}),
+        });
+        const maps = mappingFlags(join(dir, 'state', 'data.mdb'));
+        await ledger.close();
+        assert.ok(maps.length > 0, 'the state store is mapped');
+        // `rr` is the kernel's mark of MADV_RANDOM, what LMDB's MDB_NORDAHEAD asks for.
+        for (const flags of maps) assert.equal(flags.includes('rr'), readAhead === false, flags.join(' '));
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});

@@ -80,6 +80,8 @@ export interface LedgerOptions extends LedgerCoreOptions {
   fsync: boolean;
   segmentBytesMax: number;
   lmdbMapBytes: number;
+  /** `storage.read_ahead` (StateStoreOptions.readAhead); default true. */
+  readAhead?: boolean;
   failPoints?: FailPoints;
 }
 
@@ -164,6 +166,7 @@ export class Ledger {
     const store = await StateStore.open(opts.dir, {
       fsync: opts.fsync,
       mapSizeBytes: opts.lmdbMapBytes,
+      ...(opts.readAhead === false ? { readAhead: false } : {}),
       ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
     });
     const opened = await Ledger.openWith(

@@ -38,12 +38,21 @@ export interface StateStoreOptions {
   failPoints?: FailPoints;
   /** Initial LMDB map size; LMDB grows it when needed. */
   mapSizeBytes?: number;
+  /**
+   * The kernel's read-ahead on the map (default true). Off (MDB_NORDAHEAD), a page fault reads the one page
+   * it needs: for a state larger than memory read at random keys (docs/operations.md "State larger than memory").
+   */
+  readAhead?: boolean;
 }
 
 type Db = RootDatabase<Uint8Array, Uint8Array>;
 
 /** LMDB's put options for keys given in ascending order above every stored key (MDB_APPEND). */
 const APPEND = Object.freeze({ append: true });
+
+function noReadAhead(on: boolean): { noReadAhead: boolean } {
+  return { noReadAhead: on };
+}
 
 function openDb(path: string, opts: StateStoreOptions): Db {
   // Config (the schema bounds it): LMDB would take a NaN or fractional map size silently.
@@ -59,6 +68,8 @@ function openDb(path: string, opts: StateStoreOptions): Db {
     cache: false,
     ...LMDB_WRITE_OPTIONS,
     noSync: !(opts.fsync ?? true),
+    // MDB_NORDAHEAD: an lmdb option its type declarations do not list (spread, not checked as a literal).
+    ...noReadAhead(opts.readAhead === false),
     ...(opts.mapSizeBytes === undefined ? {} : { mapSize: opts.mapSizeBytes }),
   });
 }
