@@ -11,7 +11,7 @@ import { run, startTestNode, type TestNode } from '../../test/helpers/node.js';
 import { decode, encode } from '../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { aggregateCertificate, voteMessage } from '../consensus/certificate.js';
-import type { BlsKeyPair } from '../crypto/bls.js';
+import { type BlsKeyPair, blsBatchFastAggregateVerify } from '../crypto/bls.js';
 import type { VerifyItem } from '../crypto/verify-batch.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import { type Block, BlockCodec, blockHash } from '../model/block.js';
@@ -52,14 +52,20 @@ describe('verifyChain', () => {
   });
 
   /** A copy of the node's block log with block `height` replaced by `change(block)`. */
-  async function tampered(height: number, change: (b: Block) => Block): Promise<string> {
+  function tampered(height: number, change: (b: Block) => Block): Promise<string> {
+    return tamperedMany(new Map([[height, change]]));
+  }
+
+  /** A copy of the node's block log with each block of `changes` replaced by its change. */
+  async function tamperedMany(changes: Map<number, (b: Block) => Block>): Promise<string> {
     const dir = await mkdtemp(join(tmpdir(), 'torana-verify-'));
     scratch.push(dir);
     const { log: source } = await BlockLog.open(join(t.dir, 'data'), { fsync: false });
     const { log: copy } = await BlockLog.open(dir, { fsync: false });
     try {
       for await (const rec of source.iterate(1)) {
-        if (rec.height !== height) {
+        const change = changes.get(rec.height);
+        if (change === undefined) {
           await copy.append([rec]);
           continue;
         }
@@ -147,6 +153,136 @@ describe('verifyChain', () => {
       assert.match(e.message, /certificate invalid: bad_signature/);
       return true;
     });
+  });
+
+  /** The stored block at `height` of the node's chain. */
+  async function storedBlock(height: number): Promise<Block> {
+    const { log } = await BlockLog.open(join(t.dir, 'data'), { fsync: false });
+    try {
+      for await (const rec of log.iterate(height)) {
+        const d = decode(BlockCodec, rec.bytes, LIMITS);
+        assert.ok(d.ok);
+        return d.value;
+      }
+      throw new Error(`no block ${height}`);
+    } finally {
+      await log.close();
+    }
+  }
+
+  /** A certificate signature over another message. */
+  const forged = (b: Block): Block => ({
+    ...b,
+    certificate: { ...b.certificate, signature: consensusKey.sign(encode(BlockCodec, b)) },
+  });
+
+  /** verifyChain with a window of 4 blocks ahead (so batches of blocks 1–5, then 6–8), counting batches. */
+  async function verdict(dir: string, batches: number[] = []): Promise<ChainVerificationError | undefined> {
+    try {
+      await verifyChain(
+        options(dir, {
+          lookaheadBlocksMax: 4,
+          verifyCertificateBatch: (checks) => {
+            batches.push(checks.length);
+            return blsBatchFastAggregateVerify(checks);
+          },
+        }),
+      );
+      return undefined;
+    } catch (e) {
+      assert.ok(e instanceof ChainVerificationError, String(e));
+      return e;
+    }
+  }
+
+  it('decides the certificates of a window with one batch check', async () => {
+    const batches: number[] = [];
+    assert.equal(await verdict(join(t.dir, 'data'), batches), undefined);
+    // Block 1 is due once blocks 1–5 are read: their five certificates in one batch, then blocks 6–8.
+    assert.deepEqual(batches, [5, 3]);
+  });
+
+  it('names the height of a bad certificate first, in the middle or last in a window, as one by one', async () => {
+    for (const height of [1, 3, 5, 6, BLOCKS]) {
+      const batches: number[] = [];
+      const e = await verdict(await tampered(height, forged), batches);
+      assert.equal(e?.height, height);
+      assert.equal(e?.message, `block ${height}: certificate invalid: bad_signature`);
+      // The batch that held it failed and the blocks before it were judged (re-executed) first.
+      assert.deepEqual(batches, height <= 5 ? [5] : [5, 3]);
+    }
+    // Two bad certificates in one window: the lower height is named.
+    const two = await tamperedMany(
+      new Map([
+        [5, forged],
+        [3, forged],
+      ]),
+    );
+    assert.equal((await verdict(two))?.height, 3);
+  });
+
+  it('judges an earlier block of the window before a later bad certificate', async () => {
+    const dir = await tamperedMany(
+      new Map<number, (b: Block) => Block>([
+        [
+          2,
+          (b) => {
+            const tx = b.transactions[0]!;
+            const signature = Uint8Array.from(tx.signature, (x, i) => (i === 3 ? x ^ 1 : x));
+            return { ...b, transactions: [{ ...tx, signature }] };
+          },
+        ],
+        [4, forged],
+      ]),
+    );
+    const e = await verdict(dir);
+    assert.equal(e?.height, 2);
+    assert.match(e?.message ?? '', /transaction 0 has an invalid signature/);
+  });
+
+  it('refuses a certificate signature valid for another block, and a whole certificate of another block', async () => {
+    const fourth = (await storedBlock(4)).certificate;
+    const signatureOnly = await tampered(3, (b) => ({
+      ...b,
+      certificate: { ...b.certificate, signature: fourth.signature },
+    }));
+    const e = await verdict(signatureOnly);
+    assert.equal(e?.message, 'block 3: certificate invalid: bad_signature');
+    const whole = await tampered(3, (b) => ({ ...b, certificate: fourth }));
+    assert.equal((await verdict(whole))?.message, 'block 3: certificate is for another block');
+  });
+
+  it('refuses a wrong signer bitmap at its height, with valid certificates pending before it', async () => {
+    const beyond = await tampered(4, (b) => ({
+      ...b,
+      certificate: { ...b.certificate, signers: Uint8Array.of(0b10) }, // a signer outside the roster of 1
+    }));
+    assert.equal((await verdict(beyond))?.message, 'block 4: certificate invalid: bad_bitmap');
+    const none = await tampered(7, (b) => ({
+      ...b,
+      certificate: { ...b.certificate, signers: Uint8Array.of(0) },
+    }));
+    assert.equal((await verdict(none))?.message, 'block 7: certificate invalid: no_quorum');
+    const wide = await tampered(2, (b) => ({
+      ...b,
+      certificate: { ...b.certificate, signers: Uint8Array.of(1, 0) },
+    }));
+    assert.equal((await verdict(wide))?.message, 'block 2: certificate invalid: bad_bitmap');
+  });
+
+  it('accepts a valid chain when the batch check fails, each certificate checked alone', async () => {
+    let calls = 0;
+    const report = await verifyChain(
+      options(join(t.dir, 'data'), {
+        lookaheadBlocksMax: 4,
+        verifyCertificateBatch: () => {
+          calls++;
+          return false;
+        },
+      }),
+    );
+    assert.equal(report.height, BLOCKS);
+    assert.equal(calls, 2);
   });
 
   it('rejects a block whose header re-execution does not reproduce, even with a valid certificate', async () => {
