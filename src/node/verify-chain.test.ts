@@ -7,7 +7,8 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { run, startTestNode, type TestNode } from '../../test/helpers/node.js';
+import { registerAccounts, run, startTestNode, type TestNode } from '../../test/helpers/node.js';
+import { newAccount } from '../../test/helpers/tx.js';
 import { decode, encode } from '../codec/frame.js';
 import { DEFAULT_DECODE_LIMITS } from '../codec/limits.js';
 import { aggregateCertificate, voteMessage } from '../consensus/certificate.js';
@@ -16,6 +17,7 @@ import type { VerifyItem } from '../crypto/verify-batch.js';
 import { VerifyPool } from '../crypto/verify-pool.js';
 import { type Block, BlockCodec, blockHash } from '../model/block.js';
 import { reject } from '../model/rejections.js';
+import { payloadHash } from '../model/transaction.js';
 import { BlockLog } from '../storage/block-log.js';
 import { ChainVerificationError, type VerifyChainOptions, verifyChain } from './verify-chain.js';
 
@@ -30,8 +32,12 @@ describe('verifyChain', () => {
 
   before(async () => {
     t = await startTestNode();
-    for (let i = 0; i < BLOCKS - 1; i++)
+    // Blocks 2–6 by the admin, 7 registers a second account, 8 is signed by it: two signatories.
+    for (let i = 0; i < BLOCKS - 3; i++)
       await run(t, t.admin, [{ kind: 'Log', level: { kind: 'Info' }, message: `block ${i}` }]);
+    const other = newAccount(t.admin.id.slice(t.admin.id.lastIndexOf('@') + 1), 77);
+    await registerAccounts(t, [other]);
+    await run(t, other, [{ kind: 'Log', level: { kind: 'Info' }, message: 'block 8' }]);
     consensusKey = t.node.consensusKey;
     await t.node.stop();
     pool = new VerifyPool({ threads: 2 });
@@ -108,6 +114,34 @@ describe('verifyChain', () => {
     assert.deepEqual(events.slice(0, 6), ['check', 'check', 'check', 'check', 'check', 'done 1']);
     assert.ok(inFlightMax >= 2 && inFlightMax <= 5, `in flight at most ${inFlightMax}`);
     assert.ok(pool.stats().batchesSent >= 1);
+  });
+
+  it("checks each transaction against its own authority's key, across signatories", async () => {
+    const keys: string[] = [];
+    await verifyChain(
+      options(join(t.dir, 'data'), {
+        verifySignatures: (items) => {
+          for (const i of items) keys.push(Buffer.from(i.publicKey).toString('hex'));
+          return pool.verify(items);
+        },
+      }),
+    );
+    // Blocks 1–7 by the admin, block 8 by the second account: two keys, in that order.
+    assert.equal(keys.length, BLOCKS);
+    assert.equal(new Set(keys.slice(0, BLOCKS - 1)).size, 1);
+    assert.notEqual(keys[BLOCKS - 1], keys[0]);
+    // The second account's transaction signed by the admin's key is refused at its height.
+    const dir = await tampered(BLOCKS, (b) => {
+      const tx = b.transactions[0]!;
+      const signature = t.admin.key.sign(payloadHash(tx.payload));
+      return { ...b, transactions: [{ ...tx, signature }] };
+    });
+    await assert.rejects(verifyChain(options(dir)), (e: unknown) => {
+      assert.ok(e instanceof ChainVerificationError);
+      assert.equal(e.height, BLOCKS);
+      assert.match(e.message, /transaction 0 has an invalid signature/);
+      return true;
+    });
   });
 
   it('keeps the window bounded by signatures as well as blocks', async () => {

@@ -134,11 +134,35 @@ class CertificateBatch {
   }
 }
 
+/** Signatory keys kept by authority text (`SignatoryKeys`); past this many the memo starts again. */
+const SIGNATORY_KEYS_MAX = 65_536;
+
+/**
+ * The public key each transaction's signature is checked against, by its authority's text: a chain's
+ * senders recur from block to block, and parsing the text again (account id, key text, hex) cost about as
+ * much as hashing the transaction twice. Bounded; a pure function of the text, so memoizing it changes no
+ * answer.
+ */
+class SignatoryKeys {
+  readonly #keys = new Map<string, Uint8Array>();
+
+  of(authority: string): Uint8Array {
+    let key = this.#keys.get(authority);
+    if (key === undefined) {
+      key = parsePublicKey(parseAccountId(authority)!.signatory)!.bytes;
+      if (this.#keys.size >= SIGNATORY_KEYS_MAX) this.#keys.clear();
+      this.#keys.set(authority, key);
+    }
+    return key;
+  }
+}
+
 /** Decodes a record and checks everything about it that needs no state; starts its signature checks. */
 function checkRecord(
   rec: { height: number; hash: Uint8Array; bytes: Uint8Array },
   opts: VerifyChainOptions,
   certificates: CertificateBatch,
+  signatories: SignatoryKeys,
 ): Checked {
   const h = rec.height;
   const d = decodeBlockWithSpans(rec.bytes, {
@@ -158,7 +182,7 @@ function checkRecord(
     opts.validatorSetAt === undefined ? certificateToCheck(h, block, opts.validatorSet, opts) : undefined;
   const certificate = vote === undefined ? undefined : certificates.add(vote);
   const items: VerifyItem[] = block.transactions.map((tx, i) => ({
-    publicKey: parsePublicKey(parseAccountId(tx.payload.authority)!.signatory)!.bytes,
+    publicKey: signatories.of(tx.payload.authority),
     message: spanPayloadHash(rec.bytes, spans[i]!),
     signature: tx.signature,
   }));
@@ -319,6 +343,7 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
     opts.lookaheadSignaturesMax ?? VERIFY_LOOKAHEAD_SIGNATURES_MAX,
   );
   const certificates = new CertificateBatch(opts.verifyCertificateBatch ?? blsBatchFastAggregateVerify);
+  const signatories = new SignatoryKeys();
   /** Re-executes the oldest block of the window (its signatures checked by then). */
   const finishOldest = async () => {
     const c = ahead.shift()!;
@@ -330,7 +355,7 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
     for await (const rec of log.iterate(1)) {
       let next: Checked;
       try {
-        next = checkRecord(rec, opts, certificates);
+        next = checkRecord(rec, opts, certificates, signatories);
       } catch (e) {
         // Report the first bad block: the ones still in the window are older, so they are judged first.
         while (ahead.blocks.length > 0) await finishOldest();
