@@ -65,13 +65,23 @@ export type AggregateVerify = (message: Uint8Array, keys: Uint8Array[], signatur
 
 export type CertificateProblem = 'wrong_validator_set' | 'bad_bitmap' | 'no_quorum' | 'bad_signature';
 
-/** Checks a certificate against a validator set; undefined when valid. Never throws on bad input. */
-export function checkCertificate(
+/** What a certificate's signature must satisfy: one aggregate signature by `keys` over `message`. */
+export interface CertificateVote {
+  message: Uint8Array;
+  keys: Uint8Array[];
+  signature: Uint8Array;
+}
+
+/**
+ * Every check of `checkCertificate` but the signature's: the problem, or the aggregate check left to do
+ * (a verifier may batch those of many certificates; `bad_signature` when one fails). Never throws on bad
+ * input.
+ */
+export function certificateVote(
   chainId: string,
   c: CommitCertificate,
   set: ValidatorSet,
-  aggregateVerify: AggregateVerify,
-): CertificateProblem | undefined {
+): CertificateProblem | CertificateVote {
   // Our validator set: one BLS key per validator and a quorum among them.
   assert(
     set.blsKeys.length === set.size && set.quorum >= 1 && set.quorum <= set.size,
@@ -82,7 +92,19 @@ export function checkCertificate(
   if (signers === undefined) return 'bad_bitmap';
   if (signers.length < set.quorum) return 'no_quorum';
   const keys = signers.map((i) => set.blsKeys[i]!);
-  return aggregateVerify(voteMessage(chainId, c), keys, c.signature) ? undefined : 'bad_signature';
+  return { message: voteMessage(chainId, c), keys, signature: c.signature };
+}
+
+/** Checks a certificate against a validator set; undefined when valid. Never throws on bad input. */
+export function checkCertificate(
+  chainId: string,
+  c: CommitCertificate,
+  set: ValidatorSet,
+  aggregateVerify: AggregateVerify,
+): CertificateProblem | undefined {
+  const vote = certificateVote(chainId, c, set);
+  if (typeof vote === 'string') return vote;
+  return aggregateVerify(vote.message, vote.keys, vote.signature) ? undefined : 'bad_signature';
 }
 
 /** The compressed G2 point at infinity: the aggregate of no signatures. */

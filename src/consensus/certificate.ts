@@ -13,7 +13,9 @@ import type { ValidatorSet } from './validator-set.js';
 export {
   type AggregateVerify,
   type CertificateProblem,
+  type CertificateVote,
   CONSENSUS_PROTOCOL,
+  certificateVote,
   checkCertificate,
   isGenesisCertificate,
   signerIndexes,

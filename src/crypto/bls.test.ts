@@ -10,6 +10,7 @@ import {
   BlsKeyPair,
   blsAggregatePublicKeys,
   blsAggregateSignatures,
+  blsBatchFastAggregateVerify,
   blsFastAggregateVerify,
   blsProvePossession,
   blsVerify,
@@ -162,5 +163,73 @@ describe('bls: sign, verify, aggregate', () => {
     assert.equal(blsVerifyPossession(pks[1]!, proof), false);
     // A proof is not a signature over the bare key bytes (domain separation).
     assert.equal(blsVerifyPossession(pks[0]!, signers[0]!.sign(pks[0]!)), false);
+  });
+});
+
+describe('bls: batched fast aggregate verification', () => {
+  const enc = (t: string) => new TextEncoder().encode(t);
+  const signers = [1, 2, 3, 4].map((i) => BlsKeyPair.fromSeed(new Uint8Array(32).fill(i)));
+  const outsider = BlsKeyPair.fromSeed(new Uint8Array(32).fill(9)).publicKey.bytes;
+  /** Certificates of blocks 1..8: block n signed by the first 1 + n % 4 signers, aggregated. */
+  const checks = Array.from({ length: 8 }, (_, n) => {
+    const message = enc(`block ${n + 1}`);
+    const by = signers.slice(0, 1 + (n % 4));
+    return {
+      message,
+      publicKeys: by.map((s) => s.publicKey.bytes),
+      signature: blsAggregateSignatures(by.map((s) => s.sign(message))),
+    };
+  });
+
+  it('accepts a list whose every check passes alone, and refuses one with any check failing', () => {
+    for (const c of checks) assert.equal(blsFastAggregateVerify(c.message, c.publicKeys, c.signature), true);
+    assert.equal(blsBatchFastAggregateVerify(checks), true);
+    assert.equal(blsBatchFastAggregateVerify(checks.slice(0, 1)), true);
+    assert.equal(blsBatchFastAggregateVerify([]), true);
+    for (const at of [0, 3, 7]) {
+      const other = enc('another block');
+      const bad = [
+        { ...checks[at]!, signature: signers[0]!.sign(other) }, // a signature over another message
+        { ...checks[at]!, publicKeys: [...checks[at]!.publicKeys, outsider] }, // a key that did not sign
+        { ...checks[at]!, message: other }, // a signature valid for another message
+        { ...checks[at]!, signature: checks[(at + 1) % 8]!.signature }, // another check's signature
+      ];
+      for (const b of bad) {
+        assert.equal(blsFastAggregateVerify(b.message, b.publicKeys, b.signature), false);
+        assert.equal(blsBatchFastAggregateVerify(checks.map((c, i) => (i === at ? b : c))), false);
+      }
+    }
+  });
+
+  it('is randomized: two wrong signatures whose errors cancel in a plain sum are refused', () => {
+    // One key signs m1 and m2; swapping the two signatures leaves their sum, and so an unweighted
+    // product of the pairings, unchanged. Each swapped check fails alone, and the weighted batch too.
+    const [a, b] = [enc('m1'), enc('m2')];
+    const k = signers[0]!;
+    const swapped = [
+      { message: a, publicKeys: [k.publicKey.bytes], signature: k.sign(b) },
+      { message: b, publicKeys: [k.publicKey.bytes], signature: k.sign(a) },
+    ];
+    assert.deepEqual(
+      blsAggregateSignatures(swapped.map((c) => c.signature)),
+      blsAggregateSignatures([k.sign(a), k.sign(b)]),
+    );
+    for (let i = 0; i < 8; i++) assert.equal(blsBatchFastAggregateVerify(swapped), false);
+  });
+
+  it('answers false, never throws, on malformed checks, keys at infinity and bad points', () => {
+    const c = checks[1]!;
+    const variants = [
+      { ...c, signature: new Uint8Array(96) },
+      { ...c, signature: hex(INFINITY_SIG) },
+      { ...c, publicKeys: [] },
+      { ...c, publicKeys: [new Uint8Array(48).fill(0xff)] },
+      { ...c, publicKeys: [...c.publicKeys, hex(INFINITY_PK)] },
+      { ...c, message: 'block 2' as never },
+      { ...c, publicKeys: null as never },
+      null as never,
+    ];
+    for (const v of variants) assert.equal(blsBatchFastAggregateVerify([checks[0]!, v]), false);
+    assert.equal(blsBatchFastAggregateVerify(null as never), false);
   });
 });

@@ -6,8 +6,18 @@
 // (`initialState`, the file imported again: genesis-import-state.ts) instead of an empty one.
 
 import type { DecodeLimits } from '../codec/limits.js';
-import { isGenesisCertificate, verifyCertificate } from '../consensus/certificate.js';
+import {
+  type CertificateProblem,
+  certificateVote,
+  isGenesisCertificate,
+  verifyCertificate,
+} from '../consensus/certificate.js';
 import type { ValidatorSet } from '../consensus/validator-set.js';
+import {
+  type BlsAggregateCheck,
+  blsBatchFastAggregateVerify,
+  blsFastAggregateVerify,
+} from '../crypto/bls.js';
 import type { VerifyItem } from '../crypto/verify-batch.js';
 import { type Block, blockHash, merkleRoot, resultHashes } from '../model/block.js';
 import { decodeBlockWithSpans, spanPayloadHash, spanTransactionHash } from '../model/block-spans.js';
@@ -41,6 +51,12 @@ export interface VerifyChainOptions {
   lookaheadBlocksMax?: number | undefined;
   /** Signatures that may be in flight ahead of re-execution (VERIFY_LOOKAHEAD_SIGNATURES_MAX). */
   lookaheadSignaturesMax?: number | undefined;
+  /**
+   * Decides the certificates of the window at once (true: every one holds); `blsBatchFastAggregateVerify`
+   * when omitted. When it answers false, each is checked alone, in height order, to name the first bad
+   * one. Not used with `validatorSetAt` (each height's set is known only once the block before it ran).
+   */
+  verifyCertificateBatch?: ((checks: BlsAggregateCheck[]) => boolean) | undefined;
 }
 
 export interface VerifyChainReport {
@@ -68,12 +84,85 @@ interface Checked {
   hashes: Uint8Array[];
   /** Signature checks in flight on the verification workers. */
   signatures: Promise<boolean[]>;
+  /** The certificate's aggregate signature check, when it is left to a batch (CertificateBatch). */
+  certificate: PendingCertificate | undefined;
+}
+
+/** A certificate whose every other check passed; its signature is decided with the window's batch. */
+interface PendingCertificate {
+  check: BlsAggregateCheck;
+  /** True once its batch ran; then `problem` is undefined for a valid signature. */
+  settled: boolean;
+  problem: CertificateProblem | undefined;
+}
+
+/**
+ * The certificates read ahead whose signatures are not decided yet, oldest first. They are settled all
+ * together when the oldest block among them is due for re-execution: one randomized batch check for the
+ * window (src/crypto/bls.ts), and only when that fails, one check per certificate in height order up to
+ * the first bad one, so that the verdict names the same height and problem as checking each block alone.
+ */
+class CertificateBatch {
+  #pending: PendingCertificate[] = [];
+
+  constructor(private readonly verifyBatch: (checks: BlsAggregateCheck[]) => boolean) {}
+
+  add(check: BlsAggregateCheck): PendingCertificate {
+    const p: PendingCertificate = { check, settled: false, problem: undefined };
+    this.#pending.push(p);
+    return p;
+  }
+
+  settle(): void {
+    const batch = this.#pending;
+    this.#pending = [];
+    if (this.verifyBatch(batch.map((p) => p.check))) {
+      for (const p of batch) p.settled = true;
+      return;
+    }
+    for (let i = 0; i < batch.length; i++) {
+      const p = batch[i]!;
+      const { message, publicKeys, signature } = p.check;
+      p.settled = true;
+      if (!blsFastAggregateVerify(message, publicKeys, signature)) {
+        p.problem = 'bad_signature';
+        // The blocks after it are never judged (verification stops at this height): keep them pending.
+        this.#pending = batch.slice(i + 1);
+        return;
+      }
+    }
+  }
+}
+
+/** Signatory keys kept by authority text (`SignatoryKeys`); past this many the memo starts again. */
+const SIGNATORY_KEYS_MAX = 65_536;
+
+/**
+ * The public key each transaction's signature is checked against, by its authority's text: a chain's
+ * senders recur from block to block, and parsing the text again (account id, key text, hex) cost about as
+ * much as hashing the transaction twice. Bounded; a pure function of the text, so memoizing it changes no
+ * answer.
+ */
+class SignatoryKeys {
+  readonly #keys = new Map<string, Uint8Array>();
+
+  of(authority: string): Uint8Array {
+    let key = this.#keys.get(authority);
+    if (key === undefined) {
+      key = parsePublicKey(parseAccountId(authority)!.signatory)!.bytes;
+      if (this.#keys.size >= SIGNATORY_KEYS_MAX) this.#keys.clear();
+      this.#keys.set(authority, key);
+    }
+    return key;
+  }
 }
 
 /** Decodes a record and checks everything about it that needs no state; starts its signature checks. */
 function checkRecord(
   rec: { height: number; hash: Uint8Array; bytes: Uint8Array },
   opts: VerifyChainOptions,
+  certificates: CertificateBatch,
+  signatories: SignatoryKeys,
 ): Checked {
   const h = rec.height;
   const d = decodeBlockWithSpans(rec.bytes, {
@@ -89,9 +178,11 @@ function checkRecord(
     throw new ChainVerificationError(h, 'certificate is for another block');
   }
   checkResults(h, block);
-  if (opts.validatorSetAt === undefined) checkCertificate(h, block, opts.validatorSet, opts);
+  const vote =
+    opts.validatorSetAt === undefined ? certificateToCheck(h, block, opts.validatorSet, opts) : undefined;
+  const certificate = vote === undefined ? undefined : certificates.add(vote);
   const items: VerifyItem[] = block.transactions.map((tx, i) => ({
-    publicKey: parsePublicKey(parseAccountId(tx.payload.authority)!.signatory)!.bytes,
+    publicKey: signatories.of(tx.payload.authority),
     message: spanPayloadHash(rec.bytes, spans[i]!),
     signature: tx.signature,
   }));
@@ -105,6 +196,7 @@ function checkRecord(
     block,
     hashes: spans.map((s) => spanTransactionHash(rec.bytes, s)),
     signatures,
+    certificate,
   };
 }
 
@@ -125,17 +217,48 @@ function checkResults(h: number, block: Block): void {
     throw new ChainVerificationError(h, "stored results differ from the header's results root");
 }
 
+/** Block 1 of a multi-validator network carries the genesis certificate (no signers): it is checked by
+ * re-executing the genesis transaction like every block, not by votes. */
+function isGenesisBlock(h: number, block: Block, set: ValidatorSet): boolean {
+  return h === 1 && set.size > 1 && isGenesisCertificate(block.certificate, set);
+}
+
 function checkCertificate(h: number, block: Block, set: ValidatorSet, opts: VerifyChainOptions): void {
-  // Block 1 of a multi-validator network carries the genesis certificate (no signers): it is checked by
-  // re-executing the genesis transaction like every block, not by votes.
-  const genesis = h === 1 && set.size > 1 && isGenesisCertificate(block.certificate, set);
-  const problem = genesis ? undefined : verifyCertificate(opts.chainId, block.certificate, set);
+  const problem = isGenesisBlock(h, block, set)
+    ? undefined
+    : verifyCertificate(opts.chainId, block.certificate, set);
   if (problem !== undefined) throw new ChainVerificationError(h, `certificate invalid: ${problem}`);
 }
 
+/**
+ * Every check of the certificate but its aggregate signature, which is returned to be batched
+ * (undefined for a genesis certificate, which has none); throws as `checkCertificate` for the others.
+ */
+function certificateToCheck(
+  h: number,
+  block: Block,
+  set: ValidatorSet,
+  opts: VerifyChainOptions,
+): BlsAggregateCheck | undefined {
+  if (isGenesisBlock(h, block, set)) return undefined;
+  const vote = certificateVote(opts.chainId, block.certificate, set);
+  if (typeof vote === 'string') throw new ChainVerificationError(h, `certificate invalid: ${vote}`);
+  return { message: vote.message, publicKeys: vote.keys, signature: vote.signature };
+}
+
 /** Waits for a block's signatures, re-executes it and checks it reproduces the stored header exactly. */
-async function replayChecked(c: Checked, state: WorldState, opts: VerifyChainOptions): Promise<Uint8Array> {
+async function replayChecked(
+  c: Checked,
+  state: WorldState,
+  opts: VerifyChainOptions,
+  certificates: CertificateBatch,
+): Promise<Uint8Array> {
   const chainId = opts.chainId;
+  if (c.certificate !== undefined) {
+    if (!c.certificate.settled) certificates.settle();
+    const problem = c.certificate.problem;
+    if (problem !== undefined) throw new ChainVerificationError(c.height, `certificate invalid: ${problem}`);
+  }
   if (opts.validatorSetAt !== undefined) {
     const set = c.height === 1 ? opts.validatorSet : opts.validatorSetAt(state, c.height);
     checkCertificate(c.height, c.block, set, opts);
@@ -219,10 +342,12 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
     opts.lookaheadBlocksMax ?? VERIFY_LOOKAHEAD_BLOCKS_MAX,
     opts.lookaheadSignaturesMax ?? VERIFY_LOOKAHEAD_SIGNATURES_MAX,
   );
+  const certificates = new CertificateBatch(opts.verifyCertificateBatch ?? blsBatchFastAggregateVerify);
+  const signatories = new SignatoryKeys();
   /** Re-executes the oldest block of the window (its signatures checked by then). */
   const finishOldest = async () => {
     const c = ahead.shift()!;
-    stateRoot = await replayChecked(c, state, opts);
+    stateRoot = await replayChecked(c, state, opts, certificates);
     transactions += c.block.transactions.length;
     opts.onProgress?.(c.height, log.height);
   };
@@ -230,7 +355,7 @@ export async function verifyChain(opts: VerifyChainOptions): Promise<VerifyChain
     for await (const rec of log.iterate(1)) {
       let next: Checked;
       try {
-        next = checkRecord(rec, opts);
+        next = checkRecord(rec, opts, certificates, signatories);
       } catch (e) {
         // Report the first bad block: the ones still in the window are older, so they are judged first.
         while (ahead.blocks.length > 0) await finishOldest();
