@@ -4,10 +4,11 @@
 //
 // An external merge sort of variable-length records `key length u16 BE ‖ key ‖ value length u32 BE ‖ value
 // ‖ tag u32 BE`: records fill a run buffer; a full run is sorted in memory (by key, then by the order they
-// were added) and appended to one scratch file; sorted() merges the runs, reading each through a window.
+// were added: a stable radix sort of the records' offsets on their key bytes, no object or string per
+// record) and appended to one scratch file; sorted() merges the runs, reading each through a window.
 // The tag is the caller's (a genesis import passes the line number), handed back with the record so
 // equal keys can be told apart and reported. A set that fits in one run never touches the disk. Memory:
-// one run buffer and its keys, plus a window per run while merging, whatever the number of records.
+// one run buffer and its record offsets, plus a window per run while merging, whatever the number of records.
 
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -50,8 +51,6 @@ class RunReader {
   key: Buffer = Buffer.alloc(0);
   value: Buffer = Buffer.alloc(0);
   tag = 0;
-  /** The current key as a latin1 string: code unit order is byte order. */
-  order = '';
   /** The run's number: ties between equal keys keep the add order. */
   readonly seq: number;
 
@@ -77,18 +76,109 @@ class RunReader {
     this.key = b.subarray(a + 2, a + 2 + k);
     this.value = b.subarray(a + 2 + k + 4, a + 2 + k + 4 + v);
     this.tag = b.readUInt32BE(a + size - 4);
-    this.order = b.toString('latin1', a + 2, a + 2 + k);
     w.skip(size);
     return true;
+  }
+}
+
+/** Ranges at most this long are sorted by insertion instead of another radix pass. */
+const INSERTION_MAX = 16;
+
+/**
+ * Compares the keys of the records at offsets `a` and `b` of `run` (`key length u16 BE ‖ key …`) from
+ * key byte `from` on: negative, zero or positive as the bytes compare (a key that is a prefix of the
+ * other is below it).
+ */
+function compareKeysFrom(run: Uint8Array, a: number, b: number, from: number): number {
+  const ka = (run[a]! << 8) | run[a + 1]!;
+  const kb = (run[b]! << 8) | run[b + 1]!;
+  const n = ka < kb ? ka : kb;
+  for (let i = from; i < n; i++) {
+    const d = run[a + 2 + i]! - run[b + 2 + i]!;
+    if (d !== 0) return d;
+  }
+  return ka - kb;
+}
+
+/**
+ * Sorts `offsets` (records of `run`, in the order added) by key bytes, stably: equal keys keep the
+ * order they were added in. A most-significant-byte-first radix sort (one counting pass and one stable
+ * distribution per key byte, 257 buckets: the key ended, or its byte), ranges of a few records finished
+ * by insertion; a byte every key of a range shares costs one counting pass and no move. Iterative (an
+ * explicit stack of ranges), so a long shared prefix does not recurse.
+ */
+export function sortByKey(run: Uint8Array, offsets: Uint32Array): void {
+  const n = offsets.length;
+  if (n < 2) return;
+  const tmp = new Uint32Array(n);
+  const counts = new Int32Array(257);
+  const stack: number[] = [0, n, 0];
+  while (stack.length > 0) {
+    const depth0 = stack.pop()!;
+    const hi = stack.pop()!;
+    const lo = stack.pop()!;
+    if (hi - lo <= INSERTION_MAX) {
+      for (let i = lo + 1; i < hi; i++) {
+        const o = offsets[i]!;
+        let j = i;
+        while (j > lo && compareKeysFrom(run, offsets[j - 1]!, o, depth0) > 0) {
+          offsets[j] = offsets[j - 1]!;
+          j--;
+        }
+        offsets[j] = o;
+      }
+      continue;
+    }
+    let depth = depth0;
+    for (;;) {
+      counts.fill(0);
+      for (let i = lo; i < hi; i++) {
+        const o = offsets[i]!;
+        const k = (run[o]! << 8) | run[o + 1]!;
+        counts[k > depth ? run[o + 2 + depth]! + 1 : 0]!++;
+      }
+      // Every key of the range ended: all equal, already in the order added.
+      if (counts[0] === hi - lo) break;
+      let only = -1;
+      for (let b = 1; b < 257; b++)
+        if (counts[b] === hi - lo) {
+          only = b;
+          break;
+        }
+      if (only > 0) {
+        depth++; // one byte shared by the whole range: nothing moves
+        continue;
+      }
+      // Bucket starts, then a stable distribution through `tmp`.
+      let at = lo;
+      for (let b = 0; b < 257; b++) {
+        const c = counts[b]!;
+        counts[b] = at;
+        at += c;
+      }
+      for (let i = lo; i < hi; i++) {
+        const o = offsets[i]!;
+        const k = (run[o]! << 8) | run[o + 1]!;
+        tmp[counts[k > depth ? run[o + 2 + depth]! + 1 : 0]!++] = o;
+      }
+      offsets.set(tmp.subarray(lo, hi), lo);
+      // counts[b] is now bucket b's end. Bucket 0 (keys ended here) is sorted: its keys are equal.
+      let start = counts[0]!;
+      for (let b = 1; b < 257; b++) {
+        const end = counts[b]!;
+        if (end - start > 1) stack.push(start, end, depth + 1);
+        start = end;
+      }
+      break;
+    }
   }
 }
 
 export class KeyValueSorter {
   private run: Buffer;
   private at = 0;
-  /** Each record's offset in the run buffer, and its key as a latin1 string (compared as code units). */
+  /** Each record's offset in the run buffer, in the order added. */
   private offsets: number[] = [];
-  private keys: string[] = [];
   private total = 0;
   /** Byte ranges of the runs written to the scratch file. */
   private readonly runs: { start: number; end: number }[] = [];
@@ -134,7 +224,6 @@ export class KeyValueSorter {
     b[a] = k >>> 8;
     b[a + 1] = k & 0xff;
     b.set(key, a + 2);
-    this.keys.push(b.toString('latin1', a + 2, a + 2 + k));
     a += 2 + k;
     putU32(b, a, v);
     b.set(value, a + 4);
@@ -144,17 +233,11 @@ export class KeyValueSorter {
     this.total++;
   }
 
-  /** The run's record numbers in key order (equal keys in the order they were added). */
-  private sortRun(): number[] {
-    const keys = this.keys;
-    const order = new Array<number>(keys.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    assert(keys.length === this.offsets.length, 'kv sort: a key for every record of the run');
-    order.sort((x, y) => {
-      const a = keys[x]!;
-      const b = keys[y]!;
-      return a < b ? -1 : a > b ? 1 : x - y;
-    });
+  /** The run's record offsets in key order (equal keys in the order they were added). */
+  private sortRun(): Uint32Array {
+    assert(this.at <= 0xffff_ffff, 'kv sort: a run of more than 4 GiB');
+    const order = Uint32Array.from(this.offsets);
+    sortByKey(this.run, order);
     return order;
   }
 
@@ -179,8 +262,7 @@ export class KeyValueSorter {
       this.fileEnd += used;
       used = 0;
     };
-    for (const i of order) {
-      const o = this.offsets[i]!;
+    for (const o of order) {
       const size = this.recordSize(o);
       if (used + size > out.length) drain();
       if (size > out.length) {
@@ -197,7 +279,6 @@ export class KeyValueSorter {
     this.runs.push({ start, end: this.fileEnd });
     this.at = 0;
     this.offsets = [];
-    this.keys = [];
   }
 
   /**
@@ -210,19 +291,22 @@ export class KeyValueSorter {
     try {
       if (this.runs.length === 0) {
         const b = this.run;
-        let last: string | undefined;
-        for (const i of this.sortRun()) {
-          assert(last === undefined || this.keys[i]! >= last, 'kv sort: a run sorted out of key order');
-          const o = this.offsets[i]!;
+        let last = -1;
+        let lastK = 0;
+        for (const o of this.sortRun()) {
           const k = b.readUInt16BE(o);
           const v = b.readUInt32BE(o + 2 + k);
+          // The key against the one before (memcmp, no copy): equal means a key added twice.
+          const c = last < 0 ? 1 : b.compare(b, last + 2, last + 2 + lastK, o + 2, o + 2 + k);
+          assert(c >= 0, 'kv sort: a run sorted out of key order');
           yield {
             key: b.subarray(o + 2, o + 2 + k),
             value: b.subarray(o + 2 + k + 4, o + 2 + k + 4 + v),
             tag: b.readUInt32BE(o + 2 + k + 4 + v),
-            same: this.keys[i] === last,
+            same: c === 0,
           };
-          last = this.keys[i];
+          last = o;
+          lastK = k;
         }
         return;
       }
@@ -241,13 +325,22 @@ export class KeyValueSorter {
       const reader = new RunReader(this.fd!, r.start, r.end, n);
       if (reader.next()) readers.push(reader);
     });
-    const less = (a: RunReader, b: RunReader) => a.order < b.order || (a.order === b.order && a.seq < b.seq);
+    const less = (a: RunReader, b: RunReader) => {
+      const c = a.key.compare(b.key);
+      return c < 0 || (c === 0 && a.seq < b.seq);
+    };
     let emitted = 0;
-    let last: string | undefined;
+    // The key handed out before (copied: the window moves on), to tell a key added twice.
+    let last = Buffer.allocUnsafe(256);
+    let lastK = -1;
     for (const r of mergeRuns(readers, less, (r) => r.next())) {
-      assert(last === undefined || r.order >= last, 'kv sort: the merge gave a key below the one before');
-      yield { key: r.key, value: r.value, tag: r.tag, same: r.order === last };
-      last = r.order;
+      const k = r.key.length;
+      const c = lastK < 0 ? 1 : r.key.compare(last, 0, lastK);
+      assert(c >= 0, 'kv sort: the merge gave a key below the one before');
+      yield { key: r.key, value: r.value, tag: r.tag, same: c === 0 };
+      if (k > last.length) last = Buffer.allocUnsafe(k);
+      r.key.copy(last, 0);
+      lastK = k;
       emitted++;
     }
     assert(emitted === this.total, `kv sort: merged ${emitted} of ${this.total} records`);
