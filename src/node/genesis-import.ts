@@ -27,7 +27,7 @@ import { keyHash, valueHash } from '../state/merkle/hash.js';
 import { LeafSorter } from '../state/merkle/leaf-sort.js';
 import { NodeSpool } from '../state/merkle/node-spool.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
-import { addLeaf, leafValue } from '../state/root.js';
+import { LeafSum } from '../state/root.js';
 import {
   childCountKey,
   EMPTY_VALUE,
@@ -218,7 +218,7 @@ async function importInto(
   const pending = sorts.rows;
   /** Children of each parent of a counted index (`TableDef.counted`: a definition's holders). */
   const childCounts = new Map<string, { tag: number; link: IndexLink; n: number }>();
-  let sum = 0n;
+  const sum = new LeafSum();
   let rows = 0;
   let line = 0;
   const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
@@ -243,7 +243,7 @@ async function importInto(
       pending.add(bytes.entry(def.tag, order.index, e.parent, id, e.key), EMPTY_VALUE, line);
     }
     sorts.leaves.add(keyHash(key), valueHash(value));
-    sum = addLeaf(sum, leafValue(key, value));
+    sum.add(key, value);
     rows++;
   };
   const domains = new Set<string>();
@@ -310,7 +310,7 @@ async function importInto(
     if (count > 0) pending.add(tableCountKey(def.tag), encodeCount(count), 0);
   for (const { tag, link, n } of childCounts.values())
     pending.add(childCountKey(tag, link[0], link[1]), encodeCount(n), 0);
-  pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum), 0);
+  pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum.value), 0);
   const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
   await writeRows(sorts.rows, out);
   const tree = await buildTree(sorts, out);
