@@ -20,7 +20,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { Writer } from '../codec/writer.js';
-import { assetId, parseAccountId } from '../model/ids.js';
+import { assetId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
 import { parseStateKey } from '../state/keys.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
@@ -268,7 +268,7 @@ async function importInto(
       definitions.set(l.id, { scale: l.scale, total: 0n });
       report.definitions++;
     } else {
-      const domain = parseAccountId(l.id)!.domain;
+      const domain = l.domain;
       if (!domains.has(domain))
         throw importLineError(n, `domain ${domain} is not declared on an earlier line`);
       // An account listed twice is found once the rows are sorted (writeRows).
@@ -278,7 +278,7 @@ async function importInto(
         const d = definitions.get(b.definition);
         if (d === undefined)
           throw importLineError(n, `asset definition ${b.definition} is not declared on an earlier line`);
-        const m = balanceAt(b.text, d.scale);
+        const m = balanceAt(b.amount, d.scale);
         if (typeof m === 'string') throw importLineError(n, `balance of ${b.definition}: ${m}`);
         const total = checkedAdd(d.total, m);
         if (total === undefined) throw importLineError(n, `the total of ${b.definition} would pass 2^128-1`);
