@@ -113,7 +113,7 @@ class RowBytes {
     let at = 2 + b.write(index, 2, 'utf8');
     b[at] = 0;
     const p = b.write(parent, at + 3, 'utf8');
-    assert(p <= 0xffff, `index parent of ${p} bytes`);
+    assert(p <= 0xffff, 'an index parent of more than 65,535 bytes'); // constant: checked per entry
     b[at + 1] = p >>> 8;
     b[at + 2] = p & 0xff;
     at += 3 + p;
@@ -239,7 +239,7 @@ async function importInto(
     const order = def.order;
     if (order !== undefined) {
       const e = order.of(id, v);
-      assert(e.key.length === ORDER_KEY_BYTES, `an order key of ${e.key.length} bytes`);
+      assert(e.key.length === ORDER_KEY_BYTES, 'an order key of the wrong size'); // constant: per row
       pending.add(bytes.entry(def.tag, order.index, e.parent, id, e.key), EMPTY_VALUE, line);
     }
     sorts.leaves.add(keyHash(key), valueHash(value));
