@@ -110,6 +110,20 @@ describe('key/value sort (external merge by key)', () => {
     );
   });
 
+  it('holds more records in one run than its first offsets array', () => {
+    const recs = records(40_000);
+    const want = recs
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => compareBytes(a.r.key, b.r.key) || a.i - b.i)
+      .map(({ r }) => r.tag);
+    const s = new KeyValueSorter(dir, 1 << 26);
+    for (const r of recs) s.add(r.key, r.value, r.tag);
+    assert.deepEqual(
+      [...s.sorted()].map((r) => r.tag),
+      want,
+    );
+  });
+
   it('merges records larger than its read window, and empty keys and values', async () => {
     const big = bytesOf(9, 600_000);
     const s = new KeyValueSorter(dir, 1024);

@@ -17,6 +17,8 @@ import { mergeRuns, RunWindow } from '../util/run-merge.js';
 
 /** Bytes of records per run by default. */
 export const KV_RUN_BYTES = 64 << 20;
+/** Record offsets a run's first offsets array holds (doubled as the run grows). */
+const OFFSETS_FIRST = 1 << 14;
 /** Bytes read at a time from each run while merging (grown when one record is larger). */
 const WINDOW_BYTES = 256 << 10;
 /** Bytes written to the scratch file at a time. */
@@ -208,7 +210,11 @@ export class KeyValueSorter {
   private run: Buffer;
   private at = 0;
   /** Each record's offset in the run buffer, in the order added. */
-  private offsets: number[] = [];
+  // A typed array grown by doubling, not a number[]: pushing millions of numbers onto an array cost
+  // more than the records' copies (its growth and the collector's walks over it).
+  private offsets = new Uint32Array(OFFSETS_FIRST);
+  /** Records in the current run. */
+  private count = 0;
   private total = 0;
   /** Byte ranges of the runs written to the scratch file. */
   private readonly runs: { start: number; end: number }[] = [];
@@ -222,14 +228,18 @@ export class KeyValueSorter {
     dir: string,
     private readonly runBytes = KV_RUN_BYTES,
   ) {
-    assert(Number.isSafeInteger(runBytes) && runBytes >= 64, `kv sort: ${runBytes} bytes per run`);
+    // Offsets are u32: a record starts below runBytes (or at 0, alone in its run).
+    assert(
+      Number.isSafeInteger(runBytes) && runBytes >= 64 && runBytes <= 0xffff_ffff,
+      `kv sort: ${runBytes} bytes per run`,
+    );
     this.run = Buffer.allocUnsafe(Math.min(runBytes, 1 << 20));
     this.path = join(dir, `kv-sort-${process.pid}-${++sorters}.tmp`);
   }
 
   /** Records added. */
   get size(): number {
-    assert(this.total >= this.offsets.length, 'kv sort: more records in the run than added');
+    assert(this.total >= this.count, 'kv sort: more records in the run than added');
     return this.total;
   }
 
@@ -239,7 +249,7 @@ export class KeyValueSorter {
     assert(key.length <= KEY_BYTES_MAX, 'kv sort: a key of more than 65,535 bytes');
     assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, 'kv sort: a tag outside u32');
     const size = recordBytes(key.length, value.length);
-    if (this.at + size > this.runBytes && this.offsets.length > 0) this.spill();
+    if (this.at + size > this.runBytes && this.count > 0) this.spill();
     if (this.at + size > this.run.length) {
       // A run that outgrows the first buffer gets its full size at once: one copy, not one per doubling.
       const grown = Buffer.allocUnsafe(Math.max(this.runBytes, this.at + size));
@@ -250,7 +260,12 @@ export class KeyValueSorter {
     let a = this.at;
     const k = key.length;
     const v = value.length;
-    this.offsets.push(a);
+    if (this.count === this.offsets.length) {
+      const grown = new Uint32Array(2 * this.offsets.length);
+      grown.set(this.offsets);
+      this.offsets = grown;
+    }
+    this.offsets[this.count++] = a;
     b[a] = k >>> 8;
     b[a + 1] = k & 0xff;
     b.set(key, a + 2);
@@ -266,7 +281,7 @@ export class KeyValueSorter {
   /** The run's record offsets in key order (equal keys in the order they were added). */
   private sortRun(): Uint32Array {
     assert(this.at <= 0xffff_ffff, 'kv sort: a run of more than 4 GiB');
-    const order = Uint32Array.from(this.offsets);
+    const order = this.offsets.subarray(0, this.count);
     sortByKey(this.run, order);
     return order;
   }
@@ -309,7 +324,7 @@ export class KeyValueSorter {
     assert(this.fileEnd - start === this.at, `kv sort: spilled ${this.fileEnd - start} of ${this.at} bytes`);
     this.runs.push({ start, end: this.fileEnd });
     this.at = 0;
-    this.offsets = [];
+    this.count = 0;
   }
 
   /**
@@ -341,7 +356,7 @@ export class KeyValueSorter {
         }
         return;
       }
-      if (this.offsets.length > 0) this.spill();
+      if (this.count > 0) this.spill();
       this.run = Buffer.alloc(0);
       yield* this.merge();
     } finally {
