@@ -14,6 +14,20 @@ const PUBLIC_KEY_BYTES = 32;
 const EXPANDED_SECRET_BYTES = 64;
 const SIGNATURE_BYTES = 64;
 const HASH_BYTES = 32;
+/** V8 keeps a typed array of at most this many bytes inside its heap (no backing store of its own). */
+const SMALL_INPUT_BYTES = 64;
+// Off-heap scratch for blake2b256: hashing is synchronous and the scratch never escapes.
+const digestScratch = Buffer.allocUnsafeSlow(HASH_BYTES);
+const inputScratch = Buffer.allocUnsafeSlow(SMALL_INPUT_BYTES);
+const smallInputs: Buffer[] = [];
+for (let n = 0; n <= SMALL_INPUT_BYTES; n++) smallInputs.push(inputScratch.subarray(0, n));
+
+/** `data` (at most SMALL_INPUT_BYTES) copied into the off-heap scratch: a view of exactly its length. */
+function smallInput(data: Uint8Array): Buffer {
+  const view = smallInputs[data.length]!;
+  view.set(data);
+  return view;
+}
 
 export const backend: CryptoBackend = {
   info: {
@@ -23,8 +37,14 @@ export const backend: CryptoBackend = {
     bls: true,
   },
   blake2b256(data) {
+    // The addon reads `.buffer` of what it is given: for a typed array of at most 64 bytes, which V8
+    // keeps inside the heap, that moves its bytes to a new backing store of their own (as costly as the
+    // hash itself, and a finaliser for the collector). So the digest goes to an off-heap scratch and is
+    // copied out, and a small input is copied in first.
+    const input = data.length <= SMALL_INPUT_BYTES ? smallInput(data) : data;
+    sodium.crypto_generichash(digestScratch, input);
     const out = new Uint8Array(HASH_BYTES);
-    sodium.crypto_generichash(out, data);
+    out.set(digestScratch);
     return out;
   },
   ed25519FromSeed(seed) {

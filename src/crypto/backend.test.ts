@@ -73,6 +73,25 @@ describe('crypto backends: each on the shared vectors', () => {
         assert.equal(toHex(b.blake2b256(data)), await blake2b(data, 256), `length ${n}`);
       }
     });
+
+    it(`${b.info.platform}: BLAKE2b-256 of every small length and of views, each digest its own array`, async () => {
+      const big = Uint8Array.from({ length: 200 }, (_, i) => (i * 13 + 5) & 0xff);
+      const first = b.blake2b256(big.subarray(0, 10));
+      const firstHex = toHex(first);
+      for (let n = 0; n <= 66; n++) {
+        const view = big.subarray(3, 3 + n);
+        const d = b.blake2b256(view);
+        assert.equal(toHex(d), await blake2b(view.slice(), 256), `length ${n}`);
+        assert.equal(d.length, 32);
+        assert.notEqual(d.buffer, first.buffer, 'a digest shares no bytes with an earlier one');
+      }
+      assert.equal(toHex(first), firstHex, 'an earlier digest is not overwritten by later hashes');
+      assert.deepEqual(
+        big,
+        Uint8Array.from({ length: 200 }, (_, i) => (i * 13 + 5) & 0xff),
+        'input untouched',
+      );
+    });
   }
 });
 

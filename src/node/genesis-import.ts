@@ -20,14 +20,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import { Writer } from '../codec/writer.js';
-import { assetId, parseAccountId } from '../model/ids.js';
+import { assetId } from '../model/ids.js';
 import { checkedAdd } from '../state/amounts.js';
 import { parseStateKey } from '../state/keys.js';
 import { keyHash, valueHash } from '../state/merkle/hash.js';
 import { LeafSorter } from '../state/merkle/leaf-sort.js';
 import { NodeSpool } from '../state/merkle/node-spool.js';
 import { SortedTreeBuilder } from '../state/merkle/sorted-build.js';
-import { addLeaf, leafValue } from '../state/root.js';
+import { LeafSum } from '../state/root.js';
 import {
   childCountKey,
   EMPTY_VALUE,
@@ -113,7 +113,7 @@ class RowBytes {
     let at = 2 + b.write(index, 2, 'utf8');
     b[at] = 0;
     const p = b.write(parent, at + 3, 'utf8');
-    assert(p <= 0xffff, `index parent of ${p} bytes`);
+    assert(p <= 0xffff, 'an index parent of more than 65,535 bytes'); // constant: checked per entry
     b[at + 1] = p >>> 8;
     b[at + 2] = p & 0xff;
     at += 3 + p;
@@ -218,7 +218,7 @@ async function importInto(
   const pending = sorts.rows;
   /** Children of each parent of a counted index (`TableDef.counted`: a definition's holders). */
   const childCounts = new Map<string, { tag: number; link: IndexLink; n: number }>();
-  let sum = 0n;
+  const sum = new LeafSum();
   let rows = 0;
   let line = 0;
   const row = <V>(t: BaseTable<V>, id: string, v: V): void => {
@@ -239,11 +239,11 @@ async function importInto(
     const order = def.order;
     if (order !== undefined) {
       const e = order.of(id, v);
-      assert(e.key.length === ORDER_KEY_BYTES, `an order key of ${e.key.length} bytes`);
+      assert(e.key.length === ORDER_KEY_BYTES, 'an order key of the wrong size'); // constant: per row
       pending.add(bytes.entry(def.tag, order.index, e.parent, id, e.key), EMPTY_VALUE, line);
     }
     sorts.leaves.add(keyHash(key), valueHash(value));
-    sum = addLeaf(sum, leafValue(key, value));
+    sum.add(key, value);
     rows++;
   };
   const domains = new Set<string>();
@@ -268,7 +268,7 @@ async function importInto(
       definitions.set(l.id, { scale: l.scale, total: 0n });
       report.definitions++;
     } else {
-      const domain = parseAccountId(l.id)!.domain;
+      const domain = l.domain;
       if (!domains.has(domain))
         throw importLineError(n, `domain ${domain} is not declared on an earlier line`);
       // An account listed twice is found once the rows are sorted (writeRows).
@@ -278,7 +278,7 @@ async function importInto(
         const d = definitions.get(b.definition);
         if (d === undefined)
           throw importLineError(n, `asset definition ${b.definition} is not declared on an earlier line`);
-        const m = balanceAt(b.text, d.scale);
+        const m = balanceAt(b.amount, d.scale);
         if (typeof m === 'string') throw importLineError(n, `balance of ${b.definition}: ${m}`);
         const total = checkedAdd(d.total, m);
         if (total === undefined) throw importLineError(n, `the total of ${b.definition} would pass 2^128-1`);
@@ -310,7 +310,7 @@ async function importInto(
     if (count > 0) pending.add(tableCountKey(def.tag), encodeCount(count), 0);
   for (const { tag, link, n } of childCounts.values())
     pending.add(childCountKey(tag, link[0], link[1]), encodeCount(n), 0);
-  pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum), 0);
+  pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum.value), 0);
   const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
   await writeRows(sorts.rows, out);
   const tree = await buildTree(sorts, out);

@@ -29,6 +29,41 @@ function bigFromBytes(h: Uint8Array): bigint {
   );
 }
 
+/**
+ * A sum of leaves (addLeaf of leafValue) kept in eight 32-bit words, for a bulk build of millions of
+ * rows: no bigint and no buffer allocated per row (each row's `key ‖ 0x00 ‖ value` goes to one reused
+ * buffer). `value` is the same accumulator as the bigint sum.
+ */
+export class LeafSum {
+  /** The sum mod 2^256, most significant word first. */
+  private readonly words = new Uint32Array(8);
+  private buf = Buffer.allocUnsafeSlow(256);
+
+  add(key: Uint8Array, value: Uint8Array): void {
+    const n = key.length + 1 + value.length;
+    if (n > this.buf.length) this.buf = Buffer.allocUnsafeSlow(Math.max(n, 2 * this.buf.length));
+    const b = this.buf;
+    b.set(key, 0);
+    b[key.length] = 0x00;
+    b.set(value, key.length + 1);
+    const h = hash(b.subarray(0, n));
+    const w = this.words;
+    let carry = 0;
+    for (let i = 7; i >= 0; i--) {
+      const x = ((h[4 * i]! << 24) | (h[4 * i + 1]! << 16) | (h[4 * i + 2]! << 8) | h[4 * i + 3]!) >>> 0;
+      const s = w[i]! + x + carry;
+      w[i] = s; // mod 2^32
+      carry = s > 0xffff_ffff ? 1 : 0;
+    }
+  }
+
+  get value(): bigint {
+    let v = 0n;
+    for (const x of this.words) v = (v << 32n) | BigInt(x);
+    return v;
+  }
+}
+
 export function addLeaf(sum: bigint, leaf: bigint): bigint {
   return (sum + leaf) & MOD_MASK;
 }

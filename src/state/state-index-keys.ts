@@ -78,7 +78,11 @@ const TO_ORDER_SCALE = Array.from({ length: ORDER_SCALE + 1 }, (_, s) => 10n ** 
 
 /** A non-negative decimal's order key: its value at scale 28, big-endian; byte order is value order. */
 export function numericOrderKey(n: { readonly mantissa: bigint; readonly scale: number }): Uint8Array {
-  assert(n.mantissa >= 0n && n.scale >= 0 && n.scale <= ORDER_SCALE, `order key of scale ${n.scale}`);
+  // A constant text: this runs for every balance written, a message built each time would cost more.
+  assert(
+    n.mantissa >= 0n && n.scale >= 0 && n.scale <= ORDER_SCALE,
+    'order key of a negative or too fine value',
+  );
   // Through hex: one conversion instead of 28 big-integer shifts (this runs for every balance write).
   const hex = (n.mantissa * TO_ORDER_SCALE[n.scale]!).toString(16);
   assert(hex.length <= 2 * ORDER_KEY_BYTES, 'order key out of range');

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { compareBytes, toHex } from '../util/hex.js';
-import { KeyValueSorter } from './kv-sort.js';
+import { KeyValueSorter, sortByKey } from './kv-sort.js';
 
 /** A deterministic stream of bytes (xorshift), so a failure repeats. */
 function bytesOf(seed: number, n: number): Uint8Array {
@@ -77,6 +77,51 @@ describe('key/value sort (external merge by key)', () => {
       assert.deepEqual(drain(s), want, `runs of ${runBytes} bytes`);
       assert.deepEqual(await readdir(dir), [], 'the scratch file is removed');
     }
+  });
+
+  it('sorts a run by key bytes stably: long shared prefixes, keys prefixing others, many equal keys', () => {
+    // Store keys share long prefixes (a table tag and an index name) before they differ.
+    const prefix = Uint8Array.from({ length: 30 }, (_, i) => 0x41 + (i % 7));
+    const keys: Uint8Array[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      const tail = bytesOf(i + 17, i % 9);
+      for (let j = 0; j < tail.length; j++) tail[j] = 0x30 + (tail[j]! % 4); // few values: deep ranges
+      keys.push(Uint8Array.of(...prefix.subarray(0, 10 + (i % 21)), ...tail));
+    }
+    for (let i = 0; i < 40; i++) keys.push(prefix.slice(), prefix.subarray(0, 12).slice(), new Uint8Array(0));
+    const run = new Uint8Array(keys.reduce((n, k) => n + 2 + k.length, 0));
+    const offsets = new Uint32Array(keys.length);
+    let at = 0;
+    keys.forEach((k, i) => {
+      offsets[i] = at;
+      run[at] = k.length >> 8;
+      run[at + 1] = k.length & 0xff;
+      run.set(k, at + 2);
+      at += 2 + k.length;
+    });
+    const want = [...offsets]
+      .map((o, i) => ({ o, i }))
+      .sort((a, b) => compareBytes(keys[a.i]!, keys[b.i]!) || a.i - b.i);
+    sortByKey(run, offsets);
+    assert.deepEqual(
+      [...offsets],
+      want.map((w) => w.o),
+      'key order, equal keys in the order added',
+    );
+  });
+
+  it('holds more records in one run than its first offsets array', () => {
+    const recs = records(40_000);
+    const want = recs
+      .map((r, i) => ({ r, i }))
+      .sort((a, b) => compareBytes(a.r.key, b.r.key) || a.i - b.i)
+      .map(({ r }) => r.tag);
+    const s = new KeyValueSorter(dir, 1 << 26);
+    for (const r of recs) s.add(r.key, r.value, r.tag);
+    assert.deepEqual(
+      [...s.sorted()].map((r) => r.tag),
+      want,
+    );
   });
 
   it('merges records larger than its read window, and empty keys and values', async () => {

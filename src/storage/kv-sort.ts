@@ -4,10 +4,11 @@
 //
 // An external merge sort of variable-length records `key length u16 BE ‖ key ‖ value length u32 BE ‖ value
 // ‖ tag u32 BE`: records fill a run buffer; a full run is sorted in memory (by key, then by the order they
-// were added) and appended to one scratch file; sorted() merges the runs, reading each through a window.
+// were added: a stable radix sort of the records' offsets on their key bytes, no object or string per
+// record) and appended to one scratch file; sorted() merges the runs, reading each through a window.
 // The tag is the caller's (a genesis import passes the line number), handed back with the record so
 // equal keys can be told apart and reported. A set that fits in one run never touches the disk. Memory:
-// one run buffer and its keys, plus a window per run while merging, whatever the number of records.
+// one run buffer and its record offsets, plus a window per run while merging, whatever the number of records.
 
 import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,6 +17,8 @@ import { mergeRuns, RunWindow } from '../util/run-merge.js';
 
 /** Bytes of records per run by default. */
 export const KV_RUN_BYTES = 64 << 20;
+/** Record offsets a run's first offsets array holds (doubled as the run grows). */
+const OFFSETS_FIRST = 1 << 14;
 /** Bytes read at a time from each run while merging (grown when one record is larger). */
 const WINDOW_BYTES = 256 << 10;
 /** Bytes written to the scratch file at a time. */
@@ -50,8 +53,6 @@ class RunReader {
   key: Buffer = Buffer.alloc(0);
   value: Buffer = Buffer.alloc(0);
   tag = 0;
-  /** The current key as a latin1 string: code unit order is byte order. */
-  order = '';
   /** The run's number: ties between equal keys keep the add order. */
   readonly seq: number;
 
@@ -77,18 +78,143 @@ class RunReader {
     this.key = b.subarray(a + 2, a + 2 + k);
     this.value = b.subarray(a + 2 + k + 4, a + 2 + k + 4 + v);
     this.tag = b.readUInt32BE(a + size - 4);
-    this.order = b.toString('latin1', a + 2, a + 2 + k);
     w.skip(size);
     return true;
+  }
+}
+
+/** Ranges at most this long are sorted by insertion instead of another radix pass. */
+const INSERTION_MAX = 16;
+
+/**
+ * Compares the keys of the records at offsets `a` and `b` of `run` (`key length u16 BE ‖ key …`) from
+ * key byte `from` on: negative, zero or positive as the bytes compare (a key that is a prefix of the
+ * other is below it).
+ */
+function compareKeysFrom(run: Uint8Array, a: number, b: number, from: number): number {
+  const ka = (run[a]! << 8) | run[a + 1]!;
+  const kb = (run[b]! << 8) | run[b + 1]!;
+  const n = ka < kb ? ka : kb;
+  for (let i = from; i < n; i++) {
+    const d = run[a + 2 + i]! - run[b + 2 + i]!;
+    if (d !== 0) return d;
+  }
+  return ka - kb;
+}
+
+/** Key bytes `from..from+3` of the record at `o` as a big-endian u32, zeros past the key's end. */
+function keyWord(run: Uint8Array, o: number, k: number, from: number): number {
+  const at = o + 2 + from;
+  const left = k - from;
+  if (left >= 4) return ((run[at]! << 24) | (run[at + 1]! << 16) | (run[at + 2]! << 8) | run[at + 3]!) >>> 0;
+  let w = 0;
+  for (let i = 0; i < 4; i++) w = (w << 8) | (i < left ? run[at + i]! : 0);
+  return w >>> 0;
+}
+
+/**
+ * Sorts `offsets` (records of `run`, in the order added) by key bytes, stably: equal keys keep the
+ * order they were added in. A most-significant-byte-first radix sort (one counting pass and one stable
+ * distribution per key byte, 257 buckets: the key ended, or its byte), ranges of a few records finished
+ * by insertion; a byte every key of a range shares costs one counting pass and no move. The passes read
+ * each record's key length and four of its key bytes from arrays kept in the records' current order
+ * (reloaded from the run every fourth byte), not the run itself: the run is read at random, once per
+ * four bytes instead of twice per byte. Iterative (an explicit stack of ranges), so a long shared prefix
+ * does not recurse.
+ */
+export function sortByKey(run: Uint8Array, offsets: Uint32Array): void {
+  const n = offsets.length;
+  if (n < 2) return;
+  const lens = new Uint16Array(n);
+  const cache = new Uint32Array(n);
+  for (let i = 0; i < n; i++) {
+    const o = offsets[i]!;
+    const k = (run[o]! << 8) | run[o + 1]!;
+    lens[i] = k;
+    cache[i] = keyWord(run, o, k, 0);
+  }
+  const tmpO = new Uint32Array(n);
+  const tmpL = new Uint16Array(n);
+  const tmpC = new Uint32Array(n);
+  const counts = new Int32Array(257);
+  // Ranges to sort: lo, hi, the key byte they are sorted from, the key byte `cache` starts at for them.
+  const stack: number[] = [0, n, 0, 0];
+  while (stack.length > 0) {
+    let cached = stack.pop()!;
+    let depth = stack.pop()!;
+    const hi = stack.pop()!;
+    const lo = stack.pop()!;
+    if (hi - lo <= INSERTION_MAX) {
+      for (let i = lo + 1; i < hi; i++) {
+        const o = offsets[i]!;
+        let j = i;
+        while (j > lo && compareKeysFrom(run, offsets[j - 1]!, o, depth) > 0) {
+          offsets[j] = offsets[j - 1]!;
+          j--;
+        }
+        offsets[j] = o;
+      }
+      continue;
+    }
+    for (;;) {
+      if (depth - cached === 4) {
+        for (let i = lo; i < hi; i++) cache[i] = keyWord(run, offsets[i]!, lens[i]!, depth);
+        cached = depth;
+      }
+      const shift = 24 - 8 * (depth - cached);
+      assert(shift >= 0 && shift <= 24, 'kv sort: a key byte outside the cached four');
+      counts.fill(0);
+      for (let i = lo; i < hi; i++) counts[lens[i]! > depth ? ((cache[i]! >>> shift) & 0xff) + 1 : 0]!++;
+      // Every key of the range ended: all equal, already in the order added.
+      if (counts[0] === hi - lo) break;
+      let only = false;
+      for (let b = 1; b < 257; b++)
+        if (counts[b] === hi - lo) {
+          only = true;
+          break;
+        }
+      if (only) {
+        depth++; // one byte shared by the whole range: nothing moves
+        continue;
+      }
+      // Bucket starts, then a stable distribution through the tmp arrays.
+      let at = lo;
+      for (let b = 0; b < 257; b++) {
+        const c = counts[b]!;
+        counts[b] = at;
+        at += c;
+      }
+      assert(at === hi, 'kv sort: the buckets do not cover the range');
+      for (let i = lo; i < hi; i++) {
+        const to = counts[lens[i]! > depth ? ((cache[i]! >>> shift) & 0xff) + 1 : 0]!++;
+        tmpO[to] = offsets[i]!;
+        tmpL[to] = lens[i]!;
+        tmpC[to] = cache[i]!;
+      }
+      offsets.set(tmpO.subarray(lo, hi), lo);
+      lens.set(tmpL.subarray(lo, hi), lo);
+      cache.set(tmpC.subarray(lo, hi), lo);
+      // counts[b] is now bucket b's end. Bucket 0 (keys ended here) is sorted: its keys are equal.
+      let start = counts[0]!;
+      for (let b = 1; b < 257; b++) {
+        const end = counts[b]!;
+        if (end - start > 1) stack.push(start, end, depth + 1, cached);
+        start = end;
+      }
+      break;
+    }
   }
 }
 
 export class KeyValueSorter {
   private run: Buffer;
   private at = 0;
-  /** Each record's offset in the run buffer, and its key as a latin1 string (compared as code units). */
-  private offsets: number[] = [];
-  private keys: string[] = [];
+  /** Each record's offset in the run buffer, in the order added. */
+  // A typed array grown by doubling, not a number[]: pushing millions of numbers onto an array cost
+  // more than the records' copies (its growth and the collector's walks over it).
+  private offsets = new Uint32Array(OFFSETS_FIRST);
+  /** Records in the current run. */
+  private count = 0;
   private total = 0;
   /** Byte ranges of the runs written to the scratch file. */
   private readonly runs: { start: number; end: number }[] = [];
@@ -102,14 +228,18 @@ export class KeyValueSorter {
     dir: string,
     private readonly runBytes = KV_RUN_BYTES,
   ) {
-    assert(Number.isSafeInteger(runBytes) && runBytes >= 64, `kv sort: ${runBytes} bytes per run`);
+    // Offsets are u32: a record starts below runBytes (or at 0, alone in its run).
+    assert(
+      Number.isSafeInteger(runBytes) && runBytes >= 64 && runBytes <= 0xffff_ffff,
+      `kv sort: ${runBytes} bytes per run`,
+    );
     this.run = Buffer.allocUnsafe(Math.min(runBytes, 1 << 20));
     this.path = join(dir, `kv-sort-${process.pid}-${++sorters}.tmp`);
   }
 
   /** Records added. */
   get size(): number {
-    assert(this.total >= this.offsets.length, 'kv sort: more records in the run than added');
+    assert(this.total >= this.count, 'kv sort: more records in the run than added');
     return this.total;
   }
 
@@ -119,7 +249,7 @@ export class KeyValueSorter {
     assert(key.length <= KEY_BYTES_MAX, 'kv sort: a key of more than 65,535 bytes');
     assert(Number.isInteger(tag) && tag >= 0 && tag <= 0xffff_ffff, 'kv sort: a tag outside u32');
     const size = recordBytes(key.length, value.length);
-    if (this.at + size > this.runBytes && this.offsets.length > 0) this.spill();
+    if (this.at + size > this.runBytes && this.count > 0) this.spill();
     if (this.at + size > this.run.length) {
       // A run that outgrows the first buffer gets its full size at once: one copy, not one per doubling.
       const grown = Buffer.allocUnsafe(Math.max(this.runBytes, this.at + size));
@@ -130,11 +260,15 @@ export class KeyValueSorter {
     let a = this.at;
     const k = key.length;
     const v = value.length;
-    this.offsets.push(a);
+    if (this.count === this.offsets.length) {
+      const grown = new Uint32Array(2 * this.offsets.length);
+      grown.set(this.offsets);
+      this.offsets = grown;
+    }
+    this.offsets[this.count++] = a;
     b[a] = k >>> 8;
     b[a + 1] = k & 0xff;
     b.set(key, a + 2);
-    this.keys.push(b.toString('latin1', a + 2, a + 2 + k));
     a += 2 + k;
     putU32(b, a, v);
     b.set(value, a + 4);
@@ -144,17 +278,11 @@ export class KeyValueSorter {
     this.total++;
   }
 
-  /** The run's record numbers in key order (equal keys in the order they were added). */
-  private sortRun(): number[] {
-    const keys = this.keys;
-    const order = new Array<number>(keys.length);
-    for (let i = 0; i < order.length; i++) order[i] = i;
-    assert(keys.length === this.offsets.length, 'kv sort: a key for every record of the run');
-    order.sort((x, y) => {
-      const a = keys[x]!;
-      const b = keys[y]!;
-      return a < b ? -1 : a > b ? 1 : x - y;
-    });
+  /** The run's record offsets in key order (equal keys in the order they were added). */
+  private sortRun(): Uint32Array {
+    assert(this.at <= 0xffff_ffff, 'kv sort: a run of more than 4 GiB');
+    const order = this.offsets.subarray(0, this.count);
+    sortByKey(this.run, order);
     return order;
   }
 
@@ -162,7 +290,8 @@ export class KeyValueSorter {
     const b = this.run;
     const k = b.readUInt16BE(offset);
     const size = recordBytes(k, b.readUInt32BE(offset + 2 + k));
-    assert(offset + size <= this.at, `kv sort: a record at ${offset} runs past the run's ${this.at} bytes`);
+    // A constant text: a message built per record would cost more than the check.
+    assert(offset + size <= this.at, "kv sort: a record runs past the run's end");
     return size;
   }
 
@@ -179,8 +308,7 @@ export class KeyValueSorter {
       this.fileEnd += used;
       used = 0;
     };
-    for (const i of order) {
-      const o = this.offsets[i]!;
+    for (const o of order) {
       const size = this.recordSize(o);
       if (used + size > out.length) drain();
       if (size > out.length) {
@@ -196,8 +324,7 @@ export class KeyValueSorter {
     assert(this.fileEnd - start === this.at, `kv sort: spilled ${this.fileEnd - start} of ${this.at} bytes`);
     this.runs.push({ start, end: this.fileEnd });
     this.at = 0;
-    this.offsets = [];
-    this.keys = [];
+    this.count = 0;
   }
 
   /**
@@ -210,23 +337,26 @@ export class KeyValueSorter {
     try {
       if (this.runs.length === 0) {
         const b = this.run;
-        let last: string | undefined;
-        for (const i of this.sortRun()) {
-          assert(last === undefined || this.keys[i]! >= last, 'kv sort: a run sorted out of key order');
-          const o = this.offsets[i]!;
+        let last = -1;
+        let lastK = 0;
+        for (const o of this.sortRun()) {
           const k = b.readUInt16BE(o);
           const v = b.readUInt32BE(o + 2 + k);
+          // The key against the one before (memcmp, no copy): equal means a key added twice.
+          const c = last < 0 ? 1 : b.compare(b, last + 2, last + 2 + lastK, o + 2, o + 2 + k);
+          assert(c >= 0, 'kv sort: a run sorted out of key order');
           yield {
             key: b.subarray(o + 2, o + 2 + k),
             value: b.subarray(o + 2 + k + 4, o + 2 + k + 4 + v),
             tag: b.readUInt32BE(o + 2 + k + 4 + v),
-            same: this.keys[i] === last,
+            same: c === 0,
           };
-          last = this.keys[i];
+          last = o;
+          lastK = k;
         }
         return;
       }
-      if (this.offsets.length > 0) this.spill();
+      if (this.count > 0) this.spill();
       this.run = Buffer.alloc(0);
       yield* this.merge();
     } finally {
@@ -241,13 +371,22 @@ export class KeyValueSorter {
       const reader = new RunReader(this.fd!, r.start, r.end, n);
       if (reader.next()) readers.push(reader);
     });
-    const less = (a: RunReader, b: RunReader) => a.order < b.order || (a.order === b.order && a.seq < b.seq);
+    const less = (a: RunReader, b: RunReader) => {
+      const c = a.key.compare(b.key);
+      return c < 0 || (c === 0 && a.seq < b.seq);
+    };
     let emitted = 0;
-    let last: string | undefined;
+    // The key handed out before (copied: the window moves on), to tell a key added twice.
+    let last = Buffer.allocUnsafe(256);
+    let lastK = -1;
     for (const r of mergeRuns(readers, less, (r) => r.next())) {
-      assert(last === undefined || r.order >= last, 'kv sort: the merge gave a key below the one before');
-      yield { key: r.key, value: r.value, tag: r.tag, same: r.order === last };
-      last = r.order;
+      const k = r.key.length;
+      const c = lastK < 0 ? 1 : r.key.compare(last, 0, lastK);
+      assert(c >= 0, 'kv sort: the merge gave a key below the one before');
+      yield { key: r.key, value: r.value, tag: r.tag, same: c === 0 };
+      if (k > last.length) last = Buffer.allocUnsafe(k);
+      r.key.copy(last, 0);
+      lastK = k;
       emitted++;
     }
     assert(emitted === this.total, `kv sort: merged ${emitted} of ${this.total} records`);

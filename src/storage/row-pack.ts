@@ -30,10 +30,8 @@ export class RowPack {
 
   put(key: Uint8Array, value: Uint8Array): void {
     if (key.length > STATE_KEY_BYTES_MAX) userKey(key); // throws storage_invalid_key
-    assert(
-      value.length <= 0xffff_ffff,
-      `row pack: a value of ${value.length} bytes does not fit its u32 length`,
-    );
+    // Constant texts: a message built per row would cost more than the row's copy.
+    assert(value.length <= 0xffff_ffff, 'row pack: a value does not fit its u32 length');
     const need = 2 + 1 + key.length + 4 + value.length;
     const start = this.at;
     if (this.at + need > this.buf.length) {
@@ -57,7 +55,7 @@ export class RowPack {
     b.set(value, at);
     this.at = at + v;
     this.n++;
-    assert(this.at === start + need, `row pack: wrote ${this.at - start} bytes of a ${need}-byte row`);
+    assert(this.at === start + need, "row pack: a row's bytes differ from its size");
   }
 
   /** Each packed row's stored key and value, as views of the pack (valid until the next put or clear). */

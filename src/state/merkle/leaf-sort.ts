@@ -30,6 +30,14 @@ function compareAt(a: Uint8Array, x: number, b: Uint8Array, y: number, from: num
   return 0;
 }
 
+const RECORD_WORDS = RECORD / 4;
+
+/** `b` seen as 32-bit words: a view of the same memory (the sorter's buffers start aligned). */
+function words(b: Uint8Array): Uint32Array {
+  assert(b.byteOffset % 4 === 0 && b.length % 4 === 0, 'leaf sort: a record buffer not aligned to 4 bytes');
+  return new Uint32Array(b.buffer, b.byteOffset, b.length / 4);
+}
+
 /** Sorts the first `n` records of `src` by key hash into `dst` (same size). */
 export function sortRecords(src: Uint8Array, dst: Uint8Array, n: number, counts: Uint32Array): void {
   counts.fill(0);
@@ -40,9 +48,14 @@ export function sortRecords(src: Uint8Array, dst: Uint8Array, n: number, counts:
     counts[b] = at;
     at += c;
   }
+  // Records are copied as 32-bit words (no view per record): the buffers start at 0 of their own memory.
+  const s32 = words(src);
+  const d32 = words(dst);
   for (let i = 0; i < n; i++) {
     const b = (src[i * RECORD]! << 8) | src[i * RECORD + 1]!;
-    dst.set(src.subarray(i * RECORD, (i + 1) * RECORD), counts[b]! * RECORD);
+    const from = i * RECORD_WORDS;
+    const to = counts[b]! * RECORD_WORDS;
+    for (let w = 0; w < RECORD_WORDS; w++) d32[to + w] = s32[from + w]!;
     counts[b]!++;
   }
   // Each bucket now ends where the next begins (counts[b] is bucket b's end): insertion sort inside.

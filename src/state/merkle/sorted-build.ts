@@ -86,8 +86,8 @@ export class SortedTreeBuilder {
       leaf.kh.length === TREE_HASH_BYTES && leaf.valueHash.length === TREE_HASH_BYTES,
       'sorted build: a leaf hash of the wrong size',
     );
-    const kh = Uint8Array.from(leaf.kh);
-    const vh = Uint8Array.from(leaf.valueHash);
+    const kh = new Uint8Array(leaf.kh); // a copy (the leaf's bytes are a view valid for this call)
+    const vh = new Uint8Array(leaf.valueHash);
     const prev = this.prev;
     if (prev !== undefined) {
       if (compareBytes(prev.kh, kh) >= 0)
