@@ -50,9 +50,8 @@ type Db = RootDatabase<Uint8Array, Uint8Array>;
 /** LMDB's put options for keys given in ascending order above every stored key (MDB_APPEND). */
 const APPEND = Object.freeze({ append: true });
 
-function noReadAhead(on: boolean): { noReadAhead: boolean } {
-  return { noReadAhead: on };
-}
+/** MDB_NORDAHEAD: an lmdb option its type declarations do not list (spread, so not checked as a literal). */
+const READ_AHEAD_OFF: { readonly noReadAhead: true } = { noReadAhead: true };
 
 function openDb(path: string, opts: StateStoreOptions): Db {
   // Config (the schema bounds it): LMDB would take a NaN or fractional map size silently.
@@ -68,8 +67,7 @@ function openDb(path: string, opts: StateStoreOptions): Db {
     cache: false,
     ...LMDB_WRITE_OPTIONS,
     noSync: !(opts.fsync ?? true),
-    // MDB_NORDAHEAD: an lmdb option its type declarations do not list (spread, not checked as a literal).
-    ...noReadAhead(opts.readAhead === false),
+    ...(opts.readAhead === false ? READ_AHEAD_OFF : {}),
     ...(opts.mapSizeBytes === undefined ? {} : { mapSize: opts.mapSizeBytes }),
   });
 }
