@@ -17,7 +17,10 @@ export function storeNodeReader(store: StateBackend): NodeReader {
     get: (key) => store.get(key),
     staleRecords: (version) => {
       // Stale records are filed under the version that made them stale: never a negative one.
-      assert(Number.isSafeInteger(version) && version >= 0, `state tree: stale records of version ${version}`);
+      assert(
+        Number.isSafeInteger(version) && version >= 0,
+        `state tree: stale records of version ${version}`,
+      );
       // The version's stale list (its key is the prefix itself) or, in a store written before the list
       // existed, one record per node.
       return store.entries(stalePrefix(version));

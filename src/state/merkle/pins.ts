@@ -133,13 +133,15 @@ export function retainPinned(writes: readonly TreeWrite[], pins: TreePins): read
         listed.push(w.key);
       }
     }
-  return writes.map((w) => {
-    if (w.value !== undefined) return w;
-    if (w.key[1] === ROOT_SPACE) return pins.has(parseRootKey(w.key)) ? undefined : w;
-    if (list !== undefined && w.key === list.key && listed.length > 0)
-      return { key: w.key, value: encodeStaleListOf(listed) };
-    return kept.has(bytesKey(w.key)) ? undefined : w;
-  }).filter((w): w is TreeWrite => w !== undefined);
+  return writes
+    .map((w) => {
+      if (w.value !== undefined) return w;
+      if (w.key[1] === ROOT_SPACE) return pins.has(parseRootKey(w.key)) ? undefined : w;
+      if (list !== undefined && w.key === list.key && listed.length > 0)
+        return { key: w.key, value: encodeStaleListOf(listed) };
+      return kept.has(bytesKey(w.key)) ? undefined : w;
+    })
+    .filter((w): w is TreeWrite => w !== undefined);
 }
 
 /** Whether the tree at `version` holds exactly (key, vh); false when that version is not kept. */

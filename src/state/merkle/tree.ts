@@ -670,7 +670,8 @@ export class MemoryNodeStore implements NodeReader {
         if (w.value === undefined) {
           records?.delete(k);
           if (records?.size === 0) this.stale.delete(since);
-        } else if (records === undefined) this.stale.set(since, new Map([[k, { key: w.key, value: w.value }]]));
+        } else if (records === undefined)
+          this.stale.set(since, new Map([[k, { key: w.key, value: w.value }]]));
         else records.set(k, { key: w.key, value: w.value });
       } else if (w.value === undefined) this.map.delete(k);
       else this.map.set(k, w.value);
