@@ -15,10 +15,15 @@ import { assert } from '../util/assert.js';
 export function storeNodeReader(store: StateBackend): NodeReader {
   return {
     get: (key) => store.get(key),
-    staleKeys: function* (version) {
+    staleRecords: (version) => {
       // Stale records are filed under the version that made them stale: never a negative one.
-      assert(Number.isSafeInteger(version) && version >= 0, `state tree: stale keys of version ${version}`);
-      for (const { key } of store.entries(stalePrefix(version))) yield key;
+      assert(
+        Number.isSafeInteger(version) && version >= 0,
+        `state tree: stale records of version ${version}`,
+      );
+      // The version's stale list (its key is the prefix itself) or, in a store written before the list
+      // existed, one record per node.
+      return store.entries(stalePrefix(version));
     },
   };
 }

@@ -4,7 +4,11 @@
 //   0xFA 'n' ‖ version u64 BE ‖ depth u16 BE ‖ ⌈depth/8⌉ path bytes (the key hash's first `depth` bits)
 //                                                   → node
 //   0xFA 'r' ‖ version u64 BE                       → the root reference of that version
-//   0xFA 's' ‖ stale-since version u64 BE ‖ node key → empty (the node is not part of that version on)
+//   0xFA 's' ‖ stale-since version u64 BE           → the stale list: the keys of the nodes that are not
+//                                                      part of the tree from that version on, each as
+//                                                      u8 length ‖ node key (one record per version)
+//   0xFA 's' ‖ stale-since version u64 BE ‖ node key → empty: one node's stale record, as stores written
+//                                                      before the stale list hold them (still read, pruned)
 //   0xFA 'v' ‖ value hash 32 ‖ state key               → an old value kept for pinned heights (pins.ts)
 // A reference: u8 kind (0 empty, 1 leaf, 2 internal) | version u64 BE | hash 32 (absent when empty).
 // A node: 0x01 internal | left reference | right reference, or 0x02 leaf | keyHash 32 | valueHash 32.
@@ -19,6 +23,8 @@ const NODE_SPACE = 0x6e;
 export const NODE_SPACE_BYTE = NODE_SPACE;
 const ROOT_SPACE = 0x72;
 const STALE_SPACE = 0x73;
+/** The second byte of every stale record's key. */
+export const STALE_SPACE_BYTE = STALE_SPACE;
 
 export interface NodeRef {
   readonly kind: 'leaf' | 'internal';
@@ -84,6 +90,53 @@ export function stalePrefix(version?: number): Uint8Array {
   return out;
 }
 
+/** Whether a stale-index key is a version's stale list (not one node's record of the earlier form). */
+export function isStaleList(key: Uint8Array): boolean {
+  return key.length === 10 && key[0] === STATE_TREE_PREFIX && key[1] === STALE_SPACE;
+}
+
+/** The stale list of node keys given as key strings (one char per byte), in their order. */
+export function encodeStaleList(keys: Iterable<string>): Uint8Array {
+  let size = 0;
+  for (const k of keys) size += 1 + k.length;
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const k of keys) {
+    assert(k.length >= 12 && k.length <= 255, `state tree: a ${k.length}-byte node key in a stale list`);
+    out[at++] = k.length;
+    for (let i = 0; i < k.length; i++) out[at++] = k.charCodeAt(i);
+  }
+  return out;
+}
+
+/** encodeStaleList over node keys as bytes. */
+export function encodeStaleListOf(nodes: readonly Uint8Array[]): Uint8Array {
+  return encodeStaleList(nodes.map((n) => String.fromCharCode.apply(null, n as unknown as number[])));
+}
+
+/** The node keys of a stale list; undefined when the bytes are not one. */
+export function decodeStaleList(b: Uint8Array): Uint8Array[] | undefined {
+  const out: Uint8Array[] = [];
+  let at = 0;
+  while (at < b.length) {
+    const n = b[at]!;
+    if (n < 12 || at + 1 + n > b.length || b[at + 1] !== STATE_TREE_PREFIX || b[at + 2] !== NODE_SPACE)
+      return undefined;
+    out.push(copyOf(b, at + 1, at + 1 + n));
+    at += 1 + n;
+  }
+  return out;
+}
+
+/** The node keys a stored stale record names: a version's list, or one node (the earlier form). */
+export function staleRecordNodes(key: Uint8Array, value: Uint8Array): Uint8Array[] {
+  if (!isStaleList(key)) return [parseStaleKey(key).node];
+  const nodes = decodeStaleList(value);
+  assert(nodes !== undefined, `state tree: an undecodable stale list of version ${staleSince(key)}`);
+  return nodes;
+}
+
+/** One node's stale record (the form written before the stale list: read and pruned, no longer written). */
 export function staleKey(since: number, node: Uint8Array): Uint8Array {
   const p = stalePrefix(since);
   const out = new Uint8Array(p.length + node.length);
@@ -92,9 +145,9 @@ export function staleKey(since: number, node: Uint8Array): Uint8Array {
   return out;
 }
 
-/** The version a stale-index key went stale at (without copying the node key out). */
+/** The version a stale record (a list or one node's) was filed under (without copying a node key out). */
 export function staleSince(key: Uint8Array): number {
-  assert(key.length > 10 && key[0] === STATE_TREE_PREFIX && key[1] === STALE_SPACE, 'not a stale-index key');
+  assert(key.length >= 10 && key[0] === STATE_TREE_PREFIX && key[1] === STALE_SPACE, 'not a stale-index key');
   return getVersion(key, 2);
 }
 

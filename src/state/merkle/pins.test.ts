@@ -4,9 +4,18 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { archiveKey, archiveWrites, TreePins } from './pins.js';
+import { decodeStaleList, nodeKeyVersion, stalePrefix } from './nodes.js';
+import { archiveKey, archiveWrites, retentionGc, TreePins } from './pins.js';
 import { verifyStateProof } from './proof.js';
-import { memoryTree, type StateTree, StateTreeVersionError } from './tree.js';
+import {
+  EMPTY_TREE_VERSION,
+  MemoryNodeStore,
+  memoryTree,
+  type StateTree,
+  StateTreeVersionError,
+  StateTree as Tree,
+  type TreeWrite,
+} from './tree.js';
 
 const utf8 = new TextEncoder();
 const k = (s: string) => utf8.encode(s);
@@ -84,5 +93,55 @@ describe('state tree pins', () => {
     pins.add(4);
     assert.equal(archiveWrites([{ key: k('a'), before: v(4) }], tree, pins).length, 1);
     assert.equal(archiveWrites([{ key: k('a'), before: v(4) }], tree, new TreePins()).length, 0);
+  });
+});
+
+describe('state tree pins: stale lists', () => {
+  it("after an unpin, drops the nodes only it read and writes the other pin's list again with its own", () => {
+    // Every write kept as the state store would hold it, for retentionGc's ordered scan.
+    const store = new MemoryNodeStore();
+    const all = new Map<string, { key: Uint8Array; value: Uint8Array }>();
+    const hex = (b: Uint8Array) => Buffer.from(b).toString('hex');
+    const put = (writes: readonly TreeWrite[]) => {
+      store.put(writes);
+      for (const w of writes)
+        if (w.value === undefined) all.delete(hex(w.key));
+        else all.set(hex(w.key), { key: w.key, value: w.value });
+    };
+    const entries = (prefix: Uint8Array) =>
+      [...all.keys()]
+        .filter((h) => h.startsWith(hex(prefix)))
+        .sort()
+        .map((h) => all.get(h)!);
+    const pins = new TreePins([2, 3]);
+    const tree = new Tree(store, EMPTY_TREE_VERSION, undefined, { versionsKept: 2, pins, writeThrough: put });
+    const rows = Array.from({ length: 10 }, (_, i) => k(`r${i}`));
+    const steps = [
+      rows.map((key) => ({ key, value: v(1) })),
+      [{ key: rows[0]!, value: v(2) }],
+      [{ key: rows[1]!, value: v(3) }],
+      [
+        { key: rows[0]!, value: v(4) },
+        { key: rows[1]!, value: v(4) },
+      ],
+    ];
+    const roots = new Map<number, Uint8Array>();
+    for (let ver = 1; ver <= 9; ver++) {
+      tree.apply(tree.prepare(steps[ver - 1] ?? [{ key: rows[9]!, value: v(ver) }], ver));
+      roots.set(ver, tree.stateRoot());
+    }
+    // Version 4 left stale nodes written at 2 (r0's path, read by both pins) and at 3 (r1's, by pin 3 only).
+    const before = decodeStaleList(entries(stalePrefix(4))[0]!.value)!;
+    assert.ok(before.some((n) => nodeKeyVersion(n) === 3) && before.some((n) => nodeKeyVersion(n) <= 2));
+    pins.delete(3);
+    put(retentionGc({ entries }, tree, pins, 10, 2));
+    const after = entries(stalePrefix(4));
+    assert.equal(after.length, 1);
+    const kept = decodeStaleList(after[0]!.value)!;
+    assert.deepEqual(kept.map(hex), before.filter((n) => nodeKeyVersion(n) <= 2).map(hex));
+    for (const n of before) assert.equal(store.get(n) !== undefined, nodeKeyVersion(n) <= 2, hex(n));
+    // Pin 2 still proves what it held.
+    assert.ok(verifyStateProof(roots.get(2)!, rows[0]!, v(2), tree.prove(rows[0]!, 2)));
+    assert.ok(verifyStateProof(roots.get(2)!, rows[1]!, v(1), tree.prove(rows[1]!, 2)));
   });
 });

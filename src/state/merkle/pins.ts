@@ -15,12 +15,16 @@ import { assert } from '../../util/assert.js';
 import { bytesEqual } from '../../util/hex.js';
 import { keyHash, TREE_HASH_BYTES, valueHash } from './hash.js';
 import {
+  encodeStaleListOf,
+  isStaleList,
   nodeKeyVersion,
   parseRootKey,
   parseStaleKey,
   rootPrefix,
   STATE_TREE_PREFIX,
   stalePrefix,
+  staleRecordNodes,
+  staleSince,
 } from './nodes.js';
 import { type StateTree, StateTreeVersionError, type TreeWrite } from './tree.js';
 
@@ -95,24 +99,49 @@ export function parseArchiveKey(k: Uint8Array): { valueHash: Uint8Array; key: Ui
 
 /**
  * `writes` (a tree update's) without the deletions the pins forbid: the root record of a pinned
- * version, and the nodes a pinned version reads with their stale-index records.
+ * version, and the nodes a pinned version reads, which stay named in their version's stale records
+ * (the stale list is written again with those nodes alone instead of deleted; a per-node record of the
+ * earlier form is kept).
  */
 export function retainPinned(writes: readonly TreeWrite[], pins: TreePins): readonly TreeWrite[] {
   if (pins.size === 0) return writes;
   const kept = new Set<string>();
+  // The nodes a per-node record names; every other node deleted belongs to the pruned version's list.
+  const recorded = new Set<string>();
+  let list: { key: Uint8Array; since: number } | undefined;
   for (const w of writes) {
     if (w.value !== undefined || w.key[1] !== STALE_SPACE) continue;
+    if (isStaleList(w.key)) {
+      // An update prunes one version: one list at most.
+      assert(list === undefined, 'state tree pins: two stale lists pruned by one update');
+      list = { key: w.key, since: staleSince(w.key) };
+      continue;
+    }
     const { since, node } = parseStaleKey(w.key);
+    recorded.add(bytesKey(node));
     if (pins.needs(nodeKeyVersion(node), since)) {
       kept.add(bytesKey(node));
       kept.add(bytesKey(w.key));
     }
   }
-  return writes.filter((w) => {
-    if (w.value !== undefined) return true;
-    if (w.key[1] === ROOT_SPACE) return !pins.has(parseRootKey(w.key));
-    return !kept.has(bytesKey(w.key));
-  });
+  const listed: Uint8Array[] = [];
+  if (list !== undefined)
+    for (const w of writes) {
+      if (w.value !== undefined || w.key[1] !== NODE_SPACE || recorded.has(bytesKey(w.key))) continue;
+      if (pins.needs(nodeKeyVersion(w.key), list.since)) {
+        kept.add(bytesKey(w.key));
+        listed.push(w.key);
+      }
+    }
+  return writes
+    .map((w) => {
+      if (w.value !== undefined) return w;
+      if (w.key[1] === ROOT_SPACE) return pins.has(parseRootKey(w.key)) ? undefined : w;
+      if (list !== undefined && w.key === list.key && listed.length > 0)
+        return { key: w.key, value: encodeStaleListOf(listed) };
+      return kept.has(bytesKey(w.key)) ? undefined : w;
+    })
+    .filter((w): w is TreeWrite => w !== undefined);
 }
 
 /** Whether the tree at `version` holds exactly (key, vh); false when that version is not kept. */
@@ -170,13 +199,19 @@ export function retentionGc(
     const r = parseRootKey(key);
     if (r < floor && !pins.has(r)) out.push({ key, value: undefined });
   }
-  for (const { key } of store.entries(stalePrefix())) {
-    const { since, node } = parseStaleKey(key);
+  for (const { key, value } of store.entries(stalePrefix())) {
+    const since = staleSince(key);
     if (since >= floor) break; // sorted by version: the rest is the window's normal pruning
-    assert(node[1] === NODE_SPACE, 'archive: a stale record of something else than a node');
-    if (pins.needs(nodeKeyVersion(node), since)) continue;
-    out.push({ key: node, value: undefined });
-    out.push({ key, value: undefined });
+    const nodes = staleRecordNodes(key, value);
+    const needed: Uint8Array[] = [];
+    for (const node of nodes) {
+      assert(node[1] === NODE_SPACE, 'archive: a stale record of something else than a node');
+      if (pins.needs(nodeKeyVersion(node), since)) needed.push(node);
+      else out.push({ key: node, value: undefined });
+    }
+    // A record still naming a node some pin reads stays, naming only those.
+    if (needed.length === 0) out.push({ key, value: undefined });
+    else if (needed.length < nodes.length) out.push({ key, value: encodeStaleListOf(needed) });
   }
   const held = pins.list().filter((p) => p <= tree.version);
   for (const { key: k } of store.entries(archivePrefix())) {

@@ -4,6 +4,7 @@ import { describe, it } from 'node:test';
 import { seededRandom } from '../../../test/helpers/bad-values.js';
 import { bytesEqual, toHex } from '../../util/hex.js';
 import { EMPTY_SUBTREE, keyHash, leafHash, stateRootOf, stateRootVersion, valueHash } from './hash.js';
+import { decodeStaleList, isStaleList, nodeKeyVersion, staleKey, staleSince } from './nodes.js';
 import { decodeStateProof, encodeStateProof, type StateProof, verifyStateProof } from './proof.js';
 import {
   EMPTY_TREE_VERSION,
@@ -276,6 +277,8 @@ describe('state tree: stored form', () => {
   // Every write (node keys and bytes, stale index, roots, prunes), root and proof of a fixed run of
   // updates with deletes, through both a write-through tree and one whose writes wait for durable(),
   // with small caches and windows: the digest pins the stored form, so a faster walk cannot change it.
+  // Changed deliberately once: the stale index became one list record per version instead of one
+  // record per node (the nodes, their keys and bytes, the roots and the proofs stayed the same).
   it('a fixed run of updates writes exactly the pinned nodes, stale index and proofs', () => {
     const h = createHash('sha256');
     let seed = 12_345;
@@ -324,7 +327,7 @@ describe('state tree: stored form', () => {
           }
       }
     }
-    assert.equal(h.digest('hex'), 'c1c4958a74f25effae070f6cef70b9a948074fec198920c09c33506cc20c80fa');
+    assert.equal(h.digest('hex'), '00cb21e3c76df2d7747dda7a4954bf8260424764c3ee338ebf477682ccb05eaf');
   });
 });
 
@@ -366,7 +369,7 @@ describe('state tree: node cache', () => {
         gets++;
         return store.get(key);
       },
-      staleKeys: (v: number) => store.staleKeys(v),
+      staleRecords: (v: number) => store.staleRecords(v),
     };
     const t = StateTree.open(counting, 1, { cacheNodes: 1000 });
     assert.ok(t !== undefined);
@@ -411,6 +414,66 @@ describe('state tree: key strings of an update', () => {
         u.writes.map((w) => Buffer.from(w.key).toString('latin1')),
       );
       t.apply(u);
+    }
+  });
+});
+
+describe('state tree: stale list', () => {
+  const rows = (n: number, tag: string) =>
+    Array.from({ length: n }, (_, i) => ({ key: k(`row-${i}`), value: k(`${tag}-${i}`) }));
+
+  it('files the nodes an update replaces as one record, and its prune deletes that record and them', () => {
+    const t = memoryTree({ versionsKept: 2 });
+    t.apply(t.prepare(rows(200, 'a'), 1));
+    const u = t.prepare(rows(40, 'b'), 2);
+    const stale = u.writes.filter((w) => w.key[1] === 0x73);
+    // One record, under the version's stale prefix, for every node the 40 changed rows replaced.
+    assert.equal(stale.length, 1);
+    assert.ok(isStaleList(stale[0]!.key) && staleSince(stale[0]!.key) === 2);
+    const listed = decodeStaleList(stale[0]!.value!)!;
+    assert.ok(listed.length > 40);
+    assert.ok(listed.every((n) => n[1] === 0x6e && nodeKeyVersion(n) === 1));
+    t.apply(u);
+    t.apply(t.prepare(rows(1, 'c'), 3));
+    // Version 4 prunes what went stale at 2: the listed nodes, then the list itself.
+    const p = t.prepare(rows(1, 'd'), 4);
+    const deleted = p.writes.filter((w) => w.value === undefined).map((w) => toHex(w.key));
+    for (const n of listed) assert.ok(deleted.includes(toHex(n)));
+    assert.ok(deleted.includes(toHex(stale[0]!.key)));
+  });
+
+  it('opens a store whose stale index is one record per node (the earlier form) and prunes it', () => {
+    const store = new MemoryNodeStore();
+    const first = new StateTree(store, EMPTY_TREE_VERSION, undefined, { versionsKept: 2 });
+    // Versions 1..3 stored as the earlier form: each stale list written as one empty record per node.
+    const legacy: Uint8Array[] = [];
+    for (let v = 1; v <= 3; v++) {
+      first.apply(first.prepare(rows(v === 1 ? 100 : 20, `v${v}`), v));
+      store.put(
+        first.pendingWrites(v).flatMap((w) => {
+          if (w.value === undefined || !isStaleList(w.key)) return [w];
+          const nodes = decodeStaleList(w.value)!;
+          legacy.push(...nodes);
+          return nodes.map((n) => ({ key: staleKey(staleSince(w.key), n), value: new Uint8Array(0) }));
+        }),
+      );
+      first.durable(v);
+    }
+    assert.ok(legacy.length > 20 && legacy.every((n) => store.get(n) !== undefined));
+    const t = StateTree.open(store, 3, { versionsKept: 2 });
+    assert.ok(t !== undefined);
+    for (let v = 4; v <= 6; v++) {
+      t.apply(t.prepare(rows(5, `v${v}`), v));
+      store.put(t.pendingWrites(v));
+      t.durable(v);
+    }
+    // Versions 4..6 pruned what went stale at 2 and 3: every node those per-node records named, and the records.
+    for (const n of legacy) assert.equal(store.get(n), undefined, toHex(n));
+    for (const v of [2, 3]) assert.equal([...store.staleRecords(v)].length, 0);
+    for (const [i, r] of rows(100, 'x').entries()) {
+      const p = t.prove(r.key);
+      assert.ok(p.leaf !== undefined, `row ${i}`);
+      assert.ok(verifyStateProofAny(t.stateRoot(), r.key, p));
     }
   });
 });

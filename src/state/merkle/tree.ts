@@ -27,13 +27,15 @@ import {
   decodeRef,
   encodeNode,
   encodeRef,
+  encodeStaleList,
   NODE_SPACE_BYTE,
   type NodeRef,
   nodeKey,
-  parseStaleKey,
   rootKey,
+  STALE_SPACE_BYTE,
   STATE_TREE_PREFIX,
   stalePrefix,
+  staleRecordNodes,
   staleSince,
   type TreeNode,
 } from './nodes.js';
@@ -43,8 +45,11 @@ import type { StateProof } from './proof.js';
 /** Where the tree reads its stored nodes: the state store, or memory. */
 export interface NodeReader {
   get(key: Uint8Array): Uint8Array | undefined;
-  /** The stale-index keys recorded by `version` (nodes.ts stalePrefix). */
-  staleKeys(version: number): Iterable<Uint8Array>;
+  /**
+   * The stale records `version` wrote (the keys under nodes.ts stalePrefix(version)): its stale list, or
+   * in a store written before the list one record per node.
+   */
+  staleRecords(version: number): Iterable<{ key: Uint8Array; value: Uint8Array }>;
 }
 
 export interface TreeWrite {
@@ -65,7 +70,7 @@ export interface TreeUpdate {
   readonly root: Child;
   /** The header's state root after the update. */
   readonly stateRoot: Uint8Array;
-  /** Nodes, the root record, the stale index and the pruned nodes, for the state store. */
+  /** Nodes, the root record, the stale list and the pruned nodes and stale records, for the state store. */
   readonly writes: readonly TreeWrite[];
   /** The decoded nodes among `writes`, by key string (kept until durable). */
   readonly nodes: ReadonlyMap<string, TreeNode>;
@@ -447,18 +452,19 @@ export class StateTree {
     return n;
   }
 
-  /** The stale-index keys of `version`, pending ones included. */
-  staleKeys(version: number): Uint8Array[] {
+  /** The stale records of `version` (its list, or per-node records of the earlier form), pending ones included. */
+  staleRecords(version: number): { key: Uint8Array; value: Uint8Array }[] {
     const pend = this.pendingVersions.find((p) => p.version === version);
     if (pend !== undefined) {
-      const out: Uint8Array[] = [];
+      const out: { key: Uint8Array; value: Uint8Array }[] = [];
       for (const k of pend.keys) {
-        const b = Uint8Array.from(k, (c) => c.charCodeAt(0));
-        if (b[1] === 0x73 && this.pending.get(k)?.bytes !== undefined) out.push(b);
+        if (k.charCodeAt(1) !== STALE_SPACE_BYTE) continue;
+        const value = this.pending.get(k)?.bytes;
+        if (value !== undefined) out.push({ key: keyBytes(k), value });
       }
       return out;
     }
-    return [...this.reader.staleKeys(version)];
+    return [...this.reader.staleRecords(version)];
   }
 
   private raw(key: Uint8Array): Uint8Array | undefined {
@@ -559,25 +565,19 @@ class Updater {
     return { kind: 'leaf', version: this.version, hash: sub.hash };
   }
 
-  /** Records the root and stale index, and prunes the version that falls out of the kept window. */
+  /**
+   * Records the root and the stale list (one record for all the nodes this update leaves stale), and
+   * prunes the version that falls out of the kept window: its stale nodes and its stale records.
+   */
   finish(root: Child, versionsKept: number): void {
     this.push(rootKey(this.version), encodeRef(root));
-    // A stale-index key is the version's stale prefix and the node key: its bytes built from the node's
-    // key string. (Its own key string is made from those bytes: a concatenation would be flattened again
-    // by every Map that takes it.)
-    const prefix = stalePrefix(this.version);
-    for (const key of this.stale) {
-      const sk = new Uint8Array(prefix.length + key.length);
-      sk.set(prefix, 0);
-      for (let i = 0; i < key.length; i++) sk[prefix.length + i] = key.charCodeAt(i);
-      this.push(sk, new Uint8Array(0));
-    }
+    if (this.stale.size > 0) this.push(stalePrefix(this.version), encodeStaleList(this.stale));
     // Versions > version - versionsKept stay readable: a node stale since s is needed by versions < s only.
     const cut = this.version - versionsKept;
     if (cut >= 1) {
-      for (const sk of this.tree.staleKeys(cut)) {
-        this.push(parseStaleKey(sk).node, undefined);
-        this.push(sk, undefined);
+      for (const r of this.tree.staleRecords(cut)) {
+        for (const node of staleRecordNodes(r.key, r.value)) this.push(node, undefined);
+        this.push(r.key, undefined);
       }
       this.push(rootKey(cut - 1), undefined);
     }
@@ -648,29 +648,33 @@ function newItems(ch: readonly Change[], lo: number, hi: number): Item[] {
 /** The in-memory store of a tree without a state store (tests, replays, the simulator). */
 export class MemoryNodeStore implements NodeReader {
   private readonly map = new Map<string, Uint8Array>();
-  private readonly stale = new Map<number, Uint8Array[]>();
+  /** Stale records by the version they were filed under, then by key string (read back sorted by key). */
+  private readonly stale = new Map<number, Map<string, { key: Uint8Array; value: Uint8Array }>>();
 
   get(key: Uint8Array): Uint8Array | undefined {
     return this.map.get(keyString(key));
   }
 
-  staleKeys(version: number): Iterable<Uint8Array> {
-    return this.stale.get(version) ?? [];
+  staleRecords(version: number): Iterable<{ key: Uint8Array; value: Uint8Array }> {
+    const records = this.stale.get(version);
+    if (records === undefined) return [];
+    return [...records.keys()].sort().map((k) => records.get(k)!);
   }
 
   put(writes: readonly TreeWrite[]): void {
     for (const w of writes) {
       const k = keyString(w.key);
-      const isStale = w.key[1] === 0x73;
-      if (w.value === undefined) {
-        this.map.delete(k);
-        if (isStale) this.stale.delete(staleSince(w.key));
-      } else if (isStale) {
+      if (w.key[1] === STALE_SPACE_BYTE) {
         const since = staleSince(w.key);
-        const list = this.stale.get(since);
-        if (list === undefined) this.stale.set(since, [w.key]);
-        else list.push(w.key);
-      } else this.map.set(k, w.value);
+        const records = this.stale.get(since);
+        if (w.value === undefined) {
+          records?.delete(k);
+          if (records?.size === 0) this.stale.delete(since);
+        } else if (records === undefined)
+          this.stale.set(since, new Map([[k, { key: w.key, value: w.value }]]));
+        else records.set(k, { key: w.key, value: w.value });
+      } else if (w.value === undefined) this.map.delete(k);
+      else this.map.set(k, w.value);
     }
   }
 
