@@ -122,6 +122,7 @@ const EXPECTED_DEFAULTS = {
     record_bytes_max: 67108864,
     fsync: true,
     lmdb_map_bytes: 17179869184,
+    read_ahead: true,
     state_tree_cache_nodes: 200000,
     state_proof_pins_max: 16,
     state_row_cache_rows: 100000,
