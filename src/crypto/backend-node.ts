@@ -22,11 +22,26 @@ const inputScratch = Buffer.allocUnsafeSlow(SMALL_INPUT_BYTES);
 const smallInputs: Buffer[] = [];
 for (let n = 0; n <= SMALL_INPUT_BYTES; n++) smallInputs.push(inputScratch.subarray(0, n));
 
-/** `data` (at most SMALL_INPUT_BYTES) copied into the off-heap scratch: a view of exactly its length. */
-function smallInput(data: Uint8Array): Buffer {
-  const view = smallInputs[data.length]!;
-  view.set(data);
+/**
+ * The bytes of `data` (at most SMALL_INPUT_BYTES of them) copied into the off-heap scratch: a view of
+ * exactly their length. `set` copies elements, so any other view (a Uint16Array, a DataView) is read
+ * through a byte view of its memory first: the digest is always of the bytes, as the addon's.
+ */
+function smallInput(data: ArrayBufferView, bytes: number): Buffer {
+  const view = smallInputs[bytes]!;
+  view.set(data instanceof Uint8Array ? data : new Uint8Array(data.buffer, data.byteOffset, bytes));
   return view;
+}
+
+/**
+ * A larger input as the addon takes it: the view itself, or a copy of its bytes when its memory is a
+ * SharedArrayBuffer, which the addon refuses (a small one is copied into the scratch anyway, so both
+ * sizes hash it).
+ */
+function largeInput(data: Uint8Array): Uint8Array {
+  return data.buffer instanceof SharedArrayBuffer
+    ? new Uint8Array(data.buffer, data.byteOffset, data.byteLength).slice()
+    : data;
 }
 
 export const backend: CryptoBackend = {
@@ -40,8 +55,10 @@ export const backend: CryptoBackend = {
     // The addon reads `.buffer` of what it is given: for a typed array of at most 64 bytes, which V8
     // keeps inside the heap, that moves its bytes to a new backing store of their own (as costly as the
     // hash itself, and a finaliser for the collector). So the digest goes to an off-heap scratch and is
-    // copied out, and a small input is copied in first.
-    const input = data.length <= SMALL_INPUT_BYTES ? smallInput(data) : data;
+    // copied out, and a small input is copied in first. Sizes are in bytes whatever the view's type
+    // (the declared type is Uint8Array; another view gives the digest of its bytes all the same).
+    const bytes = data.byteLength;
+    const input = bytes <= SMALL_INPUT_BYTES ? smallInput(data, bytes) : largeInput(data);
     sodium.crypto_generichash(digestScratch, input);
     const out = new Uint8Array(HASH_BYTES);
     out.set(digestScratch);

@@ -95,6 +95,46 @@ describe('crypto backends: each on the shared vectors', () => {
   }
 });
 
+describe('crypto backends: the node backend hashes the bytes of any view', () => {
+  /** `n` bytes of a pattern at `offset` in a buffer of `offset + n + 3` bytes (shared or not). */
+  function pattern(n: number, offset: number, shared = false): ArrayBuffer | SharedArrayBuffer {
+    const buffer = shared ? new SharedArrayBuffer(offset + n + 3) : new ArrayBuffer(offset + n + 3);
+    const bytes = new Uint8Array(buffer);
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 29 + n) & 0xff;
+    return buffer;
+  }
+  /** The digest of the view's bytes, by hash-wasm. */
+  const expected = (v: ArrayBufferView) =>
+    blake2b(new Uint8Array(v.buffer, v.byteOffset, v.byteLength).slice(), 256);
+  // Byte lengths around the small-input copy (64 bytes): under, at, just past, well past.
+  const LENGTHS = [2, 20, 64, 66, 100, 200];
+
+  it('a Uint16Array or a DataView, small or large, at an offset: the digest of its bytes', async () => {
+    for (const n of LENGTHS) {
+      for (const offset of [0, 2]) {
+        const u16 = new Uint16Array(pattern(n, offset), offset, n / 2);
+        const dv = new DataView(pattern(n, offset), offset, n);
+        for (const v of [u16, dv]) {
+          const what = `${v.constructor.name} of ${n} bytes at ${offset}`;
+          const d = nodeBackend.blake2b256(v as unknown as Uint8Array);
+          assert.equal(toHex(d), await expected(v), what);
+        }
+      }
+    }
+  });
+
+  it('a view of a SharedArrayBuffer is hashed (copied) whatever its size, as the browser backend does', async () => {
+    for (const n of LENGTHS) {
+      const shared = new Uint8Array(pattern(n, 1, true), 1, n);
+      const want = await expected(shared);
+      assert.equal(toHex(nodeBackend.blake2b256(shared)), want, `${n} bytes`);
+      assert.equal(toHex(browserBackend.blake2b256(shared)), want, `${n} bytes, browser`);
+      const u16 = new Uint16Array(pattern(n, 2, true), 2, n / 2);
+      assert.equal(toHex(nodeBackend.blake2b256(u16 as unknown as Uint8Array)), await expected(u16));
+    }
+  });
+});
+
 describe('crypto backends: node and browser agree', () => {
   it('on keys, signatures and verification for random seeds and messages', () => {
     fc.assert(

@@ -286,6 +286,24 @@ describe('verifyChain', () => {
     assert.equal((await verdict(whole))?.message, 'block 3: certificate is for another block');
   });
 
+  it('names a bad certificate signature pending in the window before a later block that does not check', async () => {
+    // Block 3's signature is forged (left to the window's batch); block 5 carries block 4's certificate,
+    // refused when it is read, with blocks 1–4 still pending: their batch is settled first.
+    const fourth = (await storedBlock(4)).certificate;
+    const dir = await tamperedMany(
+      new Map<number, (b: Block) => Block>([
+        [3, forged],
+        [5, (b) => ({ ...b, certificate: fourth })],
+      ]),
+    );
+    const batches: number[] = [];
+    const e = await verdict(dir, batches);
+    assert.equal(e?.message, 'block 3: certificate invalid: bad_signature');
+    assert.equal(e?.height, 3);
+    // Block 5 never joined a batch: blocks 1–4 were judged as one.
+    assert.deepEqual(batches, [4]);
+  });
+
   it('refuses a wrong signer bitmap at its height, with valid certificates pending before it', async () => {
     const beyond = await tampered(4, (b) => ({
       ...b,

@@ -25,6 +25,8 @@ declare module 'ffjavascript' {
   interface ThreadManager {
     readonly instance: { readonly exports: Record<string, (...args: number[]) => number> };
     readonly u8: Uint8Array;
+    /** The same memory; `u32[0]` is the free pointer (a sync op restores it when it ends). */
+    readonly u32: Uint32Array;
     startSyncOp(): void;
     endSyncOp(): void;
     alloc(length: number): number;

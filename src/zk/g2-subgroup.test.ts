@@ -8,59 +8,30 @@
 // also put to the same check computed in the WebAssembly engine (groth16-wasm.ts' `g2InSubgroupWasm`,
 // what the pool's verifier passes to the shared validation): the three verdicts must agree.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { createRequire } from 'node:module';
 import { after, before, describe, it } from 'node:test';
-import type * as Bn254 from '@noble/curves/bn254';
 import { buildBn128, type WasmBn128 } from 'ffjavascript';
+import {
+  bn254,
+  H,
+  H_PRIMES,
+  mulAny,
+  seeded,
+  torsionPoint,
+  twistPoint,
+} from '../../test/helpers/g2-torsion.js';
 import { BN_SEED, g2InSubgroup, g2OnCurve, PSI_X, PSI_Y } from './g2-subgroup.js';
 import { g2FromCoordinates } from './groth16-verify.js';
 import { g2InSubgroupWasm, type PsiConstants, psiConstants } from './groth16-wasm.js';
 
-// The CommonJS build, the one the verifier loads (one field tower built, points comparable).
-const { bn254 } = createRequire(import.meta.url)('@noble/curves/bn254') as typeof Bn254;
 const { Fp, Fp2 } = bn254.fields;
 type G2 = InstanceType<typeof bn254.G2.Point>;
 const G2 = bn254.G2.Point;
 const x = BN_SEED;
 const r = bn254.fields.Fr.ORDER;
 const p = Fp.ORDER;
-/** G2's cofactor: #E'(Fp2) = r · (2p − r). */
-const H = 2n * p - r;
-/** The cofactor's prime factors (their product is H, checked below). */
-const H_PRIMES = [10069n, 5864401n, 1875725156269n, 197620364512881247228717050342013327560683201906968909n];
 
 /** Random cases of each kind (with the fixed ones below, about 150 points in all). */
 const CASES = 48;
-
-/** Deterministic 512-bit integers from a label (sha256 twice), for seeded random points. */
-function seeded(label: string): bigint {
-  const h = (s: string) => createHash('sha256').update(s).digest('hex');
-  return BigInt(`0x${h(`${label}/0`)}${h(`${label}/1`)}`);
-}
-
-/** [k]Q for any k ≥ 0 (noble's multiplyUnsafe takes scalars < r only). */
-function mulAny(q: G2, k: bigint): G2 {
-  let acc = G2.ZERO;
-  for (let d = q; k > 0n; k >>= 1n, d = d.double()) if (k & 1n) acc = acc.add(d);
-  return acc;
-}
-
-/** The first point of the twist at or after x = hash(label), cofactor not cleared. */
-function twistPoint(label: string): G2 {
-  for (let i = 0; ; i++) {
-    const v = seeded(`${label}/${i}`);
-    const px = Fp2.create({ c0: Fp.create(v), c1: Fp.create(v >> 256n) });
-    const y2 = Fp2.add(Fp2.mul(Fp2.sqr(px), px), bn254.G2.CURVE.b);
-    let py: typeof px;
-    try {
-      py = Fp2.sqrt(y2);
-    } catch {
-      continue;
-    }
-    return G2.fromAffine({ x: px, y: py });
-  }
-}
 
 /** The engine and ψ's constants in its form, for the WebAssembly check (built once for the file). */
 let engine: { curve: WasmBn128; psi: PsiConstants } | undefined;
@@ -204,8 +175,7 @@ describe('G2 subgroup check by ψ', () => {
   it('rejects a subgroup point plus a torsion point of each prime order dividing the cofactor', () => {
     for (const [j, l] of H_PRIMES.entries()) {
       // [r·H/ℓ]Q has order ℓ (or is 0: the next hashed point is taken then).
-      let t = G2.ZERO;
-      for (let i = 0; t.is0(); i++) t = mulAny(twistPoint(`torsion/${j}/${i}`), (r * H) / l);
+      const t = torsionPoint(j);
       assert.ok(mulAny(t, l).is0(), `order ${l}`);
       assert.equal(same(t, `torsion of order ${l}`), false);
       for (let i = 0; i < 4; i++) {

@@ -1,9 +1,11 @@
 // The pool's WebAssembly verifier (src/zk/groth16-wasm.ts) against the synchronous one
 // (src/zk/groth16-verify.ts), differentially: both must give the same verdict on every input —
 // valid proofs of each circuit, every public input changed, proofs mutated byte by byte, points
-// on the curve but wrong, a G2 point on the curve outside the subgroup, coordinates ≥ p, inputs ≥ r,
-// a wrong input count, the point at infinity and random garbage. Real proofs from the committed
-// development artifacts (about a second each to prove).
+// on the curve but wrong, a G2 point on the curve outside the subgroup, a real proof's b plus a
+// torsion point of each prime order dividing the twist's cofactor (refused by the subgroup check
+// itself, not only by the pairing), coordinates ≥ p, inputs ≥ r, a wrong input count, the point at
+// infinity and random garbage; and the engine's memory is the same after repeated calls. Real proofs
+// from the committed development artifacts (about a second each to prove).
 
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -22,10 +24,23 @@ import {
 } from '../../src/modules/conference/sdk-zk.js';
 import { callField, senderField } from '../../src/zk/bind.js';
 import { FIELD_ORDER } from '../../src/zk/field.js';
-import { BASE_FIELD_ORDER, type Groth16ProofBytes, verifyGroth16 } from '../../src/zk/groth16-verify.js';
-import { fixedBaseSum, fixedBaseTable, multiMillerLoop, WasmGroth16 } from '../../src/zk/groth16-wasm.js';
+import {
+  BASE_FIELD_ORDER,
+  type Groth16ProofBytes,
+  validProofInputs,
+  verifyGroth16,
+} from '../../src/zk/groth16-verify.js';
+import {
+  fixedBaseSum,
+  fixedBaseTable,
+  g2InSubgroupWasm,
+  multiMillerLoop,
+  psiConstants,
+  WasmGroth16,
+} from '../../src/zk/groth16-wasm.js';
 import { merkleRoot } from '../../src/zk/poseidon-tree.js';
 import { parseVerifyingKey } from '../../src/zk/verifying-key.js';
+import { H_PRIMES, bn254 as nobleCjs, torsionPoint } from '../helpers/g2-torsion.js';
 
 const vkJson = (name: string) =>
   JSON.parse(readFileSync(new URL(`../../zk/artifacts/${name}.vkey.json`, import.meta.url), 'utf8')) as Json;
@@ -198,6 +213,52 @@ describe('Groth16 verifier, WebAssembly (the pool’s) against the synchronous o
     for (const [what, proof] of variants) assert.equal(same({ ...c, proof }, what), false);
   });
 
+  it('refuses a real proof whose b has a torsion part of each prime order dividing the cofactor', () => {
+    // The verifier's own engine (private to it; a test reads it to pin the check it hands the validation).
+    const engine = (wasm as unknown as { curve: WasmBn128 }).curve;
+    const psi = psiConstants(engine);
+    const engineCheck = (q: InstanceType<typeof nobleCjs.G2.Point>) => {
+      const { x, y } = q.toAffine();
+      const point = engine.G2.fromObject([
+        [x.c0, x.c1],
+        [y.c0, y.c1],
+      ]);
+      return g2InSubgroupWasm(engine, psi, engine.G2.toJacobian(point));
+    };
+    // b is checked alike whatever the circuit: one proof is enough.
+    const c = cases[0]!;
+    const key = parseVerifyingKey(c.vk)!;
+    assert.ok(validProofInputs(key, c.proof, c.signals, engineCheck), 'the real proof passes the check');
+    const b = g2FromProof(c.proof.b);
+    for (const [j, l] of H_PRIMES.entries()) {
+      const what = `b + a point of order ${l}`;
+      const proof = { ...c.proof, b: g2Bytes(b.add(torsionPoint(j))) };
+      assert.equal(same({ ...c, proof }, what), false);
+      // Refused by the subgroup check itself (engine's and noble's), before any pairing.
+      assert.equal(validProofInputs(key, proof, c.signals, engineCheck), undefined, `${what}, engine`);
+      assert.equal(validProofInputs(key, proof, c.signals), undefined, `${what}, synchronous`);
+    }
+  });
+
+  it('leaves the engine’s memory as it found it over repeated valid and invalid calls', () => {
+    const { tm } = (wasm as unknown as { curve: WasmBn128 }).curve;
+    const c = cases[0]!;
+    const offSubgroup = {
+      ...c,
+      proof: { ...c.proof, b: g2Bytes(g2FromProof(c.proof.b).add(torsionPoint(0))) },
+    };
+    const wrongInput = { ...c, signals: [c.signals[0]! + 1n, ...c.signals.slice(1)] };
+    // Once each first: the key's precomputations are made on the first call.
+    assert.equal(wasm.verify(c.vk, c.proof, c.signals), true);
+    const free = tm.u32[0];
+    for (let i = 0; i < 25; i++) {
+      const bad = i % 2 === 0 ? offSubgroup : wrongInput;
+      assert.equal(wasm.verify(bad.vk, bad.proof, bad.signals), false);
+      assert.equal(wasm.verify(c.vk, c.proof, c.signals), true);
+    }
+    assert.equal(tm.u32[0], free, 'the free pointer is where it was');
+  });
+
   it('agrees on coordinates ≥ p, the point at infinity and garbage', () => {
     const c = cases[0]!;
     const p = c.proof;
@@ -220,6 +281,17 @@ describe('Groth16 verifier, WebAssembly (the pool’s) against the synchronous o
       assert.equal(same({ ...c, vk }, 'a malformed key'), false);
   });
 });
+
+/** A proof's b (x.c1 ‖ x.c0 ‖ y.c1 ‖ y.c0) as a point of the CommonJS build the helpers use. */
+function g2FromProof(bytes: Uint8Array): InstanceType<typeof nobleCjs.G2.Point> {
+  const hex = Buffer.from(bytes).toString('hex');
+  const [xc1, xc0, yc1, yc0] = [0, 1, 2, 3].map((i) => BigInt(`0x${hex.slice(64 * i, 64 * i + 64)}`));
+  const { Fp2 } = nobleCjs.fields;
+  return nobleCjs.G2.Point.fromAffine({
+    x: Fp2.create({ c0: xc0!, c1: xc1! }),
+    y: Fp2.create({ c0: yc0!, c1: yc1! }),
+  });
+}
 
 function affine(bytes: Uint8Array): { x: bigint; y: bigint } {
   const hex = Buffer.from(bytes).toString('hex');
