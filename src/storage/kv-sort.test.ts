@@ -3,21 +3,9 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { seededBytes } from '../../test/helpers/seeded-bytes.js';
 import { compareBytes, toHex } from '../util/hex.js';
 import { KeyValueSorter, sortByKey } from './kv-sort.js';
-
-/** A deterministic stream of bytes (xorshift), so a failure repeats. */
-function bytesOf(seed: number, n: number): Uint8Array {
-  let x = seed | 1;
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
-}
 
 interface Rec {
   key: Uint8Array;
@@ -29,9 +17,9 @@ interface Rec {
 function records(n: number): Rec[] {
   const out: Rec[] = [];
   for (let i = 0; i < n; i++) {
-    const r = bytesOf(i + 1, 2);
-    const key = Uint8Array.of(0xf9 + (r[0]! % 3), ...bytesOf(i * 7 + 3, r[1]! % 40));
-    out.push({ key, value: bytesOf(i * 11 + 5, i % 61), tag: i });
+    const r = seededBytes(i + 1, 2);
+    const key = Uint8Array.of(0xf9 + (r[0]! % 3), ...seededBytes(i * 7 + 3, r[1]! % 40));
+    out.push({ key, value: seededBytes(i * 11 + 5, i % 61), tag: i });
   }
   return out;
 }
@@ -84,7 +72,7 @@ describe('key/value sort (external merge by key)', () => {
     const prefix = Uint8Array.from({ length: 30 }, (_, i) => 0x41 + (i % 7));
     const keys: Uint8Array[] = [];
     for (let i = 0; i < 2_000; i++) {
-      const tail = bytesOf(i + 17, i % 9);
+      const tail = seededBytes(i + 17, i % 9);
       for (let j = 0; j < tail.length; j++) tail[j] = 0x30 + (tail[j]! % 4); // few values: deep ranges
       keys.push(Uint8Array.of(...prefix.subarray(0, 10 + (i % 21)), ...tail));
     }
@@ -125,7 +113,7 @@ describe('key/value sort (external merge by key)', () => {
   });
 
   it('merges records larger than its read window, and empty keys and values', async () => {
-    const big = bytesOf(9, 600_000);
+    const big = seededBytes(9, 600_000);
     const s = new KeyValueSorter(dir, 1024);
     s.add(Uint8Array.of(5), big, 1);
     s.add(new Uint8Array(0), new Uint8Array(0), 2);

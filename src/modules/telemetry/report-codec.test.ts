@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { seededBytes } from '../../../test/helpers/seeded-bytes.js';
 import {
   decodeReport,
   encodeReport,
@@ -28,19 +29,6 @@ function report(blocks = 3): TelemetryReport {
       seenAtMs: 1_764_000_000_000 - (blocks - i) * 100,
     })),
   };
-}
-
-/** A seeded xorshift32 stream of bytes, so a failing input can be replayed from its seed. */
-function randomBytes(seed: number, n: number): Uint8Array {
-  let x = seed || 1;
-  const out = new Uint8Array(n);
-  for (let i = 0; i < n; i++) {
-    x ^= x << 13;
-    x ^= x >>> 17;
-    x ^= x << 5;
-    out[i] = x & 0xff;
-  }
-  return out;
 }
 
 describe('telemetry report codec', () => {
@@ -116,7 +104,7 @@ describe('telemetry report codec', () => {
 
   it('random bytes behind the header never throw and never decode to an out-of-limit report', () => {
     for (let seed = 1; seed <= 2000; seed++) {
-      const body = randomBytes(seed, 1 + (seed % 300));
+      const body = seededBytes(seed, 1 + (seed % 300));
       const msg = new Uint8Array(5 + body.length);
       msg.set(REPORT_MAGIC, 0);
       msg[4] = 1;
