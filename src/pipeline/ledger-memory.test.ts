@@ -103,6 +103,42 @@ describe('Ledger over memory stores', () => {
     assert.equal(again.stateStoreHeight(), 3);
   });
 
+  it('a commit waits while the state store is more blocks behind than the limit', async () => {
+    const disk = newDisk();
+    let holdState = false;
+    const held: (() => void)[] = [];
+    const faults = {
+      sync: (kind: string) =>
+        holdState && kind === 'state-commit' ? new Promise<void>((r) => held.push(r)) : Promise.resolve(),
+    };
+    const { ledger } = await openMemoryLedger(disk, faults, { stateWritesBehindMax: 2 });
+    await commitGenesis(ledger);
+    await ledger.flushState();
+    holdState = true;
+    const who = (n: number) => newAccount('system', 40 + n);
+    const register = (n: number) => [{ kind: 'RegisterAccount' as const, id: who(n).id, metadata: empty }];
+    await commitTx(ledger, register(1), 1);
+    await commitTx(ledger, register(2), 2);
+    // Two blocks' state writes pending (the first held in the store): the limit, so neither commit waited.
+    let third = false;
+    const committing = commitTx(ledger, register(3), 3).then(() => {
+      third = true;
+    });
+    for (let i = 0; i < 20 && held.length === 0; i++) await new Promise((r) => setImmediate(r));
+    assert.equal(held.length, 1, 'the oldest pending write reached the store');
+    for (let i = 0; i < 20; i++) await new Promise((r) => setImmediate(r));
+    // The block is durable in the log and applied, but its commit has not returned: three writes pending.
+    assert.equal(ledger.height(), 4);
+    assert.equal(third, false);
+    holdState = false;
+    held.shift()!();
+    await committing;
+    assert.equal(third, true);
+    await ledger.flushState();
+    assert.equal(ledger.stateStoreHeight(), 4);
+    await ledger.close();
+  });
+
   it('refuses a state backend ahead of the block store', async () => {
     const disk = newDisk();
     const { ledger } = await openMemoryLedger(disk);

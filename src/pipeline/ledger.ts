@@ -69,7 +69,16 @@ export interface LedgerCoreOptions {
   stateRowCacheRows?: number;
   /** Pinned heights kept provable beyond the window, and their old values (proof-retention.ts). */
   proofRetention?: ProofRetention;
+  /**
+   * Committed blocks whose state store write may still be pending before `commit` waits for the oldest
+   * (default STATE_WRITES_BEHIND_MAX): block production slows to the store's pace instead of queueing
+   * blocks' changes, and the tree nodes they hold, without bound.
+   */
+  stateWritesBehindMax?: number;
 }
+
+/** Blocks the state store may fall behind the block log before a commit waits for it. */
+export const STATE_WRITES_BEHIND_MAX = 8;
 
 /** Decoded rows a ledger on disk keeps in the heap unless configured (storage.state_row_cache_rows). */
 export const STATE_ROW_CACHE_ROWS_DEFAULT = 100_000;
@@ -126,6 +135,8 @@ export class Ledger {
   private readonly cache = new Map<number, Block>();
   private readonly pendingIndex = new Map<string, TxLocation>();
   private stateWrites: Promise<void> = Promise.resolve();
+  /** One promise per committed block whose state write has not finished, oldest first. */
+  private readonly stateWritesPending: Promise<void>[] = [];
   private stateWriteError: unknown;
   /** The version of a state tree built at open whose nodes the next block's state write must carry. */
   private treeBootstrapVersion: number | undefined;
@@ -385,6 +396,9 @@ export class Ledger {
       this.appliedHeight === executed.header.height,
       `ledger: state at ${this.appliedHeight} after committing block ${executed.header.height}`,
     );
+    // Backpressure: the state store may fall only so many blocks behind (their changes wait in memory).
+    const behindMax = this.opts.stateWritesBehindMax ?? STATE_WRITES_BEHIND_MAX;
+    while (this.stateWritesPending.length > behindMax) await this.stateWritesPending[0];
     return block;
   }
 
@@ -445,6 +459,8 @@ export class Ledger {
     const hash = executed.hash;
     this.stateWrites = this.stateWrites.then(async () => {
       try {
+        // This block's write is the oldest pending one: writes run one at a time, in height order.
+        assert(this.stateWritesPending.length > 0, `ledger: state write of block ${height} not pending`);
         await this.store.commit(height, hash, changes);
         assert(
           this.store.appliedHeight() === height,
@@ -456,8 +472,11 @@ export class Ledger {
         for (const h of hexes) this.pendingIndex.delete(h);
       } catch (e) {
         this.stateWriteError ??= e;
+      } finally {
+        this.stateWritesPending.shift();
       }
     });
+    this.stateWritesPending.push(this.stateWrites);
   }
 
   /** Re-executes a stored block and checks that it reproduces the stored header exactly. */

@@ -99,12 +99,16 @@ export function newDisk(): MemoryDisk {
   return { blocks: new MemoryBlockMedium(), state: new MemoryStateMedium() };
 }
 
-export async function openMemoryLedger(disk: MemoryDisk, faults: MemoryFaults = {}) {
+export async function openMemoryLedger(
+  disk: MemoryDisk,
+  faults: MemoryFaults = {},
+  opts: { stateWritesBehindMax?: number } = {},
+) {
   const { store, report } = MemoryBlockStore.open(disk.blocks, { faults });
   const state = MemoryStateBackend.open(disk.state, { faults });
   return Ledger.openWith(
     { blocks: store, state, blocksReport: report },
-    { chainId: MEMORY_CHAIN_ID, decodeLimits: DEFAULT_DECODE_LIMITS },
+    { chainId: MEMORY_CHAIN_ID, decodeLimits: DEFAULT_DECODE_LIMITS, ...opts },
   );
 }
 
