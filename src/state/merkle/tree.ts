@@ -501,7 +501,8 @@ export class StateTree {
       assert(n !== undefined, 'state tree: an undecodable pending node');
       return n;
     }
-    const top = this.topNodes?.get(k);
+    // A deeper node's key is not looked up by position (no slice of its key string).
+    const top = this.topNodes?.covers(keyDepth(k)) === true ? this.topNodes.get(k) : undefined;
     if (top !== undefined) return top;
     const cached = keep ? this.cache.get(k) : this.cache.peek(k);
     if (cached !== undefined) return cached;
