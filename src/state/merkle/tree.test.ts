@@ -13,6 +13,7 @@ import {
   StateTree,
   StateTreeVersionError,
   type TreeChange,
+  topNodesDepth,
 } from './tree.js';
 
 const utf8 = new TextEncoder();
@@ -386,6 +387,60 @@ describe('state tree: node cache', () => {
     store.put(t.pendingWrites(2));
     t.durable(2);
     assert.equal(t.cachedCount(), u.nodes.size);
+  });
+
+  it('holds the top levels by position: a later walk reads none of them from the store, whatever came between', () => {
+    // 2,000 rows; a cache of 30 nodes: the top 4 levels (15 positions) by position, 15 more generational.
+    const rows = 2_000;
+    const cacheNodes = 30;
+    assert.equal(topNodesDepth(cacheNodes), 3);
+    const store = new MemoryNodeStore();
+    const first = new StateTree(store, EMPTY_TREE_VERSION, undefined, {});
+    first.apply(
+      first.prepare(
+        Array.from({ length: rows }, (_, i) => ({ key: k(`row-${i}`), value: k(`v${i}`) })),
+        1,
+      ),
+    );
+    store.put(first.pendingWrites(1));
+    first.durable(1);
+    const shallowReads: number[] = [];
+    const counting = {
+      get: (key: Uint8Array) => {
+        if (key[1] === 0x6e) shallowReads.push((key[10]! << 8) | key[11]!);
+        return store.get(key);
+      },
+      staleRecords: (v: number) => store.staleRecords(v),
+    };
+    const t = StateTree.open(counting, 1, { cacheNodes, versionsKept: 8 });
+    assert.ok(t !== undefined);
+    const step = (v: number, from: number) => {
+      const u = t.prepare(
+        Array.from({ length: 200 }, (_, i) => ({ key: k(`row-${from + i}`), value: k(`v${v}`) })),
+        v,
+      );
+      t.apply(u);
+      store.put(t.pendingWrites(v));
+      t.durable(v);
+    };
+    // Version 2 rewrites every position of the top 4 levels; 3 to 5 write ~2,000 nodes each, far more
+    // than the generational part holds.
+    for (let v = 2; v <= 5; v++) step(v, (v - 2) * 200);
+    shallowReads.length = 0;
+    step(6, 1_000);
+    assert.ok(shallowReads.length > 0, 'the walk read deeper nodes from the store');
+    assert.deepEqual(
+      shallowReads.filter((d) => d <= 3),
+      [],
+      'no node of the top 4 levels was read from the store',
+    );
+    assert.ok(t.cachedCount() <= cacheNodes);
+    // Older versions still prove against their own nodes (a position's newer node never answers for them).
+    const uncached = StateTree.open(store, 6, { cacheNodes: 0, versionsKept: 8 });
+    assert.ok(uncached !== undefined);
+    for (const v of [2, 4, 6])
+      for (const row of ['row-3', 'row-450', 'row-1100', 'absent'])
+        assert.deepEqual(t.prove(k(row), v), uncached.prove(k(row), v));
   });
 
   it('keeps the nodes a proof reads: the same proof again reads nothing from the store', () => {

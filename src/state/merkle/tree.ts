@@ -196,6 +196,62 @@ class NodeCache {
   }
 }
 
+/** The depth a node key string names (its bytes 10 and 11). */
+function keyDepth(k: string): number {
+  return (k.charCodeAt(10) << 8) | k.charCodeAt(11);
+}
+
+/**
+ * The deepest level TopNodes covers for a cache of `max` nodes: its positions (2^(depth+1) - 1) take at
+ * most two thirds of the bound; -1 (none) for a cache too small to hold the top.
+ */
+export function topNodesDepth(max: number): number {
+  return Math.min(TREE_DEPTH_MAX, Math.floor(Math.log2(Math.floor((max * 2) / 3) + 1)) - 1);
+}
+
+/**
+ * The tree's nodes at depth ≤ `depth`, one per position (depth and path): the latest version remembered at
+ * a position replaces the earlier one. Every update's walk passes through the top levels, but with about
+ * 1,000 rows changed per block a position at depth d changes once every 2^d / 1,000 blocks (65 at depth
+ * 16), while the generational cache, refilled with each block's ten thousand new nodes at a million rows,
+ * holds the last 10–20 blocks' nodes: here a position keeps its node until a newer version replaces it,
+ * so the walk reads none of them from the store. At most 2^(depth+1) - 1 entries.
+ */
+class TopNodes {
+  private readonly map = new Map<string, { k: string; n: TreeNode }>();
+
+  constructor(readonly depth: number) {}
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  /** Whether a node at depth `d` belongs here. */
+  covers(d: number): boolean {
+    return d <= this.depth;
+  }
+
+  get(k: string): TreeNode | undefined {
+    const e = this.map.get(k.slice(10));
+    return e !== undefined && e.k === k ? e.n : undefined;
+  }
+
+  /** Remembers `n` under `k` unless its position holds a newer version already (a proof's older read). */
+  set(k: string, n: TreeNode): void {
+    const pos = k.slice(10);
+    const e = this.map.get(pos);
+    // The version is the key's bytes 2..9, big-endian: string order is version order.
+    if (e !== undefined && e.k.slice(2, 10) > k.slice(2, 10)) return;
+    this.map.set(pos, { k, n });
+  }
+
+  /** Forgets `k` (pruned) when its position still holds it. */
+  delete(k: string): void {
+    const pos = k.slice(10);
+    if (this.map.get(pos)?.k === k) this.map.delete(pos);
+  }
+}
+
 interface Item {
   kh: Uint8Array;
   vh: Uint8Array;
@@ -237,6 +293,7 @@ export class StateTree {
   >();
   private readonly pendingVersions: { version: number; keys: string[] }[] = [];
   private readonly cache: NodeCache;
+  private readonly topNodes: TopNodes | undefined;
   readonly versionsKept: number;
 
   constructor(
@@ -256,7 +313,11 @@ export class StateTree {
         this.versionsKept >= 2,
       `state tree: cache of ${cacheMax} nodes, ${this.versionsKept} versions kept`,
     );
-    this.cache = new NodeCache(cacheMax);
+    // The top levels by position first (their positions bound their size), the rest of the bound for the
+    // generational cache of deeper nodes.
+    const topDepth = topNodesDepth(cacheMax);
+    this.topNodes = topDepth < 0 ? undefined : new TopNodes(topDepth);
+    this.cache = new NodeCache(topDepth < 0 ? cacheMax : cacheMax - (2 ** (topDepth + 1) - 1));
   }
 
   /** The tree the store recorded for `version`; undefined when it holds no root for it. */
@@ -333,7 +394,7 @@ export class StateTree {
     const writes = this.storeWrites(update);
     if (this.opts.writeThrough !== undefined) {
       this.opts.writeThrough(writes);
-      for (const w of writes) if (w.value === undefined) this.cache.delete(keyString(w.key));
+      for (const w of writes) if (w.value === undefined) this.forget(keyString(w.key));
     } else {
       const keys: string[] = [];
       // The update's own key strings, unless pins held some of its writes back.
@@ -348,7 +409,7 @@ export class StateTree {
           k,
           node === undefined ? { version, bytes: w.value } : { version, bytes: w.value, node },
         );
-        if (w.value === undefined) this.cache.delete(k);
+        if (w.value === undefined) this.forget(k);
       }
       this.pendingVersions.push({ version: update.version, keys });
     }
@@ -380,9 +441,9 @@ export class StateTree {
     }));
   }
 
-  /** Decoded nodes in the cache (for tests). */
+  /** Decoded nodes in the cache, the top levels' included (for tests). */
   cachedCount(): number {
-    return this.cache.size;
+    return this.cache.size + (this.topNodes?.size ?? 0);
   }
 
   /** How many updates are applied but not yet durable (for assertions and tests). */
@@ -440,6 +501,9 @@ export class StateTree {
       assert(n !== undefined, 'state tree: an undecodable pending node');
       return n;
     }
+    // A deeper node's key is not looked up by position (no slice of its key string).
+    const top = this.topNodes?.covers(keyDepth(k)) === true ? this.topNodes.get(k) : undefined;
+    if (top !== undefined) return top;
     const cached = keep ? this.cache.get(k) : this.cache.peek(k);
     if (cached !== undefined) return cached;
     const key = keyBytes(k);
@@ -473,7 +537,14 @@ export class StateTree {
   }
 
   private remember(k: string, n: TreeNode): void {
-    this.cache.set(k, n);
+    if (this.topNodes?.covers(keyDepth(k)) === true) this.topNodes.set(k, n);
+    else this.cache.set(k, n);
+  }
+
+  /** A pruned node leaves the caches. */
+  private forget(k: string): void {
+    this.cache.delete(k);
+    this.topNodes?.delete(k);
   }
 }
 
