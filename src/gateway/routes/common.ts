@@ -24,7 +24,7 @@ import {
   TimeNowView,
   TimeStatusView,
 } from '../views/common.js';
-import { statusJson } from '../views/status-json.js';
+import { num, str } from '../views/status-json.js';
 import { timeNowOf, timeStatusOf } from './time.js';
 
 /** Resources the query aggregate helpers can count. */
@@ -98,19 +98,90 @@ export function statusOf(
 }
 
 /**
+ * The JSON text of `GET /status` (exactly `statusJson(statusOf(d, rootHex))`, tested) written from
+ * cached parts: the texts of the state root, the chain tip (height, hash, time), the consensus mode and
+ * the node's identity (chain id, node id, role, version) are kept with the values they were written
+ * from and written again only when one of those values changes (a commit, a role change); the fields
+ * that move between commits (uptime, queue, counters, view, peers, quorum) are read and written on every
+ * request. No status object is built for the JSON answer.
+ */
+export function statusTextOf(d: RouteDeps, rootHex: () => string): () => string {
+  const { node, chain, transactions, consensus } = d.ports;
+  let root: string | undefined;
+  let rootText = '';
+  let mode: string | undefined;
+  let modeText = '';
+  let tipHeight: number | undefined;
+  let tipHash: Uint8Array | undefined;
+  let tipTimeMs: number | undefined;
+  let tipText = '';
+  let identity: readonly [string, string, string, string] | undefined;
+  let identityText = '';
+  return () => {
+    const c = transactions.counters();
+    const snap = consensus.snapshot();
+    const uptimeMs = Math.max(0, node.nowMs() - node.startedAtMs);
+    const q = quorumOf(snap.validatorSet, node);
+    const height = chain.height();
+    const r = rootHex();
+    if (r !== root) {
+      rootText = `,"state_root":${str(r)},"consensus":{"mode":`;
+      root = r;
+    }
+    if (snap.mode !== mode) {
+      modeText = str(snap.mode);
+      mode = snap.mode;
+    }
+    const hash = chain.tipHash();
+    const timeMs = chain.tipTimeMs();
+    if (height !== tipHeight || hash !== tipHash || timeMs !== tipTimeMs) {
+      tipText =
+        `,"latest_block_height":${num(height)},"latest_block_hash":${str(toHex(hash))},` +
+        `"latest_block_time_ms":${num(timeMs)},"catching_up":`;
+      tipHeight = height;
+      tipHash = hash;
+      tipTimeMs = timeMs;
+    }
+    if (
+      identity === undefined ||
+      identity[0] !== node.chainId ||
+      identity[1] !== node.peerId ||
+      identity[2] !== node.role ||
+      identity[3] !== node.version
+    ) {
+      identity = [node.chainId, node.peerId, node.role, node.version];
+      identityText =
+        `},"chain_id":${str(identity[0])},"node_id":${str(identity[1])},"role":${str(identity[2])},` +
+        `"version":${str(identity[3])}`;
+    }
+    return (
+      `{"peers":${num(node.connectedPeers().length)},"blocks":${num(height)},` +
+      `"blocks_non_empty":${num(c.blocksNonEmpty)},"commit_time_ms":${num(Math.round(c.lastCommitMs))},` +
+      `"txs_approved":${num(c.txsApproved)},"txs_rejected":${num(c.txsRejected)},` +
+      `"txs_expired":${num(c.txsExpired)},"uptime":{"secs":${num(Math.floor(uptimeMs / 1000))},` +
+      `"nanos":${num((uptimeMs % 1000) * 1_000_000)}},"view_changes":${num(snap.viewChanges)},` +
+      `"queue_size":${num(transactions.queueDepth())},"queue_capacity":${num(transactions.queueCapacity())}` +
+      `${rootText}${modeText},"height":${num(snap.height)},"view":${num(snap.view)},` +
+      `"leader_index":${num(snap.leaderIndex)},"validators":${num(snap.validatorSet.size)}` +
+      `${identityText}${tipText}${snap.catchingUp ? 'true' : 'false'},` +
+      `"validators_reachable":${num(q.validatorsReachable)},"validators_total":${num(q.validatorsTotal)},` +
+      `"quorum_needed":${num(q.quorumNeeded)},"quorum_reachable":${q.quorumReachable ? 'true' : 'false'}}`
+    );
+  };
+}
+
+/**
  * `GET /status`: the route `viewRoute` would declare, answering JSON with the status written directly
- * as text (views/status-json.ts: equal to the view's JSON form); the codec as any view.
+ * as text from cached parts (`statusTextOf`: equal to the view's JSON form); the codec as any view.
  */
 function statusRoute(d: RouteDeps, rootHex: () => string, r: Parameters<typeof viewRoute>[1]): RouteDef {
   const route = viewRoute(d.schema, r, StatusView, () => statusOf(d, rootHex));
+  const text = statusTextOf(d, rootHex);
   return {
     ...route,
     handler: (req, reply) =>
       req.responseFormat === 'json'
-        ? reply
-            .code(200)
-            .type(JSON_MEDIA)
-            .send(statusJson(statusOf(d, rootHex)))
+        ? reply.code(200).type(JSON_MEDIA).send(text())
         : route.handler(req, reply),
   };
 }
