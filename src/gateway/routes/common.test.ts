@@ -19,6 +19,8 @@ function fakeNode() {
     stateVersion: 1,
     root: new Uint8Array(32).fill(9),
     queue: 0,
+    capacity: 65_536,
+    leader: 0,
     counters: { txsApproved: 0, txsRejected: 0, txsExpired: 0, blocksNonEmpty: 0, lastCommitMs: 0 },
     mode: 'single-peer',
     view: 0,
@@ -48,14 +50,14 @@ function fakeNode() {
       peers: () => m.peers,
     },
     chain: { height: () => m.height, tipHash: () => m.tipHash, tipTimeMs: () => m.tipTimeMs },
-    transactions: { counters: () => m.counters, queueDepth: () => m.queue, queueCapacity: () => 65_536 },
+    transactions: { counters: () => m.counters, queueDepth: () => m.queue, queueCapacity: () => m.capacity },
     consensus: {
       snapshot: () =>
         ({
           mode: m.mode,
           height: m.height,
           view: m.view,
-          leaderIndex: 0,
+          leaderIndex: m.leader,
           validatorSet: {
             size: m.validators.length,
             quorum: Math.floor((2 * m.validators.length) / 3) + 1,
@@ -103,6 +105,39 @@ describe('statusTextOf (GET /status from cached parts)', () => {
         'the queue',
         () => {
           m.queue = 17;
+        },
+      ],
+      // Each value alone, so that each is seen to reach the text.
+      ...(['txsApproved', 'txsRejected', 'txsExpired', 'blocksNonEmpty', 'lastCommitMs'] as const).map(
+        (k): [string, () => void] => [
+          `${k} alone`,
+          () => {
+            m.counters = { ...m.counters, [k]: m.counters[k] + 1 };
+          },
+        ],
+      ),
+      [
+        'view changes alone',
+        () => {
+          m.viewChanges += 1;
+        },
+      ],
+      [
+        'the view alone',
+        () => {
+          m.view += 1;
+        },
+      ],
+      [
+        'the leader alone',
+        () => {
+          m.leader = 1;
+        },
+      ],
+      [
+        'the queue capacity alone',
+        () => {
+          m.capacity = 1_024;
         },
       ],
       [

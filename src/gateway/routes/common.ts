@@ -99,11 +99,12 @@ export function statusOf(
 
 /**
  * The JSON text of `GET /status` (exactly `statusJson(statusOf(d, rootHex))`, tested) written from
- * cached parts: the texts of the state root, the chain tip (height, hash, time), the consensus mode and
- * the node's identity (chain id, node id, role, version) are kept with the values they were written
- * from and written again only when one of those values changes (a commit, a role change); the fields
- * that move between commits (uptime, queue, counters, view, peers, quorum) are read and written on every
- * request. No status object is built for the JSON answer.
+ * cached parts. Every value is read on every request; the text is written again only where a value
+ * changed since the last answer: the text before the uptime (peers, chain height, chain counters), the
+ * uptime itself (it moves with every millisecond) and the text after it (view changes, queue, state root,
+ * consensus, the node's identity, the chain tip, quorum), whose slow parts (state root, consensus mode,
+ * identity, tip with its hash in hex) are kept with their own values. No status object is built for the
+ * JSON answer.
  */
 export function statusTextOf(d: RouteDeps, rootHex: () => string): () => string {
   const { node, chain, transactions, consensus } = d.ports;
@@ -117,6 +118,12 @@ export function statusTextOf(d: RouteDeps, rootHex: () => string): () => string 
   let tipText = '';
   let identity: readonly [string, string, string, string] | undefined;
   let identityText = '';
+  // The values the text before the uptime was written from, and that text.
+  let head: readonly number[] = [];
+  let headText = '';
+  // The values the text after the uptime was written from, and that text.
+  let tail: readonly unknown[] = [];
+  let tailText = '';
   return () => {
     const c = transactions.counters();
     const snap = consensus.snapshot();
@@ -154,19 +161,71 @@ export function statusTextOf(d: RouteDeps, rootHex: () => string): () => string 
         `},"chain_id":${str(identity[0])},"node_id":${str(identity[1])},"role":${str(identity[2])},` +
         `"version":${str(identity[3])}`;
     }
-    return (
-      `{"peers":${num(node.connectedPeers().length)},"blocks":${num(height)},` +
-      `"blocks_non_empty":${num(c.blocksNonEmpty)},"commit_time_ms":${num(Math.round(c.lastCommitMs))},` +
-      `"txs_approved":${num(c.txsApproved)},"txs_rejected":${num(c.txsRejected)},` +
-      `"txs_expired":${num(c.txsExpired)},"uptime":{"secs":${num(Math.floor(uptimeMs / 1000))},` +
-      `"nanos":${num((uptimeMs % 1000) * 1_000_000)}},"view_changes":${num(snap.viewChanges)},` +
-      `"queue_size":${num(transactions.queueDepth())},"queue_capacity":${num(transactions.queueCapacity())}` +
-      `${rootText}${modeText},"height":${num(snap.height)},"view":${num(snap.view)},` +
-      `"leader_index":${num(snap.leaderIndex)},"validators":${num(snap.validatorSet.size)}` +
-      `${identityText}${tipText}${snap.catchingUp ? 'true' : 'false'},` +
-      `"validators_reachable":${num(q.validatorsReachable)},"validators_total":${num(q.validatorsTotal)},` +
-      `"quorum_needed":${num(q.quorumNeeded)},"quorum_reachable":${q.quorumReachable ? 'true' : 'false'}}`
-    );
+    const peers = node.connectedPeers().length;
+    const commitMs = Math.round(c.lastCommitMs);
+    if (
+      peers !== head[0] ||
+      height !== head[1] ||
+      c.blocksNonEmpty !== head[2] ||
+      commitMs !== head[3] ||
+      c.txsApproved !== head[4] ||
+      c.txsRejected !== head[5] ||
+      c.txsExpired !== head[6]
+    ) {
+      head = [peers, height, c.blocksNonEmpty, commitMs, c.txsApproved, c.txsRejected, c.txsExpired];
+      headText =
+        `{"peers":${num(peers)},"blocks":${num(height)},"blocks_non_empty":${num(c.blocksNonEmpty)},` +
+        `"commit_time_ms":${num(commitMs)},"txs_approved":${num(c.txsApproved)},` +
+        `"txs_rejected":${num(c.txsRejected)},"txs_expired":${num(c.txsExpired)},"uptime":{"secs":`;
+    }
+    const queueSize = transactions.queueDepth();
+    const queueCapacity = transactions.queueCapacity();
+    if (
+      snap.viewChanges !== tail[0] ||
+      queueSize !== tail[1] ||
+      queueCapacity !== tail[2] ||
+      rootText !== tail[3] ||
+      modeText !== tail[4] ||
+      snap.height !== tail[5] ||
+      snap.view !== tail[6] ||
+      snap.leaderIndex !== tail[7] ||
+      snap.validatorSet.size !== tail[8] ||
+      identityText !== tail[9] ||
+      tipText !== tail[10] ||
+      snap.catchingUp !== tail[11] ||
+      q.validatorsReachable !== tail[12] ||
+      q.validatorsTotal !== tail[13] ||
+      q.quorumNeeded !== tail[14] ||
+      q.quorumReachable !== tail[15]
+    ) {
+      tail = [
+        snap.viewChanges,
+        queueSize,
+        queueCapacity,
+        rootText,
+        modeText,
+        snap.height,
+        snap.view,
+        snap.leaderIndex,
+        snap.validatorSet.size,
+        identityText,
+        tipText,
+        snap.catchingUp,
+        q.validatorsReachable,
+        q.validatorsTotal,
+        q.quorumNeeded,
+        q.quorumReachable,
+      ];
+      tailText =
+        `},"view_changes":${num(snap.viewChanges)},"queue_size":${num(queueSize)},` +
+        `"queue_capacity":${num(queueCapacity)}${rootText}${modeText},"height":${num(snap.height)},` +
+        `"view":${num(snap.view)},"leader_index":${num(snap.leaderIndex)},` +
+        `"validators":${num(snap.validatorSet.size)}${identityText}${tipText}` +
+        `${snap.catchingUp ? 'true' : 'false'},"validators_reachable":${num(q.validatorsReachable)},` +
+        `"validators_total":${num(q.validatorsTotal)},"quorum_needed":${num(q.quorumNeeded)},` +
+        `"quorum_reachable":${q.quorumReachable ? 'true' : 'false'}}`;
+    }
+    return `${headText}${num(Math.floor(uptimeMs / 1000))},"nanos":${num((uptimeMs % 1000) * 1_000_000)}${tailText}`;
   };
 }
 
