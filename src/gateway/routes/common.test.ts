@@ -4,7 +4,7 @@ import type { ConsensusSnapshot } from '../../consensus/engine.js';
 import type { RouteDeps } from '../deps.js';
 import { StatusView } from '../views/common.js';
 import { statusJson } from '../views/status-json.js';
-import { stateRootHex, statusOf, statusTextOf } from './common.js';
+import { quorumOf, stateRootHex, statusOf, statusTextOf } from './common.js';
 
 /** A node whose every status input can be moved by the test (the ports `statusOf` reads, nothing else). */
 function fakeNode() {
@@ -230,5 +230,38 @@ describe('statusTextOf (GET /status from cached parts)', () => {
     assert.deepEqual(uptime(), { secs: 5, nanos: 0 });
     m.nowMs += 2_250;
     assert.deepEqual(uptime(), { secs: 7, nanos: 250_000_000 });
+  });
+});
+
+describe('quorumOf', () => {
+  it('counts the validators this node has a live session with, itself included', () => {
+    const set = (peers: string[]) =>
+      ({
+        size: peers.length,
+        quorum: Math.floor((2 * peers.length) / 3) + 1,
+        validators: peers.map((peer) => ({ peer })),
+      }) as unknown as ConsensusSnapshot['validatorSet'];
+    const node = (peers: { peerId: string; connected: boolean }[]) => ({ peerId: 'a', peers: () => peers });
+    assert.deepEqual(quorumOf(set(['a']), node([])), {
+      validatorsReachable: 1,
+      validatorsTotal: 1,
+      quorumNeeded: 1,
+      quorumReachable: true,
+    });
+    // An observer (not in the set) with no peers reaches nobody.
+    assert.equal(quorumOf(set(['b', 'c']), node([])).validatorsReachable, 0);
+    const peers = [
+      { peerId: 'b', connected: true },
+      { peerId: 'c', connected: false },
+      { peerId: 'x', connected: true },
+    ];
+    assert.deepEqual(quorumOf(set(['a', 'b', 'c', 'd']), node(peers)), {
+      validatorsReachable: 2,
+      validatorsTotal: 4,
+      quorumNeeded: 3,
+      quorumReachable: false,
+    });
+    peers[1]!.connected = true;
+    assert.equal(quorumOf(set(['a', 'b', 'c', 'd']), node(peers)).quorumReachable, true);
   });
 });

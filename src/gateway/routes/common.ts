@@ -256,9 +256,15 @@ export function quorumOf(
     peers(): readonly { readonly peerId: string; readonly connected: boolean }[];
   },
 ): { validatorsReachable: number; validatorsTotal: number; quorumNeeded: number; quorumReachable: boolean } {
-  const live = new Set(node.peers().flatMap((p) => (p.connected ? [p.peerId] : [])));
-  live.add(node.peerId);
-  const reachable = set.validators.filter((v) => live.has(v.peer)).length;
+  // Read per status request: no set or array is built for a lone node (no peers).
+  let live: Set<string> | undefined;
+  for (const p of node.peers()) {
+    if (!p.connected) continue;
+    live ??= new Set();
+    live.add(p.peerId);
+  }
+  let reachable = 0;
+  for (const v of set.validators) if (v.peer === node.peerId || live?.has(v.peer) === true) reachable++;
   return {
     validatorsReachable: reachable,
     validatorsTotal: set.size,
