@@ -27,7 +27,6 @@ import { type OpenApiInfo, openApiRoutes, registerOpenApi } from './openapi.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { OPERATOR_HEADERS } from './operator-message.js';
 import { clientKey, createRateLimiter } from './rate-limit.js';
-import { keepConnectionToDrain } from './refused-body.js';
 import { lazyChildLoggerFactory } from './request-logger.js';
 import { registerRoutes } from './route-table.js';
 import { sharedValidatorFactory } from './schema-compilers.js';
@@ -252,8 +251,6 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
     });
   }
   installRequestGate(app, base.apiVersions);
-  // A refused body's client reads its answer instead of a reset connection (refused-body.ts).
-  app.addHook('onSend', keepConnectionToDrain);
   installHttpMetrics(app, metrics);
   app.addHook('preClose', async () => app.gateway.streams.closeAll());
   await registerOpenApi(app, opts.openapi ?? DEFAULT_OPENAPI_INFO);
