@@ -58,6 +58,7 @@ function accountReadRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
     defineRoute({
       ...sub('', 'getAccount', 'One account with its assets, direct permissions and roles'),
       schema: { params: IdParams, response: { 200: viewSchema(AccountDetailView) } },
+      ...(d.answers === undefined ? {} : { answers: d.answers }),
       handler: (req, reply) =>
         respondCached(d.schema, d.answers, req, reply, AccountDetailView, () =>
           accountDetail(state, known(req.params.id)),
@@ -70,6 +71,7 @@ function accountReadRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
         querystring: ListQuerystring,
         response: { 200: viewSchema(AssetListView) },
       },
+      ...(d.answers === undefined ? {} : { answers: d.answers }),
       handler: (req, reply) => {
         const assets = () => state.assetsOfAccount(known(req.params.id).id).map(assetItem);
         const views = { item: AssetItemView, list: AssetListView, idOf: itemId, idFields: ID_FIELDS.asset };
@@ -83,6 +85,7 @@ function accountReadRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
         querystring: ListQuerystring,
         response: { 200: viewSchema(PermissionListView) },
       },
+      ...(d.answers === undefined ? {} : { answers: d.answers }),
       handler: (req, reply) => {
         const permissions = () => state.permissionsOfAccount(known(req.params.id).id);
         const views = { item: PermissionCodec, list: PermissionListView, idOf: permissionKey };

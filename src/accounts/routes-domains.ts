@@ -34,6 +34,7 @@ export function domainRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       formats: JSON_OR_CODEC,
       errorStatuses: [404],
       schema: { params: IdParams, response: { 200: viewSchema(DomainItemView) } },
+      ...(d.answers === undefined ? {} : { answers: d.answers }),
       handler: (req, reply) =>
         respondCached(d.schema, d.answers, req, reply, DomainItemView, () => {
           const id = pathId(DomainId, req.params.id);
@@ -67,6 +68,7 @@ export function nftRoutes(d: RouteDeps, port: AccountsPort): RouteDef[] {
       formats: JSON_OR_CODEC,
       errorStatuses: [404],
       schema: { params: IdParams, response: { 200: viewSchema(NftItemView) } },
+      ...(d.answers === undefined ? {} : { answers: d.answers }),
       handler: (req, reply) =>
         respondCached(d.schema, d.answers, req, reply, NftItemView, () => {
           const id = pathId(NftId, req.params.id);

@@ -33,6 +33,8 @@ export class SinglePeerEngine implements ConsensusEngine {
   private lastBlockTimeMs = 0;
   private lastRoundStartMs = Number.NEGATIVE_INFINITY;
   private readonly recent: CommitCertificate[] = [];
+  /** The summary of the last certificate, written once per certificate (snapshots are read per request). */
+  private lastQc: { certificate: CommitCertificate; qc: QcSummary } | undefined;
   private lastPhases: PhaseTimings | undefined;
   private avgPhases: PhaseTimings | undefined;
   private roundStartedAtMs: number | undefined;
@@ -231,11 +233,13 @@ export class SinglePeerEngine implements ConsensusEngine {
   snapshot(): ConsensusSnapshot {
     const last = this.recent[0];
     assert(this.recent.length <= this.opts.recentCertificatesMax, 'certificate history over its bound');
-    const qc: QcSummary | undefined = last && {
-      height: last.height,
-      view: last.view,
-      subjectBlockHash: toHex(last.blockHash),
-    };
+    if (last !== undefined && this.lastQc?.certificate !== last) {
+      this.lastQc = {
+        certificate: last,
+        qc: { height: last.height, view: last.view, subjectBlockHash: toHex(last.blockHash) },
+      };
+    }
+    const qc: QcSummary | undefined = last && this.lastQc?.qc;
     return {
       mode: 'single-peer',
       height: this.host.height(),

@@ -19,6 +19,18 @@ describe('AnswerCache', () => {
     assert.equal(cache.misses, 1);
   });
 
+  it('peek counts a hit and leaves a miss to the lookup that follows it', () => {
+    const { state, cache } = cacheAt();
+    assert.equal(cache.peek('a'), undefined);
+    assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 0, misses: 0 });
+    cache.store('a', cache.version(), json('{"n":1}'));
+    assert.equal(cache.peek('a')?.body, '{"n":1}');
+    assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 1, misses: 0 });
+    state.version++;
+    assert.equal(cache.peek('a'), undefined);
+    assert.equal(cache.size, 0);
+  });
+
   it('forgets every answer as soon as the version changes', () => {
     const { state, cache } = cacheAt();
     cache.store('a', cache.version(), json('1'));

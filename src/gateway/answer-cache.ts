@@ -68,6 +68,17 @@ export class AnswerCache {
     return v;
   }
 
+  /**
+   * The answer kept under `key`, counted as a hit when there is one; a miss is not counted (the route's
+   * handler looks up again and counts it): the early answer of `RouteDef.answers` (route-table.ts).
+   */
+  peek(key: string): RenderedAnswer | undefined {
+    this.version();
+    const hit = this.#entries.get(key);
+    if (hit !== undefined) this.hits++;
+    return hit;
+  }
+
   lookup(key: string): RenderedAnswer | undefined {
     this.version();
     const hit = this.#entries.get(key);

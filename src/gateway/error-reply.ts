@@ -12,6 +12,7 @@ import { createMethodIndex } from './method-index.js';
 import { methodLabel } from './metrics.js';
 import { errorFormat, MEDIA_TYPES } from './negotiate.js';
 import { clientKey } from './rate-limit.js';
+import { keepConnectionToDrain } from './refused-body.js';
 
 /** Validation problems reported back to the client, at most this many. */
 export const VALIDATION_ISSUES_MAX = 10;
@@ -90,6 +91,8 @@ export function sendError(req: FastifyRequest, reply: FastifyReply, error: Gatew
   const wait = retryAfterSeconds(error);
   if (wait !== undefined) reply.header('retry-after', wait);
   if (error.status === 426) reply.header('upgrade', 'websocket');
+  // A body the parser refused: its client reads this answer instead of a reset connection (refused-body.ts).
+  keepConnectionToDrain(req, reply);
   const encode = gw.encodeErrorCodec;
   const body = boundErrorBody(error.toBody());
   if (encode !== undefined && errorFormat(req.headers.accept, true) === 'codec') {

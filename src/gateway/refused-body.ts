@@ -26,13 +26,11 @@ export function drainsRefusedBody(req: FastifyRequest, reply: FastifyReply): boo
   return Number.isSafeInteger(declared) && declared <= REFUSED_BODY_DRAIN_BYTES_MAX;
 }
 
-/** onSend hook: keeps the connection of a refused request open while node discards the rest of its body. */
-export function keepConnectionToDrain(
-  req: FastifyRequest,
-  reply: FastifyReply,
-  payload: unknown,
-  done: (err: null, payload: unknown) => void,
-): void {
+/**
+ * Keeps the connection of a refused request open while node discards the rest of its body: called by
+ * `sendError` (error-reply.ts), which every refusal of the body parser goes through, just before the
+ * error is sent (an error answer only: the hook of every answer it once was cost each read a hook run).
+ */
+export function keepConnectionToDrain(req: FastifyRequest, reply: FastifyReply): void {
   if (reply.statusCode >= 400 && drainsRefusedBody(req, reply)) reply.removeHeader('connection');
-  done(null, payload);
 }

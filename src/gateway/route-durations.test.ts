@@ -34,6 +34,32 @@ describe('RouteDurations', () => {
     theirs.resetMetrics();
     assert.equal(await ours.metrics(), await theirs.metrics());
   });
+
+  it('prints its series in the order they first appeared, as prom-client does', async () => {
+    const ours = new Registry();
+    const theirs = new Registry();
+    const d = new RouteDurations('http_request_duration_seconds', 'Time.', BOUNDS, [ours]);
+    const h = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time.',
+      labelNames: ['route', 'method'],
+      buckets: BOUNDS,
+      registers: [theirs],
+    });
+    // A route's second method appears after another route: the list, not the route, sets the order.
+    const interleaved: [string, string, number][] = [
+      ['/a', 'GET', 0.002],
+      ['/b', 'GET', 0.02],
+      ['/a', 'POST', 0.2],
+      ['/b', 'GET', 0.0001],
+      ['/a', 'GET', 3],
+    ];
+    for (const [route, method, s] of interleaved) {
+      d.observeFor(route, method, s);
+      h.observe({ route, method }, s);
+    }
+    assert.equal(await ours.metrics(), await theirs.metrics());
+  });
 });
 
 describe('RequestTally', () => {
@@ -59,5 +85,40 @@ describe('RequestTally', () => {
     tally.count('/status', 'GET', 200);
     assert.match(await registry.metrics(), /status="200"\} 4$/m);
     assert.match(await registry.metrics(), /status="200"\} 4$/m);
+  });
+
+  it('gives the counter what counting each request on it gives, in the same order', async () => {
+    const make = (registry: Registry, collect?: (c: Counter<'route' | 'method' | 'status'>) => void) =>
+      new Counter({
+        name: 'http_requests_total',
+        help: 'Requests.',
+        labelNames: ['route', 'method', 'status'],
+        registers: [registry],
+        ...(collect === undefined
+          ? {}
+          : {
+              collect() {
+                collect(this);
+              },
+            }),
+      });
+    const ours = new Registry();
+    const theirs = new Registry();
+    const tally = new RequestTally();
+    make(ours, (c) => tally.flush(c));
+    const direct = make(theirs);
+    const requests: [string, string, number][] = [
+      ['/a', 'GET', 200],
+      ['/b', 'GET', 200],
+      ['/a', 'GET', 404],
+      ['/a', 'POST', 200],
+      ['/b', 'GET', 200],
+      ['/a', 'GET', 200],
+    ];
+    for (const [route, method, status] of requests) {
+      tally.count(route, method, status);
+      direct.inc({ route, method, status: String(status) });
+    }
+    assert.equal(await ours.metrics(), await theirs.metrics());
   });
 });

@@ -1,7 +1,9 @@
 // `http_request_duration_seconds` and the hot-path side of `http_requests_total` without prom-client's
 // per-call label validation and hashing (on the read path, per-request work is what a bare server does
-// plus a few counters). Every answered request adds to a series found by one Map lookup on
-// "route\nmethod[\nstatus]"; prom-client sees the totals only when scraped. The exposition is the one
+// plus a few counters). Every answered request adds to a series found by Map lookups on the route
+// pattern, then the method (then the status): the route and method strings are the route table's and the
+// HTTP parser's own, whose hashes V8 keeps, so no key is built per request. prom-client sees the totals
+// only when scraped, in the order the series first appeared (a list beside the maps). The exposition is the one
 // prom-client's Histogram gives (same name, help, buckets, label order), so `/metrics` is unchanged.
 // Series stay bounded as before: labels are route patterns, a fixed method set and HTTP statuses.
 
@@ -34,7 +36,10 @@ export class RouteDurations {
   readonly type = 'histogram';
   readonly aggregator = 'sum';
   readonly #bounds: readonly number[];
-  readonly #series = new Map<string, Series>();
+  /** Route pattern → method → series. */
+  readonly #byRoute = new Map<string, Map<string, Series>>();
+  /** Every series in the order it first appeared (the exposition's order). */
+  readonly #series: Series[] = [];
 
   constructor(
     readonly name: string,
@@ -51,11 +56,16 @@ export class RouteDurations {
   }
 
   observeFor(route: string, method: string, seconds: number): void {
-    const key = `${route}\n${method}`;
-    let s = this.#series.get(key);
+    let byMethod = this.#byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#byRoute.set(route, byMethod);
+    }
+    let s = byMethod.get(method);
     if (s === undefined) {
       s = { labels: { route, method }, counts: new Float64Array(this.#bounds.length + 1), sum: 0, count: 0 };
-      this.#series.set(key, s);
+      byMethod.set(method, s);
+      this.#series.push(s);
     }
     const bounds = this.#bounds;
     let i = 0;
@@ -69,7 +79,7 @@ export class RouteDurations {
   getForPromString() {
     const values: MetricValue[] = [];
     const bucket = `${this.name}_bucket`;
-    for (const s of this.#series.values()) {
+    for (const s of this.#series) {
       let acc = 0;
       this.#bounds.forEach((le, i) => {
         acc += s.counts[i]!;
@@ -106,26 +116,47 @@ export class RouteDurations {
   }
 
   reset(): void {
-    this.#series.clear();
+    this.#byRoute.clear();
+    this.#series.length = 0;
   }
 }
 
+interface TallyEntry {
+  readonly labels: DurationLabels & { status: string };
+  n: number;
+}
+
 /**
- * Requests counted per route, method and status by one Map lookup, added to the prom-client counter when
- * it is scraped (`flush` from its `collect`).
+ * Requests counted per route, method and status (Map lookups on each, no key built), added to the
+ * prom-client counter when it is scraped (`flush` from its `collect`), in the order they first appeared.
  */
 export class RequestTally {
-  readonly #pending = new Map<string, { labels: DurationLabels & { status: string }; n: number }>();
+  /** Route pattern → method → status → entry. */
+  readonly #byRoute = new Map<string, Map<string, Map<number, TallyEntry>>>();
+  readonly #pending: TallyEntry[] = [];
 
   count(route: string, method: string, status: number): void {
-    const key = `${route}\n${method}\n${status}`;
-    const entry = this.#pending.get(key);
+    let byMethod = this.#byRoute.get(route);
+    if (byMethod === undefined) {
+      byMethod = new Map();
+      this.#byRoute.set(route, byMethod);
+    }
+    let byStatus = byMethod.get(method);
+    if (byStatus === undefined) {
+      byStatus = new Map();
+      byMethod.set(method, byStatus);
+    }
+    const entry = byStatus.get(status);
     if (entry !== undefined) entry.n++;
-    else this.#pending.set(key, { labels: { route, method, status: String(status) }, n: 1 });
+    else {
+      const added = { labels: { route, method, status: String(status) }, n: 1 };
+      byStatus.set(status, added);
+      this.#pending.push(added);
+    }
   }
 
   flush(counter: Counter<'route' | 'method' | 'status'>): void {
-    for (const entry of this.#pending.values()) {
+    for (const entry of this.#pending) {
       if (entry.n === 0) continue;
       counter.inc(entry.labels, entry.n);
       entry.n = 0;

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Type } from 'typebox';
+import { AnswerCache, answerCached } from './answer-cache.js';
 import type { GatewayApp } from './context.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { TELEMETRY_PROFILES, type TelemetryProfile, type Visibility } from './profiles.js';
@@ -151,6 +152,76 @@ describe('route hooks', () => {
     assert.throws(
       () => registerRoutes(app, [bad], { profile: 'full', operatorAuth: disabledOperatorAuth() }),
       /default format/,
+    );
+    await app.close();
+  });
+});
+
+describe('early answers from the answer cache (RouteDef.answers)', () => {
+  function thingRoute(cache: AnswerCache, counts: { handled: number; rendered: number }): RouteDef {
+    return defineRoute({
+      method: 'GET',
+      url: '/v1/things/:id',
+      operationId: 'getThing',
+      summary: 'A thing',
+      tags: ['test'],
+      visibility: 'public',
+      schema: {
+        params: Type.Object({ id: Type.String({ maxLength: 8 }) }),
+        querystring: Type.Object({ limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 5 })) }),
+      },
+      answers: cache,
+      handler: (req, reply) => {
+        counts.handled++;
+        return answerCached(cache, req, reply, () => {
+          counts.rendered++;
+          return {
+            contentType: 'application/json; charset=utf-8',
+            body: JSON.stringify({ id: req.params.id, é: counts.rendered }),
+          };
+        });
+      },
+    });
+  }
+  const headers = (r: { headers: Record<string, unknown> }) => {
+    const { date: _, ...rest } = r.headers;
+    return rest;
+  };
+
+  it('answers a URL answered since the last commit without its handler, the same bytes and headers', async () => {
+    const state = { version: 1 };
+    const cache = new AnswerCache(() => state.version, { entriesMax: 16, bytesMax: 1 << 20 });
+    const counts = { handled: 0, rendered: 0 };
+    const app = await serverWith('full', [thingRoute(cache, counts)]);
+    const first = await app.inject({ url: '/v1/things/a?limit=2' });
+    const second = await app.inject({ url: '/v1/things/a?limit=2' });
+    assert.equal(first.statusCode, 200);
+    assert.deepEqual(counts, { handled: 1, rendered: 1 });
+    assert.equal(second.body, first.body);
+    assert.deepEqual(headers(second), headers(first));
+    assert.deepEqual({ hits: cache.hits, misses: cache.misses }, { hits: 1, misses: 1 });
+    // Refusals are never kept, so never answered early; another URL is its own answer.
+    assert.equal((await app.inject({ url: '/v1/things/a?limit=9' })).statusCode, 400);
+    assert.equal((await app.inject({ url: '/v1/things/toolongid?limit=2' })).statusCode, 400);
+    assert.equal((await app.inject({ url: '/v1/things/b?limit=2' })).json<{ id: string }>().id, 'b');
+    assert.deepEqual(counts, { handled: 2, rendered: 2 });
+    // A commit: the next request of the same URL is handled and rendered afresh.
+    state.version++;
+    const third = await app.inject({ url: '/v1/things/a?limit=2' });
+    assert.deepEqual(counts, { handled: 3, rendered: 3 });
+    assert.notEqual(third.body, first.body);
+    await app.close();
+  });
+
+  it('is refused on a route that is not a GET or that authenticates its requests', async () => {
+    const cache = new AnswerCache(() => 1, { entriesMax: 16, bytesMax: 1 << 20 });
+    const app = await createGatewayServer({ logLevel: 'silent' });
+    const ctx = { profile: 'full' as const, operatorAuth: disabledOperatorAuth() };
+    const route = thingRoute(cache, { handled: 0, rendered: 0 });
+    assert.throws(() => registerRoutes(app, [{ ...route, method: 'POST' }], ctx), /answers early only/);
+    assert.throws(
+      () => registerRoutes(app, [{ ...route, operationId: 'op', visibility: 'operator' }], ctx),
+      /answers early only/,
     );
     await app.close();
   });

@@ -6,6 +6,7 @@
 //      (signed app requests, signed-request.ts)
 //   3. answer negotiation (406 not_acceptable; negotiate.ts) -> `req.responseFormat`
 //   4. request content type (415 unsupported_media_type) before the body is read
+//   5. a route with `answers`: the answer kept for this URL since the last commit, sent at once
 // and records the route's metadata for the OpenAPI document (openapi.ts).
 
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -13,6 +14,7 @@ import type { FastifyReply, FastifyRequest, RawRequestDefaultExpression, RawServ
 import type { RouteGenericInterface } from 'fastify/types/route.js';
 import type { TSchema } from 'typebox';
 import { AssertionError } from '../util/assert.js';
+import { type AnswerCache, answerKey, sendAnswer } from './answer-cache.js';
 import type { GatewayApp, RouteMeta } from './context.js';
 import { gatewayError } from './errors.js';
 import { type Format, type FormatOffer, JSON_ONLY, MEDIA_TYPES, negotiate } from './negotiate.js';
@@ -61,6 +63,14 @@ export interface RouteDef {
   nodeLocal?: boolean;
   /** A POST that only reads (its key in a JSON body): an MCP tool for every caller, read-only. */
   readsOnly?: boolean;
+  /**
+   * The cache the handler answers from (answer-cache.ts: `answerCached`, `respondCached`, with no extra
+   * key). A request whose URL, format and API version were answered since the last commit is answered
+   * from it right after negotiation, before Fastify validates the URL again and dispatches to the handler:
+   * the same URL passed the same validation when its answer was kept. Public GET routes without `auth`
+   * only (checked when the route is added).
+   */
+  answers?: AnswerCache;
 }
 
 export interface RouteContext {
@@ -146,6 +156,7 @@ function requestHooks(
   meta: RouteMeta,
   ctx: RouteContext,
   auth: RequestAuth | undefined,
+  answers: AnswerCache | undefined,
 ): Hook[] {
   // Every first hook below names the route for the metrics (`req.metricsRoute`, metrics.ts).
   if (meta.restricted) {
@@ -170,8 +181,9 @@ function requestHooks(
     });
   }
   const accepted = meta.bodyFormats.flatMap((f) => BODY_MEDIA[f]);
-  // Answer negotiation, then the request's content type (before the body is read), in one hook.
-  hooks.push((req, _reply, done) => {
+  // Answer negotiation, then the request's content type (before the body is read), then a kept answer,
+  // in one hook.
+  hooks.push((req, reply, done) => {
     req.metricsRoute = url;
     const n = negotiate(req.headers.accept, meta.formats);
     if (!n.ok) {
@@ -184,6 +196,14 @@ function requestHooks(
       const media = mediaTypeOf(req.headers['content-type']);
       if (!accepted.includes(media)) {
         done(gatewayError('unsupported_media_type', { content_type: media.slice(0, 100), accepted }));
+        return;
+      }
+    }
+    if (answers !== undefined) {
+      const hit = answers.peek(answerKey(req));
+      // Answered here: Fastify runs no later stage but the answer's own (onSend, onResponse).
+      if (hit !== undefined) {
+        sendAnswer(reply, hit);
         return;
       }
     }
@@ -200,6 +220,13 @@ export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): voi
   known.set(def.operationId, meta);
   const operator = def.visibility === 'operator' && !meta.restricted;
   const auth = meta.restricted ? undefined : operator ? ctx.operatorAuth : def.auth;
+  if (
+    def.answers !== undefined &&
+    (def.method !== 'GET' || def.auth !== undefined || def.visibility === 'operator')
+  )
+    throw new AssertionError(
+      `route ${def.operationId}: answers early only on GET routes without authentication`,
+    );
   app.route({
     method: def.method,
     url: def.url,
@@ -211,7 +238,7 @@ export function addRoute(app: GatewayApp, def: RouteDef, ctx: RouteContext): voi
       ...(def.description === undefined ? {} : { description: def.description }),
     },
     ...(def.bodyBytesMax === undefined ? {} : { bodyLimit: def.bodyBytesMax }),
-    onRequest: requestHooks(def.url, meta, ctx, operator ? undefined : auth),
+    onRequest: requestHooks(def.url, meta, ctx, operator ? undefined : auth, def.answers),
     ...(auth !== undefined
       ? {
           preParsing: [(req, reply, payload) => auth.preParsing(req, reply, payload)],

@@ -27,7 +27,7 @@ import { type OpenApiInfo, openApiRoutes, registerOpenApi } from './openapi.js';
 import { disabledOperatorAuth } from './operator-auth.js';
 import { OPERATOR_HEADERS } from './operator-message.js';
 import { clientKey, createRateLimiter } from './rate-limit.js';
-import { keepConnectionToDrain } from './refused-body.js';
+import { lazyChildLoggerFactory } from './request-logger.js';
 import { registerRoutes } from './route-table.js';
 import { sharedValidatorFactory } from './schema-compilers.js';
 import { SIGNED_REQUEST_HEADERS } from './signed-request.js';
@@ -69,6 +69,17 @@ export interface GatewayServerOptions {
   tls?: { readonly cert: Buffer; readonly key: Buffer };
 }
 
+/** Levels at which Fastify's access log lines ("incoming request", "request completed") are written. */
+const ACCESS_LOG_LEVELS: ReadonlySet<string> = new Set(['info', 'debug', 'trace']);
+
+/**
+ * Whether a request writes a log line only when something goes wrong (its access lines are off or below
+ * the level): then its child logger is made on first use (request-logger.ts), not for every request.
+ */
+function requestLogsRare(opts: GatewayServerOptions): boolean {
+  return opts.logAccess === false || !ACCESS_LOG_LEVELS.has(opts.logLevel ?? 'info');
+}
+
 const DEFAULT_OPENAPI_INFO: OpenApiInfo = { title: 'torana ledger node', version: '1' };
 
 /** Headers a browser may send and read cross-origin (RFC 6454 / Fetch CORS protocol). */
@@ -102,6 +113,7 @@ function buildFastify(
       opts.trustedProxies !== undefined && opts.trustedProxies.length > 0 ? [...opts.trustedProxies] : false,
     logger: { level: opts.logLevel ?? 'info', ...(opts.logStream ? { stream: opts.logStream } : {}) },
     logController: new LogController({ disableRequestLogging: opts.logAccess === false }),
+    ...(requestLogsRare(opts) ? { childLoggerFactory: lazyChildLoggerFactory() } : {}),
     bodyLimit: limits.bodyBytesMax,
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
@@ -239,8 +251,6 @@ export async function createGatewayServer(opts: GatewayServerOptions = {}): Prom
     });
   }
   installRequestGate(app, base.apiVersions);
-  // A refused body's client reads its answer instead of a reset connection (refused-body.ts).
-  app.addHook('onSend', keepConnectionToDrain);
   installHttpMetrics(app, metrics);
   app.addHook('preClose', async () => app.gateway.streams.closeAll());
   await registerOpenApi(app, opts.openapi ?? DEFAULT_OPENAPI_INFO);

@@ -87,6 +87,7 @@ export function viewRoute<T>(
     ...r,
     formats: { default: 'json', offers: ['json', 'codec'] },
     schema: { response: { 200: viewSchema(view as Codec<unknown>) } },
+    ...(cache === undefined ? {} : { answers: cache }),
     handler:
       cache === undefined
         ? (req, reply) => respond(registry, req, reply, view, value())

@@ -161,6 +161,7 @@ export function listRoutes<I>(d: RouteDeps, r: ListResource<I>): RouteDef[] {
       visibility: 'public',
       formats: JSON_OR_CODEC,
       schema: { querystring: ListQuerystring, response: { 200: viewSchema(views.list) } },
+      ...(d.answers === undefined ? {} : { answers: d.answers }),
       handler: (req, reply) => answerStateList(d, req, reply, views, r.source, queryInput(req.query)),
     }),
     defineRoute({

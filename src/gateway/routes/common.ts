@@ -24,7 +24,7 @@ import {
   TimeNowView,
   TimeStatusView,
 } from '../views/common.js';
-import { statusJson } from '../views/status-json.js';
+import { num, str } from '../views/status-json.js';
 import { timeNowOf, timeStatusOf } from './time.js';
 
 /** Resources the query aggregate helpers can count. */
@@ -98,19 +98,149 @@ export function statusOf(
 }
 
 /**
+ * The JSON text of `GET /status` (exactly `statusJson(statusOf(d, rootHex))`, tested) written from
+ * cached parts. Every value is read on every request; the text is written again only where a value
+ * changed since the last answer: the text before the uptime (peers, chain height, chain counters), the
+ * uptime itself (it moves with every millisecond) and the text after it (view changes, queue, state root,
+ * consensus, the node's identity, the chain tip, quorum), whose slow parts (state root, consensus mode,
+ * identity, tip with its hash in hex) are kept with their own values. No status object is built for the
+ * JSON answer.
+ */
+export function statusTextOf(d: RouteDeps, rootHex: () => string): () => string {
+  const { node, chain, transactions, consensus } = d.ports;
+  let root: string | undefined;
+  let rootText = '';
+  let mode: string | undefined;
+  let modeText = '';
+  let tipHeight: number | undefined;
+  let tipHash: Uint8Array | undefined;
+  let tipTimeMs: number | undefined;
+  let tipText = '';
+  let identity: readonly [string, string, string, string] | undefined;
+  let identityText = '';
+  // The values the text before the uptime was written from, and that text.
+  let head: readonly number[] = [];
+  let headText = '';
+  // The values the text after the uptime was written from, and that text.
+  let tail: readonly unknown[] = [];
+  let tailText = '';
+  return () => {
+    const c = transactions.counters();
+    const snap = consensus.snapshot();
+    const uptimeMs = Math.max(0, node.nowMs() - node.startedAtMs);
+    const q = quorumOf(snap.validatorSet, node);
+    const height = chain.height();
+    const r = rootHex();
+    if (r !== root) {
+      rootText = `,"state_root":${str(r)},"consensus":{"mode":`;
+      root = r;
+    }
+    if (snap.mode !== mode) {
+      modeText = str(snap.mode);
+      mode = snap.mode;
+    }
+    const hash = chain.tipHash();
+    const timeMs = chain.tipTimeMs();
+    if (height !== tipHeight || hash !== tipHash || timeMs !== tipTimeMs) {
+      tipText =
+        `,"latest_block_height":${num(height)},"latest_block_hash":${str(toHex(hash))},` +
+        `"latest_block_time_ms":${num(timeMs)},"catching_up":`;
+      tipHeight = height;
+      tipHash = hash;
+      tipTimeMs = timeMs;
+    }
+    if (
+      identity === undefined ||
+      identity[0] !== node.chainId ||
+      identity[1] !== node.peerId ||
+      identity[2] !== node.role ||
+      identity[3] !== node.version
+    ) {
+      identity = [node.chainId, node.peerId, node.role, node.version];
+      identityText =
+        `},"chain_id":${str(identity[0])},"node_id":${str(identity[1])},"role":${str(identity[2])},` +
+        `"version":${str(identity[3])}`;
+    }
+    const peers = node.connectedPeers().length;
+    const commitMs = Math.round(c.lastCommitMs);
+    if (
+      peers !== head[0] ||
+      height !== head[1] ||
+      c.blocksNonEmpty !== head[2] ||
+      commitMs !== head[3] ||
+      c.txsApproved !== head[4] ||
+      c.txsRejected !== head[5] ||
+      c.txsExpired !== head[6]
+    ) {
+      head = [peers, height, c.blocksNonEmpty, commitMs, c.txsApproved, c.txsRejected, c.txsExpired];
+      headText =
+        `{"peers":${num(peers)},"blocks":${num(height)},"blocks_non_empty":${num(c.blocksNonEmpty)},` +
+        `"commit_time_ms":${num(commitMs)},"txs_approved":${num(c.txsApproved)},` +
+        `"txs_rejected":${num(c.txsRejected)},"txs_expired":${num(c.txsExpired)},"uptime":{"secs":`;
+    }
+    const queueSize = transactions.queueDepth();
+    const queueCapacity = transactions.queueCapacity();
+    if (
+      snap.viewChanges !== tail[0] ||
+      queueSize !== tail[1] ||
+      queueCapacity !== tail[2] ||
+      rootText !== tail[3] ||
+      modeText !== tail[4] ||
+      snap.height !== tail[5] ||
+      snap.view !== tail[6] ||
+      snap.leaderIndex !== tail[7] ||
+      snap.validatorSet.size !== tail[8] ||
+      identityText !== tail[9] ||
+      tipText !== tail[10] ||
+      snap.catchingUp !== tail[11] ||
+      q.validatorsReachable !== tail[12] ||
+      q.validatorsTotal !== tail[13] ||
+      q.quorumNeeded !== tail[14] ||
+      q.quorumReachable !== tail[15]
+    ) {
+      tail = [
+        snap.viewChanges,
+        queueSize,
+        queueCapacity,
+        rootText,
+        modeText,
+        snap.height,
+        snap.view,
+        snap.leaderIndex,
+        snap.validatorSet.size,
+        identityText,
+        tipText,
+        snap.catchingUp,
+        q.validatorsReachable,
+        q.validatorsTotal,
+        q.quorumNeeded,
+        q.quorumReachable,
+      ];
+      tailText =
+        `},"view_changes":${num(snap.viewChanges)},"queue_size":${num(queueSize)},` +
+        `"queue_capacity":${num(queueCapacity)}${rootText}${modeText},"height":${num(snap.height)},` +
+        `"view":${num(snap.view)},"leader_index":${num(snap.leaderIndex)},` +
+        `"validators":${num(snap.validatorSet.size)}${identityText}${tipText}` +
+        `${snap.catchingUp ? 'true' : 'false'},"validators_reachable":${num(q.validatorsReachable)},` +
+        `"validators_total":${num(q.validatorsTotal)},"quorum_needed":${num(q.quorumNeeded)},` +
+        `"quorum_reachable":${q.quorumReachable ? 'true' : 'false'}}`;
+    }
+    return `${headText}${num(Math.floor(uptimeMs / 1000))},"nanos":${num((uptimeMs % 1000) * 1_000_000)}${tailText}`;
+  };
+}
+
+/**
  * `GET /status`: the route `viewRoute` would declare, answering JSON with the status written directly
- * as text (views/status-json.ts: equal to the view's JSON form); the codec as any view.
+ * as text from cached parts (`statusTextOf`: equal to the view's JSON form); the codec as any view.
  */
 function statusRoute(d: RouteDeps, rootHex: () => string, r: Parameters<typeof viewRoute>[1]): RouteDef {
   const route = viewRoute(d.schema, r, StatusView, () => statusOf(d, rootHex));
+  const text = statusTextOf(d, rootHex);
   return {
     ...route,
     handler: (req, reply) =>
       req.responseFormat === 'json'
-        ? reply
-            .code(200)
-            .type(JSON_MEDIA)
-            .send(statusJson(statusOf(d, rootHex)))
+        ? reply.code(200).type(JSON_MEDIA).send(text())
         : route.handler(req, reply),
   };
 }
@@ -126,9 +256,15 @@ export function quorumOf(
     peers(): readonly { readonly peerId: string; readonly connected: boolean }[];
   },
 ): { validatorsReachable: number; validatorsTotal: number; quorumNeeded: number; quorumReachable: boolean } {
-  const live = new Set(node.peers().flatMap((p) => (p.connected ? [p.peerId] : [])));
-  live.add(node.peerId);
-  const reachable = set.validators.filter((v) => live.has(v.peer)).length;
+  // Read per status request: no set or array is built for a lone node (no peers).
+  let live: Set<string> | undefined;
+  for (const p of node.peers()) {
+    if (!p.connected) continue;
+    live ??= new Set();
+    live.add(p.peerId);
+  }
+  let reachable = 0;
+  for (const v of set.validators) if (v.peer === node.peerId || live?.has(v.peer) === true) reachable++;
   return {
     validatorsReachable: reachable,
     validatorsTotal: set.size,

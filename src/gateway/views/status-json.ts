@@ -10,11 +10,12 @@ import type { StatusView } from './common.js';
 export type Status = Infer<typeof StatusView>;
 
 /** A number as JSON.stringify writes it (`null` for NaN and the infinities). */
-function num(n: number): string {
+export function num(n: number): string {
   return Number.isFinite(n) ? `${n}` : 'null';
 }
 
-const str = JSON.stringify;
+/** A string as JSON.stringify writes it. */
+export const str: (s: string) => string = JSON.stringify;
 
 export function statusJson(s: Status): string {
   const c = s.consensus;
