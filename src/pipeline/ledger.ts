@@ -679,6 +679,8 @@ export class Ledger {
    * undefined over a store that has nothing to warm.
    */
   warmUpWorldState(onProgress?: (p: WarmUpProgress) => void): StateWarmUp | undefined {
+    // The rows' key spaces lie below the indexes', the indexes' below the tree's (0xFA).
+    assert(STATE_INDEX_PREFIX + 1 === 0xfa, 'ledger: the index key space is not just below the tree');
     return this.store.warmUp?.(0x01, STATE_INDEX_PREFIX + 1, onProgress);
   }
 

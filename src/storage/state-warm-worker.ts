@@ -7,6 +7,7 @@
 
 import { parentPort, workerData } from 'node:worker_threads';
 import { open } from 'lmdb';
+import { assert } from '../util/assert.js';
 
 export interface WarmWorkerData {
   path: string;
@@ -37,7 +38,6 @@ const db = open<Uint8Array, Uint8Array>({
 let keys = 0;
 let bytes = 0;
 let stopped = false;
-const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 try {
   for (const range of data.ranges) {
     let start: Uint8Array = range.start;
@@ -49,6 +49,11 @@ try {
       let n = 0;
       let last: Uint8Array | undefined;
       for (const { key, value } of db.getRange({ start, end: range.end, limit: BATCH })) {
+        // In key order, inside the range.
+        assert(
+          Buffer.compare(start, key) <= 0 && Buffer.compare(key, range.end) < 0,
+          'state warm-up: key out of range',
+        );
         n++;
         bytes += key.length + value.length;
         last = key;
@@ -60,7 +65,7 @@ try {
       start = new Uint8Array(last.length + 1);
       start.set(last);
       // lmdb resets its read transaction once the event turn ends.
-      await yieldTurn();
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
     if (stopped) break;
   }

@@ -30,6 +30,8 @@ const WORKER_URL = new URL(
 export class StateWarmUp {
   private readonly stopFlag = new Int32Array(new SharedArrayBuffer(4));
   private progress: WarmUpProgress = { keys: 0, bytes: 0 };
+  /** Set once the worker has exited. */
+  private settled = false;
   /** Settles once the worker has closed its handle on the store: with the result, or the worker's error. */
   readonly done: Promise<WarmUpResult>;
 
@@ -38,17 +40,24 @@ export class StateWarmUp {
     ranges: { start: Uint8Array; end: Uint8Array }[],
     onProgress: (p: WarmUpProgress) => void,
   ) {
+    assert(ranges.length > 0, 'state warm-up: no range');
     const data: WarmWorkerData = { path, ranges, stop: this.stopFlag };
     const worker: Worker = startWorker(WORKER_URL, data);
     this.done = new Promise<WarmUpResult>((resolve, reject) => {
       let result: WarmUpResult | undefined;
       worker.on('message', (m: WarmWorkerMessage) => {
+        // The worker counts up, batch after batch.
+        assert(
+          m.keys >= this.progress.keys && m.bytes >= this.progress.bytes,
+          'state warm-up: progress went back',
+        );
         this.progress = { keys: m.keys, bytes: m.bytes };
         if (m.kind === 'done') result = { keys: m.keys, bytes: m.bytes, stopped: m.stopped };
         else onProgress(this.progress);
       });
       worker.once('error', reject);
       worker.once('exit', (code) => {
+        this.settled = true;
         if (result !== undefined) resolve(result);
         else reject(new Error(`state warm-up: the worker exited (${code}) before it was done`));
       });
@@ -72,6 +81,8 @@ export class StateWarmUp {
 
   /** Keys and bytes read so far. */
   read(): WarmUpProgress {
+    // Every key read is at least one byte (the key-space byte).
+    assert(this.progress.bytes >= this.progress.keys, 'state warm-up: fewer bytes than keys');
     return this.progress;
   }
 
@@ -79,5 +90,6 @@ export class StateWarmUp {
   async stop(): Promise<void> {
     Atomics.store(this.stopFlag, 0, 1);
     await this.done.catch(() => {});
+    assert(this.settled, 'state warm-up: stopped before its worker exited');
   }
 }
