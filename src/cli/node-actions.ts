@@ -196,6 +196,7 @@ async function openLedger(data: string, config: Awaited<ReturnType<typeof loadNo
     segmentBytesMax: config.storage.segmentBytesMax,
     lmdbMapBytes: config.storage.lmdbMapBytes,
     readAhead: config.storage.readAhead,
+    mapChunks: config.storage.mapChunks,
     stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
     stateRowCacheRows: config.storage.stateRowCacheRows,
     stateTreeVersionsKept: config.storage.stateTreeVersionsKept,

@@ -123,6 +123,8 @@ const EXPECTED_DEFAULTS = {
     fsync: true,
     lmdb_map_bytes: 17179869184,
     read_ahead: true,
+    map_chunks: false,
+    warm_up: false,
     state_tree_cache_nodes: 200000,
     state_proof_pins_max: 16,
     state_row_cache_rows: 100000,

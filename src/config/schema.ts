@@ -467,6 +467,14 @@ export const CORE_CONFIG_SCHEMA = {
       true,
       "Kernel read-ahead on the state store's map; false reads only the page a lookup needs (for a state larger than memory, read at random keys).",
     ),
+    map_chunks: bool(
+      false,
+      "Map the state store in chunks of 16 pages, a bounded number at a time, instead of one mapping of the whole file: the file pages mapped into the node's resident set stay under about 512 MiB however large the state.",
+    ),
+    warm_up: bool(
+      false,
+      "After start, read the world state's rows and their indexes once in the background (a worker thread, never delaying readiness or blocking execution), so account reads find their pages in the page cache; progress in the log and in the state_warm_up_* metrics.",
+    ),
     state_tree_cache_nodes: int(
       200_000,
       0,

@@ -66,6 +66,16 @@ export function installNodeMetrics(registry: Registry, node: Node): void {
     'Peer consensus messages dropped (or a NEW_VIEW capped) for naming a view or height beyond the windows.',
     () => node.engine.snapshot().round?.farMessages ?? 0,
   );
+  gauge(
+    'state_warm_up_bytes',
+    'Key and value bytes the background warm-up of the world state has read (storage.warm_up).',
+    () => node.warmUp?.task.read().bytes ?? 0,
+  );
+  gauge(
+    'state_warm_up_done',
+    '1 once the background warm-up of the world state has read everything (storage.warm_up), else 0.',
+    () => (node.warmUp?.done ? 1 : 0),
+  );
   gauge('domains', 'Registered domains.', () => ledger.state.domainCount());
   gauge('accounts', 'Registered accounts.', () => ledger.state.accountCount());
   gauge(

@@ -27,6 +27,7 @@ import type { PeerNetwork } from '../p2p/network.js';
 import { Ledger, type LedgerOpenReport } from '../pipeline/ledger.js';
 import { Pipeline } from '../pipeline/pipeline.js';
 import type { WorldState } from '../state/world-state.js';
+import type { StateWarmUp } from '../storage/state-warm.js';
 import { type Clock, systemClock, type Timer } from '../util/clock.js';
 import { type FailPoints, noFailPoints } from '../util/failpoints.js';
 import { ProofVerifyPool } from '../zk/proof-pool.js';
@@ -72,6 +73,8 @@ export class Node {
   timeSync: TimeSync | undefined;
   private stopped = false;
   fatalError: unknown;
+  /** The background warm-up of the state store (`storage.warm_up`), once started. */
+  warmUp: { readonly task: StateWarmUp; done: boolean } | undefined;
   private constructor(
     readonly config: Config,
     readonly genesis: Genesis,
@@ -115,6 +118,7 @@ export class Node {
       segmentBytesMax: config.storage.segmentBytesMax,
       lmdbMapBytes: config.storage.lmdbMapBytes,
       readAhead: config.storage.readAhead,
+      mapChunks: config.storage.mapChunks,
       stateTreeCacheNodes: config.storage.stateTreeCacheNodes,
       stateRowCacheRows: config.storage.stateRowCacheRows,
       stateTreeVersionsKept: config.storage.stateTreeVersionsKept,
@@ -288,6 +292,39 @@ export class Node {
     engine.restoreCertificates(certs);
   }
 
+  /**
+   * Starts the background warm-up of the world state (`storage.warm_up`; Ledger.warmUpWorldState) when
+   * configured: not awaited, so it never delays readiness; it logs its progress every 30 s and its end.
+   */
+  startWarmUp(log: { info(msg: string): void; warn(msg: string): void }): void {
+    if (!this.config.storage.warmUp || this.warmUp !== undefined || this.stopped) return;
+    const t0 = performance.now();
+    let logged = t0;
+    const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+    const task = this.ledger.warmUpWorldState((p) => {
+      const now = performance.now();
+      if (now - logged < 30_000) return;
+      logged = now;
+      log.info(
+        `state warm-up: ${p.keys} keys, ${mib(p.bytes)} MiB read in ${((now - t0) / 1000).toFixed(0)} s`,
+      );
+    });
+    if (task === undefined) return;
+    const warm = { task, done: false };
+    this.warmUp = warm;
+    log.info('state warm-up: reading the rows and their indexes in the background');
+    task.done.then(
+      (r) => {
+        warm.done = true;
+        const s = ((performance.now() - t0) / 1000).toFixed(1);
+        log.info(
+          `state warm-up ${r.stopped ? 'stopped' : 'done'}: ${r.keys} keys, ${mib(r.bytes)} MiB in ${s} s`,
+        );
+      },
+      (e: unknown) => log.warn(`state warm-up failed: ${e instanceof Error ? e.message : String(e)}`),
+    );
+  }
+
   private scheduleSweep(): void {
     this.sweepTimer = this.clock.setTimeout(() => {
       if (this.stopped) return;
@@ -301,6 +338,7 @@ export class Node {
     this.stopped = true;
     this.sweepTimer?.cancel();
     this.timeSync?.stop();
+    await this.warmUp?.task.stop();
     await this.engine.stop();
     await this.network?.stop();
     try {

@@ -232,5 +232,7 @@ export async function serveNode(node: Node, opts: ServeOptions = {}): Promise<Se
   const port = typeof addr === 'object' && addr !== null ? addr.port : node.config.gateway.port;
   const scheme = node.config.gateway.tlsCertFile === '' ? 'http' : 'https';
   url = `${scheme}://${node.config.gateway.host}:${port}`;
+  // Once serving: the warm-up runs beside the node, never before it is ready.
+  node.startWarmUp(app.log);
   return { app, url, families: servedFamilies(app), close: () => app.close() };
 }

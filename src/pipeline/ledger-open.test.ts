@@ -89,6 +89,44 @@ function mappingFlags(file: string): string[][] {
   return out;
 }
 
+/** The byte lengths of this process's mappings of `file` (/proc/self/maps; Linux). */
+function mappingLengths(file: string): number[] {
+  const out: number[] = [];
+  for (const line of readFileSync('/proc/self/maps', 'utf8').split('\n')) {
+    const m = /^([0-9a-f]+)-([0-9a-f]+) /.exec(line);
+    if (m !== null && line.endsWith(` ${file}`))
+      out.push(Number.parseInt(m[2]!, 16) - Number.parseInt(m[1]!, 16));
+  }
+  return out;
+}
+
+describe('Ledger.open: storage.map_chunks', () => {
+  it('true maps the state store in chunks of 16 pages; the default maps the whole map at once', async (t) => {
+    if (process.platform !== 'linux') return t.skip('reads /proc/self/maps');
+    for (const mapChunks of [true, undefined]) {
+      const dir = await mkdtemp(join(tmpdir(), 'torana-ledger-mapchunks-'));
+      try {
+        const { ledger } = await Ledger.open({ ...options(dir), ...(mapChunks ? { mapChunks } : {}) });
+        await commitGenesis(ledger);
+        await ledger.flushState();
+        const lengths = mappingLengths(join(dir, 'state', 'data.mdb'));
+        await ledger.close();
+        assert.ok(lengths.length > 0, 'the state store is mapped');
+        if (mapChunks) {
+          // MDB_REMAP_CHUNKS: 16 pages of 4 KiB a chunk (more only for a value spanning several pages).
+          assert.ok(
+            lengths.every((n) => n < options(dir).lmdbMapBytes),
+            lengths.join(' '),
+          );
+          assert.ok(lengths.includes(16 * 4096), lengths.join(' '));
+        } else assert.deepEqual(lengths, [options(dir).lmdbMapBytes]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+});
+
 describe('Ledger.open: storage.read_ahead', () => {
   it('false maps the state store for random reads (no read-ahead); the default keeps it', async (t) => {
     if (process.platform !== 'linux') return t.skip('reads /proc/self/smaps');

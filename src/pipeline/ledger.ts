@@ -22,6 +22,7 @@ import { WorldState } from '../state/world-state.js';
 import { BlockLog } from '../storage/block-log.js';
 import type { BlockStore, BlockStoreOpenReport, StateBackend, StateChange } from '../storage/block-store.js';
 import { StateStore } from '../storage/state-store.js';
+import type { StateWarmUp, WarmUpProgress } from '../storage/state-warm.js';
 import { assert } from '../util/assert.js';
 import type { FailPoints } from '../util/failpoints.js';
 import { bytesEqual, toHex } from '../util/hex.js';
@@ -91,6 +92,8 @@ export interface LedgerOptions extends LedgerCoreOptions {
   lmdbMapBytes: number;
   /** `storage.read_ahead` (StateStoreOptions.readAhead); default true. */
   readAhead?: boolean;
+  /** `storage.map_chunks` (StateStoreOptions.mapChunks); default false. */
+  mapChunks?: boolean;
   failPoints?: FailPoints;
 }
 
@@ -178,6 +181,7 @@ export class Ledger {
       fsync: opts.fsync,
       mapSizeBytes: opts.lmdbMapBytes,
       ...(opts.readAhead === false ? { readAhead: false } : {}),
+      ...(opts.mapChunks === true ? { mapChunks: true } : {}),
       ...(opts.failPoints ? { failPoints: opts.failPoints } : {}),
     });
     const opened = await Ledger.openWith(
@@ -686,6 +690,17 @@ export class Ledger {
       `ledger: state store at ${height} ahead of the state applied at ${this.appliedHeight}`,
     );
     return height;
+  }
+
+  /**
+   * Starts reading the world state's rows and their indexes (key spaces 0x01 to STATE_INDEX_PREFIX) in the
+   * background, so account reads find their pages in the page cache (StateBackend.warmUp; storage.warm_up);
+   * undefined over a store that has nothing to warm.
+   */
+  warmUpWorldState(onProgress?: (p: WarmUpProgress) => void): StateWarmUp | undefined {
+    // The rows' key spaces lie below the indexes', the indexes' below the tree's (0xFA).
+    assert(STATE_INDEX_PREFIX + 1 === 0xfa, 'ledger: the index key space is not just below the tree');
+    return this.store.warmUp?.(0x01, STATE_INDEX_PREFIX + 1, onProgress);
   }
 
   async close(): Promise<void> {

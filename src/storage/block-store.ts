@@ -4,6 +4,7 @@
 // (memory-stores.ts) hold the same contract in memory, with fault hooks, for the simulator and tests.
 
 import type { BlockRecord } from './record.js';
+import type { StateWarmUp, WarmUpProgress } from './state-warm.js';
 
 export type { BlockRecord } from './record.js';
 
@@ -68,4 +69,9 @@ export interface StateBackend {
   close(): Promise<void>;
   /** Drops what a full read left resident (a memory-mapped store reopens its map); optional. */
   releaseMappedPages?(): Promise<void>;
+  /**
+   * Reads the user keys whose first byte is in [fromByte, toByte) in the background, so a later read finds
+   * their pages cached (StateStore.warmUp); optional: a store in memory has nothing to warm.
+   */
+  warmUp?(fromByte: number, toByte: number, onProgress?: (p: WarmUpProgress) => void): StateWarmUp;
 }

@@ -25,6 +25,7 @@ import {
   prefixRange,
   userKey,
 } from './state-keys.js';
+import { StateWarmUp, type WarmUpProgress } from './state-warm.js';
 
 export { STATE_KEY_BYTES_MAX } from './state-keys.js';
 
@@ -43,6 +44,12 @@ export interface StateStoreOptions {
    * it needs: for a state larger than memory read at random keys (docs/operations.md "State larger than memory").
    */
   readAhead?: boolean;
+  /**
+   * Map the file in chunks of 16 pages kept in a bounded cache and unmapped when it is full (LMDB's
+   * MDB_REMAP_CHUNKS; default false: the whole file in one mapping). The mapped file pages in the resident set
+   * then stay bounded however many pages the reads touch (docs/operations.md "State larger than memory").
+   */
+  mapChunks?: boolean;
 }
 
 type Db = RootDatabase<Uint8Array, Uint8Array>;
@@ -52,6 +59,9 @@ const APPEND = Object.freeze({ append: true });
 
 /** MDB_NORDAHEAD: an lmdb option its type declarations do not list (spread, so not checked as a literal). */
 const READ_AHEAD_OFF: { readonly noReadAhead: true } = { noReadAhead: true };
+
+/** MDB_REMAP_CHUNKS (lmdb's `remapChunks`). */
+const MAP_CHUNKS: { readonly remapChunks: true } = { remapChunks: true };
 
 function openDb(path: string, opts: StateStoreOptions): Db {
   // Config (the schema bounds it): LMDB would take a NaN or fractional map size silently.
@@ -68,6 +78,7 @@ function openDb(path: string, opts: StateStoreOptions): Db {
     ...LMDB_WRITE_OPTIONS,
     noSync: !(opts.fsync ?? true),
     ...(opts.readAhead === false ? READ_AHEAD_OFF : {}),
+    ...(opts.mapChunks === true ? MAP_CHUNKS : {}),
     ...(opts.mapSizeBytes === undefined ? {} : { mapSize: opts.mapSizeBytes }),
   });
 }
@@ -391,10 +402,40 @@ export class StateStore implements StateBackend {
     });
   }
 
+  /** The warm-ups started and not yet settled; close() stops them before LMDB closes. */
+  private readonly warmUps = new Set<StateWarmUp>();
+
+  /**
+   * Starts reading, on a worker thread, every stored key of the user key space whose first byte is in
+   * [`fromByte`, `toByte`), in key order, so their pages come into the page cache (state-warm.ts). The pages
+   * it reads are mapped like any read's: with `mapChunks` a bounded number of them, else all of them.
+   */
+  warmUp(fromByte: number, toByte: number, onProgress?: (p: WarmUpProgress) => void): StateWarmUp {
+    this.checkOpen();
+    assert(
+      Number.isInteger(fromByte) &&
+        Number.isInteger(toByte) &&
+        0 <= fromByte &&
+        fromByte < toByte &&
+        toByte <= 0xff,
+      `state warm-up: key bytes [${fromByte}, ${toByte})`,
+    );
+    const warm = StateWarmUp.start(
+      this.path,
+      [{ start: userKey(Uint8Array.of(fromByte)), end: userKey(Uint8Array.of(toByte)) }],
+      onProgress,
+    );
+    this.warmUps.add(warm);
+    void warm.done.catch(() => {}).finally(() => this.warmUps.delete(warm));
+    return warm;
+  }
+
   /** Waits for writes in flight, then closes LMDB. Idempotent. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // A warm-up's worker holds the environment open: it ends first.
+    await Promise.all([...this.warmUps].map((w) => w.stop()));
     const height = this.height;
     await this.writeTail;
     // Commits queued before the close may finish; the applied height never goes back.
