@@ -479,7 +479,7 @@ export const CORE_CONFIG_SCHEMA = {
       200_000,
       0,
       100_000_000,
-      'Decoded state-tree nodes kept in memory (least recently used out first); the rest are read from the state store.',
+      'Decoded state-tree nodes kept in memory: the top levels by position (up to two thirds of the bound), deeper nodes by recent use; the rest are read from the state store.',
     ),
     state_row_cache_rows: int(
       100_000,
