@@ -54,6 +54,14 @@ export const IMPORT_BATCH_WRITES = 100_000;
 /** The version (applied height) of an imported state: before block 1. */
 const IMPORT_VERSION = 0;
 
+/** Consecutive lines of a genesis state file, handed over together (fileLineBatches). */
+export interface LineBatch {
+  readonly lines: readonly string[];
+}
+
+/** The lines of a genesis state file, in order: one by one, or in batches. */
+export type ImportLines = AsyncIterable<string | LineBatch> | Iterable<string>;
+
 /** What the import needs of the state store (StateStore). */
 export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restorePacked'>;
 
@@ -157,7 +165,7 @@ class Batches {
  */
 export async function importGenesisState(
   store: ImportStore,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: ImportLines,
   opts: {
     authority: string;
     batchWrites?: number;
@@ -204,7 +212,7 @@ interface Sorts {
 
 async function importInto(
   store: ImportStore,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: ImportLines,
   opts: { authority: string; batchWrites?: number },
   sorts: Sorts,
 ): Promise<GenesisImportReport> {
@@ -250,11 +258,11 @@ async function importInto(
   const definitions = new Map<string, { scale: number; total: bigint }>();
   const report = { lines: 0, domains: 0, definitions: 0, accounts: 0, assets: 0 };
   const empty = new Map();
-  for await (const text of lines) {
+  const take = (text: string): void => {
     const n = ++report.lines;
     line = n;
     const l = parseImportLine(text, n);
-    if (l === undefined) continue;
+    if (l === undefined) return;
     if (l.kind === 'domain') {
       if (domains.has(l.id)) throw importLineError(n, `domain ${l.id} is declared twice`);
       domains.add(l.id);
@@ -288,6 +296,10 @@ async function importInto(
         report.assets++;
       }
     }
+  };
+  for await (const item of lines) {
+    if (typeof item === 'string') take(item);
+    else for (const text of item.lines) take(text);
   }
   // Definitions last: their totals are known only now.
   line = 0;
@@ -370,18 +382,29 @@ async function buildTree(sorts: Sorts, out: Batches) {
 /**
  * Lines of a file, streamed: one chunk read at a time, only when the consumer asks for more lines
  * (readline's async iterator reads on and buffers every line while the consumer awaits its writes).
+ * Each step gives all the lines completed by one chunk of the file (about a megabyte), in order: a
+ * step of an async iteration per line (its promises and microtasks) cost more than reading the line.
  */
-export async function* fileLines(path: string): AsyncGenerator<string> {
+export async function* fileLineBatches(path: string): AsyncGenerator<LineBatch> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
     const text = rest + decoder.write(chunk as Buffer);
     const parts = text.split('\n');
     rest = parts.pop()!;
-    for (const p of parts) yield p.endsWith('\r') ? p.slice(0, -1) : p;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.endsWith('\r')) parts[i] = p.slice(0, -1);
+    }
+    if (parts.length > 0) yield { lines: parts };
   }
   rest += decoder.end();
-  if (rest !== '') yield rest;
+  if (rest !== '') yield { lines: [rest] };
+}
+
+/** Lines of a file one by one (fileLineBatches). */
+export async function* fileLines(path: string): AsyncGenerator<string> {
+  for await (const b of fileLineBatches(path)) yield* b.lines;
 }
 
 /**
@@ -407,7 +430,7 @@ export async function importGenesisFile(
   });
   let ok = false;
   try {
-    const report = await importGenesisState(store, fileLines(file), {
+    const report = await importGenesisState(store, fileLineBatches(file), {
       authority: opts.authority,
       scratchDir: dir,
     });
