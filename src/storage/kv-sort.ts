@@ -33,6 +33,7 @@ const WINDOW_BYTES_MIN = 64 << 10;
 
 /** The window of each of `runs` runs while merging. */
 export function mergeWindowBytes(runs: number): number {
+  assert(Number.isSafeInteger(runs) && runs >= 1, `kv sort: a merge of ${runs} runs`);
   return Math.max(WINDOW_BYTES_MIN, Math.min(WINDOW_BYTES, Math.floor(WINDOWS_BYTES / Math.max(1, runs))));
 }
 /** Bytes written to the scratch file at a time. */
@@ -84,6 +85,8 @@ class RunReader {
 
   /** The buffer the current record lies in (valid until the next `next`). */
   get buf(): Buffer {
+    // A constant text: read twice per comparison of the merge.
+    assert(this.keyAt + this.keyLen <= this.w.buf.length, "kv sort: a record past its window's end");
     return this.w.buf;
   }
 
@@ -118,6 +121,7 @@ function compareBytesAt(
   bi: number,
   bn: number,
 ): number {
+  assert(ai + an <= a.length && bi + bn <= b.length, 'kv sort: compared bytes past a buffer'); // per record
   const n = an < bn ? an : bn;
   for (let i = 0; i < n; i++) {
     const d = a[ai + i]! - b[bi + i]!;
@@ -167,6 +171,7 @@ export class SortScratch {
   tmpC = new Uint32Array(0);
   /** Makes room for `n` records. */
   fit(n: number): void {
+    assert(Number.isSafeInteger(n) && n >= 0, `kv sort: room for ${n} records`);
     if (this.lens.length >= n) return;
     this.lens = new Uint16Array(n);
     this.cache = new Uint32Array(n);
@@ -190,6 +195,7 @@ export function sortByKey(run: Uint8Array, offsets: Uint32Array, scratch = new S
   const n = offsets.length;
   if (n < 2) return;
   scratch.fit(n);
+  assert(scratch.tmpC.length >= n, 'kv sort: scratch arrays smaller than the run');
   const lens = scratch.lens;
   const cache = scratch.cache;
   for (let i = 0; i < n; i++) {

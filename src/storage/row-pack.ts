@@ -117,10 +117,12 @@ export class RowStream implements PackedRows {
   }
 
   get length(): number {
+    assert(this.n <= this.max, 'row stream: more rows than its transaction takes');
     return this.n;
   }
 
   *stored(): Generator<{ key: Uint8Array; value: Uint8Array }> {
+    assert(this.n === 0 && !this.ended, 'row stream: its rows taken twice');
     const kb = this.key;
     kb[0] = 0x01;
     while (this.n < this.max) {
