@@ -16,12 +16,11 @@ import { assert } from '../util/assert.js';
 import { mergeRuns, RunWindow } from '../util/run-merge.js';
 
 /**
- * Bytes of records per run by default. A run is sorted and then copied out in key order, both reading it
- * at random: a run of 8 MiB keeps those reads within the processor's caches and address translations
- * far more than one of 64 MiB did (at 200,000 accounts an import took 7–10 % less CPU), at the cost of
- * eight times the runs to merge (one comparison per level of the merge's tournament).
+ * Bytes of records per run by default. Runs of 8 MiB (whose random reads while sorting stay in the
+ * caches) took 6 % less CPU at 200,000 accounts but 10 % more at 1,000,000 (about 100 runs to merge
+ * instead of 13): bench/README.md "Bulk genesis import: a tournament merge…".
  */
-export const KV_RUN_BYTES = 8 << 20;
+export const KV_RUN_BYTES = 64 << 20;
 /** Record offsets a run's first offsets array holds (doubled as the run grows). */
 const OFFSETS_FIRST = 1 << 14;
 /** Bytes read at a time from each run while merging (grown when one record is larger), at most. */
