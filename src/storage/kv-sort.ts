@@ -18,7 +18,7 @@ import { mergeRuns, RunWindow } from '../util/run-merge.js';
 /**
  * Bytes of records per run by default. Runs of 8 MiB (whose random reads while sorting stay in the
  * caches) took 6 % less CPU at 200,000 accounts but 10 % more at 1,000,000 (about 100 runs to merge
- * instead of 13): bench/README.md "Bulk genesis import: a tournament merge…".
+ * instead of 13): bench/README.md, the import's section of 1 Dec.
  */
 export const KV_RUN_BYTES = 64 << 20;
 /** Record offsets a run's first offsets array holds (doubled as the run grows). */
