@@ -21,7 +21,7 @@ import { WorldState } from '../state/world-state.js';
 import { StateStore } from '../storage/state-store.js';
 import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
-import { fileLines, type GenesisImportReport, importGenesisState } from './genesis-import.js';
+import { fileLineBatches, type GenesisImportReport, importGenesisState } from './genesis-import.js';
 
 /** Decoded rows the imported state keeps in the heap while blocks execute on it. */
 const IMPORTED_ROW_CACHE_ROWS = 100_000;
@@ -47,7 +47,7 @@ export async function openImportedState(
   let store: StateStore | undefined;
   try {
     store = await StateStore.open(dir, { fsync: false });
-    const report = await importGenesisState(store, fileLines(file), {
+    const report = await importGenesisState(store, fileLineBatches(file), {
       authority: opts.authority,
       scratchDir: dir,
     });

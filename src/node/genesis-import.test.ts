@@ -21,7 +21,7 @@ import { verifyStateProof } from '../state/merkle/proof.js';
 import { WorldState } from '../state/world-state.js';
 import { StateStore } from '../storage/state-store.js';
 import { toHex } from '../util/hex.js';
-import { fileLines, importGenesisFile, importGenesisState } from './genesis-import.js';
+import { fileLineBatches, fileLines, importGenesisFile, importGenesisState } from './genesis-import.js';
 import { lineInstructions, parseImportLine } from './genesis-import-lines.js';
 
 // The size is not what is tested: enough accounts for many import batches, sort runs and blocks with
@@ -320,5 +320,10 @@ describe('bulk genesis import', () => {
     const seen = [];
     for await (const l of fileLines(join(root, 'accounts.ndjson'))) seen.push(l);
     assert.deepEqual(seen, lines);
+    // …and handed to the import a chunk of the file's lines at a time, not one step per line.
+    const batches: (readonly string[])[] = [];
+    for await (const b of fileLineBatches(join(root, 'accounts.ndjson'))) batches.push(b.lines);
+    assert.deepEqual(batches.flat(), lines);
+    assert.ok(batches.length < lines.length / 100, `${batches.length} steps for ${lines.length} lines`);
   });
 });

@@ -40,8 +40,8 @@ import {
 } from '../state/state-index-keys.js';
 import { BaseTable } from '../state/table.js';
 import { type IndexLink, TABLES, type TableDef } from '../state/tables.js';
-import { KeyValueSorter } from '../storage/kv-sort.js';
-import { RowPack } from '../storage/row-pack.js';
+import { KeyValueSorter, type SortedKeyValue } from '../storage/kv-sort.js';
+import { RowStream, type StreamedRow } from '../storage/row-pack.js';
 import { StateStore } from '../storage/state-store.js';
 import { assert } from '../util/assert.js';
 import { toHex } from '../util/hex.js';
@@ -53,6 +53,14 @@ import { balanceAt, importLineError, parseImportLine } from './genesis-import-li
 export const IMPORT_BATCH_WRITES = 100_000;
 /** The version (applied height) of an imported state: before block 1. */
 const IMPORT_VERSION = 0;
+
+/** Consecutive lines of a genesis state file, handed over together (fileLineBatches). */
+export interface LineBatch {
+  readonly lines: readonly string[];
+}
+
+/** The lines of a genesis state file, in order: one by one, or in batches. */
+export type ImportLines = AsyncIterable<string | LineBatch> | Iterable<string>;
 
 /** What the import needs of the state store (StateStore). */
 export type ImportStore = Pick<StateStore, 'appliedHeight' | 'entries' | 'get' | 'restorePacked'>;
@@ -127,25 +135,20 @@ class RowBytes {
 }
 
 /**
- * Writes into `store` in transactions of at most `max` writes, packed (storage/row-pack.ts), appended in
- * key order (every key pushed is above the ones before and above the store's: MDB_APPEND).
+ * Writes a sorted stream into `store` in transactions of at most `max` writes, appended in key order
+ * (every key is above the ones before and above the store's: MDB_APPEND). Each transaction pulls its
+ * rows from the stream as it puts them (storage/row-pack.ts's RowStream): no copy into a pack between
+ * the sort and LMDB.
  */
-class Batches {
-  private readonly pack = new RowPack();
-  constructor(
-    private readonly store: ImportStore,
-    private readonly max: number,
-  ) {}
-  push(key: Uint8Array, value: Uint8Array): void {
-    this.pack.put(key, value);
-  }
-  get full(): boolean {
-    return this.pack.length >= this.max;
-  }
-  async flush(): Promise<void> {
-    if (this.pack.length === 0) return;
-    await this.store.restorePacked(this.pack, { append: true });
-    this.pack.clear();
+async function appendSorted(
+  store: ImportStore,
+  next: () => StreamedRow | undefined,
+  max: number,
+): Promise<void> {
+  for (;;) {
+    const rows = new RowStream(next, max);
+    await store.restorePacked(rows, { append: true });
+    if (rows.ended) return;
   }
 }
 
@@ -157,7 +160,7 @@ class Batches {
  */
 export async function importGenesisState(
   store: ImportStore,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: ImportLines,
   opts: {
     authority: string;
     batchWrites?: number;
@@ -204,7 +207,7 @@ interface Sorts {
 
 async function importInto(
   store: ImportStore,
-  lines: AsyncIterable<string> | Iterable<string>,
+  lines: ImportLines,
   opts: { authority: string; batchWrites?: number },
   sorts: Sorts,
 ): Promise<GenesisImportReport> {
@@ -250,11 +253,11 @@ async function importInto(
   const definitions = new Map<string, { scale: number; total: bigint }>();
   const report = { lines: 0, domains: 0, definitions: 0, accounts: 0, assets: 0 };
   const empty = new Map();
-  for await (const text of lines) {
+  const take = (text: string): void => {
     const n = ++report.lines;
     line = n;
     const l = parseImportLine(text, n);
-    if (l === undefined) continue;
+    if (l === undefined) return;
     if (l.kind === 'domain') {
       if (domains.has(l.id)) throw importLineError(n, `domain ${l.id} is declared twice`);
       domains.add(l.id);
@@ -288,6 +291,10 @@ async function importInto(
         report.assets++;
       }
     }
+  };
+  for await (const item of lines) {
+    if (typeof item === 'string') take(item);
+    else for (const text of item.lines) take(text);
   }
   // Definitions last: their totals are known only now.
   line = 0;
@@ -311,9 +318,9 @@ async function importInto(
   for (const { tag, link, n } of childCounts.values())
     pending.add(childCountKey(tag, link[0], link[1]), encodeCount(n), 0);
   pending.add(STATE_INDEX_META_KEY, encodeIndexMeta(sum.value), 0);
-  const out = new Batches(store, opts.batchWrites ?? IMPORT_BATCH_WRITES);
-  await writeRows(sorts.rows, out);
-  const tree = await buildTree(sorts, out);
+  const max = opts.batchWrites ?? IMPORT_BATCH_WRITES;
+  await writeRows(sorts.rows, store, max);
+  const tree = await buildTree(sorts, store, max);
   assert(tree.leaves === rows, `genesis import: ${tree.leaves} leaves for ${rows} rows`);
   return { ...report, rows, treeWrites: tree.writes, stateRoot: toHex(tree.stateRoot) };
 }
@@ -324,26 +331,31 @@ async function importInto(
  * domain or definition, which the import refuses twice at once): the first line that repeats an account
  * is named, as reading the file in order would have found it.
  */
-async function writeRows(sorted: KeyValueSorter, out: Batches): Promise<void> {
+async function writeRows(sorted: KeyValueSorter, store: ImportStore, max: number): Promise<void> {
   const accountTag = TABLES.account.tag;
   let repeated: { line: number; id: string } | undefined;
   let duplicates = 0;
-  for (const r of sorted.sorted()) {
-    if (r.same) {
-      duplicates++;
-      const k = parseStateKey(r.key);
-      if (k?.tag === accountTag && (repeated === undefined || r.tag < repeated.line))
-        repeated = { line: r.tag, id: k.id };
-      continue;
+  const it = sorted.sorted();
+  // The next record to write; past a key written twice, the rest is only read (for the first line that
+  // repeats an account) and nothing more is written.
+  const next = (): SortedKeyValue | undefined => {
+    for (;;) {
+      const step = it.next();
+      if (step.done === true) return undefined;
+      const r = step.value;
+      if (r.same) {
+        duplicates++;
+        const k = parseStateKey(r.key);
+        if (k?.tag === accountTag && (repeated === undefined || r.tag < repeated.line))
+          repeated = { line: r.tag, id: k.id };
+        continue;
+      }
+      if (duplicates === 0) return r;
     }
-    if (duplicates === 0) {
-      out.push(r.key, r.value);
-      if (out.full) await out.flush();
-    }
-  }
+  };
+  await appendSorted(store, next, max);
   if (repeated !== undefined) throw importLineError(repeated.line, `account ${repeated.id} is listed twice`);
   assert(duplicates === 0, `genesis import: ${duplicates} keys written twice, none of them an account`);
-  await out.flush();
 }
 
 function storeIsEmpty(store: ImportStore): boolean {
@@ -355,33 +367,48 @@ function storeIsEmpty(store: ImportStore): boolean {
  * The state tree of version 0 from the sorted leaves, its nodes spooled by depth (merkle/node-spool.ts)
  * and appended after the rows in key order.
  */
-async function buildTree(sorts: Sorts, out: Batches) {
+async function buildTree(sorts: Sorts, store: ImportStore, max: number) {
   const builder = new SortedTreeBuilder(IMPORT_VERSION, (k, v) => sorts.nodes.add(k, v));
   for (const leaf of sorts.leaves.sorted()) builder.add(leaf);
   const result = builder.finish();
-  for (const r of sorts.nodes.sorted()) {
-    out.push(r.key, r.value);
-    if (out.full) await out.flush();
-  }
-  await out.flush();
+  const it = sorts.nodes.sorted();
+  await appendSorted(
+    store,
+    () => {
+      const step = it.next();
+      return step.done === true ? undefined : step.value;
+    },
+    max,
+  );
   return result;
 }
 
 /**
  * Lines of a file, streamed: one chunk read at a time, only when the consumer asks for more lines
  * (readline's async iterator reads on and buffers every line while the consumer awaits its writes).
+ * Each step gives all the lines completed by one chunk of the file (about a megabyte), in order: a
+ * step of an async iteration per line (its promises and microtasks) cost more than reading the line.
  */
-export async function* fileLines(path: string): AsyncGenerator<string> {
+export async function* fileLineBatches(path: string): AsyncGenerator<LineBatch> {
   const decoder = new StringDecoder('utf8');
   let rest = '';
   for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) {
     const text = rest + decoder.write(chunk as Buffer);
     const parts = text.split('\n');
     rest = parts.pop()!;
-    for (const p of parts) yield p.endsWith('\r') ? p.slice(0, -1) : p;
+    for (let i = 0; i < parts.length; i++) {
+      const p = parts[i]!;
+      if (p.endsWith('\r')) parts[i] = p.slice(0, -1);
+    }
+    if (parts.length > 0) yield { lines: parts };
   }
   rest += decoder.end();
-  if (rest !== '') yield rest;
+  if (rest !== '') yield { lines: [rest] };
+}
+
+/** Lines of a file one by one (fileLineBatches). */
+export async function* fileLines(path: string): AsyncGenerator<string> {
+  for await (const b of fileLineBatches(path)) yield* b.lines;
 }
 
 /**
@@ -407,7 +434,7 @@ export async function importGenesisFile(
   });
   let ok = false;
   try {
-    const report = await importGenesisState(store, fileLines(file), {
+    const report = await importGenesisState(store, fileLineBatches(file), {
       authority: opts.authority,
       scratchDir: dir,
     });

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { seededBytes } from '../../test/helpers/seeded-bytes.js';
 import { compareBytes, toHex } from '../util/hex.js';
-import { KeyValueSorter, sortByKey } from './kv-sort.js';
+import { KeyValueSorter, mergeWindowBytes, SortScratch, sortByKey } from './kv-sort.js';
 
 interface Rec {
   key: Uint8Array;
@@ -96,6 +96,44 @@ describe('key/value sort (external merge by key)', () => {
       want.map((w) => w.o),
       'key order, equal keys in the order added',
     );
+  });
+
+  it('sorts run after run in the same scratch arrays, allocated once for the largest run', () => {
+    const scratch = new SortScratch();
+    let arrays: readonly unknown[] = [];
+    for (const n of [3_000, 1_200, 3_000, 17]) {
+      const keys = records(n).map((r) => r.key);
+      const run = new Uint8Array(keys.reduce((m, k) => m + 2 + k.length, 0));
+      const offsets = new Uint32Array(n);
+      let at = 0;
+      keys.forEach((k, i) => {
+        offsets[i] = at;
+        run[at + 1] = k.length;
+        run.set(k, at + 2);
+        at += 2 + k.length;
+      });
+      const want = [...offsets]
+        .map((o, i) => ({ o, i }))
+        .sort((a, b) => compareBytes(keys[a.i]!, keys[b.i]!) || a.i - b.i)
+        .map((w) => w.o);
+      sortByKey(run, offsets, scratch);
+      assert.deepEqual([...offsets], want, `a run of ${n} records`);
+      const now = [scratch.lens, scratch.cache, scratch.tmpO, scratch.tmpL, scratch.tmpC];
+      if (arrays.length > 0)
+        assert.ok(
+          now.every((a, i) => a === arrays[i]),
+          `arrays kept after ${n} records`,
+        );
+      arrays = now;
+    }
+  });
+
+  it("bounds the merge's read windows together when there are many runs", () => {
+    assert.equal(mergeWindowBytes(1), 256 << 10);
+    assert.equal(mergeWindowBytes(256), 256 << 10);
+    assert.equal(mergeWindowBytes(1024), 64 << 10);
+    assert.ok(mergeWindowBytes(512) * 512 <= 64 << 20);
+    assert.equal(mergeWindowBytes(100_000), 64 << 10, 'never below 64 KiB a window');
   });
 
   it('holds more records in one run than its first offsets array', () => {

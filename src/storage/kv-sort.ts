@@ -15,12 +15,26 @@ import { join } from 'node:path';
 import { assert } from '../util/assert.js';
 import { mergeRuns, RunWindow } from '../util/run-merge.js';
 
-/** Bytes of records per run by default. */
+/**
+ * Bytes of records per run by default. Runs of 8 MiB (whose random reads while sorting stay in the
+ * caches) took 6 % less CPU at 200,000 accounts but 10 % more at 1,000,000 (about 100 runs to merge
+ * instead of 13): bench/README.md, the import's section of 1 Dec.
+ */
 export const KV_RUN_BYTES = 64 << 20;
 /** Record offsets a run's first offsets array holds (doubled as the run grows). */
 const OFFSETS_FIRST = 1 << 14;
-/** Bytes read at a time from each run while merging (grown when one record is larger). */
+/** Bytes read at a time from each run while merging (grown when one record is larger), at most. */
 const WINDOW_BYTES = 256 << 10;
+/** The windows of all runs together stay under this when there are many runs… */
+const WINDOWS_BYTES = 64 << 20;
+/** …but a window reads at least this much at a time. */
+const WINDOW_BYTES_MIN = 64 << 10;
+
+/** The window of each of `runs` runs while merging. */
+export function mergeWindowBytes(runs: number): number {
+  assert(Number.isSafeInteger(runs) && runs >= 1, `kv sort: a merge of ${runs} runs`);
+  return Math.max(WINDOW_BYTES_MIN, Math.min(WINDOW_BYTES, Math.floor(WINDOWS_BYTES / Math.max(1, runs))));
+}
 /** Bytes written to the scratch file at a time. */
 const OUT_BYTES = 1 << 20;
 const KEY_BYTES_MAX = 0xffff;
@@ -47,19 +61,32 @@ function putU32(b: Uint8Array, at: number, n: number): void {
   b[at + 3] = n & 0xff;
 }
 
-/** One run being merged: its window (util/run-merge.ts) and its current record. */
+/**
+ * One run being merged: its window (util/run-merge.ts) and where its current record's key and value lie
+ * in the window's buffer (offsets, not views: a view per record and a native comparison of views were a
+ * large part of a merge of millions of records).
+ */
 class RunReader {
   private readonly w: RunWindow;
-  key: Buffer = Buffer.alloc(0);
-  value: Buffer = Buffer.alloc(0);
+  keyAt = 0;
+  keyLen = 0;
+  valueAt = 0;
+  valueLen = 0;
   tag = 0;
   /** The run's number: ties between equal keys keep the add order. */
   readonly seq: number;
 
-  constructor(fd: number, start: number, end: number, seq: number) {
+  constructor(fd: number, start: number, end: number, seq: number, windowBytes: number) {
     assert(start < end, 'kv sort: an empty run');
-    this.w = new RunWindow(fd, start, end, WINDOW_BYTES, 'kv sort');
+    this.w = new RunWindow(fd, start, end, windowBytes, 'kv sort');
     this.seq = seq;
+  }
+
+  /** The buffer the current record lies in (valid until the next `next`). */
+  get buf(): Buffer {
+    // A constant text: read twice per comparison of the merge.
+    assert(this.keyAt + this.keyLen <= this.w.buf.length, "kv sort: a record past its window's end");
+    return this.w.buf;
   }
 
   /** Moves to the next record; false when the run is exhausted. */
@@ -73,14 +100,33 @@ class RunReader {
     const size = recordBytes(k, v);
     assert(size <= w.left, 'kv sort: a record runs past the end of its run');
     w.need(size);
-    const b = w.buf;
     const a = w.at;
-    this.key = b.subarray(a + 2, a + 2 + k);
-    this.value = b.subarray(a + 2 + k + 4, a + 2 + k + 4 + v);
-    this.tag = b.readUInt32BE(a + size - 4);
+    this.keyAt = a + 2;
+    this.keyLen = k;
+    this.valueAt = a + 2 + k + 4;
+    this.valueLen = v;
+    this.tag = w.buf.readUInt32BE(a + size - 4);
     w.skip(size);
     return true;
   }
+}
+
+/** Compares bytes `a[ai, ai + an)` with `b[bi, bi + bn)`: negative, zero or positive (a prefix is below). */
+function compareBytesAt(
+  a: Uint8Array,
+  ai: number,
+  an: number,
+  b: Uint8Array,
+  bi: number,
+  bn: number,
+): number {
+  assert(ai + an <= a.length && bi + bn <= b.length, 'kv sort: compared bytes past a buffer'); // per record
+  const n = an < bn ? an : bn;
+  for (let i = 0; i < n; i++) {
+    const d = a[ai + i]! - b[bi + i]!;
+    if (d !== 0) return d;
+  }
+  return an - bn;
 }
 
 /** Ranges at most this long are sorted by insertion instead of another radix pass. */
@@ -113,6 +159,28 @@ function keyWord(run: Uint8Array, o: number, k: number, from: number): number {
 }
 
 /**
+ * The arrays `sortByKey` works in, kept from run to run by a sorter: allocated (and their pages faulted
+ * in) once for the largest run instead of once per run.
+ */
+export class SortScratch {
+  lens = new Uint16Array(0);
+  cache = new Uint32Array(0);
+  tmpO = new Uint32Array(0);
+  tmpL = new Uint16Array(0);
+  tmpC = new Uint32Array(0);
+  /** Makes room for `n` records. */
+  fit(n: number): void {
+    assert(Number.isSafeInteger(n) && n >= 0, `kv sort: room for ${n} records`);
+    if (this.lens.length >= n) return;
+    this.lens = new Uint16Array(n);
+    this.cache = new Uint32Array(n);
+    this.tmpO = new Uint32Array(n);
+    this.tmpL = new Uint16Array(n);
+    this.tmpC = new Uint32Array(n);
+  }
+}
+
+/**
  * Sorts `offsets` (records of `run`, in the order added) by key bytes, stably: equal keys keep the
  * order they were added in. A most-significant-byte-first radix sort (one counting pass and one stable
  * distribution per key byte, 257 buckets: the key ended, or its byte), ranges of a few records finished
@@ -122,20 +190,22 @@ function keyWord(run: Uint8Array, o: number, k: number, from: number): number {
  * four bytes instead of twice per byte. Iterative (an explicit stack of ranges), so a long shared prefix
  * does not recurse.
  */
-export function sortByKey(run: Uint8Array, offsets: Uint32Array): void {
+export function sortByKey(run: Uint8Array, offsets: Uint32Array, scratch = new SortScratch()): void {
   const n = offsets.length;
   if (n < 2) return;
-  const lens = new Uint16Array(n);
-  const cache = new Uint32Array(n);
+  scratch.fit(n);
+  assert(scratch.tmpC.length >= n, 'kv sort: scratch arrays smaller than the run');
+  const lens = scratch.lens;
+  const cache = scratch.cache;
   for (let i = 0; i < n; i++) {
     const o = offsets[i]!;
     const k = (run[o]! << 8) | run[o + 1]!;
     lens[i] = k;
     cache[i] = keyWord(run, o, k, 0);
   }
-  const tmpO = new Uint32Array(n);
-  const tmpL = new Uint16Array(n);
-  const tmpC = new Uint32Array(n);
+  const tmpO = scratch.tmpO;
+  const tmpL = scratch.tmpL;
+  const tmpC = scratch.tmpC;
   const counts = new Int32Array(257);
   // Ranges to sort: lo, hi, the key byte they are sorted from, the key byte `cache` starts at for them.
   const stack: number[] = [0, n, 0, 0];
@@ -222,6 +292,9 @@ export class KeyValueSorter {
   private fd: number | undefined;
   private readonly path: string;
   private done = false;
+  private readonly scratch = new SortScratch();
+  /** The spill's output buffer. */
+  private out: Buffer | undefined;
 
   /** `dir` receives the scratch file (only when the records outgrow one run); it must exist. */
   constructor(
@@ -282,14 +355,15 @@ export class KeyValueSorter {
   private sortRun(): Uint32Array {
     assert(this.at <= 0xffff_ffff, 'kv sort: a run of more than 4 GiB');
     const order = this.offsets.subarray(0, this.count);
-    sortByKey(this.run, order);
+    sortByKey(this.run, order, this.scratch);
     return order;
   }
 
   private recordSize(offset: number): number {
     const b = this.run;
-    const k = b.readUInt16BE(offset);
-    const size = recordBytes(k, b.readUInt32BE(offset + 2 + k));
+    const k = (b[offset]! << 8) | b[offset + 1]!;
+    const at = offset + 2 + k;
+    const size = recordBytes(k, ((b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!) >>> 0);
     // A constant text: a message built per record would cost more than the check.
     assert(offset + size <= this.at, "kv sort: a record runs past the run's end");
     return size;
@@ -299,7 +373,10 @@ export class KeyValueSorter {
     const order = this.sortRun();
     this.fd ??= openSync(this.path, 'w+', 0o600);
     const start = this.fileEnd;
-    const out = Buffer.allocUnsafe(OUT_BYTES);
+    // Kept from spill to spill: a fresh megabyte per run would fault its pages in again.
+    this.out ??= Buffer.allocUnsafe(OUT_BYTES);
+    const out = this.out;
+    const run = this.run;
     let used = 0;
     const drain = () => {
       assert(used <= out.length, `kv sort: ${used} bytes in a ${out.length}-byte output buffer`);
@@ -308,15 +385,16 @@ export class KeyValueSorter {
       this.fileEnd += used;
       used = 0;
     };
-    for (const o of order) {
+    for (let i = 0; i < order.length; i++) {
+      const o = order[i]!;
       const size = this.recordSize(o);
       if (used + size > out.length) drain();
       if (size > out.length) {
         let off = 0;
-        while (off < size) off += writeSync(this.fd, this.run, o + off, size - off, this.fileEnd + off);
+        while (off < size) off += writeSync(this.fd, run, o + off, size - off, this.fileEnd + off);
         this.fileEnd += size;
       } else {
-        this.run.copy(out, used, o, o + size);
+        run.copy(out, used, o, o + size);
         used += size;
       }
     }
@@ -367,12 +445,13 @@ export class KeyValueSorter {
   private *merge(): Generator<SortedKeyValue> {
     // Runs were written in add order: a run's number orders its equal keys before a later run's.
     const readers: RunReader[] = [];
+    const window = mergeWindowBytes(this.runs.length);
     this.runs.forEach((r, n) => {
-      const reader = new RunReader(this.fd!, r.start, r.end, n);
+      const reader = new RunReader(this.fd!, r.start, r.end, n, window);
       if (reader.next()) readers.push(reader);
     });
     const less = (a: RunReader, b: RunReader) => {
-      const c = a.key.compare(b.key);
+      const c = compareBytesAt(a.buf, a.keyAt, a.keyLen, b.buf, b.keyAt, b.keyLen);
       return c < 0 || (c === 0 && a.seq < b.seq);
     };
     let emitted = 0;
@@ -380,12 +459,19 @@ export class KeyValueSorter {
     let last = Buffer.allocUnsafe(256);
     let lastK = -1;
     for (const r of mergeRuns(readers, less, (r) => r.next())) {
-      const k = r.key.length;
-      const c = lastK < 0 ? 1 : r.key.compare(last, 0, lastK);
+      const b = r.buf;
+      const at = r.keyAt;
+      const k = r.keyLen;
+      const c = lastK < 0 ? 1 : compareBytesAt(b, at, k, last, 0, lastK);
       assert(c >= 0, 'kv sort: the merge gave a key below the one before');
-      yield { key: r.key, value: r.value, tag: r.tag, same: c === 0 };
+      yield {
+        key: b.subarray(at, at + k),
+        value: b.subarray(r.valueAt, r.valueAt + r.valueLen),
+        tag: r.tag,
+        same: c === 0,
+      };
       if (k > last.length) last = Buffer.allocUnsafe(k);
-      r.key.copy(last, 0);
+      for (let i = 0; i < k; i++) last[i] = b[at + i]!;
       lastK = k;
       emitted++;
     }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { toHex } from '../util/hex.js';
-import { RowPack } from './row-pack.js';
+import { RowPack, RowStream, type StreamedRow } from './row-pack.js';
 import { STATE_KEY_BYTES_MAX, userKey } from './state-keys.js';
 
 describe('row pack', () => {
@@ -29,5 +29,34 @@ describe('row pack', () => {
     assert.throws(() => new RowPack().put(new Uint8Array(STATE_KEY_BYTES_MAX + 1), new Uint8Array(0)), {
       code: 'storage_invalid_key',
     });
+  });
+
+  it('streams rows for a transaction without copying them: at most max, stored keys, the values given', () => {
+    const rows: StreamedRow[] = Array.from({ length: 7 }, (_, i) => ({
+      key: Uint8Array.of(0xf9, i, 0x41),
+      value: Uint8Array.of(i, i + 1),
+    }));
+    let at = 0;
+    const next = () => rows[at++];
+    const first = new RowStream(next, 4);
+    const got: [string, Uint8Array][] = [];
+    for (const r of first.stored()) got.push([toHex(r.key), r.value]);
+    assert.equal(first.length, 4);
+    assert.equal(first.ended, false);
+    assert.deepEqual(
+      got.map((g) => g[0]),
+      rows.slice(0, 4).map((r) => toHex(userKey(r.key))),
+    );
+    for (const [i, g] of got.entries())
+      assert.equal(g[1], rows[i]!.value, 'the value is the view the stream gave');
+    const rest = new RowStream(next, 4);
+    assert.equal([...rest.stored()].length, 3);
+    assert.equal(rest.length, 3);
+    assert.equal(rest.ended, true);
+    const long = new RowStream(
+      () => ({ key: new Uint8Array(STATE_KEY_BYTES_MAX + 1), value: new Uint8Array(0) }),
+      2,
+    );
+    assert.throws(() => [...long.stored()], { code: 'storage_invalid_key' });
   });
 });

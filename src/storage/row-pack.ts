@@ -2,6 +2,8 @@
 // per row, so a batch of a hundred thousand writes is a few allocations the collector never walks:
 //   key length u16 BE ‖ stored key (the user key space byte 0x01 ‖ key) ‖ value length u32 BE ‖ value
 // The stored key is built here (state-keys.ts's userKey) so the store writes views of the pack as they are.
+// A bulk write whose rows already come in order from a sorted stream (a genesis import) skips the pack:
+// RowStream hands the store each row as the stream gives it, with its stored key built in one buffer.
 
 import { assert } from '../util/assert.js';
 import { STATE_KEY_BYTES_MAX, userKey } from './state-keys.js';
@@ -80,5 +82,60 @@ export class RowPack {
     this.at = 0;
     this.n = 0;
     assert(this.buf.length >= INITIAL_BYTES, 'row pack: its buffer shrank below its first size');
+  }
+}
+
+/** What `StateStore.restorePacked` writes: rows with their stored keys, and how many were given. */
+export interface PackedRows {
+  /** Rows given by `stored()` (read once it is done). */
+  readonly length: number;
+  stored(): Iterable<{ key: Uint8Array; value: Uint8Array }>;
+}
+
+/** A row of a sorted stream: views valid until the stream's next step. */
+export interface StreamedRow {
+  key: Uint8Array;
+  value: Uint8Array;
+}
+
+/**
+ * Rows of a bulk write taken straight from a sorted stream for one store transaction, not copied into a
+ * pack first: `stored()` pulls at most `max` rows from `next` (undefined once the stream has ended) and
+ * gives each with its stored key built in one reused buffer (valid until the next row), its value as
+ * the stream gave it. `length` is the rows given, `ended` whether the stream ended before `max`.
+ */
+export class RowStream implements PackedRows {
+  private readonly key = new Uint8Array(1 + STATE_KEY_BYTES_MAX);
+  private n = 0;
+  ended = false;
+
+  constructor(
+    private readonly next: () => StreamedRow | undefined,
+    private readonly max: number,
+  ) {
+    assert(Number.isSafeInteger(max) && max >= 1, `row stream: ${max} rows per transaction`);
+  }
+
+  get length(): number {
+    assert(this.n <= this.max, 'row stream: more rows than its transaction takes');
+    return this.n;
+  }
+
+  *stored(): Generator<{ key: Uint8Array; value: Uint8Array }> {
+    assert(this.n === 0 && !this.ended, 'row stream: its rows taken twice');
+    const kb = this.key;
+    kb[0] = 0x01;
+    while (this.n < this.max) {
+      const r = this.next();
+      if (r === undefined) {
+        this.ended = true;
+        return;
+      }
+      const k = r.key.length;
+      if (k > STATE_KEY_BYTES_MAX) userKey(r.key); // throws storage_invalid_key
+      kb.set(r.key, 1);
+      this.n++;
+      yield { key: kb.subarray(0, 1 + k), value: r.value };
+    }
   }
 }

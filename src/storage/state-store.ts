@@ -16,7 +16,7 @@ import { closeLmdb, LMDB_WRITE_OPTIONS, settleCommitError } from '../util/lmdb-w
 import type { StateBackend, StateChange } from './block-store.js';
 import { StorageCorruptionError, StorageError } from './errors.js';
 import { HASH_BYTES } from './record.js';
-import type { RowPack } from './row-pack.js';
+import type { PackedRows } from './row-pack.js';
 import {
   decodeApplied,
   encodeApplied,
@@ -236,7 +236,7 @@ export class StateStore implements StateBackend {
    * of that order stops the write there (the keys before it are written) and rejects with
    * `storage_invalid_append`: a bulk load's caller then removes the store.
    */
-  restorePacked(pack: RowPack, opts: { append?: boolean } = {}): Promise<void> {
+  restorePacked(pack: PackedRows, opts: { append?: boolean } = {}): Promise<void> {
     const flags = opts.append === true ? APPEND : undefined;
     return this.serialise(async () => {
       this.checkOpen();

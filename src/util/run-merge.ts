@@ -1,6 +1,7 @@
 // What the external sorts of a bulk load share (storage/kv-sort.ts, state/merkle/leaf-sort.ts): a sorted
-// run read back from the scratch file through a window of bytes, and the merge of many runs with a binary
-// heap. The sorts differ only in their record layout and their order; the window and the heap are here once.
+// run read back from the scratch file through a window of bytes, and the merge of many runs (a tournament
+// of losers). The sorts differ only in their record layout and their order; the window and the merge are
+// here once.
 
 import { readSync } from 'node:fs';
 import { assert } from './assert.js';
@@ -67,43 +68,52 @@ export class RunWindow {
  * The runs' records in `less` order: yields the run holding the least current record, then calls
  * `next(run)` (false when that run is exhausted). Each run must hold its first record when passed.
  * Equal records come out in the order `less` gives ties (a sort breaks them by its run numbers).
+ *
+ * A tournament of losers: each inner node of a binary tree over the runs keeps the run that lost the
+ * match played there, the overall winner is yielded, and after it moves on only the matches on its path
+ * to the root are played again: ⌈log2 runs⌉ calls of `less` per record (a binary heap needs two per
+ * level). At millions of records and tens of runs the comparisons were most of a merge's cost.
  */
 export function* mergeRuns<R>(
   runs: readonly R[],
   less: (a: R, b: R) => boolean,
   next: (run: R) => boolean,
 ): Generator<R> {
-  const heap: R[] = [];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      if (l >= heap.length) return;
-      const c = l + 1 < heap.length && less(heap[l + 1]!, heap[l]!) ? l + 1 : l;
-      if (!less(heap[c]!, heap[i]!)) return;
-      const t = heap[c]!;
-      heap[c] = heap[i]!;
-      heap[i] = t;
-      i = c;
-    }
-  };
-  for (const r of runs) {
-    heap.push(r);
-    let i = heap.length - 1;
-    while (i > 0 && less(heap[i]!, heap[(i - 1) >> 1]!)) {
-      const p = (i - 1) >> 1;
-      const t = heap[p]!;
-      heap[p] = heap[i]!;
-      heap[i] = t;
-      i = p;
-    }
+  const k = runs.length;
+  if (k === 0) return;
+  if (k === 1) {
+    const r = runs[0]!;
+    do yield r;
+    while (next(r));
+    return;
   }
-  while (heap.length > 0) {
-    const r = heap[0]!;
-    yield r;
-    if (!next(r)) {
-      heap[0] = heap[heap.length - 1]!;
-      heap.pop();
+  const live = new Uint8Array(k).fill(1);
+  // Whether run i's record comes before run j's: an exhausted run comes after every other.
+  const beats = (i: number, j: number): boolean =>
+    live[i] === 0 ? false : live[j] === 0 || less(runs[i]!, runs[j]!);
+  // Node n (1..k-1) has children 2n and 2n+1; node k+i is run i. losers[0] is the winner.
+  const losers = new Int32Array(k);
+  const play = (n: number): number => {
+    if (n >= k) return n - k;
+    const a = play(2 * n);
+    const b = play(2 * n + 1);
+    if (beats(b, a)) {
+      losers[n] = a;
+      return b;
     }
-    down(0);
+    losers[n] = b;
+    return a;
+  };
+  let w = play(1);
+  while (live[w] === 1) {
+    yield runs[w]!;
+    if (!next(runs[w]!)) live[w] = 0;
+    for (let n = (w + k) >> 1; n >= 1; n >>= 1) {
+      const l = losers[n]!;
+      if (beats(l, w)) {
+        losers[n] = w;
+        w = l;
+      }
+    }
   }
 }
