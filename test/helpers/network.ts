@@ -50,9 +50,15 @@ function portFree(port: number): Promise<boolean> {
 /**
  * The base ports of test networks: below Linux's ephemeral range (32768–60999), since relays listen on
  * port 0 and every outgoing connection takes an ephemeral port, either of which could otherwise take a
- * peer's port before it starts.
+ * peer's port before it starts. A network at `base` listens on `base + i` (gateways) and
+ * `base + P2P_PORT_OFFSET + i` (p2p): bases lie 2 × P2P_PORT_OFFSET apart, so one network's p2p ports are
+ * never another's gateway ports (two networks reserving neighbouring bases at once would otherwise both find
+ * the shared ports free and collide when they listen).
  */
-export const BASE_PORTS: readonly number[] = Array.from({ length: 126 }, (_, i) => 20_000 + i * 100);
+export const BASE_PORTS: readonly number[] = Array.from(
+  { length: 63 },
+  (_, i) => 20_000 + i * 2 * P2P_PORT_OFFSET,
+);
 
 /**
  * A base port reserved for this caller (port-reservation.ts: no other test process of this machine, nor

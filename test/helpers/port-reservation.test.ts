@@ -7,6 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, it } from 'node:test';
+import { P2P_PORT_OFFSET } from '../../src/node/testnet-manifest.js';
 import { BASE_PORTS, freeBasePort } from './network.js';
 import { releaseBase, reserveBase } from './port-reservation.js';
 
@@ -57,4 +58,15 @@ it('freeBasePort hands out no base that another live process holds', async () =>
   );
   assert.equal(new Set(got).size, got.length, 'never the same base twice');
   await assert.rejects(freeBasePort(1, own), /no free range/);
+});
+
+it("no network's ports are another base's: gateway and p2p ranges of every base are disjoint and below the ephemeral range", () => {
+  // A network at `base` listens on base + i (gateways) and base + P2P_PORT_OFFSET + i (p2p), i < the offset.
+  const ranges = BASE_PORTS.flatMap((b) => [
+    [b, b + P2P_PORT_OFFSET],
+    [b + P2P_PORT_OFFSET, b + 2 * P2P_PORT_OFFSET],
+  ]).sort((x, y) => x[0]! - y[0]!);
+  for (let i = 1; i < ranges.length; i++)
+    assert.ok(ranges[i]![0]! >= ranges[i - 1]![1]!, `ports ${ranges[i]![0]}… are in two bases' ranges`);
+  assert.ok(ranges.at(-1)![1]! <= 32_768, 'every port below the ephemeral range');
 });
