@@ -45,6 +45,10 @@ export const stateCommitFigure: Figure = {
         base_rejected: b.rejected,
         large_commit_s: Number(l.seconds.toFixed(2)),
         base_commit_s: Number(b.seconds.toFixed(2)),
+        large_commit_cpu_us_per_tx: Math.round(l.cpuUsPerTx),
+        base_commit_cpu_us_per_tx: Math.round(b.cpuUsPerTx),
+        large_commit_major_faults: l.majorFaults,
+        base_commit_major_faults: b.majorFaults,
       },
     };
   },

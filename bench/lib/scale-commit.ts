@@ -98,6 +98,17 @@ export function commitTransfers(
   return out;
 }
 
+/** What one timed round cost: its wall time, and the process's CPU and page faults over it. */
+export interface CommitRoundResult {
+  committed: number;
+  rejected: number;
+  ms: number;
+  /** User + system CPU of every thread of the process (getrusage RUSAGE_SELF: LMDB's writer included). */
+  cpuUs: number;
+  majorFaults: number;
+  minorFaults: number;
+}
+
 /** One round: signs `count` transfers, then times their submission until every one is final. */
 export async function commitRound(
   node: Node,
@@ -105,9 +116,10 @@ export async function commitRound(
   accounts: number,
   count: number,
   round: number,
-): Promise<{ committed: number; rejected: number; ms: number }> {
+): Promise<CommitRoundResult> {
   const frames = commitTransfers(node, signers, accounts, count, round);
   let i = 0;
+  const u0 = process.resourceUsage();
   const t0 = performance.now();
   const r = await runLoad(node, {
     next: () => frames[i++]!,
@@ -115,5 +127,13 @@ export async function commitRound(
     inFlightMax: IN_FLIGHT_MAX,
   });
   const ms = performance.now() - t0;
-  return { committed: r.committed, rejected: r.rejected + r.refused, ms };
+  const u1 = process.resourceUsage();
+  return {
+    committed: r.committed,
+    rejected: r.rejected + r.refused,
+    ms,
+    cpuUs: u1.userCPUTime + u1.systemCPUTime - u0.userCPUTime - u0.systemCPUTime,
+    majorFaults: u1.majorPageFault - u0.majorPageFault,
+    minorFaults: u1.minorPageFault - u0.minorPageFault,
+  };
 }

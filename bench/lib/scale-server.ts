@@ -5,7 +5,8 @@
 // `LISTENING <url>`, and `MEM <rss> <heap used> <RssAnon> <RssFile>` (bytes) on SIGUSR2, after a full GC
 // when run with --expose-gc. On SIGHUP it runs one round of the commit load (scale-commit.ts: transfers
 // between random accounts of the scale domain, signed by the admin before the clock starts, fed through
-// `node.pipeline.submit`; the first signal registers the signing accounts first) and prints `COMMIT <committed> <rejected> <ms>`.
+// `node.pipeline.submit`; the first signal registers the signing accounts first) and prints
+// `COMMIT <committed> <rejected> <ms> <CPU µs> <major faults> <minor faults>` (of the timed part).
 // Usage: node --expose-gc --import tsx bench/lib/scale-server.ts <dir> <config overrides as JSON> <accounts> <transfers per round>
 
 import { readFile } from 'node:fs/promises';
@@ -61,7 +62,11 @@ process.on('SIGHUP', () => {
   signers ??= registerSigners(node, admin);
   void signers
     .then((s) => commitRound(node, s, accounts, perRound, rounds++))
-    .then((r) => process.stdout.write(`COMMIT ${r.committed} ${r.rejected} ${r.ms.toFixed(1)}\n`));
+    .then((r) =>
+      process.stdout.write(
+        `COMMIT ${r.committed} ${r.rejected} ${r.ms.toFixed(1)} ${r.cpuUs} ${r.majorFaults} ${r.minorFaults}\n`,
+      ),
+    );
 });
 process.stdout.write(`READY ${(started - t0).toFixed(1)} ${(ready - t0).toFixed(1)}\n`);
 process.stdout.write(`LISTENING ${served.url}\n`);

@@ -17,6 +17,7 @@ import type { QueryRequest } from '../../src/model/queries.js';
 import { ToranaClient } from '../../src/sdk/client.js';
 import { runJsonChild } from './child.js';
 import { HTTP_NODE_CONFIG } from './http-node.js';
+import type { CommitRoundResult } from './scale-commit.js';
 import { BALANCE_SPREAD, SCALE_DEFINITION, scaleAccountId } from './scale-state.js';
 import { startServerProcess } from './server-process.js';
 import { percentile } from './timing.js';
@@ -55,6 +56,10 @@ export interface CommitRate {
   rejected: number;
   seconds: number;
   txPerS: number;
+  /** CPU (every thread of the node's process) per committed transfer over the rounds. */
+  cpuUsPerTx: number;
+  majorFaults: number;
+  minorFaults: number;
 }
 
 export interface ScaleSide {
@@ -122,8 +127,7 @@ const summary = (ms: number[], errors: number): Latencies => ({
 /** A built directory opened by a node in its own process. */
 class ScaleNode {
   private memWaiters: ((m: Mem | undefined) => void)[] = [];
-  private commitWaiters: ((r: { committed: number; rejected: number; ms: number } | undefined) => void)[] =
-    [];
+  private commitWaiters: ((r: CommitRoundResult | undefined) => void)[] = [];
   private exited: string | undefined;
   private constructor(
     readonly dir: string,
@@ -160,7 +164,7 @@ class ScaleNode {
     let ready = { startMs: Number.NaN, readyMs: Number.NaN };
     let node: ScaleNode | undefined;
     const onLine = (line: string) => {
-      const [kind, a, b, c, d] = line.split(' ');
+      const [kind, a, b, c, d, e, f] = line.split(' ');
       if (kind === 'READY') ready = { startMs: Number(a), readyMs: Number(b) };
       if (kind === 'MEM' && node !== undefined) {
         const w = node.memWaiters;
@@ -171,7 +175,15 @@ class ScaleNode {
       if (kind === 'COMMIT' && node !== undefined) {
         const w = node.commitWaiters;
         node.commitWaiters = [];
-        for (const resolve of w) resolve({ committed: Number(a), rejected: Number(b), ms: Number(c) });
+        const r = {
+          committed: Number(a),
+          rejected: Number(b),
+          ms: Number(c),
+          cpuUs: Number(d),
+          majorFaults: Number(e),
+          minorFaults: Number(f),
+        };
+        for (const resolve of w) resolve(r);
       }
     };
     // The directory was built with fsync off; the serving node has it on, as `npm start` would.
@@ -179,6 +191,7 @@ class ScaleNode {
       ...HTTP_NODE_CONFIG,
       'storage.fsync': true,
       'query.work_units_max': SCALE_QUERY_WORK_UNITS,
+      ...scaleConfigOverrides(),
     };
     // BENCH_NODE_FLAGS: extra Node flags for the node process (e.g. --cpu-prof), as for the HTTP node.
     const flags = ['--expose-gc', ...(process.env.BENCH_NODE_FLAGS?.split(' ').filter(Boolean) ?? [])];
@@ -209,7 +222,7 @@ class ScaleNode {
   }
 
   /** One round of the commit load in the node's process (scale-commit.ts). */
-  commitRound(): Promise<{ committed: number; rejected: number; ms: number }> {
+  commitRound(): Promise<CommitRoundResult> {
     return new Promise((resolve, reject) => {
       if (this.exited !== undefined) return reject(new Error(this.exited));
       this.commitWaiters.push((r) => (r === undefined ? reject(new Error(this.exited)) : resolve(r)));
@@ -358,7 +371,16 @@ async function measure(nodes: readonly [ScaleNode, ScaleNode], opts: ScaleOption
     nodes.map((n, i) => side(n, reads[i]!, errors.read[i]!, queries[i]!, errors.query[i]!, before[i]!)),
   );
   opts.log(`commits: ${s.rounds} rounds of ${s.commitTxs} transfers per node, alternating, after a warm-up`);
-  const commits = [0, 1].map(() => ({ committed: 0, rejected: 0, seconds: 0, txPerS: 0 }));
+  const commits = [0, 1].map((): CommitRate & { cpuUs: number } => ({
+    committed: 0,
+    rejected: 0,
+    seconds: 0,
+    txPerS: 0,
+    cpuUs: 0,
+    cpuUsPerTx: 0,
+    majorFaults: 0,
+    minorFaults: 0,
+  }));
   for (let r = -1; r < s.rounds; r++) {
     for (const i of r % 2 === 0 ? [0, 1] : [1, 0]) {
       const c = await nodes[i]!.commitRound();
@@ -368,13 +390,32 @@ async function measure(nodes: readonly [ScaleNode, ScaleNode], opts: ScaleOption
       sum.rejected += c.rejected;
       sum.seconds += c.ms / 1000;
       sum.txPerS = sum.committed / sum.seconds;
+      sum.cpuUs += c.cpuUs;
+      sum.cpuUsPerTx = sum.cpuUs / sum.committed;
+      sum.majorFaults += c.majorFaults;
+      sum.minorFaults += c.minorFaults;
     }
   }
+  const rate = ({ cpuUs: _, ...c }: CommitRate & { cpuUs: number }): CommitRate => c;
   return {
-    base: { ...base!, commit: commits[0]! },
-    large: { ...large!, commit: commits[1]! },
+    base: { ...base!, commit: rate(commits[0]!) },
+    large: { ...large!, commit: rate(commits[1]!) },
     largeGoalScale: nodes[1].build.scale_accounts >= SCALE_GOAL_ACCOUNTS,
   };
+}
+
+/**
+ * Config overrides for both scale nodes from TORANA_BENCH_SCALE_CONFIG (a JSON object of config keys, e.g.
+ * `{"storage.map_chunks":true}`), on top of the figure's own settings; none when unset. The figures' notes
+ * name them.
+ */
+export function scaleConfigOverrides(): Record<string, unknown> {
+  const text = process.env.TORANA_BENCH_SCALE_CONFIG;
+  if (text === undefined || text === '') return {};
+  const parsed: unknown = JSON.parse(text);
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+    throw new Error(`TORANA_BENCH_SCALE_CONFIG is not a JSON object: ${text}`);
+  return parsed as Record<string, unknown>;
 }
 
 /**
@@ -435,8 +476,14 @@ export function scaleNote(r: ScaleResult): string {
     `file (torana genesis import) then block 1, storage.fsync=false (${l.buildS.toFixed(1)} s for the larger: ` +
     `import ${l.importS.toFixed(1)} s at ${l.importCpuMsPerAccount.toFixed(3)} ms CPU per account, ${l.diskMiB.toFixed(0)} MiB on disk, build peak RSS ${l.buildPeakRssMiB.toFixed(0)} MiB), ` +
     `each reopened by a node process of its own (fsync on, per-IP rate limit lifted, logging off, ` +
-    `query.work_units_max ${SCALE_QUERY_WORK_UNITS}); loads alternate between the two nodes${reduced}`
+    `query.work_units_max ${SCALE_QUERY_WORK_UNITS}${overridesNote()}); loads alternate between the two nodes${reduced}`
   );
+}
+
+/** The TORANA_BENCH_SCALE_CONFIG overrides as the figures' notes name them. */
+function overridesNote(): string {
+  const o = Object.entries(scaleConfigOverrides());
+  return o.length === 0 ? '' : `, overrides ${o.map(([k, v]) => `${k}=${JSON.stringify(v)}`).join(' ')}`;
 }
 
 /** The large side's figure over the base side's, with the sides' key numbers for `extra`. */

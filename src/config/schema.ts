@@ -469,7 +469,7 @@ export const CORE_CONFIG_SCHEMA = {
     ),
     map_chunks: bool(
       false,
-      "Map the state store in chunks of 16 pages, a bounded number at a time, instead of one mapping of the whole file: the file pages mapped into the node's resident set stay under about 512 MiB however large the state.",
+      "Map the state store in chunks of 16 pages, a bounded number at a time, instead of one mapping of the whole file: the mapped file pages in the node's RSS stay under about 512 MiB, but commits on a large state are slower (docs/operations.md).",
     ),
     warm_up: bool(
       false,
