@@ -19,7 +19,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const BATCH_FILES_MAX = 10;
+export const BATCH_FILES_MAX = 20;
 export const BATCH_TEST_FILES_MAX = 5;
 export const OWN_PROCESS_MARKER = 'test-runner: own process';
 

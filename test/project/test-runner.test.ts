@@ -241,7 +241,7 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
   it('test.mjs batches the small files under src/ and test/ by folder, those starting a child process too, never a budgeted or marked one', () => {
     const files = [
       at('src', 'a', 'slow.test.ts'),
-      ...Array.from({ length: 12 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
+      ...Array.from({ length: 22 }, (_, i) => at('src', 'a', `f${String(i).padStart(2, '0')}.test.ts`)),
       at('src', 'b', 'one.test.ts'),
       at('test', 'x', 'e2e.test.ts'),
       at('src', 'c', 'marked.test.ts'),
@@ -279,14 +279,14 @@ describe('scripts/test-runner.mjs: a batch runs several files in one process', (
         "import { fork } from 'node:child_process';\nexport const startChild = () => fork('x');\n",
       );
       const out = batchFiles(root, files, new Set([at('src', 'a', 'slow.test.ts')]));
-      const a = files.slice(1, 13);
-      const y = files.slice(18, 25);
-      assert.equal(BATCH_FILES_MAX, 10);
+      const a = files.slice(1, 23);
+      const y = files.slice(28, 35);
+      assert.equal(BATCH_FILES_MAX, 20);
       assert.equal(BATCH_TEST_FILES_MAX, 5);
       assert.deepEqual(out, [
         at('src', 'a', 'slow.test.ts'),
-        a.slice(0, 10).join('+'),
-        a.slice(10).join('+'),
+        a.slice(0, 20).join('+'),
+        a.slice(20).join('+'),
         at('src', 'b', 'one.test.ts'),
         at('test', 'x', 'e2e.test.ts'),
         at('src', 'c', 'marked.test.ts'),

@@ -150,9 +150,19 @@ describe('Groth16 verifier, WebAssembly (the pool’s) against the synchronous o
     await releaseProver();
   });
 
+  /**
+   * Each key parsed once: parsing checks its points on the curve and in the subgroup, hundreds of
+   * milliseconds of CPU, where the synchronous verifier refuses a mutated proof in under a millisecond.
+   */
+  const parsed = new Map<Json, ReturnType<typeof parseVerifyingKey>>();
+  const parse = (vk: Json) => {
+    if (!parsed.has(vk)) parsed.set(vk, parseVerifyingKey(vk));
+    return parsed.get(vk);
+  };
+
   /** Both verdicts, asserted equal; returns the common one. */
   function same(c: Case, what: string): boolean {
-    const key = parseVerifyingKey(c.vk);
+    const key = parse(c.vk);
     const slow = key !== undefined && verifyGroth16(key, c.proof, c.signals);
     const fast = wasm.verify(c.vk, c.proof, c.signals);
     assert.equal(fast, slow, `${what}: wasm ${fast}, synchronous ${slow}`);
@@ -227,7 +237,7 @@ describe('Groth16 verifier, WebAssembly (the pool’s) against the synchronous o
     };
     // b is checked alike whatever the circuit: one proof is enough.
     const c = cases[0]!;
-    const key = parseVerifyingKey(c.vk)!;
+    const key = parse(c.vk)!;
     assert.ok(validProofInputs(key, c.proof, c.signals, engineCheck), 'the real proof passes the check');
     const b = g2FromProof(c.proof.b);
     for (const [j, l] of H_PRIMES.entries()) {
