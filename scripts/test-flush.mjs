@@ -15,6 +15,12 @@ if (
   process.execArgv.includes('--test-force-exit') &&
   /\.test\.(m?js|ts)$/.test(main)
 ) {
+  // The report goes to the runner through a pipe, and node writes to a pipe asynchronously: a write the
+  // pipe cannot take at once (a 300 KB failure message while the runner is busy) stays queued in this
+  // process, and the force exit cut it off mid-message. Node 20's runner then read a frame that never
+  // completes and spun at 100 % CPU forever (fixed upstream in later Node lines: a partial frame is
+  // flushed as output there). With the pipe blocking, every report write completes before the next.
+  process.stdout._handle?.setBlocking?.(true);
   const { after } = await import('node:test');
   after(async () => {
     // Each turn lets the report's stream stages (promises, next ticks) move what they hold along.
