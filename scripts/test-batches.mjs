@@ -14,7 +14,7 @@
 // compiled) once per file, before its first test. Files are grouped by their folder (`src/<folder>/`,
 // `test/<folder>/`), in path order, at most BATCH_FILES_MAX to a batch under src/ and
 // BATCH_TEST_FILES_MAX under test/ (end-to-end files take several seconds each, up to ~15 s in CI: a
-// batch stays well inside the per-file timeout on a loaded machine), so that the two lanes of the
+// batch stays well inside the per-file timeout on a loaded machine), so that the lanes of the
 // runner stay balanced and a hung file holds back few others.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -1,7 +1,7 @@
 // The checks `npm test` runs besides the test files: lint + format (biome) and the type checks (tsc, the
 // main project and each module's browser UI). They run beside the test files, not before them, at a
 // lower CPU priority: the test files keep the cores and the checks take what the files leave idle (the
-// runner's two lanes wait on sockets and child processes part of the time). Each check writes to its
+// runner's lanes wait on sockets and child processes part of the time). Each check writes to its
 // own file, so nothing waits on a pipe while the runner holds the terminal; a check that fails is
 // printed as soon as it ends and fails the run once the test files are done.
 import { spawn } from 'node:child_process';
